@@ -1,0 +1,98 @@
+# flamepipe: GNU make. Declarative lists; rules below.
+#
+#   make            build everything into bin/
+#   make demo       install missing packages, build, run the bundled demo
+#   make test       install missing packages, build, run every test
+#                   (normal build, then the ASan+UBSan build)
+#   make bench      the benchmark (bench/run.sh)
+#   make SAN=1 BUILD=build-asan BIN=bin-asan   sanitizer build
+
+CC      ?= cc
+OPT     ?= -O2
+CFLAGS  ?= $(OPT) -g
+BUILD   ?= build
+BIN     ?= bin
+WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
+           -Wno-missing-field-initializers
+INCLUDES = -Ififo -Irender
+DEPFLAGS = -MMD -MP
+LDLIBS  ?= -lev -lz -lm
+ifeq ($(SAN),1)
+CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+endif
+
+# Shared code: fifo/ (I/O, protocol, FIFOs), render/ (SVG/HTML/JSON output).
+FIFO_SRCS   := $(wildcard fifo/*.c)
+RENDER_SRCS := $(wildcard render/*.c)
+# One program per file in stages/; the runner and the web server are built
+# from all .c files in their directories.
+STAGE_SRCS  := $(wildcard stages/*.c)
+RUNNER_SRCS := $(wildcard runner/*.c)
+WEB_SRCS    := $(wildcard web/*.c)
+UNIT_SRCS   := $(wildcard tests/unit/u-*.c)
+HELPER_SRCS := $(wildcard tests/helper/*.c)
+
+STAGES   := $(patsubst stages/%.c,$(BIN)/%,$(STAGE_SRCS))
+RUNNER   := $(if $(RUNNER_SRCS),$(BIN)/flamepipe)
+WEB      := $(if $(WEB_SRCS),$(BIN)/fp-serve)
+UNITS    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+HELPERS  := $(patsubst tests/helper/%.c,$(BUILD)/tests/%,$(HELPER_SRCS))
+LIBFP    := $(BUILD)/libfp.a
+
+obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
+
+all: $(STAGES) $(RUNNER) $(WEB) $(UNITS) $(HELPERS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(INCLUDES) $(DEPFLAGS) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(LIBFP): $(call obj,$(FIFO_SRCS) $(RENDER_SRCS))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BIN)/%: $(BUILD)/stages/%.o $(LIBFP)
+	@mkdir -p $(BIN)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BIN)/flamepipe: $(call obj,$(RUNNER_SRCS)) $(LIBFP)
+	@mkdir -p $(BIN)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BIN)/fp-serve: $(call obj,$(WEB_SRCS)) $(LIBFP)
+	@mkdir -p $(BIN)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lmicrohttpd
+
+$(BUILD)/tests/u-%: $(BUILD)/tests/unit/u-%.o $(LIBFP)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+
+$(BUILD)/tests/%: $(BUILD)/tests/helper/%.o $(LIBFP)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+deps:
+	@tools/install-deps.sh
+
+demo: deps
+	$(MAKE) all
+	tools/demo.sh
+
+# The whole suite: normal build, then again under ASan+UBSan.
+test: deps
+	$(MAKE) all
+	$(MAKE) SAN=1 OPT=-O1 BUILD=build-asan BIN=bin-asan all
+	tests/run-all.sh
+
+check: all
+	FP_SUITES=$${FP_SUITES:-unit,shell} tests/run-all.sh
+
+bench: all
+	bench/run.sh
+
+clean:
+	rm -rf build build-asan bin bin-asan
+
+.PHONY: all deps demo test check bench clean
+.SECONDARY:
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,47 @@
+/* fp_error.h: one way to report errors, for every flamepipe program.
+ *
+ * Messages look like `prog: what failed: why` (git/skalibs style: lower case,
+ * no final full stop). Exit codes are few and documented in README.md:
+ *
+ *   0   success
+ *   1   bad input data (a file, line and expectation were printed)
+ *   100 usage error or permanent failure (bad option, bad pipeline file)
+ *   111 a system call failed (open, read, write, fork, mkfifo ...)
+ *
+ * Calling sequence: fp_set_prog(argv[0]) first thing in main().
+ */
+#ifndef FP_ERROR_H
+#define FP_ERROR_H
+
+#include <stdarg.h>
+
+enum {
+	FP_EXIT_OK = 0,
+	FP_EXIT_DATA = 1,
+	FP_EXIT_USAGE = 100,
+	FP_EXIT_SYS = 111,
+};
+
+/* Sets the name used as message prefix: the basename of argv0. */
+void fp_set_prog(const char *argv0);
+const char *fp_prog(void);
+
+/* prog: <fmt...> and exit(code). */
+_Noreturn void fp_die(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* prog: <fmt...>: strerror(errno) and exit(code). */
+_Noreturn void fp_die_sys(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* prog: warning: <fmt...> (never exits). */
+void fp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* prog: warning: <fmt...>: strerror(errno). */
+void fp_warn_sys(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Allocation that dies with FP_EXIT_SYS on failure. */
+void *fp_xmalloc(size_t n);
+void *fp_xcalloc(size_t n, size_t size);
+void *fp_xrealloc(void *p, size_t n);
+char *fp_xstrdup(const char *s);
+char *fp_xstrndup(const char *s, size_t n);
+
+#endif

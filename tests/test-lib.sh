@@ -1,0 +1,125 @@
+# tests/test-lib.sh: a minimal git-style test library (TAP output).
+#
+# A test script:
+#	#!/bin/sh
+#	test_description='fp-fold folds stacks'
+#	. "$(dirname "$0")/test-lib.sh"
+#	test_expect_success 'one sample gives one line' '
+#		printf "S\t1\t..." | fp-fold >out &&
+#		test_cmp expect out
+#	'
+#	test_done
+#
+# Each script runs in its own trash directory ($TRASH), removed on success.
+# $FP_BIN (default bin/) is put first on PATH, so the same script tests the
+# normal and the sanitizer build. $TOP is the repository, $DATA tests/data.
+# On failure the test prints its body, so it can be reproduced by hand.
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+DATA=$TOP/tests/data
+EXAMPLES=$TOP/examples
+FP_BIN=${FP_BIN:-$TOP/bin}
+case $FP_BIN in /*) ;; *) FP_BIN=$TOP/$FP_BIN ;; esac
+PATH=$FP_BIN:$TOP/tests/bin:$PATH
+export TOP DATA EXAMPLES FP_BIN PATH
+# Sanitizer builds: fail the test on the first report.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+test_name=$(basename "$0" .sh)
+TRASH=${TMPDIR:-/tmp}/fp-trash.$test_name.$$
+rm -rf "$TRASH" && mkdir -p "$TRASH" || exit 1
+cd "$TRASH" || exit 1
+
+test_count=0
+test_failed=0
+test_skipped=0
+test_cleanup=:
+
+say() { printf '%s\n' "$*"; }
+
+test_when_finished() {
+	test_cleanup="{ $*
+	} ; $test_cleanup"
+}
+
+_run_test() {
+	test_cleanup=:
+	( eval "$1" ) >"$TRASH/.out" 2>&1
+	_rc=$?
+	eval "$test_cleanup" >/dev/null 2>&1
+	return $_rc
+}
+
+test_expect_success() {
+	test_count=$((test_count + 1))
+	if [ -n "${FP_TEST_FILTER:-}" ] && ! echo "$1" | grep -q -- "$FP_TEST_FILTER"; then
+		say "ok $test_count - $1 # skip filtered"; test_skipped=$((test_skipped + 1)); return 0
+	fi
+	if _run_test "$2"; then
+		say "ok $test_count - $1"
+	else
+		test_failed=$((test_failed + 1))
+		say "not ok $test_count - $1"
+		say "# in $TRASH, the test was:"
+		printf '%s\n' "$2" | sed 's/^/#	/'
+		say "# its output:"
+		tail -n 40 "$TRASH/.out" | sed 's/^/#   /'
+	fi
+}
+
+test_expect_failure() {
+	# A known bug: the body must fail.
+	test_count=$((test_count + 1))
+	if _run_test "$2"; then
+		say "ok $test_count - $1 # TODO known breakage vanished"
+	else
+		say "not ok $test_count - $1 # TODO known breakage"
+	fi
+}
+
+test_skip() {
+	test_count=$((test_count + 1)); test_skipped=$((test_skipped + 1))
+	say "ok $test_count - $1 # skip $2"
+}
+
+# Compare expected and actual output; show a diff on mismatch.
+test_cmp() {
+	diff -u "$1" "$2"
+}
+
+# Assert that a command fails (non-zero, not a crash by signal).
+test_must_fail() {
+	"$@"
+	_rc=$?
+	if [ $_rc -eq 0 ]; then echo "test_must_fail: '$*' succeeded" >&2; return 1; fi
+	if [ $_rc -gt 128 ] && [ $_rc -ne 141 ]; then echo "test_must_fail: '$*' died by signal $((_rc - 128))" >&2; return 1; fi
+	return 0
+}
+
+# Poll a shell condition with bounded retries (never a fixed sleep):
+#	wait_for 'test -s out' 50   # up to 50 x 0.1 s
+wait_for() {
+	_i=0
+	while ! eval "$1"; do
+		_i=$((_i + 1))
+		[ $_i -ge "${2:-100}" ] && { echo "wait_for: timed out: $1" >&2; return 1; }
+		sleep 0.1
+	done
+}
+
+# An independent sample count over raw perf script text (plain or gzip):
+# a sample header is a non-empty line that is not indented and not '#'.
+awk_count_samples() {
+	zcat -f "$1" | awk '/^[^#\t ]/ || /^ +[^ \t]/ && !/^\t/ { if ($0 !~ /^[ \t]/) n++ } END { print n+0 }'
+}
+
+test_done() {
+	say "1..$test_count"
+	say "# $test_name: $((test_count - test_failed)) passed, $test_failed failed, $test_skipped skipped"
+	if [ $test_failed -eq 0 ]; then
+		cd / && rm -rf "$TRASH"
+		exit 0
+	fi
+	exit 1
+}

@@ -1,0 +1,31 @@
+#!/bin/sh
+# Installs the Debian packages flamepipe needs, only those that are missing.
+# Run as root on Debian 12 (apt-get update runs first when anything is missing).
+set -eu
+pkgs="build-essential pkg-config libev-dev zlib1g-dev libmicrohttpd-dev libcmocka-dev
+      libxml2-utils linux-perf bpftrace chromium clang libclang-rt-14-dev nodejs npm"
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+# perf may come from the image rather than linux-perf; the command is what counts.
+if command -v perf >/dev/null 2>&1; then
+	missing=$(echo "$missing" | sed 's/ linux-perf//')
+fi
+if command -v node >/dev/null 2>&1; then
+	missing=$(echo "$missing" | sed 's/ nodejs//; s/ npm//')
+fi
+if [ -n "$(echo "$missing" | tr -d ' ')" ]; then
+	echo "install-deps: installing:$missing"
+	[ "$(id -u)" = 0 ] || { echo "install-deps: need root to install:$missing" >&2; exit 100; }
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+# playwright-core drives Debian's chromium in the browser tests.
+if [ -f tests/browser/package.json ] && [ ! -d tests/browser/node_modules/playwright-core ]; then
+	(cd tests/browser && npm install --no-audit --no-fund --silent)
+fi
+exit 0
