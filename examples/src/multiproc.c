@@ -29,6 +29,13 @@
 #include <unistd.h>
 
 #define NOINLINE __attribute__((noinline))
+/*
+ * GCC 12 emits no push %rbp / mov %rsp,%rbp in leaf functions that need no
+ * stack, even with -fno-omit-frame-pointer, so a sample in the leaf would
+ * lose its caller from the frame-pointer chain.  Taking the frame address
+ * forces a real frame; put LEAF_FRAME() at the top of every leaf.
+ */
+#define LEAF_FRAME() __asm__ volatile("" : : "r"(__builtin_frame_address(0)))
 
 static double seconds = 6.0;
 static volatile uint64_t sink;
@@ -43,6 +50,7 @@ static double now(void)
 /* ---- hasher, thread 1 ---- */
 NOINLINE static uint64_t mix_round(uint64_t h, uint64_t v)
 {
+	LEAF_FRAME();
 	for (int i = 0; i < 64; i++) {
 		h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
 		v = v * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -69,6 +77,7 @@ NOINLINE static uint64_t parse_request(uint64_t seed)
 /* ---- hasher, thread 2 ("worker2") ---- */
 NOINLINE static uint64_t emit_literal(uint64_t x)
 {
+	LEAF_FRAME();
 	for (int i = 0; i < 96; i++)
 		x = (x >> 3) ^ (x * 0xff51afd7ed558ccdULL) ^ (uint64_t)i;
 	return x;
@@ -97,6 +106,7 @@ NOINLINE static uint64_t compress_chunk(uint64_t x)
 NOINLINE static int compare_keys(uint64_t a, uint64_t b)
 {
 	int r = 0;
+	LEAF_FRAME();
 	for (int i = 0; i < 48; i++) {
 		a = a * 2862933555777941757ULL + 3037000493ULL;
 		b = b * 2862933555777941757ULL + 3037000493ULL;
@@ -124,6 +134,7 @@ NOINLINE static uint64_t sort_records(uint64_t x)
 /* ---- sorter, thread 2 ---- */
 NOINLINE static uint32_t crc_step(uint32_t crc, uint64_t v)
 {
+	LEAF_FRAME();
 	for (int i = 0; i < 64; i++) {
 		crc ^= (uint32_t)(v >> (i & 31));
 		crc = (crc >> 1) ^ (0xedb88320U & (0U - (crc & 1U)));
