@@ -1,0 +1,599 @@
+/* fp_io.c: buffered line I/O with backpressure, driven by libev (fp_io.h).
+ *
+ * The pump follows OpenBSD netcat's readwrite() rules: a full output buffer
+ * turns the input off, a drained one turns it back on, an empty one turns the
+ * output watcher off. EAGAIN and EINTR are not errors.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "fp_error.h"
+#include "fp_io.h"
+
+#define GZIP_MAGIC0 0x1f
+#define GZIP_MAGIC1 0x8b
+#define GZIP_WINDOW_AUTO (15 + 32)	/* zlib.h: 32 = detect gzip/zlib header */
+#define BLOCKING_POLL_MS 1000
+
+/* Set while a write waits for a slow reader, so SIGTERM can still end us. */
+static volatile sig_atomic_t in_blocking_write;
+
+/* ---- output ------------------------------------------------------------ */
+
+int fp_fd_make_nonblock_if_pipe(int fd)
+{
+	struct stat st;
+	int fl;
+
+	if (fstat(fd, &st) < 0 || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+		return 0;
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0)
+		return 0;
+	if (!(fl & O_NONBLOCK) && fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
+		return 0;
+	return 1;
+}
+
+static void out_writable_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct fp_out *o = w->data;
+
+	(void)loop;
+	(void)revents;
+	fp_out_flush(o);
+	if (o->len < FP_OUT_HIGH && o->on_drain)
+		o->on_drain(o);
+}
+
+void fp_out_init(struct fp_out *o, struct ev_loop *loop, int fd)
+{
+	memset(o, 0, sizeof *o);
+	o->fd = fd;
+	o->loop = loop;
+	o->nonblock = fp_fd_make_nonblock_if_pipe(fd);
+	o->cap = 2 * FP_OUT_CHUNK;
+	o->buf = fp_xmalloc(o->cap);
+	ev_io_init(&o->w, out_writable_cb, fd, EV_WRITE);
+	o->w.data = o;
+}
+
+void fp_out_free(struct fp_out *o)
+{
+	if (o->loop)
+		ev_io_stop(o->loop, &o->w);
+	free(o->buf);
+	o->buf = NULL;
+	o->len = o->cap = 0;
+}
+
+/* Writes as much as the fd takes now. Returns 0 when everything is out. */
+static int out_try_write(struct fp_out *o)
+{
+	size_t off = 0;
+
+	while (off < o->len) {
+		ssize_t n = write(o->fd, o->buf + off, o->len - off);
+
+		if (n > 0) {
+			off += (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			break;
+		if (n < 0 && errno == EPIPE)
+			exit(FP_EXIT_PIPE);	/* the reader went away: not an error of ours */
+		fp_die_sys(FP_EXIT_SYS, "write to fd %d", o->fd);
+	}
+	o->bytes_written += off;
+	if (off) {
+		memmove(o->buf, o->buf + off, o->len - off);
+		o->len -= off;
+	}
+	return o->len != 0;
+}
+
+void fp_out_flush(struct fp_out *o)
+{
+	if (!o->len) {
+		if (o->loop)
+			ev_io_stop(o->loop, &o->w);
+		return;
+	}
+	if (out_try_write(o) && o->loop && o->nonblock)
+		ev_io_start(o->loop, &o->w);
+	else if (o->loop)
+		ev_io_stop(o->loop, &o->w);
+}
+
+/* Waits until the fd can take more, then writes; until len <= keep. */
+static void out_wait_until(struct fp_out *o, size_t keep)
+{
+	while (o->len > keep) {
+		if (!out_try_write(o))
+			break;
+		if (o->len <= keep)
+			break;
+		struct pollfd pfd = { .fd = o->fd, .events = POLLOUT };
+		in_blocking_write = 1;
+		int r = poll(&pfd, 1, BLOCKING_POLL_MS);
+		in_blocking_write = 0;
+		if (r < 0 && errno != EINTR)
+			fp_die_sys(FP_EXIT_SYS, "poll on output");
+	}
+}
+
+void fp_out_flush_all(struct fp_out *o)
+{
+	out_wait_until(o, 0);
+	if (o->loop)
+		ev_io_stop(o->loop, &o->w);
+}
+
+static void out_reserve(struct fp_out *o, size_t n)
+{
+	if (o->len + n <= o->cap)
+		return;
+	/* Past the hard limit, wait for the reader instead of growing. */
+	if (o->len + n > FP_OUT_HARD && o->len)
+		out_wait_until(o, 0);
+	if (o->len + n <= o->cap)
+		return;
+	size_t cap = o->cap;
+	while (cap < o->len + n)
+		cap *= 2;
+	o->buf = fp_xrealloc(o->buf, cap);
+	o->cap = cap;
+}
+
+void fp_out_write(struct fp_out *o, const void *p, size_t n)
+{
+	out_reserve(o, n);
+	memcpy(o->buf + o->len, p, n);
+	o->len += n;
+	if (o->len >= FP_OUT_CHUNK)
+		fp_out_flush(o);
+}
+
+void fp_out_str(struct fp_out *o, const char *s)
+{
+	fp_out_write(o, s, strlen(s));
+}
+
+void fp_out_char(struct fp_out *o, char c)
+{
+	if (o->len + 1 > o->cap)
+		out_reserve(o, 1);
+	o->buf[o->len++] = c;
+	if (o->len >= FP_OUT_CHUNK)
+		fp_out_flush(o);
+}
+
+void fp_out_u64(struct fp_out *o, uint64_t v)
+{
+	char tmp[20];
+	size_t i = sizeof tmp;
+
+	do {
+		tmp[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	fp_out_write(o, tmp + i, sizeof tmp - i);
+}
+
+void fp_out_i64(struct fp_out *o, int64_t v)
+{
+	if (v < 0) {
+		fp_out_char(o, '-');
+		fp_out_u64(o, (uint64_t)0 - (uint64_t)v);
+	} else {
+		fp_out_u64(o, (uint64_t)v);
+	}
+}
+
+/* ---- input ------------------------------------------------------------- */
+
+static void pump_finish(struct fp_pump *p);
+static void pump_read_cb(struct ev_loop *loop, ev_io *w, int revents);
+static void pump_idle_cb(struct ev_loop *loop, ev_idle *w, int revents);
+
+static void pump_start_input(struct fp_pump *p)
+{
+	if (p->done)
+		return;
+	if (p->in_pollable)
+		ev_io_start(p->loop, &p->in_w);
+	else
+		ev_idle_start(p->loop, &p->in_idle);
+}
+
+static void pump_stop_input(struct fp_pump *p)
+{
+	ev_io_stop(p->loop, &p->in_w);
+	ev_idle_stop(p->loop, &p->in_idle);
+}
+
+void fp_pump_pause(struct fp_pump *p)
+{
+	pump_stop_input(p);
+}
+
+void fp_pump_resume(struct fp_pump *p)
+{
+	pump_start_input(p);
+}
+
+static void pump_out_drained(struct fp_out *o)
+{
+	struct fp_pump *p = o->owner;
+
+	pump_start_input(p);
+	o->on_drain = NULL;
+}
+
+static void default_too_long(struct fp_pump *p, uint64_t lineno)
+{
+	(void)lineno;
+	fp_pump_warn(p, "line longer than %u bytes skipped", FP_LINE_MAX);
+}
+
+void fp_pump_warn(struct fp_pump *p, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	/* Names never contain TAB or LF in the protocol; keep W records whole. */
+	for (char *c = msg; *c; c++)
+		if (*c == '\t' || *c == '\n')
+			*c = ' ';
+	fprintf(stderr, "%s: %s:%llu: %s\n", fp_prog(), p->in_name,
+		(unsigned long long)p->lineno, msg);
+	fp_out_str(&p->out, "W\t");
+	fp_out_str(&p->out, p->stage);
+	fp_out_char(&p->out, '\t');
+	fp_out_str(&p->out, p->in_name);
+	fp_out_char(&p->out, ':');
+	fp_out_u64(&p->out, p->lineno);
+	fp_out_char(&p->out, '\t');
+	fp_out_str(&p->out, msg);
+	fp_out_char(&p->out, '\n');
+}
+
+/* The signal path: end input at the next line boundary. While blocked on a
+ * stuck reader there is no loop to come back to, so leave at once. */
+static void pump_signal_handler(int sig)
+{
+	if (in_blocking_write)
+		_exit(128 + sig);
+	ev_feed_signal(sig);
+}
+
+static void pump_signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
+{
+	struct fp_pump *p = w->data;
+
+	(void)loop;
+	(void)revents;
+	if (!p->done)
+		pump_finish(p);
+}
+
+void fp_pump_init(struct fp_pump *p, struct ev_loop *loop, int in_fd, int out_fd,
+		  const struct fp_pump_ops *ops, void *ctx, int flags)
+{
+	struct stat st;
+	struct sigaction sa;
+
+	memset(p, 0, sizeof *p);
+	p->loop = loop;
+	p->ops = ops;
+	p->ctx = ctx;
+	p->in_fd = in_fd;
+	p->flags = flags;
+	p->in_name = "stdin";
+	p->stage = fp_prog();
+	p->cap = FP_LINE_MAX + FP_IN_CHUNK;
+	p->buf = fp_xmalloc(p->cap + 1);	/* +1: room for a NUL after a last line */
+
+	signal(SIGPIPE, SIG_IGN);
+	fp_out_init(&p->out, loop, out_fd);
+	p->out.owner = p;
+
+	p->in_pollable = !(fstat(in_fd, &st) == 0 && S_ISREG(st.st_mode));
+	fp_fd_make_nonblock_if_pipe(in_fd);
+	ev_io_init(&p->in_w, pump_read_cb, in_fd, EV_READ);
+	p->in_w.data = p;
+	ev_idle_init(&p->in_idle, pump_idle_cb);
+	p->in_idle.data = p;
+
+	ev_signal_init(&p->sig_int, pump_signal_cb, SIGINT);
+	ev_signal_init(&p->sig_term, pump_signal_cb, SIGTERM);
+	p->sig_int.data = p->sig_term.data = p;
+	ev_signal_start(loop, &p->sig_int);
+	ev_signal_start(loop, &p->sig_term);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = pump_signal_handler;
+	sigfillset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* gzip: inflate raw bytes into the line buffer. */
+static int gz_start(struct fp_pump *p, const char *first, size_t n)
+{
+	z_stream *zs = fp_xcalloc(1, sizeof *zs);
+
+	if (inflateInit2(zs, GZIP_WINDOW_AUTO) != Z_OK)
+		fp_die(FP_EXIT_SYS, "%s: cannot initialise zlib", p->in_name);
+	p->gz = zs;
+	p->raw = fp_xmalloc(FP_IN_CHUNK);
+	memcpy(p->raw, first, n);
+	zs->next_in = (Bytef *)p->raw;
+	zs->avail_in = (uInt)n;
+	return 0;
+}
+
+static void gz_fail(struct fp_pump *p, const char *what)
+{
+	fprintf(stderr, "%s: %s: %s\n", fp_prog(), p->in_name, what);
+	p->gz_error = 1;
+}
+
+/* Fills buf[end..] with up to `room` bytes. Returns >0 bytes added, 0 at
+ * end of input, -1 when nothing is available now (EAGAIN). */
+static ssize_t pump_fill(struct fp_pump *p, size_t room)
+{
+	z_stream *zs = p->gz;
+
+	if (!zs) {
+		ssize_t n;
+
+		do
+			n = read(p->in_fd, p->buf + p->end, room);
+		while (n < 0 && errno == EINTR);
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return -1;
+		if (n < 0)
+			fp_die_sys(FP_EXIT_SYS, "read '%s'", p->in_name);
+		if (n > 0) {
+			p->bytes_in += (uint64_t)n;
+			if ((p->flags & FP_PUMP_GZIP) && !p->gz_checked && p->end == 0) {
+				p->gz_checked = 1;
+				if (n >= 2 && (unsigned char)p->buf[0] == GZIP_MAGIC0 &&
+				    (unsigned char)p->buf[1] == GZIP_MAGIC1) {
+					gz_start(p, p->buf, (size_t)n);
+					return pump_fill(p, room);
+				}
+			}
+			p->gz_checked = 1;
+		}
+		return n;
+	}
+	if (p->gz_error)
+		return 0;
+	for (;;) {
+		if (zs->avail_in == 0) {
+			ssize_t n;
+
+			do
+				n = read(p->in_fd, p->raw, FP_IN_CHUNK);
+			while (n < 0 && errno == EINTR);
+			if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+				return -1;
+			if (n < 0)
+				fp_die_sys(FP_EXIT_SYS, "read '%s'", p->in_name);
+			if (n == 0) {
+				/* total_in > 0 means a member was started and not ended. */
+				if (zs->total_in > 0)
+					gz_fail(p, "truncated gzip data (unexpected end of file)");
+				return 0;
+			}
+			p->bytes_in += (uint64_t)n;
+			zs->next_in = (Bytef *)p->raw;
+			zs->avail_in = (uInt)n;
+		}
+		zs->next_out = (Bytef *)p->buf + p->end;
+		zs->avail_out = (uInt)room;
+		int r = inflate(zs, Z_NO_FLUSH);
+		size_t got = room - zs->avail_out;
+
+		if (r == Z_STREAM_END) {
+			/* Concatenated members: start again on what follows. */
+			inflateReset(zs);
+			zs->total_in = 0;
+		} else if (r != Z_OK && r != Z_BUF_ERROR) {
+			char msg[256];
+
+			snprintf(msg, sizeof msg, "invalid gzip data: %s",
+				 zs->msg ? zs->msg : "inflate error");
+			gz_fail(p, msg);
+			return got ? (ssize_t)got : 0;
+		}
+		if (got)
+			return (ssize_t)got;
+	}
+}
+
+/* Delivers every complete line in buf[start..end). */
+static void pump_scan(struct fp_pump *p)
+{
+	while (p->start < p->end && !p->stopping) {
+		char *s = p->buf + p->start;
+		char *nl = memchr(s, '\n', p->end - p->start);
+
+		if (!nl)
+			break;
+		size_t len = (size_t)(nl - s);
+
+		p->start += len + 1;
+		if (p->skipping) {	/* the rest of an over-long line */
+			p->skipping = 0;
+			continue;
+		}
+		p->lineno++;
+		if (len + 1 > FP_LINE_MAX) {
+			p->lines_too_long++;
+			(p->ops->too_long ? p->ops->too_long : default_too_long)(p, p->lineno);
+			continue;
+		}
+		*nl = '\0';
+		p->ops->line(p, s, len);
+	}
+	if (p->stopping)
+		return;
+	/* A partial line that cannot end within the limit: skip it. */
+	if (p->skipping) {
+		p->start = p->end;
+	} else if (p->end - p->start >= FP_LINE_MAX) {
+		p->lineno++;
+		p->lines_too_long++;
+		p->skipping = 1;
+		p->start = p->end;
+		(p->ops->too_long ? p->ops->too_long : default_too_long)(p, p->lineno);
+	}
+	if (p->start == p->end)
+		p->start = p->end = 0;
+}
+
+static void pump_finish(struct fp_pump *p)
+{
+	if (p->done)
+		return;
+	p->done = 1;
+	pump_stop_input(p);
+	if (p->ops->eof)
+		p->ops->eof(p);
+	fp_out_flush_all(&p->out);
+	ev_break(p->loop, EVBREAK_ALL);
+}
+
+/* Reads and delivers up to FP_IN_PER_CALLBACK bytes. Returns 1 if the
+ * input is drained for now, 0 if there may be more, -1 at end. */
+static int pump_step(struct fp_pump *p)
+{
+	size_t budget = FP_IN_PER_CALLBACK;
+
+	while (budget > 0) {
+		if (p->start > 0 && p->cap - p->end < FP_IN_CHUNK) {
+			memmove(p->buf, p->buf + p->start, p->end - p->start);
+			p->end -= p->start;
+			p->start = 0;
+		}
+		size_t room = p->cap - p->end;
+
+		if (room > FP_IN_CHUNK)
+			room = FP_IN_CHUNK;
+		ssize_t n = pump_fill(p, room);
+
+		if (n < 0)
+			return 1;
+		if (n == 0) {
+			/* End of input: a last line without LF still counts. */
+			if (p->end > p->start && !p->skipping) {
+				size_t len = p->end - p->start;
+
+				p->lineno++;
+				p->buf[p->end] = '\0';
+				p->start = p->end;
+				p->ops->line(p, p->buf + p->end - len, len);
+			}
+			return -1;
+		}
+		p->end += (size_t)n;
+		budget = (size_t)n > budget ? 0 : budget - (size_t)n;
+		pump_scan(p);
+		if (p->stopping)
+			return -1;
+		if (p->out.len > FP_OUT_HIGH) {
+			/* Backpressure: wait for the reader before reading more. */
+			fp_out_flush(&p->out);
+			if (p->out.len > FP_OUT_HIGH) {
+				pump_stop_input(p);
+				p->out.on_drain = pump_out_drained;
+				return 0;
+			}
+		}
+	}
+	return 0;
+}
+
+static void pump_after_step(struct fp_pump *p, int r)
+{
+	if (r < 0) {
+		pump_finish(p);
+		return;
+	}
+	if (r == 1) {
+		/* Input idle: let the stage publish, then push everything out. */
+		if (p->ops->idle)
+			p->ops->idle(p);
+		fp_out_flush(&p->out);
+	}
+}
+
+static void pump_read_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	(void)loop;
+	(void)revents;
+	struct fp_pump *p = w->data;
+
+	pump_after_step(p, pump_step(p));
+}
+
+static void pump_idle_cb(struct ev_loop *loop, ev_idle *w, int revents)
+{
+	(void)loop;
+	(void)revents;
+	struct fp_pump *p = w->data;
+
+	pump_after_step(p, pump_step(p));
+}
+
+void fp_pump_stop(struct fp_pump *p)
+{
+	p->stopping = 1;
+	/* The read callback notices `stopping` and finishes; from elsewhere
+	 * (a timer, the control FIFO) finish now. */
+	ev_idle_start(p->loop, &p->in_idle);
+}
+
+int fp_pump_run(struct fp_pump *p)
+{
+	pump_start_input(p);
+	if (p->stopping)
+		pump_finish(p);
+	while (!p->done) {
+		ev_run(p->loop, 0);
+		if (!p->done && p->stopping)
+			pump_finish(p);
+		else if (!p->done)
+			break;	/* no more watchers: cannot happen with input open */
+	}
+	ev_signal_stop(p->loop, &p->sig_int);
+	ev_signal_stop(p->loop, &p->sig_term);
+	if (p->gz) {
+		inflateEnd(p->gz);
+		free(p->gz);
+		p->gz = NULL;
+	}
+	free(p->raw);
+	free(p->buf);
+	p->raw = p->buf = NULL;
+	fp_out_free(&p->out);
+	return p->gz_error ? FP_EXIT_DATA : FP_EXIT_OK;
+}

@@ -1,0 +1,180 @@
+/* fp_record.c: protocol record parsing and formatting (fp_record.h). */
+#include <string.h>
+
+#include "fp_record.h"
+
+#define SAMPLE_FIELDS 10	/* tag + 9 fields */
+#define MAX_FRACTION_DIGITS 9
+
+size_t fp_split_fields(const char *line, size_t len, struct fp_str *f, size_t max)
+{
+	size_t n = 0;
+	const char *p = line, *end = line + len;
+
+	if (!max)
+		return 0;
+	while (n + 1 < max) {
+		const char *tab = memchr(p, '\t', (size_t)(end - p));
+
+		if (!tab)
+			break;
+		f[n].p = p;
+		f[n].n = (size_t)(tab - p);
+		n++;
+		p = tab + 1;
+	}
+	f[n].p = p;
+	f[n].n = (size_t)(end - p);
+	return n + 1;
+}
+
+int fp_parse_u64(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (n == 0 || n > 20)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		unsigned d = (unsigned char)s[i] - '0';
+
+		if (d > 9)
+			return -1;
+		if (v > (UINT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+int fp_parse_i64(const char *s, size_t n, int64_t *out)
+{
+	uint64_t v;
+
+	if (n > 0 && s[0] == '-') {
+		if (fp_parse_u64(s + 1, n - 1, &v) < 0 || v > (uint64_t)INT64_MAX + 1)
+			return -1;
+		*out = (int64_t)(0 - v);
+		return 0;
+	}
+	if (fp_parse_u64(s, n, &v) < 0 || v > (uint64_t)INT64_MAX)
+		return -1;
+	*out = (int64_t)v;
+	return 0;
+}
+
+int fp_parse_seconds_ns(const char *s, size_t n, uint64_t *ns)
+{
+	const char *dot = memchr(s, '.', n);
+	size_t ilen = dot ? (size_t)(dot - s) : n;
+	uint64_t secs, frac = 0;
+
+	if (ilen == 0 && !(dot && n > 1))
+		return -1;
+	if (ilen == 0)
+		secs = 0;
+	else if (fp_parse_u64(s, ilen, &secs) < 0)
+		return -1;
+	if (dot) {
+		size_t flen = n - ilen - 1;
+
+		if (flen == 0 || flen > MAX_FRACTION_DIGITS)
+			return -1;
+		if (fp_parse_u64(dot + 1, flen, &frac) < 0)
+			return -1;
+		for (size_t i = flen; i < MAX_FRACTION_DIGITS; i++)
+			frac *= 10;
+	}
+	if (secs > (UINT64_MAX - frac) / FP_NSEC_PER_SEC)
+		return -1;
+	*ns = secs * FP_NSEC_PER_SEC + frac;
+	return 0;
+}
+
+int fp_header_version(const char *line, size_t len)
+{
+	static const char prefix[] = "%flamepipe\t";
+	size_t pl = sizeof prefix - 1;
+	uint64_t v;
+
+	if (len <= pl || memcmp(line, prefix, pl) != 0)
+		return -1;
+	/* Accept "1" and "1.x": the major version is what must match. */
+	const char *dot = memchr(line + pl, '.', len - pl);
+	size_t vl = dot ? (size_t)(dot - line) - pl : len - pl;
+
+	if (fp_parse_u64(line + pl, vl, &v) < 0 || v > 1000000)
+		return -1;
+	return (int)v;
+}
+
+size_t fp_stack_depth(struct fp_str stack)
+{
+	size_t n = 0;
+	const char *p = stack.p, *end = stack.p + stack.n;
+
+	if (stack.n == 0)
+		return 0;
+	while ((p = memchr(p, ';', (size_t)(end - p))) != NULL) {
+		n++;
+		p++;
+	}
+	return n + 1;
+}
+
+int fp_str_eq(struct fp_str a, const char *s)
+{
+	size_t n = strlen(s);
+
+	return a.n == n && memcmp(a.p, s, n) == 0;
+}
+
+int fp_sample_parse(const char *line, size_t len, struct fp_sample *s)
+{
+	struct fp_str f[SAMPLE_FIELDS];
+
+	if (len < 2 || line[0] != FP_TAG_SAMPLE || line[1] != '\t')
+		return -1;
+	if (fp_split_fields(line, len, f, SAMPLE_FIELDS) != SAMPLE_FIELDS)
+		return -1;
+	if (f[0].n != 1)
+		return -1;
+	if (fp_parse_u64(f[1].p, f[1].n, &s->time_ns) < 0 ||
+	    fp_parse_i64(f[2].p, f[2].n, &s->pid) < 0 ||
+	    fp_parse_i64(f[3].p, f[3].n, &s->tid) < 0 ||
+	    fp_parse_i64(f[4].p, f[4].n, &s->cpu) < 0 ||
+	    fp_parse_u64(f[5].p, f[5].n, &s->period) < 0)
+		return -1;
+	s->event = f[6];
+	s->comm = f[7];
+	s->kinds = f[8];
+	s->stack = f[9];
+	if (memchr(s->stack.p, '\t', s->stack.n))
+		return -1;	/* one field too many */
+	if (s->kinds.n != fp_stack_depth(s->stack))
+		return -1;
+	return 0;
+}
+
+void fp_sample_write(struct fp_out *o, const struct fp_sample *s)
+{
+	fp_out_write(o, "S\t", 2);
+	fp_out_u64(o, s->time_ns);
+	fp_out_char(o, '\t');
+	fp_out_i64(o, s->pid);
+	fp_out_char(o, '\t');
+	fp_out_i64(o, s->tid);
+	fp_out_char(o, '\t');
+	fp_out_i64(o, s->cpu);
+	fp_out_char(o, '\t');
+	fp_out_u64(o, s->period);
+	fp_out_char(o, '\t');
+	fp_out_write(o, s->event.p, s->event.n);
+	fp_out_char(o, '\t');
+	fp_out_write(o, s->comm.p, s->comm.n);
+	fp_out_char(o, '\t');
+	fp_out_write(o, s->kinds.p, s->kinds.n);
+	fp_out_char(o, '\t');
+	fp_out_write(o, s->stack.p, s->stack.n);
+	fp_out_char(o, '\n');
+}
