@@ -111,7 +111,9 @@ wait_for() {
 # An independent sample count over raw perf script text (plain or gzip):
 # a sample header is a non-empty line that is not indented and not '#'.
 awk_count_samples() {
-	zcat -f "$1" | awk '/^[^#\t ]/ || /^ +[^ \t]/ && !/^\t/ { if ($0 !~ /^[ \t]/) n++ } END { print n+0 }'
+	# (custom -F lists right-align the comm, so event lines may start with
+	# spaces; frame lines always start with a TAB)
+	zcat -f "$1" | tr -d '\r' | awk '!/^\t/ && !/^#/ && !/^[ ]*$/ && !/PERF_RECORD_/ { n++ } END { print n+0 }'
 }
 
 test_done() {
