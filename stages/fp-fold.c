@@ -1,0 +1,823 @@
+/* fp-fold: fold S sample records into folded stacks (stackcollapse-perf.pl style).
+ *
+ * Interface:
+ *	fp-fold [--plain] [--weight samples|period] [--pid|--tid]
+ *		[--kernel] [--jit] [--all] [--event-filter EV|--all-events]
+ *		[--event-root] [--interval MS] [FILE]
+ *
+ * Input: a flamepipe stream (fifo/PROTOCOL.md) on stdin or FILE (gzip ok).
+ * Each S record becomes one folded stack `comm;root;...;leaf`, tidied as
+ * Brendan Gregg's stackcollapse-perf.pl does, and is counted in a hash table
+ * keyed by that string (memory follows unique stacks, not samples).
+ *
+ * Output (default): every record that is not S, unchanged and in order, plus
+ * snapshots of the table:
+ *	C TAB begin TAB fold / F TAB <count> TAB <folded> ... / C TAB end TAB fold
+ *	TAB <stacks> TAB <total>, then I TAB fold TAB samples=.. stacks=.. ...
+ * A snapshot is written at end of input, on `C flush` (before passing the
+ * flush on), and every --interval ms while the table changed, once the input
+ * has been seen idle (a live stream; a batch run writes only the final one).
+ * `C reset` clears the table and is passed on.
+ * With --plain: a plain folded file (`stack count` lines) at end of input,
+ * nothing else on stdout; warnings go to stderr only.
+ *
+ * Signals: SIGINT/SIGTERM end the input; the final snapshot is written.
+ * Exit codes: 0 ok, 1 bad gzip input, 100 usage or unsupported stream
+ * version, 111 system error, 141 the reader went away.
+ * docs/fp-fold.md documents every rule and the differences from
+ * stackcollapse-perf.pl.
+ */
+#include <getopt.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <ev.h>
+
+#include "fp_error.h"
+#include "fp_io.h"
+#include "fp_record.h"
+
+#define USAGE "usage: fp-fold [--plain] [--weight samples|period] [--pid|--tid] " \
+	"[--kernel] [--jit] [--all] [--event-filter EV|--all-events] [--event-root] " \
+	"[--interval MS] [FILE]"
+
+#define STAGE_NAME "fold"
+#define DEFAULT_INTERVAL_MS 1000
+#define MS_PER_SEC 1000.0
+#define TABLE_MIN_SLOTS 1024u		/* power of two */
+#define TABLE_LOAD_NUM 7		/* grow above 7/10 full */
+#define TABLE_LOAD_DEN 10
+#define ARENA_CHUNK (1u << 20)		/* key storage is allocated in 1 MiB chunks */
+#define ANNOTATION_LEN 4		/* "_[k]" */
+#define UNKNOWN_ID "?"			/* pid/tid perf did not print */
+
+static const char ANON_NAMESPACE[] = "(anonymous namespace)";
+#define ANON_NAMESPACE_LEN (sizeof ANON_NAMESPACE - 1)
+
+enum weight { WEIGHT_SAMPLES, WEIGHT_PERIOD };
+enum root_id { ROOT_COMM, ROOT_PID, ROOT_TID };
+
+struct fold_options {
+	int plain;
+	enum weight weight;
+	enum root_id root_id;
+	int annotate_kernel, annotate_jit;
+	int all_events, event_root;
+	const char *event_filter;	/* NULL: the first event seen */
+	unsigned interval_ms;		/* 0: no timed snapshots */
+};
+
+/* ---- key storage: strings live in big chunks, freed all at once -------- */
+
+struct arena_chunk {
+	struct arena_chunk *next;
+	size_t used, cap;
+	char data[];
+};
+
+struct arena {
+	struct arena_chunk *head;
+};
+
+static const char *arena_copy(struct arena *a, const char *s, size_t n)
+{
+	struct arena_chunk *c = a->head;
+
+	if (!c || c->cap - c->used < n) {
+		/* A key bigger than a chunk gets a chunk of its own. */
+		size_t cap = n > ARENA_CHUNK ? n : ARENA_CHUNK;
+
+		c = fp_xmalloc(sizeof *c + cap);
+		c->used = 0;
+		c->cap = cap;
+		c->next = a->head;
+		a->head = c;
+	}
+	char *p = c->data + c->used;
+	memcpy(p, s, n);
+	c->used += n;
+	return p;
+}
+
+static void arena_free(struct arena *a)
+{
+	struct arena_chunk *c = a->head, *next;
+
+	for (; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	a->head = NULL;
+}
+
+/* ---- the stack table: open addressing, linear probing ------------------ */
+
+struct stack_entry {
+	uint64_t hash;
+	uint64_t count;
+	const char *key;	/* NULL: empty slot; not NUL-terminated */
+	size_t len;
+};
+
+struct stack_table {
+	struct stack_entry *slots;
+	size_t mask;		/* slots - 1 */
+	size_t used;
+	uint64_t total;
+	struct arena keys;
+};
+
+/* A wyhash-like hash: 8 bytes per step, then a murmur3 finaliser so the low
+ * bits (the slot index) depend on every input byte. */
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+	const uint64_t mul = 0x9e3779b97f4a7c15ull;
+	uint64_t h = 0xcbf29ce484222325ull ^ (n * mul);
+	uint64_t w;
+
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * mul;
+		h ^= h >> 29;
+	}
+	if (n) {
+		w = 0;
+		memcpy(&w, s, n);
+		h = (h ^ w) * mul;
+	}
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
+	return h;
+}
+
+static void table_init(struct stack_table *t)
+{
+	t->slots = fp_xcalloc(TABLE_MIN_SLOTS, sizeof *t->slots);
+	t->mask = TABLE_MIN_SLOTS - 1;
+	t->used = 0;
+	t->total = 0;
+	t->keys.head = NULL;
+}
+
+static void table_free(struct stack_table *t)
+{
+	free(t->slots);
+	t->slots = NULL;
+	arena_free(&t->keys);
+}
+
+static void table_grow(struct stack_table *t)
+{
+	size_t nslots = (t->mask + 1) * 2;
+	struct stack_entry *slots = fp_xcalloc(nslots, sizeof *slots);
+
+	for (size_t i = 0; i <= t->mask; i++) {
+		struct stack_entry *e = &t->slots[i];
+
+		if (!e->key)
+			continue;
+		size_t j = e->hash & (nslots - 1);
+		while (slots[j].key)
+			j = (j + 1) & (nslots - 1);
+		slots[j] = *e;
+	}
+	free(t->slots);
+	t->slots = slots;
+	t->mask = nslots - 1;
+}
+
+/* Adds count to the stack key[0..len), inserting it if new. */
+static void table_add(struct stack_table *t, const char *key, size_t len, uint64_t count)
+{
+	uint64_t h = hash_bytes(key, len);
+	size_t i = h & t->mask;
+	struct stack_entry *e;
+
+	for (;; i = (i + 1) & t->mask) {
+		e = &t->slots[i];
+		if (!e->key)
+			break;
+		if (e->hash == h && e->len == len && memcmp(e->key, key, len) == 0) {
+			e->count += count;
+			t->total += count;
+			return;
+		}
+	}
+	e->hash = h;
+	e->count = count;
+	e->key = arena_copy(&t->keys, key, len);
+	e->len = len;
+	t->used++;
+	t->total += count;
+	if (t->used * TABLE_LOAD_DEN > (t->mask + 1) * TABLE_LOAD_NUM)
+		table_grow(t);
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+	const struct stack_entry *x = *(struct stack_entry *const *)a;
+	const struct stack_entry *y = *(struct stack_entry *const *)b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->key, y->key, n);
+
+	if (c)
+		return c;
+	return (x->len > y->len) - (x->len < y->len);
+}
+
+/* Fills *sorted (grown as needed) with the entries in bytewise key order,
+ * as Perl's `sort { $a cmp $b }` and LC_ALL=C sort order them. */
+static size_t table_sorted(const struct stack_table *t, struct stack_entry ***sorted,
+			   size_t *cap)
+{
+	size_t n = 0;
+
+	if (*cap < t->used) {
+		*cap = t->used;
+		*sorted = fp_xrealloc(*sorted, *cap * sizeof **sorted);
+	}
+	for (size_t i = 0; i <= t->mask; i++)
+		if (t->slots[i].key)
+			(*sorted)[n++] = &t->slots[i];
+	qsort(*sorted, n, sizeof **sorted, entry_cmp);
+	return n;
+}
+
+/* ---- building one folded string ---------------------------------------- */
+
+/* A growable byte buffer reused for every sample: it grows to the longest
+ * folded stack seen and stays there (no allocation per sample or frame). */
+struct buf {
+	char *p;
+	size_t len, cap;
+};
+
+static void buf_reserve(struct buf *b, size_t more)
+{
+	if (b->cap - b->len >= more)
+		return;
+	size_t cap = b->cap ? b->cap : 4096;
+	while (cap - b->len < more)
+		cap *= 2;
+	b->p = fp_xrealloc(b->p, cap);
+	b->cap = cap;
+}
+
+static void buf_add(struct buf *b, const char *s, size_t n)
+{
+	buf_reserve(b, n);
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+}
+
+static int has_prefix(const char *s, size_t n, const char *prefix, size_t plen)
+{
+	return n >= plen && memcmp(s, prefix, plen) == 0;
+}
+
+static int contains(const char *s, size_t n, const char *needle, size_t nlen)
+{
+	return memmem(s, n, needle, nlen) != NULL;
+}
+
+/* stackcollapse's `/\.\(.*\)\./`: a Go method such as net/http.(*Client).Do,
+ * whose parentheses are part of the name. */
+static int looks_like_go_method(const char *s, size_t n)
+{
+	const char *open = memmem(s, n, ".(", 2);
+
+	if (!open)
+		return 0;
+	for (const char *q = s + n - 2; q >= open + 2; q--)
+		if (q[0] == ')' && q[1] == '.')
+			return 1;
+	return 0;
+}
+
+/* Length of the name once arguments are cut: everything from the first `(`
+ * that does not open "(anonymous namespace)" is noise (tidy_generic). */
+static size_t cut_arguments(const char *s, size_t n)
+{
+	const char *p = s, *end = s + n;
+
+	while ((p = memchr(p, '(', end - p)) != NULL) {
+		if (!has_prefix(p + 1, end - p - 1, ANON_NAMESPACE + 1, ANON_NAMESPACE_LEN - 1))
+			return p - s;
+		p++;
+	}
+	return n;
+}
+
+/* Appends one tidied name (one part of an `a->b->c` frame) to b:
+ * tidy_generic, then tidy_java, then the annotation. */
+static void add_frame_part(struct buf *b, const char *s, size_t n, int part, char kind,
+			   int java, const struct fold_options *o)
+{
+	size_t start;
+
+	if (!looks_like_go_method(s, n))
+		n = cut_arguments(s, n);
+	buf_reserve(b, 1 + n + ANNOTATION_LEN);
+	b->p[b->len++] = ';';
+	start = b->len;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != '"' && s[i] != '\'')
+			b->p[b->len++] = s[i];
+	char *name = b->p + start;
+	size_t len = b->len - start;
+
+	/* Lorg/x/Y:.m -> org/x/Y:.m */
+	if (java && len > 0 && name[0] == 'L' && memchr(name, '/', len)) {
+		memmove(name, name + 1, len - 1);
+		b->len--;
+		len--;
+	}
+	/* Precedence as in stackcollapse: inlined, kernel, jit. */
+	if (part > 0) {
+		if (!contains(name, len, "_[i]", ANNOTATION_LEN))
+			buf_add(b, "_[i]", ANNOTATION_LEN);
+	} else if (kind == FP_KIND_KERNEL && o->annotate_kernel) {
+		buf_add(b, "_[k]", ANNOTATION_LEN);
+	} else if (kind == FP_KIND_JIT && o->annotate_jit) {
+		if (!contains(name, len, "_[j]", ANNOTATION_LEN))
+			buf_add(b, "_[j]", ANNOTATION_LEN);
+	}
+}
+
+/* Appends one frame of the S record. A frame `a->b->c` (perf-map-agent's
+ * unfolded inline/JIT frames) is split like Perl's split: trailing empty
+ * parts vanish. A name starting with `(` is a "process name" to
+ * stackcollapse and is skipped, except `(anonymous namespace)::f`. */
+static void add_frame(struct buf *b, const char *s, size_t n, char kind, int java,
+		      const struct fold_options *o)
+{
+	if (n > 0 && s[0] == '(' && !has_prefix(s, n, ANON_NAMESPACE, ANON_NAMESPACE_LEN))
+		return;
+	while (n >= 2 && s[n - 2] == '-' && s[n - 1] == '>')
+		n -= 2;
+
+	const char *end = s + n;
+	int part = 0;
+
+	while (s < end) {
+		const char *arrow = memmem(s, end - s, "->", 2);
+		const char *stop = arrow ? arrow : end;
+
+		add_frame_part(b, s, stop - s, part++, kind, java, o);
+		s = arrow ? arrow + 2 : end;
+	}
+}
+
+static void add_id(struct buf *b, int64_t id)
+{
+	char digits[24];
+	int n;
+
+	if (id < 0) {
+		buf_add(b, UNKNOWN_ID, sizeof UNKNOWN_ID - 1);
+		return;
+	}
+	n = snprintf(digits, sizeof digits, "%lld", (long long)id);
+	buf_add(b, digits, n);
+}
+
+/* The root frame: comm (spaces -> _), optionally -PID or -PID/TID. */
+static void add_root(struct buf *b, const struct fp_sample *s, const struct fold_options *o)
+{
+	size_t start = b->len;
+
+	buf_add(b, s->comm.p, s->comm.n);
+	if (o->root_id != ROOT_COMM) {
+		buf_add(b, "-", 1);
+		add_id(b, s->pid);
+		if (o->root_id == ROOT_TID) {
+			buf_add(b, "/", 1);
+			add_id(b, s->tid);
+		}
+	}
+	for (char *p = b->p + start; p < b->p + b->len; p++)
+		if (*p == ' ')
+			*p = '_';
+}
+
+/* Builds the folded string of sample s into b. Returns 0, or -1 if the
+ * kinds field does not have one character per frame. */
+static int build_folded(struct buf *b, const struct fp_sample *s, const struct fold_options *o)
+{
+	static const char java_prefix[] = "java";
+	int java = has_prefix(s->comm.p, s->comm.n, java_prefix, sizeof java_prefix - 1);
+	const char *p = s->stack.p, *end = s->stack.p + s->stack.n;
+	size_t frame = 0;
+
+	b->len = 0;
+	if (o->event_root) {
+		buf_add(b, s->event.p, s->event.n);
+		buf_add(b, ";", 1);
+	}
+	add_root(b, s, o);
+	if (s->stack.n == 0)
+		return s->kinds.n == 0 ? 0 : -1;
+	for (;;) {
+		const char *semi = memchr(p, ';', end - p);
+		const char *stop = semi ? semi : end;
+
+		if (frame >= s->kinds.n)
+			return -1;
+		add_frame(b, p, stop - p, s->kinds.p[frame++], java, o);
+		if (!semi)
+			break;
+		p = semi + 1;
+	}
+	return frame == s->kinds.n ? 0 : -1;
+}
+
+/* ---- the stage --------------------------------------------------------- */
+
+struct fold_state {
+	struct fold_options opt;
+	struct fp_pump pump;
+	struct stack_table table;
+	struct buf folded;
+	struct stack_entry **sorted;
+	size_t sorted_cap;
+	char *event_filter;	/* the filter in force, NULL until known */
+	int event_defaulted, event_warned;
+	int changed;		/* since the last snapshot */
+	int seen_idle;		/* the input has paused: a live stream */
+	ev_timer snapshot_timer;
+	/* I statistics */
+	uint64_t samples;	/* folded since the last reset */
+	uint64_t dropped_event;	/* dropped by the event filter since the last reset */
+	uint64_t bad_samples;	/* malformed S records, since the start */
+	uint64_t resets;
+};
+
+/* A warning about the input: a W record (unless --plain, where stdout is a
+ * folded file) and `fp-fold: where: message` on stderr. */
+static void input_warning(struct fold_state *st, const char *msg)
+{
+	struct fp_pump *p = &st->pump;
+
+	if (!st->opt.plain) {
+		fp_pump_warn(p, "%s", msg);
+		return;
+	}
+	fp_warn("%s:%llu: %s", p->in_name, (unsigned long long)p->lineno, msg);
+}
+
+/* stackcollapse's default: only the first event name seen is kept (mixing
+ * e.g. cycles and instructions would mislead). Returns 1 to keep s. */
+static int event_wanted(struct fold_state *st, const struct fp_sample *s)
+{
+	if (st->opt.all_events || fp_str_eq(s->event, "-"))
+		return 1;	/* stackcollapse filters only parsed events */
+	if (!st->event_filter) {
+		st->event_filter = fp_xstrndup(s->event.p, s->event.n);
+		st->event_defaulted = 1;
+		return 1;
+	}
+	if (fp_str_eq(s->event, st->event_filter))
+		return 1;
+	st->dropped_event++;
+	if (st->event_defaulted && !st->event_warned) {
+		char msg[512];
+
+		st->event_warned = 1;
+		snprintf(msg, sizeof msg,
+			 "filtering for events of type: %s (dropping %.*s samples; "
+			 "use --event-filter or --all-events)",
+			 st->event_filter, (int)s->event.n, s->event.p);
+		fp_warn("%s", msg);
+		if (!st->opt.plain) {
+			struct fp_out *out = &st->pump.out;
+
+			fp_out_str(out, "W\t" STAGE_NAME "\t");
+			fp_out_str(out, st->pump.in_name);
+			fp_out_char(out, ':');
+			fp_out_u64(out, st->pump.lineno);
+			fp_out_char(out, '\t');
+			fp_out_str(out, msg);
+			fp_out_char(out, '\n');
+		}
+	}
+	return 0;
+}
+
+/* Says what is wrong with an S record fp_sample_parse refused (error path
+ * only, so it may re-split the line). */
+static const char *sample_problem(const char *line, size_t len)
+{
+	enum { SAMPLE_FIELDS = 10 };
+	struct fp_str f[SAMPLE_FIELDS + 1];
+	size_t n = fp_split_fields(line, len, f, SAMPLE_FIELDS + 1);
+	uint64_t u;
+	int64_t i;
+
+	if (n != SAMPLE_FIELDS)
+		return "malformed S record skipped: want 10 TAB-separated fields "
+		       "(S time_ns pid tid cpu period event comm kinds stack)";
+	if (fp_parse_u64(f[1].p, f[1].n, &u) || fp_parse_i64(f[2].p, f[2].n, &i) ||
+	    fp_parse_i64(f[3].p, f[3].n, &i) || fp_parse_i64(f[4].p, f[4].n, &i) ||
+	    fp_parse_u64(f[5].p, f[5].n, &u))
+		return "malformed S record skipped: time_ns and period must be unsigned "
+		       "decimal, pid, tid and cpu decimal";
+	if (f[8].n != fp_stack_depth(f[9]))
+		return "malformed S record skipped: kinds must have one character per frame";
+	return "malformed S record skipped";
+}
+
+static void fold_sample(struct fold_state *st, const char *line, size_t len)
+{
+	struct fp_sample s;
+	uint64_t count;
+
+	if (len > 0 && line[len - 1] == '\r')
+		len--;
+	if (fp_sample_parse(line, len, &s) != 0) {
+		st->bad_samples++;
+		input_warning(st, sample_problem(line, len));
+		return;
+	}
+	if (!event_wanted(st, &s))
+		return;
+	if (build_folded(&st->folded, &s, &st->opt) != 0) {
+		st->bad_samples++;
+		input_warning(st, "malformed S record skipped: kinds must have one character per frame");
+		return;
+	}
+	/* A period of 0 counts 1, as in stackcollapse (`$period = 1 if not $period`). */
+	count = st->opt.weight == WEIGHT_PERIOD && s.period ? s.period : 1;
+	table_add(&st->table, st->folded.p, st->folded.len, count);
+	st->samples++;
+	st->changed = 1;
+}
+
+static void write_stats(struct fold_state *st)
+{
+	struct fp_out *out = &st->pump.out;
+
+	fp_out_str(out, "I\t" STAGE_NAME "\tsamples=");
+	fp_out_u64(out, st->samples);
+	fp_out_str(out, "\tstacks=");
+	fp_out_u64(out, st->table.used);
+	fp_out_str(out, "\ttotal=");
+	fp_out_u64(out, st->table.total);
+	fp_out_str(out, "\tdropped_event=");
+	fp_out_u64(out, st->dropped_event);
+	fp_out_str(out, "\tbad_samples=");
+	fp_out_u64(out, st->bad_samples);
+	fp_out_str(out, "\tresets=");
+	fp_out_u64(out, st->resets);
+	fp_out_char(out, '\n');
+}
+
+static void write_snapshot(struct fold_state *st)
+{
+	struct fp_out *out = &st->pump.out;
+	size_t n = table_sorted(&st->table, &st->sorted, &st->sorted_cap);
+
+	fp_out_str(out, "C\tbegin\t" STAGE_NAME "\n");
+	for (size_t i = 0; i < n; i++) {
+		fp_out_str(out, "F\t");
+		fp_out_u64(out, st->sorted[i]->count);
+		fp_out_char(out, '\t');
+		fp_out_write(out, st->sorted[i]->key, st->sorted[i]->len);
+		fp_out_char(out, '\n');
+	}
+	fp_out_str(out, "C\tend\t" STAGE_NAME "\t");
+	fp_out_u64(out, st->table.used);
+	fp_out_char(out, '\t');
+	fp_out_u64(out, st->table.total);
+	fp_out_char(out, '\n');
+	write_stats(st);
+	st->changed = 0;
+}
+
+static void write_plain(struct fold_state *st)
+{
+	struct fp_out *out = &st->pump.out;
+	size_t n = table_sorted(&st->table, &st->sorted, &st->sorted_cap);
+
+	for (size_t i = 0; i < n; i++) {
+		fp_out_write(out, st->sorted[i]->key, st->sorted[i]->len);
+		fp_out_char(out, ' ');
+		fp_out_u64(out, st->sorted[i]->count);
+		fp_out_char(out, '\n');
+	}
+}
+
+static void reset_table(struct fold_state *st)
+{
+	table_free(&st->table);
+	table_init(&st->table);
+	st->samples = 0;
+	st->dropped_event = 0;
+	st->resets++;
+	st->changed = 1;	/* the empty table is news downstream */
+}
+
+/* Returns the control verb of a `C TAB verb [TAB ...]` line. */
+static struct fp_str control_verb(const char *line, size_t len)
+{
+	struct fp_str f[3];
+	size_t n = fp_split_fields(line, len, f, 3);
+
+	if (n < 2)
+		return (struct fp_str){ "", 0 };
+	return f[1];
+}
+
+static void check_header(struct fold_state *st, const char *line, size_t len)
+{
+	int v = fp_header_version(line, len);
+
+	if (v != FP_PROTO_VERSION)
+		fp_die(FP_EXIT_USAGE, "%s:%llu: unsupported stream header (want \"%s\")",
+		       st->pump.in_name, (unsigned long long)st->pump.lineno,
+		       "%flamepipe<TAB>1");
+}
+
+static void on_line(struct fp_pump *p, char *line, size_t len)
+{
+	struct fold_state *st = p->ctx;
+
+	if (len >= 2 && line[1] == '\t') {
+		if (line[0] == FP_TAG_SAMPLE) {
+			fold_sample(st, line, len);
+			return;
+		}
+		if (line[0] == FP_TAG_CONTROL) {
+			struct fp_str verb = control_verb(line, len);
+
+			if (fp_str_eq(verb, "reset"))
+				reset_table(st);
+			else if (fp_str_eq(verb, "flush") && !st->opt.plain)
+				write_snapshot(st);
+		}
+	} else if (len > 0 && line[0] == FP_TAG_HEADER) {
+		check_header(st, line, len);
+	}
+	if (st->opt.plain)
+		return;		/* stdout is a folded file */
+	fp_out_write(&p->out, line, len);
+	fp_out_char(&p->out, '\n');
+}
+
+static void on_eof(struct fp_pump *p)
+{
+	struct fold_state *st = p->ctx;
+
+	ev_timer_stop(p->loop, &st->snapshot_timer);
+	if (st->opt.plain)
+		write_plain(st);
+	else
+		write_snapshot(st);
+}
+
+static void on_idle(struct fp_pump *p)
+{
+	struct fold_state *st = p->ctx;
+
+	st->seen_idle = 1;
+}
+
+static void on_too_long(struct fp_pump *p, uint64_t lineno)
+{
+	struct fold_state *st = p->ctx;
+	char msg[96];
+
+	snprintf(msg, sizeof msg, "line longer than %u bytes skipped", FP_LINE_MAX);
+	input_warning(st, msg);
+}
+
+static void on_snapshot_timer(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct fold_state *st = w->data;
+
+	if (!st->changed || !st->seen_idle)
+		return;
+	write_snapshot(st);
+	fp_out_flush(&st->pump.out);
+}
+
+static const struct fp_pump_ops fold_ops = {
+	.line = on_line,
+	.eof = on_eof,
+	.idle = on_idle,
+	.too_long = on_too_long,
+};
+
+static _Noreturn void usage(void)
+{
+	fp_die(FP_EXIT_USAGE, "%s", USAGE);
+}
+
+static unsigned parse_interval(const char *arg)
+{
+	uint64_t ms;
+
+	if (fp_parse_u64(arg, strlen(arg), &ms) != 0 || ms > UINT32_MAX)
+		fp_die(FP_EXIT_USAGE, "--interval: want milliseconds, got \"%s\"", arg);
+	return (unsigned)ms;
+}
+
+static void parse_options(int argc, char **argv, struct fold_options *o)
+{
+	enum { OPT_PLAIN = 256, OPT_WEIGHT, OPT_PID, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL,
+	       OPT_EVENT_FILTER, OPT_ALL_EVENTS, OPT_EVENT_ROOT, OPT_INTERVAL };
+	static const struct option longopts[] = {
+		{ "plain", no_argument, NULL, OPT_PLAIN },
+		{ "weight", required_argument, NULL, OPT_WEIGHT },
+		{ "pid", no_argument, NULL, OPT_PID },
+		{ "tid", no_argument, NULL, OPT_TID },
+		{ "kernel", no_argument, NULL, OPT_KERNEL },
+		{ "jit", no_argument, NULL, OPT_JIT },
+		{ "all", no_argument, NULL, OPT_ALL },
+		{ "event-filter", required_argument, NULL, OPT_EVENT_FILTER },
+		{ "all-events", no_argument, NULL, OPT_ALL_EVENTS },
+		{ "event-root", no_argument, NULL, OPT_EVENT_ROOT },
+		{ "interval", required_argument, NULL, OPT_INTERVAL },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	*o = (struct fold_options){ .weight = WEIGHT_SAMPLES, .root_id = ROOT_COMM,
+				    .interval_ms = DEFAULT_INTERVAL_MS };
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_PLAIN: o->plain = 1; break;
+		case OPT_WEIGHT:
+			if (strcmp(optarg, "samples") == 0)
+				o->weight = WEIGHT_SAMPLES;
+			else if (strcmp(optarg, "period") == 0)
+				o->weight = WEIGHT_PERIOD;
+			else
+				fp_die(FP_EXIT_USAGE, "--weight: want samples or period, got \"%s\"",
+				       optarg);
+			break;
+		/* --tid wins over --pid, as in stackcollapse. */
+		case OPT_PID: if (o->root_id != ROOT_TID) o->root_id = ROOT_PID; break;
+		case OPT_TID: o->root_id = ROOT_TID; break;
+		case OPT_KERNEL: o->annotate_kernel = 1; break;
+		case OPT_JIT: o->annotate_jit = 1; break;
+		case OPT_ALL: o->annotate_kernel = o->annotate_jit = 1; break;
+		case OPT_EVENT_FILTER: o->event_filter = optarg; break;
+		case OPT_ALL_EVENTS: o->all_events = 1; break;
+		case OPT_EVENT_ROOT: o->event_root = o->all_events = 1; break;
+		case OPT_INTERVAL: o->interval_ms = parse_interval(optarg); break;
+		case 'h':
+			fputs(USAGE "\n", stdout);
+			exit(FP_EXIT_OK);
+		default: usage();
+		}
+	}
+	if (o->event_filter && o->all_events)
+		fp_die(FP_EXIT_USAGE, "--event-filter and --all-events/--event-root exclude each other");
+	if (argc - optind > 1)
+		usage();
+}
+
+int main(int argc, char **argv)
+{
+	static struct fold_state st;	/* static: big, and lives as long as the process */
+	int in_fd = 0;
+	const char *in_name = "stdin";
+
+	fp_set_prog(argv[0]);
+	parse_options(argc, argv, &st.opt);
+	if (optind < argc && strcmp(argv[optind], "-") != 0) {
+		in_name = argv[optind];
+		in_fd = open(in_name, O_RDONLY | O_CLOEXEC);
+		if (in_fd < 0)
+			fp_die_sys(FP_EXIT_SYS, "open %s", in_name);
+	}
+	if (st.opt.event_filter)
+		st.event_filter = fp_xstrdup(st.opt.event_filter);
+	table_init(&st.table);
+
+	fp_pump_init(&st.pump, EV_DEFAULT, in_fd, 1, &fold_ops, &st, FP_PUMP_GZIP);
+	st.pump.in_name = in_name;
+	st.pump.stage = STAGE_NAME;
+	if (st.opt.interval_ms > 0 && !st.opt.plain) {
+		double every = st.opt.interval_ms / MS_PER_SEC;
+
+		ev_timer_init(&st.snapshot_timer, on_snapshot_timer, every, every);
+		st.snapshot_timer.data = &st;
+		ev_timer_start(st.pump.loop, &st.snapshot_timer);
+	}
+	int rc = fp_pump_run(&st.pump);
+
+	table_free(&st.table);
+	free(st.folded.p);
+	free(st.sorted);
+	free(st.event_filter);
+	return rc;
+}
