@@ -188,6 +188,7 @@ static void truncated_gzip_keeps_lines_before_and_returns_data_error(void **stat
 	size_t n = gzip_into(gz, sizeof gz, text, sizeof text);
 	assert_int_equal(pump_fd(tmpfile_with(gz, n - 12), &c, FP_PUMP_GZIP), FP_EXIT_DATA);
 	assert_int_equal(c.eofs, 1);
+	free(c.text);
 }
 
 static void gzip_magic_is_ignored_without_the_flag(void **state)
