@@ -193,6 +193,13 @@ static void table_grow(struct stack_table *t)
 	t->mask = nslots - 1;
 }
 
+/* Counts stick at UINT64_MAX rather than wrap (2^64 ns of cpu-clock is
+ * 584 years: only corrupt periods get there). */
+static uint64_t add_saturating(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 /* Adds count to the stack key[0..len), inserting it if new. */
 static void table_add(struct stack_table *t, const char *key, size_t len, uint64_t count)
 {
@@ -205,8 +212,8 @@ static void table_add(struct stack_table *t, const char *key, size_t len, uint64
 		if (!e->key)
 			break;
 		if (e->hash == h && e->len == len && memcmp(e->key, key, len) == 0) {
-			e->count += count;
-			t->total += count;
+			e->count = add_saturating(e->count, count);
+			t->total = add_saturating(t->total, count);
 			return;
 		}
 	}
@@ -215,7 +222,7 @@ static void table_add(struct stack_table *t, const char *key, size_t len, uint64
 	e->key = arena_copy(&t->keys, key, len);
 	e->len = len;
 	t->used++;
-	t->total += count;
+	t->total = add_saturating(t->total, count);
 	if (t->used * TABLE_LOAD_DEN > (t->mask + 1) * TABLE_LOAD_NUM)
 		table_grow(t);
 }
