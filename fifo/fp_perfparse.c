@@ -1,0 +1,640 @@
+/* fp_perfparse.c: `perf script` text to S records (see fp_perfparse.h).
+ *
+ * Hot path: frame lines. Each costs a scan over the address, one memrchr
+ * for the dso group, a short backward scan for the +0x offset and one copy
+ * of the symbol into the record buffer, which is filled from its end down
+ * so that perf's leaf-first frames come out root first without a second
+ * pass. Event lines are rarer and parsed field by field from the timestamp.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fp_error.h"
+#include "fp_io.h"
+#include "fp_perfparse.h"
+#include "fp_record.h"
+
+/* The record is built in rec[0 .. REC_CAP): the stack ends at STACK_END,
+ * where the LF is; the header fields are prepended to the stack at the end.
+ * So a finished record is never longer than FP_LINE_MAX. */
+#define REC_CAP FP_LINE_MAX
+#define STACK_END (REC_CAP - 1)
+/* Every frame costs at least one name byte plus a ';' in the stack, so the
+ * kinds field can never need more than half a record. */
+#define KINDS_CAP (FP_LINE_MAX / 2)
+/* comm and event together come from one input line. */
+#define HDR_CAP FP_LINE_MAX
+/* Widest decimal int64/uint64, with sign. */
+#define DEC_MAX 21
+/* More digits than this before the '.' cannot be a perf timestamp in ns
+ * that fits 64 bits (10 digits of seconds = 317 years). */
+#define TIME_SEC_DIGITS_MAX 10
+#define TIME_FRAC_DIGITS_MAX 9
+
+#define PERF_RECORD_PREFIX "PERF_RECORD_"
+#define PERF_RECORD_LOST "PERF_RECORD_LOST"
+#define UNKNOWN_NAME "[unknown]"
+
+enum { C_DIGIT = 1, C_HEX = 2, C_SPACE = 4 };
+
+static const unsigned char char_class[256] = {
+	['0' ... '9'] = C_DIGIT | C_HEX,
+	['a' ... 'f'] = C_HEX,
+	['A' ... 'F'] = C_HEX,
+	[' '] = C_SPACE,
+	['\t'] = C_SPACE,
+};
+
+#define IS_DIGIT(c) (char_class[(unsigned char)(c)] & C_DIGIT)
+#define IS_HEX(c) (char_class[(unsigned char)(c)] & C_HEX)
+#define IS_SPACE(c) (char_class[(unsigned char)(c)] & C_SPACE)
+
+static int has_prefix(const char *s, size_t n, const char *pre, size_t pn)
+{
+	return n >= pn && memcmp(s, pre, pn) == 0;
+}
+
+static int has_suffix(const char *s, size_t n, const char *suf, size_t sn)
+{
+	return n >= sn && memcmp(s + n - sn, suf, sn) == 0;
+}
+
+#define HAS_PREFIX(s, n, lit) has_prefix(s, n, lit, sizeof(lit) - 1)
+#define HAS_SUFFIX(s, n, lit) has_suffix(s, n, lit, sizeof(lit) - 1)
+#define IS_LIT(s, n, lit) ((n) == sizeof(lit) - 1 && memcmp(s, lit, n) == 0)
+
+/* Copies a name, making it safe for the protocol: ';' separates frames, so
+ * it becomes ':' (as stackcollapse-perf.pl does); TAB, CR, NUL and other
+ * control bytes become a space. */
+static void copy_name(char *dst, const char *src, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)src[i];
+		dst[i] = c == ';' ? ':' : (c < 0x20 || c == 0x7f) ? ' ' : (char)c;
+	}
+}
+
+static const char *skip_spaces(const char *p, const char *end)
+{
+	while (p < end && IS_SPACE(*p))
+		p++;
+	return p;
+}
+
+static const char *trim_spaces_back(const char *begin, const char *end)
+{
+	while (end > begin && IS_SPACE(end[-1]))
+		end--;
+	return end;
+}
+
+static const char *basename_of(const char *s, size_t n)
+{
+	const char *slash = memrchr(s, '/', n);
+	return slash ? slash + 1 : s;
+}
+
+char fp_perf_dso_kind(const char *dso, size_t n)
+{
+	if (n == 0 || IS_LIT(dso, n, UNKNOWN_NAME))
+		return FP_KIND_UNKNOWN;
+	if (dso[0] == '[')	/* [kernel.kallsyms], [nf_conntrack], [vdso] */
+		return FP_KIND_KERNEL;
+	if (IS_LIT(dso, n, "inlined"))
+		return FP_KIND_INLINED;
+	const char *base = basename_of(dso, n);
+	size_t bn = (size_t)(dso + n - base);
+	if (HAS_SUFFIX(dso, n, "vmlinux") || HAS_PREFIX(base, bn, "vmlinux"))
+		return FP_KIND_KERNEL;
+	if ((HAS_PREFIX(dso, n, "/tmp/perf-") && HAS_SUFFIX(dso, n, ".map")) ||
+	    (HAS_PREFIX(base, bn, "jitted-") && HAS_SUFFIX(base, bn, ".so")))
+		return FP_KIND_JIT;
+	return FP_KIND_USER;
+}
+
+int fp_perf_parse_time(const char *s, size_t n, uint64_t *ns)
+{
+	const char *dot = memchr(s, '.', n);
+	if (!dot)
+		return -1;
+	size_t sec_digits = (size_t)(dot - s), frac_digits = n - sec_digits - 1;
+	if (sec_digits == 0 || sec_digits > TIME_SEC_DIGITS_MAX ||
+	    frac_digits == 0 || frac_digits > TIME_FRAC_DIGITS_MAX)
+		return -1;
+	uint64_t sec = 0, frac = 0;
+	for (size_t i = 0; i < sec_digits; i++) {
+		if (!IS_DIGIT(s[i]))
+			return -1;
+		sec = sec * 10 + (uint64_t)(s[i] - '0');
+	}
+	for (size_t i = sec_digits + 1; i < n; i++) {
+		if (!IS_DIGIT(s[i]))
+			return -1;
+		frac = frac * 10 + (uint64_t)(s[i] - '0');
+	}
+	for (size_t i = frac_digits; i < TIME_FRAC_DIGITS_MAX; i++)
+		frac *= 10;
+	*ns = sec * FP_NSEC_PER_SEC + frac;
+	return 0;
+}
+
+/* Strict decimal, optional leading '-'. */
+static int parse_int(const char *s, size_t n, int64_t *out)
+{
+	int neg = n > 0 && s[0] == '-';
+	uint64_t v = 0;
+	size_t i = (size_t)neg;
+	if (i == n || n - i > DEC_MAX - 3)	/* at most 18 digits: no overflow */
+		return -1;
+	for (; i < n; i++) {
+		if (!IS_DIGIT(s[i]))
+			return -1;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	*out = neg ? -(int64_t)v : (int64_t)v;
+	return 0;
+}
+
+static int all_digits(const char *s, size_t n)
+{
+	if (n == 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!IS_DIGIT(s[i]))
+			return 0;
+	return 1;
+}
+
+static int all_hex(const char *s, size_t n)
+{
+	if (n == 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!IS_HEX(s[i]))
+			return 0;
+	return 1;
+}
+
+/* ---- building the record --------------------------------------------- */
+
+static void reset_sample(struct fp_perf_parser *pp)
+{
+	pp->in_sample = 0;
+	pp->overflow = 0;
+	pp->nframes = 0;
+	pp->rec_head = STACK_END;
+	pp->kinds_head = KINDS_CAP;
+	pp->comm_len = pp->event_len = 0;
+}
+
+/* Reserves n bytes for the next (more rootward) frame name and records its
+ * kind; returns where to write the name, or NULL once the record is full. */
+static char *frame_slot(struct fp_perf_parser *pp, size_t n, char kind)
+{
+	size_t need = n + (pp->nframes ? 1 : 0);
+
+	if (pp->overflow || need > pp->rec_head || pp->kinds_head == 0) {
+		pp->overflow = 1;
+		return NULL;
+	}
+	if (pp->nframes)
+		pp->rec[--pp->rec_head] = ';';
+	pp->rec_head -= n;
+	pp->kinds[--pp->kinds_head] = kind;
+	pp->nframes++;
+	return pp->rec + pp->rec_head;
+}
+
+static void push_name(struct fp_perf_parser *pp, const char *name, size_t n,
+		      char kind)
+{
+	char *dst = frame_slot(pp, n, kind);
+	if (dst)
+		copy_name(dst, name, n);
+}
+
+/* `[unknown]` (or no symbol) in a known dso is named after the dso's
+ * basename, e.g. [libc.so.6]; a dso already in brackets ([vdso]) is used
+ * as it is rather than bracketed twice. */
+static void push_dso_name(struct fp_perf_parser *pp, const char *dso, size_t n,
+			  char kind)
+{
+	const char *base = basename_of(dso, n);
+	size_t bn = (size_t)(dso + n - base);
+
+	if (bn == 0) {
+		push_name(pp, UNKNOWN_NAME, sizeof(UNKNOWN_NAME) - 1, kind);
+		return;
+	}
+	if (base[0] == '[' && base[bn - 1] == ']') {
+		push_name(pp, base, bn, kind);
+		return;
+	}
+	char *dst = frame_slot(pp, bn + 2, kind);
+	if (!dst)
+		return;
+	dst[0] = '[';
+	copy_name(dst + 1, base, bn);
+	dst[bn + 1] = ']';
+}
+
+/* Writes v in decimal ending just before rec[h]; returns the new head. */
+static size_t put_u64_back(char *rec, size_t h, uint64_t v)
+{
+	do {
+		rec[--h] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return h;
+}
+
+static size_t put_i64_back(char *rec, size_t h, int64_t v)
+{
+	if (v >= 0)
+		return put_u64_back(rec, h, (uint64_t)v);
+	h = put_u64_back(rec, h, (uint64_t)0 - (uint64_t)v);
+	rec[--h] = '-';
+	return h;
+}
+
+static size_t put_str_back(char *rec, size_t h, const char *s, size_t n)
+{
+	h -= n;
+	memcpy(rec + h, s, n);
+	return h;
+}
+
+static void problem(struct fp_perf_parser *pp, enum fp_perf_problem what,
+		    const char *line, size_t len)
+{
+	if (pp->ops->problem)
+		pp->ops->problem(pp->ctx, what, line, len);
+}
+
+/* Finishes the pending sample: prepends the header fields to the stack and
+ * hands the record on. */
+static void emit_sample(struct fp_perf_parser *pp)
+{
+	if (!pp->in_sample)
+		return;
+	size_t klen = KINDS_CAP - pp->kinds_head;
+	size_t header_max = 2 + 5 * (DEC_MAX + 1) + pp->event_len + 1 +
+			    pp->comm_len + 1 + klen + 1;
+	if (pp->overflow || header_max > pp->rec_head) {
+		pp->st.dropped_samples++;
+		problem(pp, FP_PERF_SAMPLE_TOO_BIG, NULL, 0);
+		reset_sample(pp);
+		return;
+	}
+	char *r = pp->rec;
+	size_t h = pp->rec_head;
+	r[--h] = '\t';
+	h = put_str_back(r, h, pp->kinds + pp->kinds_head, klen);
+	r[--h] = '\t';
+	h = put_str_back(r, h, pp->hdr, pp->comm_len);
+	r[--h] = '\t';
+	h = put_str_back(r, h, pp->hdr + pp->comm_len, pp->event_len);
+	r[--h] = '\t';
+	h = put_u64_back(r, h, pp->period);
+	r[--h] = '\t';
+	h = put_i64_back(r, h, pp->cpu);
+	r[--h] = '\t';
+	h = put_i64_back(r, h, pp->tid);
+	r[--h] = '\t';
+	h = put_i64_back(r, h, pp->pid);
+	r[--h] = '\t';
+	h = put_u64_back(r, h, pp->time_ns);
+	r[--h] = '\t';
+	r[--h] = FP_TAG_SAMPLE;
+	pp->st.samples++;
+	pp->st.frames += pp->nframes;
+	pp->ops->record(pp->ctx, r + h, REC_CAP - h);
+	reset_sample(pp);
+}
+
+/* ---- frames ------------------------------------------------------------ */
+
+/* Finds the '(' that opens the group closed by *close (the last byte), so
+ * that a dso path containing parentheses stays whole. NULL if unbalanced. */
+static const char *group_open(const char *begin, const char *close)
+{
+	const char *open = memrchr(begin, '(', (size_t)(close - begin));
+	if (!open)
+		return NULL;
+	if (!memchr(open + 1, ')', (size_t)(close - open - 1)))
+		return open;	/* common case: no nested parentheses */
+	int depth = 1;
+	for (const char *q = close - 1; q >= begin; q--) {
+		if (*q == ')')
+			depth++;
+		else if (*q == '(' && --depth == 0)
+			return q;
+	}
+	return NULL;
+}
+
+/* Parses `[<hex addr>] [<sym>[+0x<off>]] [(<dso>)]` in [p, end) and pushes
+ * the frame. Returns 0, or -1 if there is nothing at all. */
+static int parse_frame(struct fp_perf_parser *pp, const char *p, const char *end)
+{
+	p = skip_spaces(p, end);
+	end = trim_spaces_back(p, end);
+	if (p == end)
+		return -1;
+
+	const char *a = p;
+	while (a < end && IS_HEX(*a))
+		a++;
+	if (a > p && (a == end || IS_SPACE(*a)))
+		p = skip_spaces(a, end);	/* skip the address */
+
+	const char *sym_end = end, *dso = NULL;
+	size_t dso_len = 0;
+	if (end > p && end[-1] == ')') {
+		const char *open = group_open(p, end - 1);
+		if (open && (open == p || IS_SPACE(open[-1]))) {
+			dso = open + 1;
+			dso_len = (size_t)(end - 1 - dso);
+			sym_end = trim_spaces_back(p, open);
+		}
+	}
+
+	/* Remove a trailing +0x<hex> offset only: operator+= keeps its '+'. */
+	const char *h = sym_end;
+	while (h > p && IS_HEX(h[-1]))
+		h--;
+	if (h < sym_end && h - p >= 3 && h[-3] == '+' && h[-2] == '0' && h[-1] == 'x')
+		sym_end = h - 3;
+
+	size_t sym_len = (size_t)(sym_end - p);
+	char kind = dso ? fp_perf_dso_kind(dso, dso_len) : FP_KIND_UNKNOWN;
+	if (sym_len == 0 || IS_LIT(p, sym_len, UNKNOWN_NAME)) {
+		if (dso && dso_len && kind != FP_KIND_UNKNOWN)
+			push_dso_name(pp, dso, dso_len, kind);
+		else
+			push_name(pp, UNKNOWN_NAME, sizeof(UNKNOWN_NAME) - 1, kind);
+	} else {
+		push_name(pp, p, sym_len, kind);
+	}
+	return 0;
+}
+
+/* ---- event lines ------------------------------------------------------- */
+
+/* Finds the timestamp: the first token `digits.digits:` followed by a space
+ * or the end of the line. Sets [*tb, *te) to the digits (te is the ':'). */
+static int find_timestamp(const char *line, size_t n, size_t *tb, size_t *te)
+{
+	const char *p = line, *end = line + n, *c;
+
+	while ((c = memchr(p, ':', (size_t)(end - p)))) {
+		if (c + 1 == end || IS_SPACE(c[1])) {
+			const char *f = c;
+			while (f > line && IS_DIGIT(f[-1]))
+				f--;
+			if (f < c && f > line && f[-1] == '.') {
+				const char *s = f - 1;
+				while (s > line && IS_DIGIT(s[-1]))
+					s--;
+				if (s < f - 1 && (s == line || IS_SPACE(s[-1]))) {
+					*tb = (size_t)(s - line);
+					*te = (size_t)(c - line);
+					return 0;
+				}
+			}
+		}
+		p = c + 1;
+	}
+	return -1;
+}
+
+/* The last whitespace-separated token of [begin, end) (end already trimmed). */
+static const char *last_token(const char *begin, const char *end)
+{
+	const char *t = end;
+	while (t > begin && !IS_SPACE(t[-1]))
+		t--;
+	return t;
+}
+
+/* `comm pid/tid [cpu]`, each part optional, parsed from the right. */
+static void parse_task(struct fp_perf_parser *pp, const char *begin, const char *end)
+{
+	int64_t pid = -1, tid = -1, cpu = -1;
+
+	end = trim_spaces_back(begin, end);
+	const char *t = last_token(begin, end);
+	size_t tn = (size_t)(end - t);
+	if (tn >= 3 && t[0] == '[' && end[-1] == ']' &&
+	    parse_int(t + 1, tn - 2, &cpu) == 0)
+		end = trim_spaces_back(begin, t);
+
+	t = last_token(begin, end);
+	tn = (size_t)(end - t);
+	const char *slash = memchr(t, '/', tn);
+	if (slash) {
+		if (parse_int(t, (size_t)(slash - t), &pid) == 0 &&
+		    parse_int(slash + 1, (size_t)(end - slash - 1), &tid) == 0)
+			end = trim_spaces_back(begin, t);
+		else
+			pid = tid = -1;
+	} else if (parse_int(t, tn, &tid) == 0) {
+		/* One number: perf's default prints the tid, `-F pid` the pid.
+		 * Either way it is the best pid we have (PROTOCOL.md example). */
+		pid = tid;
+		end = trim_spaces_back(begin, t);
+	}
+
+	begin = skip_spaces(begin, end);
+	if (begin == end) {
+		pp->hdr[0] = '?';
+		pp->comm_len = 1;
+	} else {
+		pp->comm_len = (size_t)(end - begin);
+		copy_name(pp->hdr, begin, pp->comm_len);
+	}
+	pp->pid = pid;
+	pp->tid = tid;
+	pp->cpu = cpu;
+}
+
+/* `PERF_RECORD_LOST lost N` (and _LOST_SAMPLES): adds N to lost_events. */
+static void count_side_band(struct fp_perf_parser *pp, const char *p, const char *end)
+{
+	if (!HAS_PREFIX(p, (size_t)(end - p), PERF_RECORD_LOST)) {
+		pp->st.other_records++;
+		return;
+	}
+	pp->st.lost_records++;
+	const char *lost = memmem(p, (size_t)(end - p), " lost ", 6);
+	int64_t n;
+	if (lost) {
+		const char *d = lost + 6, *e = d;
+		while (e < end && IS_DIGIT(*e))
+			e++;
+		if (parse_int(d, (size_t)(e - d), &n) == 0) {
+			pp->st.lost_events += (uint64_t)n;
+			return;
+		}
+	}
+	pp->st.lost_events++;	/* a lost record with no count: at least 1 */
+}
+
+static const char *next_token_end(const char *p, const char *end)
+{
+	while (p < end && !IS_SPACE(*p))
+		p++;
+	return p;
+}
+
+/* Parses an event line; returns -1 if it is not one. Starts a sample, or
+ * counts a PERF_RECORD_* line. */
+static int parse_event_line(struct fp_perf_parser *pp, const char *line, size_t n)
+{
+	size_t tb, te;
+	uint64_t ns;
+
+	if (find_timestamp(line, n, &tb, &te) < 0 ||
+	    fp_perf_parse_time(line + tb, te - tb, &ns) < 0)
+		return -1;
+
+	const char *end = line + n;
+	const char *p = skip_spaces(line + te + 1, end);
+	if (HAS_PREFIX(p, (size_t)(end - p), PERF_RECORD_PREFIX)) {
+		emit_sample(pp);
+		pp->discarding = 0;
+		count_side_band(pp, p, end);
+		return 0;
+	}
+
+	emit_sample(pp);
+	reset_sample(pp);
+	pp->in_sample = 1;
+	pp->discarding = 0;
+	pp->time_ns = ns;
+	parse_task(pp, line, line + tb);
+
+	/* [period] [event:] [payload | ip sym (dso)] */
+	pp->period = 1;
+	const char *t1e = next_token_end(p, end);
+	if (all_digits(p, (size_t)(t1e - p))) {
+		const char *t2 = skip_spaces(t1e, end), *t2e = next_token_end(t2, end);
+		if (t2 == end || t2e[-1] == ':' || all_hex(t2, (size_t)(t2e - t2))) {
+			int64_t period;
+			if (parse_int(p, (size_t)(t1e - p), &period) == 0)
+				pp->period = (uint64_t)period;
+			p = t2;
+			t1e = t2e;
+		}
+	}
+	char *event = pp->hdr + pp->comm_len;
+	if (t1e - p > 1 && t1e[-1] == ':') {
+		pp->event_len = (size_t)(t1e - 1 - p);
+		copy_name(event, p, pp->event_len);
+		p = skip_spaces(t1e, end);
+	} else {
+		event[0] = '-';
+		pp->event_len = 1;
+	}
+
+	/* Recorded without -g, perf prints the one frame on the event line. */
+	t1e = next_token_end(p, end);
+	if (all_hex(p, (size_t)(t1e - p)))
+		parse_frame(pp, p, end);
+	return 0;
+}
+
+/* ---- lines ------------------------------------------------------------- */
+
+static void bad_line(struct fp_perf_parser *pp, const char *line, size_t n)
+{
+	pp->st.bad_lines++;
+	if (!pp->st.first_bad_line)
+		pp->st.first_bad_line = pp->st.lines;
+	/* End the pending sample; frames that follow a broken event line must
+	 * not be glued to the previous sample. */
+	emit_sample(pp);
+	pp->discarding = 1;
+	problem(pp, FP_PERF_BAD_LINE, line, n);
+}
+
+void fp_perf_line(struct fp_perf_parser *pp, const char *line, size_t n)
+{
+	pp->st.lines++;
+	if (n && line[n - 1] == '\r')
+		n--;
+
+	if (n && line[0] == '\t') {	/* hot path: a frame */
+		if (pp->in_sample) {
+			if (parse_frame(pp, line + 1, line + n) < 0)
+				pp->st.skipped_lines++;
+		} else if (pp->discarding) {
+			pp->st.skipped_lines++;
+		} else {
+			bad_line(pp, line, n);
+		}
+		return;
+	}
+
+	const char *end = line + n, *p = skip_spaces(line, end);
+	if (p == end) {		/* blank line: the sample is complete */
+		emit_sample(pp);
+		pp->discarding = 0;
+		return;
+	}
+	if (line[0] == '#') {
+		pp->st.comment_lines++;
+		return;
+	}
+	if (parse_event_line(pp, line, n) == 0)
+		return;
+	if (p > line && (pp->in_sample || pp->discarding)) {
+		/* Indented, inside a sample: a frame printed with spaces (bpftrace
+		 * style) if it starts with an address, else e.g. a srcline. */
+		const char *a = next_token_end(p, end);
+		if (pp->in_sample && all_hex(p, (size_t)(a - p)))
+			parse_frame(pp, p, end);
+		else
+			pp->st.skipped_lines++;
+		return;
+	}
+	bad_line(pp, line, n);
+}
+
+void fp_perf_line_too_long(struct fp_perf_parser *pp)
+{
+	pp->st.lines++;
+	pp->st.too_long_lines++;
+	if (pp->in_sample) {
+		pp->st.dropped_samples++;
+		reset_sample(pp);
+	}
+	pp->discarding = 1;
+}
+
+void fp_perf_finish(struct fp_perf_parser *pp)
+{
+	emit_sample(pp);
+	pp->discarding = 0;
+}
+
+void fp_perf_init(struct fp_perf_parser *pp, const struct fp_perf_ops *ops,
+		  void *ctx)
+{
+	memset(pp, 0, sizeof *pp);
+	pp->ops = ops;
+	pp->ctx = ctx;
+	pp->rec = fp_xmalloc(REC_CAP);
+	pp->rec[STACK_END] = '\n';
+	pp->kinds = fp_xmalloc(KINDS_CAP);
+	pp->hdr = fp_xmalloc(HDR_CAP);
+	reset_sample(pp);
+}
+
+void fp_perf_free(struct fp_perf_parser *pp)
+{
+	free(pp->rec);
+	free(pp->kinds);
+	free(pp->hdr);
+	pp->rec = pp->kinds = pp->hdr = NULL;
+}

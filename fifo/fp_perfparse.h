@@ -1,0 +1,105 @@
+/* fp_perfparse.h: turn `perf script` text into protocol S records.
+ *
+ * The parser is fed one input line at a time and holds only the sample it
+ * is building. It never allocates per line or per frame: the S record is
+ * built back to front in one buffer (perf prints the leaf first, the record
+ * wants the root first), so each frame name is copied exactly once, and the
+ * finished record is handed to ops->record ready to write, LF included.
+ *
+ * What it accepts (see docs/fp-read.md for the details and examples):
+ *  - `#` header lines (skipped), blank lines (end a sample), CRLF.
+ *  - event lines `comm pid/tid [cpu] secs.frac: period event: ...` in every
+ *    `perf script -F` variant that prints the time; the timestamp is the
+ *    first token of the form digits.digits followed by ':'.
+ *  - frame lines `\t<hex addr> <sym>+0x<off> (<dso>)`, leaf first, and the
+ *    single frame perf prints on the event line when recorded without -g.
+ *  - `PERF_RECORD_LOST` lines (counted as lost events, not samples) and
+ *    other `PERF_RECORD_*` side-band lines (counted, skipped).
+ *
+ * Calling sequence:
+ *
+ *	struct fp_perf_parser pp;
+ *	fp_perf_init(&pp, &my_ops, my_ctx);
+ *	for each line: fp_perf_line(&pp, line, len);   // LF removed, CR may stay
+ *	(a line that was too long to deliver: fp_perf_line_too_long(&pp))
+ *	fp_perf_finish(&pp);        // emits the last sample if it is pending
+ *	... pp.st holds the counters ...
+ *	fp_perf_free(&pp);
+ */
+#ifndef FP_PERFPARSE_H
+#define FP_PERFPARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Why a line was not understood or a sample was dropped (ops->problem). */
+enum fp_perf_problem {
+	FP_PERF_BAD_LINE,	/* neither event, frame, header nor blank line */
+	FP_PERF_SAMPLE_TOO_BIG,	/* S record would exceed FP_LINE_MAX: dropped */
+};
+
+struct fp_perf_ops {
+	/* A complete S record, LF included (len <= FP_LINE_MAX). */
+	void (*record)(void *ctx, const char *rec, size_t len);
+	/* Bad input: what went wrong, and the offending line (may be NULL for
+	 * FP_PERF_SAMPLE_TOO_BIG). Optional. */
+	void (*problem)(void *ctx, enum fp_perf_problem what,
+			const char *line, size_t len);
+};
+
+struct fp_perf_stats {
+	uint64_t lines;		/* every line seen, including too long ones */
+	uint64_t samples;	/* S records emitted */
+	uint64_t frames;	/* frames in the emitted samples */
+	uint64_t bad_lines;	/* lines that are not perf script */
+	uint64_t lost_events;	/* sum of N over `PERF_RECORD_LOST lost N` */
+	uint64_t lost_records;	/* number of PERF_RECORD_LOST* lines */
+	uint64_t other_records;	/* other PERF_RECORD_* lines (mmap, comm...) */
+	uint64_t comment_lines;	/* `#` header lines */
+	uint64_t skipped_lines;	/* indented non-frame lines inside a sample
+				 * (e.g. -F srcline), and frames after a too
+				 * long line */
+	uint64_t too_long_lines;
+	uint64_t dropped_samples; /* by a too long line or a too big record */
+	uint64_t first_bad_line; /* line number of the first bad line, or 0 */
+};
+
+struct fp_perf_parser {
+	const struct fp_perf_ops *ops;
+	void *ctx;
+	struct fp_perf_stats st;
+
+	/* private: the sample being built */
+	int in_sample;		/* an event line was seen, sample pending */
+	int discarding;		/* drop frame lines until the next sample */
+	int overflow;		/* the record no longer fits: drop it */
+	uint64_t time_ns, period;
+	int64_t pid, tid, cpu;
+	size_t nframes;
+	char *rec;		/* record buffer: built from the end down */
+	size_t rec_head;	/* stack occupies rec[rec_head .. stack_end) */
+	char *kinds;		/* kinds, built from the end down */
+	size_t kinds_head;
+	char *hdr;		/* comm, then event (already sanitized) */
+	size_t comm_len, event_len;
+};
+
+void fp_perf_init(struct fp_perf_parser *pp, const struct fp_perf_ops *ops,
+		  void *ctx);
+/* One input line without its LF (a trailing CR is ignored). */
+void fp_perf_line(struct fp_perf_parser *pp, const char *line, size_t len);
+/* The reader skipped a line longer than FP_LINE_MAX: the pending sample is
+ * dropped, and frame lines are ignored until the next event or blank line. */
+void fp_perf_line_too_long(struct fp_perf_parser *pp);
+/* End of input: emits the pending sample (a last sample without a trailing
+ * blank line is kept). */
+void fp_perf_finish(struct fp_perf_parser *pp);
+void fp_perf_free(struct fp_perf_parser *pp);
+
+/* Exposed for unit tests. */
+/* Parses "digits.digits" (1..9 fraction digits) into ns; 0 or -1. */
+int fp_perf_parse_time(const char *s, size_t n, uint64_t *ns);
+/* The frame kind of a dso name (FP_KIND_*); n == 0 means "no dso". */
+char fp_perf_dso_kind(const char *dso, size_t n);
+
+#endif
