@@ -64,7 +64,7 @@ test_expect_success() {
 		say "# in $TRASH, the test was:"
 		printf '%s\n' "$2" | sed 's/^/#	/'
 		say "# its output:"
-		tail -n 40 "$TRASH/.out" | sed 's/^/#   /'
+		tail -n 40 "$TRASH/.out" | cut -c1-300 | sed 's/^/#   /'
 	fi
 }
 
