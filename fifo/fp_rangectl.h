@@ -1,0 +1,87 @@
+/* fp_rangectl.h: the fp-range control language (one command per line).
+ *
+ * fp-range reads these lines from its control FIFO, and its command-line
+ * options are turned into the same lines, so both go through one parser:
+ *
+ *	range FROM TO       FROM, TO: decimal seconds on the heatmap axis, or -
+ *	pid LIST|-          LIST: comma-separated decimal integers (-1 allowed)
+ *	tid LIST|-
+ *	cpu LIST|-
+ *	comm NAMES|-        NAMES: comma-separated exact comm names
+ *	event NAMES|-       NAMES: comma-separated event names
+ *	include REGEX|-     POSIX extended regex on "comm;frame;...;leaf"
+ *	exclude REGEX|-
+ *	clear               every filter and the range off
+ *	replay              re-send the selection without changing it
+ *
+ * Words are separated by one or more spaces; the argument of comm, event,
+ * include and exclude is the rest of the line (it may contain spaces).
+ * Leading and trailing blanks and a final CR are ignored. A blank line or a
+ * line starting with '#' is FP_RC_NONE (not an error).
+ *
+ * Calling sequence:
+ *	struct fp_rangectl_cmd c;
+ *	const char *why;
+ *	if (fp_rangectl_parse(line, len, &c, &why) < 0) warn(why);
+ *	else switch (c.kind) { ... }
+ *	// lists: iterate the items of c.arg
+ *	struct fp_str it; const char *cur = c.arg.p, *end = c.arg.p + c.arg.n;
+ *	while (fp_rangectl_next_item(&cur, end, &it)) ...
+ *
+ * Parsing never allocates; c.arg points into the caller's line.
+ */
+#ifndef FP_RANGECTL_H
+#define FP_RANGECTL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fp_record.h"
+
+#define FP_RANGECTL_LINE_MAX (64u << 10)	/* longest control line */
+
+enum fp_rangectl_kind {
+	FP_RC_NONE,		/* blank line or comment: nothing to do */
+	FP_RC_RANGE,
+	FP_RC_PID,
+	FP_RC_TID,
+	FP_RC_CPU,
+	FP_RC_COMM,
+	FP_RC_EVENT,
+	FP_RC_INCLUDE,
+	FP_RC_EXCLUDE,
+	FP_RC_CLEAR,
+	FP_RC_REPLAY,
+};
+
+struct fp_rangectl_cmd {
+	enum fp_rangectl_kind kind;
+	int off;		/* the argument was "-": this filter is off */
+	/* FP_RC_RANGE: an absent end is open */
+	int has_from, has_to;
+	uint64_t from_ns, to_ns;
+	/* pid/tid/cpu/comm/event: the list; include/exclude: the regex */
+	struct fp_str arg;
+};
+
+/* Parses one control line (no LF). Returns 0 and fills *cmd, or -1 and
+ * sets *why to a static message saying what was expected. Lists are fully
+ * validated (every pid/tid/cpu item is a decimal integer that fits in 32
+ * bits; no empty item). A regex is not compiled here. */
+int fp_rangectl_parse(const char *line, size_t len, struct fp_rangectl_cmd *cmd,
+		      const char **why);
+
+/* Iterates the comma-separated items of a list: stores the next item in
+ * *item and advances *cur; returns 0 when there is none left. */
+int fp_rangectl_next_item(const char **cur, const char *end, struct fp_str *item);
+
+/* The command word of a kind ("range", "pid", ...). */
+const char *fp_rangectl_name(enum fp_rangectl_kind kind);
+
+/* Formats ns as decimal seconds without trailing zeros ("1", "1.5",
+ * "0.000000001") into buf (at least FP_RANGECTL_SECONDS_MAX bytes);
+ * returns buf. */
+#define FP_RANGECTL_SECONDS_MAX 32
+char *fp_rangectl_format_seconds(uint64_t ns, char *buf);
+
+#endif

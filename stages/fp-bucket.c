@@ -1,0 +1,530 @@
+/* fp-bucket: the FlameScope subsecond-offset heatmap, in integer arithmetic.
+ *
+ * Interface: fp-bucket [--rows N] [--keep-idle] [--max-columns N] [--name NAME]
+ *            < stream > stream
+ * Input:  a flamepipe stream (fifo/PROTOCOL.md). S records are counted into
+ *         cells: column = second - base_sec, row = (time_ns mod 1e9) * rows
+ *         / 1e9, base_sec = floor(earliest sample time seen).
+ * Output: every record passed on unchanged and in order, except idle samples
+ *         (dropped unless --keep-idle; see is_idle_sample) and malformed S
+ *         records (a W record instead). G <rows> <base_sec> is written as
+ *         soon as the first sample arrives and again when an earlier sample
+ *         moves column 0; H <col> <row> <count> records carry the new
+ *         absolute count of each changed cell. They are coalesced: written
+ *         when the input goes idle, before a C flush is passed on, at EOF,
+ *         and when DIRTY_MAX cells are pending. After a new G every
+ *         non-empty cell is re-sent. A C reset empties the heatmap (and
+ *         writes G again). At EOF: I bucket samples= counted= idle= cells=
+ *         columns= overflow= bad=.
+ * Memory: columns live in a hash keyed by absolute second (timestamps far
+ *         in the future cost one column, not a gap), rows*9 bytes each; at
+ *         most --max-columns columns (default MAX_CELLS_DEFAULT / rows).
+ *         Samples that would need a further column are passed on but not
+ *         counted (overflow=, one W record).
+ * Signals: SIGINT/SIGTERM end input as at EOF (fp_pump).
+ * Exit codes: 0 ok, 100 usage or unsupported stream version, 111 system
+ *         error, 141 the reader went away.
+ */
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fp_error.h"
+#include "fp_io.h"
+#include "fp_record.h"
+
+#define USAGE "usage: fp-bucket [--rows N] [--keep-idle] [--max-columns N] [--name NAME]"
+
+#define ROWS_DEFAULT 50
+#define ROWS_MAX 1000
+/* Total cells (columns * rows) allowed by default: 16 Mi cells = 144 MiB
+ * with their dirty flags, e.g. 93 hours at 50 rows. */
+#define MAX_CELLS_DEFAULT (16u << 20)
+/* Write pending H records once this many cells have changed. */
+#define DIRTY_MAX 65536
+#define HASH_MIN_SLOTS 64
+#define NO_COLUMN UINT32_MAX
+
+struct column {
+	uint64_t sec;		/* absolute perf second */
+	uint64_t *count;	/* rows counters */
+	uint8_t *dirty;		/* rows flags: in the dirty list */
+};
+
+struct dirty_cell {
+	uint64_t sec;
+	uint32_t col, row;
+};
+
+struct bucket {
+	struct fp_pump *pump;
+	unsigned rows;
+	int keep_idle;
+	size_t max_columns;
+
+	int have_base;
+	uint64_t base_sec;
+	int resend_all;		/* geometry changed: re-send every cell */
+
+	struct column *col;
+	size_t ncol, capcol;
+	uint32_t *slot;		/* hash: column index, or NO_COLUMN */
+	size_t nslot;
+	uint32_t last_col;	/* cache: most samples share a second */
+
+	struct dirty_cell *dirty;
+	size_t ndirty;
+
+	uint64_t samples, counted, idle, cells, overflow, bad;
+	int overflow_warned;
+};
+
+/* ---- idle rule ----------------------------------------------------------- */
+
+/* Frames of interrupt or softirq work. Any of them in a swapper stack means
+ * the CPU was busy (handle_softirqs, __irq_exit_rcu, do_IRQ, irq_work_run,
+ * sysvec_*, common_interrupt, net_rx_action ...): never idle. The APIC
+ * timer is no exception: a sample inside its handler or in the softirqs
+ * run on its exit is time the CPU spent working. */
+static int frame_is_interrupt_work(const char *f, size_t n)
+{
+	static const char *const words[] = {
+		"irq", "IRQ", "sysvec_", "_interrupt", "net_rx_action",
+		"net_tx_action", "tasklet",
+	};
+
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (memmem(f, n, words[i], strlen(words[i])))
+			return 1;
+	return 0;
+}
+
+/* Functions the idle task sits in while the CPU has nothing to do. A name
+ * matches exactly or with a compiler suffix (".isra.0", ".constprop.0");
+ * entries ending in '*' match as prefixes. */
+static const char *const idle_loop_functions[] = {
+	"pv_native_safe_halt", "native_safe_halt", "safe_halt", "xen_safe_halt",
+	"acpi_safe_halt", "io_idle", "default_idle", "default_idle_call",
+	"arch_cpu_idle", "cpu_idle_poll", "poll_idle", "amd_e400_idle",
+	"cpu_do_idle", "cpuidle_idle_call", "call_cpuidle", "do_idle",
+	"cpu_startup_entry", "cpu_idle", "intel_idle*", "acpi_idle_*",
+	"mwait_idle*", "cpuidle_enter*", "psci_enter_idle*",
+};
+
+static int frame_is_idle_loop(const char *f, size_t n)
+{
+	const char *dot = memchr(f, '.', n);
+
+	if (dot)
+		n = dot - f;
+	for (size_t i = 0; i < sizeof idle_loop_functions / sizeof idle_loop_functions[0]; i++) {
+		const char *name = idle_loop_functions[i];
+		size_t len = strlen(name);
+
+		if (name[len - 1] == '*') {
+			if (n >= len - 1 && !memcmp(f, name, len - 1))
+				return 1;
+		} else if (n == len && !memcmp(f, name, len)) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int is_swapper(const struct fp_sample *s)
+{
+	static const char swapper[] = "swapper";
+
+	if (s->pid == 0)
+		return 1;
+	return s->pid == -1 && s->comm.n >= sizeof swapper - 1 &&
+	       !memcmp(s->comm.p, swapper, sizeof swapper - 1);
+}
+
+/* A sample is idle when it ran in the idle task (pid 0, or comm swapper*
+ * when the pid is unknown), none of its frames is interrupt work, and its
+ * stack is empty or its leaf is an idle-loop function. */
+static int is_idle_sample(const struct fp_sample *s)
+{
+	const char *p = s->stack.p, *end = s->stack.p + s->stack.n, *semi;
+	const char *leaf = p;
+
+	if (!is_swapper(s))
+		return 0;
+	if (s->stack.n == 0)
+		return 1;
+	for (; p <= end; p = semi + 1) {
+		semi = memchr(p, ';', end - p);
+		if (!semi)
+			semi = end;
+		if (frame_is_interrupt_work(p, semi - p))
+			return 0;
+		leaf = p;
+	}
+	return frame_is_idle_loop(leaf, end - leaf);
+}
+
+/* ---- columns ------------------------------------------------------------- */
+
+static size_t hash_sec(uint64_t sec, size_t nslot)
+{
+	return (size_t)((sec * 0x9E3779B97F4A7C15ull) >> 32) & (nslot - 1);
+}
+
+static void hash_insert(struct bucket *b, uint32_t idx)
+{
+	size_t i = hash_sec(b->col[idx].sec, b->nslot);
+
+	while (b->slot[i] != NO_COLUMN)
+		i = (i + 1) & (b->nslot - 1);
+	b->slot[i] = idx;
+}
+
+static void hash_grow(struct bucket *b)
+{
+	free(b->slot);
+	b->nslot = b->nslot ? b->nslot * 2 : HASH_MIN_SLOTS;
+	b->slot = fp_xmalloc(b->nslot * sizeof *b->slot);
+	memset(b->slot, 0xff, b->nslot * sizeof *b->slot);
+	for (size_t i = 0; i < b->ncol; i++)
+		hash_insert(b, (uint32_t)i);
+}
+
+static uint32_t find_column(struct bucket *b, uint64_t sec)
+{
+	size_t i;
+
+	if (b->last_col != NO_COLUMN && b->col[b->last_col].sec == sec)
+		return b->last_col;
+	if (!b->nslot)
+		return NO_COLUMN;
+	for (i = hash_sec(sec, b->nslot); b->slot[i] != NO_COLUMN; i = (i + 1) & (b->nslot - 1))
+		if (b->col[b->slot[i]].sec == sec)
+			return b->last_col = b->slot[i];
+	return NO_COLUMN;
+}
+
+static uint32_t add_column(struct bucket *b, uint64_t sec)
+{
+	struct column *c;
+	uint32_t idx;
+
+	if (b->ncol == b->capcol) {
+		b->capcol = b->capcol ? b->capcol * 2 : 16;
+		b->col = fp_xrealloc(b->col, b->capcol * sizeof *b->col);
+	}
+	idx = (uint32_t)b->ncol++;
+	c = &b->col[idx];
+	c->sec = sec;
+	/* One allocation: counters, then dirty flags. */
+	c->count = fp_xcalloc(1, b->rows * (sizeof *c->count + 1));
+	c->dirty = (uint8_t *)(c->count + b->rows);
+	if (2 * b->ncol > b->nslot)
+		hash_grow(b);
+	else
+		hash_insert(b, idx);
+	return b->last_col = idx;
+}
+
+static void free_columns(struct bucket *b)
+{
+	for (size_t i = 0; i < b->ncol; i++)
+		free(b->col[i].count);
+	free(b->col);
+	free(b->slot);
+	b->col = NULL;
+	b->slot = NULL;
+	b->ncol = b->capcol = b->nslot = 0;
+	b->last_col = NO_COLUMN;
+	b->ndirty = 0;
+	b->cells = 0;
+}
+
+/* ---- output -------------------------------------------------------------- */
+
+static void write_geometry(struct bucket *b)
+{
+	struct fp_out *o = &b->pump->out;
+
+	fp_out_str(o, "G\t");
+	fp_out_u64(o, b->rows);
+	fp_out_char(o, '\t');
+	fp_out_u64(o, b->base_sec);
+	fp_out_char(o, '\n');
+}
+
+static void write_cell(struct bucket *b, const struct column *c, unsigned row)
+{
+	struct fp_out *o = &b->pump->out;
+
+	fp_out_str(o, "H\t");
+	fp_out_u64(o, c->sec - b->base_sec);
+	fp_out_char(o, '\t');
+	fp_out_u64(o, row);
+	fp_out_char(o, '\t');
+	fp_out_u64(o, c->count[row]);
+	fp_out_char(o, '\n');
+}
+
+static int cmp_dirty(const void *x, const void *y)
+{
+	const struct dirty_cell *a = x, *b = y;
+
+	if (a->sec != b->sec)
+		return a->sec < b->sec ? -1 : 1;
+	return (a->row > b->row) - (a->row < b->row);
+}
+
+static int cmp_column_sec(const void *x, const void *y)
+{
+	const struct column *a = x, *b = y;
+
+	return (a->sec > b->sec) - (a->sec < b->sec);
+}
+
+/* Re-sends every non-empty cell, in time order (after a new G). */
+static void write_all_cells(struct bucket *b)
+{
+	qsort(b->col, b->ncol, sizeof *b->col, cmp_column_sec);
+	memset(b->slot, 0xff, b->nslot * sizeof *b->slot);
+	for (size_t i = 0; i < b->ncol; i++)
+		hash_insert(b, (uint32_t)i);
+	b->last_col = NO_COLUMN;
+	for (size_t i = 0; i < b->ncol; i++) {
+		memset(b->col[i].dirty, 0, b->rows);
+		for (unsigned r = 0; r < b->rows; r++)
+			if (b->col[i].count[r])
+				write_cell(b, &b->col[i], r);
+	}
+}
+
+/* Writes the H records of every cell changed since the last call. */
+static void flush_cells(struct bucket *b)
+{
+	if (b->resend_all) {
+		write_all_cells(b);
+		b->resend_all = 0;
+		b->ndirty = 0;
+		return;
+	}
+	if (!b->ndirty)
+		return;
+	qsort(b->dirty, b->ndirty, sizeof *b->dirty, cmp_dirty);
+	for (size_t i = 0; i < b->ndirty; i++) {
+		struct column *c = &b->col[b->dirty[i].col];
+
+		c->dirty[b->dirty[i].row] = 0;
+		write_cell(b, c, b->dirty[i].row);
+	}
+	b->ndirty = 0;
+}
+
+/* ---- input --------------------------------------------------------------- */
+
+static void count_sample(struct bucket *b, uint64_t time_ns)
+{
+	uint64_t sec = time_ns / FP_NSEC_PER_SEC;
+	unsigned row = (unsigned)((time_ns % FP_NSEC_PER_SEC) * b->rows / FP_NSEC_PER_SEC);
+	uint32_t idx = find_column(b, sec);
+	struct column *c;
+
+	if (idx == NO_COLUMN) {
+		if (b->ncol >= b->max_columns) {
+			b->overflow++;
+			if (!b->overflow_warned) {
+				fp_pump_warn(b->pump, "more than %zu heatmap columns: "
+					     "samples in further seconds are not counted "
+					     "(see --max-columns)", b->max_columns);
+				b->overflow_warned = 1;
+			}
+			return;
+		}
+		idx = add_column(b, sec);
+	}
+	c = &b->col[idx];
+	if (c->count[row]++ == 0)
+		b->cells++;
+	b->counted++;
+	if (b->resend_all || c->dirty[row])
+		return;
+	c->dirty[row] = 1;
+	b->dirty[b->ndirty++] = (struct dirty_cell){ sec, idx, row };
+	if (b->ndirty == DIRTY_MAX)
+		flush_cells(b);
+}
+
+/* Moves column 0 to the second of this sample if it is the first or an
+ * earlier one. */
+static void update_base(struct bucket *b, uint64_t time_ns)
+{
+	uint64_t sec = time_ns / FP_NSEC_PER_SEC;
+
+	if (b->have_base && sec >= b->base_sec)
+		return;
+	if (b->have_base)
+		b->resend_all = 1;
+	b->have_base = 1;
+	b->base_sec = sec;
+	write_geometry(b);
+}
+
+static void on_sample(struct bucket *b, const char *line, size_t len)
+{
+	struct fp_sample s;
+
+	if (fp_sample_parse(line, len, &s) < 0) {
+		b->bad++;
+		fp_pump_warn(b->pump, "malformed S record (expected 10 TAB-separated fields, "
+			     "see PROTOCOL.md): dropped");
+		return;
+	}
+	b->samples++;
+	update_base(b, s.time_ns);
+	if (is_idle_sample(&s)) {
+		b->idle++;
+		if (!b->keep_idle)
+			return;
+	}
+	count_sample(b, s.time_ns);
+	fp_out_write(&b->pump->out, line, len);
+	fp_out_char(&b->pump->out, '\n');
+}
+
+static int is_control(const char *line, size_t len, const char *what)
+{
+	size_t n = strlen(what);
+
+	return len == n + 2 && line[0] == FP_TAG_CONTROL && line[1] == '\t' &&
+	       !memcmp(line + 2, what, n);
+}
+
+static void on_line(struct fp_pump *p, char *line, size_t len)
+{
+	struct bucket *b = p->ctx;
+
+	if (len && line[len - 1] == '\r')
+		len--;
+	if (len && line[0] == FP_TAG_SAMPLE) {
+		on_sample(b, line, len);
+		return;
+	}
+	if (len && line[0] == FP_TAG_HEADER) {
+		int v = fp_header_version(line, len);
+
+		if (v != FP_PROTO_VERSION)
+			fp_die(FP_EXIT_USAGE, "%s:%llu: unsupported stream version (expected \"%s\")",
+			       p->in_name, (unsigned long long)p->lineno, FP_PROTO_HEADER);
+	} else if (is_control(line, len, "flush")) {
+		flush_cells(b);
+	} else if (is_control(line, len, "reset")) {
+		/* Upstream re-sends its samples: start the heatmap again on the
+		 * same axis; the new G tells consumers to drop their cells. */
+		free_columns(b);
+		b->resend_all = 0;
+		if (b->have_base)
+			write_geometry(b);
+	}
+	fp_out_write(&p->out, line, len);
+	fp_out_char(&p->out, '\n');
+}
+
+static void on_idle(struct fp_pump *p)
+{
+	flush_cells(p->ctx);
+}
+
+static void on_eof(struct fp_pump *p)
+{
+	struct bucket *b = p->ctx;
+	struct fp_out *o = &p->out;
+
+	flush_cells(b);
+	fp_out_str(o, "I\t");
+	fp_out_str(o, p->stage);
+	fp_out_str(o, "\tsamples=");
+	fp_out_u64(o, b->samples);
+	fp_out_str(o, "\tcounted=");
+	fp_out_u64(o, b->counted);
+	fp_out_str(o, "\tidle=");
+	fp_out_u64(o, b->idle);
+	fp_out_str(o, "\tcells=");
+	fp_out_u64(o, b->cells);
+	fp_out_str(o, "\tcolumns=");
+	fp_out_u64(o, b->ncol);
+	fp_out_str(o, "\toverflow=");
+	fp_out_u64(o, b->overflow);
+	fp_out_str(o, "\tbad=");
+	fp_out_u64(o, b->bad);
+	fp_out_char(o, '\n');
+}
+
+static const struct fp_pump_ops bucket_ops = {
+	.line = on_line,
+	.eof = on_eof,
+	.idle = on_idle,
+};
+
+static unsigned long long parse_count_option(const char *opt, const char *arg,
+					     unsigned long long min, unsigned long long max)
+{
+	uint64_t v;
+
+	if (fp_parse_u64(arg, strlen(arg), &v) < 0 || v < min || v > max)
+		fp_die(FP_EXIT_USAGE, "%s: expected an integer from %llu to %llu, got \"%s\"",
+		       opt, min, max, arg);
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "rows", required_argument, NULL, 'r' },
+		{ "keep-idle", no_argument, NULL, 'k' },
+		{ "max-columns", required_argument, NULL, 'm' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct bucket b = { .rows = ROWS_DEFAULT, .last_col = NO_COLUMN };
+	struct fp_pump p;
+	const char *name = "bucket";
+	size_t max_columns = 0;
+	int opt, rc;
+
+	fp_set_prog(argv[0]);
+	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+		switch (opt) {
+		case 'r':
+			b.rows = (unsigned)parse_count_option("--rows", optarg, 1, ROWS_MAX);
+			break;
+		case 'k':
+			b.keep_idle = 1;
+			break;
+		case 'm':
+			max_columns = parse_count_option("--max-columns", optarg, 1, UINT32_MAX - 1);
+			break;
+		case 'n':
+			name = optarg;
+			break;
+		case 'h':
+			puts(USAGE);
+			return FP_EXIT_OK;
+		default:
+			fp_die(FP_EXIT_USAGE, "%s", USAGE);
+		}
+	}
+	if (optind != argc)
+		fp_die(FP_EXIT_USAGE, "%s", USAGE);
+	b.max_columns = max_columns ? max_columns : MAX_CELLS_DEFAULT / b.rows;
+	b.dirty = fp_xmalloc(DIRTY_MAX * sizeof *b.dirty);
+
+	fp_pump_init(&p, EV_DEFAULT, 0, 1, &bucket_ops, &b, 0);
+	p.stage = name;
+	b.pump = &p;
+	rc = fp_pump_run(&p);
+	free_columns(&b);
+	free(b.dirty);
+	return rc;
+}

@@ -1,0 +1,1059 @@
+/* fp-range: keep the samples of a half-open time range that pass filters;
+ * the range and filters can be changed while running.
+ *
+ * Interface: fp-range [--from S] [--to S] [--pid LIST] [--tid LIST]
+ *            [--cpu LIST] [--comm NAMES]... [--event NAMES]...
+ *            [--include REGEX] [--exclude REGEX] [--history N]
+ *            [--control PATH] [--name NAME]  < stream > stream
+ * Input:  a flamepipe stream. G records give base_sec (else the first
+ *         sample's whole second); S records are kept when
+ *         from <= time - base_sec < to and every filter passes.
+ * Output: matching S records unchanged, every non-S record unchanged, in
+ *         order. After a control command (or SIGHUP): C reset, the matching
+ *         samples of the history in arrival order, C range FROM TO, one
+ *         C filter record per active filter (or C filter clear), C flush.
+ *         At EOF: I range seen= passed= history= unique_stacks=
+ *         history_dropped= replays= replayed= bad=.
+ * Control: --control PATH is a FIFO (created if missing) read line by line
+ *         with the commands of fifo/fp_rangectl.h; lines that arrive
+ *         together are applied together with one replay. A bad line gives
+ *         a W record and a warning, never an exit.
+ * Memory: HISTORY_ENTRY_BYTES per sample kept (--history, default
+ *         HISTORY_DEFAULT, oldest dropped beyond it with one W record) plus
+ *         each unique event+comm+kinds+stack once.
+ * Signals: SIGHUP replays; SIGINT/SIGTERM end input as at EOF.
+ * Exit codes: 0 ok, 100 usage or unsupported stream version, 111 system
+ *         error, 141 the reader went away.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fp_error.h"
+#include "fp_fifo.h"
+#include "fp_io.h"
+#include "fp_rangectl.h"
+#include "fp_record.h"
+
+#define USAGE "usage: fp-range [--from S] [--to S] [--pid LIST] [--tid LIST] [--cpu LIST]\n" \
+	"                [--comm NAMES] [--event NAMES] [--include REGEX] [--exclude REGEX]\n" \
+	"                [--history N] [--control PATH] [--name NAME]"
+
+#define HISTORY_DEFAULT 4000000u
+#define HISTORY_INITIAL 4096u
+#define TAIL_HASH_MIN 1024u
+#define ARENA_BLOCK (1u << 20)
+#define NO_TAIL UINT32_MAX
+#define CONTROL_READ_CHUNK 4096
+#define EXCERPT_MAX 80		/* bytes of a bad control line quoted back */
+
+/* One sample of the history: everything but the interned tail. */
+struct history_entry {
+	uint64_t time_ns;
+	uint64_t period;
+	int32_t pid, tid, cpu;
+	uint32_t tail;
+};
+#define HISTORY_ENTRY_BYTES 32
+_Static_assert(sizeof(struct history_entry) == HISTORY_ENTRY_BYTES, "history entry grew");
+
+/* The interned "event TAB comm TAB kinds TAB stack" of an S record, and the
+ * cached verdict of the filters that depend only on it. */
+struct tail {
+	uint64_t hash;
+	const char *text;
+	uint32_t len;
+	uint32_t comm_off, comm_len, stack_off;
+	uint32_t event_len;
+	uint32_t verdict_gen;	/* tail_filters.gen the verdict is for */
+	uint8_t verdict;
+};
+
+struct id_set {
+	int on;
+	int32_t *v;		/* sorted */
+	size_t n;
+};
+
+struct name_set {
+	int on;
+	char *text;		/* the list as given */
+	struct fp_str *v;
+	size_t n;
+};
+
+struct regex_filter {
+	int on;
+	char *src;
+	regex_t re;
+};
+
+struct arena {
+	char *block;
+	size_t used, size;
+	char **blocks;
+	size_t nblocks;
+	uint64_t bytes;
+};
+
+struct control {
+	const char *path;
+	int fd, keep_fd, created;
+	ev_io w;
+	char *buf;
+	size_t len;
+	int skipping;		/* inside an over-long line */
+	uint64_t lineno;
+};
+
+struct range {
+	struct fp_pump *pump;
+
+	/* axis */
+	int have_base;
+	uint64_t base_ns;
+	int has_from, has_to;
+	uint64_t from_ns, to_ns;
+
+	/* filters */
+	struct id_set pid, tid, cpu;
+	struct name_set comm, event;
+	struct regex_filter include, exclude;
+	uint32_t gen;		/* bumped when a tail filter changes */
+	int tail_filters_on;
+	char *folded;		/* scratch "comm;stack" for regexec */
+	size_t folded_cap;
+
+	/* interned tails */
+	struct tail *tails;
+	size_t ntails, captails;
+	uint32_t *tail_slot;
+	size_t ntail_slots;
+	struct arena arena;
+
+	/* history ring */
+	struct history_entry *hist;
+	size_t hist_start, hist_len, hist_cap, hist_max;
+	int hist_warned;
+
+	struct control ctl;
+	ev_signal sig_hup;
+
+	uint64_t seen, passed, bad, hist_dropped, replays, replayed;
+};
+
+/* ---- tails ---------------------------------------------------------------- */
+
+static uint64_t hash_bytes(const char *p, size_t n)
+{
+	const uint64_t k = 0x9E3779B97F4A7C15ull;
+	uint64_t h = n * k, w;
+
+	for (; n >= 8; p += 8, n -= 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * k;
+		h ^= h >> 29;
+	}
+	w = 0;
+	memcpy(&w, p, n);
+	h = (h ^ w) * k;
+	return h ^ (h >> 32);
+}
+
+static const char *arena_copy(struct arena *a, const char *p, size_t n)
+{
+	char *dst;
+
+	if (n > a->size - a->used) {
+		size_t size = n > ARENA_BLOCK ? n : ARENA_BLOCK;
+
+		a->blocks = fp_xrealloc(a->blocks, (a->nblocks + 1) * sizeof *a->blocks);
+		a->block = a->blocks[a->nblocks++] = fp_xmalloc(size);
+		a->size = size;
+		a->used = 0;
+		a->bytes += size;
+	}
+	dst = a->block + a->used;
+	memcpy(dst, p, n);
+	a->used += n;
+	return dst;
+}
+
+static void arena_free(struct arena *a)
+{
+	for (size_t i = 0; i < a->nblocks; i++)
+		free(a->blocks[i]);
+	free(a->blocks);
+	memset(a, 0, sizeof *a);
+}
+
+static void tail_hash_insert(struct range *r, uint32_t idx)
+{
+	size_t mask = r->ntail_slots - 1, i = r->tails[idx].hash & mask;
+
+	while (r->tail_slot[i] != NO_TAIL)
+		i = (i + 1) & mask;
+	r->tail_slot[i] = idx;
+}
+
+static void tail_hash_grow(struct range *r)
+{
+	free(r->tail_slot);
+	r->ntail_slots = r->ntail_slots ? r->ntail_slots * 2 : TAIL_HASH_MIN;
+	r->tail_slot = fp_xmalloc(r->ntail_slots * sizeof *r->tail_slot);
+	memset(r->tail_slot, 0xff, r->ntail_slots * sizeof *r->tail_slot);
+	for (size_t i = 0; i < r->ntails; i++)
+		tail_hash_insert(r, (uint32_t)i);
+}
+
+/* Returns the id of the sample's tail, interning it on first sight. The
+ * tail is the end of the S line from the event field on. */
+static uint32_t intern_tail(struct range *r, const char *line, size_t len,
+			    const struct fp_sample *s)
+{
+	const char *text = s->event.p;
+	size_t n = line + len - text;
+	uint64_t h = hash_bytes(text, n);
+	size_t mask, i;
+	struct tail *t;
+
+	if (r->ntail_slots) {
+		mask = r->ntail_slots - 1;
+		for (i = h & mask; r->tail_slot[i] != NO_TAIL; i = (i + 1) & mask) {
+			t = &r->tails[r->tail_slot[i]];
+			if (t->hash == h && t->len == n && !memcmp(t->text, text, n))
+				return r->tail_slot[i];
+		}
+	}
+	if (r->ntails == r->captails) {
+		r->captails = r->captails ? r->captails * 2 : 1024;
+		r->tails = fp_xrealloc(r->tails, r->captails * sizeof *r->tails);
+	}
+	t = &r->tails[r->ntails];
+	t->hash = h;
+	t->text = arena_copy(&r->arena, text, n);
+	t->len = (uint32_t)n;
+	t->event_len = (uint32_t)s->event.n;
+	t->comm_off = (uint32_t)(s->comm.p - text);
+	t->comm_len = (uint32_t)s->comm.n;
+	t->stack_off = (uint32_t)(s->stack.p - text);
+	t->verdict_gen = 0;
+	t->verdict = 0;
+	r->ntails++;
+	if (2 * r->ntails > r->ntail_slots)
+		tail_hash_grow(r);
+	else
+		tail_hash_insert(r, (uint32_t)(r->ntails - 1));
+	return (uint32_t)(r->ntails - 1);
+}
+
+/* ---- filters -------------------------------------------------------------- */
+
+static int id_in_set(const struct id_set *set, int64_t id)
+{
+	size_t lo = 0, hi = set->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (set->v[mid] == id)
+			return 1;
+		if (set->v[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+static int name_in_set(const struct name_set *set, const char *p, size_t n)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (set->v[i].n == n && !memcmp(set->v[i].p, p, n))
+			return 1;
+	return 0;
+}
+
+/* perf appends modifiers to event names ("cpu-clock:ppp", "cycles:u"); a
+ * filter name without them matches every variant. */
+static int event_matches(const struct name_set *set, const char *p, size_t n)
+{
+	static const char modifiers[] = "ukhIGHpPSDWe";
+
+	if (name_in_set(set, p, n))
+		return 1;
+	for (size_t i = 0; i < set->n; i++) {
+		const struct fp_str *f = &set->v[i];
+		size_t k;
+
+		if (f->n >= n || p[f->n] != ':' || memcmp(f->p, p, f->n))
+			continue;
+		for (k = f->n + 1; k < n && strchr(modifiers, p[k]); k++)
+			;
+		if (k == n && k > f->n + 1)
+			return 1;
+	}
+	return 0;
+}
+
+/* Builds "comm;stack" (or "comm" for an empty stack), NUL-terminated. */
+static const char *folded_form(struct range *r, const struct tail *t)
+{
+	size_t stack_n = t->len - t->stack_off;
+	size_t need = t->comm_len + 1 + stack_n + 1;
+	char *f;
+
+	if (need > r->folded_cap) {
+		r->folded_cap = need;
+		r->folded = fp_xrealloc(r->folded, need);
+	}
+	f = r->folded;
+	memcpy(f, t->text + t->comm_off, t->comm_len);
+	f += t->comm_len;
+	if (stack_n) {
+		*f++ = ';';
+		memcpy(f, t->text + t->stack_off, stack_n);
+		f += stack_n;
+	}
+	*f = '\0';
+	return r->folded;
+}
+
+static int tail_passes(struct range *r, struct tail *t)
+{
+	int ok = 1;
+
+	if (!r->tail_filters_on)
+		return 1;
+	if (t->verdict_gen == r->gen)
+		return t->verdict;
+	if (r->comm.on && !name_in_set(&r->comm, t->text + t->comm_off, t->comm_len))
+		ok = 0;
+	if (ok && r->event.on && !event_matches(&r->event, t->text, t->event_len))
+		ok = 0;
+	if (ok && (r->include.on || r->exclude.on)) {
+		const char *folded = folded_form(r, t);
+
+		if (r->include.on && regexec(&r->include.re, folded, 0, NULL, 0) != 0)
+			ok = 0;
+		if (ok && r->exclude.on && regexec(&r->exclude.re, folded, 0, NULL, 0) == 0)
+			ok = 0;
+	}
+	t->verdict_gen = r->gen;
+	t->verdict = (uint8_t)ok;
+	return ok;
+}
+
+static uint64_t add_saturating(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static int in_range(const struct range *r, uint64_t time_ns)
+{
+	if (r->has_from && time_ns < add_saturating(r->base_ns, r->from_ns))
+		return 0;
+	if (r->has_to && time_ns >= add_saturating(r->base_ns, r->to_ns))
+		return 0;
+	return 1;
+}
+
+static int sample_passes(struct range *r, const struct history_entry *h)
+{
+	return in_range(r, h->time_ns) &&
+	       (!r->pid.on || id_in_set(&r->pid, h->pid)) &&
+	       (!r->tid.on || id_in_set(&r->tid, h->tid)) &&
+	       (!r->cpu.on || id_in_set(&r->cpu, h->cpu)) &&
+	       tail_passes(r, &r->tails[h->tail]);
+}
+
+static void update_tail_filters_on(struct range *r)
+{
+	r->tail_filters_on = r->comm.on || r->event.on || r->include.on || r->exclude.on;
+	r->gen++;
+	if (r->gen == 0)	/* 0 means "no verdict" in a fresh tail */
+		r->gen = 1;
+}
+
+/* ---- applying control commands ------------------------------------------- */
+
+static int cmp_i32(const void *x, const void *y)
+{
+	int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+static void set_ids(struct id_set *set, const struct fp_rangectl_cmd *c)
+{
+	const char *cur = c->arg.p, *end = c->arg.p + c->arg.n;
+	struct fp_str item;
+	int64_t v;
+
+	free(set->v);
+	memset(set, 0, sizeof *set);
+	if (c->off)
+		return;
+	set->on = 1;
+	set->v = fp_xmalloc((c->arg.n / 2 + 1) * sizeof *set->v);
+	while (fp_rangectl_next_item(&cur, end, &item))
+		if (fp_parse_i64(item.p, item.n, &v) == 0)	/* checked by the parser */
+			set->v[set->n++] = (int32_t)v;
+	qsort(set->v, set->n, sizeof *set->v, cmp_i32);
+}
+
+static void set_names(struct name_set *set, const struct fp_rangectl_cmd *c)
+{
+	const char *cur, *end;
+	struct fp_str item;
+
+	free(set->text);
+	free(set->v);
+	memset(set, 0, sizeof *set);
+	if (c->off)
+		return;
+	set->on = 1;
+	set->text = fp_xstrndup(c->arg.p, c->arg.n);
+	set->v = fp_xmalloc((c->arg.n / 2 + 1) * sizeof *set->v);
+	cur = set->text;
+	end = set->text + c->arg.n;
+	while (fp_rangectl_next_item(&cur, end, &item))
+		set->v[set->n++] = item;
+}
+
+static void clear_regex(struct regex_filter *f)
+{
+	if (f->on)
+		regfree(&f->re);
+	free(f->src);
+	memset(f, 0, sizeof *f);
+}
+
+/* Returns 0, or -1 with the regcomp message in why (the filter unchanged). */
+static int set_regex(struct regex_filter *f, const struct fp_rangectl_cmd *c,
+		     char *why, size_t whysize)
+{
+	regex_t re;
+	char *src;
+	int err;
+
+	if (c->off) {
+		clear_regex(f);
+		return 0;
+	}
+	src = fp_xstrndup(c->arg.p, c->arg.n);
+	err = regcomp(&re, src, REG_EXTENDED | REG_NOSUB);
+	if (err) {
+		size_t n = (size_t)snprintf(why, whysize, "bad regex: ");
+
+		if (n < whysize)
+			regerror(err, &re, why + n, whysize - n);
+		free(src);
+		return -1;
+	}
+	clear_regex(f);
+	f->on = 1;
+	f->src = src;
+	f->re = re;
+	return 0;
+}
+
+static void clear_filters(struct range *r)
+{
+	struct fp_rangectl_cmd off = { .off = 1 };
+
+	r->has_from = r->has_to = 0;
+	set_ids(&r->pid, &off);
+	set_ids(&r->tid, &off);
+	set_ids(&r->cpu, &off);
+	set_names(&r->comm, &off);
+	set_names(&r->event, &off);
+	clear_regex(&r->include);
+	clear_regex(&r->exclude);
+}
+
+/* Applies a parsed command. Returns 0, or -1 with a message in why. */
+static int apply_command(struct range *r, const struct fp_rangectl_cmd *c,
+			 char *why, size_t whysize)
+{
+	switch (c->kind) {
+	case FP_RC_NONE:
+	case FP_RC_REPLAY:
+		return 0;
+	case FP_RC_RANGE:
+		r->has_from = c->has_from;
+		r->from_ns = c->from_ns;
+		r->has_to = c->has_to;
+		r->to_ns = c->to_ns;
+		return 0;
+	case FP_RC_PID:
+		set_ids(&r->pid, c);
+		return 0;
+	case FP_RC_TID:
+		set_ids(&r->tid, c);
+		return 0;
+	case FP_RC_CPU:
+		set_ids(&r->cpu, c);
+		return 0;
+	case FP_RC_COMM:
+		set_names(&r->comm, c);
+		break;
+	case FP_RC_EVENT:
+		set_names(&r->event, c);
+		break;
+	case FP_RC_INCLUDE:
+		if (set_regex(&r->include, c, why, whysize) < 0)
+			return -1;
+		break;
+	case FP_RC_EXCLUDE:
+		if (set_regex(&r->exclude, c, why, whysize) < 0)
+			return -1;
+		break;
+	case FP_RC_CLEAR:
+		clear_filters(r);
+		break;
+	}
+	update_tail_filters_on(r);
+	return 0;
+}
+
+/* ---- output --------------------------------------------------------------- */
+
+static void write_history_sample(struct fp_out *o, const struct history_entry *h,
+				 const struct tail *t)
+{
+	fp_out_write(o, "S\t", 2);
+	fp_out_u64(o, h->time_ns);
+	fp_out_char(o, '\t');
+	fp_out_i64(o, h->pid);
+	fp_out_char(o, '\t');
+	fp_out_i64(o, h->tid);
+	fp_out_char(o, '\t');
+	fp_out_i64(o, h->cpu);
+	fp_out_char(o, '\t');
+	fp_out_u64(o, h->period);
+	fp_out_char(o, '\t');
+	fp_out_write(o, t->text, t->len);
+	fp_out_char(o, '\n');
+}
+
+static void write_ids(struct fp_out *o, const char *word, const struct id_set *set)
+{
+	fp_out_str(o, "C\tfilter\t");
+	fp_out_str(o, word);
+	for (size_t i = 0; i < set->n; i++) {
+		fp_out_char(o, i ? ',' : ' ');
+		fp_out_i64(o, set->v[i]);
+	}
+	fp_out_char(o, '\n');
+}
+
+static void write_text_filter(struct fp_out *o, const char *word, const char *text)
+{
+	fp_out_str(o, "C\tfilter\t");
+	fp_out_str(o, word);
+	fp_out_char(o, ' ');
+	fp_out_str(o, text);
+	fp_out_char(o, '\n');
+}
+
+static void write_selection(struct range *r)
+{
+	struct fp_out *o = &r->pump->out;
+	char buf[FP_RANGECTL_SECONDS_MAX];
+	int any = 0;
+
+	fp_out_str(o, "C\trange\t");
+	fp_out_str(o, r->has_from ? fp_rangectl_format_seconds(r->from_ns, buf) : "-");
+	fp_out_char(o, '\t');
+	fp_out_str(o, r->has_to ? fp_rangectl_format_seconds(r->to_ns, buf) : "-");
+	fp_out_char(o, '\n');
+	if (r->pid.on)
+		write_ids(o, "pid", &r->pid), any = 1;
+	if (r->tid.on)
+		write_ids(o, "tid", &r->tid), any = 1;
+	if (r->cpu.on)
+		write_ids(o, "cpu", &r->cpu), any = 1;
+	if (r->comm.on)
+		write_text_filter(o, "comm", r->comm.text), any = 1;
+	if (r->event.on)
+		write_text_filter(o, "event", r->event.text), any = 1;
+	if (r->include.on)
+		write_text_filter(o, "include", r->include.src), any = 1;
+	if (r->exclude.on)
+		write_text_filter(o, "exclude", r->exclude.src), any = 1;
+	if (!any)
+		fp_out_str(o, "C\tfilter\tclear\n");
+}
+
+/* C reset, the matching history in arrival order, the selection, C flush.
+ * fp_out_write waits for a slow reader when the buffer is full, so a long
+ * history is re-sent with bounded memory (input waits meanwhile). */
+static void replay(struct range *r)
+{
+	struct fp_out *o = &r->pump->out;
+
+	r->replays++;
+	fp_out_str(o, "C\treset\n");
+	for (size_t i = 0; i < r->hist_len; i++) {
+		const struct history_entry *h = &r->hist[(r->hist_start + i) % r->hist_cap];
+
+		if (sample_passes(r, h)) {
+			write_history_sample(o, h, &r->tails[h->tail]);
+			r->replayed++;
+		}
+	}
+	write_selection(r);
+	fp_out_str(o, "C\tflush\n");
+	fp_out_flush(o);
+}
+
+/* ---- input ---------------------------------------------------------------- */
+
+static void remember(struct range *r, const struct history_entry *h)
+{
+	if (!r->hist_max)
+		return;
+	if (r->hist_len == r->hist_cap && r->hist_cap < r->hist_max) {
+		/* Not wrapped yet: the ring only wraps at its final size. */
+		size_t cap = r->hist_cap ? r->hist_cap * 2 : HISTORY_INITIAL;
+
+		r->hist_cap = cap < r->hist_max ? cap : r->hist_max;
+		r->hist = fp_xrealloc(r->hist, r->hist_cap * sizeof *r->hist);
+	}
+	if (r->hist_len == r->hist_cap) {
+		r->hist[r->hist_start] = *h;
+		r->hist_start = (r->hist_start + 1) % r->hist_cap;
+		r->hist_dropped++;
+		if (!r->hist_warned) {
+			fp_pump_warn(r->pump, "history full (%zu samples): oldest samples dropped, "
+				     "replays after a range change miss them (see --history)",
+				     r->hist_max);
+			r->hist_warned = 1;
+		}
+		return;
+	}
+	r->hist[(r->hist_start + r->hist_len++) % r->hist_cap] = *h;
+}
+
+static int fits_i32(int64_t v)
+{
+	return v >= INT32_MIN && v <= INT32_MAX;
+}
+
+static void on_sample(struct range *r, const char *line, size_t len)
+{
+	struct fp_sample s;
+	struct history_entry h;
+
+	if (fp_sample_parse(line, len, &s) < 0) {
+		r->bad++;
+		fp_pump_warn(r->pump, "malformed S record (expected 10 TAB-separated fields, "
+			     "see PROTOCOL.md): dropped");
+		return;
+	}
+	if (!fits_i32(s.pid) || !fits_i32(s.tid) || !fits_i32(s.cpu)) {
+		r->bad++;
+		fp_pump_warn(r->pump, "pid, tid or cpu out of 32-bit range: sample dropped");
+		return;
+	}
+	r->seen++;
+	if (!r->have_base) {
+		r->have_base = 1;
+		r->base_ns = s.time_ns / FP_NSEC_PER_SEC * FP_NSEC_PER_SEC;
+	}
+	h = (struct history_entry){
+		.time_ns = s.time_ns, .period = s.period,
+		.pid = (int32_t)s.pid, .tid = (int32_t)s.tid, .cpu = (int32_t)s.cpu,
+		.tail = intern_tail(r, line, len, &s),
+	};
+	remember(r, &h);
+	if (sample_passes(r, &h)) {
+		r->passed++;
+		fp_out_write(&r->pump->out, line, len);
+		fp_out_char(&r->pump->out, '\n');
+	}
+}
+
+/* G <rows> <base_sec>: the heatmap axis. When it moves while a range is
+ * selected, the same range now means other samples: re-send. */
+static void on_geometry(struct range *r, const char *line, size_t len)
+{
+	struct fp_str f[4];
+	uint64_t rows, base_sec;
+
+	if (fp_split_fields(line, len, f, 4) != 3 || fp_parse_u64(f[1].p, f[1].n, &rows) < 0 ||
+	    fp_parse_u64(f[2].p, f[2].n, &base_sec) < 0 ||
+	    base_sec > UINT64_MAX / FP_NSEC_PER_SEC) {
+		fp_pump_warn(r->pump, "malformed G record (expected G <rows> <base_sec>): ignored");
+		return;
+	}
+	if (r->have_base && r->base_ns == base_sec * FP_NSEC_PER_SEC)
+		return;
+	r->base_ns = base_sec * FP_NSEC_PER_SEC;
+	if (r->have_base && (r->has_from || r->has_to)) {
+		fp_out_write(&r->pump->out, line, len);
+		fp_out_char(&r->pump->out, '\n');
+		replay(r);
+		r->have_base = 1;
+		return;
+	}
+	r->have_base = 1;
+}
+
+static int is_control_record(const char *line, size_t len, const char *what)
+{
+	size_t n = strlen(what);
+
+	return len == n + 2 && line[0] == FP_TAG_CONTROL && line[1] == '\t' &&
+	       !memcmp(line + 2, what, n);
+}
+
+static void on_line(struct fp_pump *p, char *line, size_t len)
+{
+	struct range *r = p->ctx;
+
+	if (len && line[len - 1] == '\r')
+		len--;
+	if (len && line[0] == FP_TAG_SAMPLE) {
+		on_sample(r, line, len);
+		return;
+	}
+	if (len && line[0] == FP_TAG_GEOMETRY) {
+		size_t replays = r->replays;
+
+		on_geometry(r, line, len);
+		if (r->replays != replays)
+			return;		/* already written before the replay */
+	} else if (len && line[0] == FP_TAG_HEADER) {
+		if (fp_header_version(line, len) != FP_PROTO_VERSION)
+			fp_die(FP_EXIT_USAGE, "%s:%llu: unsupported stream version (expected \"%s\")",
+			       p->in_name, (unsigned long long)p->lineno, FP_PROTO_HEADER);
+	} else if (is_control_record(line, len, "reset")) {
+		/* Upstream is about to re-send its samples. */
+		r->hist_start = r->hist_len = 0;
+	}
+	fp_out_write(&p->out, line, len);
+	fp_out_char(&p->out, '\n');
+}
+
+static void on_eof(struct fp_pump *p)
+{
+	struct range *r = p->ctx;
+	struct fp_out *o = &p->out;
+
+	fp_out_str(o, "I\t");
+	fp_out_str(o, p->stage);
+	fp_out_str(o, "\tseen=");
+	fp_out_u64(o, r->seen);
+	fp_out_str(o, "\tpassed=");
+	fp_out_u64(o, r->passed);
+	fp_out_str(o, "\thistory=");
+	fp_out_u64(o, r->hist_len);
+	fp_out_str(o, "\tunique_stacks=");
+	fp_out_u64(o, r->ntails);
+	fp_out_str(o, "\thistory_dropped=");
+	fp_out_u64(o, r->hist_dropped);
+	fp_out_str(o, "\treplays=");
+	fp_out_u64(o, r->replays);
+	fp_out_str(o, "\treplayed=");
+	fp_out_u64(o, r->replayed);
+	fp_out_str(o, "\tbad=");
+	fp_out_u64(o, r->bad);
+	fp_out_char(o, '\n');
+}
+
+static const struct fp_pump_ops range_ops = {
+	.line = on_line,
+	.eof = on_eof,
+};
+
+/* ---- the control FIFO ----------------------------------------------------- */
+
+static void control_warn(struct range *r, const char *why, const char *line, size_t len)
+{
+	char excerpt[EXCERPT_MAX + 4];
+	size_t n = len < EXCERPT_MAX ? len : EXCERPT_MAX;
+
+	memcpy(excerpt, line, n);
+	for (size_t i = 0; i < n; i++)
+		if (excerpt[i] == '\t' || excerpt[i] == '\r' || excerpt[i] == '\n')
+			excerpt[i] = ' ';
+	if (n < len)
+		memcpy(excerpt + n, "...", 3), n += 3;
+	excerpt[n] = '\0';
+	fp_warn("%s:%llu: %s: \"%s\"", r->ctl.path, (unsigned long long)r->ctl.lineno, why, excerpt);
+	struct fp_out *o = &r->pump->out;
+	fp_out_str(o, "W\t");
+	fp_out_str(o, r->pump->stage);
+	fp_out_char(o, '\t');
+	fp_out_str(o, r->ctl.path);
+	fp_out_char(o, ':');
+	fp_out_u64(o, r->ctl.lineno);
+	fp_out_char(o, '\t');
+	fp_out_str(o, why);
+	fp_out_str(o, ": \"");
+	fp_out_str(o, excerpt);
+	fp_out_str(o, "\"\n");
+}
+
+/* Returns 1 if the line changed the selection or asked for a replay. */
+static int control_line(struct range *r, const char *line, size_t len)
+{
+	struct fp_rangectl_cmd c;
+	const char *why;
+	char msg[256];
+
+	if (fp_rangectl_parse(line, len, &c, &why) < 0) {
+		control_warn(r, why, line, len);
+		return 0;
+	}
+	if (c.kind == FP_RC_NONE)
+		return 0;
+	if (apply_command(r, &c, msg, sizeof msg) < 0) {
+		for (char *m = msg; *m; m++)
+			if (*m == '\t' || *m == '\n')
+				*m = ' ';
+		control_warn(r, msg, line, len);
+		return 0;
+	}
+	return 1;
+}
+
+static void control_read_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct range *r = w->data;
+	struct control *ctl = &r->ctl;
+	int changed = 0;
+
+	for (;;) {
+		ssize_t n = read(ctl->fd, ctl->buf + ctl->len, FP_RANGECTL_LINE_MAX + 1 - ctl->len);
+		char *start, *nl;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			break;
+		if (n <= 0) {	/* cannot happen while we hold a write end */
+			if (n < 0)
+				fp_warn_sys("%s: read failed", ctl->path);
+			ev_io_stop(loop, w);
+			break;
+		}
+		ctl->len += (size_t)n;
+		start = ctl->buf;
+		while ((nl = memchr(start, '\n', ctl->buf + ctl->len - start)) != NULL) {
+			if (ctl->skipping) {
+				ctl->skipping = 0;
+			} else {
+				ctl->lineno++;
+				changed |= control_line(r, start, nl - start);
+			}
+			start = nl + 1;
+		}
+		ctl->len -= start - ctl->buf;
+		memmove(ctl->buf, start, ctl->len);
+		if (ctl->len > FP_RANGECTL_LINE_MAX) {
+			if (!ctl->skipping) {
+				ctl->lineno++;
+				control_warn(r, "control line too long, skipped", ctl->buf, ctl->len);
+			}
+			ctl->skipping = 1;
+			ctl->len = 0;
+		}
+	}
+	if (changed)
+		replay(r);
+	else
+		fp_out_flush(&r->pump->out);	/* W records, if any */
+}
+
+static void control_open(struct range *r, struct ev_loop *loop)
+{
+	struct control *ctl = &r->ctl;
+	struct stat st;
+
+	if (lstat(ctl->path, &st) < 0) {
+		if (errno != ENOENT)
+			fp_die_sys(FP_EXIT_SYS, "cannot check control FIFO %s", ctl->path);
+		if (fp_fifo_make(ctl->path) < 0)
+			fp_die_sys(FP_EXIT_SYS, "cannot create control FIFO %s", ctl->path);
+		ctl->created = 1;
+	}
+	ctl->fd = fp_fifo_open_reader(ctl->path, &ctl->keep_fd);
+	if (ctl->fd < 0)
+		fp_die_sys(FP_EXIT_SYS, "cannot open control FIFO %s", ctl->path);
+	ctl->buf = fp_xmalloc(FP_RANGECTL_LINE_MAX + 1);
+	ev_io_init(&ctl->w, control_read_cb, ctl->fd, EV_READ);
+	ctl->w.data = r;
+	ev_io_start(loop, &ctl->w);
+}
+
+static void control_close(struct range *r, struct ev_loop *loop)
+{
+	struct control *ctl = &r->ctl;
+
+	if (!ctl->path)
+		return;
+	ev_io_stop(loop, &ctl->w);
+	close(ctl->fd);
+	close(ctl->keep_fd);
+	if (ctl->created)
+		unlink(ctl->path);
+	free(ctl->buf);
+}
+
+static void sighup_cb(struct ev_loop *loop, ev_signal *w, int revents)
+{
+	replay(w->data);
+}
+
+/* ---- options -------------------------------------------------------------- */
+
+/* Applies an option as the control line "<word> <arg>". */
+static void option_command(struct range *r, const char *word, const char *arg)
+{
+	size_t n = strlen(word) + 1 + strlen(arg);
+	char *line = fp_xmalloc(n + 1);
+	struct fp_rangectl_cmd c;
+	const char *why;
+	char msg[256];
+
+	snprintf(line, n + 1, "%s %s", word, arg);
+	if (fp_rangectl_parse(line, n, &c, &why) < 0 || c.kind == FP_RC_NONE)
+		fp_die(FP_EXIT_USAGE, "--%s: %s", word, c.kind == FP_RC_NONE ? "missing argument" : why);
+	if (apply_command(r, &c, msg, sizeof msg) < 0)
+		fp_die(FP_EXIT_USAGE, "--%s: %s", word, msg);
+	free(line);
+}
+
+static void parse_bound_option(const char *opt, const char *arg, int *has, uint64_t *ns)
+{
+	if (fp_parse_seconds_ns(arg, strlen(arg), ns) < 0)
+		fp_die(FP_EXIT_USAGE, "%s: expected decimal seconds (e.g. 1.25), got \"%s\"", opt, arg);
+	*has = 1;
+}
+
+/* --comm and --event may be repeated: the lists are joined. */
+static char *append_list(char *list, const char *arg)
+{
+	size_t n = list ? strlen(list) : 0, m = strlen(arg);
+
+	list = fp_xrealloc(list, n + 1 + m + 1);
+	if (n)
+		list[n++] = ',';
+	memcpy(list + n, arg, m + 1);
+	return list;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "from", required_argument, NULL, 'f' },
+		{ "to", required_argument, NULL, 't' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 'T' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "comm", required_argument, NULL, 'C' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "include", required_argument, NULL, 'i' },
+		{ "exclude", required_argument, NULL, 'x' },
+		{ "history", required_argument, NULL, 'H' },
+		{ "control", required_argument, NULL, 'k' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct range r = { .gen = 1, .hist_max = HISTORY_DEFAULT };
+	struct fp_pump p;
+	const char *name = "range";
+	char *comms = NULL, *events = NULL;
+	uint64_t v;
+	int opt, rc;
+
+	fp_set_prog(argv[0]);
+	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+		switch (opt) {
+		case 'f':
+			parse_bound_option("--from", optarg, &r.has_from, &r.from_ns);
+			break;
+		case 't':
+			parse_bound_option("--to", optarg, &r.has_to, &r.to_ns);
+			break;
+		case 'p':
+			option_command(&r, "pid", optarg);
+			break;
+		case 'T':
+			option_command(&r, "tid", optarg);
+			break;
+		case 'c':
+			option_command(&r, "cpu", optarg);
+			break;
+		case 'C':
+			comms = append_list(comms, optarg);
+			break;
+		case 'e':
+			events = append_list(events, optarg);
+			break;
+		case 'i':
+			option_command(&r, "include", optarg);
+			break;
+		case 'x':
+			option_command(&r, "exclude", optarg);
+			break;
+		case 'H':
+			if (fp_parse_u64(optarg, strlen(optarg), &v) < 0 || v > SIZE_MAX / HISTORY_ENTRY_BYTES)
+				fp_die(FP_EXIT_USAGE, "--history: expected a number of samples, got \"%s\"",
+				       optarg);
+			r.hist_max = (size_t)v;
+			break;
+		case 'k':
+			r.ctl.path = optarg;
+			break;
+		case 'n':
+			name = optarg;
+			break;
+		case 'h':
+			puts(USAGE);
+			return FP_EXIT_OK;
+		default:
+			fp_die(FP_EXIT_USAGE, "%s", USAGE);
+		}
+	}
+	if (optind != argc)
+		fp_die(FP_EXIT_USAGE, "%s", USAGE);
+	if (r.has_from && r.has_to && r.from_ns > r.to_ns)
+		fp_die(FP_EXIT_USAGE, "--from is after --to");
+	if (comms)
+		option_command(&r, "comm", comms);
+	if (events)
+		option_command(&r, "event", events);
+	free(comms);
+	free(events);
+
+	fp_pump_init(&p, EV_DEFAULT, 0, 1, &range_ops, &r, 0);
+	p.stage = name;
+	r.pump = &p;
+	if (r.ctl.path)
+		control_open(&r, p.loop);
+	ev_signal_init(&r.sig_hup, sighup_cb, SIGHUP);
+	r.sig_hup.data = &r;
+	ev_signal_start(p.loop, &r.sig_hup);
+	rc = fp_pump_run(&p);
+	ev_signal_stop(p.loop, &r.sig_hup);
+	control_close(&r, p.loop);
+	clear_filters(&r);
+	free(r.folded);
+	free(r.hist);
+	free(r.tails);
+	free(r.tail_slot);
+	arena_free(&r.arena);
+	return rc;
+}
