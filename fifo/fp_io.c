@@ -519,7 +519,7 @@ static int pump_step(struct fp_pump *p)
 		pump_scan(p);
 		if (p->stopping)
 			return -1;
-		if (p->out.len > FP_OUT_HIGH) {
+		if (p->out.len > FP_OUT_HIGH && !(p->flags & FP_PUMP_NEVER_BLOCK)) {
 			/* Backpressure: wait for the reader before reading more. */
 			fp_out_flush(&p->out);
 			if (p->out.len > FP_OUT_HIGH) {

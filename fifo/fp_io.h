@@ -95,7 +95,17 @@ struct fp_pump_ops {
 
 enum {
 	FP_PUMP_GZIP = 1,	/* inflate input that starts with the gzip magic */
+	/* Live sources: never stop reading input because the output is slow
+	 * (that would stall perf). The stage must check fp_out_is_full() and
+	 * drop (and count) whole records instead of writing them. */
+	FP_PUMP_NEVER_BLOCK = 2,
 };
+
+/* True while more than FP_OUT_HIGH bytes wait for a slow reader. */
+static inline int fp_out_is_full(const struct fp_out *o)
+{
+	return o->len > FP_OUT_HIGH;
+}
 
 struct fp_pump {
 	struct ev_loop *loop;
