@@ -1,0 +1,1096 @@
+/* fp-latency: pair start/end events per key and report their latency.
+ *
+ * Interface:
+ *	fp-latency --pair NAME=START[@KEY],END[@KEY][,CANCEL[@KEY]] ...
+ *		[--key pid|tid|field:NAME] [--format auto|perf|events]
+ *		[--window DURATION] [--interval DURATION] [--tsv FILE] [FILE]
+ *
+ * Input (stdin or FILE, gzip ok): raw event text, NOT the flamepipe stream.
+ * fp-latency is a standalone sink; it reads either
+ *  - perf script text with tracepoint events:
+ *	`comm pid/tid [cpu] secs.frac: [period] event: fields...`
+ *    (frame lines, blank lines and `#` lines are skipped), or
+ *  - the event text format, one event per line (what the bpftrace programs in
+ *    examples/latency/ print):
+ *	`<nsecs> <pid> <tid> <event> [name=value ...]`
+ * --format auto (default) decides per line: three leading integers are the
+ * event format, anything else is perf script.
+ *
+ * Pairing: for each --pair, a START event opens an interval for its key (pid,
+ * tid, or the value of a field such as sched_process_fork's child_pid), the
+ * next END event with the same key closes it; an optional CANCEL event (e.g.
+ * sched:sched_process_exit) discards the open starts of its key. Starts nest:
+ * each key holds a stack, an END closes the most recent START (LIFO), up to
+ * MAX_NEST deep (a deeper START pushes the oldest out: counted `replaced`).
+ * Events are put back in time order through a reorder window (--window,
+ * default 1 s): an event is paired once an event at least WINDOW later has
+ * been read, or at end of input. An event older than what was already paired
+ * is paired anyway and counted `late`.
+ *
+ * Output (stdout) at end of input, on SIGUSR1 and every --interval: a summary
+ * table (pair count avg_ns min_ns max_ns open replaced cancelled
+ * unmatched_ends) and one bpftrace-style log2 histogram per pair. --tsv FILE
+ * gets one row per interval: pair key start_ns end_ns latency_ns.
+ * All times are integer nanoseconds; no floating point on the pairing path.
+ *
+ * Signals: SIGINT/SIGTERM end the input (pending events are paired, the final
+ * report is written); SIGUSR1 writes a snapshot report.
+ * Exit codes: 0 ok (bad lines are counted and warned about), 1 bad gzip
+ * input, 100 usage, 111 system error, 141 the reader went away.
+ * docs/fp-latency.md has the details and examples.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <ev.h>
+
+#include "fp_error.h"
+#include "fp_io.h"
+#include "fp_perfparse.h"
+#include "fp_record.h"
+
+#define USAGE "usage: fp-latency --pair NAME=START[@KEY],END[@KEY][,CANCEL[@KEY]] ... " \
+	"[--key pid|tid|field:NAME] [--format auto|perf|events] [--window DURATION] " \
+	"[--interval DURATION] [--tsv FILE] [FILE]"
+
+#define STAGE_NAME "latency"
+#define MAX_PAIRS 32
+#define MAX_NEST 16			/* open starts kept per key */
+#define KEY_MAX 64			/* longest key value, bytes */
+#define DEFAULT_WINDOW_NS FP_NSEC_PER_SEC
+#define HIST_BUCKETS 66			/* (..,0), [0], [1], then 2^0 .. 2^63 */
+#define HIST_BAR_WIDTH 52		/* as bpftrace's hist() */
+#define HIST_LABEL_WIDTH 16
+#define HIST_COUNT_WIDTH 8
+#define MAX_WARNINGS 10			/* then only counted */
+#define TABLE_MIN_SLOTS 256u		/* power of two */
+#define HEAP_MIN 256u
+#define FNV_OFFSET 1469598103934665603ull
+#define FNV_PRIME 1099511628211ull
+#define NS_PER_US 1000ull
+#define NS_PER_MS 1000000ull
+
+enum role { ROLE_START, ROLE_END, ROLE_CANCEL, ROLE_COUNT };
+enum key_kind { KEY_UNSET, KEY_PID, KEY_TID, KEY_FIELD };
+enum input_format { FORMAT_AUTO, FORMAT_PERF, FORMAT_EVENTS };
+
+struct key_spec {
+	enum key_kind kind;
+	const char *field;		/* KEY_FIELD: the field name */
+	size_t field_len;
+};
+
+struct event_spec {
+	const char *name;		/* NULL: no such role (CANCEL is optional) */
+	size_t name_len;
+	struct key_spec key;
+};
+
+struct pair_stats {
+	uint64_t count, sum_ns, min_ns, max_ns;
+	uint64_t replaced, cancelled, unmatched_ends;
+	uint64_t hist[HIST_BUCKETS];
+};
+
+struct pair {
+	const char *name;
+	struct event_spec ev[ROLE_COUNT];
+	struct pair_stats st;
+};
+
+/* One event as read from a line; fields point into the line. */
+struct event {
+	uint64_t ts_ns;
+	int64_t pid, tid;
+	struct fp_str name;
+	struct fp_str fields;		/* the rest of the line */
+};
+
+/* What one event does to one pair, waiting in the reorder window. */
+struct action {
+	uint64_t ts_ns;
+	uint64_t seq;			/* input order breaks timestamp ties */
+	uint16_t pair;
+	uint8_t role;
+	uint8_t key_len;
+	char key[KEY_MAX];
+};
+
+struct action_heap {
+	struct action *a;
+	size_t n, cap;
+};
+
+/* Open starts of one (pair, key). */
+struct open_entry {
+	uint64_t hash;
+	uint16_t pair;
+	uint8_t key_len;
+	uint8_t depth;			/* 0: slot is free */
+	char key[KEY_MAX];
+	uint64_t starts_ns[MAX_NEST];	/* oldest first */
+};
+
+struct open_table {
+	struct open_entry *slots;
+	size_t nslots, used;
+};
+
+struct input_stats {
+	uint64_t lines, events, actions, bad_lines, ignored_lines;
+	uint64_t missing_key, late, too_long;
+};
+
+struct latency_state {
+	struct fp_pump pump;
+	struct pair pairs[MAX_PAIRS];
+	size_t npairs;
+	struct key_spec default_key;
+	enum input_format format;
+	uint64_t window_ns;
+	double interval_s;
+	const char *tsv_path;
+	int tsv_fd;
+	struct fp_out tsv;
+	struct action_heap heap;
+	struct open_table open;
+	uint64_t seq, max_ts_ns, last_paired_ns;
+	int paired_any;
+	struct input_stats in;
+	ev_signal sig_usr1;
+	ev_timer report_timer;
+};
+
+/* ---- small parsing helpers --------------------------------------------- */
+
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+static const char *skip_spaces(const char *p, const char *end)
+{
+	while (p < end && is_space(*p))
+		p++;
+	return p;
+}
+
+static const char *token_end(const char *p, const char *end)
+{
+	while (p < end && !is_space(*p))
+		p++;
+	return p;
+}
+
+static int all_digits(const char *s, size_t n)
+{
+	if (n == 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!is_digit(s[i]))
+			return 0;
+	return 1;
+}
+
+/* A decimal integer with an optional leading '-'. */
+static int is_integer(const char *s, size_t n)
+{
+	if (n > 1 && s[0] == '-')
+		return all_digits(s + 1, n - 1);
+	return all_digits(s, n);
+}
+
+/* Parses "N[ns|us|ms|s]" (default unit: seconds for --interval style,
+ * given by default_unit) into ns. 0 on success. */
+static int parse_duration_ns(const char *s, uint64_t default_unit, uint64_t *ns)
+{
+	char *end;
+	uint64_t unit = default_unit;
+
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || end == s || *s == '-')
+		return -1;
+	if (!strcmp(end, "ns"))
+		unit = 1;
+	else if (!strcmp(end, "us"))
+		unit = NS_PER_US;
+	else if (!strcmp(end, "ms"))
+		unit = NS_PER_MS;
+	else if (!strcmp(end, "s"))
+		unit = FP_NSEC_PER_SEC;
+	else if (*end)
+		return -1;
+	if (v > UINT64_MAX / unit)
+		return -1;
+	*ns = v * unit;
+	return 0;
+}
+
+/* ---- option parsing ---------------------------------------------------- */
+
+static int parse_key_spec(const char *s, size_t n, struct key_spec *k)
+{
+	static const char field_prefix[] = "field:";
+	const size_t prefix_len = sizeof field_prefix - 1;
+
+	if (n == 3 && !memcmp(s, "pid", 3)) {
+		k->kind = KEY_PID;
+	} else if (n == 3 && !memcmp(s, "tid", 3)) {
+		k->kind = KEY_TID;
+	} else if (n > prefix_len && !memcmp(s, field_prefix, prefix_len)) {
+		k->kind = KEY_FIELD;
+		k->field = fp_xstrndup(s + prefix_len, n - prefix_len);
+		k->field_len = n - prefix_len;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+/* EVENT[@KEY] */
+static void parse_event_spec(const char *s, size_t n, struct event_spec *e, const char *arg)
+{
+	const char *at = memchr(s, '@', n);
+	size_t name_len = at ? (size_t)(at - s) : n;
+
+	if (name_len == 0)
+		fp_die(FP_EXIT_USAGE, "--pair %s: empty event name", arg);
+	for (size_t i = 0; i < name_len; i++)
+		if (is_space(s[i]))
+			fp_die(FP_EXIT_USAGE, "--pair %s: event names have no spaces", arg);
+	e->name = fp_xstrndup(s, name_len);
+	e->name_len = name_len;
+	e->key.kind = KEY_UNSET;
+	if (at && parse_key_spec(at + 1, n - name_len - 1, &e->key) < 0)
+		fp_die(FP_EXIT_USAGE, "--pair %s: bad key '%.*s' (expected pid, tid or field:NAME)",
+		       arg, (int)(n - name_len - 1), at + 1);
+}
+
+/* NAME=START[@KEY],END[@KEY][,CANCEL[@KEY]] */
+static void parse_pair(struct latency_state *st, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+
+	if (st->npairs == MAX_PAIRS)
+		fp_die(FP_EXIT_USAGE, "at most %d --pair options", MAX_PAIRS);
+	if (!eq || eq == arg)
+		fp_die(FP_EXIT_USAGE, "--pair %s: expected NAME=START,END", arg);
+	for (const char *c = arg; c < eq; c++)
+		if (!(is_digit(*c) || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		      *c == '_' || *c == '-' || *c == '.'))
+			fp_die(FP_EXIT_USAGE, "--pair %s: a pair name is letters, digits, _ - .", arg);
+
+	struct pair *pr = &st->pairs[st->npairs];
+	pr->name = fp_xstrndup(arg, (size_t)(eq - arg));
+	const char *p = eq + 1;
+	int role = ROLE_START;
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (role == ROLE_COUNT)
+			fp_die(FP_EXIT_USAGE, "--pair %s: at most START,END,CANCEL", arg);
+		parse_event_spec(p, n, &pr->ev[role], arg);
+		role++;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	if (role <= ROLE_END)
+		fp_die(FP_EXIT_USAGE, "--pair %s: expected NAME=START,END", arg);
+	st->npairs++;
+}
+
+static void parse_options(int argc, char **argv, struct latency_state *st)
+{
+	static const struct option longopts[] = {
+		{ "pair", required_argument, NULL, 'p' },
+		{ "key", required_argument, NULL, 'k' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "window", required_argument, NULL, 'w' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "tsv", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	uint64_t ns;
+	int c;
+
+	st->default_key.kind = KEY_TID;
+	st->window_ns = DEFAULT_WINDOW_NS;
+	while ((c = getopt_long(argc, argv, "p:k:f:w:i:t:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			parse_pair(st, optarg);
+			break;
+		case 'k':
+			free((char *)st->default_key.field);
+			st->default_key.field = NULL;
+			if (parse_key_spec(optarg, strlen(optarg), &st->default_key) < 0)
+				fp_die(FP_EXIT_USAGE, "--key %s: expected pid, tid or field:NAME", optarg);
+			break;
+		case 'f':
+			if (!strcmp(optarg, "auto"))
+				st->format = FORMAT_AUTO;
+			else if (!strcmp(optarg, "perf"))
+				st->format = FORMAT_PERF;
+			else if (!strcmp(optarg, "events"))
+				st->format = FORMAT_EVENTS;
+			else
+				fp_die(FP_EXIT_USAGE, "--format %s: expected auto, perf or events", optarg);
+			break;
+		case 'w':
+			if (parse_duration_ns(optarg, FP_NSEC_PER_SEC, &st->window_ns) < 0)
+				fp_die(FP_EXIT_USAGE, "--window %s: expected a duration like 500ms, 1s, 0", optarg);
+			break;
+		case 'i':
+			if (parse_duration_ns(optarg, FP_NSEC_PER_SEC, &ns) < 0 || ns == 0)
+				fp_die(FP_EXIT_USAGE, "--interval %s: expected a duration like 1s, 500ms", optarg);
+			/* libev takes seconds as a double; only the timer uses it. */
+			st->interval_s = (double)ns / (double)FP_NSEC_PER_SEC;
+			break;
+		case 't':
+			st->tsv_path = optarg;
+			break;
+		case 'h':
+			printf("%s\n", USAGE);
+			exit(FP_EXIT_OK);
+		default:
+			fp_die(FP_EXIT_USAGE, "%s", USAGE);
+		}
+	}
+	if (st->npairs == 0)
+		fp_die(FP_EXIT_USAGE, "at least one --pair NAME=START,END is needed\n%s", USAGE);
+	if (argc - optind > 1)
+		fp_die(FP_EXIT_USAGE, "at most one input file\n%s", USAGE);
+	/* --key is the default for every event given without @KEY. */
+	for (size_t i = 0; i < st->npairs; i++)
+		for (int r = 0; r < ROLE_COUNT; r++)
+			if (st->pairs[i].ev[r].name && st->pairs[i].ev[r].key.kind == KEY_UNSET)
+				st->pairs[i].ev[r].key = st->default_key;
+}
+
+/* ---- reading event lines ----------------------------------------------- */
+
+/* `<nsecs> <pid> <tid> <event> [fields]`. 0, or -1 if the line is not that. */
+static int parse_events_line(const char *line, size_t len, struct event *ev)
+{
+	const char *end = line + len;
+	const char *tok[4], *tend[4];
+	const char *p = line;
+
+	for (int i = 0; i < 4; i++) {
+		p = skip_spaces(p, end);
+		tok[i] = p;
+		p = token_end(p, end);
+		tend[i] = p;
+		if (tok[i] == tend[i])
+			return -1;
+	}
+	if (fp_parse_u64(tok[0], (size_t)(tend[0] - tok[0]), &ev->ts_ns) < 0 ||
+	    fp_parse_i64(tok[1], (size_t)(tend[1] - tok[1]), &ev->pid) < 0 ||
+	    fp_parse_i64(tok[2], (size_t)(tend[2] - tok[2]), &ev->tid) < 0)
+		return -1;
+	ev->name.p = tok[3];
+	ev->name.n = (size_t)(tend[3] - tok[3]);
+	p = skip_spaces(p, end);
+	ev->fields.p = p;
+	ev->fields.n = (size_t)(end - p);
+	return 0;
+}
+
+/* The task token before the time: `pid/tid`, `pid` (perf's default prints
+ * the tid alone; it is used as pid too) or absent. */
+static void parse_perf_task(const char *s, size_t n, struct event *ev)
+{
+	const char *slash = memchr(s, '/', n);
+
+	ev->pid = ev->tid = -1;
+	if (slash) {
+		size_t pn = (size_t)(slash - s);
+		if (fp_parse_i64(s, pn, &ev->pid) < 0 ||
+		    fp_parse_i64(slash + 1, n - pn - 1, &ev->tid) < 0)
+			ev->pid = ev->tid = -1;
+	} else if (fp_parse_i64(s, n, &ev->tid) == 0) {
+		ev->pid = ev->tid;
+	} else {
+		ev->tid = -1;
+	}
+}
+
+/* `comm pid/tid [cpu] secs.frac: [period] event: fields`, in the -F variants
+ * that print the time: the time is the first `digits.digits:` token.
+ * 0, or -1 if the line is not a perf event line. */
+static int parse_perf_line(const char *line, size_t len, struct event *ev)
+{
+	const char *end = line + len;
+	const char *prev_tok = NULL, *prev_end = NULL, *prev2_tok = NULL, *prev2_end = NULL;
+	const char *p = skip_spaces(line, end);
+
+	while (p < end) {
+		const char *t = p, *te = token_end(p, end);
+		size_t tn = (size_t)(te - t);
+
+		if (tn >= 4 && t[tn - 1] == ':' && prev_tok &&
+		    fp_perf_parse_time(t, tn - 1, &ev->ts_ns) == 0) {
+			/* Before the time: [cpu], before that the task. */
+			const char *task = prev_tok, *task_end = prev_end;
+			if (*prev_tok == '[') {
+				task = prev2_tok;
+				task_end = prev2_end;
+			}
+			/* The first token is the comm, never the task. */
+			ev->pid = ev->tid = -1;
+			if (task && task != skip_spaces(line, end))
+				parse_perf_task(task, (size_t)(task_end - task), ev);
+			/* After it: an optional period, then `event:`. */
+			p = skip_spaces(te, end);
+			const char *e = p, *ee = token_end(p, end);
+			if (all_digits(e, (size_t)(ee - e))) {
+				p = skip_spaces(ee, end);
+				e = p;
+				ee = token_end(p, end);
+			}
+			if (ee - e < 2 || ee[-1] != ':')
+				return -1;
+			ev->name.p = e;
+			ev->name.n = (size_t)(ee - e) - 1;
+			p = skip_spaces(ee, end);
+			ev->fields.p = p;
+			ev->fields.n = (size_t)(end - p);
+			return 0;
+		}
+		prev2_tok = prev_tok;
+		prev2_end = prev_end;
+		prev_tok = t;
+		prev_end = te;
+		p = skip_spaces(te, end);
+	}
+	return -1;
+}
+
+/* Three leading integers: the event text format. */
+static int looks_like_events_line(const char *line, size_t len)
+{
+	const char *end = line + len, *p = skip_spaces(line, end);
+
+	for (int i = 0; i < 3; i++) {
+		const char *t = p, *te = token_end(p, end);
+		if (!is_integer(t, (size_t)(te - t)))
+			return 0;
+		p = skip_spaces(te, end);
+	}
+	return p < end;
+}
+
+/* The value of field NAME in `NAME=value` or `NAME: value` form, ending at a
+ * space or comma. 0, or -1 when the event has no such field. */
+static int find_field(struct fp_str fields, const char *name, size_t name_len, struct fp_str *val)
+{
+	const char *p = fields.p, *end = fields.p + fields.n;
+
+	while ((size_t)(end - p) > name_len) {
+		const char *hit = memmem(p, (size_t)(end - p), name, name_len);
+		if (!hit)
+			return -1;
+		const char *after = hit + name_len;
+		int at_boundary = hit == fields.p || hit[-1] == ' ' || hit[-1] == ',';
+		if (at_boundary && after < end && (*after == '=' || *after == ':')) {
+			const char *v = after + 1;
+			if (*after == ':')
+				v = skip_spaces(v, end);
+			const char *ve = v;
+			while (ve < end && *ve != ' ' && *ve != ',')
+				ve++;
+			val->p = v;
+			val->n = (size_t)(ve - v);
+			return 0;
+		}
+		p = hit + 1;
+	}
+	return -1;
+}
+
+/* ---- the reorder window: a min-heap of actions by (time, seq) ---------- */
+
+static int action_before(const struct action *a, const struct action *b)
+{
+	return a->ts_ns < b->ts_ns || (a->ts_ns == b->ts_ns && a->seq < b->seq);
+}
+
+static void heap_push(struct action_heap *h, const struct action *a)
+{
+	if (h->n == h->cap) {
+		h->cap = h->cap ? 2 * h->cap : HEAP_MIN;
+		h->a = fp_xrealloc(h->a, h->cap * sizeof *h->a);
+	}
+	size_t i = h->n++;
+	while (i > 0) {
+		size_t parent = (i - 1) / 2;
+		if (!action_before(a, &h->a[parent]))
+			break;
+		h->a[i] = h->a[parent];
+		i = parent;
+	}
+	h->a[i] = *a;
+}
+
+static void heap_pop(struct action_heap *h, struct action *out)
+{
+	*out = h->a[0];
+	struct action last = h->a[--h->n];
+	size_t i = 0;
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= h->n)
+			break;
+		if (c + 1 < h->n && action_before(&h->a[c + 1], &h->a[c]))
+			c++;
+		if (!action_before(&h->a[c], &last))
+			break;
+		h->a[i] = h->a[c];
+		i = c;
+	}
+	if (h->n > 0)
+		h->a[i] = last;
+}
+
+/* ---- open starts: open addressing, linear probing, backward-shift delete */
+
+static uint64_t key_hash(uint16_t pair, const char *key, size_t n)
+{
+	uint64_t h = FNV_OFFSET ^ pair;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)key[i];
+		h *= FNV_PRIME;
+	}
+	return h;
+}
+
+static void table_init(struct open_table *t, size_t nslots)
+{
+	t->slots = fp_xcalloc(nslots, sizeof *t->slots);
+	t->nslots = nslots;
+	t->used = 0;
+}
+
+static struct open_entry *table_find(struct open_table *t, uint64_t h, uint16_t pair,
+				     const char *key, size_t n)
+{
+	size_t mask = t->nslots - 1;
+
+	for (size_t i = h & mask;; i = (i + 1) & mask) {
+		struct open_entry *e = &t->slots[i];
+		if (e->depth == 0)
+			return e;	/* the free slot where it would go */
+		if (e->hash == h && e->pair == pair && e->key_len == n && !memcmp(e->key, key, n))
+			return e;
+	}
+}
+
+static void table_grow(struct open_table *t)
+{
+	struct open_table bigger;
+
+	table_init(&bigger, 2 * t->nslots);
+	for (size_t i = 0; i < t->nslots; i++) {
+		struct open_entry *e = &t->slots[i];
+		if (e->depth == 0)
+			continue;
+		*table_find(&bigger, e->hash, e->pair, e->key, e->key_len) = *e;
+		bigger.used++;
+	}
+	free(t->slots);
+	*t = bigger;
+}
+
+/* Frees e's slot and moves later entries of its probe run back. */
+static void table_delete(struct open_table *t, struct open_entry *e)
+{
+	size_t mask = t->nslots - 1;
+	size_t hole = (size_t)(e - t->slots);
+
+	t->slots[hole].depth = 0;
+	t->used--;
+	for (size_t i = (hole + 1) & mask; t->slots[i].depth != 0; i = (i + 1) & mask) {
+		size_t home = t->slots[i].hash & mask;
+		/* Move it if its home is not cyclically in (hole, i]. */
+		int home_after_hole = hole <= i ? (home > hole && home <= i)
+						: (home > hole || home <= i);
+		if (!home_after_hole) {
+			t->slots[hole] = t->slots[i];
+			t->slots[i].depth = 0;
+			hole = i;
+		}
+	}
+}
+
+/* ---- pairing ------------------------------------------------------------ */
+
+static unsigned hist_bucket(uint64_t v)
+{
+	if (v == 0)
+		return 1;
+	return 2 + (63u - (unsigned)__builtin_clzll(v));
+}
+
+static void record_interval(struct latency_state *st, const struct action *end,
+			    uint64_t start_ns)
+{
+	struct pair *pr = &st->pairs[end->pair];
+	struct pair_stats *ps = &pr->st;
+	uint64_t lat = end->ts_ns - start_ns;
+
+	if (ps->count == 0 || lat < ps->min_ns)
+		ps->min_ns = lat;
+	if (lat > ps->max_ns)
+		ps->max_ns = lat;
+	ps->count++;
+	ps->sum_ns += lat;
+	ps->hist[hist_bucket(lat)]++;
+	if (st->tsv_path) {
+		fp_out_str(&st->tsv, pr->name);
+		fp_out_char(&st->tsv, '\t');
+		fp_out_write(&st->tsv, end->key, end->key_len);
+		fp_out_char(&st->tsv, '\t');
+		fp_out_u64(&st->tsv, start_ns);
+		fp_out_char(&st->tsv, '\t');
+		fp_out_u64(&st->tsv, end->ts_ns);
+		fp_out_char(&st->tsv, '\t');
+		fp_out_u64(&st->tsv, lat);
+		fp_out_char(&st->tsv, '\n');
+	}
+}
+
+static void apply_action(struct latency_state *st, const struct action *a)
+{
+	struct open_table *t = &st->open;
+	struct pair_stats *ps = &st->pairs[a->pair].st;
+	uint64_t h = key_hash(a->pair, a->key, a->key_len);
+	struct open_entry *e = table_find(t, h, a->pair, a->key, a->key_len);
+
+	if (st->paired_any && a->ts_ns < st->last_paired_ns)
+		st->in.late++;
+	else
+		st->last_paired_ns = a->ts_ns;
+	st->paired_any = 1;
+
+	switch (a->role) {
+	case ROLE_START:
+		if (e->depth == 0) {
+			e->hash = h;
+			e->pair = a->pair;
+			e->key_len = a->key_len;
+			memcpy(e->key, a->key, a->key_len);
+			t->used++;
+		} else if (e->depth == MAX_NEST) {
+			memmove(e->starts_ns, e->starts_ns + 1, (MAX_NEST - 1) * sizeof e->starts_ns[0]);
+			e->depth--;
+			ps->replaced++;
+		}
+		e->starts_ns[e->depth++] = a->ts_ns;
+		if (2 * t->used > t->nslots)
+			table_grow(t);
+		break;
+	case ROLE_END:
+		/* A start later than the end can only come from a late event. */
+		if (e->depth == 0 || e->starts_ns[e->depth - 1] > a->ts_ns) {
+			ps->unmatched_ends++;
+			break;
+		}
+		record_interval(st, a, e->starts_ns[--e->depth]);
+		if (e->depth == 0)
+			table_delete(t, e);
+		break;
+	case ROLE_CANCEL:
+		if (e->depth == 0)
+			break;
+		ps->cancelled += e->depth;
+		table_delete(t, e);
+		break;
+	}
+}
+
+/* Pairs every action that is WINDOW older than the newest one read. */
+static void release_actions(struct latency_state *st, int all)
+{
+	struct action a;
+
+	while (st->heap.n > 0 &&
+	       (all || st->heap.a[0].ts_ns + st->window_ns <= st->max_ts_ns)) {
+		heap_pop(&st->heap, &a);
+		apply_action(st, &a);
+	}
+}
+
+static void warn_line(struct latency_state *st, const char *what, const char *line, size_t len)
+{
+	uint64_t n = st->in.bad_lines + st->in.missing_key;
+	const int shown = 60;
+
+	if (n > MAX_WARNINGS)
+		return;
+	if (n == MAX_WARNINGS) {
+		fp_warn("%s:%llu: more problems: only counted from now on",
+			st->pump.in_name, (unsigned long long)st->pump.lineno);
+		return;
+	}
+	fp_warn("%s:%llu: %s: '%.*s%s'", st->pump.in_name, (unsigned long long)st->pump.lineno,
+		what, (int)(len > (size_t)shown ? (size_t)shown : len), line,
+		len > (size_t)shown ? "..." : "");
+}
+
+/* Fills a->key from ev by spec. 0, or -1 when the event has no such key. */
+static int event_key(const struct event *ev, const struct key_spec *k, struct action *a)
+{
+	struct fp_str v;
+	char num[24];
+	int n;
+
+	switch (k->kind) {
+	case KEY_PID:
+	case KEY_TID:
+		if ((k->kind == KEY_PID ? ev->pid : ev->tid) < 0)
+			return -1;
+		n = snprintf(num, sizeof num, "%lld",
+			     (long long)(k->kind == KEY_PID ? ev->pid : ev->tid));
+		v.p = num;
+		v.n = (size_t)n;
+		break;
+	case KEY_FIELD:
+		if (find_field(ev->fields, k->field, k->field_len, &v) < 0 || v.n == 0)
+			return -1;
+		break;
+	default:
+		return -1;
+	}
+	if (v.n > KEY_MAX)
+		return -1;
+	memcpy(a->key, v.p, v.n);
+	a->key_len = (uint8_t)v.n;
+	return 0;
+}
+
+static void handle_event(struct latency_state *st, const struct event *ev,
+			 const char *line, size_t len)
+{
+	int matched = 0;
+
+	for (size_t i = 0; i < st->npairs; i++) {
+		for (int r = 0; r < ROLE_COUNT; r++) {
+			const struct event_spec *es = &st->pairs[i].ev[r];
+			struct action a;
+
+			if (!es->name || es->name_len != ev->name.n ||
+			    memcmp(es->name, ev->name.p, ev->name.n) != 0)
+				continue;
+			matched = 1;
+			if (event_key(ev, &es->key, &a) < 0) {
+				warn_line(st, "event without its key", line, len);
+				st->in.missing_key++;
+				continue;
+			}
+			a.ts_ns = ev->ts_ns;
+			a.seq = st->seq++;
+			a.pair = (uint16_t)i;
+			a.role = (uint8_t)r;
+			heap_push(&st->heap, &a);
+			st->in.actions++;
+		}
+	}
+	if (!matched)
+		return;
+	st->in.events++;
+	if (ev->ts_ns > st->max_ts_ns)
+		st->max_ts_ns = ev->ts_ns;
+	release_actions(st, 0);
+}
+
+static int starts_with(const char *s, size_t n, const char *prefix)
+{
+	size_t pn = strlen(prefix);
+	return n >= pn && !memcmp(s, prefix, pn);
+}
+
+static void on_line(struct fp_pump *p, char *line, size_t len)
+{
+	struct latency_state *st = p->ctx;
+	struct event ev;
+	int r;
+
+	st->in.lines++;
+	if (len > 0 && line[len - 1] == '\r')
+		len--;
+	/* perf frame lines, blank lines and comments carry no events. */
+	if (len == 0 || line[0] == '\t' || line[0] == '#' ||
+	    skip_spaces(line, line + len) == line + len)
+		return;
+	if (st->in.lines == 1 && fp_header_version(line, len) >= 0)
+		fp_die(FP_EXIT_USAGE, "%s: this is a flamepipe stream; fp-latency reads perf script "
+		       "or event text (see docs/fp-latency.md)", p->in_name);
+	/* bpftrace's own messages and map dumps are not events. */
+	if (starts_with(line, len, "Attaching ") || line[0] == '@') {
+		st->in.ignored_lines++;
+		return;
+	}
+	if (st->format == FORMAT_EVENTS ||
+	    (st->format == FORMAT_AUTO && looks_like_events_line(line, len)))
+		r = parse_events_line(line, len, &ev);
+	else
+		r = parse_perf_line(line, len, &ev);
+	if (r < 0) {
+		warn_line(st, st->format == FORMAT_EVENTS
+			  ? "not an event line (<nsecs> <pid> <tid> <event> [fields])"
+			  : "not an event line", line, len);
+		st->in.bad_lines++;
+		return;
+	}
+	handle_event(st, &ev, line, len);
+}
+
+static void on_too_long(struct fp_pump *p, uint64_t lineno)
+{
+	struct latency_state *st = p->ctx;
+
+	st->in.lines++;
+	st->in.too_long++;
+	st->in.bad_lines++;
+	fp_warn("%s:%llu: line longer than %u bytes skipped", p->in_name,
+		(unsigned long long)lineno, FP_LINE_MAX);
+}
+
+/* ---- the report --------------------------------------------------------- */
+
+static size_t hist_label(char *buf, size_t cap, unsigned power)
+{
+	static const char suffix[] = "KMGTPE";
+	unsigned s = power / 10;
+
+	if (s == 0)
+		return (size_t)snprintf(buf, cap, "%llu", 1ull << power);
+	return (size_t)snprintf(buf, cap, "%llu%c", 1ull << (power - 10 * s), suffix[s - 1]);
+}
+
+static void write_padded(struct fp_out *o, const char *s, size_t n, size_t width, int right)
+{
+	static const char spaces[] = "                                                    ";
+	size_t pad = n < width ? width - n : 0;
+
+	if (!right)
+		fp_out_write(o, s, n);
+	while (pad > 0) {
+		size_t k = pad < sizeof spaces - 1 ? pad : sizeof spaces - 1;
+		fp_out_write(o, spaces, k);
+		pad -= k;
+	}
+	if (right)
+		fp_out_write(o, s, n);
+}
+
+/* bpftrace's hist(): `[1K, 2K)   3 |@@@@     |`, from the first to the last
+ * non-empty bucket. */
+static void write_histogram(struct fp_out *o, const struct pair *pr)
+{
+	const struct pair_stats *ps = &pr->st;
+	int first = -1, last = -1;
+	uint64_t max = 0;
+
+	fp_out_char(o, '@');
+	fp_out_str(o, pr->name);
+	fp_out_str(o, "_ns:");
+	for (int i = 0; i < HIST_BUCKETS; i++) {
+		if (ps->hist[i] == 0)
+			continue;
+		if (first < 0)
+			first = i;
+		last = i;
+		if (ps->hist[i] > max)
+			max = ps->hist[i];
+	}
+	if (first < 0) {
+		fp_out_str(o, " (no intervals)\n\n");
+		return;
+	}
+	fp_out_char(o, '\n');
+	for (int i = first; i <= last; i++) {
+		char label[48], lo[16], hi[16], count[24];
+		size_t ln;
+
+		if (i == 1) {
+			ln = (size_t)snprintf(label, sizeof label, "[0]");
+		} else if (i == 2) {
+			ln = (size_t)snprintf(label, sizeof label, "[1]");
+		} else {
+			hist_label(lo, sizeof lo, (unsigned)(i - 2));
+			hist_label(hi, sizeof hi, (unsigned)(i - 1));
+			ln = (size_t)snprintf(label, sizeof label, "[%s, %s)", lo, hi);
+		}
+		size_t cn = (size_t)snprintf(count, sizeof count, "%llu",
+					     (unsigned long long)ps->hist[i]);
+		/* Integer bar length; count * 52 cannot overflow for counts < 2^58. */
+		size_t bar = (size_t)(ps->hist[i] * HIST_BAR_WIDTH / max);
+		static const char ats[] = "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@";
+
+		write_padded(o, label, ln, HIST_LABEL_WIDTH, 0);
+		write_padded(o, count, cn, HIST_COUNT_WIDTH, 1);
+		fp_out_str(o, " |");
+		fp_out_write(o, ats, bar);
+		write_padded(o, "", 0, HIST_BAR_WIDTH - bar, 0);
+		fp_out_str(o, "|\n");
+	}
+	fp_out_char(o, '\n');
+}
+
+/* Open starts per pair, counted from the table. */
+static void count_open(const struct latency_state *st, uint64_t *open)
+{
+	memset(open, 0, st->npairs * sizeof *open);
+	for (size_t i = 0; i < st->open.nslots; i++)
+		if (st->open.slots[i].depth)
+			open[st->open.slots[i].pair] += st->open.slots[i].depth;
+}
+
+static void write_report(struct latency_state *st, const char *kind)
+{
+	struct fp_out *o = &st->pump.out;
+	uint64_t open[MAX_PAIRS];
+	char buf[320];
+
+	count_open(st, open);
+	snprintf(buf, sizeof buf,
+		 "# fp-latency %s: lines=%llu events=%llu bad_lines=%llu ignored_lines=%llu "
+		 "missing_key=%llu late=%llu pending=%zu\n", kind,
+		 (unsigned long long)st->in.lines, (unsigned long long)st->in.events,
+		 (unsigned long long)st->in.bad_lines, (unsigned long long)st->in.ignored_lines,
+		 (unsigned long long)st->in.missing_key, (unsigned long long)st->in.late,
+		 st->heap.n);
+	fp_out_str(o, buf);
+	fp_out_str(o, "pair\tcount\tavg_ns\tmin_ns\tmax_ns\topen\treplaced\tcancelled\tunmatched_ends\n");
+	for (size_t i = 0; i < st->npairs; i++) {
+		const struct pair_stats *ps = &st->pairs[i].st;
+
+		fp_out_str(o, st->pairs[i].name);
+		fp_out_char(o, '\t');
+		fp_out_u64(o, ps->count);
+		if (ps->count) {
+			/* Rounded to the nearest ns, integer math. */
+			uint64_t avg = ps->sum_ns / ps->count +
+				       ((ps->sum_ns % ps->count) * 2 >= ps->count);
+			snprintf(buf, sizeof buf, "\t%llu\t%llu\t%llu", (unsigned long long)avg,
+				 (unsigned long long)ps->min_ns, (unsigned long long)ps->max_ns);
+			fp_out_str(o, buf);
+		} else {
+			fp_out_str(o, "\t-\t-\t-");
+		}
+		snprintf(buf, sizeof buf, "\t%llu\t%llu\t%llu\t%llu\n", (unsigned long long)open[i],
+			 (unsigned long long)ps->replaced, (unsigned long long)ps->cancelled,
+			 (unsigned long long)ps->unmatched_ends);
+		fp_out_str(o, buf);
+	}
+	fp_out_char(o, '\n');
+	for (size_t i = 0; i < st->npairs; i++)
+		write_histogram(o, &st->pairs[i]);
+	fp_out_flush(o);
+	if (st->tsv_path)
+		fp_out_flush(&st->tsv);
+}
+
+static void on_eof(struct fp_pump *p)
+{
+	struct latency_state *st = p->ctx;
+
+	release_actions(st, 1);
+	write_report(st, "final");
+}
+
+static void on_usr1(struct ev_loop *loop, ev_signal *w, int revents)
+{
+	write_report(w->data, "snapshot");
+}
+
+static void on_report_timer(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	write_report(w->data, "snapshot");
+}
+
+static const struct fp_pump_ops latency_ops = {
+	.line = on_line,
+	.eof = on_eof,
+	.too_long = on_too_long,
+};
+
+static void free_state(struct latency_state *st)
+{
+	for (size_t i = 0; i < st->npairs; i++) {
+		free((char *)st->pairs[i].name);
+		for (int r = 0; r < ROLE_COUNT; r++) {
+			free((char *)st->pairs[i].ev[r].name);
+			if (st->pairs[i].ev[r].key.field != st->default_key.field)
+				free((char *)st->pairs[i].ev[r].key.field);
+		}
+	}
+	free((char *)st->default_key.field);
+	free(st->heap.a);
+	free(st->open.slots);
+}
+
+int main(int argc, char **argv)
+{
+	static struct latency_state st;	/* static: lives as long as the process */
+	int in_fd = 0;
+	const char *in_name = "stdin";
+
+	fp_set_prog(argv[0]);
+	parse_options(argc, argv, &st);
+	if (optind < argc && strcmp(argv[optind], "-") != 0) {
+		in_name = argv[optind];
+		in_fd = open(in_name, O_RDONLY | O_CLOEXEC);
+		if (in_fd < 0)
+			fp_die_sys(FP_EXIT_SYS, "open %s", in_name);
+	}
+	table_init(&st.open, TABLE_MIN_SLOTS);
+
+	fp_pump_init(&st.pump, EV_DEFAULT, in_fd, 1, &latency_ops, &st, FP_PUMP_GZIP);
+	st.pump.in_name = in_name;
+	st.pump.stage = STAGE_NAME;
+	if (st.tsv_path) {
+		st.tsv_fd = open(st.tsv_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (st.tsv_fd < 0)
+			fp_die_sys(FP_EXIT_SYS, "open %s", st.tsv_path);
+		fp_out_init(&st.tsv, st.pump.loop, st.tsv_fd);
+		fp_out_str(&st.tsv, "pair\tkey\tstart_ns\tend_ns\tlatency_ns\n");
+	}
+	ev_signal_init(&st.sig_usr1, on_usr1, SIGUSR1);
+	st.sig_usr1.data = &st;
+	ev_signal_start(st.pump.loop, &st.sig_usr1);
+	if (st.interval_s > 0) {
+		ev_timer_init(&st.report_timer, on_report_timer, st.interval_s, st.interval_s);
+		st.report_timer.data = &st;
+		ev_timer_start(st.pump.loop, &st.report_timer);
+	}
+
+	int rc = fp_pump_run(&st.pump);
+
+	if (st.tsv_path) {
+		fp_out_flush_all(&st.tsv);
+		fp_out_free(&st.tsv);
+		if (close(st.tsv_fd) < 0)
+			fp_die_sys(FP_EXIT_SYS, "close %s", st.tsv_path);
+	}
+	free_state(&st);
+	return rc;
+}
