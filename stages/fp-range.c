@@ -13,7 +13,7 @@
  *         samples of the history in arrival order, C range FROM TO, one
  *         C filter record per active filter (or C filter clear), C flush.
  *         At EOF: I range seen= passed= history= unique_stacks=
- *         history_dropped= replays= replayed= bad=.
+ *         history_dropped= replays= replayed= bad= regex_runs=.
  * Control: --control PATH is a FIFO (created if missing) read line by line
  *         with the commands of fifo/fp_rangectl.h; lines that arrive
  *         together are applied together with one replay. A bad line gives
@@ -146,7 +146,7 @@ struct range {
 	struct control ctl;
 	ev_signal sig_hup;
 
-	uint64_t seen, passed, bad, hist_dropped, replays, replayed;
+	uint64_t seen, passed, bad, hist_dropped, replays, replayed, regex_runs;
 };
 
 /* ---- tails ---------------------------------------------------------------- */
@@ -340,6 +340,8 @@ static int tail_passes(struct range *r, struct tail *t)
 		ok = 0;
 	if (ok && (r->include.on || r->exclude.on)) {
 		const char *folded = folded_form(r, t);
+
+		r->regex_runs++;
 
 		if (r->include.on && regexec(&r->include.re, folded, 0, NULL, 0) != 0)
 			ok = 0;
@@ -767,6 +769,8 @@ static void on_eof(struct fp_pump *p)
 	fp_out_u64(o, r->replayed);
 	fp_out_str(o, "\tbad=");
 	fp_out_u64(o, r->bad);
+	fp_out_str(o, "\tregex_runs=");
+	fp_out_u64(o, r->regex_runs);
 	fp_out_char(o, '\n');
 }
 
