@@ -322,6 +322,61 @@ static size_t cut_arguments(const char *s, size_t n)
 	return n;
 }
 
+/* Bytes that may make the tidy rules change a name: `(` (arguments, Go
+ * methods, anonymous namespaces, skipped frames), quotes, and the `>` of
+ * `a->b`. Most frames have none and are copied as they are. */
+static const unsigned char TIDY_BYTE[256] = {
+	['('] = 1, ['"'] = 1, ['\''] = 1, ['>'] = 1,
+};
+
+#define BYTES_ONES  0x0101010101010101ull
+#define BYTES_HIGHS 0x8080808080808080ull
+
+/* Nonzero if one of the 8 bytes of w is c (the classic SWAR zero test,
+ * exact as a yes/no answer). */
+static uint64_t word_has_byte(uint64_t w, unsigned char c)
+{
+	uint64_t v = w ^ (BYTES_ONES * c);
+
+	return (v - BYTES_ONES) & ~v & BYTES_HIGHS;
+}
+
+/* Whether s[0..n) holds a TIDY_BYTE; 8 bytes per step, since this runs over
+ * every byte of every stack. */
+static int needs_tidy(const char *s, size_t n)
+{
+	uint64_t w, hit = 0;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, s + i, 8);
+		hit |= word_has_byte(w, '(') | word_has_byte(w, '"') |
+		       word_has_byte(w, '\'') | word_has_byte(w, '>');
+	}
+	for (; i < n; i++)
+		hit |= TIDY_BYTE[(unsigned char)s[i]];
+	return hit != 0;
+}
+
+/* Appends the annotation of the name that ends b (see add_frame_part). */
+static void add_annotation(struct buf *b, size_t start, int part, char kind,
+			   const struct fold_options *o)
+{
+	const char *name = b->p + start;
+	size_t len = b->len - start;
+
+	/* Precedence as in stackcollapse: inlined, kernel, jit. */
+	if (part > 0) {
+		if (!contains(name, len, "_[i]", ANNOTATION_LEN))
+			buf_add(b, "_[i]", ANNOTATION_LEN);
+	} else if (kind == FP_KIND_KERNEL && o->annotate_kernel) {
+		buf_add(b, "_[k]", ANNOTATION_LEN);
+	} else if (kind == FP_KIND_JIT && o->annotate_jit) {
+		if (!contains(name, len, "_[j]", ANNOTATION_LEN))
+			buf_add(b, "_[j]", ANNOTATION_LEN);
+	}
+}
+
 /* Appends one tidied name (one part of an `a->b->c` frame) to b:
  * tidy_generic, then tidy_java, then the annotation. */
 static void add_frame_part(struct buf *b, const char *s, size_t n, int part, char kind,
@@ -329,7 +384,12 @@ static void add_frame_part(struct buf *b, const char *s, size_t n, int part, cha
 {
 	size_t start;
 
-	if (!looks_like_go_method(s, n))
+	/* `[dso]` is fp-read's name for an unknown symbol in a known dso; a
+	 * dso such as "/memfd:x (deleted)" must stay whole (stackcollapse,
+	 * which reads the dso with a greedy regex, makes it "[unknown] "). */
+	int dso_name = n >= 2 && s[0] == '[' && s[n - 1] == ']';
+
+	if (!dso_name && !looks_like_go_method(s, n))
 		n = cut_arguments(s, n);
 	buf_reserve(b, 1 + n + ANNOTATION_LEN);
 	b->p[b->len++] = ';';
@@ -346,25 +406,26 @@ static void add_frame_part(struct buf *b, const char *s, size_t n, int part, cha
 		b->len--;
 		len--;
 	}
-	/* Precedence as in stackcollapse: inlined, kernel, jit. */
-	if (part > 0) {
-		if (!contains(name, len, "_[i]", ANNOTATION_LEN))
-			buf_add(b, "_[i]", ANNOTATION_LEN);
-	} else if (kind == FP_KIND_KERNEL && o->annotate_kernel) {
-		buf_add(b, "_[k]", ANNOTATION_LEN);
-	} else if (kind == FP_KIND_JIT && o->annotate_jit) {
-		if (!contains(name, len, "_[j]", ANNOTATION_LEN))
-			buf_add(b, "_[j]", ANNOTATION_LEN);
-	}
+	add_annotation(b, start, part, kind, o);
 }
 
 /* Appends one frame of the S record. A frame `a->b->c` (perf-map-agent's
  * unfolded inline/JIT frames) is split like Perl's split: trailing empty
- * parts vanish. A name starting with `(` is a "process name" to
+ * parts vanish (an empty frame name stays an empty frame). A name starting with `(` is a "process name" to
  * stackcollapse and is skipped, except `(anonymous namespace)::f`. */
 static void add_frame(struct buf *b, const char *s, size_t n, char kind, int java,
 		      const struct fold_options *o)
 {
+	if (!needs_tidy(s, n) && !(java && n > 0 && s[0] == 'L')) {
+		size_t start = b->len + 1;
+
+		buf_reserve(b, 1 + n + ANNOTATION_LEN);
+		b->p[b->len++] = ';';
+		memcpy(b->p + b->len, s, n);
+		b->len += n;
+		add_annotation(b, start, 0, kind, o);
+		return;
+	}
 	if (n > 0 && s[0] == '(' && !has_prefix(s, n, ANON_NAMESPACE, ANON_NAMESPACE_LEN))
 		return;
 	while (n >= 2 && s[n - 2] == '-' && s[n - 1] == '>')
@@ -414,6 +475,19 @@ static void add_root(struct buf *b, const struct fp_sample *s, const struct fold
 			*p = '_';
 }
 
+/* The common case: no frame needs tidying or an annotation, so the folded
+ * stack is the stack field as it is. */
+static int stack_is_tidy(const struct fp_sample *s, int java, const struct fold_options *o)
+{
+	if (java)
+		return 0;
+	if (o->annotate_kernel && memchr(s->kinds.p, FP_KIND_KERNEL, s->kinds.n))
+		return 0;
+	if (o->annotate_jit && memchr(s->kinds.p, FP_KIND_JIT, s->kinds.n))
+		return 0;
+	return !needs_tidy(s->stack.p, s->stack.n);
+}
+
 /* Builds the folded string of sample s into b. Returns 0, or -1 if the
  * kinds field does not have one character per frame. */
 static int build_folded(struct buf *b, const struct fp_sample *s, const struct fold_options *o)
@@ -431,6 +505,13 @@ static int build_folded(struct buf *b, const struct fp_sample *s, const struct f
 	add_root(b, s, o);
 	if (s->stack.n == 0)
 		return s->kinds.n == 0 ? 0 : -1;
+	if (stack_is_tidy(s, java, o)) {
+		buf_reserve(b, 1 + s->stack.n);
+		b->p[b->len++] = ';';
+		memcpy(b->p + b->len, s->stack.p, s->stack.n);
+		b->len += s->stack.n;
+		return 0;
+	}
 	for (;;) {
 		const char *semi = memchr(p, ';', end - p);
 		const char *stop = semi ? semi : end;
