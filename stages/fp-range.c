@@ -890,6 +890,8 @@ static void control_open(struct range *r, struct ev_loop *loop)
 		if (fp_fifo_make(ctl->path) < 0)
 			fp_die_sys(FP_EXIT_SYS, "cannot create control FIFO %s", ctl->path);
 		ctl->created = 1;
+	} else if (!S_ISFIFO(st.st_mode)) {
+		fp_die(FP_EXIT_USAGE, "control FIFO %s: exists and is not a FIFO", ctl->path);
 	}
 	ctl->fd = fp_fifo_open_reader(ctl->path, &ctl->keep_fd);
 	if (ctl->fd < 0)
