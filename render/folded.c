@@ -1,0 +1,261 @@
+/* folded.c: the folded-stack table (see folded.h). */
+#include "folded.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fp_error.h"
+
+#define ARENA_CHUNK (1u << 20)
+#define TABLE_MIN_CAP 1024
+
+void fp_folded_init(struct fp_folded *t)
+{
+	memset(t, 0, sizeof *t);
+}
+
+void fp_folded_free(struct fp_folded *t)
+{
+	for (size_t i = 0; i < t->nchunks; i++)
+		free(t->chunks[i]);
+	free(t->chunks);
+	free(t->e);
+	memset(t, 0, sizeof *t);
+}
+
+void fp_folded_clear(struct fp_folded *t)
+{
+	/* Keep the first arena chunk, drop the rest. */
+	for (size_t i = 1; i < t->nchunks; i++)
+		free(t->chunks[i]);
+	if (t->nchunks > 1) {
+		t->nchunks = 1;
+		t->chunk_cap = ARENA_CHUNK;
+	}
+	t->chunk_used = 0;
+	t->n = 0;
+	t->two_counts = 0;
+	t->total = t->total2 = 0;
+	t->ignored = t->first_ignored = t->lines = 0;
+}
+
+static char *arena_copy(struct fp_folded *t, const char *p, size_t n)
+{
+	if (t->nchunks == 0 || t->chunk_used + n > t->chunk_cap) {
+		size_t cap = n > ARENA_CHUNK ? n : ARENA_CHUNK;
+		t->chunks = fp_xrealloc(t->chunks, (t->nchunks + 1) * sizeof *t->chunks);
+		/* The current chunk may be partly used: start a fresh one and
+		 * make it current (older chunks stay alive for their strings). */
+		t->chunks[t->nchunks] = fp_xmalloc(cap);
+		if (t->nchunks > 0) {
+			char *tmp = t->chunks[t->nchunks];
+			t->chunks[t->nchunks] = t->chunks[0];
+			t->chunks[0] = tmp;
+		}
+		t->nchunks++;
+		t->chunk_used = 0;
+		t->chunk_cap = cap;
+	}
+	char *d = t->chunks[0] + t->chunk_used;
+	memcpy(d, p, n);
+	t->chunk_used += n;
+	return d;
+}
+
+void fp_folded_add(struct fp_folded *t, const char *stack, size_t len,
+		   uint64_t count, uint64_t count2, int copy)
+{
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : TABLE_MIN_CAP;
+		t->e = fp_xrealloc(t->e, t->cap * sizeof *t->e);
+	}
+	struct fp_folded_entry *e = &t->e[t->n++];
+	e->stack = copy ? arena_copy(t, stack, len) : stack;
+	e->len = len;
+	e->count = count;
+	e->count2 = count2;
+	t->total += count;
+	t->total2 += count2;
+}
+
+void fp_folded_add2(struct fp_folded *t, const char *stack, size_t len,
+		    uint64_t count, uint64_t count2, int copy)
+{
+	t->two_counts = 1;
+	fp_folded_add(t, stack, len, count, count2, copy);
+}
+
+/* Parses the decimal number that ends at end (exclusive), walking back from
+ * it. Returns its first byte, or NULL if there are no digits or it does not
+ * fit 64 bits. */
+static const char *number_before(const char *start, const char *end, uint64_t *v)
+{
+	const char *p = end;
+	while (p > start && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	size_t digits = (size_t)(end - p);
+	if (digits == 0 || digits > 20)
+		return NULL;
+	uint64_t x = 0;
+	for (const char *q = p; q < end; q++) {
+		uint64_t d = (uint64_t)(*q - '0');
+		if (x > (UINT64_MAX - d) / 10)
+			return NULL;
+		x = x * 10 + d;
+	}
+	*v = x;
+	return p;
+}
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+int fp_folded_parse_line(struct fp_folded *t, const char *line, size_t len, int copy)
+{
+	t->lines++;
+	const char *end = line + len;
+	while (end > line && (end[-1] == '\r' || is_blank(end[-1])))
+		end--;
+	if (end == line || line[0] == '#')
+		return 0;
+	uint64_t c2, c1;
+	const char *p = number_before(line, end, &c2);
+	if (!p || p == line || !is_blank(p[-1]))
+		goto bad;
+	const char *stack_end = p - 1;
+	while (stack_end > line && is_blank(stack_end[-1]))
+		stack_end--;
+	/* A second number before the first: a differential line. */
+	const char *q = number_before(line, stack_end, &c1);
+	if (q && q > line && is_blank(q[-1])) {
+		const char *s_end = q - 1;
+		while (s_end > line && is_blank(s_end[-1]))
+			s_end--;
+		if (s_end > line) {
+			fp_folded_add2(t, line, (size_t)(s_end - line), c1, c2, copy);
+			return 0;
+		}
+	}
+	if (stack_end == line)
+		goto bad;
+	fp_folded_add(t, line, (size_t)(stack_end - line), c2, 0, copy);
+	return 0;
+bad:
+	if (!t->ignored)
+		t->first_ignored = t->lines;
+	t->ignored++;
+	return -1;
+}
+
+void fp_folded_parse_buffer(struct fp_folded *t, const char *buf, size_t len, int copy)
+{
+	const char *p = buf, *end = buf + len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		fp_folded_parse_line(t, p, (size_t)(le - p), copy);
+		p = nl ? nl + 1 : end;
+	}
+}
+
+/* ';' sorts before every other byte, so a frame's children are ordered by
+ * name and "a" < "a;b" < "a!" (the folded-line order would put "a!" first
+ * and split a's subtree). */
+int fp_stack_cmp(const char *a, size_t an, const char *b, size_t bn)
+{
+	size_t n = an < bn ? an : bn;
+	size_t i = 0;
+	/* Fast skip of the common prefix. */
+	while (i + 8 <= n && memcmp(a + i, b + i, 8) == 0)
+		i += 8;
+	for (; i < n; i++) {
+		unsigned char x = (unsigned char)a[i], y = (unsigned char)b[i];
+		if (x == y)
+			continue;
+		if (x == ';')
+			return -1;
+		if (y == ';')
+			return 1;
+		return x < y ? -1 : 1;
+	}
+	return an < bn ? -1 : an > bn ? 1 : 0;
+}
+
+static int entry_cmp(const void *pa, const void *pb)
+{
+	const struct fp_folded_entry *a = pa, *b = pb;
+	int c = fp_stack_cmp(a->stack, a->len, b->stack, b->len);
+	if (c)
+		return c;
+	/* Equal stacks: keep input order (qsort is not stable). */
+	return a < b ? -1 : a > b;
+}
+
+void fp_folded_sort(struct fp_folded *t)
+{
+	if (t->n > 1)
+		qsort(t->e, t->n, sizeof *t->e, entry_cmp);
+}
+
+void fp_folded_merge(struct fp_folded *t)
+{
+	fp_folded_sort(t);
+	size_t out = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		if (out && t->e[out - 1].len == t->e[i].len &&
+		    memcmp(t->e[out - 1].stack, t->e[i].stack, t->e[i].len) == 0) {
+			t->e[out - 1].count += t->e[i].count;
+			t->e[out - 1].count2 += t->e[i].count2;
+			continue;
+		}
+		t->e[out++] = t->e[i];
+	}
+	t->n = out;
+}
+
+void fp_folded_reverse(struct fp_folded *t)
+{
+	char *tmp = NULL;
+	size_t tmp_cap = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		struct fp_folded_entry *e = &t->e[i];
+		if (e->len > tmp_cap) {
+			tmp_cap = e->len;
+			tmp = fp_xrealloc(tmp, tmp_cap);
+		}
+		/* Copy frames from the last to the first. */
+		size_t out = 0, end = e->len;
+		while (end > 0) {
+			size_t start = end;
+			while (start > 0 && e->stack[start - 1] != ';')
+				start--;
+			if (out)
+				tmp[out++] = ';';
+			memcpy(tmp + out, e->stack + start, end - start);
+			out += end - start;
+			end = start ? start - 1 : 0;
+			if (start == 0)
+				break;
+		}
+		e->stack = arena_copy(t, tmp, out);
+		e->len = out;
+	}
+	free(tmp);
+}
+
+void fp_folded_write(struct fp_sink *s, const struct fp_folded *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct fp_folded_entry *e = &t->e[i];
+		fp_sink_write(s, e->stack, e->len);
+		fp_sink_char(s, ' ');
+		fp_sink_u64(s, e->count);
+		if (t->two_counts) {
+			fp_sink_char(s, ' ');
+			fp_sink_u64(s, e->count2);
+		}
+		fp_sink_char(s, '\n');
+	}
+}

@@ -1,0 +1,88 @@
+/* heatmap.h: the subsecond-offset heatmap and its renderings.
+ *
+ * A heatmap has one column per second (column 0 = base_sec, the floor of
+ * the first sample's time) and `rows` slices per second; a cell counts the
+ * samples whose time falls in that slice (fp-bucket's H records).
+ *
+ * Renderings, all into a struct fp_sink (see sink.h):
+ *  - fp_heatmap_svg: standalone interactive SVG in FlameScope's layout: a
+ *    column per second, the start of each second at the bottom, white->red
+ *    linear to the largest cell, an "Enhanced" toggle (log scale through
+ *    yellow/orange so single samples show), axes in seconds and ms, hover
+ *    status (second, ms, count), click a start cell then an end cell to
+ *    select [start, end) (drawn as a time-ordered "snake").
+ *  - fp_heatmap_html: an XHTML page (also valid HTML) with that SVG inline,
+ *    optionally a flame graph beside it (an <iframe>), warnings and
+ *    statistics.
+ *  - fp_heatmap_json: FlameScope's /heatmap/ shape:
+ *	{"columns":[0,1,...],"rows":[980,960,...,0],
+ *	 "values":[[...],...],"maxvalue":N}
+ *    values[column][i] is the count of the slice starting at rows[i] ms
+ *    (rows are listed from the end of the second down to 0, as FlameScope
+ *    does).
+ *  - fp_heatmap_tsv: `second<TAB>row_start_ms<TAB>count`, a header line then
+ *    every cell (zeros too), for matplotlib/gnuplot.
+ *
+ * Calling sequence:
+ *	struct fp_heatmap hm; fp_heatmap_init(&hm);
+ *	fp_heatmap_reset(&hm, 50, 82);       // on each G record
+ *	fp_heatmap_set(&hm, col, row, n);    // on each H record
+ *	struct fp_heatmap_opts o; fp_heatmap_opts_init(&o);
+ *	fp_heatmap_svg(&sink, &hm, &o);
+ *	fp_heatmap_free(&hm);
+ */
+#ifndef FP_HEATMAP_H
+#define FP_HEATMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sink.h"
+
+#define FP_HEATMAP_MAX_ROWS 1000
+#define FP_HEATMAP_MAX_COLS 100000	/* about 28 hours */
+
+struct fp_heatmap {
+	unsigned rows;		/* slices per second */
+	int64_t base_sec;	/* absolute perf second of column 0 */
+	size_t ncols;		/* columns 0 .. ncols-1 hold data */
+	uint64_t *cells;	/* cells[col * rows + row] */
+	size_t cap_cols;
+};
+
+struct fp_heatmap_opts {
+	const char *title;	/* "Heatmap" */
+	unsigned cell_w, cell_h; /* px; 0: chosen from the size */
+	int have_range;		/* draw an initial selection */
+	double range_from, range_to; /* seconds on the heatmap axis; <0: open */
+	/* HTML page only: */
+	const char *flame_src;	/* flame graph shown beside (NULL: none) */
+	const char *flame_caption; /* its caption */
+	const char *whole_href;	/* "Whole profile" link (NULL: none) */
+	const char *range_url;	/* on selection, the flame frame loads this with
+				 * {from} and {to} replaced (NULL: static page) */
+	const char *const *warnings; size_t n_warnings;
+	const char *const *stats; size_t n_stats;
+	const char *footer_html_text; /* plain text line at the bottom */
+};
+
+void fp_heatmap_init(struct fp_heatmap *hm);
+void fp_heatmap_free(struct fp_heatmap *hm);
+/* Drops all cells and sets the geometry (rows clamped to 1..MAX_ROWS). */
+void fp_heatmap_reset(struct fp_heatmap *hm, unsigned rows, int64_t base_sec);
+/* Sets a cell to an absolute count. -1 if row >= rows or col >= MAX_COLS. */
+int fp_heatmap_set(struct fp_heatmap *hm, uint64_t col, uint64_t row, uint64_t count);
+uint64_t fp_heatmap_get(const struct fp_heatmap *hm, size_t col, unsigned row);
+uint64_t fp_heatmap_max(const struct fp_heatmap *hm);
+uint64_t fp_heatmap_total(const struct fp_heatmap *hm);
+
+void fp_heatmap_opts_init(struct fp_heatmap_opts *o);
+/* Linear white->red colour of a count: "rgb(255,g,g)" into buf (>= 20 bytes). */
+void fp_heatmap_color(uint64_t count, uint64_t max, char *buf);
+
+void fp_heatmap_svg(struct fp_sink *s, const struct fp_heatmap *hm, const struct fp_heatmap_opts *o);
+void fp_heatmap_html(struct fp_sink *s, const struct fp_heatmap *hm, const struct fp_heatmap_opts *o);
+void fp_heatmap_json(struct fp_sink *s, const struct fp_heatmap *hm);
+void fp_heatmap_tsv(struct fp_sink *s, const struct fp_heatmap *hm);
+
+#endif

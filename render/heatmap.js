@@ -1,0 +1,135 @@
+// Subsecond-offset heatmap: hover, enhanced colours, range selection.
+// The renderer prepends `var hm_cfg = {...};` and places this script at the
+// end of the <svg id="heatmap"> element (standalone SVG or inline in HTML).
+(function () {
+var cfg = hm_cfg;
+var svg = document.getElementById("heatmap");
+var status = document.getElementById("hm_status");
+var selected = document.getElementById("hm_selected");
+var hover = document.getElementById("hm_hover");
+var snake = document.getElementById("hm_snake");
+var enh = document.getElementById("hm_enhanced");
+var cells = document.getElementById("hm_cells").children;
+var enhanced = false, start = null;
+var NS = "http://www.w3.org/2000/svg";
+
+function set_text(e, s) { if (e) e.textContent = s; }
+function linear_fill(c) {
+	var v = Math.round(255 * (1 - c / cfg.max));
+	return "rgb(255," + v + "," + v + ")";
+}
+// Enhanced: log scale through yellow and orange, so single samples show.
+var ramp = [[255, 255, 255], [255, 237, 160], [254, 178, 76], [240, 59, 32], [189, 0, 38]];
+function enhanced_fill(c) {
+	var t = Math.log(1 + c) / Math.log(1 + cfg.max);
+	var k = Math.min(ramp.length - 2, Math.floor(t * (ramp.length - 1)));
+	var f = t * (ramp.length - 1) - k, a = ramp[k], b = ramp[k + 1], out = [];
+	for (var i = 0; i < 3; i++) out.push(Math.round(a[i] + (b[i] - a[i]) * f));
+	return "rgb(" + out.join(",") + ")";
+}
+function recolor() {
+	for (var i = 0; i < cells.length; i++) {
+		var c = +cells[i].getAttribute("data-c");
+		cells[i].setAttribute("fill", enhanced ? enhanced_fill(c) : linear_fill(c));
+	}
+	set_text(enh, "Enhanced: " + (enhanced ? "on" : "off"));
+}
+function to_svg(evt) {
+	var pt = svg.createSVGPoint();
+	pt.x = evt.clientX; pt.y = evt.clientY;
+	return pt.matrixTransform(svg.getScreenCTM().inverse());
+}
+// Mouse position -> {col, row} or null outside the grid.
+function cell_at(evt) {
+	var p = to_svg(evt);
+	var col = Math.floor((p.x - cfg.x0) / cfg.cw);
+	var top = Math.floor((p.y - cfg.y0) / cfg.ch);
+	if (col < 0 || col >= cfg.cols || top < 0 || top >= cfg.rows) return null;
+	return { col: col, row: cfg.rows - 1 - top };
+}
+function count_at(col, row) {
+	var key = col + ":" + row;
+	return cfg.counts[key] || 0;
+}
+function cell_x(col) { return cfg.x0 + col * cfg.cw; }
+function cell_y(row) { return cfg.y0 + (cfg.rows - 1 - row) * cfg.ch; }
+function ms_of(row) { return Math.round(1000 * row / cfg.rows * 1000) / 1000; }
+function add_rect(parent, x, y, w, h) {
+	var r = document.createElementNS(NS, "rect");
+	r.setAttribute("x", x); r.setAttribute("y", y);
+	r.setAttribute("width", w); r.setAttribute("height", h);
+	parent.appendChild(r);
+}
+// Highlights cells a..b (indexes col*rows+row, a <= b) in time order:
+// up the rest of a's column, whole middle columns, up b's column to b.
+function draw_snake(a, b) {
+	while (snake.firstChild) snake.removeChild(snake.firstChild);
+	var ac = Math.floor(a / cfg.rows), ar = a % cfg.rows;
+	var bc = Math.floor(b / cfg.rows), br = b % cfg.rows;
+	if (ac == bc) {
+		add_rect(snake, cell_x(ac), cell_y(br), cfg.cw, (br - ar + 1) * cfg.ch);
+		return;
+	}
+	add_rect(snake, cell_x(ac), cfg.y0, cfg.cw, (cfg.rows - ar) * cfg.ch);
+	if (bc - ac > 1)
+		add_rect(snake, cell_x(ac + 1), cfg.y0, (bc - ac - 1) * cfg.cw, cfg.rows * cfg.ch);
+	add_rect(snake, cell_x(bc), cell_y(br), cfg.cw, (br + 1) * cfg.ch);
+}
+function fmt_sec(idx) { return (idx / cfg.rows).toFixed(3); }
+function select_range(a, b) {
+	var n = 0;
+	for (var k in cfg.counts) {
+		var p = k.split(":"), i = (+p[0]) * cfg.rows + (+p[1]);
+		if (i >= a && i <= b) n += cfg.counts[k];
+	}
+	draw_snake(a, b);
+	var from = fmt_sec(a), to = fmt_sec(b + 1);
+	set_text(selected, "Selected: [" + from + ", " + to + ") s, " + n + " samples");
+	svg.setAttribute("data-from", from);
+	svg.setAttribute("data-to", to);
+	var frame = document.getElementById("flameframe");
+	if (frame && cfg.range_url) {
+		frame.setAttribute("src", cfg.range_url.replace("{from}", from).replace("{to}", to));
+		set_text(document.getElementById("flame_caption"),
+			"Flame graph of [" + from + ", " + to + ") s");
+	}
+}
+
+svg.addEventListener("mousemove", function (evt) {
+	var c = cell_at(evt);
+	if (!c) { hover.setAttribute("visibility", "hidden"); return; }
+	hover.setAttribute("visibility", "visible");
+	hover.setAttribute("x", cell_x(c.col));
+	hover.setAttribute("y", cell_y(c.row));
+	set_text(status, "second " + c.col + ", " + ms_of(c.row) + " ms: " +
+		count_at(c.col, c.row) + " samples");
+}, false);
+svg.addEventListener("click", function (evt) {
+	if (evt.target === enh) { enhanced = !enhanced; recolor(); return; }
+	var c = cell_at(evt);
+	if (!c) return;
+	var idx = c.col * cfg.rows + c.row;
+	if (start === null) {
+		start = idx;
+		draw_snake(idx, idx);
+		set_text(selected, "Start: " + fmt_sec(idx) + " s; click the end cell");
+	} else {
+		var a = Math.min(start, idx), b = Math.max(start, idx);
+		start = null;
+		select_range(a, b);
+	}
+}, false);
+var whole = document.getElementById("whole");
+if (whole) whole.addEventListener("click", function (evt) {
+	var frame = document.getElementById("flameframe");
+	if (!frame) return;
+	evt.preventDefault();
+	frame.setAttribute("src", whole.getAttribute("href"));
+	set_text(document.getElementById("flame_caption"), "Flame graph of the whole profile");
+	while (snake.firstChild) snake.removeChild(snake.firstChild);
+	set_text(selected, " ");
+	start = null;
+}, false);
+if (cfg.sel_from !== null)
+	draw_snake(cfg.sel_from, cfg.sel_to);
+})();

@@ -1,0 +1,120 @@
+/* termheat.c: terminal heatmap (see termheat.h). */
+#include "termheat.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define LABEL_WIDTH 6		/* "980ms " */
+#define HEADER_LINES 2		/* title, legend */
+#define FOOTER_LINES 1		/* seconds axis */
+#define CUBE_BASE 16		/* first colour of the xterm 6x6x6 cube */
+#define CUBE_LEVELS 6
+#define RAMP " .:-=+*#%@"
+#define LEGEND_STEPS 10
+
+enum fp_term_color fp_term_detect_color(int is_tty)
+{
+	const char *no_color = getenv("NO_COLOR");
+	if (!is_tty || (no_color && *no_color))
+		return FP_TERM_PLAIN;
+	const char *ct = getenv("COLORTERM");
+	if (ct && (strcmp(ct, "truecolor") == 0 || strcmp(ct, "24bit") == 0))
+		return FP_TERM_TRUECOLOR;
+	return FP_TERM_256;
+}
+
+/* One cell: level 0..1000 of the largest value. */
+static void put_cell(struct fp_sink *s, enum fp_term_color mode, uint64_t v, uint64_t max)
+{
+	unsigned level = max ? (unsigned)(v * 1000 / max) : 0;
+	if (mode == FP_TERM_PLAIN) {
+		size_t steps = sizeof RAMP - 2;
+		size_t i = v == 0 ? 0 : 1 + (size_t)level * (steps - 1) / 1000;
+		fp_sink_char(s, RAMP[i]);
+		return;
+	}
+	unsigned gb = 255 - level * 255 / 1000;
+	if (mode == FP_TERM_TRUECOLOR) {
+		fp_sink_printf(s, "\033[48;2;255;%u;%um ", gb, gb);
+	} else {
+		unsigned c = gb * (CUBE_LEVELS - 1) / 255;
+		if (v && c == CUBE_LEVELS - 1)
+			c = CUBE_LEVELS - 2;	/* never draw a non-empty cell white */
+		fp_sink_printf(s, "\033[48;5;%um ", CUBE_BASE + 36 * (CUBE_LEVELS - 1) + 6 * c + c);
+	}
+}
+
+static void end_line(struct fp_sink *s, const struct fp_term_opts *o)
+{
+	if (o->color != FP_TERM_PLAIN)
+		fp_sink_str(s, "\033[0m");
+	if (o->home)
+		fp_sink_str(s, "\033[K");
+	fp_sink_char(s, '\n');
+}
+
+void fp_heatmap_term(struct fp_sink *s, const struct fp_heatmap *hm, const struct fp_term_opts *o)
+{
+	unsigned cols = o->cols > LABEL_WIDTH + 10 ? o->cols : LABEL_WIDTH + 10;
+	unsigned lines = o->lines > HEADER_LINES + FOOTER_LINES + 2 ? o->lines : HEADER_LINES + FOOTER_LINES + 2;
+	unsigned avail_lines = lines - HEADER_LINES - FOOTER_LINES - 1;
+	unsigned group = (hm->rows + avail_lines - 1) / avail_lines;
+	unsigned shown_rows = (hm->rows + group - 1) / group;
+	size_t width = cols - LABEL_WIDTH - 1;
+	size_t first = hm->ncols > width ? hm->ncols - width : 0;
+	size_t ncols = hm->ncols - first;
+
+	/* Largest displayed (grouped) cell. */
+	uint64_t max = 0;
+	for (size_t c = first; c < hm->ncols; c++)
+		for (unsigned g = 0; g < shown_rows; g++) {
+			uint64_t v = 0;
+			for (unsigned r = g * group; r < (g + 1) * group && r < hm->rows; r++)
+				v += fp_heatmap_get(hm, c, r);
+			if (v > max)
+				max = v;
+		}
+
+	if (o->home)
+		fp_sink_str(s, "\033[H");
+	fp_sink_str(s, o->title ? o->title : "flamepipe heatmap");
+	fp_sink_printf(s, "  (seconds %zu..%zu since %lld, %u ms per line)", first,
+		       hm->ncols ? hm->ncols - 1 : 0, (long long)hm->base_sec, 1000 * group / hm->rows);
+	end_line(s, o);
+	fp_sink_str(s, "scale: 0 ");
+	for (unsigned i = 0; i <= LEGEND_STEPS; i++)
+		put_cell(s, o->color, i, LEGEND_STEPS);
+	if (o->color != FP_TERM_PLAIN)
+		fp_sink_str(s, "\033[0m");
+	fp_sink_printf(s, " %llu samples per cell", (unsigned long long)max);
+	end_line(s, o);
+	for (unsigned g = shown_rows; g-- > 0;) {
+		fp_sink_printf(s, "%4ums ", 1000 * g * group / hm->rows);
+		for (size_t c = first; c < hm->ncols; c++) {
+			uint64_t v = 0;
+			for (unsigned r = g * group; r < (g + 1) * group && r < hm->rows; r++)
+				v += fp_heatmap_get(hm, c, r);
+			put_cell(s, o->color, v, max);
+		}
+		end_line(s, o);
+	}
+	/* Seconds axis: a mark every 10 columns. */
+	fp_sink_printf(s, "%*s", LABEL_WIDTH, "");
+	for (size_t i = 0; i < ncols;) {
+		size_t c = first + i;
+		if (c % 10 == 0) {
+			char num[24];
+			int n = snprintf(num, sizeof num, "%zu", c);
+			if (i + (size_t)n <= ncols) {
+				fp_sink_write(s, num, (size_t)n);
+				i += (size_t)n;
+				continue;
+			}
+		}
+		fp_sink_char(s, ' ');
+		i++;
+	}
+	end_line(s, o);
+	if (o->home)
+		fp_sink_str(s, "\033[J");
+}

@@ -1,0 +1,34 @@
+/* termheat.h: the heatmap as terminal text, for SSH sessions.
+ *
+ * One character per second (the newest seconds that fit the width), one
+ * line per slice group (rows are summed in groups so the map fits the
+ * height), the start of the second at the bottom as on the web page.
+ * Colours: truecolor or 256-colour background cells, white->red scaled to
+ * the largest displayed cell; or, in plain mode, a character ramp
+ * " .:-=+*#%@" with no escape sequences at all (for pipes and NO_COLOR).
+ *
+ * With `home` set, the drawing starts with cursor-home and every line ends
+ * with clear-to-end-of-line, so redrawing in place never flickers.
+ */
+#ifndef FP_TERMHEAT_H
+#define FP_TERMHEAT_H
+
+#include "heatmap.h"
+#include "sink.h"
+
+enum fp_term_color { FP_TERM_PLAIN, FP_TERM_256, FP_TERM_TRUECOLOR };
+
+struct fp_term_opts {
+	unsigned cols, lines;	/* terminal size */
+	enum fp_term_color color;
+	int home;		/* redraw in place */
+	const char *title;
+};
+
+/* Picks the colour mode from the environment: NO_COLOR or !is_tty -> plain,
+ * COLORTERM=truecolor|24bit -> truecolor, else 256 colours. */
+enum fp_term_color fp_term_detect_color(int is_tty);
+
+void fp_heatmap_term(struct fp_sink *s, const struct fp_heatmap *hm, const struct fp_term_opts *o);
+
+#endif
