@@ -35,15 +35,23 @@
 #define PERF_RECORD_LOST "PERF_RECORD_LOST"
 #define UNKNOWN_NAME "[unknown]"
 
-enum { C_DIGIT = 1, C_HEX = 2, C_SPACE = 4 };
+/* C_ADDR: may appear in perf's right-aligned address column. */
+enum { C_DIGIT = 1, C_HEX = 2, C_SPACE = 4, C_ADDR = 8 };
 
 static const unsigned char char_class[256] = {
-	['0' ... '9'] = C_DIGIT | C_HEX,
-	['a' ... 'f'] = C_HEX,
-	['A' ... 'F'] = C_HEX,
-	[' '] = C_SPACE,
+	['0' ... '9'] = C_DIGIT | C_HEX | C_ADDR,
+	['a' ... 'f'] = C_HEX | C_ADDR,
+	['A' ... 'F'] = C_HEX | C_ADDR,
+	[' '] = C_SPACE | C_ADDR,
 	['\t'] = C_SPACE,
 };
+
+/* perf prints a frame as TAB, the address right-aligned in 16 columns
+ * (`%16lx`), a space, then the symbol: the fast path checks that shape. */
+#define PERF_ADDR_WIDTH 16
+
+/* The per-frame helpers are small and called from one hot spot each. */
+#define HOT_INLINE static inline __attribute__((always_inline))
 
 #define IS_DIGIT(c) (char_class[(unsigned char)(c)] & C_DIGIT)
 #define IS_HEX(c) (char_class[(unsigned char)(c)] & C_HEX)
@@ -63,11 +71,69 @@ static int has_suffix(const char *s, size_t n, const char *suf, size_t sn)
 #define HAS_SUFFIX(s, n, lit) has_suffix(s, n, lit, sizeof(lit) - 1)
 #define IS_LIT(s, n, lit) ((n) == sizeof(lit) - 1 && memcmp(s, lit, n) == 0)
 
+/* Word-at-a-time byte tests (little or big endian alike: only "is there
+ * any" is asked). From the classic bit hacks: exact for "any byte". */
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+#define WORD 8
+
+static inline uint64_t load_word(const char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, WORD);
+	return v;
+}
+
+static inline uint64_t has_byte(uint64_t v, unsigned char c)
+{
+	uint64_t x = v ^ (ONES * c);
+	return (x - ONES) & ~x & HIGHS;
+}
+
+static inline uint64_t has_less(uint64_t v, unsigned char n)
+{
+	return (v - ONES * n) & ~v & HIGHS;
+}
+
+#define LOW7 0x7f7f7f7f7f7f7f7full
+
+/* High bit set in exactly the bytes of x that are zero. */
+static inline uint64_t zero_bytes(uint64_t x)
+{
+	return ~(((x & LOW7) + LOW7) | x | LOW7);
+}
+
+static inline int word_needs_cleaning(uint64_t v)
+{
+	return (has_byte(v, ';') | has_less(v, 0x20) | has_byte(v, 0x7f)) != 0;
+}
+
+/* Does a name hold a byte the protocol does not allow in a name? */
+HOT_INLINE int needs_cleaning(const char *s, size_t n)
+{
+	if (n < WORD) {
+		for (size_t i = 0; i < n; i++) {
+			unsigned char c = (unsigned char)s[i];
+			if (c == ';' || c < 0x20 || c == 0x7f)
+				return 1;
+		}
+		return 0;
+	}
+	for (size_t i = 0; i + WORD < n; i += WORD)
+		if (word_needs_cleaning(load_word(s + i)))
+			return 1;
+	/* The last word overlaps the one before: no byte loop for the tail. */
+	return word_needs_cleaning(load_word(s + n - WORD));
+}
+
 /* Copies a name, making it safe for the protocol: ';' separates frames, so
  * it becomes ':' (as stackcollapse-perf.pl does); TAB, CR, NUL and other
  * control bytes become a space. */
-static void copy_name(char *dst, const char *src, size_t n)
+HOT_INLINE void copy_name(char *dst, const char *src, size_t n)
 {
+	memcpy(dst, src, n);
+	if (!needs_cleaning(src, n))
+		return;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)src[i];
 		dst[i] = c == ';' ? ':' : (c < 0x20 || c == 0x7f) ? ' ' : (char)c;
@@ -189,7 +255,7 @@ static void reset_sample(struct fp_perf_parser *pp)
 
 /* Reserves n bytes for the next (more rootward) frame name and records its
  * kind; returns where to write the name, or NULL once the record is full. */
-static char *frame_slot(struct fp_perf_parser *pp, size_t n, char kind)
+HOT_INLINE char *frame_slot(struct fp_perf_parser *pp, size_t n, char kind)
 {
 	size_t need = n + (pp->nframes ? 1 : 0);
 
@@ -205,7 +271,7 @@ static char *frame_slot(struct fp_perf_parser *pp, size_t n, char kind)
 	return pp->rec + pp->rec_head;
 }
 
-static void push_name(struct fp_perf_parser *pp, const char *name, size_t n,
+HOT_INLINE void push_name(struct fp_perf_parser *pp, const char *name, size_t n,
 		      char kind)
 {
 	char *dst = frame_slot(pp, n, kind);
@@ -238,13 +304,27 @@ static void push_dso_name(struct fp_perf_parser *pp, const char *dso, size_t n,
 	dst[bn + 1] = ']';
 }
 
-/* Writes v in decimal ending just before rec[h]; returns the new head. */
+static const char two_digits[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* Writes v in decimal ending just before rec[h]; returns the new head.
+ * Two digits per division: this runs five times per sample. */
 static size_t put_u64_back(char *rec, size_t h, uint64_t v)
 {
-	do {
-		rec[--h] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100) * 2;
+		v /= 100;
+		rec[--h] = two_digits[d + 1];
+		rec[--h] = two_digits[d];
+	}
+	if (v >= 10) {
+		rec[--h] = two_digits[v * 2 + 1];
+		rec[--h] = two_digits[v * 2];
+	} else {
+		rec[--h] = (char)('0' + v);
+	}
 	return h;
 }
 
@@ -314,17 +394,36 @@ static void emit_sample(struct fp_perf_parser *pp)
 
 /* ---- frames ------------------------------------------------------------ */
 
+/* The last '(' or ')' in [begin, q), or NULL. A word at a time: dso paths
+ * are long and this runs once per frame. */
+static const char *last_paren(const char *begin, const char *q)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	while (q - begin >= WORD) {
+		uint64_t v = load_word(q - WORD);
+		uint64_t m = zero_bytes(v ^ (ONES * '(')) | zero_bytes(v ^ (ONES * ')'));
+		if (m)	/* the highest flagged byte is the last in memory */
+			return q - WORD + (63 - __builtin_clzll(m)) / 8;
+		q -= WORD;
+	}
+#endif
+	while (q > begin) {
+		q--;
+		if (*q == '(' || *q == ')')
+			return q;
+	}
+	return NULL;
+}
+
 /* Finds the '(' that opens the group closed by *close (the last byte), so
  * that a dso path containing parentheses stays whole. NULL if unbalanced. */
 static const char *group_open(const char *begin, const char *close)
 {
-	const char *open = memrchr(begin, '(', (size_t)(close - begin));
-	if (!open)
-		return NULL;
-	if (!memchr(open + 1, ')', (size_t)(close - open - 1)))
-		return open;	/* common case: no nested parentheses */
+	const char *q = last_paren(begin, close);
+	if (!q || *q == '(')
+		return q;	/* common case: no nested parentheses */
 	int depth = 1;
-	for (const char *q = close - 1; q >= begin; q--) {
+	for (q = close - 1; q >= begin; q--) {
 		if (*q == ')')
 			depth++;
 		else if (*q == '(' && --depth == 0)
@@ -333,20 +432,62 @@ static const char *group_open(const char *begin, const char *close)
 	return NULL;
 }
 
+/* High bit set in the bytes of x (ASCII only) that lie in [lo, hi]. */
+static inline uint64_t bytes_in_range(uint64_t x, unsigned char lo, unsigned char hi)
+{
+	uint64_t t = (x | HIGHS) - ONES * lo;		/* >= lo */
+	uint64_t u = (x | HIGHS) - ONES * (hi + 1u);	/* > hi */
+	return t & ~u & HIGHS;
+}
+
+/* Is every byte of x a space or a lower-case hex digit? */
+static inline int is_addr_word(uint64_t x)
+{
+	uint64_t ok = bytes_in_range(x, '0', '9') | bytes_in_range(x, 'a', 'f') |
+		      zero_bytes(x ^ (ONES * ' '));
+	return (ok & ~x & HIGHS) == HIGHS;
+}
+
+/* Is p[0..PERF_ADDR_WIDTH) perf's address column: spaces then hex digits?
+ * (Lenient: spaces between digits pass too.) Other shapes take the slow
+ * path in parse_frame. */
+static int is_addr_column(const char *p)
+{
+	return is_addr_word(load_word(p)) && is_addr_word(load_word(p + WORD)) &&
+	       IS_HEX(p[PERF_ADDR_WIDTH - 1]);
+}
+
+/* Removes a trailing +0x<hex> offset from the symbol [p, end), and only
+ * that: operator+= keeps its '+'. Returns the new end. */
+HOT_INLINE const char *strip_offset(const char *p, const char *end)
+{
+	const char *h = end;
+	while (h > p && IS_HEX(h[-1]))
+		h--;
+	if (h < end && h - p >= 3 && h[-3] == '+' && h[-2] == '0' && h[-1] == 'x')
+		return h - 3;
+	return end;
+}
+
 /* Parses `[<hex addr>] [<sym>[+0x<off>]] [(<dso>)]` in [p, end) and pushes
  * the frame. Returns 0, or -1 if there is nothing at all. */
 static int parse_frame(struct fp_perf_parser *pp, const char *p, const char *end)
 {
-	p = skip_spaces(p, end);
-	end = trim_spaces_back(p, end);
-	if (p == end)
-		return -1;
-
-	const char *a = p;
-	while (a < end && IS_HEX(*a))
-		a++;
-	if (a > p && (a == end || IS_SPACE(*a)))
-		p = skip_spaces(a, end);	/* skip the address */
+	if (end > p && IS_SPACE(end[-1]))
+		end = trim_spaces_back(p, end);
+	if (end - p > PERF_ADDR_WIDTH + 1 && p[PERF_ADDR_WIDTH] == ' ' &&
+	    p[PERF_ADDR_WIDTH + 1] != ' ' && is_addr_column(p)) {
+		p += PERF_ADDR_WIDTH + 1;
+	} else {
+		p = skip_spaces(p, end);
+		if (p == end)
+			return -1;
+		const char *a = p;
+		while (a < end && IS_HEX(*a))
+			a++;
+		if (a > p && (a == end || IS_SPACE(*a)))
+			p = skip_spaces(a, end);	/* skip the address */
+	}
 
 	const char *sym_end = end, *dso = NULL;
 	size_t dso_len = 0;
@@ -359,12 +500,7 @@ static int parse_frame(struct fp_perf_parser *pp, const char *p, const char *end
 		}
 	}
 
-	/* Remove a trailing +0x<hex> offset only: operator+= keeps its '+'. */
-	const char *h = sym_end;
-	while (h > p && IS_HEX(h[-1]))
-		h--;
-	if (h < sym_end && h - p >= 3 && h[-3] == '+' && h[-2] == '0' && h[-1] == 'x')
-		sym_end = h - 3;
+	sym_end = strip_offset(p, sym_end);
 
 	size_t sym_len = (size_t)(sym_end - p);
 	char kind = dso ? fp_perf_dso_kind(dso, dso_len) : FP_KIND_UNKNOWN;
