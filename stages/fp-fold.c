@@ -253,7 +253,8 @@ static size_t table_sorted(const struct stack_table *t, struct stack_entry ***so
 	for (size_t i = 0; i <= t->mask; i++)
 		if (t->slots[i].key)
 			(*sorted)[n++] = &t->slots[i];
-	qsort(*sorted, n, sizeof **sorted, entry_cmp);
+	if (n > 1)
+		qsort(*sorted, n, sizeof **sorted, entry_cmp);
 	return n;
 }
 
