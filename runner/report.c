@@ -1,0 +1,356 @@
+/* report.c: `flamepipe report FILE -o DIR [options]`: the default pipeline
+ * (read -> bucket -> range -> fold -> render) on a finished capture.
+ *
+ * Options become pipeline variables: INPUT, OUTDIR, ROWS and the list
+ * variables READ_ARGS, BUCKET_ARGS, RANGE_ARGS, FOLD_ARGS, RENDER_ARGS,
+ * which the pipeline file places on each stage's command line. So another
+ * --pipeline gets the same options without the runner knowing its stages.
+ * While stderr is a terminal a progress line shows how far fp-read is
+ * (its input fd's position in /proc/PID/fdinfo against the file size).
+ * At the end one summary line: samples and stacks (from DIR/stacks.folded),
+ * input size, time, throughput, and the files written.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <ev.h>
+
+#include "commands.h"
+#include "fp_error.h"
+#include "pipeline.h"
+#include "pipeline_run.h"
+
+#define PROGRESS_INTERVAL 0.25	/* s between progress line updates */
+#define BYTES_PER_MB 1e6
+#define FILES_LIST_MAX 512
+#define FOLDED_NAME "stacks.folded"
+
+const char cmd_report_usage[] =
+	"report FILE -o DIR [--rows N] [--keep-idle] [--weight samples|period]\n"
+	"        [--from S] [--to S] [--pid LIST] [--tid LIST] [--cpu LIST] [--comm NAMES]\n"
+	"        [--event NAMES] [--include REGEX] [--exclude REGEX] [--pid-root|--tid-root]\n"
+	"        [--kernel] [--jit] [--pipeline FILE] [-D NAME=VALUE]... [-A NAME=WORD]...\n"
+	"        [--read-arg A] [--bucket-arg A] [--range-arg A] [--fold-arg A] [--render-arg A]\n"
+	"        [--progress|--no-progress] [--dir-file F] [--drain-timeout S] [--kill-timeout S] [-v] [-q]";
+
+/* An option that becomes words of a stage's list variable. */
+struct passthrough {
+	const char *option;	/* report's option (without --) */
+	int has_arg;
+	const char *var;	/* list variable */
+	const char *stage_option;	/* the stage's option, or NULL: the argument itself */
+};
+
+static const struct passthrough passthroughs[] = {
+	{ "keep-idle", 0, "BUCKET_ARGS", "--keep-idle" },
+	{ "weight", 1, "FOLD_ARGS", "--weight" },
+	{ "from", 1, "RANGE_ARGS", "--from" },
+	{ "to", 1, "RANGE_ARGS", "--to" },
+	{ "pid", 1, "RANGE_ARGS", "--pid" },
+	{ "tid", 1, "RANGE_ARGS", "--tid" },
+	{ "cpu", 1, "RANGE_ARGS", "--cpu" },
+	{ "comm", 1, "RANGE_ARGS", "--comm" },
+	{ "event", 1, "RANGE_ARGS", "--event" },
+	{ "include", 1, "RANGE_ARGS", "--include" },
+	{ "exclude", 1, "RANGE_ARGS", "--exclude" },
+	{ "pid-root", 0, "FOLD_ARGS", "--pid" },
+	{ "tid-root", 0, "FOLD_ARGS", "--tid" },
+	{ "kernel", 0, "FOLD_ARGS", "--kernel" },
+	{ "jit", 0, "FOLD_ARGS", "--jit" },
+	{ "read-arg", 1, "READ_ARGS", NULL },
+	{ "bucket-arg", 1, "BUCKET_ARGS", NULL },
+	{ "range-arg", 1, "RANGE_ARGS", NULL },
+	{ "fold-arg", 1, "FOLD_ARGS", NULL },
+	{ "render-arg", 1, "RENDER_ARGS", NULL },
+};
+#define NPASS (sizeof passthroughs / sizeof *passthroughs)
+
+enum {
+	OPT_PASS = 256,		/* + index into passthroughs */
+	OPT_ROWS = OPT_PASS + 100, OPT_PIPELINE, OPT_PROGRESS, OPT_NO_PROGRESS,
+	OPT_DIR_FILE, OPT_DRAIN, OPT_KILL,
+};
+
+struct progress {
+	ev_timer w;
+	struct fp_run *run;
+	char input_real[PATH_MAX];
+	off_t size;
+	ev_tstamp start;
+	int shown;
+};
+
+/* fp-read's position in the input: the fd of /proc/PID/fd that links to
+ * the input file; its fdinfo "pos:". -1 if not found. */
+static long long reader_position(pid_t pid, const char *input_real)
+{
+	char path[64], link[PATH_MAX];
+	long long pos = -1;
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(path, sizeof path, "/proc/%ld/fd", (long)pid);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while (pos < 0 && (e = readdir(d))) {
+		char fdpath[320];
+		ssize_t n;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(fdpath, sizeof fdpath, "/proc/%ld/fd/%s", (long)pid, e->d_name);
+		n = readlink(fdpath, link, sizeof link - 1);
+		if (n <= 0)
+			continue;
+		link[n] = '\0';
+		if (strcmp(link, input_real))
+			continue;
+		snprintf(fdpath, sizeof fdpath, "/proc/%ld/fdinfo/%s", (long)pid, e->d_name);
+		FILE *f = fopen(fdpath, "r");
+
+		if (f) {
+			char line[128];
+
+			while (fgets(line, sizeof line, f))
+				if (sscanf(line, "pos: %lld", &pos) == 1)
+					break;
+			fclose(f);
+		}
+	}
+	closedir(d);
+	return pos;
+}
+
+static void progress_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct progress *p = w->data;
+	pid_t pid = fp_run_stage_pid(p->run, 0);
+	long long pos;
+	double elapsed = ev_now(loop) - p->start;
+
+	if (pid <= 0 || (pos = reader_position(pid, p->input_real)) < 0)
+		return;
+	fprintf(stderr, "\r%s: report: %.1f of %.1f MB (%d%%), %.1f MB/s\033[K", fp_prog(),
+		(double)pos / BYTES_PER_MB, (double)p->size / BYTES_PER_MB,
+		p->size > 0 ? (int)(100.0 * (double)pos / (double)p->size) : 100,
+		elapsed > 0 ? (double)pos / BYTES_PER_MB / elapsed : 0.0);
+	fflush(stderr);
+	p->shown = 1;
+}
+
+/* Samples and stacks in DIR/stacks.folded (`stack count` lines). */
+static int folded_totals(const char *dir, uint64_t *samples, uint64_t *stacks)
+{
+	char path[PATH_MAX], *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", dir, FOLDED_NAME);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	*samples = *stacks = 0;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		char *sp = strrchr(line, ' ');
+
+		if (!sp)
+			continue;
+		*samples += strtoull(sp + 1, NULL, 10);
+		(*stacks)++;
+	}
+	free(line);
+	fclose(f);
+	return 0;
+}
+
+static void list_files(const char *dir, char *buf, size_t len)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (!d)
+		return;
+	while ((e = readdir(d)) && used + 1 < len) {
+		if (e->d_name[0] == '.')
+			continue;
+		int m = snprintf(buf + used, len - used, "%s%s", used ? " " : "", e->d_name);
+
+		if (m < 0)
+			break;
+		used += (size_t)m;
+	}
+	closedir(d);
+}
+
+static void print_summary(const char *input, off_t size, const char *outdir, double elapsed, int rc)
+{
+	uint64_t samples = 0, stacks = 0;
+	char files[FILES_LIST_MAX], counts[128];
+
+	if (folded_totals(outdir, &samples, &stacks) == 0)
+		snprintf(counts, sizeof counts, "%" PRIu64 " samples in %" PRIu64 " stacks",
+			 samples, stacks);
+	else
+		snprintf(counts, sizeof counts, "no %s", FOLDED_NAME);
+	list_files(outdir, files, sizeof files);
+	fprintf(stderr, "%s: report: %s: %s, %.2f MB in %.2f s (%.1f MB/s) -> %s/ [%s]%s\n",
+		fp_prog(), input, counts, (double)size / BYTES_PER_MB, elapsed,
+		elapsed > 0 ? (double)size / BYTES_PER_MB / elapsed : 0.0, outdir, files,
+		rc ? " (incomplete: a stage failed)" : "");
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct option opts[NPASS + 16];
+	struct fp_run_opts ro;
+	struct fp_vars v;
+	struct fp_run *r;
+	struct progress prog = { 0 };
+	const char *outdir = NULL, *rows = NULL, *pipeline_opt = NULL;
+	char **pending = fp_xcalloc((size_t)argc * 2 + 1, sizeof *pending);
+	size_t npending = 0;
+	int c, rc, show_progress = isatty(2), quiet = 0;
+	char *pipeline;
+	struct stat st;
+	size_t k = 0;
+
+	fp_run_opts_init(&ro);
+	ro.announce_dir = 0;
+	for (size_t i = 0; i < NPASS; i++)
+		opts[k++] = (struct option){ passthroughs[i].option,
+			passthroughs[i].has_arg ? required_argument : no_argument, NULL, OPT_PASS + (int)i };
+	opts[k++] = (struct option){ "outdir", required_argument, NULL, 'o' };
+	opts[k++] = (struct option){ "rows", required_argument, NULL, OPT_ROWS };
+	opts[k++] = (struct option){ "pipeline", required_argument, NULL, OPT_PIPELINE };
+	opts[k++] = (struct option){ "progress", no_argument, NULL, OPT_PROGRESS };
+	opts[k++] = (struct option){ "no-progress", no_argument, NULL, OPT_NO_PROGRESS };
+	opts[k++] = (struct option){ "dir-file", required_argument, NULL, OPT_DIR_FILE };
+	opts[k++] = (struct option){ "drain-timeout", required_argument, NULL, OPT_DRAIN };
+	opts[k++] = (struct option){ "kill-timeout", required_argument, NULL, OPT_KILL };
+	opts[k++] = (struct option){ "define", required_argument, NULL, 'D' };
+	opts[k++] = (struct option){ "append", required_argument, NULL, 'A' };
+	opts[k++] = (struct option){ "verbose", no_argument, NULL, 'v' };
+	opts[k++] = (struct option){ "quiet", no_argument, NULL, 'q' };
+	opts[k++] = (struct option){ "help", no_argument, NULL, 'h' };
+	opts[k++] = (struct option){ NULL, 0, NULL, 0 };
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:D:A:vqh", opts, NULL)) != -1) {
+		if (c >= OPT_PASS && c < OPT_PASS + (int)NPASS) {
+			const struct passthrough *p = &passthroughs[c - OPT_PASS];
+
+			/* Kept in order as "A<VAR>=<word>" like -A. */
+			if (p->stage_option) {
+				char *s = fp_xmalloc(strlen(p->var) + strlen(p->stage_option) + 3);
+
+				sprintf(s, "A%s=%s", p->var, p->stage_option);
+				pending[npending++] = s;
+			}
+			if (p->has_arg) {
+				char *s = fp_xmalloc(strlen(p->var) + strlen(optarg) + 3);
+
+				sprintf(s, "A%s=%s", p->var, optarg);
+				pending[npending++] = s;
+			}
+			continue;
+		}
+		switch (c) {
+		case 'o': outdir = optarg; break;
+		case OPT_ROWS: {
+			char *end;
+			long n = strtol(optarg, &end, 10);
+
+			if (!*optarg || *end || n < 1 || n > 1000)
+				fp_die(FP_EXIT_USAGE, "--rows: bad value '%s' (expected an integer 1..1000)", optarg);
+			rows = optarg;
+			break;
+		}
+		case OPT_PIPELINE: pipeline_opt = optarg; break;
+		case OPT_PROGRESS: show_progress = 1; break;
+		case OPT_NO_PROGRESS: show_progress = 0; break;
+		case OPT_DIR_FILE: ro.dir_file = optarg; break;
+		case OPT_DRAIN: ro.drain_timeout = fp_parse_timeout("--drain-timeout", optarg); break;
+		case OPT_KILL: ro.kill_timeout = fp_parse_timeout("--kill-timeout", optarg); break;
+		case 'D':
+		case 'A': {
+			const char *eq = strchr(optarg, '=');
+
+			if (!eq || !fp_var_name_ok(optarg, (size_t)(eq - optarg)) ||
+			    ((size_t)(eq - optarg) == 7 && !strncmp(optarg, "FIFODIR", 7)))
+				fp_die(FP_EXIT_USAGE, "-%c: expected NAME=VALUE (NAME not FIFODIR), got '%s'", c, optarg);
+			char *s = fp_xmalloc(strlen(optarg) + 2);
+
+			sprintf(s, "%c%s", c, optarg);
+			pending[npending++] = s;
+			break;
+		}
+		case 'v': ro.verbose = 1; ro.announce_dir = 1; break;
+		case 'q': quiet = 1; show_progress = 0; break;
+		case 'h': printf("usage: flamepipe %s\n", cmd_report_usage); return FP_EXIT_OK;
+		default: fp_die(FP_EXIT_USAGE, "usage: flamepipe %s", cmd_report_usage);
+		}
+	}
+	if (argc - optind != 1 || !outdir)
+		fp_die(FP_EXIT_USAGE, "usage: flamepipe %s", cmd_report_usage);
+	const char *input = argv[optind];
+
+	if (stat(input, &st) < 0)
+		fp_die_sys(FP_EXIT_SYS, "report: cannot read %s", input);
+	if (mkdir(outdir, 0777) < 0 && errno != EEXIST)
+		fp_die_sys(FP_EXIT_SYS, "report: cannot make output dir %s", outdir);
+	pipeline = pipeline_opt ? fp_xstrdup(pipeline_opt) : fp_default_pipeline();
+
+	r = fp_run_new(&ro);
+	fp_vars_init(&v);
+	fp_run_default_vars(r, &v);
+	fp_vars_set(&v, "INPUT", input);
+	fp_vars_set(&v, "OUTDIR", outdir);
+	if (rows)
+		fp_vars_set(&v, "ROWS", rows);
+	for (size_t i = 0; i < npending; i++)
+		fp_vars_define(&v, pending[i] + 1, pending[i][0] == 'A');
+
+	rc = fp_run_load(r, pipeline, &v);
+	if (rc == 0)
+		rc = fp_run_start(r);
+	if (rc == 0) {
+		prog.run = r;
+		prog.size = st.st_size;
+		prog.start = ev_now(fp_run_loop(r));
+		if (show_progress && realpath(input, prog.input_real)) {
+			ev_timer_init(&prog.w, progress_cb, PROGRESS_INTERVAL, PROGRESS_INTERVAL);
+			prog.w.data = &prog;
+			ev_timer_start(fp_run_loop(r), &prog.w);
+		}
+		rc = fp_run_wait(r);
+		ev_timer_stop(fp_run_loop(r), &prog.w);
+		if (prog.shown)
+			fprintf(stderr, "\r\033[K");
+		ev_now_update(fp_run_loop(r));
+		if (!quiet)
+			print_summary(input, st.st_size, outdir, ev_now(fp_run_loop(r)) - prog.start, rc);
+	} else {
+		fp_run_stop(r);
+		fp_run_wait(r);
+	}
+	fp_run_free(r);
+	fp_vars_free(&v);
+	for (size_t i = 0; i < npending; i++)
+		free(pending[i]);
+	free(pending);
+	free(pipeline);
+	return rc;
+}

@@ -1,0 +1,1203 @@
+/* supervise.c: start a pipeline's stages on held FIFOs and supervise them
+ * (pipeline_run.h is the API, docs/flamepipe.md the behaviour).
+ *
+ * Links. Stage i writes link i, stage i+1 reads it. The runner keeps its
+ * own read end (hold_r) and write end (hold_w) of every link, so a stage
+ * that dies or restarts never makes its neighbours see EOF or EPIPE, and
+ * bytes already in the pipe survive (s6-svscan's never-closing logger
+ * pipe). hold_w of link i is closed when stage i has finished for good:
+ * then stage i+1 reads the rest and sees EOF, so EOF travels down the
+ * chain. hold_r of link i is closed when stage i+1 has finished: a writer
+ * that is still running then gets EPIPE instead of blocking for ever.
+ *
+ * Each stage runs in its own process group (a terminal's Ctrl-C reaches
+ * only the runner, which decides what the stages get), with signals reset,
+ * SIGPIPE back to default and a parent-death signal. exec failures come
+ * back through a close-on-exec notify pipe (git's start_command).
+ *
+ * Per-stage state machine: IDLE -> RUNNING -> (exit) -> BACKOFF ->
+ * RUNNING ... -> DONE. A pending control operation (restart, replace)
+ * turns the next exit into an immediate spawn.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <ev.h>
+
+#include "fp_error.h"
+#include "fp_fifo.h"
+#include "fp_io.h"
+#include "pipeline.h"
+#include "pipeline_run.h"
+
+#define MIN_SPAWN_INTERVAL 1.0	/* s between two spawns of one stage */
+#define MAX_BACKOFF 30.0	/* s, longest wait before a restart */
+#define FAST_FAILURE_WINDOW 10.0 /* s: a failure sooner than this is "fast" */
+#define CTL_LINE_MAX 4096	/* PIPE_BUF: one atomic write per command */
+#define CTL_READ_CHUNK 4096
+#define EXIT_DESC_MAX 64
+#define DIR_TEMPLATE "flamepipe.XXXXXX"
+#define DEFAULT_ROWS "50"
+#define HIGH_FD 10		/* where child fds are parked before dup2 */
+
+enum stage_state { ST_IDLE, ST_RUNNING, ST_BACKOFF, ST_DONE };
+enum stage_op { OP_NONE, OP_RESTART, OP_REPLACE };
+enum stop_cause { STOP_SIGNAL, STOP_FAILURE, STOP_REQUEST };
+
+static const char *const state_names[] = {
+	[ST_IDLE] = "idle", [ST_RUNNING] = "running",
+	[ST_BACKOFF] = "waiting-restart", [ST_DONE] = "done",
+};
+
+struct stage {
+	struct fp_run *run;
+	size_t index;
+	struct fp_stage_spec *spec;
+	enum stage_state state;
+	pid_t pid;
+	ev_tstamp spawned_at;
+	unsigned starts;
+	unsigned fast_failures;	/* in a row */
+	int term_sent;		/* we sent SIGTERM to the current process */
+	int kill_sent;		/* ... and SIGKILL */
+	int ok;			/* when DONE: finished successfully */
+	enum stage_op op;
+	char **next_argv;	/* OP_REPLACE */
+	char *next_path;
+	size_t next_argc;
+	int reply_fd;		/* ctl client waiting for the op, or -1 */
+	char last[EXIT_DESC_MAX];
+	ev_child child_w;
+	ev_timer restart_w;
+	ev_timer kill_w;
+};
+
+struct link {
+	char *path;
+	int hold_r, hold_w;
+};
+
+struct fp_run {
+	struct fp_run_opts opts;
+	struct ev_loop *loop;
+	pid_t owner;
+	char *dir;
+	int dir_ours;		/* made by us: remove it and all in it */
+	char **made;		/* FIFOs we created */
+	size_t nmade;
+	struct fp_pipeline pl;
+	int loaded;
+	struct stage *stages;
+	size_t n;
+	struct link *links;	/* n - 1 */
+	char *ctl_path;
+	int ctl_fd, ctl_keep;
+	ev_io ctl_w;
+	char ctl_buf[CTL_LINE_MAX];
+	size_t ctl_len;
+	int ctl_skipping;
+	ev_signal sig_int, sig_term, sig_hup, sig_quit;
+	ev_timer drain_w;
+	int stopping;
+	int stop_signal;
+	int signals_seen;
+	int exit_code;		/* first failure's code */
+	int done;
+};
+
+static struct fp_run *cleanup_run;	/* for the atexit path */
+
+/* ---- small helpers ------------------------------------------------------ */
+
+static void logmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* "flamepipe: ..." on stderr in one write (stages share the terminal). */
+static void logmsg(const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	int n = snprintf(msg, sizeof msg, "%s: ", fp_prog());
+
+	va_start(ap, fmt);
+	n += vsnprintf(msg + n, sizeof msg - n, fmt, ap);
+	va_end(ap);
+	if ((size_t)n >= sizeof msg - 1)
+		n = sizeof msg - 2;
+	msg[n++] = '\n';
+	fwrite(msg, 1, (size_t)n, stderr);
+	fflush(stderr);
+}
+
+static const char *signal_name(int sig, char *buf, size_t len)
+{
+	const char *abbrev = sigabbrev_np(sig);
+
+	if (abbrev)
+		snprintf(buf, len, "SIG%s", abbrev);
+	else
+		snprintf(buf, len, "signal %d", sig);
+	return buf;
+}
+
+static void describe_status(int status, char *buf, size_t len)
+{
+	char sig[32];
+
+	if (WIFEXITED(status))
+		snprintf(buf, len, "exited with code %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(buf, len, "killed by signal %s",
+			 signal_name(WTERMSIG(status), sig, sizeof sig));
+	else
+		snprintf(buf, len, "status 0x%x", (unsigned)status);
+}
+
+static char *path_in(const char *dir, const char *name)
+{
+	size_t d = strlen(dir), n = strlen(name);
+	char *s = fp_xmalloc(d + 1 + n + 1);
+
+	memcpy(s, dir, d);
+	s[d] = '/';
+	memcpy(s + d + 1, name, n + 1);
+	return s;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static void send_group(struct stage *st, int sig)
+{
+	if (st->pid <= 0)
+		return;
+	/* The stage is its process group; fall back to the pid if the
+	 * group is not there (setpgid lost a race with exec). */
+	if (kill(-st->pid, sig) < 0)
+		kill(st->pid, sig);
+}
+
+const char *fp_run_bindir(void)
+{
+	static char dir[PATH_MAX];
+	ssize_t n;
+
+	if (dir[0])
+		return dir;
+	n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+	if (n <= 0) {
+		dir[0] = '\0';
+		return NULL;
+	}
+	dir[n] = '\0';
+	char *slash = strrchr(dir, '/');
+
+	if (slash)
+		*slash = '\0';
+	return dir;
+}
+
+/* ---- cleanup (normal, error and signal paths) --------------------------- */
+
+/* Removes what we made; only in the process that made it (a forked
+ * child that failed to exec must not). */
+static void remove_files(struct fp_run *r)
+{
+	if (!r || getpid() != r->owner)
+		return;
+	for (size_t i = 0; i < r->nmade; i++) {
+		unlink(r->made[i]);
+		free(r->made[i]);
+	}
+	r->nmade = 0;
+	if (r->dir_ours && r->dir) {
+		/* Our private directory: reply FIFOs of ctl clients, control
+		 * FIFOs made by stages (fp-range --control) go with it. */
+		DIR *d = opendir(r->dir);
+
+		if (d) {
+			struct dirent *e;
+
+			while ((e = readdir(d)))
+				if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+					unlinkat(dirfd(d), e->d_name, 0);
+			closedir(d);
+		}
+		if (rmdir(r->dir) < 0 && errno != ENOENT)
+			fp_warn_sys("cannot remove fifo dir %s", r->dir);
+		r->dir_ours = 0;
+	}
+}
+
+static void cleanup_at_exit(void)
+{
+	struct fp_run *r = cleanup_run;
+
+	if (!r || getpid() != r->owner)
+		return;
+	/* Exiting with stages still up (a fatal error): leave no orphans. */
+	for (size_t i = 0; i < r->n; i++)
+		if (r->stages[i].pid > 0)
+			send_group(&r->stages[i], SIGKILL);
+	remove_files(r);
+}
+
+/* ---- options, variables -------------------------------------------------- */
+
+void fp_run_opts_init(struct fp_run_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->drain_timeout = FP_RUN_DRAIN_TIMEOUT;
+	o->kill_timeout = FP_RUN_KILL_TIMEOUT;
+	o->in_fd = 0;
+	o->out_fd = 1;
+	o->announce_dir = 1;
+}
+
+void fp_vars_builtin(struct fp_vars *v, const char *fifodir)
+{
+	static const char *const lists[] = {
+		"READ_ARGS", "BUCKET_ARGS", "RANGE_ARGS", "FOLD_ARGS", "RENDER_ARGS",
+	};
+
+	fp_vars_set(v, "FIFODIR", fifodir);
+	fp_vars_set(v, "INPUT", "-");
+	fp_vars_set(v, "OUTDIR", ".");
+	fp_vars_set(v, "ROWS", DEFAULT_ROWS);
+	for (size_t i = 0; i < sizeof lists / sizeof *lists; i++)
+		fp_vars_list(v, lists[i]);
+}
+
+void fp_run_default_vars(struct fp_run *r, struct fp_vars *v)
+{
+	fp_vars_builtin(v, r->dir);
+}
+
+/* ---- the FIFO directory -------------------------------------------------- */
+
+/* A user-given directory: made 0700 if missing, else it must be a real
+ * directory of ours that nobody else can write to. */
+static void use_given_dir(struct fp_run *r, const char *dir)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0700) == 0) {
+		r->dir_ours = 1;
+	} else if (errno != EEXIST) {
+		fp_die_sys(FP_EXIT_SYS, "cannot make fifo dir %s", dir);
+	} else {
+		if (lstat(dir, &st) < 0)
+			fp_die_sys(FP_EXIT_SYS, "cannot stat fifo dir %s", dir);
+		if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077))
+			fp_die(FP_EXIT_USAGE, "fifo dir %s: exists and is not a directory of ours "
+			       "with mode 0700 (refusing to use it)", dir);
+	}
+	r->dir = fp_xstrdup(dir);
+}
+
+static void make_private_dir(struct fp_run *r)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *tmpl;
+
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	tmpl = path_in(tmp, DIR_TEMPLATE);
+	if (fp_fifo_private_dir(tmpl) < 0)
+		fp_die_sys(FP_EXIT_SYS, "cannot make a private fifo dir %s", tmpl);
+	r->dir = tmpl;
+	r->dir_ours = 1;
+}
+
+/* ---- stopping ------------------------------------------------------------ */
+
+static void begin_stop(struct fp_run *r, enum stop_cause cause, size_t failed);
+static int spawn_stage(struct stage *st);
+
+static void record_failure(struct fp_run *r, int code)
+{
+	if (r->exit_code == 0)
+		r->exit_code = code;
+}
+
+static void check_all_done(struct fp_run *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->stages[i].state != ST_DONE)
+			return;
+	r->done = 1;
+	ev_break(r->loop, EVBREAK_ALL);
+}
+
+static void reply_line(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void reply_line(int fd, const char *fmt, ...)
+{
+	char msg[CTL_LINE_MAX];
+	va_list ap;
+	int n;
+
+	if (fd < 0)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(msg, sizeof msg - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n > sizeof msg - 2)
+		n = sizeof msg - 2;
+	msg[n++] = '\n';
+	/* Best effort: a client that went away must not hurt the runner. */
+	if (write(fd, msg, (size_t)n) < 0) {
+		/* ignored */
+	}
+}
+
+static void finish_op(struct stage *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Ends a pending control operation, answering the waiting client. */
+static void finish_op(struct stage *st, const char *fmt, ...)
+{
+	char msg[CTL_LINE_MAX / 2];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	reply_line(st->reply_fd, "%s", msg);
+	close_fd(&st->reply_fd);
+	if (st->next_argv) {
+		for (size_t k = 0; k < st->next_argc; k++)
+			free(st->next_argv[k]);
+		free(st->next_argv);
+		free(st->next_path);
+		st->next_argv = NULL;
+		st->next_path = NULL;
+	}
+	st->op = OP_NONE;
+}
+
+/* Stage i has finished for good: pass EOF down, EPIPE up. */
+static void stage_finish(struct stage *st, int ok, int code)
+{
+	struct fp_run *r = st->run;
+	size_t i = st->index;
+
+	if (st->state == ST_DONE)
+		return;
+	ev_timer_stop(r->loop, &st->restart_w);
+	st->state = ST_DONE;
+	st->ok = ok;
+	if (st->op != OP_NONE)
+		finish_op(st, "error: stage '%s' has finished", st->spec->name);
+	if (i + 1 < r->n)
+		close_fd(&r->links[i].hold_w);
+	if (i > 0)
+		close_fd(&r->links[i - 1].hold_r);
+	if (!ok) {
+		record_failure(r, code);
+		begin_stop(r, STOP_FAILURE, i);
+	}
+	check_all_done(r);
+}
+
+static void term_stage(struct stage *st)
+{
+	if (st->state != ST_RUNNING || st->pid <= 0 || st->term_sent)
+		return;
+	st->term_sent = 1;
+	send_group(st, SIGTERM);
+	/* A stage stopped by SIGSTOP would never see the TERM. */
+	send_group(st, SIGCONT);
+	ev_timer_set(&st->kill_w, st->run->opts.kill_timeout, 0.);
+	ev_timer_start(st->run->loop, &st->kill_w);
+}
+
+static void kill_stage(struct stage *st)
+{
+	if (st->state != ST_RUNNING || st->pid <= 0 || st->kill_sent)
+		return;
+	st->kill_sent = 1;
+	logmsg("stage '%s' (%s) did not stop: sending SIGKILL", st->spec->name, st->spec->argv[0]);
+	send_group(st, SIGKILL);
+}
+
+static void kill_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	kill_stage(w->data);
+}
+
+/* The drain deadline: whatever still runs gets SIGTERM now. */
+static void drain_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct fp_run *r = w->data;
+
+	for (size_t i = 0; i < r->n; i++)
+		term_stage(&r->stages[i]);
+}
+
+static void begin_stop(struct fp_run *r, enum stop_cause cause, size_t failed)
+{
+	if (r->stopping)
+		return;
+	r->stopping = 1;
+	for (size_t i = 0; i < r->n; i++) {
+		struct stage *st = &r->stages[i];
+
+		if (st->op != OP_NONE && st->state != ST_RUNNING)
+			finish_op(st, "error: the pipeline is stopping");
+		if (st->state == ST_IDLE)	/* never started */
+			stage_finish(st, 1, 0);
+		else if (st->state == ST_BACKOFF)	/* failed, not restarted */
+			stage_finish(st, 0, FP_RUN_EXIT_STAGE);
+	}
+	if (cause == STOP_FAILURE) {
+		/* Upstream of the failure is pointless; downstream drains
+		 * what reached it and sees EOF. */
+		for (size_t i = 0; i < failed; i++)
+			term_stage(&r->stages[i]);
+	} else {
+		/* Stop the source; EOF then flows down the chain and every
+		 * stage writes its final tables. */
+		for (size_t i = 0; i < r->n; i++)
+			if (r->stages[i].state == ST_RUNNING) {
+				term_stage(&r->stages[i]);
+				break;
+			}
+	}
+	ev_timer_set(&r->drain_w, r->opts.drain_timeout, 0.);
+	ev_timer_start(r->loop, &r->drain_w);
+	check_all_done(r);
+}
+
+void fp_run_stop(struct fp_run *r)
+{
+	begin_stop(r, STOP_REQUEST, 0);
+}
+
+static void signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
+{
+	struct fp_run *r = w->data;
+	char name[32];
+
+	if (w->signum == SIGQUIT) {
+		logmsg("%s: killing every stage", signal_name(w->signum, name, sizeof name));
+		r->stop_signal = w->signum;
+		begin_stop(r, STOP_SIGNAL, 0);
+		for (size_t i = 0; i < r->n; i++)
+			kill_stage(&r->stages[i]);
+		return;
+	}
+	r->signals_seen++;
+	if (r->signals_seen == 1) {
+		r->stop_signal = w->signum;
+		logmsg("%s: stopping (the source first, then the rest drains)",
+		       signal_name(w->signum, name, sizeof name));
+		begin_stop(r, STOP_SIGNAL, 0);
+	} else if (r->signals_seen == 2) {
+		logmsg("%s again: sending SIGTERM to every stage", signal_name(w->signum, name, sizeof name));
+		for (size_t i = 0; i < r->n; i++)
+			term_stage(&r->stages[i]);
+	} else {
+		for (size_t i = 0; i < r->n; i++)
+			kill_stage(&r->stages[i]);
+	}
+}
+
+/* ---- child exits and restarts -------------------------------------------- */
+
+static int downstream_finished(const struct stage *st)
+{
+	const struct fp_run *r = st->run;
+
+	return st->index + 1 >= r->n || r->stages[st->index + 1].state == ST_DONE;
+}
+
+static int exit_is_success(const struct stage *st, int status)
+{
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 1;
+	/* EPIPE after the reader finished is not a failure (git's
+	 * check_pipe); the runner's stdout closing counts the same. */
+	if (((WIFEXITED(status) && WEXITSTATUS(status) == FP_EXIT_PIPE) ||
+	     (WIFSIGNALED(status) && WTERMSIG(status) == SIGPIPE)) && downstream_finished(st))
+		return 1;
+	/* Our own SIGTERM while stopping: stopped as asked. */
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM && st->term_sent &&
+	    st->run->stopping)
+		return 1;
+	return 0;
+}
+
+static int failure_code(int status)
+{
+	if (WIFEXITED(status) && WEXITSTATUS(status) == FP_EXIT_DATA)
+		return FP_EXIT_DATA;
+	return FP_RUN_EXIT_STAGE;
+}
+
+/* Whether the stage can still get new input: the first stage reads the
+ * runner's stdin (a source); the others while their writer lives. */
+static int input_open(const struct stage *st)
+{
+	return st->index == 0 || st->run->stages[st->index - 1].state != ST_DONE;
+}
+
+static void schedule_restart(struct stage *st, int failed)
+{
+	struct fp_run *r = st->run;
+	double interval = MIN_SPAWN_INTERVAL, delay;
+
+	if (failed) {
+		for (unsigned k = 1; k < st->fast_failures && interval < MAX_BACKOFF; k++)
+			interval *= 2;
+		if (interval > MAX_BACKOFF)
+			interval = MAX_BACKOFF;
+	}
+	delay = st->spawned_at + interval - ev_now(r->loop);
+	if (delay < 0)
+		delay = 0;
+	st->state = ST_BACKOFF;
+	if (failed)
+		logmsg("stage '%s': restarting in %.1f s (fast failure %u of %u allowed)",
+		       st->spec->name, delay, st->fast_failures, st->spec->retries);
+	else if (r->opts.verbose)
+		logmsg("stage '%s': restarting in %.1f s (restart=always)", st->spec->name, delay);
+	ev_timer_set(&st->restart_w, delay, 0.);
+	ev_timer_start(r->loop, &st->restart_w);
+}
+
+static void restart_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct stage *st = w->data;
+
+	if (st->state != ST_BACKOFF || st->run->stopping)
+		return;
+	if (spawn_stage(st) < 0)
+		stage_finish(st, 0, FP_EXIT_USAGE);
+}
+
+/* Swaps in the replacement program of a pending `replace`. */
+static void apply_replacement(struct stage *st)
+{
+	struct fp_stage_spec *sp = st->spec;
+
+	for (size_t k = 0; k < sp->argc; k++)
+		free(sp->argv[k]);
+	free(sp->argv);
+	free(sp->path);
+	sp->argv = st->next_argv;
+	sp->argc = st->next_argc;
+	sp->path = st->next_path;
+	st->next_argv = NULL;
+	st->next_path = NULL;
+	st->fast_failures = 0;
+}
+
+/* A pending restart/replace: the old process is gone, start the new one
+ * now (the user asked; no throttling). */
+static void run_pending_op(struct stage *st)
+{
+	int replacing = st->op == OP_REPLACE;
+
+	if (replacing)
+		apply_replacement(st);
+	if (spawn_stage(st) < 0) {
+		finish_op(st, "error: stage '%s': cannot start %s", st->spec->name, st->spec->argv[0]);
+		stage_finish(st, 0, FP_EXIT_USAGE);
+		return;
+	}
+	finish_op(st, "ok: stage '%s' %s, pid %ld", st->spec->name,
+		  replacing ? "replaced" : "restarted", (long)st->pid);
+}
+
+static void child_cb(struct ev_loop *loop, ev_child *w, int revents)
+{
+	struct stage *st = w->data;
+	struct fp_run *r = st->run;
+	int status = w->rstatus;
+	pid_t pid = w->rpid;
+	int ok, plain_exit = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+
+	ev_child_stop(loop, w);
+	ev_timer_stop(loop, &st->kill_w);
+	st->pid = 0;	/* state stays RUNNING until decided below */
+	describe_status(status, st->last, sizeof st->last);
+	/* Leftovers of the stage (children of a shell stage) go too. */
+	kill(-pid, SIGTERM);
+	kill(-pid, SIGCONT);
+	ok = exit_is_success(st, status);
+	if (!plain_exit || r->opts.verbose)
+		logmsg("stage '%s' (%s) %s", st->spec->name, st->spec->argv[0], st->last);
+	if (st->op != OP_NONE && !r->stopping) {
+		run_pending_op(st);
+		return;
+	}
+	if (r->stopping || (!input_open(st) && ok) || (downstream_finished(st) && st->index + 1 < r->n)) {
+		stage_finish(st, ok, failure_code(status));
+		return;
+	}
+	if (ok) {
+		if (st->spec->restart == FP_RESTART_ALWAYS) {
+			st->fast_failures = 0;
+			schedule_restart(st, 0);
+		} else {
+			stage_finish(st, 1, 0);
+		}
+		return;
+	}
+	if (st->spec->restart == FP_RESTART_NEVER) {
+		stage_finish(st, 0, failure_code(status));
+		return;
+	}
+	if (ev_now(loop) - st->spawned_at < FAST_FAILURE_WINDOW)
+		st->fast_failures++;
+	else
+		st->fast_failures = 1;
+	if (st->fast_failures > st->spec->retries) {
+		logmsg("stage '%s': giving up after %u fast failures in a row",
+		       st->spec->name, st->fast_failures);
+		stage_finish(st, 0, failure_code(status));
+		return;
+	}
+	schedule_restart(st, 1);
+}
+
+/* ---- spawning ------------------------------------------------------------ */
+
+/* The reading end of a link for a new reader, blocking as stages expect
+ * (O_NONBLOCK first: the open must not wait for a writer). */
+static int open_link_reader(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
+	int fl;
+
+	if (fd < 0)
+		return -1;
+	fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	return fd;
+}
+
+/* In the child, after fork: plumbing, then exec. Never returns. */
+static void child_exec(struct stage *st, int in_fd, int out_fd, int notify_fd, pid_t parent)
+{
+	sigset_t none;
+	int e;
+
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != parent)
+		_exit(FP_EXIT_SYS);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+	/* Park both fds above 2 first, so dup2 onto 0 and 1 cannot clobber
+	 * one with the other. */
+	in_fd = fcntl(in_fd, F_DUPFD_CLOEXEC, HIGH_FD);
+	out_fd = fcntl(out_fd, F_DUPFD_CLOEXEC, HIGH_FD);
+	if (in_fd < 0 || out_fd < 0 || dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0)
+		goto fail;
+	execv(st->spec->path, st->spec->argv);
+fail:
+	e = errno;
+	if (write(notify_fd, &e, sizeof e) < 0) {
+		/* nothing more we can do */
+	}
+	_exit(127);
+}
+
+/* Starts stage st on its links. 0, or -1 after printing why. */
+static int spawn_stage(struct stage *st)
+{
+	struct fp_run *r = st->run;
+	size_t i = st->index;
+	int in_fd, out_fd, notify[2], child_errno = 0;
+	ssize_t got;
+	pid_t pid;
+
+	in_fd = i == 0 ? r->opts.in_fd : open_link_reader(r->links[i - 1].path);
+	out_fd = i + 1 == r->n ? r->opts.out_fd : fp_fifo_open_writer(r->links[i].path);
+	if (in_fd < 0 || out_fd < 0) {
+		fp_warn_sys("stage '%s': cannot open its FIFOs", st->spec->name);
+		goto fail_fds;
+	}
+	if (pipe2(notify, O_CLOEXEC) < 0) {
+		fp_warn_sys("stage '%s': pipe", st->spec->name);
+		goto fail_fds;
+	}
+	pid = fork();
+	if (pid < 0) {
+		fp_warn_sys("stage '%s': fork", st->spec->name);
+		close(notify[0]);
+		close(notify[1]);
+		goto fail_fds;
+	}
+	if (pid == 0)
+		child_exec(st, in_fd, out_fd, notify[1], r->owner);
+	setpgid(pid, pid);	/* also in the parent: no window for signals */
+	close(notify[1]);
+	if (i > 0)
+		close(in_fd);
+	if (i + 1 < r->n)
+		close(out_fd);
+	do
+		got = read(notify[0], &child_errno, sizeof child_errno);
+	while (got < 0 && errno == EINTR);
+	close(notify[0]);
+	if (got == sizeof child_errno) {
+		/* exec failed: the child is gone, reap it here. */
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		logmsg("stage '%s' (%s): cannot run %s: %s", st->spec->name, st->spec->argv[0],
+		       st->spec->path, strerror(child_errno));
+		snprintf(st->last, sizeof st->last, "exec failed");
+		return -1;
+	}
+	st->pid = pid;
+	st->state = ST_RUNNING;
+	st->term_sent = st->kill_sent = 0;
+	st->spawned_at = ev_now(r->loop);
+	st->starts++;
+	ev_child_set(&st->child_w, pid, 0);
+	ev_child_start(r->loop, &st->child_w);
+	if (r->opts.verbose)
+		logmsg("stage '%s' (%s) started, pid %ld", st->spec->name, st->spec->argv[0], (long)pid);
+	return 0;
+
+fail_fds:
+	if (i > 0 && in_fd >= 0)
+		close(in_fd);
+	if (i + 1 < r->n && out_fd >= 0)
+		close(out_fd);
+	return -1;
+}
+
+/* ---- the control FIFO ---------------------------------------------------- */
+
+#define CTL_MAX_WORDS 256
+
+static int open_reply(struct fp_run *r, const char *name)
+{
+	char *path;
+	int fd;
+
+	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+		return -1;
+	path = path_in(r->dir, name);
+	fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		fp_warn_sys("control: cannot open reply FIFO %s", path);
+	free(path);
+	return fd;
+}
+
+static void ctl_status(struct fp_run *r, int fd)
+{
+	reply_line(fd, "ok");
+	reply_line(fd, "runner\tpid=%ld\tstate=%s\tdir=%s", (long)r->owner,
+		   r->stopping ? "stopping" : "running", r->dir);
+	for (size_t i = 0; i < r->n; i++) {
+		struct stage *st = &r->stages[i];
+		char cmd[CTL_LINE_MAX / 2];
+		size_t len = 0;
+
+		cmd[0] = '\0';
+		for (size_t k = 0; k < st->spec->argc && len + 2 < sizeof cmd; k++) {
+			int m = snprintf(cmd + len, sizeof cmd - len, "%s%s", k ? " " : "",
+					 st->spec->argv[k]);
+
+			if (m < 0)
+				break;
+			len += (size_t)m;
+		}
+		if (len >= sizeof cmd)
+			len = sizeof cmd - 1;
+		reply_line(fd, "stage\tname=%s\tstate=%s\tpid=%ld\tstarts=%u\tlast=%s\tcommand=%s",
+			   st->spec->name, state_names[st->state], (long)st->pid, st->starts,
+			   st->last[0] ? st->last : "-", cmd);
+	}
+}
+
+/* restart NAME / replace NAME PROGRAM ARGS... */
+static void ctl_restart(struct fp_run *r, int fd, char **w, size_t n, int replace)
+{
+	long i;
+	struct stage *st;
+
+	if (n < 2 || (replace && n < 3)) {
+		reply_line(fd, "error: usage: %s", replace ? "replace NAME PROGRAM [ARG]..." : "restart NAME");
+		close(fd);
+		return;
+	}
+	i = fp_pipeline_find(&r->pl, w[1]);
+	if (i < 0) {
+		reply_line(fd, "error: no stage '%s'", w[1]);
+		close(fd);
+		return;
+	}
+	st = &r->stages[i];
+	if (r->stopping || st->state == ST_DONE || st->state == ST_IDLE || st->op != OP_NONE) {
+		reply_line(fd, "error: stage '%s' is %s", w[1],
+			   r->stopping ? "stopping" : st->op != OP_NONE ? "busy" : state_names[st->state]);
+		close(fd);
+		return;
+	}
+	if (replace) {
+		char *path = fp_find_program(w[2], fp_run_bindir());
+
+		if (!path) {
+			reply_line(fd, "error: program '%s' not found (looked in %s and $PATH)",
+				   w[2], fp_run_bindir() ? fp_run_bindir() : "-");
+			close(fd);
+			return;
+		}
+		st->next_path = path;
+		st->next_argc = n - 2;
+		st->next_argv = fp_xcalloc(n - 1, sizeof *st->next_argv);
+		for (size_t k = 2; k < n; k++)
+			st->next_argv[k - 2] = fp_xstrdup(w[k]);
+	}
+	st->op = replace ? OP_REPLACE : OP_RESTART;
+	st->reply_fd = fd;
+	logmsg("control: %s stage '%s'", replace ? "replacing" : "restarting", st->spec->name);
+	if (st->state == ST_BACKOFF) {
+		ev_timer_stop(r->loop, &st->restart_w);
+		run_pending_op(st);
+	} else {
+		/* The old process finishes its input line and tables on TERM;
+		 * child_cb starts the new one on the same (held) FIFOs. */
+		term_stage(st);
+	}
+}
+
+static void ctl_command(struct fp_run *r, char *line)
+{
+	char *w[CTL_MAX_WORDS];
+	size_t n = 0;
+	int fd = -1;
+	const char *sep = strchr(line, '\t') ? "\t" : " ";
+	char *save = NULL;
+
+	for (char *tok = strtok_r(line, sep, &save); tok && n < CTL_MAX_WORDS;
+	     tok = strtok_r(NULL, sep, &save))
+		w[n++] = tok;
+	if (n > 0 && w[0][0] == '@') {
+		fd = open_reply(r, w[0] + 1);
+		memmove(w, w + 1, --n * sizeof *w);
+	}
+	if (n == 0) {
+		close_fd(&fd);
+		return;
+	}
+	if (!strcmp(w[0], "status")) {
+		ctl_status(r, fd);
+	} else if (!strcmp(w[0], "restart") || !strcmp(w[0], "replace")) {
+		ctl_restart(r, fd, w, n, w[0][2] == 'p');
+		return;	/* the reply fd is answered (and closed) later */
+	} else if (!strcmp(w[0], "stop")) {
+		logmsg("control: stopping");
+		reply_line(fd, "ok: stopping");
+		begin_stop(r, STOP_REQUEST, 0);
+	} else {
+		reply_line(fd, "error: unknown command '%s' (expected status, restart, replace or stop)", w[0]);
+		fp_warn("control: unknown command '%s'", w[0]);
+	}
+	close_fd(&fd);
+}
+
+static void ctl_read_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct fp_run *r = w->data;
+	char chunk[CTL_READ_CHUNK];
+	ssize_t got = read(r->ctl_fd, chunk, sizeof chunk);
+
+	if (got <= 0)
+		return;	/* EAGAIN; never EOF: we hold a write end */
+	for (ssize_t k = 0; k < got; k++) {
+		char c = chunk[k];
+
+		if (c == '\n') {
+			if (!r->ctl_skipping) {
+				r->ctl_buf[r->ctl_len] = '\0';
+				if (r->ctl_len && r->ctl_buf[r->ctl_len - 1] == '\r')
+					r->ctl_buf[r->ctl_len - 1] = '\0';
+				ctl_command(r, r->ctl_buf);
+			}
+			r->ctl_len = 0;
+			r->ctl_skipping = 0;
+		} else if (r->ctl_len + 1 >= sizeof r->ctl_buf) {
+			if (!r->ctl_skipping)
+				fp_warn("control: command longer than %d bytes ignored", CTL_LINE_MAX);
+			r->ctl_skipping = 1;
+		} else if (!r->ctl_skipping) {
+			r->ctl_buf[r->ctl_len++] = c;
+		}
+	}
+}
+
+/* ---- setting up ---------------------------------------------------------- */
+
+struct fp_run *fp_run_new(const struct fp_run_opts *o)
+{
+	struct fp_run *r = fp_xcalloc(1, sizeof *r);
+
+	r->opts = *o;
+	r->owner = getpid();
+	r->ctl_fd = r->ctl_keep = -1;
+	r->loop = EV_DEFAULT;
+	if (!r->loop)
+		fp_die(FP_EXIT_SYS, "cannot initialise libev (bad $LIBEV_FLAGS?)");
+	signal(SIGPIPE, SIG_IGN);
+	/* Signals first: a Ctrl-C during set-up is handled (and cleaned up)
+	 * once the loop runs. */
+	ev_signal_init(&r->sig_int, signal_cb, SIGINT);
+	ev_signal_init(&r->sig_term, signal_cb, SIGTERM);
+	ev_signal_init(&r->sig_hup, signal_cb, SIGHUP);
+	ev_signal_init(&r->sig_quit, signal_cb, SIGQUIT);
+	r->sig_int.data = r->sig_term.data = r->sig_hup.data = r->sig_quit.data = r;
+	ev_signal_start(r->loop, &r->sig_int);
+	ev_signal_start(r->loop, &r->sig_term);
+	ev_signal_start(r->loop, &r->sig_hup);
+	ev_signal_start(r->loop, &r->sig_quit);
+	ev_timer_init(&r->drain_w, drain_timer_cb, 0., 0.);
+	r->drain_w.data = r;
+	cleanup_run = r;
+	atexit(cleanup_at_exit);
+	if (o->fifo_dir)
+		use_given_dir(r, o->fifo_dir);
+	else
+		make_private_dir(r);
+	return r;
+}
+
+const char *fp_run_dir(const struct fp_run *r)
+{
+	return r->dir;
+}
+
+struct ev_loop *fp_run_loop(struct fp_run *r)
+{
+	return r->loop;
+}
+
+int fp_run_load(struct fp_run *r, const char *file, const struct fp_vars *v)
+{
+	char err[FP_PIPELINE_ERR_MAX];
+
+	if (fp_pipeline_parse_file(file, v, &r->pl, err, sizeof err) < 0 ||
+	    fp_pipeline_resolve(&r->pl, fp_run_bindir(), err, sizeof err) < 0) {
+		logmsg("%s", err);
+		fp_pipeline_free(&r->pl);
+		return FP_EXIT_USAGE;
+	}
+	r->loaded = 1;
+	r->n = r->pl.n;
+	r->stages = fp_xcalloc(r->n, sizeof *r->stages);
+	for (size_t i = 0; i < r->n; i++) {
+		struct stage *st = &r->stages[i];
+
+		st->run = r;
+		st->index = i;
+		st->spec = &r->pl.stages[i];
+		st->reply_fd = -1;
+		ev_child_init(&st->child_w, child_cb, 0, 0);
+		ev_timer_init(&st->restart_w, restart_timer_cb, 0., 0.);
+		ev_timer_init(&st->kill_w, kill_timer_cb, 0., 0.);
+		st->child_w.data = st->restart_w.data = st->kill_w.data = st;
+	}
+	return 0;
+}
+
+/* mkfifo (refusing anything else at the path) and remember it. */
+static int make_fifo(struct fp_run *r, const char *path)
+{
+	if (fp_fifo_make(path) < 0) {
+		if (errno == EEXIST)
+			logmsg("%s: exists and is not a FIFO of ours (refusing to use it)", path);
+		else
+			logmsg("cannot make FIFO %s: %s", path, strerror(errno));
+		return errno == EEXIST ? FP_EXIT_USAGE : FP_EXIT_SYS;
+	}
+	r->made = fp_xrealloc(r->made, (r->nmade + 1) * sizeof *r->made);
+	r->made[r->nmade++] = fp_xstrdup(path);
+	return 0;
+}
+
+static int make_links(struct fp_run *r)
+{
+	int rc;
+
+	r->links = fp_xcalloc(r->n ? r->n - 1 : 1, sizeof *r->links);
+	for (size_t i = 0; i + 1 < r->n; i++) {
+		struct link *l = &r->links[i];
+		char name[FP_STAGE_NAME_MAX + 8];
+
+		l->hold_r = l->hold_w = -1;
+		snprintf(name, sizeof name, "%s.out", r->pl.stages[i].name);
+		l->path = path_in(r->dir, name);
+		if ((rc = make_fifo(r, l->path)))
+			return rc;
+		/* Read hold first: the write open needs a reader. */
+		l->hold_r = open(l->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
+		if (l->hold_r >= 0)
+			l->hold_w = fp_fifo_open_writer(l->path);
+		if (l->hold_r < 0 || l->hold_w < 0) {
+			logmsg("cannot open FIFO %s: %s", l->path, strerror(errno));
+			return FP_EXIT_SYS;
+		}
+	}
+	return 0;
+}
+
+static int open_control(struct fp_run *r)
+{
+	int rc;
+
+	r->ctl_path = path_in(r->dir, FP_RUN_CTL_NAME);
+	if ((rc = make_fifo(r, r->ctl_path)))
+		return rc;
+	r->ctl_fd = fp_fifo_open_reader(r->ctl_path, &r->ctl_keep);
+	if (r->ctl_fd < 0) {
+		logmsg("cannot open control FIFO %s: %s", r->ctl_path, strerror(errno));
+		return FP_EXIT_SYS;
+	}
+	ev_io_init(&r->ctl_w, ctl_read_cb, r->ctl_fd, EV_READ);
+	r->ctl_w.data = r;
+	ev_io_start(r->loop, &r->ctl_w);
+	return 0;
+}
+
+/* Written to a temporary name and renamed: a reader never sees half. */
+static int write_dir_file(struct fp_run *r)
+{
+	size_t len = strlen(r->opts.dir_file);
+	char *tmp = fp_xmalloc(len + 32);
+	FILE *f;
+
+	snprintf(tmp, len + 32, "%s.tmp%ld", r->opts.dir_file, (long)getpid());
+	f = fopen(tmp, "w");
+	if (!f || fprintf(f, "%s\n", r->dir) < 0 || fclose(f) != 0 ||
+	    rename(tmp, r->opts.dir_file) < 0) {
+		logmsg("cannot write %s: %s", r->opts.dir_file, strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return FP_EXIT_SYS;
+	}
+	free(tmp);
+	return 0;
+}
+
+int fp_run_start(struct fp_run *r)
+{
+	int rc;
+
+	if (!r->loaded)
+		return FP_EXIT_USAGE;
+	if ((rc = make_links(r)) || (rc = open_control(r)))
+		return rc;
+	if (r->opts.announce_dir)
+		logmsg("fifo dir %s", r->dir);
+	if (r->opts.dir_file && (rc = write_dir_file(r)))
+		return rc;
+	/* Downstream first: every reader is in place before its writer. */
+	for (size_t k = r->n; k-- > 0;) {
+		if (r->stopping)
+			break;
+		if (spawn_stage(&r->stages[k]) < 0) {
+			stage_finish(&r->stages[k], 0, FP_EXIT_USAGE);
+			break;
+		}
+	}
+	return 0;
+}
+
+int fp_run_wait(struct fp_run *r)
+{
+	if (!r->loaded)
+		return FP_EXIT_USAGE;
+	while (!r->done)
+		ev_run(r->loop, 0);
+	return r->exit_code;
+}
+
+void fp_run_free(struct fp_run *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->n; i++) {
+		struct stage *st = &r->stages[i];
+
+		if (st->pid > 0)
+			send_group(st, SIGKILL);
+		ev_child_stop(r->loop, &st->child_w);
+		ev_timer_stop(r->loop, &st->restart_w);
+		ev_timer_stop(r->loop, &st->kill_w);
+		if (st->op != OP_NONE)
+			finish_op(st, "error: the runner is exiting");
+	}
+	for (size_t i = 0; r->links && i + 1 < r->n; i++) {
+		close_fd(&r->links[i].hold_r);
+		close_fd(&r->links[i].hold_w);
+		free(r->links[i].path);
+	}
+	if (r->ctl_fd >= 0) {
+		ev_io_stop(r->loop, &r->ctl_w);
+		close_fd(&r->ctl_fd);
+		close_fd(&r->ctl_keep);
+	}
+	ev_timer_stop(r->loop, &r->drain_w);
+	ev_signal_stop(r->loop, &r->sig_int);
+	ev_signal_stop(r->loop, &r->sig_term);
+	ev_signal_stop(r->loop, &r->sig_hup);
+	ev_signal_stop(r->loop, &r->sig_quit);
+	remove_files(r);
+	cleanup_run = NULL;
+	free(r->made);
+	free(r->links);
+	free(r->stages);
+	free(r->ctl_path);
+	free(r->dir);
+	fp_pipeline_free(&r->pl);
+	free(r);
+}
+
+size_t fp_run_stage_count(const struct fp_run *r)
+{
+	return r->n;
+}
+
+const char *fp_run_stage_name(const struct fp_run *r, size_t i)
+{
+	return i < r->n ? r->stages[i].spec->name : NULL;
+}
+
+pid_t fp_run_stage_pid(const struct fp_run *r, size_t i)
+{
+	return i < r->n ? r->stages[i].pid : 0;
+}
+
+int fp_run_stop_signal(const struct fp_run *r)
+{
+	return r->stop_signal;
+}
