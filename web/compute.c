@@ -1,0 +1,430 @@
+/* compute.c: heatmaps and folded tables of capture files, via the stages,
+ * with a cache.
+ *
+ *   heatmap:     fp-read < FILE | fp-bucket --rows N [--keep-idle]
+ *   flame graph: fp-read < FILE | fp-bucket [--keep-idle] |
+ *                fp-range --history 0 [--from S] [--to E] [filters] |
+ *                fp-fold --plain --all
+ * (fp-bucket is in the flame graph chain for its G record, which gives
+ * fp-range the heatmap's time axis, and so that idle samples are dropped
+ * exactly as in the heatmap: cell counts and flame graph totals agree.)
+ *
+ * Results are cached, keyed by the file's identity (device, inode, size,
+ * mtime in ns) and the request parameters, so an edited or replaced file
+ * is recomputed. Entries are reference counted; the least recently used
+ * unreferenced ones are dropped beyond CACHE_MAX_BYTES.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fp_error.h"
+#include "fp_record.h"
+#include "serve.h"
+
+#define CACHE_MAX_BYTES (256u << 20)
+#define HEATMAP_MAX_CELLS (4u << 20)	/* 32 MiB of counters, ~10 MB JSON */
+#define KEY_MAX 8192
+
+enum entry_kind { KIND_HEATMAP, KIND_FOLDED };
+
+struct cache_entry {
+	struct cache_entry *next;
+	char *key;
+	enum entry_kind kind;
+	struct heatmap hm;
+	struct folded_text ft;
+	size_t bytes;
+	unsigned refs;
+	uint64_t last_used;
+};
+
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct cache_entry *cache_head;
+static size_t cache_bytes;
+static uint64_t cache_clock;
+
+static void entry_free(struct cache_entry *e)
+{
+	free(e->key);
+	free(e->hm.cell);
+	free(e->ft.buf);
+	free(e);
+}
+
+/* Drops unreferenced entries, oldest first, until under budget.
+ * Called with cache_lock held. */
+static void cache_trim(void)
+{
+	while (cache_bytes > CACHE_MAX_BYTES) {
+		struct cache_entry **victim = NULL;
+		for (struct cache_entry **pp = &cache_head; *pp; pp = &(*pp)->next)
+			if ((*pp)->refs == 0 && (!victim || (*pp)->last_used < (*victim)->last_used))
+				victim = pp;
+		if (!victim)
+			return;
+		struct cache_entry *e = *victim;
+		*victim = e->next;
+		cache_bytes -= e->bytes;
+		entry_free(e);
+	}
+}
+
+static struct cache_entry *cache_lookup(const char *key)
+{
+	struct cache_entry *found = NULL;
+	pthread_mutex_lock(&cache_lock);
+	for (struct cache_entry *e = cache_head; e; e = e->next)
+		if (strcmp(e->key, key) == 0) {
+			e->refs++;
+			e->last_used = ++cache_clock;
+			found = e;
+			break;
+		}
+	pthread_mutex_unlock(&cache_lock);
+	return found;
+}
+
+static struct cache_entry *cache_insert(struct cache_entry *e)
+{
+	pthread_mutex_lock(&cache_lock);
+	/* another thread may have computed the same thing meanwhile */
+	for (struct cache_entry *o = cache_head; o; o = o->next)
+		if (strcmp(o->key, e->key) == 0) {
+			o->refs++;
+			o->last_used = ++cache_clock;
+			pthread_mutex_unlock(&cache_lock);
+			entry_free(e);
+			return o;
+		}
+	e->refs = 1;
+	e->last_used = ++cache_clock;
+	e->next = cache_head;
+	cache_head = e;
+	cache_bytes += e->bytes;
+	cache_trim();
+	pthread_mutex_unlock(&cache_lock);
+	return e;
+}
+
+static void cache_release(struct cache_entry *e)
+{
+	pthread_mutex_lock(&cache_lock);
+	e->refs--;
+	cache_trim();
+	pthread_mutex_unlock(&cache_lock);
+}
+
+static int file_key(char *buf, size_t n, const struct stat *st, const char *what)
+{
+	int m = snprintf(buf, n, "%s|%ju:%ju:%jd:%jd.%09ld|", what, (uintmax_t)st->st_dev,
+			 (uintmax_t)st->st_ino, (intmax_t)st->st_size,
+			 (intmax_t)st->st_mtim.tv_sec, st->st_mtim.tv_nsec);
+	return m;
+}
+
+static void fail_from_pipeline(const struct pipeline_result *res, int *status,
+			       char *err, size_t errsz)
+{
+	*status = res->data_error ? 422 : 500;
+	/* first line of the stages' stderr says why */
+	const char *nl = strchr(res->err, '\n');
+	int len = nl ? (int)(nl - res->err) : (int)strlen(res->err);
+	snprintf(err, errsz, "%.*s", len, res->err);
+}
+
+/* ---- heatmap ---------------------------------------------------------------- */
+
+static void hm_set(struct heatmap_builder *b, uint64_t col, uint64_t row, uint64_t count)
+{
+	unsigned rows = b->h.rows;
+	if (row >= rows)
+		return;
+	if ((col + 1) * rows > HEATMAP_MAX_CELLS) {
+		b->too_big = 1;
+		return;
+	}
+	if (col >= b->capcols) {
+		uint32_t cap = b->capcols ? b->capcols : 64;
+		while (cap <= col)
+			cap *= 2;
+		b->h.cell = fp_xrealloc(b->h.cell, (size_t)cap * rows * sizeof *b->h.cell);
+		memset(b->h.cell + (size_t)b->capcols * rows, 0,
+		       (size_t)(cap - b->capcols) * rows * sizeof *b->h.cell);
+		b->capcols = cap;
+	}
+	if (col >= b->h.ncols)
+		b->h.ncols = (uint32_t)col + 1;
+	b->h.cell[col * rows + row] = count;
+	if (b->on_change)
+		b->on_change(b->ctx, (uint32_t)col);
+}
+
+/* value of key= in an I record's fields */
+static int info_value(const char *line, const char *key, uint64_t *out)
+{
+	size_t kl = strlen(key);
+	for (const char *p = strchr(line, '\t'); p; p = strchr(p + 1, '\t'))
+		if (strncmp(p + 1, key, kl) == 0 && p[1 + kl] == '=') {
+			const char *v = p + 2 + kl;
+			size_t n = strcspn(v, "\t");
+			return fp_parse_u64(v, n, out);
+		}
+	return -1;
+}
+
+static void hm_line(void *ctx, char *line, size_t len)
+{
+	heatmap_builder_line(ctx, line, len);
+}
+
+void heatmap_builder_line(struct heatmap_builder *b, const char *line, size_t len)
+{
+	struct fp_str f[4];
+	if (len == 0)
+		return;
+	switch (line[0]) {
+	case 'G':
+		if (fp_split_fields(line, len, f, 3) == 3) {
+			uint64_t rows, base;
+			if (fp_parse_u64(f[1].p, f[1].n, &rows) == 0 &&
+			    fp_parse_u64(f[2].p, f[2].n, &base) == 0 && rows > 0 &&
+			    rows <= SERVE_ROWS_MAX) {
+				if (rows != b->h.rows) {	/* live: rows come from fp-bucket */
+					free(b->h.cell);
+					b->h.cell = NULL;
+					b->capcols = 0;
+					b->h.rows = (unsigned)rows;
+				}
+				b->h.base_sec = base;
+				if (b->h.cell)
+					memset(b->h.cell, 0, (size_t)b->capcols * b->h.rows * sizeof *b->h.cell);
+				b->h.ncols = 0;
+				if (b->on_geometry)
+					b->on_geometry(b->ctx);
+			}
+		}
+		break;
+	case 'H':
+		if (fp_split_fields(line, len, f, 4) == 4) {
+			uint64_t col, row, count;
+			if (fp_parse_u64(f[1].p, f[1].n, &col) == 0 &&
+			    fp_parse_u64(f[2].p, f[2].n, &row) == 0 &&
+			    fp_parse_u64(f[3].p, f[3].n, &count) == 0)
+				hm_set(b, col, row, count);
+		}
+		break;
+	case 'I':
+		if (strncmp(line, "I\tread\t", 7) == 0)
+			info_value(line, "samples", &b->h.samples);
+		else if (strncmp(line, "I\tbucket\t", 9) == 0)
+			info_value(line, "idle", &b->h.idle);
+		break;
+	case 'W':
+		b->h.warnings++;
+		break;
+	}
+}
+
+const struct heatmap *heatmap_get(int fd, const struct stat *st, unsigned rows,
+				  int keep_idle, int *status, char *err, size_t errsz)
+{
+	char key[KEY_MAX];
+	int m = file_key(key, sizeof key, st, "heatmap");
+	snprintf(key + m, sizeof key - (size_t)m, "%u|%d", rows, keep_idle);
+	struct cache_entry *e = cache_lookup(key);
+	if (e)
+		return &e->hm;
+
+	char rows_s[16];
+	snprintf(rows_s, sizeof rows_s, "%u", rows);
+	char *read_argv[] = { "fp-read", "-q", NULL };
+	char *bucket_argv[] = { "fp-bucket", "--rows", rows_s, keep_idle ? "--keep-idle" : NULL, NULL };
+	char *const *argv[] = { read_argv, bucket_argv };
+	struct heatmap_builder b = { .h = { .rows = rows } };
+	struct pipeline_result res;
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		*status = 500;
+		snprintf(err, errsz, "cannot rewind file: %s", strerror(errno));
+		return NULL;
+	}
+	pipeline_run(argv, 2, fd, hm_line, &b, &res);
+	if (!res.ok || b.too_big) {
+		free(b.h.cell);
+		if (b.too_big) {
+			*status = 422;
+			snprintf(err, errsz, "heatmap larger than %u cells: use fewer rows",
+				 HEATMAP_MAX_CELLS);
+		} else {
+			fail_from_pipeline(&res, status, err, errsz);
+		}
+		return NULL;
+	}
+	for (size_t i = 0; i < (size_t)b.h.ncols * rows; i++)
+		b.h.counted += b.h.cell[i];
+	e = fp_xcalloc(1, sizeof *e);
+	e->key = fp_xstrdup(key);
+	e->kind = KIND_HEATMAP;
+	e->hm = b.h;
+	e->bytes = (size_t)b.capcols * rows * sizeof *b.h.cell + sizeof *e;
+	e = cache_insert(e);
+	return &e->hm;
+}
+
+#define ENTRY_OF(ptr, member) \
+	((struct cache_entry *)((char *)(ptr) - offsetof(struct cache_entry, member)))
+
+void heatmap_put(const struct heatmap *h)
+{
+	if (h)
+		cache_release(ENTRY_OF(h, hm));
+}
+
+/* FlameScope's shape: rows are the millisecond offsets of each row, top
+ * (end of the second) first; values[col] lists that column top to bottom.
+ * Extensions: rows_per_second, start_sec, samples, counted, idle. */
+void heatmap_json(struct fp_sink *s, const struct heatmap *h)
+{
+	uint64_t maxv = 0;
+	fp_sink_str(s, "{\"columns\":[");
+	for (uint32_t c = 0; c < h->ncols; c++) {
+		if (c)
+			fp_sink_char(s, ',');
+		fp_sink_u64(s, c);
+	}
+	fp_sink_str(s, "],\"rows\":[");
+	for (unsigned r = h->rows; r-- > 0;) {
+		/* 1000 * r / rows ms, printed exactly to 6 decimals */
+		fp_sink_fixed(s, (int64_t)((uint64_t)r * 1000000000ull / h->rows), 6);
+		if (r)
+			fp_sink_char(s, ',');
+	}
+	fp_sink_str(s, "],\"values\":[");
+	for (uint32_t c = 0; c < h->ncols; c++) {
+		fp_sink_str(s, c ? ",[" : "[");
+		for (unsigned r = h->rows; r-- > 0;) {
+			uint64_t v = h->cell[(size_t)c * h->rows + r];
+			if (v > maxv)
+				maxv = v;
+			fp_sink_u64(s, v);
+			if (r)
+				fp_sink_char(s, ',');
+		}
+		fp_sink_char(s, ']');
+	}
+	fp_sink_str(s, "],\"maxvalue\":");
+	fp_sink_u64(s, maxv);
+	fp_sink_printf(s, ",\"rows_per_second\":%u,\"start_sec\":%" PRIu64
+		       ",\"samples\":%" PRIu64 ",\"counted\":%" PRIu64 ",\"idle\":%" PRIu64
+		       ",\"warnings\":%" PRIu64 "}", h->rows, h->base_sec, h->samples,
+		       h->counted, h->idle, h->warnings);
+}
+
+/* ---- folded tables ------------------------------------------------------------ */
+
+struct fold_build {
+	struct fp_sink text;
+	uint64_t total;
+};
+
+static void fold_line(void *ctx, char *line, size_t len)
+{
+	struct fold_build *b = ctx;
+	const char *sp = len ? memrchr(line, ' ', len) : NULL;
+	uint64_t v;
+	if (!sp || fp_parse_u64(sp + 1, len - (size_t)(sp + 1 - line), &v) < 0)
+		return;
+	b->total += v;
+	fp_sink_write(&b->text, line, len);
+	fp_sink_char(&b->text, '\n');
+}
+
+static void key_add(char *key, size_t n, const char *name, const char *val)
+{
+	size_t used = strlen(key);
+	if (val)
+		snprintf(key + used, n - used, "%s=%zu:%s|", name, strlen(val), val);
+}
+
+const struct folded_text *folded_get(int fd, const struct stat *st,
+				     const struct selection *sel, int *status,
+				     char *err, size_t errsz)
+{
+	char key[KEY_MAX];
+	file_key(key, sizeof key, st, "folded");
+	key_add(key, sizeof key, "from", sel->start);
+	key_add(key, sizeof key, "to", sel->end);
+	key_add(key, sizeof key, "pid", sel->pid);
+	key_add(key, sizeof key, "tid", sel->tid);
+	key_add(key, sizeof key, "cpu", sel->cpu);
+	key_add(key, sizeof key, "comm", sel->comm);
+	key_add(key, sizeof key, "event", sel->event);
+	key_add(key, sizeof key, "include", sel->include);
+	key_add(key, sizeof key, "exclude", sel->exclude);
+	key_add(key, sizeof key, "idle", sel->keep_idle ? "1" : "0");
+	if (strlen(key) >= sizeof key - 1) {
+		*status = 414;
+		snprintf(err, errsz, "request parameters too long");
+		return NULL;
+	}
+	struct cache_entry *e = cache_lookup(key);
+	if (e)
+		return &e->ft;
+
+	char *read_argv[] = { "fp-read", "-q", NULL };
+	char *bucket_argv[] = { "fp-bucket", sel->keep_idle ? "--keep-idle" : NULL, NULL };
+	char *range_argv[32];
+	size_t n = 0;
+	range_argv[n++] = "fp-range";
+	range_argv[n++] = "--history";
+	range_argv[n++] = "0";
+#define OPT(flag, val) do { if (val) { range_argv[n++] = flag; range_argv[n++] = (char *)(val); } } while (0)
+	OPT("--from", sel->start);
+	OPT("--to", sel->end);
+	OPT("--pid", sel->pid);
+	OPT("--tid", sel->tid);
+	OPT("--cpu", sel->cpu);
+	OPT("--comm", sel->comm);
+	OPT("--event", sel->event);
+	OPT("--include", sel->include);
+	OPT("--exclude", sel->exclude);
+#undef OPT
+	range_argv[n] = NULL;
+	char *fold_argv[] = { "fp-fold", "--plain", "--all", NULL };
+	char *const *argv[] = { read_argv, bucket_argv, range_argv, fold_argv };
+
+	struct fold_build b = { .total = 0 };
+	fp_sink_init_mem(&b.text);
+	struct pipeline_result res;
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		*status = 500;
+		snprintf(err, errsz, "cannot rewind file: %s", strerror(errno));
+		fp_sink_free(&b.text);
+		return NULL;
+	}
+	pipeline_run(argv, 4, fd, fold_line, &b, &res);
+	if (!res.ok) {
+		fp_sink_free(&b.text);
+		fail_from_pipeline(&res, status, err, errsz);
+		return NULL;
+	}
+	e = fp_xcalloc(1, sizeof *e);
+	e->key = fp_xstrdup(key);
+	e->kind = KIND_FOLDED;
+	e->ft.buf = b.text.buf;	/* ownership moves to the cache */
+	e->ft.len = b.text.len;
+	e->ft.total = b.total;
+	e->bytes = b.text.cap + sizeof *e;
+	e = cache_insert(e);
+	return &e->ft;
+}
+
+void folded_put(const struct folded_text *f)
+{
+	if (f)
+		cache_release(ENTRY_OF(f, ft));
+}

@@ -1,0 +1,153 @@
+/* serve.h: the parts of fp-serve, the flamepipe web UI server.
+ *
+ * Threading model (see docs/web.md "Implementation"): libmicrohttpd runs
+ * one thread per connection (MHD_USE_THREAD_PER_CONNECTION), so a request
+ * that waits for a stage pipeline or an SSE stream blocks only its own
+ * thread. The main thread runs a libev loop that reads the live protocol
+ * stream (fp_pump on stdin) and handles signals. Everything shared between
+ * threads (the result cache, the live capture's cells and fold snapshot)
+ * lives behind one mutex per structure; no lock is held while a child
+ * process runs or while a response is being sent.
+ */
+#ifndef FP_SERVE_H
+#define FP_SERVE_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include "sink.h"
+
+#define SERVE_DEFAULT_PORT 5000
+#define SERVE_DEFAULT_MAX_UPLOAD (256ull << 20)
+#define SERVE_ROWS_DEFAULT 50
+#define SERVE_ROWS_MAX 1000
+
+struct live;
+
+struct server {
+	const char *dir;	/* as given */
+	char *dir_real;		/* realpath(dir) */
+	int dir_fd;		/* O_DIRECTORY|O_PATH of dir_real */
+	char *bin_dir;		/* where the stage binaries are */
+	uint64_t max_upload;
+	struct live *live;	/* NULL unless --live */
+};
+
+extern struct server g_server;
+
+/* ---- safepath.c: names under DIR --------------------------------------- */
+
+/* Checks a client-supplied relative name (already URL-decoded, `n` bytes,
+ * may contain NUL) and opens it read-only below DIR. Refused: empty, NUL,
+ * absolute, backslash, `..` or `.` segments, empty segments, dotfiles,
+ * anything whose real path is not inside DIR (symlinks out), non-regular
+ * files. Returns an fd, or -1 with *status (HTTP code) and *why set. */
+int safepath_open(const char *name, size_t n, struct stat *st, int *status,
+		  const char **why);
+/* 1 if the name is syntactically acceptable (the checks that need no
+ * filesystem), 0 otherwise with *why. */
+int safepath_name_ok(const char *name, size_t n, const char **why);
+
+/* ---- spawn.c: stage pipelines --------------------------------------------*/
+
+/* A chain of stage programs: argv[i] for stage i (argv[i][0] is a bare
+ * program name, found in g_server.bin_dir). The first stage reads in_fd. */
+struct pipeline_result {
+	int ok;			/* every stage exited 0 */
+	int data_error;		/* a stage exited 1: bad input data */
+	char err[1024];		/* first stderr bytes when !ok */
+};
+/* Runs the chain, calling on_line for each output line (LF removed,
+ * NUL-terminated). Blocks the calling thread only. */
+void pipeline_run(char *const *const *argv, size_t nstages, int in_fd,
+		  void (*on_line)(void *ctx, char *line, size_t len), void *ctx,
+		  struct pipeline_result *res);
+
+/* ---- strmap.c: string -> u64 hash map ----------------------------------- */
+
+struct strmap_entry {
+	char *key;
+	size_t len;
+	uint64_t value;
+};
+struct strmap {
+	struct strmap_entry *slot;
+	size_t nslot, n;
+};
+void strmap_init(struct strmap *m);
+void strmap_free(struct strmap *m);
+/* Returns the entry for key, creating it with value 0 if absent. */
+struct strmap_entry *strmap_get(struct strmap *m, const char *key, size_t len);
+struct strmap_entry *strmap_find(const struct strmap *m, const char *key, size_t len);
+
+/* ---- compute.c: heatmap and folded tables, cached ------------------------ */
+
+struct heatmap {
+	unsigned rows;
+	uint64_t base_sec;
+	uint32_t ncols;
+	uint64_t *cell;		/* ncols * rows, cell[col * rows + row] */
+	uint64_t samples;	/* from I read samples= (all samples read) */
+	uint64_t counted;	/* sum of the cells */
+	uint64_t idle;		/* idle samples dropped */
+	uint64_t warnings;
+};
+
+/* Filters and range of a flame graph request. Strings NULL when absent. */
+struct selection {
+	const char *start, *end;	/* decimal seconds or NULL */
+	const char *pid, *tid, *cpu, *comm, *event, *include, *exclude;
+	int keep_idle;
+};
+
+struct folded_text {
+	char *buf;		/* plain folded file `stack count\n`... */
+	size_t len;
+	uint64_t total;		/* sum of counts */
+};
+
+/* Both return a reference-counted cached result (release with *_put), or
+ * NULL with *status and err filled. */
+const struct heatmap *heatmap_get(int fd, const struct stat *st, unsigned rows,
+				  int keep_idle, int *status, char *err, size_t errsz);
+void heatmap_put(const struct heatmap *h);
+const struct folded_text *folded_get(int fd, const struct stat *st,
+				     const struct selection *sel, int *status,
+				     char *err, size_t errsz);
+void folded_put(const struct folded_text *f);
+
+void heatmap_json(struct fp_sink *s, const struct heatmap *h);
+
+/* Builds a heatmap from G/H/I/W records (files and the live capture). */
+struct heatmap_builder {
+	struct heatmap h;
+	uint32_t capcols;
+	int too_big;
+	/* optional: called with each column whose cells changed */
+	void (*on_change)(void *ctx, uint32_t col);
+	void (*on_geometry)(void *ctx);
+	void *ctx;
+};
+void heatmap_builder_line(struct heatmap_builder *b, const char *line, size_t len);
+
+/* ---- tree.c: folded stacks -> FlameScope JSON trees ---------------------- */
+
+/* FlameScope's flame graph: {"n","l","v" (self),"c"} nodes. */
+void tree_json(struct fp_sink *s, const char *folded, size_t len);
+/* FlameScope's /differential/: the tree of a, each node with
+ * d = self(a) - round(self(b) * total(a) / total(b)). */
+void tree_differential_json(struct fp_sink *s, const char *a, size_t alen,
+			    const char *b, size_t blen);
+
+/* ---- live.c ------------------------------------------------------------- */
+
+struct live *live_create(const char *name, const char *control_path);
+int live_name_is(const struct live *l, const char *name, size_t n);
+const char *live_name(const struct live *l);
+/* Feeds one protocol line (main thread). */
+void live_line(struct live *l, const char *line, size_t len);
+void live_eof(struct live *l);
+
+#endif
