@@ -20,11 +20,23 @@ test_expect_success 'with --window 0 the same input is an unmatched end, an open
 	grep -q " late=1 " out
 '
 
-test_expect_success 'an event older than the window is paired anyway and counted late' '
+# "late" (fp-latency.c, docs/fp-latency.md) means older than an event
+# already paired: only such an event can be mis-paired. An event that comes
+# after the window but is not older than anything paired pairs exactly.
+test_expect_success 'an event past the window but newer than all paired events pairs exactly, not late' '
 	printf "%s\n" "1000 1 1 s" "5000000000 1 1 s" "2000 1 1 e" >in &&
 	fp-latency --window 1s --pair p=s,e in >out &&
-	grep -q " late=1 " out &&
+	grep -q " late=0 " out &&
 	grep -qx "p	1	1000	1000	1000	1	0	0	0" out
+'
+
+test_expect_success 'an event older than one already paired is paired anyway and counted late' '
+	# s@1000 and e@3000 pair (2000 ns) once s@5 s is read; e@2000 then
+	# comes too late: its start is gone, so it is an unmatched end.
+	printf "%s\n" "1000 1 1 s" "3000 1 1 e" "5000000000 1 1 s" "2000 1 1 e" >in &&
+	fp-latency --window 1s --pair p=s,e in >out &&
+	grep -q " late=1 " out &&
+	grep -qx "p	1	2000	2000	2000	1	0	0	1" out
 '
 
 test_expect_success 'equal timestamps keep input order (start before end)' '
