@@ -5,6 +5,7 @@
 #   make test       install missing packages, build, run every test
 #                   (normal build, then the ASan+UBSan build)
 #   make bench      the benchmark (bench/run.sh)
+#   make install    PREFIX=/usr/local (programs, pipeline files)
 #   make SAN=1 BUILD=build-asan BIN=bin-asan   sanitizer build
 
 CC      ?= cc
@@ -89,10 +90,19 @@ check: all
 bench: all
 	bench/run.sh
 
+# Programs into PREFIX/bin; pipeline files and the bpftrace program into
+# PREFIX/share/flamepipe, where `flamepipe` looks for its default pipeline.
+PREFIX  ?= /usr/local
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/flamepipe
+	install -m 0755 $(STAGES) $(RUNNER) $(WEB) $(DESTDIR)$(PREFIX)/bin
+	install -m 0644 examples/*.pipeline $(DESTDIR)$(PREFIX)/share/flamepipe
+	install -m 0644 examples/bpftrace/profile.bt $(DESTDIR)$(PREFIX)/share/flamepipe
+
 clean:
 	rm -rf build build-asan bin bin-asan
 
-.PHONY: all deps demo test check bench clean
+.PHONY: all deps demo test check bench install clean
 .SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
