@@ -348,9 +348,13 @@ static int gz_start(struct fp_pump *p, const char *first, size_t n)
 	return 0;
 }
 
+/* Reports damaged gzip input as file:line (the last line read whole) on
+ * stderr and in a W record, so the user and every later stage see where the
+ * data stops. */
 static void gz_fail(struct fp_pump *p, const char *what)
 {
-	fprintf(stderr, "%s: %s: %s\n", fp_prog(), p->in_name, what);
+	fp_pump_warn(p, "%s: line %llu and later are cut short or missing", what,
+		     (unsigned long long)p->lineno + 1);
 	p->gz_error = 1;
 }
 
