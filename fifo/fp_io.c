@@ -349,12 +349,13 @@ static int gz_start(struct fp_pump *p, const char *first, size_t n)
 }
 
 /* Reports damaged gzip input as file:line (the last line read whole) on
- * stderr and in a W record, so the user and every later stage see where the
- * data stops. */
+ * stderr. Not as a W record: the pump also feeds stages whose output is
+ * not a flamepipe stream (fp-latency, fp-bpftrace). */
 static void gz_fail(struct fp_pump *p, const char *what)
 {
-	fp_pump_warn(p, "%s: line %llu and later are cut short or missing", what,
-		     (unsigned long long)p->lineno + 1);
+	fprintf(stderr, "%s: %s:%llu: %s: line %llu and later are cut short or missing\n",
+		fp_prog(), p->in_name, (unsigned long long)p->lineno, what,
+		(unsigned long long)p->lineno + 1);
 	p->gz_error = 1;
 }
 
