@@ -33,15 +33,13 @@
 
 #include "diff.h"
 #include "flamegraph.h"
+#include "flameopts.h"
 #include "folded.h"
 #include "fp_error.h"
 #include "sink.h"
 
-#define USAGE "usage: fp-flamegraph [--title T] [--subtitle T] [--width PX] [--height PX]\n" \
-	"\t[--minwidth PX|N%] [--fonttype F] [--fontsize N] [--fontwidth F]\n" \
-	"\t[--countname N] [--nametype N] [--colors PALETTE] [--bgcolors C] [--hash]\n" \
-	"\t[--inverted] [--reverse] [--flamechart] [--negate] [--notes T]\n" \
-	"\t[--search-color C] [--json] [FILE... | --diff A B | --elided A B]"
+#define USAGE "usage: fp-flamegraph\n" FP_FLAME_USAGE \
+	"\n\t[--json] [FILE... | --diff A B | --elided A B]"
 
 #define READ_CHUNK (1u << 20)
 
@@ -104,103 +102,15 @@ static void load(struct fp_folded *t, struct input *in, const char *path)
 	}
 }
 
-static unsigned parse_uint(const char *opt, const char *arg, unsigned min)
-{
-	char *end;
-	errno = 0;
-	unsigned long v = strtoul(arg, &end, 10);
-	if (errno || end == arg || *end || v < min || v > 100000)
-		fp_die(FP_EXIT_USAGE, "bad --%s '%s': expected a whole number >= %u", opt, arg, min);
-	return (unsigned)v;
-}
+enum { OPT_JSON = 256, OPT_DIFF, OPT_ELIDED, OPT_HELP };
 
-static double parse_double(const char *opt, const char *arg)
-{
-	char *end;
-	double v = strtod(arg, &end);
-	if (end == arg || *end || !(v > 0) || v > 100)
-		fp_die(FP_EXIT_USAGE, "bad --%s '%s': expected a number", opt, arg);
-	return v;
-}
-
-enum {
-	OPT_TITLE = 256, OPT_SUBTITLE, OPT_WIDTH, OPT_HEIGHT, OPT_MINWIDTH, OPT_FONTTYPE,
-	OPT_FONTSIZE, OPT_FONTWIDTH, OPT_COUNTNAME, OPT_NAMETYPE, OPT_COLORS, OPT_BGCOLORS,
-	OPT_HASH, OPT_INVERTED, OPT_REVERSE, OPT_FLAMECHART, OPT_NEGATE, OPT_NOTES,
-	OPT_SEARCH_COLOR, OPT_JSON, OPT_DIFF, OPT_ELIDED, OPT_HELP, OPT_IGNORED,
-};
-
-static const struct option long_options[] = {
-	{ "title", required_argument, NULL, OPT_TITLE },
-	{ "subtitle", required_argument, NULL, OPT_SUBTITLE },
-	{ "width", required_argument, NULL, OPT_WIDTH },
-	{ "height", required_argument, NULL, OPT_HEIGHT },
-	{ "minwidth", required_argument, NULL, OPT_MINWIDTH },
-	{ "fonttype", required_argument, NULL, OPT_FONTTYPE },
-	{ "fontsize", required_argument, NULL, OPT_FONTSIZE },
-	{ "fontwidth", required_argument, NULL, OPT_FONTWIDTH },
-	{ "countname", required_argument, NULL, OPT_COUNTNAME },
-	{ "nametype", required_argument, NULL, OPT_NAMETYPE },
-	{ "colors", required_argument, NULL, OPT_COLORS },
-	{ "bgcolors", required_argument, NULL, OPT_BGCOLORS },
-	{ "hash", no_argument, NULL, OPT_HASH },
-	{ "inverted", no_argument, NULL, OPT_INVERTED },
-	{ "reverse", no_argument, NULL, OPT_REVERSE },
-	{ "flamechart", no_argument, NULL, OPT_FLAMECHART },
-	{ "negate", no_argument, NULL, OPT_NEGATE },
-	{ "notes", required_argument, NULL, OPT_NOTES },
-	{ "search-color", required_argument, NULL, OPT_SEARCH_COLOR },
+static const struct option own_options[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "diff", no_argument, NULL, OPT_DIFF },
 	{ "elided", no_argument, NULL, OPT_ELIDED },
 	{ "help", no_argument, NULL, OPT_HELP },
-	/* flamegraph.pl options that change nothing here. */
-	{ "random", no_argument, NULL, OPT_IGNORED },
-	{ "cp", no_argument, NULL, OPT_IGNORED },
-	{ "encoding", required_argument, NULL, OPT_IGNORED },
-	{ NULL, 0, NULL, 0 },
 };
-
-/* Applies one flame graph option; returns 0 if `c` was not one. */
-static int flame_option(struct fp_flame_opts *o, int c, const char *arg)
-{
-	switch (c) {
-	case OPT_TITLE: o->title = arg; break;
-	case OPT_SUBTITLE: o->subtitle = arg; break;
-	case OPT_WIDTH: o->width = parse_uint("width", arg, 100); break;
-	case OPT_HEIGHT: o->frame_height = parse_uint("height", arg, 2); break;
-	case OPT_MINWIDTH:
-		if (fp_flame_parse_minwidth(o, arg) < 0)
-			fp_die(FP_EXIT_USAGE, "bad --minwidth '%s': expected pixels or N%%", arg);
-		break;
-	case OPT_FONTTYPE: o->fonttype = arg; break;
-	case OPT_FONTSIZE: o->fontsize = parse_uint("fontsize", arg, 1); break;
-	case OPT_FONTWIDTH: o->fontwidth = parse_double("fontwidth", arg); break;
-	case OPT_COUNTNAME: o->countname = arg; break;
-	case OPT_NAMETYPE: o->nametype = arg; break;
-	case OPT_COLORS:
-		if (fp_palette_parse(arg, &o->palette) < 0)
-			fp_die(FP_EXIT_USAGE, "bad --colors '%s': expected flamepipe, hot, mem, io, "
-			       "java, js, perl, red, green, blue, aqua, yellow, purple or orange", arg);
-		break;
-	case OPT_BGCOLORS:
-		if (fp_flame_check_bgcolors(arg) < 0)
-			fp_die(FP_EXIT_USAGE, "bad --bgcolors '%s': expected yellow, blue, green, "
-			       "grey or #rrggbb", arg);
-		o->bgcolors = arg;
-		break;
-	case OPT_HASH: o->hash = 1; break;
-	case OPT_INVERTED: o->inverted = 1; break;
-	case OPT_REVERSE: o->reverse = 1; break;
-	case OPT_FLAMECHART: o->flamechart = 1; break;
-	case OPT_NEGATE: o->negate = 1; break;
-	case OPT_NOTES: o->notes = arg; break;
-	case OPT_SEARCH_COLOR: o->search_color = arg; break;
-	case OPT_IGNORED: break;
-	default: return 0;
-	}
-	return 1;
-}
+#define N_OWN (sizeof own_options / sizeof *own_options)
 
 int main(int argc, char **argv)
 {
@@ -209,8 +119,12 @@ int main(int argc, char **argv)
 	fp_flame_opts_init(&o);
 	enum mode mode = MODE_PLAIN;
 	int json = 0, c;
+	struct option long_options[FP_FLAME_NOPTS + N_OWN + 1];
+	size_t k = fp_flame_long_options(long_options);
+	memcpy(long_options + k, own_options, sizeof own_options);
+	long_options[k + N_OWN] = (struct option){ NULL, 0, NULL, 0 };
 	while ((c = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
-		if (flame_option(&o, c, optarg))
+		if (fp_flame_option(&o, c, optarg))
 			continue;
 		switch (c) {
 		case OPT_JSON: json = 1; break;

@@ -1,0 +1,835 @@
+/* fp-render: the last stage: a flamepipe stream -> heatmap and flame graph files.
+ *
+ * Interface:
+ *	fp-render [--outdir DIR] [--format LIST] [--interval MS] [--passthrough]
+ *		[--term[=auto|color|plain]] [--term-size COLSxLINES] [--page-title T]
+ *		[flame graph options: --title --width --minwidth --colors ...] [FILE]
+ *
+ * Input: a flamepipe stream (fifo/PROTOCOL.md) on stdin or FILE (gzip ok).
+ *  G/H      the heatmap (G drops every cell, H sets one to an absolute count)
+ *  C begin fold / F ... / C end fold
+ *           a folded snapshot: replaces the whole table when complete
+ *           (F records outside a snapshot add to the table: hand-written input)
+ *  C range  the range the chain selected (drawn on the heatmap, named in the
+ *           flame graph's subtitle); C filter likewise
+ *  W, I     shown on index.html (warnings, the latest statistics per stage)
+ *  S and everything else: ignored.
+ *
+ * Output, into --outdir at end of input (and every --interval ms while the
+ * input is live and something changed), each written to a temporary name in
+ * DIR and renamed into place only when complete, so a reader never sees a
+ * half file, even when the disk fills up:
+ *	heatmap.tsv    second TAB row_start_ms TAB count (every cell)
+ *	stacks.folded  `stack count` lines (flamegraph.pl, speedscope, inferno)
+ *	heatmap.json   FlameScope's /heatmap shape
+ *	heatmap.svg    the interactive heatmap
+ *	flame.svg      the interactive flame graph
+ *	flame.json     nested {name,value,children} (only with --format)
+ *	index.html     heatmap + flame graph + warnings + statistics
+ * --term draws the heatmap on the terminal (stdout, or /dev/tty with
+ * --passthrough), redrawn in place at most FP_TERM_FPS times a second while
+ * cells change; plain characters when that is not a tty or NO_COLOR is set
+ * (then drawn once, at end of input).
+ * --passthrough copies every input record to stdout unchanged, so fp-render
+ * can sit mid-chain; otherwise stdout carries only the terminal picture.
+ *
+ * Exit codes: 0 ok, 1 bad gzip input, 100 usage or unsupported stream
+ * version, 111 system error (a file could not be written: the message names
+ * it), 141 the reader went away.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <ev.h>
+
+#include "flamegraph.h"
+#include "flameopts.h"
+#include "folded.h"
+#include "fp_error.h"
+#include "fp_io.h"
+#include "fp_record.h"
+#include "heatmap.h"
+#include "sink.h"
+#include "termheat.h"
+
+#define USAGE "usage: fp-render [--outdir DIR] [--format LIST] [--interval MS] [--passthrough]\n" \
+	"\t[--term[=auto|color|plain]] [--term-size COLSxLINES] [--page-title T]\n" \
+	FP_FLAME_USAGE " [FILE]"
+
+#define STAGE_NAME "render"
+#define MS_PER_SEC 1000.0
+#define FP_TERM_FPS 10			/* terminal redraws per second, at most */
+#define MAX_WARNINGS 200		/* kept for index.html; the rest are counted */
+#define MAX_STDERR_WARNINGS 20		/* own warnings printed, then counted */
+#define MAX_STATS 32			/* stages whose I records are kept */
+#define DEFAULT_TERM_COLS 80
+#define DEFAULT_TERM_LINES 24
+#define RANGE_TEXT_MAX 64
+#define FILTER_TEXT_MAX 512
+#define CAPTION_MAX 768
+
+enum output {
+	OUT_TSV, OUT_FOLDED, OUT_HEAT_JSON, OUT_HEAT_SVG, OUT_FLAME_SVG, OUT_FLAME_JSON,
+	OUT_HTML, N_OUT
+};
+
+static const struct {
+	const char *name;	/* in --format */
+	const char *file;
+	int by_default;
+} outputs[N_OUT] = {
+	[OUT_TSV] = { "tsv", "heatmap.tsv", 1 },
+	[OUT_FOLDED] = { "folded", "stacks.folded", 1 },
+	[OUT_HEAT_JSON] = { "heatmap-json", "heatmap.json", 1 },
+	[OUT_HEAT_SVG] = { "heatmap-svg", "heatmap.svg", 1 },
+	[OUT_FLAME_SVG] = { "flame-svg", "flame.svg", 1 },
+	[OUT_FLAME_JSON] = { "flame-json", "flame.json", 0 },
+	[OUT_HTML] = { "html", "index.html", 1 },
+};
+
+enum term_mode { TERM_OFF, TERM_AUTO, TERM_COLOR, TERM_PLAIN };
+
+struct options {
+	const char *outdir;
+	int want[N_OUT];
+	unsigned interval_ms;	/* 0: files only at end of input */
+	int passthrough;
+	enum term_mode term;
+	unsigned term_cols, term_lines;	/* 0: ask the terminal */
+	const char *page_title;
+	struct fp_flame_opts flame;
+};
+
+struct stat_entry {
+	char *stage;
+	char *text;		/* "stage TAB k=v TAB ..." as fp_heatmap_html wants */
+};
+
+struct render {
+	struct options opt;
+	struct fp_pump pump;
+
+	struct fp_heatmap hm;
+	struct fp_folded table;		/* the latest complete snapshot */
+	struct fp_folded pending;	/* the snapshot being received */
+	int in_snapshot;
+	uint64_t snapshots;
+
+	char range_from[RANGE_TEXT_MAX], range_to[RANGE_TEXT_MAX];
+	int have_range;
+	char filter[FILTER_TEXT_MAX];
+
+	char *warnings[MAX_WARNINGS + 1];	/* + "N more" */
+	size_t n_warnings;
+	uint64_t warnings_total;
+	struct stat_entry stats[MAX_STATS];
+	size_t n_stats;
+	uint64_t own_warnings, bad_records;
+
+	int files_dirty, seen_idle;
+	uint64_t files_written, write_errors;
+	ev_timer files_timer;
+
+	int term_fd, term_is_tty, term_dirty, term_drawn;
+	enum fp_term_color term_color;
+	ev_timer term_timer;
+	mode_t file_mode;
+};
+
+/* ---- warnings and statistics ------------------------------------------- */
+
+static void keep_warning(struct render *r, const char *text, size_t n)
+{
+	r->warnings_total++;
+	if (r->n_warnings < MAX_WARNINGS)
+		r->warnings[r->n_warnings++] = fp_xstrndup(text, n);
+}
+
+/* A problem with our own input: stderr (and a W record downstream with
+ * --passthrough), and the warnings list of index.html. */
+static void own_warning(struct render *r, const char *msg)
+{
+	char text[256];
+
+	r->own_warnings++;
+	snprintf(text, sizeof text, STAGE_NAME ": %s:%llu: %s", r->pump.in_name,
+		 (unsigned long long)r->pump.lineno, msg);
+	keep_warning(r, text, strlen(text));
+	if (r->own_warnings > MAX_STDERR_WARNINGS)
+		return;
+	if (r->opt.passthrough)
+		fp_pump_warn(&r->pump, "%s", msg);
+	else
+		fp_warn("%s:%llu: %s", r->pump.in_name, (unsigned long long)r->pump.lineno, msg);
+	if (r->own_warnings == MAX_STDERR_WARNINGS)
+		fp_warn("more warnings are counted, not printed");
+}
+
+/* W TAB stage TAB where TAB message -> "stage: where: message". */
+static void on_warning_record(struct render *r, const char *line, size_t len)
+{
+	struct fp_str f[4];
+	size_t n = fp_split_fields(line, len, f, 4);
+	char text[1024];
+	int m;
+
+	if (n < 4)
+		m = snprintf(text, sizeof text, "%.*s", (int)(len > 2 ? len - 2 : 0), line + 2);
+	else
+		m = snprintf(text, sizeof text, "%.*s: %.*s: %.*s", (int)f[1].n, f[1].p,
+			     (int)f[2].n, f[2].p, (int)f[3].n, f[3].p);
+	if (m < 0)
+		return;
+	keep_warning(r, text, (size_t)m < sizeof text ? (size_t)m : sizeof text - 1);
+}
+
+/* I TAB stage TAB k=v ...: the latest line per stage is kept. */
+static void on_stats_record(struct render *r, const char *line, size_t len)
+{
+	struct fp_str f[2];
+
+	if (fp_split_fields(line, len, f, 2) < 2)
+		return;
+	const char *rest = f[1].p;
+	size_t rest_n = len - (size_t)(rest - line);
+	const char *tab = memchr(rest, '\t', rest_n);
+	size_t stage_n = tab ? (size_t)(tab - rest) : rest_n;
+	size_t i;
+
+	for (i = 0; i < r->n_stats; i++)
+		if (strlen(r->stats[i].stage) == stage_n && !memcmp(r->stats[i].stage, rest, stage_n))
+			break;
+	if (i == r->n_stats) {
+		if (r->n_stats == MAX_STATS)
+			return;
+		r->stats[r->n_stats++].stage = fp_xstrndup(rest, stage_n);
+	}
+	free(r->stats[i].text);
+	r->stats[i].text = fp_xstrndup(rest, rest_n);
+}
+
+/* ---- the heatmap ------------------------------------------------------ */
+
+static void on_geometry(struct render *r, const char *line, size_t len)
+{
+	struct fp_str f[4];
+	uint64_t rows;
+	int64_t base;
+
+	if (fp_split_fields(line, len, f, 4) != 3 || fp_parse_u64(f[1].p, f[1].n, &rows) ||
+	    fp_parse_i64(f[2].p, f[2].n, &base) || rows < 1 || rows > FP_HEATMAP_MAX_ROWS) {
+		own_warning(r, "malformed G record skipped: expected G TAB rows(1..1000) TAB base_sec");
+		r->bad_records++;
+		return;
+	}
+	fp_heatmap_reset(&r->hm, (unsigned)rows, base);
+	r->files_dirty = r->term_dirty = 1;
+}
+
+static void on_cell(struct render *r, const char *line, size_t len)
+{
+	struct fp_str f[5];
+	uint64_t col, row, count;
+
+	if (fp_split_fields(line, len, f, 5) != 4 || fp_parse_u64(f[1].p, f[1].n, &col) ||
+	    fp_parse_u64(f[2].p, f[2].n, &row) || fp_parse_u64(f[3].p, f[3].n, &count)) {
+		own_warning(r, "malformed H record skipped: expected H TAB column TAB row TAB count");
+		r->bad_records++;
+		return;
+	}
+	if (fp_heatmap_set(&r->hm, col, row, count) < 0) {
+		own_warning(r, "H record skipped: row not below the G record's rows, "
+			    "or column past the heatmap's limit");
+		r->bad_records++;
+		return;
+	}
+	r->files_dirty = r->term_dirty = 1;
+}
+
+/* ---- folded snapshots --------------------------------------------------- */
+
+static void on_folded(struct render *r, const char *line, size_t len)
+{
+	struct fp_str f[3];
+	uint64_t count;
+
+	if (fp_split_fields(line, len, f, 3) != 3 || fp_parse_u64(f[1].p, f[1].n, &count) ||
+	    f[2].n == 0) {
+		own_warning(r, "malformed F record skipped: expected F TAB count TAB stack");
+		r->bad_records++;
+		return;
+	}
+	if (count == 0)
+		return;
+	fp_folded_add(r->in_snapshot ? &r->pending : &r->table, f[2].p, f[2].n, count, 0,
+		      FP_FOLDED_COPY);
+	if (!r->in_snapshot)
+		r->files_dirty = 1;
+}
+
+static void on_control(struct render *r, const char *line, size_t len)
+{
+	struct fp_str f[4];
+	size_t n = fp_split_fields(line, len, f, 4);
+
+	if (n < 2)
+		return;
+	if (n >= 3 && fp_str_eq(f[1], "begin") && fp_str_eq(f[2], "fold")) {
+		if (r->in_snapshot)
+			own_warning(r, "snapshot begins inside another one: the unfinished one is dropped");
+		fp_folded_clear(&r->pending);
+		r->in_snapshot = 1;
+	} else if (n >= 3 && fp_str_eq(f[1], "end") && fp_str_eq(f[2], "fold")) {
+		if (!r->in_snapshot) {
+			own_warning(r, "snapshot end without a begin ignored");
+			return;
+		}
+		struct fp_folded t = r->table;
+		r->table = r->pending;
+		r->pending = t;
+		fp_folded_clear(&r->pending);
+		r->in_snapshot = 0;
+		r->snapshots++;
+		r->files_dirty = 1;
+	} else if (n == 4 && fp_str_eq(f[1], "range")) {
+		snprintf(r->range_from, sizeof r->range_from, "%.*s", (int)f[2].n, f[2].p);
+		snprintf(r->range_to, sizeof r->range_to, "%.*s", (int)f[3].n, f[3].p);
+		r->have_range = strcmp(r->range_from, "-") || strcmp(r->range_to, "-");
+		r->files_dirty = 1;
+	} else if (n >= 3 && fp_str_eq(f[1], "filter")) {
+		const char *spec = f[2].p;
+		snprintf(r->filter, sizeof r->filter, "%.*s", (int)(len - (size_t)(spec - line)), spec);
+		r->files_dirty = 1;
+	}
+}
+
+/* ---- file outputs ------------------------------------------------------- */
+
+/* A range bound as seconds, or -1 for "-" or something unparsable. */
+static double bound_seconds(const char *text)
+{
+	char *end;
+	double v;
+
+	if (strcmp(text, "-") == 0)
+		return -1;
+	v = strtod(text, &end);
+	return end != text && *end == '\0' && v >= 0 ? v : -1;
+}
+
+/* "range [from, to) s" and the filter, or "" for the whole capture. */
+static void range_caption(const struct render *r, char *buf, size_t n)
+{
+	int m = 0;
+
+	buf[0] = '\0';
+	if (r->have_range)
+		m = snprintf(buf, n, "range [%s, %s) s", strcmp(r->range_from, "-") ? r->range_from : "start",
+			     strcmp(r->range_to, "-") ? r->range_to : "end");
+	if (r->filter[0] && m >= 0 && (size_t)m < n)
+		snprintf(buf + m, n - (size_t)m, "%sfilter %s", m ? ", " : "", r->filter);
+}
+
+/* The flame graph of a copy of the table: rendering sorts (and with
+ * --reverse rewrites) the table it is given, and the live table must stay
+ * as received so it can be rendered again. */
+static void render_flame(struct render *r, struct fp_sink *s, int json)
+{
+	struct fp_folded t;
+	struct fp_flame_opts o = r->opt.flame;
+	char caption[CAPTION_MAX];
+
+	range_caption(r, caption, sizeof caption);
+	if (!o.subtitle && caption[0])
+		o.subtitle = caption;
+	fp_folded_init(&t);
+	for (size_t i = 0; i < r->table.n; i++)
+		fp_folded_add(&t, r->table.e[i].stack, r->table.e[i].len, r->table.e[i].count, 0,
+			      FP_FOLDED_REF);
+	if (json)
+		fp_flame_json(s, &t, &o);
+	else
+		fp_flame_render(s, &t, &o);
+	fp_folded_free(&t);
+}
+
+static void render_html(struct render *r, struct fp_sink *s)
+{
+	struct fp_heatmap_opts o;
+	char caption[CAPTION_MAX + 64], range[CAPTION_MAX], footer[128];
+	const char *stats[MAX_STATS + 1];
+	char own_stats[256];
+	size_t ns = 0;
+
+	fp_heatmap_opts_init(&o);
+	o.title = r->opt.page_title;
+	if (r->opt.want[OUT_FLAME_SVG]) {
+		range_caption(r, range, sizeof range);
+		snprintf(caption, sizeof caption, "Flame graph of %s (%llu samples)",
+			 range[0] ? range : "the whole capture", (unsigned long long)r->table.total);
+		o.flame_src = outputs[OUT_FLAME_SVG].file;
+		o.flame_caption = caption;
+	}
+	if (r->have_range) {
+		o.have_range = 1;
+		o.range_from = bound_seconds(r->range_from);
+		o.range_to = bound_seconds(r->range_to);
+	}
+	if (r->warnings_total > r->n_warnings) {
+		char more[64];
+		snprintf(more, sizeof more, "... and %llu more warnings",
+			 (unsigned long long)(r->warnings_total - r->n_warnings));
+		free(r->warnings[MAX_WARNINGS]);
+		r->warnings[MAX_WARNINGS] = fp_xstrdup(more);
+	}
+	o.warnings = (const char *const *)r->warnings;
+	o.n_warnings = r->n_warnings + (r->warnings_total > r->n_warnings);
+	for (size_t i = 0; i < r->n_stats; i++)
+		stats[ns++] = r->stats[i].text;
+	snprintf(own_stats, sizeof own_stats,
+		 STAGE_NAME "\tsnapshots=%llu\tstacks=%zu\ttotal=%llu\theatmap_total=%llu\tbad_records=%llu",
+		 (unsigned long long)r->snapshots, r->table.n, (unsigned long long)r->table.total,
+		 (unsigned long long)fp_heatmap_total(&r->hm), (unsigned long long)r->bad_records);
+	if (ns < MAX_STATS + 1)
+		stats[ns++] = own_stats;
+	o.stats = stats;
+	o.n_stats = ns;
+	snprintf(footer, sizeof footer, "Made by flamepipe fp-render: heatmap.svg, flame.svg, "
+		 "heatmap.json, heatmap.tsv and stacks.folded are next to this page.");
+	o.footer_html_text = footer;
+	fp_heatmap_html(s, &r->hm, &o);
+}
+
+static void render_output(struct render *r, enum output which, struct fp_sink *s)
+{
+	struct fp_heatmap_opts ho;
+
+	fp_heatmap_opts_init(&ho);
+	ho.title = r->opt.page_title;
+	if (r->have_range) {
+		ho.have_range = 1;
+		ho.range_from = bound_seconds(r->range_from);
+		ho.range_to = bound_seconds(r->range_to);
+	}
+	switch (which) {
+	case OUT_TSV: fp_heatmap_tsv(s, &r->hm); break;
+	case OUT_FOLDED: fp_folded_write(s, &r->table); break;
+	case OUT_HEAT_JSON: fp_heatmap_json(s, &r->hm); break;
+	case OUT_HEAT_SVG: fp_heatmap_svg(s, &r->hm, &ho); break;
+	case OUT_FLAME_SVG: render_flame(r, s, 0); break;
+	case OUT_FLAME_JSON: render_flame(r, s, 1); break;
+	case OUT_HTML: render_html(r, s); break;
+	case N_OUT: break;
+	}
+}
+
+/* Writes DIR/.NAME.XXXXXX and renames it to DIR/NAME once complete.
+ * Returns 0, or -1 with errno (the temporary file is removed). */
+static int write_atomically(struct render *r, enum output which, char *path, size_t path_n)
+{
+	char tmp[PATH_MAX];
+	struct fp_sink s;
+	int fd, err = 0;
+	FILE *fp;
+
+	snprintf(path, path_n, "%s/%s", r->opt.outdir, outputs[which].file);
+	if ((size_t)snprintf(tmp, sizeof tmp, "%s/.%s.XXXXXX", r->opt.outdir,
+			     outputs[which].file) >= sizeof tmp) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fchmod(fd, r->file_mode) < 0 || !(fp = fdopen(fd, "w"))) {
+		err = errno;
+		close(fd);
+		unlink(tmp);
+		errno = err;
+		return -1;
+	}
+	setvbuf(fp, NULL, _IONBF, 0);	/* the sink buffers already */
+	fp_sink_init_file(&s, fp);
+	render_output(r, which, &s);
+	if (fp_sink_close(&s) < 0)
+		err = errno;
+	if (fclose(fp) != 0 && !err)
+		err = errno;
+	if (!err && rename(tmp, path) < 0)
+		err = errno;
+	if (err) {
+		unlink(tmp);
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
+/* Writes every wanted file. At end of input a failure is fatal; while live
+ * it is a warning and the next interval tries again. */
+static void write_files(struct render *r, int final)
+{
+	char path[PATH_MAX];
+
+	if (!r->opt.outdir)
+		return;
+	for (int i = 0; i < N_OUT; i++) {
+		if (!r->opt.want[i])
+			continue;
+		if (write_atomically(r, (enum output)i, path, sizeof path) < 0) {
+			r->write_errors++;
+			if (final)
+				fp_die_sys(FP_EXIT_SYS, "write %s", path);
+			fp_warn_sys("write %s (trying again in %u ms)", path, r->opt.interval_ms);
+			return;
+		}
+	}
+	r->files_written++;
+	r->files_dirty = 0;
+}
+
+static void on_files_timer(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct render *r = w->data;
+
+	/* A batch run (never idle) writes the files once, at the end. */
+	if (r->files_dirty && r->seen_idle && !r->in_snapshot)
+		write_files(r, 0);
+}
+
+/* ---- terminal ------------------------------------------------------------ */
+
+static void term_size(struct render *r, unsigned *cols, unsigned *lines)
+{
+	struct winsize ws;
+	const char *e;
+
+	*cols = r->opt.term_cols;
+	*lines = r->opt.term_lines;
+	if (*cols && *lines)
+		return;
+	if (r->term_is_tty && ioctl(r->term_fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col && ws.ws_row) {
+		*cols = ws.ws_col;
+		*lines = ws.ws_row;
+		return;
+	}
+	*cols = (e = getenv("COLUMNS")) && atoi(e) > 0 ? (unsigned)atoi(e) : DEFAULT_TERM_COLS;
+	*lines = (e = getenv("LINES")) && atoi(e) > 0 ? (unsigned)atoi(e) : DEFAULT_TERM_LINES;
+}
+
+static void term_draw(struct render *r)
+{
+	struct fp_term_opts o;
+	struct fp_sink s;
+
+	term_size(r, &o.cols, &o.lines);
+	o.color = r->term_color;
+	o.home = r->term_is_tty;
+	o.title = r->opt.page_title;
+	fp_sink_init_mem(&s);
+	if (r->term_is_tty && !r->term_drawn)
+		fp_sink_str(&s, "\033[2J");	/* clear once; later frames overwrite */
+	fp_heatmap_term(&s, &r->hm, &o);
+	for (size_t off = 0; off < s.len;) {
+		ssize_t n = write(r->term_fd, s.buf + off, s.len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (errno == EPIPE)
+				exit(FP_EXIT_PIPE);
+			fp_die_sys(FP_EXIT_SYS, "write terminal");
+		}
+		off += (size_t)n;
+	}
+	fp_sink_free(&s);
+	r->term_drawn = 1;
+	r->term_dirty = 0;
+}
+
+static void on_term_timer(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct render *r = w->data;
+
+	if (r->term_dirty)
+		term_draw(r);
+}
+
+static void term_open(struct render *r)
+{
+	r->term_fd = 1;
+	if (r->opt.passthrough) {
+		/* stdout carries the stream: draw on the controlling terminal. */
+		r->term_fd = open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		if (r->term_fd < 0)
+			fp_die_sys(FP_EXIT_USAGE, "--term with --passthrough: open /dev/tty");
+	}
+	r->term_is_tty = isatty(r->term_fd);
+	switch (r->opt.term) {
+	case TERM_PLAIN: r->term_color = FP_TERM_PLAIN; break;
+	case TERM_COLOR:
+		r->term_color = fp_term_detect_color(1);
+		if (r->term_color == FP_TERM_PLAIN)	/* NO_COLOR, but asked for colour */
+			r->term_color = FP_TERM_256;
+		break;
+	default: r->term_color = fp_term_detect_color(r->term_is_tty); break;
+	}
+}
+
+/* ---- the pump -------------------------------------------------------------- */
+
+static void check_header(struct render *r, const char *line, size_t len)
+{
+	if (fp_header_version(line, len) != FP_PROTO_VERSION)
+		fp_die(FP_EXIT_USAGE, "%s:%llu: unsupported stream header (want \"%s\")",
+		       r->pump.in_name, (unsigned long long)r->pump.lineno, "%flamepipe<TAB>1");
+}
+
+static void on_line(struct fp_pump *p, char *line, size_t len)
+{
+	struct render *r = p->ctx;
+
+	if (len >= 2 && line[1] == '\t') {
+		switch (line[0]) {
+		case FP_TAG_GEOMETRY: on_geometry(r, line, len); break;
+		case FP_TAG_CELL: on_cell(r, line, len); break;
+		case FP_TAG_FOLDED: on_folded(r, line, len); break;
+		case FP_TAG_CONTROL: on_control(r, line, len); break;
+		case FP_TAG_WARNING: on_warning_record(r, line, len); break;
+		case FP_TAG_INFO: on_stats_record(r, line, len); break;
+		default: break;
+		}
+	} else if (len > 0 && line[0] == FP_TAG_HEADER) {
+		check_header(r, line, len);
+	}
+	if (r->opt.passthrough) {
+		fp_out_write(&p->out, line, len);
+		fp_out_char(&p->out, '\n');
+	}
+}
+
+static void on_eof(struct fp_pump *p)
+{
+	struct render *r = p->ctx;
+
+	ev_timer_stop(p->loop, &r->files_timer);
+	ev_timer_stop(p->loop, &r->term_timer);
+	if (r->in_snapshot)
+		own_warning(r, "input ended inside a folded snapshot: the last complete one is drawn");
+	write_files(r, 1);
+	if (r->opt.term != TERM_OFF)
+		term_draw(r);
+	if (r->opt.passthrough) {
+		fp_out_str(&p->out, "I\t" STAGE_NAME "\tsnapshots=");
+		fp_out_u64(&p->out, r->snapshots);
+		fp_out_str(&p->out, "\tstacks=");
+		fp_out_u64(&p->out, r->table.n);
+		fp_out_str(&p->out, "\ttotal=");
+		fp_out_u64(&p->out, r->table.total);
+		fp_out_str(&p->out, "\tbad_records=");
+		fp_out_u64(&p->out, r->bad_records);
+		fp_out_char(&p->out, '\n');
+	}
+}
+
+static void on_idle(struct fp_pump *p)
+{
+	struct render *r = p->ctx;
+
+	r->seen_idle = 1;
+}
+
+static void on_too_long(struct fp_pump *p, uint64_t lineno)
+{
+	struct render *r = p->ctx;
+	char msg[96];
+
+	snprintf(msg, sizeof msg, "line longer than %u bytes skipped", FP_LINE_MAX);
+	own_warning(r, msg);
+}
+
+static const struct fp_pump_ops render_ops = {
+	.line = on_line,
+	.eof = on_eof,
+	.idle = on_idle,
+	.too_long = on_too_long,
+};
+
+/* ---- options ------------------------------------------------------------------ */
+
+static _Noreturn void usage(void)
+{
+	fp_die(FP_EXIT_USAGE, "%s", USAGE);
+}
+
+static void parse_formats(struct options *o, const char *list)
+{
+	const char *p = list;
+
+	memset(o->want, 0, sizeof o->want);
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		int found = 0;
+
+		if (n == 3 && !strncmp(p, "all", 3)) {
+			for (int i = 0; i < N_OUT; i++)
+				o->want[i] = 1;
+			found = 1;
+		}
+		for (int i = 0; i < N_OUT && !found; i++)
+			if (strlen(outputs[i].name) == n && !strncmp(p, outputs[i].name, n))
+				o->want[i] = found = 1;
+		if (!found)
+			fp_die(FP_EXIT_USAGE, "--format: unknown output '%.*s' (expected tsv, folded, "
+			       "heatmap-json, heatmap-svg, flame-svg, flame-json, html or all)", (int)n, p);
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+}
+
+static unsigned parse_ms(const char *opt, const char *arg)
+{
+	uint64_t ms;
+
+	if (fp_parse_u64(arg, strlen(arg), &ms) != 0 || ms > UINT32_MAX)
+		fp_die(FP_EXIT_USAGE, "--%s: want milliseconds, got '%s'", opt, arg);
+	return (unsigned)ms;
+}
+
+static void parse_term_size(struct options *o, const char *arg)
+{
+	unsigned c, l;
+	char x, extra;
+
+	if (sscanf(arg, "%u%c%u%c", &c, &x, &l, &extra) != 3 || x != 'x' || c < 1 || l < 1 ||
+	    c > 10000 || l > 10000)
+		fp_die(FP_EXIT_USAGE, "--term-size: want COLSxLINES (e.g. 80x24), got '%s'", arg);
+	o->term_cols = c;
+	o->term_lines = l;
+}
+
+static void parse_options(int argc, char **argv, struct options *o)
+{
+	enum { OPT_OUTDIR = 256, OPT_FORMAT, OPT_INTERVAL, OPT_PASSTHROUGH, OPT_TERM,
+	       OPT_TERM_SIZE, OPT_PAGE_TITLE, OPT_HELP };
+	static const struct option own[] = {
+		{ "outdir", required_argument, NULL, OPT_OUTDIR },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "interval", required_argument, NULL, OPT_INTERVAL },
+		{ "passthrough", no_argument, NULL, OPT_PASSTHROUGH },
+		{ "term", optional_argument, NULL, OPT_TERM },
+		{ "term-size", required_argument, NULL, OPT_TERM_SIZE },
+		{ "page-title", required_argument, NULL, OPT_PAGE_TITLE },
+		{ "help", no_argument, NULL, OPT_HELP },
+	};
+	enum { N_OWN = sizeof own / sizeof *own };
+	struct option all[FP_FLAME_NOPTS + N_OWN + 1];
+	size_t k = fp_flame_long_options(all);
+	int c;
+
+	memcpy(all + k, own, sizeof own);
+	all[k + N_OWN] = (struct option){ NULL, 0, NULL, 0 };
+	memset(o, 0, sizeof *o);
+	fp_flame_opts_init(&o->flame);
+	for (int i = 0; i < N_OUT; i++)
+		o->want[i] = outputs[i].by_default;
+	o->page_title = "flamepipe report";
+	while ((c = getopt_long(argc, argv, "o:h", all, NULL)) != -1) {
+		if (fp_flame_option(&o->flame, c, optarg))
+			continue;
+		switch (c) {
+		case 'o': case OPT_OUTDIR: o->outdir = optarg; break;
+		case OPT_FORMAT: parse_formats(o, optarg); break;
+		case OPT_INTERVAL: o->interval_ms = parse_ms("interval", optarg); break;
+		case OPT_PASSTHROUGH: o->passthrough = 1; break;
+		case OPT_TERM:
+			if (!optarg || !strcmp(optarg, "auto"))
+				o->term = TERM_AUTO;
+			else if (!strcmp(optarg, "color") || !strcmp(optarg, "colour"))
+				o->term = TERM_COLOR;
+			else if (!strcmp(optarg, "plain"))
+				o->term = TERM_PLAIN;
+			else
+				fp_die(FP_EXIT_USAGE, "--term: want auto, color or plain, got '%s'", optarg);
+			break;
+		case OPT_TERM_SIZE: parse_term_size(o, optarg); break;
+		case OPT_PAGE_TITLE: o->page_title = optarg; break;
+		case 'h': case OPT_HELP:
+			puts(USAGE);
+			exit(FP_EXIT_OK);
+		default: usage();
+		}
+	}
+	if (argc - optind > 1)
+		usage();
+	if (!o->outdir && o->term == TERM_OFF && !o->passthrough)
+		fp_die(FP_EXIT_USAGE, "nothing to do: give --outdir DIR, --term or --passthrough\n%s", USAGE);
+}
+
+int main(int argc, char **argv)
+{
+	static struct render r;	/* static: lives as long as the process */
+	int in_fd = 0;
+	const char *in_name = "stdin";
+	mode_t mask;
+
+	fp_set_prog(argv[0]);
+	parse_options(argc, argv, &r.opt);
+	if (optind < argc && strcmp(argv[optind], "-") != 0) {
+		in_name = argv[optind];
+		in_fd = open(in_name, O_RDONLY | O_CLOEXEC);
+		if (in_fd < 0)
+			fp_die_sys(FP_EXIT_SYS, "open %s", in_name);
+	}
+	if (r.opt.outdir) {
+		struct stat st;
+		if (mkdir(r.opt.outdir, 0777) < 0 && errno != EEXIST)
+			fp_die_sys(FP_EXIT_SYS, "make output dir %s", r.opt.outdir);
+		if (stat(r.opt.outdir, &st) < 0 || !S_ISDIR(st.st_mode))
+			fp_die(FP_EXIT_SYS, "output dir %s: not a directory", r.opt.outdir);
+	}
+	mask = umask(0);
+	umask(mask);
+	r.file_mode = 0666 & ~mask;
+	fp_heatmap_init(&r.hm);
+	fp_folded_init(&r.table);
+	fp_folded_init(&r.pending);
+	if (r.opt.term != TERM_OFF)
+		term_open(&r);
+
+	fp_pump_init(&r.pump, EV_DEFAULT, in_fd, 1, &render_ops, &r, FP_PUMP_GZIP);
+	r.pump.in_name = in_name;
+	r.pump.stage = STAGE_NAME;
+	if (r.opt.interval_ms > 0 && r.opt.outdir) {
+		double every = r.opt.interval_ms / MS_PER_SEC;
+		ev_timer_init(&r.files_timer, on_files_timer, every, every);
+		r.files_timer.data = &r;
+		ev_timer_start(r.pump.loop, &r.files_timer);
+	}
+	if (r.opt.term != TERM_OFF && r.term_is_tty) {
+		ev_timer_init(&r.term_timer, on_term_timer, 1.0 / FP_TERM_FPS, 1.0 / FP_TERM_FPS);
+		r.term_timer.data = &r;
+		ev_timer_start(r.pump.loop, &r.term_timer);
+	}
+	int rc = fp_pump_run(&r.pump);
+
+	fp_heatmap_free(&r.hm);
+	fp_folded_free(&r.table);
+	fp_folded_free(&r.pending);
+	for (size_t i = 0; i <= MAX_WARNINGS; i++)
+		free(r.warnings[i]);
+	for (size_t i = 0; i < r.n_stats; i++) {
+		free(r.stats[i].stage);
+		free(r.stats[i].text);
+	}
+	return rc;
+}
