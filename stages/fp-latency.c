@@ -31,6 +31,9 @@
  * table (pair count avg_ns min_ns max_ns open replaced cancelled
  * unmatched_ends) and one bpftrace-style log2 histogram per pair. --tsv FILE
  * gets one row per interval: pair key start_ns end_ns latency_ns.
+ * The report's first line counts the input; lost_events= sums perf's
+ * PERF_RECORD_LOST and bpftrace's `Lost N events` lines: with a loss,
+ * intervals may be missing and unmatched counts are not the program's fault.
  * All times are integer nanoseconds; no floating point on the pairing path.
  *
  * Signals: SIGINT/SIGTERM end the input (pending events are paired, the final
@@ -146,6 +149,7 @@ struct open_table {
 struct input_stats {
 	uint64_t lines, events, actions, bad_lines, ignored_lines;
 	uint64_t missing_key, late, too_long;
+	uint64_t lost_records, lost_events;	/* the tracer dropped events */
 };
 
 struct latency_state {
@@ -826,6 +830,49 @@ static int starts_with(const char *s, size_t n, const char *prefix)
 	return n >= pn && !memcmp(s, prefix, pn);
 }
 
+/* The decimal number after `marker` in the line, or 1 (a loss of unknown
+ * size is at least one event). */
+static uint64_t count_after(const char *line, size_t len, const char *marker)
+{
+	size_t mn = strlen(marker);
+	const char *m = memmem(line, len, marker, mn);
+	uint64_t v;
+
+	if (!m)
+		return 1;
+	const char *d = m + mn, *e = d;
+	while (e < line + len && is_digit(*e))
+		e++;
+	if (fp_parse_u64(d, (size_t)(e - d), &v) < 0)
+		return 1;
+	return v;
+}
+
+/* Side-band lines are not events, but a loss means intervals may be
+ * missing or mis-paired, so it is counted and shown in the report:
+ * perf's `... PERF_RECORD_LOST lost N` (also _LOST_SAMPLES; other
+ * PERF_RECORD_ lines are ignored) and bpftrace's `Lost N events`.
+ * 1 if the line was one of those. */
+static int side_band(struct latency_state *st, const char *line, size_t len)
+{
+	static const char perf_lost[] = "PERF_RECORD_LOST";
+
+	if (starts_with(line, len, "Lost ") && len > 5 && is_digit(line[5])) {
+		st->in.lost_records++;
+		st->in.lost_events += count_after(line, len, "Lost ");
+		return 1;
+	}
+	if (!memmem(line, len, "PERF_RECORD_", sizeof "PERF_RECORD_" - 1))
+		return 0;
+	if (memmem(line, len, perf_lost, sizeof perf_lost - 1)) {
+		st->in.lost_records++;
+		st->in.lost_events += count_after(line, len, " lost ");
+	} else {
+		st->in.ignored_lines++;
+	}
+	return 1;
+}
+
 static void on_line(struct fp_pump *p, char *line, size_t len)
 {
 	struct latency_state *st = p->ctx;
@@ -847,6 +894,8 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 		st->in.ignored_lines++;
 		return;
 	}
+	if (side_band(st, line, len))
+		return;
 	if (st->format == FORMAT_EVENTS ||
 	    (st->format == FORMAT_AUTO && looks_like_events_line(line, len)))
 		r = parse_events_line(line, len, &ev);
@@ -973,11 +1022,11 @@ static void write_report(struct latency_state *st, const char *kind)
 	count_open(st, open);
 	snprintf(buf, sizeof buf,
 		 "# fp-latency %s: lines=%llu events=%llu bad_lines=%llu ignored_lines=%llu "
-		 "missing_key=%llu late=%llu pending=%zu\n", kind,
+		 "missing_key=%llu late=%llu pending=%zu lost_events=%llu\n", kind,
 		 (unsigned long long)st->in.lines, (unsigned long long)st->in.events,
 		 (unsigned long long)st->in.bad_lines, (unsigned long long)st->in.ignored_lines,
 		 (unsigned long long)st->in.missing_key, (unsigned long long)st->in.late,
-		 st->heap.n);
+		 st->heap.n, (unsigned long long)st->in.lost_events);
 	fp_out_str(o, buf);
 	fp_out_str(o, "pair\tcount\tavg_ns\tmin_ns\tmax_ns\topen\treplaced\tcancelled\tunmatched_ends\n");
 	for (size_t i = 0; i < st->npairs; i++) {
