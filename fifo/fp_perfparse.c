@@ -160,6 +160,19 @@ static const char *basename_of(const char *s, size_t n)
 	return slash ? slash + 1 : s;
 }
 
+static int all_digits(const char *s, size_t n);
+
+/* A kernel module file, as perf names it when it reads the module itself
+ * rather than [module] from kallsyms: name.ko, or compressed name.ko.xz,
+ * .ko.zst, .ko.gz. */
+static int is_kernel_module(const char *base, size_t bn)
+{
+	if (HAS_SUFFIX(base, bn, ".ko"))
+		return 1;
+	const char *ko = memmem(base, bn, ".ko.", 4);
+	return ko && !memchr(ko + 4, '.', (size_t)(base + bn - ko - 4));
+}
+
 char fp_perf_dso_kind(const char *dso, size_t n)
 {
 	if (n == 0 || IS_LIT(dso, n, UNKNOWN_NAME))
@@ -170,9 +183,13 @@ char fp_perf_dso_kind(const char *dso, size_t n)
 		return FP_KIND_INLINED;
 	const char *base = basename_of(dso, n);
 	size_t bn = (size_t)(dso + n - base);
-	if (HAS_SUFFIX(dso, n, "vmlinux") || HAS_PREFIX(base, bn, "vmlinux"))
+	if (HAS_SUFFIX(dso, n, "vmlinux") || HAS_PREFIX(base, bn, "vmlinux") ||
+	    is_kernel_module(base, bn))
 		return FP_KIND_KERNEL;
-	if ((HAS_PREFIX(dso, n, "/tmp/perf-") && HAS_SUFFIX(dso, n, ".map")) ||
+	/* perf-PID.map: perf reads it from /tmp, but a capture may be
+	 * symbolised elsewhere (--symfs); jitted-PID-N.so: perf inject --jit. */
+	if ((bn > 9 && HAS_PREFIX(base, bn, "perf-") && HAS_SUFFIX(base, bn, ".map") &&
+	     all_digits(base + 5, bn - 5 - 4)) ||
 	    (HAS_PREFIX(base, bn, "jitted-") && HAS_SUFFIX(base, bn, ".so")))
 		return FP_KIND_JIT;
 	return FP_KIND_USER;
@@ -724,6 +741,14 @@ void fp_perf_line(struct fp_perf_parser *pp, const char *line, size_t n)
 	}
 	if (parse_event_line(pp, line, n) == 0)
 		return;
+	if (HAS_PREFIX(p, (size_t)(end - p), PERF_RECORD_PREFIX)) {
+		/* A side-band record printed without a time (perf prints no
+		 * sample prefix when it knows no thread for it). */
+		emit_sample(pp);
+		pp->discarding = 0;
+		count_side_band(pp, p, end);
+		return;
+	}
 	if (p > line && (pp->in_sample || pp->discarding)) {
 		/* Indented, inside a sample: a frame printed with spaces (bpftrace
 		 * style) if it starts with an address, else e.g. a srcline. */
