@@ -39,4 +39,26 @@ double fp_parse_timeout(const char *opt, const char *s);
  * <bindir>/../share/flamepipe/default.pipeline. Dies 100 if none. */
 char *fp_default_pipeline(void);
 
+/* The progress line on stderr (report.c): every PROGRESS_INTERVAL, how
+ * far the first stage is in input (a regular file: position of total and
+ * percent; anything else: bytes it read) and MB/s. */
+#include <limits.h>
+#include <sys/types.h>
+#include <ev.h>
+struct fp_run;
+struct fp_progress {
+	ev_timer w;
+	struct fp_run *run;
+	const char *label;
+	char input_real[PATH_MAX];
+	off_t size;
+	long long rchar_base;
+	int rchar_pid_seen;
+	ev_tstamp start;
+	int shown, active;
+};
+void fp_progress_start(struct fp_progress *p, struct fp_run *r, const char *input,
+		       const char *label);
+void fp_progress_stop(struct fp_progress *p);
+
 #endif

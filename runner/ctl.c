@@ -9,7 +9,8 @@
  * in a single write (at most PIPE_BUF bytes, so concurrent clients never
  * interleave), then prints what the runner answers: a first line `ok`,
  * `ok: ...` or `error: ...`, then any data lines (status). Commands:
- * status, restart NAME, replace NAME PROGRAM [ARG]..., stop.
+ * status, restart NAME, replace NAME PROGRAM [ARG]..., insert NEW
+ * after|before NAME PROGRAM [ARG]..., stop.
  * Exit codes: 0 ok, 1 the runner answered an error, 100 usage, 111 no
  * runner, no reply in time, or a system error.
  */
@@ -37,6 +38,7 @@
 const char cmd_ctl_usage[] =
 	"ctl [--timeout S] DIR COMMAND [ARG]...\n"
 	"  commands: status | restart NAME | replace NAME PROGRAM [ARG]... | stop\n"
+	"            insert NEW after|before NAME PROGRAM [ARG]...\n"
 	"  DIR: the FIFO dir, or a file holding it (run --dir-file)";
 
 static char reply_path[PATH_MAX];

@@ -4,7 +4,7 @@
  * Interface:
  *	flamepipe run [PIPELINE] [-D NAME=VALUE]... [-A NAME=WORD]... [--input FILE]
  *	              [--outdir DIR] [--rows N] [--dir-file F] [--fifo-dir DIR]
- *	              [--drain-timeout S] [--kill-timeout S] [-v] [-q]
+ *	              [--drain-timeout S] [--kill-timeout S] [-u USER] [--[no-]progress] [-v] [-q]
  *	flamepipe check [PIPELINE] [-D ...] [-A ...]   print the expanded stages
  *	flamepipe report FILE -o DIR [options]          see runner/report.c
  *	flamepipe ctl DIR COMMAND [ARG]...              see runner/ctl.c
@@ -35,7 +35,8 @@
 
 const char cmd_run_usage[] =
 	"run [PIPELINE] [-D NAME=VALUE]... [-A NAME=WORD]... [--input FILE] [--outdir DIR]\n"
-	"        [--rows N] [--dir-file F] [--fifo-dir DIR] [--drain-timeout S] [--kill-timeout S] [-v] [-q]";
+	"        [--rows N] [--dir-file F] [--fifo-dir DIR] [--drain-timeout S] [--kill-timeout S]\n"
+	"        [-u|--user USER] [--progress|--no-progress] [-v] [-q]";
 const char cmd_check_usage[] =
 	"check [PIPELINE] [-D NAME=VALUE]... [-A NAME=WORD]... [--input FILE] [--outdir DIR] [--rows N]";
 
@@ -61,7 +62,7 @@ static void init_commands(void)
 	add_command("run", cmd_run, cmd_run_usage, "start and supervise a pipeline file");
 	add_command("report", cmd_report, cmd_report_usage,
 		    "heatmap and flame graph files from a capture");
-	add_command("ctl", cmd_ctl, cmd_ctl_usage, "talk to a running pipeline (status, restart, replace, stop)");
+	add_command("ctl", cmd_ctl, cmd_ctl_usage, "talk to a running pipeline (status, restart, replace, insert, stop)");
 	add_command("check", cmd_check, cmd_check_usage, "parse a pipeline file and print its stages");
 	add_command("live", cmd_live, cmd_live ? cmd_live_usage : "live ...",
 		    "profile the running system live");
@@ -143,12 +144,12 @@ struct run_args {
 	char **defines;		/* "-D" or "-A" then the assignment, in order */
 	size_t ndefines;
 	const char *input, *outdir, *rows;
-	int verbose, quiet;
+	int verbose, quiet, progress;
 };
 
 enum {
 	OPT_INPUT = 256, OPT_OUTDIR, OPT_ROWS, OPT_DIR_FILE, OPT_FIFO_DIR,
-	OPT_DRAIN, OPT_KILL,
+	OPT_DRAIN, OPT_KILL, OPT_PROGRESS, OPT_NO_PROGRESS,
 };
 
 static const struct option run_options[] = {
@@ -161,6 +162,9 @@ static const struct option run_options[] = {
 	{ "fifo-dir", required_argument, NULL, OPT_FIFO_DIR },
 	{ "drain-timeout", required_argument, NULL, OPT_DRAIN },
 	{ "kill-timeout", required_argument, NULL, OPT_KILL },
+	{ "user", required_argument, NULL, 'u' },
+	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -183,8 +187,9 @@ static void parse_run_args(int argc, char **argv, struct run_args *a, const char
 	memset(a, 0, sizeof *a);
 	fp_run_opts_init(&a->o);
 	a->defines = fp_xcalloc((size_t)argc + 1, sizeof *a->defines);
+	a->progress = isatty(2);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "D:A:vqh", run_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "D:A:u:vqh", run_options, NULL)) != -1) {
 		switch (c) {
 		case 'D':
 		case 'A': {
@@ -210,8 +215,11 @@ static void parse_run_args(int argc, char **argv, struct run_args *a, const char
 		case OPT_FIFO_DIR: a->o.fifo_dir = optarg; break;
 		case OPT_DRAIN: a->o.drain_timeout = fp_parse_timeout("--drain-timeout", optarg); break;
 		case OPT_KILL: a->o.kill_timeout = fp_parse_timeout("--kill-timeout", optarg); break;
+		case 'u': a->o.user = optarg; break;
+		case OPT_PROGRESS: a->progress = 1; break;
+		case OPT_NO_PROGRESS: a->progress = 0; break;
 		case 'v': a->o.verbose = 1; break;
-		case 'q': a->quiet = 1; break;
+		case 'q': a->quiet = 1; a->progress = 0; break;
 		case 'h': printf("usage: flamepipe %s\n", usage); exit(FP_EXIT_OK);
 		default: fp_die(FP_EXIT_USAGE, "usage: flamepipe %s", usage);
 		}
@@ -253,6 +261,7 @@ int cmd_run(int argc, char **argv)
 	struct run_args a;
 	struct fp_vars v;
 	struct fp_run *r;
+	struct fp_progress prog = { 0 };
 	char *pipeline;
 	int rc;
 
@@ -264,10 +273,17 @@ int cmd_run(int argc, char **argv)
 	rc = fp_run_load(r, pipeline, &v);
 	if (rc == 0)
 		rc = fp_run_start(r);
-	if (rc == 0)
+	if (rc == 0) {
+		if (a.progress) {
+			const struct fp_var *in = fp_vars_get(&v, "INPUT");
+
+			fp_progress_start(&prog, r, in && !in->is_list && in->n ? in->words[0] : NULL, "run");
+		}
 		rc = fp_run_wait(r);
-	else
+		fp_progress_stop(&prog);
+	} else {
 		fp_run_stop(r), fp_run_wait(r);
+	}
 	fp_run_free(r);
 	fp_vars_free(&v);
 	free_run_args(&a);

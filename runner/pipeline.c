@@ -380,7 +380,7 @@ done:
 
 /* ---- stages -------------------------------------------------------------- */
 
-static int stage_name_ok(const char *s)
+int fp_stage_name_ok(const char *s)
 {
 	size_t n = strlen(s);
 
@@ -450,7 +450,7 @@ static int add_stage(struct parser *ps, struct fp_pipeline *pl, struct words *ws
 	char where[FP_PIPELINE_ERR_MAX];
 	size_t i = 1;
 
-	if (!stage_name_ok(ws->w[0]))
+	if (!fp_stage_name_ok(ws->w[0]))
 		return perr(ps, "bad stage name '%s' (expected letters, digits, '_', '-' or '.', "
 			    "at most %d, not starting with '.' or '-')", ws->w[0], FP_STAGE_NAME_MAX);
 	if (fp_pipeline_find(pl, ws->w[0]) >= 0)

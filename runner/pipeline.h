@@ -100,6 +100,8 @@ char *fp_find_program(const char *prog, const char *bindir);
 void fp_pipeline_free(struct fp_pipeline *pl);
 
 const char *fp_restart_name(enum fp_restart r);
+/* A stage name: [A-Za-z0-9_.-], 1..FP_STAGE_NAME_MAX, not starting with . or -. */
+int fp_stage_name_ok(const char *name);
 /* Name of a stage by index, or NULL: for stage lookups. */
 long fp_pipeline_find(const struct fp_pipeline *pl, const char *name);
 

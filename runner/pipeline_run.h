@@ -54,6 +54,8 @@ struct fp_run_opts {
 	int in_fd, out_fd;	/* first stage's stdin, last stage's stdout: 0, 1 */
 	int announce_dir;	/* print "flamepipe: fifo dir DIR" on stderr */
 	int verbose;		/* also log starts and exits with code 0 */
+	const char *user;	/* run every stage but the first as this user
+				 * (name or uid; needs root), or NULL */
 };
 
 struct fp_run;

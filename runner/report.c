@@ -15,6 +15,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +41,8 @@ const char cmd_report_usage[] =
 	"        [--event NAMES] [--include REGEX] [--exclude REGEX] [--pid-root|--tid-root]\n"
 	"        [--kernel] [--jit] [--pipeline FILE] [-D NAME=VALUE]... [-A NAME=WORD]...\n"
 	"        [--read-arg A] [--bucket-arg A] [--range-arg A] [--fold-arg A] [--render-arg A]\n"
-	"        [--progress|--no-progress] [--dir-file F] [--drain-timeout S] [--kill-timeout S] [-v] [-q]";
+	"        [--progress|--no-progress] [--dir-file F] [--drain-timeout S] [--kill-timeout S]\n"
+	"        [-u|--user USER] [-v] [-q]";
 
 /* An option that becomes words of a stage's list variable. */
 struct passthrough {
@@ -80,14 +82,6 @@ enum {
 	OPT_DIR_FILE, OPT_DRAIN, OPT_KILL,
 };
 
-struct progress {
-	ev_timer w;
-	struct fp_run *run;
-	char input_real[PATH_MAX];
-	off_t size;
-	ev_tstamp start;
-	int shown;
-};
 
 /* fp-read's position in the input: the fd of /proc/PID/fd that links to
  * the input file; its fdinfo "pos:". -1 if not found. */
@@ -131,21 +125,87 @@ static long long reader_position(pid_t pid, const char *input_real)
 	return pos;
 }
 
+/* Bytes the source stage has read (/proc/PID/io rchar): for an input
+ * that is not a file we can find (stdin, a FIFO, perf). -1 if unknown. */
+static long long reader_rchar(pid_t pid)
+{
+	char path[64], line[128];
+	long long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%ld/io", (long)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "rchar: %lld", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
 static void progress_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
-	struct progress *p = w->data;
+	struct fp_progress *p = w->data;
 	pid_t pid = fp_run_stage_pid(p->run, 0);
-	long long pos;
+	long long pos = -1;
 	double elapsed = ev_now(loop) - p->start;
+	double mb;
 
-	if (pid <= 0 || (pos = reader_position(pid, p->input_real)) < 0)
+	if (pid <= 0)
 		return;
-	fprintf(stderr, "\r%s: report: %.1f of %.1f MB (%d%%), %.1f MB/s\033[K", fp_prog(),
-		(double)pos / BYTES_PER_MB, (double)p->size / BYTES_PER_MB,
-		p->size > 0 ? (int)(100.0 * (double)pos / (double)p->size) : 100,
-		elapsed > 0 ? (double)pos / BYTES_PER_MB / elapsed : 0.0);
+	if (p->input_real[0])
+		pos = reader_position(pid, p->input_real);
+	if (pos >= 0 && p->size > 0) {
+		mb = (double)pos / BYTES_PER_MB;
+		fprintf(stderr, "\r%s: %s: %.1f of %.1f MB (%d%%), %.1f MB/s\033[K", fp_prog(),
+			p->label, mb, (double)p->size / BYTES_PER_MB,
+			(int)(100.0 * (double)pos / (double)p->size),
+			elapsed > 0 ? mb / elapsed : 0.0);
+	} else {
+		/* Whatever the source reads: a pipe, a FIFO, a live capture. */
+		if ((pos = reader_rchar(pid)) < 0)
+			return;
+		if (pos < p->rchar_base || !p->rchar_pid_seen) {
+			p->rchar_base = pos;	/* ld.so and start-up reads */
+			p->rchar_pid_seen = 1;
+		}
+		mb = (double)(pos - p->rchar_base) / BYTES_PER_MB;
+		fprintf(stderr, "\r%s: %s: %s read %.1f MB, %.1f MB/s\033[K", fp_prog(), p->label,
+			fp_run_stage_name(p->run, 0), mb, elapsed > 0 ? mb / elapsed : 0.0);
+	}
 	fflush(stderr);
 	p->shown = 1;
+}
+
+void fp_progress_start(struct fp_progress *p, struct fp_run *r, const char *input,
+		       const char *label)
+{
+	struct stat st;
+
+	memset(p, 0, sizeof *p);
+	p->run = r;
+	p->label = label;
+	p->start = ev_now(fp_run_loop(r));
+	if (input && strcmp(input, "-") && stat(input, &st) == 0 && S_ISREG(st.st_mode) &&
+	    realpath(input, p->input_real))
+		p->size = st.st_size;
+	else
+		p->input_real[0] = '\0';
+	ev_timer_init(&p->w, progress_cb, PROGRESS_INTERVAL, PROGRESS_INTERVAL);
+	p->w.data = p;
+	ev_timer_start(fp_run_loop(r), &p->w);
+	p->active = 1;
+}
+
+void fp_progress_stop(struct fp_progress *p)
+{
+	if (!p->active)
+		return;
+	ev_timer_stop(fp_run_loop(p->run), &p->w);
+	if (p->shown)
+		fprintf(stderr, "\r\033[K");
+	p->active = 0;
 }
 
 /* Samples and stacks in DIR/stacks.folded (`stack count` lines). */
@@ -218,7 +278,8 @@ int cmd_report(int argc, char **argv)
 	struct fp_run_opts ro;
 	struct fp_vars v;
 	struct fp_run *r;
-	struct progress prog = { 0 };
+	struct fp_progress prog = { 0 };
+	ev_tstamp started;
 	const char *outdir = NULL, *rows = NULL, *pipeline_opt = NULL;
 	char **pending = fp_xcalloc((size_t)argc * 2 + 1, sizeof *pending);
 	size_t npending = 0;
@@ -242,13 +303,14 @@ int cmd_report(int argc, char **argv)
 	opts[k++] = (struct option){ "kill-timeout", required_argument, NULL, OPT_KILL };
 	opts[k++] = (struct option){ "define", required_argument, NULL, 'D' };
 	opts[k++] = (struct option){ "append", required_argument, NULL, 'A' };
+	opts[k++] = (struct option){ "user", required_argument, NULL, 'u' };
 	opts[k++] = (struct option){ "verbose", no_argument, NULL, 'v' };
 	opts[k++] = (struct option){ "quiet", no_argument, NULL, 'q' };
 	opts[k++] = (struct option){ "help", no_argument, NULL, 'h' };
 	opts[k++] = (struct option){ NULL, 0, NULL, 0 };
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:D:A:vqh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:D:A:u:vqh", opts, NULL)) != -1) {
 		if (c >= OPT_PASS && c < OPT_PASS + (int)NPASS) {
 			const struct passthrough *p = &passthroughs[c - OPT_PASS];
 
@@ -297,6 +359,7 @@ int cmd_report(int argc, char **argv)
 			pending[npending++] = s;
 			break;
 		}
+		case 'u': ro.user = optarg; break;
 		case 'v': ro.verbose = 1; ro.announce_dir = 1; break;
 		case 'q': quiet = 1; show_progress = 0; break;
 		case 'h': printf("usage: flamepipe %s\n", cmd_report_usage); return FP_EXIT_OK;
@@ -309,8 +372,17 @@ int cmd_report(int argc, char **argv)
 
 	if (stat(input, &st) < 0)
 		fp_die_sys(FP_EXIT_SYS, "report: cannot read %s", input);
-	if (mkdir(outdir, 0777) < 0 && errno != EEXIST)
+	if (mkdir(outdir, 0777) == 0) {
+		/* --user: the renderer writes here as that user. */
+		if (ro.user && geteuid() == 0) {
+			struct passwd *pw = getpwnam(ro.user);
+
+			if (pw && chown(outdir, pw->pw_uid, pw->pw_gid) < 0)
+				fp_die_sys(FP_EXIT_SYS, "report: cannot give %s to --user %s", outdir, ro.user);
+		}
+	} else if (errno != EEXIST) {
 		fp_die_sys(FP_EXIT_SYS, "report: cannot make output dir %s", outdir);
+	}
 	pipeline = pipeline_opt ? fp_xstrdup(pipeline_opt) : fp_default_pipeline();
 
 	r = fp_run_new(&ro);
@@ -327,21 +399,14 @@ int cmd_report(int argc, char **argv)
 	if (rc == 0)
 		rc = fp_run_start(r);
 	if (rc == 0) {
-		prog.run = r;
-		prog.size = st.st_size;
-		prog.start = ev_now(fp_run_loop(r));
-		if (show_progress && realpath(input, prog.input_real)) {
-			ev_timer_init(&prog.w, progress_cb, PROGRESS_INTERVAL, PROGRESS_INTERVAL);
-			prog.w.data = &prog;
-			ev_timer_start(fp_run_loop(r), &prog.w);
-		}
+		started = ev_now(fp_run_loop(r));
+		if (show_progress)
+			fp_progress_start(&prog, r, input, "report");
 		rc = fp_run_wait(r);
-		ev_timer_stop(fp_run_loop(r), &prog.w);
-		if (prog.shown)
-			fprintf(stderr, "\r\033[K");
+		fp_progress_stop(&prog);
 		ev_now_update(fp_run_loop(r));
 		if (!quiet)
-			print_summary(input, st.st_size, outdir, ev_now(fp_run_loop(r)) - prog.start, rc);
+			print_summary(input, st.st_size, outdir, ev_now(fp_run_loop(r)) - started, rc);
 	} else {
 		fp_run_stop(r);
 		fp_run_wait(r);

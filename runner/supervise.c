@@ -20,6 +20,8 @@
  * turns the next exit into an immediate spawn.
  */
 #include <dirent.h>
+#include <grp.h>
+#include <pwd.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -51,9 +53,11 @@
 #define DIR_TEMPLATE "flamepipe.XXXXXX"
 #define DEFAULT_ROWS "50"
 #define HIGH_FD 10		/* where child fds are parked before dup2 */
+#define FIFO_MODE 0600
+#define INSERTED_WHERE "ctl insert"	/* a stage added at run time has no file:line */
 
 enum stage_state { ST_IDLE, ST_RUNNING, ST_BACKOFF, ST_DONE };
-enum stage_op { OP_NONE, OP_RESTART, OP_REPLACE };
+enum stage_op { OP_NONE, OP_RESTART, OP_REPLACE, OP_INSERT };
 enum stop_cause { STOP_SIGNAL, STOP_FAILURE, STOP_REQUEST };
 
 static const char *const state_names[] = {
@@ -74,7 +78,8 @@ struct stage {
 	int kill_sent;		/* ... and SIGKILL */
 	int ok;			/* when DONE: finished successfully */
 	enum stage_op op;
-	char **next_argv;	/* OP_REPLACE */
+	char **next_argv;	/* OP_REPLACE, OP_INSERT */
+	char *insert_name;	/* OP_INSERT: the new stage, after this one */
 	char *next_path;
 	size_t next_argc;
 	int reply_fd;		/* ctl client waiting for the op, or -1 */
@@ -99,7 +104,7 @@ struct fp_run {
 	size_t nmade;
 	struct fp_pipeline pl;
 	int loaded;
-	struct stage *stages;
+	struct stage **stages;	/* each allocated alone: watchers must not move */
 	size_t n;
 	struct link *links;	/* n - 1 */
 	char *ctl_path;
@@ -114,6 +119,9 @@ struct fp_run {
 	int stop_signal;
 	int signals_seen;
 	int exit_code;		/* first failure's code */
+	int drop_user;		/* --user: stages after the first run as uid/gid */
+	uid_t uid;
+	gid_t gid;
 	int done;
 };
 
@@ -252,8 +260,8 @@ static void cleanup_at_exit(void)
 		return;
 	/* Exiting with stages still up (a fatal error): leave no orphans. */
 	for (size_t i = 0; i < r->n; i++)
-		if (r->stages[i].pid > 0)
-			send_group(&r->stages[i], SIGKILL);
+		if (r->stages[i]->pid > 0)
+			send_group(r->stages[i], SIGKILL);
 	remove_files(r);
 }
 
@@ -328,6 +336,8 @@ static void make_private_dir(struct fp_run *r)
 
 static void begin_stop(struct fp_run *r, enum stop_cause cause, size_t failed);
 static int spawn_stage(struct stage *st);
+static struct stage *new_stage(struct fp_run *r, size_t i);
+static int insert_after(struct stage *a);
 
 static void record_failure(struct fp_run *r, int code)
 {
@@ -338,7 +348,7 @@ static void record_failure(struct fp_run *r, int code)
 static void check_all_done(struct fp_run *r)
 {
 	for (size_t i = 0; i < r->n; i++)
-		if (r->stages[i].state != ST_DONE)
+		if (r->stages[i]->state != ST_DONE)
 			return;
 	r->done = 1;
 	ev_break(r->loop, EVBREAK_ALL);
@@ -389,6 +399,8 @@ static void finish_op(struct stage *st, const char *fmt, ...)
 		st->next_argv = NULL;
 		st->next_path = NULL;
 	}
+	free(st->insert_name);
+	st->insert_name = NULL;
 	st->op = OP_NONE;
 }
 
@@ -448,7 +460,7 @@ static void drain_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	struct fp_run *r = w->data;
 
 	for (size_t i = 0; i < r->n; i++)
-		term_stage(&r->stages[i]);
+		term_stage(r->stages[i]);
 }
 
 static void begin_stop(struct fp_run *r, enum stop_cause cause, size_t failed)
@@ -457,7 +469,7 @@ static void begin_stop(struct fp_run *r, enum stop_cause cause, size_t failed)
 		return;
 	r->stopping = 1;
 	for (size_t i = 0; i < r->n; i++) {
-		struct stage *st = &r->stages[i];
+		struct stage *st = r->stages[i];
 
 		if (st->op != OP_NONE && st->state != ST_RUNNING)
 			finish_op(st, "error: the pipeline is stopping");
@@ -470,13 +482,13 @@ static void begin_stop(struct fp_run *r, enum stop_cause cause, size_t failed)
 		/* Upstream of the failure is pointless; downstream drains
 		 * what reached it and sees EOF. */
 		for (size_t i = 0; i < failed; i++)
-			term_stage(&r->stages[i]);
+			term_stage(r->stages[i]);
 	} else {
 		/* Stop the source; EOF then flows down the chain and every
 		 * stage writes its final tables. */
 		for (size_t i = 0; i < r->n; i++)
-			if (r->stages[i].state == ST_RUNNING) {
-				term_stage(&r->stages[i]);
+			if (r->stages[i]->state == ST_RUNNING) {
+				term_stage(r->stages[i]);
 				break;
 			}
 	}
@@ -500,7 +512,7 @@ static void signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
 		r->stop_signal = w->signum;
 		begin_stop(r, STOP_SIGNAL, 0);
 		for (size_t i = 0; i < r->n; i++)
-			kill_stage(&r->stages[i]);
+			kill_stage(r->stages[i]);
 		return;
 	}
 	r->signals_seen++;
@@ -512,10 +524,10 @@ static void signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
 	} else if (r->signals_seen == 2) {
 		logmsg("%s again: sending SIGTERM to every stage", signal_name(w->signum, name, sizeof name));
 		for (size_t i = 0; i < r->n; i++)
-			term_stage(&r->stages[i]);
+			term_stage(r->stages[i]);
 	} else {
 		for (size_t i = 0; i < r->n; i++)
-			kill_stage(&r->stages[i]);
+			kill_stage(r->stages[i]);
 	}
 }
 
@@ -525,7 +537,7 @@ static int downstream_finished(const struct stage *st)
 {
 	const struct fp_run *r = st->run;
 
-	return st->index + 1 >= r->n || r->stages[st->index + 1].state == ST_DONE;
+	return st->index + 1 >= r->n || r->stages[st->index + 1]->state == ST_DONE;
 }
 
 static int exit_is_success(const struct stage *st, int status)
@@ -555,7 +567,7 @@ static int failure_code(int status)
  * runner's stdin (a source); the others while their writer lives. */
 static int input_open(const struct stage *st)
 {
-	return st->index == 0 || st->run->stages[st->index - 1].state != ST_DONE;
+	return st->index == 0 || st->run->stages[st->index - 1]->state != ST_DONE;
 }
 
 static void schedule_restart(struct stage *st, int failed)
@@ -592,6 +604,31 @@ static void restart_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
 		stage_finish(st, 0, FP_EXIT_USAGE);
 }
 
+/* A stage died and will be restarted: what it held is lost (the FIFOs
+ * around it are held by us, so nothing in the pipes is). Say so on stderr
+ * and in-band, so the renderer and the web page can show it: a W record
+ * on the dead stage's output link, before the new process writes. The
+ * leading LF ends a line the dead process may have left half-written
+ * (that line, and a line it was reading, are part of the loss). */
+static void report_loss(struct stage *st)
+{
+	struct fp_run *r = st->run;
+	char msg[CTL_LINE_MAX / 2];
+	int n;
+
+	logmsg("stage '%s': lost the records it had read and not yet passed on "
+	       "(for an aggregating stage, its table since its last snapshot)", st->spec->name);
+	if (st->index + 1 >= r->n || r->links[st->index].hold_w < 0)
+		return;
+	n = snprintf(msg, sizeof msg, "\nW\t%s\t%s\tstage %s %s and was restarted: "
+		     "the records inside it were lost\n", fp_prog(), st->spec->where,
+		     st->spec->name, st->last);
+	if (n > 0 && (size_t)n < sizeof msg &&
+	    write(r->links[st->index].hold_w, msg, (size_t)n) != n)
+		logmsg("stage '%s': no room in its output FIFO for the loss warning",
+		       st->spec->name);
+}
+
 /* Swaps in the replacement program of a pending `replace`. */
 static void apply_replacement(struct stage *st)
 {
@@ -609,12 +646,20 @@ static void apply_replacement(struct stage *st)
 	st->fast_failures = 0;
 }
 
-/* A pending restart/replace: the old process is gone, start the new one
- * now (the user asked; no throttling). */
+
+/* A pending restart/replace/insert: the old process is gone, start the
+ * new one now (the user asked; no throttling). */
 static void run_pending_op(struct stage *st)
 {
 	int replacing = st->op == OP_REPLACE;
 
+	if (st->op == OP_INSERT) {
+		if (insert_after(st) < 0) {
+			finish_op(st, "error: cannot insert stage '%s'", st->insert_name);
+			stage_finish(st, 0, FP_EXIT_SYS);
+		}
+		return;
+	}
 	if (replacing)
 		apply_replacement(st);
 	if (spawn_stage(st) < 0) {
@@ -675,6 +720,7 @@ static void child_cb(struct ev_loop *loop, ev_child *w, int revents)
 		stage_finish(st, 0, failure_code(status));
 		return;
 	}
+	report_loss(st);
 	schedule_restart(st, 1);
 }
 
@@ -698,10 +744,17 @@ static int open_link_reader(const char *path)
 /* In the child, after fork: plumbing, then exec. Never returns. */
 static void child_exec(struct stage *st, int in_fd, int out_fd, int notify_fd, pid_t parent)
 {
+	struct fp_run *r = st->run;
 	sigset_t none;
 	int e;
 
 	setpgid(0, 0);
+	/* --user: the source (stage 0, perf) keeps root; the analysis
+	 * stages drop it, groups first (setuid would forbid that after). */
+	if (r->drop_user && st->index > 0 &&
+	    (setgroups(1, &r->gid) < 0 || setgid(r->gid) < 0 || setuid(r->uid) < 0))
+		goto fail;
+	/* After setuid, which clears it. */
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (getppid() != parent)
 		_exit(FP_EXIT_SYS);
@@ -818,7 +871,7 @@ static void ctl_status(struct fp_run *r, int fd)
 	reply_line(fd, "runner\tpid=%ld\tstate=%s\tdir=%s", (long)r->owner,
 		   r->stopping ? "stopping" : "running", r->dir);
 	for (size_t i = 0; i < r->n; i++) {
-		struct stage *st = &r->stages[i];
+		struct stage *st = r->stages[i];
 		char cmd[CTL_LINE_MAX / 2];
 		size_t len = 0;
 
@@ -839,54 +892,88 @@ static void ctl_status(struct fp_run *r, int fd)
 	}
 }
 
-/* restart NAME / replace NAME PROGRAM ARGS... */
-static void ctl_restart(struct fp_run *r, int fd, char **w, size_t n, int replace)
+/* restart NAME / replace NAME PROGRAM [ARG]... /
+ * insert NEW after|before NAME PROGRAM [ARG]... */
+static void ctl_op(struct fp_run *r, int fd, char **w, size_t n, enum stage_op op)
 {
+	static const char *const usage[] = {
+		[OP_RESTART] = "restart NAME",
+		[OP_REPLACE] = "replace NAME PROGRAM [ARG]...",
+		[OP_INSERT] = "insert NEW after|before NAME PROGRAM [ARG]...",
+	};
+	size_t need = op == OP_RESTART ? 2 : op == OP_REPLACE ? 3 : 5;
+	const char *name = op == OP_INSERT ? w[3] : w[1];
+	size_t prog = op == OP_INSERT ? 4 : 2;
 	long i;
 	struct stage *st;
 
-	if (n < 2 || (replace && n < 3)) {
-		reply_line(fd, "error: usage: %s", replace ? "replace NAME PROGRAM [ARG]..." : "restart NAME");
-		close(fd);
+	if (n < need || (op == OP_INSERT && strcmp(w[2], "after") && strcmp(w[2], "before"))) {
+		reply_line(fd, "error: usage: %s", usage[op]);
+		close_fd(&fd);
 		return;
 	}
-	i = fp_pipeline_find(&r->pl, w[1]);
+	i = fp_pipeline_find(&r->pl, name);
 	if (i < 0) {
-		reply_line(fd, "error: no stage '%s'", w[1]);
-		close(fd);
+		reply_line(fd, "error: no stage '%s'", name);
+		close_fd(&fd);
 		return;
 	}
-	st = &r->stages[i];
+	if (op == OP_INSERT) {
+		/* Inserting before b is inserting after the stage before b;
+		 * the stage whose output moves is restarted. */
+		if (!strcmp(w[2], "before"))
+			i--;
+		if (i < 0 || (size_t)i + 1 >= r->n) {
+			reply_line(fd, "error: cannot insert %s the %s stage '%s' (its %s is the runner's)",
+				   w[2], i < 0 ? "first" : "last", name, i < 0 ? "input" : "output");
+			close_fd(&fd);
+			return;
+		}
+		if (!fp_stage_name_ok(w[1]) || fp_pipeline_find(&r->pl, w[1]) >= 0) {
+			reply_line(fd, "error: bad or existing stage name '%s' (expected a new name of "
+				   "letters, digits, '_', '-', '.')", w[1]);
+			close_fd(&fd);
+			return;
+		}
+	}
+	st = r->stages[i];
 	if (r->stopping || st->state == ST_DONE || st->state == ST_IDLE || st->op != OP_NONE) {
-		reply_line(fd, "error: stage '%s' is %s", w[1],
+		reply_line(fd, "error: stage '%s' is %s", st->spec->name,
 			   r->stopping ? "stopping" : st->op != OP_NONE ? "busy" : state_names[st->state]);
-		close(fd);
+		close_fd(&fd);
 		return;
 	}
-	if (replace) {
-		char *path = fp_find_program(w[2], fp_run_bindir());
+	if (op != OP_RESTART) {
+		char *path = fp_find_program(w[prog], fp_run_bindir());
 
 		if (!path) {
 			reply_line(fd, "error: program '%s' not found (looked in %s and $PATH)",
-				   w[2], fp_run_bindir() ? fp_run_bindir() : "-");
-			close(fd);
+				   w[prog], fp_run_bindir() ? fp_run_bindir() : "-");
+			close_fd(&fd);
 			return;
 		}
 		st->next_path = path;
-		st->next_argc = n - 2;
-		st->next_argv = fp_xcalloc(n - 1, sizeof *st->next_argv);
-		for (size_t k = 2; k < n; k++)
-			st->next_argv[k - 2] = fp_xstrdup(w[k]);
+		st->next_argc = n - prog;
+		st->next_argv = fp_xcalloc(n - prog + 1, sizeof *st->next_argv);
+		for (size_t k = prog; k < n; k++)
+			st->next_argv[k - prog] = fp_xstrdup(w[k]);
+		if (op == OP_INSERT)
+			st->insert_name = fp_xstrdup(w[1]);
 	}
-	st->op = replace ? OP_REPLACE : OP_RESTART;
+	st->op = op;
 	st->reply_fd = fd;
-	logmsg("control: %s stage '%s'", replace ? "replacing" : "restarting", st->spec->name);
+	if (op == OP_INSERT)
+		logmsg("control: inserting stage '%s' after '%s' (restarting '%s')", w[1],
+		       st->spec->name, st->spec->name);
+	else
+		logmsg("control: %s stage '%s'", op == OP_REPLACE ? "replacing" : "restarting",
+		       st->spec->name);
 	if (st->state == ST_BACKOFF) {
 		ev_timer_stop(r->loop, &st->restart_w);
 		run_pending_op(st);
 	} else {
-		/* The old process finishes its input line and tables on TERM;
-		 * child_cb starts the new one on the same (held) FIFOs. */
+		/* The old process ends its input and writes its tables on
+		 * TERM; child_cb starts the new one on the same (held) FIFOs. */
 		term_stage(st);
 	}
 }
@@ -912,15 +999,15 @@ static void ctl_command(struct fp_run *r, char *line)
 	}
 	if (!strcmp(w[0], "status")) {
 		ctl_status(r, fd);
-	} else if (!strcmp(w[0], "restart") || !strcmp(w[0], "replace")) {
-		ctl_restart(r, fd, w, n, w[0][2] == 'p');
+	} else if (!strcmp(w[0], "restart") || !strcmp(w[0], "replace") || !strcmp(w[0], "insert")) {
+		ctl_op(r, fd, w, n, w[0][0] == 'i' ? OP_INSERT : w[0][2] == 'p' ? OP_REPLACE : OP_RESTART);
 		return;	/* the reply fd is answered (and closed) later */
 	} else if (!strcmp(w[0], "stop")) {
 		logmsg("control: stopping");
 		reply_line(fd, "ok: stopping");
 		begin_stop(r, STOP_REQUEST, 0);
 	} else {
-		reply_line(fd, "error: unknown command '%s' (expected status, restart, replace or stop)", w[0]);
+		reply_line(fd, "error: unknown command '%s' (expected status, restart, replace, insert or stop)", w[0]);
 		fp_warn("control: unknown command '%s'", w[0]);
 	}
 	close_fd(&fd);
@@ -958,6 +1045,35 @@ static void ctl_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 
 /* ---- setting up ---------------------------------------------------------- */
 
+/* --user NAME or a numeric uid: the uid and primary group stages run as. */
+static void resolve_user(struct fp_run *r, const char *user)
+{
+	struct passwd *pw = getpwnam(user);
+	char *end;
+
+	if (!pw) {
+		unsigned long id = strtoul(user, &end, 10);
+
+		if (*user && !*end && (pw = getpwuid((uid_t)id)) == NULL) {
+			r->uid = (uid_t)id;
+			r->gid = (gid_t)id;
+		} else if (!pw) {
+			fp_die(FP_EXIT_USAGE, "--user: no user '%s'", user);
+		}
+	}
+	if (pw) {
+		r->uid = pw->pw_uid;
+		r->gid = pw->pw_gid;
+	}
+	if (r->uid == geteuid() && r->gid == getegid())
+		return;	/* already that user: nothing to drop */
+	if (geteuid() != 0)
+		fp_die(FP_EXIT_USAGE, "--user %s: only root can run stages as another user", user);
+	if (r->uid == 0)
+		fp_die(FP_EXIT_USAGE, "--user %s: expected an unprivileged user, not uid 0", user);
+	r->drop_user = 1;
+}
+
 struct fp_run *fp_run_new(const struct fp_run_opts *o)
 {
 	struct fp_run *r = fp_xcalloc(1, sizeof *r);
@@ -984,10 +1100,16 @@ struct fp_run *fp_run_new(const struct fp_run_opts *o)
 	r->drain_w.data = r;
 	cleanup_run = r;
 	atexit(cleanup_at_exit);
+	if (o->user)
+		resolve_user(r, o->user);
 	if (o->fifo_dir)
 		use_given_dir(r, o->fifo_dir);
 	else
 		make_private_dir(r);
+	/* --user: the stages make control FIFOs in the dir and may reopen
+	 * theirs by path, so the dir is theirs (still 0700: nobody else's). */
+	if (r->drop_user && r->dir_ours && chown(r->dir, r->uid, r->gid) < 0)
+		fp_die_sys(FP_EXIT_SYS, "cannot give fifo dir %s to --user %s", r->dir, o->user);
 	return r;
 }
 
@@ -999,6 +1121,21 @@ const char *fp_run_dir(const struct fp_run *r)
 struct ev_loop *fp_run_loop(struct fp_run *r)
 {
 	return r->loop;
+}
+
+static struct stage *new_stage(struct fp_run *r, size_t i)
+{
+	struct stage *st = fp_xcalloc(1, sizeof *st);
+
+	st->run = r;
+	st->index = i;
+	st->spec = &r->pl.stages[i];
+	st->reply_fd = -1;
+	ev_child_init(&st->child_w, child_cb, 0, 0);
+	ev_timer_init(&st->restart_w, restart_timer_cb, 0., 0.);
+	ev_timer_init(&st->kill_w, kill_timer_cb, 0., 0.);
+	st->child_w.data = st->restart_w.data = st->kill_w.data = st;
+	return st;
 }
 
 int fp_run_load(struct fp_run *r, const char *file, const struct fp_vars *v)
@@ -1014,33 +1151,57 @@ int fp_run_load(struct fp_run *r, const char *file, const struct fp_vars *v)
 	r->loaded = 1;
 	r->n = r->pl.n;
 	r->stages = fp_xcalloc(r->n, sizeof *r->stages);
-	for (size_t i = 0; i < r->n; i++) {
-		struct stage *st = &r->stages[i];
+	for (size_t i = 0; i < r->n; i++)
+		r->stages[i] = new_stage(r, i);
+	return 0;
+}
 
-		st->run = r;
-		st->index = i;
-		st->spec = &r->pl.stages[i];
-		st->reply_fd = -1;
-		ev_child_init(&st->child_w, child_cb, 0, 0);
-		ev_timer_init(&st->restart_w, restart_timer_cb, 0., 0.);
-		ev_timer_init(&st->kill_w, kill_timer_cb, 0., 0.);
-		st->child_w.data = st->restart_w.data = st->kill_w.data = st;
+/* mkfifo 0600 at a path that must not exist yet: anything already there
+ * (a file, a symlink, a FIFO left by someone) is refused, never reused. */
+static int make_fifo(struct fp_run *r, const char *path, int give)
+{
+	if (mkfifo(path, FIFO_MODE) < 0) {
+		int e = errno;
+
+		if (e == EEXIST)
+			logmsg("%s: exists already (refusing to use it: remove it, or use a fresh --fifo-dir)",
+			       path);
+		else
+			logmsg("cannot make FIFO %s: %s", path, strerror(e));
+		return e == EEXIST ? FP_EXIT_USAGE : FP_EXIT_SYS;
+	}
+	r->made = fp_xrealloc(r->made, (r->nmade + 1) * sizeof *r->made);
+	r->made[r->nmade++] = fp_xstrdup(path);
+	/* --user: the stages must be able to open a link (reopen by path).
+	 * Never the control FIFO: `replace` of the source runs as root. */
+	if (give && r->drop_user && chown(path, r->uid, r->gid) < 0) {
+		logmsg("cannot chown FIFO %s: %s", path, strerror(errno));
+		return FP_EXIT_SYS;
 	}
 	return 0;
 }
 
-/* mkfifo (refusing anything else at the path) and remember it. */
-static int make_fifo(struct fp_run *r, const char *path)
+/* Makes link l at DIR/WRITER.out and holds both its ends. The write hold
+ * is non-blocking: the runner only ever writes a short W record into it
+ * and must never wait on a slow reader. */
+static int make_link(struct fp_run *r, struct link *l, const char *writer)
 {
-	if (fp_fifo_make(path) < 0) {
-		if (errno == EEXIST)
-			logmsg("%s: exists and is not a FIFO of ours (refusing to use it)", path);
-		else
-			logmsg("cannot make FIFO %s: %s", path, strerror(errno));
-		return errno == EEXIST ? FP_EXIT_USAGE : FP_EXIT_SYS;
+	char name[FP_STAGE_NAME_MAX + 8];
+	int rc;
+
+	l->hold_r = l->hold_w = -1;
+	snprintf(name, sizeof name, "%s.out", writer);
+	l->path = path_in(r->dir, name);
+	if ((rc = make_fifo(r, l->path, 1)))
+		return rc;
+	/* Read hold first: the write open needs a reader. */
+	l->hold_r = open(l->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
+	if (l->hold_r >= 0)
+		l->hold_w = open(l->path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
+	if (l->hold_r < 0 || l->hold_w < 0) {
+		logmsg("cannot open FIFO %s: %s", l->path, strerror(errno));
+		return FP_EXIT_SYS;
 	}
-	r->made = fp_xrealloc(r->made, (r->nmade + 1) * sizeof *r->made);
-	r->made[r->nmade++] = fp_xstrdup(path);
 	return 0;
 }
 
@@ -1049,24 +1210,93 @@ static int make_links(struct fp_run *r)
 	int rc;
 
 	r->links = fp_xcalloc(r->n ? r->n - 1 : 1, sizeof *r->links);
-	for (size_t i = 0; i + 1 < r->n; i++) {
-		struct link *l = &r->links[i];
-		char name[FP_STAGE_NAME_MAX + 8];
-
-		l->hold_r = l->hold_w = -1;
-		snprintf(name, sizeof name, "%s.out", r->pl.stages[i].name);
-		l->path = path_in(r->dir, name);
-		if ((rc = make_fifo(r, l->path)))
+	for (size_t i = 0; i + 1 < r->n; i++)
+		if ((rc = make_link(r, &r->links[i], r->pl.stages[i].name)))
 			return rc;
-		/* Read hold first: the write open needs a reader. */
-		l->hold_r = open(l->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
-		if (l->hold_r >= 0)
-			l->hold_w = fp_fifo_open_writer(l->path);
-		if (l->hold_r < 0 || l->hold_w < 0) {
-			logmsg("cannot open FIFO %s: %s", l->path, strerror(errno));
-			return FP_EXIT_SYS;
-		}
+	return 0;
+}
+
+/* ctl insert, once stage a (whose output moves) has stopped:
+ *	before:  a -> [a.out] -> b
+ *	after:   a -> [a.out, new] -> x -> [x.out, the old a.out renamed] -> b
+ * b keeps reading the same pipe (renaming a FIFO does not touch open
+ * ends), so b and everything after it run on undisturbed; x starts on the
+ * new link, then a again. Returns 0, or -1 after saying why. */
+static int insert_after(struct stage *a)
+{
+	struct fp_run *r = a->run;
+	size_t i = a->index, j = i + 1;
+	struct fp_stage_spec spec = { 0 };
+	struct link *old, fresh;
+	char *newpath;
+	size_t plen;
+
+	plen = strlen(r->dir) + 1 + strlen(a->insert_name) + sizeof ".out";
+	newpath = fp_xmalloc(plen);
+	snprintf(newpath, plen, "%s/%s.out", r->dir, a->insert_name);
+	old = &r->links[i];
+	/* link() then unlink(): unlike rename(), never replaces a path. */
+	if (link(old->path, newpath) < 0 || unlink(old->path) < 0) {
+		logmsg("insert: cannot rename %s to %s: %s", old->path, newpath, strerror(errno));
+		free(newpath);
+		return -1;
 	}
+	for (size_t k = 0; k < r->nmade; k++)
+		if (!strcmp(r->made[k], old->path)) {
+			free(r->made[k]);
+			r->made[k] = fp_xstrdup(newpath);
+		}
+	free(old->path);
+	old->path = newpath;
+	if (make_link(r, &fresh, a->spec->name) != 0) {
+		close_fd(&fresh.hold_r);
+		close_fd(&fresh.hold_w);
+		free(fresh.path);
+		return -1;
+	}
+	/* The spec: pl.stages moves, so every stage's spec pointer is reset. */
+	spec.name = a->insert_name;
+	spec.where = fp_xstrdup(INSERTED_WHERE);
+	spec.restart = FP_RESTART_NEVER;
+	spec.retries = FP_RETRIES_DEFAULT;
+	spec.argv = a->next_argv;
+	spec.argc = a->next_argc;
+	spec.path = a->next_path;
+	a->insert_name = NULL;
+	a->next_argv = NULL;
+	a->next_path = NULL;
+	r->pl.stages = fp_xrealloc(r->pl.stages, (r->pl.n + 1) * sizeof *r->pl.stages);
+	memmove(&r->pl.stages[j + 1], &r->pl.stages[j], (r->pl.n - j) * sizeof *r->pl.stages);
+	r->pl.stages[j] = spec;
+	r->pl.n++;
+	r->stages = fp_xrealloc(r->stages, (r->n + 1) * sizeof *r->stages);
+	memmove(&r->stages[j + 1], &r->stages[j], (r->n - j) * sizeof *r->stages);
+	r->links = fp_xrealloc(r->links, r->n * sizeof *r->links);
+	old = &r->links[i];
+	memmove(&r->links[i + 1], &r->links[i], (r->n - 1 - i) * sizeof *r->links);
+	r->links[i] = fresh;
+	r->n++;
+	r->stages[j] = new_stage(r, j);
+	for (size_t k = 0; k < r->n; k++) {
+		r->stages[k]->index = k;
+		r->stages[k]->spec = &r->pl.stages[k];
+	}
+	logmsg("control: stage '%s' (%s) inserted after '%s'", r->pl.stages[j].name,
+	       r->pl.stages[j].argv[0], a->spec->name);
+	/* Reader first, as at start. */
+	if (spawn_stage(r->stages[j]) < 0) {
+		finish_op(a, "error: stage '%s': cannot start %s", r->pl.stages[j].name,
+			  r->pl.stages[j].argv[0]);
+		stage_finish(r->stages[j], 0, FP_EXIT_USAGE);
+		return 0;
+	}
+	if (spawn_stage(a) < 0) {
+		finish_op(a, "error: stage '%s': cannot restart %s", a->spec->name, a->spec->argv[0]);
+		stage_finish(a, 0, FP_EXIT_USAGE);
+		return 0;
+	}
+	finish_op(a, "ok: stage '%s' inserted after '%s', pid %ld", r->pl.stages[j].name,
+		  a->spec->name, (long)r->stages[j]->pid);
 	return 0;
 }
 
@@ -1075,7 +1305,7 @@ static int open_control(struct fp_run *r)
 	int rc;
 
 	r->ctl_path = path_in(r->dir, FP_RUN_CTL_NAME);
-	if ((rc = make_fifo(r, r->ctl_path)))
+	if ((rc = make_fifo(r, r->ctl_path, 0)))
 		return rc;
 	r->ctl_fd = fp_fifo_open_reader(r->ctl_path, &r->ctl_keep);
 	if (r->ctl_fd < 0) {
@@ -1124,8 +1354,8 @@ int fp_run_start(struct fp_run *r)
 	for (size_t k = r->n; k-- > 0;) {
 		if (r->stopping)
 			break;
-		if (spawn_stage(&r->stages[k]) < 0) {
-			stage_finish(&r->stages[k], 0, FP_EXIT_USAGE);
+		if (spawn_stage(r->stages[k]) < 0) {
+			stage_finish(r->stages[k], 0, FP_EXIT_USAGE);
 			break;
 		}
 	}
@@ -1146,7 +1376,7 @@ void fp_run_free(struct fp_run *r)
 	if (!r)
 		return;
 	for (size_t i = 0; i < r->n; i++) {
-		struct stage *st = &r->stages[i];
+		struct stage *st = r->stages[i];
 
 		if (st->pid > 0)
 			send_group(st, SIGKILL);
@@ -1175,6 +1405,8 @@ void fp_run_free(struct fp_run *r)
 	cleanup_run = NULL;
 	free(r->made);
 	free(r->links);
+	for (size_t i = 0; i < r->n; i++)
+		free(r->stages[i]);
 	free(r->stages);
 	free(r->ctl_path);
 	free(r->dir);
@@ -1189,12 +1421,12 @@ size_t fp_run_stage_count(const struct fp_run *r)
 
 const char *fp_run_stage_name(const struct fp_run *r, size_t i)
 {
-	return i < r->n ? r->stages[i].spec->name : NULL;
+	return i < r->n ? r->stages[i]->spec->name : NULL;
 }
 
 pid_t fp_run_stage_pid(const struct fp_run *r, size_t i)
 {
-	return i < r->n ? r->stages[i].pid : 0;
+	return i < r->n ? r->stages[i]->pid : 0;
 }
 
 int fp_run_stop_signal(const struct fp_run *r)
