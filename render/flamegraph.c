@@ -286,25 +286,42 @@ void fp_flame_color(enum fp_palette pal, const char *name, size_t n, char *buf)
 	snprintf(buf, 20, "rgb(%u,%u,%u)", c.r, c.g, c.b);
 }
 
-/* Differential colour: flamegraph.pl's color_scale on normalised deltas. */
-static struct rgb diff_color(double delta, double maxdelta)
+/* A frame's change, self2/total2 - self1/total1, as the numerator over the
+ * common denominator total1 * total2 (exact integers, so colours and
+ * percentages are the same on every machine and easy to check by hand). */
+typedef __int128 delta_t;
+
+static delta_t node_delta(const struct tree *tr, const struct node *n, int negate)
 {
-	if (delta > 0 && maxdelta > 0) {
-		unsigned v = (unsigned)(210.0 * (maxdelta - delta) / maxdelta);
-		return (struct rgb){ 255, v, v };
-	}
-	if (delta < 0 && maxdelta > 0) {
-		unsigned v = (unsigned)(210.0 * (maxdelta + delta) / maxdelta);
-		return (struct rgb){ v, v, 255 };
-	}
-	return (struct rgb){ 255, 255, 255 };
+	delta_t d = (delta_t)n->self * tr->total1 - (delta_t)n->self1 * tr->total;
+	if (!tr->total1 || !tr->total)	/* one side empty: the other alone */
+		d = tr->total ? (delta_t)n->self : -(delta_t)n->self1;
+	return negate ? -d : d;
 }
 
-static double node_delta(const struct tree *tr, const struct node *n, int negate)
+static delta_t delta_abs(delta_t d)
 {
-	double after = tr->total ? (double)n->self / (double)tr->total : 0;
-	double before = tr->total1 ? (double)n->self1 / (double)tr->total1 : 0;
-	return negate ? before - after : after - before;
+	return d < 0 ? -d : d;
+}
+
+/* The change in hundredths of a percent, rounded half away from zero. */
+static int64_t delta_pct100(const struct tree *tr, delta_t d)
+{
+	delta_t den = (delta_t)(tr->total1 ? tr->total1 : 1) * (tr->total ? tr->total : 1);
+	delta_t v = (delta_abs(d) * 10000 * 2 + den) / (2 * den);
+	return (int64_t)(d < 0 ? -v : v);
+}
+
+/* Differential colour: flamegraph.pl's color_scale on normalised deltas:
+ * red for more, blue for less, 210 levels scaled to the largest change. */
+static struct rgb diff_color(delta_t delta, delta_t maxdelta)
+{
+	if (maxdelta == 0 || delta == 0)
+		return (struct rgb){ 255, 255, 255 };
+	unsigned v = (unsigned)(210 * (maxdelta - delta_abs(delta)) / maxdelta);
+	if (delta > 0)
+		return (struct rgb){ 255, v, v };
+	return (struct rgb){ v, v, 255 };
 }
 
 /* ---- options ------------------------------------------------------------ */
@@ -565,7 +582,7 @@ static void write_header(struct fp_sink *s, const struct fp_flame_opts *o,
 }
 
 static void write_frame(struct fp_sink *s, const struct fp_flame_opts *o, const struct layout *L,
-			const struct tree *tr, const struct node *n, double maxdelta)
+			const struct tree *tr, const struct node *n, delta_t maxdelta)
 {
 	uint64_t x1 = scale_x100(L, n->x, tr->total);
 	uint64_t x2 = scale_x100(L, n->x + n->w, tr->total);
@@ -595,7 +612,7 @@ static void write_frame(struct fp_sink *s, const struct fp_flame_opts *o, const 
 	fp_sink_char(s, '%');
 	struct rgb c;
 	if (tr->diff) {
-		double d = node_delta(tr, n, o->negate);
+		delta_t d = node_delta(tr, n, o->negate);
 		int64_t dsamples = (int64_t)n->self - (int64_t)n->self1;
 		if (o->negate)
 			dsamples = -dsamples;
@@ -606,7 +623,7 @@ static void write_frame(struct fp_sink *s, const struct fp_flame_opts *o, const 
 		fp_sink_char(s, ' ');
 		fp_xml_escape(s, o->countname, strlen(o->countname));
 		fp_sink_str(s, ", ");
-		int64_t d100 = (int64_t)llround(d * 100.0 * 100.0);
+		int64_t d100 = delta_pct100(tr, d);
 		if (d100 >= 0)
 			fp_sink_char(s, '+');
 		fp_sink_fixed(s, d100, 2);
@@ -679,7 +696,7 @@ int fp_flame_render(struct fp_sink *s, struct fp_folded *t, const struct fp_flam
 	L.ypad1 = L.fontsize * 3 + (o->subtitle ? L.fontsize * 2 : 0);
 	L.ypad2 = L.fontsize * 2 + 10;
 	L.maxdepth = 0;
-	double maxdelta = 0;
+	delta_t maxdelta = 0;
 	for (size_t i = 0; i < tr.len; i++) {
 		struct node *n = &tr.n[i];
 		n->shown = node_shown(o, &L, &tr, n);
@@ -688,7 +705,7 @@ int fp_flame_render(struct fp_sink *s, struct fp_folded *t, const struct fp_flam
 		if (n->depth > L.maxdepth)
 			L.maxdepth = n->depth;
 		if (tr.diff) {
-			double d = fabs(node_delta(&tr, n, 0));
+			delta_t d = delta_abs(node_delta(&tr, n, 0));
 			if (d > maxdelta)
 				maxdelta = d;
 		}
