@@ -61,7 +61,17 @@ $(BIN)/flamepipe: $(call obj,$(RUNNER_SRCS)) $(LIBFP)
 	@mkdir -p $(BIN)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BIN)/fp-serve: $(call obj,$(WEB_SRCS)) $(LIBFP)
+# The web page (web/ui/*) is embedded into fp-serve by web/embed.sh.
+UI_FILES := $(shell find web/ui -type f ! -name '.*' 2>/dev/null | LC_ALL=C sort)
+
+$(BUILD)/web/ui_files.c: web/embed.sh $(UI_FILES)
+	@mkdir -p $(dir $@)
+	sh web/embed.sh $(UI_FILES) >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/web/ui_files.o: $(BUILD)/web/ui_files.c web/ui_files.h
+	$(CC) $(WARN) -Iweb $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BIN)/fp-serve: $(call obj,$(WEB_SRCS)) $(BUILD)/web/ui_files.o $(LIBFP)
 	@mkdir -p $(BIN)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lmicrohttpd
 

@@ -1,15 +1,561 @@
-/* fp-serve.c: the flamepipe web server (work in progress: routes follow). */
+/* fp-serve: the flamepipe web UI and JSON API (FlameScope's routes).
+ *
+ * Interface: fp-serve [--dir DIR] [--listen ADDR:PORT] [--max-upload N]
+ *                     [--live NAME [--control FIFO]]
+ * Output: one line `fp-serve: listening on http://ADDR:PORT/` on stdout
+ *         once the socket is bound (port 0 picks a free one).
+ * Input:  with --live, a flamepipe protocol stream on stdin (the last stage
+ *         of a live chain); without, stdin is not read.
+ * HTTP: libmicrohttpd with MHD_USE_THREAD_PER_CONNECTION (plus its internal
+ *         polling thread for accept): a request that runs stages or holds an
+ *         SSE stream blocks only its own thread. Routes: docs/web.md.
+ * Signals: SIGINT/SIGTERM stop the server (exit 0). They are blocked in
+ *         every server thread and handled by the main thread's libev loop.
+ * Exit codes: 0 ok, 100 usage, 111 system error (cannot bind ...).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <netdb.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
+#include <ev.h>
+#include <microhttpd.h>
+
+#include "escape.h"
 #include "fp_error.h"
+#include "fp_io.h"
+#include "http.h"
+#include "live.h"
 #include "serve.h"
+
+#define USAGE "usage: fp-serve [--dir DIR] [--listen ADDR:PORT] [--max-upload BYTES]\n" \
+	"                [--live NAME [--control FIFO]]"
+
+#define DEFAULT_DIR "examples"
+#define DEFAULT_ADDR "127.0.0.1"
+#define CONNECTION_LIMIT 64
+#define CONNECTION_TIMEOUT_S 30
+#define PER_IP_LIMIT 32
+#define STOP_GRACE_S 3		/* then exit without waiting for stuck threads */
+#define URL_MAX 4096
 
 struct server g_server;
 
+static int listen_loopback;	/* Host header check only on loopback */
+static volatile sig_atomic_t quitting;
+
+/* ---- responses ---------------------------------------------------------------- */
+
+void http_common_headers(struct MHD_Response *r, const char *ctype)
+{
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
+	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
+	MHD_add_response_header(r, "X-Frame-Options", "SAMEORIGIN");
+	if (strncmp(ctype, "text/html", 9) == 0 || strncmp(ctype, CT_SVG, strlen(CT_SVG)) == 0)
+		MHD_add_response_header(r, "Content-Security-Policy",
+					"default-src 'self'; script-src 'self' 'unsafe-inline'; "
+					"style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+					"object-src 'none'; base-uri 'none'; frame-ancestors 'self'");
+}
+
+enum MHD_Result http_reply_hdr(struct MHD_Connection *c, unsigned status, const char *ctype,
+			       struct fp_sink *body, const char *hname, const char *hvalue)
+{
+	struct MHD_Response *r;
+	if (body->len == 0) {
+		fp_sink_free(body);
+		r = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+	} else {
+		r = MHD_create_response_from_buffer(body->len, body->buf, MHD_RESPMEM_MUST_FREE);
+		if (!r)
+			fp_sink_free(body);
+	}
+	body->buf = NULL;
+	body->len = body->cap = 0;
+	if (!r)
+		return MHD_NO;
+	http_common_headers(r, ctype);
+	if (hname)
+		MHD_add_response_header(r, hname, hvalue);
+	enum MHD_Result ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+enum MHD_Result http_reply(struct MHD_Connection *c, unsigned status, const char *ctype,
+			   struct fp_sink *body)
+{
+	return http_reply_hdr(c, status, ctype, body, NULL, NULL);
+}
+
+enum MHD_Result http_error(struct MHD_Connection *c, unsigned status, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		n = 0;
+	if ((size_t)n >= sizeof msg)
+		n = sizeof msg - 1;
+	struct fp_sink s;
+	fp_sink_init_mem(&s);
+	fp_sink_str(&s, "{\"error\":");
+	fp_json_string(&s, msg, (size_t)n);
+	fp_sink_str(&s, "}\n");
+	return http_reply(c, status, CT_JSON, &s);
+}
+
+const char *http_arg(struct MHD_Connection *c, const char *name, size_t *n)
+{
+	const char *v = NULL;
+	size_t vn = 0;
+	if (MHD_lookup_connection_value_n(c, MHD_GET_ARGUMENT_KIND, name, strlen(name),
+					  &v, &vn) != MHD_YES)
+		return NULL;
+	if (!v) {		/* `?name` without '=' */
+		*n = 0;
+		return "";
+	}
+	*n = vn;
+	return v;
+}
+
+/* ---- request checks ---------------------------------------------------------- */
+
+/* host part of a Host/Origin authority: "127.0.0.1:5000" -> "127.0.0.1" */
+static size_t host_len(const char *h)
+{
+	if (h[0] == '[') {
+		const char *e = strchr(h, ']');
+		return e ? (size_t)(e - h) + 1 : strlen(h);
+	}
+	return strcspn(h, ":");
+}
+
+static int host_is_loopback_name(const char *h)
+{
+	size_t n = host_len(h);
+	static const char *const ok[] = { "127.0.0.1", "localhost", "[::1]" };
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+		if (strlen(ok[i]) == n && strncasecmp(h, ok[i], n) == 0)
+			return 1;
+	return 0;
+}
+
+/* DNS rebinding: a page on evil.example resolving to 127.0.0.1 sends
+ * Host: evil.example. Cross-site POSTs send a foreign Origin. */
+static int request_allowed(struct MHD_Connection *c, const char *method, const char **why)
+{
+	const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+	if (listen_loopback && host && !host_is_loopback_name(host)) {
+		*why = "Host header is not a loopback name (DNS rebinding protection)";
+		return 0;
+	}
+	if (strcmp(method, MHD_HTTP_METHOD_POST) == 0) {
+		const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
+		if (origin && strcmp(origin, "null") != 0) {
+			const char *p = strstr(origin, "://");
+			p = p ? p + 3 : origin;
+			if (!host || strcasecmp(p, host) != 0) {
+				*why = "cross-origin POST refused";
+				return 0;
+			}
+		}
+	}
+	return 1;
+}
+
+/* ---- dispatch ------------------------------------------------------------------ */
+
+struct request {
+	int is_upload;
+	struct upload *up;
+};
+
+static int is_get(const char *m)
+{
+	return strcmp(m, MHD_HTTP_METHOD_GET) == 0 || strcmp(m, MHD_HTTP_METHOD_HEAD) == 0;
+}
+
+static enum MHD_Result handle_get(struct MHD_Connection *c, const char *url)
+{
+	if (strcmp(url, "/profile/") == 0 || strcmp(url, "/profile") == 0)
+		return api_profile(c);
+	if (strcmp(url, "/heatmap/") == 0 || strcmp(url, "/heatmap") == 0)
+		return api_heatmap(c, 0);
+	if (strcmp(url, "/flamegraph/") == 0 || strcmp(url, "/flamegraph") == 0)
+		return api_flamegraph(c, FG_TREE);
+	if (strcmp(url, "/differential/") == 0 || strcmp(url, "/differential") == 0)
+		return api_compare(c, 0);
+	if (strcmp(url, "/elided/") == 0 || strcmp(url, "/elided") == 0)
+		return api_compare(c, 1);
+	if (strcmp(url, "/svg/flamegraph") == 0)
+		return api_flamegraph(c, FG_SVG);
+	if (strcmp(url, "/svg/heatmap") == 0)
+		return api_heatmap(c, 1);
+	if (strcmp(url, "/folded") == 0)
+		return api_flamegraph(c, FG_FOLDED);
+	if (strcmp(url, "/live/events") == 0)
+		return api_live_events(c);
+	if (strcmp(url, "/live/flamegraph") == 0)
+		return api_live_flamegraph(c);
+	if (strcmp(url, "/") == 0 || strcmp(url, "/index.html") == 0)
+		return ui_serve(c, "", NULL);
+	if (strncmp(url, "/ui/", 4) == 0)
+		return ui_serve(c, url + 4, NULL);
+	int found = 0;
+	enum MHD_Result r = ui_serve(c, url + 1, &found);
+	if (found)
+		return r;
+	return http_error(c, MHD_HTTP_NOT_FOUND, "no such route: see docs/web.md");
+}
+
+static enum MHD_Result access_handler(void *cls, struct MHD_Connection *c, const char *url,
+				      const char *method, const char *version,
+				      const char *upload_data, size_t *upload_data_size,
+				      void **con_cls)
+{
+	(void)cls;
+	(void)version;
+	struct request *rq = *con_cls;
+	if (rq && rq->is_upload)
+		return upload_request(c, upload_data, upload_data_size, &rq->up);
+	if (!rq) {
+		const char *why;
+		if (strlen(url) > URL_MAX)
+			return http_error(c, MHD_HTTP_URI_TOO_LONG, "URL too long");
+		if (!request_allowed(c, method, &why))
+			return http_error(c, MHD_HTTP_FORBIDDEN, "%s", why);
+		if (strcmp(method, MHD_HTTP_METHOD_POST) == 0) {
+			if (strcmp(url, "/upload") == 0 || strcmp(url, "/upload/") == 0) {
+				rq = fp_xcalloc(1, sizeof *rq);
+				rq->is_upload = 1;
+				*con_cls = rq;
+				return upload_request(c, upload_data, upload_data_size, &rq->up);
+			}
+			if (strcmp(url, "/live/range") == 0)
+				return api_live_range(c);
+			return http_error(c, strncmp(url, "/live/", 6) == 0 || is_get(method) ?
+					  MHD_HTTP_NOT_FOUND : MHD_HTTP_METHOD_NOT_ALLOWED,
+					  "POST is only for /upload and /live/range");
+		}
+		if (!is_get(method))
+			return http_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, "method %s not allowed",
+					  strlen(method) < 16 ? method : "?");
+		if (strcmp(url, "/upload") == 0 || strcmp(url, "/live/range") == 0)
+			return http_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, "use POST");
+		return handle_get(c, url);
+	}
+	return MHD_NO;
+}
+
+static void request_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+			      enum MHD_RequestTerminationCode toe)
+{
+	(void)cls;
+	(void)c;
+	(void)toe;
+	struct request *rq = *con_cls;
+	if (rq) {
+		upload_free(rq->up);
+		free(rq);
+		*con_cls = NULL;
+	}
+}
+
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	(void)cls;
+	char msg[512];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	msg[strcspn(msg, "\n")] = '\0';
+	fp_warn("http: %s", msg);
+}
+
+/* ---- options ---------------------------------------------------------------- */
+
+static uint64_t parse_size(const char *s)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || end == s || s[0] == '-')
+		fp_die(FP_EXIT_USAGE, "--max-upload: not a size: %s", s);
+	uint64_t mul = 1;
+	switch (*end) {
+	case '\0': break;
+	case 'k': case 'K': mul = 1ull << 10; end++; break;
+	case 'm': case 'M': mul = 1ull << 20; end++; break;
+	case 'g': case 'G': mul = 1ull << 30; end++; break;
+	default: end = (char *)"x";
+	}
+	if (*end || v > UINT64_MAX / mul)
+		fp_die(FP_EXIT_USAGE, "--max-upload: not a size: %s", s);
+	return v * mul;
+}
+
+/* "ADDR:PORT", "PORT", "[v6]:PORT" -> sockaddr. Dies 100 on a bad one. */
+static void parse_listen(const char *arg, struct sockaddr_storage *ss, socklen_t *sl,
+			 int *ipv6)
+{
+	char host[256] = DEFAULT_ADDR;
+	const char *port = arg;
+	if (arg[0] == '[') {
+		const char *e = strchr(arg, ']');
+		if (!e || e[1] != ':' || (size_t)(e - arg - 1) >= sizeof host)
+			fp_die(FP_EXIT_USAGE, "--listen: expected [IPV6]:PORT, got %s", arg);
+		memcpy(host, arg + 1, (size_t)(e - arg - 1));
+		host[e - arg - 1] = '\0';
+		port = e + 2;
+	} else if (strrchr(arg, ':')) {
+		const char *colon = strrchr(arg, ':');
+		if ((size_t)(colon - arg) >= sizeof host || colon == arg)
+			fp_die(FP_EXIT_USAGE, "--listen: expected ADDR:PORT, got %s", arg);
+		memcpy(host, arg, (size_t)(colon - arg));
+		host[colon - arg] = '\0';
+		port = colon + 1;
+	}
+	char *end;
+	errno = 0;
+	long p = strtol(port, &end, 10);
+	if (errno || end == port || *end || p < 0 || p > 65535)
+		fp_die(FP_EXIT_USAGE, "--listen: bad port in %s", arg);
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_PASSIVE }, *res;
+	int rc = getaddrinfo(host, port, &hints, &res);
+	if (rc != 0)
+		fp_die(FP_EXIT_USAGE, "--listen: cannot resolve %s: %s", host, gai_strerror(rc));
+	memcpy(ss, res->ai_addr, res->ai_addrlen);
+	*sl = res->ai_addrlen;
+	*ipv6 = res->ai_family == AF_INET6;
+	freeaddrinfo(res);
+}
+
+static int addr_is_loopback(const struct sockaddr_storage *ss)
+{
+	if (ss->ss_family == AF_INET) {
+		const struct sockaddr_in *a = (const struct sockaddr_in *)ss;
+		return (ntohl(a->sin_addr.s_addr) >> 24) == 127;
+	}
+	if (ss->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)ss;
+		return IN6_IS_ADDR_LOOPBACK(&a->sin6_addr);
+	}
+	return 0;
+}
+
+static void addr_text(const struct sockaddr_storage *ss, char *buf, size_t n)
+{
+	char ip[INET6_ADDRSTRLEN] = "?";
+	unsigned port = 0;
+	if (ss->ss_family == AF_INET) {
+		const struct sockaddr_in *a = (const struct sockaddr_in *)ss;
+		inet_ntop(AF_INET, &a->sin_addr, ip, sizeof ip);
+		port = ntohs(a->sin_port);
+		snprintf(buf, n, "%s:%u", ip, port);
+	} else {
+		const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)ss;
+		inet_ntop(AF_INET6, &a->sin6_addr, ip, sizeof ip);
+		port = ntohs(a->sin6_port);
+		snprintf(buf, n, "[%s]:%u", ip, port);
+	}
+}
+
+/* bin_dir: the directory of /proc/self/exe, where the stages are */
+static char *self_dir(const char *argv0)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+	if (n <= 0) {
+		if (!realpath(argv0, buf))
+			fp_die_sys(FP_EXIT_SYS, "cannot find my own directory");
+		n = (ssize_t)strlen(buf);
+	}
+	buf[n] = '\0';
+	char *slash = strrchr(buf, '/');
+	if (slash)
+		*slash = '\0';
+	return fp_xstrdup(buf);
+}
+
+/* ---- live input on the main thread ------------------------------------------- */
+
+static void live_pump_line(struct fp_pump *p, char *line, size_t len)
+{
+	live_line(p->ctx, line, len);
+}
+
+static void live_pump_idle(struct fp_pump *p)
+{
+	live_idle(p->ctx);
+}
+
+static void live_pump_eof(struct fp_pump *p)
+{
+	live_eof(p->ctx);
+}
+
+static void live_pump_too_long(struct fp_pump *p, uint64_t lineno)
+{
+	fp_warn("stdin:%llu: line longer than %u bytes skipped",
+		(unsigned long long)lineno, FP_LINE_MAX);
+}
+
+static const struct fp_pump_ops live_ops = {
+	.line = live_pump_line,
+	.eof = live_pump_eof,
+	.idle = live_pump_idle,
+	.too_long = live_pump_too_long,
+};
+
+static void quit_cb(struct ev_loop *loop, ev_signal *w, int revents)
+{
+	(void)w;
+	(void)revents;
+	quitting = 1;
+	ev_break(loop, EVBREAK_ALL);
+}
+
 int main(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "fp-serve: not built yet\n");
-	return FP_EXIT_SYS;
+	fp_set_prog(argv[0]);
+	const char *dir = NULL, *listen_arg = NULL, *live_name = NULL, *control = NULL;
+	g_server.max_upload = SERVE_DEFAULT_MAX_UPLOAD;
+	static const struct option longopts[] = {
+		{ "dir", required_argument, NULL, 'd' },
+		{ "listen", required_argument, NULL, 'l' },
+		{ "max-upload", required_argument, NULL, 'm' },
+		{ "live", required_argument, NULL, 'L' },
+		{ "control", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+	while ((opt = getopt_long(argc, argv, "d:l:m:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'd': dir = optarg; break;
+		case 'l': listen_arg = optarg; break;
+		case 'm': g_server.max_upload = parse_size(optarg); break;
+		case 'L': live_name = optarg; break;
+		case 'c': control = optarg; break;
+		case 'h':
+			puts(USAGE);
+			return FP_EXIT_OK;
+		default:
+			fp_die(FP_EXIT_USAGE, "%s", USAGE);
+		}
+	}
+	if (optind < argc)
+		fp_die(FP_EXIT_USAGE, "unexpected argument: %s\n%s", argv[optind], USAGE);
+	if (control && !live_name)
+		fp_die(FP_EXIT_USAGE, "--control needs --live NAME");
+	if (live_name) {
+		const char *why;
+		if (!query_value_ok(live_name, strlen(live_name), UPLOAD_NAME_MAX, &why) ||
+		    !live_name[0] || strchr(live_name, '/'))
+			fp_die(FP_EXIT_USAGE, "--live: bad name '%s' (no '/', no control characters)",
+			       live_name);
+	}
+
+	g_server.dir = dir ? dir : DEFAULT_DIR;
+	g_server.dir_real = realpath(g_server.dir, NULL);
+	if (!g_server.dir_real)
+		fp_die_sys(FP_EXIT_SYS, "profile directory %s", g_server.dir);
+	g_server.dir_fd = open(g_server.dir_real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (g_server.dir_fd < 0)
+		fp_die_sys(FP_EXIT_SYS, "cannot open profile directory %s", g_server.dir);
+	g_server.bin_dir = self_dir(argv[0]);
+	if (live_name)
+		g_server.live = live_create(live_name, control);
+
+	struct sockaddr_storage ss;
+	socklen_t sl;
+	int ipv6 = 0;
+	char defaddr[64];
+	snprintf(defaddr, sizeof defaddr, "%s:%d", DEFAULT_ADDR, SERVE_DEFAULT_PORT);
+	parse_listen(listen_arg ? listen_arg : defaddr, &ss, &sl, &ipv6);
+	listen_loopback = addr_is_loopback(&ss);
+
+	/* the server threads inherit a mask without SIGINT/SIGTERM: signals
+	 * reach the main thread only */
+	sigset_t block, old;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	signal(SIGPIPE, SIG_IGN);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
+		MHD_USE_ERROR_LOG | (ipv6 ? MHD_USE_IPv6 : 0);
+	struct MHD_Daemon *d = MHD_start_daemon(
+		flags, 0, NULL, NULL, access_handler, NULL,
+		MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+		MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+		MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONNECTION_LIMIT,
+		MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)PER_IP_LIMIT,
+		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONNECTION_TIMEOUT_S,
+		MHD_OPTION_NOTIFY_COMPLETED, request_completed, NULL,
+		MHD_OPTION_END);
+	if (!d) {
+		char at[96];
+		addr_text(&ss, at, sizeof at);
+		fp_die(FP_EXIT_SYS, "cannot listen on %s (address in use, or not permitted)", at);
+	}
+	/* the real port (when 0 was asked) */
+	const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_LISTEN_FD);
+	if (info) {
+		socklen_t l = sizeof ss;
+		getsockname(info->listen_fd, (struct sockaddr *)&ss, &l);
+	}
+	char at[96];
+	addr_text(&ss, at, sizeof at);
+	if (!listen_loopback)
+		fp_warn("listening on %s, not on loopback: anyone who can reach this host can "
+			"read every capture in %s", at, g_server.dir_real);
+	printf("fp-serve: listening on http://%s/\n", at);
+	fflush(stdout);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+
+	/* a private loop: the default one would reap the stage children that
+	 * connection threads wait for (libev's SIGCHLD handling) */
+	struct ev_loop *loop = ev_loop_new(EVFLAG_AUTO);
+	if (!loop)
+		fp_die(FP_EXIT_SYS, "cannot create event loop");
+	ev_signal sig_int, sig_term;
+	ev_signal_init(&sig_int, quit_cb, SIGINT);
+	ev_signal_init(&sig_term, quit_cb, SIGTERM);
+	ev_signal_start(loop, &sig_int);
+	ev_signal_start(loop, &sig_term);
+	if (g_server.live) {
+		struct fp_pump p;
+		int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		fp_pump_init(&p, loop, 0, devnull < 0 ? 1 : devnull, &live_ops, g_server.live,
+			     FP_PUMP_GZIP);
+		p.in_name = "stdin";
+		fp_pump_run(&p);
+		fp_out_free(&p.out);
+		/* the pump's SIGINT/SIGTERM handlers also feed our watchers */
+	}
+	if (!quitting)
+		ev_run(loop, 0);	/* until SIGINT/SIGTERM */
+
+	api_shutdown();
+	alarm(STOP_GRACE_S);	/* a thread stuck in a stage: do not hang */
+	MHD_stop_daemon(d);
+	ev_loop_destroy(loop);
+	return FP_EXIT_OK;
 }

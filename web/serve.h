@@ -50,6 +50,28 @@ int safepath_open(const char *name, size_t n, struct stat *st, int *status,
  * filesystem), 0 otherwise with *why. */
 int safepath_name_ok(const char *name, size_t n, const char **why);
 
+/* ---- query.c: client-supplied values ------------------------------------ */
+
+#define QUERY_VALUE_MAX 4096	/* longest filter value (regexes included) */
+#define QUERY_SECONDS_MAX 32	/* "1234567890.123456789" fits */
+#define UPLOAD_NAME_MAX 128
+
+/* Each returns 1 if acceptable, else 0 with *why (a static message). */
+/* No NUL or control character (CR/LF cannot reach a control FIFO), at most
+ * max bytes. */
+int query_value_ok(const char *s, size_t n, size_t max, const char **why);
+/* rows: a decimal integer 1..SERVE_ROWS_MAX. */
+int query_rows(const char *s, size_t n, unsigned *rows, const char **why);
+/* start/end: DIGITS[.DIGITS] (at most 9 decimals) -> nanoseconds. */
+int query_seconds(const char *s, size_t n, uint64_t *ns, const char **why);
+/* A filter value for fp-range's `word` command (pid, tid, cpu, comm, event,
+ * include, exclude), checked with fp-range's own parser; regexes compiled. */
+int query_filter_ok(const char *word, const char *s, size_t n, const char **why);
+/* The name an upload is stored under: basename, bytes outside
+ * [A-Za-z0-9._-] -> '_', leading dots dropped, at most UPLOAD_NAME_MAX
+ * bytes, "upload" if empty. Returns its length. */
+size_t upload_safe_name(const char *in, size_t n, char *out, size_t outsz);
+
 /* ---- spawn.c: stage pipelines --------------------------------------------*/
 
 /* A chain of stage programs: argv[i] for stage i (argv[i][0] is a bare
@@ -136,10 +158,15 @@ void heatmap_builder_line(struct heatmap_builder *b, const char *line, size_t le
 
 /* FlameScope's flame graph: {"n","l","v" (self),"c"} nodes. */
 void tree_json(struct fp_sink *s, const char *folded, size_t len);
-/* FlameScope's /differential/: the tree of a, each node with
- * d = self(a) - round(self(b) * total(a) / total(b)). */
+/* FlameScope's /differential/ ({"name","libtype","value","delta",
+ * "children"} nodes): the tree of a, each node with
+ * delta = self(a) - round(self(b) * total(a) / total(b)). */
 void tree_differential_json(struct fp_sink *s, const char *a, size_t alen,
 			    const char *b, size_t blen);
+/* FlameScope's /elided/ (same keys, no delta): the tree of b; a frame
+ * path a also has gets value 0, others round(self(b) * total(a) / total(b)). */
+void tree_elided_json(struct fp_sink *s, const char *a, size_t alen,
+		      const char *b, size_t blen);
 
 /* ---- live.c ------------------------------------------------------------- */
 

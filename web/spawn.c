@@ -181,12 +181,12 @@ void pipeline_run(char *const *const *argv, size_t nstages, int in_fd,
 
 	int all_ok = started == nstages && !too_long;
 	for (size_t i = 0; i < started; i++) {
-		int st;
-		while (waitpid(pid[i], &st, 0) < 0 && errno == EINTR)
+		int st = 0, r;
+		while ((r = waitpid(pid[i], &st, 0)) < 0 && errno == EINTR)
 			;
-		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		if (r < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
 			all_ok = 0;
-		if (WIFEXITED(st) && WEXITSTATUS(st) == FP_EXIT_DATA)
+		if (r >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == FP_EXIT_DATA)
 			res->data_error = 1;
 	}
 	res->ok = all_ok;

@@ -10,8 +10,8 @@
  * Shape (what FlameScope 0.3 returns, so its scripts keep working): every
  * node is {"n":name,"l":libtype,"v":self samples,"c":[children]}; libtype
  * is "" for the root and comm frames, "kernel", "jit", "inlined" or
- * "user". Differential nodes carry "d" (FlameScope's rule, see
- * tree_differential_json). The d3-flame-graph shape, the SVG, and the
+ * "user". /differential/ and /elided/ use FlameScope's other node shape,
+ * {"name","libtype","value","children"} (+ "delta"), see serve.h. The d3-flame-graph shape, the SVG, and the
  * differential/elided tables come from render/ (flamegraph.h, diff.h).
  */
 #include <math.h>
@@ -35,9 +35,13 @@ struct emitter {
 	/* open path: frames[0..depth) are open nodes under the root */
 	struct frame *fr;
 	size_t depth, cap;
-	/* differential */
+	/* differential and elided */
 	const struct strmap *other;	/* paths of the other profile */
-	uint64_t ta, tb;
+	uint64_t ta, tb;	/* totals: this tree's and the other's */
+	int long_keys;		/* name/libtype/value/children (FlameScope's
+				 * differential and elided shape) */
+	int elided;		/* value: 0 if the path is in `other`, else
+				 * self scaled by tb / ta */
 };
 
 static const char *frame_libtype(const char *p, size_t n, size_t level, size_t *name_len)
@@ -69,23 +73,35 @@ static int64_t diff_value(const struct emitter *e, const char *path, size_t plen
 	return (int64_t)self - (int64_t)llroundl(scaled);
 }
 
+/* Elided view (FlameScope's rule): a frame path the other (first)
+ * profile also has gets 0; one only this profile has keeps its self count
+ * scaled to the other profile's total. */
+static uint64_t elided_value(const struct emitter *e, const char *path, size_t plen, uint64_t self)
+{
+	if (strmap_find(e->other, path, plen))
+		return 0;
+	if (e->ta == 0)
+		return self;
+	return (uint64_t)llroundl((long double)self * e->tb / e->ta);
+}
+
 static void open_node(struct emitter *e, const char *name, size_t n, const char *libtype,
 		      uint64_t self, int with_diff, int64_t d, int first_child)
 {
 	struct fp_sink *s = e->s;
 	if (!first_child)
 		fp_sink_char(s, ',');
-	fp_sink_str(s, "{\"n\":");
+	fp_sink_str(s, e->long_keys ? "{\"name\":" : "{\"n\":");
 	fp_json_string(s, name, n);
-	fp_sink_str(s, ",\"l\":\"");
+	fp_sink_str(s, e->long_keys ? ",\"libtype\":\"" : ",\"l\":\"");
 	fp_sink_str(s, libtype);
-	fp_sink_str(s, "\",\"v\":");
+	fp_sink_str(s, e->long_keys ? "\",\"value\":" : "\",\"v\":");
 	fp_sink_u64(s, self);
 	if (with_diff) {
-		fp_sink_str(s, ",\"d\":");
+		fp_sink_str(s, e->long_keys ? ",\"delta\":" : ",\"d\":");
 		fp_sink_i64(s, d);
 	}
-	fp_sink_str(s, ",\"c\":[");
+	fp_sink_str(s, e->long_keys ? ",\"children\":[" : ",\"c\":[");
 }
 
 static void close_node(struct emitter *e)
@@ -123,10 +139,14 @@ static void emit_tree(struct emitter *e, struct fp_folded *t)
 	/* child_seen[i]: open node i already has a child written */
 	unsigned char *child_seen = NULL;
 
-	fp_sink_str(s, "{\"n\":\"root\",\"l\":\"\",\"v\":0");
-	if (e->other)
-		fp_sink_str(s, ",\"d\":0");
-	fp_sink_str(s, ",\"c\":[");
+	int with_diff = e->other && !e->elided;
+	if (e->long_keys)
+		fp_sink_str(s, "{\"name\":\"root\",\"libtype\":\"\",\"value\":0");
+	else
+		fp_sink_str(s, "{\"n\":\"root\",\"l\":\"\",\"v\":0");
+	if (with_diff)
+		fp_sink_str(s, e->long_keys ? ",\"delta\":0" : ",\"d\":0");
+	fp_sink_str(s, e->long_keys ? ",\"children\":[" : ",\"c\":[");
 	e->depth = 0;
 	for (size_t i = 0; i < t->n; i++) {
 		const struct fp_folded_entry *en = &t->e[i];
@@ -161,8 +181,10 @@ static void emit_tree(struct emitter *e, struct fp_folded *t)
 			const char *lt = frame_libtype(cur[d].p, cur[d].n, d, &nlen);
 			uint64_t self = d + 1 == k ? en->count : 0;
 			size_t plen = (size_t)(cur[d].p + cur[d].n - en->stack);
-			int64_t dv = e->other ? diff_value(e, en->stack, plen, self) : 0;
-			open_node(e, cur[d].p, nlen, lt, self, e->other != NULL, dv, first);
+			int64_t dv = with_diff ? diff_value(e, en->stack, plen, self) : 0;
+			if (e->elided)
+				self = elided_value(e, en->stack, plen, self);
+			open_node(e, cur[d].p, nlen, lt, self, with_diff, dv, first);
 			e->fr[d] = cur[d];
 			child_seen[d] = 0;
 		}
@@ -218,10 +240,27 @@ void tree_differential_json(struct fp_sink *s, const char *a, size_t alen,
 	load(&ta, a, alen);
 	load(&tb, b, blen);
 	path_map(&mb, &tb);
-	struct emitter e = { .s = s, .other = &mb,
+	struct emitter e = { .s = s, .other = &mb, .long_keys = 1,
 			     .ta = ta.total, .tb = tb.total };
 	emit_tree(&e, &ta);
 	strmap_free(&mb);
+	fp_folded_free(&ta);
+	fp_folded_free(&tb);
+}
+
+void tree_elided_json(struct fp_sink *s, const char *a, size_t alen,
+		      const char *b, size_t blen)
+{
+	struct fp_folded ta, tb;
+	struct strmap ma;
+	load(&ta, a, alen);
+	load(&tb, b, blen);
+	path_map(&ma, &ta);
+	/* the tree drawn is b's; "this" total is b's, "other" is a's */
+	struct emitter e = { .s = s, .other = &ma, .long_keys = 1, .elided = 1,
+			     .ta = tb.total, .tb = ta.total };
+	emit_tree(&e, &tb);
+	strmap_free(&ma);
 	fp_folded_free(&ta);
 	fp_folded_free(&tb);
 }

@@ -1,0 +1,717 @@
+/* api.c: fp-serve's JSON/SVG routes (docs/web.md lists them).
+ *
+ * Every handler validates its parameters first (query.c, safepath.c) and
+ * answers 4xx with {"error":...} on the first bad one; only then are
+ * stages run (compute.c). The live capture is addressed by its name in
+ * `filename` like a file; its data come from live.c, never from stages.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "diff.h"
+#include "escape.h"
+#include "flamegraph.h"
+#include "folded.h"
+#include "fp_error.h"
+#include "fp_rangectl.h"
+#include "heatmap.h"
+#include "http.h"
+#include "live.h"
+#include "serve.h"
+
+#define LIST_MAX_FILES 100000	/* a listing stops there (and says so) */
+#define LIST_MAX_DEPTH 32
+#define ERR_MAX 1024
+#define SVG_WIDTH_MIN 200
+#define SVG_WIDTH_MAX 10000
+#define TITLE_MAX 200
+
+/* ---- /profile/ ------------------------------------------------------------------ */
+
+struct listed {
+	char *name;
+	struct stat st;
+};
+
+struct listing {
+	struct listed *e;
+	size_t n, cap;
+	int truncated;
+};
+
+static void listing_add(struct listing *L, const char *name, const struct stat *st)
+{
+	if (L->n == L->cap) {
+		L->cap = L->cap ? L->cap * 2 : 64;
+		L->e = fp_xrealloc(L->e, L->cap * sizeof *L->e);
+	}
+	L->e[L->n].name = fp_xstrdup(name);
+	L->e[L->n].st = *st;
+	L->n++;
+}
+
+/* rel: path of dfd below DIR ("" for DIR itself). Dotfiles and dot
+ * directories are skipped; directories are entered without following
+ * symlinks (no loops); a symlink to a file is listed only if it resolves
+ * inside DIR (safepath_open decides, exactly as when it is opened). */
+static void walk(struct listing *L, int dfd, const char *rel, int depth)
+{
+	DIR *dp = fdopendir(dfd);
+	if (!dp) {
+		close(dfd);
+		return;
+	}
+	struct dirent *de;
+	while ((de = readdir(dp)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (L->n >= LIST_MAX_FILES) {
+			L->truncated = 1;
+			break;
+		}
+		char path[PATH_MAX];
+		int m = snprintf(path, sizeof path, "%s%s%s", rel, rel[0] ? "/" : "", de->d_name);
+		if (m < 0 || (size_t)m >= sizeof path)
+			continue;
+		struct stat st;
+		if (fstatat(dirfd(dp), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			if (depth >= LIST_MAX_DEPTH)
+				continue;
+			int sub = openat(dirfd(dp), de->d_name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (sub >= 0)
+				walk(L, sub, path, depth + 1);
+		} else if (S_ISREG(st.st_mode)) {
+			listing_add(L, path, &st);
+		} else if (S_ISLNK(st.st_mode)) {
+			int status;
+			const char *why;
+			int fd = safepath_open(path, strlen(path), &st, &status, &why);
+			if (fd >= 0) {
+				close(fd);
+				listing_add(L, path, &st);
+			}
+		}
+	}
+	closedir(dp);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(((const struct listed *)a)->name, ((const struct listed *)b)->name);
+}
+
+enum MHD_Result api_profile(struct MHD_Connection *c)
+{
+	struct listing L = { 0 };
+	int fd = openat(g_server.dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return http_error(c, 500, "cannot read the profile directory: %s", strerror(errno));
+	walk(&L, fd, "", 0);
+	if (L.n)
+		qsort(L.e, L.n, sizeof *L.e, cmp_names);
+	struct fp_sink s;
+	fp_sink_init_mem(&s);
+	fp_sink_char(&s, '[');
+	for (size_t i = 0; i < L.n; i++) {
+		if (i)
+			fp_sink_str(&s, ",\n");
+		fp_sink_str(&s, "{\"filename\":");
+		fp_json_string(&s, L.e[i].name, strlen(L.e[i].name));
+		fp_sink_printf(&s, ",\"type\":\"perf\",\"size\":%jd,\"mtime\":%jd}",
+			       (intmax_t)L.e[i].st.st_size, (intmax_t)L.e[i].st.st_mtim.tv_sec);
+		free(L.e[i].name);
+	}
+	free(L.e);
+	if (g_server.live) {
+		const char *ln = live_name(g_server.live);
+		fp_sink_str(&s, L.n ? ",\n{\"filename\":" : "{\"filename\":");
+		fp_json_string(&s, ln, strlen(ln));
+		fp_sink_str(&s, ",\"type\":\"perf\",\"live\":true}");
+	}
+	fp_sink_str(&s, "]\n");
+	if (L.truncated)
+		fp_warn("profile list truncated at %u files", LIST_MAX_FILES);
+	return http_reply(c, 200, CT_JSON, &s);
+}
+
+/* ---- parameters ------------------------------------------------------------------ */
+
+/* The capture a request names: the live one, or an opened file. */
+struct target {
+	int live;
+	int fd;
+	struct stat st;
+};
+
+/* Resolves parameter `param` (filename / compareFilename). 0 or an HTTP
+ * status with err. */
+static int get_target(struct MHD_Connection *c, const char *param, struct target *t,
+		      char *err, size_t errsz)
+{
+	size_t n;
+	const char *v = http_arg(c, param, &n);
+	t->live = 0;
+	t->fd = -1;
+	if (!v) {
+		snprintf(err, errsz, "missing parameter %s", param);
+		return 400;
+	}
+	if (g_server.live && live_name_is(g_server.live, v, n)) {
+		t->live = 1;
+		return 0;
+	}
+	int status;
+	const char *why;
+	t->fd = safepath_open(v, n, &t->st, &status, &why);
+	if (t->fd < 0) {
+		snprintf(err, errsz, "%s: %s", param, why);
+		return status;
+	}
+	return 0;
+}
+
+static void target_close(struct target *t)
+{
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
+}
+
+static const char *const filter_words[] = { "pid", "tid", "cpu", "comm", "event",
+					    "include", "exclude" };
+#define NFILTERS (sizeof filter_words / sizeof filter_words[0])
+
+/* start/end from (ps, pe) and the shared filters. 0 or an HTTP status. */
+static int get_selection(struct MHD_Connection *c, const char *ps, const char *pe,
+			 struct selection *sel, struct live_range *r, char *err, size_t errsz)
+{
+	memset(sel, 0, sizeof *sel);
+	memset(r, 0, sizeof *r);
+	const char *why;
+	size_t n;
+	const char *v;
+	if ((v = http_arg(c, ps, &n))) {
+		if (!query_seconds(v, n, &r->from_ns, &why)) {
+			snprintf(err, errsz, "%s: %s", ps, why);
+			return 400;
+		}
+		sel->start = v;
+		r->has_from = 1;
+	}
+	if ((v = http_arg(c, pe, &n))) {
+		if (!query_seconds(v, n, &r->to_ns, &why)) {
+			snprintf(err, errsz, "%s: %s", pe, why);
+			return 400;
+		}
+		sel->end = v;
+		r->has_to = 1;
+	}
+	if (r->has_from && r->has_to && r->from_ns > r->to_ns) {
+		snprintf(err, errsz, "%s is after %s", ps, pe);
+		return 416;
+	}
+	const char **slot[NFILTERS] = { &sel->pid, &sel->tid, &sel->cpu, &sel->comm,
+					&sel->event, &sel->include, &sel->exclude };
+	for (size_t i = 0; i < NFILTERS; i++) {
+		if (!(v = http_arg(c, filter_words[i], &n)))
+			continue;
+		if (n == 0)
+			continue;	/* an empty form field: no filter */
+		if (!query_filter_ok(filter_words[i], v, n, &why)) {
+			snprintf(err, errsz, "%s: %s", filter_words[i], why);
+			return 400;
+		}
+		*slot[i] = v;
+	}
+	if ((v = http_arg(c, "keepidle", &n)))
+		sel->keep_idle = n == 1 && v[0] == '1';
+	return 0;
+}
+
+static int selection_has_filters(const struct selection *sel)
+{
+	return sel->pid || sel->tid || sel->cpu || sel->comm || sel->event || sel->include ||
+		sel->exclude;
+}
+
+/* The folded text of a target's selection: a malloc'ed copy for the live
+ * capture (after selecting it in the running chain), the cached result for
+ * a file. *fref must be released with folded_put (NULL for live). */
+struct folded_view {
+	const struct folded_text *fref;
+	char *live_buf;
+	const char *buf;
+	size_t len;
+	uint64_t total;
+	int stale;
+};
+
+static int get_folded(struct target *t, const struct selection *sel,
+		      const struct live_range *r, struct folded_view *fv, char *err, size_t errsz)
+{
+	memset(fv, 0, sizeof *fv);
+	if (t->live) {
+		struct live *l = g_server.live;
+		uint64_t before;
+		int st = live_select(l, sel, &before, err, errsz);
+		if (st)
+			return st;
+		fv->stale = !live_wait_snapshot(l, r, before, LIVE_SELECT_WAIT_MS);
+		fv->live_buf = live_copy_snapshot(l, &fv->len, &fv->total);
+		fv->buf = fv->live_buf;
+		return 0;
+	}
+	int status = 0;
+	fv->fref = folded_get(t->fd, &t->st, sel, &status, err, errsz);
+	if (!fv->fref)
+		return status ? status : 500;
+	fv->buf = fv->fref->buf ? fv->fref->buf : "";
+	fv->len = fv->fref->len;
+	fv->total = fv->fref->total;
+	return 0;
+}
+
+static void folded_view_free(struct folded_view *fv)
+{
+	folded_put(fv->fref);
+	free(fv->live_buf);
+	memset(fv, 0, sizeof *fv);
+}
+
+/* ---- /heatmap/ and /svg/heatmap ---------------------------------------------------- */
+
+static void heatmap_svg_from(struct fp_sink *s, const struct heatmap *h, const char *title)
+{
+	struct fp_heatmap hm;
+	fp_heatmap_init(&hm);
+	fp_heatmap_reset(&hm, h->rows, (int64_t)h->base_sec);
+	for (uint32_t col = 0; col < h->ncols; col++)
+		for (unsigned r = 0; r < h->rows; r++) {
+			uint64_t v = h->cell[(size_t)col * h->rows + r];
+			if (v)
+				fp_heatmap_set(&hm, col, r, v);
+		}
+	struct fp_heatmap_opts o;
+	fp_heatmap_opts_init(&o);
+	o.title = title;
+	fp_heatmap_svg(s, &hm, &o);
+	fp_heatmap_free(&hm);
+}
+
+enum MHD_Result api_heatmap(struct MHD_Connection *c, int svg)
+{
+	char err[ERR_MAX];
+	const char *why;
+	unsigned rows = SERVE_ROWS_DEFAULT;
+	size_t n;
+	const char *v = http_arg(c, "rows", &n);
+	if (v && !query_rows(v, n, &rows, &why))
+		return http_error(c, 400, "rows: %s", why);
+	int keep_idle = 0;
+	if ((v = http_arg(c, "keepidle", &n)))
+		keep_idle = n == 1 && v[0] == '1';
+	struct target t;
+	int st = get_target(c, "filename", &t, err, sizeof err);
+	if (st)
+		return http_error(c, (unsigned)st, "%s", err);
+	size_t fnlen;
+	const char *fname = http_arg(c, "filename", &fnlen);
+
+	struct fp_sink s;
+	fp_sink_init_mem(&s);
+	if (t.live) {
+		if (svg) {
+			/* snapshot the live cells under the lock, then render */
+			struct live *l = g_server.live;
+			struct heatmap h;
+			pthread_mutex_lock(&l->lock);
+			h = l->hb.h;
+			size_t bytes = (size_t)h.ncols * h.rows * sizeof *h.cell;
+			h.cell = fp_xmalloc(bytes ? bytes : 1);
+			if (bytes)
+				memcpy(h.cell, l->hb.h.cell, bytes);
+			pthread_mutex_unlock(&l->lock);
+			heatmap_svg_from(&s, &h, fname);
+			free(h.cell);
+			return http_reply(c, 200, CT_SVG, &s);
+		}
+		live_heatmap_json(g_server.live, &s);
+		fp_sink_char(&s, '\n');
+		return http_reply(c, 200, CT_JSON, &s);
+	}
+	const struct heatmap *h = heatmap_get(t.fd, &t.st, rows, keep_idle, &st, err, sizeof err);
+	target_close(&t);
+	if (!h) {
+		fp_sink_free(&s);
+		return http_error(c, (unsigned)(st ? st : 500), "%s", err);
+	}
+	if (svg) {
+		char title[TITLE_MAX + 1];
+		snprintf(title, sizeof title, "%.*s", (int)(fnlen < TITLE_MAX ? fnlen : TITLE_MAX),
+			 fname);
+		heatmap_svg_from(&s, h, title);
+	} else {
+		heatmap_json(&s, h);
+		fp_sink_char(&s, '\n');
+	}
+	heatmap_put(h);
+	return http_reply(c, 200, svg ? CT_SVG : CT_JSON, &s);
+}
+
+/* ---- /flamegraph/, /svg/flamegraph, /folded ----------------------------------------- */
+
+static int flame_opts_from(struct MHD_Connection *c, struct fp_flame_opts *o, char *title,
+			   char *err, size_t errsz)
+{
+	const char *why;
+	size_t n;
+	const char *v;
+	fp_flame_opts_init(o);
+	if ((v = http_arg(c, "title", &n))) {
+		if (!query_value_ok(v, n, TITLE_MAX, &why)) {
+			snprintf(err, errsz, "title: %s", why);
+			return 400;
+		}
+		memcpy(title, v, n);
+		title[n] = '\0';
+		o->title = title;
+	}
+	if ((v = http_arg(c, "inverted", &n)))
+		o->inverted = n == 1 && v[0] == '1';
+	if ((v = http_arg(c, "negate", &n)))
+		o->negate = n == 1 && v[0] == '1';
+	if ((v = http_arg(c, "width", &n))) {
+		unsigned w = 0;
+		int ok = n > 0 && n <= 5;
+		for (size_t i = 0; ok && i < n; i++) {
+			if (v[i] < '0' || v[i] > '9')
+				ok = 0;
+			else
+				w = w * 10 + (unsigned)(v[i] - '0');
+		}
+		if (!ok || w < SVG_WIDTH_MIN || w > SVG_WIDTH_MAX) {
+			snprintf(err, errsz, "width must be an integer from %d to %d",
+				 SVG_WIDTH_MIN, SVG_WIDTH_MAX);
+			return 400;
+		}
+		o->width = w;
+	}
+	if ((v = http_arg(c, "palette", &n))) {
+		if (!query_value_ok(v, n, 32, &why) || strlen(v) != n ||
+		    fp_palette_parse(v, &o->palette) < 0) {
+			snprintf(err, errsz, "palette: unknown palette");
+			return 400;
+		}
+	}
+	return 0;
+}
+
+enum MHD_Result api_flamegraph(struct MHD_Connection *c, int kind)
+{
+	char err[ERR_MAX];
+	struct selection sel;
+	struct live_range r;
+	struct fp_flame_opts o;
+	char title[TITLE_MAX + 1];
+	int st = get_selection(c, "start", "end", &sel, &r, err, sizeof err);
+	if (!st && kind == FG_SVG)
+		st = flame_opts_from(c, &o, title, err, sizeof err);
+	if (st)
+		return http_error(c, (unsigned)st, "%s", err);
+	/* compare views of the SVG route */
+	size_t n;
+	const char *v;
+	int diff = 0, elided = 0;
+	if (kind == FG_SVG) {
+		if ((v = http_arg(c, "diff", &n)))
+			diff = n == 1 && v[0] == '1';
+		if ((v = http_arg(c, "elided", &n)))
+			elided = n == 1 && v[0] == '1';
+		if ((diff || elided) && !http_arg(c, "compareFilename", &n))
+			return http_error(c, 400, "diff and elided need compareFilename");
+	}
+	struct selection csel;
+	struct live_range cr;
+	struct target t, ct = { .fd = -1 };
+	if (diff || elided) {
+		st = get_selection(c, "compareStart", "compareEnd", &csel, &cr, err, sizeof err);
+		if (st)
+			return http_error(c, (unsigned)st, "%s", err);
+	}
+	st = get_target(c, "filename", &t, err, sizeof err);
+	if (st)
+		return http_error(c, (unsigned)st, "%s", err);
+	if (diff || elided) {
+		st = get_target(c, "compareFilename", &ct, err, sizeof err);
+		if (!st && t.live && ct.live) {
+			st = 400;
+			snprintf(err, sizeof err, "cannot compare two selections of the live capture");
+		}
+		if (st) {
+			target_close(&t);
+			return http_error(c, (unsigned)st, "%s", err);
+		}
+	}
+	struct folded_view fv, cfv = { 0 };
+	st = get_folded(&t, &sel, &r, &fv, err, sizeof err);
+	target_close(&t);
+	if (!st && (diff || elided))
+		st = get_folded(&ct, &csel, &cr, &cfv, err, sizeof err);
+	target_close(&ct);
+	if (st) {
+		folded_view_free(&fv);
+		return http_error(c, (unsigned)st, "%s", err);
+	}
+
+	struct fp_sink s;
+	fp_sink_init_mem(&s);
+	const char *ctype = CT_JSON;
+	const char *hname = fv.stale ? "X-Flamepipe-Stale" : NULL;
+	if (kind == FG_TREE) {
+		tree_json(&s, fv.buf, fv.len);
+		fp_sink_char(&s, '\n');
+	} else if (kind == FG_FOLDED) {
+		fp_sink_write(&s, fv.buf, fv.len);
+		ctype = CT_TEXT;
+		folded_view_free(&fv);
+		return http_reply_hdr(c, 200, ctype, &s, "Content-Disposition",
+				      "attachment; filename=\"flamepipe.folded\"");
+	} else {
+		struct fp_folded a, b, out;
+		fp_folded_init(&a);
+		fp_folded_parse_buffer(&a, fv.buf, fv.len, FP_FOLDED_REF);
+		if (diff || elided) {
+			fp_folded_init(&b);
+			fp_folded_parse_buffer(&b, cfv.buf, cfv.len, FP_FOLDED_REF);
+			fp_folded_init(&out);
+			if (diff)	/* before = compare range, after = this one */
+				fp_folded_diff(&out, &b, &a);
+			else		/* stacks only the compare range has */
+				fp_folded_elided(&out, &b, &a);
+			fp_flame_render(&s, &out, &o);
+			fp_folded_free(&out);
+			fp_folded_free(&b);
+		} else {
+			fp_flame_render(&s, &a, &o);
+		}
+		fp_folded_free(&a);
+		ctype = CT_SVG;
+	}
+	folded_view_free(&fv);
+	folded_view_free(&cfv);
+	return http_reply_hdr(c, 200, ctype, &s, hname, hname ? "1" : NULL);
+}
+
+/* ---- /differential/, /elided/ --------------------------------------------------------- */
+
+enum MHD_Result api_compare(struct MHD_Connection *c, int elided)
+{
+	char err[ERR_MAX];
+	struct selection sel, csel;
+	struct live_range r, cr;
+	int st = get_selection(c, "start", "end", &sel, &r, err, sizeof err);
+	if (!st)
+		st = get_selection(c, "compareStart", "compareEnd", &csel, &cr, err, sizeof err);
+	if (st)
+		return http_error(c, (unsigned)st, "%s", err);
+	struct target t, ct;
+	st = get_target(c, "filename", &t, err, sizeof err);
+	if (st)
+		return http_error(c, (unsigned)st, "%s", err);
+	st = get_target(c, "compareFilename", &ct, err, sizeof err);
+	if (!st && t.live && ct.live) {
+		target_close(&ct);
+		st = 400;
+		snprintf(err, sizeof err, "cannot compare two selections of the live capture");
+	}
+	if (st) {
+		target_close(&t);
+		return http_error(c, (unsigned)st, "%s", err);
+	}
+	struct folded_view a, b = { 0 };
+	st = get_folded(&t, &sel, &r, &a, err, sizeof err);
+	if (!st)
+		st = get_folded(&ct, &csel, &cr, &b, err, sizeof err);
+	target_close(&t);
+	target_close(&ct);
+	if (st) {
+		folded_view_free(&a);
+		folded_view_free(&b);
+		return http_error(c, (unsigned)st, "%s", err);
+	}
+	struct fp_sink s;
+	fp_sink_init_mem(&s);
+	if (elided)
+		tree_elided_json(&s, a.buf, a.len, b.buf, b.len);
+	else
+		tree_differential_json(&s, a.buf, a.len, b.buf, b.len);
+	fp_sink_char(&s, '\n');
+	folded_view_free(&a);
+	folded_view_free(&b);
+	return http_reply(c, 200, CT_JSON, &s);
+}
+
+/* ---- live ------------------------------------------------------------------------------ */
+
+static int get_live(struct MHD_Connection *c, char *err, size_t errsz)
+{
+	size_t n;
+	const char *v = http_arg(c, "name", &n);
+	if (!v) {
+		snprintf(err, errsz, "missing parameter name");
+		return 400;
+	}
+	if (!g_server.live || !live_name_is(g_server.live, v, n)) {
+		snprintf(err, errsz, "no live capture of that name");
+		return 404;
+	}
+	return 0;
+}
+
+static void range_json(struct fp_sink *s, const char *key, int has, uint64_t ns)
+{
+	char buf[FP_RANGECTL_SECONDS_MAX];
+	fp_sink_printf(s, ",\"%s\":", key);
+	if (has)
+		fp_sink_printf(s, "\"%s\"", fp_rangectl_format_seconds(ns, buf));
+	else
+		fp_sink_str(s, "null");
+}
+
+/* {"seq":..,"total":..,"from":..,"to":..,"ended":..} (no closing brace) */
+static void live_state_json(struct fp_sink *s, struct live *l)
+{
+	pthread_mutex_lock(&l->lock);
+	fp_sink_printf(s, "{\"seq\":%" PRIu64 ",\"total\":%" PRIu64, l->snapshot_seq,
+		       l->snapshot_total);
+	range_json(s, "from", l->snapshot_range.has_from, l->snapshot_range.from_ns);
+	range_json(s, "to", l->snapshot_range.has_to, l->snapshot_range.to_ns);
+	fp_sink_printf(s, ",\"ended\":%s", l->ended ? "true" : "false");
+	pthread_mutex_unlock(&l->lock);
+}
+
+enum MHD_Result api_live_flamegraph(struct MHD_Connection *c)
+{
+	char err[ERR_MAX];
+	int st = get_live(c, err, sizeof err);
+	if (st)
+		return http_error(c, (unsigned)st, "%s", err);
+	struct live *l = g_server.live;
+	size_t len;
+	uint64_t total;
+	struct fp_sink s;
+	fp_sink_init_mem(&s);
+	live_state_json(&s, l);
+	char *buf = live_copy_snapshot(l, &len, &total);
+	fp_sink_str(&s, ",\"tree\":");
+	tree_json(&s, buf, len);
+	fp_sink_str(&s, "}\n");
+	free(buf);
+	return http_reply(c, 200, CT_JSON, &s);
+}
+
+enum MHD_Result api_live_range(struct MHD_Connection *c)
+{
+	char err[ERR_MAX];
+	int st = get_live(c, err, sizeof err);
+	struct selection sel;
+	struct live_range r;
+	if (!st)
+		st = get_selection(c, "start", "end", &sel, &r, err, sizeof err);
+	if (st)
+		return http_error(c, (unsigned)st, "%s", err);
+	struct live *l = g_server.live;
+	uint64_t before;
+	st = live_select(l, &sel, &before, err, sizeof err);
+	if (st)
+		return http_error(c, (unsigned)st, "%s", err);
+	int matched = live_wait_snapshot(l, &r, before, LIVE_SELECT_WAIT_MS);
+	struct fp_sink s;
+	fp_sink_init_mem(&s);
+	live_state_json(&s, l);
+	fp_sink_printf(&s, ",\"matched\":%s}\n", matched ? "true" : "false");
+	return http_reply(c, 200, CT_JSON, &s);
+}
+
+/* SSE: one live_client per stream; the reader callback blocks this
+ * connection's thread in live_sse_next until there is something to send. */
+struct sse {
+	struct live_client c;
+};
+
+static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	(void)pos;
+	struct sse *e = cls;
+	struct live_client *lc = &e->c;
+	if (lc->out_off >= lc->out.len) {
+		lc->out.len = lc->out_off = 0;
+		if (lc->sent_end)
+			return MHD_CONTENT_READER_END_OF_STREAM;
+		live_sse_next(g_server.live, lc);
+		if (lc->out.len == 0)
+			return MHD_CONTENT_READER_END_OF_STREAM;
+	}
+	size_t n = lc->out.len - lc->out_off;
+	if (n > max)
+		n = max;
+	memcpy(buf, lc->out.buf + lc->out_off, n);
+	lc->out_off += n;
+	return (ssize_t)n;
+}
+
+static void sse_free(void *cls)
+{
+	struct sse *e = cls;
+	fp_sink_free(&e->c.out);
+	free(e);
+}
+
+#define SSE_BLOCK 4096
+
+enum MHD_Result api_live_events(struct MHD_Connection *c)
+{
+	char err[ERR_MAX];
+	int st = get_live(c, err, sizeof err);
+	if (st)
+		return http_error(c, (unsigned)st, "%s", err);
+	struct sse *e = fp_xcalloc(1, sizeof *e);
+	fp_sink_init_mem(&e->c.out);
+	/* tell the client how long to wait before reconnecting */
+	fp_sink_str(&e->c.out, "retry: 1000\n\n");
+	struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, SSE_BLOCK,
+								    sse_read, e, sse_free);
+	if (!r) {
+		sse_free(e);
+		return MHD_NO;
+	}
+	http_common_headers(r, "text/event-stream");
+	MHD_add_response_header(r, "X-Accel-Buffering", "no");
+	enum MHD_Result ret = MHD_queue_response(c, 200, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+void api_shutdown(void)
+{
+	struct live *l = g_server.live;
+	if (!l)
+		return;
+	/* ends SSE streams and selection waits */
+	pthread_mutex_lock(&l->lock);
+	l->ended = 1;
+	l->version++;
+	pthread_cond_broadcast(&l->changed);
+	pthread_mutex_unlock(&l->lock);
+}

@@ -1,0 +1,128 @@
+/* query.c: checks of client-supplied query values, before they reach a
+ * stage's argv or fp-range's control FIFO.
+ *
+ * Every value is checked as bytes with an explicit length (libmicrohttpd
+ * decodes %00 into a real NUL). Filters are validated by the same parser
+ * fp-range uses (fp_rangectl_parse), so whatever passes here is accepted
+ * by fp-range, and nothing can smuggle a second control line (CR/LF are
+ * control characters, refused).
+ */
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fp_rangectl.h"
+#include "fp_record.h"
+#include "serve.h"
+
+int query_value_ok(const char *s, size_t n, size_t max, const char **why)
+{
+	if (n > max) {
+		*why = "parameter value too long";
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x20 || c == 0x7f) {
+			*why = c == 0 ? "parameter contains NUL" : "parameter contains a control character";
+			return 0;
+		}
+	}
+	return 1;
+}
+
+int query_rows(const char *s, size_t n, unsigned *rows, const char **why)
+{
+	uint64_t v;
+	if (n == 0 || n > 10 || fp_parse_u64(s, n, &v) < 0) {
+		*why = "rows must be an integer from 1 to 1000";
+		return 0;
+	}
+	if (v < 1 || v > SERVE_ROWS_MAX) {
+		*why = "rows must be an integer from 1 to 1000";
+		return 0;
+	}
+	*rows = (unsigned)v;
+	return 1;
+}
+
+int query_seconds(const char *s, size_t n, uint64_t *ns, const char **why)
+{
+	int dots = 0;
+	*why = "times must be decimal seconds like 12 or 12.345";
+	if (n == 0 || n > QUERY_SECONDS_MAX)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '.') {
+			if (++dots > 1 || i == 0 || i + 1 == n)
+				return 0;
+		} else if (s[i] < '0' || s[i] > '9') {
+			return 0;
+		}
+	}
+	if (fp_parse_seconds_ns(s, n, ns) < 0)
+		return 0;
+	return 1;
+}
+
+int query_filter_ok(const char *word, const char *s, size_t n, const char **why)
+{
+	if (!query_value_ok(s, n, QUERY_VALUE_MAX, why))
+		return 0;
+	char line[QUERY_VALUE_MAX + 32];
+	int m = snprintf(line, sizeof line, "%s %.*s", word, (int)n, s);
+	if (m < 0 || (size_t)m >= sizeof line) {
+		*why = "parameter value too long";
+		return 0;
+	}
+	struct fp_rangectl_cmd cmd;
+	if (fp_rangectl_parse(line, (size_t)m, &cmd, why) < 0)
+		return 0;
+	if (cmd.kind == FP_RC_NONE || strcmp(fp_rangectl_name(cmd.kind), word) != 0) {
+		*why = "empty filter value";
+		return 0;
+	}
+	if ((cmd.kind == FP_RC_INCLUDE || cmd.kind == FP_RC_EXCLUDE) && !cmd.off) {
+		/* compile it here so a bad regex is a 400, not a stage failure */
+		char *re = strndup(cmd.arg.p, cmd.arg.n);
+		regex_t rx;
+		int rc = re ? regcomp(&rx, re, REG_EXTENDED | REG_NOSUB) : REG_ESPACE;
+		free(re);
+		if (rc != 0) {
+			*why = "invalid regular expression (POSIX extended syntax expected)";
+			return 0;
+		}
+		regfree(&rx);
+	}
+	return 1;
+}
+
+size_t upload_safe_name(const char *in, size_t n, char *out, size_t outsz)
+{
+	/* basename: browsers may send C:\dir\x.perf or dir/x.perf */
+	for (size_t i = n; i-- > 0;)
+		if (in[i] == '/' || in[i] == '\\') {
+			in += i + 1;
+			n -= i + 1;
+			break;
+		}
+	while (n > 0 && in[0] == '.') {	/* no hidden or `..` names */
+		in++;
+		n--;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < n && k + 1 < outsz && k < UPLOAD_NAME_MAX; i++) {
+		char c = in[i];
+		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			(c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+		out[k++] = ok ? c : '_';
+	}
+	if (k == 0) {
+		static const char dflt[] = "upload";
+		k = sizeof dflt - 1 < outsz ? sizeof dflt - 1 : outsz - 1;
+		memcpy(out, dflt, k);
+	}
+	out[k] = '\0';
+	return k;
+}

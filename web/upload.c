@@ -1,0 +1,253 @@
+/* upload.c: POST /upload stores a capture into DIR/uploads/.
+ *
+ * Two body forms: multipart/form-data with a part named "file" (a browser
+ * form), or the raw file with ?filename=NAME (curl --data-binary). The
+ * size limit is checked against Content-Length before anything is read
+ * (413 at once) and again while the body arrives (chunked bodies): the
+ * first byte over the limit gets 413 and the partial file is removed.
+ * Data go to a temporary dot-name (hidden from /profile/) that is linked
+ * to its final name only when complete, so nobody sees a half file; the
+ * final name is chosen with linkat (fails if it exists: no overwrite,
+ * no race) trying NAME, NAME-1.EXT, NAME-2.EXT ...
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "escape.h"
+#include "fp_error.h"
+#include "http.h"
+#include "serve.h"
+
+#define UPLOAD_DIR "uploads"
+#define POST_BUFFER 65536
+#define MULTIPART_OVERHEAD (64u << 10)	/* headers and boundaries */
+#define MAX_SUFFIX 1000			/* NAME-1 .. NAME-999 */
+#define HTTP_TOO_LARGE 413
+
+struct upload {
+	struct MHD_PostProcessor *pp;
+	int dirfd, fd;
+	char tmp[64];
+	char name[UPLOAD_NAME_MAX + 1];	/* the client's name, made safe */
+	int have_name;
+	uint64_t size;
+	int too_big, failed, multipart, file_parts;
+	int answered;		/* a response is queued: ignore the rest */
+	char err[256];
+};
+
+void upload_free(struct upload *u)
+{
+	if (!u)
+		return;
+	if (u->pp)
+		MHD_destroy_post_processor(u->pp);
+	if (u->fd >= 0) {
+		close(u->fd);
+		unlinkat(u->dirfd, u->tmp, 0);	/* never completed */
+	}
+	if (u->dirfd >= 0)
+		close(u->dirfd);
+	free(u);
+}
+
+static int open_upload_dir(void)
+{
+	if (mkdirat(g_server.dir_fd, UPLOAD_DIR, 0755) < 0 && errno != EEXIST)
+		return -1;
+	/* O_NOFOLLOW: a symlink named uploads cannot redirect writes */
+	return openat(g_server.dir_fd, UPLOAD_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+static int open_temp(struct upload *u)
+{
+	static unsigned counter;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	for (int tries = 0; tries < 100; tries++) {
+		snprintf(u->tmp, sizeof u->tmp, ".upload-%d-%u-%ld", (int)getpid(),
+			 __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED), ts.tv_nsec);
+		u->fd = openat(u->dirfd, u->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			       0644);
+		if (u->fd >= 0 || errno != EEXIST)
+			break;
+	}
+	return u->fd;
+}
+
+static void add_bytes(struct upload *u, const char *data, size_t n)
+{
+	if (u->too_big || u->failed || n == 0)
+		return;
+	if (u->size + n > g_server.max_upload) {
+		u->too_big = 1;
+		return;
+	}
+	u->size += n;
+	while (n > 0) {
+		ssize_t w = write(u->fd, data, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			snprintf(u->err, sizeof u->err, "cannot store upload: %s", strerror(errno));
+			u->failed = 1;
+			return;
+		}
+		data += w;
+		n -= (size_t)w;
+	}
+}
+
+static enum MHD_Result post_iter(void *cls, enum MHD_ValueKind kind, const char *key,
+				 const char *filename, const char *content_type,
+				 const char *transfer_encoding, const char *data, uint64_t off,
+				 size_t size)
+{
+	(void)kind;
+	(void)content_type;
+	(void)transfer_encoding;
+	struct upload *u = cls;
+	if (!key || strcmp(key, "file") != 0)
+		return MHD_YES;	/* other form fields are ignored */
+	if (off == 0 && u->file_parts++ > 0) {
+		snprintf(u->err, sizeof u->err, "one file per upload");
+		u->failed = 1;
+	}
+	if (!u->have_name && filename) {
+		upload_safe_name(filename, strlen(filename), u->name, sizeof u->name);
+		u->have_name = 1;
+	}
+	add_bytes(u, data, size);
+	return MHD_YES;
+}
+
+/* NAME -> NAME-k with k before the first '.' after position 0
+ * ("x.perf.gz" -> "x-1.perf.gz"). */
+static void suffixed(const char *name, unsigned k, char *out, size_t n)
+{
+	if (k == 0) {
+		snprintf(out, n, "%s", name);
+		return;
+	}
+	const char *dot = strchr(name + 1, '.');
+	size_t base = dot ? (size_t)(dot - name) : strlen(name);
+	snprintf(out, n, "%.*s-%u%s", (int)base, name, k, dot ? dot : "");
+}
+
+static enum MHD_Result finish(struct MHD_Connection *c, struct upload *u)
+{
+	u->answered = 1;
+	if (u->pp)
+		MHD_post_process(u->pp, NULL, 0);
+	if (u->too_big)
+		return http_error(c, HTTP_TOO_LARGE,
+				  "upload larger than %" PRIu64 " bytes", g_server.max_upload);
+	if (u->failed)
+		return http_error(c, 500, "%s", u->err);
+	if (u->multipart && !u->file_parts)
+		return http_error(c, 400, "no form part named \"file\"");
+	if (!u->have_name)
+		upload_safe_name("", 0, u->name, sizeof u->name);
+	if (close(u->fd) < 0) {
+		u->fd = -1;
+		unlinkat(u->dirfd, u->tmp, 0);
+		return http_error(c, 500, "cannot store upload: %s", strerror(errno));
+	}
+	u->fd = -1;
+	char final[UPLOAD_NAME_MAX + 16];
+	unsigned k;
+	for (k = 0; k < MAX_SUFFIX; k++) {
+		suffixed(u->name, k, final, sizeof final);
+		if (linkat(u->dirfd, u->tmp, u->dirfd, final, 0) == 0)
+			break;
+		if (errno != EEXIST) {
+			int e = errno;
+			unlinkat(u->dirfd, u->tmp, 0);
+			return http_error(c, 500, "cannot store upload: %s", strerror(e));
+		}
+	}
+	unlinkat(u->dirfd, u->tmp, 0);
+	if (k == MAX_SUFFIX)
+		return http_error(c, 409, "too many uploads with that name");
+	struct fp_sink s;
+	fp_sink_init_mem(&s);
+	char rel[sizeof final + sizeof UPLOAD_DIR + 1];
+	snprintf(rel, sizeof rel, "%s/%s", UPLOAD_DIR, final);
+	fp_sink_str(&s, "{\"filename\":");
+	fp_json_string(&s, rel, strlen(rel));
+	fp_sink_printf(&s, ",\"size\":%" PRIu64 "}\n", u->size);
+	return http_reply(c, MHD_HTTP_CREATED, CT_JSON, &s);
+}
+
+enum MHD_Result upload_request(struct MHD_Connection *c, const char *data, size_t *size,
+			       struct upload **state)
+{
+	struct upload *u = *state;
+	if (!u) {
+		/* first call: headers only */
+		const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+							     MHD_HTTP_HEADER_CONTENT_LENGTH);
+		const char *ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+							     MHD_HTTP_HEADER_CONTENT_TYPE);
+		int multipart = ct && strncasecmp(ct, "multipart/form-data", 19) == 0;
+		if (cl) {
+			unsigned long long len = strtoull(cl, NULL, 10);
+			uint64_t limit = g_server.max_upload + (multipart ? MULTIPART_OVERHEAD : 0);
+			if (len > limit)
+				return http_error(c, HTTP_TOO_LARGE,
+						  "upload larger than %" PRIu64 " bytes",
+						  g_server.max_upload);
+		}
+		u = fp_xcalloc(1, sizeof *u);
+		u->fd = u->dirfd = -1;
+		*state = u;
+		u->multipart = multipart;
+		if (!multipart) {
+			size_t n;
+			const char *name = http_arg(c, "filename", &n);
+			if (!name)
+				return http_error(c, 400, "send multipart/form-data with a part "
+						  "named \"file\", or the raw file with ?filename=NAME");
+			upload_safe_name(name, n, u->name, sizeof u->name);
+			u->have_name = 1;
+		} else {
+			u->pp = MHD_create_post_processor(c, POST_BUFFER, post_iter, u);
+			if (!u->pp)
+				return http_error(c, 400, "malformed multipart/form-data request");
+		}
+		u->dirfd = open_upload_dir();
+		if (u->dirfd < 0)
+			return http_error(c, 500, "cannot open %s/%s: %s", g_server.dir, UPLOAD_DIR,
+					  strerror(errno));
+		if (open_temp(u) < 0)
+			return http_error(c, 500, "cannot create upload file: %s", strerror(errno));
+		return MHD_YES;
+	}
+	if (u->answered) {
+		*size = 0;
+		return MHD_YES;
+	}
+	if (*size > 0) {
+		if (u->pp) {
+			if (MHD_post_process(u->pp, data, *size) != MHD_YES && !u->failed) {
+				snprintf(u->err, sizeof u->err, "malformed multipart/form-data body");
+				u->failed = 1;
+			}
+		} else {
+			add_bytes(u, data, *size);
+		}
+		*size = 0;
+		if (u->too_big)	/* answer now; libmicrohttpd closes the connection */
+			return finish(c, u);
+		return MHD_YES;
+	}
+	return finish(c, u);
+}
