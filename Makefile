@@ -97,7 +97,7 @@ test: deps
 check: all
 	FP_SUITES=$${FP_SUITES:-unit,shell} tests/run-all.sh
 
-bench: all
+bench: $(STAGES) $(RUNNER)
 	bench/run.sh
 
 # Programs into PREFIX/bin; pipeline files and the bpftrace program into

@@ -1,11 +1,12 @@
 #!/bin/sh
-# make-corpus.sh: build (or reuse) the benchmark corpus in bench/corpus/.
+# make-corpus.sh: build (or reuse) the benchmark corpus in bench/cache/
+# (gitignored; BENCH_QUICK=1 uses bench/cache/quick/ with a 64 MiB corpus).
 #
 # Recipe:
 #   1. compile bench/load.c (-O2 -fno-omit-frame-pointer): 3 processes x 2
 #      threads recursing 20..60 levels through named noinline functions,
 #      half of the leaves in system calls (kernel frames);
-#   2. perf record -F 999 -a -g -- load $BENCH_CAPTURE_S   -> perf.data
+#   2. perf record -F 4999 -a -g -- load $BENCH_CAPTURE_S  -> perf.data
 #      perf script --no-inline                            -> capture.perf
 #   3. bench/timeshift.c (compiled here) repeats capture.perf with every copy's
 #      timestamps moved forward by whole seconds, until the corpus is at
@@ -19,18 +20,24 @@
 # The corpus is cached: if corpus.facts exists and was made with the same
 # BENCH_MB, nothing is done. BENCH_REBUILD=1 forces a rebuild.
 #
-# Environment: BENCH_MB (512), BENCH_CAPTURE_S (12), BENCH_GZIP_LEVEL (1),
-#              BENCH_CORPUS (bench/corpus), BENCH_FOLDED_LINES (100000).
+# Environment: BENCH_MB (512; 64 with BENCH_QUICK=1), BENCH_CAPTURE_S (12),
+#              BENCH_GZIP_LEVEL (1), BENCH_CORPUS (bench/cache, or
+#              bench/cache/quick), BENCH_FOLDED_LINES (100000),
+#              BENCH_FREQ (perf record -F, 4999).
 # Needs root (perf record -a), perf, cc, gzip.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
+if [ "${BENCH_QUICK:-0}" = 1 ]; then
+	BENCH_MB=${BENCH_MB:-64}
+	BENCH_CORPUS=${BENCH_CORPUS:-$here/cache/quick}
+fi
 BENCH_MB=${BENCH_MB:-512}
 BENCH_CAPTURE_S=${BENCH_CAPTURE_S:-12}
 BENCH_GZIP_LEVEL=${BENCH_GZIP_LEVEL:-1}
-BENCH_CORPUS=${BENCH_CORPUS:-$here/corpus}
+BENCH_CORPUS=${BENCH_CORPUS:-$here/cache}
 BENCH_FOLDED_LINES=${BENCH_FOLDED_LINES:-100000}
-PERF_FREQ=999
+PERF_FREQ=${BENCH_FREQ:-4999}	# high: deep stacks at 5 kHz per CPU
 MIB=1048576
 
 dir=$BENCH_CORPUS
@@ -38,6 +45,7 @@ facts=$dir/corpus.facts
 
 if [ "${BENCH_REBUILD:-0}" != 1 ] && [ -f "$facts" ] &&
    grep -qx "corpus_mb_wanted=$BENCH_MB" "$facts" &&
+   grep -qx "perf_freq=$PERF_FREQ" "$facts" &&
    [ -f "$dir/corpus.perf" ] && [ -f "$dir/corpus.perf.gz" ] && [ -f "$dir/folded-100k.txt" ]; then
 	echo "make-corpus: reusing $dir (BENCH_REBUILD=1 to rebuild)" >&2
 	exit 0

@@ -1,20 +1,26 @@
 #!/bin/sh
 # run.sh: the flamepipe benchmark (`make bench`). docs/bench.md explains it.
 #
-# Builds or reuses the corpus (bench/make-corpus.sh), then times every row
-# BENCH_RUNS times (median) with /usr/bin/time -f '%U %S %M' and a
-# nanosecond wall clock, judges each row against its target (PASS/MISS),
-# and writes the table to bench/results/latest.md (and prints it).
-# Stages that are not built yet are reported as "missing", never an error.
+# Builds or reuses the corpus (bench/make-corpus.sh, cached in bench/cache/),
+# then times every row BENCH_RUNS times and takes medians, with bench/rtime
+# (wall clock, CPU = user + system of every process, peak RSS of the largest
+# process). Chains are timed with rtime around each stage as well, so every
+# stage's CPU and peak RSS inside the running chain is reported. Each row is
+# judged against its target (met / missed) and the table is written to
+# bench/results/latest.md (and printed). A stage that is not built yet is
+# reported as "missing", never an error.
 #
 # Environment:
-#   BENCH_RUNS      runs per row, median taken (default 3)
+#   BENCH_RUNS      runs per row, median taken (default 5; 3 with BENCH_QUICK)
+#   BENCH_QUICK=1   a 64 MiB corpus in bench/cache/quick/ (a quick look)
 #   BENCH_MB        corpus size in MiB (default 512; see make-corpus.sh)
 #   FP_BIN          the binaries to measure (default bin/)
-#   FLAMEGRAPH_DIR  a local checkout of brendangregg/FlameGraph for the
+#   FLAMEGRAPH_DIR  a local copy of brendangregg/FlameGraph for the
 #                   flamegraph.pl / stackcollapse-perf.pl comparison rows
-#                   (never fetched by this script; "not available" if unset)
-#   BENCH_RATE, BENCH_TRICKLE   trickle rate (1000/s) and sample count (5000)
+#                   (never fetched by this script; without it the rows quote
+#                   the issue's figures)
+#   BENCH_RATE, BENCH_TRICKLE   live trickle: samples/s (default 1000) and
+#                   how many (default 5000)
 #   BENCH_OUT       the results file (default bench/results/latest.md)
 set -eu
 
@@ -24,29 +30,34 @@ FP_BIN=${FP_BIN:-$root/bin}
 case $FP_BIN in /*) ;; *) FP_BIN=$root/$FP_BIN ;; esac
 PATH=$FP_BIN:$PATH
 export PATH
-BENCH_RUNS=${BENCH_RUNS:-3}
+if [ "${BENCH_QUICK:-0}" = 1 ]; then
+	BENCH_RUNS=${BENCH_RUNS:-3}
+	corpus_dir=${BENCH_CORPUS:-$here/cache/quick}
+else
+	corpus_dir=${BENCH_CORPUS:-$here/cache}
+fi
+BENCH_RUNS=${BENCH_RUNS:-5}
 BENCH_RATE=${BENCH_RATE:-1000}
 BENCH_TRICKLE=${BENCH_TRICKLE:-5000}
 BENCH_OUT=${BENCH_OUT:-$here/results/latest.md}
-corpus_dir=${BENCH_CORPUS:-$here/corpus}
-tmp=$here/results/tmp
-TIME=/usr/bin/time
+export BENCH_CORPUS=$corpus_dir
+tmp=$corpus_dir/tmp
 MB=1000000		# MB/s are decimal megabytes per second
-MIB_KIB=1024
 PER_SAMPLES=100000	# live cost is per 100,000 samples
 
-# Targets (docs/bench.md explains where they come from).
+# Targets (issue 5; docs/bench.md explains them).
 TARGET_READ_MBS=1000		# fp-read on plain text
 TARGET_READ_VS_WC=3.5		# ... and at most 3.5x the time of wc -l
 TARGET_CHAIN_MBS=400		# flamepipe report, plain text
 TARGET_GZ_VS_ZCAT=0.90		# flamepipe report on .gz: >= 90% of zcat speed
-TARGET_RSS_MIB=64		# every stage
-TARGET_RENDER_MBS=110		# 10x flamegraph.pl's 7-11 MB/s (when not measured here)
-TARGET_RENDER_VS_PL=10		# ... or 10x flamegraph.pl measured here
+TARGET_RSS_MIB=64		# every stage (fp-range: history, see below)
+TARGET_HIST_BYTES=32		# fp-range: bytes per sample kept, besides stacks
+PL_MBS_QUOTED_LO=7		# flamegraph.pl's rate quoted in the issue (MB/s)
+PL_MBS_QUOTED_HI=11
+SC_MBS_QUOTED="16-19"		# stackcollapse-perf.pl, quoted in the issue
+TARGET_RENDER_VS_PL=10		# renderer >= 10x flamegraph.pl
 TARGET_LIVE_PCT=5		# stage CPU vs perf script CPU, same samples
-TARGET_DELAY_MS=50		# sample in -> H record out, p99
-
-[ -x "$TIME" ] || { echo "run.sh: $TIME is missing: apt-get install time" >&2; exit 100; }
+TARGET_DELAY_MS=50		# sample in -> H record out of fp-bucket
 
 "$here/make-corpus.sh"
 . "$corpus_dir/corpus.facts"
@@ -62,6 +73,8 @@ rows=$tmp/rows.tsv
 notes=$tmp/notes.txt
 : > "$notes"
 
+rtime=$corpus_dir/rtime
+cc -O2 -Wall -Wextra -o "$rtime" "$here/rtime.c"
 cc -O2 -Wall -Wextra -o "$corpus_dir/trickle" "$here/trickle.c"
 
 calc() { awk "BEGIN { print $* }"; }
@@ -74,43 +87,84 @@ missing_of() {
 	for p in "$@"; do command -v "$p" > /dev/null 2>&1 || m="$m $p"; done
 	echo "${m# }"
 }
+fmtn() { echo "$1" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta'; }	# 1234567 -> 1,234,567
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR ? v[int((NR + 1) / 2)] : "") }'; }
+field() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" "$2"; }	# field KEY FILE
 
-now_ns() { date +%s%N; }
+# st NAME: the prefix that times one stage of a chain into $tmp/st.NAME.
+st() { echo "'$rtime' -o '$tmp/st.$1'"; }
 
-# measure NAME BYTES SAMPLES CMD: runs CMD (sh -c) BENCH_RUNS times; sets
-# m_wall m_cpu m_rss_kib m_exit (medians; exit of the last failing run).
+# measure NAME CMD: runs CMD (sh -c) BENCH_RUNS times; sets m_wall m_cpu
+# m_rss_kib (medians) and m_exit (the exit of the last failing run). Stages
+# timed with st() get medians in $tmp/stage.<NAME>.{cpu,rss}.
 measure() {
-	name=$1; cmd=$4
+	name=$1; cmd=$2
 	: > "$tmp/runs"
+	rm -f "$tmp"/st.* "$tmp"/stage.*
 	m_exit=0
 	i=0
 	while [ "$i" -lt "$BENCH_RUNS" ]; do
-		t0=$(now_ns)
 		rc=0
-		$TIME -f '%U %S %M' -o "$tmp/time" sh -c "$cmd" 2> "$tmp/stderr" || rc=$?
-		t1=$(now_ns)
+		"$rtime" -o "$tmp/time" sh -c "$cmd" 2> "$tmp/stderr" || rc=$?
 		[ "$rc" -eq 0 ] || m_exit=$rc
-		tail -n 1 "$tmp/time" | awk -v w="$((t1 - t0))" '{ print w / 1e9, $1 + $2, $3 }' >> "$tmp/runs"
+		echo "$(field wall "$tmp/time") $(field cpu "$tmp/time") $(field maxrss_kib "$tmp/time")" >> "$tmp/runs"
+		for f in "$tmp"/st.*; do
+			[ -f "$f" ] || continue
+			s=${f##*/st.}
+			field cpu "$f" >> "$tmp/stage.$s.cpus"
+			field maxrss_kib "$f" >> "$tmp/stage.$s.rsss"
+			rm -f "$f"
+		done
 		i=$((i + 1))
 	done
 	if [ "$m_exit" -ne 0 ]; then
 		echo "  $name: exit $m_exit; stderr:" >&2
 		tail -n 5 "$tmp/stderr" | sed 's/^/    /' >&2
 	fi
-	m_wall=$(cut -d' ' -f1 "$tmp/runs" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
-	m_cpu=$(cut -d' ' -f2 "$tmp/runs" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
-	m_rss_kib=$(cut -d' ' -f3 "$tmp/runs" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+	m_wall=$(cut -d' ' -f1 "$tmp/runs" | median)
+	m_cpu=$(cut -d' ' -f2 "$tmp/runs" | median)
+	m_rss_kib=$(cut -d' ' -f3 "$tmp/runs" | median)
+	for f in "$tmp"/stage.*.cpus; do
+		[ -f "$f" ] || continue
+		s=${f%.cpus}
+		median < "$f" > "$s.cpu"
+		median < "$s.rsss" > "$s.rss"
+	done
 }
 
-# row NAME INPUT BYTES SAMPLES VS_FLOOR TARGET VERDICT: one table row from
-# the last measure. VS_FLOOR is "x.xx x wc -l" or similar, or "".
+# row NAME INPUT BYTES SAMPLES VS_FLOOR TARGET VERDICT: a table row from the
+# last measure.
 row() {
 	mbs=$(calc "$3 / $MB / $m_wall")
 	sps=$( [ "$4" -gt 0 ] && calc "$4 / $m_wall" || echo "")
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$m_wall" "$mbs" "$sps" \
-		"$m_cpu" "$(calc "$m_rss_kib / $MIB_KIB")" "$5" "$6" "$7" >> "$rows"
-	printf '  %-38s %8.3f s %9.1f MB/s  cpu %6.2f s  rss %7.1f MiB  %s %s\n' "$1" "$m_wall" \
-		"$mbs" "$m_cpu" "$(calc "$m_rss_kib / $MIB_KIB")" "$6" "$7" >&2
+		"$m_cpu" "$(calc "$m_rss_kib / 1024")" "$5" "$6" "$7" >> "$rows"
+	printf '  %-44s %8.3f s %8.1f MB/s  cpu %6.2f s  rss %6.1f MiB  %s %s\n' "$1" "$m_wall" \
+		"$mbs" "$m_cpu" "$(calc "$m_rss_kib / 1024")" "$6" "$7" >&2
+}
+
+# stage_rows STAGE... : one indented row per stage timed inside the last
+# chain: its CPU, its share of the chain's CPU and its peak RSS. MB/s is the
+# chain's input divided by the stage's CPU time (how fast it would go alone).
+stage_rows() {
+	bytes_in=$1; samples_in=$2; shift 2
+	for s in "$@"; do
+		[ -f "$tmp/stage.$s.cpu" ] || continue
+		c=$(cat "$tmp/stage.$s.cpu")
+		r=$(cat "$tmp/stage.$s.rss")
+		rss_ok=$( [ "$r" -le $((TARGET_RSS_MIB * 1024)) ] && echo met || echo missed)
+		target="RSS <= $TARGET_RSS_MIB MiB"
+		if [ "$s" = range ]; then
+			target="history: see notes"
+			rss_ok="see notes"
+		fi
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "· $s (in the chain)" \
+			"$(printf '%.0f%% of chain CPU' "$(calc "100 * $c / $m_cpu")")" "" \
+			"$(calc "$bytes_in / $MB / ($c > 0 ? $c : 1e-9)")" \
+			"$(calc "$samples_in / ($c > 0 ? $c : 1e-9)")" "$c" "$(calc "$r / 1024")" \
+			"" "$target" "$rss_ok" >> "$rows"
+		printf '      %-10s cpu %6.2f s  rss %6.1f MiB\n' "$s" "$c" "$(calc "$r / 1024")" >&2
+	done
 }
 
 row_missing() {
@@ -118,230 +172,274 @@ row_missing() {
 	echo "  $1: missing ($4)" >&2
 }
 
-verdict() {	# verdict CONDITION(awk expr) -> PASS/MISS, FAILED if the run failed
+verdict() {	# verdict CONDITION(awk expr) -> met/missed, FAILED if the run failed
 	if [ "$m_exit" -ne 0 ]; then echo "FAILED (exit $m_exit)"; return; fi
-	awk "BEGIN { exit !($*) }" && echo PASS || echo MISS
+	awk "BEGIN { exit !($*) }" && echo met || echo missed
 }
 
-rss_verdict() {	# within the per-stage memory target
-	verdict "$m_rss_kib <= $TARGET_RSS_MIB * $MIB_KIB"
-}
-
-mib() { calc "$1 / 1048576"; }
+rss_verdict() { verdict "$m_rss_kib <= $TARGET_RSS_MIB * 1024"; }
 
 echo "run.sh: corpus $bytes bytes, $samples samples, $BENCH_RUNS runs per row" >&2
-cat "$corpus" > /dev/null	# warm the page cache
-cat "$corpus_gz" > /dev/null
+cat "$corpus" "$corpus_gz" > /dev/null	# warm the page cache
 
 # ---- floors ---------------------------------------------------------------
-measure "cat" "$bytes" "$samples" "cat '$corpus' > /dev/null"
-cat_wall=$m_wall
+measure cat "cat '$corpus' > /dev/null"
 row "floor: cat" "corpus" "$bytes" "$samples" "" "" ""
-measure "wc -l" "$bytes" "$samples" "wc -l '$corpus' > /dev/null"
+measure "wc -l" "wc -l '$corpus' > /dev/null"
 wc_wall=$m_wall
-row "floor: wc -l" "corpus" "$bytes" "$samples" "1.00 x wc" "" ""
-measure "zcat" "$bytes" "$samples" "zcat '$corpus_gz' > /dev/null"
+wc_cpu=$m_cpu
+row "floor: wc -l" "corpus" "$bytes" "$samples" "1.00 x wc time" "" ""
+measure zcat "zcat '$corpus_gz' > /dev/null"
 zcat_wall=$m_wall
-row "floor: zcat" "corpus.gz (text MB/s)" "$bytes" "$samples" "1.00 x zcat" "" ""
+row "floor: zcat" "corpus.gz (MB/s of text)" "$bytes" "$samples" "1.00 x zcat speed" "" ""
 
-vs_wc() { printf '%.2f x wc' "$(calc "$m_wall / $wc_wall")"; }
-vs_zcat() { printf '%.2f x zcat' "$(calc "$m_wall / $zcat_wall")"; }
+vs_wc() { printf '%.2f x wc time' "$(calc "$m_wall / $wc_wall")"; }
+vs_zcat() { printf '%.2f x zcat speed' "$(calc "$zcat_wall / $m_wall")"; }
 
-# ---- reader and reader-led chains --------------------------------------------
+# ---- the reader alone -------------------------------------------------------
 if have fp-read; then
-	measure fp-read "$bytes" "$samples" "fp-read '$corpus' > /dev/null"
+	measure fp-read "fp-read '$corpus' > /dev/null"
 	row "fp-read" "corpus" "$bytes" "$samples" "$(vs_wc)" \
 		">= $TARGET_READ_MBS MB/s, <= $TARGET_READ_VS_WC x wc" \
 		"$(verdict "$bytes / $MB / $m_wall >= $TARGET_READ_MBS && $m_wall <= $TARGET_READ_VS_WC * $wc_wall")"
-	fp_read_rss_ok=$(rss_verdict)
-	[ "$fp_read_rss_ok" = PASS ] || note "fp-read peak RSS $(calc "$m_rss_kib / 1024") MiB > $TARGET_RSS_MIB MiB"
-	measure fp-read-gz "$bytes" "$samples" "fp-read '$corpus_gz' > /dev/null"
-	row "fp-read (.gz)" "corpus.gz (text MB/s)" "$bytes" "$samples" "$(vs_zcat)" "" ""
+	[ "$(rss_verdict)" = met ] || note "fp-read peak RSS $(calc "$m_rss_kib / 1024") MiB > $TARGET_RSS_MIB MiB"
+	measure fp-read-gz "fp-read '$corpus_gz' > /dev/null"
+	row "fp-read (.gz)" "corpus.gz (MB/s of text)" "$bytes" "$samples" "$(vs_zcat)" "" ""
 else
-	row_missing "fp-read" "corpus" "$(vs_wc)" "fp-read"
+	row_missing "fp-read" "corpus" ">= $TARGET_READ_MBS MB/s" "fp-read"
 fi
 
-if have fp-read fp-fold; then
-	measure read-fold "$bytes" "$samples" "fp-read '$corpus' | fp-fold --plain > /dev/null"
-	row "fp-read | fp-fold --plain" "corpus" "$bytes" "$samples" "$(vs_wc)" "" ""
+# ---- read -> fold: shell pipes, every stage timed --------------------------
+chain4="$(st read) fp-read '$corpus' | $(st bucket) fp-bucket | $(st range) fp-range | $(st fold) fp-fold > /dev/null"
+if have fp-read fp-bucket fp-range fp-fold; then
+	measure read-fold "$chain4"
+	row "read | bucket | range | fold (pipes)" "corpus" "$bytes" "$samples" "$(vs_wc)" "" ""
+	stage_rows "$bytes" "$samples" read bucket range fold
+	fold4_cpu=$m_cpu
+	measure read-fold-gz "$(echo "$chain4" | sed "s|'$corpus'|'$corpus_gz'|")"
+	row "read | bucket | range | fold (pipes, .gz)" "corpus.gz (MB/s of text)" "$bytes" "$samples" "$(vs_zcat)" "" ""
 else
-	row_missing "fp-read | fp-fold --plain" "corpus" "" "$(missing_of fp-read fp-fold)"
+	row_missing "read | bucket | range | fold" "corpus" "" "$(missing_of fp-read fp-bucket fp-range fp-fold)"
 fi
 
-if have fp-read fp-bucket; then
-	measure read-bucket "$bytes" "$samples" "fp-read '$corpus' | fp-bucket > /dev/null"
-	row "fp-read | fp-bucket" "corpus" "$bytes" "$samples" "$(vs_wc)" "" ""
+# ---- the whole default chain through real FIFOs ---------------------------
+# The same pipeline file with every stage wrapped in rtime (for the
+# per-stage breakdown), and one without fp-render while it is not built.
+stage_wrap() {	# stage_wrap PIPELINE > PIPELINE: rtime before each program
+	awk -v rt="$rtime" -v dir="$tmp" '
+	/^[ \t]*(#|$)/ { print; next }
+	{
+		out = $1; i = 2
+		while (i <= NF && $i ~ /=/) { out = out " " $i; i++ }
+		out = out " " rt " -o " dir "/st." $1
+		for (; i <= NF; i++) out = out " " $i
+		print out
+	}' "$1"
+}
+default_pipeline=$root/examples/default.pipeline
+out=$tmp/report
+if have flamepipe fp-read fp-bucket fp-range fp-fold fp-render; then
+	chain_name="flamepipe report (FIFOs)"
+	report="flamepipe report -q"
+	stage_wrap "$default_pipeline" > "$tmp/timed.pipeline"
+	stage_names="read bucket range fold render"
 else
-	row_missing "fp-read | fp-bucket" "corpus" "" "$(missing_of fp-read fp-bucket)"
+	chain_name="flamepipe report, read..fold (FIFOs; no fp-render yet)"
+	grep -v '^render[[:space:]]' "$default_pipeline" > "$tmp/norender.pipeline"
+	report="flamepipe report -q --pipeline '$tmp/norender.pipeline'"
+	stage_wrap "$tmp/norender.pipeline" > "$tmp/timed.pipeline"
+	stage_names="read bucket range fold"
+	note "bin/fp-render is not built: the report rows run the default pipeline without its render stage (fold's output goes to /dev/null)"
+fi
+if have flamepipe fp-read fp-bucket fp-range fp-fold; then
+	measure report "rm -rf '$out'; $report '$corpus' -o '$out' > /dev/null"
+	chain_cpu=$m_cpu
+	chain_exit=$m_exit
+	row "$chain_name" "corpus" "$bytes" "$samples" "$(vs_wc)" \
+		">= $TARGET_CHAIN_MBS MB/s" "$(verdict "$bytes / $MB / $m_wall >= $TARGET_CHAIN_MBS")"
+	[ -d "$out" ] && note "flamepipe report wrote: $(ls "$out" | tr '\n' ' ')"
+	measure report-timed "rm -rf '$out'; flamepipe report -q --pipeline '$tmp/timed.pipeline' '$corpus' -o '$out' > /dev/null"
+	echo "    (per-stage breakdown: the same chain with rtime around each stage, $(printf '%.3f' "$m_wall") s)" >&2
+	stage_rows "$bytes" "$samples" $stage_names
+	measure report-gz "rm -rf '$out'; $report '$corpus_gz' -o '$out' > /dev/null"
+	row "$chain_name, .gz" "corpus.gz (MB/s of text)" "$bytes" "$samples" "$(vs_zcat)" \
+		">= $(calc "$TARGET_GZ_VS_ZCAT * 100")% of zcat" "$(verdict "$zcat_wall / $m_wall >= $TARGET_GZ_VS_ZCAT")"
+else
+	row_missing "flamepipe report (FIFOs)" "corpus" ">= $TARGET_CHAIN_MBS MB/s" "$(missing_of flamepipe fp-read fp-bucket fp-range fp-fold)"
 fi
 
-# ---- each stage alone on a pre-made S stream --------------------------------
+# ---- each stage alone on a pre-made S stream -------------------------------
 stream=$tmp/corpus.stream
 if have fp-read; then
 	fp-read "$corpus" > "$stream" 2> /dev/null || true
 	s_bytes=$(stat -c %s "$stream")
-	echo "  S stream: $s_bytes bytes ($(calc "$s_bytes / $samples") bytes/sample)" >&2
 	note "S stream from fp-read: $s_bytes bytes, $(calc "int($s_bytes / $samples)") bytes/sample (perf script text: $(calc "int($bytes / $samples)"))"
 	for stage in fp-bucket fp-range fp-fold; do
 		if have "$stage"; then
-			measure "$stage" "$s_bytes" "$samples" "$stage < '$stream' > /dev/null"
+			measure "$stage" "$stage < '$stream' > /dev/null"
 			if [ "$stage" = fp-range ]; then
 				range_rss_kib=$m_rss_kib
-				row "$stage (alone, S stream)" "S stream" "$s_bytes" "$samples" "" \
-					"history: see note" "$( [ "$m_exit" -eq 0 ] && echo "n/a" || echo "FAILED (exit $m_exit)")"
+				target="history: see notes"
+				v=$( [ "$m_exit" -eq 0 ] && echo "see notes" || echo "FAILED (exit $m_exit)")
 			else
-				row "$stage (alone, S stream)" "S stream" "$s_bytes" "$samples" "" \
-					"RSS <= $TARGET_RSS_MIB MiB" "$(rss_verdict)"
+				target="RSS <= $TARGET_RSS_MIB MiB"
+				v=$(rss_verdict)
 			fi
+			row "$stage alone" "S stream" "$s_bytes" "$samples" "" "$target" "$v"
 		else
-			row_missing "$stage (alone, S stream)" "S stream" "" "$stage"
+			row_missing "$stage alone" "S stream" "" "$stage"
 		fi
 	done
-	# fp-range keeps every sample for replays: its memory grows with the
-	# capture. Memory per sample = (RSS on the corpus - RSS on 1000 samples)
-	# / samples.
+	# fp-range keeps every sample for replays: HISTORY_ENTRY_BYTES per
+	# sample plus each unique tail (event, comm, kinds, stack) once. Check
+	# the measured growth against that: RSS on the corpus minus RSS on
+	# one copy of the capture, over the samples in between (the later
+	# copies repeat the same stacks, so only the per-sample cost grows).
 	if have fp-range && [ -n "${range_rss_kib:-}" ]; then
-		head -n 1001 "$stream" > "$tmp/small.stream"
-		small_rss=$($TIME -f '%M' sh -c "fp-range < '$tmp/small.stream' > /dev/null" 2>&1 | tail -n 1)
-		per_sample=$(calc "int(($range_rss_kib - $small_rss) * 1024 / $samples)")
-		note "fp-range history: peak RSS $(calc "int($range_rss_kib / 1024)") MiB for $samples samples ($(calc "int($small_rss / 1024)") MiB for 1000): about $per_sample bytes/sample kept"
+		head -n "$((capture_samples + 1))" "$stream" > "$tmp/one.stream"
+		"$rtime" -o "$tmp/time" sh -c "fp-range < '$tmp/one.stream' > /dev/null"
+		one_rss=$(field maxrss_kib "$tmp/time")
+		per_sample=$(calc "($range_rss_kib - $one_rss) * 1024 / ($samples - $capture_samples)")
+		hist_ok=$(awk "BEGIN { exit !($per_sample <= $TARGET_HIST_BYTES) }" && echo met || echo missed)
+		note "fp-range history: peak RSS $(calc "int($range_rss_kib / 1024)") MiB for $samples samples, $(calc "int($one_rss / 1024)") MiB for the first $capture_samples (same $unique_stacks unique stacks): $(printf '%.1f' "$per_sample") bytes per further sample (target <= $TARGET_HIST_BYTES plus the unique stacks: $hist_ok)"
 	fi
 else
 	for stage in fp-bucket fp-range fp-fold; do
-		row_missing "$stage (alone, S stream)" "S stream" "" "fp-read (makes the S stream)"
+		row_missing "$stage alone" "S stream" "" "fp-read (makes the S stream)"
 	done
 fi
 
-# ---- the whole default chain through real FIFOs --------------------------
-if have flamepipe; then
-	out=$tmp/report
-	measure report "$bytes" "$samples" "rm -rf '$out'; flamepipe report '$corpus' -o '$out' > /dev/null"
-	chain_cpu=$m_cpu
-	chain_exit=$m_exit
-	row "flamepipe report (FIFO chain)" "corpus" "$bytes" "$samples" "$(vs_wc)" \
-		">= $TARGET_CHAIN_MBS MB/s" "$(verdict "$bytes / $MB / $m_wall >= $TARGET_CHAIN_MBS")"
-	note "flamepipe report: peak RSS of the largest process $(calc "int($m_rss_kib / 1024)") MiB; outputs: $(ls "$out" 2>/dev/null | tr '\n' ' ')"
-	measure report-gz "$bytes" "$samples" "rm -rf '$out'; flamepipe report '$corpus_gz' -o '$out' > /dev/null"
-	row "flamepipe report (.gz)" "corpus.gz (text MB/s)" "$bytes" "$samples" "$(vs_zcat)" \
-		">= ${TARGET_GZ_VS_ZCAT} x zcat speed" "$(verdict "$zcat_wall / $m_wall >= $TARGET_GZ_VS_ZCAT")"
-else
-	row_missing "flamepipe report (FIFO chain)" "corpus" "" "flamepipe"
-	row_missing "flamepipe report (.gz)" "corpus.gz" "" "flamepipe"
-fi
-
-# ---- renderer on a 100,000-line folded file -------------------------------
+# ---- renderer on a 100,000-line folded file --------------------------------
 folded_bytes=$(stat -c %s "$folded")
 fg_dir=${FLAMEGRAPH_DIR:-}
 pl_mbs=
 if [ -n "$fg_dir" ] && [ -f "$fg_dir/flamegraph.pl" ] && have perl; then
-	measure flamegraph.pl "$folded_bytes" 0 "perl '$fg_dir/flamegraph.pl' '$folded' > '$tmp/pl.svg'"
+	runs_saved=$BENCH_RUNS
+	BENCH_RUNS=1	# tens of seconds of perl: once is enough for a comparison
+	measure flamegraph.pl "perl '$fg_dir/flamegraph.pl' '$folded' > '$tmp/pl.svg'"
+	BENCH_RUNS=$runs_saved
 	pl_mbs=$(calc "$folded_bytes / $MB / $m_wall")
-	row "flamegraph.pl (comparison)" "folded, 100k lines" "$folded_bytes" 0 "" "" ""
-else
-	m_wall=0
-	printf '%s\t%s\t\t\t\t\t\t\t\tnot available (FLAMEGRAPH_DIR)\n' "flamegraph.pl (comparison)" "folded, 100k lines" >> "$rows"
-	echo "  flamegraph.pl: not available (set FLAMEGRAPH_DIR)" >&2
-fi
-if [ -n "$pl_mbs" ]; then
+	row "flamegraph.pl (comparison, 1 run)" "folded, 100k lines" "$folded_bytes" 0 "" "" ""
 	render_target=$(calc "$TARGET_RENDER_VS_PL * $pl_mbs")
-	render_target_text=">= ${TARGET_RENDER_VS_PL} x flamegraph.pl ($(printf '%.0f' "$render_target") MB/s)"
+	render_target_text=">= ${TARGET_RENDER_VS_PL} x flamegraph.pl here ($(printf '%.0f' "$render_target") MB/s)"
 else
-	render_target=$TARGET_RENDER_MBS
-	render_target_text=">= $TARGET_RENDER_MBS MB/s"
+	printf '%s\t%s\t\t%s\t\t\t\t\t\tnot run here: FLAMEGRAPH_DIR unset (issue figure)\n' \
+		"flamegraph.pl (issue's figure)" "folded" "$PL_MBS_QUOTED_LO-$PL_MBS_QUOTED_HI" >> "$rows"
+	render_target=$((TARGET_RENDER_VS_PL * PL_MBS_QUOTED_HI))
+	render_target_text=">= ${TARGET_RENDER_VS_PL} x flamegraph.pl's quoted $PL_MBS_QUOTED_HI MB/s"
 fi
-renderer=
-if have fp-flamegraph; then
-	renderer=fp-flamegraph
-	render_cmd="fp-flamegraph '$folded' > '$tmp/fp.svg'"
-elif have fp-render; then
-	# fp-render reads the stream: the folded file as one F snapshot.
-	renderer=fp-render
-	awk 'BEGIN { print "C\tbegin\tfold" } { c = $NF; s = $0; sub(/ [0-9]+$/, "", s); n++; t += c; print "F\t" c "\t" s }
-	     END { print "C\tend\tfold\t" n "\t" t }' "$folded" > "$tmp/folded.stream"
-	render_cmd="fp-render < '$tmp/folded.stream' > '$tmp/fp.svg'"
-fi
-if [ -n "$renderer" ]; then
-	measure "$renderer" "$folded_bytes" 0 "$render_cmd"
-	row "$renderer (100k-line folded)" "folded, 100k lines" "$folded_bytes" 0 \
-		"$( [ -n "$pl_mbs" ] && printf '%.1f x faster than .pl' "$(calc "$folded_bytes / $MB / $m_wall / $pl_mbs")")" \
+render_row() {	# render_row NAME CMD
+	measure "$1" "$2"
+	row "$1 (100k-line folded)" "folded, 100k lines" "$folded_bytes" 0 \
+		"$( [ -n "$pl_mbs" ] && printf '%.1f x flamegraph.pl' "$(calc "$folded_bytes / $MB / $m_wall / $pl_mbs")")" \
 		"$render_target_text" "$(verdict "$folded_bytes / $MB / $m_wall >= $render_target")"
-	[ "$(rss_verdict)" = PASS ] || note "$renderer peak RSS $(calc "int($m_rss_kib / 1024)") MiB > $TARGET_RSS_MIB MiB"
+	[ "$(rss_verdict)" = met ] || note "$1 peak RSS $(calc "int($m_rss_kib / 1024)") MiB > $TARGET_RSS_MIB MiB on the 100k-line folded file"
+}
+if have fp-flamegraph; then
+	render_row fp-flamegraph "fp-flamegraph '$folded' > '$tmp/fp.svg'"
 else
-	row_missing "renderer (100k-line folded)" "folded, 100k lines" "$render_target_text" "fp-flamegraph, fp-render"
+	row_missing "fp-flamegraph (100k-line folded)" "folded, 100k lines" "$render_target_text" "fp-flamegraph"
+fi
+if have fp-render; then
+	# fp-render reads the stream: the folded file as one F snapshot.
+	awk 'BEGIN { print "%flamepipe\t1"; print "C\tbegin\tfold" }
+	     { c = $NF; s = $0; sub(/ [0-9]+$/, "", s); n++; t += c; print "F\t" c "\t" s }
+	     END { print "C\tend\tfold\t" n "\t" t }' "$folded" > "$tmp/folded.stream"
+	render_row fp-render "rm -rf '$tmp/render'; fp-render --outdir '$tmp/render' < '$tmp/folded.stream' > /dev/null"
 fi
 
 # stackcollapse-perf.pl vs fp-read | fp-fold on one capture (the corpus
 # would take minutes in perl).
 capture_bytes=$(stat -c %s "$capture")
 if [ -n "$fg_dir" ] && [ -f "$fg_dir/stackcollapse-perf.pl" ] && have perl; then
-	measure stackcollapse "$capture_bytes" "$capture_samples" "perl '$fg_dir/stackcollapse-perf.pl' '$capture' > /dev/null"
-	row "stackcollapse-perf.pl (comparison)" "one capture" "$capture_bytes" "$capture_samples" "" "" ""
+	runs_saved=$BENCH_RUNS
+	BENCH_RUNS=1
+	measure stackcollapse "perl '$fg_dir/stackcollapse-perf.pl' '$capture' > /dev/null"
+	BENCH_RUNS=$runs_saved
+	row "stackcollapse-perf.pl (comparison, 1 run)" "one capture" "$capture_bytes" "$capture_samples" "" "" ""
 else
-	printf '%s\t%s\t\t\t\t\t\t\t\tnot available (FLAMEGRAPH_DIR)\n' "stackcollapse-perf.pl (comparison)" "one capture" >> "$rows"
+	printf '%s\t%s\t\t%s\t\t\t\t\t\tnot run here: FLAMEGRAPH_DIR unset (issue figure)\n' \
+		"stackcollapse-perf.pl (issue's figure)" "perf script text" "$SC_MBS_QUOTED" >> "$rows"
 fi
 if have fp-read fp-fold; then
-	measure capture-fold "$capture_bytes" "$capture_samples" "fp-read '$capture' | fp-fold --plain > /dev/null"
+	measure capture-fold "fp-read '$capture' | fp-fold --plain > /dev/null"
 	row "fp-read | fp-fold --plain" "one capture" "$capture_bytes" "$capture_samples" "" "" ""
 fi
 
 # ---- live cost: stage CPU vs perf script CPU --------------------------------
-measure perf-script 0 "$perf_data_samples" "perf script -i '$corpus_dir/perf.data' --no-inline > /dev/null"
+measure perf-script "perf script -i '$corpus_dir/perf.data' --no-inline > /dev/null 2>&1"
 perf_cpu_per=$(calc "$m_cpu * $PER_SAMPLES / $perf_data_samples")
-m_exit_perf=$m_exit
-m_wall_perf=$m_wall
-row "perf script (live source)" "perf.data" "$capture_bytes" "$perf_data_samples" "" "" ""
-live_line=
-if [ -n "${chain_cpu:-}" ] && [ "$chain_exit" -eq 0 ]; then
-	chain_cpu_per=$(calc "$chain_cpu * $PER_SAMPLES / $samples")
-	live_pct=$(calc "100 * $chain_cpu_per / $perf_cpu_per")
+row "perf script (the live source)" "perf.data -> one capture" "$capture_bytes" "$perf_data_samples" "" "" ""
+live_lines=
+live_cost() {	# live_cost WHAT CPU_S SAMPLES
+	per=$(calc "$2 * $PER_SAMPLES / $3")
+	pct=$(calc "100 * $per / $perf_cpu_per")
 	m_exit=0
-	live_line=$(printf '| live cost: all stages (flamepipe report) CPU per 100k samples vs perf script | %.3f s vs %.3f s | %.1f %% | <= %s %% | %s |' \
-		"$chain_cpu_per" "$perf_cpu_per" "$live_pct" "$TARGET_LIVE_PCT" "$(verdict "$live_pct <= $TARGET_LIVE_PCT")")
-else
-	live_line="| live cost: all stages CPU per 100k samples vs perf script | perf script $(printf '%.3f' "$perf_cpu_per") s | - | <= $TARGET_LIVE_PCT % | missing (flamepipe report) |"
+	live_lines="$live_lines$(printf '| live cost: %s | %.3f s vs %.3f s per 100k samples | %.1f %% of perf script | <= %s %% | %s |' \
+		"$1" "$per" "$perf_cpu_per" "$pct" "$TARGET_LIVE_PCT" "$(verdict "$pct <= $TARGET_LIVE_PCT")")
+"
+}
+if [ -n "${chain_cpu:-}" ] && [ "$chain_exit" -eq 0 ]; then
+	live_cost "CPU of every stage (and the runner) in \`$chain_name\`, batch" "$chain_cpu" "$samples"
+elif [ -n "${fold4_cpu:-}" ]; then
+	live_cost "CPU of read \\| bucket \\| range \\| fold, batch" "$fold4_cpu" "$samples"
 fi
 
-# ---- latency: sample in -> heatmap cell out ------------------------------
+# ---- live: a trickle of samples at a steady rate ----------------------------
+# Delay: from a sample's write() into fp-read to the read() of the H record
+# of its cell out of fp-bucket. Cost: CPU of the chain at that rate.
 delay_line=
+trickle() {	# trickle RATE COUNT CMD -> sets t_line
+	echo "  trickle: $2 samples at $1/s into $3" >&2
+	t_line=$("$corpus_dir/trickle" "$1" "$2" "$3")
+	echo "    $t_line" >&2
+}
+tget() { echo "$t_line" | sed -n "s/.*$1=\([-0-9.]*\).*/\1/p"; }
 if have fp-read fp-bucket; then
-	echo "  trickle: $BENCH_TRICKLE samples at $BENCH_RATE/s into fp-read | fp-bucket" >&2
-	t=$("$corpus_dir/trickle" "$BENCH_RATE" "$BENCH_TRICKLE" "fp-read | fp-bucket")
-	echo "  $t" >&2
-	med=$(echo "$t" | sed -n 's/.*median_ms=\([-0-9.]*\).*/\1/p')
-	p99=$(echo "$t" | sed -n 's/.*p99_ms=\([-0-9.]*\).*/\1/p')
-	m_exit=$(echo "$t" | sed -n 's/.*exit=\([0-9]*\).*/\1/p')
-	delay_line="| delay: sample written -> its H record out of fp-read \\| fp-bucket ($BENCH_RATE samples/s) | median $med ms, p99 $p99 ms | $(echo "$t" | sed 's/ median_ms.*//') | p99 <= $TARGET_DELAY_MS ms | $(verdict "$p99 >= 0 && $p99 <= $TARGET_DELAY_MS") |"
+	trickle "$BENCH_RATE" "$BENCH_TRICKLE" "fp-read | fp-bucket"
+	m_exit=$(tget exit)
+	delay_line="| delay: sample written -> its H record out of fp-read \\| fp-bucket ($BENCH_RATE samples/s) | median $(tget median_ms) ms, p99 $(tget p99_ms) ms, max $(tget max_ms) ms | $(tget delivered) of $(tget samples) samples | p99 <= $TARGET_DELAY_MS ms | $(verdict "$(tget p99_ms) >= 0 && $(tget p99_ms) <= $TARGET_DELAY_MS") |"
 else
-	delay_line="| delay: sample written -> its H record out of fp-read \\| fp-bucket | - | - | p99 <= $TARGET_DELAY_MS ms | missing ($(missing_of fp-read fp-bucket)) |"
+	delay_line="| delay: sample written -> its H record out of fp-bucket | - | - | p99 <= $TARGET_DELAY_MS ms | missing ($(missing_of fp-read fp-bucket)) |"
+fi
+if have fp-read fp-bucket fp-range fp-fold; then
+	trickle "$BENCH_RATE" "$BENCH_TRICKLE" "fp-read | fp-bucket | fp-range | fp-fold > /dev/null"
+	live_cost "CPU of read \\| bucket \\| range \\| fold fed $BENCH_RATE samples/s (trickle, 40-frame stacks)" "$(tget cpu_s)" "$(tget samples)"
 fi
 
 # ---- the results file -----------------------------------------------------
 model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 mem=$(free -h | awk '/^Mem:/ { print $2 }')
+compiler=$(cc --version | head -n 1)
 {
 	echo "# flamepipe benchmark results"
 	echo
-	echo "Machine: $(nproc) CPUs ($model), $mem RAM, kernel $(uname -r), $(date -u '+%Y-%m-%d %H:%M UTC')."
-	echo "Commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'); medians of $BENCH_RUNS runs."
+	echo "Machine: $(nproc) CPUs ($model), $mem RAM, kernel $(uname -r), $compiler;"
+	echo "$(date -u '+%Y-%m-%d %H:%M UTC'), load average at the end $(cut -d' ' -f1-3 /proc/loadavg)."
+	echo "Commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'); medians of $BENCH_RUNS runs (\`make bench\`, bench/run.sh)."
 	echo
-	echo "Corpus: $(printf "%'d" "$bytes") bytes of \`perf script --no-inline\` text, $(printf "%'d" "$lines") lines,"
-	echo "$(printf "%'d" "$samples") samples, $(printf "%'d" "$unique_stacks") unique stacks ($copies time-shifted copies of one"
-	echo "${capture_seconds}s \`perf record -F $perf_freq -a -g\` capture of bench/load.c); gzip -$gzip_level: $(printf "%'d" "$gz_bytes") bytes."
-	echo "Renderer input: $(printf "%'d" "$folded_lines") folded lines, $(printf "%'d" "$folded_bytes") bytes."
+	echo "Corpus: $(fmtn "$bytes") bytes of \`perf script --no-inline\` text, $(fmtn "$lines") lines,"
+	echo "$(fmtn "$samples") samples, $(fmtn "$unique_stacks") unique stacks ($copies time-shifted copies of one"
+	echo "${capture_seconds} s \`perf record -F $perf_freq -a -g\` capture of bench/load.c); gzip -$gzip_level: $(fmtn "$gz_bytes") bytes."
+	echo "Renderer input: $(fmtn "$folded_lines") folded lines, $(fmtn "$folded_bytes") bytes."
 	echo
 	echo "| benchmark | input | wall s | MB/s | samples/s | CPU s | peak RSS MiB | vs floor | target | result |"
 	echo "|---|---|--:|--:|--:|--:|--:|--:|---|---|"
 	awk -F '\t' '
-	function num(v, fmt) { return v == "" ? "" : sprintf(fmt, v) }
+	function num(v, fmt) { return v == "" ? "" : (v ~ /^[0-9.e+-]+$/ ? sprintf(fmt, v) : v) }
 	{
+		for (i = 1; i <= NF; i++) gsub(/\|/, "\\|", $i)	# a | inside a cell
 		sps = $5 == "" ? "" : ($5 >= 1e6 ? sprintf("%.2f M", $5 / 1e6) : sprintf("%.0f k", $5 / 1e3))
 		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2,
 			num($3, "%.3f"), num($4, "%.0f"), sps, num($6, "%.2f"), num($7, "%.1f"), $8, $9, $10
 	}' "$rows"
 	echo
+	echo "Rows marked · are the stages of the chain above them, each timed inside the running chain"
+	echo "(MB/s and samples/s there: the chain's input over that stage's CPU seconds)."
+	echo
 	echo "| measure | value | detail | target | result |"
 	echo "|---|---|---|---|---|"
-	echo "$live_line"
+	printf '%s' "$live_lines"
 	echo "$delay_line"
 	if [ -s "$notes" ]; then
 		echo

@@ -13,7 +13,9 @@
  * between its write() and the read() of that H record.
  *
  * Output (one line on stdout):
- *   samples=N delivered=N late=N median_ms=X p99_ms=X max_ms=X
+ *   samples=N delivered=N late=N median_ms=X p99_ms=X max_ms=X exit=N cpu_s=X
+ * cpu_s is the CPU time (user + system) the command used, all its
+ * processes together: the chain's cost at this live rate.
  * late = samples whose H record came only after the input was closed; they
  * and the first WARMUP samples (process start-up) are not in the figures.
  *
@@ -29,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -243,7 +246,11 @@ int main(int argc, char **argv)
 	while (input_closed < 2)
 		wait_for_output(from_chain, now_ns() + DRAIN_TIMEOUT_NS);
 	int status;
+	struct rusage ru;
 	waitpid(child, &status, 0);
+	getrusage(RUSAGE_CHILDREN, &ru);
+	double cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+		       ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) / 1e6;
 
 	uint64_t delivered = 0, late = 0, measured = 0;
 	for (uint64_t i = 0; i < sample_count; i++) {
@@ -259,8 +266,8 @@ int main(int argc, char **argv)
 	double p99 = measured ? delays[(measured * 99 + 99) / 100 - 1] / NS_PER_MS : -1;
 	double max = measured ? delays[measured - 1] / NS_PER_MS : -1;
 	printf("samples=%" PRIu64 " delivered=%" PRIu64 " late=%" PRIu64
-	       " median_ms=%.2f p99_ms=%.2f max_ms=%.2f exit=%d\n",
+	       " median_ms=%.2f p99_ms=%.2f max_ms=%.2f exit=%d cpu_s=%.3f\n",
 	       sample_count, delivered, late, median, p99, max,
-	       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), cpu_s);
 	return 0;
 }
