@@ -47,58 +47,130 @@
 #define USAGE "usage: fp-read [--name NAME] [-q] [FILE]"
 
 #define DEFAULT_STAGE_NAME "read"
-/* Warnings (W records and stderr lines) shown before only counting them. */
+/* Warnings of one kind (W records and stderr lines) shown before the rest
+ * of that kind are only counted; the count is reported at end of input. */
 #define WARNINGS_SHOWN 10
 /* Bad lines with no sample yet after which the input is taken for
  * something that is not perf script, and reading stops. */
 #define BAD_LINES_BEFORE_GIVING_UP 10
-/* How much of a bad line a message quotes. */
+/* How much of a bad line a message quotes (input bytes). */
 #define EXCERPT_MAX 40
+/* A quoted byte takes at most 4 characters (\xHH); quotes and "..." */
+#define EXCERPT_CAP (4 * EXCERPT_MAX + 8)
 #define MSG_MAX 512
+/* How much of the input's name messages show (bytes before escaping). */
+#define NAME_SHOWN_MAX 200
+#define NAME_CAP (4 * NAME_SHOWN_MAX + 8)
+#define EXPECTED_EVENT_LINE "expected a perf script event line " \
+	"(comm pid/tid [cpu] secs.frac: [period] [event:])"
+
+/* Warnings are throttled per kind: a flood of one kind (a binary file, a
+ * wrong -F list) must not hide the first warning of another. */
+enum warn_kind { WARN_BAD_LINE, WARN_TOO_LONG, WARN_TOO_BIG, WARN_KINDS };
+
+static const char *const warn_kind_name[WARN_KINDS] = {
+	[WARN_BAD_LINE] = "bad line",
+	[WARN_TOO_LONG] = "line too long",
+	[WARN_TOO_BIG] = "sample too big",
+};
 
 struct reader {
 	struct fp_pump pump;
 	struct fp_perf_parser parser;
 	int quiet;
-	uint64_t warnings, warnings_hidden;
+	uint64_t warnings[WARN_KINDS];	/* seen, shown or not */
 	int not_perf;			/* gave up: the input is not perf script */
-	char first_bad[EXCERPT_MAX + 8];	/* quoted excerpt of the first bad line */
+	char first_bad[EXCERPT_CAP];	/* quoted excerpt of the first bad line */
 };
 
-/* Quotes at most EXCERPT_MAX bytes of a line for a message, with bytes that
- * are not printable ASCII shown as '?'. */
-static void excerpt(char *dst, size_t cap, const char *line, size_t len)
+/* Copies bytes for a message: printable ASCII as is, `"` and `\` escaped,
+ * every other byte (control bytes, TAB, >= 0x80) as \xHH, so a binary file
+ * never puts raw bytes on a terminal nor a TAB or LF into a W record.
+ * dst has room for 4 * n + 1; returns the length written. */
+static size_t escape_bytes(char *dst, const char *src, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t j = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)src[i];
+
+		if (c == '"' || c == '\\') {
+			dst[j++] = '\\';
+			dst[j++] = (char)c;
+		} else if (c >= 0x20 && c < 0x7f) {
+			dst[j++] = (char)c;
+		} else {
+			dst[j++] = '\\';
+			dst[j++] = 'x';
+			dst[j++] = hex[c >> 4];
+			dst[j++] = hex[c & 0xf];
+		}
+	}
+	dst[j] = '\0';
+	return j;
+}
+
+/* Quotes at most EXCERPT_MAX bytes of a line: "..." with escapes, then ...
+ * if the line is longer. dst has EXCERPT_CAP bytes. */
+static void excerpt(char *dst, const char *line, size_t len)
 {
 	size_t n = len < EXCERPT_MAX ? len : EXCERPT_MAX, j = 0;
 
 	dst[j++] = '"';
-	for (size_t i = 0; i < n && j + 5 < cap; i++) {
-		unsigned char c = (unsigned char)line[i];
-		dst[j++] = (c >= 0x20 && c < 0x7f) ? (char)c : '?';
-	}
+	j += escape_bytes(dst + j, line, n);
 	dst[j++] = '"';
-	if (n < len && j + 4 < cap) {
+	if (n < len) {
 		memcpy(dst + j, "...", 3);
 		j += 3;
 	}
 	dst[j] = '\0';
 }
 
-/* W <stage> <file>:<line> <message> downstream, and the same on stderr
- * unless -q. Rate-limited: after WARNINGS_SHOWN only counted. */
-static void reader_warn(struct reader *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* The input's name as messages show it (escaped, cut). dst: NAME_CAP. */
+static const char *shown_name(const struct reader *r, char *dst)
+{
+	const char *name = r->pump.in_name;
+	size_t n = strlen(name);
 
+	if (n <= NAME_SHOWN_MAX) {
+		escape_bytes(dst, name, n);
+	} else {
+		size_t j = escape_bytes(dst, name, NAME_SHOWN_MAX);
+		memcpy(dst + j, "...", 4);
+	}
+	return dst;
+}
+
+/* `prog: FILE:LINE: msg` on stderr in one write (stages share stderr). */
+static void say(const struct reader *r, uint64_t lineno, const char *msg)
+{
+	char name[NAME_CAP], buf[MSG_MAX + NAME_CAP + 64];
+	int n = snprintf(buf, sizeof buf, "%s: %s:%llu: %s\n", fp_prog(),
+			 shown_name(r, name), (unsigned long long)lineno, msg);
+
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof buf) {
+		n = sizeof buf - 1;
+		buf[n - 1] = '\n';
+	}
+	fwrite(buf, 1, (size_t)n, stderr);
+}
+
+/* W <stage> <file>:<line> <message> downstream, and the same on stderr
+ * unless -q. */
 static void write_warning(struct reader *r, const char *msg)
 {
 	struct fp_pump *p = &r->pump;
+	char name[NAME_CAP];
 
 	if (!r->quiet)
-		fp_warn("%s:%llu: %s", p->in_name, (unsigned long long)p->lineno, msg);
+		say(r, p->lineno, msg);
 	fp_out_write(&p->out, "W\t", 2);
 	fp_out_str(&p->out, p->stage);
 	fp_out_char(&p->out, '\t');
-	fp_out_str(&p->out, p->in_name);
+	fp_out_str(&p->out, shown_name(r, name));
 	fp_out_char(&p->out, ':');
 	fp_out_u64(&p->out, p->lineno);
 	fp_out_char(&p->out, '\t');
@@ -106,15 +178,17 @@ static void write_warning(struct reader *r, const char *msg)
 	fp_out_char(&p->out, '\n');
 }
 
-static void reader_warn(struct reader *r, const char *fmt, ...)
+/* Rate-limited per kind: after WARNINGS_SHOWN only counted. */
+static void reader_warn(struct reader *r, enum warn_kind kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void reader_warn(struct reader *r, enum warn_kind kind, const char *fmt, ...)
 {
 	char msg[MSG_MAX];
 	va_list ap;
 
-	if (r->warnings++ >= WARNINGS_SHOWN) {
-		r->warnings_hidden++;
+	if (r->warnings[kind]++ >= WARNINGS_SHOWN)
 		return;
-	}
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
@@ -122,6 +196,22 @@ static void reader_warn(struct reader *r, const char *fmt, ...)
 		if (*c == '\t' || *c == '\n' || *c == '\r')
 			*c = ' ';
 	write_warning(r, msg);
+}
+
+/* End of input: one line per kind that had warnings not shown. */
+static void report_hidden_warnings(struct reader *r)
+{
+	for (int k = 0; k < WARN_KINDS; k++) {
+		char msg[MSG_MAX];
+
+		if (r->warnings[k] <= WARNINGS_SHOWN)
+			continue;
+		snprintf(msg, sizeof msg, "%llu more '%s' warnings not shown "
+			 "(%llu in all)",
+			 (unsigned long long)(r->warnings[k] - WARNINGS_SHOWN),
+			 warn_kind_name[k], (unsigned long long)r->warnings[k]);
+		write_warning(r, msg);
+	}
 }
 
 /* ---- parser callbacks -------------------------------------------------- */
@@ -136,15 +226,15 @@ static void on_record(void *ctx, const char *rec, size_t len)
 static void on_problem(void *ctx, enum fp_perf_problem what, const char *line, size_t len)
 {
 	struct reader *r = ctx;
-	char ex[sizeof r->first_bad];
+	char ex[EXCERPT_CAP];
 
 	switch (what) {
 	case FP_PERF_BAD_LINE:
-		excerpt(ex, sizeof ex, line, len);
+		excerpt(ex, line, len);
 		if (r->parser.st.bad_lines == 1)
 			memcpy(r->first_bad, ex, sizeof ex);
-		reader_warn(r, "expected a perf script event line, frame line or "
-			    "blank line, got %s", ex);
+		reader_warn(r, WARN_BAD_LINE, EXPECTED_EVENT_LINE ", a frame line "
+			    "or a blank line, got %s", ex);
 		if (r->parser.st.samples == 0 &&
 		    r->parser.st.bad_lines >= BAD_LINES_BEFORE_GIVING_UP) {
 			r->not_perf = 1;
@@ -152,7 +242,7 @@ static void on_problem(void *ctx, enum fp_perf_problem what, const char *line, s
 		}
 		break;
 	case FP_PERF_SAMPLE_TOO_BIG:
-		reader_warn(r, "sample ending here needs a record longer than %u "
+		reader_warn(r, WARN_TOO_BIG, "sample ending here needs a record longer than %u "
 			    "bytes: dropped", FP_LINE_MAX);
 		break;
 	}
@@ -179,7 +269,7 @@ static void on_too_long(struct fp_pump *p, uint64_t lineno)
 
 	(void)lineno;	/* == p->lineno, which reader_warn prints */
 	fp_perf_line_too_long(&r->parser);
-	reader_warn(r, "line longer than %u bytes skipped%s", FP_LINE_MAX,
+	reader_warn(r, WARN_TOO_LONG, "line longer than %u bytes skipped%s", FP_LINE_MAX,
 		    had_sample ? ", its sample dropped" : "");
 }
 
@@ -217,17 +307,7 @@ static void on_eof(struct fp_pump *p)
 	struct reader *r = p->ctx;
 
 	fp_perf_finish(&r->parser);
-	if (r->warnings_hidden) {
-		char msg[MSG_MAX];
-
-		snprintf(msg, sizeof msg, "%llu more warnings not shown "
-			 "(bad_lines=%llu too_long_lines=%llu dropped_samples=%llu)",
-			 (unsigned long long)r->warnings_hidden,
-			 (unsigned long long)r->parser.st.bad_lines,
-			 (unsigned long long)r->parser.st.too_long_lines,
-			 (unsigned long long)r->parser.st.dropped_samples);
-		write_warning(r, msg);
-	}
+	report_hidden_warnings(r);
 	write_stats(r);
 }
 
@@ -311,10 +391,12 @@ int main(int argc, char **argv)
 	int rc = fp_pump_run(&r.pump);
 
 	if (r.not_perf || (r.parser.st.samples == 0 && r.parser.st.bad_lines > 0)) {
-		fp_die(FP_EXIT_DATA, "%s: line %llu: expected a perf script event line "
-		       "(comm pid/tid [cpu] secs.frac: [period] [event:]), got %s",
-		       r.pump.in_name, (unsigned long long)r.parser.st.first_bad_line,
-		       r.first_bad);
+		char msg[MSG_MAX];
+
+		snprintf(msg, sizeof msg, "not perf script text: "
+			 EXPECTED_EVENT_LINE ", got %s", r.first_bad);
+		say(&r, r.parser.st.first_bad_line, msg);
+		exit(FP_EXIT_DATA);
 	}
 	fp_perf_free(&r.parser);
 	return rc;
