@@ -50,13 +50,15 @@ struct passthrough {
 	int has_arg;
 	const char *var;	/* list variable */
 	const char *stage_option;	/* the stage's option, or NULL: the argument itself */
+	const char *also_var;	/* a second list that gets the same words, or NULL */
 };
 
 static const struct passthrough passthroughs[] = {
 	{ "keep-idle", 0, "BUCKET_ARGS", "--keep-idle" },
 	{ "weight", 1, "FOLD_ARGS", "--weight" },
-	{ "from", 1, "RANGE_ARGS", "--from" },
-	{ "to", 1, "RANGE_ARGS", "--to" },
+	/* fp-render names the range on the flame graph and draws it on the heatmap. */
+	{ "from", 1, "RANGE_ARGS", "--from", "RENDER_ARGS" },
+	{ "to", 1, "RANGE_ARGS", "--to", "RENDER_ARGS" },
 	{ "pid", 1, "RANGE_ARGS", "--pid" },
 	{ "tid", 1, "RANGE_ARGS", "--tid" },
 	{ "cpu", 1, "RANGE_ARGS", "--cpu" },
@@ -281,7 +283,7 @@ int cmd_report(int argc, char **argv)
 	struct fp_progress prog = { 0 };
 	ev_tstamp started;
 	const char *outdir = NULL, *rows = NULL, *pipeline_opt = NULL;
-	char **pending = fp_xcalloc((size_t)argc * 2 + 1, sizeof *pending);
+	char **pending = fp_xcalloc((size_t)argc * 4 + 1, sizeof *pending);
 	size_t npending = 0;
 	int c, rc, show_progress = isatty(2), quiet = 0;
 	char *pipeline;
@@ -315,17 +317,19 @@ int cmd_report(int argc, char **argv)
 			const struct passthrough *p = &passthroughs[c - OPT_PASS];
 
 			/* Kept in order as "A<VAR>=<word>" like -A. */
-			if (p->stage_option) {
-				char *s = fp_xmalloc(strlen(p->var) + strlen(p->stage_option) + 3);
+			for (const char *var = p->var; var; var = var == p->var ? p->also_var : NULL) {
+				if (p->stage_option) {
+					char *s = fp_xmalloc(strlen(var) + strlen(p->stage_option) + 3);
 
-				sprintf(s, "A%s=%s", p->var, p->stage_option);
-				pending[npending++] = s;
-			}
-			if (p->has_arg) {
-				char *s = fp_xmalloc(strlen(p->var) + strlen(optarg) + 3);
+					sprintf(s, "A%s=%s", var, p->stage_option);
+					pending[npending++] = s;
+				}
+				if (p->has_arg) {
+					char *s = fp_xmalloc(strlen(var) + strlen(optarg) + 3);
 
-				sprintf(s, "A%s=%s", p->var, optarg);
-				pending[npending++] = s;
+					sprintf(s, "A%s=%s", var, optarg);
+					pending[npending++] = s;
+				}
 			}
 			continue;
 		}

@@ -3,6 +3,7 @@
  * Interface:
  *	fp-render [--outdir DIR] [--format LIST] [--interval MS] [--passthrough]
  *		[--term[=auto|color|plain]] [--term-size COLSxLINES] [--page-title T]
+ *		[--from S] [--to S]
  *		[flame graph options: --title --width --minwidth --colors ...] [FILE]
  *
  * Input: a flamepipe stream (fifo/PROTOCOL.md) on stdin or FILE (gzip ok).
@@ -11,7 +12,8 @@
  *           a folded snapshot: replaces the whole table when complete
  *           (F records outside a snapshot add to the table: hand-written input)
  *  C range  the range the chain selected (drawn on the heatmap, named in the
- *           flame graph's subtitle); C filter likewise
+ *           flame graph's subtitle; --from/--to give it until a C range
+ *           arrives: fp-range announces only changes); C filter likewise
  *  W, I     shown on index.html (warnings, the latest statistics per stage)
  *  S and everything else: ignored.
  *
@@ -63,6 +65,7 @@
 
 #define USAGE "usage: fp-render [--outdir DIR] [--format LIST] [--interval MS] [--passthrough]\n" \
 	"\t[--term[=auto|color|plain]] [--term-size COLSxLINES] [--page-title T]\n" \
+	"\t[--from S] [--to S]\n" \
 	FP_FLAME_USAGE " [FILE]"
 
 #define STAGE_NAME "render"
@@ -106,6 +109,7 @@ struct options {
 	enum term_mode term;
 	unsigned term_cols, term_lines;	/* 0: ask the terminal */
 	const char *page_title;
+	const char *from, *to;	/* the range the chain used (until a C range) */
 	struct fp_flame_opts flame;
 };
 
@@ -378,6 +382,10 @@ static void render_html(struct render *r, struct fp_sink *s)
 			 range[0] ? range : "the whole capture", (unsigned long long)r->table.total);
 		o.flame_src = outputs[OUT_FLAME_SVG].file;
 		o.flame_caption = caption;
+		/* A static page has one flame graph: the link is there only when
+		 * that graph is the whole profile (it clears a selection). */
+		if (!range[0])
+			o.whole_href = outputs[OUT_FLAME_SVG].file;
 	}
 	if (r->have_range) {
 		o.have_range = 1;
@@ -705,6 +713,17 @@ static unsigned parse_ms(const char *opt, const char *arg)
 	return (unsigned)ms;
 }
 
+/* --from/--to: seconds on the heatmap axis, as fp-range takes them. */
+static const char *parse_bound(const char *opt, const char *arg)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || !(v >= 0) || strlen(arg) >= RANGE_TEXT_MAX)
+		fp_die(FP_EXIT_USAGE, "--%s: want seconds (e.g. 12.5), got '%s'", opt, arg);
+	return arg;
+}
+
 static void parse_term_size(struct options *o, const char *arg)
 {
 	unsigned c, l;
@@ -720,7 +739,7 @@ static void parse_term_size(struct options *o, const char *arg)
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	enum { OPT_OUTDIR = 256, OPT_FORMAT, OPT_INTERVAL, OPT_PASSTHROUGH, OPT_TERM,
-	       OPT_TERM_SIZE, OPT_PAGE_TITLE, OPT_HELP };
+	       OPT_TERM_SIZE, OPT_PAGE_TITLE, OPT_FROM, OPT_TO, OPT_HELP };
 	static const struct option own[] = {
 		{ "outdir", required_argument, NULL, OPT_OUTDIR },
 		{ "format", required_argument, NULL, OPT_FORMAT },
@@ -729,6 +748,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 		{ "term", optional_argument, NULL, OPT_TERM },
 		{ "term-size", required_argument, NULL, OPT_TERM_SIZE },
 		{ "page-title", required_argument, NULL, OPT_PAGE_TITLE },
+		{ "from", required_argument, NULL, OPT_FROM },
+		{ "to", required_argument, NULL, OPT_TO },
 		{ "help", no_argument, NULL, OPT_HELP },
 	};
 	enum { N_OWN = sizeof own / sizeof *own };
@@ -763,6 +784,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_TERM_SIZE: parse_term_size(o, optarg); break;
 		case OPT_PAGE_TITLE: o->page_title = optarg; break;
+		case OPT_FROM: o->from = parse_bound("from", optarg); break;
+		case OPT_TO: o->to = parse_bound("to", optarg); break;
 		case 'h': case OPT_HELP:
 			puts(USAGE);
 			exit(FP_EXIT_OK);
@@ -800,6 +823,11 @@ int main(int argc, char **argv)
 	mask = umask(0);
 	umask(mask);
 	r.file_mode = 0666 & ~mask;
+	if (r.opt.from || r.opt.to) {
+		snprintf(r.range_from, sizeof r.range_from, "%s", r.opt.from ? r.opt.from : "-");
+		snprintf(r.range_to, sizeof r.range_to, "%s", r.opt.to ? r.opt.to : "-");
+		r.have_range = 1;
+	}
 	fp_heatmap_init(&r.hm);
 	fp_folded_init(&r.table);
 	fp_folded_init(&r.pending);
