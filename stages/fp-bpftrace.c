@@ -128,13 +128,19 @@ static void write_frame(struct fp_out *o, const char *line, size_t len)
 	const char *sym = addr_end + 1, *sym_end = end;
 	const char *dso = NULL, *dso_end = NULL;
 
-	/* The dso is the last ` (...)` (C++ symbols may contain parentheses). */
+	/* The dso is the last balanced ` (...)`: C++ symbols contain
+	 * parentheses, and so does a deleted file's `(/path (deleted))`. */
 	if (end > sym && end[-1] == ')') {
-		for (const char *p = end - 2; p > sym; p--) {
-			if (p[0] == '(' && p[-1] == ' ') {
-				dso = p + 1;
-				dso_end = end - 1;
-				sym_end = p - 1;
+		int depth = 0;
+		for (const char *p = end - 1; p > sym; p--) {
+			if (*p == ')') {
+				depth++;
+			} else if (*p == '(' && --depth == 0) {
+				if (p[-1] == ' ') {
+					dso = p + 1;
+					dso_end = end - 1;
+					sym_end = p - 1;
+				}
 				break;
 			}
 		}

@@ -1,0 +1,78 @@
+#!/bin/sh
+test_description='real bpftrace profile of a busy workload through fp-bpftrace | fp-read | fp-bucket | fp-fold'
+. "$(dirname "$0")/test-lib.sh"
+
+HELPERS=$TOP/${FP_BUILD:-build}/tests
+[ -n "${FP_ASAN:-}" ] && HELPERS=$TOP/build-asan/tests
+HZ=99			# samples per second per CPU
+BUSY_MS=2000		# the workload's run time
+MIN_SAMPLES=10		# of about HZ * 2 s; the 2 CPUs are shared, so be lenient
+ROWS=50
+LIMIT=60
+
+# Skip only when bpftrace truly cannot run here.
+skip_all() {
+	test_skip "bpftrace profile" "$1"
+	test_done
+}
+[ "$(id -u)" = 0 ] || skip_all 'bpftrace needs root'
+command -v bpftrace >/dev/null 2>&1 || skip_all 'bpftrace is not installed (tools/install-deps.sh)'
+# BPF maps count against RLIMIT_MEMLOCK on kernels before 5.11.
+ulimit -l unlimited 2>/dev/null || true
+if ! timeout 30 bpftrace -q -e 'BEGIN { exit(); }' >probe.out 2>probe.err; then
+	skip_all "the kernel refuses BPF: $(grep -v RLIMIT_MEMLOCK probe.err | head -n 1)"
+fi
+
+# One capture for every test: profile.bt while busy spins for 2 s. -c
+# starts busy once the probe is attached and stops bpftrace when it ends.
+test_expect_success 'setup: bpftrace samples the machine while busy runs' '
+	timeout -k 5 $LIMIT bpftrace -q -B none -c "$HELPERS/busy $BUSY_MS times.txt" \
+		"$EXAMPLES/bpftrace/profile.bt" $HZ >profile.txt 2>bpftrace.err &&
+	test -s times.txt &&
+	grep -q "^busy [0-9]*/[0-9]* \[[0-9]*\] [0-9]*\.[0-9]*: 1 cpu-clock:\$" profile.txt
+'
+
+test_expect_success 'fp-bpftrace turns it into perf script text that fp-read reads without a bad line' '
+	fp-bpftrace profile.txt >profile.perf &&
+	fp-read profile.perf >read.S &&
+	grep -q "	bad_lines=0	" read.S &&
+	test "$(grep -c "^S" read.S)" = "$(grep -c " cpu-clock:\$" profile.txt)" &&
+	test "$(grep -c "^S" read.S)" -gt 0
+'
+
+test_expect_success 'the busy function appears in the folded output' '
+	fp-bpftrace profile.txt | fp-read | fp-bucket --rows $ROWS | fp-fold >chain.out &&
+	grep "^F	" chain.out | grep "	busy;.*fp_busy_spin_marker" >busy.F &&
+	n=$(awk -F"\t" "{ s += \$2 } END { print s + 0 }" busy.F) &&
+	echo "busy samples: $n" &&
+	test "$n" -ge $MIN_SAMPLES &&
+	grep -q "^C	end	fold	" chain.out
+'
+
+# Every heatmap cell of the busy function lies in the seconds busy ran
+# (times.txt, CLOCK_MONOTONIC as bpftrace's nsecs), and their counts add
+# up to its folded samples.
+test_expect_success 'its samples fill the heatmap cells of the seconds it ran, and only those' '
+	fp-bpftrace profile.txt | fp-read | fp-range --include fp_busy_spin_marker |
+		fp-bucket --rows $ROWS >busy.H &&
+	read start end <times.txt &&
+	awk -F"\t" -v rows=$ROWS -v start=$start -v end=$end -v want=$(awk -F"\t" "{ s += \$2 } END { print s }" busy.F) "
+		\$1 == \"G\" { base = \$3 }
+		\$1 == \"H\" { c[\$2 \" \" \$3] = \$4 }
+		END {
+			slice = 1e9 / rows
+			for (k in c) {
+				split(k, cr, \" \")
+				from = (base + cr[1]) * 1e9 + cr[2] * slice
+				if (from + slice <= start || from > end) { print \"cell \" k \" outside the run\"; bad = 1 }
+				total += c[k]; cols[cr[1]] = 1
+			}
+			n = 0; for (x in cols) n++
+			print total \" samples in \" n \" columns\"
+			if (total != want) { print \"heatmap \" total \" != folded \" want; bad = 1 }
+			if (n < 2) { print \"a 2 s run spans at least 2 columns\"; bad = 1 }
+			exit bad
+		}" busy.H
+'
+
+test_done
