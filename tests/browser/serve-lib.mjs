@@ -1,0 +1,161 @@
+// serve-lib.mjs: shared parts of the fp-serve browser tests (serve-ui,
+// live-ui): TAP steps, starting/stopping fp-serve, launching chromium.
+// Every exit path (failure, exception, timeout, signal) stops the server.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const TOP = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const BIN = process.env.FP_BIN ? path.resolve(TOP, process.env.FP_BIN) : path.join(TOP, 'bin');
+export const ARTIFACTS = path.join(TOP, 'tests', 'artifacts');
+const START_TIMEOUT_MS = 10000;
+const STOP_GRACE_MS = 2000;
+
+let chromium;
+try {
+	({ chromium } = await import('playwright-core'));
+} catch (e) {
+	console.error('not ok 1 - playwright-core is not installed: run `npm install` in tests/browser (make deps does it)');
+	process.exit(1);
+}
+
+// ---- TAP -------------------------------------------------------------------------
+let nstep = 0;
+const children = new Set();
+let cleanups = [];
+
+export async function step(name, fn) {
+	nstep++;
+	const t0 = Date.now();
+	try {
+		await fn();
+		console.log(`ok ${nstep} - ${name} (${Date.now() - t0} ms)`);
+	} catch (e) {
+		console.log(`not ok ${nstep} - ${name}`);
+		for (const line of String(e && e.stack || e).split('\n').slice(0, 8))
+			console.log('#   ' + line);
+		await finish(1);
+	}
+}
+export function check(cond, msg) {
+	if (!cond) throw new Error(msg);
+}
+export function eq(got, want, what) {
+	if (got !== want) throw new Error(`${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+}
+
+export function onCleanup(fn) { cleanups.push(fn); }
+
+let finishing = false;
+export async function finish(code) {
+	if (finishing) return;
+	finishing = true;
+	for (const fn of cleanups.reverse()) {
+		try { await fn(); } catch (e) { console.log('# cleanup: ' + e.message); }
+	}
+	await Promise.all([...children].map(stopChild));
+	process.exit(code);
+}
+
+// A hard deadline: the suite must finish in well under a minute.
+export function deadline(ms) {
+	const t = setTimeout(() => {
+		console.log(`not ok ${nstep + 1} - test took longer than ${ms / 1000} s`);
+		finish(1);
+	}, ms);
+	t.unref();
+}
+process.on('SIGINT', () => finish(130));
+process.on('SIGTERM', () => finish(143));
+process.on('unhandledRejection', (e) => {
+	console.log(`not ok ${nstep + 1} - unhandled error`);
+	console.log('#   ' + String(e && e.stack || e).split('\n').slice(0, 6).join('\n#   '));
+	finish(1);
+});
+// Last resort (process.exit from elsewhere): never leave a server behind.
+process.on('exit', () => { for (const c of children) try { c.kill('SIGKILL'); } catch (e) { /* gone */ } });
+
+// ---- processes -------------------------------------------------------------------------
+function stopChild(c) {
+	return new Promise((resolve) => {
+		if (c.exitCode !== null || c.signalCode !== null) { children.delete(c); return resolve(); }
+		const t = setTimeout(() => { try { c.kill('SIGKILL'); } catch (e) { /* gone */ } }, STOP_GRACE_MS);
+		c.once('exit', () => { clearTimeout(t); children.delete(c); resolve(); });
+		try { c.kill('SIGTERM'); } catch (e) { resolve(); }
+	});
+}
+export { stopChild };
+
+// Starts fp-serve on a free port (--listen 127.0.0.1:0; it prints the
+// port it got). Returns {url, proc, stderr()}.
+export function startServe(args, opts = {}) {
+	const exe = path.join(BIN, 'fp-serve');
+	if (!fs.existsSync(exe)) throw new Error(`${exe} not found: run make`);
+	const proc = spawn(exe, ['--listen', '127.0.0.1:0', ...args],
+			   { cwd: TOP, stdio: [opts.stdin || 'ignore', 'pipe', 'pipe'] });
+	children.add(proc);
+	let out = '', err = '';
+	proc.stderr.on('data', (d) => { err += d; });
+	return new Promise((resolve, reject) => {
+		const t = setTimeout(() => reject(new Error(`fp-serve did not print its address within ${START_TIMEOUT_MS} ms; stderr: ${err}`)), START_TIMEOUT_MS);
+		proc.stdout.on('data', (d) => {
+			out += d;
+			const m = out.match(/listening on (http:\/\/[^\s]+?)\/?\s/);
+			if (m) {
+				clearTimeout(t);
+				resolve({ url: m[1] + '/', proc, stderr: () => err });
+			}
+		});
+		proc.once('exit', (code, sig) => {
+			clearTimeout(t);
+			reject(new Error(`fp-serve exited (${code ?? sig}) before listening; stderr: ${err}`));
+		});
+		proc.once('error', (e) => { clearTimeout(t); reject(e); });
+	});
+}
+
+// ---- browser ----------------------------------------------------------------------------
+// Every page gets: console errors and page errors recorded, dialogs
+// (alert/confirm) recorded and dismissed.
+export async function launch() {
+	const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'], headless: true });
+	onCleanup(() => browser.close());
+	return browser;
+}
+export async function newPage(browser, log) {
+	const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+	page.dialogs = [];
+	page.pageErrors = [];
+	page.on('dialog', (d) => { page.dialogs.push(d.message()); d.dismiss().catch(() => {}); });
+	page.on('pageerror', (e) => { page.pageErrors.push(e.message); });
+	page.on('console', (m) => { if (log && m.type() === 'error') console.log('# console: ' + m.text()); });
+	return page;
+}
+// fullPage false for documents that are not HTML (an SVG never settles).
+export async function shot(page, name, fullPage = true) {
+	fs.mkdirSync(ARTIFACTS, { recursive: true });
+	await page.screenshot({ path: path.join(ARTIFACTS, name + '.png'), fullPage });
+}
+export async function getJSON(url) {
+	const r = await fetch(url);
+	const body = await r.text();
+	if (!r.ok) throw new Error(`GET ${url}: ${r.status} ${body.slice(0, 200)}`);
+	return JSON.parse(body);
+}
+
+// ---- flame graph trees (FlameScope shape) ---------------------------------------------------
+export function treeTotal(t) {
+	const kids = t.c || t.children || [];
+	return Number(t.v ?? t.value ?? 0) + kids.reduce((s, k) => s + treeTotal(k), 0);
+}
+// Samples under frames whose name matches `re`, counting nested matches
+// once (what flamegraph.pl's "Matched" reports). The root is not a frame.
+export function treeMatched(t, re, depth = 0, inMatch = false) {
+	const name = t.n ?? t.name;
+	const m = depth > 0 && re.test(name);
+	let sum = m && !inMatch ? treeTotal(t) : 0;
+	for (const k of t.c || t.children || [])
+		sum += treeMatched(k, re, depth + 1, inMatch || m);
+	return sum;
+}

@@ -1,0 +1,269 @@
+// serve-ui.test.mjs: the fp-serve web page in headless chromium.
+// File list -> heatmap -> two clicks -> flame graph -> search -> rows ->
+// compare; and a capture full of HTML in its names never runs any of it.
+// Prints TAP; screenshots go to tests/artifacts/serve-*.png.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+	TOP, step, check, eq, finish, deadline, onCleanup, startServe, launch, newPage, shot,
+	getJSON, treeTotal, treeMatched
+} from './serve-lib.mjs';
+
+const TEST_DEADLINE_MS = 55000;
+const WAIT_MS = 15000;		// one UI step (a flame graph is a stage chain run)
+const FILE = 'demo-clockloop.perf.gz';
+const ROWS = 50;
+const SEARCH = 'clock_gettime';
+const WHITE = 'rgb(255,255,255)';
+
+deadline(TEST_DEADLINE_MS);
+const browser = await launch();
+let srv;
+await step('fp-serve --dir examples starts on a free loopback port', async () => {
+	srv = await startServe(['--dir', 'examples']);
+	check(srv.url.startsWith('http://127.0.0.1:'), 'not on loopback: ' + srv.url);
+});
+const page = await newPage(browser, true);
+page.setDefaultTimeout(WAIT_MS);
+const api = (route, params) => getJSON(srv.url + route + '?' + new URLSearchParams(params));
+
+await step('the file list shows the bundled captures and an upload form', async () => {
+	await page.goto(srv.url);
+	await page.waitForSelector('a.file-link');
+	const names = await page.$$eval('a.file-link', (as) => as.map((a) => a.textContent));
+	check(names.includes(FILE), `${FILE} not in the list: ${names.join(', ')}`);
+	check(names.includes('multiproc.perf.gz'), 'multiproc.perf.gz not in the list');
+	check(!names.some((n) => n.split('/').some((s) => s.startsWith('.'))), 'a dotfile is listed');
+	check(await page.isVisible('form#upload input[type=file]'), 'no upload form');
+	await shot(page, 'serve-01-list');
+});
+
+let heat, ncols;
+await step(`opening ${FILE} shows its heatmap (cells match /heatmap/)`, async () => {
+	await page.getByRole('link', { name: FILE, exact: true }).click();
+	await page.waitForSelector('#heatmap rect.cell');
+	heat = await api('heatmap/', { filename: FILE, rows: ROWS });
+	ncols = heat.values.length;
+	const n = await page.locator('#heatmap rect.cell').count();
+	check(n > 0, 'no heatmap cells');
+	eq(n, ncols * ROWS, 'cells drawn');
+	const coloured = await page.$$eval('#heatmap rect.cell', (rs, w) => rs.filter((r) => r.getAttribute('fill') !== w).length, WHITE);
+	const nonzero = heat.values.flat().filter((v) => v > 0).length;
+	eq(coloured, nonzero, 'coloured cells vs non-zero cells of /heatmap/');
+	// the whole-profile flame graph is shown beside it
+	await page.waitForSelector('#flame g.frame');
+	const total = await page.evaluate(() => window.flamepipe.flame.data.root.total);
+	eq(total, heat.counted ?? heat.values.flat().reduce((a, b) => a + b, 0), 'whole-profile flame graph samples vs heatmap');
+	await shot(page, 'serve-02-heatmap');
+});
+
+// The busiest band of columns: the range the clicks select.
+const colSum = heat.values.map((col) => col.reduce((a, b) => a + b, 0));
+const busiest = colSum.indexOf(Math.max(...colSum));
+let b0 = busiest;
+while (b0 > 0 && colSum[b0 - 1] > 0) b0--;
+// cell t = col * rows + row; row 0 is the start of the second (bottom)
+const startCell = b0 * ROWS + 10, endCell = Math.min(ncols - 1, b0 + 3) * ROWS + 30;
+const cellSum = (t0, t1) => {
+	let s = 0;
+	for (let t = t0; t <= t1; t++) {
+		const c = Math.floor(t / ROWS), r = t % ROWS;
+		s += heat.values[c][ROWS - 1 - r];
+	}
+	return s;
+};
+// The first column of another band at least half as busy as the busiest.
+const otherBand = () => {
+	let e = b0;
+	while (e < ncols && colSum[e] > 0) e++;
+	for (let c = e; c + 3 <= ncols; c++) if (colSum[c] * 2 >= colSum[busiest]) return c;
+	for (let c = 0; c + 3 < b0; c++) if (colSum[c] * 2 >= colSum[busiest]) return c;
+	throw new Error('the capture has only one busy band');
+};
+const secOf = (t) => { const v = Math.floor(t / ROWS) + (t % ROWS) / ROWS; return String(+v.toFixed(9)); };
+const start = secOf(startCell), end = secOf(endCell + 1);
+let tree;
+
+await step('clicking an end cell then a start cell selects that range in time order', async () => {
+	await page.locator(`#heatmap rect[data-t="${endCell}"]`).click();
+	await page.locator(`#heatmap rect[data-t="${startCell}"]`).click();
+	await page.waitForFunction(([s, e]) => location.hash.includes('start=' + s) && location.hash.includes('end=' + e), [start, end]);
+	const sel = await page.$$eval('#heatmap rect.sel', (rs) => rs.map((r) => +r.getAttribute('data-t')));
+	eq(sel.length, endCell - startCell + 1, 'highlighted cells');
+	eq(Math.min(...sel), startCell, 'first highlighted cell');
+	eq(Math.max(...sel), endCell, 'last highlighted cell');
+});
+
+await step(`the flame graph of [${start}, ${end}) appears beside the heatmap`, async () => {
+	await page.waitForFunction(() => /Flame graph: \d/.test(document.getElementById('flame-title').textContent));
+	await page.waitForSelector('#flame g.frame');
+	tree = await api('flamegraph/', { filename: FILE, start, end });
+	const total = await page.evaluate(() => window.flamepipe.flame.data.root.total);
+	eq(total, treeTotal(tree), 'samples in the page vs /flamegraph/');
+	eq(total, cellSum(startCell, endCell), 'samples in the flame graph vs the selected heatmap cells');
+	check(total > 0, 'the busiest band has no samples');
+	const box = await page.locator('#flame').boundingBox(), hbox = await page.locator('#heatmap').boundingBox();
+	check(box && hbox && box.width > 200, 'flame graph not visible');
+	await shot(page, 'serve-03-range');
+});
+
+await step(`searching "${SEARCH}" reports the matched samples of /flamegraph/`, async () => {
+	await page.fill('#search', SEARCH);
+	await page.press('#search', 'Enter');
+	await page.waitForFunction(() => document.getElementById('matched').getAttribute('data-matched') !== '');
+	const got = +(await page.getAttribute('#matched', 'data-matched'));
+	const want = treeMatched(tree, new RegExp(SEARCH, 'i'));
+	const total = treeTotal(tree);
+	eq(got, want, 'matched samples');
+	check(want > 0, `no ${SEARCH} samples in the range`);
+	const txt = await page.textContent('#matched');
+	check(txt.includes((100 * want / total).toFixed(2) + '%'), `matched text "${txt}" lacks ${(100 * want / total).toFixed(2)}%`);
+	check(await page.locator('#flame g.frame.match').count() > 0, 'no frame highlighted');
+	check((await page.evaluate(() => location.hash)).includes('s=' + SEARCH), 'search not kept in the URL');
+	await shot(page, 'serve-04-search');
+});
+
+await step('clicking a frame zooms; Reset zoom restores the full width', async () => {
+	const frame = page.locator('#flame g.frame.match').first();
+	await frame.click();
+	await page.waitForFunction(() => !document.getElementById('reset-zoom').disabled);
+	const zoomedW = await page.evaluate(() => {
+		const r = document.querySelector('#flame g.frame.match rect');
+		return +r.getAttribute('width');
+	});
+	const svgW = await page.evaluate(() => +document.getElementById('flame').getAttribute('width'));
+	check(zoomedW > svgW * 0.9, `zoomed frame is ${zoomedW} px of ${svgW}`);
+	await page.click('#reset-zoom');
+	await page.waitForFunction(() => document.getElementById('reset-zoom').disabled);
+});
+
+await step('switching rows to 100 redraws the grid with 100 rows', async () => {
+	const h50 = +(await page.getAttribute(`#heatmap rect[data-t="0"]`, 'height'));
+	await page.selectOption('#rows', '100');
+	await page.waitForFunction((n) => document.querySelectorAll('#heatmap rect.cell').length === n, ncols * 100);
+	const h100 = +(await page.getAttribute(`#heatmap rect[data-t="0"]`, 'height'));
+	check(h100 < h50, `cell height ${h100} not below ${h50}`);
+	const api100 = await api('heatmap/', { filename: FILE, rows: 100 });
+	const coloured = await page.$$eval('#heatmap rect.cell', (rs, w) => rs.filter((r) => r.getAttribute('fill') !== w).length, WHITE);
+	eq(coloured, api100.values.flat().filter((v) => v > 0).length, 'coloured cells at 100 rows');
+	check((await page.evaluate(() => location.hash)).includes('rows=100'), 'rows not in the URL');
+	// the selection is a time range: still highlighted at the new resolution
+	check(await page.locator('#heatmap rect.sel').count() > 0, 'selection lost');
+	await shot(page, 'serve-05-rows100');
+});
+
+await step('compare: a second range gives the differential and elided views', async () => {
+	// second range: 3 seconds of another busy band (rows = 100 now)
+	const R = 100, c2 = otherBand();
+	await page.click('#compare');
+	await page.locator(`#heatmap rect[data-t="${c2 * R}"]`).click();
+	await page.locator(`#heatmap rect[data-t="${(c2 + 3) * R - 1}"]`).click();
+	await page.waitForSelector('#flame-tabs:not([hidden])');
+	await page.waitForFunction(() => /^Differential/.test(document.getElementById('flame-title').textContent));
+	const cs = String(c2), ce = String(c2 + 3);
+	const q = { filename: FILE, start: cs, end: ce, compareFilename: FILE, compareStart: start, compareEnd: end };
+	const diff = await api('differential/', q);
+	const got = await page.evaluate(() => window.flamepipe.flame.data.root.total);
+	eq(got, treeTotal(diff), 'differential samples vs /differential/');
+	check(await page.locator('#heatmap rect.sel2').count() === 3 * R, 'second range not highlighted');
+	const fills = await page.$$eval('#flame g.frame rect', (rs) => rs.map((r) => r.getAttribute('fill')));
+	check(fills.some((f) => /^rgb\(250,(?!250)/.test(f) || /^rgb\((?!250)\d+,\d+,250\)/.test(f)),
+	      'no red or blue frame in the differential graph');
+	await shot(page, 'serve-06-differential');
+	await page.click('[data-tab=elided]');
+	await page.waitForFunction(() => /^Elided/.test(document.getElementById('flame-title').textContent));
+	const el = await api('elided/', q);
+	eq(await page.evaluate(() => window.flamepipe.flame.data.root.total), treeTotal(el), 'elided samples vs /elided/');
+	await shot(page, 'serve-07-elided');
+});
+
+await step('no script errors on the page', async () => {
+	eq(page.pageErrors.join('; '), '', 'page errors');
+});
+
+// ---- names full of HTML stay text --------------------------------------------------------------
+const xssDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fp-xss-'));
+onCleanup(() => fs.rmSync(xssDir, { recursive: true, force: true }));
+const XSS_NAME = '<img src=x onerror=window.__xss=3>.perf';
+{
+	const given = path.join(TOP, 'tests', 'data', 'xss.perf');
+	let text = '';
+	for (let i = 0; i < 60; i++) {
+		const comm = i % 2 ? '<svg onload=window.__xss=2>' : 'victim';
+		text += `${comm} 1234/1234 [000] ${(100 + i * 0.05).toFixed(6)}: 10101010 cpu-clock:ppp: \n` +
+			'\tffffffff81000000 <script>alert(1)</script>+0x10 ([kernel.kallsyms])\n' +
+			'\t0000000000401000 <img src=x onerror=window.__xss=1>+0x5 (/usr/bin/evil)\n' +
+			'\t0000000000401100 main+0x5 (/usr/bin/evil)\n\n';
+	}
+	fs.writeFileSync(path.join(xssDir, 'xss.perf'), text);
+	fs.writeFileSync(path.join(xssDir, XSS_NAME), text);
+	if (fs.existsSync(given)) fs.copyFileSync(given, path.join(xssDir, 'render-xss.perf'));
+}
+let xsrv;
+const xpage = await newPage(browser, false);
+xpage.setDefaultTimeout(WAIT_MS);
+await xpage.addInitScript(() => { window.__xss = undefined; });
+const noXss = async (where) => {
+	const r = await xpage.evaluate(() => ({
+		xss: window.__xss,
+		scripts: document.scripts.length,
+		handlers: document.querySelectorAll('[onload],[onerror]').length,
+		imgs: document.querySelectorAll('img').length
+	}));
+	eq(r.xss, undefined, `window.__xss after ${where}`);
+	eq(xpage.dialogs.length, 0, `dialogs after ${where}`);
+	eq(r.scripts, 1, `<script> elements after ${where}`);
+	eq(r.handlers, 0, `elements with onload/onerror after ${where}`);
+	eq(r.imgs, 0, `<img> elements after ${where}`);
+};
+await step('a file named like an <img> tag is listed as text', async () => {
+	xsrv = await startServe(['--dir', xssDir]);
+	await xpage.goto(xsrv.url);
+	await xpage.waitForSelector('a.file-link');
+	const names = await xpage.$$eval('a.file-link', (as) => as.map((a) => a.textContent));
+	check(names.includes(XSS_NAME), 'payload file name not shown literally: ' + names.join(', '));
+	await noXss('the file list');
+});
+await step('<script> symbols and <svg onload> comms stay text in the heatmap and flame graph', async () => {
+	await xpage.getByRole('link', { name: XSS_NAME, exact: true }).click();
+	await xpage.waitForSelector('#heatmap rect.cell');
+	await xpage.waitForSelector('#flame g.frame');
+	const titles = await xpage.$$eval('#flame g.frame title', (ts) => ts.map((t) => t.textContent));
+	check(titles.some((t) => t.startsWith('<script>alert')), 'no literal <script> frame: ' + titles.join(' | '));
+	check(titles.some((t) => t.includes('<svg')), 'no literal <svg> comm frame');
+	check((await xpage.textContent('#crumb')).includes(XSS_NAME), 'file name not shown literally');
+	await xpage.fill('#search', '<script>');
+	await xpage.press('#search', 'Enter');
+	await xpage.waitForFunction(() => +document.getElementById('matched').getAttribute('data-matched') > 0);
+	// hover: the details line shows the name as text
+	await xpage.locator('#flame g.frame.match').first().hover();
+	check((await xpage.textContent('#flame-details')).includes('<script>alert'), 'details line lacks the literal name');
+	await noXss('the heatmap page');
+	await shot(xpage, 'serve-08-xss');
+});
+await step('the differential view of the payload capture stays text', async () => {
+	await xpage.click('#compare');
+	await xpage.selectOption('#compare-file', 'xss.perf');
+	await xpage.click('#compare-whole');
+	await xpage.waitForSelector('#flame-tabs:not([hidden])');
+	await xpage.waitForSelector('#flame g.frame');
+	for (const tab of ['elided', 'b', 'a', 'diff']) {
+		await xpage.click(`[data-tab=${tab}]`);
+		await xpage.waitForTimeout(50);
+	}
+	await noXss('the compare views');
+	await xpage.locator('#svg-link').getAttribute('href');
+});
+await step('the server\'s SVG flame graph of the payload capture runs none of it', async () => {
+	await xpage.goto(xsrv.url + 'svg/flamegraph?' + new URLSearchParams({ filename: 'xss.perf' }));
+	await xpage.waitForTimeout(300);
+	const x = await xpage.evaluate(() => window.__xss);
+	eq(x, undefined, 'window.__xss in the SVG');
+	eq(xpage.dialogs.length, 0, 'dialogs in the SVG');
+	await shot(xpage, 'serve-09-xss-svg', false);
+});
+await step('no script errors on the payload pages', async () => {
+	eq(xpage.pageErrors.join('; '), '', 'page errors');
+});
+await finish(0);
