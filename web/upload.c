@@ -3,8 +3,9 @@
  * Two body forms: multipart/form-data with a part named "file" (a browser
  * form), or the raw file with ?filename=NAME (curl --data-binary). The
  * size limit is checked against Content-Length before anything is read
- * (413 at once) and again while the body arrives (chunked bodies): the
- * first byte over the limit gets 413 and the partial file is removed.
+ * (413 at once) and again while the body arrives (chunked bodies): from
+ * the first byte over the limit on, data are dropped, the partial file is
+ * removed and the answer is 413.
  * Data go to a temporary dot-name (hidden from /profile/) that is linked
  * to its final name only when complete, so nobody sees a half file; the
  * final name is chosen with linkat (fails if it exists: no overwrite,
@@ -244,9 +245,9 @@ enum MHD_Result upload_request(struct MHD_Connection *c, const char *data, size_
 		} else {
 			add_bytes(u, data, *size);
 		}
+		/* over the limit: the rest is read and dropped (libmicrohttpd
+		 * 0.9 cannot answer before the body is consumed), 413 at the end */
 		*size = 0;
-		if (u->too_big)	/* answer now; libmicrohttpd closes the connection */
-			return finish(c, u);
 		return MHD_YES;
 	}
 	return finish(c, u);
