@@ -1,0 +1,76 @@
+#!/bin/sh
+test_description='fp-latency measures a known 100 ms sleep between two real syscalls (perf and bpftrace)'
+. "$(dirname "$0")/test-lib.sh"
+
+HELPERS=$TOP/${FP_BUILD:-build}/tests
+[ -n "${FP_ASAN:-}" ] && HELPERS=$TOP/build-asan/tests
+ROUNDS=3
+SLEEP_MS=100
+# Tolerance: the sleep is at least 100 ms; scheduling on 2 shared CPUs
+# can add a lot, never take away.
+MIN_NS=90000000
+MAX_NS=200000000
+LIMIT=60
+PAIR=sleep=syscalls:sys_enter_getppid,syscalls:sys_enter_getpgid
+
+# check_intervals REPORT TSV: ROUNDS intervals, each within tolerance, and
+# the report agrees with the TSV rows.
+check_intervals() {
+	grep -q "^sleep	$ROUNDS	" "$1" &&
+	grep -q "^sleep	$ROUNDS	[0-9]*	[0-9]*	[0-9]*	0	0	0	0\$" "$1" &&
+	test $(grep -c "^sleep	" "$2") = $ROUNDS &&
+	awk -F"\t" -v lo=$MIN_NS -v hi=$MAX_NS "
+		NR > 1 { print \"interval\", \$5, \"ns\"; if (\$5 < lo || \$5 > hi) bad = 1; if (\$4 - \$3 != \$5) bad = 1 }
+		END { exit bad }" "$2"
+}
+
+if [ "$(id -u)" != 0 ]; then
+	test_skip 'perf tracepoints' 'needs root'
+elif ! command -v perf >/dev/null 2>&1; then
+	test_skip 'perf tracepoints' 'perf is not installed (tools/install-deps.sh)'
+elif ! timeout 30 perf record -q -e syscalls:sys_enter_getppid -o probe.data -- true >probe.out 2>&1; then
+	test_skip 'perf tracepoints' "perf cannot record syscall tracepoints: $(head -n 1 probe.out)"
+else
+	test_expect_success 'perf: sys_enter_getppid -> sys_enter_getpgid of sleeper is 100 ms, 3 times' '
+		timeout -k 5 $LIMIT perf record -q -e syscalls:sys_enter_getppid \
+			-e syscalls:sys_enter_getpgid -o perf.data -- \
+			"$HELPERS/sleeper" $ROUNDS $SLEEP_MS &&
+		perf script -i perf.data >events.txt 2>perf.err &&
+		fp-latency --pair $PAIR --tsv rows.tsv events.txt >report &&
+		cat report &&
+		check_intervals report rows.tsv
+	'
+
+	test_expect_success 'perf script --ns -F comm,pid,tid,... gives the same intervals to the microsecond' '
+		perf script -i perf.data --ns -F comm,pid,tid,cpu,time,event,trace >ns.txt 2>perf.err &&
+		grep -q "[0-9]\.[0-9]\{9\}: syscalls:" ns.txt &&
+		fp-latency --pair $PAIR --tsv ns.tsv ns.txt >ns.report &&
+		check_intervals ns.report ns.tsv &&
+		cut -f5 rows.tsv >us && cut -f5 ns.tsv >ns &&
+		paste us ns | awk "NR > 1 { d = \$1 - \$2; if (d < -1000 || d > 1000) bad = 1 } END { exit bad }"
+	'
+fi
+
+BT_PROG='
+tracepoint:syscalls:sys_enter_getppid /pid == cpid/ { printf("%llu %d %d start\n", nsecs, pid, tid); }
+tracepoint:syscalls:sys_enter_getpgid /pid == cpid/ { printf("%llu %d %d end\n", nsecs, pid, tid); }'
+
+ulimit -l unlimited 2>/dev/null || true
+if [ "$(id -u)" != 0 ]; then
+	test_skip 'bpftrace events' 'needs root'
+elif ! command -v bpftrace >/dev/null 2>&1; then
+	test_skip 'bpftrace events' 'bpftrace is not installed (tools/install-deps.sh)'
+elif ! timeout 30 bpftrace -q -e 'BEGIN { exit(); }' >probe.out 2>&1; then
+	test_skip 'bpftrace events' "the kernel refuses BPF: $(grep -v RLIMIT_MEMLOCK probe.out | head -n 1)"
+else
+	test_expect_success 'bpftrace: event text (nsecs pid tid event) gives 3 intervals of 100 ms' '
+		timeout -k 5 $LIMIT bpftrace -q -B none -c "$HELPERS/sleeper $ROUNDS $SLEEP_MS" \
+			-e "$BT_PROG" >events.txt 2>bpftrace.err &&
+		fp-latency --pair sleep=start,end --tsv rows.tsv events.txt >report &&
+		cat report &&
+		check_intervals report rows.tsv &&
+		grep -q " bad_lines=0 " report
+	'
+fi
+
+test_done
