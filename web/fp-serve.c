@@ -472,6 +472,14 @@ int main(int argc, char **argv)
 			       live_name);
 	}
 
+	struct sockaddr_storage ss;
+	socklen_t sl;
+	int ipv6 = 0;
+	char defaddr[64];
+	snprintf(defaddr, sizeof defaddr, "%s:%d", DEFAULT_ADDR, SERVE_DEFAULT_PORT);
+	parse_listen(listen_arg ? listen_arg : defaddr, &ss, &sl, &ipv6);
+	listen_loopback = addr_is_loopback(&ss);
+
 	g_server.dir = dir ? dir : DEFAULT_DIR;
 	g_server.dir_real = realpath(g_server.dir, NULL);
 	if (!g_server.dir_real)
@@ -482,14 +490,6 @@ int main(int argc, char **argv)
 	g_server.bin_dir = self_dir(argv[0]);
 	if (live_name)
 		g_server.live = live_create(live_name, control);
-
-	struct sockaddr_storage ss;
-	socklen_t sl;
-	int ipv6 = 0;
-	char defaddr[64];
-	snprintf(defaddr, sizeof defaddr, "%s:%d", DEFAULT_ADDR, SERVE_DEFAULT_PORT);
-	parse_listen(listen_arg ? listen_arg : defaddr, &ss, &sl, &ipv6);
-	listen_loopback = addr_is_loopback(&ss);
 
 	/* the server threads inherit a mask without SIGINT/SIGTERM: signals
 	 * reach the main thread only */
