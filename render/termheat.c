@@ -10,7 +10,10 @@
 #define CUBE_BASE 16		/* first colour of the xterm 6x6x6 cube */
 #define CUBE_LEVELS 6
 #define RAMP " .:-=+*#%@"
-#define LEGEND_STEPS 10
+#define TITLE_MAX 512
+#define LEGEND_PREFIX "scale: 0 "
+#define MIN_COLS 32		/* the legend line fits */
+#define LEGEND_STEPS 9		/* the plain ramp has 9 non-blank steps */
 
 enum fp_term_color fp_term_detect_color(int is_tty)
 {
@@ -44,6 +47,20 @@ static void put_cell(struct fp_sink *s, enum fp_term_color mode, uint64_t v, uin
 	}
 }
 
+/* Writes at most `cols` characters of text (UTF-8 aware), control bytes as
+ * '?': a line longer than the terminal would wrap and break redrawing in place. */
+static void put_clipped(struct fp_sink *s, const char *text, size_t cols)
+{
+	size_t shown = 0;
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		int starts_char = (*p & 0xc0) != 0x80;
+		if (starts_char && shown == cols)
+			break;
+		shown += starts_char;
+		fp_sink_char(s, *p < 0x20 || *p == 0x7f ? '?' : (char)*p);
+	}
+}
+
 static void end_line(struct fp_sink *s, const struct fp_term_opts *o)
 {
 	if (o->color != FP_TERM_PLAIN)
@@ -55,7 +72,7 @@ static void end_line(struct fp_sink *s, const struct fp_term_opts *o)
 
 void fp_heatmap_term(struct fp_sink *s, const struct fp_heatmap *hm, const struct fp_term_opts *o)
 {
-	unsigned cols = o->cols > LABEL_WIDTH + 10 ? o->cols : LABEL_WIDTH + 10;
+	unsigned cols = o->cols > MIN_COLS ? o->cols : MIN_COLS;
 	unsigned lines = o->lines > HEADER_LINES + FOOTER_LINES + 2 ? o->lines : HEADER_LINES + FOOTER_LINES + 2;
 	unsigned avail_lines = lines - HEADER_LINES - FOOTER_LINES - 1;
 	unsigned group = (hm->rows + avail_lines - 1) / avail_lines;
@@ -77,16 +94,19 @@ void fp_heatmap_term(struct fp_sink *s, const struct fp_heatmap *hm, const struc
 
 	if (o->home)
 		fp_sink_str(s, "\033[H");
-	fp_sink_str(s, o->title ? o->title : "flamepipe heatmap");
-	fp_sink_printf(s, "  (seconds %zu..%zu since %lld, %u ms per line)", first,
-		       hm->ncols ? hm->ncols - 1 : 0, (long long)hm->base_sec, 1000 * group / hm->rows);
+	char head[TITLE_MAX];
+	snprintf(head, sizeof head, "%s  %zu..%zu s, %u ms/line, 0 s = %lld",
+		 o->title ? o->title : "flamepipe heatmap", first, hm->ncols ? hm->ncols - 1 : 0,
+		 1000 * group / hm->rows, (long long)hm->base_sec);
+	put_clipped(s, head, cols);
 	end_line(s, o);
-	fp_sink_str(s, "scale: 0 ");
+	fp_sink_str(s, LEGEND_PREFIX);
 	for (unsigned i = 0; i <= LEGEND_STEPS; i++)
 		put_cell(s, o->color, i, LEGEND_STEPS);
 	if (o->color != FP_TERM_PLAIN)
 		fp_sink_str(s, "\033[0m");
-	fp_sink_printf(s, " %llu samples per cell", (unsigned long long)max);
+	snprintf(head, sizeof head, " %llu samples per cell", (unsigned long long)max);
+	put_clipped(s, head, cols - (sizeof LEGEND_PREFIX - 1) - (LEGEND_STEPS + 1));
 	end_line(s, o);
 	for (unsigned g = shown_rows; g-- > 0;) {
 		fp_sink_printf(s, "%4ums ", 1000 * g * group / hm->rows);

@@ -109,6 +109,7 @@ struct options {
 	enum term_mode term;
 	unsigned term_cols, term_lines;	/* 0: ask the terminal */
 	const char *page_title;
+	int page_title_set;	/* the terminal says "flamepipe heatmap" otherwise */
 	const char *from, *to;	/* the range the chain used (until a C range) */
 	struct fp_flame_opts flame;
 };
@@ -542,7 +543,7 @@ static void term_draw(struct render *r)
 	term_size(r, &o.cols, &o.lines);
 	o.color = r->term_color;
 	o.home = r->term_is_tty;
-	o.title = r->opt.page_title;
+	o.title = r->opt.page_title_set ? r->opt.page_title : NULL;
 	fp_sink_init_mem(&s);
 	if (r->term_is_tty && !r->term_drawn)
 		fp_sink_str(&s, "\033[2J");	/* clear once; later frames overwrite */
@@ -783,7 +784,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 				fp_die(FP_EXIT_USAGE, "--term: want auto, color or plain, got '%s'", optarg);
 			break;
 		case OPT_TERM_SIZE: parse_term_size(o, optarg); break;
-		case OPT_PAGE_TITLE: o->page_title = optarg; break;
+		case OPT_PAGE_TITLE: o->page_title = optarg; o->page_title_set = 1; break;
 		case OPT_FROM: o->from = parse_bound("from", optarg); break;
 		case OPT_TO: o->to = parse_bound("to", optarg); break;
 		case 'h': case OPT_HELP:
