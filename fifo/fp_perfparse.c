@@ -6,6 +6,7 @@
  * so that perf's leaf-first frames come out root first without a second
  * pass. Event lines are rarer and parsed field by field from the timestamp.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -486,6 +487,38 @@ HOT_INLINE const char *strip_offset(const char *p, const char *end)
 	return end;
 }
 
+/* If [p, end) ends with `(<dso>)` for a remembered dso, returns the '('
+ * and sets *kind. Only dso names without parentheses are remembered, so
+ * the '(' found here is the one group_open would find. */
+HOT_INLINE const char *cached_group(const struct fp_perf_parser *pp, const char *p,
+				    const char *end, char *kind)
+{
+	size_t avail = (size_t)(end - p);
+
+	for (unsigned i = 0; i < pp->dso_used; i++) {
+		size_t n = pp->dso_cache[i].len;
+
+		if (n + 2 <= avail && end[-2 - (ptrdiff_t)n] == '(' &&
+		    memcmp(end - 1 - n, pp->dso_cache[i].text, n) == 0) {
+			*kind = pp->dso_cache[i].kind;
+			return end - 2 - n;
+		}
+	}
+	return NULL;
+}
+
+static void remember_dso(struct fp_perf_parser *pp, const char *dso, size_t n, char kind)
+{
+	if (n > FP_PERF_DSO_CACHE_TEXT || memchr(dso, '(', n) || memchr(dso, ')', n))
+		return;
+	unsigned i = pp->dso_used < FP_PERF_DSO_CACHE ? pp->dso_used++ : pp->dso_next;
+
+	pp->dso_next = (i + 1) % FP_PERF_DSO_CACHE;
+	pp->dso_cache[i].len = (uint32_t)n;
+	pp->dso_cache[i].kind = kind;
+	memcpy(pp->dso_cache[i].text, dso, n);
+}
+
 /* Parses `[<hex addr>] [<sym>[+0x<off>]] [(<dso>)]` in [p, end) and pushes
  * the frame. Returns 0, or -1 if there is nothing at all. */
 static int parse_frame(struct fp_perf_parser *pp, const char *p, const char *end)
@@ -508,19 +541,30 @@ static int parse_frame(struct fp_perf_parser *pp, const char *p, const char *end
 
 	const char *sym_end = end, *dso = NULL;
 	size_t dso_len = 0;
+	char kind = FP_KIND_UNKNOWN;
 	if (end > p && end[-1] == ')') {
-		const char *open = group_open(p, end - 1);
+		int cached = 1;
+		const char *open = cached_group(pp, p, end, &kind);
+		if (!open) {
+			cached = 0;
+			open = group_open(p, end - 1);
+		}
 		if (open && (open == p || IS_SPACE(open[-1]))) {
 			dso = open + 1;
 			dso_len = (size_t)(end - 1 - dso);
 			sym_end = trim_spaces_back(p, open);
+			if (!cached) {
+				kind = fp_perf_dso_kind(dso, dso_len);
+				remember_dso(pp, dso, dso_len, kind);
+			}
+		} else {
+			kind = FP_KIND_UNKNOWN;
 		}
 	}
 
 	sym_end = strip_offset(p, sym_end);
 
 	size_t sym_len = (size_t)(sym_end - p);
-	char kind = dso ? fp_perf_dso_kind(dso, dso_len) : FP_KIND_UNKNOWN;
 	if (sym_len == 0 || IS_LIT(p, sym_len, UNKNOWN_NAME)) {
 		if (dso && dso_len && kind != FP_KIND_UNKNOWN)
 			push_dso_name(pp, dso, dso_len, kind);

@@ -64,6 +64,9 @@ struct fp_perf_stats {
 	uint64_t first_bad_line; /* line number of the first bad line, or 0 */
 };
 
+#define FP_PERF_DSO_CACHE 4		/* dso names remembered */
+#define FP_PERF_DSO_CACHE_TEXT 120	/* longest dso name remembered */
+
 struct fp_perf_parser {
 	const struct fp_perf_ops *ops;
 	void *ctx;
@@ -82,6 +85,16 @@ struct fp_perf_parser {
 	size_t kinds_head;
 	char *hdr;		/* comm, then event (already sanitized) */
 	size_t comm_len, event_len;
+
+	/* A few dso names seen lately, with their kind: most frames end in
+	 * one of them, and matching the line's end against them is cheaper
+	 * than finding the group and classifying it again. */
+	struct {
+		uint32_t len;
+		char kind;
+		char text[FP_PERF_DSO_CACHE_TEXT];
+	} dso_cache[FP_PERF_DSO_CACHE];
+	unsigned dso_used, dso_next;
 };
 
 void fp_perf_init(struct fp_perf_parser *pp, const struct fp_perf_ops *ops,
