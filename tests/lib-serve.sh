@@ -1,21 +1,27 @@
 # tests/lib-serve.sh: start and query a real fp-serve (sourced by t70*.sh
 # after test-lib.sh).
 #
-#	start_server DIR [fp-serve options]   sets $URL, $serve_pid
+#	start_server DIR [fp-serve options]   sets $URL, $PORT, $serve_pid
+#	register_pid PID                       kill PID at exit
 #	get PATH                               body in ./body, prints status
 #	post PATH [curl options]               same, POST
 #	json_error_ok STATUS                   body is {"error":"..."} and STATUS is 4xx
 # The server listens on a free port (--listen 127.0.0.1:0) and is killed by
 # an EXIT trap, so a failing test never leaves it behind.
+# (test_when_finished cannot do it: its cleanup runs outside the body's
+# subshell.)
 
 command -v curl >/dev/null 2>&1 || { echo "1..0 # SKIP curl not installed"; exit 0; }
 command -v jq >/dev/null 2>&1 || { echo "1..0 # SKIP jq not installed"; exit 0; }
 
-serve_pids=
+# Test bodies run in subshells: servers started there are remembered in a
+# file (outside $TRASH, which test_done removes) that the EXIT trap reads.
+SERVE_PIDS=${TMPDIR:-/tmp}/fp-serve-pids.$$
+: >"$SERVE_PIDS"
+register_pid() { echo "$1" >>"$SERVE_PIDS"; }
 stop_servers() {
-	for p in $serve_pids; do kill "$p" 2>/dev/null; done
-	for p in $serve_pids; do wait "$p" 2>/dev/null; done
-	serve_pids=
+	while read -r _p; do kill "$_p" 2>/dev/null; done <"$SERVE_PIDS"
+	rm -f "$SERVE_PIDS"
 }
 trap stop_servers EXIT
 
@@ -25,7 +31,7 @@ start_server() { # DIR [options]
 	rm -f serve.out
 	fp-serve --dir "$_d" --listen 127.0.0.1:0 "$@" >serve.out 2>>serve.err &
 	serve_pid=$!
-	serve_pids="$serve_pids $serve_pid"
+	register_pid $serve_pid
 	wait_for 'grep -qs "listening on" serve.out' 100 || { cat serve.err >&2; return 1; }
 	PORT=$(sed -n 's|.*http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' serve.out)
 	URL=http://127.0.0.1:$PORT

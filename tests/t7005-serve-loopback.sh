@@ -13,7 +13,7 @@ start() {
 	rm -f serve.out serve.err
 	fp-serve --dir prof --listen "$1" >serve.out 2>serve.err &
 	serve_pid=$!
-	serve_pids="$serve_pids $serve_pid"
+	register_pid $serve_pid
 	wait_for 'grep -qs "listening on" serve.out' 100 &&
 	PORT=$(sed -n "s|.*:\([0-9]*\)/\$|\1|p" serve.out)
 }
@@ -30,8 +30,9 @@ else
 	'
 
 	test_expect_success 'flamepipe serve --http PORT is loopback only too' '
-		rm -f fs.out && flamepipe serve prof --http 0 >fs.out 2>fs.err &
-		fs_pid=$! && serve_pids="$serve_pids $fs_pid" &&
+		rm -f fs.out &&
+		{ flamepipe serve prof --http 0 >fs.out 2>fs.err & } &&
+		register_pid $! &&
 		wait_for "grep -qs \"listening on\" fs.out" 100 &&
 		P=$(sed -n "s|.*:\([0-9]*\)/\$|\1|p" fs.out) &&
 		grep -q "http://127.0.0.1:$P/" fs.out &&
