@@ -178,6 +178,33 @@ await step('compare: a second range gives the differential and elided views', as
 	await shot(page, 'serve-07-elided');
 });
 
+await step('filters (stack include regex, comm) update the flame graph and the URL', async () => {
+	await page.click('#whole');
+	await page.waitForSelector('#flame-tabs[hidden]', { state: 'attached' });
+	await page.waitForFunction(() => /whole profile/.test(document.getElementById('flame-title').textContent));
+	if (!(await page.getAttribute('#filters-box', 'open'))) await page.click('#filters-box summary');
+	await page.fill('#filters [name=include]', SEARCH);
+	await page.fill('#filters [name=comm]', 'clockloop');
+	const want = treeTotal(await api('flamegraph/', { filename: FILE, include: SEARCH, comm: 'clockloop' }));
+	check(want > 0, 'the filtered API graph is empty');
+	await page.click('#filters button[type=submit]');
+	await page.waitForFunction((n) => window.flamepipe.flame.data && window.flamepipe.flame.data.root.total === n, want);
+	const h = await page.evaluate(() => location.hash);
+	check(h.includes('include=' + SEARCH) && h.includes('comm=clockloop'), 'filters not in the URL: ' + h);
+	// every stack left goes through the regex: the search matches them all
+	eq(await page.getAttribute('#matched', 'data-matched'), String(want), 'matched samples under the include filter');
+	const heat = await api('heatmap/', { filename: FILE, rows: 100, include: SEARCH, comm: 'clockloop' });
+	if (heat.filtered) {
+		const cells = await page.evaluate(() => window.flamepipe.state.heat.total);
+		eq(cells, heat.values.flat().reduce((a, v) => a + v, 0), 'filtered heatmap cells');
+	} else {
+		check((await page.textContent('#heat-title')).includes('flame graph only'), 'no note that the heatmap is unfiltered');
+	}
+	await shot(page, 'serve-08-filters');
+	await page.click('#filters-reset');
+	await page.waitForFunction(() => !/include=/.test(location.hash));
+});
+
 await step('no script errors on the page', async () => {
 	eq(page.pageErrors.join('; '), '', 'page errors');
 });
@@ -240,7 +267,7 @@ await step('<script> symbols and <svg onload> comms stay text in the heatmap and
 	await xpage.locator('#flame g.frame.match').first().hover();
 	check((await xpage.textContent('#flame-details')).includes('<script>alert'), 'details line lacks the literal name');
 	await noXss('the heatmap page');
-	await shot(xpage, 'serve-08-xss');
+	await shot(xpage, 'serve-09-xss');
 });
 await step('the differential view of the payload capture stays text', async () => {
 	await xpage.click('#compare');
@@ -261,7 +288,7 @@ await step('the server\'s SVG flame graph of the payload capture runs none of it
 	const x = await xpage.evaluate(() => window.__xss);
 	eq(x, undefined, 'window.__xss in the SVG');
 	eq(xpage.dialogs.length, 0, 'dialogs in the SVG');
-	await shot(xpage, 'serve-09-xss-svg', false);
+	await shot(xpage, 'serve-10-xss-svg', false);
 });
 await step('no script errors on the payload pages', async () => {
 	eq(xpage.pageErrors.join('; '), '', 'page errors');

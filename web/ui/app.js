@@ -344,7 +344,8 @@ function heatFromJSON(file, j) {
 	}
 	return { file: file, rows: rows, ncols: ncols, base: j.start_sec, cells: cells,
 		 max: j.maxvalue !== undefined ? Math.max(j.maxvalue, max) : max, total: total,
-		 samples: j.samples, idle: j.idle, live: !!j.live, ended: !!j.ended };
+		 samples: j.samples, idle: j.idle, live: !!j.live, ended: !!j.ended,
+		 filtered: !!j.filtered };
 }
 function heatFile() { return st.pickFile || st.file; }
 function loadHeatmap() {
@@ -435,7 +436,9 @@ function drawHeatmap() {
 	title.appendChild(document.createTextNode(
 		'  ' + h.ncols + ' s \u00d7 ' + h.rows + ' rows, ' + fmtCount(h.total) + ' samples' +
 		(h.idle ? ' (' + fmtCount(h.idle) + ' idle dropped)' : '') + ', max cell ' + h.max +
-		(h.live ? (h.ended ? ' \u2014 capture ended' : ' \u2014 live') : '')));
+		(h.live ? (h.ended ? ' \u2014 capture ended' : ' \u2014 live') : '') +
+		// a server that cannot filter the heatmap says nothing: tell the user
+		(Object.keys(st.filters).length && !h.filtered ? ' (filters apply to the flame graph only)' : '')));
 	updateHeatInfo();
 	drawLegend();
 }
