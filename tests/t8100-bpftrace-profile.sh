@@ -2,11 +2,13 @@
 test_description='real bpftrace profile of a busy workload through fp-bpftrace | fp-read | fp-bucket | fp-fold'
 . "$(dirname "$0")/test-lib.sh"
 
-HELPERS=$TOP/${FP_BUILD:-build}/tests
-[ -n "${FP_ASAN:-}" ] && HELPERS=$TOP/build-asan/tests
+# The workload is not under test: the plain build even for the ASan suite
+# (the sanitizer runtime makes syscalls of its own, getppid among them).
+HELPERS=$TOP/build/tests
+[ -x "$HELPERS/sleeper" ] || HELPERS=$TOP/build-asan/tests
 HZ=99			# samples per second per CPU
-BUSY_MS=2000		# the workload's run time
-MIN_SAMPLES=10		# of about HZ * 2 s; the 2 CPUs are shared, so be lenient
+BUSY_CPU_MS=1000	# the workload's CPU time (8 s of wall time at most)
+MIN_SAMPLES=10		# of about HZ * 1 s; be lenient on a shared machine
 ROWS=50
 LIMIT=60
 
@@ -23,10 +25,10 @@ if ! timeout 30 bpftrace -q -e 'BEGIN { exit(); }' >probe.out 2>probe.err; then
 	skip_all "the kernel refuses BPF: $(grep -v RLIMIT_MEMLOCK probe.err | head -n 1)"
 fi
 
-# One capture for every test: profile.bt while busy spins for 2 s. -c
+# One capture for every test: profile.bt while busy spins for 1 s of CPU. -c
 # starts busy once the probe is attached and stops bpftrace when it ends.
 test_expect_success 'setup: bpftrace samples the machine while busy runs' '
-	timeout -k 5 $LIMIT bpftrace -q -B none -c "$HELPERS/busy $BUSY_MS times.txt" \
+	timeout -k 5 $LIMIT bpftrace -q -B none -c "$HELPERS/busy $BUSY_CPU_MS times.txt" \
 		"$EXAMPLES/bpftrace/profile.bt" $HZ >profile.txt 2>bpftrace.err &&
 	test -s times.txt &&
 	grep -q "^busy [0-9]*/[0-9]* \[[0-9]*\] [0-9]*\.[0-9]*: 1 cpu-clock:\$" profile.txt
@@ -70,7 +72,6 @@ test_expect_success 'its samples fill the heatmap cells of the seconds it ran, a
 			n = 0; for (x in cols) n++
 			print total \" samples in \" n \" columns\"
 			if (total != want) { print \"heatmap \" total \" != folded \" want; bad = 1 }
-			if (n < 2) { print \"a 2 s run spans at least 2 columns\"; bad = 1 }
 			exit bad
 		}" busy.H
 '

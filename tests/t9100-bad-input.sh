@@ -117,7 +117,7 @@ test_expect_success 'truncated gzip: exit 1 naming file and line, the samples be
 
 test_expect_success 'binary garbage: exit 1 naming file and line 1, stops early, nothing counted' '
 	chain "$BAD/garbage.bin" 1 &&
-	grep -q "garbage.bin: line 1: expected a perf script event line" read.err &&
+	grep -Eq "^fp-read: .*garbage.bin(:1:| line 1:).*expected a perf script event line" read.err &&
 	grep -q "^W	read	.*garbage.bin:1	expected a perf script" read.out &&
 	test "$(stat read samples read.out)" = 0 &&
 	test "$(stat read lines read.out)" -le 10 &&

@@ -1,12 +1,15 @@
 /* busy: a CPU-bound workload with a distinctive function, for the real
  * bpftrace/perf profile tests (tests/t8100-bpftrace-*.sh).
  *
- *	busy MS TIMES_FILE
+ *	busy CPU_MS TIMES_FILE [WALL_MS]
  *
- * Spins in fp_busy_spin_marker() for MS milliseconds of wall time, then
- * writes "<start_ns> <end_ns>" (CLOCK_MONOTONIC, the clock of bpftrace's
- * nsecs and of perf's timestamps) to TIMES_FILE, so a test can check that
- * the samples of that function land in those seconds of the heatmap.
+ * Spins in fp_busy_spin_marker() until it has used CPU_MS milliseconds of
+ * CPU time (so a loaded machine still gives about HZ * CPU_MS / 1000
+ * samples) or WALL_MS of wall time have passed (default 8000: a bound on
+ * the test's run time), then writes "<start_ns> <end_ns>" (CLOCK_MONOTONIC,
+ * the clock of bpftrace's nsecs and of perf's timestamps) to TIMES_FILE, so
+ * a test can check that the samples of that function land in those
+ * seconds of the heatmap.
  * Exit codes: 0 ok, 100 usage, 111 clock or file error.
  */
 #include <stdint.h>
@@ -19,40 +22,51 @@
 #define NS_PER_SEC 1000000000ull
 #define NS_PER_MS 1000000ull
 #define SPINS_PER_CLOCK_CHECK 100000
+#define DEFAULT_WALL_MS 8000ull
 
 static volatile uint64_t sink;	/* keeps the loop from being optimised away */
 
-static uint64_t now_ns(void)
+static uint64_t clock_ns(clockid_t clock)
 {
 	struct timespec ts;
 
-	if (clock_gettime(CLOCK_MONOTONIC, &ts) < 0)
+	if (clock_gettime(clock, &ts) < 0)
 		fp_die_sys(FP_EXIT_SYS, "clock_gettime");
 	return (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
 /* Not static, not inlined: the symbol must show up in the stacks. */
-__attribute__((noinline)) void fp_busy_spin_marker(uint64_t end_ns)
+__attribute__((noinline)) void fp_busy_spin_marker(uint64_t cpu_end_ns, uint64_t wall_end_ns)
 {
-	while (now_ns() < end_ns)
+	while (clock_ns(CLOCK_PROCESS_CPUTIME_ID) < cpu_end_ns &&
+	       clock_ns(CLOCK_MONOTONIC) < wall_end_ns)
 		for (uint64_t i = 0; i < SPINS_PER_CLOCK_CHECK; i++)
 			sink += i;
 }
 
-int main(int argc, char **argv)
+static unsigned long long parse_ms(const char *s)
 {
 	char *end;
+	unsigned long long ms = strtoull(s, &end, 10);
+
+	if (*end || end == s)
+		fp_die(FP_EXIT_USAGE, "usage: busy CPU_MS TIMES_FILE [WALL_MS]");
+	return ms;
+}
+
+int main(int argc, char **argv)
+{
 	FILE *f;
 
 	fp_set_prog(argv[0]);
-	if (argc != 3)
-		fp_die(FP_EXIT_USAGE, "usage: busy MS TIMES_FILE");
-	unsigned long long ms = strtoull(argv[1], &end, 10);
-	if (*end || end == argv[1])
-		fp_die(FP_EXIT_USAGE, "usage: busy MS TIMES_FILE");
-	uint64_t start = now_ns();
-	fp_busy_spin_marker(start + ms * NS_PER_MS);
-	uint64_t stop = now_ns();
+	if (argc != 3 && argc != 4)
+		fp_die(FP_EXIT_USAGE, "usage: busy CPU_MS TIMES_FILE [WALL_MS]");
+	unsigned long long cpu_ms = parse_ms(argv[1]);
+	unsigned long long wall_ms = argc == 4 ? parse_ms(argv[3]) : DEFAULT_WALL_MS;
+	uint64_t start = clock_ns(CLOCK_MONOTONIC);
+	fp_busy_spin_marker(clock_ns(CLOCK_PROCESS_CPUTIME_ID) + cpu_ms * NS_PER_MS,
+			    start + wall_ms * NS_PER_MS);
+	uint64_t stop = clock_ns(CLOCK_MONOTONIC);
 	f = fopen(argv[2], "w");
 	if (!f || fprintf(f, "%llu %llu\n", (unsigned long long)start,
 			  (unsigned long long)stop) < 0 || fclose(f) != 0)
