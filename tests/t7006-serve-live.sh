@@ -47,7 +47,9 @@ test_expect_success 'SSE stream gains heatmap, cells, fold and end events as inp
 	grep "^data: {\"seq\":1,\"total\":4," sse &&
 	exec 9>&- &&
 	wait_for "grep -q \"^event: end\" sse" 100 &&
-	wait $curl_pid
+	wait $curl_pid &&
+	test $(grep -c "^event: heatmap" sse) = 2 &&
+	test $(grep -c "^event: fold" sse) = 1
 '
 
 test_expect_success 'while live and after the end: listed and browsable like a file' '

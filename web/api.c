@@ -239,12 +239,6 @@ static int get_selection(struct MHD_Connection *c, const char *ps, const char *p
 	return 0;
 }
 
-static int selection_has_filters(const struct selection *sel)
-{
-	return sel->pid || sel->tid || sel->cpu || sel->comm || sel->event || sel->include ||
-		sel->exclude;
-}
-
 /* The folded text of a target's selection: a malloc'ed copy for the live
  * capture (after selecting it in the running chain), the cached result for
  * a file. *fref must be released with folded_put (NULL for live). */

@@ -309,7 +309,8 @@ void live_heatmap_json(struct live *l, struct fp_sink *s)
 static int sse_collect(struct live *l, struct live_client *c, struct fp_sink *out)
 {
 	int wrote = 0;
-	if (c->seen_version == 0 || l->geometry_version > c->seen_version) {
+	if (!c->started || l->geometry_version > c->seen_version) {
+		c->started = 1;
 		fp_sink_printf(out, "event: heatmap\ndata: {\"rows\":%u,\"start_sec\":%llu}\n\n",
 			       l->hb.h.rows, (unsigned long long)l->hb.h.base_sec);
 		wrote = 1;

@@ -41,6 +41,7 @@ struct live {
 struct live_client {
 	uint64_t seen_version, seen_snapshot, last_push;
 	int sent_end;
+	int started;		/* the first (heatmap) event was sent */
 	struct fp_sink out;	/* pending bytes */
 	size_t out_off;
 };
