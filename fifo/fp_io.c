@@ -520,6 +520,7 @@ static int pump_step(struct fp_pump *p)
 			return -1;
 		}
 		p->end += (size_t)n;
+		p->text_bytes += (uint64_t)n;
 		budget = (size_t)n > budget ? 0 : budget - (size_t)n;
 		pump_scan(p);
 		if (p->stopping)

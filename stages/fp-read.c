@@ -288,7 +288,7 @@ static void write_stats(struct reader *r)
 		{ "skipped_lines", st->skipped_lines },
 		{ "too_long_lines", st->too_long_lines },
 		{ "dropped_samples", st->dropped_samples },
-		{ "bytes", r->pump.bytes_in },
+		{ "bytes", r->pump.text_bytes },	/* perf text, after gzip */
 	};
 
 	fp_out_write(o, "I\t", 2);
