@@ -376,6 +376,9 @@ int cmd_report(int argc, char **argv)
 
 	if (stat(input, &st) < 0)
 		fp_die_sys(FP_EXIT_SYS, "report: cannot read %s", input);
+	/* Refused before any output exists, like a missing file. */
+	if (S_ISDIR(st.st_mode))
+		fp_die(FP_EXIT_USAGE, "report: %s is a directory, not a capture file", input);
 	if (mkdir(outdir, 0777) == 0) {
 		/* --user: the renderer writes here as that user. */
 		if (ro.user && geteuid() == 0) {
