@@ -138,6 +138,19 @@ await step('clicking a frame zooms; Reset zoom restores the full width', async (
 	await page.waitForFunction(() => document.getElementById('reset-zoom').disabled);
 });
 
+await step('the step buttons move the selection by its length through time', async () => {
+	const len = Number(end) - Number(start);
+	const s2 = String(+(Number(start) + len).toFixed(9)), e2 = String(+(Number(end) + len).toFixed(9));
+	await page.click('#step-fwd');
+	await page.waitForFunction(([s, e]) => location.hash.includes('start=' + s + '&') && location.hash.includes('end=' + e), [s2, e2]);
+	const want = treeTotal(await api('flamegraph/', { filename: FILE, start: s2, end: e2 }));
+	await page.waitForFunction((n) => window.flamepipe.flame.data && window.flamepipe.flame.data.root.total === n &&
+				   /Flame graph: /.test(document.getElementById('flame-title').textContent), want);
+	await page.click('#step-back');
+	await page.waitForFunction(([s, e]) => location.hash.includes('start=' + s + '&') && location.hash.includes('end=' + e), [start, end]);
+	await page.waitForFunction((n) => window.flamepipe.flame.data && window.flamepipe.flame.data.root.total === n, treeTotal(tree));
+});
+
 await step('switching rows to 100 redraws the grid with 100 rows', async () => {
 	const h50 = +(await page.getAttribute(`#heatmap rect[data-t="0"]`, 'height'));
 	await page.selectOption('#rows', '100');
@@ -205,6 +218,18 @@ await step('filters (stack include regex, comm) update the flame graph and the U
 	await page.waitForFunction(() => !/include=/.test(location.hash));
 });
 
+await step('a refused file name shows the server\'s error, not a blank page', async () => {
+	await page.goto(srv.url + '#/profile?file=' + encodeURIComponent('../Makefile'));
+	await page.waitForSelector('#error:not([hidden])');
+	const msg = await page.textContent('#error');
+	check(/\b40[034]\b/.test(msg), 'error banner lacks the 4xx status: ' + msg);
+	check(await page.isVisible('#toolbar'), 'the page is gone');
+	await shot(page, 'serve-09-error');
+	await page.click('#home');
+	await page.waitForSelector('a.file-link');
+	check(await page.isHidden('#error'), 'the error stays after going back to the list');
+});
+
 await step('no script errors on the page', async () => {
 	eq(page.pageErrors.join('; '), '', 'page errors');
 });
@@ -252,6 +277,18 @@ await step('a file named like an <img> tag is listed as text', async () => {
 	check(names.includes(XSS_NAME), 'payload file name not shown literally: ' + names.join(', '));
 	await noXss('the file list');
 });
+await step('the upload form stores a capture and lists it', async () => {
+	const up = path.join(xssDir, '..', path.basename(xssDir) + '-up.perf');
+	fs.copyFileSync(path.join(xssDir, 'xss.perf'), up);
+	onCleanup(() => fs.rmSync(up, { force: true }));
+	await xpage.setInputFiles('#upload-file', up);
+	await xpage.click('#upload button[type=submit]');
+	await xpage.waitForFunction(() => /uploaded as/.test(document.getElementById('upload-status').textContent));
+	const want = 'uploads/' + path.basename(up);
+	await xpage.waitForFunction((w) => [...document.querySelectorAll('a.file-link')].some((a) => a.textContent === w), want);
+	check(fs.existsSync(path.join(xssDir, want)), want + ' not written into DIR');
+	await noXss('the upload');
+});
 await step('<script> symbols and <svg onload> comms stay text in the heatmap and flame graph', async () => {
 	await xpage.getByRole('link', { name: XSS_NAME, exact: true }).click();
 	await xpage.waitForSelector('#heatmap rect.cell');
@@ -267,7 +304,7 @@ await step('<script> symbols and <svg onload> comms stay text in the heatmap and
 	await xpage.locator('#flame g.frame.match').first().hover();
 	check((await xpage.textContent('#flame-details')).includes('<script>alert'), 'details line lacks the literal name');
 	await noXss('the heatmap page');
-	await shot(xpage, 'serve-09-xss');
+	await shot(xpage, 'serve-10-xss');
 });
 await step('the differential view of the payload capture stays text', async () => {
 	await xpage.click('#compare');
@@ -288,7 +325,7 @@ await step('the server\'s SVG flame graph of the payload capture runs none of it
 	const x = await xpage.evaluate(() => window.__xss);
 	eq(x, undefined, 'window.__xss in the SVG');
 	eq(xpage.dialogs.length, 0, 'dialogs in the SVG');
-	await shot(xpage, 'serve-10-xss-svg', false);
+	await shot(xpage, 'serve-11-xss-svg', false);
 });
 await step('no script errors on the payload pages', async () => {
 	eq(xpage.pageErrors.join('; '), '', 'page errors');

@@ -383,7 +383,8 @@ function heatColor(v, max) {
 	return 'rgb(' + [0, 1, 2].map(function (k) { return Math.round(a[k] + (b[k] - a[k]) * f); }).join(',') + ')';
 }
 
-var heatGeom = null;	// {cw, ch, rows, ncols} of the drawn heatmap
+var heatGeom = null;	// {cw, ch, rows, ncols, max, enhanced} of the drawn heatmap
+var heatRects = [];	// the drawn cells by index t
 function drawHeatmap() {
 	var svg = $('heatmap');
 	clear(svg);
@@ -405,7 +406,8 @@ function drawHeatmap() {
 	svg.setAttribute('width', W);
 	svg.setAttribute('height', H);
 	svg.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
-	heatGeom = { cw: cw, ch: ch, rows: h.rows, ncols: h.ncols };
+	heatGeom = { cw: cw, ch: ch, rows: h.rows, ncols: h.ncols, max: h.max, enhanced: st.enhanced };
+	heatRects = new Array(h.ncols * h.rows);
 
 	var x0 = HEAT_MARGIN.left, y0 = HEAT_MARGIN.top;
 	svg.appendChild(svgEl('rect', { x: x0 - 0.5, y: y0 - 0.5, width: pw + 1, height: ph + 1, 'class': 'plot-bg' }));
@@ -420,7 +422,7 @@ function drawHeatmap() {
 			if (sel && t >= sel[0] && t <= sel[1]) cls += ' sel';
 			if (sel2 && t >= sel2[0] && t <= sel2[1]) cls += ' sel2';
 			if (st.pending === t) cls += ' pending';
-			frag.appendChild(svgEl('rect', {
+			frag.appendChild(heatRects[t] = svgEl('rect', {
 				x: x0 + c * cw, y: y0 + (h.rows - 1 - r) * ch, width: cw, height: ch,
 				fill: heatColor(v, h.max), 'class': cls, 'data-t': t
 			}));
@@ -430,8 +432,16 @@ function drawHeatmap() {
 	svg.appendChild(cellsG);
 	drawAxes(svg, h, x0, y0, cw, ch, pw, ph);
 
+	updateHeatTitle();
+	updateHeatInfo();
+	updateStepper();
+	drawLegend();
+}
+function updateHeatTitle() {
+	var h = st.heat;
 	var title = $('heat-title');
 	clear(title);
+	if (!h) return;
 	title.appendChild(el('strong', '', h.file));
 	title.appendChild(document.createTextNode(
 		'  ' + h.ncols + ' s \u00d7 ' + h.rows + ' rows, ' + fmtCount(h.total) + ' samples' +
@@ -439,8 +449,6 @@ function drawHeatmap() {
 		(h.live ? (h.ended ? ' \u2014 capture ended' : ' \u2014 live') : '') +
 		// a server that cannot filter the heatmap says nothing: tell the user
 		(Object.keys(st.filters).length && !h.filtered ? ' (filters apply to the flame graph only)' : '')));
-	updateHeatInfo();
-	drawLegend();
 }
 // The cells of a selection: [first, last] indices, or null.
 function selectedCells(h, sel, file) {
@@ -1033,6 +1041,7 @@ function openLive() {
 			if (!(c >= 0 && c < h.ncols)) continue;
 			for (var r = 0; r < h.rows && r < vals.length; r++)
 				h.cells[c * h.rows + (h.rows - 1 - r)] = Number(vals[r]) || 0;
+			liveDirty[c] = true;
 		}
 		h.max = 0; h.total = 0;
 		for (var q = 0; q < h.cells.length; q++) {
@@ -1058,9 +1067,29 @@ function openLive() {
 	es.onopen = function () { setStatus(''); };
 }
 function parseEvent(ev) { try { return JSON.parse(ev.data); } catch (e) { return null; } }
+// Same geometry and colour scale: only the changed columns are recoloured;
+// otherwise (new columns, new maximum) the grid is drawn again.
+var liveDirty = {};
 function scheduleLiveRedraw() {
 	if (liveRedraw) return;
-	liveRedraw = setTimeout(function () { liveRedraw = null; drawHeatmap(); }, LIVE_REDRAW_MS);
+	liveRedraw = setTimeout(function () {
+		liveRedraw = null;
+		var h = st.heat, g = heatGeom, dirty = liveDirty;
+		liveDirty = {};
+		if (!h || !g || g.ncols !== h.ncols || g.rows !== h.rows || g.max !== h.max ||
+		    g.enhanced !== st.enhanced || heatRects.length !== h.cells.length) {
+			drawHeatmap();
+			return;
+		}
+		for (var k in dirty) {
+			var c = Number(k);
+			for (var r = 0; r < h.rows; r++) {
+				var t = c * h.rows + r;
+				heatRects[t].setAttribute('fill', heatColor(h.cells[t], h.max));
+			}
+		}
+		updateHeatTitle();
+	}, LIVE_REDRAW_MS);
 }
 function closeLive() {
 	if (st.es) { st.es.close(); st.es = null; }
@@ -1095,6 +1124,20 @@ function setupToolbar() {
 		if (st.sel) { st.sel = null; writeHash(); loadFlame(); }
 		else loadFlame();
 	});
+	$('step-back').addEventListener('click', function () { stepSelection(-1); });
+	$('step-fwd').addEventListener('click', function () { stepSelection(1); });
+	document.addEventListener('keydown', function (ev) {
+		if (st.view !== 'profile' || /^(INPUT|SELECT|TEXTAREA)$/.test(ev.target.tagName)) return;
+		if (ev.key === 'Escape' && (st.pending !== null || st.picking)) {
+			st.pending = null;
+			endPicking();
+			drawHeatmap();
+		} else if (ev.key === '[') {
+			stepSelection(-1);
+		} else if (ev.key === ']') {
+			stepSelection(1);
+		}
+	});
 	var resizeTimer = null;
 	window.addEventListener('resize', function () {
 		clearTimeout(resizeTimer);
@@ -1102,6 +1145,26 @@ function setupToolbar() {
 			if (st.view === 'profile') { drawHeatmap(); fg.render(); }
 		}, 150);
 	});
+}
+
+// Steps through time: the selection moves by its own length, so a user can
+// walk a capture window by window and watch the flame graph change.
+function stepSelection(dir) {
+	var h = st.heat, sel = st.sel;
+	if (!h || !sel || sel.from === null || sel.to === null) return;
+	var len = sel.to - sel.from, from = sel.from + dir * len;
+	var endNs = h.ncols * NS_PER_SEC;
+	if (from < 0 || from >= endNs) return;
+	st.sel = { from: from, to: from + len };
+	writeHash();
+	drawHeatmap();
+	loadFlame();
+}
+function updateStepper() {
+	var h = st.heat, sel = st.sel;
+	var ok = !!(h && sel && sel.from !== null && sel.to !== null);
+	$('step-back').disabled = !ok || sel.from - (sel.to - sel.from) < 0;
+	$('step-fwd').disabled = !ok || sel.to >= h.ncols * NS_PER_SEC;
 }
 
 function init() {
