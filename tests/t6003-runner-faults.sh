@@ -83,7 +83,7 @@ test_expect_success 'a stage that fails before reading is restarted after a paus
 	timeout $T flamepipe run once.pipeline --input "$EXAMPLES/multiproc.perf.gz" >out 2>err; rc=$?; cat err;
 	test $rc = 0 &&
 	grep "^flamepipe: stage .flaky. (sh) exited with code 3" err &&
-	grep "^flamepipe: stage .flaky.: restarting in 1.0 s (fast failure 1 of 5 allowed)" err &&
+	grep "^flamepipe: stage .flaky.: restarting in [01].[0-9] s (fast failure 1 of 5 allowed)" err &&
 	grep "^C	end	fold	[0-9]*	$TOTAL\$" out && no_fifo_dir_left
 '
 
@@ -144,6 +144,7 @@ test_expect_success 'a slow stage: the writer blocks (memory bounded), nothing l
 	fold   fp-fold
 	sink   cat
 	EOP
+	rm -f dirf &&
 	{ timeout $T flamepipe run slow.pipeline --input big.S --dir-file dirf >out 2>err & } && runner=$! &&
 	wait_for "test -s dirf" 100 &&
 	wait_for "test -n \"\$(stage_pid bucket)\"" 100 && pid=$(stage_pid bucket) &&
@@ -154,7 +155,9 @@ test_expect_success 'a slow stage: the writer blocks (memory bounded), nothing l
 	done &&
 	wait $runner && cat err &&
 	echo "input $(wc -c <big.S) bytes, fp-bucket peak RSS $hwm kB" &&
-	test "$hwm" -gt 0 && test "$hwm" -lt 8192 &&
+	# no backpressure would mean the whole input (16 MB) held in memory;
+	# ASan adds its shadow and quarantine, so only a rough bound there
+	test "$hwm" -gt 0 && test "$hwm" -lt $(test -n "${FP_ASAN:-}" && echo 65536 || echo 8192) &&
 	grep "^C	end	fold	[0-9]*	150000\$" out
 '
 test_done
