@@ -14,8 +14,10 @@ var enhanced = false, start = null;
 var NS = "http://www.w3.org/2000/svg";
 
 function set_text(e, s) { if (e) e.textContent = s; }
+// The same integer formula as fp_heatmap_color, so toggling back restores
+// exactly the colours the renderer wrote.
 function linear_fill(c) {
-	var v = Math.round(255 * (1 - c / cfg.max));
+	var v = 255 - Math.floor((255 * c + Math.floor(cfg.max / 2)) / cfg.max);
 	return "rgb(255," + v + "," + v + ")";
 }
 // Enhanced: log scale through yellow and orange, so single samples show.
@@ -119,10 +121,11 @@ svg.addEventListener("click", function (evt) {
 		select_range(a, b);
 	}
 }, false);
-var whole = document.getElementById("whole");
-if (whole) whole.addEventListener("click", function (evt) {
+// The link comes after this script in the page: listen on the document.
+document.addEventListener("click", function (evt) {
+	var whole = evt.target && evt.target.id === "whole" ? evt.target : null;
 	var frame = document.getElementById("flameframe");
-	if (!frame) return;
+	if (!whole || !frame) return;
 	evt.preventDefault();
 	frame.setAttribute("src", whole.getAttribute("href"));
 	set_text(document.getElementById("flame_caption"), "Flame graph of the whole profile");
