@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -23,6 +24,9 @@
 #define GZIP_MAGIC1 0x8b
 #define GZIP_WINDOW_AUTO (15 + 32)	/* zlib.h: 32 = detect gzip/zlib header */
 #define BLOCKING_POLL_MS 1000
+/* FP_PUMP_MMAP: pages already parsed are dropped from the mapping every
+ * this many bytes, so the file does not count in our RSS. */
+#define MAP_RELEASE_EVERY (8u << 20)
 
 /* Set while a write waits for a slow reader, so SIGTERM can still end us. */
 static volatile sig_atomic_t in_blocking_write;
@@ -538,6 +542,104 @@ static int pump_step(struct fp_pump *p)
 	return 0;
 }
 
+/* FP_PUMP_MMAP: maps the input if it is a non-empty regular file that is
+ * not gzip; returns 1 if it did. */
+static int pump_map(struct fp_pump *p)
+{
+	struct stat st;
+
+	if (!(p->flags & FP_PUMP_MMAP) || p->in_pollable ||
+	    fstat(p->in_fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (uint64_t)st.st_size > SIZE_MAX)
+		return 0;
+	off_t at = lseek(p->in_fd, 0, SEEK_CUR);
+	if (at != 0)
+		return 0;	/* already partly read: keep to read() */
+	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, p->in_fd, 0);
+	if (m == MAP_FAILED)
+		return 0;
+	const unsigned char *u = m;
+	if ((p->flags & FP_PUMP_GZIP) && st.st_size >= 2 &&
+	    u[0] == GZIP_MAGIC0 && u[1] == GZIP_MAGIC1) {
+		munmap(m, (size_t)st.st_size);
+		return 0;
+	}
+	madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
+	p->map = m;
+	p->map_size = (size_t)st.st_size;
+	p->gz_checked = 1;
+	return 1;
+}
+
+/* Drops the pages before map_pos from the mapping (not from the page
+ * cache), and moves the file offset along so that progress readers of
+ * /proc/PID/fdinfo see how far we are. */
+static void pump_map_release(struct fp_pump *p, int all)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t upto = all ? p->map_size : p->map_pos / (size_t)page * (size_t)page;
+
+	if (upto > p->map_released) {
+		madvise((void *)(p->map + p->map_released), upto - p->map_released,
+			MADV_DONTNEED);
+		p->map_released = upto;
+	}
+	lseek(p->in_fd, (off_t)p->map_pos, SEEK_SET);
+}
+
+/* pump_step for a mapped file: the same line rules as pump_scan. */
+static int pump_step_map(struct fp_pump *p)
+{
+	const char *base = p->map;
+	size_t size = p->map_size, pos = p->map_pos;
+	size_t stop = size - pos > FP_IN_PER_CALLBACK ? pos + FP_IN_PER_CALLBACK : size;
+	size_t check = pos + FP_IN_CHUNK;	/* next backpressure check */
+
+	while (pos < stop && !p->stopping) {
+		const char *s = base + pos;
+		size_t avail = size - pos;
+		size_t look = avail < FP_LINE_MAX ? avail : FP_LINE_MAX;
+		const char *nl = memchr(s, '\n', look);
+
+		p->lineno++;
+		if (nl) {
+			size_t len = (size_t)(nl - s);
+
+			pos += len + 1;
+			p->ops->line(p, (char *)s, len);
+		} else if (avail < FP_LINE_MAX) {
+			pos = size;	/* a last line without LF */
+			p->ops->line(p, (char *)s, avail);
+		} else {
+			const char *e = memchr(s + look, '\n', avail - look);
+
+			pos = e ? (size_t)(e - base) + 1 : size;
+			p->lines_too_long++;
+			(p->ops->too_long ? p->ops->too_long : default_too_long)(p, p->lineno);
+		}
+		if (pos >= check) {
+			check = pos + FP_IN_CHUNK;
+			if (p->out.len > FP_OUT_HIGH && !(p->flags & FP_PUMP_NEVER_BLOCK)) {
+				fp_out_flush(&p->out);
+				if (p->out.len > FP_OUT_HIGH)
+					break;
+			}
+		}
+	}
+	p->bytes_in += pos - p->map_pos;
+	p->text_bytes += pos - p->map_pos;
+	p->map_pos = pos;
+	if (pos - p->map_released >= MAP_RELEASE_EVERY || pos == size)
+		pump_map_release(p, 0);
+	if (p->stopping || pos == size)
+		return -1;
+	if (p->out.len > FP_OUT_HIGH && !(p->flags & FP_PUMP_NEVER_BLOCK)) {
+		pump_stop_input(p);
+		p->out.on_drain = pump_out_drained;
+	}
+	return 0;
+}
+
 static void pump_after_step(struct fp_pump *p, int r)
 {
 	if (r < 0) {
@@ -567,7 +669,7 @@ static void pump_idle_cb(struct ev_loop *loop, ev_idle *w, int revents)
 	(void)revents;
 	struct fp_pump *p = w->data;
 
-	pump_after_step(p, pump_step(p));
+	pump_after_step(p, p->map ? pump_step_map(p) : pump_step(p));
 }
 
 void fp_pump_stop(struct fp_pump *p)
@@ -580,6 +682,7 @@ void fp_pump_stop(struct fp_pump *p)
 
 int fp_pump_run(struct fp_pump *p)
 {
+	pump_map(p);
 	pump_start_input(p);
 	if (p->stopping)
 		pump_finish(p);
@@ -596,6 +699,10 @@ int fp_pump_run(struct fp_pump *p)
 		inflateEnd(p->gz);
 		free(p->gz);
 		p->gz = NULL;
+	}
+	if (p->map) {
+		munmap((void *)p->map, p->map_size);
+		p->map = NULL;
 	}
 	free(p->raw);
 	free(p->buf);

@@ -99,6 +99,11 @@ enum {
 	 * (that would stall perf). The stage must check fp_out_is_full() and
 	 * drop (and count) whole records instead of writing them. */
 	FP_PUMP_NEVER_BLOCK = 2,
+	/* A regular file is mapped (mmap) instead of read: no copy into the
+	 * line buffer. Lines are then NOT NUL-terminated and must not be
+	 * written to: the stage uses (line, len) only. gzip input and
+	 * pipes use the normal path. The file must not shrink meanwhile. */
+	FP_PUMP_MMAP = 4,
 };
 
 /* True while more than FP_OUT_HIGH bytes wait for a slow reader. */
@@ -131,6 +136,8 @@ struct fp_pump {
 	char *raw;		/* compressed bytes when inflating */
 	size_t raw_len;
 	int gz_checked, gz_error;
+	const char *map;	/* FP_PUMP_MMAP: the mapped file, or NULL */
+	size_t map_size, map_pos, map_released;
 };
 
 void fp_pump_init(struct fp_pump *p, struct ev_loop *loop, int in_fd, int out_fd,

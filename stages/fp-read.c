@@ -382,7 +382,7 @@ int main(int argc, char **argv)
 
 	r.quiet = o.quiet;
 	fp_perf_init(&r.parser, &perf_ops, &r);
-	fp_pump_init(&r.pump, EV_DEFAULT, in_fd, 1, &pump_ops, &r, FP_PUMP_GZIP);
+	fp_pump_init(&r.pump, EV_DEFAULT, in_fd, 1, &pump_ops, &r, FP_PUMP_GZIP | FP_PUMP_MMAP);
 	if (in_fd != 0)
 		r.pump.in_name = o.path;
 	r.pump.stage = o.stage;

@@ -54,6 +54,13 @@ test_expect_success 'bad filters' '
 	expect_error 400 "/flamegraph/?filename=$F&exclude=a%0D%0Arange%201%202"
 '
 
+test_expect_success 'a regex that would take gigabytes to compile is refused at once' '
+	expect_error 400 "/flamegraph/?filename=$F&include=((a%7B255%7D)%7B255%7D)%7B255%7D" &&
+	grep -q "too complex" body &&
+	expect_error 400 "/flamegraph/?filename=$F&exclude=(((a%7B32%7D)%7B32%7D)%7B32%7D)%7B32%7D" &&
+	test "$(get "/flamegraph/?filename=$F&include=a%7B2,3%7D")" = 200
+'
+
 test_expect_success 'SVG options out of range' '
 	expect_error 400 "/svg/flamegraph?filename=$F&width=5" &&
 	expect_error 400 "/svg/flamegraph?filename=$F&palette=nosuch" &&

@@ -16,6 +16,8 @@
 #include "fp_record.h"
 #include "serve.h"
 
+#define REGEX_EXPANSION_MAX 65536	/* length x repetition bounds */
+
 int query_value_ok(const char *s, size_t n, size_t max, const char **why)
 {
 	if (n > max) {
@@ -66,6 +68,44 @@ int query_seconds(const char *s, size_t n, uint64_t *ns, const char **why)
 	return 1;
 }
 
+/* glibc's regcomp copies a subexpression once per bounded repetition, so
+ * "((a{255}){255}){255}" takes gigabytes and seconds. Bound the expansion:
+ * length times the product of every {n,m} upper bound (an over-estimate:
+ * it treats all repetitions as nested). */
+static int regex_too_big(const char *s, size_t n)
+{
+	uint64_t product = 1;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\\') {
+			i++;
+			continue;
+		}
+		if (s[i] != '{')
+			continue;
+		uint64_t bound = 0, v = 0;
+		size_t j = i + 1;
+		int digits = 0;
+		for (; j < n && ((s[j] >= '0' && s[j] <= '9') || s[j] == ','); j++) {
+			if (s[j] == ',') {
+				v = 0;
+				continue;
+			}
+			v = v * 10 + (uint64_t)(s[j] - '0');
+			if (v > REGEX_EXPANSION_MAX)
+				return 1;
+			if (v > bound)
+				bound = v;
+			digits = 1;
+		}
+		if (j < n && s[j] == '}' && digits && bound > 1) {
+			product *= bound;
+			if (product > REGEX_EXPANSION_MAX)
+				return 1;
+		}
+	}
+	return product * (n ? n : 1) > REGEX_EXPANSION_MAX;
+}
+
 int query_filter_ok(const char *word, const char *s, size_t n, const char **why)
 {
 	if (!query_value_ok(s, n, QUERY_VALUE_MAX, why))
@@ -84,6 +124,10 @@ int query_filter_ok(const char *word, const char *s, size_t n, const char **why)
 		return 0;
 	}
 	if ((cmd.kind == FP_RC_INCLUDE || cmd.kind == FP_RC_EXCLUDE) && !cmd.off) {
+		if (regex_too_big(cmd.arg.p, cmd.arg.n)) {
+			*why = "regular expression too complex (repetition counts too large)";
+			return 0;
+		}
 		/* compile it here so a bad regex is a 400, not a stage failure */
 		char *re = strndup(cmd.arg.p, cmd.arg.n);
 		regex_t rx;
