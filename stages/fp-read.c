@@ -1,7 +1,7 @@
 /* fp-read: turn `perf script` text into a flamepipe stream of S records.
  *
  * Interface:
- *	fp-read [--name NAME] [-q] [FILE]
+ *	fp-read [--name NAME] [--live] [-q] [FILE]
  *
  * Input: `perf script` output (any -F field list that includes the time,
  * with or without -g, --header, --show-lost-events), plain or gzip
@@ -15,6 +15,16 @@
  *	lost_records=.. other_records=.. skipped_lines=.. too_long_lines=..
  *	dropped_samples=.. bytes=..
  * Only the sample being read is held in memory.
+ *
+ * Live mode (--live, used by `flamepipe live`; docs/live.md): the source
+ * (perf) must never be blocked by a slow chain, so input is always read
+ * (FP_PUMP_NEVER_BLOCK). While more than FP_OUT_HIGH bytes wait for the
+ * next stage, whole samples are dropped and counted instead of written.
+ * When the output has room again (at most once per DROP_REPORT_INTERVAL)
+ * a `W read - dropped N samples ...` record, an `I read dropped=N` record
+ * (N counts every drop so far) and a line on stderr report them. In live
+ * mode the full I record (with dropped=N added) is also written about once
+ * per STATS_INTERVAL while samples arrive, so views can show live counts.
  *
  * Bad input: a line that is not perf script is counted, reported in a W
  * record and on stderr (the first WARNINGS_SHOWN, then a summary), and the
@@ -44,7 +54,7 @@
 #include "fp_perfparse.h"
 #include "fp_record.h"
 
-#define USAGE "usage: fp-read [--name NAME] [-q] [FILE]"
+#define USAGE "usage: fp-read [--name NAME] [--live] [-q] [FILE]"
 
 #define DEFAULT_STAGE_NAME "read"
 /* Warnings of one kind (W records and stderr lines) shown before the rest
@@ -73,11 +83,20 @@ static const char *const warn_kind_name[WARN_KINDS] = {
 	[WARN_TOO_LONG] = "line too long",
 	[WARN_TOO_BIG] = "sample too big",
 };
+/* Live mode: seconds between two drop reports, and between two live
+ * I records (both keep the stream and stderr quiet under sustained load). */
+#define DROP_REPORT_INTERVAL 1.0
+#define STATS_INTERVAL 1.0
 
 struct reader {
 	struct fp_pump pump;
 	struct fp_perf_parser parser;
 	int quiet;
+	int live;			/* --live: drop samples rather than block */
+	uint64_t dropped;		/* live: samples dropped, in all */
+	uint64_t dropped_reported;	/* ... as of the last report */
+	ev_tstamp last_drop_report, last_stats;
+	uint64_t stats_samples;		/* samples as of the last live I record */
 	uint64_t warnings[WARN_KINDS];	/* seen, shown or not */
 	int not_perf;			/* gave up: the input is not perf script */
 	char first_bad[EXCERPT_CAP];	/* quoted excerpt of the first bad line */
@@ -216,10 +235,21 @@ static void report_hidden_warnings(struct reader *r)
 
 /* ---- parser callbacks -------------------------------------------------- */
 
+static void report_drops(struct reader *r, int force);
+
 static void on_record(void *ctx, const char *rec, size_t len)
 {
 	struct reader *r = ctx;
 
+	if (r->live) {
+		/* Downstream is behind: drop the whole sample, never block. */
+		if (fp_out_is_full(&r->pump.out)) {
+			r->dropped++;
+			return;
+		}
+		if (r->dropped != r->dropped_reported)
+			report_drops(r, 0);
+	}
 	fp_out_write(&r->pump.out, rec, len);
 }
 
@@ -275,11 +305,12 @@ static void on_too_long(struct fp_pump *p, uint64_t lineno)
 
 static void write_stats(struct reader *r)
 {
+	uint64_t samples_out = r->parser.st.samples - (r->live ? r->dropped : 0);
 	const struct fp_perf_stats *st = &r->parser.st;
 	struct fp_out *o = &r->pump.out;
 	const struct { const char *key; uint64_t value; } stats[] = {
 		{ "lines", st->lines },
-		{ "samples", st->samples },
+		{ "samples", samples_out },
 		{ "frames", st->frames },
 		{ "bad_lines", st->bad_lines },
 		{ "lost_events", st->lost_events },
@@ -299,7 +330,61 @@ static void write_stats(struct reader *r)
 		fp_out_char(o, '=');
 		fp_out_u64(o, stats[i].value);
 	}
+	if (r->live) {
+		fp_out_str(o, "\tdropped=");
+		fp_out_u64(o, r->dropped);
+	}
 	fp_out_char(o, '\n');
+}
+
+/* Live mode: W record, `I read dropped=N` and a stderr line for the
+ * samples dropped since the last report. Not more than once per
+ * DROP_REPORT_INTERVAL unless forced (end of input). The records are small
+ * and only written when the output has room again, so they are never lost
+ * to the same congestion they report. */
+static void report_drops(struct reader *r, int force)
+{
+	struct fp_pump *p = &r->pump;
+	struct fp_out *o = &p->out;
+	uint64_t n = r->dropped - r->dropped_reported;
+	ev_tstamp now = ev_now(p->loop);
+	char msg[MSG_MAX];
+
+	if (!n || (!force && now - r->last_drop_report < DROP_REPORT_INTERVAL))
+		return;
+	r->last_drop_report = now;
+	r->dropped_reported = r->dropped;
+	snprintf(msg, sizeof msg, "dropped %llu samples (%llu in all): the chain fell "
+		 "behind the live source, which is never blocked",
+		 (unsigned long long)n, (unsigned long long)r->dropped);
+	if (!r->quiet)
+		fp_warn("%s: %s", p->in_name, msg);
+	fp_out_write(o, "W\t", 2);
+	fp_out_str(o, p->stage);
+	fp_out_str(o, "\t-\t");
+	fp_out_str(o, msg);
+	fp_out_str(o, "\nI\t");
+	fp_out_str(o, p->stage);
+	fp_out_str(o, "\tdropped=");
+	fp_out_u64(o, r->dropped);
+	fp_out_char(o, '\n');
+}
+
+/* Live mode, input idle for now: catch up on drop reports, and publish the
+ * counters now and then while samples arrive. */
+static void on_idle(struct fp_pump *p)
+{
+	struct reader *r = p->ctx;
+	ev_tstamp now = ev_now(p->loop);
+
+	if (!r->live || fp_out_is_full(&p->out))
+		return;
+	report_drops(r, 0);
+	if (r->parser.st.samples != r->stats_samples && now - r->last_stats >= STATS_INTERVAL) {
+		r->last_stats = now;
+		r->stats_samples = r->parser.st.samples;
+		write_stats(r);
+	}
 }
 
 static void on_eof(struct fp_pump *p)
@@ -307,6 +392,8 @@ static void on_eof(struct fp_pump *p)
 	struct reader *r = p->ctx;
 
 	fp_perf_finish(&r->parser);
+	if (r->live)
+		report_drops(r, 1);
 	report_hidden_warnings(r);
 	write_stats(r);
 }
@@ -314,6 +401,7 @@ static void on_eof(struct fp_pump *p)
 static const struct fp_pump_ops pump_ops = {
 	.line = on_line,
 	.eof = on_eof,
+	.idle = on_idle,
 	.too_long = on_too_long,
 };
 
@@ -323,6 +411,7 @@ struct options {
 	const char *stage;
 	const char *path;
 	int quiet;
+	int live;
 };
 
 static _Noreturn void usage(void)
@@ -332,10 +421,11 @@ static _Noreturn void usage(void)
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
-	enum { OPT_NAME = 256 };
+	enum { OPT_NAME = 256, OPT_LIVE };
 	static const struct option longopts[] = {
 		{ "name", required_argument, NULL, OPT_NAME },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "live", no_argument, NULL, OPT_LIVE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -350,6 +440,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->stage = optarg;
 			break;
 		case 'q': o->quiet = 1; break;
+		case OPT_LIVE: o->live = 1; break;
 		case 'h':
 			printf("%s\n", USAGE);
 			exit(FP_EXIT_OK);
@@ -381,8 +472,10 @@ int main(int argc, char **argv)
 	int in_fd = open_input(o.path);
 
 	r.quiet = o.quiet;
+	r.live = o.live;
 	fp_perf_init(&r.parser, &perf_ops, &r);
-	fp_pump_init(&r.pump, EV_DEFAULT, in_fd, 1, &pump_ops, &r, FP_PUMP_GZIP | FP_PUMP_MMAP);
+	fp_pump_init(&r.pump, EV_DEFAULT, in_fd, 1, &pump_ops, &r,
+		     FP_PUMP_GZIP | FP_PUMP_MMAP | (o.live ? FP_PUMP_NEVER_BLOCK : 0));
 	if (in_fd != 0)
 		r.pump.in_name = o.path;
 	r.pump.stage = o.stage;
