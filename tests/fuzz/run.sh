@@ -95,7 +95,8 @@ for t in $targets; do
 	done
 	if [ -n "$replay" ]; then
 		# shellcheck disable=SC2086
-		if ! "$B/$t" -runs=0 -close_fd_mask=3 -max_len="$maxlen" $replay >>"$log" 2>&1; then
+		if ! "$B/$t" -runs=0 -close_fd_mask=3 -max_len="$maxlen" \
+			-artifact_prefix="$crashes/" $replay >>"$log" 2>&1; then
 			echo "FAIL $t: a regression or seed input fails (replay); see $log:"
 			grep -m 5 'ERROR\|SUMMARY\|runtime error' "$log" | sed 's/^/  /'
 			failed=1; continue
