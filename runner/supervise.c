@@ -54,6 +54,7 @@
 #define DEFAULT_ROWS "50"
 #define HIGH_FD 10		/* where child fds are parked before dup2 */
 #define FIFO_MODE 0600
+#define SHELL_SIGNAL_BASE 128	/* exit code 128+N: "died of signal N" */
 #define INSERTED_WHERE "ctl insert"	/* a stage added at run time has no file:line */
 
 enum stage_state { ST_IDLE, ST_RUNNING, ST_BACKOFF, ST_DONE };
@@ -549,9 +550,11 @@ static int exit_is_success(const struct stage *st, int status)
 	if (((WIFEXITED(status) && WEXITSTATUS(status) == FP_EXIT_PIPE) ||
 	     (WIFSIGNALED(status) && WTERMSIG(status) == SIGPIPE)) && downstream_finished(st))
 		return 1;
-	/* Our own SIGTERM while stopping: stopped as asked. */
-	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM && st->term_sent &&
-	    st->run->stopping)
+	/* Our own SIGTERM while stopping: stopped as asked (a stage blocked
+	 * in a write exits 128+SIGTERM the way a shell reports it). */
+	if (((WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) ||
+	     (WIFEXITED(status) && WEXITSTATUS(status) == SHELL_SIGNAL_BASE + SIGTERM)) &&
+	    st->term_sent && st->run->stopping)
 		return 1;
 	return 0;
 }
