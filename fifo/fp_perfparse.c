@@ -475,6 +475,13 @@ static int is_addr_column(const char *p)
 	       IS_HEX(p[PERF_ADDR_WIDTH - 1]);
 }
 
+/* A 64-bit kernel address as perf prints it: 16 hex digits starting with
+ * ffff (x86-64 and arm64 kernel space; user space ends at 0x00007fff...). */
+static int is_kernel_address(const char *a, size_t n)
+{
+	return n == PERF_ADDR_WIDTH && memcmp(a, "ffff", 4) == 0;
+}
+
 /* Removes a trailing +0x<hex> offset from the symbol [p, end), and only
  * that: operator+= keeps its '+'. Returns the new end. */
 HOT_INLINE const char *strip_offset(const char *p, const char *end)
@@ -525,8 +532,12 @@ static int parse_frame(struct fp_perf_parser *pp, const char *p, const char *end
 {
 	if (end > p && IS_SPACE(end[-1]))
 		end = trim_spaces_back(p, end);
+	const char *addr = NULL;	/* the address, when there is one */
+	size_t addr_len = 0;
 	if (end - p > PERF_ADDR_WIDTH + 1 && p[PERF_ADDR_WIDTH] == ' ' &&
 	    p[PERF_ADDR_WIDTH + 1] != ' ' && is_addr_column(p)) {
+		addr = p;
+		addr_len = PERF_ADDR_WIDTH;
 		p += PERF_ADDR_WIDTH + 1;
 	} else {
 		p = skip_spaces(p, end);
@@ -535,8 +546,11 @@ static int parse_frame(struct fp_perf_parser *pp, const char *p, const char *end
 		const char *a = p;
 		while (a < end && IS_HEX(*a))
 			a++;
-		if (a > p && (a == end || IS_SPACE(*a)))
+		if (a > p && (a == end || IS_SPACE(*a))) {
+			addr = p;
+			addr_len = (size_t)(a - p);
 			p = skip_spaces(a, end);	/* skip the address */
+		}
 	}
 
 	const char *sym_end = end, *dso = NULL;
@@ -561,6 +575,10 @@ static int parse_frame(struct fp_perf_parser *pp, const char *p, const char *end
 			kind = FP_KIND_UNKNOWN;
 		}
 	}
+
+	/* No dso printed (-F without dso): a kernel address still tells. */
+	if (!dso && addr && is_kernel_address(addr, addr_len))
+		kind = FP_KIND_KERNEL;
 
 	sym_end = strip_offset(p, sym_end);
 

@@ -25,9 +25,16 @@ test_expect_success 'comm pid/tid: pid and tid apart, no period (1)' '
 	grep -q "^S	265915803000	12039	12039	0	1	cpu-clock:pppH	busy	uuu	" out
 '
 
-test_expect_success 'period without event: event is -, frames without dso are x' '
+test_expect_success 'period without event: event is -' '
 	read_golden no-event &&
-	grep -q "^S	265910800000	0	0	0	5025125	-	swapper	x*	" out
+	grep -q "^S	265910800000	0	0	0	5025125	-	swapper	" out
+'
+
+test_expect_success 'no dso printed: kernel addresses give k, the others x' '
+	read_golden no-event &&
+	grep "^S	" out | cut -f 8,9 >got &&
+	printf "swapper\tkkkkkkkkkkkk\nbusy\txxx\nperf\txx\n" >expect &&
+	test_cmp expect got
 '
 
 test_expect_success 'no comm: comm is ?, no cpu: cpu is -1' '
