@@ -13,7 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import {
-	TOP, BIN, step, check, eq, finish, deadline, onCleanup, launch, newPage, shot, getJSON, treeTotal
+	TOP, BIN, step, check, eq, finish, deadline, onCleanup, launch, newPage, shot, getJSON, treeTotal,
+	clickCell, waitCells, drawnCells
 } from './serve-lib.mjs';
 
 const TEST_DEADLINE_MS = 55000;
@@ -124,7 +125,7 @@ let c1, c2;
 await step('its page gains columns by Server-Sent Events while the capture runs', async () => {
 	await page.getByRole('link', { name: NAME, exact: true }).click();
 	await page.waitForSelector('#live-badge:not([hidden])');
-	await page.waitForSelector('#heatmap rect.cell');
+	await waitCells(page);
 	c1 = await columns();
 	const req1 = requests;
 	startFeeding();
@@ -132,9 +133,9 @@ await step('its page gains columns by Server-Sent Events while the capture runs'
 	c2 = await columns();
 	check(fed < FEED_SECONDS, `the input ended before the page grew (${c1} -> ${c2} columns)`);
 	// redraws are coalesced: the grid catches up with the data shortly
-	await page.waitForFunction(() => document.querySelectorAll('#heatmap rect.cell').length ===
+	await page.waitForFunction(() => window.flamepipe.drawnCells().length ===
 				   window.flamepipe.state.heat.ncols * window.flamepipe.state.heat.rows);
-	check(await page.locator('#heatmap rect.cell').count() >= c2 * 50, 'grid smaller than the data');
+	check((await drawnCells(page)).length >= c2 * 50, 'grid smaller than the data');
 	eq(requests, req1, 'the page re-fetched /heatmap/ instead of applying events');
 	await shot(page, 'live-02-growing');
 });
@@ -142,8 +143,8 @@ await step('its page gains columns by Server-Sent Events while the capture runs'
 await step('a range selected on the live page comes back through fp-range\'s control FIFO', async () => {
 	// a band of the capture that is already in: seconds 5..9 of the axis
 	const rows = 50, s0 = 5, s1 = 9;
-	await page.locator(`#heatmap rect[data-t="${s0 * rows}"]`).click();
-	await page.locator(`#heatmap rect[data-t="${s1 * rows - 1}"]`).click();
+	await clickCell(page, s0 * rows);
+	await clickCell(page, s1 * rows - 1);
 	await page.waitForFunction(() => /Live flame graph: 5 s/.test(document.getElementById('flame-title').textContent));
 	const snap = await getJSON(url + 'live/flamegraph?name=' + NAME);
 	eq(snap.from, String(s0), 'snapshot range start');

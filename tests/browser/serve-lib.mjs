@@ -159,3 +159,30 @@ export function treeMatched(t, re, depth = 0, inMatch = false) {
 		sum += treeMatched(k, re, depth + 1, inMatch || m);
 	return sum;
 }
+
+// ---- the heatmap canvas (web/ui/app.js exposes window.flamepipe) -------------------------------
+// Clicks cell t = col * rows + row (row 0 = start of the second).
+export async function clickCell(page, t) {
+	await page.locator('#heat-overlay').scrollIntoViewIfNeeded();
+	const p = await page.evaluate((t) => window.flamepipe.cellCenter(t), t);
+	if (!p) throw new Error('no heatmap drawn');
+	await page.mouse.click(p.x, p.y);
+}
+export async function hoverCell(page, t) {
+	const p = await page.evaluate((t) => window.flamepipe.cellCenter(t), t);
+	await page.mouse.move(p.x, p.y);
+}
+// Waits until the heatmap is drawn with n cells (any n > 0 if omitted).
+export async function waitCells(page, n) {
+	await page.waitForFunction((n) => {
+		const c = window.flamepipe && window.flamepipe.drawnCells();
+		return c && (n === undefined ? c.length > 0 : c.length === n);
+	}, n);
+}
+// Colours drawn at the cell centres, and the cells the selection overlay covers.
+export const drawnCells = (page) => page.evaluate(() => window.flamepipe.drawnCells());
+export async function highlighted(page) {
+	await page.mouse.move(0, 0);	// no hover box
+	const a = await page.evaluate(() => window.flamepipe.overlayCells());
+	return a.map((v, t) => (v > 0 ? t : -1)).filter((t) => t >= 0);
+}

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {
 	TOP, step, check, eq, finish, deadline, onCleanup, startServe, launch, newPage, shot,
-	getJSON, treeTotal, treeMatched
+	getJSON, treeTotal, treeMatched, clickCell, hoverCell, waitCells, drawnCells, highlighted
 } from './serve-lib.mjs';
 
 const TEST_DEADLINE_MS = 55000;
@@ -15,7 +15,7 @@ const WAIT_MS = 15000;		// one UI step (a flame graph is a stage chain run)
 const FILE = 'demo-clockloop.perf.gz';
 const ROWS = 50;
 const SEARCH = 'clock_gettime';
-const WHITE = 'rgb(255,255,255)';
+const WHITE = '255,255,255';
 
 deadline(TEST_DEADLINE_MS);
 const browser = await launch();
@@ -42,15 +42,25 @@ await step('the file list shows the bundled captures and an upload form', async 
 let heat, ncols;
 await step(`opening ${FILE} shows its heatmap (cells match /heatmap/)`, async () => {
 	await page.getByRole('link', { name: FILE, exact: true }).click();
-	await page.waitForSelector('#heatmap rect.cell');
+	await waitCells(page);
 	heat = await api('heatmap/', { filename: FILE, rows: ROWS });
 	ncols = heat.values.length;
-	const n = await page.locator('#heatmap rect.cell').count();
-	check(n > 0, 'no heatmap cells');
-	eq(n, ncols * ROWS, 'cells drawn');
-	const coloured = await page.$$eval('#heatmap rect.cell', (rs, w) => rs.filter((r) => r.getAttribute('fill') !== w).length, WHITE);
-	const nonzero = heat.values.flat().filter((v) => v > 0).length;
-	eq(coloured, nonzero, 'coloured cells vs non-zero cells of /heatmap/');
+	const drawn = await drawnCells(page);
+	check(drawn.length > 0, 'no heatmap cells');
+	eq(drawn.length, ncols * ROWS, 'cells drawn');
+	// what the user sees: a cell is coloured exactly when /heatmap/ counts samples in it
+	for (let t = 0; t < drawn.length; t++) {
+		const c = Math.floor(t / ROWS), v = heat.values[c][ROWS - 1 - (t % ROWS)];
+		if ((drawn[t] !== WHITE) !== (v > 0))
+			throw new Error(`cell ${t} (second ${c}, row ${t % ROWS}) drawn ${drawn[t]} for count ${v}`);
+	}
+	// hovering shows second, ms and count
+	const busyCell = drawn.findIndex((x) => x !== WHITE);
+	await hoverCell(page, busyCell);
+	const tip = await page.textContent('#tooltip');
+	const bc = Math.floor(busyCell / ROWS), br = busyCell % ROWS;
+	check(tip.includes('second ' + bc) && tip.includes('ms ' + br * 1000 / ROWS + '\u2013') &&
+	      tip.includes('count ' + heat.values[bc][ROWS - 1 - br]), 'tooltip: ' + tip);
 	// the whole-profile flame graph is shown beside it
 	await page.waitForSelector('#flame g.frame');
 	const total = await page.evaluate(() => window.flamepipe.flame.data.root.total);
@@ -86,10 +96,10 @@ const start = secOf(startCell), end = secOf(endCell + 1);
 let tree;
 
 await step('clicking an end cell then a start cell selects that range in time order', async () => {
-	await page.locator(`#heatmap rect[data-t="${endCell}"]`).click();
-	await page.locator(`#heatmap rect[data-t="${startCell}"]`).click();
+	await clickCell(page, endCell);
+	await clickCell(page, startCell);
 	await page.waitForFunction(([s, e]) => location.hash.includes('start=' + s) && location.hash.includes('end=' + e), [start, end]);
-	const sel = await page.$$eval('#heatmap rect.sel', (rs) => rs.map((r) => +r.getAttribute('data-t')));
+	const sel = await highlighted(page);
 	eq(sel.length, endCell - startCell + 1, 'highlighted cells');
 	eq(Math.min(...sel), startCell, 'first highlighted cell');
 	eq(Math.max(...sel), endCell, 'last highlighted cell');
@@ -152,17 +162,21 @@ await step('the step buttons move the selection by its length through time', asy
 });
 
 await step('switching rows to 100 redraws the grid with 100 rows', async () => {
-	const h50 = +(await page.getAttribute(`#heatmap rect[data-t="0"]`, 'height'));
+	const cellH = () => page.evaluate(() => window.flamepipe.cellCenter(0).y - window.flamepipe.cellCenter(1).y);
+	const h50 = await cellH();
 	await page.selectOption('#rows', '100');
-	await page.waitForFunction((n) => document.querySelectorAll('#heatmap rect.cell').length === n, ncols * 100);
-	const h100 = +(await page.getAttribute(`#heatmap rect[data-t="0"]`, 'height'));
+	await waitCells(page, ncols * 100);
+	const h100 = await cellH();
 	check(h100 < h50, `cell height ${h100} not below ${h50}`);
 	const api100 = await api('heatmap/', { filename: FILE, rows: 100 });
-	const coloured = await page.$$eval('#heatmap rect.cell', (rs, w) => rs.filter((r) => r.getAttribute('fill') !== w).length, WHITE);
+	const coloured = (await drawnCells(page)).filter((x) => x !== WHITE).length;
 	eq(coloured, api100.values.flat().filter((v) => v > 0).length, 'coloured cells at 100 rows');
 	check((await page.evaluate(() => location.hash)).includes('rows=100'), 'rows not in the URL');
 	// the selection is a time range: still highlighted at the new resolution
-	check(await page.locator('#heatmap rect.sel').count() > 0, 'selection lost');
+	// (20.2 s -> row 20 of second 20 at 100 rows)
+	const sel = await highlighted(page);
+	eq(sel[0], Math.round(Number(start) * 100), 'first highlighted cell at 100 rows');
+	eq(sel[sel.length - 1], Math.round(Number(end) * 100) - 1, 'last highlighted cell at 100 rows');
 	await shot(page, 'serve-05-rows100');
 });
 
@@ -170,8 +184,8 @@ await step('compare: a second range gives the differential and elided views', as
 	// second range: 3 seconds of another busy band (rows = 100 now)
 	const R = 100, c2 = otherBand();
 	await page.click('#compare');
-	await page.locator(`#heatmap rect[data-t="${c2 * R}"]`).click();
-	await page.locator(`#heatmap rect[data-t="${(c2 + 3) * R - 1}"]`).click();
+	await clickCell(page, c2 * R);
+	await clickCell(page, (c2 + 3) * R - 1);
 	await page.waitForSelector('#flame-tabs:not([hidden])');
 	await page.waitForFunction(() => /^Differential/.test(document.getElementById('flame-title').textContent));
 	const cs = String(c2), ce = String(c2 + 3);
@@ -179,7 +193,9 @@ await step('compare: a second range gives the differential and elided views', as
 	const diff = await api('differential/', q);
 	const got = await page.evaluate(() => window.flamepipe.flame.data.root.total);
 	eq(got, treeTotal(diff), 'differential samples vs /differential/');
-	check(await page.locator('#heatmap rect.sel2').count() === 3 * R, 'second range not highlighted');
+	const hl = new Set(await highlighted(page));
+	for (let t = c2 * R; t < (c2 + 3) * R; t++) check(hl.has(t), `second range cell ${t} not highlighted`);
+	check(!hl.has((c2 + 3) * R), 'highlight goes past the second range');
 	const fills = await page.$$eval('#flame g.frame rect', (rs) => rs.map((r) => r.getAttribute('fill')));
 	check(fills.some((f) => /^rgb\(250,(?!250)/.test(f) || /^rgb\((?!250)\d+,\d+,250\)/.test(f)),
 	      'no red or blue frame in the differential graph');
@@ -291,7 +307,7 @@ await step('the upload form stores a capture and lists it', async () => {
 });
 await step('<script> symbols and <svg onload> comms stay text in the heatmap and flame graph', async () => {
 	await xpage.getByRole('link', { name: XSS_NAME, exact: true }).click();
-	await xpage.waitForSelector('#heatmap rect.cell');
+	await waitCells(xpage);
 	await xpage.waitForSelector('#flame g.frame');
 	const titles = await xpage.$$eval('#flame g.frame title', (ts) => ts.map((t) => t.textContent));
 	check(titles.some((t) => t.startsWith('<script>alert')), 'no literal <script> frame: ' + titles.join(' | '));

@@ -370,72 +370,159 @@ function loadHeatmap() {
 // Colours: white -> red, linear to the largest cell; "enhanced" goes through
 // yellow and orange on a square-root scale so that small counts stand out.
 var ENHANCED_STOPS = [[255, 255, 204], [254, 217, 118], [253, 141, 60], [227, 26, 28], [128, 0, 38]];
-function heatColor(v, max) {
-	if (!v || !max) return 'rgb(255,255,255)';
+function heatRGB(v, max) {
+	if (!v || !max) return [255, 255, 255];
 	var t = clamp(v / max, 0, 1);
 	if (!st.enhanced) {
 		var gb = Math.round(255 * (1 - t));
-		return 'rgb(255,' + gb + ',' + gb + ')';
+		return [255, gb, gb];
 	}
 	var s = Math.sqrt(t) * (ENHANCED_STOPS.length - 1);
 	var i = Math.min(Math.floor(s), ENHANCED_STOPS.length - 2), f = s - i;
 	var a = ENHANCED_STOPS[i], b = ENHANCED_STOPS[i + 1];
-	return 'rgb(' + [0, 1, 2].map(function (k) { return Math.round(a[k] + (b[k] - a[k]) * f); }).join(',') + ')';
+	return [0, 1, 2].map(function (k) { return Math.round(a[k] + (b[k] - a[k]) * f); });
 }
+function heatColor(v, max) { return 'rgb(' + heatRGB(v, max).join(',') + ')'; }
 
-var heatGeom = null;	// {cw, ch, rows, ncols, max, enhanced} of the drawn heatmap
-var heatRects = [];	// the drawn cells by index t
+// The grid is drawn on a canvas (a 10-minute capture at 100 rows is 60,000
+// cells: far too many DOM elements); a second canvas on top holds the
+// selections, the pending click and the hover box, so moving the mouse or
+// selecting never repaints the cells.
+var heatGeom = null;	// {x0, y0, cw, ch, pw, ph, W, H, rows, ncols, max, enhanced}
+function canvasSize(cv, W, H) {
+	var dpr = window.devicePixelRatio || 1;
+	cv.width = Math.round(W * dpr);
+	cv.height = Math.round(H * dpr);
+	cv.style.width = W + 'px';
+	cv.style.height = H + 'px';
+	var ctx = cv.getContext('2d');
+	ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+	return ctx;
+}
 function drawHeatmap() {
-	var svg = $('heatmap');
-	clear(svg);
-	var info = $('heat-info');
+	var cv = $('heatmap'), ov = $('heat-overlay');
 	var h = st.heat;
-	if (!h || !h.rows) {
-		svg.setAttribute('width', 0); svg.setAttribute('height', 0);
-		text($('heat-title'), '');
-		text(info, h ? 'no samples' : '');
+	if (!h || !h.rows || !h.ncols) {
+		canvasSize(cv, 0, 0);
+		canvasSize(ov, 0, 0);
 		heatGeom = null;
+		updateHeatTitle();
+		text($('heat-info'), h ? 'No samples.' : '');
+		clear($('legend'));
 		return;
 	}
 	var wrap = $('heat-wrap');
 	var avail = Math.max(200, wrap.clientWidth - HEAT_MARGIN.left - HEAT_MARGIN.right - 2);
-	var cw = clamp(Math.floor(avail / Math.max(1, h.ncols)), CELL_W_MIN, CELL_W_MAX);
+	var cw = clamp(Math.floor(avail / h.ncols), CELL_W_MIN, CELL_W_MAX);
 	var ch = clamp(Math.floor(HEAT_PLOT_HEIGHT / h.rows), CELL_H_MIN, CELL_H_MAX);
-	var pw = cw * Math.max(1, h.ncols), ph = ch * h.rows;
-	var W = HEAT_MARGIN.left + pw + HEAT_MARGIN.right, H = HEAT_MARGIN.top + ph + HEAT_MARGIN.bottom;
-	svg.setAttribute('width', W);
-	svg.setAttribute('height', H);
-	svg.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
-	heatGeom = { cw: cw, ch: ch, rows: h.rows, ncols: h.ncols, max: h.max, enhanced: st.enhanced };
-	heatRects = new Array(h.ncols * h.rows);
-
-	var x0 = HEAT_MARGIN.left, y0 = HEAT_MARGIN.top;
-	svg.appendChild(svgEl('rect', { x: x0 - 0.5, y: y0 - 0.5, width: pw + 1, height: ph + 1, 'class': 'plot-bg' }));
-	var cellsG = svgEl('g', { id: 'cells' });
-	var frag = document.createDocumentFragment();
-	var sel = selectedCells(h, st.sel, st.file), sel2 = selectedCells(h, st.cmp, st.cmp && st.cmp.file);
-	for (var c = 0; c < h.ncols; c++) {
-		for (var r = 0; r < h.rows; r++) {
-			var t = c * h.rows + r;
-			var v = h.cells[t];
-			var cls = 'cell';
-			if (sel && t >= sel[0] && t <= sel[1]) cls += ' sel';
-			if (sel2 && t >= sel2[0] && t <= sel2[1]) cls += ' sel2';
-			if (st.pending === t) cls += ' pending';
-			frag.appendChild(heatRects[t] = svgEl('rect', {
-				x: x0 + c * cw, y: y0 + (h.rows - 1 - r) * ch, width: cw, height: ch,
-				fill: heatColor(v, h.max), 'class': cls, 'data-t': t
-			}));
-		}
-	}
-	cellsG.appendChild(frag);
-	svg.appendChild(cellsG);
-	drawAxes(svg, h, x0, y0, cw, ch, pw, ph);
-
+	var pw = cw * h.ncols, ph = ch * h.rows;
+	var g = heatGeom = {
+		x0: HEAT_MARGIN.left, y0: HEAT_MARGIN.top, cw: cw, ch: ch, pw: pw, ph: ph,
+		W: HEAT_MARGIN.left + pw + HEAT_MARGIN.right, H: HEAT_MARGIN.top + ph + HEAT_MARGIN.bottom,
+		rows: h.rows, ncols: h.ncols, max: h.max, enhanced: st.enhanced
+	};
+	var ctx = canvasSize(cv, g.W, g.H);
+	canvasSize(ov, g.W, g.H);
+	ctx.fillStyle = '#fafafa';
+	ctx.fillRect(0, 0, g.W, g.H);
+	ctx.strokeStyle = '#ccc';
+	ctx.lineWidth = 1;
+	ctx.strokeRect(g.x0 - 0.5, g.y0 - 0.5, pw + 1, ph + 1);
+	drawColumns(ctx, 0, h.ncols);
+	drawAxes(ctx, h, g);
+	drawOverlay();
 	updateHeatTitle();
 	updateHeatInfo();
 	updateStepper();
 	drawLegend();
+}
+// Paints columns [c0, c1) with the current colour scale: one pixel per cell
+// on an offscreen canvas, scaled up without smoothing (60,000 cells in a
+// few milliseconds, where a fillRect per cell takes half a second).
+var cellsCanvas = null;
+function drawColumns(ctx, c0, c1) {
+	var h = st.heat, g = heatGeom;
+	if (!cellsCanvas || cellsCanvas.width !== h.ncols || cellsCanvas.height !== h.rows) {
+		cellsCanvas = document.createElement('canvas');
+		cellsCanvas.width = h.ncols;
+		cellsCanvas.height = h.rows;
+	}
+	var n = c1 - c0;
+	if (n <= 0) return;
+	var octx = cellsCanvas.getContext('2d');
+	var img = octx.createImageData(n, h.rows), px = img.data;
+	var colors = new Map();
+	for (var c = c0; c < c1; c++) {
+		for (var r = 0; r < h.rows; r++) {
+			var v = h.cells[c * h.rows + r];
+			var col = colors.get(v);
+			if (col === undefined) colors.set(v, col = heatRGB(v, h.max));
+			var i = ((h.rows - 1 - r) * n + (c - c0)) * 4;
+			px[i] = col[0]; px[i + 1] = col[1]; px[i + 2] = col[2]; px[i + 3] = 255;
+		}
+	}
+	octx.putImageData(img, c0, 0);
+	ctx.imageSmoothingEnabled = false;
+	ctx.drawImage(cellsCanvas, c0, 0, n, h.rows, g.x0 + c0 * g.cw, g.y0, n * g.cw, g.ph);
+}
+// Cell t's box: x, y (top left), w, h in canvas pixels.
+function cellBox(t) {
+	var g = heatGeom, c = Math.floor(t / g.rows), r = t - c * g.rows;
+	return { x: g.x0 + c * g.cw, y: g.y0 + (g.rows - 1 - r) * g.ch, w: g.cw, h: g.ch };
+}
+// A selection [a, b] of cells "snakes" in time order: the rest of the first
+// column from the start cell up, whole middle columns, the bottom of the
+// last column up to the end cell: at most three rectangles.
+function snakeRects(a, b) {
+	var g = heatGeom, rows = g.rows;
+	var ca = Math.floor(a / rows), cb = Math.floor(b / rows), ra = a - ca * rows, rb = b - cb * rows;
+	var top = g.y0, bottom = g.y0 + g.ph;
+	var out = [];
+	function colRect(c, r0, r1) {	// rows r0..r1 inclusive of column c
+		out.push({ x: g.x0 + c * g.cw, y: bottom - (r1 + 1) * g.ch, w: g.cw, h: (r1 - r0 + 1) * g.ch });
+	}
+	if (ca === cb) { colRect(ca, ra, rb); return out; }
+	colRect(ca, ra, rows - 1);
+	if (cb > ca + 1) out.push({ x: g.x0 + (ca + 1) * g.cw, y: top, w: (cb - ca - 1) * g.cw, h: g.ph });
+	colRect(cb, 0, rb);
+	return out;
+}
+var hoverCell = null;
+function drawOverlay() {
+	var ov = $('heat-overlay'), g = heatGeom, h = st.heat;
+	if (!g || !h) return;
+	var ctx = ov.getContext('2d');
+	ctx.clearRect(0, 0, g.W, g.H);
+	function paint(range, fill, stroke) {
+		if (!range) return;
+		snakeRects(range[0], range[1]).forEach(function (r) {
+			ctx.fillStyle = fill;
+			ctx.fillRect(r.x, r.y, r.w, r.h);
+			ctx.strokeStyle = stroke;
+			ctx.lineWidth = 1.5;
+			ctx.strokeRect(r.x + 0.75, r.y + 0.75, r.w - 1.5, r.h - 1.5);
+		});
+	}
+	paint(selectedCells(h, st.sel, st.file), 'rgba(31,78,216,0.22)', 'rgba(31,78,216,0.9)');
+	paint(selectedCells(h, st.cmp, st.cmp && st.cmp.file), 'rgba(26,158,58,0.22)', 'rgba(26,158,58,0.9)');
+	if (st.pending !== null) {
+		var p = cellBox(st.pending);
+		ctx.strokeStyle = '#1f4ed8';
+		ctx.lineWidth = 2;
+		ctx.strokeRect(p.x - 1, p.y - 1, p.w + 2, p.h + 2);
+	}
+	if (hoverCell !== null && hoverCell < g.ncols * g.rows) {
+		var b = cellBox(hoverCell);
+		ctx.strokeStyle = '#000';
+		ctx.lineWidth = 1;
+		ctx.strokeRect(b.x - 0.5, b.y - 0.5, b.w + 1, b.h + 1);
+	}
+}
+// Selection state changed: only the overlay and the texts change.
+function selChanged() {
+	drawOverlay();
+	updateHeatInfo();
+	updateStepper();
 }
 function updateHeatTitle() {
 	var h = st.heat;
@@ -455,10 +542,11 @@ function selectedCells(h, sel, file) {
 	if (!sel || file !== h.file) return null;
 	var n = h.ncols * h.rows;
 	if (n === 0) return null;
-	var a = sel.from === null ? 0 : cellOfNs(sel.from, h.rows);
-	var b = sel.to === null ? n - 1 : cellOfNs(sel.to - 1, h.rows);
 	// whole profile selections are not highlighted: nothing was clicked
 	if (sel.from === null && sel.to === null) return null;
+	var a = sel.from === null ? 0 : cellOfNs(sel.from, h.rows);
+	var b = sel.to === null ? n - 1 : cellOfNs(sel.to - 1, h.rows);
+	if (a >= n) return null;
 	return [a, Math.min(b, n - 1)];
 }
 function niceStep(minStep) {
@@ -466,33 +554,39 @@ function niceStep(minStep) {
 	for (var i = 0; i < steps.length; i++) if (steps[i] >= minStep) return steps[i];
 	return Math.ceil(minStep / 3600) * 3600;
 }
-function drawAxes(svg, h, x0, y0, cw, ch, pw, ph) {
-	var ax = svgEl('g', { 'class': 'axis' });
-	var step = niceStep(Math.ceil(AXIS_LABEL_MIN_PX / cw));
+function drawAxes(ctx, h, g) {
+	ctx.strokeStyle = '#888';
+	ctx.fillStyle = '#444';
+	ctx.lineWidth = 1;
+	ctx.font = '10px system-ui, sans-serif';
+	ctx.textAlign = 'center';
+	ctx.textBaseline = 'alphabetic';
+	var step = niceStep(Math.ceil(AXIS_LABEL_MIN_PX / g.cw));
+	var yb = g.y0 + g.ph;
+	ctx.beginPath();
 	for (var c = 0; c <= h.ncols; c += step) {
-		var x = x0 + c * cw;
-		ax.appendChild(svgEl('line', { x1: x, x2: x, y1: y0 + ph, y2: y0 + ph + 4 }));
-		var t = svgEl('text', { x: x, y: y0 + ph + 16, 'text-anchor': 'middle' });
-		t.textContent = String(c);
-		ax.appendChild(t);
+		var x = g.x0 + c * g.cw;
+		ctx.moveTo(x + 0.5, yb); ctx.lineTo(x + 0.5, yb + 4);
+		ctx.fillText(String(c), x, yb + 15);
 	}
-	var xl = svgEl('text', { x: x0 + pw / 2, y: y0 + ph + 30, 'text-anchor': 'middle', 'class': 'axis-title' });
-	xl.textContent = 'second';
-	ax.appendChild(xl);
 	// y: millisecond offset within the second, 0 at the bottom
-	var msStep = ph >= 300 ? 100 : 200;
+	var msStep = g.ph >= 300 ? 100 : 200;
+	ctx.textAlign = 'right';
 	for (var ms = 0; ms <= 1000; ms += msStep) {
-		var y = y0 + ph - ms / 1000 * ph;
-		ax.appendChild(svgEl('line', { x1: x0 - 4, x2: x0, y1: y, y2: y }));
-		var tl = svgEl('text', { x: x0 - 6, y: y + 4, 'text-anchor': 'end' });
-		tl.textContent = String(ms);
-		ax.appendChild(tl);
+		var y = Math.round(yb - ms / 1000 * g.ph) + 0.5;
+		ctx.moveTo(g.x0 - 4, y); ctx.lineTo(g.x0, y);
+		ctx.fillText(String(ms), g.x0 - 6, y + 3.5);
 	}
-	var yl = svgEl('text', { x: 10, y: y0 + ph / 2, 'text-anchor': 'middle', 'class': 'axis-title',
-				  transform: 'rotate(-90 10 ' + (y0 + ph / 2) + ')' });
-	yl.textContent = 'ms';
-	ax.appendChild(yl);
-	svg.appendChild(ax);
+	ctx.stroke();
+	ctx.fillStyle = '#222';
+	ctx.font = '11px system-ui, sans-serif';
+	ctx.textAlign = 'center';
+	ctx.fillText('second', g.x0 + g.pw / 2, yb + 29);
+	ctx.save();
+	ctx.translate(12, g.y0 + g.ph / 2);
+	ctx.rotate(-Math.PI / 2);
+	ctx.fillText('ms', 0, 0);
+	ctx.restore();
 }
 function drawLegend() {
 	var lg = $('legend');
@@ -514,23 +608,29 @@ function updateHeatInfo() {
 	if (!h) { text(info, ''); return; }
 	var msg;
 	if (st.pending !== null)
-		msg = (st.picking ? 'Second range: ' : '') + 'start ' + nsToSec(cellStartNs(st.pending, h.rows)) + ' s selected; click the end cell.';
+		msg = (st.picking ? 'Second range: ' : '') + 'start ' + nsToSec(cellStartNs(st.pending, h.rows)) + ' s selected; click the end cell (Esc cancels).';
 	else if (st.picking)
 		msg = 'Compare: click the start cell, then the end cell of the second range' + (st.pickFile ? ' in ' + st.pickFile : '') + '.';
 	else
 		msg = 'Click a start cell, then an end cell, to see the flame graph of that range.';
 	text(info, msg);
 }
+// The cell under a mouse event, or null.
 function cellFromEvent(ev) {
-	var t = ev.target;
-	if (!t || !t.getAttribute || t.getAttribute('data-t') === null) return null;
-	return Number(t.getAttribute('data-t'));
+	var g = heatGeom;
+	if (!g) return null;
+	var rect = $('heat-overlay').getBoundingClientRect();
+	var x = ev.clientX - rect.left - g.x0, y = ev.clientY - rect.top - g.y0;
+	if (x < 0 || y < 0 || x >= g.pw || y >= g.ph) return null;
+	var c = Math.floor(x / g.cw), r = g.rows - 1 - Math.floor(y / g.ch);
+	return c * g.rows + r;
 }
 function setupHeatmap() {
-	var svg = $('heatmap'), tip = $('tooltip');
-	svg.addEventListener('mousemove', function (ev) {
+	var ov = $('heat-overlay'), tip = $('tooltip');
+	ov.addEventListener('mousemove', function (ev) {
 		var t = cellFromEvent(ev);
 		var h = st.heat;
+		if (t !== hoverCell) { hoverCell = t; drawOverlay(); }
 		if (t === null || !h) { tip.hidden = true; return; }
 		var c = Math.floor(t / h.rows), r = t - c * h.rows;
 		var ms0 = r * 1000 / h.rows, ms1 = (r + 1) * 1000 / h.rows;
@@ -542,8 +642,11 @@ function setupHeatmap() {
 		tip.style.left = (ev.pageX + 14) + 'px';
 		tip.style.top = (ev.pageY + 14) + 'px';
 	});
-	svg.addEventListener('mouseleave', function () { tip.hidden = true; });
-	svg.addEventListener('click', function (ev) {
+	ov.addEventListener('mouseleave', function () {
+		tip.hidden = true;
+		if (hoverCell !== null) { hoverCell = null; drawOverlay(); }
+	});
+	ov.addEventListener('click', function (ev) {
 		var t = cellFromEvent(ev);
 		if (t === null || !st.heat) return;
 		clickCell(t);
@@ -555,7 +658,7 @@ function clickCell(t) {
 	var h = st.heat;
 	if (st.pending === null) {
 		st.pending = t;
-		drawHeatmap();
+		selChanged();
 		return;
 	}
 	var a = st.pending, b = t;
@@ -569,7 +672,7 @@ function clickCell(t) {
 		st.sel = range;
 	}
 	writeHash();
-	drawHeatmap();
+	selChanged();
 	loadFlame();
 }
 
@@ -606,7 +709,7 @@ function setupCompare() {
 	$('compare-cancel').addEventListener('click', function () {
 		st.pending = null;
 		endPicking();
-		drawHeatmap();
+		selChanged();
 	});
 	$('compare-file').addEventListener('change', function () {
 		var f = $('compare-file').value;
@@ -618,7 +721,7 @@ function setupCompare() {
 		st.cmp = { file: $('compare-file').value, from: null, to: null };
 		endPicking();
 		writeHash();
-		drawHeatmap();
+		selChanged();
 		loadFlame();
 	});
 	var tabs = $('flame-tabs');
@@ -1077,17 +1180,12 @@ function scheduleLiveRedraw() {
 		var h = st.heat, g = heatGeom, dirty = liveDirty;
 		liveDirty = {};
 		if (!h || !g || g.ncols !== h.ncols || g.rows !== h.rows || g.max !== h.max ||
-		    g.enhanced !== st.enhanced || heatRects.length !== h.cells.length) {
+		    g.enhanced !== st.enhanced) {
 			drawHeatmap();
 			return;
 		}
-		for (var k in dirty) {
-			var c = Number(k);
-			for (var r = 0; r < h.rows; r++) {
-				var t = c * h.rows + r;
-				heatRects[t].setAttribute('fill', heatColor(h.cells[t], h.max));
-			}
-		}
+		var ctx = $('heatmap').getContext('2d');
+		for (var k in dirty) drawColumns(ctx, Number(k), Number(k) + 1);
 		updateHeatTitle();
 	}, LIVE_REDRAW_MS);
 }
@@ -1113,14 +1211,14 @@ function setupToolbar() {
 		st.sel = null; st.cmp = null; st.pending = null;
 		endPicking();
 		writeHash();
-		drawHeatmap();
+		selChanged();
 		loadFlame();
 	});
 	$('clear-sel').addEventListener('click', function () {
 		st.pending = null; st.cmp = null;
 		endPicking();
 		writeHash();
-		drawHeatmap();
+		selChanged();
 		if (st.sel) { st.sel = null; writeHash(); loadFlame(); }
 		else loadFlame();
 	});
@@ -1131,7 +1229,7 @@ function setupToolbar() {
 		if (ev.key === 'Escape' && (st.pending !== null || st.picking)) {
 			st.pending = null;
 			endPicking();
-			drawHeatmap();
+			selChanged();
 		} else if (ev.key === '[') {
 			stepSelection(-1);
 		} else if (ev.key === ']') {
@@ -1157,7 +1255,7 @@ function stepSelection(dir) {
 	if (from < 0 || from >= endNs) return;
 	st.sel = { from: from, to: from + len };
 	writeHash();
-	drawHeatmap();
+	selChanged();
 	loadFlame();
 }
 function updateStepper() {
@@ -1178,6 +1276,34 @@ function init() {
 	route();
 }
 // For tests and scripting: read-only views of the state.
-window.flamepipe = { state: st, flame: fg, trees: function () { return trees; } };
+window.flamepipe = {
+	state: st, flame: fg,
+	trees: function () { return trees; },
+	redraw: function () { drawHeatmap(); },
+	// the centre of cell t in viewport coordinates (for clicks)
+	cellCenter: function (t) {
+		if (!heatGeom) return null;
+		var b = cellBox(t), r = $('heat-overlay').getBoundingClientRect();
+		return { x: r.left + b.x + b.w / 2, y: r.top + b.y + b.h / 2 };
+	},
+	// the colour drawn at each cell's centre, "r,g,b" (what the user sees)
+	drawnCells: function () { return sampleCanvas($('heatmap')); },
+	// the overlay's alpha at each cell's centre (selection highlight)
+	overlayCells: function () { return sampleCanvas($('heat-overlay'), true); }
+};
+function sampleCanvas(cv, alpha) {
+	var g = heatGeom;
+	if (!g) return [];
+	var dpr = cv.width / g.W;
+	var img = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data;
+	var out = new Array(g.ncols * g.rows);
+	for (var t = 0; t < out.length; t++) {
+		var b = cellBox(t);
+		var px = Math.floor((b.x + b.w / 2) * dpr), py = Math.floor((b.y + b.h / 2) * dpr);
+		var i = (py * cv.width + px) * 4;
+		out[t] = alpha ? img[i + 3] : img[i] + ',' + img[i + 1] + ',' + img[i + 2];
+	}
+	return out;
+}
 init();
 })();
