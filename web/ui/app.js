@@ -812,7 +812,7 @@ var fg = {
 			this.diffMax = m;
 		}
 		this.zoomed = null;
-		this.render();
+		this.render();	// no node has .match yet: search() marks them
 		this.search(st.search);
 	},
 	render: function () {
@@ -854,7 +854,8 @@ var fg = {
 			title.textContent = self.label(n);
 			fr.appendChild(title);
 			fr.appendChild(svgEl('rect', { x: x, y: y, width: Math.max(0, w - 0.5), height: FRAME_H - 1,
-						       rx: 2, ry: 2, fill: frameColor(n, self.diff ? self.diffMax : null) }));
+						       rx: 2, ry: 2, fill: n.match ? SEARCH_COLOR : frameColor(n, self.diff ? self.diffMax : null) }));
+			if (n.match) fr.classList.add('match');
 			var chars = Math.floor((w - 6) / CHAR_W);
 			if (chars >= 3) {
 				var tx = svgEl('text', { x: x + 3, y: y + FRAME_H - 4 });
@@ -865,7 +866,6 @@ var fg = {
 		});
 		g.appendChild(frag);
 		svg.appendChild(g);
-		this.highlight();
 	},
 	label: function (n) {
 		var total = this.data.root.total;
