@@ -24,10 +24,13 @@
  * written), 100 usage, 111 read or write error.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <zlib.h>
 
@@ -53,10 +56,18 @@ struct input {
 /* Reads a whole file (plain or gzip) into memory. "-" is stdin. */
 static char *read_file(const char *path, size_t *len)
 {
-	gzFile gz = strcmp(path, "-") == 0 ? gzdopen(0, "rb") : gzopen(path, "rb");
+	int fd = strcmp(path, "-") == 0 ? dup(0) : open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	size_t cap = READ_CHUNK, n = 0;
+	if (fd < 0)
+		fp_die_sys(FP_EXIT_SYS, "open '%s'", path);
+	/* A plain file's size is known: one exact buffer instead of doubling
+	 * (which peaks at old + new buffer during realloc). */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+		cap = (size_t)st.st_size + READ_CHUNK;
+	gzFile gz = gzdopen(fd, "rb");
 	if (!gz)
 		fp_die_sys(FP_EXIT_SYS, "open '%s'", path);
-	size_t cap = READ_CHUNK, n = 0;
 	char *buf = fp_xmalloc(cap);
 	for (;;) {
 		if (cap - n < READ_CHUNK) {
