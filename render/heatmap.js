@@ -35,6 +35,19 @@ function recolor() {
 		cells[i].setAttribute("fill", enhanced ? enhanced_fill(c) : linear_fill(c));
 	}
 	set_text(enh, "Enhanced: " + (enhanced ? "on" : "off"));
+	// The legend's gradient follows the scale in use.
+	var grad = document.getElementById("hm_scale");
+	if (grad) {
+		while (grad.firstChild) grad.removeChild(grad.firstChild);
+		var stops = enhanced ? ramp.map(function (c) { return "rgb(" + c.join(",") + ")"; })
+			: ["rgb(255,255,255)", "rgb(255,0,0)"];
+		for (var k = 0; k < stops.length; k++) {
+			var st = document.createElementNS(NS, "stop");
+			st.setAttribute("offset", k / (stops.length - 1));
+			st.setAttribute("stop-color", stops[k]);
+			grad.appendChild(st);
+		}
+	}
 }
 function to_svg(evt) {
 	var pt = svg.createSVGPoint();

@@ -120,6 +120,7 @@ await step('Enhanced makes single samples visible (log scale), and toggles back'
 	const g = Number(after.split(',')[1]);
 	const g0 = Number(before.split(',')[1]);
 	check(g < g0, `enhanced is not darker for 1 sample: ${before} -> ${after}`);
+	eq(await page.evaluate(() => document.getElementById('hm_scale').children.length), 5, 'legend stops (enhanced)');
 	await screenshot(page, 'render-heatmap-enhanced.png');
 	await page.click('#hm_enhanced');
 	eq(await fillOf(), before, 'toggled back');
