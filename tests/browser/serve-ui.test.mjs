@@ -207,6 +207,23 @@ await step('compare: a second range gives the differential and elided views', as
 	await shot(page, 'serve-07-elided');
 });
 
+await step('compare: a range picked in another file\'s heatmap', async () => {
+	const OTHER = 'multiproc.perf.gz';
+	await page.click('#compare');
+	await page.selectOption('#compare-file', OTHER);
+	await page.waitForFunction((f) => window.flamepipe.state.heat && window.flamepipe.state.heat.file === f, OTHER);
+	const { ncols: n, rows } = await page.evaluate(() => window.flamepipe.state.heat);
+	const last = Math.min(n, 3);
+	await clickCell(page, 0);
+	await clickCell(page, last * rows - 1);
+	// back on the first file's heatmap, with the differential beside it
+	await page.waitForFunction((f) => window.flamepipe.state.heat && window.flamepipe.state.heat.file === f, FILE);
+	await page.waitForFunction((f) => document.getElementById('flame-title').textContent.includes(f), OTHER);
+	const diff = await api('differential/', { filename: OTHER, start: '0', end: String(last), compareFilename: FILE, compareStart: start, compareEnd: end });
+	await page.waitForFunction((n) => window.flamepipe.flame.data && window.flamepipe.flame.data.root.total === n, treeTotal(diff));
+	await shot(page, 'serve-08-compare-file');
+});
+
 await step('filters (stack include regex, comm) update the flame graph and the URL', async () => {
 	await page.click('#whole');
 	await page.waitForSelector('#flame-tabs[hidden]', { state: 'attached' });
@@ -229,7 +246,7 @@ await step('filters (stack include regex, comm) update the flame graph and the U
 	} else {
 		check((await page.textContent('#heat-title')).includes('flame graph only'), 'no note that the heatmap is unfiltered');
 	}
-	await shot(page, 'serve-08-filters');
+	await shot(page, 'serve-09-filters');
 	await page.click('#filters-reset');
 	await page.waitForFunction(() => !/include=/.test(location.hash));
 });
@@ -240,7 +257,7 @@ await step('a refused file name shows the server\'s error, not a blank page', as
 	const msg = await page.textContent('#error');
 	check(/\b40[034]\b/.test(msg), 'error banner lacks the 4xx status: ' + msg);
 	check(await page.isVisible('#toolbar'), 'the page is gone');
-	await shot(page, 'serve-09-error');
+	await shot(page, 'serve-10-error');
 	await page.click('#home');
 	await page.waitForSelector('a.file-link');
 	check(await page.isHidden('#error'), 'the error stays after going back to the list');
@@ -320,7 +337,7 @@ await step('<script> symbols and <svg onload> comms stay text in the heatmap and
 	await xpage.locator('#flame g.frame.match').first().hover();
 	check((await xpage.textContent('#flame-details')).includes('<script>alert'), 'details line lacks the literal name');
 	await noXss('the heatmap page');
-	await shot(xpage, 'serve-10-xss');
+	await shot(xpage, 'serve-11-xss');
 });
 await step('the differential view of the payload capture stays text', async () => {
 	await xpage.click('#compare');
@@ -341,7 +358,7 @@ await step('the server\'s SVG flame graph of the payload capture runs none of it
 	const x = await xpage.evaluate(() => window.__xss);
 	eq(x, undefined, 'window.__xss in the SVG');
 	eq(xpage.dialogs.length, 0, 'dialogs in the SVG');
-	await shot(xpage, 'serve-11-xss-svg', false);
+	await shot(xpage, 'serve-12-xss-svg', false);
 });
 await step('no script errors on the payload pages', async () => {
 	eq(xpage.pageErrors.join('; '), '', 'page errors');

@@ -667,6 +667,7 @@ function clickCell(t) {
 	var range = { from: cellStartNs(a, h.rows), to: cellStartNs(b + 1, h.rows) };
 	if (st.picking) {
 		st.cmp = { file: heatFile(), from: range.from, to: range.to };
+		st.tab = 'diff';
 		endPicking();
 	} else {
 		st.sel = range;
@@ -719,6 +720,7 @@ function setupCompare() {
 	});
 	$('compare-whole').addEventListener('click', function () {
 		st.cmp = { file: $('compare-file').value, from: null, to: null };
+		st.tab = 'diff';
 		endPicking();
 		writeHash();
 		selChanged();
