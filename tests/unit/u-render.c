@@ -1,0 +1,262 @@
+/* u-render.c: the render library's building blocks (render/): escaping,
+ * the folded table, number formatting, heatmap storage, flame graph tree. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "diff.h"
+#include "escape.h"
+#include "flamegraph.h"
+#include "folded.h"
+#include "heatmap.h"
+#include "sink.h"
+
+#define LINE(s) s, sizeof(s) - 1
+
+/* Runs fn into a memory sink and compares the result with want. */
+#define ASSERT_SINK(want, call) do { \
+	struct fp_sink s_; fp_sink_init_mem(&s_); \
+	{ struct fp_sink *s = &s_; call; } \
+	assert_int_equal(s_.len, strlen(want)); \
+	assert_memory_equal(s_.buf, want, s_.len); \
+	fp_sink_free(&s_); \
+} while (0)
+
+static void xml_escape_writes_entities_for_markup_characters(void **state)
+{
+	ASSERT_SINK("&lt;script&gt;a &amp; &quot;b&quot; &#39;c&#39;",
+		    fp_xml_escape(s, LINE("<script>a & \"b\" 'c'")));
+	ASSERT_SINK("tab\tnl\ncr\r", fp_xml_escape(s, LINE("tab\tnl\ncr\r")));
+}
+
+static void xml_escape_replaces_bad_utf8_and_control_bytes(void **state)
+{
+	/* control byte, lone continuation, truncated sequence, overlong '/',
+	 * a UTF-16 surrogate, U+FFFF: each becomes U+FFFD per byte. */
+	ASSERT_SINK("a\xef\xbf\xbd" "b", fp_xml_escape(s, LINE("a\x01" "b")));
+	ASSERT_SINK("\xef\xbf\xbd", fp_xml_escape(s, LINE("\x80")));
+	ASSERT_SINK("\xef\xbf\xbd", fp_xml_escape(s, LINE("\xc3")));
+	ASSERT_SINK("\xef\xbf\xbd\xef\xbf\xbd", fp_xml_escape(s, LINE("\xc0\xaf")));
+	ASSERT_SINK("\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", fp_xml_escape(s, LINE("\xed\xa0\x80")));
+	ASSERT_SINK("\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", fp_xml_escape(s, LINE("\xef\xbf\xbf")));
+	/* valid multibyte characters pass unchanged */
+	ASSERT_SINK("na\xc3\xafve \xe2\x82\xac \xf0\x9f\x94\xa5", fp_xml_escape(s, LINE("na\xc3\xafve \xe2\x82\xac \xf0\x9f\x94\xa5")));
+}
+
+static void json_escape_makes_strings_safe_inside_html_and_cdata(void **state)
+{
+	ASSERT_SINK("\"\\u003c/script\\u003e \\u0026 \\\"q\\\" \\\\ \\u000a \\ufffd\"",
+		    fp_json_string(s, LINE("</script> & \"q\" \\ \n \xff")));
+	ASSERT_SINK("]]\\u003e", fp_json_escape(s, LINE("]]>")));
+}
+
+static void sink_formats_numbers_exactly(void **state)
+{
+	ASSERT_SINK("12.34", fp_sink_fixed(s, 1234, 2));
+	ASSERT_SINK("-0.05", fp_sink_fixed(s, -5, 2));
+	ASSERT_SINK("7", fp_sink_fixed(s, 7, 0));
+	ASSERT_SINK("1,234,567", fp_sink_u64_sep(s, 1234567));
+	ASSERT_SINK("999", fp_sink_u64_sep(s, 999));
+	ASSERT_SINK("18446744073709551615", fp_sink_u64(s, UINT64_MAX));
+	ASSERT_SINK("-9223372036854775808", fp_sink_i64(s, INT64_MIN));
+}
+
+static void a_frame_sorts_before_its_children_and_siblings_by_name(void **state)
+{
+	assert_true(fp_stack_cmp(LINE("a"), LINE("a;b")) < 0);
+	assert_true(fp_stack_cmp(LINE("a;b"), LINE("a!")) < 0);	/* ';' first */
+	assert_true(fp_stack_cmp(LINE("a;z"), LINE("ab")) < 0);
+	assert_true(fp_stack_cmp(LINE("x;longer_common_prefix;b"), LINE("x;longer_common_prefix;a")) > 0);
+	assert_int_equal(fp_stack_cmp(LINE("same"), LINE("same")), 0);
+}
+
+static void folded_lines_parse_with_one_or_two_counts(void **state)
+{
+	struct fp_folded t;
+
+	fp_folded_init(&t);
+	assert_int_equal(fp_folded_parse_line(&t, LINE("a;b c 12"), FP_FOLDED_COPY), 0);
+	assert_int_equal(fp_folded_parse_line(&t, LINE("x;y 3\r"), FP_FOLDED_COPY), 0);
+	assert_int_equal(fp_folded_parse_line(&t, LINE(""), FP_FOLDED_COPY), 0);
+	assert_int_equal(fp_folded_parse_line(&t, LINE("# comment 5"), FP_FOLDED_COPY), 0);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(t.e[0].len, 5);
+	assert_memory_equal(t.e[0].stack, "a;b c", 5);
+	assert_true(t.e[0].count == 12 && t.e[1].count == 3 && t.total == 15);
+	assert_false(t.two_counts);
+	assert_int_equal(fp_folded_parse_line(&t, LINE("d;e 4 6"), FP_FOLDED_COPY), 0);
+	assert_true(t.two_counts && t.e[2].count == 4 && t.e[2].count2 == 6);
+	fp_folded_free(&t);
+}
+
+static void malformed_folded_lines_are_counted_with_the_first_line_number(void **state)
+{
+	struct fp_folded t;
+
+	fp_folded_init(&t);
+	fp_folded_parse_line(&t, LINE("ok 1"), FP_FOLDED_COPY);
+	assert_int_equal(fp_folded_parse_line(&t, LINE("no count here"), FP_FOLDED_COPY), -1);
+	assert_int_equal(fp_folded_parse_line(&t, LINE("42"), FP_FOLDED_COPY), -1);
+	assert_int_equal(fp_folded_parse_line(&t, LINE("big 99999999999999999999"), FP_FOLDED_COPY), -1);
+	assert_true(t.ignored == 3 && t.first_ignored == 2 && t.n == 1);
+	fp_folded_free(&t);
+}
+
+static void merge_sums_identical_stacks_and_reverse_flips_frames(void **state)
+{
+	struct fp_folded t;
+	struct fp_sink s;
+
+	fp_folded_init(&t);
+	fp_folded_parse_buffer(&t, LINE("b;c 1\na;x 2\nb;c 4\n"), FP_FOLDED_REF);
+	fp_folded_merge(&t);
+	fp_folded_reverse(&t);
+	fp_sink_init_mem(&s);
+	fp_folded_write(&s, &t);
+	assert_int_equal(s.len, strlen("x;a 2\nc;b 5\n"));
+	assert_memory_equal(s.buf, "x;a 2\nc;b 5\n", s.len);
+	fp_sink_free(&s);
+	fp_folded_free(&t);
+}
+
+static void diff_is_the_union_and_elided_what_only_a_has(void **state)
+{
+	struct fp_folded a, b, d, e;
+	struct fp_sink s;
+
+	fp_folded_init(&a);
+	fp_folded_init(&b);
+	fp_folded_parse_buffer(&a, LINE("m;a 5\nm;b 5\n"), FP_FOLDED_REF);
+	fp_folded_parse_buffer(&b, LINE("m;c 1\nm;a 7\n"), FP_FOLDED_REF);
+	fp_folded_diff(&d, &a, &b);
+	fp_sink_init_mem(&s);
+	fp_folded_write(&s, &d);
+	assert_int_equal(s.len, strlen("m;a 5 7\nm;b 5 0\nm;c 0 1\n"));
+	assert_memory_equal(s.buf, "m;a 5 7\nm;b 5 0\nm;c 0 1\n", s.len);
+	fp_sink_free(&s);
+	fp_folded_elided(&e, &a, &b);
+	assert_int_equal(e.n, 1);
+	assert_memory_equal(e.e[0].stack, "m;b", 3);
+	fp_folded_free(&d);
+	fp_folded_free(&e);
+	fp_folded_free(&a);
+	fp_folded_free(&b);
+}
+
+static void heatmap_cells_are_bounded_and_reset_by_geometry(void **state)
+{
+	struct fp_heatmap hm;
+
+	fp_heatmap_init(&hm);
+	fp_heatmap_reset(&hm, 4, 100);
+	assert_int_equal(fp_heatmap_set(&hm, 0, 3, 2), 0);
+	assert_int_equal(fp_heatmap_set(&hm, 200, 1, 5), 0);	/* grows */
+	assert_int_equal(fp_heatmap_set(&hm, 1, 4, 1), -1);	/* row >= rows */
+	assert_int_equal(fp_heatmap_set(&hm, FP_HEATMAP_MAX_COLS, 0, 1), -1);
+	assert_int_equal(hm.ncols, 201);
+	assert_true(fp_heatmap_total(&hm) == 7 && fp_heatmap_max(&hm) == 5);
+	assert_true(fp_heatmap_get(&hm, 200, 1) == 5 && fp_heatmap_get(&hm, 999, 1) == 0);
+	fp_heatmap_reset(&hm, 4, 99);
+	assert_true(hm.ncols == 0 && fp_heatmap_total(&hm) == 0 && hm.base_sec == 99);
+	fp_heatmap_reset(&hm, 5000, 0);		/* clamped */
+	assert_int_equal(hm.rows, FP_HEATMAP_MAX_ROWS);
+	fp_heatmap_free(&hm);
+}
+
+static void heatmap_colour_is_white_to_red_and_rounds_like_the_script(void **state)
+{
+	char c[20];
+
+	fp_heatmap_color(0, 10, c);
+	assert_string_equal(c, "rgb(255,255,255)");
+	fp_heatmap_color(10, 10, c);
+	assert_string_equal(c, "rgb(255,0,0)");
+	fp_heatmap_color(1, 2, c);		/* 255 - (255 + 1) / 2 */
+	assert_string_equal(c, "rgb(255,127,127)");
+}
+
+static void flame_colours_are_name_hashes_by_code_type(void **state)
+{
+	char a[20], b[20];
+	enum fp_palette p;
+
+	fp_flame_color(FP_PAL_FLAMEPIPE, LINE("do_syscall_64_[k]"), a);
+	fp_flame_color(FP_PAL_ORANGE, LINE("do_syscall_64"), b);
+	assert_string_equal(a, b);		/* annotation: hue only, same shade */
+	fp_flame_color(FP_PAL_FLAMEPIPE, LINE("main"), a);
+	fp_flame_color(FP_PAL_FLAMEPIPE, LINE("main"), b);
+	assert_string_equal(a, b);
+	assert_int_equal(fp_palette_parse("hot", &p), 0);
+	assert_int_equal(p, FP_PAL_HOT);
+	assert_int_equal(fp_palette_parse("nosuch", &p), -1);
+	assert_true(fp_fnv1a("", 0) == 0xcbf29ce484222325ull);
+	assert_true(fp_fnv1a("a", 1) == 0xaf63dc4c8601ec8cull);
+}
+
+static void an_empty_table_draws_no_samples_and_returns_1(void **state)
+{
+	struct fp_folded t;
+	struct fp_flame_opts o;
+	struct fp_sink s;
+
+	fp_folded_init(&t);
+	fp_flame_opts_init(&o);
+	fp_sink_init_mem(&s);
+	assert_int_equal(fp_flame_render(&s, &t, &o), 1);
+	fp_sink_char(&s, '\0');
+	assert_non_null(strstr(s.buf, "no samples"));
+	fp_sink_free(&s);
+	fp_folded_free(&t);
+}
+
+static void the_root_frame_is_the_total_and_minwidth_parses(void **state)
+{
+	struct fp_folded t;
+	struct fp_flame_opts o;
+	struct fp_sink s;
+
+	fp_folded_init(&t);
+	fp_folded_parse_buffer(&t, LINE("a;b 3\na;c 4\nd 1000\n"), FP_FOLDED_REF);
+	fp_flame_opts_init(&o);
+	fp_sink_init_mem(&s);
+	assert_int_equal(fp_flame_render(&s, &t, &o), 0);
+	fp_sink_char(&s, '\0');
+	assert_non_null(strstr(s.buf, "<g fp:x=\"0\" fp:w=\"1007\"><title>all (1,007 samples, 100%)</title>"));
+	assert_non_null(strstr(s.buf, "<g fp:x=\"0\" fp:w=\"7\"><title>a (7 samples, 0.70%)</title>"));
+	fp_sink_free(&s);
+	fp_folded_free(&t);
+	assert_int_equal(fp_flame_parse_minwidth(&o, "2.5%"), 0);
+	assert_true(o.minwidth_pct && o.minwidth == 2.5);
+	assert_int_equal(fp_flame_parse_minwidth(&o, "3"), 0);
+	assert_false(o.minwidth_pct);
+	assert_int_equal(fp_flame_parse_minwidth(&o, "x"), -1);
+	assert_int_equal(fp_flame_parse_minwidth(&o, "-1"), -1);
+	assert_int_equal(fp_flame_check_bgcolors("#a0B1c2"), 0);
+	assert_int_equal(fp_flame_check_bgcolors("#a0B1c"), -1);
+	assert_int_equal(fp_flame_check_bgcolors("red"), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(xml_escape_writes_entities_for_markup_characters),
+		cmocka_unit_test(xml_escape_replaces_bad_utf8_and_control_bytes),
+		cmocka_unit_test(json_escape_makes_strings_safe_inside_html_and_cdata),
+		cmocka_unit_test(sink_formats_numbers_exactly),
+		cmocka_unit_test(a_frame_sorts_before_its_children_and_siblings_by_name),
+		cmocka_unit_test(folded_lines_parse_with_one_or_two_counts),
+		cmocka_unit_test(malformed_folded_lines_are_counted_with_the_first_line_number),
+		cmocka_unit_test(merge_sums_identical_stacks_and_reverse_flips_frames),
+		cmocka_unit_test(diff_is_the_union_and_elided_what_only_a_has),
+		cmocka_unit_test(heatmap_cells_are_bounded_and_reset_by_geometry),
+		cmocka_unit_test(heatmap_colour_is_white_to_red_and_rounds_like_the_script),
+		cmocka_unit_test(flame_colours_are_name_hashes_by_code_type),
+		cmocka_unit_test(an_empty_table_draws_no_samples_and_returns_1),
+		cmocka_unit_test(the_root_frame_is_the_total_and_minwidth_parses),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
