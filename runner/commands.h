@@ -41,7 +41,8 @@ char *fp_default_pipeline(void);
 
 /* The progress line on stderr (report.c): every PROGRESS_INTERVAL, how
  * far the first stage is in input (a regular file: position of total and
- * percent; anything else: bytes it read) and MB/s. */
+ * percent; anything else: bytes it read, /proc/PID/io rchar, which also
+ * counts its few start-up reads) and MB/s. */
 #include <limits.h>
 #include <sys/types.h>
 #include <ev.h>
@@ -52,8 +53,6 @@ struct fp_progress {
 	const char *label;
 	char input_real[PATH_MAX];
 	off_t size;
-	long long rchar_base;
-	int rchar_pid_seen;
 	ev_tstamp start;
 	int shown, active;
 };

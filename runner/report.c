@@ -156,8 +156,12 @@ static void progress_cb(struct ev_loop *loop, ev_timer *w, int revents)
 
 	if (pid <= 0)
 		return;
-	if (p->input_real[0])
+	if (p->input_real[0]) {
 		pos = reader_position(pid, p->input_real);
+		/* Closed at EOF (or read another way): what it read. */
+		if (pos < 0 && (pos = reader_rchar(pid)) > (long long)p->size)
+			pos = p->size;
+	}
 	if (pos >= 0 && p->size > 0) {
 		mb = (double)pos / BYTES_PER_MB;
 		fprintf(stderr, "\r%s: %s: %.1f of %.1f MB (%d%%), %.1f MB/s\033[K", fp_prog(),
@@ -168,11 +172,7 @@ static void progress_cb(struct ev_loop *loop, ev_timer *w, int revents)
 		/* Whatever the source reads: a pipe, a FIFO, a live capture. */
 		if ((pos = reader_rchar(pid)) < 0)
 			return;
-		if (pos < p->rchar_base || !p->rchar_pid_seen) {
-			p->rchar_base = pos;	/* ld.so and start-up reads */
-			p->rchar_pid_seen = 1;
-		}
-		mb = (double)(pos - p->rchar_base) / BYTES_PER_MB;
+		mb = (double)pos / BYTES_PER_MB;
 		fprintf(stderr, "\r%s: %s: %s read %.1f MB, %.1f MB/s\033[K", fp_prog(), p->label,
 			fp_run_stage_name(p->run, 0), mb, elapsed > 0 ? mb / elapsed : 0.0);
 	}
