@@ -535,7 +535,9 @@ static void term_size(struct render *r, unsigned *cols, unsigned *lines)
 	*lines = (e = getenv("LINES")) && atoi(e) > 0 ? (unsigned)atoi(e) : DEFAULT_TERM_LINES;
 }
 
-static void term_draw(struct render *r)
+/* final: the last frame (on a tty the cursor, hidden while redrawing, is
+ * shown again below the map). */
+static void term_draw(struct render *r, int final)
 {
 	struct fp_term_opts o;
 	struct fp_sink s;
@@ -546,8 +548,10 @@ static void term_draw(struct render *r)
 	o.title = r->opt.page_title_set ? r->opt.page_title : NULL;
 	fp_sink_init_mem(&s);
 	if (r->term_is_tty && !r->term_drawn)
-		fp_sink_str(&s, "\033[2J");	/* clear once; later frames overwrite */
+		fp_sink_str(&s, "\033[2J\033[?25l");	/* clear once, hide the cursor */
 	fp_heatmap_term(&s, &r->hm, &o);
+	if (r->term_is_tty && final)
+		fp_sink_str(&s, "\033[?25h");
 	for (size_t off = 0; off < s.len;) {
 		ssize_t n = write(r->term_fd, s.buf + off, s.len - off);
 		if (n < 0 && errno == EINTR)
@@ -569,7 +573,7 @@ static void on_term_timer(struct ev_loop *loop, ev_timer *w, int revents)
 	struct render *r = w->data;
 
 	if (r->term_dirty)
-		term_draw(r);
+		term_draw(r, 0);
 }
 
 static void term_open(struct render *r)
@@ -633,9 +637,10 @@ static void on_eof(struct fp_pump *p)
 	ev_timer_stop(p->loop, &r->term_timer);
 	if (r->in_snapshot)
 		own_warning(r, "input ended inside a folded snapshot: the last complete one is drawn");
-	write_files(r, 1);
+	/* The terminal first: a fatal write error must not leave the cursor hidden. */
 	if (r->opt.term != TERM_OFF)
-		term_draw(r);
+		term_draw(r, 1);
+	write_files(r, 1);
 	if (r->opt.passthrough) {
 		fp_out_str(&p->out, "I\t" STAGE_NAME "\tsnapshots=");
 		fp_out_u64(&p->out, r->snapshots);

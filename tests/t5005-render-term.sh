@@ -67,6 +67,7 @@ test_expect_success 'on a tty: redrawn in place as cells arrive (home, clear to 
 	frames=$(grep -o "${ESC}\[H" tty.out | wc -l) &&
 	test "$frames" -ge 2 && test "$frames" -lt 100 &&
 	grep -q "${ESC}\[K" tty.out &&
+	grep -q "${ESC}\[?25l" tty.out && grep -q "${ESC}\[?25h" tty.out &&
 	! grep -q "${ESC}\[4[0-9]" tty.out
 '
 else
