@@ -126,6 +126,8 @@ await step('its page gains columns by Server-Sent Events while the capture runs'
 	await page.getByRole('link', { name: NAME, exact: true }).click();
 	await page.waitForSelector('#live-badge:not([hidden])');
 	await waitCells(page);
+	// the SSE stream is open and its opening state fetch is done
+	await page.waitForFunction(() => window.flamepipe.state.liveReady);
 	c1 = await columns();
 	const req1 = requests;
 	startFeeding();
@@ -159,9 +161,12 @@ await step('a range selected on the live page comes back through fp-range\'s con
 });
 
 await step('the end of the capture is shown and the page keeps every column', async () => {
+	const t0 = Date.now();
 	await feeding;
+	const t1 = Date.now();
 	sh.stdin.end();
 	await page.waitForFunction(() => /capture ended/.test(document.getElementById('heat-title').textContent));
+	console.log(`# feeding done after ${t1 - t0} ms, end shown ${Date.now() - t1} ms after EOF`);
 	const heat = await getJSON(url + 'heatmap/?filename=' + NAME);
 	eq(await columns(), heat.values.length, 'columns on the page vs /heatmap/ at the end');
 	check(heat.ended === true, '/heatmap/ does not say ended');

@@ -143,7 +143,8 @@ var st = {
 	heat: null,		// heatmap in use (see loadHeatmap)
 	search: '', searchCase: false, icicle: false, tab: 'diff',
 	files: [],
-	live: false, es: null
+	live: false, es: null,
+	liveFetching: false, liveQueue: [], liveReady: false	// see openLive
 };
 var gen = { heat: 0, flame: 0 };	// drop responses of superseded requests
 
@@ -1126,34 +1127,26 @@ function openLive() {
 	if (typeof EventSource === 'undefined') return;
 	var es = new EventSource(API.liveEvents + '?' + qs({ name: st.file }));
 	st.es = es;
-	es.addEventListener('heatmap', function (ev) {
-		var j = parseEvent(ev);
-		if (!j || !st.heat) return;
-		if (j.rows !== st.heat.rows || j.start_sec !== st.heat.base) loadHeatmap();
+	// `heatmap` opens every connection (and reconnection) and marks a
+	// geometry change: the full state is fetched again. Cells events that
+	// arrive meanwhile are kept and applied on top of the fetched state
+	// (they carry absolute values, so applying one twice is harmless).
+	es.addEventListener('heatmap', function () {
+		st.liveFetching = true;
+		st.liveQueue = [];
+		loadHeatmap().then(function () {
+			st.liveFetching = false;
+			var q = st.liveQueue;
+			st.liveQueue = [];
+			q.forEach(applyCells);
+			st.liveReady = true;
+		});
 	});
 	es.addEventListener('cells', function (ev) {
 		var j = parseEvent(ev);
-		var h = st.heat;
-		if (!j || !h || st.pickFile) return;
-		var ncols = Math.max(h.ncols, Number(j.ncols) || 0);
-		if (ncols > h.ncols) {
-			for (var i = h.ncols * h.rows; i < ncols * h.rows; i++) h.cells.push(0);
-			h.ncols = ncols;
-		}
-		var cols = j.cols || {};
-		for (var k in cols) {
-			var c = Number(k), vals = cols[k];
-			if (!(c >= 0 && c < h.ncols)) continue;
-			for (var r = 0; r < h.rows && r < vals.length; r++)
-				h.cells[c * h.rows + (h.rows - 1 - r)] = Number(vals[r]) || 0;
-			liveDirty[c] = true;
-		}
-		h.max = 0; h.total = 0;
-		for (var q = 0; q < h.cells.length; q++) {
-			if (h.cells[q] > h.max) h.max = h.cells[q];
-			h.total += h.cells[q];
-		}
-		scheduleLiveRedraw();
+		if (!j) return;
+		if (st.liveFetching) st.liveQueue.push(j);
+		else applyCells(j);
 	});
 	es.addEventListener('fold', function () {
 		// a new snapshot of the selected range: refresh the flame graph,
@@ -1170,6 +1163,29 @@ function openLive() {
 	});
 	es.onerror = function () { setStatus('live stream interrupted; retrying\u2026'); };
 	es.onopen = function () { setStatus(''); };
+}
+function applyCells(j) {
+	var h = st.heat;
+	if (!h || st.pickFile || !h.live) return;
+	var ncols = Math.max(h.ncols, Number(j.ncols) || 0);
+	if (ncols > h.ncols) {
+		for (var i = h.ncols * h.rows; i < ncols * h.rows; i++) h.cells.push(0);
+		h.ncols = ncols;
+	}
+	var cols = j.cols || {};
+	for (var k in cols) {
+		var c = Number(k), vals = cols[k];
+		if (!(c >= 0 && c < h.ncols)) continue;
+		for (var r = 0; r < h.rows && r < vals.length; r++)
+			h.cells[c * h.rows + (h.rows - 1 - r)] = Number(vals[r]) || 0;
+		liveDirty[c] = true;
+	}
+	h.max = 0; h.total = 0;
+	for (var q = 0; q < h.cells.length; q++) {
+		if (h.cells[q] > h.max) h.max = h.cells[q];
+		h.total += h.cells[q];
+	}
+	scheduleLiveRedraw();
 }
 function parseEvent(ev) { try { return JSON.parse(ev.data); } catch (e) { return null; } }
 // Same geometry and colour scale: only the changed columns are recoloured;
@@ -1193,6 +1209,9 @@ function scheduleLiveRedraw() {
 }
 function closeLive() {
 	if (st.es) { st.es.close(); st.es = null; }
+	st.liveFetching = false;
+	st.liveQueue = [];
+	st.liveReady = false;
 	clearTimeout(liveFoldTimer);
 }
 
