@@ -1111,7 +1111,10 @@ struct fp_run *fp_run_new(const struct fp_run_opts *o)
 		make_private_dir(r);
 	/* --user: the stages make control FIFOs in the dir and may reopen
 	 * theirs by path, so the dir is theirs (still 0700: nobody else's). */
-	if (r->drop_user && r->dir_ours && chown(r->dir, r->uid, r->gid) < 0)
+	if (r->drop_user && !r->dir_ours)
+		fp_die(FP_EXIT_USAGE, "--user %s: needs a fifo dir the runner makes (not the existing %s)",
+		       o->user, r->dir);
+	if (r->drop_user && chown(r->dir, r->uid, r->gid) < 0)
 		fp_die_sys(FP_EXIT_SYS, "cannot give fifo dir %s to --user %s", r->dir, o->user);
 	return r;
 }

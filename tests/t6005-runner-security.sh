@@ -120,6 +120,13 @@ else
 		flamepipe run -q live.pipeline --user root </dev/null >out
 	'
 
+	test_expect_success '--user with an existing --fifo-dir: refused (the stages could not use it)' '
+		mkdir -m 700 given &&
+		flamepipe run live.pipeline --user nobody --fifo-dir given </dev/null 2>err; rc=$?; cat err;
+		test $rc = 100 && grep "needs a fifo dir the runner makes" err &&
+		test -d given && test -z "$(ls -A given)"
+	'
+
 	test_expect_success '--user when not root: refused with a message (100)' '
 		chmod 755 "$TRASH" &&
 		setpriv --reuid=nobody --regid=nogroup --clear-groups \
