@@ -1,0 +1,170 @@
+/* fuzz-httppath.c: libFuzzer target for fp-serve's handling of request
+ * paths and query values (web/safepath.c, web/query.c).
+ *
+ * fuzz-sources: web/safepath.c web/query.c fifo/*.c
+ * fuzz-libs: -lev -lz -lm -lmicrohttpd
+ * fuzz-max-len: 4096
+ *
+ * The input is a query string `key=value&key=value...`; each key and value
+ * is URL-decoded with libmicrohttpd's own MHD_http_unescape (what the
+ * server does before our code sees them, so %00 becomes a real NUL) and
+ * handed to the check the server applies to that parameter. Beyond "no
+ * crash, no leak, no undefined behaviour" it asserts:
+ *  - safepath_open never returns a file whose real path is outside the
+ *    profile directory (a temporary directory holding one file, a
+ *    subdirectory and a symlink that points out of it), and refuses every
+ *    name safepath_name_ok refuses;
+ *  - an accepted name has no NUL, no control byte, no `.`-segment, no
+ *    leading '/';
+ *  - query_value_ok/query_filter_ok never accept CR, LF or NUL (they would
+ *    let a value inject a line into fp-range's control FIFO);
+ *  - query_seconds accepts only DIGITS[.DIGITS];
+ *  - upload_safe_name always yields 1..UPLOAD_NAME_MAX bytes of
+ *    [A-Za-z0-9._-] not starting with '.'.
+ */
+#include <assert.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <microhttpd.h>
+
+#include "serve.h"
+
+struct server g_server;
+static char outside[PATH_MAX];
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	char tmpl[] = "/tmp/fuzz-httppath.XXXXXX";
+	char *top = mkdtemp(tmpl);
+	assert(top);
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s/dir", top);
+	mkdir(path, 0700);
+	snprintf(path, sizeof path, "%s/dir/a.perf", top);
+	close(open(path, O_WRONLY | O_CREAT, 0600));
+	snprintf(path, sizeof path, "%s/dir/sub", top);
+	mkdir(path, 0700);
+	snprintf(path, sizeof path, "%s/dir/sub/b.perf", top);
+	close(open(path, O_WRONLY | O_CREAT, 0600));
+	snprintf(outside, sizeof outside, "%s/secret", top);
+	close(open(outside, O_WRONLY | O_CREAT, 0600));
+	snprintf(path, sizeof path, "%s/dir/out", top);
+	assert(symlink("../secret", path) == 0);
+	snprintf(path, sizeof path, "%s/dir/sub/up", top);
+	assert(symlink("..", path) == 0);
+	snprintf(path, sizeof path, "%s/dir", top);
+	g_server.dir = g_server.dir_real = realpath(path, NULL);
+	assert(g_server.dir_real);
+	g_server.dir_fd = open(g_server.dir_real, O_RDONLY | O_DIRECTORY);
+	return 0;
+}
+
+static void check_name(const char *v, size_t n)
+{
+	const char *why = NULL;
+	int ok = safepath_name_ok(v, n, &why);
+	if (ok) {
+		assert(n > 0 && v[0] != '/');
+		assert(!memchr(v, '\0', n));
+		for (size_t i = 0; i < n; i++) {
+			assert((unsigned char)v[i] >= 0x20 && v[i] != 0x7f);
+			if (i == 0 || v[i - 1] == '/')
+				assert(v[i] != '.' && v[i] != '/');
+		}
+	} else {
+		assert(why && why[0]);
+	}
+	struct stat st;
+	int status = 0;
+	int fd = safepath_open(v, n, &st, &status, &why);
+	if (fd < 0) {
+		assert(status >= 400 && status < 500);
+		if (!ok)
+			assert(status == 400);
+		return;
+	}
+	assert(ok);
+	char proc[64], real[PATH_MAX];
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+	ssize_t rl = readlink(proc, real, sizeof real - 1);
+	assert(rl > 0);
+	real[rl] = '\0';
+	size_t dl = strlen(g_server.dir_real);
+	assert(strncmp(real, g_server.dir_real, dl) == 0 && real[dl] == '/');
+	assert(strcmp(real, outside) != 0);
+	assert(S_ISREG(st.st_mode));
+	close(fd);
+}
+
+static void check_value(const char *k, const char *v, size_t n)
+{
+	const char *why;
+	int has_bad = memchr(v, '\n', n) || memchr(v, '\r', n) || memchr(v, '\0', n);
+	if (query_value_ok(v, n, QUERY_VALUE_MAX, &why))
+		assert(!has_bad);
+	unsigned rows;
+	if (query_rows(v, n, &rows, &why))
+		assert(rows >= 1 && rows <= SERVE_ROWS_MAX);
+	uint64_t ns;
+	if (query_seconds(v, n, &ns, &why)) {
+		int dots = 0;
+		for (size_t i = 0; i < n; i++) {
+			assert((v[i] >= '0' && v[i] <= '9') || v[i] == '.');
+			dots += v[i] == '.';
+		}
+		assert(dots <= 1 && v[0] != '.' && v[n - 1] != '.');
+	}
+	static const char *const words[] = { "pid", "tid", "cpu", "comm", "event", "include",
+					     "exclude" };
+	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+		if (strcmp(k, words[i]) == 0 && query_filter_ok(words[i], v, n, &why))
+			assert(!has_bad);
+	char out[UPLOAD_NAME_MAX + 1];
+	size_t len = upload_safe_name(v, n, out, sizeof out);
+	assert(len >= 1 && len <= UPLOAD_NAME_MAX && strlen(out) == len && out[0] != '.');
+	for (size_t i = 0; i < len; i++) {
+		char c = out[i];
+		assert((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		       c == '.' || c == '_' || c == '-');
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *q = malloc(size + 1);
+	if (!q)
+		return 0;
+	memcpy(q, data, size);
+	q[size] = '\0';
+	/* a raw NUL cannot arrive in a URL: the query ends there */
+	size_t len = strlen(q);
+	char *p = q, *end = q + len;
+	while (p <= end) {
+		char *amp = memchr(p, '&', (size_t)(end - p));
+		char *pe = amp ? amp : end;
+		*pe = '\0';
+		char *eq = strchr(p, '=');
+		char *v = eq ? eq + 1 : pe;
+		if (eq)
+			*eq = '\0';
+		MHD_http_unescape(p);
+		size_t vn = MHD_http_unescape(v);	/* length: NULs possible */
+		if (strcmp(p, "filename") == 0 || strcmp(p, "compareFilename") == 0 || p[0] == '\0')
+			check_name(v, vn);
+		check_value(p, v, vn);
+		if (!amp)
+			break;
+		p = amp + 1;
+	}
+	free(q);
+	return 0;
+}
