@@ -691,9 +691,10 @@ int cmd_live(int argc, char **argv)
 				o.hz, o.pid ? " on pid " : o.command ? " on a command" : " on all CPUs",
 				o.pid ? o.pid : "", o.callgraph || o.source == SRC_BPFTRACE ? " with stacks" : "",
 				o.outdir ? "writes the report" : "ends");
+			/* fp-serve prints its own "listening on URL" line. */
 			if (o.http)
-				fprintf(stderr, "%s: live: web view: capture '%s' on http://%s%s/\n",
-					fp_prog(), o.name, strchr(o.http, ':') ? "" : "127.0.0.1:", o.http);
+				fprintf(stderr, "%s: live: the web view lists this capture as '%s'\n",
+					fp_prog(), o.name);
 		}
 		if (vw.web && !o.keep_serving) {
 			ww.run = r;

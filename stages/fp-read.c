@@ -1,7 +1,7 @@
 /* fp-read: turn `perf script` text into a flamepipe stream of S records.
  *
  * Interface:
- *	fp-read [--name NAME] [--live] [-q] [FILE]
+ *	fp-read [--name NAME] [--live] [--live-buffer BYTES] [-q] [FILE]
  *
  * Input: `perf script` output (any -F field list that includes the time,
  * with or without -g, --header, --show-lost-events), plain or gzip
@@ -18,8 +18,9 @@
  *
  * Live mode (--live, used by `flamepipe live`; docs/live.md): the source
  * (perf) must never be blocked by a slow chain, so input is always read
- * (FP_PUMP_NEVER_BLOCK). While more than FP_OUT_HIGH bytes wait for the
- * next stage, whole samples are dropped and counted instead of written.
+ * (FP_PUMP_NEVER_BLOCK). While more than --live-buffer bytes (default
+ * FP_OUT_HIGH) wait for the next stage, whole samples are dropped and
+ * counted instead of written.
  * When the output has room again (at most once per DROP_REPORT_INTERVAL)
  * a `W read - dropped N samples ...` record, an `I read dropped=N` record
  * (N counts every drop so far) and a line on stderr report them. In live
@@ -54,7 +55,7 @@
 #include "fp_perfparse.h"
 #include "fp_record.h"
 
-#define USAGE "usage: fp-read [--name NAME] [--live] [-q] [FILE]"
+#define USAGE "usage: fp-read [--name NAME] [--live] [--live-buffer BYTES] [-q] [FILE]"
 
 #define DEFAULT_STAGE_NAME "read"
 /* Warnings of one kind (W records and stderr lines) shown before the rest
@@ -87,12 +88,17 @@ static const char *const warn_kind_name[WARN_KINDS] = {
  * I records (both keep the stream and stderr quiet under sustained load). */
 #define DROP_REPORT_INTERVAL 1.0
 #define STATS_INTERVAL 1.0
+/* --live-buffer range: at least a few records, at most what fp_out lets
+ * a stage hold without blocking. */
+#define LIVE_BUFFER_MIN 4096
+#define LIVE_BUFFER_MAX FP_OUT_HIGH
 
 struct reader {
 	struct fp_pump pump;
 	struct fp_perf_parser parser;
 	int quiet;
 	int live;			/* --live: drop samples rather than block */
+	size_t live_buffer;		/* drop while more than this is waiting */
 	uint64_t dropped;		/* live: samples dropped, in all */
 	uint64_t dropped_reported;	/* ... as of the last report */
 	ev_tstamp last_drop_report, last_stats;
@@ -243,7 +249,7 @@ static void on_record(void *ctx, const char *rec, size_t len)
 
 	if (r->live) {
 		/* Downstream is behind: drop the whole sample, never block. */
-		if (fp_out_is_full(&r->pump.out)) {
+		if (r->pump.out.len > r->live_buffer) {
 			r->dropped++;
 			return;
 		}
@@ -377,7 +383,7 @@ static void on_idle(struct fp_pump *p)
 	struct reader *r = p->ctx;
 	ev_tstamp now = ev_now(p->loop);
 
-	if (!r->live || fp_out_is_full(&p->out))
+	if (!r->live || p->out.len > r->live_buffer)
 		return;
 	report_drops(r, 0);
 	if (r->parser.st.samples != r->stats_samples && now - r->last_stats >= STATS_INTERVAL) {
@@ -412,6 +418,7 @@ struct options {
 	const char *path;
 	int quiet;
 	int live;
+	size_t live_buffer;
 };
 
 static _Noreturn void usage(void)
@@ -421,17 +428,19 @@ static _Noreturn void usage(void)
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
-	enum { OPT_NAME = 256, OPT_LIVE };
+	enum { OPT_NAME = 256, OPT_LIVE, OPT_LIVE_BUFFER };
 	static const struct option longopts[] = {
 		{ "name", required_argument, NULL, OPT_NAME },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "live", no_argument, NULL, OPT_LIVE },
+		{ "live-buffer", required_argument, NULL, OPT_LIVE_BUFFER },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
 	o->stage = DEFAULT_STAGE_NAME;
+	o->live_buffer = LIVE_BUFFER_MAX;
 	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_NAME:
@@ -441,6 +450,17 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'q': o->quiet = 1; break;
 		case OPT_LIVE: o->live = 1; break;
+		case OPT_LIVE_BUFFER: {
+			char *end;
+			unsigned long long n = strtoull(optarg, &end, 10);
+
+			if (!*optarg || *end || optarg[0] == '-' || n < LIVE_BUFFER_MIN ||
+			    n > LIVE_BUFFER_MAX)
+				fp_die(FP_EXIT_USAGE, "--live-buffer: want bytes, %u..%u, got \"%s\"",
+				       LIVE_BUFFER_MIN, LIVE_BUFFER_MAX, optarg);
+			o->live_buffer = (size_t)n;
+			break;
+		}
 		case 'h':
 			printf("%s\n", USAGE);
 			exit(FP_EXIT_OK);
@@ -473,6 +493,7 @@ int main(int argc, char **argv)
 
 	r.quiet = o.quiet;
 	r.live = o.live;
+	r.live_buffer = o.live_buffer;
 	fp_perf_init(&r.parser, &perf_ops, &r);
 	fp_pump_init(&r.pump, EV_DEFAULT, in_fd, 1, &pump_ops, &r,
 		     FP_PUMP_GZIP | FP_PUMP_MMAP | (o.live ? FP_PUMP_NEVER_BLOCK : 0));
