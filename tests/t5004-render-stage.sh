@@ -44,6 +44,15 @@ test_expect_success 'input ending inside a snapshot keeps the last complete one,
 	grep -q "input ended inside a folded snapshot" cut/index.html
 '
 
+test_expect_success 'empty input: every file written, empty but well-formed' '
+	fp-render --outdir empty </dev/null &&
+	xml_ok empty/flame.svg && xml_ok empty/heatmap.svg && xml_ok empty/index.html &&
+	grep -q "no samples" empty/flame.svg &&
+	test ! -s empty/stacks.folded &&
+	printf "second\\trow_start_ms\\tcount\\n" >expect && test_cmp expect empty/heatmap.tsv &&
+	grep -q "\"columns\":\[\],.*\"values\":\[\],\"maxvalue\":0" empty/heatmap.json
+'
+
 test_expect_success 'F records outside a snapshot add up (hand-written input)' '
 	printf "F\\t2\\ta;b\\nF\\t3\\ta;c\\n" | fp-render --outdir loose &&
 	printf "a;b 2\\na;c 3\\n" >expect && test_cmp expect loose/stacks.folded
