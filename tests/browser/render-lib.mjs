@@ -97,12 +97,13 @@ export async function screenshot(page, name) {
 	await page.screenshot({ path: path.join(ARTIFACTS, name), timeout: SCREENSHOT_TIMEOUT_MS });
 }
 
-// A folded file as [[frames], count] pairs.
+// A folded file as [[frames], count] pairs, frames named as the page shows
+// them (a _[k]-style annotation only picks the colour).
 export function readFolded(file) {
 	const out = [];
 	for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
 		const m = /^(.*) (\d+)$/.exec(line);
-		if (m) out.push([m[1].split(';'), Number(m[2])]);
+		if (m) out.push([m[1].split(';').map((f) => f.replace(/_\[[kwij]\]$/, '')), Number(m[2])]);
 	}
 	return out;
 }
