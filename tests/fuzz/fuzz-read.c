@@ -6,6 +6,11 @@
  * fuzz-sources: fifo/*.c
  * fuzz-libs: -lev -lz -lm
  * fuzz-max-len: 16384
+ * fuzz-cflags: -DFP_LINE_MAX=4096
+ *
+ * FP_LINE_MAX is 1 MiB in the programs; here 4 KiB, so that inputs of a few
+ * KiB reach the paths for over-long lines and over-big records (skipped
+ * line, dropped sample, discarded frames) with the same code.
  *
  * The first input byte picks how the rest is fed:
  *	bit 0  0: as it is (gzip magic -> the inflater sees raw fuzz bytes)

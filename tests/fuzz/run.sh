@@ -11,7 +11,8 @@
 #	CLANG             compiler (default clang)
 #
 # Per target: build-fuzz/NAME from tests/fuzz/NAME.c plus the sources named
-# on its `fuzz-sources:` line (default fifo/*.c) and `fuzz-libs:` line;
+# on its `fuzz-sources:` line (default fifo/*.c), `fuzz-libs:` and
+# `fuzz-cflags:` lines; inputs up to `fuzz-max-len:` bytes;
 # seeds from tests/fuzz/corpus/NAME/, new corpus entries in
 # build-fuzz/corpus/NAME/, crash inputs in build-fuzz/crashes/NAME/.
 # One line per target: "pass NAME (...)", "FAIL NAME: ...", or "skip NAME: ...".
@@ -61,6 +62,7 @@ build() { # name -> 0 if build-fuzz/name is up to date or was built
 	src=tests/fuzz/$1.c
 	srcs=$(directive "$src" fuzz-sources "fifo/*.c")
 	libs=$(directive "$src" fuzz-libs "-lev -lz -lm")
+	cflags=$(directive "$src" fuzz-cflags "")
 	# shellcheck disable=SC2086  # word splitting and globbing wanted
 	srcs=$(ls $srcs 2>/dev/null)
 	out=$B/$1
@@ -70,7 +72,7 @@ build() { # name -> 0 if build-fuzz/name is up to date or was built
 	done
 	[ -x "$out" ] && [ -z "$newer" ] && return 0
 	# shellcheck disable=SC2086
-	"$CLANG" $WARN $INCLUDES $FUZZ_FLAGS -o "$out" "$src" $srcs $libs >"$B/$1.build.log" 2>&1
+	"$CLANG" $WARN $INCLUDES $FUZZ_FLAGS $cflags -o "$out" "$src" $srcs $libs >"$B/$1.build.log" 2>&1
 }
 
 mkdir -p "$B" || exit 111
