@@ -59,6 +59,8 @@ int fp_heatmap_set(struct fp_heatmap *hm, uint64_t col, uint64_t row, uint64_t c
 		size_t cap = hm->cap_cols ? hm->cap_cols : 64;
 		while (cap <= col)
 			cap *= 2;
+		if (cap > FP_HEATMAP_MAX_COLS)	/* doubling must not pass the limit */
+			cap = FP_HEATMAP_MAX_COLS;
 		hm->cells = fp_xrealloc(hm->cells, cap * hm->rows * sizeof *hm->cells);
 		memset(hm->cells + hm->cap_cols * hm->rows, 0,
 		       (cap - hm->cap_cols) * hm->rows * sizeof *hm->cells);
