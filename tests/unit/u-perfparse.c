@@ -1,0 +1,215 @@
+/* u-perfparse.c: the perf script parser (fifo/fp_perfparse.c) through its
+ * API: time parsing, dso kinds, and records built from fed lines. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fp_io.h"
+#include "fp_perfparse.h"
+
+#define LINE(s) s, sizeof(s) - 1
+#define OUT_MAX 4096
+
+/* Collects the records (joined) and the problems seen. */
+struct sink {
+	char out[OUT_MAX];
+	size_t len;
+	int records, bad_lines, too_big;
+};
+
+static void on_record(void *ctx, const char *rec, size_t len)
+{
+	struct sink *s = ctx;
+
+	if (s->len + len < OUT_MAX) {
+		memcpy(s->out + s->len, rec, len);
+		s->len += len;
+		s->out[s->len] = '\0';
+	}
+	s->records++;
+}
+
+static void on_problem(void *ctx, enum fp_perf_problem what, const char *line, size_t len)
+{
+	struct sink *s = ctx;
+
+	(void)line;
+	(void)len;
+	if (what == FP_PERF_BAD_LINE)
+		s->bad_lines++;
+	else
+		s->too_big++;
+}
+
+static const struct fp_perf_ops ops = { on_record, on_problem };
+
+/* Feeds text (LF-separated) line by line, then finishes. */
+static void feed(struct fp_perf_parser *pp, const char *text)
+{
+	const char *p = text;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+
+		fp_perf_line(pp, p, n);
+		p += n + (nl ? 1 : 0);
+	}
+	fp_perf_finish(pp);
+}
+
+static void times_scale_to_integer_nanoseconds(void **state)
+{
+	uint64_t ns;
+
+	assert_int_equal(fp_perf_parse_time(LINE("82.657918"), &ns), 0);
+	assert_true(ns == 82657918000ull);
+	assert_int_equal(fp_perf_parse_time(LINE("1.5"), &ns), 0);
+	assert_true(ns == 1500000000ull);
+	assert_int_equal(fp_perf_parse_time(LINE("9999999999.999999999"), &ns), 0);
+	assert_true(ns == 9999999999999999999ull);
+	assert_int_equal(fp_perf_parse_time(LINE("0.000000001"), &ns), 0);
+	assert_true(ns == 1);
+}
+
+static void malformed_times_are_refused(void **state)
+{
+	uint64_t ns;
+
+	assert_int_equal(fp_perf_parse_time(LINE("82"), &ns), -1);
+	assert_int_equal(fp_perf_parse_time(LINE(".5"), &ns), -1);
+	assert_int_equal(fp_perf_parse_time(LINE("5."), &ns), -1);
+	assert_int_equal(fp_perf_parse_time(LINE("1.0000000001"), &ns), -1);	/* 10 digits */
+	assert_int_equal(fp_perf_parse_time(LINE("12345678901.0"), &ns), -1);	/* overflow */
+	assert_int_equal(fp_perf_parse_time(LINE("1.2.3"), &ns), -1);
+	assert_int_equal(fp_perf_parse_time(LINE("1a.5"), &ns), -1);
+}
+
+static void dso_kinds_follow_the_documented_rule(void **state)
+{
+	assert_int_equal(fp_perf_dso_kind(LINE("[kernel.kallsyms]")), 'k');
+	assert_int_equal(fp_perf_dso_kind(LINE("[nf_conntrack]")), 'k');
+	assert_int_equal(fp_perf_dso_kind(LINE("/lib/modules/6.1/kernel/fs/ext4/ext4.ko")), 'k');
+	assert_int_equal(fp_perf_dso_kind(LINE("/lib/modules/6.1/xfs.ko.zst")), 'k');
+	assert_int_equal(fp_perf_dso_kind(LINE("/usr/lib/debug/boot/vmlinux-6.1.0")), 'k');
+	assert_int_equal(fp_perf_dso_kind(LINE("/tmp/perf-123.map")), 'j');
+	assert_int_equal(fp_perf_dso_kind(LINE("/symfs/tmp/perf-123.map")), 'j');
+	assert_int_equal(fp_perf_dso_kind(LINE("/root/.debug/jit/x/jitted-123-4.so")), 'j');
+	assert_int_equal(fp_perf_dso_kind(LINE("inlined")), 'i');
+	assert_int_equal(fp_perf_dso_kind(LINE("[unknown]")), 'x');
+	assert_int_equal(fp_perf_dso_kind("", 0), 'x');
+	assert_int_equal(fp_perf_dso_kind(LINE("/usr/lib/libc.so.6")), 'u');
+	/* Near misses stay user code. */
+	assert_int_equal(fp_perf_dso_kind(LINE("/opt/kotlin.kotlin.so")), 'u');
+	assert_int_equal(fp_perf_dso_kind(LINE("/tmp/perf-.map")), 'u');
+	assert_int_equal(fp_perf_dso_kind(LINE("/tmp/perf-12x.map")), 'u');
+	assert_int_equal(fp_perf_dso_kind(LINE("/x/a.ko.d/lib.so")), 'u');
+}
+
+static void a_sample_becomes_one_root_first_record(void **state)
+{
+	struct fp_perf_parser pp;
+	struct sink s = { 0 };
+
+	fp_perf_init(&pp, &ops, &s);
+	feed(&pp, "app 12/13 [001] 1.5: 1000 cpu-clock:\n"
+		  "\t1 leaf+0x1 (/x/app)\n"
+		  "\t2 operator+=+0x12 (/x/app)\n"
+		  "\tffffffff81000000 entry+0x2 ([kernel.kallsyms])\n\n");
+	assert_string_equal(s.out, "S\t1500000000\t12\t13\t1\t1000\tcpu-clock\tapp\tkuu\t"
+				   "entry;operator+=;leaf\n");
+	assert_true(pp.st.samples == 1 && pp.st.frames == 3 && pp.st.lines == 5);
+	fp_perf_free(&pp);
+}
+
+static void lost_lines_count_events_not_samples(void **state)
+{
+	struct fp_perf_parser pp;
+	struct sink s = { 0 };
+
+	fp_perf_init(&pp, &ops, &s);
+	feed(&pp, "perf 1 [000] 1.0: PERF_RECORD_LOST lost 7\n"
+		  "PERF_RECORD_LOST lost 3\n"
+		  "PERF_RECORD_LOST_SAMPLES\n"
+		  "perf 1 [000] 1.0: PERF_RECORD_COMM exec: x:1/1\n");
+	assert_int_equal(s.records, 0);
+	assert_true(pp.st.lost_events == 11 && pp.st.lost_records == 3);
+	assert_true(pp.st.other_records == 1 && pp.st.bad_lines == 0);
+	fp_perf_free(&pp);
+}
+
+static void a_too_long_line_drops_its_sample_and_the_rest_of_its_frames(void **state)
+{
+	struct fp_perf_parser pp;
+	struct sink s = { 0 };
+
+	fp_perf_init(&pp, &ops, &s);
+	fp_perf_line(&pp, LINE("app 1 1.0: "));
+	fp_perf_line(&pp, LINE("\t1 a (/x)"));
+	fp_perf_line_too_long(&pp);
+	fp_perf_line(&pp, LINE("\t2 b (/x)"));	/* discarded, not glued */
+	fp_perf_line(&pp, LINE(""));
+	fp_perf_line(&pp, LINE("app 1 2.0: "));
+	fp_perf_line(&pp, LINE("\t3 c (/x)"));
+	fp_perf_finish(&pp);
+	assert_string_equal(s.out, "S\t2000000000\t1\t1\t-1\t1\t-\tapp\tu\tc\n");
+	assert_true(pp.st.dropped_samples == 1 && pp.st.too_long_lines == 1);
+	assert_true(pp.st.skipped_lines == 1);
+	fp_perf_free(&pp);
+}
+
+static void a_bad_line_ends_the_sample_and_its_frames_are_not_glued_on(void **state)
+{
+	struct fp_perf_parser pp;
+	struct sink s = { 0 };
+
+	fp_perf_init(&pp, &ops, &s);
+	feed(&pp, "app 1 1.0: \n\t1 a (/x)\ngarbage\n\t2 b (/x)\n\napp 1 2.0: \n\t3 c (/x)\n");
+	assert_string_equal(s.out, "S\t1000000000\t1\t1\t-1\t1\t-\tapp\tu\ta\n"
+				   "S\t2000000000\t1\t1\t-1\t1\t-\tapp\tu\tc\n");
+	assert_int_equal(s.bad_lines, 1);
+	assert_true(pp.st.first_bad_line == 3);
+	fp_perf_free(&pp);
+}
+
+static void a_record_over_the_line_limit_is_dropped_and_reported(void **state)
+{
+	struct fp_perf_parser pp;
+	struct sink s = { 0 };
+	/* 2 bytes per frame ("a;"): this many frames cannot fit. */
+	size_t frames = FP_LINE_MAX / 2 + 1;
+
+	fp_perf_init(&pp, &ops, &s);
+	fp_perf_line(&pp, LINE("app 1 1.0: "));
+	for (size_t i = 0; i < frames; i++)
+		fp_perf_line(&pp, LINE("\t1 a (/x)"));
+	fp_perf_line(&pp, LINE(""));
+	fp_perf_line(&pp, LINE("app 1 2.0: "));
+	fp_perf_line(&pp, LINE("\t3 c (/x)"));
+	fp_perf_finish(&pp);
+	assert_int_equal(s.too_big, 1);
+	assert_true(pp.st.dropped_samples == 1 && pp.st.samples == 1);
+	assert_string_equal(s.out, "S\t2000000000\t1\t1\t-1\t1\t-\tapp\tu\tc\n");
+	fp_perf_free(&pp);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(times_scale_to_integer_nanoseconds),
+		cmocka_unit_test(malformed_times_are_refused),
+		cmocka_unit_test(dso_kinds_follow_the_documented_rule),
+		cmocka_unit_test(a_sample_becomes_one_root_first_record),
+		cmocka_unit_test(lost_lines_count_events_not_samples),
+		cmocka_unit_test(a_too_long_line_drops_its_sample_and_the_rest_of_its_frames),
+		cmocka_unit_test(a_bad_line_ends_the_sample_and_its_frames_are_not_glued_on),
+		cmocka_unit_test(a_record_over_the_line_limit_is_dropped_and_reported),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
