@@ -56,16 +56,17 @@ struct passthrough {
 static const struct passthrough passthroughs[] = {
 	{ "keep-idle", 0, "BUCKET_ARGS", "--keep-idle" },
 	{ "weight", 1, "FOLD_ARGS", "--weight" },
-	/* fp-render names the range on the flame graph and draws it on the heatmap. */
+	/* fp-render names the range and filters on the flame graph (and
+	 * draws the range on the heatmap): they go to RENDER_ARGS too. */
 	{ "from", 1, "RANGE_ARGS", "--from", "RENDER_ARGS" },
 	{ "to", 1, "RANGE_ARGS", "--to", "RENDER_ARGS" },
-	{ "pid", 1, "RANGE_ARGS", "--pid" },
-	{ "tid", 1, "RANGE_ARGS", "--tid" },
-	{ "cpu", 1, "RANGE_ARGS", "--cpu" },
-	{ "comm", 1, "RANGE_ARGS", "--comm" },
-	{ "event", 1, "RANGE_ARGS", "--event" },
-	{ "include", 1, "RANGE_ARGS", "--include" },
-	{ "exclude", 1, "RANGE_ARGS", "--exclude" },
+	{ "pid", 1, "RANGE_ARGS", "--pid", "RENDER_ARGS" },
+	{ "tid", 1, "RANGE_ARGS", "--tid", "RENDER_ARGS" },
+	{ "cpu", 1, "RANGE_ARGS", "--cpu", "RENDER_ARGS" },
+	{ "comm", 1, "RANGE_ARGS", "--comm", "RENDER_ARGS" },
+	{ "event", 1, "RANGE_ARGS", "--event", "RENDER_ARGS" },
+	{ "include", 1, "RANGE_ARGS", "--include", "RENDER_ARGS" },
+	{ "exclude", 1, "RANGE_ARGS", "--exclude", "RENDER_ARGS" },
 	{ "pid-root", 0, "FOLD_ARGS", "--pid" },
 	{ "tid-root", 0, "FOLD_ARGS", "--tid" },
 	{ "kernel", 0, "FOLD_ARGS", "--kernel" },
@@ -274,6 +275,23 @@ static void print_summary(const char *input, off_t size, const char *outdir, dou
 		rc ? " (incomplete: a stage failed)" : "");
 }
 
+/* `-o out/demo` works like `mkdir -p`: missing parents are made (0777 &
+ * umask); the last component is made by the caller, which owns it. */
+static void make_parent_dirs(const char *path)
+{
+	char *p = fp_xstrdup(path);
+
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0777) < 0 && errno != EEXIST)
+			fp_die_sys(FP_EXIT_SYS, "report: cannot make output dir %s", p);
+		*s = '/';
+	}
+	free(p);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct option opts[NPASS + 16];
@@ -379,6 +397,7 @@ int cmd_report(int argc, char **argv)
 	/* Refused before any output exists, like a missing file. */
 	if (S_ISDIR(st.st_mode))
 		fp_die(FP_EXIT_USAGE, "report: %s is a directory, not a capture file", input);
+	make_parent_dirs(outdir);
 	if (mkdir(outdir, 0777) == 0) {
 		/* --user: the renderer writes here as that user. */
 		if (ro.user && geteuid() == 0) {
