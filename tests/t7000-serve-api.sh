@@ -137,4 +137,16 @@ test_expect_success 'the second identical request is served from the cache' '
 	test_cmp first body
 '
 
+test_expect_success 'parallel requests (more than run at once) all get the same totals' '
+	for r in 10 11 12 13 14 15 16 17 18 19 20 21; do
+		{ curl -sS --max-time 30 -o par.$r "$URL/heatmap/?filename=$F&rows=$r" & }
+	done &&
+	wait &&
+	for r in 10 11 12 13 14 15 16 17 18 19 20 21; do
+		jq "[.values[][]] | add" par.$r || return 1
+	done | sort -u >got &&
+	echo 2390 >expect &&
+	test_cmp expect got
+'
+
 test_done

@@ -29,6 +29,8 @@
 #define CACHE_MAX_BYTES (256u << 20)
 #define HEATMAP_MAX_CELLS (4u << 20)	/* 32 MiB of counters, ~10 MB JSON */
 #define KEY_MAX 8192
+#define COMPUTE_PARALLEL_MAX 4	/* stage chains at once (the rest wait):
+				 * each is 2-4 processes on a small host */
 
 enum entry_kind { KIND_HEATMAP, KIND_FOLDED };
 
@@ -47,6 +49,27 @@ static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct cache_entry *cache_head;
 static size_t cache_bytes;
 static uint64_t cache_clock;
+
+static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t run_free = PTHREAD_COND_INITIALIZER;
+static unsigned running;
+
+/* pipeline_run, but at most COMPUTE_PARALLEL_MAX at a time */
+static void run_limited(char *const *const *argv, size_t nstages, int in_fd,
+			void (*on_line)(void *ctx, char *line, size_t len), void *ctx,
+			struct pipeline_result *res)
+{
+	pthread_mutex_lock(&run_lock);
+	while (running >= COMPUTE_PARALLEL_MAX)
+		pthread_cond_wait(&run_free, &run_lock);
+	running++;
+	pthread_mutex_unlock(&run_lock);
+	pipeline_run(argv, nstages, in_fd, on_line, ctx, res);
+	pthread_mutex_lock(&run_lock);
+	running--;
+	pthread_cond_signal(&run_free);
+	pthread_mutex_unlock(&run_lock);
+}
 
 static void entry_free(struct cache_entry *e)
 {
@@ -252,7 +275,7 @@ const struct heatmap *heatmap_get(int fd, const struct stat *st, unsigned rows,
 		snprintf(err, errsz, "cannot rewind file: %s", strerror(errno));
 		return NULL;
 	}
-	pipeline_run(argv, 2, fd, hm_line, &b, &res);
+	run_limited(argv, 2, fd, hm_line, &b, &res);
 	if (!res.ok || b.too_big) {
 		free(b.h.cell);
 		if (b.too_big) {
@@ -406,7 +429,7 @@ const struct folded_text *folded_get(int fd, const struct stat *st,
 		fp_sink_free(&b.text);
 		return NULL;
 	}
-	pipeline_run(argv, 4, fd, fold_line, &b, &res);
+	run_limited(argv, 4, fd, fold_line, &b, &res);
 	if (!res.ok) {
 		fp_sink_free(&b.text);
 		fail_from_pipeline(&res, status, err, errsz);
