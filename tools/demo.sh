@@ -12,7 +12,7 @@ bin/flamepipe report "$capture" -o "$out"
 echo
 if [ -x bin/fp-read ] && [ -x bin/fp-bucket ] && [ -x bin/fp-render ]; then
 	# The same chain as a plain shell pipeline, drawn as a terminal heatmap.
-	bin/fp-read "$capture" | bin/fp-bucket --rows 20 | bin/fp-render --term --no-live 2>/dev/null ||
+	bin/fp-read "$capture" | bin/fp-bucket --rows 20 | bin/fp-render --term --term-size 140x24 2>/dev/null ||
 		bin/fp-read "$capture" | bin/fp-bucket --rows 20 | bin/fp-render --term || true
 fi
 echo
