@@ -3,7 +3,8 @@
  * Interface:
  *	fp-render [--outdir DIR] [--format LIST] [--interval MS] [--passthrough]
  *		[--term[=auto|color|plain]] [--term-size COLSxLINES] [--page-title T]
- *		[--from S] [--to S]
+ *		[--from S] [--to S] [--pid L] [--tid L] [--cpu L] [--comm N]
+ *		[--event N] [--include RE] [--exclude RE]
  *		[flame graph options: --title --width --minwidth --colors ...] [FILE]
  *
  * Input: a flamepipe stream (fifo/PROTOCOL.md) on stdin or FILE (gzip ok).
@@ -14,6 +15,7 @@
  *  C range  the range the chain selected (drawn on the heatmap, named in the
  *           flame graph's subtitle; --from/--to give it until a C range
  *           arrives: fp-range announces only changes); C filter likewise
+ *           (--pid, --comm ... name the filters fp-range was started with)
  *  W, I     shown on index.html (warnings, the latest statistics per stage)
  *  S and everything else: ignored.
  *
@@ -65,7 +67,8 @@
 
 #define USAGE "usage: fp-render [--outdir DIR] [--format LIST] [--interval MS] [--passthrough]\n" \
 	"\t[--term[=auto|color|plain]] [--term-size COLSxLINES] [--page-title T]\n" \
-	"\t[--from S] [--to S]\n" \
+	"\t[--from S] [--to S] [--pid L] [--tid L] [--cpu L] [--comm N] [--event N]\n" \
+	"\t[--include RE] [--exclude RE]\n" \
 	FP_FLAME_USAGE " [FILE]"
 
 #define STAGE_NAME "render"
@@ -111,6 +114,7 @@ struct options {
 	const char *page_title;
 	int page_title_set;	/* the terminal says "flamepipe heatmap" otherwise */
 	const char *from, *to;	/* the range the chain used (until a C range) */
+	char filter[FILTER_TEXT_MAX];	/* the filters it used, "pid 1,2; comm x" */
 	struct fp_flame_opts flame;
 };
 
@@ -281,6 +285,17 @@ static void on_folded(struct render *r, const char *line, size_t len)
 		r->files_dirty = 1;
 }
 
+/* Appends one filter ("pid 1,2") to the list named on the pictures. */
+static void add_filter(struct render *r, const char *spec, size_t n)
+{
+	size_t used = strlen(r->filter);
+
+	if (used)
+		used += (size_t)snprintf(r->filter + used, sizeof r->filter - used, "; ");
+	if (used < sizeof r->filter)
+		snprintf(r->filter + used, sizeof r->filter - used, "%.*s", (int)n, spec);
+}
+
 static void on_control(struct render *r, const char *line, size_t len)
 {
 	struct fp_str f[4];
@@ -309,10 +324,17 @@ static void on_control(struct render *r, const char *line, size_t len)
 		snprintf(r->range_from, sizeof r->range_from, "%.*s", (int)f[2].n, f[2].p);
 		snprintf(r->range_to, sizeof r->range_to, "%.*s", (int)f[3].n, f[3].p);
 		r->have_range = strcmp(r->range_from, "-") || strcmp(r->range_to, "-");
+		r->filter[0] = '\0';
 		r->files_dirty = 1;
 	} else if (n >= 3 && fp_str_eq(f[1], "filter")) {
+		/* fp-range sends C range, then one C filter per filter in force
+		 * (or C filter clear): the range record starts the list afresh. */
 		const char *spec = f[2].p;
-		snprintf(r->filter, sizeof r->filter, "%.*s", (int)(len - (size_t)(spec - line)), spec);
+		size_t spec_n = len - (size_t)(spec - line);
+		if (spec_n == 5 && !memcmp(spec, "clear", 5))
+			r->filter[0] = '\0';
+		else
+			add_filter(r, spec, spec_n);
 		r->files_dirty = 1;
 	}
 }
@@ -341,7 +363,8 @@ static void range_caption(const struct render *r, char *buf, size_t n)
 		m = snprintf(buf, n, "range [%s, %s) s", strcmp(r->range_from, "-") ? r->range_from : "start",
 			     strcmp(r->range_to, "-") ? r->range_to : "end");
 	if (r->filter[0] && m >= 0 && (size_t)m < n)
-		snprintf(buf + m, n - (size_t)m, "%sfilter %s", m ? ", " : "", r->filter);
+		snprintf(buf + m, n - (size_t)m, "%s%s %s", m ? ", " : "",
+			 strchr(r->filter, ';') ? "filters" : "filter", r->filter);
 }
 
 /* The flame graph of a copy of the table: rendering sorts (and with
@@ -745,7 +768,7 @@ static void parse_term_size(struct options *o, const char *arg)
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	enum { OPT_OUTDIR = 256, OPT_FORMAT, OPT_INTERVAL, OPT_PASSTHROUGH, OPT_TERM,
-	       OPT_TERM_SIZE, OPT_PAGE_TITLE, OPT_FROM, OPT_TO, OPT_HELP };
+	       OPT_TERM_SIZE, OPT_PAGE_TITLE, OPT_FROM, OPT_TO, OPT_FILTER, OPT_HELP };
 	static const struct option own[] = {
 		{ "outdir", required_argument, NULL, OPT_OUTDIR },
 		{ "format", required_argument, NULL, OPT_FORMAT },
@@ -756,6 +779,14 @@ static void parse_options(int argc, char **argv, struct options *o)
 		{ "page-title", required_argument, NULL, OPT_PAGE_TITLE },
 		{ "from", required_argument, NULL, OPT_FROM },
 		{ "to", required_argument, NULL, OPT_TO },
+		/* fp-range's filters, to name them (flamepipe report passes them) */
+		{ "pid", required_argument, NULL, OPT_FILTER },
+		{ "tid", required_argument, NULL, OPT_FILTER },
+		{ "cpu", required_argument, NULL, OPT_FILTER },
+		{ "comm", required_argument, NULL, OPT_FILTER },
+		{ "event", required_argument, NULL, OPT_FILTER },
+		{ "include", required_argument, NULL, OPT_FILTER },
+		{ "exclude", required_argument, NULL, OPT_FILTER },
 		{ "help", no_argument, NULL, OPT_HELP },
 	};
 	enum { N_OWN = sizeof own / sizeof *own };
@@ -770,7 +801,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 	for (int i = 0; i < N_OUT; i++)
 		o->want[i] = outputs[i].by_default;
 	o->page_title = "flamepipe report";
-	while ((c = getopt_long(argc, argv, "o:h", all, NULL)) != -1) {
+	int idx;
+	while ((c = getopt_long(argc, argv, "o:h", all, &idx)) != -1) {
 		if (fp_flame_option(&o->flame, c, optarg))
 			continue;
 		switch (c) {
@@ -792,6 +824,12 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case OPT_PAGE_TITLE: o->page_title = optarg; o->page_title_set = 1; break;
 		case OPT_FROM: o->from = parse_bound("from", optarg); break;
 		case OPT_TO: o->to = parse_bound("to", optarg); break;
+		case OPT_FILTER: {
+			size_t used = strlen(o->filter);
+			snprintf(o->filter + used, sizeof o->filter - used, "%s%s %s",
+				 used ? "; " : "", all[idx].name, optarg);
+			break;
+		}
 		case 'h': case OPT_HELP:
 			puts(USAGE);
 			exit(FP_EXIT_OK);
@@ -834,6 +872,7 @@ int main(int argc, char **argv)
 		snprintf(r.range_to, sizeof r.range_to, "%s", r.opt.to ? r.opt.to : "-");
 		r.have_range = 1;
 	}
+	snprintf(r.filter, sizeof r.filter, "%s", r.opt.filter);
 	fp_heatmap_init(&r.hm);
 	fp_folded_init(&r.table);
 	fp_folded_init(&r.pending);

@@ -135,6 +135,21 @@ test_expect_success 'a C range record names the range and draws the selection' '
 	grep -q "sel_from: 25, sel_to: 49" rg/heatmap.svg
 '
 
+test_expect_success 'C filter records after a C range add up; C filter clear empties the list' '
+	{ cat two.stream && printf "C\\trange\\t-\\t2\\nC\\tfilter\\tpid 1\\nC\\tfilter\\tcomm a b\\n"; } |
+		fp-render --outdir fl &&
+	grep -q ">range \[start, 2) s, filters pid 1; comm a b</text>" fl/flame.svg &&
+	{ cat two.stream && printf "C\\trange\\t1\\t2\\nC\\tfilter\\tpid 1\\nC\\trange\\t1\\t3\\nC\\tfilter\\tclear\\n"; } |
+		fp-render --outdir fc &&
+	grep -q ">range \[1, 3) s</text>" fc/flame.svg
+'
+
+test_expect_success 'flamepipe report names its range and filters on the pictures' '
+	flamepipe report -q "$EXAMPLES/demo-clockloop.perf.gz" -o rf --from 5 --comm clockloop --cpu 0,1 &&
+	grep -q ">range \[5, end) s, filters comm clockloop; cpu 0,1</text>" rf/flame.svg &&
+	grep -q "Flame graph of range \[5, end) s, filters comm clockloop; cpu 0,1 (" rf/index.html
+'
+
 test_expect_success 'gzip input from a file works like stdin' '
 	gzip -c two.stream >two.stream.gz &&
 	fp-render --outdir gz two.stream.gz &&
