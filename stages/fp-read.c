@@ -482,6 +482,38 @@ static int open_input(const char *path)
 	return fd;
 }
 
+/* Everything fp-read does once its options are parsed: reads in_fd to the
+ * end, writes the stream to out_fd and returns the exit code (after saying
+ * why, for input that is not perf script). tests/fuzz/fuzz-read.c calls
+ * this too, so the fuzzer runs exactly the program's path. */
+static int read_input(struct reader *r, const struct options *o, int in_fd,
+		      int out_fd, const char *in_name)
+{
+	memset(r, 0, sizeof *r);
+	r->quiet = o->quiet;
+	r->live = o->live;
+	r->live_buffer = o->live_buffer;
+	fp_perf_init(&r->parser, &perf_ops, r);
+	fp_pump_init(&r->pump, EV_DEFAULT, in_fd, out_fd, &pump_ops, r,
+		     FP_PUMP_GZIP | FP_PUMP_MMAP | (o->live ? FP_PUMP_NEVER_BLOCK : 0));
+	r->pump.in_name = in_name;
+	r->pump.stage = o->stage;
+
+	fp_out_str(&r->pump.out, FP_PROTO_HEADER "\n");
+	int rc = fp_pump_run(&r->pump);
+
+	if (r->not_perf || (r->parser.st.samples == 0 && r->parser.st.bad_lines > 0)) {
+		char msg[MSG_MAX];
+
+		snprintf(msg, sizeof msg, "not perf script text: "
+			 EXPECTED_EVENT_LINE ", got %s", r->first_bad);
+		say(r, r->parser.st.first_bad_line, msg);
+		rc = FP_EXIT_DATA;
+	}
+	fp_perf_free(&r->parser);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	static struct reader r;
@@ -491,27 +523,5 @@ int main(int argc, char **argv)
 	parse_options(argc, argv, &o);
 	int in_fd = open_input(o.path);
 
-	r.quiet = o.quiet;
-	r.live = o.live;
-	r.live_buffer = o.live_buffer;
-	fp_perf_init(&r.parser, &perf_ops, &r);
-	fp_pump_init(&r.pump, EV_DEFAULT, in_fd, 1, &pump_ops, &r,
-		     FP_PUMP_GZIP | FP_PUMP_MMAP | (o.live ? FP_PUMP_NEVER_BLOCK : 0));
-	if (in_fd != 0)
-		r.pump.in_name = o.path;
-	r.pump.stage = o.stage;
-
-	fp_out_str(&r.pump.out, FP_PROTO_HEADER "\n");
-	int rc = fp_pump_run(&r.pump);
-
-	if (r.not_perf || (r.parser.st.samples == 0 && r.parser.st.bad_lines > 0)) {
-		char msg[MSG_MAX];
-
-		snprintf(msg, sizeof msg, "not perf script text: "
-			 EXPECTED_EVENT_LINE ", got %s", r.first_bad);
-		say(&r, r.parser.st.first_bad_line, msg);
-		exit(FP_EXIT_DATA);
-	}
-	fp_perf_free(&r.parser);
-	return rc;
+	return read_input(&r, &o, in_fd, 1, in_fd != 0 ? o.path : "stdin");
 }

@@ -1,7 +1,8 @@
 /* fuzz-read.c: libFuzzer target for fp-read: the perf script parser
  * (fifo/fp_perfparse.c) behind the same line pump, gzip inflater and
  * warning code the program uses (stages/fp-read.c is compiled in, with its
- * main() renamed, and run_reader() below does what main() does).
+ * main() renamed; run_reader() calls its read_input(), all of main() but
+ * the option parsing).
  *
  * fuzz-sources: fifo/*.c
  * fuzz-libs: -lev -lz -lm
@@ -49,32 +50,26 @@ struct output {
 	int rc;
 };
 
-/* What main() does, from in_fd to a memfd; returns the output. */
+/* fp-read's read_input() (what main() does after option parsing), from
+ * in_fd to a memfd; returns the output. */
 static struct output run_reader(int in_fd)
 {
 	static struct reader r;
-	struct output o = { 0 };
+	const struct options o = { .stage = DEFAULT_STAGE_NAME };
+	struct output out = { 0 };
 	int out_fd = memfd_create("fuzz-read-out", MFD_CLOEXEC);
 
 	assert(out_fd >= 0);
-	memset(&r, 0, sizeof r);
-	fp_perf_init(&r.parser, &perf_ops, &r);
-	fp_pump_init(&r.pump, EV_DEFAULT, in_fd, out_fd, &pump_ops, &r, FP_PUMP_GZIP);
-	r.pump.in_name = "fuzz\tinput";	/* a TAB to escape in every W */
-	r.pump.stage = DEFAULT_STAGE_NAME;
-	fp_out_str(&r.pump.out, FP_PROTO_HEADER "\n");
-	o.rc = fp_pump_run(&r.pump);
-	if (r.not_perf || (r.parser.st.samples == 0 && r.parser.st.bad_lines > 0))
-		o.rc = FP_EXIT_DATA;	/* main() says so and exits 1 */
-	fp_perf_free(&r.parser);
+	/* A TAB in the name: every W record must escape it. */
+	out.rc = read_input(&r, &o, in_fd, out_fd, "fuzz\tinput");
 
 	off_t len = lseek(out_fd, 0, SEEK_END);
 	assert(len > 0);
-	o.n = (size_t)len;
-	o.p = malloc(o.n);
-	assert(pread(out_fd, o.p, o.n, 0) == (ssize_t)o.n);
+	out.n = (size_t)len;
+	out.p = malloc(out.n);
+	assert(pread(out_fd, out.p, out.n, 0) == (ssize_t)out.n);
 	close(out_fd);
-	return o;
+	return out;
 }
 
 static int feed(const void *data, size_t n, int mode)
