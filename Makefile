@@ -63,8 +63,11 @@ $(BIN)/flamepipe: $(call obj,$(RUNNER_SRCS)) $(LIBFP)
 
 # The web page (web/ui/*) is embedded into fp-serve by web/embed.sh.
 UI_FILES := $(shell find web/ui -type f ! -name '.*' 2>/dev/null | LC_ALL=C sort)
+# the list itself, rewritten only when it changes: a removed file re-embeds
+UI_LIST  := $(BUILD)/web/ui_files.list
+$(shell mkdir -p $(BUILD)/web && { echo '$(UI_FILES)' | cmp -s - $(UI_LIST) || echo '$(UI_FILES)' >$(UI_LIST); })
 
-$(BUILD)/web/ui_files.c: web/embed.sh $(UI_FILES)
+$(BUILD)/web/ui_files.c: web/embed.sh $(UI_FILES) $(UI_LIST)
 	@mkdir -p $(dir $@)
 	sh web/embed.sh $(UI_FILES) >$@.tmp && mv $@.tmp $@
 
