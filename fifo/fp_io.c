@@ -48,6 +48,21 @@ int fp_fd_make_nonblock_if_pipe(int fd)
 	return 1;
 }
 
+/* A bigger pipe buffer lets writer and reader run longer between context
+ * switches (Linux: 64 KiB by default). Best effort: not a pipe, or over
+ * /proc/sys/fs/pipe-max-size for an unprivileged user, is fine. */
+void fp_fd_grow_pipe(int fd)
+{
+#ifdef F_SETPIPE_SZ
+	int cur = fcntl(fd, F_GETPIPE_SZ);
+
+	if (cur > 0 && cur < FP_PIPE_SIZE)
+		(void)fcntl(fd, F_SETPIPE_SZ, FP_PIPE_SIZE);
+#else
+	(void)fd;
+#endif
+}
+
 static void out_writable_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct fp_out *o = w->data;
@@ -65,6 +80,8 @@ void fp_out_init(struct fp_out *o, struct ev_loop *loop, int fd)
 	o->fd = fd;
 	o->loop = loop;
 	o->nonblock = fp_fd_make_nonblock_if_pipe(fd);
+	if (o->nonblock)
+		fp_fd_grow_pipe(fd);
 	o->cap = 2 * FP_OUT_CHUNK;
 	o->buf = fp_xmalloc(o->cap);
 	ev_io_init(&o->w, out_writable_cb, fd, EV_WRITE);
@@ -214,6 +231,7 @@ static void pump_idle_cb(struct ev_loop *loop, ev_idle *w, int revents);
 
 static void pump_start_input(struct fp_pump *p)
 {
+	ev_timer_stop(p->loop, &p->gather_w);
 	if (p->done)
 		return;
 	if (p->in_pollable)
@@ -224,8 +242,17 @@ static void pump_start_input(struct fp_pump *p)
 
 static void pump_stop_input(struct fp_pump *p)
 {
+	ev_timer_stop(p->loop, &p->gather_w);
 	ev_io_stop(p->loop, &p->in_w);
 	ev_idle_stop(p->loop, &p->in_idle);
+}
+
+/* The gathering pause is over: read what arrived meanwhile. */
+static void pump_gather_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	(void)loop;
+	(void)revents;
+	pump_start_input(w->data);
 }
 
 void fp_pump_pause(struct fp_pump *p)
@@ -318,11 +345,14 @@ void fp_pump_init(struct fp_pump *p, struct ev_loop *loop, int in_fd, int out_fd
 	p->out.owner = p;
 
 	p->in_pollable = !(fstat(in_fd, &st) == 0 && S_ISREG(st.st_mode));
-	fp_fd_make_nonblock_if_pipe(in_fd);
+	if (fp_fd_make_nonblock_if_pipe(in_fd))
+		fp_fd_grow_pipe(in_fd);
 	ev_io_init(&p->in_w, pump_read_cb, in_fd, EV_READ);
 	p->in_w.data = p;
 	ev_idle_init(&p->in_idle, pump_idle_cb);
 	p->in_idle.data = p;
+	ev_timer_init(&p->gather_w, pump_gather_cb, FP_GATHER_S, 0.);
+	p->gather_w.data = p;
 
 	ev_signal_init(&p->sig_int, pump_signal_cb, SIGINT);
 	ev_signal_init(&p->sig_term, pump_signal_cb, SIGTERM);
@@ -497,6 +527,7 @@ static int pump_step(struct fp_pump *p)
 {
 	size_t budget = FP_IN_PER_CALLBACK;
 
+	p->step_bytes = 0;
 	while (budget > 0) {
 		if (p->start > 0 && p->cap - p->end < FP_IN_CHUNK) {
 			memmove(p->buf, p->buf + p->start, p->end - p->start);
@@ -525,6 +556,7 @@ static int pump_step(struct fp_pump *p)
 		}
 		p->end += (size_t)n;
 		p->text_bytes += (uint64_t)n;
+		p->step_bytes += (uint64_t)n;
 		budget = (size_t)n > budget ? 0 : budget - (size_t)n;
 		pump_scan(p);
 		if (p->stopping)
@@ -572,8 +604,7 @@ static int pump_map(struct fp_pump *p)
 }
 
 /* Drops the pages before map_pos from the mapping (not from the page
- * cache), and moves the file offset along so that progress readers of
- * /proc/PID/fdinfo see how far we are. */
+ * cache). */
 static void pump_map_release(struct fp_pump *p, int all)
 {
 	long page = sysconf(_SC_PAGESIZE);
@@ -584,10 +615,10 @@ static void pump_map_release(struct fp_pump *p, int all)
 			MADV_DONTNEED);
 		p->map_released = upto;
 	}
-	lseek(p->in_fd, (off_t)p->map_pos, SEEK_SET);
 }
 
-/* pump_step for a mapped file: the same line rules as pump_scan. */
+/* pump_step for a mapped file: the same line rules as pump_scan. The file
+ * offset follows the parse, for progress readers of /proc/PID/fdinfo. */
 static int pump_step_map(struct fp_pump *p)
 {
 	const char *base = p->map;
@@ -631,6 +662,7 @@ static int pump_step_map(struct fp_pump *p)
 	p->map_pos = pos;
 	if (pos - p->map_released >= MAP_RELEASE_EVERY || pos == size)
 		pump_map_release(p, 0);
+	lseek(p->in_fd, (off_t)pos, SEEK_SET);
 	if (p->stopping || pos == size)
 		return -1;
 	if (p->out.len > FP_OUT_HIGH && !(p->flags & FP_PUMP_NEVER_BLOCK)) {
@@ -659,8 +691,19 @@ static void pump_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 	(void)loop;
 	(void)revents;
 	struct fp_pump *p = w->data;
+	int r = pump_step(p);
 
-	pump_after_step(p, pump_step(p));
+	pump_after_step(p, r);
+	/* Two small reads in a row: a batch stream has one small read (the
+	 * tail an upstream stage flushes when its input runs dry) between
+	 * chunks of FP_OUT_CHUNK, a trickle has only small ones. */
+	p->small_steps = r == 1 && p->step_bytes < FP_TRICKLE_BYTES ? p->small_steps + 1 : 0;
+	if (p->small_steps >= 2 && !p->done && !p->stopping && ev_is_active(&p->in_w)) {
+		/* Trickling input: gather for a moment (fp_io.h). */
+		ev_io_stop(p->loop, &p->in_w);
+		ev_timer_set(&p->gather_w, FP_GATHER_S, 0.);
+		ev_timer_start(p->loop, &p->gather_w);
+	}
 }
 
 static void pump_idle_cb(struct ev_loop *loop, ev_idle *w, int revents)

@@ -53,6 +53,15 @@
 #define FP_OUT_HIGH   (1u << 20)	/* stop reading input above this */
 #define FP_OUT_HARD   (8u << 20)	/* block (poll) before growing past this */
 #define FP_EXIT_PIPE  141		/* reader went away: 128 + SIGPIPE */
+#define FP_PIPE_SIZE  (1 << 20)		/* kernel buffer of our pipes/FIFOs */
+/* A pipe or FIFO input that delivered less than FP_TRICKLE_BYTES in two
+ * read callbacks in a row (a live source writing sample by sample) is read again only
+ * FP_GATHER_S later: one wakeup per FP_GATHER_S gathers what arrived
+ * meanwhile, instead of a context switch per small write. It adds at most
+ * FP_GATHER_S of delay per stage; a batch stream (writers flush
+ * FP_OUT_CHUNK at a time) is never held. */
+#define FP_TRICKLE_BYTES (FP_OUT_CHUNK / 2)
+#define FP_GATHER_S   0.005
 
 /* ---- output buffer ---------------------------------------------------- */
 
@@ -132,6 +141,9 @@ struct fp_pump {
 	int in_fd, flags, in_pollable, done, stopping;
 	ev_io in_w;
 	ev_idle in_idle;
+	ev_timer gather_w;	/* trickling input: wait before reading again */
+	uint64_t step_bytes;	/* bytes read by the last read callback */
+	unsigned small_steps;	/* read callbacks in a row that read little */
 	ev_signal sig_int, sig_term;
 	char *buf;		/* line assembly buffer */
 	size_t start, end, cap;
@@ -163,5 +175,7 @@ void fp_pump_warn(struct fp_pump *p, const char *fmt, ...)
 
 /* Makes fd O_NONBLOCK if it is a pipe/FIFO/socket; returns 1 if it did. */
 int fp_fd_make_nonblock_if_pipe(int fd);
+/* Grows a pipe's kernel buffer to FP_PIPE_SIZE (best effort). */
+void fp_fd_grow_pipe(int fd);
 
 #endif
