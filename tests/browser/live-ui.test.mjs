@@ -114,6 +114,14 @@ page.on('request', (r) => { if (r.url().includes('/heatmap/')) requests++; });
 await step('the live capture is listed and marked live', async () => {
 	await write(header.join('\n\n') + '\n\n');
 	await feedSome(SECONDS_PER_TICK);
+	// the first cells are through the chain before the page opens
+	const t0 = Date.now();
+	for (;;) {
+		const h = await getJSON(url + 'heatmap/?filename=' + NAME);
+		if (h.values.length > 0) break;
+		if (Date.now() - t0 > WAIT_MS) throw new Error('no cells reached fp-serve: ' + JSON.stringify(h).slice(0, 300) + ' stderr: ' + chainErr);
+		await new Promise((r) => setTimeout(r, 100));
+	}
 	await page.goto(url);
 	await page.waitForSelector('a.file-link');
 	const live = await page.$$eval('tr.live-file a.file-link', (as) => as.map((a) => a.textContent));
@@ -125,9 +133,19 @@ let c1, c2;
 await step('its page gains columns by Server-Sent Events while the capture runs', async () => {
 	await page.getByRole('link', { name: NAME, exact: true }).click();
 	await page.waitForSelector('#live-badge:not([hidden])');
-	await waitCells(page);
-	// the SSE stream is open and its opening state fetch is done
-	await page.waitForFunction(() => window.flamepipe.state.liveReady);
+	try {
+		await waitCells(page);
+		// the SSE stream is open and its opening state fetch is done
+		await page.waitForFunction(() => window.flamepipe.state.liveReady);
+	} catch (e) {
+		const st = await page.evaluate(() => {
+			const s = window.flamepipe.state;
+			return { heat: s.heat && { ncols: s.heat.ncols, rows: s.heat.rows, total: s.heat.total, live: s.heat.live },
+				 live: s.live, liveReady: s.liveReady, liveFetching: s.liveFetching, error: document.getElementById('error').textContent };
+		});
+		const h = await getJSON(url + 'heatmap/?filename=' + NAME);
+		throw new Error(`${e.message}\npage state ${JSON.stringify(st)}\n/heatmap/ ncols ${h.values.length} rows ${h.rows_per_second}\nchain stderr: ${chainErr.slice(-500)}`);
+	}
 	c1 = await columns();
 	const req1 = requests;
 	startFeeding();
