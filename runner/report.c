@@ -155,9 +155,11 @@ static void progress_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	double elapsed = ev_now(loop) - p->start;
 	double mb;
 
-	if (pid <= 0)
+	if (pid <= 0 && !p->size)
 		return;
-	if (p->input_real[0]) {
+	if (pid <= 0) {
+		pos = p->size;	/* the source has read it all and ended */
+	} else if (p->input_real[0]) {
 		pos = reader_position(pid, p->input_real);
 		/* Closed at EOF (or read another way): what it read. */
 		if (pos < 0 && (pos = reader_rchar(pid)) > (long long)p->size)

@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -85,6 +86,7 @@ struct stage {
 	size_t next_argc;
 	int reply_fd;		/* ctl client waiting for the op, or -1 */
 	char last[EXIT_DESC_MAX];
+	int last_ok, last_code;	/* how the last process ended, for a late finish */
 	ev_child child_w;
 	ev_timer restart_w;
 	ev_timer kill_w;
@@ -566,11 +568,22 @@ static int failure_code(int status)
 	return FP_RUN_EXIT_STAGE;
 }
 
-/* Whether the stage can still get new input: the first stage reads the
- * runner's stdin (a source); the others while their writer lives. */
-static int input_open(const struct stage *st)
+/* Whether a new process of the stage would have anything to read: the
+ * first stage reads the runner's stdin (a source: assume so); the others
+ * while their writer lives, or while bytes are left in their FIFO (the
+ * runner's read hold tells). A stage whose input has ended and is drained
+ * is never restarted: it would only see EOF again. */
+static int input_pending(const struct stage *st)
 {
-	return st->index == 0 || st->run->stages[st->index - 1]->state != ST_DONE;
+	const struct fp_run *r = st->run;
+	int queued = 0;
+
+	if (st->index == 0 || r->stages[st->index - 1]->state != ST_DONE)
+		return 1;
+	if (r->links[st->index - 1].hold_r < 0 ||
+	    ioctl(r->links[st->index - 1].hold_r, FIONREAD, &queued) < 0)
+		return 0;
+	return queued > 0;
 }
 
 static void schedule_restart(struct stage *st, int failed)
@@ -591,7 +604,7 @@ static void schedule_restart(struct stage *st, int failed)
 	if (failed)
 		logmsg("stage '%s': restarting in %.1f s (fast failure %u of %u allowed)",
 		       st->spec->name, delay, st->fast_failures, st->spec->retries);
-	else if (r->opts.verbose)
+	else
 		logmsg("stage '%s': restarting in %.1f s (restart=always)", st->spec->name, delay);
 	ev_timer_set(&st->restart_w, delay, 0.);
 	ev_timer_start(r->loop, &st->restart_w);
@@ -603,6 +616,12 @@ static void restart_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
 
 	if (st->state != ST_BACKOFF || st->run->stopping)
 		return;
+	/* The input ended (and drained) while we waited: nothing to
+	 * restart for. Finished as the last process ended. */
+	if (!input_pending(st)) {
+		stage_finish(st, st->last_ok, st->last_ok ? 0 : st->last_code);
+		return;
+	}
 	if (spawn_stage(st) < 0)
 		stage_finish(st, 0, FP_EXIT_USAGE);
 }
@@ -690,18 +709,23 @@ static void child_cb(struct ev_loop *loop, ev_child *w, int revents)
 	kill(-pid, SIGTERM);
 	kill(-pid, SIGCONT);
 	ok = exit_is_success(st, status);
+	st->last_ok = ok;
+	st->last_code = failure_code(status);
 	if (!plain_exit || r->opts.verbose)
 		logmsg("stage '%s' (%s) %s", st->spec->name, st->spec->argv[0], st->last);
 	if (st->op != OP_NONE && !r->stopping) {
 		run_pending_op(st);
 		return;
 	}
-	if (r->stopping || (!input_open(st) && ok) || (downstream_finished(st) && st->index + 1 < r->n)) {
+	if (r->stopping || !input_pending(st) || (downstream_finished(st) && st->index + 1 < r->n)) {
 		stage_finish(st, ok, failure_code(status));
 		return;
 	}
 	if (ok) {
 		if (st->spec->restart == FP_RESTART_ALWAYS) {
+			/* Every exit that leads to a restart is reported. */
+			if (plain_exit && !r->opts.verbose)
+				logmsg("stage '%s' (%s) %s", st->spec->name, st->spec->argv[0], st->last);
 			st->fast_failures = 0;
 			schedule_restart(st, 0);
 		} else {

@@ -98,10 +98,17 @@ test_expect_success 'check prints the expanded stages of a good file' '
 	test_cmp expect out
 '
 
-test_expect_success 'every shipped pipeline checks' '
+test_expect_success 'every shipped pipeline checks (live ones need their command'\''s variables)' '
 	for p in "$EXAMPLES"/*.pipeline; do
-		flamepipe check "$p" >/dev/null || { echo "bad: $p"; exit 1; }
-	done
+		flamepipe check "$p" >/dev/null 2>err && continue
+		cat err
+		case $(basename "$p") in
+		live*) grep -q "undefined variable" err && continue ;;
+		esac
+		echo "bad: $p"; exit 1
+	done &&
+	flamepipe check "$EXAMPLES/default.pipeline" >/dev/null &&
+	flamepipe check "$EXAMPLES/awk-stage.pipeline" >/dev/null
 '
 
 test_expect_success 'usage errors exit 100' '

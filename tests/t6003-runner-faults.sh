@@ -119,6 +119,21 @@ test_expect_success 'a crash by signal is reported by its name and restarted (re
 	test $(grep -c "^S	" out) = $TOTAL
 '
 
+test_expect_success 'restart=always: a stage that exits 0 while its input is open is reported and restarted' '
+	cat >quits.pipeline <<-\EOP &&
+	src   cat
+	one   restart=always sh -c "IFS= read -r l && printf \"%s\\n\" \"\$l\""
+	sink  cat
+	EOP
+	start_live quits.pipeline &&
+	printf "first\nsecond\n" >&7 &&
+	wait_for "grep -q ^second live.out" 50 &&
+	finish && test $rc = 0 &&
+	test "$(cat live.out)" = "$(printf "first\nsecond")" &&
+	grep "^flamepipe: stage .one. (sh) exited with code 0" err &&
+	grep "^flamepipe: stage .one.: restarting in [01].[0-9] s (restart=always)" err
+'
+
 test_expect_success 'a writer that closes its FIFO and reopens it by path: the reader sees no EOF, nothing lost' '
 	cat >reopen.pipeline <<-\EOP &&
 	read  fp-read ${INPUT}
