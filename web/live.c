@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,8 @@
 #include "fp_rangectl.h"
 #include "fp_record.h"
 #include "live.h"
+
+#define CONTROL_WRITE_WAIT_MS 2000
 
 static void on_change(void *ctx, uint32_t col)
 {
@@ -215,10 +218,23 @@ int live_select(struct live *l, const struct selection *sel, uint64_t *resets_be
 		status = 503;
 	} else {
 		/* one write: the commands arrive (and are applied) together;
-		 * they are far below PIPE_BUF... unless regexes are huge */
+		 * they are far below PIPE_BUF... unless regexes are huge. A
+		 * stuck fp-range must not hold this thread for ever: the fd is
+		 * non-blocking and each wait for room is bounded. */
+		int fl = fcntl(fd, F_GETFL);
+		if (fl >= 0)
+			fcntl(fd, F_SETFL, fl | O_NONBLOCK);
 		size_t off = 0;
 		while (off < s.len) {
 			ssize_t n = write(fd, s.buf + off, s.len - off);
+			if (n < 0 && errno == EAGAIN) {
+				struct pollfd pf = { .fd = fd, .events = POLLOUT };
+				if (poll(&pf, 1, CONTROL_WRITE_WAIT_MS) > 0)
+					continue;
+				snprintf(err, errsz, "control FIFO full: fp-range does not read it");
+				status = 503;
+				break;
+			}
 			if (n < 0) {
 				if (errno == EINTR)
 					continue;
