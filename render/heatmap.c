@@ -374,7 +374,14 @@ void fp_heatmap_html(struct fp_sink *s, const struct fp_heatmap *hm, const struc
 		}
 		fp_sink_str(s, "</p>\n<iframe id=\"flameframe\" src=\"");
 		fp_html_attr_escape(s, o->flame_src, strlen(o->flame_src));
-		fp_sink_str(s, "\" title=\"flame graph\"></iframe>\n</div>\n");
+		fp_sink_str(s, "\" title=\"flame graph\"></iframe>\n");
+		/* A static page cannot redraw the flame graph: say how to get the
+		 * selected range's graph (heatmap.js fills in the numbers). */
+		if (!o->range_url)
+			fp_sink_str(s, "<p id=\"range_hint\">This page is static: select a range, then "
+				    "run <code>flamepipe report CAPTURE -o DIR --from S --to S</code> "
+				    "(or use <code>flamepipe serve</code>) for its flame graph.</p>\n");
+		fp_sink_str(s, "</div>\n");
 	}
 	fp_sink_str(s, "</div>\n");
 	fp_sink_printf(s, "<h2>Warnings (%zu)</h2>\n", o->n_warnings);

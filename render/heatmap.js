@@ -102,6 +102,10 @@ function select_range(a, b) {
 	set_text(selected, "Selected: [" + from + ", " + to + ") s, " + n + " samples");
 	svg.setAttribute("data-from", from);
 	svg.setAttribute("data-to", to);
+	var hint = document.getElementById("range_hint");
+	if (hint)
+		set_text(hint, "For the flame graph of this range: flamepipe report CAPTURE -o DIR --from " +
+			from + " --to " + to + " (or flamepipe serve).");
 	var frame = document.getElementById("flameframe");
 	if (frame && cfg.range_url) {
 		frame.setAttribute("src", cfg.range_url.replace("{from}", from).replace("{to}", to));
