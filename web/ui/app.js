@@ -358,6 +358,8 @@ function loadHeatmap() {
 		if (g !== gen.heat) return;
 		setStatus('');
 		st.heat = heatFromJSON(file, j);
+		// a live capture's rows come from its bucketer
+		if (st.heat.live && ROWS_CHOICES.indexOf(st.heat.rows) >= 0) $('rows').value = String(st.heat.rows);
 		drawHeatmap();
 	}).catch(function (e) {
 		if (g !== gen.heat) return;
@@ -431,6 +433,8 @@ function drawHeatmap() {
 	ctx.strokeRect(g.x0 - 0.5, g.y0 - 0.5, pw + 1, ph + 1);
 	drawColumns(ctx, 0, h.ncols);
 	drawAxes(ctx, h, g);
+	ov.setAttribute('aria-label', 'heatmap of ' + h.file + ': ' + h.ncols + ' seconds by ' + h.rows +
+			' rows; click a start cell and an end cell to select a range');
 	drawOverlay();
 	updateHeatTitle();
 	updateHeatInfo();
