@@ -29,7 +29,7 @@ feed_small() {
 
 # (a geometry change is announced by a heatmap event alone: the client
 # refetches /heatmap/, so cells are sent from the next change on)
-test_expect_success 'SSE stream gains heatmap, cells, fold and end events as input arrives' '
+test_expect_success 'SSE stream gains heatmap, cells, fold, stats and end events as input arrives' '
 	start_live cap &&
 	{ curl -sSN --max-time 20 "$URL/live/events?name=cap" >sse 9>&- & } &&
 	curl_pid=$! &&
@@ -45,6 +45,9 @@ test_expect_success 'SSE stream gains heatmap, cells, fold and end events as inp
 	printf "C${T}begin${T}fold\nF${T}3${T}app;main;work\nF${T}1${T}app;main\nC${T}end${T}fold${T}2${T}4\n" >&9 &&
 	wait_for "grep -q \"^event: fold\" sse" 100 &&
 	grep "^data: {\"seq\":1,\"total\":4," sse &&
+	printf "I${T}read${T}lines=50${T}samples=9${T}dropped=2\nW${T}read${T}-${T}dropped 2 samples\n" >&9 &&
+	wait_for "grep -q \"^event: stats\" sse" 100 &&
+	grep "^data: {\"samples\":9,\"dropped\":2,\"warnings\":1}" sse &&
 	exec 9>&- &&
 	wait_for "grep -q \"^event: end\" sse" 100 &&
 	wait $curl_pid &&

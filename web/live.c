@@ -98,6 +98,18 @@ static void parse_range(const char *line, size_t len, struct live_range *r)
 		fp_parse_seconds_ns(f[3].p, f[3].n, &r->to_ns) == 0;
 }
 
+/* key=value in an I record: 1 and *out if present and numeric */
+static int info_field(const char *line, const char *key, uint64_t *out)
+{
+	size_t kl = strlen(key);
+	for (const char *p = strchr(line, '\t'); p; p = strchr(p + 1, '\t'))
+		if (strncmp(p + 1, key, kl) == 0 && p[1 + kl] == '=') {
+			const char *v = p + 2 + kl;
+			return fp_parse_u64(v, strcspn(v, "\t"), out) == 0;
+		}
+	return 0;
+}
+
 static void bump(struct live *l)
 {
 	l->version++;
@@ -158,12 +170,20 @@ void live_line(struct live *l, const char *line, size_t len)
 		break;
 	case 'W':
 		l->warnings++;
+		l->stats_version = l->version + 1;
+		l->cells_dirty = 1;	/* published at the next idle */
 		break;
 	case 'I':
 		if (strncmp(line, "I\tread\t", 7) == 0) {
-			const char *p = strstr(line, "\tsamples=");
-			if (p)
-				l->samples_read = strtoull(p + 9, NULL, 10);
+			/* samples= (read so far), dropped= (fp-read --live: samples
+			 * dropped so as not to block perf) or dropped_samples= */
+			uint64_t v;
+			if (info_field(line, "samples", &v))
+				l->samples_read = v;
+			if (info_field(line, "dropped", &v) || info_field(line, "dropped_samples", &v))
+				l->dropped = v;
+			l->stats_version = l->version + 1;
+			l->cells_dirty = 1;
 		}
 		break;
 	}
@@ -314,8 +334,9 @@ void live_heatmap_json(struct live *l, struct fp_sink *s)
 	heatmap_json(s, &l->hb.h);
 	/* heatmap_json ends with '}': add live fields */
 	s->len--;
-	fp_sink_printf(s, ",\"live\":true,\"ended\":%s,\"version\":%llu}",
-		       l->ended ? "true" : "false", (unsigned long long)l->version);
+	fp_sink_printf(s, ",\"live\":true,\"ended\":%s,\"version\":%llu,\"dropped\":%llu}",
+		       l->ended ? "true" : "false", (unsigned long long)l->version,
+		       (unsigned long long)l->dropped);
 	pthread_mutex_unlock(&l->lock);
 }
 
@@ -370,6 +391,13 @@ static int sse_collect(struct live *l, struct live_client *c, struct fp_sink *ou
 			       l->snapshot_range.has_to ? fp_rangectl_format_seconds(l->snapshot_range.to_ns, b) : "null",
 			       l->snapshot_range.has_to ? "\"" : "");
 		c->seen_snapshot = l->snapshot_seq;
+		wrote = 1;
+	}
+	if (l->stats_version > c->seen_stats) {
+		fp_sink_printf(out, "event: stats\ndata: {\"samples\":%llu,\"dropped\":%llu,"
+			       "\"warnings\":%llu}\n\n", (unsigned long long)l->samples_read,
+			       (unsigned long long)l->dropped, (unsigned long long)l->warnings);
+		c->seen_stats = l->stats_version;
 		wrote = 1;
 	}
 	c->seen_version = l->version;

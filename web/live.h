@@ -34,12 +34,13 @@ struct live {
 	uint64_t building_total, snapshot_total, snapshot_seq;
 	struct live_range cur, snapshot_range;
 	uint64_t resets, snapshot_resets;
-	uint64_t warnings, samples_read;
+	uint64_t warnings, samples_read, dropped;
+	uint64_t stats_version;	/* version of the last change of the three */
 	int ended;
 };
 
 struct live_client {
-	uint64_t seen_version, seen_snapshot, last_push;
+	uint64_t seen_version, seen_snapshot, seen_stats, last_push;
 	int sent_end;
 	int started;		/* the first (heatmap) event was sent */
 	struct fp_sink out;	/* pending bytes */
