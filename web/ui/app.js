@@ -15,6 +15,7 @@ var HEAT_MARGIN = { left: 52, right: 8, top: 8, bottom: 34 };
 var HEAT_PLOT_HEIGHT = 420;	// px for all rows of a column, before rounding
 var CELL_W_MIN = 3, CELL_W_MAX = 24;
 var CELL_H_MIN = 4, CELL_H_MAX = 40;
+var CANVAS_MAX_PX = 16384;	// wider canvases fail in some browsers
 var AXIS_LABEL_MIN_PX = 34;	// x labels at least this far apart
 var FRAME_H = 16;		// flame graph: px per frame
 var FRAME_MIN_PX = 0.1;		// narrower frames are not drawn
@@ -146,7 +147,7 @@ var st = {
 	live: false, es: null,
 	liveFetching: false, liveQueue: [], liveReady: false	// see openLive
 };
-var gen = { heat: 0, flame: 0 };	// drop responses of superseded requests
+var gen = { heat: 0, flame: 0, view: 0 };	// drop responses of superseded requests
 
 function parseHash() {
 	var h = location.hash.replace(/^#/, '') || '/';
@@ -176,6 +177,7 @@ function writeHash() {
 
 function route() {
 	var h = parseHash();
+	gen.view++;
 	closeLive();
 	showError(null);
 	if (h.path === '/profile' && h.params.get('file')) {
@@ -289,9 +291,18 @@ function openProfile(params) {
 	$('icicle').checked = st.icicle;
 	fillFilterForm();
 	hideCompareBox();
+	if (!sameFile) {
+		// nothing of the previous file stays on screen while this one loads
+		st.heat = null;
+		drawHeatmap();
+		fg.set(null);
+		text($('flame-title'), '');
+	}
 
 	// The file list says whether this is a live capture.
+	var view = gen.view;
 	loadProfiles().catch(function () { return []; }).then(function (files) {
+		if (view !== gen.view) return;	// the user went elsewhere meanwhile
 		var f = files.filter(function (x) { return x.filename === file; })[0];
 		st.live = !!(f && f.live);
 		$('live-badge').hidden = !st.live;
@@ -416,7 +427,10 @@ function drawHeatmap() {
 	}
 	var wrap = $('heat-wrap');
 	var avail = Math.max(200, wrap.clientWidth - HEAT_MARGIN.left - HEAT_MARGIN.right - 2);
-	var cw = clamp(Math.floor(avail / h.ncols), CELL_W_MIN, CELL_W_MAX);
+	// narrow cells for long captures, so the canvas stays under the
+	// browsers' size limit (1 px per second beyond 4.5 hours is clipped)
+	var wmin = Math.max(1, Math.min(CELL_W_MIN, Math.floor(CANVAS_MAX_PX / h.ncols)));
+	var cw = clamp(Math.floor(avail / h.ncols), wmin, CELL_W_MAX);
 	var ch = clamp(Math.floor(HEAT_PLOT_HEIGHT / h.rows), CELL_H_MIN, CELL_H_MAX);
 	var pw = cw * h.ncols, ph = ch * h.rows;
 	var g = heatGeom = {
