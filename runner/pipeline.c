@@ -530,7 +530,7 @@ int fp_pipeline_parse_string(const char *name, const char *text,
 		goto fail;
 	}
 	if (pl->n == 0) {
-		ps.line = lineno;
+		ps.line = lineno ? lineno : 1;	/* an empty file: its line 1 */
 		perr(&ps, "no stages (expected lines 'NAME [SETTING=VALUE]... PROGRAM [ARG]...')");
 		goto fail;
 	}
