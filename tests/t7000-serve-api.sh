@@ -77,6 +77,23 @@ test_expect_success '/differential/ has FlameScope shape with delta' '
 	jq -e "[.. | objects | select(has(\"name\")) | has(\"delta\") and has(\"value\")] | all" body
 '
 
+# "path value delta" for every node with a value, from a differential tree
+diff_paths() {
+	jq -r 'def walk(p): (p + [.name]) as $q | (if .value > 0 then ($q[1:] | join(";")) + " \(.value) \(.delta)" else empty end), (.children[] | walk($q)); walk([])' "$1" | sort
+}
+
+test_expect_success '/differential/ deltas follow value - round(compare * total / compare_total)' '
+	test "$(get "/folded?filename=$F&start=0&end=3")" = 200 && mv body a.folded &&
+	test "$(get "/folded?filename=$F&start=3&end=6")" = 200 && mv body b.folded &&
+	awk "{ k = substr(\$0, 1, length(\$0) - length(\$NF) - 1) }
+	     FNR == NR { b[k] = \$NF; tb += \$NF; next } { a[k] = \$NF; ta += \$NF }
+	     END { for (k in a) { x = b[k] * ta / tb; print k, a[k], a[k] - int(x + 0.5) } }" \
+		b.folded a.folded | sed "s/_\[[kji]\]//g" | sort >expect &&
+	test "$(get "/differential/?filename=$F&start=0&end=3&compareFilename=$F&compareStart=3&compareEnd=6")" = 200 &&
+	diff_paths body >got &&
+	test_cmp expect got
+'
+
 test_expect_success '/differential/ of a range with itself has all deltas 0' '
 	test "$(get "/differential/?filename=$F&start=1&end=2&compareFilename=$F&compareStart=1&compareEnd=2")" = 200 &&
 	jq -e "[.. | objects | select(has(\"delta\")) | .delta] | all(. == 0)" body
