@@ -68,6 +68,24 @@ await step(`opening ${FILE} shows its heatmap (cells match /heatmap/)`, async ()
 	await shot(page, 'serve-02-heatmap');
 });
 
+await step('enhanced colours recolour the non-empty cells only, and back', async () => {
+	const plain = await drawnCells(page);
+	await page.check('#enhanced');
+	await page.waitForFunction(() => location.hash.includes('enhanced=1'));
+	const enh = await drawnCells(page);
+	let changed = 0;
+	for (let t = 0; t < plain.length; t++) {
+		if (plain[t] === WHITE) eq(enh[t], WHITE, `empty cell ${t} in enhanced mode`);
+		else if (enh[t] !== plain[t]) changed++;
+		check(enh[t] !== WHITE || plain[t] === WHITE, `cell ${t} lost its colour`);
+	}
+	check(changed > 0, 'enhanced mode changed no colour');
+	await shot(page, 'serve-02b-enhanced');
+	await page.uncheck('#enhanced');
+	await page.waitForFunction(() => !location.hash.includes('enhanced=1'));
+	eq((await drawnCells(page)).join(';'), plain.join(';'), 'colours after leaving enhanced mode');
+});
+
 // The busiest band of columns: the range the clicks select.
 const colSum = heat.values.map((col) => col.reduce((a, b) => a + b, 0));
 const busiest = colSum.indexOf(Math.max(...colSum));
