@@ -94,6 +94,22 @@ test_expect_success '/differential/ deltas follow value - round(compare * total 
 	test_cmp expect got
 '
 
+test_expect_success '/elided/ keeps only stacks absent from filename, scaled to its total' '
+	test "$(get "/folded?filename=$F&start=0&end=3")" = 200 && mv body a.folded &&
+	test "$(get "/folded?filename=$F&start=3&end=6")" = 200 && mv body b.folded &&
+	awk "{ k = substr(\$0, 1, length(\$0) - length(\$NF) - 1) }
+	     FNR == NR { a[k] = 1; n = split(k, f, \";\"); p = f[1]; a[p] = 1
+	                 for (i = 2; i <= n; i++) { p = p \";\" f[i]; a[p] = 1 }
+	                 ta += \$NF; next }
+	     { b[k] = \$NF; tb += \$NF }
+	     END { for (k in b) if (!(k in a)) { v = int(b[k] * ta / tb + 0.5); if (v) print k, v } }" \
+		a.folded b.folded | sed "s/_\[[kji]\]//g" | sort >expect &&
+	test -s expect &&
+	test "$(get "/elided/?filename=$F&start=0&end=3&compareFilename=$F&compareStart=3&compareEnd=6")" = 200 &&
+	jq -r "def walk(p): (p + [.name]) as \$q | (if .value > 0 then (\$q[1:] | join(\";\")) + \" \\(.value)\" else empty end), (.children[] | walk(\$q)); walk([])" body | sort >got &&
+	test_cmp expect got
+'
+
 test_expect_success '/differential/ of a range with itself has all deltas 0' '
 	test "$(get "/differential/?filename=$F&start=1&end=2&compareFilename=$F&compareStart=1&compareEnd=2")" = 200 &&
 	jq -e "[.. | objects | select(has(\"delta\")) | .delta] | all(. == 0)" body
