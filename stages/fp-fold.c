@@ -38,6 +38,7 @@
 #include <ev.h>
 
 #include "fp_error.h"
+#include "fp_fold.h"
 #include "fp_io.h"
 #include "fp_record.h"
 
@@ -52,21 +53,14 @@
 #define TABLE_LOAD_NUM 7		/* grow above 7/10 full */
 #define TABLE_LOAD_DEN 10
 #define ARENA_CHUNK (1u << 20)		/* key storage is allocated in 1 MiB chunks */
-#define ANNOTATION_LEN 4		/* "_[k]" */
-#define UNKNOWN_ID "?"			/* pid/tid perf did not print */
-
-static const char ANON_NAMESPACE[] = "(anonymous namespace)";
-#define ANON_NAMESPACE_LEN (sizeof ANON_NAMESPACE - 1)
 
 enum weight { WEIGHT_SAMPLES, WEIGHT_PERIOD };
-enum root_id { ROOT_COMM, ROOT_PID, ROOT_TID };
 
 struct fold_options {
 	int plain;
 	enum weight weight;
-	enum root_id root_id;
-	int annotate_kernel, annotate_jit;
-	int all_events, event_root;
+	struct fp_fold_opts fold;	/* root id, annotations, event root */
+	int all_events;
 	const char *event_filter;	/* NULL: the first event seen */
 	unsigned interval_ms;		/* 0: no timed snapshots */
 };
@@ -258,282 +252,13 @@ static size_t table_sorted(const struct stack_table *t, struct stack_entry ***so
 	return n;
 }
 
-/* ---- building one folded string ---------------------------------------- */
-
-/* A growable byte buffer reused for every sample: it grows to the longest
- * folded stack seen and stays there (no allocation per sample or frame). */
-struct buf {
-	char *p;
-	size_t len, cap;
-};
-
-static void buf_reserve(struct buf *b, size_t more)
-{
-	if (b->cap - b->len >= more)
-		return;
-	size_t cap = b->cap ? b->cap : 4096;
-	while (cap - b->len < more)
-		cap *= 2;
-	b->p = fp_xrealloc(b->p, cap);
-	b->cap = cap;
-}
-
-static void buf_add(struct buf *b, const char *s, size_t n)
-{
-	buf_reserve(b, n);
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-}
-
-static int has_prefix(const char *s, size_t n, const char *prefix, size_t plen)
-{
-	return n >= plen && memcmp(s, prefix, plen) == 0;
-}
-
-static int contains(const char *s, size_t n, const char *needle, size_t nlen)
-{
-	return memmem(s, n, needle, nlen) != NULL;
-}
-
-/* stackcollapse's `/\.\(.*\)\./`: a Go method such as net/http.(*Client).Do,
- * whose parentheses are part of the name. */
-static int looks_like_go_method(const char *s, size_t n)
-{
-	const char *open = memmem(s, n, ".(", 2);
-
-	if (!open)
-		return 0;
-	for (const char *q = s + n - 2; q >= open + 2; q--)
-		if (q[0] == ')' && q[1] == '.')
-			return 1;
-	return 0;
-}
-
-/* Length of the name once arguments are cut: everything from the first `(`
- * that does not open "(anonymous namespace)" is noise (tidy_generic). */
-static size_t cut_arguments(const char *s, size_t n)
-{
-	const char *p = s, *end = s + n;
-
-	while ((p = memchr(p, '(', end - p)) != NULL) {
-		if (!has_prefix(p + 1, end - p - 1, ANON_NAMESPACE + 1, ANON_NAMESPACE_LEN - 1))
-			return p - s;
-		p++;
-	}
-	return n;
-}
-
-/* Bytes that may make the tidy rules change a name: `(` (arguments, Go
- * methods, anonymous namespaces, skipped frames), quotes, and the `>` of
- * `a->b`. Most frames have none and are copied as they are. */
-static const unsigned char TIDY_BYTE[256] = {
-	['('] = 1, ['"'] = 1, ['\''] = 1, ['>'] = 1,
-};
-
-#define BYTES_ONES  0x0101010101010101ull
-#define BYTES_HIGHS 0x8080808080808080ull
-
-/* Nonzero if one of the 8 bytes of w is c (the classic SWAR zero test,
- * exact as a yes/no answer). */
-static uint64_t word_has_byte(uint64_t w, unsigned char c)
-{
-	uint64_t v = w ^ (BYTES_ONES * c);
-
-	return (v - BYTES_ONES) & ~v & BYTES_HIGHS;
-}
-
-/* Whether s[0..n) holds a TIDY_BYTE; 8 bytes per step, since this runs over
- * every byte of every stack. */
-static int needs_tidy(const char *s, size_t n)
-{
-	uint64_t w, hit = 0;
-	size_t i = 0;
-
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&w, s + i, 8);
-		hit |= word_has_byte(w, '(') | word_has_byte(w, '"') |
-		       word_has_byte(w, '\'') | word_has_byte(w, '>');
-	}
-	for (; i < n; i++)
-		hit |= TIDY_BYTE[(unsigned char)s[i]];
-	return hit != 0;
-}
-
-/* Appends the annotation of the name that ends b (see add_frame_part). */
-static void add_annotation(struct buf *b, size_t start, int part, char kind,
-			   const struct fold_options *o)
-{
-	const char *name = b->p + start;
-	size_t len = b->len - start;
-
-	/* Precedence as in stackcollapse: inlined, kernel, jit. */
-	if (part > 0) {
-		if (!contains(name, len, "_[i]", ANNOTATION_LEN))
-			buf_add(b, "_[i]", ANNOTATION_LEN);
-	} else if (kind == FP_KIND_KERNEL && o->annotate_kernel) {
-		buf_add(b, "_[k]", ANNOTATION_LEN);
-	} else if (kind == FP_KIND_JIT && o->annotate_jit) {
-		if (!contains(name, len, "_[j]", ANNOTATION_LEN))
-			buf_add(b, "_[j]", ANNOTATION_LEN);
-	}
-}
-
-/* Appends one tidied name (one part of an `a->b->c` frame) to b:
- * tidy_generic, then tidy_java, then the annotation. */
-static void add_frame_part(struct buf *b, const char *s, size_t n, int part, char kind,
-			   int java, const struct fold_options *o)
-{
-	size_t start;
-
-	/* `[dso]` is fp-read's name for an unknown symbol in a known dso; a
-	 * dso such as "/memfd:x (deleted)" must stay whole (stackcollapse,
-	 * which reads the dso with a greedy regex, makes it "[unknown] "). */
-	int dso_name = n >= 2 && s[0] == '[' && s[n - 1] == ']';
-
-	if (!dso_name && !looks_like_go_method(s, n))
-		n = cut_arguments(s, n);
-	buf_reserve(b, 1 + n + ANNOTATION_LEN);
-	b->p[b->len++] = ';';
-	start = b->len;
-	for (size_t i = 0; i < n; i++)
-		if (s[i] != '"' && s[i] != '\'')
-			b->p[b->len++] = s[i];
-	char *name = b->p + start;
-	size_t len = b->len - start;
-
-	/* Lorg/x/Y:.m -> org/x/Y:.m */
-	if (java && len > 0 && name[0] == 'L' && memchr(name, '/', len)) {
-		memmove(name, name + 1, len - 1);
-		b->len--;
-		len--;
-	}
-	add_annotation(b, start, part, kind, o);
-}
-
-/* Appends one frame of the S record. A frame `a->b->c` (perf-map-agent's
- * unfolded inline/JIT frames) is split like Perl's split: trailing empty
- * parts vanish (an empty frame name stays an empty frame). A name starting with `(` is a "process name" to
- * stackcollapse and is skipped, except `(anonymous namespace)::f`. */
-static void add_frame(struct buf *b, const char *s, size_t n, char kind, int java,
-		      const struct fold_options *o)
-{
-	if (!needs_tidy(s, n) && !(java && n > 0 && s[0] == 'L')) {
-		size_t start = b->len + 1;
-
-		buf_reserve(b, 1 + n + ANNOTATION_LEN);
-		b->p[b->len++] = ';';
-		memcpy(b->p + b->len, s, n);
-		b->len += n;
-		add_annotation(b, start, 0, kind, o);
-		return;
-	}
-	if (n > 0 && s[0] == '(' && !has_prefix(s, n, ANON_NAMESPACE, ANON_NAMESPACE_LEN))
-		return;
-	while (n >= 2 && s[n - 2] == '-' && s[n - 1] == '>')
-		n -= 2;
-
-	const char *end = s + n;
-	int part = 0;
-
-	while (s < end) {
-		const char *arrow = memmem(s, end - s, "->", 2);
-		const char *stop = arrow ? arrow : end;
-
-		add_frame_part(b, s, stop - s, part++, kind, java, o);
-		s = arrow ? arrow + 2 : end;
-	}
-}
-
-static void add_id(struct buf *b, int64_t id)
-{
-	char digits[24];
-	int n;
-
-	if (id < 0) {
-		buf_add(b, UNKNOWN_ID, sizeof UNKNOWN_ID - 1);
-		return;
-	}
-	n = snprintf(digits, sizeof digits, "%lld", (long long)id);
-	buf_add(b, digits, n);
-}
-
-/* The root frame: comm (spaces -> _), optionally -PID or -PID/TID. */
-static void add_root(struct buf *b, const struct fp_sample *s, const struct fold_options *o)
-{
-	size_t start = b->len;
-
-	buf_add(b, s->comm.p, s->comm.n);
-	if (o->root_id != ROOT_COMM) {
-		buf_add(b, "-", 1);
-		add_id(b, s->pid);
-		if (o->root_id == ROOT_TID) {
-			buf_add(b, "/", 1);
-			add_id(b, s->tid);
-		}
-	}
-	for (char *p = b->p + start; p < b->p + b->len; p++)
-		if (*p == ' ')
-			*p = '_';
-}
-
-/* The common case: no frame needs tidying or an annotation, so the folded
- * stack is the stack field as it is. */
-static int stack_is_tidy(const struct fp_sample *s, int java, const struct fold_options *o)
-{
-	if (java)
-		return 0;
-	if (o->annotate_kernel && memchr(s->kinds.p, FP_KIND_KERNEL, s->kinds.n))
-		return 0;
-	if (o->annotate_jit && memchr(s->kinds.p, FP_KIND_JIT, s->kinds.n))
-		return 0;
-	return !needs_tidy(s->stack.p, s->stack.n);
-}
-
-/* Builds the folded string of sample s into b. Returns 0, or -1 if the
- * kinds field does not have one character per frame. */
-static int build_folded(struct buf *b, const struct fp_sample *s, const struct fold_options *o)
-{
-	static const char java_prefix[] = "java";
-	int java = has_prefix(s->comm.p, s->comm.n, java_prefix, sizeof java_prefix - 1);
-	const char *p = s->stack.p, *end = s->stack.p + s->stack.n;
-	size_t frame = 0;
-
-	b->len = 0;
-	if (o->event_root) {
-		buf_add(b, s->event.p, s->event.n);
-		buf_add(b, ";", 1);
-	}
-	add_root(b, s, o);
-	if (s->stack.n == 0)
-		return s->kinds.n == 0 ? 0 : -1;
-	if (stack_is_tidy(s, java, o)) {
-		buf_reserve(b, 1 + s->stack.n);
-		b->p[b->len++] = ';';
-		memcpy(b->p + b->len, s->stack.p, s->stack.n);
-		b->len += s->stack.n;
-		return 0;
-	}
-	for (;;) {
-		const char *semi = memchr(p, ';', end - p);
-		const char *stop = semi ? semi : end;
-
-		if (frame >= s->kinds.n)
-			return -1;
-		add_frame(b, p, stop - p, s->kinds.p[frame++], java, o);
-		if (!semi)
-			break;
-		p = semi + 1;
-	}
-	return frame == s->kinds.n ? 0 : -1;
-}
-
 /* ---- the stage --------------------------------------------------------- */
 
 struct fold_state {
 	struct fold_options opt;
 	struct fp_pump pump;
 	struct stack_table table;
-	struct buf folded;
+	struct fp_fold_buf folded;
 	struct stack_entry **sorted;
 	size_t sorted_cap;
 	char *event_filter;	/* the filter in force, NULL until known */
@@ -636,7 +361,7 @@ static void fold_sample(struct fold_state *st, const char *line, size_t len)
 	}
 	if (!event_wanted(st, &s))
 		return;
-	if (build_folded(&st->folded, &s, &st->opt) != 0) {
+	if (fp_fold_build(&st->folded, &s, &st->opt.fold, NULL) != 0) {
 		st->bad_samples++;
 		input_warning(st, "malformed S record skipped: kinds must have one character per frame");
 		return;
@@ -838,7 +563,8 @@ static void parse_options(int argc, char **argv, struct fold_options *o)
 	};
 	int c;
 
-	*o = (struct fold_options){ .weight = WEIGHT_SAMPLES, .root_id = ROOT_COMM,
+	*o = (struct fold_options){ .weight = WEIGHT_SAMPLES,
+				    .fold = FP_FOLD_OPTS_DEFAULT,
 				    .interval_ms = DEFAULT_INTERVAL_MS };
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -853,14 +579,17 @@ static void parse_options(int argc, char **argv, struct fold_options *o)
 				       optarg);
 			break;
 		/* --tid wins over --pid, as in stackcollapse. */
-		case OPT_PID: if (o->root_id != ROOT_TID) o->root_id = ROOT_PID; break;
-		case OPT_TID: o->root_id = ROOT_TID; break;
-		case OPT_KERNEL: o->annotate_kernel = 1; break;
-		case OPT_JIT: o->annotate_jit = 1; break;
-		case OPT_ALL: o->annotate_kernel = o->annotate_jit = 1; break;
+		case OPT_PID:
+			if (o->fold.root_id != FP_FOLD_ROOT_TID)
+				o->fold.root_id = FP_FOLD_ROOT_PID;
+			break;
+		case OPT_TID: o->fold.root_id = FP_FOLD_ROOT_TID; break;
+		case OPT_KERNEL: o->fold.annotate_kernel = 1; break;
+		case OPT_JIT: o->fold.annotate_jit = 1; break;
+		case OPT_ALL: o->fold.annotate_kernel = o->fold.annotate_jit = 1; break;
 		case OPT_EVENT_FILTER: o->event_filter = optarg; break;
 		case OPT_ALL_EVENTS: o->all_events = 1; break;
-		case OPT_EVENT_ROOT: o->event_root = o->all_events = 1; break;
+		case OPT_EVENT_ROOT: o->fold.event_root = o->all_events = 1; break;
 		case OPT_INTERVAL: o->interval_ms = parse_interval(optarg); break;
 		case 'h':
 			fputs(USAGE "\n", stdout);
@@ -905,7 +634,7 @@ int main(int argc, char **argv)
 	int rc = fp_pump_run(&st.pump);
 
 	table_free(&st.table);
-	free(st.folded.p);
+	fp_fold_buf_free(&st.folded);
 	free(st.sorted);
 	free(st.event_filter);
 	return rc;
