@@ -1006,6 +1006,7 @@ function svgURL(file, sel) {
 // a new selection is written to its control FIFO (POST /live/range), and
 // the flame graph is the chain's latest fold snapshot (GET /live/flamegraph).
 // `reselect` false only re-reads the snapshot (after a `fold` event).
+var liveSnap = null;	// range and sequence number of the last live snapshot
 function liveTree(sel, reselect) {
 	var name = st.file;
 	var pick = reselect
@@ -1019,6 +1020,7 @@ function liveTree(sel, reselect) {
 	return pick.then(function () {
 		return getJSON(API.liveFlamegraph + '?' + qs({ name: name }));
 	}).then(function (j) {
+		liveSnap = { from: secToNs(j.from), to: secToNs(j.to), seq: j.seq };
 		return j.tree || { n: 'root', l: '', v: 0, c: [] };
 	});
 }
@@ -1037,8 +1039,15 @@ function loadFlame(opts) {
 			if (g !== gen.flame) return;
 			setStatus('');
 			trees = { a: tree, b: null, diff: null, elided: null };
-			text($('flame-title'), (st.live ? 'Live flame graph: ' : 'Flame graph: ') +
-			     (st.sel ? fmtRange(sel.from, sel.to) : 'whole profile'));
+			var what = st.sel ? fmtRange(sel.from, sel.to) : 'whole profile';
+			if (st.live && liveSnap) {
+				// the chain's selection is shared: say what the snapshot holds
+				var snapWhole = liveSnap.from === null && liveSnap.to === null;
+				what = snapWhole ? 'whole capture' : fmtRange(liveSnap.from, liveSnap.to);
+				var mine = st.sel ? (liveSnap.from === sel.from && liveSnap.to === sel.to) : snapWhole;
+				if (!mine) what += ' (selected elsewhere)';
+			}
+			text($('flame-title'), (st.live ? 'Live flame graph: ' : 'Flame graph: ') + what);
 			fg.set(tree);
 		}).catch(function (e) {
 			if (g !== gen.flame) return;
@@ -1230,6 +1239,7 @@ function closeLive() {
 	st.liveFetching = false;
 	st.liveQueue = [];
 	st.liveReady = false;
+	liveSnap = null;
 	clearTimeout(liveFoldTimer);
 }
 
