@@ -3,7 +3,7 @@
  * Interface:
  *	fp-fold [--plain] [--weight samples|period] [--pid|--tid]
  *		[--kernel] [--jit] [--all] [--event-filter EV|--all-events]
- *		[--event-root] [--interval MS] [FILE]
+ *		[--event-root] [--interval MS] [--pass-samples] [FILE]
  *
  * Input: a flamepipe stream (fifo/PROTOCOL.md) on stdin or FILE (gzip ok).
  * Each S record becomes one folded stack `comm;root;...;leaf`, tidied as
@@ -18,6 +18,11 @@
  * flush on), and every --interval ms while the table changed, once the input
  * has been seen idle (a live stream; a batch run writes only the final one).
  * `C reset` clears the table and is passed on.
+ * With --pass-samples: each S record that was folded (valid, and of the
+ * event folded) is also passed on, unchanged and in order, after
+ * `C fold-options ...` (written once, before the first one) that says how
+ * it was folded, so fp-render can fold each sample again with the same
+ * code (fifo/fp_fold.c) and draw the flame graph of any time range.
  * With --plain: a plain folded file (`stack count` lines) at end of input,
  * nothing else on stdout; warnings go to stderr only.
  *
@@ -44,7 +49,7 @@
 
 #define USAGE "usage: fp-fold [--plain] [--weight samples|period] [--pid|--tid] " \
 	"[--kernel] [--jit] [--all] [--event-filter EV|--all-events] [--event-root] " \
-	"[--interval MS] [FILE]"
+	"[--interval MS] [--pass-samples] [FILE]"
 
 #define STAGE_NAME "fold"
 #define DEFAULT_INTERVAL_MS 1000
@@ -63,6 +68,7 @@ struct fold_options {
 	int all_events;
 	const char *event_filter;	/* NULL: the first event seen */
 	unsigned interval_ms;		/* 0: no timed snapshots */
+	int pass_samples;		/* pass folded S records on */
 };
 
 /* ---- key storage: strings live in big chunks, freed all at once -------- */
@@ -265,6 +271,7 @@ struct fold_state {
 	int event_defaulted, event_warned;
 	int changed;		/* since the last snapshot */
 	int seen_idle;		/* the input has paused: a live stream */
+	int options_sent;	/* C fold-options written (--pass-samples) */
 	ev_timer snapshot_timer;
 	/* I statistics */
 	uint64_t samples;	/* folded since the last reset */
@@ -347,6 +354,28 @@ static const char *sample_problem(const char *line, size_t len)
 	return "malformed S record skipped";
 }
 
+/* --pass-samples: the folding options once, then the S record unchanged. */
+static void pass_sample(struct fold_state *st, const char *line, size_t len)
+{
+	struct fp_out *out = &st->pump.out;
+	const struct fp_fold_opts *f = &st->opt.fold;
+
+	if (!st->options_sent) {
+		static const char *const roots[] = { "comm", "pid", "tid" };
+
+		fp_out_str(out, "C\tfold-options\troot=");
+		fp_out_str(out, roots[f->root_id]);
+		fp_out_str(out, f->annotate_kernel ? "\tkernel=1" : "\tkernel=0");
+		fp_out_str(out, f->annotate_jit ? "\tjit=1" : "\tjit=0");
+		fp_out_str(out, f->event_root ? "\tevent-root=1" : "\tevent-root=0");
+		fp_out_str(out, st->opt.weight == WEIGHT_PERIOD ? "\tweight=period\n"
+			   : "\tweight=samples\n");
+		st->options_sent = 1;
+	}
+	fp_out_write(out, line, len);
+	fp_out_char(out, '\n');
+}
+
 static void fold_sample(struct fold_state *st, const char *line, size_t len)
 {
 	struct fp_sample s;
@@ -371,6 +400,8 @@ static void fold_sample(struct fold_state *st, const char *line, size_t len)
 	table_add(&st->table, st->folded.p, st->folded.len, count);
 	st->samples++;
 	st->changed = 1;
+	if (st->opt.pass_samples)
+		pass_sample(st, line, len);
 }
 
 static void write_stats(struct fold_state *st)
@@ -545,7 +576,7 @@ static unsigned parse_interval(const char *arg)
 static void parse_options(int argc, char **argv, struct fold_options *o)
 {
 	enum { OPT_PLAIN = 256, OPT_WEIGHT, OPT_PID, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL,
-	       OPT_EVENT_FILTER, OPT_ALL_EVENTS, OPT_EVENT_ROOT, OPT_INTERVAL };
+	       OPT_EVENT_FILTER, OPT_ALL_EVENTS, OPT_EVENT_ROOT, OPT_INTERVAL, OPT_PASS_SAMPLES };
 	static const struct option longopts[] = {
 		{ "plain", no_argument, NULL, OPT_PLAIN },
 		{ "weight", required_argument, NULL, OPT_WEIGHT },
@@ -558,6 +589,7 @@ static void parse_options(int argc, char **argv, struct fold_options *o)
 		{ "all-events", no_argument, NULL, OPT_ALL_EVENTS },
 		{ "event-root", no_argument, NULL, OPT_EVENT_ROOT },
 		{ "interval", required_argument, NULL, OPT_INTERVAL },
+		{ "pass-samples", no_argument, NULL, OPT_PASS_SAMPLES },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -591,6 +623,7 @@ static void parse_options(int argc, char **argv, struct fold_options *o)
 		case OPT_ALL_EVENTS: o->all_events = 1; break;
 		case OPT_EVENT_ROOT: o->fold.event_root = o->all_events = 1; break;
 		case OPT_INTERVAL: o->interval_ms = parse_interval(optarg); break;
+		case OPT_PASS_SAMPLES: o->pass_samples = 1; break;
 		case 'h':
 			fputs(USAGE "\n", stdout);
 			exit(FP_EXIT_OK);
@@ -599,6 +632,8 @@ static void parse_options(int argc, char **argv, struct fold_options *o)
 	}
 	if (o->event_filter && o->all_events)
 		fp_die(FP_EXIT_USAGE, "--event-filter and --all-events/--event-root exclude each other");
+	if (o->pass_samples && o->plain)
+		fp_die(FP_EXIT_USAGE, "--pass-samples and --plain exclude each other (--plain writes only a folded file)");
 	if (argc - optind > 1)
 		usage();
 }
