@@ -105,9 +105,10 @@ samples() {
 	done
 }
 
+# (polling the selection in force must not make fp-range replay again)
 test_expect_success 'a live chain: range selection goes through the fp-range control FIFO' '
 	rm -f in.fifo serve.out ctl && mkfifo in.fifo &&
-	{ fp-bucket --rows 10 <in.fifo | fp-range --control ctl | fp-fold --interval 100 |
+	{ fp-bucket --rows 10 <in.fifo | fp-range --control ctl | tee range.out | fp-fold --interval 100 |
 		fp-serve --dir prof --listen 127.0.0.1:0 --live chain --control ctl >serve.out 2>>serve.err & } &&
 	register_pid $! &&
 	exec 9>in.fifo &&
@@ -124,6 +125,11 @@ test_expect_success 'a live chain: range selection goes through the fp-range con
 	jq -e ".total == 20 and .from == \"2\" and .to == \"4\"" body &&
 	test "$(get "/flamegraph/?filename=chain")" = 200 &&
 	jq -e "([.. | objects | .v] | add) == 40" body &&
+	test $(grep -c "^C${T}reset" range.out) = 3 &&
+	test "$(get "/flamegraph/?filename=chain")" = 200 &&
+	test "$(get "/flamegraph/?filename=chain")" = 200 &&
+	jq -e "([.. | objects | .v] | add) == 40" body &&
+	test $(grep -c "^C${T}reset" range.out) = 3 &&
 	exec 9>&-
 '
 

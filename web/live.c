@@ -227,7 +227,17 @@ int live_select(struct live *l, const struct selection *sel, uint64_t *resets_be
 	fp_sink_printf(&s, "event %s\n", sel->event ? sel->event : "-");
 	fp_sink_printf(&s, "include %s\n", sel->include ? sel->include : "-");
 	fp_sink_printf(&s, "exclude %s\n", sel->exclude ? sel->exclude : "-");
+	fp_sink_char(&s, '\0');
+	s.len--;
 	pthread_mutex_lock(&l->lock);
+	if (l->sent_sel && strcmp(l->sent_sel, s.buf) == 0) {
+		/* already in force: the snapshots keep coming for it, so a
+		 * polling client does not make fp-range replay its history */
+		*resets_before = l->sent_resets_before;
+		pthread_mutex_unlock(&l->lock);
+		fp_sink_free(&s);
+		return 0;
+	}
 	*resets_before = l->resets;
 	pthread_mutex_unlock(&l->lock);
 
@@ -265,6 +275,13 @@ int live_select(struct live *l, const struct selection *sel, uint64_t *resets_be
 			off += (size_t)n;
 		}
 		close(fd);
+	}
+	if (status == 0) {
+		pthread_mutex_lock(&l->lock);
+		free(l->sent_sel);
+		l->sent_sel = fp_xstrdup(s.buf);
+		l->sent_resets_before = *resets_before;
+		pthread_mutex_unlock(&l->lock);
 	}
 	fp_sink_free(&s);
 	return status;

@@ -37,6 +37,10 @@ struct live {
 	uint64_t warnings, samples_read, dropped;
 	uint64_t stats_version;	/* version of the last change of the three */
 	int ended;
+	/* the last selection written to the control FIFO (its text) and
+	 * the reset count before it: the same selection is not re-sent */
+	char *sent_sel;
+	uint64_t sent_resets_before;
 };
 
 struct live_client {
