@@ -182,4 +182,10 @@ test_expect_success 'parallel requests (more than run at once) all get the same 
 	test_cmp expect got
 '
 
+test_expect_success 'SIGTERM stops the server promptly, with nothing on stderr' '
+	kill -TERM $serve_pid &&
+	wait_for "! kill -0 $serve_pid 2>/dev/null" 50 &&
+	! grep -i "sanitizer\|runtime error\|leak" serve.err
+'
+
 test_done
