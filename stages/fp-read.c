@@ -14,6 +14,8 @@
  *	I TAB read TAB lines=.. samples=.. frames=.. bad_lines=.. lost_events=..
  *	lost_records=.. other_records=.. skipped_lines=.. too_long_lines=..
  *	dropped_samples=.. bytes=..
+ * (bytes: perf script text read, after gzip inflation, so every input form
+ * gives the same output).
  * Only the sample being read is held in memory.
  *
  * Live mode (--live, used by `flamepipe live`; docs/live.md): the source
@@ -28,7 +30,9 @@
  * per STATS_INTERVAL while samples arrive, so views can show live counts.
  *
  * Bad input: a line that is not perf script is counted, reported in a W
- * record and on stderr (the first WARNINGS_SHOWN, then a summary), and the
+ * record and on stderr as `fp-read: FILE:LINE: ...` with non-printable
+ * bytes escaped as \xHH (the first WARNINGS_SHOWN of each kind, then a
+ * total per kind at end of input), and the
  * sample it interrupts is ended. If no sample was found and bad lines were
  * (the input is not perf script at all), fp-read stops and exits 1 naming
  * the first bad line.
