@@ -38,6 +38,21 @@
 
 struct server g_server;
 static char outside[PATH_MAX];
+static char topdir[PATH_MAX];
+
+/* removes the temporary tree (libFuzzer exits through exit()) */
+static void cleanup(void)
+{
+	static const char *const rel[] = { "dir/sub/up", "dir/sub/b.perf", "dir/sub", "dir/out",
+					   "dir/a.perf", "dir", "secret" };
+	char path[PATH_MAX];
+	for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) {
+		snprintf(path, sizeof path, "%s/%s", topdir, rel[i]);
+		if (unlink(path) < 0)
+			rmdir(path);
+	}
+	rmdir(topdir);
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -46,6 +61,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	char tmpl[] = "/tmp/fuzz-httppath.XXXXXX";
 	char *top = mkdtemp(tmpl);
 	assert(top);
+	snprintf(topdir, sizeof topdir, "%s", top);
+	atexit(cleanup);
 	char path[PATH_MAX];
 	snprintf(path, sizeof path, "%s/dir", top);
 	mkdir(path, 0700);
