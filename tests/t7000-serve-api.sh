@@ -56,6 +56,13 @@ test_expect_success '/flamegraph/ without a range is the whole profile (= heatma
 	test_cmp expect got
 '
 
+test_expect_success '/flamegraph/ with empty start and end is the whole profile too' '
+	test "$(get "/flamegraph/?filename=$F&start=&end=&comm=")" = 200 &&
+	jq "[.. | objects | .v] | add" body >got &&
+	echo 2390 >expect &&
+	test_cmp expect got
+'
+
 test_expect_success '/flamegraph/ filters: comm keeps one process only' '
 	test "$(get "/flamegraph/?filename=$F&comm=mp-crc32")" = 200 &&
 	jq -r ".c[].n" body >got &&

@@ -201,7 +201,7 @@ static int get_selection(struct MHD_Connection *c, const char *ps, const char *p
 	const char *why;
 	size_t n;
 	const char *v;
-	if ((v = http_arg(c, ps, &n))) {
+	if ((v = http_arg(c, ps, &n)) && n > 0) {	/* empty: absent */
 		if (!query_seconds(v, n, &r->from_ns, &why)) {
 			snprintf(err, errsz, "%s: %s", ps, why);
 			return 400;
@@ -209,7 +209,7 @@ static int get_selection(struct MHD_Connection *c, const char *ps, const char *p
 		sel->start = v;
 		r->has_from = 1;
 	}
-	if ((v = http_arg(c, pe, &n))) {
+	if ((v = http_arg(c, pe, &n)) && n > 0) {
 		if (!query_seconds(v, n, &r->to_ns, &why)) {
 			snprintf(err, errsz, "%s: %s", pe, why);
 			return 400;
