@@ -177,10 +177,19 @@ static int starts_with(const char *p, size_t n, const char *prefix)
 	return n >= k && memcmp(p, prefix, k) == 0;
 }
 
-/* Picks the flat hue for a language palette (flamegraph.pl's rules). */
-static enum fp_palette type_hue(enum fp_palette pal, const char *p, size_t n)
+/* A kind from the samples, as an annotation letter (0: none). */
+static char kind_annotation(char kind)
+{
+	return kind == 'k' || kind == 'j' || kind == 'i' ? kind : 0;
+}
+
+/* Picks the flat hue for a language palette (flamegraph.pl's rules); kind
+ * stands in for a missing `_[k]` style annotation. */
+static enum fp_palette type_hue(enum fp_palette pal, const char *p, size_t n, char kind)
 {
 	char a = annotation(p, n);
+	if (!a)
+		a = kind_annotation(kind);
 	switch (pal) {
 	case FP_PAL_FLAMEPIPE:
 		if (a == 'k') return FP_PAL_ORANGE;
@@ -231,7 +240,7 @@ static unsigned ramp(unsigned base, unsigned span, unsigned v)
 	return base + span * v / 65536u;
 }
 
-static struct rgb name_color(enum fp_palette pal, const char *p, size_t n)
+static struct rgb name_color(enum fp_palette pal, const char *p, size_t n, char kind)
 {
 	size_t ln = label_len(p, n);
 	uint64_t h = fp_fnv1a(p, ln);
@@ -242,7 +251,7 @@ static struct rgb name_color(enum fp_palette pal, const char *p, size_t n)
 		return (struct rgb){ 160, 160, 160 };
 	if (ln == 1 && p[0] == '-')
 		return (struct rgb){ 200, 200, 200 };
-	switch (type_hue(pal, p, n)) {
+	switch (type_hue(pal, p, n, kind)) {
 	case FP_PAL_HOT:
 		c.r = ramp(205, 50, v3); c.g = ramp(0, 230, v1); c.b = ramp(0, 55, v2);
 		break;
@@ -282,7 +291,12 @@ static struct rgb name_color(enum fp_palette pal, const char *p, size_t n)
 
 void fp_flame_color(enum fp_palette pal, const char *name, size_t n, char *buf)
 {
-	struct rgb c = name_color(pal, name, n);
+	fp_flame_color_kind(pal, name, n, 0, buf);
+}
+
+void fp_flame_color_kind(enum fp_palette pal, const char *name, size_t n, char kind, char *buf)
+{
+	struct rgb c = name_color(pal, name, n, kind);
 	snprintf(buf, 20, "rgb(%u,%u,%u)", c.r, c.g, c.b);
 }
 
@@ -630,7 +644,9 @@ static void write_frame(struct fp_sink *s, const struct fp_flame_opts *o, const 
 		fp_sink_char(s, '%');
 		c = diff_color(d, maxdelta);
 	} else {
-		c = name_color(o->palette, n->name, n->name_len);
+		char kind = o->kind_of && n->depth > 0 ?
+			o->kind_of(o->kind_ctx, n->name, n->name_len) : 0;
+		c = name_color(o->palette, n->name, n->name_len, kind);
 	}
 	fp_sink_str(s, ")</title><rect x=\"");
 	put_px(s, XPAD * 100u + x1);

@@ -65,6 +65,11 @@ struct fp_flame_opts {
 	int negate;		/* differential: swap red and blue */
 	const char *search_color; /* "rgb(230,0,230)" */
 	const char *notes;	/* put into an XML comment */
+	/* The code type of a frame name ('k' kernel, 'j' JIT, 'i' inlined,
+	 * else user/unknown; 0 when not known) for names without a `_[k]`
+	 * annotation (fp-render knows it from the samples). NULL: none. */
+	char (*kind_of)(void *ctx, const char *name, size_t n);
+	void *kind_ctx;
 };
 
 void fp_flame_opts_init(struct fp_flame_opts *o);
@@ -88,6 +93,9 @@ void fp_flame_json(struct fp_sink *s, struct fp_folded *t, const struct fp_flame
 /* The colour a frame name gets (for tests and the web server's legend):
  * writes "rgb(r,g,b)" into buf (at least 20 bytes). */
 void fp_flame_color(enum fp_palette pal, const char *name, size_t n, char *buf);
+/* The same for a frame of a known kind ('k', 'j', 'i'; others: none),
+ * used when the name has no `_[k]` style annotation. */
+void fp_flame_color_kind(enum fp_palette pal, const char *name, size_t n, char kind, char *buf);
 
 /* FNV-1a, 64 bit. */
 uint64_t fp_fnv1a(const char *p, size_t n);

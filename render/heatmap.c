@@ -9,6 +9,7 @@
 #include "escape.h"
 #include "fp_error.h"
 #include "heatmap_js.inc"
+#include "rangeflame_js.inc"
 
 #define MARGIN_LEFT 56		/* room for the ms axis labels */
 #define MARGIN_TOP 52		/* title and hover status */
@@ -344,6 +345,19 @@ static void put_escaped(struct fp_sink *s, const char *text)
 	fp_xml_escape(s, text, strlen(text));
 }
 
+/* The in-page flame graph of a selected range: the timeline as JSON (its
+ * names are escaped so no `</script>` or `<` can appear in it) and the
+ * script that sums the selected cells and draws the graph (rangeflame.js). */
+static void write_range_flame(struct fp_sink *s, const struct fp_heatmap_opts *o)
+{
+	fp_sink_str(s, "<div id=\"rangeflame\" style=\"display:none\"></div>\n"
+		    "<script type=\"application/json\" id=\"fp_timeline\">");
+	fp_sink_write(s, o->timeline_json, o->timeline_len);
+	fp_sink_str(s, "</script>\n<script type=\"text/javascript\">//<![CDATA[\n");
+	fp_sink_write(s, rangeflame_js, sizeof rangeflame_js - 1);
+	fp_sink_str(s, "//]]></script>\n");
+}
+
 void fp_heatmap_html(struct fp_sink *s, const struct fp_heatmap *hm, const struct fp_heatmap_opts *o)
 {
 	fp_sink_str(s, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n"
@@ -375,12 +389,20 @@ void fp_heatmap_html(struct fp_sink *s, const struct fp_heatmap *hm, const struc
 		fp_sink_str(s, "</p>\n<iframe id=\"flameframe\" src=\"");
 		fp_html_attr_escape(s, o->flame_src, strlen(o->flame_src));
 		fp_sink_str(s, "\" title=\"flame graph\"></iframe>\n");
-		/* A static page cannot redraw the flame graph: say how to get the
-		 * selected range's graph (heatmap.js fills in the numbers). */
-		if (!o->range_url)
+		/* A static page without the samples' timeline cannot redraw the
+		 * flame graph: say how to get the selected range's graph
+		 * (heatmap.js fills in the numbers). */
+		if (!o->range_url && !o->timeline_json)
 			fp_sink_str(s, "<p id=\"range_hint\">This page is static: select a range, then "
 				    "run <code>flamepipe report CAPTURE -o DIR --from S --to S</code> "
 				    "(or use <code>flamepipe serve</code>) for its flame graph.</p>\n");
+		if (o->timeline_note) {
+			fp_sink_str(s, "<p id=\"timeline_note\">");
+			put_escaped(s, o->timeline_note);
+			fp_sink_str(s, "</p>\n");
+		}
+		if (o->timeline_json)
+			write_range_flame(s, o);
 		fp_sink_str(s, "</div>\n");
 	}
 	fp_sink_str(s, "</div>\n");

@@ -64,6 +64,10 @@ struct fp_heatmap_opts {
 	const char *const *warnings; size_t n_warnings;
 	const char *const *stats; size_t n_stats;
 	const char *footer_html_text; /* plain text line at the bottom */
+	/* The samples' timeline (timeline.h's JSON): the page draws the flame
+	 * graph of a selected range itself. NULL: it shows the command. */
+	const char *timeline_json; size_t timeline_len;
+	const char *timeline_note; /* why there is no timeline (or NULL) */
 };
 
 void fp_heatmap_init(struct fp_heatmap *hm);

@@ -106,6 +106,9 @@ function select_range(a, b) {
 	if (hint)
 		set_text(hint, "For the flame graph of this range: flamepipe report CAPTURE -o DIR --from " +
 			from + " --to " + to + " (or flamepipe serve).");
+	// index.html with the samples' timeline draws the range (rangeflame.js).
+	document.dispatchEvent(new CustomEvent("fp-range",
+		{ detail: { a: a, b: b, from: from, to: to } }));
 	var frame = document.getElementById("flameframe");
 	if (frame && cfg.range_url) {
 		frame.setAttribute("src", cfg.range_url.replace("{from}", from).replace("{to}", to));
@@ -149,6 +152,7 @@ document.addEventListener("click", function (evt) {
 	while (snake.firstChild) snake.removeChild(snake.firstChild);
 	set_text(selected, " ");
 	start = null;
+	document.dispatchEvent(new CustomEvent("fp-whole"));
 }, false);
 if (cfg.sel_from !== null)
 	draw_snake(cfg.sel_from, cfg.sel_to);

@@ -64,11 +64,12 @@
 #include "heatmap.h"
 #include "sink.h"
 #include "termheat.h"
+#include "timeline.h"
 
 #define USAGE "usage: fp-render [--outdir DIR] [--format LIST] [--interval MS] [--passthrough]\n" \
 	"\t[--term[=auto|color|plain]] [--term-size COLSxLINES] [--page-title T]\n" \
 	"\t[--from S] [--to S] [--pid L] [--tid L] [--cpu L] [--comm N] [--event N]\n" \
-	"\t[--include RE] [--exclude RE]\n" \
+	"\t[--include RE] [--exclude RE] [--timeline-max MB] [--range-folded FROM:TO]\n" \
 	FP_FLAME_USAGE " [FILE]"
 
 #define STAGE_NAME "render"
@@ -82,10 +83,13 @@
 #define RANGE_TEXT_MAX 64
 #define FILTER_TEXT_MAX 512
 #define CAPTION_MAX 768
+#define TIMELINE_MAX_SAMPLES 4000000	/* kept for range graphs: 24 bytes each */
+#define TIMELINE_MAX_MB_DEFAULT 32	/* index.html's embedded timeline, at most */
+#define BYTES_PER_MB (1024u * 1024u)
 
 enum output {
 	OUT_TSV, OUT_FOLDED, OUT_HEAT_JSON, OUT_HEAT_SVG, OUT_FLAME_SVG, OUT_FLAME_JSON,
-	OUT_HTML, N_OUT
+	OUT_HTML, OUT_RANGE_FOLDED, N_OUT
 };
 
 static const struct {
@@ -100,6 +104,7 @@ static const struct {
 	[OUT_FLAME_SVG] = { "flame-svg", "flame.svg", 1 },
 	[OUT_FLAME_JSON] = { "flame-json", "flame.json", 0 },
 	[OUT_HTML] = { "html", "index.html", 1 },
+	[OUT_RANGE_FOLDED] = { "range-folded", "range.folded", 0 },	/* --range-folded */
 };
 
 enum term_mode { TERM_OFF, TERM_AUTO, TERM_COLOR, TERM_PLAIN };
@@ -115,6 +120,8 @@ struct options {
 	int page_title_set;	/* the terminal says "flamepipe heatmap" otherwise */
 	const char *from, *to;	/* the range the chain used (until a C range) */
 	char filter[FILTER_TEXT_MAX];	/* the filters it used, "pid 1,2; comm x" */
+	unsigned timeline_max_mb;	/* 0: no timeline in index.html */
+	const char *range_folded;	/* FROM:TO: write range.folded (tests) */
 	struct fp_flame_opts flame;
 };
 
@@ -130,6 +137,8 @@ struct render {
 	struct fp_heatmap hm;
 	struct fp_folded table;		/* the latest complete snapshot */
 	struct fp_folded pending;	/* the snapshot being received */
+	struct fp_timeline tl;		/* the S records fp-fold --pass-samples passed */
+	uint64_t timeline_bytes;	/* size of the last embedded timeline */
 	int in_snapshot;
 	uint64_t snapshots;
 
@@ -285,6 +294,17 @@ static void on_folded(struct render *r, const char *line, size_t len)
 		r->files_dirty = 1;
 }
 
+/* An S record (fp-fold --pass-samples): kept by time for range graphs. */
+static void on_sample(struct render *r, const char *line, size_t len)
+{
+	if (fp_timeline_add(&r->tl, line, len) < 0) {
+		own_warning(r, "malformed S record skipped (not kept for range flame graphs)");
+		r->bad_records++;
+		return;
+	}
+	r->files_dirty = 1;
+}
+
 /* Appends one filter ("pid 1,2") to the list named on the pictures. */
 static void add_filter(struct render *r, const char *spec, size_t n)
 {
@@ -319,6 +339,12 @@ static void on_control(struct render *r, const char *line, size_t len)
 		fp_folded_clear(&r->pending);
 		r->in_snapshot = 0;
 		r->snapshots++;
+		r->files_dirty = 1;
+	} else if (fp_str_eq(f[1], "fold-options")) {
+		if (fp_timeline_options(&r->tl, line, len) < 0)
+			own_warning(r, "C fold-options: unknown option ignored");
+	} else if (fp_str_eq(f[1], "reset")) {
+		fp_timeline_reset(&r->tl);	/* fp-range re-sends the samples */
 		r->files_dirty = 1;
 	} else if (n == 4 && fp_str_eq(f[1], "range")) {
 		snprintf(r->range_from, sizeof r->range_from, "%.*s", (int)f[2].n, f[2].p);
@@ -367,6 +393,11 @@ static void range_caption(const struct render *r, char *buf, size_t n)
 			 strchr(r->filter, ';') ? "filters" : "filter", r->filter);
 }
 
+static char timeline_kind(void *ctx, const char *name, size_t n)
+{
+	return fp_timeline_kind(ctx, name, n);
+}
+
 /* The flame graph of a copy of the table: rendering sorts (and with
  * --reverse rewrites) the table it is given, and the live table must stay
  * as received so it can be rendered again. */
@@ -379,6 +410,10 @@ static void render_flame(struct render *r, struct fp_sink *s, int json)
 	range_caption(r, caption, sizeof caption);
 	if (!o.subtitle && caption[0])
 		o.subtitle = caption;
+	if (r->tl.nstacks) {	/* colours by code type without _[k] names */
+		o.kind_of = timeline_kind;
+		o.kind_ctx = &r->tl;
+	}
 	fp_folded_init(&t);
 	for (size_t i = 0; i < r->table.n; i++)
 		fp_folded_add(&t, r->table.e[i].stack, r->table.e[i].len, r->table.e[i].count, 0,
@@ -390,15 +425,64 @@ static void render_flame(struct render *r, struct fp_sink *s, int json)
 	fp_folded_free(&t);
 }
 
+/* The timeline for index.html into tj (a memory sink), or a note in
+ * note[] saying why the page cannot draw range graphs itself. Returns 1 if
+ * tj holds the JSON. No samples at all (a chain without fp-fold
+ * --pass-samples): 0 and no note, the page is as it always was. */
+static int timeline_for_page(struct render *r, struct fp_sink *tj, char *note, size_t n)
+{
+	struct fp_flame_opts o = r->opt.flame;
+	uint64_t total = fp_timeline_total(&r->tl);
+
+	note[0] = '\0';
+	if (!r->tl.n && !r->tl.overflow)
+		return 0;
+	if (!r->opt.timeline_max_mb) {
+		snprintf(note, n, "The samples' timeline is not embedded (--timeline-max 0).");
+		return 0;
+	}
+	if (r->tl.overflow) {
+		snprintf(note, n, "The capture has more than %u samples: the page does not hold "
+			 "them all, so it cannot draw a selected range's flame graph itself.",
+			 TIMELINE_MAX_SAMPLES);
+		return 0;
+	}
+	if (total != r->table.total) {
+		snprintf(note, n, "The samples' timeline (%llu) does not match the folded table "
+			 "(%llu): range flame graphs are not drawn in the page.",
+			 (unsigned long long)total, (unsigned long long)r->table.total);
+		return 0;
+	}
+	fp_sink_init_mem(tj);
+	fp_timeline_json(&r->tl, tj, &r->hm, &o);
+	r->timeline_bytes = tj->len;
+	if (tj->len > (uint64_t)r->opt.timeline_max_mb * BYTES_PER_MB) {
+		snprintf(note, n, "The samples' timeline would add %.1f MB to this page (more than "
+			 "--timeline-max %u MB): range flame graphs are not drawn in the page.",
+			 (double)tj->len / BYTES_PER_MB, r->opt.timeline_max_mb);
+		fp_sink_free(tj);
+		return 0;
+	}
+	return 1;
+}
+
 static void render_html(struct render *r, struct fp_sink *s)
 {
 	struct fp_heatmap_opts o;
 	char caption[CAPTION_MAX + 64], range[CAPTION_MAX], footer[128];
 	const char *stats[MAX_STATS + 1];
-	char own_stats[256];
+	char own_stats[256], tl_note[256];
 	size_t ns = 0;
+	struct fp_sink tj;
+	int have_tl = timeline_for_page(r, &tj, tl_note, sizeof tl_note);
 
 	fp_heatmap_opts_init(&o);
+	if (have_tl) {
+		o.timeline_json = tj.buf;
+		o.timeline_len = tj.len;
+	}
+	if (tl_note[0])
+		o.timeline_note = tl_note;
 	o.title = r->opt.page_title;
 	if (r->opt.want[OUT_FLAME_SVG]) {
 		range_caption(r, range, sizeof range);
@@ -439,6 +523,28 @@ static void render_html(struct render *r, struct fp_sink *s)
 		 "heatmap.json, heatmap.tsv and stacks.folded are next to this page.");
 	o.footer_html_text = footer;
 	fp_heatmap_html(s, &r->hm, &o);
+	if (have_tl)
+		fp_sink_free(&tj);
+}
+
+/* --range-folded FROM:TO: the folded table of that range from the
+ * timeline, as stacks.folded would be for a --from/--to report. */
+static void render_range_folded(struct render *r, struct fp_sink *s)
+{
+	const char *arg = r->opt.range_folded, *colon = strchr(arg, ':');
+	uint64_t from = 0, to = UINT64_MAX;
+	uint64_t base = r->hm.rows && r->hm.base_sec > 0 ?
+		(uint64_t)r->hm.base_sec * FP_NSEC_PER_SEC : 0;
+	struct fp_folded t;
+
+	if (colon > arg && !(colon - arg == 1 && *arg == '-'))
+		fp_parse_seconds_ns(arg, (size_t)(colon - arg), &from);
+	if (colon[1] && strcmp(colon + 1, "-"))
+		fp_parse_seconds_ns(colon + 1, strlen(colon + 1), &to);
+	fp_folded_init(&t);
+	fp_timeline_range(&r->tl, base, from, to, &t);
+	fp_folded_write(s, &t);
+	fp_folded_free(&t);
 }
 
 static void render_output(struct render *r, enum output which, struct fp_sink *s)
@@ -460,6 +566,7 @@ static void render_output(struct render *r, enum output which, struct fp_sink *s
 	case OUT_FLAME_SVG: render_flame(r, s, 0); break;
 	case OUT_FLAME_JSON: render_flame(r, s, 1); break;
 	case OUT_HTML: render_html(r, s); break;
+	case OUT_RANGE_FOLDED: render_range_folded(r, s); break;
 	case N_OUT: break;
 	}
 }
@@ -638,6 +745,7 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 		case FP_TAG_GEOMETRY: on_geometry(r, line, len); break;
 		case FP_TAG_CELL: on_cell(r, line, len); break;
 		case FP_TAG_FOLDED: on_folded(r, line, len); break;
+		case FP_TAG_SAMPLE: on_sample(r, line, len); break;
 		case FP_TAG_CONTROL: on_control(r, line, len); break;
 		case FP_TAG_WARNING: on_warning_record(r, line, len); break;
 		case FP_TAG_INFO: on_stats_record(r, line, len); break;
@@ -710,18 +818,20 @@ static _Noreturn void usage(void)
 static void parse_formats(struct options *o, const char *list)
 {
 	const char *p = list;
+	int range_folded = o->want[OUT_RANGE_FOLDED];	/* set by --range-folded only */
 
 	memset(o->want, 0, sizeof o->want);
+	o->want[OUT_RANGE_FOLDED] = range_folded;
 	while (*p) {
 		size_t n = strcspn(p, ",");
 		int found = 0;
 
 		if (n == 3 && !strncmp(p, "all", 3)) {
-			for (int i = 0; i < N_OUT; i++)
+			for (int i = 0; i < OUT_RANGE_FOLDED; i++)
 				o->want[i] = 1;
 			found = 1;
 		}
-		for (int i = 0; i < N_OUT && !found; i++)
+		for (int i = 0; i < OUT_RANGE_FOLDED && !found; i++)
 			if (strlen(outputs[i].name) == n && !strncmp(p, outputs[i].name, n))
 				o->want[i] = found = 1;
 		if (!found)
@@ -768,7 +878,8 @@ static void parse_term_size(struct options *o, const char *arg)
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	enum { OPT_OUTDIR = 256, OPT_FORMAT, OPT_INTERVAL, OPT_PASSTHROUGH, OPT_TERM,
-	       OPT_TERM_SIZE, OPT_PAGE_TITLE, OPT_FROM, OPT_TO, OPT_FILTER, OPT_HELP };
+	       OPT_TERM_SIZE, OPT_PAGE_TITLE, OPT_FROM, OPT_TO, OPT_FILTER, OPT_TIMELINE_MAX,
+	       OPT_RANGE_FOLDED, OPT_HELP };
 	static const struct option own[] = {
 		{ "outdir", required_argument, NULL, OPT_OUTDIR },
 		{ "format", required_argument, NULL, OPT_FORMAT },
@@ -787,6 +898,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 		{ "event", required_argument, NULL, OPT_FILTER },
 		{ "include", required_argument, NULL, OPT_FILTER },
 		{ "exclude", required_argument, NULL, OPT_FILTER },
+		{ "timeline-max", required_argument, NULL, OPT_TIMELINE_MAX },
+		{ "range-folded", required_argument, NULL, OPT_RANGE_FOLDED },
 		{ "help", no_argument, NULL, OPT_HELP },
 	};
 	enum { N_OWN = sizeof own / sizeof *own };
@@ -801,6 +914,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 	for (int i = 0; i < N_OUT; i++)
 		o->want[i] = outputs[i].by_default;
 	o->page_title = "flamepipe report";
+	o->timeline_max_mb = TIMELINE_MAX_MB_DEFAULT;
 	int idx;
 	while ((c = getopt_long(argc, argv, "o:h", all, &idx)) != -1) {
 		if (fp_flame_option(&o->flame, c, optarg))
@@ -824,6 +938,28 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case OPT_PAGE_TITLE: o->page_title = optarg; o->page_title_set = 1; break;
 		case OPT_FROM: o->from = parse_bound("from", optarg); break;
 		case OPT_TO: o->to = parse_bound("to", optarg); break;
+		case OPT_TIMELINE_MAX: {
+			unsigned mb = parse_ms("timeline-max", optarg);
+			if (mb > UINT32_MAX / BYTES_PER_MB)
+				fp_die(FP_EXIT_USAGE, "--timeline-max: at most %u MB", UINT32_MAX / BYTES_PER_MB);
+			o->timeline_max_mb = mb;
+			break;
+		}
+		case OPT_RANGE_FOLDED: {
+			const char *colon = strchr(optarg, ':');
+			uint64_t ns;
+			int ok = colon != NULL;
+			if (ok && colon > optarg && !(colon - optarg == 1 && *optarg == '-'))
+				ok = !fp_parse_seconds_ns(optarg, (size_t)(colon - optarg), &ns);
+			if (ok && colon[1] && strcmp(colon + 1, "-"))
+				ok = !fp_parse_seconds_ns(colon + 1, strlen(colon + 1), &ns);
+			if (!ok)
+				fp_die(FP_EXIT_USAGE, "--range-folded: want FROM:TO in seconds "
+				       "(- or empty: open end), got '%s'", optarg);
+			o->range_folded = optarg;
+			o->want[OUT_RANGE_FOLDED] = 1;
+			break;
+		}
 		case OPT_FILTER: {
 			size_t used = strlen(o->filter);
 			snprintf(o->filter + used, sizeof o->filter - used, "%s%s %s",
@@ -876,6 +1012,7 @@ int main(int argc, char **argv)
 	fp_heatmap_init(&r.hm);
 	fp_folded_init(&r.table);
 	fp_folded_init(&r.pending);
+	fp_timeline_init(&r.tl, TIMELINE_MAX_SAMPLES);
 	if (r.opt.term != TERM_OFF)
 		term_open(&r);
 
@@ -898,6 +1035,7 @@ int main(int argc, char **argv)
 	fp_heatmap_free(&r.hm);
 	fp_folded_free(&r.table);
 	fp_folded_free(&r.pending);
+	fp_timeline_free(&r.tl);
 	for (size_t i = 0; i <= MAX_WARNINGS; i++)
 		free(r.warnings[i]);
 	for (size_t i = 0; i < r.n_stats; i++) {

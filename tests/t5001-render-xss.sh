@@ -25,7 +25,16 @@ test_expect_success 'the <script> name is text: no raw tag, one script element p
 	! grep -F "<script>alert" out/flame.svg out/heatmap.svg out/index.html &&
 	test "$(count_scripts out/flame.svg)" = 1 &&
 	test "$(count_scripts out/heatmap.svg)" = 1 &&
-	test "$(count_scripts out/index.html)" = 1
+	test "$(count_scripts out/index.html)" = 3
+'
+
+test_expect_success 'index.html: the samples timeline escapes < > & and parses back to the names' '
+	sed -n "/<script type=\"application\/json\" id=\"fp_timeline\">/,/<\/script>/p" out/index.html |
+		sed -e "s/^<script[^>]*>//" -e "s/<\/script>\$//" >tl.json &&
+	test -s tl.json &&
+	! grep -F "<" tl.json && ! grep -F ">" tl.json && ! grep -F "&" tl.json &&
+	grep -F "\u003cscript\u003ealert(1)\u003c/script\u003e" tl.json &&
+	python3 -c "import json,sys; t=json.load(open(\"tl.json\")); sys.exit(0 if \"<script>alert(1)</script>\" in t[\"names\"] else 1)"
 '
 
 test_expect_success 'the escaped name is shown as the frame title text' '
