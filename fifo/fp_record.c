@@ -108,18 +108,48 @@ int fp_header_version(const char *line, size_t len)
 	return (int)v;
 }
 
+/* Word-at-a-time byte tests: eight bytes per step instead of one memchr
+ * call per frame (stacks are a few hundred bytes of short names). */
+#define ONES 0x0101010101010101ull
+#define LOW7 0x7f7f7f7f7f7f7f7full
+#define WORD 8
+
+/* High bit set in exactly the bytes of x that are zero (no false hits). */
+static inline uint64_t zero_bytes(uint64_t x)
+{
+	return ~(((x & LOW7) + LOW7) | x | LOW7);
+}
+
+/* Counts the ';' in s[0..n) and tells whether a TAB is among them. */
+static size_t count_semis(const char *s, size_t n, int *has_tab)
+{
+	size_t count = 0, i = 0;
+	uint64_t tabs = 0;
+
+	for (; i + WORD <= n; i += WORD) {
+		uint64_t v;
+
+		memcpy(&v, s + i, WORD);
+		/* 0 or 1 per byte, summed into the top byte by the multiply
+		 * (no popcount instruction in baseline x86-64). */
+		count += (size_t)(((zero_bytes(v ^ (ONES * ';')) >> 7) * ONES) >> 56);
+		tabs |= zero_bytes(v ^ (ONES * '\t'));
+	}
+	for (; i < n; i++) {
+		count += s[i] == ';';
+		tabs |= s[i] == '\t';
+	}
+	*has_tab = tabs != 0;
+	return count;
+}
+
 size_t fp_stack_depth(struct fp_str stack)
 {
-	size_t n = 0;
-	const char *p = stack.p, *end = stack.p + stack.n;
+	int has_tab;
 
 	if (stack.n == 0)
 		return 0;
-	while ((p = memchr(p, ';', (size_t)(end - p))) != NULL) {
-		n++;
-		p++;
-	}
-	return n + 1;
+	return count_semis(stack.p, stack.n, &has_tab) + 1;
 }
 
 int fp_str_eq(struct fp_str a, const char *s)
@@ -149,9 +179,12 @@ int fp_sample_parse(const char *line, size_t len, struct fp_sample *s)
 	s->comm = f[7];
 	s->kinds = f[8];
 	s->stack = f[9];
-	if (memchr(s->stack.p, '\t', s->stack.n))
+	int has_tab;
+	size_t depth = s->stack.n ? count_semis(s->stack.p, s->stack.n, &has_tab) + 1 : 0;
+
+	if (s->stack.n && has_tab)
 		return -1;	/* one field too many */
-	if (s->kinds.n != fp_stack_depth(s->stack))
+	if (s->kinds.n != depth)
 		return -1;
 	return 0;
 }
