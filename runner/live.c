@@ -60,13 +60,19 @@
 #define WEB_POLL_INTERVAL 0.2	/* s between checks for the end of the capture */
 #define FILES_LIST_MAX 512
 #define TEXT_MAX 8192
+/* perf script can need seconds to load the symbols of a big binary it
+ * meets for the first time, and perf record cannot exit while its last
+ * write waits for perf script: give both longer than the runner's
+ * defaults before TERM/KILL (docs/live.md "Stopping"). */
+#define LIVE_DRAIN_TIMEOUT 15.0
+#define LIVE_KILL_TIMEOUT 10.0
 
 const char cmd_live_usage[] =
 	"live [-F HZ] [-a | -p PID] [-g | --call-graph MODE] [--duration S] [--rows N]\n"
 	"        [--source perf|bpftrace] [--http [ADDR:]PORT] [-o DIR] [--name NAME]\n"
 	"        [--interval MS] [--serve-dir DIR] [--keep-serving] [--no-term] [--perf-arg A]...\n"
 	"        [--pipeline FILE] [-D NAME=VALUE]... [-A NAME=WORD]... [--dir-file F]\n"
-	"        [--drain-timeout S] [-v] [-q] [-- COMMAND [ARG]...]";
+	"        [--drain-timeout S] [--kill-timeout S] [-v] [-q] [-- COMMAND [ARG]...]";
 
 enum source { SRC_PERF, SRC_BPFTRACE };
 
@@ -251,7 +257,7 @@ static void check_http(const char *s)
 enum {
 	OPT_DURATION = 256, OPT_ROWS, OPT_SOURCE, OPT_HTTP, OPT_NAME, OPT_SERVE_DIR,
 	OPT_KEEP, OPT_NO_TERM, OPT_PERF_ARG, OPT_PIPELINE, OPT_DIR_FILE, OPT_DRAIN,
-	OPT_CALL_GRAPH, OPT_INTERVAL,
+	OPT_CALL_GRAPH, OPT_INTERVAL, OPT_KILL,
 };
 
 static void parse_options(int argc, char **argv, struct live_opts *o, struct fp_run_opts *ro)
@@ -277,6 +283,7 @@ static void parse_options(int argc, char **argv, struct live_opts *o, struct fp_
 		{ "append", required_argument, NULL, 'A' },
 		{ "dir-file", required_argument, NULL, OPT_DIR_FILE },
 		{ "drain-timeout", required_argument, NULL, OPT_DRAIN },
+		{ "kill-timeout", required_argument, NULL, OPT_KILL },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -325,6 +332,7 @@ static void parse_options(int argc, char **argv, struct live_opts *o, struct fp_
 		case OPT_PIPELINE: o->pipeline = optarg; break;
 		case OPT_DIR_FILE: ro->dir_file = optarg; break;
 		case OPT_DRAIN: ro->drain_timeout = fp_parse_timeout("--drain-timeout", optarg); break;
+		case OPT_KILL: ro->kill_timeout = fp_parse_timeout("--kill-timeout", optarg); break;
 		case 'D':
 		case 'A': {
 			const char *eq = strchr(optarg, '=');
@@ -618,6 +626,8 @@ int cmd_live(int argc, char **argv)
 
 	fp_run_opts_init(&ro);
 	ro.announce_dir = 0;
+	ro.drain_timeout = LIVE_DRAIN_TIMEOUT;
+	ro.kill_timeout = LIVE_KILL_TIMEOUT;
 	parse_options(argc, argv, &o, &ro);
 	if (!o.http && !o.outdir && (!tty || o.no_term))
 		fp_die(FP_EXIT_USAGE, "live: nothing to show: stdout is not a terminal (or "

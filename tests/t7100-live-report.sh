@@ -1,0 +1,57 @@
+#!/bin/sh
+test_description='flamepipe live: a real perf capture through the live chain into -o DIR'
+. "$(dirname "$0")/test-lib.sh"
+SPIN=$TOP/build/tests/live-spin
+TARGET=flamepipe_live_spin_target
+
+# Skip only when this machine cannot sample at all.
+if ! command -v perf >/dev/null 2>&1; then
+	test_skip 'live capture' 'perf is not installed'; test_done
+fi
+if ! perf stat -a -e cpu-clock -- true >/dev/null 2>perf.err; then
+	test_skip 'live capture' "perf_event_open refused: $(head -n 1 perf.err)"; test_done
+fi
+
+report_complete() { # DIR
+	for f in index.html heatmap.svg flame.svg heatmap.tsv heatmap.json stacks.folded; do
+		test -s "$1/$f" || { echo "missing $1/$f"; return 1; }
+	done
+	tail -c 200 "$1/index.html" | grep -q "</html>" &&
+	python3 -m json.tool "$1/heatmap.json" >/dev/null
+}
+
+test_expect_success 'live --duration -o: the report files, with a workload started after the capture' '
+	flamepipe live -g --duration 4 -o out --interval 200 --dir-file dirf 2>err &
+	fp=$! &&
+	# the capture is running once the first interval output appears
+	wait_for "test -s out/stacks.folded" 100 &&
+	"$SPIN" 1000 >/dev/null &&
+	wait $fp &&
+	report_complete out &&
+	grep "^live-spin;.*$TARGET [0-9][0-9]*\$" out/stacks.folded &&
+	grep -q "stopped after" err &&
+	test ! -e "$(cat dirf)"
+'
+
+test_expect_success 'live -- COMMAND: profiles the command and ends when it exits' '
+	flamepipe live -g -o out -- "$SPIN" 1000 >/dev/null 2>err &&
+	report_complete out &&
+	grep -q "^live-spin;.*$TARGET" out/stacks.folded
+'
+
+test_expect_success 'live -p PID --duration: only that process' '
+	"$SPIN" 4000 >/dev/null &
+	spin=$! &&
+	test_when_finished "kill $spin" &&
+	flamepipe live -g -p $spin --duration 2 -o out 2>err &&
+	report_complete out &&
+	grep -q "^live-spin;.*$TARGET" out/stacks.folded &&
+	! grep -v "^live-spin;" out/stacks.folded
+'
+
+test_expect_success 'live without -g: single-frame stacks still name the function' '
+	flamepipe live -F 99 -o out -- "$SPIN" 1000 >/dev/null 2>err &&
+	grep -q "^live-spin;$TARGET [0-9]" out/stacks.folded
+'
+
+test_done
