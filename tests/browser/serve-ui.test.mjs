@@ -354,6 +354,7 @@ await step('<script> symbols and <svg onload> comms stay text in the heatmap and
 	// hover: the details line shows the name as text
 	await xpage.locator('#flame g.frame.match').first().hover();
 	check((await xpage.textContent('#flame-details')).includes('<script>alert'), 'details line lacks the literal name');
+	check((await xpage.textContent('#tooltip')).includes('<script>alert'), 'tooltip lacks the literal name');
 	await noXss('the heatmap page');
 	await shot(xpage, 'serve-11-xss');
 });

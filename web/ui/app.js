@@ -453,6 +453,7 @@ function drawHeatmap() {
 	updateHeatTitle();
 	updateHeatInfo();
 	updateStepper();
+	$('stop-cmp').hidden = !st.cmp;
 	drawLegend();
 }
 // Paints columns [c0, c1) with the current colour scale: one pixel per cell
@@ -539,6 +540,7 @@ function drawOverlay() {
 }
 // Selection state changed: only the overlay and the texts change.
 function selChanged() {
+	$('stop-cmp').hidden = !st.cmp;
 	drawOverlay();
 	updateHeatInfo();
 	updateStepper();
@@ -953,11 +955,28 @@ function setupFlame() {
 		var n = fg.node(ev);
 		if (n) fg.zoom(n);
 	});
+	var tip = $('tooltip');
 	svg.addEventListener('mousemove', function (ev) {
 		var n = fg.node(ev);
 		text(details, n ? 'Function: ' + fg.label(n) : '');
+		if (!n) { tip.hidden = true; return; }
+		clear(tip);
+		tip.appendChild(el('div', 'tip-name', n.name));
+		var total = fg.data.root.total;
+		tip.appendChild(el('div', '', fmtCount(n.total) + ' samples, ' + pct(n.total, total) +
+				   (n.self ? ' (' + fmtCount(n.self) + ' self)' : '')));
+		if (fg.diff) {
+			var d = Number(n.d) || 0;
+			tip.appendChild(el('div', '', 'self change ' + (d > 0 ? '+' : '') + d + ' (scaled to equal totals)'));
+		}
+		tip.hidden = false;
+		// keep the box inside the window on the right-hand side
+		var x = ev.pageX + 14;
+		if (ev.clientX + 14 + tip.offsetWidth > window.innerWidth) x = ev.pageX - 14 - tip.offsetWidth;
+		tip.style.left = Math.max(0, x) + 'px';
+		tip.style.top = (ev.pageY + 14) + 'px';
 	});
-	svg.addEventListener('mouseleave', function () { text(details, ''); });
+	svg.addEventListener('mouseleave', function () { text(details, ''); tip.hidden = true; });
 	$('reset-zoom').addEventListener('click', function () { fg.zoom(null); });
 	$('icicle').addEventListener('change', function () {
 		st.icicle = $('icicle').checked;
@@ -1263,13 +1282,13 @@ function setupToolbar() {
 		selChanged();
 		loadFlame();
 	});
-	$('clear-sel').addEventListener('click', function () {
+	// Stop comparing: back to the first selection's own flame graph.
+	$('stop-cmp').addEventListener('click', function () {
 		st.pending = null; st.cmp = null;
 		endPicking();
 		writeHash();
 		selChanged();
-		if (st.sel) { st.sel = null; writeHash(); loadFlame(); }
-		else loadFlame();
+		loadFlame();
 	});
 	$('step-back').addEventListener('click', function () { stepSelection(-1); });
 	$('step-fwd').addEventListener('click', function () { stepSelection(1); });
