@@ -24,13 +24,16 @@ run() {
 	return 1
 }
 
-# chain FILE [READ_RC]: fp-read | fp-bucket --rows 4 | fp-range | fp-fold,
-# each stage on the previous one's output; downstream stages always exit 0.
+# chain FILE [READ_RC]: fp-read | fp-bucket --rows 4 | fp-range | fp-fold
+# | fp-render, each stage on the previous one's output; downstream stages
+# always exit 0.
 chain() {
 	run "${2:-0}" read fp-read "$1" &&
 	run 0 bucket fp-bucket --rows 4 <read.out &&
 	run 0 range fp-range <bucket.out &&
-	run 0 fold fp-fold <range.out
+	run 0 fold fp-fold <range.out &&
+	rm -rf rout && mkdir rout &&
+	run 0 render fp-render --outdir rout <fold.out
 }
 
 # stat STAGE KEY FILE: the value of KEY in STAGE's I record.
@@ -50,7 +53,11 @@ conserved() {
 	c=$(stat bucket counted bucket.out) &&
 	test "$(stat range passed range.out)" = "$c" &&
 	test "$(stat fold samples fold.out)" = "$c" &&
-	test "$(stat fold total fold.out)" = "$c"
+	test "$(stat fold total fold.out)" = "$c" &&
+	if [ -d rout ]; then
+		test "$(awk -F"\t" "NR > 1 { s += \$3 } END { print s + 0 }" rout/heatmap.tsv)" = "$c" &&
+		test "$(awk "{ s += \$NF } END { print s + 0 }" rout/stacks.folded)" = "$c"
+	fi
 }
 
 # heat FILE: the final heatmap as "col row count" lines, replaying G (drop
@@ -124,11 +131,13 @@ test_expect_success 'binary garbage: exit 1 naming file and line 1, stops early,
 	grep -qx "C	end	fold	0	0" fold.out
 '
 
-test_expect_success 'binary garbage as a stream: fp-bucket, fp-range, fp-fold pass it on and exit 0' '
+test_expect_success 'binary garbage as a stream: fp-bucket, fp-range, fp-fold pass it on, fp-render ignores it, exit 0' '
 	for s in fp-bucket fp-range fp-fold; do
 		run 0 $s $s <"$BAD/garbage.bin" || return 1
 		grep -q "^I	" $s.out || return 1
-	done
+	done &&
+	rm -rf rout && mkdir rout && run 0 render fp-render --outdir rout <"$BAD/garbage.bin" &&
+	test -f rout/index.html && test ! -s rout/stacks.folded
 '
 
 # ---- line ends and bytes ------------------------------------------------
@@ -196,13 +205,19 @@ test_expect_success 'a frame of 1,000,000 bytes fits: counted and folded whole' 
 	conserved
 '
 
-test_expect_success 'a stream line over 1 MiB: fp-bucket, fp-range, fp-fold skip it with a W record and go on' '
+test_expect_success 'a stream line over 1 MiB: fp-bucket, fp-range, fp-fold, fp-render skip it with a warning and go on' '
 	{ printf "S\t1000\t1\t1\t0\t1\tcpu-clock\tc\tu\t"; head -c 1048576 /dev/zero | tr "\0" a
 	  printf "\nS\t2000000000\t1\t1\t0\t1\tcpu-clock\tc\tu\tmain\n"; } >long.S &&
 	for s in fp-bucket fp-range fp-fold; do
 		run 0 $s $s <long.S || return 1
 		grep -q "^W	.*stdin:1	line longer than 1048576 bytes skipped" $s.out || return 1
 	done &&
+	rm -rf rout && mkdir rout && fp-fold <long.S >long.F &&
+	run 0 render fp-render --outdir rout <long.F &&
+	grep -qx "c;main 1" rout/stacks.folded &&
+	rm -rf rout && mkdir rout &&
+	run 0 render fp-render --outdir rout <long.S &&
+	grep -q "stdin:1: line longer than 1048576 bytes skipped" render.err &&
 	test "$(stat bucket samples fp-bucket.out)" = 1 &&
 	test "$(stat range passed fp-range.out)" = 1 &&
 	grep -qx "F	1	c;main" fp-fold.out
@@ -297,9 +312,10 @@ test_expect_success "huge gaps everywhere: each stage stays under $RSS_MAX_KB Ki
 	"$HELPERS/maxrss" bucket.rss fp-bucket <read.out >bucket.out &&
 	"$HELPERS/maxrss" range.rss fp-range <bucket.out >range.out &&
 	"$HELPERS/maxrss" fold.rss fp-fold <range.out >fold.out &&
+	rm -rf rout gout && mkdir gout && "$HELPERS/maxrss" render.rss fp-render --outdir gout <fold.out 2>render.err &&
 	test "$(stat bucket columns bucket.out)" = 3000 &&
 	conserved &&
-	for s in read bucket range fold; do
+	for s in read bucket range fold render; do
 		echo "$s: $(cat $s.rss) KiB"
 		test "$(cat $s.rss)" -lt $RSS_MAX_KB || return 1
 	done
