@@ -1104,6 +1104,9 @@ int main(int argc, char **argv)
 	const char *in_name = "stdin";
 
 	fp_set_prog(argv[0]);
+	/* A SIGUSR1 before the loop's handler is up would kill us (the
+	 * default action): ignore it until then. */
+	signal(SIGUSR1, SIG_IGN);
 	parse_options(argc, argv, &st);
 	if (optind < argc && strcmp(argv[optind], "-") != 0) {
 		in_name = argv[optind];
