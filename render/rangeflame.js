@@ -38,7 +38,6 @@ function el(tag, attrs, text) {
 }
 
 // Controls above the graph.
-var cap = el("span", { id: "rf_caption" }, "");
 var back = el("a", { id: "rf_back", href: "#" }, "flame.svg");
 var reset = el("button", { id: "rf_reset", type: "button" }, "Reset Zoom");
 var search = el("input", { id: "rf_search", type: "text", size: "30",
@@ -47,7 +46,8 @@ var ic = el("input", { id: "rf_ic", type: "checkbox" });
 var matched = el("span", { id: "rf_matched" }, "");
 var details = el("div", { id: "rf_details" }, "\u00a0");
 var p1 = el("p"), p2 = el("p");
-p1.appendChild(cap); p1.appendChild(document.createTextNode(" \u2014 back to "));
+p1.appendChild(document.createTextNode("Drawn in this page from the samples it embeds " +
+	"(click a frame to zoom) \u2014 back to "));
 p1.appendChild(back);
 p2.appendChild(reset); p2.appendChild(document.createTextNode(" Search: "));
 p2.appendChild(search); p2.appendChild(ic);
@@ -200,7 +200,6 @@ function show_range(a, b, from, to) {
 	box.setAttribute("data-to", to);
 	var text = "Flame graph of [" + from + ", " + to + ") s (" + fmt(r.total) + " " +
 		tl.countname + ")";
-	cap.textContent = text;
 	if (caption) caption.textContent = text;
 	if (frame) frame.style.display = "none";
 	box.style.display = "";
