@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
-	TOP, BIN, step, check, eq, finish, deadline, onCleanup, launch, newPage, shot, waitCells
+	TOP, BIN, step, check, eq, finish, deadline, onCleanup, launch, newPage, shot, waitCells, shootOnFailure
 } from './serve-lib.mjs';
 
 const TEST_DEADLINE_MS = 55000;
@@ -77,6 +77,7 @@ await step('flamepipe live --http starts perf and the web view', async () => {
 const browser = await launch();
 const page = await newPage(browser, true);
 page.setDefaultTimeout(WAIT_MS);
+shootOnFailure(page, 'live-perf');
 const heatState = () => page.evaluate(() => {
 	const h = window.flamepipe.state.heat;
 	return h ? { ncols: h.ncols, total: h.total, ended: h.ended } : null;

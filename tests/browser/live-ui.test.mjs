@@ -14,7 +14,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import {
 	TOP, BIN, step, check, eq, finish, deadline, onCleanup, launch, newPage, shot, getJSON, treeTotal,
-	clickCell, waitCells, drawnCells
+	clickCell, waitCells, drawnCells, shootOnFailure
 } from './serve-lib.mjs';
 
 const TEST_DEADLINE_MS = 55000;
@@ -107,6 +107,7 @@ function startFeeding() {
 const browser = await launch();
 const page = await newPage(browser, true);
 page.setDefaultTimeout(WAIT_MS);
+shootOnFailure(page, 'live-ui');
 const columns = () => page.evaluate(() => (window.flamepipe.state.heat ? window.flamepipe.state.heat.ncols : 0));
 let requests = 0;
 page.on('request', (r) => { if (r.url().includes('/heatmap/')) requests++; });

@@ -33,6 +33,17 @@ export async function step(name, fn) {
 		console.log(`ok ${nstep} - ${name} (${Date.now() - t0} ms)`);
 	} catch (e) {
 		console.log(`not ok ${nstep} - ${name}`);
+		for (const [pg, label] of failShots) {
+			try {
+				const banner = await pg.evaluate(() => {
+					const e = document.getElementById('error');
+					return e && !e.hidden ? e.textContent : '';
+				});
+				if (banner) console.log(`#   ${label} page error banner: ${banner}`);
+				await shot(pg, `FAILED-${label}-step${nstep}`);
+				console.log(`#   screenshot: tests/artifacts/FAILED-${label}-step${nstep}.png`);
+			} catch (e2) { /* the page is gone */ }
+		}
 		for (const line of String(e && e.stack || e).split('\n').slice(0, 8))
 			console.log('#   ' + line);
 		await finish(1);
@@ -46,6 +57,9 @@ export function eq(got, want, what) {
 }
 
 export function onCleanup(fn) { cleanups.push(fn); }
+// Pages whose screenshot is kept when a step fails.
+const failShots = new Map();
+export function shootOnFailure(page, label) { failShots.set(page, label); }
 
 let finishing = false;
 export async function finish(code) {

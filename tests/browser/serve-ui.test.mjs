@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {
 	TOP, step, check, eq, finish, deadline, onCleanup, startServe, launch, newPage, shot,
-	getJSON, treeTotal, treeMatched, clickCell, hoverCell, waitCells, drawnCells, highlighted
+	getJSON, treeTotal, treeMatched, shootOnFailure, clickCell, hoverCell, waitCells, drawnCells, highlighted
 } from './serve-lib.mjs';
 
 const TEST_DEADLINE_MS = 55000;
@@ -26,6 +26,7 @@ await step('fp-serve --dir examples starts on a free loopback port', async () =>
 });
 const page = await newPage(browser, true);
 page.setDefaultTimeout(WAIT_MS);
+shootOnFailure(page, 'serve-ui');
 const api = (route, params) => getJSON(srv.url + route + '?' + new URLSearchParams(params));
 
 await step('the file list shows the bundled captures and an upload form', async () => {
@@ -306,6 +307,7 @@ const XSS_NAME = '<img src=x onerror=window.__xss=3>.perf';
 let xsrv;
 const xpage = await newPage(browser, false);
 xpage.setDefaultTimeout(WAIT_MS);
+shootOnFailure(xpage, 'serve-ui-xss');
 await xpage.addInitScript(() => { window.__xss = undefined; });
 const noXss = async (where) => {
 	const r = await xpage.evaluate(() => ({
