@@ -55,6 +55,7 @@
 #define DEFAULT_ROWS "50"
 #define HIGH_FD 10		/* where child fds are parked before dup2 */
 #define FIFO_MODE 0600
+#define FP_READER_PROGRAM "fp-read"	/* the stage that starts the stream */
 #define SHELL_SIGNAL_BASE 128	/* exit code 128+N: "died of signal N" */
 #define INSERTED_WHERE "ctl insert"	/* a stage added at run time has no file:line */
 
@@ -632,6 +633,27 @@ static void restart_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
  * on the dead stage's output link, before the new process writes. The
  * leading LF ends a line the dead process may have left half-written
  * (that line, and a line it was reading, are part of the loss). */
+/* Whether link i (stage i's output) carries the flamepipe stream: the
+ * links before fp-read carry its input (perf script text), where a W
+ * record would be a bad line. With no fp-read in the chain, every link
+ * is taken for the stream (a chain fed with records). */
+static int link_is_stream(const struct fp_run *r, size_t i)
+{
+	int has_reader = 0;
+
+	for (size_t k = 0; k < r->n; k++) {
+		const char *prog = strrchr(r->stages[k]->spec->path, '/');
+
+		prog = prog ? prog + 1 : r->stages[k]->spec->path;
+		if (!strcmp(prog, FP_READER_PROGRAM)) {
+			if (k <= i)
+				return 1;
+			has_reader = 1;
+		}
+	}
+	return !has_reader;
+}
+
 static void report_loss(struct stage *st)
 {
 	struct fp_run *r = st->run;
@@ -640,7 +662,8 @@ static void report_loss(struct stage *st)
 
 	logmsg("stage '%s': lost the records it had read and not yet passed on "
 	       "(for an aggregating stage, its table since its last snapshot)", st->spec->name);
-	if (st->index + 1 >= r->n || r->links[st->index].hold_w < 0)
+	if (st->index + 1 >= r->n || r->links[st->index].hold_w < 0 ||
+	    !link_is_stream(r, st->index))
 		return;
 	n = snprintf(msg, sizeof msg, "\nW\t%s\t%s\tstage %s %s and was restarted: "
 		     "the records inside it were lost\n", fp_prog(), st->spec->where,

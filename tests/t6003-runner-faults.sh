@@ -87,6 +87,22 @@ test_expect_success 'a stage that fails before reading is restarted after a paus
 	grep "^C	end	fold	[0-9]*	$TOTAL\$" out && no_fifo_dir_left
 '
 
+test_expect_success 'a restarted stage before fp-read (perf text) gets no in-band W record in its text' '
+	cat >text.pipeline <<-\EOP &&
+	src   zcat ${INPUT}
+	text  restart=on-failure sh -c "test -e flag2 && exec cat; touch flag2; exit 3"
+	read  fp-read
+	fold  fp-fold
+	sink  cat
+	EOP
+	rm -f flag2 &&
+	timeout $T flamepipe run text.pipeline --input "$EXAMPLES/multiproc.perf.gz" >out 2>err; rc=$?; cat err;
+	test $rc = 0 &&
+	grep "^flamepipe: stage .text. (sh) exited with code 3" err &&
+	! grep "^fp-read:" err && ! grep "^W	" out &&
+	grep "^C	end	fold	[0-9]*	$TOTAL\$" out
+'
+
 test_expect_success 'restarts are throttled and limited by retries: give up, exit 2, every exit reported' '
 	cat >always-fails.pipeline <<-\EOP &&
 	read  fp-read ${INPUT}
