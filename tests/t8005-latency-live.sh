@@ -17,6 +17,10 @@ usr1_ready() {
 	_cgt=$(awk "/^SigCgt:/ { print \$2 }" /proc/$(cat pid)/status 2>/dev/null) &&
 	test -n "$_cgt" && test $(( 0x$_cgt & 0x200 )) -ne 0
 }
+usr1_ignored() {
+	_ign=$(awk "/^SigIgn:/ { print \$2 }" /proc/$(cat pid)/status 2>/dev/null) &&
+	test -n "$_ign" && test $(( 0x$_ign & 0x200 )) -ne 0
+}
 
 test_expect_success 'SIGUSR1 writes a snapshot while the input is still open' '
 	test_when_finished "stop_writer; kill \$(cat pid) 2>/dev/null" &&
@@ -53,6 +57,18 @@ test_expect_success 'SIGTERM ends the input: pending events are paired, the fina
 	wait $(cat pid) &&
 	grep -q "^# fp-latency final: .* pending=0 " out &&
 	tail -n 6 out | grep -qx "p	1	600	600	600	0	0	0	0"
+'
+
+test_expect_success 'a SIGUSR1 before the input is open does not kill it' '
+	rm -f in.fifo out pid && mkfifo in.fifo &&
+	{ fp-latency --pair p=s,e in.fifo >out 2>err & echo $! >pid; } &&
+	# blocked in open(2) until a writer comes: no handler yet, SIGUSR1
+	# ignored (SigIgn bit 10) once fp-latency runs
+	wait_for usr1_ignored 50 &&
+	kill -USR1 $(cat pid) &&
+	timeout 10 sh -c "printf \"%s\\n\" \"1 1 1 s\" \"4 1 1 e\" >in.fifo" &&
+	wait $(cat pid) &&
+	grep -qx "p	1	3	3	3	0	0	0	0" out
 '
 
 test_done
