@@ -373,6 +373,19 @@ await step('the differential view of the payload capture stays text', async () =
 	await noXss('the compare views');
 	await xpage.locator('#svg-link').getAttribute('href');
 });
+if (fs.existsSync(path.join(xssDir, 'render-xss.perf'))) {
+	await step('tests/data/xss.perf (HTML, XML and JS metacharacters) shows every name literally', async () => {
+		await xpage.goto(xsrv.url + '#/profile?file=render-xss.perf');
+		await waitCells(xpage);
+		await xpage.waitForFunction(() => window.flamepipe.flame.data && window.flamepipe.flame.data.root.total > 0);
+		const names = await xpage.evaluate(() => window.flamepipe.flame.data.nodes.map((n) => n.name));
+		for (const want of ['<script>alert(1)</script>', 'evil&co', 'quote"s', 'std::map<int, std::string>::find', '<b>bold</b>&nbsp:'])
+			check(names.includes(want), `name ${want} not in the page's flame graph: ${names.join(' | ')}`);
+		const titles = await xpage.$$eval('#flame g.frame title', (ts) => ts.map((t) => t.textContent));
+		check(titles.some((t) => t.startsWith('<b>bold</b>&nbsp: (')), 'frame title not literal');
+		await noXss('tests/data/xss.perf');
+	});
+}
 await step('the server\'s SVG flame graph of the payload capture runs none of it', async () => {
 	await xpage.goto(xsrv.url + 'svg/flamegraph?' + new URLSearchParams({ filename: 'xss.perf' }));
 	await xpage.waitForTimeout(300);
