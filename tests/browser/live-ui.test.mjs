@@ -52,6 +52,7 @@ const mk = spawn('mkfifo', [fifo]);
 await new Promise((res) => mk.once('exit', res));
 check(fs.existsSync(fifo), 'mkfifo failed');
 fs.mkdirSync(path.join(tmp, 'dir'));
+fs.copyFileSync(CAPTURE, path.join(tmp, 'dir', 'finished.perf.gz'));	// for compare
 
 const q = (s) => "'" + s.replace(/'/g, "'\\''") + "'";
 const b = (p) => q(path.join(BIN, p));
@@ -179,6 +180,25 @@ await step('a range selected on the live page comes back through fp-range\'s con
 	await shot(page, 'live-03-range');
 });
 
+await step('compare: the live range against a range of a finished capture', async () => {
+	await page.click('#compare');
+	// the live chain has one selection: the second range comes from a file
+	await page.waitForFunction(() => window.flamepipe.state.heat && window.flamepipe.state.heat.file === 'finished.perf.gz');
+	const rows = await page.evaluate(() => window.flamepipe.state.heat.rows);
+	await clickCell(page, 20 * rows);
+	await clickCell(page, 25 * rows - 1);
+	await page.waitForSelector('#flame-tabs:not([hidden])');
+	await page.waitForFunction(() => /^Differential/.test(document.getElementById('flame-title').textContent));
+	const diff = await getJSON(url + 'differential/?' + new URLSearchParams({
+		filename: 'finished.perf.gz', start: '20', end: '25', compareFilename: NAME, compareStart: '5', compareEnd: '9' }));
+	await page.waitForFunction((n) => window.flamepipe.flame.data && window.flamepipe.flame.data.root.total === n, treeTotal(diff));
+	// back on the live heatmap, still growing
+	await page.waitForFunction((n) => window.flamepipe.state.heat.file === n && window.flamepipe.state.heat.live, NAME);
+	await shot(page, 'live-04-compare');
+	await page.click('#stop-cmp');
+	await page.waitForFunction(() => /Live flame graph: 5 s/.test(document.getElementById('flame-title').textContent));
+});
+
 await step('the end of the capture is shown and the page keeps every column', async () => {
 	const t0 = Date.now();
 	await feeding;
@@ -189,7 +209,7 @@ await step('the end of the capture is shown and the page keeps every column', as
 	const heat = await getJSON(url + 'heatmap/?filename=' + NAME);
 	eq(await columns(), heat.values.length, 'columns on the page vs /heatmap/ at the end');
 	check(heat.ended === true, '/heatmap/ does not say ended');
-	await shot(page, 'live-04-ended');
+	await shot(page, 'live-05-ended');
 });
 
 await step('no script errors on the live page', async () => {

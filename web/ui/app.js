@@ -502,9 +502,11 @@ function snakeRects(a, b) {
 		out.push({ x: g.x0 + c * g.cw, y: bottom - (r1 + 1) * g.ch, w: g.cw, h: (r1 - r0 + 1) * g.ch });
 	}
 	if (ca === cb) { colRect(ca, ra, rb); return out; }
-	colRect(ca, ra, rows - 1);
-	if (cb > ca + 1) out.push({ x: g.x0 + (ca + 1) * g.cw, y: top, w: (cb - ca - 1) * g.cw, h: g.ph });
-	colRect(cb, 0, rb);
+	// full first and last columns join the middle block: one outline
+	var m0 = ra === 0 ? ca : ca + 1, m1 = rb === rows - 1 ? cb : cb - 1;
+	if (m0 === ca + 1) colRect(ca, ra, rows - 1);
+	if (m1 >= m0) out.push({ x: g.x0 + m0 * g.cw, y: top, w: (m1 - m0 + 1) * g.cw, h: g.ph });
+	if (m1 !== cb) colRect(cb, 0, rb);
 	return out;
 }
 var hoverCell = null;
@@ -714,6 +716,16 @@ function startPicking() {
 	st.pending = null;
 	$('compare-box').hidden = false;
 	text($('compare-msg'), 'Choose the second range: click two cells, or pick another file.');
+	if (st.live && !st.pickFile) {
+		// the live chain holds one selection at a time: the second range
+		// comes from a finished capture
+		var other = st.files.filter(function (f) { return !f.live; })[0];
+		text($('compare-msg'), 'A live capture is compared with a finished one: pick the file and its range.');
+		if (other) {
+			st.pickFile = other.filename;
+			loadHeatmap().then(updateHeatInfo);
+		}
+	}
 	$('compare-file').value = st.pickFile || st.file;
 	updateHeatInfo();
 }
