@@ -368,6 +368,11 @@ function loadHeatmap() {
 	return getJSON(url).then(function (j) {
 		if (g !== gen.heat) return;
 		setStatus('');
+		if (!st.heat || st.heat.file !== file) {
+			// another file's grid: what the mouse pointed at is gone
+			$('tooltip').hidden = true;
+			hoverCell = null;
+		}
 		st.heat = heatFromJSON(file, j);
 		// a live capture's rows come from its bucketer
 		if (st.heat.live && ROWS_CHOICES.indexOf(st.heat.rows) >= 0) $('rows').value = String(st.heat.rows);
