@@ -45,10 +45,9 @@ test_when_finished() {
 
 _run_test() {
 	test_cleanup=:
-	( eval "$1" ) >"$TRASH/.out" 2>&1
-	_rc=$?
-	eval "$test_cleanup" >/dev/null 2>&1
-	return $_rc
+	# test_when_finished runs inside the subshell, so its cleanups live
+	# there too: an EXIT trap runs them whatever way the body ends.
+	( trap 'eval "$test_cleanup" >/dev/null 2>&1' EXIT; eval "$1" ) >"$TRASH/.out" 2>&1
 }
 
 test_expect_success() {
