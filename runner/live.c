@@ -58,6 +58,7 @@
 #define FOLDED_NAME "stacks.folded"
 #define PARANOID_PATH "/proc/sys/kernel/perf_event_paranoid"
 #define WEB_POLL_INTERVAL 0.2	/* s between checks for the end of the capture */
+#define DURATION_POLL 0.1	/* s between checks for the first bytes */
 #define FILES_LIST_MAX 512
 #define TEXT_MAX 8192
 /* perf script can need seconds to load the symbols of a big binary it
@@ -89,6 +90,65 @@ struct live_opts {
 };
 
 /* What watches the end of the capture to stop the web server. */
+/* --duration when the source cannot end by itself (bpftrace): counted
+ * from the first bytes the stage named "read" reads (bpftrace takes
+ * seconds to compile and attach), as perf's `-- sleep S` starts once perf
+ * samples. */
+struct duration {
+	ev_timer w;
+	struct fp_run *run;
+	double seconds;
+	int started;
+	int polled;
+	unsigned long long baseline;	/* rchar at the first poll: the loader's reads */
+};
+
+static unsigned long long stage_rchar(struct fp_run *r, const char *name)
+{
+	unsigned long long rchar = 0;
+
+	for (size_t i = 0; i < fp_run_stage_count(r); i++) {
+		pid_t pid = fp_run_stage_pid(r, i);
+		char path[64], line[128];
+		FILE *f;
+
+		if (strcmp(fp_run_stage_name(r, i), name) || pid <= 0)
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/io", (long)pid);
+		f = fopen(path, "r");
+		if (!f)
+			return 0;
+		while (fgets(line, sizeof line, f))
+			if (sscanf(line, "rchar: %llu", &rchar) == 1)
+				break;
+		fclose(f);
+	}
+	return rchar;
+}
+
+static void duration_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct duration *d = w->data;
+
+	if (d->started) {
+		fp_run_stop(d->run);
+		return;
+	}
+	unsigned long long rchar = stage_rchar(d->run, "read");
+
+	if (!d->polled) {
+		d->polled = 1;
+		d->baseline = rchar;
+		return;
+	}
+	if (rchar <= d->baseline)
+		return;	/* still starting: poll again */
+	d->started = 1;
+	ev_timer_stop(loop, w);
+	ev_timer_set(w, d->seconds, 0.);
+	ev_timer_start(loop, w);
+}
+
 struct web_watch {
 	ev_timer w;
 	struct fp_run *run;
@@ -413,9 +473,10 @@ static void source_vars(const struct live_opts *o, struct fp_vars *v)
 			       "to %s (give it with -D BT_PROGRAM=FILE)", fp_run_bindir());
 		fp_vars_set(v, "BT_PROGRAM", bt);
 		free(bt);
-		/* bpftrace -c runs a command and stops when it ends: COMMAND,
-		 * or `sleep S` for --duration. -p filters in fp-range (the
-		 * profile probe fires on every CPU whatever runs). */
+		/* bpftrace -c runs COMMAND and stops when it ends. Not for
+		 * --duration (a timer stops the run instead): with -c, bpftrace
+		 * 0.17 names no user frames of other processes. -p filters in
+		 * fp-range (the profile probe fires whatever runs). */
 		if (o->command) {
 			char *prog = real_program(o->command[0]);
 
@@ -423,14 +484,6 @@ static void source_vars(const struct live_opts *o, struct fp_vars *v)
 			free(prog);
 			for (char **a = o->command + 1; *a; a++)
 				word_append(cmd, sizeof cmd, *a);
-		} else if (o->duration > 0) {
-			char *prog = real_program("sleep");
-			char secs[32];
-
-			snprintf(secs, sizeof secs, "%.3f", o->duration);
-			word_append(cmd, sizeof cmd, prog);
-			word_append(cmd, sizeof cmd, secs);
-			free(prog);
 		}
 		if (cmd[0]) {
 			fp_vars_append(v, "BPFTRACE_ARGS", "-c");
@@ -706,6 +759,13 @@ int cmd_live(int argc, char **argv)
 				fprintf(stderr, "%s: live: the web view lists this capture as '%s'\n",
 					fp_prog(), o.name);
 		}
+		struct duration dur = { .run = r, .seconds = o.duration };
+
+		if (o.source == SRC_BPFTRACE && o.duration > 0) {
+			ev_timer_init(&dur.w, duration_cb, DURATION_POLL, DURATION_POLL);
+			dur.w.data = &dur;
+			ev_timer_start(loop, &dur.w);
+		}
 		if (vw.web && !o.keep_serving) {
 			ww.run = r;
 			ev_timer_init(&ww.w, web_watch_cb, WEB_POLL_INTERVAL, WEB_POLL_INTERVAL);
@@ -713,6 +773,8 @@ int cmd_live(int argc, char **argv)
 			ev_timer_start(loop, &ww.w);
 		}
 		rc = fp_run_wait(r);
+		if (o.source == SRC_BPFTRACE && o.duration > 0)
+			ev_timer_stop(loop, &dur.w);
 		if (ww.run)
 			ev_timer_stop(loop, &ww.w);
 		ev_now_update(loop);
