@@ -89,6 +89,9 @@ size_t fp_run_stage_count(const struct fp_run *r);
 const char *fp_run_stage_name(const struct fp_run *r, size_t i);
 /* The running process of stage i, or 0. */
 pid_t fp_run_stage_pid(const struct fp_run *r, size_t i);
+/* Samples read so far, as the fp-read stages report them (through
+ * FLAMEPIPE_PROGRESS_FD, see stages/fp-read.c), or -1 before the first. */
+long long fp_run_samples(struct fp_run *r);
 /* Set once a stop was requested by a signal: its number, else 0. */
 int fp_run_stop_signal(const struct fp_run *r);
 

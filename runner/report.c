@@ -154,6 +154,8 @@ static void progress_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	long long pos = -1;
 	double elapsed = ev_now(loop) - p->start;
 	double mb;
+	long long samples;
+	char counted[48] = "";
 
 	if (pid <= 0 && !p->size)
 		return;
@@ -165,19 +167,22 @@ static void progress_cb(struct ev_loop *loop, ev_timer *w, int revents)
 		if (pos < 0 && (pos = reader_rchar(pid)) > (long long)p->size)
 			pos = p->size;
 	}
+	samples = fp_run_samples(p->run);
+	if (samples >= 0)
+		snprintf(counted, sizeof counted, ", %lld samples", samples);
 	if (pos >= 0 && p->size > 0) {
 		mb = (double)pos / BYTES_PER_MB;
-		fprintf(stderr, "\r%s: %s: %.1f of %.1f MB (%d%%), %.1f MB/s\033[K", fp_prog(),
+		fprintf(stderr, "\r%s: %s: %.1f of %.1f MB (%d%%), %.1f MB/s%s\033[K", fp_prog(),
 			p->label, mb, (double)p->size / BYTES_PER_MB,
 			(int)(100.0 * (double)pos / (double)p->size),
-			elapsed > 0 ? mb / elapsed : 0.0);
+			elapsed > 0 ? mb / elapsed : 0.0, counted);
 	} else {
 		/* Whatever the source reads: a pipe, a FIFO, a live capture. */
 		if ((pos = reader_rchar(pid)) < 0)
 			return;
 		mb = (double)pos / BYTES_PER_MB;
-		fprintf(stderr, "\r%s: %s: %s read %.1f MB, %.1f MB/s\033[K", fp_prog(), p->label,
-			fp_run_stage_name(p->run, 0), mb, elapsed > 0 ? mb / elapsed : 0.0);
+		fprintf(stderr, "\r%s: %s: %s read %.1f MB, %.1f MB/s%s\033[K", fp_prog(), p->label,
+			fp_run_stage_name(p->run, 0), mb, elapsed > 0 ? mb / elapsed : 0.0, counted);
 	}
 	fflush(stderr);
 	p->shown = 1;

@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -56,6 +57,8 @@
 #define HIGH_FD 10		/* where child fds are parked before dup2 */
 #define FIFO_MODE 0600
 #define FP_READER_PROGRAM "fp-read"	/* the stage that starts the stream */
+#define PROGRESS_FD 3		/* fp-read's progress socket (FLAMEPIPE_PROGRESS_FD) */
+#define PROGRESS_MSG_MAX 64
 #define SHELL_SIGNAL_BASE 128	/* exit code 128+N: "died of signal N" */
 #define INSERTED_WHERE "ctl insert"	/* a stage added at run time has no file:line */
 
@@ -123,6 +126,8 @@ struct fp_run {
 	int stop_signal;
 	int signals_seen;
 	int exit_code;		/* first failure's code */
+	int progress[2];	/* datagram socketpair: fp-read stages report samples */
+	long long samples;	/* the latest report, or -1 */
 	int drop_user;		/* --user: stages after the first run as uid/gid */
 	uid_t uid;
 	gid_t gid;
@@ -791,6 +796,13 @@ static int open_link_reader(const char *path)
 	return fd;
 }
 
+static int is_reader(const struct stage *st)
+{
+	const char *prog = strrchr(st->spec->path, '/');
+
+	return !strcmp(prog ? prog + 1 : st->spec->path, FP_READER_PROGRAM);
+}
+
 /* In the child, after fork: plumbing, then exec. Never returns. */
 static void child_exec(struct stage *st, int in_fd, int out_fd, int notify_fd, pid_t parent)
 {
@@ -821,6 +833,12 @@ static void child_exec(struct stage *st, int in_fd, int out_fd, int notify_fd, p
 	out_fd = fcntl(out_fd, F_DUPFD_CLOEXEC, HIGH_FD);
 	if (in_fd < 0 || out_fd < 0 || dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0)
 		goto fail;
+	/* fp-read reports its sample count for the progress line. */
+	if (is_reader(st) && r->progress[1] >= 0 &&
+	    dup2(r->progress[1], PROGRESS_FD) == PROGRESS_FD)
+		setenv("FLAMEPIPE_PROGRESS_FD", "3", 1);
+	else
+		unsetenv("FLAMEPIPE_PROGRESS_FD");
 	execv(st->spec->path, st->spec->argv);
 fail:
 	e = errno;
@@ -1131,6 +1149,11 @@ struct fp_run *fp_run_new(const struct fp_run_opts *o)
 	r->opts = *o;
 	r->owner = getpid();
 	r->ctl_fd = r->ctl_keep = -1;
+	r->samples = -1;
+	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, r->progress) < 0)
+		r->progress[0] = r->progress[1] = -1;	/* no sample count: fine */
+	else
+		fcntl(r->progress[0], F_SETFL, O_NONBLOCK);
 	r->loop = EV_DEFAULT;
 	if (!r->loop)
 		fp_die(FP_EXIT_SYS, "cannot initialise libev (bad $LIBEV_FLAGS?)");
@@ -1450,6 +1473,8 @@ void fp_run_free(struct fp_run *r)
 		close_fd(&r->ctl_keep);
 	}
 	ev_timer_stop(r->loop, &r->drain_w);
+	close_fd(&r->progress[0]);
+	close_fd(&r->progress[1]);
 	ev_signal_stop(r->loop, &r->sig_int);
 	ev_signal_stop(r->loop, &r->sig_term);
 	ev_signal_stop(r->loop, &r->sig_hup);
@@ -1480,6 +1505,20 @@ const char *fp_run_stage_name(const struct fp_run *r, size_t i)
 pid_t fp_run_stage_pid(const struct fp_run *r, size_t i)
 {
 	return i < r->n ? r->stages[i]->pid : 0;
+}
+
+long long fp_run_samples(struct fp_run *r)
+{
+	char msg[PROGRESS_MSG_MAX];
+	ssize_t n;
+
+	/* Datagrams: each is a whole `samples=N`; the last one is current. */
+	while (r->progress[0] >= 0 && (n = recv(r->progress[0], msg, sizeof msg - 1, MSG_DONTWAIT)) > 0) {
+		msg[n] = '\0';
+		if (!strncmp(msg, "samples=", 8))
+			r->samples = strtoll(msg + 8, NULL, 10);
+	}
+	return r->samples;
 }
 
 int fp_run_stop_signal(const struct fp_run *r)

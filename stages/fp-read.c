@@ -37,6 +37,10 @@
  * (the input is not perf script at all), fp-read stops and exits 1 naming
  * the first bad line.
  *
+ * Progress: when flamepipe sets FLAMEPIPE_PROGRESS_FD (a datagram socket),
+ * `samples=N` is sent there every PROGRESS_EVERY samples and at the end,
+ * for the runner's progress line; never blocking.
+ *
  * Signals: SIGINT/SIGTERM end the input at a line boundary; the pending
  * sample and the I record are written.
  * Exit codes: 0 ok, 1 bad input (not perf script, corrupt or truncated
@@ -44,12 +48,14 @@
  * open or read the input, 141 the reader went away.
  * docs/fp-read.md has the details.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <ev.h>
@@ -95,6 +101,8 @@ static const char *const warn_kind_name[WARN_KINDS] = {
 /* --live-buffer range: at least a few records, at most what fp_out lets
  * a stage hold without blocking. */
 #define LIVE_BUFFER_MIN 4096
+/* Samples between two reports to the runner's progress line. */
+#define PROGRESS_EVERY 4096
 #define LIVE_BUFFER_MAX FP_OUT_HIGH
 
 struct reader {
@@ -110,6 +118,8 @@ struct reader {
 	uint64_t warnings[WARN_KINDS];	/* seen, shown or not */
 	int not_perf;			/* gave up: the input is not perf script */
 	char first_bad[EXCERPT_CAP];	/* quoted excerpt of the first bad line */
+	int progress_fd;		/* the runner's progress socket, or 0: none */
+	uint64_t progress_next;		/* samples count of the next report */
 };
 
 /* Copies bytes for a message: printable ASCII as is, `"` and `\` escaped,
@@ -247,9 +257,27 @@ static void report_hidden_warnings(struct reader *r)
 
 static void report_drops(struct reader *r, int force);
 
+/* `samples=N` to the runner's progress line (FLAMEPIPE_PROGRESS_FD, a
+ * datagram socket the runner reads): never blocks, never SIGPIPE; a lost
+ * report is fine, the next one carries the total. */
+static void report_progress(struct reader *r)
+{
+	char msg[64];
+	int n = snprintf(msg, sizeof msg, "samples=%llu", (unsigned long long)r->parser.st.samples);
+
+	if (send(r->progress_fd, msg, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) < 0 &&
+	    errno != EAGAIN && errno != EWOULDBLOCK && errno != ENOBUFS)
+		r->progress_fd = 0;	/* not a socket, or gone: stop */
+}
+
 static void on_record(void *ctx, const char *rec, size_t len)
 {
 	struct reader *r = ctx;
+
+	if (r->progress_fd && r->parser.st.samples >= r->progress_next) {
+		report_progress(r);
+		r->progress_next = r->parser.st.samples + PROGRESS_EVERY;
+	}
 
 	if (r->live) {
 		/* Downstream is behind: drop the whole sample, never block. */
@@ -402,6 +430,8 @@ static void on_eof(struct fp_pump *p)
 	struct reader *r = p->ctx;
 
 	fp_perf_finish(&r->parser);
+	if (r->progress_fd)
+		report_progress(r);
 	if (r->live)
 		report_drops(r, 1);
 	report_hidden_warnings(r);
@@ -423,6 +453,7 @@ struct options {
 	int quiet;
 	int live;
 	size_t live_buffer;
+	int progress_fd;	/* from $FLAMEPIPE_PROGRESS_FD; 0: none */
 };
 
 static _Noreturn void usage(void)
@@ -497,6 +528,7 @@ static int read_input(struct reader *r, const struct options *o, int in_fd,
 	r->quiet = o->quiet;
 	r->live = o->live;
 	r->live_buffer = o->live_buffer;
+	r->progress_fd = o->progress_fd;
 	fp_perf_init(&r->parser, &perf_ops, r);
 	fp_pump_init(&r->pump, EV_DEFAULT, in_fd, out_fd, &pump_ops, r,
 		     FP_PUMP_GZIP | FP_PUMP_MMAP | (o->live ? FP_PUMP_NEVER_BLOCK : 0));
@@ -525,6 +557,11 @@ int main(int argc, char **argv)
 
 	fp_set_prog(argv[0]);
 	parse_options(argc, argv, &o);
+	const char *pfd = getenv("FLAMEPIPE_PROGRESS_FD");
+
+	/* Set by flamepipe for its progress line; fd 0 is never it. */
+	if (pfd && atoi(pfd) > 2)
+		o.progress_fd = atoi(pfd);
 	int in_fd = open_input(o.path);
 
 	return read_input(&r, &o, in_fd, 1, in_fd != 0 ? o.path : "stdin");

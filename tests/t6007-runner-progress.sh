@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='flamepipe run/report: the progress line on stderr (bytes, MB/s) when it is a terminal, or with --progress'
+test_description='flamepipe run/report: the progress line on stderr (bytes, MB/s, samples) when it is a terminal, or with --progress'
 . "$(dirname "$0")/test-lib.sh"
 
 T=30
@@ -39,11 +39,14 @@ test_expect_success 'a progress line by default on a terminal (script gives a pt
 	cmp in.S out
 '
 
-test_expect_success 'report --progress shows the same line, then the summary' '
+test_expect_success 'report --progress: the line with the samples fp-read counted, then the summary' '
 	zcat "$EXAMPLES/demo-clockloop.perf.gz" >demo.perf &&
 	sed "s|^read .*|read  fp-read \${INPUT}\nslow  $H/slow-reader 8192 4000|" "$EXAMPLES/default.pipeline" >slow-report.pipeline &&
 	timeout $T flamepipe report demo.perf -o out.d --progress --pipeline slow-report.pipeline 2>err &&
-	progress_lines err | grep -E "^flamepipe: report: [0-9.]+ of [0-9.]+ MB \([0-9]+%\), [0-9.]+ MB/s" &&
+	progress_lines err | grep -E "^flamepipe: report: [0-9.]+ of [0-9.]+ MB \([0-9]+%\), [0-9.]+ MB/s, [0-9]+ samples" &&
+	# the count fp-read reports: never more than the samples in the file
+	n=$(progress_lines err | sed -n "s/.*, \([0-9]*\) samples.*/\1/p" | tail -n 1) &&
+	test "$n" -gt 0 && test "$n" -le "$(awk_count_samples demo.perf)" &&
 	grep "flamepipe: report: demo.perf: [0-9]* samples in [0-9]* stacks" err
 '
 test_done
