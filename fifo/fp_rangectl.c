@@ -225,3 +225,50 @@ char *fp_rangectl_format_seconds(uint64_t ns, char *buf)
 		 digits, (unsigned long long)frac);
 	return buf;
 }
+
+/* glibc's regcomp copies a subexpression once per bounded repetition and
+ * once per '+', so "((a{255}){255}){255}" or "a" followed by 30 '+' take
+ * gigabytes and minutes. Bound the expansion: length times the product of
+ * every {n,m} upper bound and of 2 for each '+' applied to a group or to
+ * another quantifier (an over-estimate: every such repetition is taken as
+ * nested). Back-references (\1..\9) are refused too: they make matching
+ * exponential in fp-range. Returns a reason, or NULL if acceptable. */
+const char *fp_regex_too_costly(const char *s, size_t n)
+{
+	uint64_t product = 1;
+	static const char too_big[] = "regular expression too complex (nested or large repetitions)";
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\\') {
+			if (i + 1 < n && s[i + 1] >= '1' && s[i + 1] <= '9')
+				return "back-references (\\1 ...) are not supported";
+			i++;
+			continue;
+		}
+		uint64_t factor = 1;
+		if (s[i] == '+' && i > 0 && strchr(")+*?}", s[i - 1])) {
+			factor = 2;
+		} else if (s[i] == '{') {
+			uint64_t v = 0;
+			int digits = 0;
+			size_t j = i + 1;
+			for (; j < n && ((s[j] >= '0' && s[j] <= '9') || s[j] == ','); j++) {
+				if (s[j] == ',') {
+					v = 0;
+					continue;
+				}
+				v = v * 10 + (uint64_t)(s[j] - '0');
+				if (v > FP_REGEX_EXPANSION_MAX)
+					return too_big;
+				if (v > factor)
+					factor = v;
+				digits = 1;
+			}
+			if (!(j < n && s[j] == '}' && digits))
+				factor = 1;
+		}
+		product *= factor;
+		if (product > FP_REGEX_EXPANSION_MAX)
+			return too_big;
+	}
+	return product * (n ? n : 1) > FP_REGEX_EXPANSION_MAX ? too_big : NULL;
+}

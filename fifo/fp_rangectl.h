@@ -84,4 +84,11 @@ const char *fp_rangectl_name(enum fp_rangectl_kind kind);
 #define FP_RANGECTL_SECONDS_MAX 32
 char *fp_rangectl_format_seconds(uint64_t ns, char *buf);
 
+/* Refuses regexes that glibc's regcomp would expand into gigabytes
+ * ("((a{255}){255}){255}", "a" followed by 30 '+') and back-references
+ * (exponential matching): returns a static reason, or NULL if the regex
+ * may be compiled. fp-range and fp-serve both check with it. */
+#define FP_REGEX_EXPANSION_MAX 65536	/* length x repetition bounds */
+const char *fp_regex_too_costly(const char *re, size_t n);
+
 #endif

@@ -450,6 +450,11 @@ static int set_regex(struct regex_filter *f, const struct fp_rangectl_cmd *c,
 		clear_regex(f);
 		return 0;
 	}
+	const char *cost = fp_regex_too_costly(c->arg.p, c->arg.n);
+	if (cost) {
+		snprintf(why, whysize, "bad regex: %s", cost);
+		return -1;
+	}
 	src = fp_xstrndup(c->arg.p, c->arg.n);
 	err = regcomp(&re, src, REG_EXTENDED | REG_NOSUB);
 	if (err) {

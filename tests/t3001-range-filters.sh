@@ -64,4 +64,15 @@ test_expect_success 'records other than S pass unchanged; malformed S becomes a 
 	echo "I	range	seen=0	passed=0	history=0	unique_stacks=0	history_dropped=0	replays=0	replayed=0	bad=1	regex_runs=0" >>expect &&
 	test_cmp expect out
 '
+test_expect_success 'a regex glibc would expand into gigabytes is refused, from options and the control FIFO' '
+	{ timeout 10 fp-range --include "a++++++++++++++++++++++++++++++" </dev/null 2>err; test $? = 100; } &&
+	grep -q "too complex" err &&
+	{ timeout 10 fp-range --exclude "((a{255}){255}){255}" </dev/null 2>err; test $? = 100; } &&
+	{ timeout 10 fp-range --include "(a)\\1" </dev/null 2>err; test $? = 100; } &&
+	grep -q "back-references" err &&
+	mkfifo ctl &&
+	{ sleep 1; echo "include ((a{255}){255}){255}" >ctl; sleep 1; } |
+		timeout 20 fp-range --control ctl >out 2>err &&
+	grep -q "^W	range	.*too complex" out
+'
 test_done
