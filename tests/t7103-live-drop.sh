@@ -73,13 +73,14 @@ if ! perf stat -a -e cpu-clock -- true >/dev/null 2>perf.err; then
 	test_skip 'live capture with a stalled stage' "perf_event_open refused: $(head -n 1 perf.err)"; test_done
 fi
 
-start_stalled_live() {
+start_stalled_live() { # extra live args
+
 	sed "/^read /a stall sh -c '\''until [ -e \"\$0\" ]; do sleep 0.1; done; exec cat'\'' $TRASH/go" \
 		"$EXAMPLES/live.pipeline" >stall.pipeline &&
 	grep -q "^stall " stall.pipeline &&
 	rm -f go || return 1
 	flamepipe live --pipeline stall.pipeline -F 2999 -g --duration 2 -o rep \
-		-A READ_ARGS=--live-buffer=65536 2>err &
+		-A READ_ARGS=--live-buffer=65536 "$@" >out.txt 2>err &
 	fp=$!
 }
 perf_running() { ps -o args= --ppid $fp | grep -q "^perf "; }
@@ -96,6 +97,21 @@ test_expect_success 'live with a stalled stage: perf finishes, fp-read drops, th
 	grep "fp-read: warning: stdin: dropped [0-9]* samples" err &&
 	grep -q "dropped [0-9]* samples" rep/index.html &&
 	grep -q "dropped=[1-9]" rep/index.html
+'
+
+test_expect_success 'live --http with a stalled stage: the web view reports the drop count' '
+	start_stalled_live --http 127.0.0.1:0 --keep-serving &&
+	test_when_finished "touch go; kill $fp 2>/dev/null" &&
+	wait_for perf_running 100 &&
+	{ "$SPIN" 3000 >/dev/null & } &&
+	{ "$SPIN" 3000 >/dev/null & } &&
+	wait_for "! perf_running" 150 &&
+	touch go &&
+	url=$(sed -n "s/.*listening on \(http:[^ ]*\)/\1/p" out.txt) &&
+	test -n "$url" &&
+	wait_for "curl -sf \"\${url}heatmap/?filename=live\" | grep -q \"\\\"dropped\\\":[1-9]\"" 100 &&
+	kill -INT $fp &&
+	wait $fp
 '
 
 test_done
