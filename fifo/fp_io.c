@@ -122,6 +122,11 @@ static int out_try_write(struct fp_out *o)
 		memmove(o->buf, o->buf + off, o->len - off);
 		o->len -= off;
 	}
+	/* Whatever path wrote the bytes (the write watcher, a flush from a
+	 * timer, a blocking wait), a pump that stopped reading until the
+	 * output drains must hear of it, or its input stays off for good. */
+	if (o->on_drain && o->len < FP_OUT_HIGH)
+		o->on_drain(o);
 	return o->len != 0;
 }
 
@@ -480,6 +485,7 @@ static void pump_scan(struct fp_pump *p)
 		size_t len = (size_t)(nl - s);
 
 		p->start += len + 1;
+		p->text_bytes += len + 1;
 		if (p->skipping) {	/* the rest of an over-long line */
 			p->skipping = 0;
 			continue;
@@ -497,11 +503,13 @@ static void pump_scan(struct fp_pump *p)
 		return;
 	/* A partial line that cannot end within the limit: skip it. */
 	if (p->skipping) {
+		p->text_bytes += p->end - p->start;
 		p->start = p->end;
 	} else if (p->end - p->start >= FP_LINE_MAX) {
 		p->lineno++;
 		p->lines_too_long++;
 		p->skipping = 1;
+		p->text_bytes += p->end - p->start;
 		p->start = p->end;
 		(p->ops->too_long ? p->ops->too_long : default_too_long)(p, p->lineno);
 	}
@@ -550,12 +558,12 @@ static int pump_step(struct fp_pump *p)
 				p->lineno++;
 				p->buf[p->end] = '\0';
 				p->start = p->end;
+				p->text_bytes += len;
 				p->ops->line(p, p->buf + p->end - len, len);
 			}
 			return -1;
 		}
 		p->end += (size_t)n;
-		p->text_bytes += (uint64_t)n;
 		p->step_bytes += (uint64_t)n;
 		budget = (size_t)n > budget ? 0 : budget - (size_t)n;
 		pump_scan(p);

@@ -133,7 +133,9 @@ struct fp_pump {
 	const char *stage;	/* stage name for W/I records (default prog) */
 	uint64_t lineno;	/* line being delivered, 1-based */
 	uint64_t bytes_in;	/* raw bytes read from in_fd */
-	uint64_t text_bytes;	/* bytes delivered as text (after gzip) */
+	uint64_t text_bytes;	/* text consumed (after gzip): lines delivered or
+				 * skipped, so it does not depend on how the
+				 * input arrived, even when a stage stops early */
 	uint64_t lines_too_long;
 	struct fp_out out;
 

@@ -82,6 +82,18 @@ test_expect_success 'bytes= is the size of the perf text, whatever the input for
 	gzip -c "$f" | fp-read | grep -q "^I	read	.*	bytes=$size\$"
 '
 
+# Found by fuzz-read (tests/fuzz/regress/fuzz-read/early-stop-*): fp-read
+# gives up on input that is not perf script, and bytes= then counted what
+# had been read ahead, which depended on the input form.
+test_expect_success 'input that is not perf script: the same output from a file, a pipe and gzip' '
+	{ printf "\tjunk frame\n"; for i in $(seq 30); do echo "not perf $i"; done; } >junk.perf &&
+	test_must_fail fp-read -q <junk.perf >file.out &&
+	cat junk.perf | test_must_fail fp-read -q >pipe.out &&
+	gzip -c junk.perf | test_must_fail fp-read -q >gz.out &&
+	test_cmp file.out pipe.out && test_cmp file.out gz.out &&
+	grep -q "	bad_lines=10	.*	bytes=$(head -n 10 junk.perf | wc -c)\$" file.out
+'
+
 test_expect_success 'a truncated gzip: the samples before the damage, exit 1, the file named' '
 	head -c 20000 "$EXAMPLES/multiproc.perf.gz" >cut.gz &&
 	test_must_fail fp-read cut.gz >out 2>err &&
