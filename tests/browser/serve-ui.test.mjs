@@ -153,7 +153,7 @@ await step(`searching "${SEARCH}" reports the matched samples of /flamegraph/`, 
 	await shot(page, 'serve-04-search');
 });
 
-await step('clicking a frame zooms; Reset zoom restores the full width', async () => {
+await step('clicking a frame zooms (kept in the URL); icicle flips the graph; Reset zoom restores it', async () => {
 	const frame = page.locator('#flame g.frame.match').first();
 	await frame.click();
 	await page.waitForFunction(() => !document.getElementById('reset-zoom').disabled);
@@ -163,8 +163,16 @@ await step('clicking a frame zooms; Reset zoom restores the full width', async (
 	});
 	const svgW = await page.evaluate(() => +document.getElementById('flame').getAttribute('width'));
 	check(zoomedW > svgW * 0.9, `zoomed frame is ${zoomedW} px of ${svgW}`);
+	check(/[#&]z=clockloop%3B|[#&]z=clockloop;/.test(await page.evaluate(() => location.hash)), 'zoom not kept in the URL');
+	// icicle: the root frame moves from the bottom to the top
+	const rootY = () => page.evaluate(() => +document.querySelector('#flame g.frame[data-i="0"] rect').getAttribute('y'));
+	const yFlame = await rootY();
+	await page.check('#icicle');
+	const yIcicle = await rootY();
+	check(yIcicle < yFlame, `icicle root at y=${yIcicle}, flame root at y=${yFlame}`);
+	await page.uncheck('#icicle');
 	await page.click('#reset-zoom');
-	await page.waitForFunction(() => document.getElementById('reset-zoom').disabled);
+	await page.waitForFunction(() => document.getElementById('reset-zoom').disabled && !/[#&]z=/.test(location.hash));
 });
 
 await step('the step buttons move the selection by its length through time', async () => {

@@ -143,6 +143,7 @@ var st = {
 	pickFile: null,		// heatmap shown while picking in another file
 	heat: null,		// heatmap in use (see loadHeatmap)
 	search: '', searchCase: false, icicle: false, tab: 'diff',
+	zoom: '',		// zoomed frame as "comm;frame;...", kept across selections
 	files: [],
 	live: false, es: null,
 	liveFetching: false, liveQueue: [], liveReady: false	// see openLive
@@ -172,6 +173,7 @@ function writeHash() {
 	}
 	if (st.search) p.s = st.search;
 	if (st.icicle) p.icicle = 1;
+	if (st.zoom) p.z = st.zoom;
 	history.replaceState(null, '', '#/profile?' + qs(p));
 }
 
@@ -275,6 +277,7 @@ function openProfile(params) {
 	st.cmp = cf ? { file: cf, from: secToNs(params.get('cstart')), to: secToNs(params.get('cend')) } : null;
 	st.search = params.get('s') || '';
 	st.icicle = params.get('icicle') === '1';
+	st.zoom = params.get('z') || '';
 	st.pending = null; st.picking = false; st.pickFile = null;
 	if (!sameFile) st.tab = 'diff';
 
@@ -820,6 +823,23 @@ function buildNodes(tree) {
 	}
 	return { nodes: nodes, root: root, maxDepth: maxDepth };
 }
+// Frame names never contain ';' (the reader replaces it), so a path of
+// names joined by ';' names one node.
+function nodePath(n) {
+	var names = [];
+	for (; n && n.parent; n = n.parent) names.unshift(n.name);
+	return names.join(';');
+}
+function findPath(root, path) {
+	var n = root, names = path.split(';');
+	for (var i = 0; i < names.length && n; i++) {
+		var want = names[i], next = null;
+		for (var k = 0; k < n.kids.length; k++)
+			if (n.kids[k].name === want) { next = n.kids[k]; break; }
+		n = next;
+	}
+	return n;
+}
 function frameColor(n, diffMax) {
 	if (diffMax !== null) {
 		var d = Number(n.d) || 0;
@@ -851,7 +871,9 @@ var fg = {
 			this.data.nodes.forEach(function (n) { var a = Math.abs(Number(n.d) || 0); if (a > m) m = a; });
 			this.diffMax = m;
 		}
-		this.zoomed = null;
+		// the zoom follows the frame path into the new graph, if it is there
+		this.zoomed = this.data && st.zoom ? findPath(this.data.root, st.zoom) : null;
+		if (st.zoom && !this.zoomed && this.data) { st.zoom = ''; writeHash(); }
 		this.render();	// no node has .match yet: search() marks them
 		this.search(st.search);
 	},
@@ -924,6 +946,8 @@ var fg = {
 	},
 	zoom: function (n) {
 		this.zoomed = n && n !== this.data.root ? n : null;
+		st.zoom = this.zoomed ? nodePath(this.zoomed) : '';
+		writeHash();
 		this.render();
 	},
 	// Marks frames whose name matches; counts the samples of matching
