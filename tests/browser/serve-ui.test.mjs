@@ -309,6 +309,7 @@ const XSS_NAME = '<img src=x onerror=window.__xss=3>.perf';
 			'\t0000000000401100 main+0x5 (/usr/bin/evil)\n\n';
 	}
 	fs.writeFileSync(path.join(xssDir, 'xss.perf'), text);
+	fs.writeFileSync(path.join(xssDir, 'bad-lines.perf'), text + 'this is not perf output <b>at all</b>\n\n');
 	fs.writeFileSync(path.join(xssDir, XSS_NAME), text);
 	if (fs.existsSync(given)) fs.copyFileSync(given, path.join(xssDir, 'render-xss.perf'));
 }
@@ -394,6 +395,15 @@ if (fs.existsSync(path.join(xssDir, 'render-xss.perf'))) {
 		await noXss('tests/data/xss.perf');
 	});
 }
+await step('bad input lines are counted in the heatmap title', async () => {
+	await xpage.goto(xsrv.url + '#/profile?file=bad-lines.perf');
+	await waitCells(xpage);
+	const h = await getJSON(xsrv.url + 'heatmap/?filename=bad-lines.perf');
+	check(h.warnings > 0, '/heatmap/ counts no warning for a bad line');
+	await xpage.waitForFunction(() => /bad input line/.test(document.getElementById('heat-title').textContent));
+	check((await xpage.textContent('#heat-title .warn')).includes(String(h.warnings) + ' bad input line'), 'warning count differs from /heatmap/');
+	await noXss('a capture with bad lines');
+});
 await step('the server\'s SVG flame graph of the payload capture runs none of it', async () => {
 	await xpage.goto(xsrv.url + 'svg/flamegraph?' + new URLSearchParams({ filename: 'xss.perf' }));
 	await xpage.waitForTimeout(300);

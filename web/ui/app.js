@@ -360,7 +360,7 @@ function heatFromJSON(file, j) {
 	return { file: file, rows: rows, ncols: ncols, base: j.start_sec, cells: cells,
 		 max: j.maxvalue !== undefined ? Math.max(j.maxvalue, max) : max, total: total,
 		 samples: j.samples, idle: j.idle, live: !!j.live, ended: !!j.ended,
-		 filtered: !!j.filtered };
+		 filtered: !!j.filtered, warnings: Number(j.warnings) || 0, dropped: Number(j.dropped) || 0 };
 }
 function heatFile() { return st.pickFile || st.file; }
 function loadHeatmap() {
@@ -567,6 +567,12 @@ function updateHeatTitle() {
 		(h.live ? (h.ended ? ' \u2014 capture ended' : ' \u2014 live') : '') +
 		// a server that cannot filter the heatmap says nothing: tell the user
 		(Object.keys(st.filters).length && !h.filtered ? ' (filters apply to the flame graph only)' : '')));
+	// counts the user must not miss: bad input lines, samples a live
+	// reader dropped because the chain fell behind (perf is never blocked)
+	if (h.warnings)
+		title.appendChild(el('span', 'warn', ' ' + fmtCount(h.warnings) + ' bad input line' + (h.warnings === 1 ? '' : 's') + ' skipped'));
+	if (h.dropped)
+		title.appendChild(el('span', 'warn', ' ' + fmtCount(h.dropped) + ' samples dropped: the live chain fell behind'));
 }
 // The cells of a selection: [first, last] indices, or null.
 function selectedCells(h, sel, file) {
@@ -1242,6 +1248,14 @@ function openLive() {
 		var wait = Math.max(0, liveFoldLast + LIVE_FOLD_REFRESH_MS - Date.now());
 		clearTimeout(liveFoldTimer);
 		liveFoldTimer = setTimeout(function () { liveFoldLast = Date.now(); loadFlame({ snapshotOnly: true }); }, wait);
+	});
+	es.addEventListener('stats', function (ev) {
+		var j = parseEvent(ev), h = st.heat;
+		if (!j || !h || !h.live || st.pickFile) return;
+		if (j.samples !== undefined) h.samples = Number(j.samples) || 0;
+		if (j.dropped !== undefined) h.dropped = Number(j.dropped) || 0;
+		if (j.warnings !== undefined) h.warnings = Number(j.warnings) || 0;
+		updateHeatTitle();
 	});
 	es.addEventListener('end', function () {
 		if (st.heat) { st.heat.ended = true; scheduleLiveRedraw(); }
