@@ -264,6 +264,7 @@ static int all_hex(const char *s, size_t n)
 static void reset_sample(struct fp_perf_parser *pp)
 {
 	pp->in_sample = 0;
+	pp->line_frame = 0;
 	pp->overflow = 0;
 	pp->nframes = 0;
 	pp->rec_head = STACK_END;
@@ -752,11 +753,24 @@ static int parse_event_line(struct fp_perf_parser *pp, const char *line, size_t 
 		pp->event_len = 1;
 	}
 
-	/* Recorded without -g, perf prints the one frame on the event line. */
+	/* Recorded without -g, perf prints the one frame on the event line.
+	 * With -g it prints none there, but a tracepoint's payload may start
+	 * with a hex-looking word: if frame lines follow, this was not one. */
 	t1e = next_token_end(p, end);
-	if (all_hex(p, (size_t)(t1e - p)))
-		parse_frame(pp, p, end);
+	if (all_hex(p, (size_t)(t1e - p)) && parse_frame(pp, p, end) == 0)
+		pp->line_frame = 1;
 	return 0;
+}
+
+/* Frame lines follow: the event line's "frame" was payload. It is the only
+ * frame so far, so the stack starts again empty. */
+static void forget_line_frame(struct fp_perf_parser *pp)
+{
+	pp->line_frame = 0;
+	pp->overflow = 0;
+	pp->nframes = 0;
+	pp->rec_head = STACK_END;
+	pp->kinds_head = KINDS_CAP;
 }
 
 /* ---- lines ------------------------------------------------------------- */
@@ -781,6 +795,8 @@ void fp_perf_line(struct fp_perf_parser *pp, const char *line, size_t n)
 
 	if (n && line[0] == '\t') {	/* hot path: a frame */
 		if (pp->in_sample) {
+			if (__builtin_expect(pp->line_frame, 0))
+				forget_line_frame(pp);
 			if (parse_frame(pp, line + 1, line + n) < 0)
 				pp->st.skipped_lines++;
 		} else if (pp->discarding) {
@@ -815,8 +831,11 @@ void fp_perf_line(struct fp_perf_parser *pp, const char *line, size_t n)
 		/* Indented, inside a sample: a frame printed with spaces (bpftrace
 		 * style) if it starts with an address, else e.g. a srcline. */
 		const char *a = next_token_end(p, end);
-		if (pp->in_sample && all_hex(p, (size_t)(a - p)))
+		if (pp->in_sample && all_hex(p, (size_t)(a - p))) {
+			if (pp->line_frame)
+				forget_line_frame(pp);
 			parse_frame(pp, p, end);
+		}
 		else
 			pp->st.skipped_lines++;
 		return;

@@ -76,6 +76,7 @@ struct fp_perf_parser {
 	int in_sample;		/* an event line was seen, sample pending */
 	int discarding;		/* drop frame lines until the next sample */
 	int overflow;		/* the record no longer fits: drop it */
+	int line_frame;		/* the only frame came from the event line */
 	uint64_t time_ns, period;
 	int64_t pid, tid, cpu;
 	size_t nframes;
