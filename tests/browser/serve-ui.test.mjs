@@ -27,6 +27,8 @@ await step('fp-serve --dir examples starts on a free loopback port', async () =>
 const page = await newPage(browser, true);
 page.setDefaultTimeout(WAIT_MS);
 shootOnFailure(page, 'serve-ui');
+const requested = [];
+page.on('request', (r) => requested.push(r.url()));
 const api = (route, params) => getJSON(srv.url + route + '?' + new URLSearchParams(params));
 
 await step('the file list shows the bundled captures and an upload form', async () => {
@@ -290,8 +292,11 @@ await step('a refused file name shows the server\'s error, not a blank page', as
 	check(await page.isHidden('#error'), 'the error stays after going back to the list');
 });
 
-await step('no script errors on the page', async () => {
+await step('no script errors on the page, and nothing loaded from another host', async () => {
 	eq(page.pageErrors.join('; '), '', 'page errors');
+	const foreign = requested.filter((u) => !u.startsWith(srv.url) && !u.startsWith('data:'));
+	eq(foreign.join(' '), '', 'requests to other hosts');
+	check(requested.length > 10, 'too few requests recorded');
 });
 
 // ---- names full of HTML stay text --------------------------------------------------------------
