@@ -56,6 +56,9 @@ struct fp_run_opts {
 	int verbose;		/* also log starts and exits with code 0 */
 	const char *user;	/* run every stage but the first as this user
 				 * (name or uid; needs root), or NULL */
+	unsigned privileged;	/* with user: how many leading stages keep
+				 * root (0 means 1; `live` keeps perf record
+				 * and perf script) */
 };
 
 struct fp_run;

@@ -813,7 +813,7 @@ static void child_exec(struct stage *st, int in_fd, int out_fd, int notify_fd, p
 	setpgid(0, 0);
 	/* --user: the source (stage 0, perf) keeps root; the analysis
 	 * stages drop it, groups first (setuid would forbid that after). */
-	if (r->drop_user && st->index > 0 &&
+	if (r->drop_user && st->index >= (r->opts.privileged ? r->opts.privileged : 1) &&
 	    (setgroups(1, &r->gid) < 0 || setgid(r->gid) < 0 || setuid(r->uid) < 0))
 		goto fail;
 	/* After setuid, which clears it. */
