@@ -25,6 +25,10 @@
  * gets SIGTERM (it exits 0; unless --keep-serving: then it stays until
  * Ctrl-C).
  *
+ * --user USER (as root): perf record and perf script (or bpftrace) keep
+ * root, every analysis stage and the web server run as USER (the runner's
+ * fp_run_opts.user/.privileged).
+ *
  * fp-read --live never blocks perf: when the chain falls behind, samples
  * are dropped and counted (W record, `I read dropped=N`, stderr).
  */
@@ -34,6 +38,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <linux/perf_event.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -73,7 +78,8 @@ const char cmd_live_usage[] =
 	"        [--source perf|bpftrace] [--http [ADDR:]PORT] [-o DIR] [--name NAME]\n"
 	"        [--interval MS] [--serve-dir DIR] [--keep-serving] [--no-term] [--perf-arg A]...\n"
 	"        [--pipeline FILE] [-D NAME=VALUE]... [-A NAME=WORD]... [--dir-file F]\n"
-	"        [--drain-timeout S] [--kill-timeout S] [-v] [-q] [-- COMMAND [ARG]...]";
+	"        [--drain-timeout S] [--kill-timeout S] [-u|--user USER] [-v] [-q]\n"
+	"        [-- COMMAND [ARG]...]";
 
 enum source { SRC_PERF, SRC_BPFTRACE };
 
@@ -320,6 +326,11 @@ enum {
 	OPT_CALL_GRAPH, OPT_INTERVAL, OPT_KILL,
 };
 
+/* With --user, the leading stages that keep root: perf record and perf
+ * script (kernel symbols need root), or bpftrace. */
+#define PRIVILEGED_PERF 2
+#define PRIVILEGED_BPFTRACE 1
+
 static void parse_options(int argc, char **argv, struct live_opts *o, struct fp_run_opts *ro)
 {
 	static const struct option opts[] = {
@@ -344,6 +355,7 @@ static void parse_options(int argc, char **argv, struct live_opts *o, struct fp_
 		{ "dir-file", required_argument, NULL, OPT_DIR_FILE },
 		{ "drain-timeout", required_argument, NULL, OPT_DRAIN },
 		{ "kill-timeout", required_argument, NULL, OPT_KILL },
+		{ "user", required_argument, NULL, 'u' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -356,7 +368,7 @@ static void parse_options(int argc, char **argv, struct live_opts *o, struct fp_
 	o->name = DEFAULT_LIVE_NAME;
 	optind = 1;
 	/* '+': stop at the first non-option, so COMMAND's own options stay its. */
-	while ((c = getopt_long(argc, argv, "+F:ap:go:D:A:vqh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+F:ap:go:D:A:u:vqh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'F': parse_int("-F", optarg, 1, HZ_MAX); o->hz = optarg; break;
 		case 'a': o->all_cpus = 1; break;
@@ -404,6 +416,7 @@ static void parse_options(int argc, char **argv, struct live_opts *o, struct fp_
 			pend(o, (char)c, NULL, optarg);
 			break;
 		}
+		case 'u': ro->user = optarg; break;
 		case 'v': ro->verbose = 1; ro->announce_dir = 1; break;
 		case 'q': o->quiet = 1; break;
 		case 'h': printf("usage: flamepipe %s\n", cmd_live_usage); exit(FP_EXIT_OK);
@@ -417,6 +430,7 @@ static void parse_options(int argc, char **argv, struct live_opts *o, struct fp_
 	if (o->pid && o->command)
 		fp_die(FP_EXIT_USAGE, "live: -p and a COMMAND exclude each other "
 		       "(use --duration to bound a -p capture)");
+	ro->privileged = o->source == SRC_BPFTRACE ? PRIVILEGED_BPFTRACE : PRIVILEGED_PERF;
 	if (o->source == SRC_BPFTRACE && o->call_graph)
 		fp_die(FP_EXIT_USAGE, "live: --call-graph is a perf option (bpftrace always "
 		       "records kernel and user stacks)");
@@ -696,8 +710,18 @@ int cmd_live(int argc, char **argv)
 			       "--pipeline FILE)", rel, fp_run_bindir());
 	}
 	check_source(&o);
-	if (o.outdir && mkdir(o.outdir, 0777) < 0 && errno != EEXIST)
-		fp_die_sys(FP_EXIT_SYS, "live: cannot make output dir %s", o.outdir);
+	if (o.outdir) {
+		if (mkdir(o.outdir, 0777) == 0) {
+			/* --user: the renderer writes here as that user. */
+			struct passwd *pw = ro.user && geteuid() == 0 ? getpwnam(ro.user) : NULL;
+
+			if (pw && chown(o.outdir, pw->pw_uid, pw->pw_gid) < 0)
+				fp_die_sys(FP_EXIT_SYS, "live: cannot give %s to --user %s",
+					   o.outdir, ro.user);
+		} else if (errno != EEXIST) {
+			fp_die_sys(FP_EXIT_SYS, "live: cannot make output dir %s", o.outdir);
+		}
+	}
 	if (o.http) {
 		if (o.serve_dir) {
 			serve_dir = fp_xstrdup(o.serve_dir);

@@ -54,4 +54,17 @@ test_expect_success 'live without -g: single-frame stacks still name the functio
 	grep -q "^live-spin;$TARGET [0-9]" out/stacks.folded
 '
 
+test_expect_success 'live --user nobody: perf record and perf script keep root, every other stage runs as nobody' '
+	flamepipe live -g -u nobody --duration 3 -o out --http 127.0.0.1:0 >out.txt 2>err &
+	fp=$! &&
+	wait_for "ps -o args= --ppid $fp | grep -q \"^perf record\"" 100 &&
+	ps -o user=,args= --ppid $fp >users &&
+	wait $fp &&
+	grep "^root *perf record" users &&
+	grep "^root *perf script" users &&
+	! grep -v "^root *perf " users | grep -v "^nobody " &&
+	test "$(stat -c %U out/stacks.folded)" = nobody &&
+	grep -q "do_syscall_64" out/stacks.folded
+'
+
 test_done
