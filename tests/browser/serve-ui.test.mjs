@@ -89,6 +89,22 @@ await step('enhanced colours recolour the non-empty cells only, and back', async
 	eq((await drawnCells(page)).join(';'), plain.join(';'), 'colours after leaving enhanced mode');
 });
 
+await step('the keyboard selects a range too (arrows, Enter)', async () => {
+	await page.mouse.move(0, 0);
+	await page.focus('#heat-overlay');
+	await page.keyboard.press('ArrowUp');
+	await page.keyboard.press('ArrowDown');	// cell 0: second 0, first row
+	await page.keyboard.press('Enter');
+	for (let i = 0; i < 2; i++) await page.keyboard.press('ArrowRight');
+	await page.keyboard.press('ArrowDown');	// last row of second 1
+	check((await page.textContent('#tooltip')).includes('second 1'), 'tooltip does not follow the keyboard cursor');
+	await page.keyboard.press('Enter');
+	await page.waitForFunction(() => /[?&]start=0&end=2(&|$)/.test(location.hash));
+	const want = treeTotal(await api('flamegraph/', { filename: FILE, start: '0', end: '2' }));
+	await page.waitForFunction((n) => window.flamepipe.flame.data && window.flamepipe.flame.data.root.total === n &&
+				   /Flame graph: 0 s/.test(document.getElementById('flame-title').textContent), want);
+});
+
 // The busiest band of columns: the range the clicks select.
 const colSum = heat.values.map((col) => col.reduce((a, b) => a + b, 0));
 const busiest = colSum.indexOf(Math.max(...colSum));

@@ -669,15 +669,7 @@ function setupHeatmap() {
 		var h = st.heat;
 		if (t !== hoverCell) { hoverCell = t; drawOverlay(); }
 		if (t === null || !h) { tip.hidden = true; return; }
-		var c = Math.floor(t / h.rows), r = t - c * h.rows;
-		var ms0 = r * 1000 / h.rows, ms1 = (r + 1) * 1000 / h.rows;
-		clear(tip);
-		tip.appendChild(el('div', '', 'second ' + c + (h.base !== undefined ? ' (perf time ' + (h.base + c) + ')' : '')));
-		tip.appendChild(el('div', '', 'ms ' + fmtMs(ms0) + '\u2013' + fmtMs(ms1)));
-		tip.appendChild(el('div', '', 'count ' + h.cells[t]));
-		tip.hidden = false;
-		tip.style.left = (ev.pageX + 14) + 'px';
-		tip.style.top = (ev.pageY + 14) + 'px';
+		showCellTip(t, ev.pageX, ev.pageY);
 	});
 	ov.addEventListener('mouseleave', function () {
 		tip.hidden = true;
@@ -688,6 +680,42 @@ function setupHeatmap() {
 		if (t === null || !st.heat) return;
 		clickCell(t);
 	});
+	// Keyboard: arrows move a cursor cell (up = later in the second),
+	// Enter or Space clicks it; the tooltip shows the cursor's cell.
+	ov.addEventListener('keydown', function (ev) {
+		var h = st.heat;
+		if (!h || !h.ncols) return;
+		var n = h.ncols * h.rows;
+		var t = hoverCell === null ? 0 : hoverCell;
+		var move = { ArrowUp: 1, ArrowDown: -1, ArrowRight: h.rows, ArrowLeft: -h.rows }[ev.key];
+		if (move !== undefined) {
+			t = clamp(t + move, 0, n - 1);
+		} else if (ev.key === 'Enter' || ev.key === ' ') {
+			if (hoverCell !== null) clickCell(hoverCell);
+			ev.preventDefault();
+			return;
+		} else {
+			return;
+		}
+		ev.preventDefault();
+		hoverCell = t;
+		drawOverlay();
+		var b = cellBox(t), r = ov.getBoundingClientRect();
+		showCellTip(t, r.left + window.scrollX + b.x + b.w, r.top + window.scrollY + b.y + b.h);
+	});
+	ov.addEventListener('blur', function () { tip.hidden = true; });
+}
+function showCellTip(t, pageX, pageY) {
+	var h = st.heat, tip = $('tooltip');
+	var c = Math.floor(t / h.rows), r = t - c * h.rows;
+	var ms0 = r * 1000 / h.rows, ms1 = (r + 1) * 1000 / h.rows;
+	clear(tip);
+	tip.appendChild(el('div', '', 'second ' + c + (h.base !== undefined ? ' (perf time ' + (h.base + c) + ')' : '')));
+	tip.appendChild(el('div', '', 'ms ' + fmtMs(ms0) + '\u2013' + fmtMs(ms1)));
+	tip.appendChild(el('div', '', 'count ' + h.cells[t]));
+	tip.hidden = false;
+	tip.style.left = (pageX + 14) + 'px';
+	tip.style.top = (pageY + 14) + 'px';
 }
 function fmtMs(ms) { return (Math.round(ms * 100) / 100).toString(); }
 
