@@ -18,7 +18,7 @@ fi
 # Prints the timings; exits non-zero if a condition is not met.
 cat >poll.py <<'PY'
 import json, re, subprocess, sys, time, urllib.request
-out, spin, target = sys.argv[1], sys.argv[2], sys.argv[3]
+out, spin, target, bound = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
 deadline = time.monotonic() + 20
 url = None
 while url is None and time.monotonic() < deadline:
@@ -56,16 +56,22 @@ w.wait()
 print("columns: %d before the workload, %d after %.2f s; workload in the flame graph after %s s; ended=%s"
       % (cols0, len(h["columns"]), grown, seen, h.get("ended")))
 assert seen is not None, "workload never appeared in the live flame graph"
-assert seen <= 2.0, "workload appeared after %.2f s (more than 2 s)" % seen
+assert seen <= bound, "workload appeared after %.2f s (more than %g s)" % (seen, bound)
 assert len(h["columns"]) > cols0, "no new heatmap columns"
 assert h.get("ended") is False, "the capture had already ended"
 PY
 
-test_expect_success 'live --http: new columns and the workload appear within 2 s, before the capture ends' '
+# The issue's acceptance: within 2 s of the workload starting. The
+# sanitizer build (FP_ASAN=1, run-all's asan suite) runs every stage 2-3x
+# slower, so there the bound is 5 s; the 2 s target is the normal build's.
+BOUND=2
+[ "${FP_ASAN:-0}" = 1 ] && BOUND=5
+
+test_expect_success "live --http: new columns and the workload appear within $BOUND s, before the capture ends" '
 	flamepipe live -g --http 127.0.0.1:0 --dir-file dirf >out 2>err &
 	fp=$! &&
 	test_when_finished "kill $fp 2>/dev/null" &&
-	python3 poll.py out "$SPIN" flamepipe_live_spin_target >timing &&
+	python3 poll.py out "$SPIN" flamepipe_live_spin_target $BOUND >timing &&
 	cat timing &&
 	kill -INT $fp &&
 	wait $fp &&
