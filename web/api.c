@@ -192,6 +192,31 @@ static const char *const filter_words[] = { "pid", "tid", "cpu", "comm", "event"
 					    "include", "exclude" };
 #define NFILTERS (sizeof filter_words / sizeof filter_words[0])
 
+/* The filters and keepidle into sel. 0 or an HTTP status. */
+static int get_filters(struct MHD_Connection *c, struct selection *sel, char *err,
+		       size_t errsz)
+{
+	const char *why;
+	size_t n;
+	const char *v;
+	const char **slot[NFILTERS] = { &sel->pid, &sel->tid, &sel->cpu, &sel->comm,
+					&sel->event, &sel->include, &sel->exclude };
+	for (size_t i = 0; i < NFILTERS; i++) {
+		if (!(v = http_arg(c, filter_words[i], &n)))
+			continue;
+		if (n == 0)
+			continue;	/* an empty form field: no filter */
+		if (!query_filter_ok(filter_words[i], v, n, &why)) {
+			snprintf(err, errsz, "%s: %s", filter_words[i], why);
+			return 400;
+		}
+		*slot[i] = v;
+	}
+	if ((v = http_arg(c, "keepidle", &n)))
+		sel->keep_idle = n == 1 && v[0] == '1';
+	return 0;
+}
+
 /* start/end from (ps, pe) and the shared filters. 0 or an HTTP status. */
 static int get_selection(struct MHD_Connection *c, const char *ps, const char *pe,
 			 struct selection *sel, struct live_range *r, char *err, size_t errsz)
@@ -221,22 +246,7 @@ static int get_selection(struct MHD_Connection *c, const char *ps, const char *p
 		snprintf(err, errsz, "%s is after %s", ps, pe);
 		return 416;
 	}
-	const char **slot[NFILTERS] = { &sel->pid, &sel->tid, &sel->cpu, &sel->comm,
-					&sel->event, &sel->include, &sel->exclude };
-	for (size_t i = 0; i < NFILTERS; i++) {
-		if (!(v = http_arg(c, filter_words[i], &n)))
-			continue;
-		if (n == 0)
-			continue;	/* an empty form field: no filter */
-		if (!query_filter_ok(filter_words[i], v, n, &why)) {
-			snprintf(err, errsz, "%s: %s", filter_words[i], why);
-			return 400;
-		}
-		*slot[i] = v;
-	}
-	if ((v = http_arg(c, "keepidle", &n)))
-		sel->keep_idle = n == 1 && v[0] == '1';
-	return 0;
+	return get_filters(c, sel, err, errsz);
 }
 
 /* The folded text of a target's selection: a malloc'ed copy for the live
@@ -312,11 +322,14 @@ enum MHD_Result api_heatmap(struct MHD_Connection *c, int svg)
 	const char *v = http_arg(c, "rows", &n);
 	if (v && !query_rows(v, n, &rows, &why))
 		return http_error(c, 400, "rows: %s", why);
-	int keep_idle = 0;
-	if ((v = http_arg(c, "keepidle", &n)))
-		keep_idle = n == 1 && v[0] == '1';
+	/* filters (start/end are ignored: a heatmap is always the whole
+	 * capture); a live heatmap is never filtered (docs/web.md) */
+	struct selection sel = { 0 };
+	int st = get_filters(c, &sel, err, sizeof err);
+	if (st)
+		return http_error(c, (unsigned)st, "%s", err);
 	struct target t;
-	int st = get_target(c, "filename", &t, err, sizeof err);
+	st = get_target(c, "filename", &t, err, sizeof err);
 	if (st)
 		return http_error(c, (unsigned)st, "%s", err);
 	size_t fnlen;
@@ -344,7 +357,7 @@ enum MHD_Result api_heatmap(struct MHD_Connection *c, int svg)
 		fp_sink_char(&s, '\n');
 		return http_reply(c, 200, CT_JSON, &s);
 	}
-	const struct heatmap *h = heatmap_get(t.fd, &t.st, rows, keep_idle, &st, err, sizeof err);
+	const struct heatmap *h = heatmap_get(t.fd, &t.st, rows, &sel, &st, err, sizeof err);
 	target_close(&t);
 	if (!h) {
 		fp_sink_free(&s);

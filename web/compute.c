@@ -2,6 +2,9 @@
  * with a cache.
  *
  *   heatmap:     fp-read < FILE | fp-bucket --rows N [--keep-idle]
+ *   filtered:    fp-read < FILE | fp-range --history 0 FILTERS |
+ *                fp-bucket --rows N [--keep-idle], its columns shifted
+ *                onto the unfiltered heatmap's axis (see heatmap_get)
  *   flame graph: fp-read < FILE | fp-bucket [--keep-idle] |
  *                fp-range --history 0 [--from S] [--to E] [filters] |
  *                fp-fold --plain --all
@@ -160,6 +163,59 @@ static void fail_from_pipeline(const struct pipeline_result *res, int *status,
 	snprintf(err, errsz, "%.*s", len, res->err);
 }
 
+/* fp-range's argv for a selection (time range only if with_range).
+ * argv needs room for RANGE_ARGV_MAX entries. */
+#define RANGE_ARGV_MAX 32
+static void range_argv_of(const struct selection *sel, int with_range, char **argv)
+{
+	size_t n = 0;
+	argv[n++] = "fp-range";
+	argv[n++] = "--history";	/* one pass, no replays: keep nothing */
+	argv[n++] = "0";
+#define OPT(flag, val) do { if (val) { argv[n++] = flag; argv[n++] = (char *)(val); } } while (0)
+	if (with_range) {
+		OPT("--from", sel->start);
+		OPT("--to", sel->end);
+	}
+	OPT("--pid", sel->pid);
+	OPT("--tid", sel->tid);
+	OPT("--cpu", sel->cpu);
+	OPT("--comm", sel->comm);
+	OPT("--event", sel->event);
+	OPT("--include", sel->include);
+	OPT("--exclude", sel->exclude);
+#undef OPT
+	argv[n] = NULL;
+}
+
+static void key_add(char *key, size_t n, const char *name, const char *val)
+{
+	size_t used = strlen(key);
+	if (val)
+		snprintf(key + used, n - used, "%s=%zu:%s|", name, strlen(val), val);
+}
+
+/* Appends the filters (not the range) to a cache key; 0, or -1 if the key
+ * is full. */
+static int key_add_filters(char *key, size_t n, const struct selection *sel)
+{
+	key_add(key, n, "pid", sel->pid);
+	key_add(key, n, "tid", sel->tid);
+	key_add(key, n, "cpu", sel->cpu);
+	key_add(key, n, "comm", sel->comm);
+	key_add(key, n, "event", sel->event);
+	key_add(key, n, "include", sel->include);
+	key_add(key, n, "exclude", sel->exclude);
+	key_add(key, n, "idle", sel->keep_idle ? "1" : "0");
+	return strlen(key) >= n - 1 ? -1 : 0;
+}
+
+int selection_has_filters(const struct selection *sel)
+{
+	return sel->pid || sel->tid || sel->cpu || sel->comm || sel->event || sel->include ||
+		sel->exclude;
+}
+
 /* ---- heatmap ---------------------------------------------------------------- */
 
 static void hm_set(struct heatmap_builder *b, uint64_t col, uint64_t row, uint64_t count)
@@ -253,9 +309,16 @@ void heatmap_builder_line(struct heatmap_builder *b, const char *line, size_t le
 	}
 }
 
+static const struct heatmap *heatmap_filtered(int fd, const struct stat *st, unsigned rows,
+					    const struct selection *sel, int *status,
+					    char *err, size_t errsz);
+
 const struct heatmap *heatmap_get(int fd, const struct stat *st, unsigned rows,
-				  int keep_idle, int *status, char *err, size_t errsz)
+				  const struct selection *sel, int *status, char *err, size_t errsz)
 {
+	int keep_idle = sel->keep_idle;
+	if (selection_has_filters(sel))
+		return heatmap_filtered(fd, st, rows, sel, status, err, errsz);
 	char key[KEY_MAX];
 	int m = file_key(key, sizeof key, st, "heatmap");
 	snprintf(key + m, sizeof key - (size_t)m, "%u|%d", rows, keep_idle);
@@ -307,6 +370,101 @@ void heatmap_put(const struct heatmap *h)
 		cache_release(ENTRY_OF(h, hm));
 }
 
+/* The heatmap of the samples that pass the filters, on the unfiltered
+ * heatmap's axis (same start_sec, same columns), so that a page can draw
+ * it in place of the unfiltered one. fp-range runs before fp-bucket so the
+ * counting (idle rule, rows arithmetic, column limit) is fp-bucket's own:
+ * the cells are exactly `fp-read | fp-range FILTERS | fp-bucket`'s. That
+ * fp-bucket's column 0 is the first *matching* sample's second, never
+ * before the unfiltered first sample's (the matching samples are among
+ * all samples), so its columns move right by the difference. */
+static const struct heatmap *heatmap_filtered(int fd, const struct stat *st, unsigned rows,
+					    const struct selection *sel, int *status,
+					    char *err, size_t errsz)
+{
+	char key[KEY_MAX];
+	int m = file_key(key, sizeof key, st, "heatmapf");
+	snprintf(key + m, sizeof key - (size_t)m, "%u|", rows);
+	if (key_add_filters(key, sizeof key, sel) < 0) {
+		*status = 414;
+		snprintf(err, errsz, "request parameters too long");
+		return NULL;
+	}
+	struct cache_entry *e = cache_lookup(key);
+	if (e)
+		return &e->hm;
+
+	/* the axis: the unfiltered heatmap (cached, usually already asked for) */
+	struct selection plain = { .keep_idle = sel->keep_idle };
+	const struct heatmap *all = heatmap_get(fd, st, rows, &plain, status, err, errsz);
+	if (!all)
+		return NULL;
+
+	char rows_s[16];
+	snprintf(rows_s, sizeof rows_s, "%u", rows);
+	char *read_argv[] = { "fp-read", "-q", NULL };
+	char *range_argv[RANGE_ARGV_MAX];
+	range_argv_of(sel, 0, range_argv);
+	char *bucket_argv[] = { "fp-bucket", "--rows", rows_s,
+				sel->keep_idle ? "--keep-idle" : NULL, NULL };
+	char *const *argv[] = { read_argv, range_argv, bucket_argv };
+	struct heatmap_builder b = { .h = { .rows = rows } };
+	struct pipeline_result res;
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		heatmap_put(all);
+		*status = 500;
+		snprintf(err, errsz, "cannot rewind file: %s", strerror(errno));
+		return NULL;
+	}
+	run_limited(argv, 3, fd, hm_line, &b, &res);
+	if (!res.ok || b.too_big) {
+		heatmap_put(all);
+		free(b.h.cell);
+		if (b.too_big) {
+			*status = 422;
+			snprintf(err, errsz, "heatmap larger than %u cells: use fewer rows",
+				 HEATMAP_MAX_CELLS);
+		} else {
+			fail_from_pipeline(&res, status, err, errsz);
+		}
+		return NULL;
+	}
+	if (b.h.ncols && b.h.base_sec < all->base_sec) {
+		/* only if the file changed between the two runs */
+		heatmap_put(all);
+		free(b.h.cell);
+		*status = 500;
+		snprintf(err, errsz, "the capture changed while it was read: try again");
+		return NULL;
+	}
+	struct heatmap h = {
+		.rows = rows,
+		.base_sec = all->base_sec,
+		.ncols = all->ncols,
+		.samples = b.h.samples,
+		.idle = b.h.idle,
+		.warnings = b.h.warnings,
+		.filtered = 1,
+	};
+	size_t ncells = (size_t)h.ncols * rows;
+	h.cell = fp_xcalloc(ncells ? ncells : 1, sizeof *h.cell);
+	uint64_t shift = b.h.ncols ? b.h.base_sec - all->base_sec : 0;
+	for (uint64_t c = 0; c < b.h.ncols && c + shift < h.ncols; c++)
+		memcpy(h.cell + (size_t)(c + shift) * rows, b.h.cell + (size_t)c * rows,
+		       rows * sizeof *h.cell);
+	for (size_t i = 0; i < ncells; i++)
+		h.counted += h.cell[i];
+	free(b.h.cell);
+	heatmap_put(all);
+	e = fp_xcalloc(1, sizeof *e);
+	e->key = fp_xstrdup(key);
+	e->kind = KIND_HEATMAP;
+	e->hm = h;
+	e->bytes = ncells * sizeof *h.cell + sizeof *e;
+	e = cache_insert(e);
+	return &e->hm;
+}
+
 /* FlameScope's shape: rows are the millisecond offsets of each row, top
  * (end of the second) first; values[col] lists that column top to bottom.
  * Extensions: rows_per_second, start_sec, samples, counted, idle. */
@@ -343,8 +501,9 @@ void heatmap_json(struct fp_sink *s, const struct heatmap *h)
 	fp_sink_u64(s, maxv);
 	fp_sink_printf(s, ",\"rows_per_second\":%u,\"start_sec\":%" PRIu64
 		       ",\"samples\":%" PRIu64 ",\"counted\":%" PRIu64 ",\"idle\":%" PRIu64
-		       ",\"warnings\":%" PRIu64 "}", h->rows, h->base_sec, h->samples,
-		       h->counted, h->idle, h->warnings);
+		       ",\"warnings\":%" PRIu64 ",\"filtered\":%s}", h->rows, h->base_sec,
+		       h->samples, h->counted, h->idle, h->warnings,
+		       h->filtered ? "true" : "false");
 }
 
 /* ---- folded tables ------------------------------------------------------------ */
@@ -366,13 +525,6 @@ static void fold_line(void *ctx, char *line, size_t len)
 	fp_sink_char(&b->text, '\n');
 }
 
-static void key_add(char *key, size_t n, const char *name, const char *val)
-{
-	size_t used = strlen(key);
-	if (val)
-		snprintf(key + used, n - used, "%s=%zu:%s|", name, strlen(val), val);
-}
-
 const struct folded_text *folded_get(int fd, const struct stat *st,
 				     const struct selection *sel, int *status,
 				     char *err, size_t errsz)
@@ -381,15 +533,7 @@ const struct folded_text *folded_get(int fd, const struct stat *st,
 	file_key(key, sizeof key, st, "folded");
 	key_add(key, sizeof key, "from", sel->start);
 	key_add(key, sizeof key, "to", sel->end);
-	key_add(key, sizeof key, "pid", sel->pid);
-	key_add(key, sizeof key, "tid", sel->tid);
-	key_add(key, sizeof key, "cpu", sel->cpu);
-	key_add(key, sizeof key, "comm", sel->comm);
-	key_add(key, sizeof key, "event", sel->event);
-	key_add(key, sizeof key, "include", sel->include);
-	key_add(key, sizeof key, "exclude", sel->exclude);
-	key_add(key, sizeof key, "idle", sel->keep_idle ? "1" : "0");
-	if (strlen(key) >= sizeof key - 1) {
+	if (key_add_filters(key, sizeof key, sel) < 0) {
 		*status = 414;
 		snprintf(err, errsz, "request parameters too long");
 		return NULL;
@@ -400,23 +544,8 @@ const struct folded_text *folded_get(int fd, const struct stat *st,
 
 	char *read_argv[] = { "fp-read", "-q", NULL };
 	char *bucket_argv[] = { "fp-bucket", sel->keep_idle ? "--keep-idle" : NULL, NULL };
-	char *range_argv[32];
-	size_t n = 0;
-	range_argv[n++] = "fp-range";
-	range_argv[n++] = "--history";
-	range_argv[n++] = "0";
-#define OPT(flag, val) do { if (val) { range_argv[n++] = flag; range_argv[n++] = (char *)(val); } } while (0)
-	OPT("--from", sel->start);
-	OPT("--to", sel->end);
-	OPT("--pid", sel->pid);
-	OPT("--tid", sel->tid);
-	OPT("--cpu", sel->cpu);
-	OPT("--comm", sel->comm);
-	OPT("--event", sel->event);
-	OPT("--include", sel->include);
-	OPT("--exclude", sel->exclude);
-#undef OPT
-	range_argv[n] = NULL;
+	char *range_argv[RANGE_ARGV_MAX];
+	range_argv_of(sel, 1, range_argv);
 	char *fold_argv[] = { "fp-fold", "--plain", "--all", NULL };
 	char *const *argv[] = { read_argv, bucket_argv, range_argv, fold_argv };
 

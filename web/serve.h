@@ -115,6 +115,7 @@ struct heatmap {
 	uint64_t counted;	/* sum of the cells */
 	uint64_t idle;		/* idle samples dropped */
 	uint64_t warnings;
+	int filtered;		/* only the samples that pass filters */
 };
 
 /* Filters and range of a flame graph request. Strings NULL when absent. */
@@ -132,8 +133,11 @@ struct folded_text {
 
 /* Both return a reference-counted cached result (release with *_put), or
  * NULL with *status and err filled. */
+/* With filters in sel (its range is ignored): the heatmap of the matching
+ * samples on the unfiltered heatmap's axis, `filtered` set. */
 const struct heatmap *heatmap_get(int fd, const struct stat *st, unsigned rows,
-				  int keep_idle, int *status, char *err, size_t errsz);
+				  const struct selection *sel, int *status, char *err, size_t errsz);
+int selection_has_filters(const struct selection *sel);
 void heatmap_put(const struct heatmap *h);
 const struct folded_text *folded_get(int fd, const struct stat *st,
 				     const struct selection *sel, int *status,
