@@ -77,6 +77,13 @@ int fp_timeline_options(struct fp_timeline *tl, const char *line, size_t len)
 			 !fp_str_eq(f[i], "event-root=0") && !fp_str_eq(f[i], "weight=samples"))
 			bad = 1;
 	}
+	/* Other options (a fold stage replaced while live): the stacks kept so
+	 * far are named differently, so they go. */
+	if (memcmp(&o, &tl->fold, sizeof o) || period != tl->weight_period) {
+		size_t max = tl->max_samples;
+		fp_timeline_free(tl);
+		fp_timeline_init(tl, max);
+	}
 	tl->fold = o;
 	tl->weight_period = period;
 	return bad ? -1 : 0;

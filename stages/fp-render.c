@@ -69,7 +69,8 @@
 #define USAGE "usage: fp-render [--outdir DIR] [--format LIST] [--interval MS] [--passthrough]\n" \
 	"\t[--term[=auto|color|plain]] [--term-size COLSxLINES] [--page-title T]\n" \
 	"\t[--from S] [--to S] [--pid L] [--tid L] [--cpu L] [--comm N] [--event N]\n" \
-	"\t[--include RE] [--exclude RE] [--timeline-max MB] [--range-folded FROM:TO]\n" \
+	"\t[--include RE] [--exclude RE] [--timeline-max MB] [--timeline-samples N]\n" \
+	"\t[--range-folded FROM:TO]\n" \
 	FP_FLAME_USAGE " [FILE]"
 
 #define STAGE_NAME "render"
@@ -121,6 +122,7 @@ struct options {
 	const char *from, *to;	/* the range the chain used (until a C range) */
 	char filter[FILTER_TEXT_MAX];	/* the filters it used, "pid 1,2; comm x" */
 	unsigned timeline_max_mb;	/* 0: no timeline in index.html */
+	uint64_t timeline_samples;	/* samples kept, at most */
 	const char *range_folded;	/* FROM:TO: write range.folded (tests) */
 	struct fp_flame_opts flame;
 };
@@ -442,9 +444,9 @@ static int timeline_for_page(struct render *r, struct fp_sink *tj, char *note, s
 		return 0;
 	}
 	if (r->tl.overflow) {
-		snprintf(note, n, "The capture has more than %u samples: the page does not hold "
-			 "them all, so it cannot draw a selected range's flame graph itself.",
-			 TIMELINE_MAX_SAMPLES);
+		snprintf(note, n, "The capture has more than %llu samples (--timeline-samples): the "
+			 "page does not hold them all, so it cannot draw a selected range's flame "
+			 "graph itself.", (unsigned long long)r->opt.timeline_samples);
 		return 0;
 	}
 	if (total != r->table.total) {
@@ -879,7 +881,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 {
 	enum { OPT_OUTDIR = 256, OPT_FORMAT, OPT_INTERVAL, OPT_PASSTHROUGH, OPT_TERM,
 	       OPT_TERM_SIZE, OPT_PAGE_TITLE, OPT_FROM, OPT_TO, OPT_FILTER, OPT_TIMELINE_MAX,
-	       OPT_RANGE_FOLDED, OPT_HELP };
+	       OPT_RANGE_FOLDED, OPT_TIMELINE_SAMPLES, OPT_HELP };
 	static const struct option own[] = {
 		{ "outdir", required_argument, NULL, OPT_OUTDIR },
 		{ "format", required_argument, NULL, OPT_FORMAT },
@@ -900,6 +902,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		{ "exclude", required_argument, NULL, OPT_FILTER },
 		{ "timeline-max", required_argument, NULL, OPT_TIMELINE_MAX },
 		{ "range-folded", required_argument, NULL, OPT_RANGE_FOLDED },
+		{ "timeline-samples", required_argument, NULL, OPT_TIMELINE_SAMPLES },
 		{ "help", no_argument, NULL, OPT_HELP },
 	};
 	enum { N_OWN = sizeof own / sizeof *own };
@@ -915,6 +918,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		o->want[i] = outputs[i].by_default;
 	o->page_title = "flamepipe report";
 	o->timeline_max_mb = TIMELINE_MAX_MB_DEFAULT;
+	o->timeline_samples = TIMELINE_MAX_SAMPLES;
 	int idx;
 	while ((c = getopt_long(argc, argv, "o:h", all, &idx)) != -1) {
 		if (fp_flame_option(&o->flame, c, optarg))
@@ -945,6 +949,12 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->timeline_max_mb = mb;
 			break;
 		}
+		case OPT_TIMELINE_SAMPLES:
+			if (fp_parse_u64(optarg, strlen(optarg), &o->timeline_samples) ||
+			    o->timeline_samples > SIZE_MAX / sizeof(struct fp_tl_sample))
+				fp_die(FP_EXIT_USAGE, "--timeline-samples: want a number of samples, got '%s'",
+				       optarg);
+			break;
 		case OPT_RANGE_FOLDED: {
 			const char *colon = strchr(optarg, ':');
 			uint64_t ns;
@@ -1012,7 +1022,7 @@ int main(int argc, char **argv)
 	fp_heatmap_init(&r.hm);
 	fp_folded_init(&r.table);
 	fp_folded_init(&r.pending);
-	fp_timeline_init(&r.tl, TIMELINE_MAX_SAMPLES);
+	fp_timeline_init(&r.tl, (size_t)r.opt.timeline_samples);
 	if (r.opt.term != TERM_OFF)
 		term_open(&r);
 
