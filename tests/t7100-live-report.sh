@@ -55,17 +55,17 @@ test_expect_success 'live without -g: single-frame stacks still name the functio
 '
 
 test_expect_success 'live --user nobody: perf record and perf script keep root, every other stage runs as nobody' '
-	flamepipe live -g -u nobody --duration 3 -o out --http 127.0.0.1:0 >out.txt 2>err &
+	flamepipe live -g -u nobody --duration 3 -o outu --http 127.0.0.1:0 >out.txt 2>err &
 	fp=$! &&
 	wait_for "ps -o args= --ppid $fp | grep -q \"^perf record\"" 100 &&
 	ps -o user=,args= --ppid $fp >users &&
-	wait $fp &&
+	{ wait $fp || { echo "live exited $?"; cat err; false; }; } &&
 	grep "^root *perf record" users &&
 	grep "^root *perf script" users &&
 	{ ! grep -v "^root *perf " users | grep -v "^nobody " || { cat users; false; }; } &&
-	test "$(stat -c %U out/stacks.folded)" = nobody &&
+	test "$(stat -c %U outu/stacks.folded)" = nobody &&
 	# kernel frames are named (perf script ran as root)
-	grep -q "do_syscall_64\|entry_SYSCALL_64\|do_idle\|asm_sysvec_apic_timer_interrupt" out/stacks.folded
+	grep -q "do_syscall_64\|entry_SYSCALL_64\|do_idle\|asm_sysvec_apic_timer_interrupt" outu/stacks.folded
 '
 
 test_done
