@@ -18,7 +18,8 @@
  * pipeline_run.h.
  *
  * Stopping: the capture ends at --duration (perf's own `-- sleep S`, so the
- * source ends by itself), when COMMAND exits, or on Ctrl-C/SIGTERM (the
+ * source ends by itself; for bpftrace a timer started by the first bytes
+ * fp-read reads), when COMMAND exits, or on Ctrl-C/SIGTERM (the
  * runner sends SIGTERM to perf record; perf script, then every stage,
  * drain and write their final tables). The web server would serve the
  * ended capture for ever, so once every stage before it has finished it
@@ -64,7 +65,6 @@
 #define PARANOID_PATH "/proc/sys/kernel/perf_event_paranoid"
 #define WEB_POLL_INTERVAL 0.2	/* s between checks for the end of the capture */
 #define DURATION_POLL 0.1	/* s between checks for the first bytes */
-#define FILES_LIST_MAX 512
 #define TEXT_MAX 8192
 /* perf script can need seconds to load the symbols of a big binary it
  * meets for the first time, and perf record cannot exit while its last
@@ -613,8 +613,9 @@ static char *write_generated(const char *dir, const char *file, const struct vie
 }
 
 /* Once every stage before the web server has finished, the capture is
- * over: stop the server (it would serve the ended capture for ever). Under
- * fp-serve is the last stage, so nothing after it is cut short. */
+ * over: stop the server (it would serve the ended capture for ever; it
+ * exits 0 on SIGTERM). fp-serve is the last stage, so nothing after it is
+ * cut short. */
 static void web_watch_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
 	struct web_watch *ww = w->data;
