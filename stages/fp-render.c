@@ -17,7 +17,11 @@
  *           arrives: fp-range announces only changes); C filter likewise
  *           (--pid, --comm ... name the filters fp-range was started with)
  *  W, I     shown on index.html (warnings, the latest statistics per stage)
- *  S and everything else: ignored.
+ *  S        (fp-fold --pass-samples) kept in a timeline (render/timeline.h),
+ *           folded with the options of the C fold-options record: index.html
+ *           embeds it and draws a selected range's flame graph itself, and
+ *           flame.svg colours frames by their kind; C reset forgets them
+ *  everything else: ignored.
  *
  * Output, into --outdir at end of input (and every --interval ms while the
  * input is live and something changed), each written to a temporary name in
@@ -29,7 +33,9 @@
  *	heatmap.svg    the interactive heatmap
  *	flame.svg      the interactive flame graph
  *	flame.json     nested {name,value,children} (only with --format)
- *	index.html     heatmap + flame graph + warnings + statistics
+ *	index.html     heatmap + flame graph + warnings + statistics (+ the
+ *	               samples timeline, at most --timeline-max MB)
+ *	range.folded   with --range-folded FROM:TO: that range's folded table
  * --term draws the heatmap on the terminal (stdout, or /dev/tty with
  * --passthrough), redrawn in place at most FP_TERM_FPS times a second while
  * cells change; plain characters when that is not a tty or NO_COLOR is set
