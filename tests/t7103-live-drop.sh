@@ -3,7 +3,7 @@ test_description='fp-read --live: a stalled chain makes it drop and count whole 
 . "$(dirname "$0")/test-lib.sh"
 SPIN=$TOP/build/tests/live-spin
 CAPTURE=$EXAMPLES/demo-clockloop.perf.gz
-COPIES=6
+COPIES=3
 
 # The source writes COPIES captures, then touches src.done. The consumer
 # does not read until src.done exists (or 10 s have passed: then it writes
@@ -108,10 +108,12 @@ test_expect_success 'live --http with a stalled stage: the web view reports the 
 	wait_for "! perf_running" 150 &&
 	touch go &&
 	url=$(sed -n "s/.*listening on \(http:[^ ]*\)/\1/p" out.txt) &&
-	test -n "$url" &&
+	{ test -n "$url" || { cat out.txt err; false; }; } &&
 	wait_for "curl -sf \"\${url}heatmap/?filename=live\" | grep -q \"\\\"dropped\\\":[1-9]\"" 100 &&
+	# the chain has drained: only the web server is left (--keep-serving)
+	wait_for "test \"\$(ps -o comm= --ppid $fp)\" = fp-serve" 300 &&
 	kill -INT $fp &&
-	wait $fp
+	{ wait $fp || { echo "live exited $?"; cat err; false; }; }
 '
 
 test_done
