@@ -14,6 +14,10 @@
 #define LOAD_DEN 10
 #define TEXT_MIN 65536u
 #define SAMPLES_MIN 4096u
+/* Interned stacks (folded strings and kinds) take at most this much: past
+ * it new samples are counted as overflow like past max_samples (each unique
+ * stack needs a sample, so max_samples alone would allow gigabytes). */
+#define TEXT_MAX ((size_t)256 << 20)
 
 void fp_timeline_init(struct fp_timeline *tl, size_t max_samples)
 {
@@ -168,7 +172,8 @@ int fp_timeline_add(struct fp_timeline *tl, const char *line, size_t len)
 		tl->bad++;
 		return -1;
 	}
-	if (tl->n >= tl->max_samples) {
+	if (tl->n >= tl->max_samples ||
+	    tl->text_len + tl->folded.len + tl->kinds.len > TEXT_MAX) {
 		tl->overflow++;
 		return 0;
 	}
