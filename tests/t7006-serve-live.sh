@@ -121,6 +121,9 @@ test_expect_success 'a live chain: range selection goes through the fp-range con
 	jq -e ".matched == true and .total == 15 and .from == \"1\" and .to == \"2.5\"" body &&
 	test "$(get "/flamegraph/?filename=chain&start=2&end=4&comm=b")" = 200 &&
 	jq -e "([.. | objects | .v] | add) == 20 and (.c | map(.n)) == [\"b\"]" body &&
+	: the live heatmap is never filtered, and says so &&
+	test "$(get "/heatmap/?filename=chain&comm=b")" = 200 &&
+	jq -e ".filtered == false and ([.values[][]] | add) == 40" body &&
 	test "$(get "/live/flamegraph?name=chain")" = 200 &&
 	jq -e ".total == 20 and .from == \"2\" and .to == \"4\"" body &&
 	test "$(get "/flamegraph/?filename=chain")" = 200 &&
@@ -131,6 +134,46 @@ test_expect_success 'a live chain: range selection goes through the fp-range con
 	jq -e "([.. | objects | .v] | add) == 40" body &&
 	test $(grep -c "^C${T}reset" range.out) = 3 &&
 	exec 9>&-
+'
+
+# The test plays fp-range: it reads what fp-serve writes into ctl and
+# answers with the records fp-range would write after applying it.
+# range_lines: how many selections of range 1..2 fp-serve has written
+range_lines() { awk '/^range 1 2$/ { n++ } END { print n + 0 }' ctl.log; }
+answer() { # FROM TO: fp-range applied a selection
+	printf "C${T}reset\nC${T}range${T}%s${T}%s\nC${T}filter${T}clear\nC${T}flush\n" "$1" "$2" >&9 &&
+	printf "C${T}begin${T}fold\nF${T}1${T}a;f\nC${T}end${T}fold${T}1${T}1\n" >&9
+}
+select_1_2() { # waits for fp-serve to see fp-range's answer
+	n=$(range_lines) &&
+	{ post "/live/range?name=cap&start=1&end=2" >code & } &&
+	post_pid=$! &&
+	if [ "$1" = sends ]; then
+		wait_for "test \$(range_lines) -gt $n" 100 && answer 1 2
+	fi &&
+	wait $post_pid && test "$(cat code)" = 200 &&
+	jq -e ".matched == true and .from == \"1\" and .to == \"2\"" body
+}
+
+test_expect_success 'a selection in force is written again once fp-range ended, was restarted or changed' '
+	rm -f ctl ctl.log && mkfifo ctl &&
+	exec 7<>ctl && { cat ctl >ctl.log 7>&- & } && register_pid $! &&
+	start_live cap --control ctl &&
+	printf "G${T}10${T}100\n" >&9 &&
+	select_1_2 sends && test $(range_lines) = 1 &&
+	select_1_2 && test $(range_lines) = 1 &&
+	: the runner restarted a stage that died &&
+	printf "W${T}flamepipe${T}range${T}stage range killed by signal SIGKILL and was restarted: the records inside it were lost\n" >&9 &&
+	select_1_2 sends && test $(range_lines) = 2 &&
+	select_1_2 && test $(range_lines) = 2 &&
+	: fp-range ended: its final report &&
+	printf "I${T}range${T}seen=5${T}passed=1${T}history=5${T}unique_stacks=1${T}history_dropped=0${T}replays=1${T}replayed=1${T}bad=0${T}regex_runs=0\n" >&9 &&
+	select_1_2 sends && test $(range_lines) = 3 &&
+	: someone else selected another range through the same FIFO &&
+	answer 3 4 &&
+	select_1_2 sends && test $(range_lines) = 4 &&
+	select_1_2 && test $(range_lines) = 4 &&
+	exec 9>&- 7>&-
 '
 
 test_expect_success 'SSE of an unknown capture is a 404 JSON error' '

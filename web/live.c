@@ -110,6 +110,62 @@ static int info_field(const char *line, const char *key, uint64_t *out)
 	return 0;
 }
 
+static const char *const filter_word[] = { "pid", "tid", "cpu", "comm", "event",
+					   "include", "exclude" };
+#define NWORDS (sizeof filter_word / sizeof filter_word[0])
+
+static unsigned words_of(const struct selection *sel)
+{
+	const char *v[NWORDS] = { sel->pid, sel->tid, sel->cpu, sel->comm, sel->event,
+				  sel->include, sel->exclude };
+	unsigned w = 0;
+	for (size_t i = 0; i < NWORDS; i++)
+		if (v[i])
+			w |= 1u << i;
+	return w;
+}
+
+/* "C filter WORD ...": the bit of WORD (0 for "clear" or unknown) */
+static unsigned filter_bit(const char *line, size_t len)
+{
+	const char *p = line + 9;	/* after "C\tfilter\t" */
+	size_t n = len - 9;
+	for (size_t i = 0; i < NWORDS; i++) {
+		size_t wl = strlen(filter_word[i]);
+		if (n > wl && memcmp(p, filter_word[i], wl) == 0 && p[wl] == ' ')
+			return 1u << i;
+	}
+	return 0;
+}
+
+static int range_equal(const struct live_range *a, const struct live_range *b);
+
+/* The selection fp-serve wrote is no longer known to be in force.
+ * Called with the lock held. */
+static void forget_sent(struct live *l)
+{
+	if (!l->sent_sel)
+		return;
+	free(l->sent_sel);
+	l->sent_sel = NULL;
+	l->sent_confirmed = 0;
+	l->forgotten++;
+}
+
+/* C flush after C range: fp-range's account of the selection in force */
+static void check_batch(struct live *l)
+{
+	l->in_sel_batch = 0;
+	if (!l->sent_sel)
+		return;
+	int same = range_equal(&l->batch_range, &l->sent_range) &&
+		l->batch_words == l->sent_words;
+	if (same)
+		l->sent_confirmed = 1;
+	else if (l->sent_confirmed)	/* (before: an older batch still in the pipe) */
+		forget_sent(l);
+}
+
 static void bump(struct live *l)
 {
 	l->version++;
@@ -166,9 +222,23 @@ void live_line(struct live *l, const char *line, size_t len)
 			l->resets++;
 		} else if (len >= 7 && strncmp(line, "C\trange", 7) == 0) {
 			parse_range(line, len, &l->cur);
+			l->in_sel_batch = 1;
+			l->batch_range = l->cur;
+			l->batch_words = 0;
+		} else if (len > 9 && strncmp(line, "C\tfilter\t", 9) == 0) {
+			if (l->in_sel_batch)
+				l->batch_words |= filter_bit(line, len);
+		} else if (len == 7 && strncmp(line, "C\tflush", 7) == 0) {
+			if (l->in_sel_batch)
+				check_batch(l);
 		}
 		break;
 	case 'W':
+		/* the runner's note that a stage died and was restarted (runner/
+		 * supervise.c report_loss): if it was fp-range, its selection is
+		 * gone; re-sending costs one replay if it was another stage */
+		if (memmem(line, len, "and was restarted", 17))
+			forget_sent(l);
 		l->warnings++;
 		l->stats_version = l->version + 1;
 		l->cells_dirty = 1;	/* published at the next idle */
@@ -184,6 +254,12 @@ void live_line(struct live *l, const char *line, size_t len)
 				l->dropped = v;
 			l->stats_version = l->version + 1;
 			l->cells_dirty = 1;
+		} else {
+			/* fp-range's final report (it ended: stopped or restarted
+			 * by the runner): the selection it held ended with it */
+			uint64_t v;
+			if (info_field(line, "replays", &v) && info_field(line, "history", &v))
+				forget_sent(l);
 		}
 		break;
 	}
@@ -281,6 +357,15 @@ int live_select(struct live *l, const struct selection *sel, uint64_t *resets_be
 		free(l->sent_sel);
 		l->sent_sel = fp_xstrdup(s.buf);
 		l->sent_resets_before = *resets_before;
+		l->sent_words = words_of(sel);
+		l->sent_confirmed = 0;
+		l->sent_range.has_from = sel->start != NULL;
+		l->sent_range.has_to = sel->end != NULL;
+		l->sent_range.from_ns = l->sent_range.to_ns = 0;
+		if (sel->start)
+			fp_parse_seconds_ns(sel->start, strlen(sel->start), &l->sent_range.from_ns);
+		if (sel->end)
+			fp_parse_seconds_ns(sel->end, strlen(sel->end), &l->sent_range.to_ns);
 		pthread_mutex_unlock(&l->lock);
 	}
 	fp_sink_free(&s);

@@ -41,6 +41,20 @@ struct live {
 	 * the reset count before it: the same selection is not re-sent */
 	char *sent_sel;
 	uint64_t sent_resets_before;
+	/* what was sent, to check it against fp-range's own account of the
+	 * selection in force (C range / C filter records before C flush):
+	 * once fp-range has confirmed it, a different account means someone
+	 * else changed it, and fp-range's final report (I ... replays=) or
+	 * the runner's "was restarted" W record means the process that held
+	 * it is gone. Either way sent_sel is forgotten, so the next request
+	 * writes its selection again. */
+	struct live_range sent_range;
+	unsigned sent_words;	/* bit i: filter_word i is on */
+	int sent_confirmed;
+	int in_sel_batch;	/* between C range and C flush */
+	struct live_range batch_range;
+	unsigned batch_words;
+	uint64_t forgotten;	/* times sent_sel was forgotten (tests, docs) */
 };
 
 struct live_client {
