@@ -471,6 +471,13 @@ static int timeline_for_page(struct render *r, struct fp_sink *tj, char *note, s
 		fp_sink_free(tj);
 		return 0;
 	}
+	/* fp-range passed only the selected samples: say so, or an empty
+	 * selection outside the range would look like a bug. */
+	char caption[CAPTION_MAX];
+	range_caption(r, caption, sizeof caption);
+	if (caption[0])
+		snprintf(note, n, "This page holds only the samples of %s: a selection's flame "
+			 "graph shows its part of them.", caption);
 	return 1;
 }
 
@@ -479,7 +486,7 @@ static void render_html(struct render *r, struct fp_sink *s)
 	struct fp_heatmap_opts o;
 	char caption[CAPTION_MAX + 64], range[CAPTION_MAX], footer[128];
 	const char *stats[MAX_STATS + 1];
-	char own_stats[256], tl_note[256];
+	char own_stats[256], tl_note[CAPTION_MAX + 128];
 	size_t ns = 0;
 	struct fp_sink tj;
 	int have_tl = timeline_for_page(r, &tj, tl_note, sizeof tl_note);

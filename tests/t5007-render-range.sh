@@ -45,6 +45,12 @@ test_expect_success 'flamepipe report embeds the timeline in index.html (escaped
 	xml_ok rep/index.html
 '
 
+test_expect_success 'a --from/--to report says the page holds only that range' '
+	flamepipe report -q "$DEMO" --from 5 --to 30 --comm clockloop -o rng &&
+	grep -q "id=\"timeline_note\">This page holds only the samples of range \[5, 30) s, filter comm clockloop:" rng/index.html &&
+	grep -q "fp_timeline" rng/index.html
+'
+
 test_expect_success 'the timeline total is the folded total' '
 	total=$(folded_total rep/stacks.folded) &&
 	grep -q "{\"rows\":50,\"base_sec\":155,\"total\":$total," rep/index.html
