@@ -176,6 +176,33 @@ test_expect_success 'a selection in force is written again once fp-range ended, 
 	exec 9>&- 7>&-
 '
 
+# the runner restarts fp-range (flamepipe ctl restart): the new process
+# starts with no selection and no history, so the selection must be written
+# to it again: its snapshot is then empty (without that, the old snapshot
+# of 15 samples would be served as if still in force)
+test_expect_success 'flamepipe ctl restart range: fp-serve writes its selection to the new fp-range' '
+	cat >p.pipeline <<-\EOF &&
+	bucket fp-bucket --rows 10
+	range  fp-range --control ${FIFODIR}/range.ctl
+	fold   fp-fold --interval 100
+	web    fp-serve --dir prof --listen 127.0.0.1:0 --live chain --control ${FIFODIR}/range.ctl
+	EOF
+	rm -f in.fifo serve.out && mkfifo in.fifo &&
+	{ flamepipe run -q p.pipeline --dir-file dirf <in.fifo >serve.out 2>>serve.err & } &&
+	register_pid $! &&
+	exec 9>in.fifo &&
+	wait_for "grep -qs \"listening on\" serve.out" 100 &&
+	PORT=$(sed -n "s|.*:\([0-9]*\)/\$|\1|p" serve.out) && URL=http://127.0.0.1:$PORT &&
+	samples >&9 &&
+	wait_for "get \"/heatmap/?filename=chain\" >/dev/null && jq -e \"([.values[][]] | add) == 40\" body >/dev/null" 100 &&
+	test "$(post "/live/range?name=chain&start=1&end=2.5")" = 200 &&
+	jq -e ".matched == true and .total == 15" body &&
+	flamepipe ctl dirf restart range >ctl.out &&
+	grep "^ok: stage .range. restarted" ctl.out &&
+	wait_for "post \"/live/range?name=chain&start=1&end=2.5\" >/dev/null && jq -e \".matched == true and .total == 0\" body >/dev/null" 100 &&
+	exec 9>&-
+'
+
 test_expect_success 'SSE of an unknown capture is a 404 JSON error' '
 	start_live cap &&
 	code=$(get "/live/events?name=other") &&
