@@ -14,8 +14,14 @@ if (!data_el || !box) return;
 var tl = JSON.parse(data_el.textContent);
 var HTML = document.documentElement.namespaceURI || "http://www.w3.org/1999/xhtml";
 var NS = "http://www.w3.org/2000/svg";
-var WIDTH = 1200, FH = 16, FONT = 12, FONTW = 0.59, XPAD = 10, MINW = 0.1;
-var SEARCH_COLOR = "rgb(230,0,230)";
+// fp-render's flame graph options (--width, --height, --fontsize,
+// --inverted, --minwidth, --search-color), within sane limits.
+function opt(v, lo, hi, dflt) { return typeof v === "number" && v >= lo && v <= hi ? v : dflt; }
+var WIDTH = opt(tl.width, 100, 100000, 1200), FH = opt(tl.frameheight, 2, 1000, 16);
+var FONT = opt(tl.fontsize, 1, 1000, 12), FONTW = 0.59, XPAD = 10;
+var MINW = opt(tl.minwidth, 0, 1e9, 0.1), MINW_PCT = tl.minwidth_pct === 1;
+var INVERTED = tl.inverted === 1;
+var SEARCH_COLOR = typeof tl.searchcolor === "string" ? tl.searchcolor : "rgb(230,0,230)";
 var frame = document.getElementById("flameframe");
 var caption = document.getElementById("flame_caption");
 var caption0 = caption ? caption.textContent : "";
@@ -132,6 +138,7 @@ function draw() {
 	var root = state.root, z = state.zoom || root;
 	var avail = WIDTH - 2 * XPAD, scale = avail / z.w;
 	var ypad1 = FONT * 3, ypad2 = FONT * 2 + 10;
+	var minw = MINW_PCT ? MINW * avail / 100 * root.w / z.w : MINW;
 	var height = (root.maxd + 1) * FH + ypad1 + ypad2;
 	var svg = el("svg", { id: "rf_svg", width: WIDTH, height: height,
 		viewBox: "0 0 " + WIDTH + " " + height, "font-family": "Verdana, sans-serif",
@@ -145,8 +152,8 @@ function draw() {
 		var inside = is_ancestor(z, node);
 		if (!anc && !inside) continue;
 		var x = anc ? 0 : (node.x - z.x) * scale, w = anc ? avail : node.w * scale;
-		if (w < MINW) continue;
-		var y = height - ypad2 - (node.depth + 1) * FH + 1;
+		if (w < minw) continue;
+		var y = INVERTED ? ypad1 + node.depth * FH : height - ypad2 - (node.depth + 1) * FH + 1;
 		var hit = state.re && node.parent && state.re.test(name_of(node));
 		var g = el("g", { "class": anc ? "rf_parent" : "rf_frame", "data-x": node.x,
 			"data-w": node.w });
@@ -158,7 +165,8 @@ function draw() {
 		var chars = Math.floor((w - 3) / (FONT * FONTW)), label = name_of(node);
 		if (chars >= 3) {
 			if (label.length > chars) label = label.substr(0, chars - 2) + "..";
-			g.appendChild(el("text", { x: (XPAD + x + 3).toFixed(2), y: y + 11 }, label));
+			g.appendChild(el("text", { x: (XPAD + x + 3).toFixed(2),
+				y: (y + (FH - 1) / 2 + FONT * 0.35).toFixed(2) }, label));
 		}
 		g.fp_node = node;
 		frames.appendChild(g);

@@ -367,6 +367,12 @@ void fp_timeline_json(struct fp_timeline *tl, struct fp_sink *s, const struct fp
 	fp_sink_u64(s, fp_timeline_total(tl));
 	fp_sink_str(s, ",\"countname\":");
 	fp_json_string(s, o->countname, strlen(o->countname));
+	/* The flame graph options the page's graph follows too. */
+	fp_sink_printf(s, ",\"width\":%u,\"frameheight\":%u,\"fontsize\":%u,\"inverted\":%d,"
+		       "\"minwidth\":%.4g,\"minwidth_pct\":%d,\"searchcolor\":",
+		       o->width, o->frame_height, o->fontsize, o->inverted ? 1 : 0, o->minwidth,
+		       o->minwidth_pct ? 1 : 0);
+	fp_json_string(s, o->search_color, strlen(o->search_color));
 	fp_flame_color_kind(o->palette, "all", 3, 0, color);
 	{
 		unsigned r, g, b;
