@@ -2,6 +2,7 @@
 // File list -> heatmap -> two clicks -> flame graph -> search -> rows ->
 // compare; and a capture full of HTML in its names never runs any of it.
 // Prints TAP; screenshots go to tests/artifacts/serve-*.png.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -284,16 +285,62 @@ await step('filters (stack include regex, comm) update the flame graph and the U
 	check(h.includes('include=' + SEARCH) && h.includes('comm=clockloop'), 'filters not in the URL: ' + h);
 	// every stack left goes through the regex: the search matches them all
 	eq(await page.getAttribute('#matched', 'data-matched'), String(want), 'matched samples under the include filter');
-	const heat = await api('heatmap/', { filename: FILE, rows: 100, include: SEARCH, comm: 'clockloop' });
-	if (heat.filtered) {
-		const cells = await page.evaluate(() => window.flamepipe.state.heat.total);
-		eq(cells, heat.values.flat().reduce((a, v) => a + v, 0), 'filtered heatmap cells');
-	} else {
-		check((await page.textContent('#heat-title')).includes('flame graph only'), 'no note that the heatmap is unfiltered');
-	}
+	// the heatmap is filtered too (fp-serve applies the filters to /heatmap/)
+	const rows = await page.evaluate(() => window.flamepipe.state.rows);
+	const heat = await api('heatmap/', { filename: FILE, rows, include: SEARCH, comm: 'clockloop' });
+	check(heat.filtered === true, 'fp-serve did not filter the heatmap');
+	await page.waitForFunction((n) => window.flamepipe.state.heat && window.flamepipe.state.heat.filtered &&
+		window.flamepipe.state.heat.total === n, heat.counted);
+	eq(heat.counted, want, 'filtered heatmap total vs filtered whole-profile flame graph');
+	check(!(await page.textContent('#heat-title')).includes('flame graph only'), 'the page still says the heatmap is unfiltered');
 	await shot(page, 'serve-09-filters');
 	await page.click('#filters-reset');
 	await page.waitForFunction(() => !/include=/.test(location.hash));
+	await page.waitForFunction(() => window.flamepipe.state.heat && !window.flamepipe.state.heat.filtered);
+});
+
+// the brief's check: a comm filter makes the heatmap count that comm only,
+// on the same columns (second 0 = the capture's first second, not comm's)
+await step('a comm filter changes the heatmap to that comm\'s samples, columns aligned', async () => {
+	const rows = await page.evaluate(() => window.flamepipe.state.rows);
+	const all = await api('heatmap/', { filename: FILE, rows });
+	const stream = execFileSync('sh', ['-c',
+		`"${TOP}/bin/fp-read" -q "${TOP}/examples/${FILE}" | "${TOP}/bin/fp-range" --comm clockloop | "${TOP}/bin/fp-bucket" --rows ${rows}`],
+		{ encoding: 'utf8', maxBuffer: 64 << 20 });
+	const counted = Number((/^I\tbucket\t.*\tcounted=(\d+)/m.exec(stream) || [])[1]);
+	check(counted > 0 && counted < all.counted, `clockloop count ${counted} of ${all.counted}`);
+	// (the box may still be open: "open" is an empty attribute)
+	if (!(await page.$eval('#filters-box', (d) => d.open))) await page.click('#filters-box summary');
+	await page.fill('#filters [name=comm]', 'clockloop');
+	await page.click('#filters button[type=submit]');
+	await page.waitForFunction((n) => window.flamepipe.state.heat && window.flamepipe.state.heat.filtered &&
+		window.flamepipe.state.heat.total === n, counted);
+	const h = await page.evaluate(() => {
+		const x = window.flamepipe.state.heat;
+		return { ncols: x.ncols, base: x.base, rows: x.rows };
+	});
+	eq(h.ncols, all.values.length, 'filtered heatmap columns vs unfiltered');
+	eq(h.base, all.start_sec, 'filtered heatmap start second vs unfiltered');
+	// what is drawn: coloured exactly where the comm has samples, and only
+	// where the unfiltered heatmap has samples too
+	const f = await api('heatmap/', { filename: FILE, rows, comm: 'clockloop' });
+	await waitCells(page, all.values.length * rows);
+	const drawn = await drawnCells(page);
+	for (let t = 0; t < drawn.length; t++) {
+		const c = Math.floor(t / rows), i = rows - 1 - (t % rows);
+		const v = f.values[c][i];
+		if ((drawn[t] !== WHITE) !== (v > 0))
+			throw new Error(`cell ${t} (second ${c}) drawn ${drawn[t]} for filtered count ${v}`);
+		if (v > all.values[c][i])
+			throw new Error(`cell ${t}: filtered ${v} > unfiltered ${all.values[c][i]}`);
+	}
+	const title = await page.textContent('#heat-title');
+	check(!title.includes('flame graph only') && title.includes(counted + ' samples matching the filters'),
+	      'heatmap title: ' + title);
+	await shot(page, 'serve-09b-comm-filter');
+	await page.click('#filters-reset');
+	await page.waitForFunction(() => window.flamepipe.state.heat && !window.flamepipe.state.heat.filtered &&
+		!/comm=/.test(location.hash));
 });
 
 await step('a refused file name shows the server\'s error, not a blank page', async () => {

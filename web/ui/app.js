@@ -563,6 +563,7 @@ function updateHeatTitle() {
 	title.appendChild(el('strong', '', h.file));
 	title.appendChild(document.createTextNode(
 		'  ' + h.ncols + ' s \u00d7 ' + h.rows + ' rows, ' + fmtCount(h.total) + ' samples' +
+		(h.filtered ? ' matching the filters' : '') +
 		(h.idle ? ' (' + fmtCount(h.idle) + ' idle dropped)' : '') + ', max cell ' + h.max +
 		(h.live ? (h.ended ? ' \u2014 capture ended' : ' \u2014 live') : '') +
 		// a server that cannot filter the heatmap says nothing: tell the user
