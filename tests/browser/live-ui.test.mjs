@@ -199,6 +199,27 @@ await step('compare: the live range against a range of a finished capture', asyn
 	await page.waitForFunction(() => /Live flame graph: 5 s/.test(document.getElementById('flame-title').textContent));
 });
 
+// Filters of a live capture go to fp-range (the flame graph); the live
+// heatmap is the chain's own (fp-bucket before fp-range): never filtered,
+// and the page says so.
+await step('a comm filter on the live page filters the flame graph; the heatmap says it is unfiltered', async () => {
+	if (!(await page.$eval('#filters-box', (d) => d.open))) await page.click('#filters-box summary');
+	await page.fill('#filters [name=comm]', 'clockloop');
+	await page.click('#filters button[type=submit]');
+	await page.waitForFunction(() => /filters apply to the flame graph only/.test(document.getElementById('heat-title').textContent));
+	const heat = await getJSON(url + 'heatmap/?filename=' + NAME + '&comm=clockloop');
+	check(heat.filtered === false && heat.live === true, 'live /heatmap/ with a filter: filtered=' + heat.filtered);
+	await page.waitForFunction(() => {
+		const d = window.flamepipe.flame.data;
+		return d && d.root.total > 0 && d.root.kids.every((c) => c.name === 'clockloop');
+	});
+	const snap = await getJSON(url + 'live/flamegraph?name=' + NAME);
+	check(snap.tree.c.length > 0 && snap.tree.c.every((c) => c.n === 'clockloop'), 'live snapshot not filtered by comm');
+	await shot(page, 'live-04b-filter');
+	await page.click('#filters-reset');
+	await page.waitForFunction(() => !/flame graph only/.test(document.getElementById('heat-title').textContent));
+});
+
 await step('the end of the capture is shown and the page keeps every column', async () => {
 	const t0 = Date.now();
 	await feeding;
