@@ -702,11 +702,14 @@ static void pump_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 	int r = pump_step(p);
 
 	pump_after_step(p, r);
-	/* Two small reads in a row: a batch stream has one small read (the
+	/* Only a stage that writes into the next one's pipe gathers (a sink
+	 * like fp-serve reacts at once). Two small reads in a row: a batch
+	 * stream has one small read (the
 	 * tail an upstream stage flushes when its input runs dry) between
 	 * chunks of FP_OUT_CHUNK, a trickle has only small ones. */
 	p->small_steps = r == 1 && p->step_bytes < FP_TRICKLE_BYTES ? p->small_steps + 1 : 0;
-	if (p->small_steps >= 2 && !p->done && !p->stopping && ev_is_active(&p->in_w)) {
+	if (p->small_steps >= 2 && p->out.nonblock && !p->done && !p->stopping &&
+	    ev_is_active(&p->in_w)) {
 		/* Trickling input: gather for a moment (fp_io.h). */
 		ev_io_stop(p->loop, &p->in_w);
 		ev_timer_set(&p->gather_w, FP_GATHER_S, 0.);

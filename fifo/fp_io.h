@@ -54,9 +54,9 @@
 #define FP_OUT_HARD   (8u << 20)	/* block (poll) before growing past this */
 #define FP_EXIT_PIPE  141		/* reader went away: 128 + SIGPIPE */
 #define FP_PIPE_SIZE  (1 << 20)		/* kernel buffer of our pipes/FIFOs */
-/* A pipe or FIFO input that delivered less than FP_TRICKLE_BYTES in two
- * read callbacks in a row (a live source writing sample by sample) is read again only
- * FP_GATHER_S later: one wakeup per FP_GATHER_S gathers what arrived
+/* A stage writing into a pipe or FIFO whose pipe or FIFO input delivered
+ * less than FP_TRICKLE_BYTES in two read callbacks in a row (a live source
+ * writing sample by sample) reads again only FP_GATHER_S later: one wakeup per FP_GATHER_S gathers what arrived
  * meanwhile, instead of a context switch per small write. It adds at most
  * FP_GATHER_S of delay per stage; a batch stream (writers flush
  * FP_OUT_CHUNK at a time) is never held. */
