@@ -29,6 +29,8 @@ test_expect_success 'a tour of the routes, live input included, then SIGTERM: ex
 	{ curl -sSN --max-time 60 "$URL/live/events?name=cap" >sse 9>&- & } &&
 	test "$(get /profile/)" = 200 &&
 	test "$(get "/heatmap/?filename=$F&rows=25")" = 200 &&
+	test "$(get "/heatmap/?filename=$F&rows=25&comm=worker2&include=a")" = 200 &&
+	jq -e ".filtered == true" body &&
 	test "$(get "/flamegraph/?filename=$F&start=1&end=3&comm=mp-crc32")" = 200 &&
 	test "$(get "/differential/?filename=$F&end=3&compareFilename=$F&compareStart=3")" = 200 &&
 	test "$(get "/elided/?filename=$F&end=3&compareFilename=$F&compareStart=3")" = 200 &&
