@@ -20,7 +20,7 @@
 # The corpus is cached: if corpus.facts exists and was made with the same
 # BENCH_MB, nothing is done. BENCH_REBUILD=1 forces a rebuild.
 #
-# Environment: BENCH_MB (512; 64 with BENCH_QUICK=1), BENCH_CAPTURE_S (12),
+# Environment: BENCH_MB (512; 64 with BENCH_QUICK=1), BENCH_CAPTURE_S (12; 3),
 #              BENCH_GZIP_LEVEL (1), BENCH_CORPUS (bench/cache, or
 #              bench/cache/quick), BENCH_FOLDED_LINES (100000),
 #              BENCH_FREQ (perf record -F, 4999).
@@ -30,6 +30,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
 	BENCH_MB=${BENCH_MB:-64}
+	BENCH_CAPTURE_S=${BENCH_CAPTURE_S:-3}	# a few copies even in 64 MiB
 	BENCH_CORPUS=${BENCH_CORPUS:-$here/cache/quick}
 fi
 BENCH_MB=${BENCH_MB:-512}
@@ -46,6 +47,7 @@ facts=$dir/corpus.facts
 if [ "${BENCH_REBUILD:-0}" != 1 ] && [ -f "$facts" ] &&
    grep -qx "corpus_mb_wanted=$BENCH_MB" "$facts" &&
    grep -qx "perf_freq=$PERF_FREQ" "$facts" &&
+   grep -qx "capture_seconds=$BENCH_CAPTURE_S" "$facts" &&
    [ -f "$dir/corpus.perf" ] && [ -f "$dir/corpus.perf.gz" ] && [ -f "$dir/folded-100k.txt" ]; then
 	echo "make-corpus: reusing $dir (BENCH_REBUILD=1 to rebuild)" >&2
 	exit 0

@@ -295,7 +295,9 @@ if have fp-read; then
 	# the measured growth against that: RSS on the corpus minus RSS on
 	# one copy of the capture, over the samples in between (the later
 	# copies repeat the same stacks, so only the per-sample cost grows).
-	if have fp-range && [ -n "${range_rss_kib:-}" ]; then
+	if have fp-range && [ -n "${range_rss_kib:-}" ] && [ "$copies" -lt 2 ]; then
+		note "fp-range history: the corpus is one copy of the capture, so the cost per sample cannot be told from the unique stacks here (peak RSS $(calc "int($range_rss_kib / 1024)") MiB for $samples samples)"
+	elif have fp-range && [ -n "${range_rss_kib:-}" ]; then
 		head -n "$((capture_samples + 1))" "$stream" > "$tmp/one.stream"
 		"$rtime" -o "$tmp/time" sh -c "fp-range < '$tmp/one.stream' > /dev/null"
 		one_rss=$(field maxrss_kib "$tmp/time")
