@@ -102,6 +102,9 @@ function select_range(a, b) {
 	set_text(selected, "Selected: [" + from + ", " + to + ") s, " + n + " samples");
 	svg.setAttribute("data-from", from);
 	svg.setAttribute("data-to", to);
+	// Kept in the URL, so a reload or a shared link shows the same range.
+	if (window.history && history.replaceState)
+		history.replaceState(null, "", "#range=" + a + "," + b);
 	var hint = document.getElementById("range_hint");
 	if (hint)
 		set_text(hint, "For the flame graph of this range: flamepipe report CAPTURE -o DIR --from " +
@@ -152,8 +155,15 @@ document.addEventListener("click", function (evt) {
 	while (snake.firstChild) snake.removeChild(snake.firstChild);
 	set_text(selected, " ");
 	start = null;
+	if (window.history && history.replaceState)
+		history.replaceState(null, "", window.location.pathname + window.location.search);
 	document.dispatchEvent(new CustomEvent("fp-whole"));
 }, false);
 if (cfg.sel_from !== null)
 	draw_snake(cfg.sel_from, cfg.sel_to);
+// A #range=A,B from an earlier selection: selected again once the page is
+// complete (the range flame graph's script comes after this one).
+var m = /[#&]range=(\d+),(\d+)/.exec(window.location.hash || "");
+if (m && +m[1] <= +m[2] && +m[2] < cfg.cols * cfg.rows)
+	window.addEventListener("load", function () { select_range(+m[1], +m[2]); }, false);
 })();

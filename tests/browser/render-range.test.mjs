@@ -91,6 +91,17 @@ await step('index.html: two clicks draw the range graph in the page; counts = a 
 	await screenshot(page, 'render-range-selected.png');
 });
 
+await step('the selection is kept in the URL: a reload draws the same range', async () => {
+	const url = page.url();
+	check(/#range=\d+,\d+$/.test(url), `url ${url}`);
+	await page.goto('about:blank');
+	await page.goto(url);
+	await page.waitForSelector('#rf_svg');
+	eq(await page.getAttribute('#rangeflame', 'data-from'), sel.from, 'from after reload');
+	eq(Number(await page.getAttribute('#rangeflame', 'data-total')), sel.total, 'total after reload');
+	eq(await page.evaluate(() => document.getElementById('hm_snake').children.length) > 0, true, 'snake after reload');
+});
+
 await step('a range inside one column and one spanning two bursts agree as well', async () => {
 	await selectAndCompare([21, 5], [21, 30], 'r2');
 	await selectAndCompare([7, 0], [37, 49], 'r3');
