@@ -144,6 +144,12 @@ answer() { # FROM TO: fp-range applied a selection
 	printf "C${T}reset\nC${T}range${T}%s${T}%s\nC${T}filter${T}clear\nC${T}flush\n" "$1" "$2" >&9 &&
 	printf "C${T}begin${T}fold\nF${T}1${T}a;f\nC${T}end${T}fold${T}1${T}1\n" >&9
 }
+# sync_live N: fp-serve has read every line written before (lines are
+# read in order; samples= shows in /heatmap/)
+sync_live() {
+	printf "I${T}read${T}samples=%s\n" "$1" >&9 &&
+	wait_for "get \"/heatmap/?filename=cap\" >/dev/null && jq -e \".samples == $1\" body >/dev/null" 100
+}
 select_1_2() { # waits for fp-serve to see fp-range's answer
 	n=$(range_lines) &&
 	{ post "/live/range?name=cap&start=1&end=2" >code & } &&
@@ -156,21 +162,25 @@ select_1_2() { # waits for fp-serve to see fp-range's answer
 }
 
 test_expect_success 'a selection in force is written again once fp-range ended, was restarted or changed' '
-	rm -f ctl ctl.log && mkfifo ctl &&
-	exec 7<>ctl && { cat ctl >ctl.log 7>&- & } && register_pid $! &&
-	start_live cap --control ctl &&
+	: a FIFO of its own: the fp-range of an earlier test still reopens ctl &&
+	mkfifo ctl4 &&
+	exec 7<>ctl4 && { cat ctl4 >ctl.log 7>&- & } && register_pid $! &&
+	start_live cap --control ctl4 &&
 	printf "G${T}10${T}100\n" >&9 &&
 	select_1_2 sends && test $(range_lines) = 1 &&
 	select_1_2 && test $(range_lines) = 1 &&
 	: the runner restarted a stage that died &&
 	printf "W${T}flamepipe${T}range${T}stage range killed by signal SIGKILL and was restarted: the records inside it were lost\n" >&9 &&
+	sync_live 1 &&
 	select_1_2 sends && test $(range_lines) = 2 &&
 	select_1_2 && test $(range_lines) = 2 &&
 	: fp-range ended: its final report &&
 	printf "I${T}range${T}seen=5${T}passed=1${T}history=5${T}unique_stacks=1${T}history_dropped=0${T}replays=1${T}replayed=1${T}bad=0${T}regex_runs=0\n" >&9 &&
+	sync_live 2 &&
 	select_1_2 sends && test $(range_lines) = 3 &&
 	: someone else selected another range through the same FIFO &&
 	answer 3 4 &&
+	sync_live 3 &&
 	select_1_2 sends && test $(range_lines) = 4 &&
 	select_1_2 && test $(range_lines) = 4 &&
 	exec 9>&- 7>&-
