@@ -405,8 +405,11 @@ else
 	delay_line="| delay: sample written -> its H record out of fp-bucket | - | - | p99 <= $TARGET_DELAY_MS ms | missing ($(missing_of fp-read fp-bucket)) |"
 fi
 if have fp-read fp-bucket fp-range fp-fold; then
-	trickle "$BENCH_RATE" "$BENCH_TRICKLE" "fp-read | fp-bucket | fp-range | fp-fold > /dev/null"
-	live_cost "CPU of read \\| bucket \\| range \\| fold fed $BENCH_RATE samples/s (trickle, 40-frame stacks)" "$(tget cpu_s)" "$(tget samples)"
+	# BENCH_RATE, and the rate of the corpus' capture (-F 4999 on every CPU).
+	for rate in "$BENCH_RATE" "$((perf_freq * $(nproc)))"; do
+		trickle "$rate" "$BENCH_TRICKLE" "fp-read | fp-bucket | fp-range | fp-fold > /dev/null"
+		live_cost "CPU of read \\| bucket \\| range \\| fold fed $rate samples/s (trickle, 40-frame stacks)" "$(tget cpu_s)" "$(tget samples)"
+	done
 fi
 
 # ---- the results file -----------------------------------------------------
