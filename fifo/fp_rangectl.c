@@ -236,17 +236,49 @@ char *fp_rangectl_format_seconds(uint64_t ns, char *buf)
 const char *fp_regex_too_costly(const char *s, size_t n)
 {
 	uint64_t product = 1;
+	int after_op = 0;	/* the previous token was a repetition operator */
 	static const char too_big[] = "regular expression too complex (nested or large repetitions)";
+	static const char stacked[] =
+		"stacked repetition operators (a++, a*+, a{2}{3}) are not supported";
+
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] == '\\') {
 			if (i + 1 < n && s[i + 1] >= '1' && s[i + 1] <= '9')
 				return "back-references (\\1 ...) are not supported";
 			i++;
+			after_op = 0;
+			continue;
+		}
+		if (s[i] == '[') {
+			/* A bracket expression is one atom; operators inside it
+			 * are literals. A ']' first (after an optional '^') is a
+			 * literal, and so is anything inside [:class:]. */
+			size_t j = i + 1;
+			if (j < n && s[j] == '^')
+				j++;
+			if (j < n && s[j] == ']')
+				j++;
+			while (j < n && s[j] != ']') {
+				if (s[j] == '[' && j + 1 < n && strchr(":.=", s[j + 1])) {
+					const char *close = memchr(s + j + 2, s[j + 1], n - j - 2);
+					if (close && close + 1 < s + n && close[1] == ']')
+						j = (size_t)(close - s) + 1;
+				}
+				j++;
+			}
+			i = j;		/* at the ']' (or the end: regcomp refuses it) */
+			after_op = 0;
 			continue;
 		}
 		uint64_t factor = 1;
-		if (s[i] == '+' && i > 0 && strchr(")+*?}", s[i - 1])) {
-			factor = 2;
+		int op = 0;
+		if (s[i] == '*' || s[i] == '?') {
+			op = 1;
+		} else if (s[i] == '+') {
+			op = 1;
+			/* a '+' on a group is copied by regcomp */
+			if (i > 0 && s[i - 1] == ')')
+				factor = 2;
 		} else if (s[i] == '{') {
 			uint64_t v = 0;
 			int digits = 0;
@@ -263,9 +295,18 @@ const char *fp_regex_too_costly(const char *s, size_t n)
 					factor = v;
 				digits = 1;
 			}
-			if (!(j < n && s[j] == '}' && digits))
+			if (j < n && s[j] == '}' && digits) {
+				op = 1;
+				i = j;
+			} else {
 				factor = 1;
+			}
 		}
+		/* POSIX leaves a repetition of a repetition undefined, and
+		 * glibc's regcomp takes seconds to gigabytes on chains of them. */
+		if (op && after_op)
+			return stacked;
+		after_op = op;
 		product *= factor;
 		if (product > FP_REGEX_EXPANSION_MAX)
 			return too_big;

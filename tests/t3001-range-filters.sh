@@ -66,6 +66,8 @@ test_expect_success 'records other than S pass unchanged; malformed S becomes a 
 '
 test_expect_success 'a regex glibc would expand into gigabytes is refused, from options and the control FIFO' '
 	{ timeout 10 fp-range --include "a++++++++++++++++++++++++++++++" </dev/null 2>err; test $? = 100; } &&
+	grep -q "stacked repetition" err &&
+	{ timeout 10 fp-range --include "((((((((((((((((((a)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+" </dev/null 2>err; test $? = 100; } &&
 	grep -q "too complex" err &&
 	{ timeout 10 fp-range --exclude "((a{255}){255}){255}" </dev/null 2>err; test $? = 100; } &&
 	{ timeout 10 fp-range --include "(a)\\1" </dev/null 2>err; test $? = 100; } &&
@@ -74,5 +76,14 @@ test_expect_success 'a regex glibc would expand into gigabytes is refused, from 
 	{ sleep 1; echo "include ((a{255}){255}){255}" >ctl; sleep 1; } |
 		timeout 20 fp-range --control ctl >out 2>err &&
 	grep -q "^W	range	.*too complex" out
+'
+test_expect_success 'stacked repetition operators are refused; operators inside brackets are literals' '
+	for re in "a++" "a*+" "x.l+++*+++" "a{2}{3}"; do
+		{ timeout 10 fp-range --include "$re" </dev/null 2>err; test $? = 100; } &&
+		grep -q "stacked repetition" err || return 1
+	done &&
+	printf "S\t1000000000\t1\t1\t0\t1\tev\tc+*\tu\tf\n" >plus.S &&
+	fp-range --include "[*+]+" <plus.S | grep -c "^S" >n && test "$(cat n)" = 1 &&
+	fp-range --include "[[:alpha:]]+[+]" <plus.S | grep -c "^S" >n && test "$(cat n)" = 1
 '
 test_done
