@@ -65,6 +65,7 @@
 #define PARANOID_PATH "/proc/sys/kernel/perf_event_paranoid"
 #define WEB_POLL_INTERVAL 0.2	/* s between checks for the end of the capture */
 #define DURATION_POLL 0.1	/* s between checks for the first bytes */
+#define DURATION_START_MAX 20.0	/* s: then --duration counts anyway */
 #define TEXT_MAX 8192
 /* perf script can need seconds to load the symbols of a big binary it
  * meets for the first time, and perf record cannot exit while its last
@@ -107,6 +108,7 @@ struct duration {
 	int started;
 	int polled;
 	unsigned long long baseline;	/* rchar at the first poll: the loader's reads */
+	ev_tstamp since;		/* time of the first poll */
 };
 
 static unsigned long long stage_rchar(struct fp_run *r, const char *name)
@@ -145,10 +147,13 @@ static void duration_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	if (!d->polled) {
 		d->polled = 1;
 		d->baseline = rchar;
+		d->since = ev_now(loop);
 		return;
 	}
-	if (rchar <= d->baseline)
-		return;	/* still starting: poll again */
+	/* Still starting: poll again, but not for ever (a source that never
+	 * writes must not make --duration hang). */
+	if (rchar <= d->baseline && ev_now(loop) - d->since < DURATION_START_MAX)
+		return;
 	d->started = 1;
 	ev_timer_stop(loop, w);
 	ev_timer_set(w, d->seconds, 0.);
