@@ -584,9 +584,23 @@ static int pump_step(struct fp_pump *p)
 
 /* FP_PUMP_MMAP: maps the input if it is a non-empty regular file that is
  * not gzip; returns 1 if it did. */
+/* A mapped file that shrinks under us raises SIGBUS on the missing pages:
+ * say so and exit like any other failed read, rather than crash. */
+static void pump_map_sigbus(int sig)
+{
+	static const char msg[] = ": the input file shrank while it was being read\n";
+	const char *prog = fp_prog();
+
+	(void)sig;
+	(void)!write(2, prog, strlen(prog));
+	(void)!write(2, msg, sizeof msg - 1);
+	_exit(FP_EXIT_SYS);
+}
+
 static int pump_map(struct fp_pump *p)
 {
 	struct stat st;
+	struct sigaction sa;
 
 	if (!(p->flags & FP_PUMP_MMAP) || p->in_pollable ||
 	    fstat(p->in_fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
@@ -605,6 +619,9 @@ static int pump_map(struct fp_pump *p)
 		return 0;
 	}
 	madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = pump_map_sigbus;
+	sigaction(SIGBUS, &sa, NULL);
 	p->map = m;
 	p->map_size = (size_t)st.st_size;
 	p->gz_checked = 1;
