@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "fp_error.h"
 
@@ -111,6 +114,22 @@ static int needs_tidy(const char *s, size_t n)
 {
 	uint64_t w, hit = 0;
 	size_t i = 0;
+
+#ifdef __SSE2__
+	/* 16 bytes a step (SSE2 is x86-64's baseline). */
+	const __m128i paren = _mm_set1_epi8('('), dquote = _mm_set1_epi8('"'),
+		      squote = _mm_set1_epi8('\''), gt = _mm_set1_epi8('>');
+
+	for (; i + 16 <= n; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+		__m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, paren),
+						      _mm_cmpeq_epi8(v, dquote)),
+					 _mm_or_si128(_mm_cmpeq_epi8(v, squote),
+						      _mm_cmpeq_epi8(v, gt)));
+		if (_mm_movemask_epi8(m))
+			return 1;
+	}
+#endif
 
 	for (; i + 8 <= n; i += 8) {
 		memcpy(&w, s + i, 8);
