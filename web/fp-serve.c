@@ -431,6 +431,18 @@ static void quit_cb(struct ev_loop *loop, ev_signal *w, int revents)
 	ev_break(loop, EVBREAK_ALL);
 }
 
+/* SIGALRM after STOP_GRACE_S of MHD_stop_daemon: exit now, successfully. */
+static void stop_grace_expired(int sig)
+{
+	static const char msg[] =
+		"fp-serve: stop: connections still open after the grace period, exiting\n";
+	(void)sig;
+	if (write(2, msg, sizeof msg - 1) < 0) {
+		/* nothing more to do: we are leaving */
+	}
+	_exit(FP_EXIT_OK);
+}
+
 int main(int argc, char **argv)
 {
 	fp_set_prog(argv[0]);
@@ -554,7 +566,11 @@ int main(int argc, char **argv)
 		ev_run(loop, 0);	/* until SIGINT/SIGTERM */
 
 	api_shutdown();
-	alarm(STOP_GRACE_S);	/* a thread stuck in a stage: do not hang */
+	/* a thread stuck in a stage or a client that keeps an SSE stream
+	 * open must not hang the stop, nor turn it into a failure: all
+	 * answers that matter are sent, so the grace timer exits 0 */
+	signal(SIGALRM, stop_grace_expired);
+	alarm(STOP_GRACE_S);
 	MHD_stop_daemon(d);
 	ev_loop_destroy(loop);
 	return FP_EXIT_OK;
