@@ -406,8 +406,10 @@ else
 fi
 if have fp-read fp-bucket fp-range fp-fold; then
 	# BENCH_RATE, and the rate of the corpus' capture (-F 4999 on every CPU).
+	# fp-fold writes into a pipe (the trickle), as into fp-render's FIFO in
+	# the real chain.
 	for rate in "$BENCH_RATE" "$((perf_freq * $(nproc)))"; do
-		trickle "$rate" "$BENCH_TRICKLE" "fp-read | fp-bucket | fp-range | fp-fold > /dev/null"
+		trickle "$rate" "$BENCH_TRICKLE" "fp-read | fp-bucket | fp-range | fp-fold"
 		live_cost "CPU of read \\| bucket \\| range \\| fold fed $rate samples/s (trickle, 40-frame stacks)" "$(tget cpu_s)" "$(tget samples)"
 	done
 fi
