@@ -252,12 +252,15 @@ static void pump_stop_input(struct fp_pump *p)
 	ev_idle_stop(p->loop, &p->in_idle);
 }
 
-/* The gathering pause is over: read what arrived meanwhile. */
+static void pump_read_some(struct fp_pump *p, int from_gather);
+
+/* The gathering pause is over: read what arrived meanwhile at once (the
+ * input watcher would only report what we know is there). */
 static void pump_gather_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
 	(void)loop;
 	(void)revents;
-	pump_start_input(w->data);
+	pump_read_some(w->data, 1);
 }
 
 void fp_pump_pause(struct fp_pump *p)
@@ -711,27 +714,33 @@ static void pump_after_step(struct fp_pump *p, int r)
 	}
 }
 
+/* Reads what the input has now; then gathers (fp_io.h) if it trickles.
+ * Only a stage that writes into the next one's pipe gathers (a sink like
+ * fp-serve reacts at once). Two small reads in a row: a batch stream has
+ * one small read (the tail an upstream stage flushes when its input runs
+ * dry) between chunks of FP_OUT_CHUNK, a trickle has only small ones. */
+static void pump_read_some(struct fp_pump *p, int from_gather)
+{
+	int r = pump_step(p);
+
+	pump_after_step(p, r);
+	p->small_steps = r == 1 && p->step_bytes < FP_TRICKLE_BYTES ? p->small_steps + 1 : 0;
+	if (p->done || p->stopping || p->out.on_drain)
+		return;		/* finished, or waiting for the output to drain */
+	if (p->small_steps >= 2 && p->out.nonblock) {
+		ev_io_stop(p->loop, &p->in_w);
+		ev_timer_set(&p->gather_w, FP_GATHER_S, 0.);
+		ev_timer_start(p->loop, &p->gather_w);
+	} else if (from_gather) {
+		pump_start_input(p);
+	}
+}
+
 static void pump_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	(void)loop;
 	(void)revents;
-	struct fp_pump *p = w->data;
-	int r = pump_step(p);
-
-	pump_after_step(p, r);
-	/* Only a stage that writes into the next one's pipe gathers (a sink
-	 * like fp-serve reacts at once). Two small reads in a row: a batch
-	 * stream has one small read (the
-	 * tail an upstream stage flushes when its input runs dry) between
-	 * chunks of FP_OUT_CHUNK, a trickle has only small ones. */
-	p->small_steps = r == 1 && p->step_bytes < FP_TRICKLE_BYTES ? p->small_steps + 1 : 0;
-	if (p->small_steps >= 2 && p->out.nonblock && !p->done && !p->stopping &&
-	    ev_is_active(&p->in_w)) {
-		/* Trickling input: gather for a moment (fp_io.h). */
-		ev_io_stop(p->loop, &p->in_w);
-		ev_timer_set(&p->gather_w, FP_GATHER_S, 0.);
-		ev_timer_start(p->loop, &p->gather_w);
-	}
+	pump_read_some(w->data, 0);
 }
 
 static void pump_idle_cb(struct ev_loop *loop, ev_idle *w, int revents)
