@@ -108,6 +108,12 @@ await step(`a workload started after the capture shows up while it runs (within 
 		clearTimeout(killer);
 	}
 	const shownAfter = Date.now() - started;
+	// the flame graph can show the workload within the same second: a new
+	// column comes at the next second boundary, so wait for it (same bound)
+	await page.waitForFunction((n) => {
+		const h = window.flamepipe.state.heat;
+		return h && h.ncols > n;
+	}, before.ncols, { timeout: Math.max(1000, SHOWN_WITHIN_MS - shownAfter) }).catch(() => {});
 	const now = await heatState();
 	check(now.ncols > before.ncols, `no new columns: ${before.ncols} -> ${now.ncols}`);
 	check(now.total > before.total, 'no new samples in the heatmap');
