@@ -159,8 +159,12 @@ int cmd_ctl(int argc, char **argv)
 	snprintf(ctl_path, sizeof ctl_path, "%s/%s", dir, FP_RUN_CTL_NAME);
 	snprintf(reply_path, sizeof reply_path, "%s/%s", dir, name);
 	atexit(remove_reply);
-	if (fp_fifo_make(reply_path) < 0)
+	if (fp_fifo_make(reply_path) < 0) {
+		if (errno == ENOENT)
+			fp_die(FP_EXIT_SYS, "ctl: no pipeline runs in %s (the directory is gone: "
+			       "the run has ended)", dir);
 		fp_die_sys(FP_EXIT_SYS, "ctl: cannot make reply FIFO %s", reply_path);
+	}
 	rfd = open(reply_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
 	if (rfd < 0)
 		fp_die_sys(FP_EXIT_SYS, "ctl: open %s", reply_path);
