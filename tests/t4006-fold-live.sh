@@ -16,7 +16,9 @@ test_expect_success 'a batch run over a file writes only the final snapshot' '
 # Starts fp-fold on a FIFO written through fd 3 (each test is a subshell,
 # so each one starts its own).
 start_live() {
-	rm -f in && mkfifo in &&
+	# out is emptied here: the background redirection happens later, and
+	# a wait_for must not see the previous test's snapshot
+	rm -f in && mkfifo in && : >out &&
 	{ fp-fold --interval 50 "$@" <in >out 2>err & echo $! >pid; } &&
 	exec 3>in
 }

@@ -180,7 +180,7 @@ test_expect_success 'an output dir that cannot be made: exit 111 naming it' '
 
 # Starts fp-render on a FIFO written through fd 3 (each test is a subshell).
 start_live() {
-	rm -f in && mkfifo in &&
+	rm -f in && mkfifo in && : >stdout && : >err &&
 	{ fp-render "$@" <in >stdout 2>err & echo $! >pid; } &&
 	exec 3>in
 }
