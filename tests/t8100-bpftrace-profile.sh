@@ -28,8 +28,12 @@ fi
 # One capture for every test: profile.bt while busy spins for 1 s of CPU. -c
 # starts busy once the probe is attached and stops bpftrace when it ends.
 test_expect_success 'setup: bpftrace samples the machine while busy runs' '
-	timeout -k 5 $LIMIT bpftrace -q -B none -c "$HELPERS/busy $BUSY_CPU_MS times.txt" \
-		"$EXAMPLES/bpftrace/profile.bt" $HZ >profile.txt 2>bpftrace.err &&
+	# bpftrace 0.17 may abort at the end when it resolves a sample of the
+	# workload after the workload exited (read_symlink /proc/PID/exe): a
+	# bpftrace bug, not ours; what it printed before is checked below.
+	{ timeout -k 5 $LIMIT bpftrace -q -B none -c "$HELPERS/busy $BUSY_CPU_MS times.txt" \
+		"$EXAMPLES/bpftrace/profile.bt" $HZ >profile.txt 2>bpftrace.err ||
+	  grep -q "filesystem error: read_symlink" bpftrace.err; } &&
 	test -s times.txt &&
 	grep -q "^busy [0-9]*/[0-9]* \[[0-9]*\] [0-9]*\.[0-9]*: 1 cpu-clock:\$" profile.txt
 '
