@@ -7,6 +7,7 @@
 
 #include "escape.h"
 #include "fp_error.h"
+#include "fp_hash.h"
 #include "fp_record.h"
 
 #define SLOTS_MIN 1024u		/* power of two */
@@ -93,33 +94,6 @@ int fp_timeline_options(struct fp_timeline *tl, const char *line, size_t len)
 	return bad ? -1 : 0;
 }
 
-/* 8 bytes per step, then a murmur3 finaliser so the low bits (the slot)
- * depend on every byte: this runs over every byte of every sample's stack
- * (byte-wise FNV-1a took a quarter of fp-render's time). */
-static uint64_t hash_bytes(const char *s, size_t n)
-{
-	const uint64_t mul = 0x9e3779b97f4a7c15ull;
-	uint64_t h = 0xcbf29ce484222325ull ^ (n * mul);
-	uint64_t w;
-
-	for (; n >= 8; s += 8, n -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * mul;
-		h ^= h >> 29;
-	}
-	if (n) {
-		w = 0;
-		memcpy(&w, s, n);
-		h = (h ^ w) * mul;
-	}
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	h ^= h >> 33;
-	return h;
-}
-
 static void text_reserve(struct fp_timeline *tl, size_t more)
 {
 	if (tl->text_cap - tl->text_len >= more)
@@ -154,7 +128,7 @@ static uint32_t intern(struct fp_timeline *tl)
 {
 	const char *key = tl->folded.p;
 	size_t len = tl->folded.len;
-	uint64_t h = hash_bytes(key, len);
+	uint64_t h = fp_hash_bytes(key, len);
 	size_t i = h & tl->mask;
 
 	for (; tl->slots[i]; i = (i + 1) & tl->mask) {
@@ -314,7 +288,7 @@ static void build_index(struct fp_timeline *tl)
 			const char *semi = memchr(p, ';', (size_t)(end - p));
 			const char *fe = semi ? semi : end;
 			size_t fl = (size_t)(fe - p), slot;
-			uint64_t h = hash_bytes(p, fl);
+			uint64_t h = fp_hash_bytes(p, fl);
 			uint32_t id = name_find(tl, p, fl, h, &slot);
 
 			if (!id) {
@@ -354,7 +328,7 @@ char fp_timeline_kind(struct fp_timeline *tl, const char *name, size_t n)
 	if (!tl->nstacks)
 		return 0;
 	build_index(tl);
-	id = name_find(tl, name, n, hash_bytes(name, n), &slot);
+	id = name_find(tl, name, n, fp_hash_bytes(name, n), &slot);
 	return id ? tl->names[id - 1].kind : 0;
 }
 

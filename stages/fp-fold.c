@@ -43,6 +43,7 @@
 #include <ev.h>
 
 #include "fp_error.h"
+#include "fp_hash.h"
 #include "fp_fold.h"
 #include "fp_io.h"
 #include "fp_record.h"
@@ -131,32 +132,6 @@ struct stack_table {
 	struct arena keys;
 };
 
-/* A wyhash-like hash: 8 bytes per step, then a murmur3 finaliser so the low
- * bits (the slot index) depend on every input byte. */
-static uint64_t hash_bytes(const char *s, size_t n)
-{
-	const uint64_t mul = 0x9e3779b97f4a7c15ull;
-	uint64_t h = 0xcbf29ce484222325ull ^ (n * mul);
-	uint64_t w;
-
-	for (; n >= 8; s += 8, n -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * mul;
-		h ^= h >> 29;
-	}
-	if (n) {
-		w = 0;
-		memcpy(&w, s, n);
-		h = (h ^ w) * mul;
-	}
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	h ^= h >> 33;
-	return h;
-}
-
 static void table_init(struct stack_table *t)
 {
 	t->slots = fp_xcalloc(TABLE_MIN_SLOTS, sizeof *t->slots);
@@ -203,7 +178,7 @@ static uint64_t add_saturating(uint64_t a, uint64_t b)
 /* Adds count to the stack key[0..len), inserting it if new. */
 static void table_add(struct stack_table *t, const char *key, size_t len, uint64_t count)
 {
-	uint64_t h = hash_bytes(key, len);
+	uint64_t h = fp_hash_bytes(key, len);
 	size_t i = h & t->mask;
 	struct stack_entry *e;
 

@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "fp_error.h"
+#include "fp_hash.h"
 #include "fp_fifo.h"
 #include "fp_io.h"
 #include "fp_rangectl.h"
@@ -151,22 +152,6 @@ struct range {
 
 /* ---- tails ---------------------------------------------------------------- */
 
-static uint64_t hash_bytes(const char *p, size_t n)
-{
-	const uint64_t k = 0x9E3779B97F4A7C15ull;
-	uint64_t h = n * k, w;
-
-	for (; n >= 8; p += 8, n -= 8) {
-		memcpy(&w, p, 8);
-		h = (h ^ w) * k;
-		h ^= h >> 29;
-	}
-	w = 0;
-	memcpy(&w, p, n);
-	h = (h ^ w) * k;
-	return h ^ (h >> 32);
-}
-
 static const char *arena_copy(struct arena *a, const char *p, size_t n)
 {
 	char *dst;
@@ -220,7 +205,7 @@ static uint32_t intern_tail(struct range *r, const char *line, size_t len,
 {
 	const char *text = s->event.p;
 	size_t n = line + len - text;
-	uint64_t h = hash_bytes(text, n);
+	uint64_t h = fp_hash_bytes(text, n);
 	size_t mask, i;
 	struct tail *t;
 
