@@ -1,92 +1,40 @@
 // serve-lib.mjs: shared parts of the fp-serve browser tests (serve-ui,
-// live-ui): TAP steps, starting/stopping fp-serve, launching chromium.
+// live-ui, live-perf): the TAP steps and browser of tap-lib.mjs,
+// starting/stopping fp-serve, pages, the heatmap canvas.
 // Every exit path (failure, exception, timeout, signal) stops the server.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ARTIFACTS, BIN, TOP, finish, onCleanup, onStepFailure } from './tap-lib.mjs';
 
-export const TOP = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const BIN = process.env.FP_BIN ? path.resolve(TOP, process.env.FP_BIN) : path.join(TOP, 'bin');
-export const ARTIFACTS = path.join(TOP, 'tests', 'artifacts');
+export { TOP, BIN, ARTIFACTS, step, check, eq, finish, deadline, onCleanup, launch } from './tap-lib.mjs';
+
 const START_TIMEOUT_MS = 10000;
 const STOP_GRACE_MS = 2000;
 
-let chromium;
-try {
-	({ chromium } = await import('playwright-core'));
-} catch (e) {
-	console.error('not ok 1 - playwright-core is not installed: run `npm install` in tests/browser (make deps does it)');
-	process.exit(1);
-}
-
-// ---- TAP -------------------------------------------------------------------------
-let nstep = 0;
 const children = new Set();
-let cleanups = [];
+// Registered first, so it runs after every cleanup a test adds.
+onCleanup(() => Promise.all([...children].map(stopChild)));
 
-export async function step(name, fn) {
-	nstep++;
-	const t0 = Date.now();
-	try {
-		await fn();
-		console.log(`ok ${nstep} - ${name} (${Date.now() - t0} ms)`);
-	} catch (e) {
-		console.log(`not ok ${nstep} - ${name}`);
-		for (const [pg, label] of failShots) {
-			try {
-				const banner = await pg.evaluate(() => {
-					const e = document.getElementById('error');
-					return e && !e.hidden ? e.textContent : '';
-				});
-				if (banner) console.log(`#   ${label} page error banner: ${banner}`);
-				await shot(pg, `FAILED-${label}-step${nstep}`);
-				console.log(`#   screenshot: tests/artifacts/FAILED-${label}-step${nstep}.png`);
-			} catch (e2) { /* the page is gone */ }
-		}
-		for (const line of String(e && e.stack || e).split('\n').slice(0, 8))
-			console.log('#   ' + line);
-		await finish(1);
-	}
-}
-export function check(cond, msg) {
-	if (!cond) throw new Error(msg);
-}
-export function eq(got, want, what) {
-	if (got !== want) throw new Error(`${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
-}
-
-export function onCleanup(fn) { cleanups.push(fn); }
 // Pages whose screenshot is kept when a step fails.
 const failShots = new Map();
 export function shootOnFailure(page, label) { failShots.set(page, label); }
-
-let finishing = false;
-export async function finish(code) {
-	if (finishing) return;
-	finishing = true;
-	for (const fn of cleanups.reverse()) {
-		try { await fn(); } catch (e) { console.log('# cleanup: ' + e.message); }
+onStepFailure(async (nstep) => {
+	for (const [pg, label] of failShots) {
+		try {
+			const banner = await pg.evaluate(() => {
+				const e = document.getElementById('error');
+				return e && !e.hidden ? e.textContent : '';
+			});
+			if (banner) console.log(`#   ${label} page error banner: ${banner}`);
+			await shot(pg, `FAILED-${label}-step${nstep}`);
+			console.log(`#   screenshot: tests/artifacts/FAILED-${label}-step${nstep}.png`);
+		} catch (e2) { /* the page is gone */ }
 	}
-	await Promise.all([...children].map(stopChild));
-	process.exit(code);
-}
+});
 
-// A hard deadline: the suite must finish in well under a minute.
-export function deadline(ms) {
-	const t = setTimeout(() => {
-		console.log(`not ok ${nstep + 1} - test took longer than ${ms / 1000} s`);
-		finish(1);
-	}, ms);
-	t.unref();
-}
 process.on('SIGINT', () => finish(130));
 process.on('SIGTERM', () => finish(143));
-process.on('unhandledRejection', (e) => {
-	console.log(`not ok ${nstep + 1} - unhandled error`);
-	console.log('#   ' + String(e && e.stack || e).split('\n').slice(0, 6).join('\n#   '));
-	finish(1);
-});
 // Last resort (process.exit from elsewhere): never leave a server behind.
 process.on('exit', () => { for (const c of children) try { c.kill('SIGKILL'); } catch (e) { /* gone */ } });
 
@@ -132,11 +80,6 @@ export function startServe(args, opts = {}) {
 // ---- browser ----------------------------------------------------------------------------
 // Every page gets: console errors and page errors recorded, dialogs
 // (alert/confirm) recorded and dismissed.
-export async function launch() {
-	const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'], headless: true });
-	onCleanup(() => browser.close());
-	return browser;
-}
 export async function newPage(browser, log) {
 	const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
 	page.dialogs = [];
