@@ -309,6 +309,32 @@ void heatmap_builder_line(struct heatmap_builder *b, const char *line, size_t le
 	}
 }
 
+/* Runs a chain that ends in fp-bucket over the whole file into b. Returns
+ * 0, or -1 with *status and err set (b's cells freed). */
+static int run_heatmap_chain(char *const *const *argv, size_t nstages, int fd,
+			     struct heatmap_builder *b, int *status, char *err, size_t errsz)
+{
+	struct pipeline_result res;
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		*status = 500;
+		snprintf(err, errsz, "cannot rewind file: %s", strerror(errno));
+		return -1;
+	}
+	run_limited(argv, nstages, fd, hm_line, b, &res);
+	if (!res.ok || b->too_big) {
+		free(b->h.cell);
+		if (b->too_big) {
+			*status = 422;
+			snprintf(err, errsz, "heatmap larger than %u cells: use fewer rows",
+				 HEATMAP_MAX_CELLS);
+		} else {
+			fail_from_pipeline(&res, status, err, errsz);
+		}
+		return -1;
+	}
+	return 0;
+}
+
 static const struct heatmap *heatmap_filtered(int fd, const struct stat *st, unsigned rows,
 					    const struct selection *sel, int *status,
 					    char *err, size_t errsz);
@@ -332,24 +358,8 @@ const struct heatmap *heatmap_get(int fd, const struct stat *st, unsigned rows,
 	char *bucket_argv[] = { "fp-bucket", "--rows", rows_s, keep_idle ? "--keep-idle" : NULL, NULL };
 	char *const *argv[] = { read_argv, bucket_argv };
 	struct heatmap_builder b = { .h = { .rows = rows } };
-	struct pipeline_result res;
-	if (lseek(fd, 0, SEEK_SET) < 0) {
-		*status = 500;
-		snprintf(err, errsz, "cannot rewind file: %s", strerror(errno));
+	if (run_heatmap_chain(argv, 2, fd, &b, status, err, errsz) < 0)
 		return NULL;
-	}
-	run_limited(argv, 2, fd, hm_line, &b, &res);
-	if (!res.ok || b.too_big) {
-		free(b.h.cell);
-		if (b.too_big) {
-			*status = 422;
-			snprintf(err, errsz, "heatmap larger than %u cells: use fewer rows",
-				 HEATMAP_MAX_CELLS);
-		} else {
-			fail_from_pipeline(&res, status, err, errsz);
-		}
-		return NULL;
-	}
 	for (size_t i = 0; i < (size_t)b.h.ncols * rows; i++)
 		b.h.counted += b.h.cell[i];
 	e = fp_xcalloc(1, sizeof *e);
@@ -409,24 +419,8 @@ static const struct heatmap *heatmap_filtered(int fd, const struct stat *st, uns
 				sel->keep_idle ? "--keep-idle" : NULL, NULL };
 	char *const *argv[] = { read_argv, range_argv, bucket_argv };
 	struct heatmap_builder b = { .h = { .rows = rows } };
-	struct pipeline_result res;
-	if (lseek(fd, 0, SEEK_SET) < 0) {
+	if (run_heatmap_chain(argv, 3, fd, &b, status, err, errsz) < 0) {
 		heatmap_put(all);
-		*status = 500;
-		snprintf(err, errsz, "cannot rewind file: %s", strerror(errno));
-		return NULL;
-	}
-	run_limited(argv, 3, fd, hm_line, &b, &res);
-	if (!res.ok || b.too_big) {
-		heatmap_put(all);
-		free(b.h.cell);
-		if (b.too_big) {
-			*status = 422;
-			snprintf(err, errsz, "heatmap larger than %u cells: use fewer rows",
-				 HEATMAP_MAX_CELLS);
-		} else {
-			fail_from_pipeline(&res, status, err, errsz);
-		}
 		return NULL;
 	}
 	if (b.h.ncols && b.h.base_sec < all->base_sec) {
