@@ -1,0 +1,282 @@
+// The interactive flame graph in #flame: tree building, colours, zoom, search.
+
+import { st, writeHash } from './state.js';
+import { $, CHAR_W, FLAME_PAD, FRAME_H, FRAME_MIN_PX, SEARCH_COLOR, clamp, clear, el, fmtCount, hashName, pct, svgEl, text } from './util.js';
+
+// ---- flame graphs ---------------------------------------------------------------------------
+// Trees are FlameScope's: {n: name, l: libtype, v: self samples, c: [children]}
+// (differential nodes add d). They become flat node arrays with inclusive
+// totals and x offsets in samples, so zoom and search never re-fetch.
+// FlameScope's /differential/ and /elided/ use long keys (name, libtype,
+// value, delta, children); /flamegraph/ the short ones.
+export function nodeFields(k) {
+	if (k.n !== undefined || k.c !== undefined)
+		return { name: k.n, lib: k.l, self: k.v, d: k.d, kids: k.c };
+	return { name: k.name, lib: k.libtype, self: k.value, d: k.delta, kids: k.children };
+}
+export function buildNodes(tree) {
+	var nodes = [];
+	var rf = nodeFields(tree);
+	var root = { name: 'all', lib: '', self: Number(rf.self) || 0, d: rf.d, depth: 0, parent: null, kids: [] };
+	nodes.push(root);
+	var stack = [[tree, root]];
+	while (stack.length) {
+		var top = stack.pop(), src = top[0], dst = top[1];
+		var kids = nodeFields(src).kids || [];
+		for (var i = 0; i < kids.length; i++) {
+			var k = kids[i], f = nodeFields(k);
+			var n = { name: String(f.name), lib: f.lib || '', self: Number(f.self) || 0, d: f.d,
+				  depth: dst.depth + 1, parent: dst, kids: [] };
+			dst.kids.push(n);
+			nodes.push(n);
+			stack.push([k, n]);
+		}
+	}
+	// totals bottom-up: children come after their parent in `nodes`
+	for (var j = nodes.length - 1; j >= 0; j--) {
+		var m = nodes[j];
+		m.total = m.self;
+		for (var q = 0; q < m.kids.length; q++) m.total += m.kids[q].total;
+	}
+	var maxDepth = 0;
+	for (var z = 0; z < nodes.length; z++) {
+		var p = nodes[z], x = p.x || 0;
+		if (p.depth === 0) p.x = 0;
+		if (p.depth > maxDepth) maxDepth = p.depth;
+		for (var w = 0; w < p.kids.length; w++) {
+			p.kids[w].x = x;
+			x += p.kids[w].total;
+		}
+	}
+	return { nodes: nodes, root: root, maxDepth: maxDepth };
+}
+// Frame names never contain ';' (the reader replaces it), so a path of
+// names joined by ';' names one node.
+export function nodePath(n) {
+	var names = [];
+	for (; n && n.parent; n = n.parent) names.unshift(n.name);
+	return names.join(';');
+}
+export function findPath(root, path) {
+	var n = root, names = path.split(';');
+	for (var i = 0; i < names.length && n; i++) {
+		var want = names[i], next = null;
+		for (var k = 0; k < n.kids.length; k++)
+			if (n.kids[k].name === want) { next = n.kids[k]; break; }
+		n = next;
+	}
+	return n;
+}
+export function frameColor(n, diffMax) {
+	if (diffMax !== null) {
+		var d = Number(n.d) || 0;
+		if (!d || !diffMax) return 'rgb(250,250,250)';
+		var i = clamp(Math.abs(d) / diffMax, 0, 1), o = Math.round(250 * (1 - i));
+		return d > 0 ? 'rgb(250,' + o + ',' + o + ')' : 'rgb(' + o + ',' + o + ',250)';
+	}
+	var v = (hashName(n.name) % 1000) / 1000, v2 = ((hashName(n.name) >>> 10) % 1000) / 1000;
+	var r, g, b;
+	if (n.depth === 0) { r = g = b = 200 + Math.round(30 * v); }
+	else if (n.lib === 'kernel') { r = 220 + 35 * v; g = 130 + 60 * v2; b = 0 + 40 * v; }
+	else if (n.lib === 'jit') { r = 50 + 60 * v; g = 200 + 55 * v2; b = 50 + 60 * v; }
+	else if (n.lib === 'inlined') { r = 40 + 60 * v; g = 190 + 60 * v2; b = 190 + 60 * v2; }
+	else if (n.name.indexOf('::') >= 0) { r = 190 + 50 * v; g = 190 + 50 * v; b = 50 + 40 * v2; }
+	else { r = 205 + 50 * v; g = 50 + 120 * v2; b = 40 + 40 * v; }
+	return 'rgb(' + Math.round(r) + ',' + Math.round(g) + ',' + Math.round(b) + ')';
+}
+
+// One interactive flame graph in #flame.
+export var fg = {
+	data: null, diff: false, diffMax: null, zoomed: null, title: '',
+	matched: null,	// {samples, total} of the last search
+	set: function (tree, opts) {
+		this.data = tree ? buildNodes(tree) : null;
+		this.diff = !!(opts && opts.diff);
+		this.diffMax = null;
+		if (this.data && this.diff) {
+			var m = 0;
+			this.data.nodes.forEach(function (n) { var a = Math.abs(Number(n.d) || 0); if (a > m) m = a; });
+			this.diffMax = m;
+		}
+		// the zoom follows the frame path into the new graph, if it is there
+		this.zoomed = this.data && st.zoom ? findPath(this.data.root, st.zoom) : null;
+		if (st.zoom && !this.zoomed && this.data) { st.zoom = ''; writeHash(); }
+		this.render();	// no node has .match yet: search() marks them
+		this.search(st.search);
+	},
+	render: function () {
+		var svg = $('flame');
+		clear(svg);
+		var d = this.data;
+		$('reset-zoom').disabled = !this.zoomed;
+		var W = Math.max(300, $('flame-wrap').clientWidth - 2);
+		if (!d || d.root.total === 0) {
+			svg.setAttribute('width', W); svg.setAttribute('height', 40);
+			var t = svgEl('text', { x: W / 2, y: 24, 'text-anchor': 'middle', 'class': 'empty' });
+			t.textContent = d ? 'No samples in this selection' : '';
+			svg.appendChild(t);
+			return;
+		}
+		var z = this.zoomed || d.root;
+		var scale = W / z.total, zx = z.x;
+		var H = (d.maxDepth + 1) * FRAME_H + FLAME_PAD.top + FLAME_PAD.bottom;
+		svg.setAttribute('width', W);
+		svg.setAttribute('height', H);
+		svg.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
+		var g = svgEl('g', { id: 'frames' });
+		var frag = document.createDocumentFragment();
+		var ancestors = new Set();
+		for (var a = z.parent; a; a = a.parent) ancestors.add(a);
+		var self = this;
+		d.nodes.forEach(function (n, idx) {
+			var x, w;
+			if (ancestors.has(n)) { x = 0; w = W; }
+			else {
+				if (n.x + n.total <= zx || n.x >= zx + z.total) return;
+				x = (n.x - zx) * scale; w = n.total * scale;
+				if (w < FRAME_MIN_PX) return;
+			}
+			var y = st.icicle ? FLAME_PAD.top + n.depth * FRAME_H
+					  : H - FLAME_PAD.bottom - (n.depth + 1) * FRAME_H;
+			var fr = svgEl('g', { 'class': 'frame' + (ancestors.has(n) ? ' faded' : ''), 'data-i': idx });
+			var title = svgEl('title');
+			title.textContent = self.label(n);
+			fr.appendChild(title);
+			fr.appendChild(svgEl('rect', { x: x, y: y, width: Math.max(0, w - 0.5), height: FRAME_H - 1,
+						       rx: 2, ry: 2, fill: n.match ? SEARCH_COLOR : frameColor(n, self.diff ? self.diffMax : null) }));
+			if (n.match) fr.classList.add('match');
+			var chars = Math.floor((w - 6) / CHAR_W);
+			if (chars >= 3) {
+				var tx = svgEl('text', { x: x + 3, y: y + FRAME_H - 4 });
+				tx.textContent = n.name.length <= chars ? n.name : n.name.slice(0, chars - 2) + '..';
+				fr.appendChild(tx);
+			}
+			frag.appendChild(fr);
+		});
+		g.appendChild(frag);
+		svg.appendChild(g);
+	},
+	label: function (n) {
+		var total = this.data.root.total;
+		var s = n.name + ' (' + fmtCount(n.total) + ' samples, ' + pct(n.total, total) + ')';
+		if (this.diff) {
+			var d = Number(n.d) || 0;
+			s += ', self change ' + (d > 0 ? '+' : '') + d;
+		}
+		return s;
+	},
+	node: function (ev) {
+		var t = ev.target;
+		while (t && t !== document && !(t.getAttribute && t.getAttribute('data-i') !== null)) t = t.parentNode;
+		if (!t || t === document || !this.data) return null;
+		return this.data.nodes[Number(t.getAttribute('data-i'))];
+	},
+	zoom: function (n) {
+		this.zoomed = n && n !== this.data.root ? n : null;
+		st.zoom = this.zoomed ? nodePath(this.zoomed) : '';
+		writeHash();
+		this.render();
+	},
+	// Marks frames whose name matches; counts the samples of matching
+	// frames that have no matching ancestor (so nested matches count once).
+	search: function (term) {
+		this.matched = null;
+		var re = null;
+		if (term) {
+			try { re = new RegExp(term, st.searchCase ? '' : 'i'); }
+			catch (e) { text($('matched'), 'bad regex: ' + e.message); return; }
+		}
+		if (this.data) {
+			var hit = 0;
+			this.data.nodes.forEach(function (n) {
+				n.match = !!(re && n.depth > 0 && re.test(n.name));
+				n.inMatch = n.match || (n.parent ? n.parent.inMatch : false);
+				if (n.match && !(n.parent && n.parent.inMatch)) hit += n.total;
+			});
+			if (re) this.matched = { samples: hit, total: this.data.root.total };
+		}
+		this.highlight();
+		var m = $('matched');
+		if (this.matched)
+			text(m, 'Matched: ' + pct(this.matched.samples, this.matched.total) + ' (' +
+			     fmtCount(this.matched.samples) + ' of ' + fmtCount(this.matched.total) + ' samples)');
+		else
+			text(m, '');
+		m.setAttribute('data-matched', this.matched ? this.matched.samples : '');
+		m.setAttribute('data-total', this.matched ? this.matched.total : '');
+	},
+	highlight: function () {
+		if (!this.data) return;
+		var nodes = this.data.nodes, self = this;
+		var frames = $('flame').querySelectorAll('g.frame');
+		for (var i = 0; i < frames.length; i++) {
+			var n = nodes[Number(frames[i].getAttribute('data-i'))];
+			var r = frames[i].querySelector('rect');
+			r.setAttribute('fill', n.match ? SEARCH_COLOR : frameColor(n, self.diff ? self.diffMax : null));
+			frames[i].classList.toggle('match', !!n.match);
+		}
+	}
+};
+export function setupFlame() {
+	var svg = $('flame'), details = $('flame-details');
+	svg.addEventListener('click', function (ev) {
+		var n = fg.node(ev);
+		if (n) fg.zoom(n);
+	});
+	var tip = $('tooltip');
+	svg.addEventListener('mousemove', function (ev) {
+		var n = fg.node(ev);
+		text(details, n ? 'Function: ' + fg.label(n) : '');
+		if (!n) { tip.hidden = true; return; }
+		clear(tip);
+		tip.appendChild(el('div', 'tip-name', n.name));
+		var total = fg.data.root.total;
+		tip.appendChild(el('div', '', fmtCount(n.total) + ' samples, ' + pct(n.total, total) +
+				   (n.self ? ' (' + fmtCount(n.self) + ' self)' : '')));
+		if (fg.diff) {
+			var d = Number(n.d) || 0;
+			tip.appendChild(el('div', '', 'self change ' + (d > 0 ? '+' : '') + d + ' (scaled to equal totals)'));
+		}
+		tip.hidden = false;
+		// keep the box inside the window on the right-hand side
+		var x = ev.pageX + 14;
+		if (ev.clientX + 14 + tip.offsetWidth > window.innerWidth) x = ev.pageX - 14 - tip.offsetWidth;
+		tip.style.left = Math.max(0, x) + 'px';
+		tip.style.top = (ev.pageY + 14) + 'px';
+	});
+	svg.addEventListener('mouseleave', function () { text(details, ''); tip.hidden = true; });
+	$('reset-zoom').addEventListener('click', function () { fg.zoom(null); });
+	$('icicle').addEventListener('change', function () {
+		st.icicle = $('icicle').checked;
+		writeHash();
+		fg.render();
+	});
+	var timer = null;
+	$('search').addEventListener('input', function () {
+		clearTimeout(timer);
+		timer = setTimeout(function () {
+			st.search = $('search').value;
+			writeHash();
+			fg.search(st.search);
+		}, 150);
+	});
+	$('search').addEventListener('keydown', function (ev) {
+		if (ev.key === 'Enter') {
+			clearTimeout(timer);
+			st.search = $('search').value;
+			writeHash();
+			fg.search(st.search);
+		}
+	});
+	$('search-case').addEventListener('change', function () {
+		st.searchCase = $('search-case').checked;
+		fg.search(st.search);
+	});
+	document.addEventListener('keydown', function (ev) {
+		// Ctrl-F / F3 focus the search box, as in flamegraph.pl
+		if (st.view === 'profile' && (ev.key === 'F3' || (ev.ctrlKey && ev.key === 'f'))) {
+			ev.preventDefault();
+			$('search').focus();
+		}
+	});
+}

@@ -1,0 +1,75 @@
+// Fetching the flame graph(s) of the current selection and compare state.
+
+import { API, getJSON, qs } from './api.js';
+import { showTab } from './compare.js';
+import { fg } from './flamegraph.js';
+import { liveSnap, liveTree } from './live.js';
+import { filterParams, gen, selectionParams, setStatus, showError, st } from './state.js';
+import { $, fmtRange, merge, prefixed, text } from './util.js';
+
+// Fetches the flame graph(s) for the current selection and compare state.
+export var trees = { a: null, b: null, diff: null, elided: null };
+export function flameURL(file, sel) {
+	return API.flamegraph + '?' + qs(merge({ filename: file }, selectionParams(sel), filterParams()));
+}
+export function svgURL(file, sel) {
+	return API.svg + '?' + qs(merge({ filename: file }, selectionParams(sel), filterParams()));
+}
+export function loadFlame(opts) {
+	var g = ++gen.flame;
+	var sel = st.sel || { from: null, to: null };
+	var reselect = !(opts && opts.snapshotOnly);
+	setStatus('loading flame graph\u2026');
+	var link = $('svg-link');
+	link.href = svgURL(st.file, sel);
+	link.hidden = st.live;
+	var first = st.live ? liveTree(sel, reselect) : getJSON(flameURL(st.file, sel));
+	if (!st.cmp) {
+		$('flame-tabs').hidden = true;
+		return first.then(function (tree) {
+			if (g !== gen.flame) return;
+			setStatus('');
+			trees = { a: tree, b: null, diff: null, elided: null };
+			var what = st.sel ? fmtRange(sel.from, sel.to) : 'whole profile';
+			if (st.live && liveSnap) {
+				// the chain's selection is shared: say what the snapshot holds
+				var snapWhole = liveSnap.from === null && liveSnap.to === null;
+				what = snapWhole ? 'whole capture' : fmtRange(liveSnap.from, liveSnap.to);
+				var mine = st.sel ? (liveSnap.from === sel.from && liveSnap.to === sel.to) : snapWhole;
+				if (!mine) what += ' (selected elsewhere)';
+			}
+			text($('flame-title'), (st.live ? 'Live flame graph: ' : 'Flame graph: ') + what);
+			fg.set(tree);
+		}).catch(function (e) {
+			if (g !== gen.flame) return;
+			setStatus('');
+			fg.set(null);
+			showError('flame graph: ' + e.message);
+		});
+	}
+	// Compare: the differential graph draws the second selection (B) with
+	// each frame coloured by its change from the first (A): the server's
+	// filename is B, compareFilename A. The elided view is A's frames that
+	// B does not have (they cannot appear in B's shape).
+	var c = st.cmp;
+	var both = qs(merge({ filename: c.file }, selectionParams(c), filterParams(),
+			    prefixed('compare', merge({ filename: st.file }, selectionParams(sel)))));
+	return Promise.all([
+		first,
+		getJSON(flameURL(c.file, c)),
+		getJSON(API.differential + '?' + both),
+		getJSON(API.elided + '?' + both)
+	]).then(function (r) {
+		if (g !== gen.flame) return;
+		setStatus('');
+		trees = { a: r[0], b: r[1], diff: r[2], elided: r[3] };
+		$('flame-tabs').hidden = false;
+		link.href = API.svg + '?' + both + '&diff=1';
+		showTab();
+	}).catch(function (e) {
+		if (g !== gen.flame) return;
+		setStatus('');
+		fg.set(null);
+		showError('compare: ' + e.message);
+	});
+}
