@@ -25,6 +25,7 @@
 #include "heatmap.h"
 #include "http.h"
 #include "live.h"
+#include "routes.h"
 #include "serve.h"
 
 #define LIST_MAX_FILES 100000	/* a listing stops there (and says so) */
@@ -62,7 +63,8 @@ static void listing_add(struct listing *L, const char *name, const struct stat *
  * directories are skipped; directories are entered without following
  * symlinks (no loops); a symlink to a file is listed only if it resolves
  * inside DIR (safepath_open decides, exactly as when it is opened). */
-static void walk(struct listing *L, int dfd, const char *rel, int depth)
+static void walk(const struct server *srv, struct listing *L, int dfd, const char *rel,
+		 int depth)
 {
 	DIR *dp = fdopendir(dfd);
 	if (!dp) {
@@ -90,13 +92,13 @@ static void walk(struct listing *L, int dfd, const char *rel, int depth)
 			int sub = openat(dirfd(dp), de->d_name,
 					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			if (sub >= 0)
-				walk(L, sub, path, depth + 1);
+				walk(srv, L, sub, path, depth + 1);
 		} else if (S_ISREG(st.st_mode)) {
 			listing_add(L, path, &st);
 		} else if (S_ISLNK(st.st_mode)) {
 			int status;
 			const char *why;
-			int fd = safepath_open(path, strlen(path), &st, &status, &why);
+			int fd = safepath_open(srv, path, strlen(path), &st, &status, &why);
 			if (fd >= 0) {
 				close(fd);
 				listing_add(L, path, &st);
@@ -111,13 +113,13 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(((const struct listed *)a)->name, ((const struct listed *)b)->name);
 }
 
-enum MHD_Result api_profile(struct MHD_Connection *c)
+enum MHD_Result api_profile(struct server *srv, struct MHD_Connection *c)
 {
 	struct listing L = { 0 };
-	int fd = openat(g_server.dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = openat(srv->dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return http_error(c, 500, "cannot read the profile directory: %s", strerror(errno));
-	walk(&L, fd, "", 0);
+	walk(srv, &L, fd, "", 0);
 	if (L.n)
 		qsort(L.e, L.n, sizeof *L.e, cmp_names);
 	struct fp_sink s;
@@ -133,8 +135,8 @@ enum MHD_Result api_profile(struct MHD_Connection *c)
 		free(L.e[i].name);
 	}
 	free(L.e);
-	if (g_server.live) {
-		const char *ln = live_name(g_server.live);
+	if (srv->live) {
+		const char *ln = live_name(srv->live);
 		fp_sink_str(&s, L.n ? ",\n{\"filename\":" : "{\"filename\":");
 		fp_json_string(&s, ln, strlen(ln));
 		fp_sink_str(&s, ",\"type\":\"perf\",\"live\":true}");
@@ -156,8 +158,8 @@ struct target {
 
 /* Resolves parameter `param` (filename / compareFilename). 0 or an HTTP
  * status with err. */
-static int get_target(struct MHD_Connection *c, const char *param, struct target *t,
-		      char *err, size_t errsz)
+static int get_target(const struct server *srv, struct MHD_Connection *c, const char *param,
+		      struct target *t, char *err, size_t errsz)
 {
 	size_t n;
 	const char *v = http_arg(c, param, &n);
@@ -167,13 +169,13 @@ static int get_target(struct MHD_Connection *c, const char *param, struct target
 		snprintf(err, errsz, "missing parameter %s", param);
 		return 400;
 	}
-	if (g_server.live && live_name_is(g_server.live, v, n)) {
+	if (srv->live && live_name_is(srv->live, v, n)) {
 		t->live = 1;
 		return 0;
 	}
 	int status;
 	const char *why;
-	t->fd = safepath_open(v, n, &t->st, &status, &why);
+	t->fd = safepath_open(srv, v, n, &t->st, &status, &why);
 	if (t->fd < 0) {
 		snprintf(err, errsz, "%s: %s", param, why);
 		return status;
@@ -261,12 +263,13 @@ struct folded_view {
 	int stale;
 };
 
-static int get_folded(struct target *t, const struct selection *sel,
-		      const struct live_range *r, struct folded_view *fv, char *err, size_t errsz)
+static int get_folded(const struct server *srv, struct MHD_Connection *c, struct target *t,
+		      const struct selection *sel, const struct live_range *r,
+		      struct folded_view *fv, char *err, size_t errsz)
 {
 	memset(fv, 0, sizeof *fv);
 	if (t->live) {
-		struct live *l = g_server.live;
+		struct live *l = srv->live;
 		uint64_t before;
 		int st = live_select(l, sel, &before, err, errsz);
 		if (st)
@@ -277,7 +280,8 @@ static int get_folded(struct target *t, const struct selection *sel,
 		return 0;
 	}
 	int status = 0;
-	fv->fref = folded_get(t->fd, &t->st, sel, &status, err, errsz);
+	struct job job = http_job(srv, c);
+	fv->fref = folded_get(&job, t->fd, &t->st, sel, &status, err, errsz);
 	if (!fv->fref)
 		return status ? status : 500;
 	fv->buf = fv->fref->buf ? fv->fref->buf : "";
@@ -313,7 +317,7 @@ static void heatmap_svg_from(struct fp_sink *s, const struct heatmap *h, const c
 	fp_heatmap_free(&hm);
 }
 
-enum MHD_Result api_heatmap(struct MHD_Connection *c, int svg)
+enum MHD_Result api_heatmap(struct server *srv, struct MHD_Connection *c, int svg)
 {
 	char err[ERR_MAX];
 	const char *why;
@@ -329,7 +333,7 @@ enum MHD_Result api_heatmap(struct MHD_Connection *c, int svg)
 	if (st)
 		return http_error(c, (unsigned)st, "%s", err);
 	struct target t;
-	st = get_target(c, "filename", &t, err, sizeof err);
+	st = get_target(srv, c, "filename", &t, err, sizeof err);
 	if (st)
 		return http_error(c, (unsigned)st, "%s", err);
 	size_t fnlen;
@@ -340,7 +344,7 @@ enum MHD_Result api_heatmap(struct MHD_Connection *c, int svg)
 	if (t.live) {
 		if (svg) {
 			/* snapshot the live cells under the lock, then render */
-			struct live *l = g_server.live;
+			struct live *l = srv->live;
 			struct heatmap h;
 			pthread_mutex_lock(&l->lock);
 			h = l->hb.h;
@@ -353,11 +357,12 @@ enum MHD_Result api_heatmap(struct MHD_Connection *c, int svg)
 			free(h.cell);
 			return http_reply(c, 200, CT_SVG, &s);
 		}
-		live_heatmap_json(g_server.live, &s);
+		live_heatmap_json(srv->live, &s);
 		fp_sink_char(&s, '\n');
 		return http_reply(c, 200, CT_JSON, &s);
 	}
-	const struct heatmap *h = heatmap_get(t.fd, &t.st, rows, &sel, &st, err, sizeof err);
+	struct job job = http_job(srv, c);
+	const struct heatmap *h = heatmap_get(&job, t.fd, &t.st, rows, &sel, &st, err, sizeof err);
 	target_close(&t);
 	if (!h) {
 		fp_sink_free(&s);
@@ -424,7 +429,7 @@ static int flame_opts_from(struct MHD_Connection *c, struct fp_flame_opts *o, ch
 	return 0;
 }
 
-enum MHD_Result api_flamegraph(struct MHD_Connection *c, int kind)
+enum MHD_Result api_flamegraph(struct server *srv, struct MHD_Connection *c, int kind)
 {
 	char err[ERR_MAX];
 	struct selection sel;
@@ -456,11 +461,11 @@ enum MHD_Result api_flamegraph(struct MHD_Connection *c, int kind)
 		if (st)
 			return http_error(c, (unsigned)st, "%s", err);
 	}
-	st = get_target(c, "filename", &t, err, sizeof err);
+	st = get_target(srv, c, "filename", &t, err, sizeof err);
 	if (st)
 		return http_error(c, (unsigned)st, "%s", err);
 	if (diff || elided) {
-		st = get_target(c, "compareFilename", &ct, err, sizeof err);
+		st = get_target(srv, c, "compareFilename", &ct, err, sizeof err);
 		if (!st && t.live && ct.live) {
 			st = 400;
 			snprintf(err, sizeof err, "cannot compare two selections of the live capture");
@@ -471,10 +476,10 @@ enum MHD_Result api_flamegraph(struct MHD_Connection *c, int kind)
 		}
 	}
 	struct folded_view fv, cfv = { 0 };
-	st = get_folded(&t, &sel, &r, &fv, err, sizeof err);
+	st = get_folded(srv, c, &t, &sel, &r, &fv, err, sizeof err);
 	target_close(&t);
 	if (!st && (diff || elided))
-		st = get_folded(&ct, &csel, &cr, &cfv, err, sizeof err);
+		st = get_folded(srv, c, &ct, &csel, &cr, &cfv, err, sizeof err);
 	target_close(&ct);
 	if (st) {
 		folded_view_free(&fv);
@@ -522,7 +527,7 @@ enum MHD_Result api_flamegraph(struct MHD_Connection *c, int kind)
 
 /* ---- /differential/, /elided/ --------------------------------------------------------- */
 
-enum MHD_Result api_compare(struct MHD_Connection *c, int elided)
+enum MHD_Result api_compare(struct server *srv, struct MHD_Connection *c, int elided)
 {
 	char err[ERR_MAX];
 	struct selection sel, csel;
@@ -533,10 +538,10 @@ enum MHD_Result api_compare(struct MHD_Connection *c, int elided)
 	if (st)
 		return http_error(c, (unsigned)st, "%s", err);
 	struct target t, ct;
-	st = get_target(c, "filename", &t, err, sizeof err);
+	st = get_target(srv, c, "filename", &t, err, sizeof err);
 	if (st)
 		return http_error(c, (unsigned)st, "%s", err);
-	st = get_target(c, "compareFilename", &ct, err, sizeof err);
+	st = get_target(srv, c, "compareFilename", &ct, err, sizeof err);
 	if (!st && t.live && ct.live) {
 		target_close(&ct);
 		st = 400;
@@ -547,9 +552,9 @@ enum MHD_Result api_compare(struct MHD_Connection *c, int elided)
 		return http_error(c, (unsigned)st, "%s", err);
 	}
 	struct folded_view a, b = { 0 };
-	st = get_folded(&t, &sel, &r, &a, err, sizeof err);
+	st = get_folded(srv, c, &t, &sel, &r, &a, err, sizeof err);
 	if (!st)
-		st = get_folded(&ct, &csel, &cr, &b, err, sizeof err);
+		st = get_folded(srv, c, &ct, &csel, &cr, &b, err, sizeof err);
 	target_close(&t);
 	target_close(&ct);
 	if (st) {
@@ -571,7 +576,7 @@ enum MHD_Result api_compare(struct MHD_Connection *c, int elided)
 
 /* ---- live ------------------------------------------------------------------------------ */
 
-static int get_live(struct MHD_Connection *c, char *err, size_t errsz)
+static int get_live(const struct server *srv, struct MHD_Connection *c, char *err, size_t errsz)
 {
 	size_t n;
 	const char *v = http_arg(c, "name", &n);
@@ -579,7 +584,7 @@ static int get_live(struct MHD_Connection *c, char *err, size_t errsz)
 		snprintf(err, errsz, "missing parameter name");
 		return 400;
 	}
-	if (!g_server.live || !live_name_is(g_server.live, v, n)) {
+	if (!srv->live || !live_name_is(srv->live, v, n)) {
 		snprintf(err, errsz, "no live capture of that name");
 		return 404;
 	}
@@ -608,13 +613,13 @@ static void live_state_json(struct fp_sink *s, struct live *l)
 	pthread_mutex_unlock(&l->lock);
 }
 
-enum MHD_Result api_live_flamegraph(struct MHD_Connection *c)
+enum MHD_Result api_live_flamegraph(struct server *srv, struct MHD_Connection *c)
 {
 	char err[ERR_MAX];
-	int st = get_live(c, err, sizeof err);
+	int st = get_live(srv, c, err, sizeof err);
 	if (st)
 		return http_error(c, (unsigned)st, "%s", err);
-	struct live *l = g_server.live;
+	struct live *l = srv->live;
 	size_t len;
 	uint64_t total;
 	struct fp_sink s;
@@ -628,17 +633,17 @@ enum MHD_Result api_live_flamegraph(struct MHD_Connection *c)
 	return http_reply(c, 200, CT_JSON, &s);
 }
 
-enum MHD_Result api_live_range(struct MHD_Connection *c)
+enum MHD_Result api_live_range(struct server *srv, struct MHD_Connection *c)
 {
 	char err[ERR_MAX];
-	int st = get_live(c, err, sizeof err);
+	int st = get_live(srv, c, err, sizeof err);
 	struct selection sel;
 	struct live_range r;
 	if (!st)
 		st = get_selection(c, "start", "end", &sel, &r, err, sizeof err);
 	if (st)
 		return http_error(c, (unsigned)st, "%s", err);
-	struct live *l = g_server.live;
+	struct live *l = srv->live;
 	uint64_t before;
 	st = live_select(l, &sel, &before, err, sizeof err);
 	if (st)
@@ -655,6 +660,7 @@ enum MHD_Result api_live_range(struct MHD_Connection *c)
  * connection's thread in live_sse_next until there is something to send. */
 struct sse {
 	struct live_client c;
+	struct live *live;
 };
 
 static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
@@ -666,7 +672,7 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 		lc->out.len = lc->out_off = 0;
 		if (lc->sent_end)
 			return MHD_CONTENT_READER_END_OF_STREAM;
-		live_sse_next(g_server.live, lc);
+		live_sse_next(e->live, lc);
 		if (lc->out.len == 0)
 			return MHD_CONTENT_READER_END_OF_STREAM;
 	}
@@ -687,13 +693,14 @@ static void sse_free(void *cls)
 
 #define SSE_BLOCK 4096
 
-enum MHD_Result api_live_events(struct MHD_Connection *c)
+enum MHD_Result api_live_events(struct server *srv, struct MHD_Connection *c)
 {
 	char err[ERR_MAX];
-	int st = get_live(c, err, sizeof err);
+	int st = get_live(srv, c, err, sizeof err);
 	if (st)
 		return http_error(c, (unsigned)st, "%s", err);
 	struct sse *e = fp_xcalloc(1, sizeof *e);
+	e->live = srv->live;
 	fp_sink_init_mem(&e->c.out);
 	/* tell the client how long to wait before reconnecting */
 	fp_sink_str(&e->c.out, "retry: 1000\n\n");
@@ -710,9 +717,9 @@ enum MHD_Result api_live_events(struct MHD_Connection *c)
 	return ret;
 }
 
-void api_shutdown(void)
+void api_shutdown(struct server *srv)
 {
-	struct live *l = g_server.live;
+	struct live *l = srv->live;
 	if (!l)
 		return;
 	/* ends SSE streams and selection waits */

@@ -58,7 +58,7 @@ static pthread_cond_t run_free = PTHREAD_COND_INITIALIZER;
 static unsigned running;
 
 /* pipeline_run, but at most COMPUTE_PARALLEL_MAX at a time */
-static void run_limited(char *const *const *argv, size_t nstages, int in_fd,
+static void run_limited(const struct job *job, char *const *const *argv, size_t nstages, int in_fd,
 			void (*on_line)(void *ctx, char *line, size_t len), void *ctx,
 			struct pipeline_result *res)
 {
@@ -67,7 +67,7 @@ static void run_limited(char *const *const *argv, size_t nstages, int in_fd,
 		pthread_cond_wait(&run_free, &run_lock);
 	running++;
 	pthread_mutex_unlock(&run_lock);
-	pipeline_run(argv, nstages, in_fd, on_line, ctx, res);
+	pipeline_run(job, argv, nstages, in_fd, on_line, ctx, res);
 	pthread_mutex_lock(&run_lock);
 	running--;
 	pthread_cond_signal(&run_free);
@@ -311,8 +311,8 @@ void heatmap_builder_line(struct heatmap_builder *b, const char *line, size_t le
 
 /* Runs a chain that ends in fp-bucket over the whole file into b. Returns
  * 0, or -1 with *status and err set (b's cells freed). */
-static int run_heatmap_chain(char *const *const *argv, size_t nstages, int fd,
-			     struct heatmap_builder *b, int *status, char *err, size_t errsz)
+static int run_heatmap_chain(const struct job *job, char *const *const *argv, size_t nstages,
+			     int fd, struct heatmap_builder *b, int *status, char *err, size_t errsz)
 {
 	struct pipeline_result res;
 	if (lseek(fd, 0, SEEK_SET) < 0) {
@@ -320,7 +320,7 @@ static int run_heatmap_chain(char *const *const *argv, size_t nstages, int fd,
 		snprintf(err, errsz, "cannot rewind file: %s", strerror(errno));
 		return -1;
 	}
-	run_limited(argv, nstages, fd, hm_line, b, &res);
+	run_limited(job, argv, nstages, fd, hm_line, b, &res);
 	if (!res.ok || b->too_big) {
 		free(b->h.cell);
 		if (b->too_big) {
@@ -335,16 +335,18 @@ static int run_heatmap_chain(char *const *const *argv, size_t nstages, int fd,
 	return 0;
 }
 
-static const struct heatmap *heatmap_filtered(int fd, const struct stat *st, unsigned rows,
+static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
+					    const struct stat *st, unsigned rows,
 					    const struct selection *sel, int *status,
 					    char *err, size_t errsz);
 
-const struct heatmap *heatmap_get(int fd, const struct stat *st, unsigned rows,
-				  const struct selection *sel, int *status, char *err, size_t errsz)
+const struct heatmap *heatmap_get(const struct job *job, int fd, const struct stat *st,
+				  unsigned rows, const struct selection *sel, int *status,
+				  char *err, size_t errsz)
 {
 	int keep_idle = sel->keep_idle;
 	if (selection_has_filters(sel))
-		return heatmap_filtered(fd, st, rows, sel, status, err, errsz);
+		return heatmap_filtered(job, fd, st, rows, sel, status, err, errsz);
 	char key[KEY_MAX];
 	int m = file_key(key, sizeof key, st, "heatmap");
 	snprintf(key + m, sizeof key - (size_t)m, "%u|%d", rows, keep_idle);
@@ -358,7 +360,7 @@ const struct heatmap *heatmap_get(int fd, const struct stat *st, unsigned rows,
 	char *bucket_argv[] = { "fp-bucket", "--rows", rows_s, keep_idle ? "--keep-idle" : NULL, NULL };
 	char *const *argv[] = { read_argv, bucket_argv };
 	struct heatmap_builder b = { .h = { .rows = rows } };
-	if (run_heatmap_chain(argv, 2, fd, &b, status, err, errsz) < 0)
+	if (run_heatmap_chain(job, argv, 2, fd, &b, status, err, errsz) < 0)
 		return NULL;
 	for (size_t i = 0; i < (size_t)b.h.ncols * rows; i++)
 		b.h.counted += b.h.cell[i];
@@ -388,7 +390,8 @@ void heatmap_put(const struct heatmap *h)
  * fp-bucket's column 0 is the first *matching* sample's second, never
  * before the unfiltered first sample's (the matching samples are among
  * all samples), so its columns move right by the difference. */
-static const struct heatmap *heatmap_filtered(int fd, const struct stat *st, unsigned rows,
+static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
+					    const struct stat *st, unsigned rows,
 					    const struct selection *sel, int *status,
 					    char *err, size_t errsz)
 {
@@ -406,7 +409,7 @@ static const struct heatmap *heatmap_filtered(int fd, const struct stat *st, uns
 
 	/* the axis: the unfiltered heatmap (cached, usually already asked for) */
 	struct selection plain = { .keep_idle = sel->keep_idle };
-	const struct heatmap *all = heatmap_get(fd, st, rows, &plain, status, err, errsz);
+	const struct heatmap *all = heatmap_get(job, fd, st, rows, &plain, status, err, errsz);
 	if (!all)
 		return NULL;
 
@@ -419,7 +422,7 @@ static const struct heatmap *heatmap_filtered(int fd, const struct stat *st, uns
 				sel->keep_idle ? "--keep-idle" : NULL, NULL };
 	char *const *argv[] = { read_argv, range_argv, bucket_argv };
 	struct heatmap_builder b = { .h = { .rows = rows } };
-	if (run_heatmap_chain(argv, 3, fd, &b, status, err, errsz) < 0) {
+	if (run_heatmap_chain(job, argv, 3, fd, &b, status, err, errsz) < 0) {
 		heatmap_put(all);
 		return NULL;
 	}
@@ -519,7 +522,7 @@ static void fold_line(void *ctx, char *line, size_t len)
 	fp_sink_char(&b->text, '\n');
 }
 
-const struct folded_text *folded_get(int fd, const struct stat *st,
+const struct folded_text *folded_get(const struct job *job, int fd, const struct stat *st,
 				     const struct selection *sel, int *status,
 				     char *err, size_t errsz)
 {
@@ -552,7 +555,7 @@ const struct folded_text *folded_get(int fd, const struct stat *st,
 		fp_sink_free(&b.text);
 		return NULL;
 	}
-	run_limited(argv, 4, fd, fold_line, &b, &res);
+	run_limited(job, argv, 4, fd, fold_line, &b, &res);
 	if (!res.ok) {
 		fp_sink_free(&b.text);
 		fail_from_pipeline(&res, status, err, errsz);

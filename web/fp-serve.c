@@ -37,6 +37,7 @@
 #include "fp_io.h"
 #include "http.h"
 #include "live.h"
+#include "routes.h"
 #include "serve.h"
 
 #define USAGE "usage: fp-serve [--dir DIR] [--listen ADDR:PORT] [--max-upload BYTES]\n" \
@@ -50,135 +51,7 @@
 #define STOP_GRACE_S 3		/* then exit without waiting for stuck threads */
 #define URL_MAX 4096
 
-struct server g_server;
-
-static int listen_loopback;	/* Host header check only on loopback */
 static volatile sig_atomic_t quitting;
-
-/* ---- responses ---------------------------------------------------------------- */
-
-void http_common_headers(struct MHD_Response *r, const char *ctype)
-{
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
-	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-	MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
-	MHD_add_response_header(r, "X-Frame-Options", "SAMEORIGIN");
-	if (strncmp(ctype, "text/html", 9) == 0 || strncmp(ctype, CT_SVG, strlen(CT_SVG)) == 0)
-		MHD_add_response_header(r, "Content-Security-Policy",
-					"default-src 'self'; script-src 'self' 'unsafe-inline'; "
-					"style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-					"object-src 'none'; base-uri 'none'; frame-ancestors 'self'");
-}
-
-enum MHD_Result http_reply_hdr(struct MHD_Connection *c, unsigned status, const char *ctype,
-			       struct fp_sink *body, const char *hname, const char *hvalue)
-{
-	struct MHD_Response *r;
-	if (body->len == 0) {
-		fp_sink_free(body);
-		r = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
-	} else {
-		r = MHD_create_response_from_buffer(body->len, body->buf, MHD_RESPMEM_MUST_FREE);
-		if (!r)
-			fp_sink_free(body);
-	}
-	body->buf = NULL;
-	body->len = body->cap = 0;
-	if (!r)
-		return MHD_NO;
-	http_common_headers(r, ctype);
-	if (hname)
-		MHD_add_response_header(r, hname, hvalue);
-	enum MHD_Result ret = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
-	return ret;
-}
-
-enum MHD_Result http_reply(struct MHD_Connection *c, unsigned status, const char *ctype,
-			   struct fp_sink *body)
-{
-	return http_reply_hdr(c, status, ctype, body, NULL, NULL);
-}
-
-enum MHD_Result http_error(struct MHD_Connection *c, unsigned status, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		n = 0;
-	if ((size_t)n >= sizeof msg)
-		n = sizeof msg - 1;
-	struct fp_sink s;
-	fp_sink_init_mem(&s);
-	fp_sink_str(&s, "{\"error\":");
-	fp_json_string(&s, msg, (size_t)n);
-	fp_sink_str(&s, "}\n");
-	return http_reply(c, status, CT_JSON, &s);
-}
-
-const char *http_arg(struct MHD_Connection *c, const char *name, size_t *n)
-{
-	const char *v = NULL;
-	size_t vn = 0;
-	if (MHD_lookup_connection_value_n(c, MHD_GET_ARGUMENT_KIND, name, strlen(name),
-					  &v, &vn) != MHD_YES)
-		return NULL;
-	if (!v) {		/* `?name` without '=' */
-		*n = 0;
-		return "";
-	}
-	*n = vn;
-	return v;
-}
-
-/* ---- request checks ---------------------------------------------------------- */
-
-/* host part of a Host/Origin authority: "127.0.0.1:5000" -> "127.0.0.1" */
-static size_t host_len(const char *h)
-{
-	if (h[0] == '[') {
-		const char *e = strchr(h, ']');
-		return e ? (size_t)(e - h) + 1 : strlen(h);
-	}
-	return strcspn(h, ":");
-}
-
-static int host_is_loopback_name(const char *h)
-{
-	size_t n = host_len(h);
-	static const char *const ok[] = { "127.0.0.1", "localhost", "[::1]" };
-	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
-		if (strlen(ok[i]) == n && strncasecmp(h, ok[i], n) == 0)
-			return 1;
-	return 0;
-}
-
-/* DNS rebinding: a page on evil.example resolving to 127.0.0.1 sends
- * Host: evil.example. Cross-site POSTs send a foreign Origin. */
-static int request_allowed(struct MHD_Connection *c, const char *method, const char **why)
-{
-	const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
-	if (listen_loopback && host && !host_is_loopback_name(host)) {
-		*why = "Host header is not a loopback name (DNS rebinding protection)";
-		return 0;
-	}
-	if (strcmp(method, MHD_HTTP_METHOD_POST) == 0) {
-		const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
-		if (origin && strcmp(origin, "null") != 0) {
-			const char *p = strstr(origin, "://");
-			p = p ? p + 3 : origin;
-			if (!host || strcasecmp(p, host) != 0) {
-				*why = "cross-origin POST refused";
-				return 0;
-			}
-		}
-	}
-	return 1;
-}
 
 /* ---- dispatch ------------------------------------------------------------------ */
 
@@ -192,28 +65,28 @@ static int is_get(const char *m)
 	return strcmp(m, MHD_HTTP_METHOD_GET) == 0 || strcmp(m, MHD_HTTP_METHOD_HEAD) == 0;
 }
 
-static enum MHD_Result handle_get(struct MHD_Connection *c, const char *url)
+static enum MHD_Result handle_get(struct server *srv, struct MHD_Connection *c, const char *url)
 {
 	if (strcmp(url, "/profile/") == 0 || strcmp(url, "/profile") == 0)
-		return api_profile(c);
+		return api_profile(srv, c);
 	if (strcmp(url, "/heatmap/") == 0 || strcmp(url, "/heatmap") == 0)
-		return api_heatmap(c, 0);
+		return api_heatmap(srv, c, 0);
 	if (strcmp(url, "/flamegraph/") == 0 || strcmp(url, "/flamegraph") == 0)
-		return api_flamegraph(c, FG_TREE);
+		return api_flamegraph(srv, c, FG_TREE);
 	if (strcmp(url, "/differential/") == 0 || strcmp(url, "/differential") == 0)
-		return api_compare(c, 0);
+		return api_compare(srv, c, 0);
 	if (strcmp(url, "/elided/") == 0 || strcmp(url, "/elided") == 0)
-		return api_compare(c, 1);
+		return api_compare(srv, c, 1);
 	if (strcmp(url, "/svg/flamegraph") == 0)
-		return api_flamegraph(c, FG_SVG);
+		return api_flamegraph(srv, c, FG_SVG);
 	if (strcmp(url, "/svg/heatmap") == 0)
-		return api_heatmap(c, 1);
+		return api_heatmap(srv, c, 1);
 	if (strcmp(url, "/folded") == 0)
-		return api_flamegraph(c, FG_FOLDED);
+		return api_flamegraph(srv, c, FG_FOLDED);
 	if (strcmp(url, "/live/events") == 0)
-		return api_live_events(c);
+		return api_live_events(srv, c);
 	if (strcmp(url, "/live/flamegraph") == 0)
-		return api_live_flamegraph(c);
+		return api_live_flamegraph(srv, c);
 	if (strcmp(url, "/") == 0 || strcmp(url, "/index.html") == 0)
 		return ui_serve(c, "", NULL);
 	if (strncmp(url, "/ui/", 4) == 0)
@@ -230,26 +103,26 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *c, const
 				      const char *upload_data, size_t *upload_data_size,
 				      void **con_cls)
 {
-	(void)cls;
 	(void)version;
+	struct server *srv = cls;
 	struct request *rq = *con_cls;
 	if (rq && rq->is_upload)
-		return upload_request(c, upload_data, upload_data_size, &rq->up);
+		return upload_request(srv, c, upload_data, upload_data_size, &rq->up);
 	if (!rq) {
 		const char *why;
 		if (strlen(url) > URL_MAX)
 			return http_error(c, MHD_HTTP_URI_TOO_LONG, "URL too long");
-		if (!request_allowed(c, method, &why))
+		if (!http_request_allowed(srv, c, method, &why))
 			return http_error(c, MHD_HTTP_FORBIDDEN, "%s", why);
 		if (strcmp(method, MHD_HTTP_METHOD_POST) == 0) {
 			if (strcmp(url, "/upload") == 0 || strcmp(url, "/upload/") == 0) {
 				rq = fp_xcalloc(1, sizeof *rq);
 				rq->is_upload = 1;
 				*con_cls = rq;
-				return upload_request(c, upload_data, upload_data_size, &rq->up);
+				return upload_request(srv, c, upload_data, upload_data_size, &rq->up);
 			}
 			if (strcmp(url, "/live/range") == 0)
-				return api_live_range(c);
+				return api_live_range(srv, c);
 			return http_error(c, strncmp(url, "/live/", 6) == 0 || is_get(method) ?
 					  MHD_HTTP_NOT_FOUND : MHD_HTTP_METHOD_NOT_ALLOWED,
 					  "POST is only for /upload and /live/range");
@@ -259,7 +132,7 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *c, const
 					  strlen(method) < 16 ? method : "?");
 		if (strcmp(url, "/upload") == 0 || strcmp(url, "/live/range") == 0)
 			return http_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, "use POST");
-		return handle_get(c, url);
+		return handle_get(srv, c, url);
 	}
 	return MHD_NO;
 }
@@ -447,7 +320,7 @@ int main(int argc, char **argv)
 {
 	fp_set_prog(argv[0]);
 	const char *dir = NULL, *listen_arg = NULL, *live_name = NULL, *control = NULL;
-	g_server.max_upload = SERVE_DEFAULT_MAX_UPLOAD;
+	static struct server srv = { .max_upload = SERVE_DEFAULT_MAX_UPLOAD };
 	static const struct option longopts[] = {
 		{ "dir", required_argument, NULL, 'd' },
 		{ "listen", required_argument, NULL, 'l' },
@@ -462,7 +335,7 @@ int main(int argc, char **argv)
 		switch (opt) {
 		case 'd': dir = optarg; break;
 		case 'l': listen_arg = optarg; break;
-		case 'm': g_server.max_upload = parse_size(optarg); break;
+		case 'm': srv.max_upload = parse_size(optarg); break;
 		case 'L': live_name = optarg; break;
 		case 'c': control = optarg; break;
 		case 'h':
@@ -490,18 +363,18 @@ int main(int argc, char **argv)
 	char defaddr[64];
 	snprintf(defaddr, sizeof defaddr, "%s:%d", DEFAULT_ADDR, SERVE_DEFAULT_PORT);
 	parse_listen(listen_arg ? listen_arg : defaddr, &ss, &sl, &ipv6);
-	listen_loopback = addr_is_loopback(&ss);
+	srv.listen_loopback = addr_is_loopback(&ss);
 
-	g_server.dir = dir ? dir : DEFAULT_DIR;
-	g_server.dir_real = realpath(g_server.dir, NULL);
-	if (!g_server.dir_real)
-		fp_die_sys(FP_EXIT_SYS, "profile directory %s", g_server.dir);
-	g_server.dir_fd = open(g_server.dir_real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (g_server.dir_fd < 0)
-		fp_die_sys(FP_EXIT_SYS, "cannot open profile directory %s", g_server.dir);
-	g_server.bin_dir = self_dir(argv[0]);
+	srv.dir = dir ? dir : DEFAULT_DIR;
+	srv.dir_real = realpath(srv.dir, NULL);
+	if (!srv.dir_real)
+		fp_die_sys(FP_EXIT_SYS, "profile directory %s", srv.dir);
+	srv.dir_fd = open(srv.dir_real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (srv.dir_fd < 0)
+		fp_die_sys(FP_EXIT_SYS, "cannot open profile directory %s", srv.dir);
+	srv.bin_dir = self_dir(argv[0]);
 	if (live_name)
-		g_server.live = live_create(live_name, control);
+		srv.live = live_create(live_name, control);
 
 	/* the server threads inherit a mask without SIGINT/SIGTERM: signals
 	 * reach the main thread only */
@@ -514,7 +387,7 @@ int main(int argc, char **argv)
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
 		MHD_USE_ERROR_LOG | (ipv6 ? MHD_USE_IPv6 : 0);
 	struct MHD_Daemon *d = MHD_start_daemon(
-		flags, 0, NULL, NULL, access_handler, NULL,
+		flags, 0, NULL, NULL, access_handler, &srv,
 		MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
 		MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 		MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONNECTION_LIMIT,
@@ -535,9 +408,9 @@ int main(int argc, char **argv)
 	}
 	char at[96];
 	addr_text(&ss, at, sizeof at);
-	if (!listen_loopback)
+	if (!srv.listen_loopback)
 		fp_warn("listening on %s, not on loopback: anyone who can reach this host can "
-			"read every capture in %s", at, g_server.dir_real);
+			"read every capture in %s", at, srv.dir_real);
 	printf("fp-serve: listening on http://%s/\n", at);
 	fflush(stdout);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -552,10 +425,10 @@ int main(int argc, char **argv)
 	ev_signal_init(&sig_term, quit_cb, SIGTERM);
 	ev_signal_start(loop, &sig_int);
 	ev_signal_start(loop, &sig_term);
-	if (g_server.live) {
+	if (srv.live) {
 		struct fp_pump p;
 		int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
-		fp_pump_init(&p, loop, 0, devnull < 0 ? 1 : devnull, &live_ops, g_server.live,
+		fp_pump_init(&p, loop, 0, devnull < 0 ? 1 : devnull, &live_ops, srv.live,
 			     FP_PUMP_GZIP);
 		p.in_name = "stdin";
 		fp_pump_run(&p);
@@ -565,7 +438,7 @@ int main(int argc, char **argv)
 	if (!quitting)
 		ev_run(loop, 0);	/* until SIGINT/SIGTERM */
 
-	api_shutdown();
+	api_shutdown(&srv);
 	/* a thread stuck in a stage or a client that keeps an SSE stream
 	 * open must not hang the stop, nor turn it into a failure: all
 	 * answers that matter are sent, so the grace timer exits 0 */

@@ -30,34 +30,15 @@ void http_common_headers(struct MHD_Response *r, const char *ctype);
  * terminated, but may contain NULs: *n is the real length). */
 const char *http_arg(struct MHD_Connection *c, const char *name, size_t *n);
 
-/* ---- api.c: the routes ---------------------------------------------------- */
+struct server;
+struct job;
+/* The job of a request on connection c (its client's socket). */
+struct job http_job(const struct server *srv, struct MHD_Connection *c);
 
-enum MHD_Result api_profile(struct MHD_Connection *c);
-enum MHD_Result api_heatmap(struct MHD_Connection *c, int svg);
-/* kind: FG_TREE, FG_SVG, FG_FOLDED */
-enum { FG_TREE, FG_SVG, FG_FOLDED };
-enum MHD_Result api_flamegraph(struct MHD_Connection *c, int kind);
-/* elided: 0 differential, 1 elided */
-enum MHD_Result api_compare(struct MHD_Connection *c, int elided);
-enum MHD_Result api_live_events(struct MHD_Connection *c);
-enum MHD_Result api_live_range(struct MHD_Connection *c);
-enum MHD_Result api_live_flamegraph(struct MHD_Connection *c);
-/* Wakes SSE streams and waiting requests at shutdown. */
-void api_shutdown(void);
-
-/* ---- upload.c --------------------------------------------------------------- */
-
-struct upload;
-/* Handles every call of a POST /upload request; *state is the
- * connection's upload (created on the first call). */
-enum MHD_Result upload_request(struct MHD_Connection *c, const char *data, size_t *size,
-			       struct upload **state);
-void upload_free(struct upload *u);
-
-/* ---- ui.c: embedded web page ---------------------------------------------- */
-
-/* Serves `path` (without the leading '/': "" = index.html) from the files
- * embedded from web/ui/; returns MHD_NO... never: 404 JSON if absent. */
-enum MHD_Result ui_serve(struct MHD_Connection *c, const char *path, int *found);
+/* The checks every request passes before its route: Host a loopback name
+ * when listening on loopback (DNS rebinding), and a POST's Origin the
+ * server's own. 1 if allowed, else 0 with *why. */
+int http_request_allowed(const struct server *srv, struct MHD_Connection *c, const char *method,
+			 const char **why);
 
 #endif

@@ -73,16 +73,16 @@ int safepath_name_ok(const char *name, size_t n, const char **why)
 	return 1;
 }
 
-int safepath_open(const char *name, size_t n, struct stat *st, int *status,
-		  const char **why)
+int safepath_open(const struct server *srv, const char *name, size_t n, struct stat *st,
+		  int *status, const char **why)
 {
 	if (!safepath_name_ok(name, n, why)) {
 		*status = 400;
 		return -1;
 	}
-	size_t dlen = strlen(g_server.dir_real);
+	size_t dlen = strlen(srv->dir_real);
 	char *joined = fp_xmalloc(dlen + 1 + n + 1);
-	memcpy(joined, g_server.dir_real, dlen);
+	memcpy(joined, srv->dir_real, dlen);
 	joined[dlen] = '/';
 	memcpy(joined + dlen + 1, name, n);
 	joined[dlen + 1 + n] = '\0';
@@ -95,8 +95,8 @@ int safepath_open(const char *name, size_t n, struct stat *st, int *status,
 		return -1;
 	}
 	/* inside DIR: DIR itself is a directory, so a file must be below it */
-	int inside = strncmp(real, g_server.dir_real, dlen) == 0 &&
-		(real[dlen] == '/' || (dlen == 1 && g_server.dir_real[0] == '/'));
+	int inside = strncmp(real, srv->dir_real, dlen) == 0 &&
+		(real[dlen] == '/' || (dlen == 1 && srv->dir_real[0] == '/'));
 	if (!inside) {
 		free(real);
 		*status = 403;

@@ -33,9 +33,16 @@ struct server {
 	char *bin_dir;		/* where the stage binaries are */
 	uint64_t max_upload;
 	struct live *live;	/* NULL unless --live */
+	int listen_loopback;	/* Host header check only on loopback */
 };
 
-extern struct server g_server;
+/* What a stage chain is run for: the server (where the stages are) and
+ * the client whose request it answers. client_fd is that client's socket
+ * (-1: none): the chain is cancelled when the client goes away. */
+struct job {
+	const struct server *srv;
+	int client_fd;
+};
 
 /* ---- safepath.c: names under DIR --------------------------------------- */
 
@@ -44,8 +51,8 @@ extern struct server g_server;
  * absolute, backslash, `..` or `.` segments, empty segments, dotfiles,
  * anything whose real path is not inside DIR (symlinks out), non-regular
  * files. Returns an fd, or -1 with *status (HTTP code) and *why set. */
-int safepath_open(const char *name, size_t n, struct stat *st, int *status,
-		  const char **why);
+int safepath_open(const struct server *srv, const char *name, size_t n, struct stat *st,
+		  int *status, const char **why);
 /* 1 if the name is syntactically acceptable (the checks that need no
  * filesystem), 0 otherwise with *why. */
 int safepath_name_ok(const char *name, size_t n, const char **why);
@@ -75,7 +82,7 @@ size_t upload_safe_name(const char *in, size_t n, char *out, size_t outsz);
 /* ---- spawn.c: stage pipelines --------------------------------------------*/
 
 /* A chain of stage programs: argv[i] for stage i (argv[i][0] is a bare
- * program name, found in g_server.bin_dir). The first stage reads in_fd. */
+ * program name, found in job->srv->bin_dir). The first stage reads in_fd. */
 struct pipeline_result {
 	int ok;			/* every stage exited 0 */
 	int data_error;		/* a stage exited 1: bad input data */
@@ -83,7 +90,7 @@ struct pipeline_result {
 };
 /* Runs the chain, calling on_line for each output line (LF removed,
  * NUL-terminated). Blocks the calling thread only. */
-void pipeline_run(char *const *const *argv, size_t nstages, int in_fd,
+void pipeline_run(const struct job *job, char *const *const *argv, size_t nstages, int in_fd,
 		  void (*on_line)(void *ctx, char *line, size_t len), void *ctx,
 		  struct pipeline_result *res);
 
@@ -135,11 +142,12 @@ struct folded_text {
  * NULL with *status and err filled. */
 /* With filters in sel (its range is ignored): the heatmap of the matching
  * samples on the unfiltered heatmap's axis, `filtered` set. */
-const struct heatmap *heatmap_get(int fd, const struct stat *st, unsigned rows,
-				  const struct selection *sel, int *status, char *err, size_t errsz);
+const struct heatmap *heatmap_get(const struct job *job, int fd, const struct stat *st,
+				  unsigned rows, const struct selection *sel, int *status,
+				  char *err, size_t errsz);
 int selection_has_filters(const struct selection *sel);
 void heatmap_put(const struct heatmap *h);
-const struct folded_text *folded_get(int fd, const struct stat *st,
+const struct folded_text *folded_get(const struct job *job, int fd, const struct stat *st,
 				     const struct selection *sel, int *status,
 				     char *err, size_t errsz);
 void folded_put(const struct folded_text *f);

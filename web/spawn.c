@@ -44,7 +44,7 @@ static void err_append(struct pipeline_result *res, size_t *used, const char *p,
 	res->err[*used] = '\0';
 }
 
-void pipeline_run(char *const *const *argv, size_t nstages, int in_fd,
+void pipeline_run(const struct job *job, char *const *const *argv, size_t nstages, int in_fd,
 		  void (*on_line)(void *ctx, char *line, size_t len), void *ctx,
 		  struct pipeline_result *res)
 {
@@ -86,7 +86,7 @@ void pipeline_run(char *const *const *argv, size_t nstages, int in_fd,
 		posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
 
 		char path[4096];
-		snprintf(path, sizeof path, "%s/%s", g_server.bin_dir, argv[i][0]);
+		snprintf(path, sizeof path, "%s/%s", job->srv->bin_dir, argv[i][0]);
 		int rc = posix_spawn(&pid[started], path, &fa, &at, argv[i], environ);
 		posix_spawn_file_actions_destroy(&fa);
 		posix_spawnattr_destroy(&at);

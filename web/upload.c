@@ -25,6 +25,7 @@
 #include "escape.h"
 #include "fp_error.h"
 #include "http.h"
+#include "routes.h"
 #include "serve.h"
 
 #define UPLOAD_DIR "uploads"
@@ -40,6 +41,7 @@ struct upload {
 	char name[UPLOAD_NAME_MAX + 1];	/* the client's name, made safe */
 	int have_name;
 	uint64_t size;
+	uint64_t max;		/* the server's --max-upload */
 	int too_big, failed, multipart, file_parts;
 	int answered;		/* a response is queued: ignore the rest */
 	char err[256];
@@ -60,12 +62,12 @@ void upload_free(struct upload *u)
 	free(u);
 }
 
-static int open_upload_dir(void)
+static int open_upload_dir(int dir_fd)
 {
-	if (mkdirat(g_server.dir_fd, UPLOAD_DIR, 0755) < 0 && errno != EEXIST)
+	if (mkdirat(dir_fd, UPLOAD_DIR, 0755) < 0 && errno != EEXIST)
 		return -1;
 	/* O_NOFOLLOW: a symlink named uploads cannot redirect writes */
-	return openat(g_server.dir_fd, UPLOAD_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	return openat(dir_fd, UPLOAD_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 }
 
 static int open_temp(struct upload *u)
@@ -88,7 +90,7 @@ static void add_bytes(struct upload *u, const char *data, size_t n)
 {
 	if (u->too_big || u->failed || n == 0)
 		return;
-	if (u->size + n > g_server.max_upload) {
+	if (u->size + n > u->max) {
 		u->too_big = 1;
 		return;
 	}
@@ -143,14 +145,15 @@ static void suffixed(const char *name, unsigned k, char *out, size_t n)
 	snprintf(out, n, "%.*s-%u%s", (int)base, name, k, dot ? dot : "");
 }
 
-static enum MHD_Result finish(struct MHD_Connection *c, struct upload *u)
+static enum MHD_Result finish(const struct server *srv, struct MHD_Connection *c,
+			      struct upload *u)
 {
 	u->answered = 1;
 	if (u->pp)
 		MHD_post_process(u->pp, NULL, 0);
 	if (u->too_big)
 		return http_error(c, HTTP_TOO_LARGE,
-				  "upload larger than %" PRIu64 " bytes", g_server.max_upload);
+				  "upload larger than %" PRIu64 " bytes", srv->max_upload);
 	if (u->failed)
 		return http_error(c, 500, "%s", u->err);
 	if (u->multipart && !u->file_parts)
@@ -188,8 +191,8 @@ static enum MHD_Result finish(struct MHD_Connection *c, struct upload *u)
 	return http_reply(c, MHD_HTTP_CREATED, CT_JSON, &s);
 }
 
-enum MHD_Result upload_request(struct MHD_Connection *c, const char *data, size_t *size,
-			       struct upload **state)
+enum MHD_Result upload_request(struct server *srv, struct MHD_Connection *c, const char *data,
+			       size_t *size, struct upload **state)
 {
 	struct upload *u = *state;
 	if (!u) {
@@ -201,14 +204,15 @@ enum MHD_Result upload_request(struct MHD_Connection *c, const char *data, size_
 		int multipart = ct && strncasecmp(ct, "multipart/form-data", 19) == 0;
 		if (cl) {
 			unsigned long long len = strtoull(cl, NULL, 10);
-			uint64_t limit = g_server.max_upload + (multipart ? MULTIPART_OVERHEAD : 0);
+			uint64_t limit = srv->max_upload + (multipart ? MULTIPART_OVERHEAD : 0);
 			if (len > limit)
 				return http_error(c, HTTP_TOO_LARGE,
 						  "upload larger than %" PRIu64 " bytes",
-						  g_server.max_upload);
+						  srv->max_upload);
 		}
 		u = fp_xcalloc(1, sizeof *u);
 		u->fd = u->dirfd = -1;
+		u->max = srv->max_upload;
 		*state = u;
 		u->multipart = multipart;
 		if (!multipart) {
@@ -224,9 +228,9 @@ enum MHD_Result upload_request(struct MHD_Connection *c, const char *data, size_
 			if (!u->pp)
 				return http_error(c, 400, "malformed multipart/form-data request");
 		}
-		u->dirfd = open_upload_dir();
+		u->dirfd = open_upload_dir(srv->dir_fd);
 		if (u->dirfd < 0)
-			return http_error(c, 500, "cannot open %s/%s: %s", g_server.dir, UPLOAD_DIR,
+			return http_error(c, 500, "cannot open %s/%s: %s", srv->dir, UPLOAD_DIR,
 					  strerror(errno));
 		if (open_temp(u) < 0)
 			return http_error(c, 500, "cannot create upload file: %s", strerror(errno));
@@ -250,5 +254,5 @@ enum MHD_Result upload_request(struct MHD_Connection *c, const char *data, size_
 		*size = 0;
 		return MHD_YES;
 	}
-	return finish(c, u);
+	return finish(srv, c, u);
 }

@@ -36,7 +36,7 @@
 
 #include "serve.h"
 
-struct server g_server;
+static struct server srv;
 static char outside[PATH_MAX];
 static char topdir[PATH_MAX];
 
@@ -79,9 +79,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	snprintf(path, sizeof path, "%s/dir/sub/up", top);
 	assert(symlink("..", path) == 0);
 	snprintf(path, sizeof path, "%s/dir", top);
-	g_server.dir = g_server.dir_real = realpath(path, NULL);
-	assert(g_server.dir_real);
-	g_server.dir_fd = open(g_server.dir_real, O_RDONLY | O_DIRECTORY);
+	srv.dir = srv.dir_real = realpath(path, NULL);
+	assert(srv.dir_real);
+	srv.dir_fd = open(srv.dir_real, O_RDONLY | O_DIRECTORY);
 	return 0;
 }
 
@@ -102,7 +102,7 @@ static void check_name(const char *v, size_t n)
 	}
 	struct stat st;
 	int status = 0;
-	int fd = safepath_open(v, n, &st, &status, &why);
+	int fd = safepath_open(&srv, v, n, &st, &status, &why);
 	if (fd < 0) {
 		assert(status >= 400 && status < 500);
 		if (!ok)
@@ -115,8 +115,8 @@ static void check_name(const char *v, size_t n)
 	ssize_t rl = readlink(proc, real, sizeof real - 1);
 	assert(rl > 0);
 	real[rl] = '\0';
-	size_t dl = strlen(g_server.dir_real);
-	assert(strncmp(real, g_server.dir_real, dl) == 0 && real[dl] == '/');
+	size_t dl = strlen(srv.dir_real);
+	assert(strncmp(real, srv.dir_real, dl) == 0 && real[dl] == '/');
 	assert(strcmp(real, outside) != 0);
 	assert(S_ISREG(st.st_mode));
 	close(fd);

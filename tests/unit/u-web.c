@@ -15,7 +15,6 @@
 #include "../../web/strmap.c"
 #include "../../web/tree.c"
 
-struct server g_server;
 
 static int rows_ok(const char *s)
 {

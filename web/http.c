@@ -1,0 +1,146 @@
+/* http.c: the libmicrohttpd glue every route file uses: responses with
+ * the common security headers, JSON errors, query arguments, and the
+ * checks every request passes first (Host, Origin). Declared in http.h.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "escape.h"
+#include "http.h"
+#include "serve.h"
+
+/* ---- responses ---------------------------------------------------------------- */
+
+void http_common_headers(struct MHD_Response *r, const char *ctype)
+{
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
+	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
+	MHD_add_response_header(r, "X-Frame-Options", "SAMEORIGIN");
+	if (strncmp(ctype, "text/html", 9) == 0 || strncmp(ctype, CT_SVG, strlen(CT_SVG)) == 0)
+		MHD_add_response_header(r, "Content-Security-Policy",
+					"default-src 'self'; script-src 'self' 'unsafe-inline'; "
+					"style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+					"object-src 'none'; base-uri 'none'; frame-ancestors 'self'");
+}
+
+enum MHD_Result http_reply_hdr(struct MHD_Connection *c, unsigned status, const char *ctype,
+			       struct fp_sink *body, const char *hname, const char *hvalue)
+{
+	struct MHD_Response *r;
+	if (body->len == 0) {
+		fp_sink_free(body);
+		r = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+	} else {
+		r = MHD_create_response_from_buffer(body->len, body->buf, MHD_RESPMEM_MUST_FREE);
+		if (!r)
+			fp_sink_free(body);
+	}
+	body->buf = NULL;
+	body->len = body->cap = 0;
+	if (!r)
+		return MHD_NO;
+	http_common_headers(r, ctype);
+	if (hname)
+		MHD_add_response_header(r, hname, hvalue);
+	enum MHD_Result ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+enum MHD_Result http_reply(struct MHD_Connection *c, unsigned status, const char *ctype,
+			   struct fp_sink *body)
+{
+	return http_reply_hdr(c, status, ctype, body, NULL, NULL);
+}
+
+enum MHD_Result http_error(struct MHD_Connection *c, unsigned status, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		n = 0;
+	if ((size_t)n >= sizeof msg)
+		n = sizeof msg - 1;
+	struct fp_sink s;
+	fp_sink_init_mem(&s);
+	fp_sink_str(&s, "{\"error\":");
+	fp_json_string(&s, msg, (size_t)n);
+	fp_sink_str(&s, "}\n");
+	return http_reply(c, status, CT_JSON, &s);
+}
+
+const char *http_arg(struct MHD_Connection *c, const char *name, size_t *n)
+{
+	const char *v = NULL;
+	size_t vn = 0;
+	if (MHD_lookup_connection_value_n(c, MHD_GET_ARGUMENT_KIND, name, strlen(name),
+					  &v, &vn) != MHD_YES)
+		return NULL;
+	if (!v) {		/* `?name` without '=' */
+		*n = 0;
+		return "";
+	}
+	*n = vn;
+	return v;
+}
+
+struct job http_job(const struct server *srv, struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+	return (struct job){ .srv = srv, .client_fd = ci ? ci->connect_fd : -1 };
+}
+
+/* ---- request checks ---------------------------------------------------------- */
+
+/* host part of a Host/Origin authority: "127.0.0.1:5000" -> "127.0.0.1" */
+static size_t host_len(const char *h)
+{
+	if (h[0] == '[') {
+		const char *e = strchr(h, ']');
+		return e ? (size_t)(e - h) + 1 : strlen(h);
+	}
+	return strcspn(h, ":");
+}
+
+static int host_is_loopback_name(const char *h)
+{
+	size_t n = host_len(h);
+	static const char *const ok[] = { "127.0.0.1", "localhost", "[::1]" };
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+		if (strlen(ok[i]) == n && strncasecmp(h, ok[i], n) == 0)
+			return 1;
+	return 0;
+}
+
+/* DNS rebinding: a page on evil.example resolving to 127.0.0.1 sends
+ * Host: evil.example. Cross-site POSTs send a foreign Origin. */
+int http_request_allowed(const struct server *srv, struct MHD_Connection *c, const char *method,
+			 const char **why)
+{
+	const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+	if (srv->listen_loopback && host && !host_is_loopback_name(host)) {
+		*why = "Host header is not a loopback name (DNS rebinding protection)";
+		return 0;
+	}
+	if (strcmp(method, MHD_HTTP_METHOD_POST) == 0) {
+		const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
+		if (origin && strcmp(origin, "null") != 0) {
+			const char *p = strstr(origin, "://");
+			p = p ? p + 3 : origin;
+			if (!host || strcasecmp(p, host) != 0) {
+				*why = "cross-origin POST refused";
+				return 0;
+			}
+		}
+	}
+	return 1;
+}
+
