@@ -121,7 +121,11 @@ static int host_is_loopback_name(const char *h)
 }
 
 /* DNS rebinding: a page on evil.example resolving to 127.0.0.1 sends
- * Host: evil.example. Cross-site POSTs send a foreign Origin. */
+ * Host: evil.example. Cross-site POSTs send a foreign Origin, and pages
+ * without an origin of their own (sandboxed iframes, data: and file:
+ * pages) send `Origin: null`: a state-changing request (POST: uploads,
+ * the live range) is accepted without an Origin (curl) or with the
+ * server's own, never with null or a foreign one. */
 int http_request_allowed(const struct server *srv, struct MHD_Connection *c, const char *method,
 			 const char **why)
 {
@@ -130,17 +134,19 @@ int http_request_allowed(const struct server *srv, struct MHD_Connection *c, con
 		*why = "Host header is not a loopback name (DNS rebinding protection)";
 		return 0;
 	}
-	if (strcmp(method, MHD_HTTP_METHOD_POST) == 0) {
-		const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
-		if (origin && strcmp(origin, "null") != 0) {
-			const char *p = strstr(origin, "://");
-			p = p ? p + 3 : origin;
-			if (!host || strcasecmp(p, host) != 0) {
-				*why = "cross-origin POST refused";
-				return 0;
-			}
-		}
+	if (strcmp(method, MHD_HTTP_METHOD_GET) == 0 || strcmp(method, MHD_HTTP_METHOD_HEAD) == 0)
+		return 1;
+	const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
+	if (!origin)
+		return 1;
+	if (strcasecmp(origin, "null") == 0) {
+		*why = "Origin: null refused (sandboxed or opaque-origin pages cannot change state)";
+		return 0;
+	}
+	const char *p = strstr(origin, "://");
+	if (!p || !host || strcasecmp(p + 3, host) != 0) {
+		*why = "cross-origin POST refused";
+		return 0;
 	}
 	return 1;
 }
-
