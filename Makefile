@@ -15,9 +15,9 @@ BUILD   ?= build
 BIN     ?= bin
 WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
            -Wno-missing-field-initializers
-INCLUDES = -Ififo -Irender
+INCLUDES = -Ififo -Irender -I$(BUILD)/gen
 DEPFLAGS = -MMD -MP
-LDLIBS  ?= -lev -lz -lm
+LDLIBS  ?= -lev -lz -lm -lprotobuf-c
 ifeq ($(SAN),1)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined
@@ -49,7 +49,22 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(INCLUDES) $(DEPFLAGS) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(LIBFP): $(call obj,$(FIFO_SRCS) $(RENDER_SRCS))
+# pprof's profile.proto -> C with protoc-c (protobuf-c-compiler); the
+# generated files live in $(BUILD)/gen and go into libfp.
+PROTO_C := $(BUILD)/gen/profile.pb-c.c
+PROTO_H := $(BUILD)/gen/profile.pb-c.h
+
+$(PROTO_C) $(PROTO_H) &: render/profile.proto
+	@mkdir -p $(BUILD)/gen
+	protoc-c --proto_path=render --c_out=$(BUILD)/gen render/profile.proto
+
+$(BUILD)/gen/profile.pb-c.o: $(PROTO_C) $(PROTO_H)
+	$(CC) -std=c11 $(INCLUDES) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+# whatever includes the generated header waits for it
+$(call obj,$(RENDER_SRCS) $(STAGE_SRCS) $(WEB_SRCS)): | $(PROTO_H)
+
+$(LIBFP): $(call obj,$(FIFO_SRCS) $(RENDER_SRCS)) $(BUILD)/gen/profile.pb-c.o
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 

@@ -40,7 +40,7 @@ const char cmd_report_usage[] =
 	"        [--from S] [--to S] [--pid LIST] [--tid LIST] [--cpu LIST] [--comm NAMES]\n"
 	"        [--event NAMES] [--include REGEX] [--exclude REGEX] [--pid-root|--tid-root]\n"
 	"        [--kernel] [--jit] [--pipeline FILE] [-D NAME=VALUE]... [-A NAME=WORD]...\n"
-	"        [--read-arg A] [--bucket-arg A] [--range-arg A] [--fold-arg A] [--render-arg A]\n"
+	"        [--format LIST] [--read-arg A] [--bucket-arg A] [--range-arg A] [--fold-arg A] [--render-arg A]\n"
 	"        [--progress|--no-progress] [--dir-file F] [--drain-timeout S] [--kill-timeout S]\n"
 	"        [-u|--user USER] [-v] [-q]";
 
@@ -76,6 +76,7 @@ static const struct passthrough passthroughs[] = {
 	{ "range-arg", 1, "RANGE_ARGS", NULL },
 	{ "fold-arg", 1, "FOLD_ARGS", NULL },
 	{ "render-arg", 1, "RENDER_ARGS", NULL },
+	{ "format", 1, "RENDER_ARGS", "--format" },
 };
 #define NPASS (sizeof passthroughs / sizeof *passthroughs)
 

@@ -35,6 +35,7 @@
  *	flame.json     nested {name,value,children} (only with --format)
  *	index.html     heatmap + flame graph + warnings + statistics (+ the
  *	               samples timeline, at most --timeline-max MB)
+ *	profile.pb.gz  pprof (only with --format ...,pprof; render/pprof.h)
  *	range.folded   with --range-folded FROM:TO: that range's folded table
  * --term draws the heatmap on the terminal (stdout, or /dev/tty with
  * --passthrough), redrawn in place at most FP_TERM_FPS times a second while
@@ -71,6 +72,7 @@
 #include "sink.h"
 #include "termheat.h"
 #include "timeline.h"
+#include "exports.h"
 
 #define USAGE "usage: fp-render [--outdir DIR] [--format LIST] [--interval MS] [--passthrough]\n" \
 	"\t[--term[=auto|color|plain]] [--term-size COLSxLINES] [--page-title T]\n" \
@@ -96,7 +98,7 @@
 
 enum output {
 	OUT_TSV, OUT_FOLDED, OUT_HEAT_JSON, OUT_HEAT_SVG, OUT_FLAME_SVG, OUT_FLAME_JSON,
-	OUT_HTML, OUT_RANGE_FOLDED, N_OUT
+	OUT_HTML, OUT_PPROF, OUT_RANGE_FOLDED, N_OUT
 };
 
 static const struct {
@@ -111,6 +113,7 @@ static const struct {
 	[OUT_FLAME_SVG] = { "flame-svg", "flame.svg", 1 },
 	[OUT_FLAME_JSON] = { "flame-json", "flame.json", 0 },
 	[OUT_HTML] = { "html", "index.html", 1 },
+	[OUT_PPROF] = { "pprof", "profile.pb.gz", 0 },
 	[OUT_RANGE_FOLDED] = { "range-folded", "range.folded", 0 },	/* --range-folded */
 };
 
@@ -146,6 +149,7 @@ struct render {
 	struct fp_folded table;		/* the latest complete snapshot */
 	struct fp_folded pending;	/* the snapshot being received */
 	struct fp_timeline tl;		/* the S records fp-fold --pass-samples passed */
+	struct fp_exports ex;		/* the same samples for pprof (render/exports.h) */
 	uint64_t timeline_bytes;	/* size of the last embedded timeline */
 	int in_snapshot;
 	uint64_t snapshots;
@@ -305,6 +309,7 @@ static void on_folded(struct render *r, const char *line, size_t len)
 /* An S record (fp-fold --pass-samples): kept by time for range graphs. */
 static void on_sample(struct render *r, const char *line, size_t len)
 {
+	fp_exports_add(&r->ex, line, len);
 	if (fp_timeline_add(&r->tl, line, len) < 0) {
 		own_warning(r, "malformed S record skipped (not kept for range flame graphs)");
 		r->bad_records++;
@@ -353,6 +358,7 @@ static void on_control(struct render *r, const char *line, size_t len)
 			own_warning(r, "C fold-options: unknown option ignored");
 	} else if (fp_str_eq(f[1], "reset")) {
 		fp_timeline_reset(&r->tl);	/* fp-range re-sends the samples */
+		fp_exports_reset(&r->ex);
 		r->files_dirty = 1;
 	} else if (n == 4 && fp_str_eq(f[1], "range")) {
 		snprintf(r->range_from, sizeof r->range_from, "%.*s", (int)f[2].n, f[2].p);
@@ -581,6 +587,7 @@ static void render_output(struct render *r, enum output which, struct fp_sink *s
 	case OUT_FLAME_SVG: render_flame(r, s, 0); break;
 	case OUT_FLAME_JSON: render_flame(r, s, 1); break;
 	case OUT_HTML: render_html(r, s); break;
+	case OUT_PPROF: fp_pprof_write(&r->ex.pprof, s); break;
 	case OUT_RANGE_FOLDED: render_range_folded(r, s); break;
 	case N_OUT: break;
 	}
@@ -851,7 +858,7 @@ static void parse_formats(struct options *o, const char *list)
 				o->want[i] = found = 1;
 		if (!found)
 			fp_die(FP_EXIT_USAGE, "--format: unknown output '%.*s' (expected tsv, folded, "
-			       "heatmap-json, heatmap-svg, flame-svg, flame-json, html or all)", (int)n, p);
+			       "heatmap-json, heatmap-svg, flame-svg, flame-json, html, pprof or all)", (int)n, p);
 		p += n;
 		if (*p == ',')
 			p++;
@@ -1036,6 +1043,7 @@ int main(int argc, char **argv)
 	fp_folded_init(&r.table);
 	fp_folded_init(&r.pending);
 	fp_timeline_init(&r.tl, (size_t)r.opt.timeline_samples);
+	fp_exports_init(&r.ex, r.opt.want[OUT_PPROF]);
 	if (r.opt.term != TERM_OFF)
 		term_open(&r);
 
@@ -1059,6 +1067,7 @@ int main(int argc, char **argv)
 	fp_folded_free(&r.table);
 	fp_folded_free(&r.pending);
 	fp_timeline_free(&r.tl);
+	fp_exports_free(&r.ex);
 	for (size_t i = 0; i <= MAX_WARNINGS; i++)
 		free(r.warnings[i]);
 	for (size_t i = 0; i < r.n_stats; i++) {

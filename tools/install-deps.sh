@@ -3,7 +3,8 @@
 # Run as root on Debian 12 (apt-get update runs first when anything is missing).
 set -eu
 pkgs="build-essential pkg-config libev-dev zlib1g-dev libmicrohttpd-dev libcmocka-dev
-      libxml2-utils linux-perf bpftrace valgrind chromium clang libclang-rt-14-dev nodejs npm"
+      libxml2-utils linux-perf bpftrace valgrind chromium clang libclang-rt-14-dev nodejs npm
+      libprotobuf-c-dev protobuf-c-compiler golang-go"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
