@@ -7,6 +7,7 @@
 
 #include <zlib.h>
 
+#include "exports.h"
 #include "fp_error.h"
 #include "profile.pb-c.h"
 
@@ -18,21 +19,13 @@
 #define MAX_LABELS 5			/* pid tid cpu comm event */
 
 /* The mappings, one per frame kind (pprof wants one for each location). */
-static const struct {
-	char kind;
-	const char *name;
-} mappings[] = {
-	{ FP_KIND_USER, "[user]" },
-	{ FP_KIND_KERNEL, "[kernel]" },
-	{ FP_KIND_JIT, "[jit]" },
-	{ FP_KIND_UNKNOWN, "[unknown]" },
-};
-#define N_MAPPINGS (sizeof mappings / sizeof *mappings)
+static const char mapping_kinds[] = { FP_KIND_USER, FP_KIND_KERNEL, FP_KIND_JIT, FP_KIND_UNKNOWN };
+#define N_MAPPINGS (sizeof mapping_kinds)
 
 static size_t mapping_of(char kind)
 {
 	for (size_t i = 0; i < N_MAPPINGS; i++)
-		if (mappings[i].kind == kind)
+		if (mapping_kinds[i] == kind)
 			return i;
 	return 0;	/* user: what perf did not mark otherwise */
 }
@@ -183,7 +176,8 @@ static void add_stack_locations(struct fp_pprof *p, const char *frames, size_t n
 	}
 }
 
-static uint32_t stack_id(struct fp_pprof *p, const struct fp_sample *s)
+static uint32_t stack_id(struct fp_pprof *p, const char *frames, size_t nframes,
+			 const char *kinds, size_t nkinds)
 {
 	struct fp_fold_buf *f = &p->folded, *k = &p->kinds, *key = &p->scratch;
 	int added;
@@ -195,10 +189,7 @@ static uint32_t stack_id(struct fp_pprof *p, const struct fp_sample *s)
 	buf_add(key, k->p, k->len);
 	id = fp_strtab_intern(&p->stacks, key->p, key->len, &added);
 	if (added) {
-		/* the root (comm) is the first folded frame, its kind the first kind */
-		size_t root = s->comm.n + (f->len > s->comm.n);
-
-		add_stack_locations(p, f->p + root, f->len - root, k->p + 1, k->len - 1);
+		add_stack_locations(p, frames, nframes, kinds, nkinds);
 		p->stack_off = grow(p->stack_off, &p->stack_off_cap, id + 2, sizeof *p->stack_off);
 		p->stack_off[id + 1] = p->stack_locs_len;
 	}
@@ -221,16 +212,17 @@ static size_t pack_key(uint8_t *key, uint32_t stack, uint32_t comm, uint32_t eve
 
 int fp_pprof_add(struct fp_pprof *p, const struct fp_sample *s)
 {
-	static const struct fp_fold_opts plain = FP_FOLD_OPTS_DEFAULT;
 	uint8_t key[KEY_BYTES];
 	uint32_t stack, comm, event, id;
+	const char *frames, *kinds;
+	size_t nframes, nkinds;
 	int added;
 
-	if (fp_fold_build(&p->folded, s, &plain, &p->kinds) < 0 || p->kinds.len == 0) {
+	if (fp_export_fold(&p->folded, &p->kinds, s, &frames, &nframes, &kinds, &nkinds) < 0) {
 		p->bad++;
 		return -1;
 	}
-	stack = stack_id(p, s);
+	stack = stack_id(p, frames, nframes, kinds, nkinds);
 	comm = fp_strtab_intern(&p->comms, s->comm.p, s->comm.n, NULL);
 	event = fp_strtab_intern(&p->events, s->event.p, s->event.n, NULL);
 	id = fp_strtab_intern(&p->keys, (const char *)key, pack_key(key, stack, comm, event, s),
@@ -284,19 +276,6 @@ static int64_t str_id(struct fp_pprof *p, const char *s)
 	return fp_strtab_intern(&p->strings, s, strlen(s), NULL);
 }
 
-static int is_clock_event(const char *ev, size_t n)
-{
-	static const char *const clocks[] = { "cpu-clock", "task-clock" };
-
-	for (size_t i = 0; i < sizeof clocks / sizeof *clocks; i++) {
-		size_t m = strlen(clocks[i]);
-
-		if (n >= m && !memcmp(ev, clocks[i], m) && (n == m || ev[m] == ':'))
-			return 1;
-	}
-	return 0;
-}
-
 /* samples/count, then one type per event (see pprof.h). */
 static void build_types(struct fp_pprof *p, struct build *b)
 {
@@ -315,7 +294,7 @@ static void build_types(struct fp_pprof *p, struct build *b)
 		size_t n;
 		const char *ev = fp_strtab_str(&p->events, (uint32_t)e, &n);
 
-		int clock = is_clock_event(ev, n);
+		int clock = fp_export_clock_event(ev, n);
 
 		if (clock && !have_cpu)
 			b->types[1 + e].type = str_id(p, "cpu");
@@ -435,7 +414,7 @@ static void build_code(struct fp_pprof *p, struct build *b)
 	for (size_t i = 0; i < N_MAPPINGS; i++) {
 		perftools__profiles__mapping__init(&b->maps[i]);
 		b->maps[i].id = i + 1;
-		b->maps[i].filename = str_id(p, mappings[i].name);
+		b->maps[i].filename = str_id(p, fp_export_kind_name(mapping_kinds[i]));
 		b->maps[i].has_functions = 1;
 		b->maps[i].has_inline_frames = 1;
 		b->map_ptrs[i] = &b->maps[i];

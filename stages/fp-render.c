@@ -36,6 +36,8 @@
  *	index.html     heatmap + flame graph + warnings + statistics (+ the
  *	               samples timeline, at most --timeline-max MB)
  *	profile.pb.gz  pprof (only with --format ...,pprof; render/pprof.h)
+ *	speedscope.json  speedscope's format (--format ...,speedscope; not written
+ *	               past --timeline-samples samples: render/speedscope.h)
  *	range.folded   with --range-folded FROM:TO: that range's folded table
  * --term draws the heatmap on the terminal (stdout, or /dev/tty with
  * --passthrough), redrawn in place at most FP_TERM_FPS times a second while
@@ -98,7 +100,7 @@
 
 enum output {
 	OUT_TSV, OUT_FOLDED, OUT_HEAT_JSON, OUT_HEAT_SVG, OUT_FLAME_SVG, OUT_FLAME_JSON,
-	OUT_HTML, OUT_PPROF, OUT_RANGE_FOLDED, N_OUT
+	OUT_HTML, OUT_PPROF, OUT_SPEEDSCOPE, OUT_RANGE_FOLDED, N_OUT
 };
 
 static const struct {
@@ -114,6 +116,7 @@ static const struct {
 	[OUT_FLAME_JSON] = { "flame-json", "flame.json", 0 },
 	[OUT_HTML] = { "html", "index.html", 1 },
 	[OUT_PPROF] = { "pprof", "profile.pb.gz", 0 },
+	[OUT_SPEEDSCOPE] = { "speedscope", "speedscope.json", 0 },
 	[OUT_RANGE_FOLDED] = { "range-folded", "range.folded", 0 },	/* --range-folded */
 };
 
@@ -151,6 +154,7 @@ struct render {
 	struct fp_timeline tl;		/* the S records fp-fold --pass-samples passed */
 	struct fp_exports ex;		/* the same samples for pprof (render/exports.h) */
 	uint64_t timeline_bytes;	/* size of the last embedded timeline */
+	int speedscope_warned;
 	int in_snapshot;
 	uint64_t snapshots;
 
@@ -588,6 +592,9 @@ static void render_output(struct render *r, enum output which, struct fp_sink *s
 	case OUT_FLAME_JSON: render_flame(r, s, 1); break;
 	case OUT_HTML: render_html(r, s); break;
 	case OUT_PPROF: fp_pprof_write(&r->ex.pprof, s); break;
+	case OUT_SPEEDSCOPE:
+		fp_speedscope_write(&r->ex.speedscope, s, r->opt.page_title, r->tl.weight_period);
+		break;
 	case OUT_RANGE_FOLDED: render_range_folded(r, s); break;
 	case N_OUT: break;
 	}
@@ -635,6 +642,31 @@ static int write_atomically(struct render *r, enum output which, char *path, siz
 	return 0;
 }
 
+/* speedscope.json keeps every sample: past --timeline-samples it would be
+ * partial, so it is not written (an older one is removed) and the page says
+ * so (the warning comes before index.html is written). */
+static int skip_partial(struct render *r, enum output which)
+{
+	char path[PATH_MAX];
+
+	if (!r->opt.want[OUT_SPEEDSCOPE] || !r->ex.speedscope.overflow)
+		return 0;
+	if (!r->speedscope_warned) {
+		char msg[160];
+
+		snprintf(msg, sizeof msg, "%s not written: more than %llu samples "
+			 "(--timeline-samples)", outputs[OUT_SPEEDSCOPE].file,
+			 (unsigned long long)r->opt.timeline_samples);
+		own_warning(r, msg);
+		r->speedscope_warned = 1;
+	}
+	if (which != OUT_SPEEDSCOPE)
+		return 0;
+	snprintf(path, sizeof path, "%s/%s", r->opt.outdir, outputs[which].file);
+	unlink(path);
+	return 1;
+}
+
 /* Writes every wanted file. At end of input a failure is fatal; while live
  * it is a warning and the next interval tries again. */
 static void write_files(struct render *r, int final)
@@ -644,7 +676,7 @@ static void write_files(struct render *r, int final)
 	if (!r->opt.outdir)
 		return;
 	for (int i = 0; i < N_OUT; i++) {
-		if (!r->opt.want[i])
+		if (!r->opt.want[i] || skip_partial(r, (enum output)i))
 			continue;
 		if (write_atomically(r, (enum output)i, path, sizeof path) < 0) {
 			r->write_errors++;
@@ -858,7 +890,7 @@ static void parse_formats(struct options *o, const char *list)
 				o->want[i] = found = 1;
 		if (!found)
 			fp_die(FP_EXIT_USAGE, "--format: unknown output '%.*s' (expected tsv, folded, "
-			       "heatmap-json, heatmap-svg, flame-svg, flame-json, html, pprof or all)", (int)n, p);
+			       "heatmap-json, heatmap-svg, flame-svg, flame-json, html, pprof, speedscope or all)", (int)n, p);
 		p += n;
 		if (*p == ',')
 			p++;
@@ -1043,7 +1075,8 @@ int main(int argc, char **argv)
 	fp_folded_init(&r.table);
 	fp_folded_init(&r.pending);
 	fp_timeline_init(&r.tl, (size_t)r.opt.timeline_samples);
-	fp_exports_init(&r.ex, r.opt.want[OUT_PPROF]);
+	fp_exports_init(&r.ex, r.opt.want[OUT_PPROF], r.opt.want[OUT_SPEEDSCOPE],
+			(size_t)r.opt.timeline_samples);
 	if (r.opt.term != TERM_OFF)
 		term_open(&r);
 

@@ -25,8 +25,10 @@ if [ -n "$(echo "$missing" | tr -d ' ')" ]; then
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
-# playwright-core drives Debian's chromium in the browser tests.
-if [ -f tests/browser/package.json ] && [ ! -d tests/browser/node_modules/playwright-core ]; then
+# playwright-core drives Debian's chromium in the browser tests; speedscope
+# (its page and file-format schema) and ajv check the speedscope export.
+if [ -f tests/browser/package.json ] && { [ ! -d tests/browser/node_modules/playwright-core ] ||
+   [ ! -d tests/browser/node_modules/speedscope ] || [ ! -d tests/browser/node_modules/ajv ]; }; then
 	(cd tests/browser && npm install --no-audit --no-fund --silent)
 fi
 exit 0
