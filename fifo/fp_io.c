@@ -74,6 +74,16 @@ static void out_writable_cb(struct ev_loop *loop, ev_io *w, int revents)
 		o->on_drain(o);
 }
 
+static void out_wr_write(void *o, const void *p, size_t n)
+{
+	fp_out_write(o, p, n);
+}
+
+struct fp_wr fp_out_wr(struct fp_out *o)
+{
+	return (struct fp_wr){ out_wr_write, o };
+}
+
 void fp_out_init(struct fp_out *o, struct ev_loop *loop, int fd)
 {
 	memset(o, 0, sizeof *o);
@@ -301,15 +311,7 @@ void fp_pump_warn(struct fp_pump *p, const char *fmt, ...)
 			*c = ' ';
 	fprintf(stderr, "%s: %s:%llu: %s\n", fp_prog(), p->in_name,
 		(unsigned long long)p->lineno, msg);
-	fp_out_str(&p->out, "W\t");
-	fp_out_str(&p->out, p->stage);
-	fp_out_char(&p->out, '\t');
-	fp_out_str(&p->out, p->in_name);
-	fp_out_char(&p->out, ':');
-	fp_out_u64(&p->out, p->lineno);
-	fp_out_char(&p->out, '\t');
-	fp_out_str(&p->out, msg);
-	fp_out_char(&p->out, '\n');
+	fp_write_warning(fp_out_wr(&p->out), p->stage, p->in_name, p->lineno, msg);
 }
 
 /* The signal path: end input at the next line boundary. While blocked on a

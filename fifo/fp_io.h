@@ -42,6 +42,8 @@
 #include <stdint.h>
 #include <ev.h>
 
+#include "fp_record.h"
+
 /* Longest line, LF included. Overridable only for fuzzing (docs/fuzzing.md):
  * a small limit lets short inputs reach the too-long paths. */
 #ifndef FP_LINE_MAX
@@ -88,6 +90,8 @@ void fp_out_flush(struct fp_out *o);
 /* Writes everything, waiting for the reader (used at exit). */
 void fp_out_flush_all(struct fp_out *o);
 void fp_out_free(struct fp_out *o);
+/* The record writers' view of o (fp_record.h): fp_write_cell(fp_out_wr(o), ...). */
+struct fp_wr fp_out_wr(struct fp_out *o);
 
 /* ---- the pump: line input + output ------------------------------------ */
 

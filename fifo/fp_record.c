@@ -1,4 +1,5 @@
-/* fp_record.c: protocol record parsing and formatting (fp_record.h). */
+/* fp_record.c: fields and S records (fp_record.h); the other record
+ * types are in fp_records.c, the writers in fp_recwrite.c. */
 #include <string.h>
 
 #include "fp_record.h"
@@ -89,23 +90,6 @@ int fp_parse_seconds_ns(const char *s, size_t n, uint64_t *ns)
 		return -1;
 	*ns = secs * FP_NSEC_PER_SEC + frac;
 	return 0;
-}
-
-int fp_header_version(const char *line, size_t len)
-{
-	static const char prefix[] = "%flamepipe\t";
-	size_t pl = sizeof prefix - 1;
-	uint64_t v;
-
-	if (len <= pl || memcmp(line, prefix, pl) != 0)
-		return -1;
-	/* Accept "1" and "1.x": the major version is what must match. */
-	const char *dot = memchr(line + pl, '.', len - pl);
-	size_t vl = dot ? (size_t)(dot - line) - pl : len - pl;
-
-	if (fp_parse_u64(line + pl, vl, &v) < 0 || v > 1000000)
-		return -1;
-	return (int)v;
 }
 
 /* Word-at-a-time byte tests: eight bytes per step instead of one memchr
@@ -220,25 +204,19 @@ int fp_sample_parse(const char *line, size_t len, struct fp_sample *s)
 	return 0;
 }
 
-void fp_sample_write(struct fp_out *o, const struct fp_sample *s)
+const char *fp_sample_problem(const char *line, size_t len)
 {
-	fp_out_write(o, "S\t", 2);
-	fp_out_u64(o, s->time_ns);
-	fp_out_char(o, '\t');
-	fp_out_i64(o, s->pid);
-	fp_out_char(o, '\t');
-	fp_out_i64(o, s->tid);
-	fp_out_char(o, '\t');
-	fp_out_i64(o, s->cpu);
-	fp_out_char(o, '\t');
-	fp_out_u64(o, s->period);
-	fp_out_char(o, '\t');
-	fp_out_write(o, s->event.p, s->event.n);
-	fp_out_char(o, '\t');
-	fp_out_write(o, s->comm.p, s->comm.n);
-	fp_out_char(o, '\t');
-	fp_out_write(o, s->kinds.p, s->kinds.n);
-	fp_out_char(o, '\t');
-	fp_out_write(o, s->stack.p, s->stack.n);
-	fp_out_char(o, '\n');
+	struct fp_str f[SAMPLE_FIELDS + 1];
+	size_t n = fp_split_fields(line, len, f, SAMPLE_FIELDS + 1);
+	uint64_t u;
+	int64_t i;
+
+	if (n != SAMPLE_FIELDS)
+		return "want 10 TAB-separated fields "
+		       "(S time_ns pid tid cpu period event comm kinds stack)";
+	if (fp_parse_u64(f[1].p, f[1].n, &u) || fp_parse_i64(f[2].p, f[2].n, &i) ||
+	    fp_parse_i64(f[3].p, f[3].n, &i) || fp_parse_i64(f[4].p, f[4].n, &i) ||
+	    fp_parse_u64(f[5].p, f[5].n, &u))
+		return "time_ns and period must be unsigned decimal, pid, tid and cpu decimal";
+	return "kinds must have one character per frame";
 }

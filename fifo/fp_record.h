@@ -1,6 +1,22 @@
-/* fp_record.h: parse and format protocol records (see PROTOCOL.md).
+/* fp_record.h: the stream protocol as code: classify, parse and write every
+ * record type of fifo/PROTOCOL.md. Every stage, render/ and web/ go through
+ * it; no other file looks at a record's tag or spells a record by hand.
  *
- * Parsing never allocates: fields point into the caller's line buffer.
+ * Builds without libev: writers put their bytes through a struct fp_wr
+ * (fp_io.h's fp_out_wr() for a pump's output, fp_sink_wr() for render/'s
+ * sink, fp_wmem for a growable buffer). Parsing never allocates: fields
+ * point into the caller's line.
+ *
+ * Calling sequence of a filter stage:
+ *
+ *	switch (fp_record_tag(line, &len)) {   // the CR rule applied to len
+ *	case FP_REC_SAMPLE: if (fp_sample_parse(line, len, &s) < 0) ...
+ *	case FP_REC_HEADER: fp_header_require(line, len, in_name, lineno);
+ *	case FP_REC_CONTROL: fp_control_parse(line, len, &c);
+ *		if (c.kind == FP_CTL_RESET) ...
+ *	...
+ *	}
+ *	pass it on: fp_write_line(w, line, len);
  */
 #ifndef FP_RECORD_H
 #define FP_RECORD_H
@@ -8,20 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fp_io.h"
-
 #define FP_PROTO_VERSION 1
 #define FP_PROTO_HEADER "%flamepipe\t1"
-
-/* Record tags. */
-#define FP_TAG_SAMPLE 'S'
-#define FP_TAG_GEOMETRY 'G'
-#define FP_TAG_CELL 'H'
-#define FP_TAG_FOLDED 'F'
-#define FP_TAG_CONTROL 'C'
-#define FP_TAG_WARNING 'W'
-#define FP_TAG_INFO 'I'
-#define FP_TAG_HEADER '%'
 
 /* Frame kinds, one character per frame in a sample's kinds field. */
 #define FP_KIND_KERNEL 'k'
@@ -31,11 +35,81 @@
 #define FP_KIND_UNKNOWN 'x'
 
 #define FP_NSEC_PER_SEC 1000000000ull
+#define FP_I64_TEXT_MAX 24	/* "-9223372036854775808", a separator, NUL */
+
+/* Record tags: for fifo/'s own writers (fp_perfparse.c builds S records in
+ * place); everyone else uses fp_record_tag() and the fp_write_*() below. */
+#define FP_TAG_SAMPLE 'S'
+#define FP_TAG_GEOMETRY 'G'
+#define FP_TAG_CELL 'H'
+#define FP_TAG_FOLDED 'F'
+#define FP_TAG_CONTROL 'C'
+#define FP_TAG_WARNING 'W'
+#define FP_TAG_INFO 'I'
+#define FP_TAG_HEADER '%'
+#define FP_TAG_COMMENT '#'
 
 struct fp_str {
 	const char *p;
 	size_t n;
 };
+
+int fp_str_eq(struct fp_str a, const char *s);
+
+/* ---- output: where writers put their bytes ------------------------------ */
+
+struct fp_wr {
+	void (*write)(void *ctx, const void *p, size_t n);
+	void *ctx;
+};
+
+/* A growable memory buffer (allocation failure exits, fp_error.h). */
+struct fp_wmem {
+	char *p;
+	size_t len, cap;
+};
+struct fp_wr fp_wmem_wr(struct fp_wmem *m);
+void fp_wmem_add(struct fp_wmem *m, const void *p, size_t n);
+void fp_wmem_free(struct fp_wmem *m);
+
+/* ---- the tag: one rule for every reader --------------------------------- */
+
+enum fp_rec {
+	FP_REC_EMPTY,		/* an empty line */
+	FP_REC_OTHER,		/* an unknown tag: passed on, never an error */
+	FP_REC_HEADER,		/* %... */
+	FP_REC_COMMENT,		/* #... */
+	FP_REC_SAMPLE,		/* S */
+	FP_REC_GEOMETRY,	/* G */
+	FP_REC_CELL,		/* H */
+	FP_REC_FOLDED,		/* F */
+	FP_REC_CONTROL,		/* C */
+	FP_REC_WARNING,		/* W */
+	FP_REC_INFO,		/* I */
+};
+
+/* The record type of line[0..*len). The CR rule: a CR that ends the line
+ * (a CRLF file) is not part of the record: *len drops it, and a stage that
+ * passes the record on passes it without the CR. A one-letter tag is the
+ * whole first field: "S" or "S TAB ..." is a sample, "Sx ..." is unknown. */
+enum fp_rec fp_record_tag(const char *line, size_t *len);
+
+/* Passes a record on unchanged: line[0..len) and its LF. */
+void fp_write_line(struct fp_wr w, const char *line, size_t len);
+
+/* ---- % header ------------------------------------------------------------ */
+
+/* The header's major version, or -1 if the line is not a header. */
+int fp_header_version(const char *line, size_t len);
+/* 0 if line is a header of FP_PROTO_VERSION, else -1. */
+int fp_header_check(const char *line, size_t len);
+/* fp_header_check, or exit FP_EXIT_USAGE with the one message:
+ * `prog: WHERE:LINE: unsupported stream header "..": unsupported stream
+ * version (expected "%flamepipe<TAB>1")`. */
+void fp_header_require(const char *line, size_t len, const char *where, uint64_t lineno);
+void fp_write_header(struct fp_wr w);
+
+/* ---- S sample ------------------------------------------------------------ */
 
 struct fp_sample {
 	uint64_t time_ns;
@@ -51,9 +125,109 @@ struct fp_sample {
 /* Parses an S record (the whole line, tag included, no LF).
  * Returns 0, or -1 if the line is not a well-formed S record. */
 int fp_sample_parse(const char *line, size_t len, struct fp_sample *s);
+/* What is wrong with a line fp_sample_parse refused (for the W record). */
+const char *fp_sample_problem(const char *line, size_t len);
+void fp_write_sample(struct fp_wr w, const struct fp_sample *s);
 
-/* Writes an S record with its LF. */
-void fp_sample_write(struct fp_out *o, const struct fp_sample *s);
+/* ---- G geometry, H cell --------------------------------------------------- */
+
+struct fp_geometry {
+	uint64_t rows;		/* >= 1 */
+	uint64_t base_sec;	/* <= UINT64_MAX / FP_NSEC_PER_SEC */
+};
+struct fp_cell {
+	uint64_t col, row, count;
+};
+
+int fp_geometry_parse(const char *line, size_t len, struct fp_geometry *g);
+int fp_cell_parse(const char *line, size_t len, struct fp_cell *c);
+void fp_write_geometry(struct fp_wr w, uint64_t rows, uint64_t base_sec);
+void fp_write_cell(struct fp_wr w, uint64_t col, uint64_t row, uint64_t count);
+
+/* ---- F folded stack -------------------------------------------------------- */
+
+struct fp_folded_rec {
+	uint64_t count;
+	struct fp_str stack;	/* comm;frame;...;leaf, never empty */
+};
+
+int fp_folded_parse(const char *line, size_t len, struct fp_folded_rec *f);
+void fp_write_folded(struct fp_wr w, uint64_t count, const char *stack, size_t n);
+
+/* ---- C control ------------------------------------------------------------- */
+
+enum fp_ctl {
+	FP_CTL_OTHER,		/* an unknown verb: passed on */
+	FP_CTL_RESET,		/* C reset */
+	FP_CTL_FLUSH,		/* C flush */
+	FP_CTL_RANGE,		/* C range FROM TO */
+	FP_CTL_FILTER,		/* C filter SPEC */
+	FP_CTL_BEGIN,		/* C begin WHAT */
+	FP_CTL_END,		/* C end WHAT [FIELD]... */
+	FP_CTL_FOLD_OPTIONS,	/* C fold-options KEY=VALUE... */
+	FP_CTL_RESTARTED,	/* C restarted STAGE */
+};
+
+#define FP_CTL_ARGS_MAX 16
+
+struct fp_control {
+	enum fp_ctl kind;
+	struct fp_str verb;
+	/* the fields after the verb, at most FP_CTL_ARGS_MAX (the last one
+	 * keeps any further TABs) */
+	struct fp_str arg[FP_CTL_ARGS_MAX];
+	size_t nargs;
+	struct fp_str rest;	/* everything after the verb's TAB ("" if none) */
+};
+
+/* 0, or -1 if the line is not a C record, or a known verb lacks its
+ * fields (range: 2, filter, begin, end, restarted: 1; kind is then
+ * FP_CTL_OTHER). Extra fields after a known verb's are allowed. */
+int fp_control_parse(const char *line, size_t len, struct fp_control *c);
+/* 1 if c is `begin WHAT` / `end WHAT` (the snapshot brackets). */
+int fp_control_is(const struct fp_control *c, enum fp_ctl kind, const char *what);
+
+void fp_write_reset(struct fp_wr w);
+void fp_write_flush(struct fp_wr w);
+/* from/to: decimal seconds, or "-" for an open end */
+void fp_write_range(struct fp_wr w, const char *from, const char *to);
+void fp_write_filter(struct fp_wr w, const char *spec, size_t n);
+void fp_write_begin(struct fp_wr w, const char *what);
+void fp_write_end(struct fp_wr w, const char *what, const uint64_t *fields, size_t n);
+void fp_write_restarted(struct fp_wr w, const char *stage);
+/* Any C record: C TAB verb [TAB arg]... */
+void fp_write_control(struct fp_wr w, const char *verb, const char *const *args, size_t n);
+
+/* ---- W warning, I statistics ---------------------------------------------- */
+
+struct fp_warning {
+	struct fp_str stage, where, message;
+};
+
+/* 0, or -1 if not a W record with its three fields. */
+int fp_warning_parse(const char *line, size_t len, struct fp_warning *w);
+/* W stage where message: where is "FILE:LINE", or "-" when file is NULL. TAB, CR and LF in the message become spaces. */
+void fp_write_warning(struct fp_wr w, const char *stage, const char *file, uint64_t line,
+		      const char *message);
+/* The same with where already formatted ("file:line", or NULL for "-"). */
+void fp_write_warning_at(struct fp_wr w, const char *stage, const char *where,
+			 const char *message);
+
+struct fp_info {
+	struct fp_str stage;
+	struct fp_str fields;	/* key=value TAB key=value ... */
+};
+struct fp_stat {
+	const char *key;
+	uint64_t value;
+};
+
+int fp_info_parse(const char *line, size_t len, struct fp_info *i);
+/* 0 and *v if key=DECIMAL is among i's fields, else -1. */
+int fp_info_get(const struct fp_info *i, const char *key, uint64_t *v);
+void fp_write_info(struct fp_wr w, const char *stage, const struct fp_stat *kv, size_t n);
+
+/* ---- fields --------------------------------------------------------------- */
 
 /* Splits line at TABs into at most max fields (the last one takes the
  * rest). Returns the number of fields. */
@@ -67,12 +241,7 @@ int fp_parse_i64(const char *s, size_t n, int64_t *out);
  * perf timestamps and range bounds. 0 on success, -1 otherwise. */
 int fp_parse_seconds_ns(const char *s, size_t n, uint64_t *ns);
 
-/* Checks a '%' header line; returns its version, or -1 if malformed. */
-int fp_header_version(const char *line, size_t len);
-
 /* Number of frames in a stack field (0 for an empty stack). */
 size_t fp_stack_depth(struct fp_str stack);
-
-int fp_str_eq(struct fp_str a, const char *s);
 
 #endif

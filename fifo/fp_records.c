@@ -1,0 +1,214 @@
+/* fp_records.c: the tag rule, the header check and the parsers of the
+ * G, H, F, C, W and I records (fp_record.h, fifo/PROTOCOL.md). */
+#include <inttypes.h>
+#include <string.h>
+
+#include "fp_error.h"
+#include "fp_record.h"
+
+#define HEADER_PREFIX "%flamepipe\t"
+#define HEADER_VERSION_MAX 1000000
+#define HEADER_SHOWN_MAX 64	/* bytes of a bad header quoted in the message */
+
+enum fp_rec fp_record_tag(const char *line, size_t *len)
+{
+	size_t n = *len;
+
+	if (n && line[n - 1] == '\r')
+		*len = --n;
+	if (n == 0)
+		return FP_REC_EMPTY;
+	if (line[0] == FP_TAG_HEADER)
+		return FP_REC_HEADER;
+	if (line[0] == FP_TAG_COMMENT)
+		return FP_REC_COMMENT;
+	if (n > 1 && line[1] != '\t')
+		return FP_REC_OTHER;
+	switch (line[0]) {
+	case FP_TAG_SAMPLE: return FP_REC_SAMPLE;
+	case FP_TAG_GEOMETRY: return FP_REC_GEOMETRY;
+	case FP_TAG_CELL: return FP_REC_CELL;
+	case FP_TAG_FOLDED: return FP_REC_FOLDED;
+	case FP_TAG_CONTROL: return FP_REC_CONTROL;
+	case FP_TAG_WARNING: return FP_REC_WARNING;
+	case FP_TAG_INFO: return FP_REC_INFO;
+	default: return FP_REC_OTHER;
+	}
+}
+
+/* line's tag is `tag` (the parsers: the caller applied the CR rule). */
+static int has_tag(const char *line, size_t len, char tag)
+{
+	return len >= 1 && line[0] == tag && (len == 1 || line[1] == '\t');
+}
+
+/* ---- % header ---------------------------------------------------------- */
+
+int fp_header_version(const char *line, size_t len)
+{
+	size_t pl = sizeof HEADER_PREFIX - 1;
+	uint64_t v;
+
+	if (len <= pl || memcmp(line, HEADER_PREFIX, pl) != 0)
+		return -1;
+	/* Accept "1" and "1.x": the major version is what must match. */
+	const char *dot = memchr(line + pl, '.', len - pl);
+	size_t vl = dot ? (size_t)(dot - line) - pl : len - pl;
+
+	if (fp_parse_u64(line + pl, vl, &v) < 0 || v > HEADER_VERSION_MAX)
+		return -1;
+	return (int)v;
+}
+
+int fp_header_check(const char *line, size_t len)
+{
+	return fp_header_version(line, len) == FP_PROTO_VERSION ? 0 : -1;
+}
+
+void fp_header_require(const char *line, size_t len, const char *where, uint64_t lineno)
+{
+	char shown[HEADER_SHOWN_MAX + 1];
+	size_t n = len < HEADER_SHOWN_MAX ? len : HEADER_SHOWN_MAX;
+
+	if (fp_header_check(line, len) == 0)
+		return;
+	memcpy(shown, line, n);
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)shown[i] < ' ')
+			shown[i] = ' ';
+	shown[n] = '\0';
+	fp_die(FP_EXIT_USAGE, "%s:%" PRIu64 ": unsupported stream header \"%s\": unsupported "
+	       "stream version (expected \"%%flamepipe<TAB>%d\")", where, lineno, shown,
+	       FP_PROTO_VERSION);
+}
+
+/* ---- G, H, F ------------------------------------------------------------ */
+
+int fp_geometry_parse(const char *line, size_t len, struct fp_geometry *g)
+{
+	struct fp_str f[4];
+
+	if (!has_tag(line, len, FP_TAG_GEOMETRY) ||
+	    fp_split_fields(line, len, f, 4) != 3 ||
+	    fp_parse_u64(f[1].p, f[1].n, &g->rows) < 0 ||
+	    fp_parse_u64(f[2].p, f[2].n, &g->base_sec) < 0 || g->rows == 0 ||
+	    g->base_sec > UINT64_MAX / FP_NSEC_PER_SEC)
+		return -1;
+	return 0;
+}
+
+int fp_cell_parse(const char *line, size_t len, struct fp_cell *c)
+{
+	struct fp_str f[5];
+
+	if (!has_tag(line, len, FP_TAG_CELL) || fp_split_fields(line, len, f, 5) != 4 ||
+	    fp_parse_u64(f[1].p, f[1].n, &c->col) < 0 || fp_parse_u64(f[2].p, f[2].n, &c->row) < 0 ||
+	    fp_parse_u64(f[3].p, f[3].n, &c->count) < 0)
+		return -1;
+	return 0;
+}
+
+int fp_folded_parse(const char *line, size_t len, struct fp_folded_rec *r)
+{
+	struct fp_str f[3];
+
+	if (!has_tag(line, len, FP_TAG_FOLDED) || fp_split_fields(line, len, f, 3) != 3 ||
+	    fp_parse_u64(f[1].p, f[1].n, &r->count) < 0 || f[2].n == 0)
+		return -1;
+	r->stack = f[2];
+	return 0;
+}
+
+/* ---- C ------------------------------------------------------------------ */
+
+static const struct {
+	const char *verb;
+	enum fp_ctl kind;
+	size_t min_args;
+} verbs[] = {
+	{ "reset", FP_CTL_RESET, 0 },
+	{ "flush", FP_CTL_FLUSH, 0 },
+	{ "range", FP_CTL_RANGE, 2 },
+	{ "filter", FP_CTL_FILTER, 1 },
+	{ "begin", FP_CTL_BEGIN, 1 },
+	{ "end", FP_CTL_END, 1 },
+	{ "fold-options", FP_CTL_FOLD_OPTIONS, 0 },
+	{ "restarted", FP_CTL_RESTARTED, 1 },
+};
+
+int fp_control_parse(const char *line, size_t len, struct fp_control *c)
+{
+	struct fp_str f[FP_CTL_ARGS_MAX + 2];
+	size_t n;
+
+	memset(c, 0, sizeof *c);
+	c->rest.p = "";
+	if (!has_tag(line, len, FP_TAG_CONTROL))
+		return -1;
+	n = fp_split_fields(line, len, f, FP_CTL_ARGS_MAX + 2);
+	if (n < 2)
+		return -1;
+	c->verb = f[1];
+	c->nargs = n - 2;
+	memcpy(c->arg, f + 2, c->nargs * sizeof *c->arg);
+	if (n > 2)
+		c->rest = (struct fp_str){ f[2].p, len - (size_t)(f[2].p - line) };
+	for (size_t i = 0; i < sizeof verbs / sizeof *verbs; i++)
+		if (fp_str_eq(c->verb, verbs[i].verb)) {
+			if (c->nargs < verbs[i].min_args)
+				return -1;
+			c->kind = verbs[i].kind;
+			break;
+		}
+	return 0;
+}
+
+int fp_control_is(const struct fp_control *c, enum fp_ctl kind, const char *what)
+{
+	return c->kind == kind && c->nargs >= 1 && fp_str_eq(c->arg[0], what);
+}
+
+/* ---- W, I --------------------------------------------------------------- */
+
+int fp_warning_parse(const char *line, size_t len, struct fp_warning *w)
+{
+	struct fp_str f[4];
+
+	if (!has_tag(line, len, FP_TAG_WARNING) || fp_split_fields(line, len, f, 4) != 4)
+		return -1;
+	w->stage = f[1];
+	w->where = f[2];
+	w->message = f[3];
+	return 0;
+}
+
+int fp_info_parse(const char *line, size_t len, struct fp_info *i)
+{
+	struct fp_str f[3];
+	size_t n;
+
+	if (!has_tag(line, len, FP_TAG_INFO))
+		return -1;
+	n = fp_split_fields(line, len, f, 3);
+	if (n < 2 || f[1].n == 0)
+		return -1;
+	i->stage = f[1];
+	i->fields = n == 3 ? f[2] : (struct fp_str){ "", 0 };
+	return 0;
+}
+
+int fp_info_get(const struct fp_info *i, const char *key, uint64_t *v)
+{
+	size_t kl = strlen(key);
+	const char *p = i->fields.p, *end = p + i->fields.n;
+
+	while (p < end) {
+		const char *tab = memchr(p, '\t', (size_t)(end - p));
+		size_t n = tab ? (size_t)(tab - p) : (size_t)(end - p);
+
+		if (n > kl && p[kl] == '=' && memcmp(p, key, kl) == 0)
+			return fp_parse_u64(p + kl + 1, n - kl - 1, v);
+		p += n + 1;
+	}
+	return -1;
+}

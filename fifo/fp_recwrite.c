@@ -1,0 +1,281 @@
+/* fp_recwrite.c: the record writers (fp_record.h): every record a stage
+ * writes is spelled here, once. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fp_error.h"
+#include "fp_record.h"
+
+#define U64_DIGITS 20
+#define NUM_MAX (U64_DIGITS + 2)	/* sign + digits + TAB */
+#define WMEM_MIN 256u
+
+/* ---- the memory writer ------------------------------------------------- */
+
+void fp_wmem_add(struct fp_wmem *m, const void *p, size_t n)
+{
+	if (m->cap - m->len < n) {
+		size_t cap = m->cap ? m->cap : WMEM_MIN;
+
+		while (cap - m->len < n)
+			cap *= 2;
+		m->p = fp_xrealloc(m->p, cap);
+		m->cap = cap;
+	}
+	memcpy(m->p + m->len, p, n);
+	m->len += n;
+}
+
+static void wmem_write(void *ctx, const void *p, size_t n)
+{
+	fp_wmem_add(ctx, p, n);
+}
+
+struct fp_wr fp_wmem_wr(struct fp_wmem *m)
+{
+	return (struct fp_wr){ wmem_write, m };
+}
+
+void fp_wmem_free(struct fp_wmem *m)
+{
+	free(m->p);
+	*m = (struct fp_wmem){ 0 };
+}
+
+/* ---- pieces -------------------------------------------------------------- */
+
+static void put(struct fp_wr w, const void *p, size_t n)
+{
+	w.write(w.ctx, p, n);
+}
+
+static void put_str(struct fp_wr w, const char *s)
+{
+	w.write(w.ctx, s, strlen(s));
+}
+
+/* Formats v into the end of buf[0..NUM_MAX); returns where it starts. */
+static char *fmt_u64(char *end, uint64_t v)
+{
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
+}
+
+/* A TAB, then v. */
+static void put_tab_u64(struct fp_wr w, uint64_t v)
+{
+	char buf[NUM_MAX], *end = buf + sizeof buf, *p = fmt_u64(end, v);
+
+	*--p = '\t';
+	put(w, p, (size_t)(end - p));
+}
+
+static void put_tab_i64(struct fp_wr w, int64_t v)
+{
+	char buf[NUM_MAX], *end = buf + sizeof buf;
+	char *p = fmt_u64(end, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+
+	if (v < 0)
+		*--p = '-';
+	*--p = '\t';
+	put(w, p, (size_t)(end - p));
+}
+
+static void put_tab_str(struct fp_wr w, const char *s, size_t n)
+{
+	put(w, "\t", 1);
+	put(w, s, n);
+}
+
+static void put_lf(struct fp_wr w)
+{
+	put(w, "\n", 1);
+}
+
+/* A tag letter (its TAB follows with the first field). */
+static void put_tag(struct fp_wr w, char tag)
+{
+	put(w, &tag, 1);
+}
+
+void fp_write_line(struct fp_wr w, const char *line, size_t len)
+{
+	put(w, line, len);
+	put_lf(w);
+}
+
+/* ---- records ----------------------------------------------------------- */
+
+void fp_write_header(struct fp_wr w)
+{
+	put_str(w, FP_PROTO_HEADER "\n");
+}
+
+void fp_write_sample(struct fp_wr w, const struct fp_sample *s)
+{
+	put_tag(w, FP_TAG_SAMPLE);
+	put_tab_u64(w, s->time_ns);
+	put_tab_i64(w, s->pid);
+	put_tab_i64(w, s->tid);
+	put_tab_i64(w, s->cpu);
+	put_tab_u64(w, s->period);
+	put_tab_str(w, s->event.p, s->event.n);
+	put_tab_str(w, s->comm.p, s->comm.n);
+	put_tab_str(w, s->kinds.p, s->kinds.n);
+	put_tab_str(w, s->stack.p, s->stack.n);
+	put_lf(w);
+}
+
+void fp_write_geometry(struct fp_wr w, uint64_t rows, uint64_t base_sec)
+{
+	put_tag(w, FP_TAG_GEOMETRY);
+	put_tab_u64(w, rows);
+	put_tab_u64(w, base_sec);
+	put_lf(w);
+}
+
+void fp_write_cell(struct fp_wr w, uint64_t col, uint64_t row, uint64_t count)
+{
+	put_tag(w, FP_TAG_CELL);
+	put_tab_u64(w, col);
+	put_tab_u64(w, row);
+	put_tab_u64(w, count);
+	put_lf(w);
+}
+
+void fp_write_folded(struct fp_wr w, uint64_t count, const char *stack, size_t n)
+{
+	put_tag(w, FP_TAG_FOLDED);
+	put_tab_u64(w, count);
+	put_tab_str(w, stack, n);
+	put_lf(w);
+}
+
+static void put_control(struct fp_wr w, const char *verb)
+{
+	put_tag(w, FP_TAG_CONTROL);
+	put_tab_str(w, verb, strlen(verb));
+}
+
+void fp_write_reset(struct fp_wr w)
+{
+	put_control(w, "reset");
+	put_lf(w);
+}
+
+void fp_write_flush(struct fp_wr w)
+{
+	put_control(w, "flush");
+	put_lf(w);
+}
+
+void fp_write_range(struct fp_wr w, const char *from, const char *to)
+{
+	put_control(w, "range");
+	put_tab_str(w, from, strlen(from));
+	put_tab_str(w, to, strlen(to));
+	put_lf(w);
+}
+
+void fp_write_filter(struct fp_wr w, const char *spec, size_t n)
+{
+	put_control(w, "filter");
+	put_tab_str(w, spec, n);
+	put_lf(w);
+}
+
+void fp_write_begin(struct fp_wr w, const char *what)
+{
+	put_control(w, "begin");
+	put_tab_str(w, what, strlen(what));
+	put_lf(w);
+}
+
+void fp_write_end(struct fp_wr w, const char *what, const uint64_t *fields, size_t n)
+{
+	put_control(w, "end");
+	put_tab_str(w, what, strlen(what));
+	for (size_t i = 0; i < n; i++)
+		put_tab_u64(w, fields[i]);
+	put_lf(w);
+}
+
+void fp_write_restarted(struct fp_wr w, const char *stage)
+{
+	put_control(w, "restarted");
+	put_tab_str(w, stage, strlen(stage));
+	put_lf(w);
+}
+
+/* Names and messages never hold TAB, CR or LF: they become spaces. */
+static void put_tab_text(struct fp_wr w, const char *s)
+{
+	put(w, "\t", 1);
+	for (;;) {
+		size_t n = strcspn(s, "\t\r\n");
+
+		put(w, s, n);
+		if (!s[n])
+			return;
+		put(w, " ", 1);
+		s += n + 1;
+	}
+}
+
+/* W stage where message, where = file[:line] or "-". */
+static void put_warning(struct fp_wr w, const char *stage, const char *file, int has_line,
+			uint64_t line, const char *message)
+{
+	put_tag(w, FP_TAG_WARNING);
+	put_tab_text(w, stage);
+	if (!file) {
+		put_str(w, "\t-");
+	} else {
+		put_tab_text(w, file);
+		if (has_line) {
+			char buf[NUM_MAX], *end = buf + sizeof buf, *p = fmt_u64(end, line);
+
+			*--p = ':';
+			put(w, p, (size_t)(end - p));
+		}
+	}
+	put_tab_text(w, message);
+	put_lf(w);
+}
+
+void fp_write_warning(struct fp_wr w, const char *stage, const char *file, uint64_t line,
+		      const char *message)
+{
+	put_warning(w, stage, file, 1, line, message);
+}
+
+void fp_write_warning_at(struct fp_wr w, const char *stage, const char *where,
+			 const char *message)
+{
+	put_warning(w, stage, where, 0, 0, message);
+}
+
+void fp_write_info(struct fp_wr w, const char *stage, const struct fp_stat *kv, size_t n)
+{
+	put_tag(w, FP_TAG_INFO);
+	put_tab_text(w, stage);
+	for (size_t i = 0; i < n; i++) {
+		char buf[NUM_MAX], *end = buf + sizeof buf, *p = fmt_u64(end, kv[i].value);
+
+		put_tab_str(w, kv[i].key, strlen(kv[i].key));
+		*--p = '=';
+		put(w, p, (size_t)(end - p));
+	}
+	put_lf(w);
+}
+
+void fp_write_control(struct fp_wr w, const char *verb, const char *const *args, size_t n)
+{
+	put_control(w, verb);
+	for (size_t i = 0; i < n; i++)
+		put_tab_str(w, args[i], strlen(args[i]));
+	put_lf(w);
+}

@@ -1,0 +1,302 @@
+/* u-proto.c: the protocol module (fifo/fp_record.h): the tag rule, the CR
+ * rule, and parse + write of every record type, well-formed and not. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "fp_record.h"
+
+#define LINE(s) s, sizeof(s) - 1
+
+/* What a writer wrote, NUL-terminated, for assert_string_equal. */
+static struct fp_wmem out;
+
+static const char *written(void)
+{
+	fp_wmem_add(&out, "", 1);
+	out.len--;
+	return out.p;
+}
+
+static int reset_out(void **state)
+{
+	out.len = 0;
+	return 0;
+}
+
+static int free_out(void **state)
+{
+	fp_wmem_free(&out);
+	return 0;
+}
+
+/* ---- the tag rule and the CR rule ---------------------------------------- */
+
+static enum fp_rec tag_of(const char *s)
+{
+	size_t n = strlen(s);
+
+	return fp_record_tag(s, &n);
+}
+
+static void each_tag_letter_followed_by_a_tab_names_its_record_type(void **state)
+{
+	assert_int_equal(tag_of("S\t1"), FP_REC_SAMPLE);
+	assert_int_equal(tag_of("G\t1\t2"), FP_REC_GEOMETRY);
+	assert_int_equal(tag_of("H\t1\t2\t3"), FP_REC_CELL);
+	assert_int_equal(tag_of("F\t1\ta"), FP_REC_FOLDED);
+	assert_int_equal(tag_of("C\treset"), FP_REC_CONTROL);
+	assert_int_equal(tag_of("W\ta\tb\tc"), FP_REC_WARNING);
+	assert_int_equal(tag_of("I\tread"), FP_REC_INFO);
+	assert_int_equal(tag_of("%flamepipe\t1"), FP_REC_HEADER);
+	assert_int_equal(tag_of("# a comment"), FP_REC_COMMENT);
+	assert_int_equal(tag_of(""), FP_REC_EMPTY);
+}
+
+static void a_tag_is_the_whole_first_field(void **state)
+{
+	assert_int_equal(tag_of("S"), FP_REC_SAMPLE);	/* a malformed sample */
+	assert_int_equal(tag_of("Sx\t1"), FP_REC_OTHER);
+	assert_int_equal(tag_of("Creset"), FP_REC_OTHER);
+	assert_int_equal(tag_of("X\t1"), FP_REC_OTHER);
+	assert_int_equal(tag_of("s\t1"), FP_REC_OTHER);
+}
+
+static void a_final_cr_is_not_part_of_the_record(void **state)
+{
+	char l[] = "C\treset\r";
+	size_t n = sizeof l - 1;
+	struct fp_control c;
+
+	assert_int_equal(fp_record_tag(l, &n), FP_REC_CONTROL);
+	assert_int_equal(n, sizeof l - 2);
+	assert_int_equal(fp_control_parse(l, n, &c), 0);
+	assert_int_equal(c.kind, FP_CTL_RESET);
+	n = 1;
+	assert_int_equal(fp_record_tag("\r", &n), FP_REC_EMPTY);
+	assert_int_equal(n, 0);
+	n = 3;
+	assert_int_equal(fp_record_tag("S\r\r", &n), FP_REC_OTHER);	/* only one CR goes */
+}
+
+/* ---- header -------------------------------------------------------------- */
+
+static void the_header_check_accepts_version_1_only(void **state)
+{
+	assert_int_equal(fp_header_check(LINE("%flamepipe\t1")), 0);
+	assert_int_equal(fp_header_check(LINE("%flamepipe\t1.7")), 0);
+	assert_int_equal(fp_header_check(LINE("%flamepipe\t2")), -1);
+	assert_int_equal(fp_header_check(LINE("%flamepipe 1")), -1);
+	assert_int_equal(fp_header_check(LINE("%flamepipe\t")), -1);
+	fp_header_require(LINE("%flamepipe\t1"), "in", 1);	/* returns */
+	fp_write_header(fp_wmem_wr(&out));
+	assert_string_equal(written(), "%flamepipe\t1\n");
+}
+
+/* ---- S --------------------------------------------------------------------- */
+
+static void a_sample_is_written_as_it_was_parsed(void **state)
+{
+	const char l[] = "S\t82657955000\t-1\t1945\t1\t2004008\tcpu-clock:ppp\tapt get\tku\ta;b c";
+	struct fp_sample s;
+
+	assert_int_equal(fp_sample_parse(LINE(l), &s), 0);
+	fp_write_sample(fp_wmem_wr(&out), &s);
+	assert_string_equal(written(), "S\t82657955000\t-1\t1945\t1\t2004008\tcpu-clock:ppp\tapt get\tku\ta;b c\n");
+}
+
+static void a_refused_sample_is_explained(void **state)
+{
+	assert_string_equal(fp_sample_problem(LINE("S\t1\t2")),
+			    "want 10 TAB-separated fields (S time_ns pid tid cpu period event comm kinds stack)");
+	assert_string_equal(fp_sample_problem(LINE("S\tx\t2\t3\t4\t5\tev\tc\tk\ta")),
+			    "time_ns and period must be unsigned decimal, pid, tid and cpu decimal");
+	assert_string_equal(fp_sample_problem(LINE("S\t1\t2\t3\t4\t5\tev\tc\tkk\ta")),
+			    "kinds must have one character per frame");
+}
+
+/* ---- G, H, F ----------------------------------------------------------------- */
+
+static void geometry_and_cells_round_trip(void **state)
+{
+	struct fp_geometry g;
+	struct fp_cell c;
+
+	assert_int_equal(fp_geometry_parse(LINE("G\t50\t339"), &g), 0);
+	assert_true(g.rows == 50 && g.base_sec == 339);
+	assert_int_equal(fp_cell_parse(LINE("H\t0\t30\t2"), &c), 0);
+	assert_true(c.col == 0 && c.row == 30 && c.count == 2);
+	fp_write_geometry(fp_wmem_wr(&out), 50, 339);
+	fp_write_cell(fp_wmem_wr(&out), 0, 30, 18446744073709551615ull);
+	assert_string_equal(written(), "G\t50\t339\nH\t0\t30\t18446744073709551615\n");
+}
+
+static void malformed_geometry_and_cells_are_refused(void **state)
+{
+	struct fp_geometry g;
+	struct fp_cell c;
+
+	assert_int_equal(fp_geometry_parse(LINE("G\t0\t339"), &g), -1);		/* no rows */
+	assert_int_equal(fp_geometry_parse(LINE("G\t50"), &g), -1);
+	assert_int_equal(fp_geometry_parse(LINE("G\t50\t-1"), &g), -1);
+	assert_int_equal(fp_geometry_parse(LINE("G\t50\t1\t2"), &g), -1);
+	assert_int_equal(fp_geometry_parse(LINE("G\t50\t18446744073709551615"), &g), -1);
+	assert_int_equal(fp_geometry_parse(LINE("H\t50\t1"), &g), -1);	/* another tag */
+	assert_int_equal(fp_cell_parse(LINE("H\t1\t2"), &c), -1);
+	assert_int_equal(fp_cell_parse(LINE("H\t1\t2\tx"), &c), -1);
+	assert_int_equal(fp_cell_parse(LINE("H\t1\t2\t3\t4"), &c), -1);
+}
+
+static void folded_records_round_trip_and_need_a_stack(void **state)
+{
+	struct fp_folded_rec f;
+
+	assert_int_equal(fp_folded_parse(LINE("F\t3\tcomm;a;b c"), &f), 0);
+	assert_true(f.count == 3 && fp_str_eq(f.stack, "comm;a;b c"));
+	assert_int_equal(fp_folded_parse(LINE("F\t3\t"), &f), -1);
+	assert_int_equal(fp_folded_parse(LINE("F\tx\ta"), &f), -1);
+	assert_int_equal(fp_folded_parse(LINE("F\t3"), &f), -1);
+	fp_write_folded(fp_wmem_wr(&out), 3, LINE("comm;a"));
+	assert_string_equal(written(), "F\t3\tcomm;a\n");
+}
+
+/* ---- C ------------------------------------------------------------------------- */
+
+/* The verb's kind, or -1 if the record was refused. */
+static int kind_of(const char *s)
+{
+	struct fp_control c;
+
+	if (fp_control_parse(s, strlen(s), &c) < 0)
+		return -1;
+	return (int)c.kind;
+}
+
+static void each_control_verb_is_matched_exactly(void **state)
+{
+	assert_int_equal(kind_of("C\treset"), FP_CTL_RESET);
+	assert_int_equal(kind_of("C\tresetX"), FP_CTL_OTHER);
+	assert_int_equal(kind_of("C\treset\tlater-field"), FP_CTL_RESET);
+	assert_int_equal(kind_of("C\tflush"), FP_CTL_FLUSH);
+	assert_int_equal(kind_of("C\tflus"), FP_CTL_OTHER);
+	assert_int_equal(kind_of("C\trange\t1\t2"), FP_CTL_RANGE);
+	assert_int_equal(kind_of("C\tfilter\tpid 1"), FP_CTL_FILTER);
+	assert_int_equal(kind_of("C\tbegin\tfold"), FP_CTL_BEGIN);
+	assert_int_equal(kind_of("C\tend\tfold\t2\t3"), FP_CTL_END);
+	assert_int_equal(kind_of("C\trestarted\trange"), FP_CTL_RESTARTED);
+	assert_int_equal(kind_of("C\tsomething-new\tx"), FP_CTL_OTHER);
+}
+
+static void a_known_verb_without_its_fields_is_refused(void **state)
+{
+	assert_int_equal(kind_of("C\trange\t1"), -1);
+	assert_int_equal(kind_of("C\tfilter"), -1);
+	assert_int_equal(kind_of("C\tbegin"), -1);
+	assert_int_equal(kind_of("C\trestarted"), -1);
+	assert_int_equal(kind_of("C"), -1);
+	assert_int_equal(kind_of("F\treset"), -1);
+}
+
+static void control_fields_and_the_rest_are_given(void **state)
+{
+	struct fp_control c;
+
+	assert_int_equal(fp_control_parse(LINE("C\tfilter\tinclude a\tb"), &c), 0);
+	assert_true(fp_str_eq(c.rest, "include a\tb"));
+	assert_int_equal(c.nargs, 2);
+	assert_int_equal(fp_control_parse(LINE("C\trange\t-\t2.5"), &c), 0);
+	assert_true(fp_str_eq(c.arg[0], "-") && fp_str_eq(c.arg[1], "2.5"));
+	assert_true(fp_control_is(&(struct fp_control){ .kind = FP_CTL_BEGIN, .nargs = 1,
+							.arg = { { "fold", 4 } } },
+				  FP_CTL_BEGIN, "fold"));
+	assert_int_equal(fp_control_parse(LINE("C\tbegin\tfolds"), &c), 0);
+	assert_false(fp_control_is(&c, FP_CTL_BEGIN, "fold"));
+}
+
+static void every_control_record_is_written_once_here(void **state)
+{
+	struct fp_wr w = fp_wmem_wr(&out);
+	const uint64_t end[] = { 2, 7 };
+
+	fp_write_reset(w);
+	fp_write_flush(w);
+	fp_write_range(w, "1.5", "-");
+	fp_write_filter(w, LINE("pid 1,2"));
+	fp_write_begin(w, "fold");
+	fp_write_end(w, "fold", end, 2);
+	fp_write_restarted(w, "range");
+	assert_string_equal(written(), "C\treset\nC\tflush\nC\trange\t1.5\t-\nC\tfilter\tpid 1,2\n"
+			    "C\tbegin\tfold\nC\tend\tfold\t2\t7\nC\trestarted\trange\n");
+}
+
+/* ---- W, I --------------------------------------------------------------------- */
+
+static void warnings_round_trip_and_their_text_stays_one_record(void **state)
+{
+	struct fp_warning w;
+
+	fp_write_warning(fp_wmem_wr(&out), "read", "in.perf", 12, "bad\tline\r\nhere");
+	fp_write_warning(fp_wmem_wr(&out), "read", NULL, 0, "no place");
+	fp_write_warning_at(fp_wmem_wr(&out), "flamepipe", "x.pipeline:4", "died");
+	assert_string_equal(written(), "W\tread\tin.perf:12\tbad line  here\nW\tread\t-\tno place\n"
+			    "W\tflamepipe\tx.pipeline:4\tdied\n");
+	assert_int_equal(fp_warning_parse(LINE("W\tread\tin.perf:12\tbad line"), &w), 0);
+	assert_true(fp_str_eq(w.stage, "read") && fp_str_eq(w.where, "in.perf:12") &&
+		    fp_str_eq(w.message, "bad line"));
+	assert_int_equal(fp_warning_parse(LINE("W\tread\tin.perf:12"), &w), -1);
+}
+
+static void statistics_round_trip_and_keys_are_matched_whole(void **state)
+{
+	const struct fp_stat kv[] = { { "samples", 5 }, { "samples_x", 7 } };
+	struct fp_info i;
+	uint64_t v;
+
+	fp_write_info(fp_wmem_wr(&out), "read", kv, 2);
+	assert_string_equal(written(), "I\tread\tsamples=5\tsamples_x=7\n");
+	assert_int_equal(fp_info_parse(out.p, out.len - 1, &i), 0);
+	assert_true(fp_str_eq(i.stage, "read"));
+	assert_int_equal(fp_info_get(&i, "samples_x", &v), 0);
+	assert_true(v == 7);
+	assert_int_equal(fp_info_get(&i, "sample", &v), -1);
+	assert_int_equal(fp_info_parse(LINE("I\tbucket\tidle=x"), &i), 0);
+	assert_int_equal(fp_info_get(&i, "idle", &v), -1);
+	assert_int_equal(fp_info_parse(LINE("I\tbucket"), &i), 0);
+	assert_int_equal(fp_info_get(&i, "idle", &v), -1);
+	assert_int_equal(fp_info_parse(LINE("I"), &i), -1);
+}
+
+static void a_record_passed_on_is_unchanged(void **state)
+{
+	fp_write_line(fp_wmem_wr(&out), LINE("Z\tsomething\tnew"));
+	assert_string_equal(written(), "Z\tsomething\tnew\n");
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_setup(f, reset_out)
+	const struct CMUnitTest tests[] = {
+		T(each_tag_letter_followed_by_a_tab_names_its_record_type),
+		T(a_tag_is_the_whole_first_field),
+		T(a_final_cr_is_not_part_of_the_record),
+		T(the_header_check_accepts_version_1_only),
+		T(a_sample_is_written_as_it_was_parsed),
+		T(a_refused_sample_is_explained),
+		T(geometry_and_cells_round_trip),
+		T(malformed_geometry_and_cells_are_refused),
+		T(folded_records_round_trip_and_need_a_stack),
+		T(each_control_verb_is_matched_exactly),
+		T(a_known_verb_without_its_fields_is_refused),
+		T(control_fields_and_the_rest_are_given),
+		T(every_control_record_is_written_once_here),
+		T(warnings_round_trip_and_their_text_stays_one_record),
+		T(statistics_round_trip_and_keys_are_matched_whole),
+		T(a_record_passed_on_is_unchanged),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, free_out);
+}
