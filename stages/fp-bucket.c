@@ -246,26 +246,12 @@ static void free_columns(struct bucket *b)
 
 static void write_geometry(struct bucket *b)
 {
-	struct fp_out *o = &b->pump->out;
-
-	fp_out_str(o, "G\t");
-	fp_out_u64(o, b->rows);
-	fp_out_char(o, '\t');
-	fp_out_u64(o, b->base_sec);
-	fp_out_char(o, '\n');
+	fp_write_geometry(fp_out_wr(&b->pump->out), b->rows, b->base_sec);
 }
 
 static void write_cell(struct bucket *b, const struct column *c, unsigned row)
 {
-	struct fp_out *o = &b->pump->out;
-
-	fp_out_str(o, "H\t");
-	fp_out_u64(o, c->sec - b->base_sec);
-	fp_out_char(o, '\t');
-	fp_out_u64(o, row);
-	fp_out_char(o, '\t');
-	fp_out_u64(o, c->count[row]);
-	fp_out_char(o, '\n');
+	fp_write_cell(fp_out_wr(&b->pump->out), c->sec - b->base_sec, row, c->count[row]);
 }
 
 static int cmp_dirty(const void *x, const void *y)
@@ -388,37 +374,18 @@ static void on_sample(struct bucket *b, const char *line, size_t len)
 			return;
 	}
 	count_sample(b, s.time_ns);
-	fp_out_write(&b->pump->out, line, len);
-	fp_out_char(&b->pump->out, '\n');
+	fp_write_line(fp_out_wr(&b->pump->out), line, len);
 }
 
-static int is_control(const char *line, size_t len, const char *what)
+static void on_control(struct bucket *b, const char *line, size_t len)
 {
-	size_t n = strlen(what);
+	struct fp_control c;
 
-	return len == n + 2 && line[0] == FP_TAG_CONTROL && line[1] == '\t' &&
-	       !memcmp(line + 2, what, n);
-}
-
-static void on_line(struct fp_pump *p, char *line, size_t len)
-{
-	struct bucket *b = p->ctx;
-
-	if (len && line[len - 1] == '\r')
-		len--;
-	if (len && line[0] == FP_TAG_SAMPLE) {
-		on_sample(b, line, len);
+	if (fp_control_parse(line, len, &c) < 0)
 		return;
-	}
-	if (len && line[0] == FP_TAG_HEADER) {
-		int v = fp_header_version(line, len);
-
-		if (v != FP_PROTO_VERSION)
-			fp_die(FP_EXIT_USAGE, "%s:%llu: unsupported stream version (expected \"%s\")",
-			       p->in_name, (unsigned long long)p->lineno, FP_PROTO_HEADER);
-	} else if (is_control(line, len, "flush")) {
+	if (c.kind == FP_CTL_FLUSH) {
 		flush_cells(b);
-	} else if (is_control(line, len, "reset")) {
+	} else if (c.kind == FP_CTL_RESET) {
 		/* Upstream re-sends its samples: start the heatmap again on the
 		 * same axis; the new G tells consumers to drop their cells. */
 		free_columns(b);
@@ -426,8 +393,26 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 		if (b->have_base)
 			write_geometry(b);
 	}
-	fp_out_write(&p->out, line, len);
-	fp_out_char(&p->out, '\n');
+}
+
+static void on_line(struct fp_pump *p, char *line, size_t len)
+{
+	struct bucket *b = p->ctx;
+
+	switch (fp_record_tag(line, &len)) {
+	case FP_REC_SAMPLE:
+		on_sample(b, line, len);
+		return;
+	case FP_REC_HEADER:
+		fp_header_require(line, len, p->in_name, p->lineno);
+		break;
+	case FP_REC_CONTROL:
+		on_control(b, line, len);
+		break;
+	default:
+		break;
+	}
+	fp_write_line(fp_out_wr(&p->out), line, len);
 }
 
 static void on_idle(struct fp_pump *p)
@@ -438,26 +423,14 @@ static void on_idle(struct fp_pump *p)
 static void on_eof(struct fp_pump *p)
 {
 	struct bucket *b = p->ctx;
-	struct fp_out *o = &p->out;
+	const struct fp_stat stats[] = {
+		{ "samples", b->samples }, { "counted", b->counted }, { "idle", b->idle },
+		{ "cells", b->cells }, { "columns", b->ncol }, { "overflow", b->overflow },
+		{ "bad", b->bad },
+	};
 
 	flush_cells(b);
-	fp_out_str(o, "I\t");
-	fp_out_str(o, p->stage);
-	fp_out_str(o, "\tsamples=");
-	fp_out_u64(o, b->samples);
-	fp_out_str(o, "\tcounted=");
-	fp_out_u64(o, b->counted);
-	fp_out_str(o, "\tidle=");
-	fp_out_u64(o, b->idle);
-	fp_out_str(o, "\tcells=");
-	fp_out_u64(o, b->cells);
-	fp_out_str(o, "\tcolumns=");
-	fp_out_u64(o, b->ncol);
-	fp_out_str(o, "\toverflow=");
-	fp_out_u64(o, b->overflow);
-	fp_out_str(o, "\tbad=");
-	fp_out_u64(o, b->bad);
-	fp_out_char(o, '\n');
+	fp_write_info(fp_out_wr(&p->out), p->stage, stats, sizeof stats / sizeof *stats);
 }
 
 static const struct fp_pump_ops bucket_ops = {

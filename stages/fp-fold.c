@@ -291,42 +291,20 @@ static int event_wanted(struct fold_state *st, const struct fp_sample *s)
 			 "use --event-filter or --all-events)",
 			 st->event_filter, (int)s->event.n, s->event.p);
 		fp_warn("%s", msg);
-		if (!st->opt.plain) {
-			struct fp_out *out = &st->pump.out;
-
-			fp_out_str(out, "W\t" STAGE_NAME "\t");
-			fp_out_str(out, st->pump.in_name);
-			fp_out_char(out, ':');
-			fp_out_u64(out, st->pump.lineno);
-			fp_out_char(out, '\t');
-			fp_out_str(out, msg);
-			fp_out_char(out, '\n');
-		}
+		if (!st->opt.plain)
+			fp_write_warning(fp_out_wr(&st->pump.out), STAGE_NAME, st->pump.in_name,
+					 st->pump.lineno, msg);
 	}
 	return 0;
 }
 
-/* Says what is wrong with an S record fp_sample_parse refused (error path
- * only, so it may re-split the line). */
-static const char *sample_problem(const char *line, size_t len)
+/* The W record's text for an S record fp_sample_parse refused. */
+static void sample_warning(struct fold_state *st, const char *line, size_t len)
 {
-	enum { SAMPLE_FIELDS = 10 };
-	struct fp_str f[SAMPLE_FIELDS + 1];
-	size_t n = fp_split_fields(line, len, f, SAMPLE_FIELDS + 1);
-	uint64_t u;
-	int64_t i;
+	char msg[256];
 
-	if (n != SAMPLE_FIELDS)
-		return "malformed S record skipped: want 10 TAB-separated fields "
-		       "(S time_ns pid tid cpu period event comm kinds stack)";
-	if (fp_parse_u64(f[1].p, f[1].n, &u) || fp_parse_i64(f[2].p, f[2].n, &i) ||
-	    fp_parse_i64(f[3].p, f[3].n, &i) || fp_parse_i64(f[4].p, f[4].n, &i) ||
-	    fp_parse_u64(f[5].p, f[5].n, &u))
-		return "malformed S record skipped: time_ns and period must be unsigned "
-		       "decimal, pid, tid and cpu decimal";
-	if (f[8].n != fp_stack_depth(f[9]))
-		return "malformed S record skipped: kinds must have one character per frame";
-	return "malformed S record skipped";
+	snprintf(msg, sizeof msg, "malformed S record skipped: %s", fp_sample_problem(line, len));
+	input_warning(st, msg);
 }
 
 /* --pass-samples: the folding options once, then the S record unchanged. */
@@ -336,19 +314,18 @@ static void pass_sample(struct fold_state *st, const char *line, size_t len)
 	const struct fp_fold_opts *f = &st->opt.fold;
 
 	if (!st->options_sent) {
-		static const char *const roots[] = { "comm", "pid", "tid" };
+		static const char *const roots[] = { "root=comm", "root=pid", "root=tid" };
+		const char *args[] = {
+			roots[f->root_id], f->annotate_kernel ? "kernel=1" : "kernel=0",
+			f->annotate_jit ? "jit=1" : "jit=0",
+			f->event_root ? "event-root=1" : "event-root=0",
+			st->opt.weight == WEIGHT_PERIOD ? "weight=period" : "weight=samples",
+		};
 
-		fp_out_str(out, "C\tfold-options\troot=");
-		fp_out_str(out, roots[f->root_id]);
-		fp_out_str(out, f->annotate_kernel ? "\tkernel=1" : "\tkernel=0");
-		fp_out_str(out, f->annotate_jit ? "\tjit=1" : "\tjit=0");
-		fp_out_str(out, f->event_root ? "\tevent-root=1" : "\tevent-root=0");
-		fp_out_str(out, st->opt.weight == WEIGHT_PERIOD ? "\tweight=period\n"
-			   : "\tweight=samples\n");
+		fp_write_control(fp_out_wr(out), "fold-options", args, sizeof args / sizeof *args);
 		st->options_sent = 1;
 	}
-	fp_out_write(out, line, len);
-	fp_out_char(out, '\n');
+	fp_write_line(fp_out_wr(out), line, len);
 }
 
 static void fold_sample(struct fold_state *st, const char *line, size_t len)
@@ -356,11 +333,9 @@ static void fold_sample(struct fold_state *st, const char *line, size_t len)
 	struct fp_sample s;
 	uint64_t count;
 
-	if (len > 0 && line[len - 1] == '\r')
-		len--;
 	if (fp_sample_parse(line, len, &s) != 0) {
 		st->bad_samples++;
-		input_warning(st, sample_problem(line, len));
+		sample_warning(st, line, len);
 		return;
 	}
 	if (!event_wanted(st, &s))
@@ -381,41 +356,25 @@ static void fold_sample(struct fold_state *st, const char *line, size_t len)
 
 static void write_stats(struct fold_state *st)
 {
-	struct fp_out *out = &st->pump.out;
+	const struct fp_stat stats[] = {
+		{ "samples", st->samples }, { "stacks", st->table.used },
+		{ "total", st->table.total }, { "dropped_event", st->dropped_event },
+		{ "bad_samples", st->bad_samples }, { "resets", st->resets },
+	};
 
-	fp_out_str(out, "I\t" STAGE_NAME "\tsamples=");
-	fp_out_u64(out, st->samples);
-	fp_out_str(out, "\tstacks=");
-	fp_out_u64(out, st->table.used);
-	fp_out_str(out, "\ttotal=");
-	fp_out_u64(out, st->table.total);
-	fp_out_str(out, "\tdropped_event=");
-	fp_out_u64(out, st->dropped_event);
-	fp_out_str(out, "\tbad_samples=");
-	fp_out_u64(out, st->bad_samples);
-	fp_out_str(out, "\tresets=");
-	fp_out_u64(out, st->resets);
-	fp_out_char(out, '\n');
+	fp_write_info(fp_out_wr(&st->pump.out), STAGE_NAME, stats, sizeof stats / sizeof *stats);
 }
 
 static void write_snapshot(struct fold_state *st)
 {
-	struct fp_out *out = &st->pump.out;
+	struct fp_wr w = fp_out_wr(&st->pump.out);
 	size_t n = table_sorted(&st->table, &st->sorted, &st->sorted_cap);
+	const uint64_t end[] = { st->table.used, st->table.total };
 
-	fp_out_str(out, "C\tbegin\t" STAGE_NAME "\n");
-	for (size_t i = 0; i < n; i++) {
-		fp_out_str(out, "F\t");
-		fp_out_u64(out, st->sorted[i]->count);
-		fp_out_char(out, '\t');
-		fp_out_write(out, st->sorted[i]->key, st->sorted[i]->len);
-		fp_out_char(out, '\n');
-	}
-	fp_out_str(out, "C\tend\t" STAGE_NAME "\t");
-	fp_out_u64(out, st->table.used);
-	fp_out_char(out, '\t');
-	fp_out_u64(out, st->table.total);
-	fp_out_char(out, '\n');
+	fp_write_begin(w, STAGE_NAME);
+	for (size_t i = 0; i < n; i++)
+		fp_write_folded(w, st->sorted[i]->count, st->sorted[i]->key, st->sorted[i]->len);
+	fp_write_end(w, STAGE_NAME, end, sizeof end / sizeof *end);
 	write_stats(st);
 	st->changed = 0;
 }
@@ -443,51 +402,32 @@ static void reset_table(struct fold_state *st)
 	st->changed = 1;	/* the empty table is news downstream */
 }
 
-/* Returns the control verb of a `C TAB verb [TAB ...]` line. */
-static struct fp_str control_verb(const char *line, size_t len)
-{
-	struct fp_str f[3];
-	size_t n = fp_split_fields(line, len, f, 3);
-
-	if (n < 2)
-		return (struct fp_str){ "", 0 };
-	return f[1];
-}
-
-static void check_header(struct fold_state *st, const char *line, size_t len)
-{
-	int v = fp_header_version(line, len);
-
-	if (v != FP_PROTO_VERSION)
-		fp_die(FP_EXIT_USAGE, "%s:%llu: unsupported stream header (want \"%s\")",
-		       st->pump.in_name, (unsigned long long)st->pump.lineno,
-		       "%flamepipe<TAB>1");
-}
-
 static void on_line(struct fp_pump *p, char *line, size_t len)
 {
 	struct fold_state *st = p->ctx;
+	struct fp_control c;
 
-	if (len >= 2 && line[1] == '\t') {
-		if (line[0] == FP_TAG_SAMPLE) {
-			fold_sample(st, line, len);
-			return;
-		}
-		if (line[0] == FP_TAG_CONTROL) {
-			struct fp_str verb = control_verb(line, len);
-
-			if (fp_str_eq(verb, "reset"))
-				reset_table(st);
-			else if (fp_str_eq(verb, "flush") && !st->opt.plain)
-				write_snapshot(st);
-		}
-	} else if (len > 0 && line[0] == FP_TAG_HEADER) {
-		check_header(st, line, len);
+	switch (fp_record_tag(line, &len)) {
+	case FP_REC_SAMPLE:
+		fold_sample(st, line, len);
+		return;
+	case FP_REC_CONTROL:
+		if (fp_control_parse(line, len, &c) < 0)
+			break;
+		if (c.kind == FP_CTL_RESET)
+			reset_table(st);
+		else if (c.kind == FP_CTL_FLUSH && !st->opt.plain)
+			write_snapshot(st);
+		break;
+	case FP_REC_HEADER:
+		fp_header_require(line, len, p->in_name, p->lineno);
+		break;
+	default:
+		break;
 	}
 	if (st->opt.plain)
 		return;		/* stdout is a folded file */
-	fp_out_write(&p->out, line, len);
-	fp_out_char(&p->out, '\n');
+	fp_write_line(fp_out_wr(&p->out), line, len);
 }
 
 static void on_eof(struct fp_pump *p)

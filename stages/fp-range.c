@@ -54,6 +54,7 @@
 #define NO_TAIL UINT32_MAX
 #define CONTROL_READ_CHUNK 4096
 #define EXCERPT_MAX 80		/* bytes of a bad control line quoted back */
+#define CONTROL_WARNING_MAX 1024	/* the W record's message about it */
 
 /* One sample of the history: everything but the interned tail. */
 struct history_entry {
@@ -521,68 +522,73 @@ static int apply_command(struct range *r, const struct fp_rangectl_cmd *c,
 static void write_history_sample(struct fp_out *o, const struct history_entry *h,
 				 const struct tail *t)
 {
-	fp_out_write(o, "S\t", 2);
-	fp_out_u64(o, h->time_ns);
-	fp_out_char(o, '\t');
-	fp_out_i64(o, h->pid);
-	fp_out_char(o, '\t');
-	fp_out_i64(o, h->tid);
-	fp_out_char(o, '\t');
-	fp_out_i64(o, h->cpu);
-	fp_out_char(o, '\t');
-	fp_out_u64(o, h->period);
-	fp_out_char(o, '\t');
-	fp_out_write(o, t->text, t->len);
-	fp_out_char(o, '\n');
+	struct fp_str f[4];
+	struct fp_sample s = {
+		.time_ns = h->time_ns, .pid = h->pid, .tid = h->tid, .cpu = h->cpu,
+		.period = h->period,
+	};
+
+	/* the tail is "event TAB comm TAB kinds TAB stack" of a valid S record */
+	fp_split_fields(t->text, t->len, f, 4);
+	s.event = f[0];
+	s.comm = f[1];
+	s.kinds = f[2];
+	s.stack = f[3];
+	fp_write_sample(fp_out_wr(o), &s);
 }
 
-static void write_ids(struct fp_out *o, const char *word, const struct id_set *set)
+/* C filter WORD V,V,...: the spec is built in spec (reused, grown). */
+static void write_ids(struct fp_out *o, struct fp_wmem *spec, const char *word,
+		      const struct id_set *set)
 {
-	fp_out_str(o, "C\tfilter\t");
-	fp_out_str(o, word);
+	char num[FP_I64_TEXT_MAX];
+
+	spec->len = 0;
+	fp_wmem_add(spec, word, strlen(word));
 	for (size_t i = 0; i < set->n; i++) {
-		fp_out_char(o, i ? ',' : ' ');
-		fp_out_i64(o, set->v[i]);
+		int n = snprintf(num, sizeof num, "%c%lld", i ? ',' : ' ', (long long)set->v[i]);
+
+		fp_wmem_add(spec, num, (size_t)n);
 	}
-	fp_out_char(o, '\n');
+	fp_write_filter(fp_out_wr(o), spec->p, spec->len);
 }
 
-static void write_text_filter(struct fp_out *o, const char *word, const char *text)
+static void write_text_filter(struct fp_out *o, struct fp_wmem *spec, const char *word,
+			      const char *text)
 {
-	fp_out_str(o, "C\tfilter\t");
-	fp_out_str(o, word);
-	fp_out_char(o, ' ');
-	fp_out_str(o, text);
-	fp_out_char(o, '\n');
+	spec->len = 0;
+	fp_wmem_add(spec, word, strlen(word));
+	fp_wmem_add(spec, " ", 1);
+	fp_wmem_add(spec, text, strlen(text));
+	fp_write_filter(fp_out_wr(o), spec->p, spec->len);
 }
 
 static void write_selection(struct range *r)
 {
 	struct fp_out *o = &r->pump->out;
-	char buf[FP_RANGECTL_SECONDS_MAX];
+	char from[FP_RANGECTL_SECONDS_MAX], to[FP_RANGECTL_SECONDS_MAX];
+	struct fp_wmem spec = { 0 };
 	int any = 0;
 
-	fp_out_str(o, "C\trange\t");
-	fp_out_str(o, r->has_from ? fp_rangectl_format_seconds(r->from_ns, buf) : "-");
-	fp_out_char(o, '\t');
-	fp_out_str(o, r->has_to ? fp_rangectl_format_seconds(r->to_ns, buf) : "-");
-	fp_out_char(o, '\n');
+	fp_write_range(fp_out_wr(o), r->has_from ? fp_rangectl_format_seconds(r->from_ns, from) : "-",
+		       r->has_to ? fp_rangectl_format_seconds(r->to_ns, to) : "-");
 	if (r->pid.on)
-		write_ids(o, "pid", &r->pid), any = 1;
+		write_ids(o, &spec, "pid", &r->pid), any = 1;
 	if (r->tid.on)
-		write_ids(o, "tid", &r->tid), any = 1;
+		write_ids(o, &spec, "tid", &r->tid), any = 1;
 	if (r->cpu.on)
-		write_ids(o, "cpu", &r->cpu), any = 1;
+		write_ids(o, &spec, "cpu", &r->cpu), any = 1;
 	if (r->comm.on)
-		write_text_filter(o, "comm", r->comm.text), any = 1;
+		write_text_filter(o, &spec, "comm", r->comm.text), any = 1;
 	if (r->event.on)
-		write_text_filter(o, "event", r->event.text), any = 1;
+		write_text_filter(o, &spec, "event", r->event.text), any = 1;
 	if (r->include.on)
-		write_text_filter(o, "include", r->include.src), any = 1;
+		write_text_filter(o, &spec, "include", r->include.src), any = 1;
 	if (r->exclude.on)
-		write_text_filter(o, "exclude", r->exclude.src), any = 1;
+		write_text_filter(o, &spec, "exclude", r->exclude.src), any = 1;
 	if (!any)
-		fp_out_str(o, "C\tfilter\tclear\n");
+		fp_write_filter(fp_out_wr(o), "clear", strlen("clear"));
+	fp_wmem_free(&spec);
 }
 
 /* C reset, the matching history in arrival order, the selection, C flush.
@@ -593,7 +599,7 @@ static void replay(struct range *r)
 	struct fp_out *o = &r->pump->out;
 
 	r->replays++;
-	fp_out_str(o, "C\treset\n");
+	fp_write_reset(fp_out_wr(o));
 	for (size_t i = 0; i < r->hist_len; i++) {
 		const struct history_entry *h = &r->hist[(r->hist_start + i) % r->hist_cap];
 
@@ -603,7 +609,7 @@ static void replay(struct range *r)
 		}
 	}
 	write_selection(r);
-	fp_out_str(o, "C\tflush\n");
+	fp_write_flush(fp_out_wr(o));
 	fp_out_flush(o);
 }
 
@@ -669,8 +675,7 @@ static void on_sample(struct range *r, const char *line, size_t len)
 	remember(r, &h);
 	if (sample_passes(r, &h)) {
 		r->passed++;
-		fp_out_write(&r->pump->out, line, len);
-		fp_out_char(&r->pump->out, '\n');
+		fp_write_line(fp_out_wr(&r->pump->out), line, len);
 	}
 }
 
@@ -678,21 +683,19 @@ static void on_sample(struct range *r, const char *line, size_t len)
  * selected, the same range now means other samples: re-send. */
 static void on_geometry(struct range *r, const char *line, size_t len)
 {
-	struct fp_str f[4];
-	uint64_t rows, base_sec;
+	struct fp_geometry g;
+	uint64_t base_sec;
 
-	if (fp_split_fields(line, len, f, 4) != 3 || fp_parse_u64(f[1].p, f[1].n, &rows) < 0 ||
-	    fp_parse_u64(f[2].p, f[2].n, &base_sec) < 0 ||
-	    base_sec > UINT64_MAX / FP_NSEC_PER_SEC) {
+	if (fp_geometry_parse(line, len, &g) < 0) {
 		fp_pump_warn(r->pump, "malformed G record (expected G <rows> <base_sec>): ignored");
 		return;
 	}
+	base_sec = g.base_sec;
 	if (r->have_base && r->base_ns == base_sec * FP_NSEC_PER_SEC)
 		return;
 	r->base_ns = base_sec * FP_NSEC_PER_SEC;
 	if (r->have_base && (r->has_from || r->has_to)) {
-		fp_out_write(&r->pump->out, line, len);
-		fp_out_char(&r->pump->out, '\n');
+		fp_write_line(fp_out_wr(&r->pump->out), line, len);
 		replay(r);
 		r->have_base = 1;
 		return;
@@ -700,68 +703,46 @@ static void on_geometry(struct range *r, const char *line, size_t len)
 	r->have_base = 1;
 }
 
-static int is_control_record(const char *line, size_t len, const char *what)
-{
-	size_t n = strlen(what);
-
-	return len == n + 2 && line[0] == FP_TAG_CONTROL && line[1] == '\t' &&
-	       !memcmp(line + 2, what, n);
-}
-
 static void on_line(struct fp_pump *p, char *line, size_t len)
 {
 	struct range *r = p->ctx;
+	struct fp_control c;
+	size_t replays;
 
-	if (len && line[len - 1] == '\r')
-		len--;
-	if (len && line[0] == FP_TAG_SAMPLE) {
+	switch (fp_record_tag(line, &len)) {
+	case FP_REC_SAMPLE:
 		on_sample(r, line, len);
 		return;
-	}
-	if (len && line[0] == FP_TAG_GEOMETRY) {
-		size_t replays = r->replays;
-
+	case FP_REC_GEOMETRY:
+		replays = r->replays;
 		on_geometry(r, line, len);
 		if (r->replays != replays)
 			return;		/* already written before the replay */
-	} else if (len && line[0] == FP_TAG_HEADER) {
-		if (fp_header_version(line, len) != FP_PROTO_VERSION)
-			fp_die(FP_EXIT_USAGE, "%s:%llu: unsupported stream version (expected \"%s\")",
-			       p->in_name, (unsigned long long)p->lineno, FP_PROTO_HEADER);
-	} else if (is_control_record(line, len, "reset")) {
-		/* Upstream is about to re-send its samples. */
-		r->hist_start = r->hist_len = 0;
+		break;
+	case FP_REC_HEADER:
+		fp_header_require(line, len, p->in_name, p->lineno);
+		break;
+	case FP_REC_CONTROL:
+		if (fp_control_parse(line, len, &c) == 0 && c.kind == FP_CTL_RESET)
+			r->hist_start = r->hist_len = 0;	/* upstream re-sends */
+		break;
+	default:
+		break;
 	}
-	fp_out_write(&p->out, line, len);
-	fp_out_char(&p->out, '\n');
+	fp_write_line(fp_out_wr(&p->out), line, len);
 }
 
 static void on_eof(struct fp_pump *p)
 {
 	struct range *r = p->ctx;
-	struct fp_out *o = &p->out;
+	const struct fp_stat stats[] = {
+		{ "seen", r->seen }, { "passed", r->passed }, { "history", r->hist_len },
+		{ "unique_stacks", r->ntails }, { "history_dropped", r->hist_dropped },
+		{ "replays", r->replays }, { "replayed", r->replayed }, { "bad", r->bad },
+		{ "regex_runs", r->regex_runs },
+	};
 
-	fp_out_str(o, "I\t");
-	fp_out_str(o, p->stage);
-	fp_out_str(o, "\tseen=");
-	fp_out_u64(o, r->seen);
-	fp_out_str(o, "\tpassed=");
-	fp_out_u64(o, r->passed);
-	fp_out_str(o, "\thistory=");
-	fp_out_u64(o, r->hist_len);
-	fp_out_str(o, "\tunique_stacks=");
-	fp_out_u64(o, r->ntails);
-	fp_out_str(o, "\thistory_dropped=");
-	fp_out_u64(o, r->hist_dropped);
-	fp_out_str(o, "\treplays=");
-	fp_out_u64(o, r->replays);
-	fp_out_str(o, "\treplayed=");
-	fp_out_u64(o, r->replayed);
-	fp_out_str(o, "\tbad=");
-	fp_out_u64(o, r->bad);
-	fp_out_str(o, "\tregex_runs=");
-	fp_out_u64(o, r->regex_runs);
-	fp_out_char(o, '\n');
+	fp_write_info(fp_out_wr(&p->out), p->stage, stats, sizeof stats / sizeof *stats);
 }
 
 static const struct fp_pump_ops range_ops = {
@@ -784,18 +765,10 @@ static void control_warn(struct range *r, const char *why, const char *line, siz
 		memcpy(excerpt + n, "...", 3), n += 3;
 	excerpt[n] = '\0';
 	fp_warn("%s:%llu: %s: \"%s\"", r->ctl.path, (unsigned long long)r->ctl.lineno, why, excerpt);
-	struct fp_out *o = &r->pump->out;
-	fp_out_str(o, "W\t");
-	fp_out_str(o, r->pump->stage);
-	fp_out_char(o, '\t');
-	fp_out_str(o, r->ctl.path);
-	fp_out_char(o, ':');
-	fp_out_u64(o, r->ctl.lineno);
-	fp_out_char(o, '\t');
-	fp_out_str(o, why);
-	fp_out_str(o, ": \"");
-	fp_out_str(o, excerpt);
-	fp_out_str(o, "\"\n");
+	char msg[CONTROL_WARNING_MAX];
+
+	snprintf(msg, sizeof msg, "%s: \"%s\"", why, excerpt);
+	fp_write_warning(fp_out_wr(&r->pump->out), r->pump->stage, r->ctl.path, r->ctl.lineno, msg);
 }
 
 /* Returns 1 if the line changed the selection or asked for a replay. */

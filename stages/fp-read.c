@@ -206,15 +206,7 @@ static void write_warning(struct reader *r, const char *msg)
 
 	if (!r->quiet)
 		say(r, p->lineno, msg);
-	fp_out_write(&p->out, "W\t", 2);
-	fp_out_str(&p->out, p->stage);
-	fp_out_char(&p->out, '\t');
-	fp_out_str(&p->out, shown_name(r, name));
-	fp_out_char(&p->out, ':');
-	fp_out_u64(&p->out, p->lineno);
-	fp_out_char(&p->out, '\t');
-	fp_out_str(&p->out, msg);
-	fp_out_char(&p->out, '\n');
+	fp_write_warning(fp_out_wr(&p->out), p->stage, shown_name(r, name), p->lineno, msg);
 }
 
 /* Rate-limited per kind: after WARNINGS_SHOWN only counted. */
@@ -346,7 +338,7 @@ static void write_stats(struct reader *r)
 	uint64_t samples_out = r->parser.st.samples - (r->live ? r->dropped : 0);
 	const struct fp_perf_stats *st = &r->parser.st;
 	struct fp_out *o = &r->pump.out;
-	const struct { const char *key; uint64_t value; } stats[] = {
+	struct fp_stat stats[] = {
 		{ "lines", st->lines },
 		{ "samples", samples_out },
 		{ "frames", st->frames },
@@ -358,21 +350,13 @@ static void write_stats(struct reader *r)
 		{ "too_long_lines", st->too_long_lines },
 		{ "dropped_samples", st->dropped_samples },
 		{ "bytes", r->pump.text_bytes },	/* perf text, after gzip */
+		{ NULL, 0 },	/* live: dropped= */
 	};
+	size_t n = sizeof stats / sizeof stats[0];
 
-	fp_out_write(o, "I\t", 2);
-	fp_out_str(o, r->pump.stage);
-	for (size_t i = 0; i < sizeof stats / sizeof stats[0]; i++) {
-		fp_out_char(o, '\t');
-		fp_out_str(o, stats[i].key);
-		fp_out_char(o, '=');
-		fp_out_u64(o, stats[i].value);
-	}
-	if (r->live) {
-		fp_out_str(o, "\tdropped=");
-		fp_out_u64(o, r->dropped);
-	}
-	fp_out_char(o, '\n');
+	/* live: the last key is dropped= (samples dropped not to block perf) */
+	stats[n - 1] = (struct fp_stat){ "dropped", r->dropped };
+	fp_write_info(fp_out_wr(o), r->pump.stage, stats, r->live ? n : n - 1);
 }
 
 /* Live mode: W record, `I read dropped=N` and a stderr line for the
@@ -397,15 +381,8 @@ static void report_drops(struct reader *r, int force)
 		 (unsigned long long)n, (unsigned long long)r->dropped);
 	if (!r->quiet)
 		fp_warn("%s: %s", p->in_name, msg);
-	fp_out_write(o, "W\t", 2);
-	fp_out_str(o, p->stage);
-	fp_out_str(o, "\t-\t");
-	fp_out_str(o, msg);
-	fp_out_str(o, "\nI\t");
-	fp_out_str(o, p->stage);
-	fp_out_str(o, "\tdropped=");
-	fp_out_u64(o, r->dropped);
-	fp_out_char(o, '\n');
+	fp_write_warning(fp_out_wr(o), p->stage, NULL, 0, msg);
+	fp_write_info(fp_out_wr(o), p->stage, &(struct fp_stat){ "dropped", r->dropped }, 1);
 }
 
 /* Live mode, input idle for now: catch up on drop reports, and publish the
@@ -535,7 +512,7 @@ static int read_input(struct reader *r, const struct options *o, int in_fd,
 	r->pump.in_name = in_name;
 	r->pump.stage = o->stage;
 
-	fp_out_str(&r->pump.out, FP_PROTO_HEADER "\n");
+	fp_write_header(fp_out_wr(&r->pump.out));
 	int rc = fp_pump_run(&r->pump);
 
 	if (r->not_perf || (r->parser.st.samples == 0 && r->parser.st.bad_lines > 0)) {

@@ -211,16 +211,15 @@ static void own_warning(struct render *r, const char *msg)
 /* W TAB stage TAB where TAB message -> "stage: where: message". */
 static void on_warning_record(struct render *r, const char *line, size_t len)
 {
-	struct fp_str f[4];
-	size_t n = fp_split_fields(line, len, f, 4);
+	struct fp_warning w;
 	char text[1024];
 	int m;
 
-	if (n < 4)
+	if (fp_warning_parse(line, len, &w) < 0)
 		m = snprintf(text, sizeof text, "%.*s", (int)(len > 2 ? len - 2 : 0), line + 2);
 	else
-		m = snprintf(text, sizeof text, "%.*s: %.*s: %.*s", (int)f[1].n, f[1].p,
-			     (int)f[2].n, f[2].p, (int)f[3].n, f[3].p);
+		m = snprintf(text, sizeof text, "%.*s: %.*s: %.*s", (int)w.stage.n, w.stage.p,
+			     (int)w.where.n, w.where.p, (int)w.message.n, w.message.p);
 	if (m < 0)
 		return;
 	keep_warning(r, text, (size_t)m < sizeof text ? (size_t)m : sizeof text - 1);
@@ -229,14 +228,13 @@ static void on_warning_record(struct render *r, const char *line, size_t len)
 /* I TAB stage TAB k=v ...: the latest line per stage is kept. */
 static void on_stats_record(struct render *r, const char *line, size_t len)
 {
-	struct fp_str f[2];
+	struct fp_info info;
 
-	if (fp_split_fields(line, len, f, 2) < 2)
+	if (fp_info_parse(line, len, &info) < 0)
 		return;
-	const char *rest = f[1].p;
+	const char *rest = info.stage.p;
 	size_t rest_n = len - (size_t)(rest - line);
-	const char *tab = memchr(rest, '\t', rest_n);
-	size_t stage_n = tab ? (size_t)(tab - rest) : rest_n;
+	size_t stage_n = info.stage.n;
 	size_t i;
 
 	for (i = 0; i < r->n_stats; i++)
@@ -255,32 +253,28 @@ static void on_stats_record(struct render *r, const char *line, size_t len)
 
 static void on_geometry(struct render *r, const char *line, size_t len)
 {
-	struct fp_str f[4];
-	uint64_t rows;
-	int64_t base;
+	struct fp_geometry g;
 
-	if (fp_split_fields(line, len, f, 4) != 3 || fp_parse_u64(f[1].p, f[1].n, &rows) ||
-	    fp_parse_i64(f[2].p, f[2].n, &base) || rows < 1 || rows > FP_HEATMAP_MAX_ROWS) {
+	if (fp_geometry_parse(line, len, &g) < 0 || g.rows > FP_HEATMAP_MAX_ROWS ||
+	    g.base_sec > INT64_MAX) {
 		own_warning(r, "malformed G record skipped: expected G TAB rows(1..1000) TAB base_sec");
 		r->bad_records++;
 		return;
 	}
-	fp_heatmap_reset(&r->hm, (unsigned)rows, base);
+	fp_heatmap_reset(&r->hm, (unsigned)g.rows, (int64_t)g.base_sec);
 	r->files_dirty = r->term_dirty = 1;
 }
 
 static void on_cell(struct render *r, const char *line, size_t len)
 {
-	struct fp_str f[5];
-	uint64_t col, row, count;
+	struct fp_cell c;
 
-	if (fp_split_fields(line, len, f, 5) != 4 || fp_parse_u64(f[1].p, f[1].n, &col) ||
-	    fp_parse_u64(f[2].p, f[2].n, &row) || fp_parse_u64(f[3].p, f[3].n, &count)) {
+	if (fp_cell_parse(line, len, &c) < 0) {
 		own_warning(r, "malformed H record skipped: expected H TAB column TAB row TAB count");
 		r->bad_records++;
 		return;
 	}
-	if (fp_heatmap_set(&r->hm, col, row, count) < 0) {
+	if (fp_heatmap_set(&r->hm, c.col, c.row, c.count) < 0) {
 		own_warning(r, "H record skipped: row not below the G record's rows, "
 			    "or column past the heatmap's limit");
 		r->bad_records++;
@@ -293,18 +287,16 @@ static void on_cell(struct render *r, const char *line, size_t len)
 
 static void on_folded(struct render *r, const char *line, size_t len)
 {
-	struct fp_str f[3];
-	uint64_t count;
+	struct fp_folded_rec f;
 
-	if (fp_split_fields(line, len, f, 3) != 3 || fp_parse_u64(f[1].p, f[1].n, &count) ||
-	    f[2].n == 0) {
+	if (fp_folded_parse(line, len, &f) < 0) {
 		own_warning(r, "malformed F record skipped: expected F TAB count TAB stack");
 		r->bad_records++;
 		return;
 	}
-	if (count == 0)
+	if (f.count == 0)
 		return;
-	fp_folded_add(r->in_snapshot ? &r->pending : &r->table, f[2].p, f[2].n, count, 0,
+	fp_folded_add(r->in_snapshot ? &r->pending : &r->table, f.stack.p, f.stack.n, f.count, 0,
 		      FP_FOLDED_COPY);
 	if (!r->in_snapshot)
 		r->files_dirty = 1;
@@ -335,17 +327,16 @@ static void add_filter(struct render *r, const char *spec, size_t n)
 
 static void on_control(struct render *r, const char *line, size_t len)
 {
-	struct fp_str f[4];
-	size_t n = fp_split_fields(line, len, f, 4);
+	struct fp_control c;
 
-	if (n < 2)
+	if (fp_control_parse(line, len, &c) < 0)
 		return;
-	if (n >= 3 && fp_str_eq(f[1], "begin") && fp_str_eq(f[2], "fold")) {
+	if (fp_control_is(&c, FP_CTL_BEGIN, "fold")) {
 		if (r->in_snapshot)
 			own_warning(r, "snapshot begins inside another one: the unfinished one is dropped");
 		fp_folded_clear(&r->pending);
 		r->in_snapshot = 1;
-	} else if (n >= 3 && fp_str_eq(f[1], "end") && fp_str_eq(f[2], "fold")) {
+	} else if (fp_control_is(&c, FP_CTL_END, "fold")) {
 		if (!r->in_snapshot) {
 			own_warning(r, "snapshot end without a begin ignored");
 			return;
@@ -357,28 +348,26 @@ static void on_control(struct render *r, const char *line, size_t len)
 		r->in_snapshot = 0;
 		r->snapshots++;
 		r->files_dirty = 1;
-	} else if (fp_str_eq(f[1], "fold-options")) {
+	} else if (c.kind == FP_CTL_FOLD_OPTIONS) {
 		if (fp_timeline_options(&r->tl, line, len) < 0)
 			own_warning(r, "C fold-options: unknown option ignored");
-	} else if (fp_str_eq(f[1], "reset")) {
+	} else if (c.kind == FP_CTL_RESET) {
 		fp_timeline_reset(&r->tl);	/* fp-range re-sends the samples */
 		fp_exports_reset(&r->ex);
 		r->files_dirty = 1;
-	} else if (n == 4 && fp_str_eq(f[1], "range")) {
-		snprintf(r->range_from, sizeof r->range_from, "%.*s", (int)f[2].n, f[2].p);
-		snprintf(r->range_to, sizeof r->range_to, "%.*s", (int)f[3].n, f[3].p);
+	} else if (c.kind == FP_CTL_RANGE && c.nargs == 2) {
+		snprintf(r->range_from, sizeof r->range_from, "%.*s", (int)c.arg[0].n, c.arg[0].p);
+		snprintf(r->range_to, sizeof r->range_to, "%.*s", (int)c.arg[1].n, c.arg[1].p);
 		r->have_range = strcmp(r->range_from, "-") || strcmp(r->range_to, "-");
 		r->filter[0] = '\0';
 		r->files_dirty = 1;
-	} else if (n >= 3 && fp_str_eq(f[1], "filter")) {
+	} else if (c.kind == FP_CTL_FILTER) {
 		/* fp-range sends C range, then one C filter per filter in force
 		 * (or C filter clear): the range record starts the list afresh. */
-		const char *spec = f[2].p;
-		size_t spec_n = len - (size_t)(spec - line);
-		if (spec_n == 5 && !memcmp(spec, "clear", 5))
+		if (fp_str_eq(c.rest, "clear"))
 			r->filter[0] = '\0';
 		else
-			add_filter(r, spec, spec_n);
+			add_filter(r, c.rest.p, c.rest.n);
 		r->files_dirty = 1;
 	}
 }
@@ -783,35 +772,23 @@ static void term_open(struct render *r)
 
 /* ---- the pump -------------------------------------------------------------- */
 
-static void check_header(struct render *r, const char *line, size_t len)
-{
-	if (fp_header_version(line, len) != FP_PROTO_VERSION)
-		fp_die(FP_EXIT_USAGE, "%s:%llu: unsupported stream header (want \"%s\")",
-		       r->pump.in_name, (unsigned long long)r->pump.lineno, "%flamepipe<TAB>1");
-}
-
 static void on_line(struct fp_pump *p, char *line, size_t len)
 {
 	struct render *r = p->ctx;
 
-	if (len >= 2 && line[1] == '\t') {
-		switch (line[0]) {
-		case FP_TAG_GEOMETRY: on_geometry(r, line, len); break;
-		case FP_TAG_CELL: on_cell(r, line, len); break;
-		case FP_TAG_FOLDED: on_folded(r, line, len); break;
-		case FP_TAG_SAMPLE: on_sample(r, line, len); break;
-		case FP_TAG_CONTROL: on_control(r, line, len); break;
-		case FP_TAG_WARNING: on_warning_record(r, line, len); break;
-		case FP_TAG_INFO: on_stats_record(r, line, len); break;
-		default: break;
-		}
-	} else if (len > 0 && line[0] == FP_TAG_HEADER) {
-		check_header(r, line, len);
+	switch (fp_record_tag(line, &len)) {
+	case FP_REC_GEOMETRY: on_geometry(r, line, len); break;
+	case FP_REC_CELL: on_cell(r, line, len); break;
+	case FP_REC_FOLDED: on_folded(r, line, len); break;
+	case FP_REC_SAMPLE: on_sample(r, line, len); break;
+	case FP_REC_CONTROL: on_control(r, line, len); break;
+	case FP_REC_WARNING: on_warning_record(r, line, len); break;
+	case FP_REC_INFO: on_stats_record(r, line, len); break;
+	case FP_REC_HEADER: fp_header_require(line, len, p->in_name, p->lineno); break;
+	default: break;
 	}
-	if (r->opt.passthrough) {
-		fp_out_write(&p->out, line, len);
-		fp_out_char(&p->out, '\n');
-	}
+	if (r->opt.passthrough)
+		fp_write_line(fp_out_wr(&p->out), line, len);
 }
 
 static void on_eof(struct fp_pump *p)
@@ -827,15 +804,12 @@ static void on_eof(struct fp_pump *p)
 		term_draw(r, 1);
 	write_files(r, 1);
 	if (r->opt.passthrough) {
-		fp_out_str(&p->out, "I\t" STAGE_NAME "\tsnapshots=");
-		fp_out_u64(&p->out, r->snapshots);
-		fp_out_str(&p->out, "\tstacks=");
-		fp_out_u64(&p->out, r->table.n);
-		fp_out_str(&p->out, "\ttotal=");
-		fp_out_u64(&p->out, r->table.total);
-		fp_out_str(&p->out, "\tbad_records=");
-		fp_out_u64(&p->out, r->bad_records);
-		fp_out_char(&p->out, '\n');
+		const struct fp_stat stats[] = {
+			{ "snapshots", r->snapshots }, { "stacks", r->table.n },
+			{ "total", r->table.total }, { "bad_records", r->bad_records },
+		};
+
+		fp_write_info(fp_out_wr(&p->out), STAGE_NAME, stats, sizeof stats / sizeof *stats);
 	}
 }
 
