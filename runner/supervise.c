@@ -662,21 +662,26 @@ static int link_is_stream(const struct fp_run *r, size_t i)
 static void report_loss(struct stage *st)
 {
 	struct fp_run *r = st->run;
+	struct fp_wmem m = { 0 };
 	char msg[CTL_LINE_MAX / 2];
-	int n;
 
 	logmsg("stage '%s': lost the records it had read and not yet passed on "
 	       "(for an aggregating stage, its table since its last snapshot)", st->spec->name);
 	if (st->index + 1 >= r->n || r->links[st->index].hold_w < 0 ||
 	    !link_is_stream(r, st->index))
 		return;
-	n = snprintf(msg, sizeof msg, "\nW\t%s\t%s\tstage %s %s and was restarted: "
-		     "the records inside it were lost\n", fp_prog(), st->spec->where,
-		     st->spec->name, st->last);
-	if (n > 0 && (size_t)n < sizeof msg &&
-	    write(r->links[st->index].hold_w, msg, (size_t)n) != n)
+	snprintf(msg, sizeof msg, "stage %s %s and was restarted: the records inside it were lost",
+		 st->spec->name, st->last);
+	/* An LF first ends a line the stage may have left half written. Then
+	 * the warning for people and `C restarted STAGE` for the stages and
+	 * fp-serve (a restarted fp-range forgot its selection). */
+	fp_wmem_add(&m, "\n", 1);
+	fp_write_warning_at(fp_wmem_wr(&m), fp_prog(), st->spec->where, msg);
+	fp_write_restarted(fp_wmem_wr(&m), st->spec->name);
+	if (m.len > PIPE_BUF || write(r->links[st->index].hold_w, m.p, m.len) != (ssize_t)m.len)
 		logmsg("stage '%s': no room in its output FIFO for the loss warning",
 		       st->spec->name);
+	fp_wmem_free(&m);
 }
 
 /* Swaps in the replacement program of a pending `replace`. */

@@ -170,7 +170,7 @@ test_expect_success 'a selection in force is written again once fp-range ended, 
 	select_1_2 sends && test $(range_lines) = 1 &&
 	select_1_2 && test $(range_lines) = 1 &&
 	: the runner restarted a stage that died &&
-	printf "W${T}flamepipe${T}range${T}stage range killed by signal SIGKILL and was restarted: the records inside it were lost\n" >&9 &&
+	printf "W${T}flamepipe${T}range${T}stage range killed by signal SIGKILL and was restarted: the records inside it were lost\nC${T}restarted${T}range\n" >&9 &&
 	sync_live 1 &&
 	select_1_2 sends && test $(range_lines) = 2 &&
 	select_1_2 && test $(range_lines) = 2 &&

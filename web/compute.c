@@ -243,68 +243,62 @@ static void hm_set(struct heatmap_builder *b, uint64_t col, uint64_t row, uint64
 		b->on_change(b->ctx, (uint32_t)col);
 }
 
-/* value of key= in an I record's fields */
-static int info_value(const char *line, const char *key, uint64_t *out)
-{
-	size_t kl = strlen(key);
-	for (const char *p = strchr(line, '\t'); p; p = strchr(p + 1, '\t'))
-		if (strncmp(p + 1, key, kl) == 0 && p[1 + kl] == '=') {
-			const char *v = p + 2 + kl;
-			size_t n = strcspn(v, "\t");
-			return fp_parse_u64(v, n, out);
-		}
-	return -1;
-}
-
 static void hm_line(void *ctx, char *line, size_t len)
 {
 	heatmap_builder_line(ctx, line, len);
 }
 
+static void hm_geometry(struct heatmap_builder *b, const char *line, size_t len)
+{
+	struct fp_geometry g;
+
+	if (fp_geometry_parse(line, len, &g) < 0 || g.rows > SERVE_ROWS_MAX)
+		return;
+	if (g.rows != b->h.rows) {	/* live: rows come from fp-bucket */
+		free(b->h.cell);
+		b->h.cell = NULL;
+		b->capcols = 0;
+		b->h.rows = (unsigned)g.rows;
+	}
+	b->h.base_sec = g.base_sec;
+	if (b->h.cell)
+		memset(b->h.cell, 0, (size_t)b->capcols * b->h.rows * sizeof *b->h.cell);
+	b->h.ncols = 0;
+	if (b->on_geometry)
+		b->on_geometry(b->ctx);
+}
+
+static void hm_info(struct heatmap_builder *b, const char *line, size_t len)
+{
+	struct fp_info info;
+
+	if (fp_info_parse(line, len, &info) < 0)
+		return;
+	if (fp_str_eq(info.stage, "read"))
+		fp_info_get(&info, "samples", &b->h.samples);
+	else if (fp_str_eq(info.stage, "bucket"))
+		fp_info_get(&info, "idle", &b->h.idle);
+}
+
 void heatmap_builder_line(struct heatmap_builder *b, const char *line, size_t len)
 {
-	struct fp_str f[4];
-	if (len == 0)
-		return;
-	switch (line[0]) {
-	case 'G':
-		if (fp_split_fields(line, len, f, 3) == 3) {
-			uint64_t rows, base;
-			if (fp_parse_u64(f[1].p, f[1].n, &rows) == 0 &&
-			    fp_parse_u64(f[2].p, f[2].n, &base) == 0 && rows > 0 &&
-			    rows <= SERVE_ROWS_MAX) {
-				if (rows != b->h.rows) {	/* live: rows come from fp-bucket */
-					free(b->h.cell);
-					b->h.cell = NULL;
-					b->capcols = 0;
-					b->h.rows = (unsigned)rows;
-				}
-				b->h.base_sec = base;
-				if (b->h.cell)
-					memset(b->h.cell, 0, (size_t)b->capcols * b->h.rows * sizeof *b->h.cell);
-				b->h.ncols = 0;
-				if (b->on_geometry)
-					b->on_geometry(b->ctx);
-			}
-		}
+	struct fp_cell c;
+
+	switch (fp_record_tag(line, &len)) {
+	case FP_REC_GEOMETRY:
+		hm_geometry(b, line, len);
 		break;
-	case 'H':
-		if (fp_split_fields(line, len, f, 4) == 4) {
-			uint64_t col, row, count;
-			if (fp_parse_u64(f[1].p, f[1].n, &col) == 0 &&
-			    fp_parse_u64(f[2].p, f[2].n, &row) == 0 &&
-			    fp_parse_u64(f[3].p, f[3].n, &count) == 0)
-				hm_set(b, col, row, count);
-		}
+	case FP_REC_CELL:
+		if (fp_cell_parse(line, len, &c) == 0)
+			hm_set(b, c.col, c.row, c.count);
 		break;
-	case 'I':
-		if (strncmp(line, "I\tread\t", 7) == 0)
-			info_value(line, "samples", &b->h.samples);
-		else if (strncmp(line, "I\tbucket\t", 9) == 0)
-			info_value(line, "idle", &b->h.idle);
+	case FP_REC_INFO:
+		hm_info(b, line, len);
 		break;
-	case 'W':
+	case FP_REC_WARNING:
 		b->h.warnings++;
+		break;
+	default:
 		break;
 	}
 }

@@ -87,27 +87,20 @@ const char *live_name(const struct live *l)
 }
 
 /* "C range FROM TO": FROM/TO decimal seconds or "-" */
-static void parse_range(const char *line, size_t len, struct live_range *r)
+static void parse_range(const struct fp_control *c, struct live_range *r)
 {
-	struct fp_str f[4];
-	if (fp_split_fields(line, len, f, 4) != 4)
+	if (c->nargs != 2)
 		return;
-	r->has_from = !(f[2].n == 1 && f[2].p[0] == '-') &&
-		fp_parse_seconds_ns(f[2].p, f[2].n, &r->from_ns) == 0;
-	r->has_to = !(f[3].n == 1 && f[3].p[0] == '-') &&
-		fp_parse_seconds_ns(f[3].p, f[3].n, &r->to_ns) == 0;
+	r->has_from = !fp_str_eq(c->arg[0], "-") &&
+		fp_parse_seconds_ns(c->arg[0].p, c->arg[0].n, &r->from_ns) == 0;
+	r->has_to = !fp_str_eq(c->arg[1], "-") &&
+		fp_parse_seconds_ns(c->arg[1].p, c->arg[1].n, &r->to_ns) == 0;
 }
 
 /* key=value in an I record: 1 and *out if present and numeric */
-static int info_field(const char *line, const char *key, uint64_t *out)
+static int info_field(const struct fp_info *i, const char *key, uint64_t *out)
 {
-	size_t kl = strlen(key);
-	for (const char *p = strchr(line, '\t'); p; p = strchr(p + 1, '\t'))
-		if (strncmp(p + 1, key, kl) == 0 && p[1 + kl] == '=') {
-			const char *v = p + 2 + kl;
-			return fp_parse_u64(v, strcspn(v, "\t"), out) == 0;
-		}
-	return 0;
+	return fp_info_get(i, key, out) == 0;
 }
 
 static const char *const filter_word[] = { "pid", "tid", "cpu", "comm", "event",
@@ -126,10 +119,10 @@ static unsigned words_of(const struct selection *sel)
 }
 
 /* "C filter WORD ...": the bit of WORD (0 for "clear" or unknown) */
-static unsigned filter_bit(const char *line, size_t len)
+static unsigned filter_bit(const struct fp_control *c)
 {
-	const char *p = line + 9;	/* after "C\tfilter\t" */
-	size_t n = len - 9;
+	const char *p = c->rest.p;
+	size_t n = c->rest.n;
 	for (size_t i = 0; i < NWORDS; i++) {
 		size_t wl = strlen(filter_word[i]);
 		if (n > wl && memcmp(p, filter_word[i], wl) == 0 && p[wl] == ' ')
@@ -172,95 +165,135 @@ static void bump(struct live *l)
 	pthread_cond_broadcast(&l->changed);
 }
 
-void live_line(struct live *l, const char *line, size_t len)
+/* F inside a snapshot: added to the one being built, as a plain folded
+ * line (`stack count`). */
+static void on_folded(struct live *l, const char *line, size_t len)
 {
-	if (len == 0)
+	struct fp_folded_rec f;
+
+	if (!l->in_fold || fp_folded_parse(line, len, &f) < 0)
 		return;
-	pthread_mutex_lock(&l->lock);
-	switch (line[0]) {
-	case 'G':
-	case 'H':
-		heatmap_builder_line(&l->hb, line, len);
-		break;
-	case 'S':
-		break;
-	case 'F':
-		if (l->in_fold) {
-			struct fp_str f[3];
-			uint64_t c;
-			if (fp_split_fields(line, len, f, 3) == 3 &&
-			    fp_parse_u64(f[1].p, f[1].n, &c) == 0) {
-				/* as a plain folded line: `stack count` */
-				fp_sink_write(&l->building, f[2].p, f[2].n);
-				fp_sink_char(&l->building, ' ');
-				fp_sink_u64(&l->building, c);
-				fp_sink_char(&l->building, '\n');
-				l->building_total += c;
-			}
-		}
-		break;
-	case 'C':
-		if (len >= 12 && strncmp(line, "C\tbegin\tfold", 12) == 0) {
+	fp_sink_write(&l->building, f.stack.p, f.stack.n);
+	fp_sink_char(&l->building, ' ');
+	fp_sink_u64(&l->building, f.count);
+	fp_sink_char(&l->building, '\n');
+	l->building_total += f.count;
+}
+
+/* C end fold: the finished snapshot becomes current. */
+static void end_snapshot(struct live *l)
+{
+	struct fp_sink t = l->snapshot;
+
+	l->in_fold = 0;
+	l->snapshot = l->building;
+	l->building = t.buf ? t : (struct fp_sink){ 0 };
+	if (!l->building.buf)
+		fp_sink_init_mem(&l->building);
+	l->building.len = 0;
+	l->snapshot_total = l->building_total;
+	l->snapshot_seq++;
+	l->snapshot_range = l->cur;
+	l->snapshot_resets = l->resets;
+	bump(l);
+}
+
+static void on_control(struct live *l, const char *line, size_t len)
+{
+	struct fp_control c;
+
+	if (fp_control_parse(line, len, &c) < 0)
+		return;
+	switch (c.kind) {
+	case FP_CTL_BEGIN:
+		if (fp_control_is(&c, FP_CTL_BEGIN, "fold")) {
 			l->in_fold = 1;
 			l->building.len = 0;
 			l->building_total = 0;
-		} else if (len >= 10 && strncmp(line, "C\tend\tfold", 10) == 0 && l->in_fold) {
-			l->in_fold = 0;
-			/* swap: the finished snapshot becomes current */
-			struct fp_sink t = l->snapshot;
-			l->snapshot = l->building;
-			l->building = t.buf ? t : (struct fp_sink){ 0 };
-			if (!l->building.buf)
-				fp_sink_init_mem(&l->building);
-			l->building.len = 0;
-			l->snapshot_total = l->building_total;
-			l->snapshot_seq++;
-			l->snapshot_range = l->cur;
-			l->snapshot_resets = l->resets;
-			bump(l);
-		} else if (len >= 7 && strncmp(line, "C\treset", 7) == 0) {
-			l->resets++;
-		} else if (len >= 7 && strncmp(line, "C\trange", 7) == 0) {
-			parse_range(line, len, &l->cur);
-			l->in_sel_batch = 1;
-			l->batch_range = l->cur;
-			l->batch_words = 0;
-		} else if (len > 9 && strncmp(line, "C\tfilter\t", 9) == 0) {
-			if (l->in_sel_batch)
-				l->batch_words |= filter_bit(line, len);
-		} else if (len == 7 && strncmp(line, "C\tflush", 7) == 0) {
-			if (l->in_sel_batch)
-				check_batch(l);
 		}
 		break;
-	case 'W':
-		/* the runner's note that a stage died and was restarted (runner/
-		 * supervise.c report_loss): if it was fp-range, its selection is
-		 * gone; re-sending costs one replay if it was another stage */
-		if (memmem(line, len, "and was restarted", 17))
-			forget_sent(l);
+	case FP_CTL_END:
+		if (fp_control_is(&c, FP_CTL_END, "fold") && l->in_fold)
+			end_snapshot(l);
+		break;
+	case FP_CTL_RESET:
+		l->resets++;
+		break;
+	case FP_CTL_RANGE:
+		parse_range(&c, &l->cur);
+		l->in_sel_batch = 1;
+		l->batch_range = l->cur;
+		l->batch_words = 0;
+		break;
+	case FP_CTL_FILTER:
+		if (l->in_sel_batch)
+			l->batch_words |= filter_bit(&c);
+		break;
+	case FP_CTL_FLUSH:
+		if (l->in_sel_batch)
+			check_batch(l);
+		break;
+	case FP_CTL_RESTARTED:
+		/* the runner restarted a stage (runner/supervise.c): if it was
+		 * fp-range, its selection is gone; re-sending costs one replay
+		 * if it was another stage */
+		forget_sent(l);
+		break;
+	default:
+		break;
+	}
+}
+
+static void on_info(struct live *l, const char *line, size_t len)
+{
+	struct fp_info info;
+	uint64_t v;
+
+	if (fp_info_parse(line, len, &info) < 0)
+		return;
+	if (fp_str_eq(info.stage, "read")) {
+		/* samples= (read so far), dropped= (fp-read --live: samples
+		 * dropped so as not to block perf) or dropped_samples= */
+		if (info_field(&info, "samples", &v))
+			l->samples_read = v;
+		if (info_field(&info, "dropped", &v) || info_field(&info, "dropped_samples", &v))
+			l->dropped = v;
+		l->stats_version = l->version + 1;
+		l->cells_dirty = 1;
+	} else if (info_field(&info, "replays", &v) && info_field(&info, "history", &v)) {
+		/* fp-range's final report (it ended: stopped or restarted
+		 * by the runner): the selection it held ended with it */
+		forget_sent(l);
+	}
+}
+
+void live_line(struct live *l, const char *line, size_t len)
+{
+	enum fp_rec tag = fp_record_tag(line, &len);
+
+	if (tag == FP_REC_EMPTY)
+		return;
+	pthread_mutex_lock(&l->lock);
+	switch (tag) {
+	case FP_REC_GEOMETRY:
+	case FP_REC_CELL:
+		heatmap_builder_line(&l->hb, line, len);
+		break;
+	case FP_REC_FOLDED:
+		on_folded(l, line, len);
+		break;
+	case FP_REC_CONTROL:
+		on_control(l, line, len);
+		break;
+	case FP_REC_WARNING:
 		l->warnings++;
 		l->stats_version = l->version + 1;
 		l->cells_dirty = 1;	/* published at the next idle */
 		break;
-	case 'I':
-		if (strncmp(line, "I\tread\t", 7) == 0) {
-			/* samples= (read so far), dropped= (fp-read --live: samples
-			 * dropped so as not to block perf) or dropped_samples= */
-			uint64_t v;
-			if (info_field(line, "samples", &v))
-				l->samples_read = v;
-			if (info_field(line, "dropped", &v) || info_field(line, "dropped_samples", &v))
-				l->dropped = v;
-			l->stats_version = l->version + 1;
-			l->cells_dirty = 1;
-		} else {
-			/* fp-range's final report (it ended: stopped or restarted
-			 * by the runner): the selection it held ended with it */
-			uint64_t v;
-			if (info_field(line, "replays", &v) && info_field(line, "history", &v))
-				forget_sent(l);
-		}
+	case FP_REC_INFO:
+		on_info(l, line, len);
+		break;
+	default:
 		break;
 	}
 	pthread_mutex_unlock(&l->lock);
