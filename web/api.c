@@ -525,6 +525,42 @@ enum MHD_Result api_flamegraph(struct server *srv, struct MHD_Connection *c, int
 	return http_reply_hdr(c, 200, ctype, &s, hname, hname ? "1" : NULL);
 }
 
+/* ---- /pprof/ ------------------------------------------------------------------------ */
+
+#define CT_PPROF "application/octet-stream"
+
+/* /pprof/?filename=F[&start=S][&end=E][&filters]: the samples of that
+ * selection as profile.pb.gz (the same samples as /folded's table). Files
+ * only: the live capture's samples are not kept by fp-serve. */
+enum MHD_Result api_pprof(struct server *srv, struct MHD_Connection *c)
+{
+	char err[ERR_MAX];
+	struct selection sel;
+	struct live_range r;
+	struct target t;
+	int status = 0;
+	int st = get_selection(c, "start", "end", &sel, &r, err, sizeof err);
+
+	if (!st)
+		st = get_target(srv, c, "filename", &t, err, sizeof err);
+	if (st)
+		return http_error(c, (unsigned)st, "%s", err);
+	if (t.live)
+		return http_error(c, 400, "pprof: not for the live capture (export its "
+				  "recording or report)");
+	struct job job = http_job(srv, c);
+	const struct folded_text *p = pprof_get(&job, t.fd, &t.st, &sel, &status, err, sizeof err);
+	target_close(&t);
+	if (!p)
+		return http_error(c, (unsigned)(status ? status : 500), "%s", err);
+	struct fp_sink s;
+	fp_sink_init_mem(&s);
+	fp_sink_write(&s, p->buf, p->len);
+	folded_put(p);
+	return http_reply_hdr(c, 200, CT_PPROF, &s, "Content-Disposition",
+			      "attachment; filename=\"profile.pb.gz\"");
+}
+
 /* ---- /differential/, /elided/ --------------------------------------------------------- */
 
 enum MHD_Result api_compare(struct server *srv, struct MHD_Connection *c, int elided)

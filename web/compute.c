@@ -27,6 +27,7 @@
 
 #include "fp_error.h"
 #include "fp_record.h"
+#include "pprof.h"
 #include "serve.h"
 
 #define CACHE_MAX_BYTES (256u << 20)
@@ -562,6 +563,80 @@ const struct folded_text *folded_get(const struct job *job, int fd, const struct
 	e->ft.len = b.text.len;
 	e->ft.total = b.total;
 	e->bytes = b.text.cap + sizeof *e;
+	e = cache_insert(e);
+	return &e->ft;
+}
+
+/* ---- pprof ---------------------------------------------------------------------- */
+
+struct pprof_build {
+	struct fp_pprof p;
+	uint64_t bad;
+};
+
+static void pprof_line(void *ctx, char *line, size_t len)
+{
+	struct pprof_build *b = ctx;
+	struct fp_sample s;
+
+	if (len == 0 || line[0] != FP_TAG_SAMPLE)
+		return;
+	if (fp_sample_parse(line, len, &s) < 0 || fp_pprof_add(&b->p, &s) < 0)
+		b->bad++;
+}
+
+/* The same chain as folded_get's, but fp-fold passes the samples it
+ * counted (--pass-samples) and they become a pprof profile
+ * (render/pprof.h): its stacks and counts are that folded table's. */
+const struct folded_text *pprof_get(const struct job *job, int fd, const struct stat *st,
+				    const struct selection *sel, int *status,
+				    char *err, size_t errsz)
+{
+	char key[KEY_MAX];
+	file_key(key, sizeof key, st, "pprof");
+	key_add(key, sizeof key, "from", sel->start);
+	key_add(key, sizeof key, "to", sel->end);
+	if (key_add_filters(key, sizeof key, sel) < 0) {
+		*status = 414;
+		snprintf(err, errsz, "request parameters too long");
+		return NULL;
+	}
+	struct cache_entry *e = cache_lookup(key);
+	if (e)
+		return &e->ft;
+
+	char *read_argv[] = { "fp-read", "-q", NULL };
+	char *bucket_argv[] = { "fp-bucket", sel->keep_idle ? "--keep-idle" : NULL, NULL };
+	char *range_argv[RANGE_ARGV_MAX];
+	range_argv_of(sel, 1, range_argv);
+	char *fold_argv[] = { "fp-fold", "--pass-samples", NULL };
+	char *const *argv[] = { read_argv, bucket_argv, range_argv, fold_argv };
+	struct pprof_build b = { .bad = 0 };
+	struct pipeline_result res;
+	struct fp_sink out;
+
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		*status = 500;
+		snprintf(err, errsz, "cannot rewind file: %s", strerror(errno));
+		return NULL;
+	}
+	fp_pprof_init(&b.p);
+	run_limited(job, argv, 4, fd, pprof_line, &b, &res);
+	if (!res.ok) {
+		fp_pprof_free(&b.p);
+		fail_from_pipeline(&res, status, err, errsz);
+		return NULL;
+	}
+	fp_sink_init_mem(&out);
+	fp_pprof_write(&b.p, &out);
+	e = fp_xcalloc(1, sizeof *e);
+	e->key = fp_xstrdup(key);
+	e->kind = KIND_FOLDED;
+	e->ft.buf = out.buf;	/* ownership moves to the cache */
+	e->ft.len = out.len;
+	e->ft.total = b.p.n_samples;
+	e->bytes = out.cap + sizeof *e;
+	fp_pprof_free(&b.p);
 	e = cache_insert(e);
 	return &e->ft;
 }

@@ -17,6 +17,8 @@ enum { FG_TREE, FG_SVG, FG_FOLDED };
 enum MHD_Result api_flamegraph(struct server *srv, struct MHD_Connection *c, int kind);
 /* elided: 0 differential, 1 elided */
 enum MHD_Result api_compare(struct server *srv, struct MHD_Connection *c, int elided);
+/* /pprof/: a capture file's selection as profile.pb.gz */
+enum MHD_Result api_pprof(struct server *srv, struct MHD_Connection *c);
 enum MHD_Result api_live_events(struct server *srv, struct MHD_Connection *c);
 enum MHD_Result api_live_range(struct server *srv, struct MHD_Connection *c);
 enum MHD_Result api_live_flamegraph(struct server *srv, struct MHD_Connection *c);

@@ -151,6 +151,12 @@ const struct folded_text *folded_get(const struct job *job, int fd, const struct
 				     const struct selection *sel, int *status,
 				     char *err, size_t errsz);
 void folded_put(const struct folded_text *f);
+/* The selection's samples as a gzip'd pprof profile (render/pprof.h), in
+ * a folded_text (buf/len: the bytes, total: the samples); release with
+ * folded_put. */
+const struct folded_text *pprof_get(const struct job *job, int fd, const struct stat *st,
+				    const struct selection *sel, int *status,
+				    char *err, size_t errsz);
 
 void heatmap_json(struct fp_sink *s, const struct heatmap *h);
 
