@@ -41,6 +41,7 @@
 #include <linux/perf_event.h>
 #include <pwd.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,7 @@
 #include <ev.h>
 
 #include "commands.h"
+#include "fp_recording.h"
 #include "fp_error.h"
 #include "pipeline.h"
 #include "pipeline_run.h"
@@ -62,6 +64,11 @@
 #define DEFAULT_LIVE_NAME "live"
 #define GENERATED_NAME "live.pipeline"
 #define FOLDED_NAME "stacks.folded"
+#define RECORDING_NAME "recording.fp.gz"	/* in -o DIR, else in the FIFO dir */
+#define RECORD_STATS_NAME "record.stats"	/* fp-record --stats, in the FIFO dir */
+/* Without -o the recording lives in the private FIFO directory (often
+ * tmpfs, so memory) for the session only: bounded unless told otherwise. */
+#define TEMP_RECORDING_MAX_SIZE "64M"
 #define PARANOID_PATH "/proc/sys/kernel/perf_event_paranoid"
 #define WEB_POLL_INTERVAL 0.2	/* s between checks for the end of the capture */
 #define DURATION_POLL 0.1	/* s between checks for the first bytes */
@@ -78,6 +85,7 @@ const char cmd_live_usage[] =
 	"live [-F HZ] [-a | -p PID] [-g | --call-graph MODE] [--duration S] [--rows N]\n"
 	"        [--source perf|bpftrace] [--http [ADDR:]PORT] [-o DIR] [--name NAME]\n"
 	"        [--interval MS] [--serve-dir DIR] [--keep-serving] [--no-term] [--perf-arg A]...\n"
+	"        [--max-size BYTES] [--keep DURATION]\n"
 	"        [--pipeline FILE] [-D NAME=VALUE]... [-A NAME=WORD]... [--dir-file F]\n"
 	"        [--drain-timeout S] [--kill-timeout S] [-u|--user USER] [-v] [-q]\n"
 	"        [-- COMMAND [ARG]...]";
@@ -87,6 +95,7 @@ enum source { SRC_PERF, SRC_BPFTRACE };
 struct live_opts {
 	const char *hz, *pid, *call_graph, *http, *outdir, *name, *serve_dir;
 	const char *pipeline, *interval;
+	const char *max_size, *keep;	/* retention of the recording */
 	double duration;	/* 0: until Ctrl-C or COMMAND ends */
 	const char *rows;
 	enum source source;
@@ -328,7 +337,7 @@ static void check_http(const char *s)
 enum {
 	OPT_DURATION = 256, OPT_ROWS, OPT_SOURCE, OPT_HTTP, OPT_NAME, OPT_SERVE_DIR,
 	OPT_KEEP, OPT_NO_TERM, OPT_PERF_ARG, OPT_PIPELINE, OPT_DIR_FILE, OPT_DRAIN,
-	OPT_CALL_GRAPH, OPT_INTERVAL, OPT_KILL,
+	OPT_CALL_GRAPH, OPT_INTERVAL, OPT_KILL, OPT_MAX_SIZE, OPT_KEEP_FOR,
 };
 
 /* With --user, the leading stages that keep root: perf record and perf
@@ -351,6 +360,8 @@ static void parse_options(int argc, char **argv, struct live_opts *o, struct fp_
 		{ "name", required_argument, NULL, OPT_NAME },
 		{ "serve-dir", required_argument, NULL, OPT_SERVE_DIR },
 		{ "keep-serving", no_argument, NULL, OPT_KEEP },
+		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
+		{ "keep", required_argument, NULL, OPT_KEEP_FOR },
 		{ "no-term", no_argument, NULL, OPT_NO_TERM },
 		{ "interval", required_argument, NULL, OPT_INTERVAL },
 		{ "perf-arg", required_argument, NULL, OPT_PERF_ARG },
@@ -403,6 +414,24 @@ static void parse_options(int argc, char **argv, struct live_opts *o, struct fp_
 			break;
 		case OPT_SERVE_DIR: o->serve_dir = optarg; break;
 		case OPT_KEEP: o->keep_serving = 1; break;
+		case OPT_MAX_SIZE: {
+			uint64_t b;
+
+			if (fp_rec_parse_size(optarg, &b) < 0)
+				fp_die(FP_EXIT_USAGE, "--max-size: expected bytes with an optional k, "
+				       "M or G suffix, got '%s'", optarg);
+			o->max_size = optarg;
+			break;
+		}
+		case OPT_KEEP_FOR: {
+			uint64_t ns;
+
+			if (fp_rec_parse_duration(optarg, &ns) < 0)
+				fp_die(FP_EXIT_USAGE, "--keep: expected seconds with an optional s, "
+				       "m, h or d suffix, got '%s'", optarg);
+			o->keep = optarg;
+			break;
+		}
 		case OPT_NO_TERM: o->no_term = 1; break;
 		case OPT_INTERVAL: parse_int("--interval", optarg, 1, 3600000); o->interval = optarg; break;
 		case OPT_PERF_ARG: pend(o, 'A', "RECORD_ARGS", optarg); break;
@@ -663,22 +692,115 @@ static int folded_totals(const char *dir, uint64_t *samples, uint64_t *stacks)
 	return 0;
 }
 
-static void print_summary(const struct live_opts *o, double elapsed, int rc)
+/* fp-record's --stats file: key=value lines. */
+struct record_stats {
+	int ok;
+	uint64_t read, dropped, lost, idle, recorded, kept_samples, kept_bytes;
+	uint64_t kept_from_ns, kept_to_ns, retention_dropped, capture_from_ns, capture_to_ns;
+	uint64_t failed;
+};
+
+static void read_record_stats(const char *dir, struct record_stats *rs)
+{
+	static const struct { const char *key; size_t off; } keys[] = {
+#define K(f) { #f, offsetof(struct record_stats, f) }
+		K(read), K(dropped), K(lost), K(idle), K(recorded), K(kept_samples),
+		K(kept_bytes), K(kept_from_ns), K(kept_to_ns), K(retention_dropped),
+		K(capture_from_ns), K(capture_to_ns), K(failed),
+#undef K
+	};
+	char path[PATH_MAX], line[256];
+	FILE *f;
+
+	memset(rs, 0, sizeof *rs);
+	snprintf(path, sizeof path, "%s/%s", dir, RECORD_STATS_NAME);
+	if (!(f = fopen(path, "r")))
+		return;
+	while (fgets(line, sizeof line, f)) {
+		char *eq = strchr(line, '=');
+
+		if (!eq)
+			continue;
+		*eq = '\0';
+		for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+			if (!strcmp(line, keys[i].key))
+				*(uint64_t *)((char *)rs + keys[i].off) = strtoull(eq + 1, NULL, 10);
+	}
+	fclose(f);
+	rs->ok = 1;
+}
+
+/* "; recording PATH: all 12.0 s (0.1 MB)" or which window it kept. */
+static void recording_summary(char *buf, size_t n, const struct record_stats *rs,
+			      const char *path)
+{
+	double kept_s = (double)(rs->kept_to_ns - rs->kept_from_ns) / 1e9;
+	double mb = (double)rs->kept_bytes / (1 << 20);
+
+	if (rs->failed)
+		snprintf(buf, n, "; recording %s stopped early (a write failed: see "
+			 "above), %" PRIu64 " samples kept", path, rs->kept_samples);
+	else if (rs->retention_dropped)
+		snprintf(buf, n, "; recording %s keeps the newest %.1f s (%" PRIu64 " of %" PRIu64
+			 " samples, %.1f MB; the oldest %.1f s dropped by retention)", path, kept_s,
+			 rs->kept_samples, rs->recorded, mb,
+			 (double)(rs->kept_from_ns - rs->capture_from_ns) / 1e9);
+	else
+		snprintf(buf, n, "; recording %s: all of it (%" PRIu64 " samples, %.1f s, %.1f MB)",
+			 path, rs->recorded, kept_s, mb);
+}
+
+/* The final line: what perf gave, what the chain dropped, what the
+ * report and the recording hold. */
+static void print_summary(const struct live_opts *o, struct fp_run *r, const char *recording,
+			  double elapsed, int rc)
 {
 	uint64_t samples, stacks;
+	struct record_stats rs;
+	char counts[512] = "", rec[PATH_MAX + 256] = "", report[PATH_MAX + 128] = "";
 
-	if (!o->outdir) {
-		fprintf(stderr, "%s: live: stopped after %.1f s%s\n", fp_prog(), elapsed,
-			rc ? " (a stage failed)" : "");
-		return;
+	read_record_stats(fp_run_dir(r), &rs);
+	if (rs.ok) {
+		uint64_t all = rs.read + rs.dropped;
+
+		snprintf(counts, sizeof counts, ": %" PRIu64 " samples read, %" PRIu64 " dropped "
+			 "(%.1f%%), %" PRIu64 " lost by perf, %" PRIu64 " idle", rs.read, rs.dropped,
+			 all ? 100.0 * (double)rs.dropped / (double)all : 0.0, rs.lost, rs.idle);
+		if (o->outdir)
+			recording_summary(rec, sizeof rec, &rs, recording);
 	}
-	if (folded_totals(o->outdir, &samples, &stacks) == 0)
-		fprintf(stderr, "%s: live: stopped after %.1f s: %" PRIu64 " samples in %" PRIu64
-			" stacks -> %s/%s\n", fp_prog(), elapsed, samples, stacks, o->outdir,
-			rc ? " (incomplete: a stage failed)" : "");
-	else
-		fprintf(stderr, "%s: live: stopped after %.1f s: no %s/%s (a stage failed?)\n",
-			fp_prog(), elapsed, o->outdir, FOLDED_NAME);
+	if (o->outdir) {
+		if (folded_totals(o->outdir, &samples, &stacks) == 0)
+			snprintf(report, sizeof report, "; %" PRIu64 " samples in %" PRIu64
+				 " stacks -> %s/", samples, stacks, o->outdir);
+		else
+			snprintf(report, sizeof report, "; no %s/%s (a stage failed?)", o->outdir,
+				 FOLDED_NAME);
+	}
+	fprintf(stderr, "%s: live: stopped after %.1f s%s%s%s%s\n", fp_prog(), elapsed, counts,
+		report, rec, rc ? " (incomplete: a stage failed)" : "");
+}
+
+/* RECORDING (fp-record's file) and RECORDING_ARGS (retention). Returns
+ * the path. */
+static char *recording_vars(const struct live_opts *o, struct fp_run *r, struct fp_vars *v)
+{
+	char path[PATH_MAX];
+	const char *max = o->max_size ? o->max_size : o->outdir ? NULL : TEMP_RECORDING_MAX_SIZE;
+
+	snprintf(path, sizeof path, "%s/%s", o->outdir ? o->outdir : fp_run_dir(r),
+		 RECORDING_NAME);
+	fp_vars_set(v, "RECORDING", path);
+	fp_vars_list(v, "RECORDING_ARGS");
+	if (max) {
+		fp_vars_append(v, "RECORDING_ARGS", "--max-size");
+		fp_vars_append(v, "RECORDING_ARGS", max);
+	}
+	if (o->keep) {
+		fp_vars_append(v, "RECORDING_ARGS", "--keep");
+		fp_vars_append(v, "RECORDING_ARGS", o->keep);
+	}
+	return fp_xstrdup(path);
 }
 
 /* ---- the command ---------------------------------------------------------------- */
@@ -692,7 +814,7 @@ int cmd_live(int argc, char **argv)
 	struct views vw;
 	struct web_watch ww = { 0 };
 	char err[FP_PIPELINE_ERR_MAX];
-	char *pipeline, *generated, *serve_dir = NULL;
+	char *pipeline, *generated, *serve_dir = NULL, *recording;
 	struct fp_run *r;
 	int rc, tty = isatty(1), null_fd;
 	ev_tstamp start;
@@ -750,6 +872,7 @@ int cmd_live(int argc, char **argv)
 	pick_views(&o, tty, &vw, &v);
 	source_vars(&o, &v);
 	workload_vars(&o, &v);
+	recording = recording_vars(&o, r, &v);
 	fp_vars_set(&v, "LIVE_NAME", o.name);
 	fp_vars_set(&v, "HTTP", o.http ? o.http : "");
 	fp_vars_set(&v, "SERVE_DIR", serve_dir ? serve_dir : ".");
@@ -809,7 +932,7 @@ int cmd_live(int argc, char **argv)
 			ev_timer_stop(loop, &ww.w);
 		ev_now_update(loop);
 		if (!o.quiet)
-			print_summary(&o, ev_now(loop) - start, rc);
+			print_summary(&o, r, recording, ev_now(loop) - start, rc);
 	} else {
 		fp_run_stop(r);
 		fp_run_wait(r);
@@ -824,5 +947,6 @@ int cmd_live(int argc, char **argv)
 	free(pipeline);
 	free(generated);
 	free(serve_dir);
+	free(recording);
 	return rc;
 }

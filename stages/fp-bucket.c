@@ -6,7 +6,7 @@
  *         cells: column = second - base_sec, row = (time_ns mod 1e9) * rows
  *         / 1e9, base_sec = floor(earliest sample time seen).
  * Output: every record passed on unchanged and in order, except idle samples
- *         (dropped unless --keep-idle; see is_idle_sample) and malformed S
+ *         (dropped unless --keep-idle; see fifo/fp_idle.h) and malformed S
  *         records (a W record instead). G <rows> <base_sec> is written as
  *         soon as the first sample arrives and again when an earlier sample
  *         moves column 0; H <col> <row> <count> records carry the new
@@ -33,6 +33,7 @@
 
 #include "fp_error.h"
 #include "fp_io.h"
+#include "fp_idle.h"
 #include "fp_record.h"
 
 #define USAGE "usage: fp-bucket [--rows N] [--keep-idle] [--max-columns N] [--name NAME]"
@@ -80,91 +81,6 @@ struct bucket {
 	uint64_t samples, counted, idle, cells, overflow, bad;
 	int overflow_warned;
 };
-
-/* ---- idle rule ----------------------------------------------------------- */
-
-/* Frames of interrupt or softirq work. Any of them in a swapper stack means
- * the CPU was busy (handle_softirqs, __irq_exit_rcu, do_IRQ, irq_work_run,
- * sysvec_*, common_interrupt, net_rx_action ...): never idle. The APIC
- * timer is no exception: a sample inside its handler or in the softirqs
- * run on its exit is time the CPU spent working. */
-static int frame_is_interrupt_work(const char *f, size_t n)
-{
-	static const char *const words[] = {
-		"irq", "IRQ", "sysvec_", "_interrupt", "net_rx_action",
-		"net_tx_action", "tasklet",
-	};
-
-	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-		if (memmem(f, n, words[i], strlen(words[i])))
-			return 1;
-	return 0;
-}
-
-/* Functions the idle task sits in while the CPU has nothing to do. A name
- * matches exactly or with a compiler suffix (".isra.0", ".constprop.0");
- * entries ending in '*' match as prefixes. */
-static const char *const idle_loop_functions[] = {
-	"pv_native_safe_halt", "native_safe_halt", "safe_halt", "xen_safe_halt",
-	"acpi_safe_halt", "io_idle", "default_idle", "default_idle_call",
-	"arch_cpu_idle", "cpu_idle_poll", "poll_idle", "amd_e400_idle",
-	"cpu_do_idle", "cpuidle_idle_call", "call_cpuidle", "do_idle",
-	"cpu_startup_entry", "cpu_idle", "intel_idle*", "acpi_idle_*",
-	"mwait_idle*", "cpuidle_enter*", "psci_enter_idle*",
-};
-
-static int frame_is_idle_loop(const char *f, size_t n)
-{
-	const char *dot = memchr(f, '.', n);
-
-	if (dot)
-		n = dot - f;
-	for (size_t i = 0; i < sizeof idle_loop_functions / sizeof idle_loop_functions[0]; i++) {
-		const char *name = idle_loop_functions[i];
-		size_t len = strlen(name);
-
-		if (name[len - 1] == '*') {
-			if (n >= len - 1 && !memcmp(f, name, len - 1))
-				return 1;
-		} else if (n == len && !memcmp(f, name, len)) {
-			return 1;
-		}
-	}
-	return 0;
-}
-
-static int is_swapper(const struct fp_sample *s)
-{
-	static const char swapper[] = "swapper";
-
-	if (s->pid == 0)
-		return 1;
-	return s->pid == -1 && s->comm.n >= sizeof swapper - 1 &&
-	       !memcmp(s->comm.p, swapper, sizeof swapper - 1);
-}
-
-/* A sample is idle when it ran in the idle task (pid 0, or comm swapper*
- * when the pid is unknown), none of its frames is interrupt work, and its
- * stack is empty or its leaf is an idle-loop function. */
-static int is_idle_sample(const struct fp_sample *s)
-{
-	const char *p = s->stack.p, *end = s->stack.p + s->stack.n, *semi;
-	const char *leaf = p;
-
-	if (!is_swapper(s))
-		return 0;
-	if (s->stack.n == 0)
-		return 1;
-	for (; p <= end; p = semi + 1) {
-		semi = memchr(p, ';', end - p);
-		if (!semi)
-			semi = end;
-		if (frame_is_interrupt_work(p, semi - p))
-			return 0;
-		leaf = p;
-	}
-	return frame_is_idle_loop(leaf, end - leaf);
-}
 
 /* ---- columns ------------------------------------------------------------- */
 
@@ -368,7 +284,7 @@ static void on_sample(struct bucket *b, const char *line, size_t len)
 	}
 	b->samples++;
 	update_base(b, s.time_ns);
-	if (is_idle_sample(&s)) {
+	if (fp_sample_is_idle(&s)) {
 		b->idle++;
 		if (!b->keep_idle)
 			return;

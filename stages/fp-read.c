@@ -64,8 +64,9 @@
 #include "fp_io.h"
 #include "fp_perfparse.h"
 #include "fp_record.h"
+#include "fp_recording.h"
 
-#define USAGE "usage: fp-read [--name NAME] [--live] [--live-buffer BYTES] [-q] [FILE]"
+#define USAGE "usage: fp-read [--name NAME] [--live] [--live-buffer BYTES] [--time START,END] [--index] [-q] [FILE]"
 
 #define DEFAULT_STAGE_NAME "read"
 /* Warnings of one kind (W records and stderr lines) shown before the rest
@@ -120,6 +121,8 @@ struct reader {
 	char first_bad[EXCERPT_CAP];	/* quoted excerpt of the first bad line */
 	int progress_fd;		/* the runner's progress socket, or 0: none */
 	uint64_t progress_next;		/* samples count of the next report */
+	uint64_t from_ns, to_ns;	/* --time: samples in [from, to) only */
+	uint64_t outside;		/* samples outside --time (not written) */
 };
 
 /* Copies bytes for a message: printable ASCII as is, `"` and `\` escaped,
@@ -262,9 +265,29 @@ static void report_progress(struct reader *r)
 		r->progress_fd = 0;	/* not a socket, or gone: stop */
 }
 
+/* The time of an S record's text (its second field). */
+static uint64_t record_time(const char *rec, size_t len)
+{
+	struct fp_str f[3];
+	uint64_t t = 0;
+
+	if (fp_split_fields(rec, len, f, 3) == 3)
+		fp_parse_u64(f[1].p, f[1].n, &t);
+	return t;
+}
+
 static void on_record(void *ctx, const char *rec, size_t len)
 {
 	struct reader *r = ctx;
+
+	if ((r->from_ns || r->to_ns != UINT64_MAX) && len && rec[0] == FP_TAG_SAMPLE) {
+		uint64_t t = record_time(rec, len);
+
+		if (t < r->from_ns || t >= r->to_ns) {
+			r->outside++;
+			return;
+		}
+	}
 
 	if (r->progress_fd && r->parser.st.samples >= r->progress_next) {
 		report_progress(r);
@@ -335,7 +358,7 @@ static void on_too_long(struct fp_pump *p, uint64_t lineno)
 
 static void write_stats(struct reader *r)
 {
-	uint64_t samples_out = r->parser.st.samples - (r->live ? r->dropped : 0);
+	uint64_t samples_out = r->parser.st.samples - (r->live ? r->dropped : 0) - r->outside;
 	const struct fp_perf_stats *st = &r->parser.st;
 	struct fp_out *o = &r->pump.out;
 	struct fp_stat stats[] = {
@@ -431,7 +454,24 @@ struct options {
 	int live;
 	size_t live_buffer;
 	int progress_fd;	/* from $FLAMEPIPE_PROGRESS_FD; 0: none */
+	uint64_t from_ns, to_ns;	/* --time START,END (absolute perf time) */
+	int index;		/* --index: print a recording's time index */
 };
+
+/* --time START,END: perf timestamps in seconds (as perf script prints
+ * them), either may be empty: [START, END). */
+static void parse_time(const char *arg, struct options *o)
+{
+	const char *comma = strchr(arg, ',');
+
+	o->from_ns = 0;
+	o->to_ns = UINT64_MAX;
+	if (!comma ||
+	    (comma > arg && fp_parse_seconds_ns(arg, (size_t)(comma - arg), &o->from_ns) < 0) ||
+	    (comma[1] && fp_parse_seconds_ns(comma + 1, strlen(comma + 1), &o->to_ns) < 0))
+		fp_die(FP_EXIT_USAGE, "--time: expected START,END in seconds (either may be "
+		       "empty), got \"%s\"", arg);
+}
 
 static _Noreturn void usage(void)
 {
@@ -440,12 +480,14 @@ static _Noreturn void usage(void)
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
-	enum { OPT_NAME = 256, OPT_LIVE, OPT_LIVE_BUFFER };
+	enum { OPT_NAME = 256, OPT_LIVE, OPT_LIVE_BUFFER, OPT_TIME, OPT_INDEX };
 	static const struct option longopts[] = {
 		{ "name", required_argument, NULL, OPT_NAME },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "live", no_argument, NULL, OPT_LIVE },
 		{ "live-buffer", required_argument, NULL, OPT_LIVE_BUFFER },
+		{ "time", required_argument, NULL, OPT_TIME },
+		{ "index", no_argument, NULL, OPT_INDEX },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -453,6 +495,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 
 	o->stage = DEFAULT_STAGE_NAME;
 	o->live_buffer = LIVE_BUFFER_MAX;
+	o->to_ns = UINT64_MAX;
 	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_NAME:
@@ -462,6 +505,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'q': o->quiet = 1; break;
 		case OPT_LIVE: o->live = 1; break;
+		case OPT_TIME: parse_time(optarg, o); break;
+		case OPT_INDEX: o->index = 1; break;
 		case OPT_LIVE_BUFFER: {
 			char *end;
 			unsigned long long n = strtoull(optarg, &end, 10);
@@ -494,6 +539,122 @@ static int open_input(const char *path)
 	return fd;
 }
 
+/* ---- recordings (fifo/fp_recording.h) ---------------------------------- */
+
+struct rec_reader {
+	struct reader *r;
+	struct fp_out out;
+	uint64_t samples, bad, bytes;
+};
+
+/* W <stage> <file> <message> downstream, and on stderr unless -q. */
+static void rec_warn(struct rec_reader *rr, const char *msg)
+{
+	struct reader *r = rr->r;
+	char name[NAME_CAP];
+
+	if (!r->quiet)
+		fp_warn("%s: %s", shown_name(r, name), msg);
+	fp_out_write(&rr->out, "W\t", 2);
+	fp_out_str(&rr->out, r->pump.stage);
+	fp_out_char(&rr->out, '\t');
+	fp_out_str(&rr->out, shown_name(r, name));
+	fp_out_char(&rr->out, '\t');
+	fp_out_str(&rr->out, msg);
+	fp_out_char(&rr->out, '\n');
+}
+
+static void rec_line(void *ctx, char *line, size_t len)
+{
+	struct rec_reader *rr = ctx;
+	struct reader *r = rr->r;
+	struct fp_sample s;
+
+	rr->bytes += len + 1;
+	if (!len || line[0] != FP_TAG_SAMPLE)
+		return;		/* the batch's %flamepipe header */
+	if (fp_sample_parse(line, len, &s) < 0) {
+		rr->bad++;
+		return;
+	}
+	if (s.time_ns < r->from_ns || s.time_ns >= r->to_ns)
+		return;
+	rr->samples++;
+	fp_out_write(&rr->out, line, len);
+	fp_out_char(&rr->out, '\n');
+}
+
+/* A recording: its S records (those in --time), read batch by batch
+ * through the index, up to its last complete batch, and an I record that
+ * says which part of the capture it kept. */
+static int read_recording(struct reader *r, const struct options *o, int fd, int out_fd,
+			  const char *in_name)
+{
+	static struct rec_reader rr;
+	struct fp_rec_index ix = { 0 };
+	char err[MSG_MAX / 2], msg[MSG_MAX];
+	int rc = FP_EXIT_OK;
+
+	r->pump.in_name = in_name;
+	r->pump.stage = o->stage;
+	rr.r = r;
+	fp_out_init(&rr.out, EV_DEFAULT, out_fd);
+	fp_out_str(&rr.out, FP_PROTO_HEADER "\n");
+	if (fp_rec_scan(fd, &ix) < 0)
+		fp_die_sys(FP_EXIT_SYS, "cannot read '%s'", in_name);
+	if (fp_rec_each_line(fd, &ix, r->from_ns, r->to_ns, rec_line, &rr, err, sizeof err) < 0) {
+		snprintf(msg, sizeof msg, "%s: the samples before it were read", err);
+		rec_warn(&rr, msg);
+		rc = FP_EXIT_DATA;
+	}
+	if (ix.truncated) {
+		snprintf(msg, sizeof msg, "the recording ends with an incomplete batch at byte %llu "
+			 "(being written, or the recorder was stopped while writing it): read up to "
+			 "the last complete batch", (unsigned long long)ix.end);
+		rec_warn(&rr, msg);
+	}
+	if (rr.bad) {
+		snprintf(msg, sizeof msg, "%llu malformed S records in the recording: skipped",
+			 (unsigned long long)rr.bad);
+		rec_warn(&rr, msg);
+	}
+	uint64_t from = UINT64_MAX, to = 0, dropped = ix.n ? ix.m[0].samples_before : 0;
+
+	for (size_t i = 0; i < ix.n; i++) {
+		from = ix.m[i].min_ns < from ? ix.m[i].min_ns : from;
+		to = ix.m[i].max_ns > to ? ix.m[i].max_ns : to;
+	}
+	if (dropped) {
+		snprintf(msg, sizeof msg, "retention: the recording keeps %.3f..%.3f s (perf time) "
+			 "of a capture that began at %.3f s: the %llu oldest samples were dropped",
+			 from / 1e9, to / 1e9, ix.m[0].capture_min_ns / 1e9,
+			 (unsigned long long)dropped);
+		rec_warn(&rr, msg);
+	}
+	fp_out_write(&rr.out, "I\t", 2);
+	fp_out_str(&rr.out, o->stage);
+	fp_out_str(&rr.out, "\tsamples=");
+	fp_out_u64(&rr.out, rr.samples);
+	fp_out_str(&rr.out, "\tbad_lines=");
+	fp_out_u64(&rr.out, rr.bad);
+	fp_out_str(&rr.out, "\tbytes=");
+	fp_out_u64(&rr.out, rr.bytes);
+	fp_out_str(&rr.out, "\trecording=1\tbatches=");
+	fp_out_u64(&rr.out, ix.n);
+	fp_out_str(&rr.out, "\tkept_from_ns=");
+	fp_out_u64(&rr.out, ix.n ? from : 0);
+	fp_out_str(&rr.out, "\tkept_to_ns=");
+	fp_out_u64(&rr.out, to);
+	fp_out_str(&rr.out, "\tretention_dropped=");
+	fp_out_u64(&rr.out, dropped);
+	fp_out_str(&rr.out, "\tcapture_from_ns=");
+	fp_out_u64(&rr.out, ix.n ? ix.m[0].capture_min_ns : 0);
+	fp_out_char(&rr.out, '\n');
+	fp_out_flush_all(&rr.out);
+	fp_rec_index_free(&ix);
+	return rc;
+}
+
 /* Everything fp-read does once its options are parsed: reads in_fd to the
  * end, writes the stream to out_fd and returns the exit code (after saying
  * why, for input that is not perf script). tests/fuzz/fuzz-read.c calls
@@ -506,6 +667,10 @@ static int read_input(struct reader *r, const struct options *o, int in_fd,
 	r->live = o->live;
 	r->live_buffer = o->live_buffer;
 	r->progress_fd = o->progress_fd;
+	r->from_ns = o->from_ns;
+	r->to_ns = o->to_ns;
+	if (!o->live && fp_rec_is_recording(in_fd))
+		return read_recording(r, o, in_fd, out_fd, in_name);
 	fp_perf_init(&r->parser, &perf_ops, r);
 	fp_pump_init(&r->pump, EV_DEFAULT, in_fd, out_fd, &pump_ops, r,
 		     FP_PUMP_GZIP | FP_PUMP_MMAP | (o->live ? FP_PUMP_NEVER_BLOCK : 0));
@@ -527,6 +692,28 @@ static int read_input(struct reader *r, const struct options *o, int in_fd,
 	return rc;
 }
 
+/* --index: one line per batch of a recording (fifo/fp_recording.h). */
+static int print_index(int fd, const char *name)
+{
+	struct fp_rec_index ix = { 0 };
+
+	if (!fp_rec_is_recording(fd))
+		fp_die(FP_EXIT_DATA, "%s: not a flamepipe recording", name);
+	if (fp_rec_scan(fd, &ix) < 0)
+		fp_die_sys(FP_EXIT_SYS, "cannot read '%s'", name);
+	printf("# offset length min_ns max_ns samples seq samples_before\n");
+	for (size_t i = 0; i < ix.n; i++)
+		printf("%llu %llu %llu %llu %llu %llu %llu\n",
+		       (unsigned long long)ix.m[i].offset, (unsigned long long)ix.m[i].length,
+		       (unsigned long long)ix.m[i].min_ns, (unsigned long long)ix.m[i].max_ns,
+		       (unsigned long long)ix.m[i].samples, (unsigned long long)ix.m[i].seq,
+		       (unsigned long long)ix.m[i].samples_before);
+	if (ix.truncated)
+		printf("# incomplete batch at byte %llu\n", (unsigned long long)ix.end);
+	fp_rec_index_free(&ix);
+	return fflush(stdout) == 0 ? FP_EXIT_OK : FP_EXIT_SYS;
+}
+
 int main(int argc, char **argv)
 {
 	static struct reader r;
@@ -541,5 +728,7 @@ int main(int argc, char **argv)
 		o.progress_fd = atoi(pfd);
 	int in_fd = open_input(o.path);
 
+	if (o.index)
+		return print_index(in_fd, in_fd != 0 ? o.path : "stdin");
 	return read_input(&r, &o, in_fd, 1, in_fd != 0 ? o.path : "stdin");
 }

@@ -1,0 +1,364 @@
+/* fp_recording.c: members of a live recording (fp_recording.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <zlib.h>
+
+#include "fp_error.h"
+#include "fp_recording.h"
+
+#define GZ_ID1 0x1f
+#define GZ_ID2 0x8b
+#define GZ_CM_DEFLATE 8
+#define GZ_FLG_FEXTRA 0x04
+#define GZ_OS_UNIX 3
+#define SUBFIELD_ID1 'F'
+#define SUBFIELD_ID2 'P'
+#define XLEN (4 + FP_REC_PAYLOAD)
+#define RAW_WINDOW_BITS (-15)	/* raw deflate: we write the gzip framing */
+#define MEM_LEVEL 8
+#define ZERO_SCAN_CHUNK 4096
+#define PAYLOAD_AT 16		/* payload offset in the header */
+
+static void put_le(unsigned char *p, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t get_le(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+
+	for (int i = n - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static void write_header(unsigned char *h, const struct fp_rec_member *m)
+{
+	unsigned char *p = h + PAYLOAD_AT;
+
+	memset(h, 0, FP_REC_HEADER_BYTES);
+	h[0] = GZ_ID1;
+	h[1] = GZ_ID2;
+	h[2] = GZ_CM_DEFLATE;
+	h[3] = GZ_FLG_FEXTRA;
+	h[9] = GZ_OS_UNIX;
+	put_le(h + 10, XLEN, 2);
+	h[12] = SUBFIELD_ID1;
+	h[13] = SUBFIELD_ID2;
+	put_le(h + 14, FP_REC_PAYLOAD, 2);
+	put_le(p + 0, FP_REC_VERSION, 4);
+	put_le(p + 8, m->length, 8);
+	put_le(p + 16, m->min_ns, 8);
+	put_le(p + 24, m->max_ns, 8);
+	put_le(p + 32, m->samples, 8);
+	put_le(p + 40, m->seq, 8);
+	put_le(p + 48, m->samples_before, 8);
+	put_le(p + 56, m->capture_min_ns, 8);
+}
+
+/* 0 and m filled (offset excepted) if h is a member header. */
+static int parse_header(const unsigned char *h, struct fp_rec_member *m)
+{
+	const unsigned char *p = h + PAYLOAD_AT;
+
+	if (h[0] != GZ_ID1 || h[1] != GZ_ID2 || h[2] != GZ_CM_DEFLATE || h[3] != GZ_FLG_FEXTRA ||
+	    get_le(h + 10, 2) != XLEN || h[12] != SUBFIELD_ID1 || h[13] != SUBFIELD_ID2 ||
+	    get_le(h + 14, 2) != FP_REC_PAYLOAD || get_le(p, 4) != FP_REC_VERSION)
+		return -1;
+	m->length = get_le(p + 8, 8);
+	m->min_ns = get_le(p + 16, 8);
+	m->max_ns = get_le(p + 24, 8);
+	m->samples = get_le(p + 32, 8);
+	m->seq = get_le(p + 40, 8);
+	m->samples_before = get_le(p + 48, 8);
+	m->capture_min_ns = get_le(p + 56, 8);
+	if (m->length < FP_REC_HEADER_BYTES + FP_REC_TRAILER_BYTES ||
+	    m->length > FP_REC_MEMBER_MAX || m->min_ns > m->max_ns)
+		return -1;
+	return 0;
+}
+
+unsigned char *fp_rec_encode(const char *text, size_t len, struct fp_rec_member *m, int level)
+{
+	z_stream z;
+
+	memset(&z, 0, sizeof z);
+	if (deflateInit2(&z, level, Z_DEFLATED, RAW_WINDOW_BITS, MEM_LEVEL,
+			 Z_DEFAULT_STRATEGY) != Z_OK)
+		fp_die(FP_EXIT_SYS, "deflateInit2: out of memory");
+	size_t bound = deflateBound(&z, (uLong)len);
+	unsigned char *out = fp_xmalloc(FP_REC_HEADER_BYTES + bound + FP_REC_TRAILER_BYTES);
+
+	z.next_in = (Bytef *)text;
+	z.avail_in = (uInt)len;
+	z.next_out = out + FP_REC_HEADER_BYTES;
+	z.avail_out = (uInt)bound;
+	if (deflate(&z, Z_FINISH) != Z_STREAM_END)
+		fp_die(FP_EXIT_SYS, "deflate: cannot compress a batch of %zu bytes", len);
+	size_t clen = bound - z.avail_out;
+	deflateEnd(&z);
+
+	m->length = FP_REC_HEADER_BYTES + clen + FP_REC_TRAILER_BYTES;
+	m->text_len = (uint32_t)len;
+	write_header(out, m);
+	unsigned char *t = out + FP_REC_HEADER_BYTES + clen;
+	put_le(t, crc32(0L, (const Bytef *)text, (uInt)len), 4);
+	put_le(t + 4, (uint32_t)len, 4);
+	return out;
+}
+
+static int pread_full(int fd, void *buf, size_t n, uint64_t off)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = pread(fd, (char *)buf + got, n - got, (off_t)(off + got));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	return (int)(got == n);
+}
+
+/* Offset of the first non-zero byte at or after the leading hole (the
+ * part retention dropped), or the file size. */
+static uint64_t skip_hole(int fd, uint64_t size)
+{
+	off_t here = lseek(fd, 0, SEEK_CUR);
+	off_t d = lseek(fd, 0, SEEK_DATA);
+	uint64_t off = d < 0 ? (errno == ENXIO ? size : 0) : (uint64_t)d;
+	unsigned char buf[ZERO_SCAN_CHUNK];
+
+	if (here >= 0)
+		lseek(fd, here, SEEK_SET);	/* SEEK_DATA moved it */
+	while (off < size) {
+		size_t want = size - off < sizeof buf ? (size_t)(size - off) : sizeof buf;
+		ssize_t r = pread(fd, buf, want, (off_t)off);
+
+		if (r <= 0)
+			return off;
+		for (ssize_t i = 0; i < r; i++)
+			if (buf[i])
+				return off + (uint64_t)i;
+		off += (uint64_t)r;
+	}
+	return size;
+}
+
+int fp_rec_is_recording(int fd)
+{
+	struct stat st;
+	unsigned char h[FP_REC_HEADER_BYTES];
+	struct fp_rec_member m;
+
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	uint64_t start = skip_hole(fd, (uint64_t)st.st_size);
+
+	return pread_full(fd, h, sizeof h, start) == 1 && parse_header(h, &m) == 0;
+}
+
+int fp_rec_scan(int fd, struct fp_rec_index *ix)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -1;
+	ix->file_size = (uint64_t)st.st_size;
+	if (ix->n == 0)
+		ix->start = ix->end = skip_hole(fd, ix->file_size);
+	ix->truncated = 0;
+	uint64_t off = ix->end;
+
+	while (off < ix->file_size) {
+		unsigned char h[FP_REC_HEADER_BYTES];
+		struct fp_rec_member m;
+		int r;
+
+		if (off + FP_REC_HEADER_BYTES > ix->file_size) {
+			ix->truncated = 1;
+			break;
+		}
+		if ((r = pread_full(fd, h, sizeof h, off)) < 0)
+			return -1;
+		if (r == 0 || parse_header(h, &m) < 0 || off + m.length > ix->file_size) {
+			ix->truncated = 1;
+			break;
+		}
+		m.offset = off;
+		m.text_len = 0;
+		if (ix->n == ix->cap) {
+			ix->cap = ix->cap ? ix->cap * 2 : 256;
+			ix->m = fp_xrealloc(ix->m, ix->cap * sizeof *ix->m);
+		}
+		ix->m[ix->n++] = m;
+		off += m.length;
+		ix->end = off;
+	}
+	return 0;
+}
+
+void fp_rec_index_free(struct fp_rec_index *ix)
+{
+	free(ix->m);
+	memset(ix, 0, sizeof *ix);
+}
+
+size_t fp_rec_first_from(const struct fp_rec_index *ix, uint64_t from_ns)
+{
+	size_t i = 0;
+
+	while (i < ix->n && ix->m[i].max_ns < from_ns)
+		i++;
+	return i;
+}
+
+ssize_t fp_rec_read_member(int fd, const struct fp_rec_member *m, char **buf, size_t *cap,
+			   char *err, size_t errsz)
+{
+	unsigned char *raw = fp_xmalloc(m->length);
+	ssize_t result = -1;
+	z_stream z;
+	int r = pread_full(fd, raw, m->length, m->offset);
+
+	memset(&z, 0, sizeof z);
+	if (r != 1) {
+		snprintf(err, errsz, "batch at byte %llu: %s", (unsigned long long)m->offset,
+			 r < 0 ? strerror(errno) : "the file ends inside it");
+		goto out;
+	}
+	const unsigned char *t = raw + m->length - FP_REC_TRAILER_BYTES;
+	uint32_t crc = (uint32_t)get_le(t, 4), isize = (uint32_t)get_le(t + 4, 4);
+
+	if (isize > FP_REC_TEXT_MAX) {
+		snprintf(err, errsz, "batch at byte %llu: damaged (says %u bytes of text)",
+			 (unsigned long long)m->offset, isize);
+		goto out;
+	}
+	if (*cap < (size_t)isize + 1) {
+		*cap = (size_t)isize + 1;
+		*buf = fp_xrealloc(*buf, *cap);
+	}
+	if (inflateInit2(&z, RAW_WINDOW_BITS) != Z_OK)
+		fp_die(FP_EXIT_SYS, "inflateInit2: out of memory");
+	z.next_in = raw + FP_REC_HEADER_BYTES;
+	z.avail_in = (uInt)(m->length - FP_REC_HEADER_BYTES - FP_REC_TRAILER_BYTES);
+	z.next_out = (Bytef *)*buf;
+	z.avail_out = (uInt)isize + 1;
+	r = inflate(&z, Z_FINISH);
+	if (r != Z_STREAM_END || z.total_out != isize ||
+	    crc32(0L, (const Bytef *)*buf, isize) != crc) {
+		snprintf(err, errsz, "batch at byte %llu: damaged (%s)",
+			 (unsigned long long)m->offset,
+			 r != Z_STREAM_END ? (z.msg ? z.msg : "bad deflate data") : "CRC or length mismatch");
+		inflateEnd(&z);
+		goto out;
+	}
+	inflateEnd(&z);
+	result = (ssize_t)isize;
+out:
+	free(raw);
+	return result;
+}
+
+int fp_rec_each_line(int fd, const struct fp_rec_index *ix, uint64_t from_ns, uint64_t to_ns,
+		     void (*line)(void *ctx, char *line, size_t len), void *ctx,
+		     char *err, size_t errsz)
+{
+	char *buf = NULL;
+	size_t cap = 0;
+	int rc = 0;
+
+	for (size_t i = fp_rec_first_from(ix, from_ns); i < ix->n; i++) {
+		const struct fp_rec_member *m = &ix->m[i];
+
+		if (m->max_ns < from_ns || m->min_ns >= to_ns)
+			continue;
+		ssize_t n = fp_rec_read_member(fd, m, &buf, &cap, err, errsz);
+
+		if (n < 0) {
+			rc = -1;
+			break;
+		}
+		buf[n] = '\0';
+		for (char *p = buf, *end = buf + n; p < end;) {
+			char *lf = memchr(p, '\n', (size_t)(end - p));
+			char *stop = lf ? lf : end;
+
+			*stop = '\0';
+			line(ctx, p, (size_t)(stop - p));
+			p = stop + 1;
+		}
+	}
+	free(buf);
+	return rc;
+}
+
+uint64_t fp_rec_base_sec(const struct fp_rec_index *ix)
+{
+	uint64_t min = UINT64_MAX;
+
+	for (size_t i = 0; i < ix->n; i++)
+		if (ix->m[i].samples && ix->m[i].min_ns < min)
+			min = ix->m[i].min_ns;
+	return min == UINT64_MAX ? 0 : min / 1000000000ull;
+}
+
+int fp_rec_parse_size(const char *s, uint64_t *bytes)
+{
+	char *end;
+	unsigned long long v;
+	int shift = 0;
+
+	if (!*s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	switch (*end) {
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'M': shift = 20; end++; break;
+	case 'G': shift = 30; end++; break;
+	}
+	if (*end || v == 0 || v > (UINT64_MAX >> shift))
+		return -1;
+	*bytes = (uint64_t)v << shift;
+	return 0;
+}
+
+int fp_rec_parse_duration(const char *s, uint64_t *ns)
+{
+	char *end;
+	unsigned long long v;
+	uint64_t unit = 1;
+
+	if (!*s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	switch (*end) {
+	case 's': end++; break;
+	case 'm': unit = 60; end++; break;
+	case 'h': unit = 3600; end++; break;
+	case 'd': unit = 86400; end++; break;
+	}
+	if (*end || v == 0 || v > UINT64_MAX / 1000000000ull / unit)
+		return -1;
+	*ns = (uint64_t)v * unit * 1000000000ull;
+	return 0;
+}

@@ -1,0 +1,458 @@
+/* fp-record: keep every sample that passes by in a recording on disk.
+ *
+ * Interface:
+ *	fp-record --output FILE [--flush-interval MS] [--max-size BYTES]
+ *	          [--keep DURATION] [--stats FILE] [--level N] [--name NAME]
+ *	          < stream > stream
+ *
+ * A tee: every record is passed on unchanged and in order (the stage can
+ * sit anywhere in a chain; `flamepipe live` puts it right after fp-read).
+ * The S records are also appended to FILE in batches: one gzip member per
+ * batch, written when the batch is --flush-interval old (default
+ * FLUSH_INTERVAL_MS) and the input has nothing more right now, when it
+ * holds BATCH_MAX bytes, and at the end of input. The format
+ * (fifo/fp_recording.h) makes FILE a capture every flamepipe command reads
+ * (fp-read knows it), indexed by time, and readable up to its last batch
+ * whenever the recorder dies.
+ *
+ * Retention: --max-size BYTES (k/M/G) keeps the recording's disk use at
+ * most BYTES (plus one file system block), --keep DURATION (s/m/h/d)
+ * keeps the newest DURATION of samples; the oldest batches are dropped
+ * (their blocks freed with fallocate PUNCH_HOLE), never the newest one.
+ *
+ * At the end of input: `I record recorded= batches= bytes= kept_batches=
+ * kept_samples= kept_bytes= kept_from_ns= kept_to_ns= retention_dropped=
+ * capture_from_ns= capture_to_ns= idle= failed=` downstream, and with --stats FILE the same
+ * fields plus what the stream said of the source (read=, dropped=, lost=,
+ * from the last `I read` record) as key=value lines, written atomically.
+ *
+ * Errors: a failed write (disk full) stops the recording (W record and
+ * one warning) but never the stream: the chain goes on.
+ * Exit codes: 0 ok, 100 usage, 111 FILE cannot be created, 141 the reader
+ * went away.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <zlib.h>
+
+#include "fp_error.h"
+#include "fp_idle.h"
+#include "fp_io.h"
+#include "fp_record.h"
+#include "fp_recording.h"
+
+#define USAGE "usage: fp-record --output FILE [--flush-interval MS] [--max-size BYTES]\n" \
+	"                 [--keep DURATION] [--stats FILE] [--level N] [--name NAME]"
+
+#define FLUSH_INTERVAL_MS 1000
+#define FLUSH_INTERVAL_MIN_MS 10
+#define FLUSH_INTERVAL_MAX_MS 60000
+#define BATCH_MAX (4u << 20)	/* uncompressed bytes: then write at once */
+#define MEMBERS_INITIAL 256
+
+struct recorder {
+	struct fp_pump *pump;
+	const char *path, *stats_path;
+	int fd, failed, level;
+	double interval;	/* s */
+	uint64_t max_size, keep_ns;
+	ev_timer flush_w;
+	/* the batch being gathered */
+	char *batch;
+	size_t len, cap;
+	uint64_t b_min, b_max, b_samples, b_first;
+	uint64_t interval_ns;
+	ev_tstamp b_started;
+	/* what was written */
+	uint64_t seq, recorded, bytes, capture_min, capture_max;
+	uint64_t retention_dropped;
+	uint64_t idle;		/* idle samples recorded (fifo/fp_idle.h) */
+	struct fp_rec_member *kept;	/* kept[first..n) are on disk */
+	size_t first, n, cap_members;
+	uint64_t kept_bytes, punched_to;
+	int punch_warned;
+	/* the source's own counts, from the last `I read` record */
+	uint64_t src_samples, src_dropped, src_lost;
+};
+
+static void batch_append(struct recorder *r, const char *p, size_t n)
+{
+	if (r->len + n + 1 > r->cap) {
+		while (r->len + n + 1 > r->cap)
+			r->cap = r->cap ? r->cap * 2 : 1u << 16;
+		r->batch = fp_xrealloc(r->batch, r->cap);
+	}
+	memcpy(r->batch + r->len, p, n);
+	r->len += n;
+}
+
+static void batch_start(struct recorder *r)
+{
+	r->len = 0;
+	batch_append(r, FP_PROTO_HEADER "\n", sizeof FP_PROTO_HEADER);
+	r->b_min = UINT64_MAX;
+	r->b_max = 0;
+	r->b_samples = 0;
+}
+
+static void fail(struct recorder *r, const char *what)
+{
+	if (r->failed)
+		return;
+	r->failed = 1;
+	fp_pump_warn(r->pump, "%s %s: %s: the recording stops here (the stream goes on)",
+		     what, r->path, strerror(errno));
+}
+
+static int write_all(int fd, const unsigned char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Drops the oldest batches while the retention limits are exceeded (the
+ * newest one always stays). */
+static void apply_retention(struct recorder *r)
+{
+	const struct fp_rec_member *newest = &r->kept[r->n - 1];
+	uint64_t punch_to = r->punched_to;
+
+	while (r->n - r->first > 1) {
+		const struct fp_rec_member *m = &r->kept[r->first];
+		int over_size = r->max_size && r->kept_bytes > r->max_size;
+		int too_old = r->keep_ns && m->max_ns + r->keep_ns < newest->max_ns;
+
+		if (!over_size && !too_old)
+			break;
+		r->kept_bytes -= m->length;
+		r->retention_dropped += m->samples;
+		punch_to = m->offset + m->length;
+		r->first++;
+	}
+	if (punch_to > r->punched_to) {
+		if (fallocate(r->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
+			      (off_t)punch_to) < 0 && !r->punch_warned) {
+			r->punch_warned = 1;
+			fp_pump_warn(r->pump, "retention: cannot free the oldest batches of %s "
+				     "(fallocate PUNCH_HOLE: %s): its disk use grows past the limit",
+				     r->path, strerror(errno));
+		}
+		r->punched_to = punch_to;
+	}
+	if (r->first > r->n / 2 && r->first > MEMBERS_INITIAL) {
+		memmove(r->kept, r->kept + r->first, (r->n - r->first) * sizeof *r->kept);
+		r->n -= r->first;
+		r->first = 0;
+	}
+}
+
+static void flush_batch(struct recorder *r)
+{
+	if (!r->b_samples || r->failed) {
+		if (r->failed)
+			batch_start(r);
+		return;
+	}
+	struct fp_rec_member m = {
+		.offset = r->bytes, .min_ns = r->b_min, .max_ns = r->b_max,
+		.samples = r->b_samples, .seq = r->seq, .samples_before = r->recorded,
+	};
+
+	if (r->b_min < r->capture_min)
+		r->capture_min = r->b_min;
+	if (r->b_max > r->capture_max)
+		r->capture_max = r->b_max;
+	m.capture_min_ns = r->capture_min;
+	unsigned char *buf = fp_rec_encode(r->batch, r->len, &m, r->level);
+
+	if (write_all(r->fd, buf, m.length) < 0) {
+		int saved = errno;
+
+		free(buf);
+		/* readers ignore a partial member; cut it off if we can */
+		if (ftruncate(r->fd, (off_t)r->bytes) < 0)
+			fp_warn_sys("cannot cut the partial batch off %s", r->path);
+		errno = saved;
+		fail(r, "cannot write");
+		batch_start(r);
+		return;
+	}
+	free(buf);
+	r->bytes += m.length;
+	r->recorded += m.samples;
+	r->seq++;
+	if (r->n == r->cap_members) {
+		r->cap_members = r->cap_members ? r->cap_members * 2 : MEMBERS_INITIAL;
+		r->kept = fp_xrealloc(r->kept, r->cap_members * sizeof *r->kept);
+	}
+	r->kept[r->n++] = m;
+	r->kept_bytes += m.length;
+	apply_retention(r);
+	batch_start(r);
+}
+
+/* `I read samples=.. dropped=.. lost_events=..`: the source's counts */
+static void note_read_stats(struct recorder *r, const char *line, size_t len)
+{
+	struct fp_str f[32];
+	size_t n = fp_split_fields(line, len, f, 32);
+
+	for (size_t i = 2; i < n; i++) {
+		const char *eq = memchr(f[i].p, '=', f[i].n);
+		uint64_t v;
+
+		if (!eq || fp_parse_u64(eq + 1, f[i].n - (size_t)(eq + 1 - f[i].p), &v) < 0)
+			continue;
+		size_t kl = (size_t)(eq - f[i].p);
+
+		if (kl == 7 && !memcmp(f[i].p, "samples", 7))
+			r->src_samples = v;
+		else if (kl == 7 && !memcmp(f[i].p, "dropped", 7))
+			r->src_dropped = v;
+		else if (kl == 11 && !memcmp(f[i].p, "lost_events", 11))
+			r->src_lost = v;
+	}
+}
+
+static void on_line(struct fp_pump *p, char *line, size_t len)
+{
+	struct recorder *r = p->ctx;
+	struct fp_sample s;
+
+	fp_out_write(&p->out, line, len);
+	fp_out_char(&p->out, '\n');
+	if (len && line[len - 1] == '\r')
+		len--;
+	if (len && line[0] == FP_TAG_SAMPLE && !r->failed &&
+	    fp_sample_parse(line, len, &s) == 0) {
+		/* a batch spans one interval of sample time (aligned: with the
+		 * default 1 s, one heatmap column), however fast samples come */
+		if (r->b_samples && s.time_ns / r->interval_ns != r->b_first / r->interval_ns)
+			flush_batch(r);
+		if (!r->b_samples) {
+			r->b_first = s.time_ns;
+			r->b_started = ev_now(p->loop);
+		}
+		batch_append(r, line, len);
+		batch_append(r, "\n", 1);
+		r->b_samples++;
+		if (fp_sample_is_idle(&s))
+			r->idle++;
+		if (s.time_ns < r->b_min)
+			r->b_min = s.time_ns;
+		if (s.time_ns > r->b_max)
+			r->b_max = s.time_ns;
+		if (r->len >= BATCH_MAX)
+			flush_batch(r);
+	} else if (len > 7 && !memcmp(line, "I\tread\t", 7)) {
+		note_read_stats(r, line, len);
+	}
+}
+
+static void on_idle(struct fp_pump *p)
+{
+	struct recorder *r = p->ctx;
+
+	if (r->b_samples && ev_now(p->loop) - r->b_started >= r->interval)
+		flush_batch(r);
+}
+
+/* A steady stream may never leave the input idle: the timer writes too. */
+static void on_flush_timer(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct recorder *r = w->data;
+
+	(void)loop;
+	(void)revents;
+	on_idle(r->pump);
+}
+
+static uint64_t kept_samples(const struct recorder *r)
+{
+	uint64_t n = 0;
+
+	for (size_t i = r->first; i < r->n; i++)
+		n += r->kept[i].samples;
+	return n;
+}
+
+/* The end-of-input fields, `key=value` joined by sep. */
+static void format_stats(const struct recorder *r, char *buf, size_t n, char sep)
+{
+	const struct fp_rec_member *a = r->n > r->first ? &r->kept[r->first] : NULL;
+	uint64_t from = UINT64_MAX, to = 0;
+
+	for (size_t i = r->first; i < r->n; i++) {
+		if (r->kept[i].min_ns < from)
+			from = r->kept[i].min_ns;
+		if (r->kept[i].max_ns > to)
+			to = r->kept[i].max_ns;
+	}
+	snprintf(buf, n, "recorded=%llu%cbatches=%llu%cbytes=%llu%ckept_batches=%llu%c"
+		 "kept_samples=%llu%ckept_bytes=%llu%ckept_from_ns=%llu%ckept_to_ns=%llu%c"
+		 "retention_dropped=%llu%ccapture_from_ns=%llu%ccapture_to_ns=%llu%cidle=%llu%c"
+		 "failed=%d",
+		 (unsigned long long)r->recorded, sep, (unsigned long long)r->seq, sep,
+		 (unsigned long long)r->bytes, sep, (unsigned long long)(r->n - r->first), sep,
+		 (unsigned long long)kept_samples(r), sep, (unsigned long long)r->kept_bytes, sep,
+		 (unsigned long long)(a ? from : 0), sep, (unsigned long long)to, sep,
+		 (unsigned long long)r->retention_dropped, sep,
+		 (unsigned long long)(r->seq ? r->capture_min : 0), sep,
+		 (unsigned long long)r->capture_max, sep, (unsigned long long)r->idle, sep,
+		 r->failed);
+}
+
+#define STATS_MAX 1024
+
+static void write_stats_file(const struct recorder *r, const char *fields)
+{
+	size_t n = strlen(r->stats_path);
+	char *tmp = fp_xmalloc(n + 5);
+	FILE *f;
+
+	memcpy(tmp, r->stats_path, n);
+	memcpy(tmp + n, ".tmp", 5);
+	f = fopen(tmp, "w");
+	if (!f) {
+		fp_warn_sys("cannot write %s", tmp);
+		free(tmp);
+		return;
+	}
+	fprintf(f, "%s\nread=%llu\ndropped=%llu\nlost=%llu\n", fields,
+		(unsigned long long)r->src_samples, (unsigned long long)r->src_dropped,
+		(unsigned long long)r->src_lost);
+	if (fclose(f) != 0 || rename(tmp, r->stats_path) < 0)
+		fp_warn_sys("cannot write %s", r->stats_path);
+	free(tmp);
+}
+
+static void on_eof(struct fp_pump *p)
+{
+	struct recorder *r = p->ctx;
+	char fields[STATS_MAX];
+
+	ev_timer_stop(p->loop, &r->flush_w);
+	flush_batch(r);
+	if (!r->failed && fdatasync(r->fd) < 0 && errno != EINVAL)
+		fail(r, "cannot sync");
+	format_stats(r, fields, sizeof fields, '\t');
+	fp_out_write(&p->out, "I\t", 2);
+	fp_out_str(&p->out, p->stage);
+	fp_out_char(&p->out, '\t');
+	fp_out_str(&p->out, fields);
+	fp_out_char(&p->out, '\n');
+	if (r->stats_path) {
+		format_stats(r, fields, sizeof fields, '\n');
+		write_stats_file(r, fields);
+	}
+}
+
+static const struct fp_pump_ops record_ops = {
+	.line = on_line,
+	.eof = on_eof,
+	.idle = on_idle,
+};
+
+static uint64_t parse_u64_option(const char *opt, const char *arg, uint64_t min, uint64_t max)
+{
+	uint64_t v;
+
+	if (fp_parse_u64(arg, strlen(arg), &v) < 0 || v < min || v > max)
+		fp_die(FP_EXIT_USAGE, "%s: expected an integer from %llu to %llu, got \"%s\"",
+		       opt, (unsigned long long)min, (unsigned long long)max, arg);
+	return v;
+}
+
+static void parse_options(int argc, char **argv, struct recorder *r, const char **name)
+{
+	static const struct option options[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "flush-interval", required_argument, NULL, 'i' },
+		{ "max-size", required_argument, NULL, 's' },
+		{ "keep", required_argument, NULL, 'k' },
+		{ "stats", required_argument, NULL, 'S' },
+		{ "level", required_argument, NULL, 'l' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "o:", options, NULL)) != -1) {
+		switch (opt) {
+		case 'o': r->path = optarg; break;
+		case 'i':
+			r->interval = (double)parse_u64_option("--flush-interval", optarg,
+							       FLUSH_INTERVAL_MIN_MS,
+							       FLUSH_INTERVAL_MAX_MS) / 1000.0;
+			break;
+		case 's':
+			if (fp_rec_parse_size(optarg, &r->max_size) < 0)
+				fp_die(FP_EXIT_USAGE, "--max-size: expected bytes with an optional "
+				       "k, M or G suffix, got \"%s\"", optarg);
+			break;
+		case 'k':
+			if (fp_rec_parse_duration(optarg, &r->keep_ns) < 0)
+				fp_die(FP_EXIT_USAGE, "--keep: expected seconds with an optional "
+				       "s, m, h or d suffix, got \"%s\"", optarg);
+			break;
+		case 'S': r->stats_path = optarg; break;
+		case 'l': r->level = (int)parse_u64_option("--level", optarg, 1, 9); break;
+		case 'n':
+			if (!*optarg || strpbrk(optarg, "\t\n"))
+				fp_die(FP_EXIT_USAGE, "--name: want a name without TAB or LF");
+			*name = optarg;
+			break;
+		case 'h': puts(USAGE); exit(FP_EXIT_OK);
+		default: fp_die(FP_EXIT_USAGE, "%s", USAGE);
+		}
+	}
+	if (optind != argc || !r->path)
+		fp_die(FP_EXIT_USAGE, "%s", USAGE);
+}
+
+int main(int argc, char **argv)
+{
+	static struct recorder r;
+	struct fp_pump p;
+	const char *name = "record";
+	int rc;
+
+	fp_set_prog(argv[0]);
+	r.interval = FLUSH_INTERVAL_MS / 1000.0;
+	r.level = Z_DEFAULT_COMPRESSION;
+	r.capture_min = UINT64_MAX;
+	parse_options(argc, argv, &r, &name);
+	r.interval_ns = (uint64_t)(r.interval * 1e9 + 0.5);
+	r.fd = open(r.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (r.fd < 0)
+		fp_die_sys(FP_EXIT_SYS, "cannot create recording %s", r.path);
+	batch_start(&r);
+
+	fp_pump_init(&p, EV_DEFAULT, 0, 1, &record_ops, &r, 0);
+	p.stage = name;
+	r.pump = &p;
+	ev_timer_init(&r.flush_w, on_flush_timer, r.interval, r.interval);
+	r.flush_w.data = &r;
+	ev_timer_start(p.loop, &r.flush_w);
+	rc = fp_pump_run(&p);
+	close(r.fd);
+	free(r.batch);
+	free(r.kept);
+	return rc;
+}
