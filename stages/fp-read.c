@@ -455,6 +455,7 @@ struct options {
 	size_t live_buffer;
 	int progress_fd;	/* from $FLAMEPIPE_PROGRESS_FD; 0: none */
 	uint64_t from_ns, to_ns;	/* --time START,END (absolute perf time) */
+	int has_time;		/* --time given (else every sample) */
 	int index;		/* --index: print a recording's time index */
 };
 
@@ -466,6 +467,7 @@ static void parse_time(const char *arg, struct options *o)
 
 	o->from_ns = 0;
 	o->to_ns = UINT64_MAX;
+	o->has_time = 1;
 	if (!comma ||
 	    (comma > arg && fp_parse_seconds_ns(arg, (size_t)(comma - arg), &o->from_ns) < 0) ||
 	    (comma[1] && fp_parse_seconds_ns(comma + 1, strlen(comma + 1), &o->to_ns) < 0))
@@ -495,7 +497,6 @@ static void parse_options(int argc, char **argv, struct options *o)
 
 	o->stage = DEFAULT_STAGE_NAME;
 	o->live_buffer = LIVE_BUFFER_MAX;
-	o->to_ns = UINT64_MAX;
 	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_NAME:
@@ -667,8 +668,8 @@ static int read_input(struct reader *r, const struct options *o, int in_fd,
 	r->live = o->live;
 	r->live_buffer = o->live_buffer;
 	r->progress_fd = o->progress_fd;
-	r->from_ns = o->from_ns;
-	r->to_ns = o->to_ns;
+	r->from_ns = o->has_time ? o->from_ns : 0;
+	r->to_ns = o->has_time ? o->to_ns : UINT64_MAX;
 	if (!o->live && fp_rec_is_recording(in_fd))
 		return read_recording(r, o, in_fd, out_fd, in_name);
 	fp_perf_init(&r->parser, &perf_ops, r);
