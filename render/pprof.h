@@ -43,7 +43,7 @@
 #include "fp_fold.h"
 #include "fp_record.h"
 #include "sink.h"
-#include "strtab.h"
+#include "fp_strtab.h"
 
 struct fp_pprof_sample {
 	uint64_t count, period;

@@ -35,7 +35,7 @@
 #include "fp_fold.h"
 #include "fp_record.h"
 #include "sink.h"
-#include "strtab.h"
+#include "fp_strtab.h"
 
 struct fp_ss_sample {
 	uint64_t time_ns;

@@ -43,7 +43,7 @@
 #include <ev.h>
 
 #include "fp_error.h"
-#include "fp_hash.h"
+#include "fp_strtab.h"
 #include "fp_fold.h"
 #include "fp_io.h"
 #include "fp_record.h"
@@ -55,10 +55,6 @@
 #define STAGE_NAME "fold"
 #define DEFAULT_INTERVAL_MS 1000
 #define MS_PER_SEC 1000.0
-#define TABLE_MIN_SLOTS 1024u		/* power of two */
-#define TABLE_LOAD_NUM 7		/* grow above 7/10 full */
-#define TABLE_LOAD_DEN 10
-#define ARENA_CHUNK (1u << 20)		/* key storage is allocated in 1 MiB chunks */
 
 enum weight { WEIGHT_SAMPLES, WEIGHT_PERIOD };
 
@@ -72,164 +68,32 @@ struct fold_options {
 	int pass_samples;		/* pass folded S records on */
 };
 
-/* ---- key storage: strings live in big chunks, freed all at once -------- */
+/* ---- the stack table: fifo/fp_strtab.h, a count per folded stack ------- */
 
-struct arena_chunk {
-	struct arena_chunk *next;
-	size_t used, cap;
-	char data[];
-};
-
-struct arena {
-	struct arena_chunk *head;
-};
-
-static const char *arena_copy(struct arena *a, const char *s, size_t n)
+static int id_cmp(const void *a, const void *b, void *t)
 {
-	struct arena_chunk *c = a->head;
+	size_t xn, yn;
+	const char *x = fp_strtab_str(t, *(const uint32_t *)a, &xn);
+	const char *y = fp_strtab_str(t, *(const uint32_t *)b, &yn);
+	int c = memcmp(x, y, xn < yn ? xn : yn);
 
-	if (!c || c->cap - c->used < n) {
-		/* A key bigger than a chunk gets a chunk of its own. */
-		size_t cap = n > ARENA_CHUNK ? n : ARENA_CHUNK;
-
-		c = fp_xmalloc(sizeof *c + cap);
-		c->used = 0;
-		c->cap = cap;
-		c->next = a->head;
-		a->head = c;
-	}
-	char *p = c->data + c->used;
-	memcpy(p, s, n);
-	c->used += n;
-	return p;
+	return c ? c : (xn > yn) - (xn < yn);
 }
 
-static void arena_free(struct arena *a)
+/* Fills *sorted (grown as needed) with the stack ids in bytewise order of
+ * their strings, as Perl's `sort { $a cmp $b }` and LC_ALL=C sort order them. */
+static size_t table_sorted(struct fp_strtab *t, uint32_t **sorted, size_t *cap)
 {
-	struct arena_chunk *c = a->head, *next;
+	size_t n = fp_strtab_count(t);
 
-	for (; c; c = next) {
-		next = c->next;
-		free(c);
-	}
-	a->head = NULL;
-}
-
-/* ---- the stack table: open addressing, linear probing ------------------ */
-
-struct stack_entry {
-	uint64_t hash;
-	uint64_t count;
-	const char *key;	/* NULL: empty slot; not NUL-terminated */
-	size_t len;
-};
-
-struct stack_table {
-	struct stack_entry *slots;
-	size_t mask;		/* slots - 1 */
-	size_t used;
-	uint64_t total;
-	struct arena keys;
-};
-
-static void table_init(struct stack_table *t)
-{
-	t->slots = fp_xcalloc(TABLE_MIN_SLOTS, sizeof *t->slots);
-	t->mask = TABLE_MIN_SLOTS - 1;
-	t->used = 0;
-	t->total = 0;
-	t->keys.head = NULL;
-}
-
-static void table_free(struct stack_table *t)
-{
-	free(t->slots);
-	t->slots = NULL;
-	arena_free(&t->keys);
-}
-
-static void table_grow(struct stack_table *t)
-{
-	size_t nslots = (t->mask + 1) * 2;
-	struct stack_entry *slots = fp_xcalloc(nslots, sizeof *slots);
-
-	for (size_t i = 0; i <= t->mask; i++) {
-		struct stack_entry *e = &t->slots[i];
-
-		if (!e->key)
-			continue;
-		size_t j = e->hash & (nslots - 1);
-		while (slots[j].key)
-			j = (j + 1) & (nslots - 1);
-		slots[j] = *e;
-	}
-	free(t->slots);
-	t->slots = slots;
-	t->mask = nslots - 1;
-}
-
-/* Counts stick at UINT64_MAX rather than wrap (2^64 ns of cpu-clock is
- * 584 years: only corrupt periods get there). */
-static uint64_t add_saturating(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
-/* Adds count to the stack key[0..len), inserting it if new. */
-static void table_add(struct stack_table *t, const char *key, size_t len, uint64_t count)
-{
-	uint64_t h = fp_hash_bytes(key, len);
-	size_t i = h & t->mask;
-	struct stack_entry *e;
-
-	for (;; i = (i + 1) & t->mask) {
-		e = &t->slots[i];
-		if (!e->key)
-			break;
-		if (e->hash == h && e->len == len && memcmp(e->key, key, len) == 0) {
-			e->count = add_saturating(e->count, count);
-			t->total = add_saturating(t->total, count);
-			return;
-		}
-	}
-	e->hash = h;
-	e->count = count;
-	e->key = arena_copy(&t->keys, key, len);
-	e->len = len;
-	t->used++;
-	t->total = add_saturating(t->total, count);
-	if (t->used * TABLE_LOAD_DEN > (t->mask + 1) * TABLE_LOAD_NUM)
-		table_grow(t);
-}
-
-static int entry_cmp(const void *a, const void *b)
-{
-	const struct stack_entry *x = *(struct stack_entry *const *)a;
-	const struct stack_entry *y = *(struct stack_entry *const *)b;
-	size_t n = x->len < y->len ? x->len : y->len;
-	int c = memcmp(x->key, y->key, n);
-
-	if (c)
-		return c;
-	return (x->len > y->len) - (x->len < y->len);
-}
-
-/* Fills *sorted (grown as needed) with the entries in bytewise key order,
- * as Perl's `sort { $a cmp $b }` and LC_ALL=C sort order them. */
-static size_t table_sorted(const struct stack_table *t, struct stack_entry ***sorted,
-			   size_t *cap)
-{
-	size_t n = 0;
-
-	if (*cap < t->used) {
-		*cap = t->used;
+	if (*cap < n) {
+		*cap = n;
 		*sorted = fp_xrealloc(*sorted, *cap * sizeof **sorted);
 	}
-	for (size_t i = 0; i <= t->mask; i++)
-		if (t->slots[i].key)
-			(*sorted)[n++] = &t->slots[i];
+	for (size_t i = 0; i < n; i++)
+		(*sorted)[i] = (uint32_t)i;
 	if (n > 1)
-		qsort(*sorted, n, sizeof **sorted, entry_cmp);
+		qsort_r(*sorted, n, sizeof **sorted, id_cmp, t);
 	return n;
 }
 
@@ -238,9 +102,9 @@ static size_t table_sorted(const struct stack_table *t, struct stack_entry ***so
 struct fold_state {
 	struct fold_options opt;
 	struct fp_pump pump;
-	struct stack_table table;
+	struct fp_strtab table;
 	struct fp_fold_buf folded;
-	struct stack_entry **sorted;
+	uint32_t *sorted;
 	size_t sorted_cap;
 	char *event_filter;	/* the filter in force, NULL until known */
 	int event_defaulted, event_warned;
@@ -347,7 +211,8 @@ static void fold_sample(struct fold_state *st, const char *line, size_t len)
 	}
 	/* A period of 0 counts 1, as in stackcollapse (`$period = 1 if not $period`). */
 	count = st->opt.weight == WEIGHT_PERIOD && s.period ? s.period : 1;
-	table_add(&st->table, st->folded.p, st->folded.len, count);
+	fp_strtab_add(&st->table, fp_strtab_intern(&st->table, st->folded.p, st->folded.len, NULL),
+		      count);
 	st->samples++;
 	st->changed = 1;
 	if (st->opt.pass_samples)
@@ -357,7 +222,7 @@ static void fold_sample(struct fold_state *st, const char *line, size_t len)
 static void write_stats(struct fold_state *st)
 {
 	const struct fp_stat stats[] = {
-		{ "samples", st->samples }, { "stacks", st->table.used },
+		{ "samples", st->samples }, { "stacks", fp_strtab_count(&st->table) },
 		{ "total", st->table.total }, { "dropped_event", st->dropped_event },
 		{ "bad_samples", st->bad_samples }, { "resets", st->resets },
 	};
@@ -369,11 +234,15 @@ static void write_snapshot(struct fold_state *st)
 {
 	struct fp_wr w = fp_out_wr(&st->pump.out);
 	size_t n = table_sorted(&st->table, &st->sorted, &st->sorted_cap);
-	const uint64_t end[] = { st->table.used, st->table.total };
+	const uint64_t end[] = { fp_strtab_count(&st->table), st->table.total };
 
 	fp_write_begin(w, STAGE_NAME);
-	for (size_t i = 0; i < n; i++)
-		fp_write_folded(w, st->sorted[i]->count, st->sorted[i]->key, st->sorted[i]->len);
+	for (size_t i = 0; i < n; i++) {
+		size_t len;
+		const char *key = fp_strtab_str(&st->table, st->sorted[i], &len);
+
+		fp_write_folded(w, st->table.ent[st->sorted[i]].count, key, len);
+	}
 	fp_write_end(w, STAGE_NAME, end, sizeof end / sizeof *end);
 	write_stats(st);
 	st->changed = 0;
@@ -385,17 +254,20 @@ static void write_plain(struct fold_state *st)
 	size_t n = table_sorted(&st->table, &st->sorted, &st->sorted_cap);
 
 	for (size_t i = 0; i < n; i++) {
-		fp_out_write(out, st->sorted[i]->key, st->sorted[i]->len);
+		size_t len;
+		const char *key = fp_strtab_str(&st->table, st->sorted[i], &len);
+
+		fp_out_write(out, key, len);
 		fp_out_char(out, ' ');
-		fp_out_u64(out, st->sorted[i]->count);
+		fp_out_u64(out, st->table.ent[st->sorted[i]].count);
 		fp_out_char(out, '\n');
 	}
 }
 
 static void reset_table(struct fold_state *st)
 {
-	table_free(&st->table);
-	table_init(&st->table);
+	fp_strtab_free(&st->table);	/* the memory goes too */
+	fp_strtab_init(&st->table);
 	st->samples = 0;
 	st->dropped_event = 0;
 	st->resets++;
@@ -569,7 +441,7 @@ int main(int argc, char **argv)
 	}
 	if (st.opt.event_filter)
 		st.event_filter = fp_xstrdup(st.opt.event_filter);
-	table_init(&st.table);
+	fp_strtab_init(&st.table);
 
 	fp_pump_init(&st.pump, EV_DEFAULT, in_fd, 1, &fold_ops, &st, FP_PUMP_GZIP);
 	st.pump.in_name = in_name;
@@ -583,7 +455,7 @@ int main(int argc, char **argv)
 	}
 	int rc = fp_pump_run(&st.pump);
 
-	table_free(&st.table);
+	fp_strtab_free(&st.table);
 	fp_fold_buf_free(&st.folded);
 	free(st.sorted);
 	free(st.event_filter);

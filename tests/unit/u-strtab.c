@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "strtab.h"
+#include "fp_strtab.h"
 
 #define MANY 100000
 

@@ -1,7 +1,10 @@
-/* strtab.h: byte strings -> dense ids 0, 1, 2 ... (an interning table).
+/* fp_strtab.h: byte strings -> dense ids 0, 1, 2 ..., with a saturating
+ * count per id: the one interning table of flamepipe.
  *
- * The exports (render/pprof.c, render/speedscope.c) number frame names,
- * stacks, comms and aggregation keys with it. Strings are copied into one
+ * fp-fold counts its folded stacks in it, fp-range interns sample tails,
+ * fp-render's timeline its stacks and frame names, the exports
+ * (render/pprof.c, render/speedscope.c) number frame names, stacks, comms
+ * and aggregation keys with it. The hash is fifo/fp_hash.h's. Strings are copied into one
  * growing arena and NUL-terminated (protobuf-c wants C strings); ids stay
  * valid until fp_strtab_clear or fp_strtab_free. The table is bounded by
  * what the caller interns: FP_STRTAB_MAX ids at most (fp_die past it).
@@ -9,6 +12,7 @@
  *	struct fp_strtab t; fp_strtab_init(&t);
  *	uint32_t id = fp_strtab_intern(&t, p, n, NULL);
  *	const char *s = fp_strtab_str(&t, id, &len);
+ *	fp_strtab_add(&t, id, 1);            // counts stick at UINT64_MAX
  *	fp_strtab_free(&t);
  */
 #ifndef FP_STRTAB_H
@@ -22,6 +26,7 @@
 struct fp_strtab_ent {
 	size_t off, len;
 	uint64_t hash;
+	uint64_t count;		/* fp_strtab_count's sum */
 };
 
 struct fp_strtab {
@@ -31,7 +36,16 @@ struct fp_strtab {
 	size_t n, cap;
 	uint32_t *slots;	/* id + 1, 0 empty; open addressing */
 	size_t mask;
+	uint64_t total;		/* of every count */
 };
+
+/* a + b, or UINT64_MAX instead of wrapping (2^64 ns of cpu-clock is 584
+ * years: only corrupt periods get there). Every counter of the stages
+ * adds this way. */
+static inline uint64_t fp_add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
 
 void fp_strtab_init(struct fp_strtab *t);
 void fp_strtab_free(struct fp_strtab *t);
@@ -42,5 +56,11 @@ uint32_t fp_strtab_intern(struct fp_strtab *t, const char *p, size_t n, int *add
 /* The string of an id (NUL-terminated); its length in *n if not NULL. */
 const char *fp_strtab_str(const struct fp_strtab *t, uint32_t id, size_t *n);
 static inline size_t fp_strtab_count(const struct fp_strtab *t) { return t->n; }
+/* Adds c to the count of id and to the total (saturating). */
+static inline void fp_strtab_add(struct fp_strtab *t, uint32_t id, uint64_t c)
+{
+	t->ent[id].count = fp_add_sat(t->ent[id].count, c);
+	t->total = fp_add_sat(t->total, c);
+}
 
 #endif

@@ -1,5 +1,5 @@
-/* strtab.c: an interning table (see strtab.h). */
-#include "strtab.h"
+/* fp_strtab.c: the interning table (see fp_strtab.h). */
+#include "fp_strtab.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +33,7 @@ void fp_strtab_clear(struct fp_strtab *t)
 	memset(t->slots, 0, (t->mask + 1) * sizeof *t->slots);
 	t->n = 0;
 	t->text_len = 0;
+	t->total = 0;
 }
 
 static void grow_slots(struct fp_strtab *t)
@@ -87,7 +88,7 @@ uint32_t fp_strtab_intern(struct fp_strtab *t, const char *p, size_t n, int *add
 	}
 	memcpy(t->text + t->text_len, p, n);
 	t->text[t->text_len + n] = '\0';
-	t->ent[t->n] = (struct fp_strtab_ent){ t->text_len, n, h };
+	t->ent[t->n] = (struct fp_strtab_ent){ t->text_len, n, h, 0 };
 	t->text_len += n + 1;
 	t->slots[i] = (uint32_t)++t->n;
 	if (t->n * LOAD_DEN > (t->mask + 1) * LOAD_NUM)
