@@ -37,7 +37,7 @@
 #include <unistd.h>
 
 #include "fp_error.h"
-#include "fp_hash.h"
+#include "fp_strtab.h"
 #include "fp_fifo.h"
 #include "fp_io.h"
 #include "fp_rangectl.h"
@@ -49,9 +49,7 @@
 
 #define HISTORY_DEFAULT 4000000u
 #define HISTORY_INITIAL 4096u
-#define TAIL_HASH_MIN 1024u
-#define ARENA_BLOCK (1u << 20)
-#define NO_TAIL UINT32_MAX
+#define TAILS_MIN 1024u
 #define CONTROL_READ_CHUNK 4096
 #define EXCERPT_MAX 80		/* bytes of a bad control line quoted back */
 #define CONTROL_WARNING_MAX 1024	/* the W record's message about it */
@@ -66,11 +64,10 @@ struct history_entry {
 #define HISTORY_ENTRY_BYTES 32
 _Static_assert(sizeof(struct history_entry) == HISTORY_ENTRY_BYTES, "history entry grew");
 
-/* The interned "event TAB comm TAB kinds TAB stack" of an S record, and the
- * cached verdict of the filters that depend only on it. */
+/* The interned "event TAB comm TAB kinds TAB stack" of an S record (its
+ * text in range.strs, same id), and the cached verdict of the filters that
+ * depend only on it. */
 struct tail {
-	uint64_t hash;
-	const char *text;
 	uint32_t len;
 	uint32_t comm_off, comm_len, stack_off;
 	uint32_t event_len;
@@ -95,14 +92,6 @@ struct regex_filter {
 	int on;
 	char *src;
 	regex_t re;
-};
-
-struct arena {
-	char *block;
-	size_t used, size;
-	char **blocks;
-	size_t nblocks;
-	uint64_t bytes;
 };
 
 struct control {
@@ -134,11 +123,9 @@ struct range {
 	size_t folded_cap;
 
 	/* interned tails */
+	struct fp_strtab strs;	/* tail texts, id = index in tails */
 	struct tail *tails;
 	size_t ntails, captails;
-	uint32_t *tail_slot;
-	size_t ntail_slots;
-	struct arena arena;
 
 	/* history ring */
 	struct history_entry *hist;
@@ -153,50 +140,10 @@ struct range {
 
 /* ---- tails ---------------------------------------------------------------- */
 
-static const char *arena_copy(struct arena *a, const char *p, size_t n)
+/* The text of tail t. */
+static const char *tail_text(const struct range *r, const struct tail *t)
 {
-	char *dst;
-
-	if (n > a->size - a->used) {
-		size_t size = n > ARENA_BLOCK ? n : ARENA_BLOCK;
-
-		a->blocks = fp_xrealloc(a->blocks, (a->nblocks + 1) * sizeof *a->blocks);
-		a->block = a->blocks[a->nblocks++] = fp_xmalloc(size);
-		a->size = size;
-		a->used = 0;
-		a->bytes += size;
-	}
-	dst = a->block + a->used;
-	memcpy(dst, p, n);
-	a->used += n;
-	return dst;
-}
-
-static void arena_free(struct arena *a)
-{
-	for (size_t i = 0; i < a->nblocks; i++)
-		free(a->blocks[i]);
-	free(a->blocks);
-	memset(a, 0, sizeof *a);
-}
-
-static void tail_hash_insert(struct range *r, uint32_t idx)
-{
-	size_t mask = r->ntail_slots - 1, i = r->tails[idx].hash & mask;
-
-	while (r->tail_slot[i] != NO_TAIL)
-		i = (i + 1) & mask;
-	r->tail_slot[i] = idx;
-}
-
-static void tail_hash_grow(struct range *r)
-{
-	free(r->tail_slot);
-	r->ntail_slots = r->ntail_slots ? r->ntail_slots * 2 : TAIL_HASH_MIN;
-	r->tail_slot = fp_xmalloc(r->ntail_slots * sizeof *r->tail_slot);
-	memset(r->tail_slot, 0xff, r->ntail_slots * sizeof *r->tail_slot);
-	for (size_t i = 0; i < r->ntails; i++)
-		tail_hash_insert(r, (uint32_t)i);
+	return fp_strtab_str(&r->strs, (uint32_t)(t - r->tails), NULL);
 }
 
 /* Returns the id of the sample's tail, interning it on first sight. The
@@ -206,25 +153,17 @@ static uint32_t intern_tail(struct range *r, const char *line, size_t len,
 {
 	const char *text = s->event.p;
 	size_t n = line + len - text;
-	uint64_t h = fp_hash_bytes(text, n);
-	size_t mask, i;
+	int added;
+	uint32_t id = fp_strtab_intern(&r->strs, text, n, &added);
 	struct tail *t;
 
-	if (r->ntail_slots) {
-		mask = r->ntail_slots - 1;
-		for (i = h & mask; r->tail_slot[i] != NO_TAIL; i = (i + 1) & mask) {
-			t = &r->tails[r->tail_slot[i]];
-			if (t->hash == h && t->len == n && !memcmp(t->text, text, n))
-				return r->tail_slot[i];
-		}
-	}
+	if (!added)
+		return id;
 	if (r->ntails == r->captails) {
-		r->captails = r->captails ? r->captails * 2 : 1024;
+		r->captails = r->captails ? r->captails * 2 : TAILS_MIN;
 		r->tails = fp_xrealloc(r->tails, r->captails * sizeof *r->tails);
 	}
-	t = &r->tails[r->ntails];
-	t->hash = h;
-	t->text = arena_copy(&r->arena, text, n);
+	t = &r->tails[r->ntails++];
 	t->len = (uint32_t)n;
 	t->event_len = (uint32_t)s->event.n;
 	t->comm_off = (uint32_t)(s->comm.p - text);
@@ -232,12 +171,7 @@ static uint32_t intern_tail(struct range *r, const char *line, size_t len,
 	t->stack_off = (uint32_t)(s->stack.p - text);
 	t->verdict_gen = 0;
 	t->verdict = 0;
-	r->ntails++;
-	if (2 * r->ntails > r->ntail_slots)
-		tail_hash_grow(r);
-	else
-		tail_hash_insert(r, (uint32_t)(r->ntails - 1));
-	return (uint32_t)(r->ntails - 1);
+	return id;
 }
 
 /* ---- filters -------------------------------------------------------------- */
@@ -301,11 +235,11 @@ static const char *folded_form(struct range *r, const struct tail *t)
 		r->folded = fp_xrealloc(r->folded, need);
 	}
 	f = r->folded;
-	memcpy(f, t->text + t->comm_off, t->comm_len);
+	memcpy(f, tail_text(r, t) + t->comm_off, t->comm_len);
 	f += t->comm_len;
 	if (stack_n) {
 		*f++ = ';';
-		memcpy(f, t->text + t->stack_off, stack_n);
+		memcpy(f, tail_text(r, t) + t->stack_off, stack_n);
 		f += stack_n;
 	}
 	*f = '\0';
@@ -320,9 +254,9 @@ static int tail_passes(struct range *r, struct tail *t)
 		return 1;
 	if (t->verdict_gen == r->gen)
 		return t->verdict;
-	if (r->comm.on && !name_in_set(&r->comm, t->text + t->comm_off, t->comm_len))
+	if (r->comm.on && !name_in_set(&r->comm, tail_text(r, t) + t->comm_off, t->comm_len))
 		ok = 0;
-	if (ok && r->event.on && !event_matches(&r->event, t->text, t->event_len))
+	if (ok && r->event.on && !event_matches(&r->event, tail_text(r, t), t->event_len))
 		ok = 0;
 	if (ok && (r->include.on || r->exclude.on)) {
 		const char *folded = folded_form(r, t);
@@ -339,16 +273,11 @@ static int tail_passes(struct range *r, struct tail *t)
 	return ok;
 }
 
-static uint64_t add_saturating(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
 static int in_range(const struct range *r, uint64_t time_ns)
 {
-	if (r->has_from && time_ns < add_saturating(r->base_ns, r->from_ns))
+	if (r->has_from && time_ns < fp_add_sat(r->base_ns, r->from_ns))
 		return 0;
-	if (r->has_to && time_ns >= add_saturating(r->base_ns, r->to_ns))
+	if (r->has_to && time_ns >= fp_add_sat(r->base_ns, r->to_ns))
 		return 0;
 	return 1;
 }
@@ -519,8 +448,8 @@ static int apply_command(struct range *r, const struct fp_rangectl_cmd *c,
 
 /* ---- output --------------------------------------------------------------- */
 
-static void write_history_sample(struct fp_out *o, const struct history_entry *h,
-				 const struct tail *t)
+static void write_history_sample(const struct range *r, struct fp_out *o,
+				 const struct history_entry *h, const struct tail *t)
 {
 	struct fp_str f[4];
 	struct fp_sample s = {
@@ -529,7 +458,7 @@ static void write_history_sample(struct fp_out *o, const struct history_entry *h
 	};
 
 	/* the tail is "event TAB comm TAB kinds TAB stack" of a valid S record */
-	fp_split_fields(t->text, t->len, f, 4);
+	fp_split_fields(tail_text(r, t), t->len, f, 4);
 	s.event = f[0];
 	s.comm = f[1];
 	s.kinds = f[2];
@@ -604,7 +533,7 @@ static void replay(struct range *r)
 		const struct history_entry *h = &r->hist[(r->hist_start + i) % r->hist_cap];
 
 		if (sample_passes(r, h)) {
-			write_history_sample(o, h, &r->tails[h->tail]);
+			write_history_sample(r, o, h, &r->tails[h->tail]);
 			r->replayed++;
 		}
 	}
@@ -948,6 +877,7 @@ int main(int argc, char **argv)
 	int opt, rc;
 
 	fp_set_prog(argv[0]);
+	fp_strtab_init(&r.strs);
 	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
@@ -1022,7 +952,6 @@ int main(int argc, char **argv)
 	free(r.folded);
 	free(r.hist);
 	free(r.tails);
-	free(r.tail_slot);
-	arena_free(&r.arena);
+	fp_strtab_free(&r.strs);
 	return rc;
 }
