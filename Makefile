@@ -1,9 +1,14 @@
 # flamepipe: GNU make. Declarative lists; rules below.
 #
-#   make            build everything into bin/
+#   make            the programs into bin/ (no tests; fp-serve only with
+#                   libmicrohttpd)
+#   make deps       install the missing Debian packages (tools/install-deps.sh)
+#   make check      fast tier: build, then unit + shell tests in parallel
+#                   (FP_JOBS, default 2); what a developer runs between commits
+#   make test       everything, what CI runs: normal and ASan+UBSan builds,
+#                   unit, shell, asan, browser and fuzz suites
+#   make deps test  the same on a fresh machine (the README's command)
 #   make demo       install missing packages, build, run the bundled demo
-#   make test       install missing packages, build, run every test
-#                   (normal build, then the ASan+UBSan build)
 #   make bench      the benchmark (bench/run.sh)
 #   make install    PREFIX=/usr/local (programs, pipeline files)
 #   make SAN=1 BUILD=build-asan BIN=bin-asan   sanitizer build
@@ -34,18 +39,55 @@ WEB_SRCS    := $(wildcard web/*.c)
 UNIT_SRCS   := $(wildcard tests/unit/u-*.c)
 HELPER_SRCS := $(wildcard tests/helper/*.c)
 
+# The renderers embed their scripts: render/NAME.js -> $(BUILD)/gen/NAME_js.inc
+JS_SRCS  := $(wildcard render/*.js)
+JS_INCS  := $(patsubst render/%.js,$(BUILD)/gen/%_js.inc,$(JS_SRCS))
+
+# ---- the package probe ----------------------------------------------------
+# Each library: its pkg-config name, a header (for libraries without a .pc
+# file, like Debian's libev) and the Debian package. A missing one stops the
+# build with one line naming the package. The probe runs when a recipe is
+# expanded, so `make deps all` probes after deps has installed.
+HASH := \#
+have = $(shell { pkg-config --exists $(1) 2>/dev/null || \
+	echo '$(HASH)include <$(2)>' | $(CC) -E -x c - >/dev/null 2>&1; } && echo yes)
+require = $(if $(call have,$(1),$(2)),,$(error $(1) not found: apt-get install $(3), or run make deps))
+# `make deps ...` installs every package first: assume them all there.
+have_now = $(if $(filter deps,$(MAKECMDGOALS)),yes,$(call have,$(1),$(2)))
+# Goals that build nothing need no probe (and must work on a bare machine).
+DEPS_FIRST := $(filter deps,$(MAKECMDGOALS))
+
+# fp-serve needs libmicrohttpd; without it `make` builds the rest.
+HAVE_MHD := $(call have_now,libmicrohttpd,microhttpd.h)
+
 STAGES   := $(patsubst stages/%.c,$(BIN)/%,$(STAGE_SRCS))
 RUNNER   := $(if $(RUNNER_SRCS),$(BIN)/flamepipe)
-WEB      := $(if $(WEB_SRCS),$(BIN)/fp-serve)
+WEB      := $(if $(and $(WEB_SRCS),$(HAVE_MHD)),$(BIN)/fp-serve)
 UNITS    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 HELPERS  := $(patsubst tests/helper/%.c,$(BUILD)/tests/%,$(HELPER_SRCS))
 LIBFP    := $(BUILD)/libfp.a
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 
-all: $(STAGES) $(RUNNER) $(WEB) $(UNITS) $(HELPERS)
+# The programs only: what a user builds. Tests build under check and test.
+all: $(STAGES) $(RUNNER) $(WEB)
+	$(if $(WEB)$(if $(WEB_SRCS),,x),,@echo "Makefile: libmicrohttpd not found: fp-serve not built (apt-get install libmicrohttpd-dev, or run make deps)")
 
-$(BUILD)/%.o: %.c
+# Unit tests (cmocka) and the helper programs the shell tests run.
+tests: all $(UNITS) $(HELPERS)
+
+# Runs before anything is compiled (after deps, if that is a goal too).
+probe: | $(DEPS_FIRST)
+	$(call require,libev,ev.h,libev-dev)
+	$(call require,zlib,zlib.h,zlib1g-dev)
+	$(call require,libprotobuf-c,protobuf-c/protobuf-c.h,libprotobuf-c-dev)
+	$(if $(shell command -v protoc-c),,$(error protoc-c not found: apt-get install protobuf-c-compiler, or run make deps))
+
+probe-tests: | $(DEPS_FIRST)
+	$(call require,cmocka,cmocka.h,libcmocka-dev)
+	$(call require,libmicrohttpd,microhttpd.h,libmicrohttpd-dev)
+
+$(BUILD)/%.o: %.c | probe
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(INCLUDES) $(DEPFLAGS) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
@@ -54,7 +96,7 @@ $(BUILD)/%.o: %.c
 PROTO_C := $(BUILD)/gen/profile.pb-c.c
 PROTO_H := $(BUILD)/gen/profile.pb-c.h
 
-$(PROTO_C) $(PROTO_H) &: render/profile.proto
+$(PROTO_C) $(PROTO_H) &: render/profile.proto | probe
 	@mkdir -p $(BUILD)/gen
 	protoc-c --proto_path=render --c_out=$(BUILD)/gen render/profile.proto
 
@@ -63,6 +105,13 @@ $(BUILD)/gen/profile.pb-c.o: $(PROTO_C) $(PROTO_H)
 
 # whatever includes the generated header waits for it
 $(call obj,$(RENDER_SRCS) $(STAGE_SRCS) $(WEB_SRCS)): | $(PROTO_H)
+
+$(BUILD)/gen/%_js.inc: render/%.js render/js2c.sh
+	@mkdir -p $(dir $@)
+	sh render/js2c.sh $< $*_js >$@.tmp && mv $@.tmp $@
+
+# the embedded scripts exist before any renderer compiles
+$(call obj,$(RENDER_SRCS)): | $(JS_INCS)
 
 $(LIBFP): $(call obj,$(FIFO_SRCS) $(RENDER_SRCS)) $(BUILD)/gen/profile.pb-c.o
 	@mkdir -p $(dir $@)
@@ -93,6 +142,8 @@ $(BIN)/fp-serve: $(call obj,$(WEB_SRCS)) $(BUILD)/web/ui_files.o $(LIBFP)
 	@mkdir -p $(BIN)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lmicrohttpd
 
+$(call obj,$(UNIT_SRCS)): | probe-tests
+
 $(BUILD)/tests/u-%: $(BUILD)/tests/unit/u-%.o $(LIBFP)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
@@ -106,14 +157,21 @@ demo: deps
 	$(MAKE) all
 	tools/demo.sh
 
-# The whole suite: normal build, then again under ASan+UBSan.
-test: deps
-	$(MAKE) all
-	$(MAKE) SAN=1 OPT=-O1 BUILD=build-asan BIN=bin-asan all
-	tests/run-all.sh
+# Parallel test jobs (tests/run-all.sh FP_JOBS).
+FP_JOBS ?= 2
 
-check: all
-	FP_SUITES=$${FP_SUITES:-unit,shell} tests/run-all.sh
+# Fast tier: unit and shell tests of the normal build, FP_JOBS at a time.
+check: | $(DEPS_FIRST)
+	$(MAKE) tests
+	FP_JOBS=$(FP_JOBS) FP_SUITES=$${FP_SUITES:-unit,shell} tests/run-all.sh
+
+# Everything (what CI runs): normal build, again under ASan+UBSan, then
+# every suite. Installs nothing: `make deps test` does (README, .ci/run).
+# The builds are recursive so that they probe after deps has run.
+test: | $(DEPS_FIRST)
+	$(MAKE) tests
+	$(MAKE) SAN=1 OPT=-O1 BUILD=build-asan BIN=bin-asan tests
+	FP_JOBS=$(FP_JOBS) tests/run-all.sh
 
 bench: $(STAGES) $(RUNNER)
 	bench/run.sh
@@ -130,7 +188,7 @@ install: all
 clean:
 	rm -rf build build-asan bin bin-asan
 
-.PHONY: all deps demo test check bench install clean
+.PHONY: all tests probe probe-tests deps demo test check bench install clean
 .SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

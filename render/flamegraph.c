@@ -569,7 +569,7 @@ static void write_header(struct fp_sink *s, const struct fp_flame_opts *o,
 	fp_sink_str(s, ", total: ");
 	fp_sink_u64(s, tr->total);
 	fp_sink_str(s, " };\n");
-	fp_sink_write(s, flame_js, sizeof flame_js - 1);
+	fp_sink_write(s, flamegraph_js, sizeof flamegraph_js - 1);
 	fp_sink_str(s, "]]></script>\n");
 
 	fp_sink_printf(s, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"url(#background)\"/>\n",

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/run-all.sh: runs every suite and ends with "N passed, N failed".
+# tests/run-all.sh: runs every suite and ends with "N passed, N failed, N skipped".
 #
 # Suites (FP_SUITES, comma-separated; default all that apply):
 #   unit   C unit tests (cmocka), build/tests/u-*
@@ -7,15 +7,96 @@
 #   asan   the shell and unit tests again against bin-asan/ (if built)
 #   browser  tests/browser/*.mjs in headless chromium (if node + chromium)
 #   fuzz   bounded libFuzzer runs (tests/fuzz/run.sh) if clang is present
+# FP_JOBS=N runs N unit/shell/asan tests at a time (default 1; `make check`
+# and `make test` use 2; tests tagged perf or bpftrace still run one at a
+# time); browser and fuzz always run one at a time. Every test has its own
+# trash directory and asks for free ports, so they cannot collide.
+# FP_SKIP=root,perf,bpftrace,browser,slow skips the tests tagged so
+# (test_tags in tests/test-lib.sh; `browser` also skips the browser suite).
 # Per-test output goes to tests/out/<suite>/<name>.log; failures are printed.
 cd "$(dirname "$0")/.." || exit 1
 TOP=$(pwd)
-suites=${FP_SUITES:-unit,shell,asan,browser,fuzz}
 outdir=$TOP/tests/out
+
+# ---- one test (also the xargs worker: run-all.sh --one SUITE KIND PATH BINDIR)
+run_one() { # suite kind path bindir
+	suite=$1; kind=$2; path=$3; bindir=$4
+	if [ "$kind" = lane ]; then	# shell tests one after the other
+		for _p in $(echo "$path" | tr , ' '); do run_one "$suite" shell "$_p" "$bindir"; done
+		return
+	fi
+	case $kind in
+	unit) name=$(basename "$path") ;;
+	shell) name=$(basename "$path" .sh) ;;
+	browser) name=$(basename "$path" .test.mjs) ;;
+	*) name=$kind ;;
+	esac
+	mkdir -p "$outdir/$suite"; log=$outdir/$suite/$name.log
+	start=$(date +%s)
+	case $kind in
+	unit) env CMOCKA_MESSAGE_OUTPUT=TAP "$path" ;;
+	shell) if [ "$suite" = asan ]; then env FP_ASAN=1 FP_BIN="$bindir" sh "$path"
+	       else env FP_BIN="$bindir" sh "$path"; fi ;;
+	browser) node "$path" ;;
+	*) "$path" ;;
+	esac >"$log" 2>&1
+	rc=$?
+	end=$(date +%s)
+	echo "$rc $((end - start))" >"$log.rc"
+	if [ $rc -ne 0 ] || grep '^not ok ' "$log" | grep -qv '# TODO'; then
+		# one write, so parallel jobs do not interleave their reports
+		{ echo "FAIL $suite/$name ($((end - start)) s, rc=$rc):"; grep -v '^ok ' "$log" | tail -n 60; } |
+			cat
+	else
+		echo "pass $suite/$name ($((end - start)) s)"
+	fi
+}
+
+if [ "${1:-}" = --one ]; then
+	shift
+	run_one "$@"
+	exit 0
+fi
+
+suites=${FP_SUITES:-unit,shell,asan,browser,fuzz}
+jobs=${FP_JOBS:-1}
+case $jobs in ''|*[!0-9]*|0) echo "run-all.sh: FP_JOBS=$jobs: expected a positive number" >&2; exit 100 ;; esac
 rm -rf "$outdir"; mkdir -p "$outdir"
 passed=0; failed=0; skipped=0
+joblist=$outdir/jobs
 
 has_suite() { case ",$suites," in *",$1,"*) return 0;; esac; return 1; }
+skipped_tag() { case ",${FP_SKIP:-}," in *",$1,"*) return 0;; esac; return 1; }
+
+# The job list: SUITE KIND PATH BINDIR per line (paths have no spaces).
+: >"$joblist"
+add_units() { # suite builddir
+	for u in "$2"/tests/u-*; do
+		[ -x "$u" ] && echo "$1 unit $u -" >>"$joblist"
+	done
+}
+# Tests that sample the whole machine (tagged perf or bpftrace) run one at
+# a time, in one lane beside the others: two bpftrace -c runs at once break
+# each other, and perf's timing bounds assume no second capture.
+samples_machine() { grep -Eq '^test_tags.*\<(perf|bpftrace)\>|test_have .*\<(perf|bpftrace)\>' "$1"; }
+add_shell() { # suite bindir
+	lane=
+	for t in tests/t[0-9]*.sh; do
+		[ -f "$t" ] || continue
+		if [ "$jobs" -gt 1 ] && samples_machine "$t"; then lane=$lane${lane:+,}$t
+		else echo "$1 shell $t $2" >>"$joblist"; fi
+	done
+	# first, so that the longest job starts at once
+	if [ -n "$lane" ]; then
+		{ echo "$1 lane $lane $2"; cat "$joblist"; } >"$joblist.new" && mv "$joblist.new" "$joblist"
+	fi
+}
+has_suite unit && add_units unit build
+has_suite shell && add_shell shell bin
+if has_suite asan && [ -d bin-asan ]; then
+	add_units asan build-asan
+	add_shell asan bin-asan
+fi
 
 # Adds the counts from a TAP log: "ok" lines pass, "not ok" lines fail.
 count_tap() {
@@ -24,53 +105,31 @@ count_tap() {
 	passed=$((passed + p - s)); skipped=$((skipped + s)); failed=$((failed + f))
 }
 
-run_script() { # suite name command...
-	suite=$1; name=$2; shift 2
-	mkdir -p "$outdir/$suite"; log=$outdir/$suite/$name.log
-	start=$(date +%s)
-	"$@" >"$log" 2>&1; rc=$?
-	end=$(date +%s)
-	if grep -q '^ok \|^not ok ' "$log"; then
-		count_tap "$log"
-		# A script that died mid-way (rc != 0) with no "not ok" still fails.
-		if [ $rc -ne 0 ] && ! grep -q '^not ok ' "$log"; then failed=$((failed + 1)); fi
-	elif [ $rc -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-	if [ $rc -ne 0 ] || grep '^not ok ' "$log" | grep -qv '# TODO'; then
-		echo "FAIL $suite/$name ($((end - start)) s, rc=$rc):"; grep -v '^ok ' "$log" | tail -n 60
-	else
-		echo "pass $suite/$name ($((end - start)) s)"
-	fi
+# A script that printed no TAP counts as one test by its exit code; one that
+# died mid-way (rc != 0) with no "not ok" still fails.
+count_log() { # log
+	rc=$(cut -d' ' -f1 "$1.rc" 2>/dev/null || echo 1)
+	if grep -q '^ok \|^not ok ' "$1"; then
+		count_tap "$1"
+		if [ "$rc" -ne 0 ] && ! grep -q '^not ok ' "$1"; then failed=$((failed + 1)); fi
+	elif [ "$rc" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 }
 
-run_units() { # suite builddir
-	for u in "$2"/tests/u-*; do
-		[ -x "$u" ] || continue
-		run_script "$1" "$(basename "$u")" env CMOCKA_MESSAGE_OUTPUT=TAP "$u"
-	done
-}
+# shellcheck disable=SC2086
+xargs -n 4 -P "$jobs" sh "$TOP/tests/run-all.sh" --one <"$joblist"
 
-run_shell() { # suite bindir
-	for t in tests/t[0-9]*.sh; do
-		[ -f "$t" ] || continue
-		run_script "$1" "$(basename "$t" .sh)" env FP_BIN="$2" sh "$t"
-	done
-}
-
-has_suite unit && run_units unit build
-has_suite shell && run_shell shell bin
-if has_suite asan && [ -d bin-asan ]; then
-	run_units asan build-asan
-	FP_ASAN=1 run_shell asan bin-asan
-fi
-if has_suite browser && [ -d tests/browser ] && command -v node >/dev/null && command -v chromium >/dev/null; then
+if has_suite browser && ! skipped_tag browser && [ -d tests/browser ] &&
+   command -v node >/dev/null && command -v chromium >/dev/null; then
 	for b in tests/browser/*.test.mjs; do
-		[ -f "$b" ] || continue
-		run_script browser "$(basename "$b" .test.mjs)" node "$b"
+		[ -f "$b" ] && run_one browser browser "$b" -
 	done
 fi
 if has_suite fuzz && [ -x tests/fuzz/run.sh ]; then
-	run_script fuzz fuzz tests/fuzz/run.sh
+	run_one fuzz fuzz tests/fuzz/run.sh -
 fi
 
+for log in "$outdir"/*/*.log; do
+	[ -f "$log" ] && count_log "$log"
+done
 echo "$passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]

@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='fp-read on a real perf capture made here: the workload function and its busy seconds'
 . "$(dirname "$0")/test-lib.sh"
+test_tags perf
 BUSY=$TOP/build/tests/busy-phases
 
 # perf's timestamps on CLOCK_MONOTONIC (-k), so they can be compared with

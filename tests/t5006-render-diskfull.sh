@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='fp-render on a full disk: no half file looks complete, exit 111'
 . "$(dirname "$0")/test-lib.sh"
+test_tags root
 . "$TOP/tests/lib-render.sh"
 
 # A 64 KiB tmpfs: the demo capture's heatmap.tsv (50 KB) and stacks.folded

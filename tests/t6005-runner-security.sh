@@ -85,8 +85,8 @@ test_expect_success 'a control reply name with a slash is refused (no path outsi
 	test -f outside && ! test -s outside
 '
 
-if [ "$(id -u)" != 0 ]; then
-	test_skip '--user runs the analysis stages unprivileged' 'needs root'
+if ! test_have root; then
+	test_skip '--user runs the analysis stages unprivileged' "tagged root: $(_tag_missing root)"
 else
 	test_expect_success '--user nobody: every stage but the source runs as nobody, the source keeps root' '
 		start_live --user nobody &&

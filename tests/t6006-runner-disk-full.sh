@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='flamepipe: disk full while writing outputs: an error naming the file, non-zero exit, no half file left as if complete'
 . "$(dirname "$0")/test-lib.sh"
+test_tags root
 
 T=20
 TMPDIR=$TRASH/tmp && export TMPDIR && mkdir -p "$TMPDIR"

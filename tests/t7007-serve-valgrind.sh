@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='fp-serve is valgrind-clean over a tour of its routes (no invalid access, no definite leak)'
 . "$(dirname "$0")/test-lib.sh"
+test_tags slow valgrind
 . "$TOP/tests/lib-serve.sh"
 
 VG_ERROR=99

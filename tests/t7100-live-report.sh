@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='flamepipe live: a real perf capture through the live chain into -o DIR'
 . "$(dirname "$0")/test-lib.sh"
+test_tags root perf
 SPIN=$TOP/build/tests/live-spin
 TARGET=flamepipe_live_spin_target
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='flamepipe live --http: the web view gains columns and the workload while it runs'
 . "$(dirname "$0")/test-lib.sh"
+test_tags root perf
 SPIN=$TOP/build/tests/live-spin
 
 if ! command -v perf >/dev/null 2>&1; then

@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='flamepipe live: SIGINT/SIGTERM mid-capture leave no perf, no FIFO, a complete report'
 . "$(dirname "$0")/test-lib.sh"
+test_tags root perf
 
 if ! command -v perf >/dev/null 2>&1; then
 	test_skip 'live stop' 'perf is not installed'; test_done

@@ -66,8 +66,8 @@ test_expect_success '--live-buffer: bad values are usage errors' '
 # The real thing: perf at 2999 Hz with both CPUs busy, and a stage after
 # fp-read that reads nothing until told. perf record and perf script must
 # finish their 2 s capture while the chain is stalled.
-if ! command -v perf >/dev/null 2>&1; then
-	test_skip 'live capture with a stalled stage' 'perf is not installed'; test_done
+if ! test_have root perf; then
+	test_skip 'live capture with a stalled stage' "tagged root, perf: $(_tag_missing root)$(_tag_missing perf)"; test_done
 fi
 if ! perf stat -a -e cpu-clock -- true >/dev/null 2>perf.err; then
 	test_skip 'live capture with a stalled stage' "perf_event_open refused: $(head -n 1 perf.err)"; test_done

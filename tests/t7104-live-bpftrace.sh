@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='flamepipe live --source bpftrace: a live bpftrace profile shows a busy function'
 . "$(dirname "$0")/test-lib.sh"
+test_tags root bpftrace
 SPIN=$TOP/build/tests/live-spin
 TARGET=flamepipe_live_spin_target
 

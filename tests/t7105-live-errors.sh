@@ -20,7 +20,7 @@ test_expect_success 'bpftrace not installed: says so (exit 111)' '
 	grep "live: bpftrace is not installed" err
 '
 
-if command -v setpriv >/dev/null 2>&1 && [ "$(id -u)" = 0 ] &&
+if command -v setpriv >/dev/null 2>&1 && test_have root perf &&
    [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 1 ] && command -v perf >/dev/null; then
 	test_expect_success 'not root with perf_event_paranoid >= 1: -a is refused with advice' '
 		code_is 111 setpriv --reuid=65534 --regid=65534 --clear-groups \

@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='examples/latency/run.sh measures fork -> execve and fork -> listen of a small server, as documented'
 . "$(dirname "$0")/test-lib.sh"
+test_tags root bpftrace
 
 RUNS=3
 INIT_MS=50		# the server "initialises" this long before listen(2)

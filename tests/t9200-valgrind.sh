@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='every stage is valgrind-clean on a bundled capture (no invalid access, no definite leak)'
 . "$(dirname "$0")/test-lib.sh"
+test_tags slow valgrind
 
 # A cut-down capture keeps this fast under valgrind (about 20x slower):
 # the first 300 samples of examples/demo-clockloop.perf.gz.

@@ -82,6 +82,31 @@ test_skip() {
 	say "ok $test_count - $1 # skip $2"
 }
 
+# Tags: a script whose tests need root, perf, bpftrace, or that is slow
+# (valgrind), says so right after sourcing this file:
+#	test_tags root perf
+# FP_SKIP=root,perf,bpftrace,slow,browser (comma-separated) then skips it
+# whole, and so does a tag whose need is not met here (root: not uid 0;
+# perf, bpftrace: not installed). test_have TAG asks the same for one test.
+_tag_missing() { # tag -> prints why it cannot run, or nothing
+	case ",${FP_SKIP:-}," in *",$1,"*) echo "FP_SKIP=$FP_SKIP"; return ;; esac
+	case $1 in
+	root) [ "$(id -u)" = 0 ] || echo "needs root" ;;
+	perf|bpftrace|valgrind) command -v "$1" >/dev/null 2>&1 || echo "$1 is not installed (tools/install-deps.sh)" ;;
+	esac
+}
+test_have() { # TAG...: every tag may run here
+	for _t in "$@"; do [ -z "$(_tag_missing "$_t")" ] || return 1; done
+}
+test_tags() { # TAG...
+	for _t in "$@"; do
+		_why=$(_tag_missing "$_t")
+		[ -z "$_why" ] && continue
+		test_skip "$test_name" "tagged $_t: $_why"
+		test_done
+	done
+}
+
 # Compare expected and actual output; show a diff on mismatch.
 test_cmp() {
 	diff -u "$1" "$2"

@@ -28,7 +28,7 @@ CLANG=${CLANG:-clang}
 MAX_LEN_DEFAULT=8192
 FUZZ_FLAGS="-g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 WARN="-std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers"
-INCLUDES="-Ififo -Irender -Irunner -Iweb"
+INCLUDES="-Ififo -Irender -Ibuild/gen -Irunner -Iweb"	# build/gen: the generated *_js.inc (make all)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
