@@ -18,7 +18,8 @@ chmod +x cc
 mkdir pc && cp "$(pkg-config --variable pcfiledir zlib)/zlib.pc" pc/
 dry() { # HIDE GOAL...: make -n as on a machine without HIDE's headers
 	_hide=$1; shift
-	HIDE=$_hide PKG_CONFIG_LIBDIR=$TRASH/pc make --no-print-directory -n -C "$TOP" \
+	# (not the jobserver of a make check that runs this test)
+	HIDE=$_hide PKG_CONFIG_LIBDIR=$TRASH/pc env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -n -C "$TOP" \
 		CC="$TRASH/cc" BUILD="$TRASH/b" BIN="$TRASH/bin" "$@"
 }
 
