@@ -81,6 +81,7 @@ probe: | $(DEPS_FIRST)
 	$(call require,libev,ev.h,libev-dev)
 	$(call require,zlib,zlib.h,zlib1g-dev)
 	$(call require,libprotobuf-c,protobuf-c/protobuf-c.h,libprotobuf-c-dev)
+	$(call require,jansson,jansson.h,libjansson-dev)
 	$(if $(shell command -v protoc-c),,$(error protoc-c not found: apt-get install protobuf-c-compiler, or run make deps))
 
 probe-tests: | $(DEPS_FIRST)
@@ -120,6 +121,9 @@ $(LIBFP): $(call obj,$(FIFO_SRCS) $(RENDER_SRCS)) $(BUILD)/gen/profile.pb-c.o
 $(BIN)/%: $(BUILD)/stages/%.o $(LIBFP)
 	@mkdir -p $(BIN)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# stages with a library of their own
+$(BIN)/fp-chrome: LDLIBS += -ljansson
 
 $(BIN)/flamepipe: $(call obj,$(RUNNER_SRCS)) $(LIBFP)
 	@mkdir -p $(BIN)

@@ -27,6 +27,7 @@
 
 #include "commands.h"
 #include "fp_error.h"
+#include "fp_sniff.h"
 #include "pipeline.h"
 #include "pipeline_run.h"
 
@@ -423,6 +424,8 @@ int cmd_report(int argc, char **argv)
 	fp_vars_init(&v);
 	fp_run_default_vars(r, &v);
 	fp_vars_set(&v, "INPUT", input);
+	/* the source stage by content: perf script text or a Chrome profile */
+	fp_vars_set(&v, "READER", fp_sniff_reader(fp_sniff_path(input)));
 	fp_vars_set(&v, "OUTDIR", outdir);
 	if (rows)
 		fp_vars_set(&v, "ROWS", rows);

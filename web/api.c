@@ -21,6 +21,7 @@
 #include "flamegraph.h"
 #include "folded.h"
 #include "fp_error.h"
+#include "fp_sniff.h"
 #include "fp_rangectl.h"
 #include "heatmap.h"
 #include "http.h"
@@ -113,6 +114,20 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(((const struct listed *)a)->name, ((const struct listed *)b)->name);
 }
 
+/* "perf" or "chrome" (.cpuprofile, trace events), by content (fifo/fp_sniff.h) */
+static const char *capture_type(const struct server *srv, const char *name)
+{
+	struct stat st;
+	int status;
+	const char *why;
+	int fd = safepath_open(srv, name, strlen(name), &st, &status, &why);
+	enum fp_capture_kind k = fd >= 0 ? fp_sniff_fd(fd) : FP_CAPTURE_PERF;
+
+	if (fd >= 0)
+		close(fd);
+	return k == FP_CAPTURE_CHROME ? "chrome" : "perf";
+}
+
 enum MHD_Result api_profile(struct server *srv, struct MHD_Connection *c)
 {
 	struct listing L = { 0 };
@@ -130,8 +145,9 @@ enum MHD_Result api_profile(struct server *srv, struct MHD_Connection *c)
 			fp_sink_str(&s, ",\n");
 		fp_sink_str(&s, "{\"filename\":");
 		fp_json_string(&s, L.e[i].name, strlen(L.e[i].name));
-		fp_sink_printf(&s, ",\"type\":\"perf\",\"size\":%jd,\"mtime\":%jd}",
-			       (intmax_t)L.e[i].st.st_size, (intmax_t)L.e[i].st.st_mtim.tv_sec);
+		fp_sink_printf(&s, ",\"type\":\"%s\",\"size\":%jd,\"mtime\":%jd}",
+			       capture_type(srv, L.e[i].name), (intmax_t)L.e[i].st.st_size,
+			       (intmax_t)L.e[i].st.st_mtim.tv_sec);
 		free(L.e[i].name);
 	}
 	free(L.e);

@@ -27,6 +27,7 @@
 
 #include "fp_error.h"
 #include "fp_record.h"
+#include "fp_sniff.h"
 #include "pprof.h"
 #include "serve.h"
 
@@ -351,7 +352,7 @@ const struct heatmap *heatmap_get(const struct job *job, int fd, const struct st
 
 	char rows_s[16];
 	snprintf(rows_s, sizeof rows_s, "%u", rows);
-	char *read_argv[] = { "fp-read", "-q", NULL };
+	char *read_argv[] = { (char *)fp_sniff_reader(fp_sniff_fd(fd)), "-q", NULL };
 	char *bucket_argv[] = { "fp-bucket", "--rows", rows_s, keep_idle ? "--keep-idle" : NULL, NULL };
 	char *const *argv[] = { read_argv, bucket_argv };
 	struct heatmap_builder b = { .h = { .rows = rows } };
@@ -410,7 +411,7 @@ static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
 
 	char rows_s[16];
 	snprintf(rows_s, sizeof rows_s, "%u", rows);
-	char *read_argv[] = { "fp-read", "-q", NULL };
+	char *read_argv[] = { (char *)fp_sniff_reader(fp_sniff_fd(fd)), "-q", NULL };
 	char *range_argv[RANGE_ARGV_MAX];
 	range_argv_of(sel, 0, range_argv);
 	char *bucket_argv[] = { "fp-bucket", "--rows", rows_s,
@@ -534,7 +535,7 @@ const struct folded_text *folded_get(const struct job *job, int fd, const struct
 	if (e)
 		return &e->ft;
 
-	char *read_argv[] = { "fp-read", "-q", NULL };
+	char *read_argv[] = { (char *)fp_sniff_reader(fp_sniff_fd(fd)), "-q", NULL };
 	char *bucket_argv[] = { "fp-bucket", sel->keep_idle ? "--keep-idle" : NULL, NULL };
 	char *range_argv[RANGE_ARGV_MAX];
 	range_argv_of(sel, 1, range_argv);
@@ -579,7 +580,7 @@ static void pprof_line(void *ctx, char *line, size_t len)
 	struct pprof_build *b = ctx;
 	struct fp_sample s;
 
-	if (len == 0 || line[0] != FP_TAG_SAMPLE)
+	if (fp_record_tag(line, &len) != FP_REC_SAMPLE)
 		return;
 	if (fp_sample_parse(line, len, &s) < 0 || fp_pprof_add(&b->p, &s) < 0)
 		b->bad++;
@@ -605,7 +606,7 @@ const struct folded_text *pprof_get(const struct job *job, int fd, const struct 
 	if (e)
 		return &e->ft;
 
-	char *read_argv[] = { "fp-read", "-q", NULL };
+	char *read_argv[] = { (char *)fp_sniff_reader(fp_sniff_fd(fd)), "-q", NULL };
 	char *bucket_argv[] = { "fp-bucket", sel->keep_idle ? "--keep-idle" : NULL, NULL };
 	char *range_argv[RANGE_ARGV_MAX];
 	range_argv_of(sel, 1, range_argv);

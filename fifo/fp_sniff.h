@@ -1,0 +1,27 @@
+/* fp_sniff.h: what kind of capture a file holds, from its first bytes.
+ *
+ * `flamepipe report` and fp-serve pick the source stage by content, not by
+ * file name: perf script text goes to fp-read, Chrome/V8 CPU profiles
+ * (.cpuprofile, trace-event JSON) to fp-chrome. gzip is looked through.
+ *
+ *	if (fp_sniff_fd(fd) == FP_CAPTURE_CHROME) reader = FP_CHROME_READER;
+ */
+#ifndef FP_SNIFF_H
+#define FP_SNIFF_H
+
+enum fp_capture_kind { FP_CAPTURE_PERF, FP_CAPTURE_CHROME };
+
+#define FP_PERF_READER "fp-read"
+#define FP_CHROME_READER "fp-chrome"
+
+/* Reads the first bytes of fd with pread (its offset is not moved): JSON
+ * (a '{' then '"', or a '[' then '{' or ']', after blanks and a UTF-8
+ * BOM) is FP_CAPTURE_CHROME; anything else, an empty or unreadable file
+ * included, FP_CAPTURE_PERF (fp-read then says what is wrong with it). */
+enum fp_capture_kind fp_sniff_fd(int fd);
+/* The same for a path (FP_CAPTURE_PERF if it cannot be opened). */
+enum fp_capture_kind fp_sniff_path(const char *path);
+/* The source stage for a kind: FP_PERF_READER or FP_CHROME_READER. */
+const char *fp_sniff_reader(enum fp_capture_kind k);
+
+#endif
