@@ -279,9 +279,17 @@ static int64_t str_id(struct fp_pprof *p, const char *s)
 /* samples/count, then one type per event (see pprof.h). */
 static void build_types(struct fp_pprof *p, struct build *b)
 {
-	size_t nev = fp_strtab_count(&p->events), ntypes = 1 + nev;
-	int have_cpu = 0;
+	size_t nev = fp_strtab_count(&p->events), ntypes = 1 + nev, cpu = SIZE_MAX;
 
+	/* "cpu": cpu-clock if there is one, else the first clock event */
+	for (int pass = 0; pass < 2 && cpu == SIZE_MAX; pass++)
+		for (size_t e = 0; e < nev && cpu == SIZE_MAX; e++) {
+			size_t n;
+			const char *ev = fp_strtab_str(&p->events, (uint32_t)e, &n);
+
+			if (fp_export_clock_event(ev, n) && (pass || !strncmp(ev, "cpu-clock", 9)))
+				cpu = e;
+		}
 	b->types = fp_xcalloc(ntypes, sizeof *b->types);
 	b->type_ptrs = fp_xcalloc(ntypes, sizeof *b->type_ptrs);
 	for (size_t i = 0; i < ntypes; i++) {
@@ -296,14 +304,13 @@ static void build_types(struct fp_pprof *p, struct build *b)
 
 		int clock = fp_export_clock_event(ev, n);
 
-		if (clock && !have_cpu)
+		if (e == cpu)
 			b->types[1 + e].type = str_id(p, "cpu");
 		else if (!strcmp(ev, "-"))
 			b->types[1 + e].type = str_id(p, "period");
 		else
 			b->types[1 + e].type = fp_strtab_intern(&p->strings, ev, n, NULL);
 		b->types[1 + e].unit = str_id(p, clock ? "nanoseconds" : "count");
-		have_cpu |= clock;
 	}
 	b->prof.n_sample_type = ntypes;
 	b->prof.sample_type = b->type_ptrs;

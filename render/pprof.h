@@ -12,7 +12,7 @@
  *
  * The profile (docs/fp-render.md, "pprof"):
  *  - sample types: samples/count, then one per event (its periods): the
- *    first clock event (cpu-clock, task-clock) is cpu/nanoseconds, another
+ *    clock event cpu-clock (else the first clock event, task-clock) is cpu/nanoseconds, another
  *    clock event EVENT/nanoseconds, any other EVENT/count (EVENT as perf
  *    names it, `period` when absent); a sample has its period in its own
  *    event's column and 0 in the others. default_sample_type: samples;
