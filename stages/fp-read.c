@@ -280,7 +280,9 @@ static void on_record(void *ctx, const char *rec, size_t len)
 {
 	struct reader *r = ctx;
 
-	if ((r->from_ns || r->to_ns != UINT64_MAX) && len && rec[0] == FP_TAG_SAMPLE) {
+	size_t n = len;
+
+	if ((r->from_ns || r->to_ns != UINT64_MAX) && fp_record_tag(rec, &n) == FP_REC_SAMPLE) {
 		uint64_t t = record_time(rec, len);
 
 		if (t < r->from_ns || t >= r->to_ns) {
@@ -556,13 +558,7 @@ static void rec_warn(struct rec_reader *rr, const char *msg)
 
 	if (!r->quiet)
 		fp_warn("%s: %s", shown_name(r, name), msg);
-	fp_out_write(&rr->out, "W\t", 2);
-	fp_out_str(&rr->out, r->pump.stage);
-	fp_out_char(&rr->out, '\t');
-	fp_out_str(&rr->out, shown_name(r, name));
-	fp_out_char(&rr->out, '\t');
-	fp_out_str(&rr->out, msg);
-	fp_out_char(&rr->out, '\n');
+	fp_write_warning_at(fp_out_wr(&rr->out), r->pump.stage, shown_name(r, name), msg);
 }
 
 static void rec_line(void *ctx, char *line, size_t len)
@@ -572,7 +568,7 @@ static void rec_line(void *ctx, char *line, size_t len)
 	struct fp_sample s;
 
 	rr->bytes += len + 1;
-	if (!len || line[0] != FP_TAG_SAMPLE)
+	if (fp_record_tag(line, &len) != FP_REC_SAMPLE)
 		return;		/* the batch's %flamepipe header */
 	if (fp_sample_parse(line, len, &s) < 0) {
 		rr->bad++;
@@ -581,8 +577,7 @@ static void rec_line(void *ctx, char *line, size_t len)
 	if (s.time_ns < r->from_ns || s.time_ns >= r->to_ns)
 		return;
 	rr->samples++;
-	fp_out_write(&rr->out, line, len);
-	fp_out_char(&rr->out, '\n');
+	fp_write_line(fp_out_wr(&rr->out), line, len);
 }
 
 /* A recording: its S records (those in --time), read batch by batch
@@ -600,7 +595,7 @@ static int read_recording(struct reader *r, const struct options *o, int fd, int
 	r->pump.stage = o->stage;
 	rr.r = r;
 	fp_out_init(&rr.out, EV_DEFAULT, out_fd);
-	fp_out_str(&rr.out, FP_PROTO_HEADER "\n");
+	fp_write_header(fp_out_wr(&rr.out));
 	if (fp_rec_scan(fd, &ix) < 0)
 		fp_die_sys(FP_EXIT_SYS, "cannot read '%s'", in_name);
 	if (fp_rec_each_line(fd, &ix, r->from_ns, r->to_ns, rec_line, &rr, err, sizeof err) < 0) {
@@ -632,25 +627,14 @@ static int read_recording(struct reader *r, const struct options *o, int fd, int
 			 (unsigned long long)dropped);
 		rec_warn(&rr, msg);
 	}
-	fp_out_write(&rr.out, "I\t", 2);
-	fp_out_str(&rr.out, o->stage);
-	fp_out_str(&rr.out, "\tsamples=");
-	fp_out_u64(&rr.out, rr.samples);
-	fp_out_str(&rr.out, "\tbad_lines=");
-	fp_out_u64(&rr.out, rr.bad);
-	fp_out_str(&rr.out, "\tbytes=");
-	fp_out_u64(&rr.out, rr.bytes);
-	fp_out_str(&rr.out, "\trecording=1\tbatches=");
-	fp_out_u64(&rr.out, ix.n);
-	fp_out_str(&rr.out, "\tkept_from_ns=");
-	fp_out_u64(&rr.out, ix.n ? from : 0);
-	fp_out_str(&rr.out, "\tkept_to_ns=");
-	fp_out_u64(&rr.out, to);
-	fp_out_str(&rr.out, "\tretention_dropped=");
-	fp_out_u64(&rr.out, dropped);
-	fp_out_str(&rr.out, "\tcapture_from_ns=");
-	fp_out_u64(&rr.out, ix.n ? ix.m[0].capture_min_ns : 0);
-	fp_out_char(&rr.out, '\n');
+	const struct fp_stat stats[] = {
+		{ "samples", rr.samples }, { "bad_lines", rr.bad }, { "bytes", rr.bytes },
+		{ "recording", 1 }, { "batches", ix.n }, { "kept_from_ns", ix.n ? from : 0 },
+		{ "kept_to_ns", to }, { "retention_dropped", dropped },
+		{ "capture_from_ns", ix.n ? ix.m[0].capture_min_ns : 0 },
+	};
+
+	fp_write_info(fp_out_wr(&rr.out), o->stage, stats, sizeof stats / sizeof *stats);
 	fp_out_flush_all(&rr.out);
 	fp_rec_index_free(&ix);
 	return rc;

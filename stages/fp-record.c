@@ -207,39 +207,26 @@ static void flush_batch(struct recorder *r)
 }
 
 /* `I read samples=.. dropped=.. lost_events=..`: the source's counts */
+/* I read ...: the source's counts of samples, drops and lost events. */
 static void note_read_stats(struct recorder *r, const char *line, size_t len)
 {
-	struct fp_str f[32];
-	size_t n = fp_split_fields(line, len, f, 32);
+	struct fp_info info;
 
-	for (size_t i = 2; i < n; i++) {
-		const char *eq = memchr(f[i].p, '=', f[i].n);
-		uint64_t v;
-
-		if (!eq || fp_parse_u64(eq + 1, f[i].n - (size_t)(eq + 1 - f[i].p), &v) < 0)
-			continue;
-		size_t kl = (size_t)(eq - f[i].p);
-
-		if (kl == 7 && !memcmp(f[i].p, "samples", 7))
-			r->src_samples = v;
-		else if (kl == 7 && !memcmp(f[i].p, "dropped", 7))
-			r->src_dropped = v;
-		else if (kl == 11 && !memcmp(f[i].p, "lost_events", 11))
-			r->src_lost = v;
-	}
+	if (fp_info_parse(line, len, &info) < 0 || !fp_str_eq(info.stage, "read"))
+		return;
+	fp_info_get(&info, "samples", &r->src_samples);
+	fp_info_get(&info, "dropped", &r->src_dropped);
+	fp_info_get(&info, "lost_events", &r->src_lost);
 }
 
 static void on_line(struct fp_pump *p, char *line, size_t len)
 {
 	struct recorder *r = p->ctx;
 	struct fp_sample s;
+	enum fp_rec tag = fp_record_tag(line, &len);
 
-	fp_out_write(&p->out, line, len);
-	fp_out_char(&p->out, '\n');
-	if (len && line[len - 1] == '\r')
-		len--;
-	if (len && line[0] == FP_TAG_SAMPLE && !r->failed &&
-	    fp_sample_parse(line, len, &s) == 0) {
+	fp_write_line(fp_out_wr(&p->out), line, len);
+	if (tag == FP_REC_SAMPLE && !r->failed && fp_sample_parse(line, len, &s) == 0) {
 		/* a batch spans one interval of sample time (aligned: with the
 		 * default 1 s, one heatmap column), however fast samples come */
 		if (r->b_samples && s.time_ns / r->interval_ns != r->b_first / r->interval_ns)
@@ -259,7 +246,7 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 			r->b_max = s.time_ns;
 		if (r->len >= BATCH_MAX)
 			flush_batch(r);
-	} else if (len > 7 && !memcmp(line, "I\tread\t", 7)) {
+	} else if (tag == FP_REC_INFO) {
 		note_read_stats(r, line, len);
 	}
 }
@@ -292,7 +279,10 @@ static uint64_t kept_samples(const struct recorder *r)
 }
 
 /* The end-of-input fields, `key=value` joined by sep. */
-static void format_stats(const struct recorder *r, char *buf, size_t n, char sep)
+enum { N_STATS = 13 };
+
+/* The recorder's statistics: the I record's and the stats file's fields. */
+static void recorder_stats(const struct recorder *r, struct fp_stat st[N_STATS])
 {
 	const struct fp_rec_member *a = r->n > r->first ? &r->kept[r->first] : NULL;
 	uint64_t from = UINT64_MAX, to = 0;
@@ -303,18 +293,29 @@ static void format_stats(const struct recorder *r, char *buf, size_t n, char sep
 		if (r->kept[i].max_ns > to)
 			to = r->kept[i].max_ns;
 	}
-	snprintf(buf, n, "recorded=%llu%cbatches=%llu%cbytes=%llu%ckept_batches=%llu%c"
-		 "kept_samples=%llu%ckept_bytes=%llu%ckept_from_ns=%llu%ckept_to_ns=%llu%c"
-		 "retention_dropped=%llu%ccapture_from_ns=%llu%ccapture_to_ns=%llu%cidle=%llu%c"
-		 "failed=%d",
-		 (unsigned long long)r->recorded, sep, (unsigned long long)r->seq, sep,
-		 (unsigned long long)r->bytes, sep, (unsigned long long)(r->n - r->first), sep,
-		 (unsigned long long)kept_samples(r), sep, (unsigned long long)r->kept_bytes, sep,
-		 (unsigned long long)(a ? from : 0), sep, (unsigned long long)to, sep,
-		 (unsigned long long)r->retention_dropped, sep,
-		 (unsigned long long)(r->seq ? r->capture_min : 0), sep,
-		 (unsigned long long)r->capture_max, sep, (unsigned long long)r->idle, sep,
-		 r->failed);
+	const struct fp_stat v[N_STATS] = {
+		{ "recorded", r->recorded }, { "batches", r->seq }, { "bytes", r->bytes },
+		{ "kept_batches", r->n - r->first }, { "kept_samples", kept_samples(r) },
+		{ "kept_bytes", r->kept_bytes }, { "kept_from_ns", a ? from : 0 },
+		{ "kept_to_ns", to }, { "retention_dropped", r->retention_dropped },
+		{ "capture_from_ns", r->seq ? r->capture_min : 0 },
+		{ "capture_to_ns", r->capture_max }, { "idle", r->idle },
+		{ "failed", (uint64_t)r->failed },
+	};
+	memcpy(st, v, sizeof v);
+}
+
+/* The stats file: key=value lines. */
+static void format_stats(const struct recorder *r, char *buf, size_t n)
+{
+	struct fp_stat st[N_STATS];
+	size_t used = 0;
+
+	recorder_stats(r, st);
+	buf[0] = '\0';
+	for (size_t i = 0; i < N_STATS && used < n; i++)
+		used += (size_t)snprintf(buf + used, n - used, "%s%s=%llu", i ? "\n" : "", st[i].key,
+					 (unsigned long long)st[i].value);
 }
 
 #define STATS_MAX 1024
@@ -350,14 +351,12 @@ static void on_eof(struct fp_pump *p)
 	flush_batch(r);
 	if (!r->failed && fdatasync(r->fd) < 0 && errno != EINVAL)
 		fail(r, "cannot sync");
-	format_stats(r, fields, sizeof fields, '\t');
-	fp_out_write(&p->out, "I\t", 2);
-	fp_out_str(&p->out, p->stage);
-	fp_out_char(&p->out, '\t');
-	fp_out_str(&p->out, fields);
-	fp_out_char(&p->out, '\n');
+	struct fp_stat st[N_STATS];
+
+	recorder_stats(r, st);
+	fp_write_info(fp_out_wr(&p->out), p->stage, st, N_STATS);
 	if (r->stats_path) {
-		format_stats(r, fields, sizeof fields, '\n');
+		format_stats(r, fields, sizeof fields);
 		write_stats_file(r, fields);
 	}
 }
