@@ -1,12 +1,18 @@
 /* fp_error.h: one way to report errors, for every flamepipe program.
  *
  * Messages look like `prog: what failed: why` (git/skalibs style: lower case,
- * no final full stop). Exit codes are few and documented in README.md:
+ * no final full stop). Every exit code of every program (stages, the
+ * runner, fp-serve) is defined here, once, and documented in README.md and
+ * docs/flamepipe.md:
  *
  *   0   success
  *   1   bad input data (a file, line and expectation were printed)
+ *   2   the runner: a stage failed otherwise (another code, a signal, gave
+ *       up restarting, killed after a deadline)
  *   100 usage error or permanent failure (bad option, bad pipeline file)
  *   111 a system call failed (open, read, write, fork, mkfifo ...)
+ *   141 a stage's reader went away (128 + SIGPIPE); not a failure when the
+ *       stage after it has finished
  *
  * Calling sequence: fp_set_prog(argv[0]) first thing in main().
  */
@@ -18,8 +24,10 @@
 enum {
 	FP_EXIT_OK = 0,
 	FP_EXIT_DATA = 1,
+	FP_EXIT_STAGE = 2,
 	FP_EXIT_USAGE = 100,
 	FP_EXIT_SYS = 111,
+	FP_EXIT_PIPE = 141,
 };
 
 /* Sets the name used as message prefix: the basename of argv0. */

@@ -54,7 +54,6 @@
 #define FP_OUT_CHUNK  (64u << 10)	/* flush when this much is buffered */
 #define FP_OUT_HIGH   (1u << 20)	/* stop reading input above this */
 #define FP_OUT_HARD   (8u << 20)	/* block (poll) before growing past this */
-#define FP_EXIT_PIPE  141		/* reader went away: 128 + SIGPIPE */
 #define FP_PIPE_SIZE  (1 << 20)		/* kernel buffer of our pipes/FIFOs */
 /* A stage writing into a pipe or FIFO whose pipe or FIFO input delivered
  * less than FP_TRICKLE_BYTES in two read callbacks in a row (a live source

@@ -131,6 +131,11 @@ void fp_write_sample(struct fp_wr w, const struct fp_sample *s);
 
 /* ---- G geometry, H cell --------------------------------------------------- */
 
+/* The most heatmap rows (slices of a second) anything accepts: fp-bucket
+ * --rows, the runner's --rows, fp-render, fp-serve's rows= (the one
+ * definition). */
+#define FP_ROWS_MAX 1000
+
 struct fp_geometry {
 	uint64_t rows;		/* >= 1 */
 	uint64_t base_sec;	/* <= UINT64_MAX / FP_NSEC_PER_SEC */

@@ -38,8 +38,8 @@ void fp_heatmap_reset(struct fp_heatmap *hm, unsigned rows, int64_t base_sec)
 {
 	if (rows < 1)
 		rows = 1;
-	if (rows > FP_HEATMAP_MAX_ROWS)
-		rows = FP_HEATMAP_MAX_ROWS;
+	if (rows > FP_ROWS_MAX)
+		rows = FP_ROWS_MAX;
 	if (rows != hm->rows) {
 		free(hm->cells);
 		hm->cells = NULL;

@@ -39,7 +39,7 @@
 
 #include "sink.h"
 
-#define FP_HEATMAP_MAX_ROWS 1000
+#include "fp_record.h"	/* FP_ROWS_MAX */
 #define FP_HEATMAP_MAX_COLS 100000	/* about 28 hours */
 
 struct fp_heatmap {
@@ -72,7 +72,7 @@ struct fp_heatmap_opts {
 
 void fp_heatmap_init(struct fp_heatmap *hm);
 void fp_heatmap_free(struct fp_heatmap *hm);
-/* Drops all cells and sets the geometry (rows clamped to 1..MAX_ROWS). */
+/* Drops all cells and sets the geometry (rows clamped to 1..FP_ROWS_MAX). */
 void fp_heatmap_reset(struct fp_heatmap *hm, unsigned rows, int64_t base_sec);
 /* Sets a cell to an absolute count. -1 if row >= rows or col >= MAX_COLS. */
 int fp_heatmap_set(struct fp_heatmap *hm, uint64_t col, uint64_t row, uint64_t count);

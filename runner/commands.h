@@ -30,34 +30,6 @@ int cmd_serve(int argc, char **argv) __attribute__((weak));
 extern const char cmd_live_usage[] __attribute__((weak));
 extern const char cmd_serve_usage[] __attribute__((weak));
 
-/* Shared by run and report: -D/-A/--input style option helpers. */
-struct fp_vars;
-/* Parses a duration in seconds ("5", "0.5"); dies 100 on a bad one. */
-double fp_parse_timeout(const char *opt, const char *s);
-/* Finds the default pipeline: $FLAMEPIPE_PIPELINE, then
- * <bindir>/../examples/default.pipeline, then
- * <bindir>/../share/flamepipe/default.pipeline. Dies 100 if none. */
-char *fp_default_pipeline(void);
-
-/* The progress line on stderr (report.c): every PROGRESS_INTERVAL, how
- * far the first stage is in input (a regular file: position of total and
- * percent; anything else: bytes it read, /proc/PID/io rchar, which also
- * counts its few start-up reads) and MB/s. */
-#include <limits.h>
-#include <sys/types.h>
-#include <ev.h>
-struct fp_run;
-struct fp_progress {
-	ev_timer w;
-	struct fp_run *run;
-	const char *label;
-	char input_real[PATH_MAX];
-	off_t size;
-	ev_tstamp start;
-	int shown, active;
-};
-void fp_progress_start(struct fp_progress *p, struct fp_run *r, const char *input,
-		       const char *label);
-void fp_progress_stop(struct fp_progress *p);
+/* The options they share: options.h; the progress line: progress.h. */
 
 #endif

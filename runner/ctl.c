@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "options.h"
 #include "fp_error.h"
 #include "fp_fifo.h"
 #include "pipeline_run.h"

@@ -13,9 +13,8 @@
  * Signals (run, report): SIGINT/SIGTERM/SIGHUP stop the pipeline: the
  * source gets SIGTERM, the rest drains; a second signal sends SIGTERM to
  * every stage, a third SIGKILL. SIGQUIT kills every stage at once.
- * Exit codes: 0 ok, 1 a stage reported bad data, 2 a stage failed
- * otherwise, 100 usage / pipeline file / program not found, 111 system
- * error (pipeline_run.h). docs/flamepipe.md has the details.
+ * Exit codes: fp_error.h (FP_EXIT_*); docs/flamepipe.md has the details.
+ * The shared options are parsed in options.c.
  */
 #include <fcntl.h>
 #include <getopt.h>
@@ -27,11 +26,10 @@
 
 #include "commands.h"
 #include "fp_error.h"
+#include "options.h"
 #include "pipeline.h"
 #include "pipeline_run.h"
-
-#define ROWS_MAX 1000
-#define TIMEOUT_MAX 3600.0
+#include "progress.h"
 
 const char cmd_run_usage[] =
 	"run [PIPELINE] [-D NAME=VALUE]... [-A NAME=WORD]... [--input FILE] [--outdir DIR]\n"
@@ -103,182 +101,53 @@ static int cmd_help(int argc, char **argv)
 	return FP_EXIT_OK;
 }
 
-/* ---- shared helpers -------------------------------------------------------- */
-
-double fp_parse_timeout(const char *opt, const char *s)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (!*s || *end || !(v >= 0) || v > TIMEOUT_MAX)
-		fp_die(FP_EXIT_USAGE, "%s: bad duration '%s' (expected seconds, 0..%g)", opt, s, TIMEOUT_MAX);
-	return v;
-}
-
-char *fp_default_pipeline(void)
-{
-	static const char *const candidates[] = {
-		"../examples/default.pipeline",
-		"../share/flamepipe/default.pipeline",
-	};
-	const char *env = getenv("FLAMEPIPE_PIPELINE");
-	const char *bindir = fp_run_bindir();
-	char path[PATH_MAX];
-
-	if (env && *env)
-		return fp_xstrdup(env);
-	for (size_t i = 0; bindir && i < sizeof candidates / sizeof *candidates; i++) {
-		snprintf(path, sizeof path, "%s/%s", bindir, candidates[i]);
-		if (access(path, R_OK) == 0)
-			return fp_xstrdup(path);
-	}
-	fp_die(FP_EXIT_USAGE, "no default pipeline found next to %s (give one with --pipeline FILE)",
-	       bindir ? bindir : "the flamepipe binary");
-}
-
 /* ---- run and check ------------------------------------------------------------ */
 
-struct run_args {
-	struct fp_run_opts o;
-	const char *pipeline;
-	char **defines;		/* "-D" or "-A" then the assignment, in order */
-	size_t ndefines;
-	const char *input, *outdir, *rows;
-	int verbose, quiet, progress;
-};
-
-enum {
-	OPT_INPUT = 256, OPT_OUTDIR, OPT_ROWS, OPT_DIR_FILE, OPT_FIFO_DIR,
-	OPT_DRAIN, OPT_KILL, OPT_PROGRESS, OPT_NO_PROGRESS,
-};
-
-static const struct option run_options[] = {
-	{ "define", required_argument, NULL, 'D' },
-	{ "append", required_argument, NULL, 'A' },
-	{ "input", required_argument, NULL, OPT_INPUT },
-	{ "outdir", required_argument, NULL, OPT_OUTDIR },
-	{ "rows", required_argument, NULL, OPT_ROWS },
-	{ "dir-file", required_argument, NULL, OPT_DIR_FILE },
-	{ "fifo-dir", required_argument, NULL, OPT_FIFO_DIR },
-	{ "drain-timeout", required_argument, NULL, OPT_DRAIN },
-	{ "kill-timeout", required_argument, NULL, OPT_KILL },
-	{ "user", required_argument, NULL, 'u' },
-	{ "progress", no_argument, NULL, OPT_PROGRESS },
-	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static void check_rows(const char *s)
+/* run and check: [PIPELINE] and the shared options (options.h). */
+static void parse_run_args(int argc, char **argv, struct fp_cli *cli, const char *usage)
 {
-	char *end;
-	long v = strtol(s, &end, 10);
-
-	if (!*s || *end || v < 1 || v > ROWS_MAX)
-		fp_die(FP_EXIT_USAGE, "--rows: bad value '%s' (expected an integer 1..%d)", s, ROWS_MAX);
-}
-
-static void parse_run_args(int argc, char **argv, struct run_args *a, const char *usage)
-{
+	struct option table[FP_CLI_TABLE_MAX];
 	int c;
 
-	memset(a, 0, sizeof *a);
-	fp_run_opts_init(&a->o);
-	a->defines = fp_xcalloc((size_t)argc + 1, sizeof *a->defines);
-	a->progress = isatty(2);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "D:A:u:vqh", run_options, NULL)) != -1) {
-		switch (c) {
-		case 'D':
-		case 'A': {
-			const char *eq = strchr(optarg, '=');
-
-			if (!eq || !fp_var_name_ok(optarg, (size_t)(eq - optarg)))
-				fp_die(FP_EXIT_USAGE, "-%c: expected NAME=VALUE with NAME like [A-Za-z_][A-Za-z0-9_]*, got '%s'",
-				       c, optarg);
-			if ((size_t)(eq - optarg) == 7 && !strncmp(optarg, "FIFODIR", 7))
-				fp_die(FP_EXIT_USAGE, "-%c: FIFODIR is set by the runner", c);
-			size_t len = strlen(optarg);
-			char *d = fp_xmalloc(len + 2);
-
-			d[0] = (char)c;
-			memcpy(d + 1, optarg, len + 1);
-			a->defines[a->ndefines++] = d;
-			break;
-		}
-		case OPT_INPUT: a->input = optarg; break;
-		case OPT_OUTDIR: a->outdir = optarg; break;
-		case OPT_ROWS: check_rows(optarg); a->rows = optarg; break;
-		case OPT_DIR_FILE: a->o.dir_file = optarg; break;
-		case OPT_FIFO_DIR: a->o.fifo_dir = optarg; break;
-		case OPT_DRAIN: a->o.drain_timeout = fp_parse_timeout("--drain-timeout", optarg); break;
-		case OPT_KILL: a->o.kill_timeout = fp_parse_timeout("--kill-timeout", optarg); break;
-		case 'u': a->o.user = optarg; break;
-		case OPT_PROGRESS: a->progress = 1; break;
-		case OPT_NO_PROGRESS: a->progress = 0; break;
-		case 'v': a->o.verbose = 1; break;
-		case 'q': a->quiet = 1; a->progress = 0; break;
-		case 'h': printf("usage: flamepipe %s\n", usage); exit(FP_EXIT_OK);
-		default: fp_die(FP_EXIT_USAGE, "usage: flamepipe %s", usage);
-		}
-	}
+	fp_cli_init(cli, argc, FP_CLI_RUN, usage);
+	fp_cli_table(cli, NULL, 0, table);
+	while ((c = getopt_long(argc, argv, fp_cli_shorts(cli, NULL), table, NULL)) != -1)
+		if (!fp_cli_option(cli, c, optarg))
+			fp_cli_usage_error(cli);
 	if (argc - optind > 1)
-		fp_die(FP_EXIT_USAGE, "usage: flamepipe %s", usage);
-	a->pipeline = optind < argc ? argv[optind] : NULL;
-	if (a->quiet)
-		a->o.announce_dir = 0;
+		fp_cli_usage_error(cli);
+	cli->pipeline = optind < argc ? argv[optind] : NULL;
 }
 
-/* Built-ins first, then the options that set them, then -D/-A in order. */
-static void build_vars(struct run_args *a, struct fp_vars *v, const char *fifodir,
-		       struct fp_run *r)
+/* The INPUT variable when it is one file (for the progress line). */
+static const char *single_input(const struct fp_vars *v)
 {
-	if (r)
-		fp_run_default_vars(r, v);
-	else
-		fp_vars_builtin(v, fifodir);
-	if (a->input)
-		fp_vars_set(v, "INPUT", a->input);
-	if (a->outdir)
-		fp_vars_set(v, "OUTDIR", a->outdir);
-	if (a->rows)
-		fp_vars_set(v, "ROWS", a->rows);
-	for (size_t i = 0; i < a->ndefines; i++)
-		fp_vars_define(v, a->defines[i] + 1, a->defines[i][0] == 'A');
-}
+	const struct fp_var *in = fp_vars_get(v, "INPUT");
 
-static void free_run_args(struct run_args *a)
-{
-	for (size_t i = 0; i < a->ndefines; i++)
-		free(a->defines[i]);
-	free(a->defines);
+	return in && !in->is_list && in->n ? in->words[0] : NULL;
 }
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_args a;
+	struct fp_cli cli;
 	struct fp_vars v;
 	struct fp_run *r;
 	struct fp_progress prog = { 0 };
 	char *pipeline;
 	int rc;
 
-	parse_run_args(argc, argv, &a, cmd_run_usage);
-	pipeline = a.pipeline ? fp_xstrdup(a.pipeline) : fp_default_pipeline();
-	r = fp_run_new(&a.o);
+	parse_run_args(argc, argv, &cli, cmd_run_usage);
+	pipeline = cli.pipeline ? fp_xstrdup(cli.pipeline) : fp_default_pipeline();
+	r = fp_run_new(&cli.run);
 	fp_vars_init(&v);
-	build_vars(&a, &v, NULL, r);
+	fp_run_default_vars(r, &v);
+	fp_cli_vars(&cli, &v);
 	rc = fp_run_load(r, pipeline, &v);
 	if (rc == 0)
 		rc = fp_run_start(r);
 	if (rc == 0) {
-		if (a.progress) {
-			const struct fp_var *in = fp_vars_get(&v, "INPUT");
-
-			fp_progress_start(&prog, r, in && !in->is_list && in->n ? in->words[0] : NULL, "run");
-		}
+		if (cli.progress)
+			fp_progress_start(&prog, r, single_input(&v), "run");
 		rc = fp_run_wait(r);
 		fp_progress_stop(&prog);
 	} else {
@@ -286,7 +155,7 @@ int cmd_run(int argc, char **argv)
 	}
 	fp_run_free(r);
 	fp_vars_free(&v);
-	free_run_args(&a);
+	fp_cli_free(&cli);
 	free(pipeline);
 	return rc;
 }
@@ -295,16 +164,17 @@ int cmd_run(int argc, char **argv)
  * so a pipeline file can be checked without running it. */
 int cmd_check(int argc, char **argv)
 {
-	struct run_args a;
+	struct fp_cli cli;
 	struct fp_vars v;
 	struct fp_pipeline pl;
 	char err[FP_PIPELINE_ERR_MAX];
 	char *pipeline;
 
-	parse_run_args(argc, argv, &a, cmd_check_usage);
-	pipeline = a.pipeline ? fp_xstrdup(a.pipeline) : fp_default_pipeline();
+	parse_run_args(argc, argv, &cli, cmd_check_usage);
+	pipeline = cli.pipeline ? fp_xstrdup(cli.pipeline) : fp_default_pipeline();
 	fp_vars_init(&v);
-	build_vars(&a, &v, "FIFODIR", NULL);
+	fp_vars_builtin(&v, "FIFODIR");
+	fp_cli_vars(&cli, &v);
 	if (fp_pipeline_parse_file(pipeline, &v, &pl, err, sizeof err) < 0 ||
 	    fp_pipeline_resolve(&pl, fp_run_bindir(), err, sizeof err) < 0)
 		fp_die(FP_EXIT_USAGE, "%s", err);
@@ -319,7 +189,7 @@ int cmd_check(int argc, char **argv)
 	}
 	fp_pipeline_free(&pl);
 	fp_vars_free(&v);
-	free_run_args(&a);
+	fp_cli_free(&cli);
 	free(pipeline);
 	return fflush(stdout) == 0 ? FP_EXIT_OK : FP_EXIT_SYS;
 }

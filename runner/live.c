@@ -55,15 +55,17 @@
 #include "commands.h"
 #include "fp_recording.h"
 #include "fp_error.h"
+#include "options.h"
 #include "pipeline.h"
 #include "pipeline_run.h"
+#include "progress.h"
+#include "summary.h"
 
 #define DEFAULT_HZ "49"
 #define HZ_MAX 100000
-#define ROWS_MAX 1000
+#define INTERVAL_MAX_MS 3600000
 #define DEFAULT_LIVE_NAME "live"
 #define GENERATED_NAME "live.pipeline"
-#define FOLDED_NAME "stacks.folded"
 #define RECORDING_NAME "recording.fp.gz"	/* in -o DIR, else in the FIFO dir */
 #define RECORD_STATS_NAME "record.stats"	/* fp-record --stats, in the FIFO dir */
 /* Without -o the recording lives in the private FIFO directory (often
@@ -93,16 +95,14 @@ const char cmd_live_usage[] =
 enum source { SRC_PERF, SRC_BPFTRACE };
 
 struct live_opts {
+	struct fp_cli cli;	/* the shared options: -o, --rows, --pipeline, -D/-A, ... */
 	const char *hz, *pid, *call_graph, *http, *outdir, *name, *serve_dir;
-	const char *pipeline, *interval;
+	const char *interval;
 	const char *max_size, *keep;	/* retention of the recording */
 	double duration;	/* 0: until Ctrl-C or COMMAND ends */
-	const char *rows;
 	enum source source;
 	int all_cpus, callgraph, keep_serving, no_term, quiet;
 	char **command;		/* NULL-terminated, or NULL */
-	char **pending;		/* -D/-A and --perf-arg, as "D..."/"A..." */
-	size_t npending;
 };
 
 /* What watches the end of the capture to stop the web server. */
@@ -120,27 +120,12 @@ struct duration {
 	ev_tstamp since;		/* time of the first poll */
 };
 
-static unsigned long long stage_rchar(struct fp_run *r, const char *name)
+/* rchar of the stage named "read", 0 while it is not running. */
+static unsigned long long read_stage_rchar(struct fp_run *r)
 {
-	unsigned long long rchar = 0;
+	long long n = fp_run_stage_rchar(r, "read");
 
-	for (size_t i = 0; i < fp_run_stage_count(r); i++) {
-		pid_t pid = fp_run_stage_pid(r, i);
-		char path[64], line[128];
-		FILE *f;
-
-		if (strcmp(fp_run_stage_name(r, i), name) || pid <= 0)
-			continue;
-		snprintf(path, sizeof path, "/proc/%ld/io", (long)pid);
-		f = fopen(path, "r");
-		if (!f)
-			return 0;
-		while (fgets(line, sizeof line, f))
-			if (sscanf(line, "rchar: %llu", &rchar) == 1)
-				break;
-		fclose(f);
-	}
-	return rchar;
+	return n > 0 ? (unsigned long long)n : 0;
 }
 
 static void duration_cb(struct ev_loop *loop, ev_timer *w, int revents)
@@ -151,7 +136,7 @@ static void duration_cb(struct ev_loop *loop, ev_timer *w, int revents)
 		fp_run_stop(d->run);
 		return;
 	}
-	unsigned long long rchar = stage_rchar(d->run, "read");
+	unsigned long long rchar = read_stage_rchar(d->run);
 
 	if (!d->polled) {
 		d->polled = 1;
@@ -177,21 +162,6 @@ struct web_watch {
 };
 
 /* ---- finding files next to the binary ------------------------------------ */
-
-/* <bindir>/../examples/REL, then <bindir>/../share/flamepipe/REL. */
-static char *find_data_file(const char *rel)
-{
-	const char *bindir = fp_run_bindir();
-	static const char *const roots[] = { "../examples", "../share/flamepipe" };
-	char path[PATH_MAX];
-
-	for (size_t i = 0; bindir && i < sizeof roots / sizeof *roots; i++) {
-		snprintf(path, sizeof path, "%s/%s/%s", bindir, roots[i], rel);
-		if (access(path, R_OK) == 0)
-			return fp_xstrdup(path);
-	}
-	return NULL;
-}
 
 static int is_dir(const char *path)
 {
@@ -295,28 +265,6 @@ static void check_source(const struct live_opts *o)
 
 /* ---- options -------------------------------------------------------------- */
 
-static void pend(struct live_opts *o, char kind, const char *var, const char *value)
-{
-	size_t n = (var ? strlen(var) + 1 : 0) + strlen(value) + 2;
-	char *s = fp_xmalloc(n);
-
-	snprintf(s, n, "%c%s%s%s", kind, var ? var : "", var ? "=" : "", value);
-	o->pending[o->npending++] = s;
-}
-
-static long parse_int(const char *opt, const char *s, long min, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (!*s || *end || errno || v < min || v > max)
-		fp_die(FP_EXIT_USAGE, "%s: bad value '%s' (expected an integer %ld..%ld)",
-		       opt, s, min, max);
-	return v;
-}
-
 static void check_pid_list(const char *s)
 {
 	if (!*s || strspn(s, "0123456789,") != strlen(s) || s[0] == ',')
@@ -329,15 +277,15 @@ static void check_http(const char *s)
 	const char *colon = strrchr(s, ':');
 	const char *port = colon ? colon + 1 : s;
 
-	parse_int("--http", port, 0, 65535);
+	fp_parse_int("--http", port, 0, 65535);
 	if (colon == s)
 		fp_die(FP_EXIT_USAGE, "--http: empty address in '%s' (expected [ADDR:]PORT)", s);
 }
 
 enum {
-	OPT_DURATION = 256, OPT_ROWS, OPT_SOURCE, OPT_HTTP, OPT_NAME, OPT_SERVE_DIR,
-	OPT_KEEP, OPT_NO_TERM, OPT_PERF_ARG, OPT_PIPELINE, OPT_DIR_FILE, OPT_DRAIN,
-	OPT_CALL_GRAPH, OPT_INTERVAL, OPT_KILL, OPT_MAX_SIZE, OPT_KEEP_FOR,
+	OPT_DURATION = 256, OPT_SOURCE, OPT_HTTP, OPT_NAME, OPT_SERVE_DIR,
+	OPT_KEEP, OPT_NO_TERM, OPT_PERF_ARG, OPT_CALL_GRAPH, OPT_INTERVAL, OPT_MAX_SIZE,
+	OPT_KEEP_FOR,
 };
 
 /* With --user, the leading stages that keep root: perf record and perf
@@ -345,131 +293,124 @@ enum {
 #define PRIVILEGED_PERF 2
 #define PRIVILEGED_BPFTRACE 1
 
-static void parse_options(int argc, char **argv, struct live_opts *o, struct fp_run_opts *ro)
+/* live's own options (the shared ones are in options.c). */
+static const struct option live_options[] = {
+	{ "freq", required_argument, NULL, 'F' },
+	{ "all-cpus", no_argument, NULL, 'a' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "source", required_argument, NULL, OPT_SOURCE },
+	{ "http", required_argument, NULL, OPT_HTTP },
+	{ "name", required_argument, NULL, OPT_NAME },
+	{ "serve-dir", required_argument, NULL, OPT_SERVE_DIR },
+	{ "keep-serving", no_argument, NULL, OPT_KEEP },
+	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
+	{ "keep", required_argument, NULL, OPT_KEEP_FOR },
+	{ "no-term", no_argument, NULL, OPT_NO_TERM },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "perf-arg", required_argument, NULL, OPT_PERF_ARG },
+};
+#define NLIVE_OPTIONS (sizeof live_options / sizeof *live_options)
+
+static enum source parse_source(const char *s)
 {
-	static const struct option opts[] = {
-		{ "freq", required_argument, NULL, 'F' },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
-		{ "duration", required_argument, NULL, OPT_DURATION },
-		{ "rows", required_argument, NULL, OPT_ROWS },
-		{ "source", required_argument, NULL, OPT_SOURCE },
-		{ "http", required_argument, NULL, OPT_HTTP },
-		{ "outdir", required_argument, NULL, 'o' },
-		{ "name", required_argument, NULL, OPT_NAME },
-		{ "serve-dir", required_argument, NULL, OPT_SERVE_DIR },
-		{ "keep-serving", no_argument, NULL, OPT_KEEP },
-		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
-		{ "keep", required_argument, NULL, OPT_KEEP_FOR },
-		{ "no-term", no_argument, NULL, OPT_NO_TERM },
-		{ "interval", required_argument, NULL, OPT_INTERVAL },
-		{ "perf-arg", required_argument, NULL, OPT_PERF_ARG },
-		{ "pipeline", required_argument, NULL, OPT_PIPELINE },
-		{ "define", required_argument, NULL, 'D' },
-		{ "append", required_argument, NULL, 'A' },
-		{ "dir-file", required_argument, NULL, OPT_DIR_FILE },
-		{ "drain-timeout", required_argument, NULL, OPT_DRAIN },
-		{ "kill-timeout", required_argument, NULL, OPT_KILL },
-		{ "user", required_argument, NULL, 'u' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	if (!strcmp(s, "perf"))
+		return SRC_PERF;
+	if (!strcmp(s, "bpftrace"))
+		return SRC_BPFTRACE;
+	fp_die(FP_EXIT_USAGE, "--source: '%s' (expected perf or bpftrace)", s);
+}
 
-	o->pending = fp_xcalloc((size_t)argc + 1, sizeof *o->pending);
-	o->hz = DEFAULT_HZ;
-	o->name = DEFAULT_LIVE_NAME;
-	optind = 1;
-	/* '+': stop at the first non-option, so COMMAND's own options stay its. */
-	while ((c = getopt_long(argc, argv, "+F:ap:go:D:A:u:vqh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'F': parse_int("-F", optarg, 1, HZ_MAX); o->hz = optarg; break;
-		case 'a': o->all_cpus = 1; break;
-		case 'p': check_pid_list(optarg); o->pid = optarg; break;
-		case 'g': o->callgraph = 1; break;
-		case OPT_CALL_GRAPH: o->call_graph = optarg; o->callgraph = 1; break;
-		case OPT_DURATION:
-			o->duration = fp_parse_timeout("--duration", optarg);
-			if (o->duration <= 0)
-				fp_die(FP_EXIT_USAGE, "--duration: want more than 0 seconds");
-			break;
-		case OPT_ROWS: parse_int("--rows", optarg, 1, ROWS_MAX); o->rows = optarg; break;
-		case OPT_SOURCE:
-			if (!strcmp(optarg, "perf"))
-				o->source = SRC_PERF;
-			else if (!strcmp(optarg, "bpftrace"))
-				o->source = SRC_BPFTRACE;
-			else
-				fp_die(FP_EXIT_USAGE, "--source: '%s' (expected perf or bpftrace)", optarg);
-			break;
-		case OPT_HTTP: check_http(optarg); o->http = optarg; break;
-		case 'o': o->outdir = optarg; break;
-		case OPT_NAME:
-			if (!*optarg || strpbrk(optarg, "/\t\n\r"))
-				fp_die(FP_EXIT_USAGE, "--name: want a name without '/', TAB or LF");
-			o->name = optarg;
-			break;
-		case OPT_SERVE_DIR: o->serve_dir = optarg; break;
-		case OPT_KEEP: o->keep_serving = 1; break;
-		case OPT_MAX_SIZE: {
-			uint64_t b;
+/* The recording's retention options are checked here, used by fp-record. */
+static const char *check_max_size(const char *s)
+{
+	uint64_t b;
 
-			if (fp_rec_parse_size(optarg, &b) < 0)
-				fp_die(FP_EXIT_USAGE, "--max-size: expected bytes with an optional k, "
-				       "M or G suffix, got '%s'", optarg);
-			o->max_size = optarg;
-			break;
-		}
-		case OPT_KEEP_FOR: {
-			uint64_t ns;
+	if (fp_rec_parse_size(s, &b) < 0)
+		fp_die(FP_EXIT_USAGE, "--max-size: expected bytes with an optional k, "
+		       "M or G suffix, got '%s'", s);
+	return s;
+}
 
-			if (fp_rec_parse_duration(optarg, &ns) < 0)
-				fp_die(FP_EXIT_USAGE, "--keep: expected seconds with an optional s, "
-				       "m, h or d suffix, got '%s'", optarg);
-			o->keep = optarg;
-			break;
-		}
-		case OPT_NO_TERM: o->no_term = 1; break;
-		case OPT_INTERVAL: parse_int("--interval", optarg, 1, 3600000); o->interval = optarg; break;
-		case OPT_PERF_ARG: pend(o, 'A', "RECORD_ARGS", optarg); break;
-		case OPT_PIPELINE: o->pipeline = optarg; break;
-		case OPT_DIR_FILE: ro->dir_file = optarg; break;
-		case OPT_DRAIN: ro->drain_timeout = fp_parse_timeout("--drain-timeout", optarg); break;
-		case OPT_KILL: ro->kill_timeout = fp_parse_timeout("--kill-timeout", optarg); break;
-		case 'D':
-		case 'A': {
-			const char *eq = strchr(optarg, '=');
+static const char *check_keep(const char *s)
+{
+	uint64_t ns;
 
-			if (!eq || !fp_var_name_ok(optarg, (size_t)(eq - optarg)) ||
-			    ((size_t)(eq - optarg) == 7 && !strncmp(optarg, "FIFODIR", 7)))
-				fp_die(FP_EXIT_USAGE, "-%c: expected NAME=VALUE (NAME not FIFODIR), got '%s'",
-				       c, optarg);
-			pend(o, (char)c, NULL, optarg);
-			break;
-		}
-		case 'u': ro->user = optarg; break;
-		case 'v': ro->verbose = 1; ro->announce_dir = 1; break;
-		case 'q': o->quiet = 1; break;
-		case 'h': printf("usage: flamepipe %s\n", cmd_live_usage); exit(FP_EXIT_OK);
-		default: fp_die(FP_EXIT_USAGE, "usage: flamepipe %s", cmd_live_usage);
-		}
+	if (fp_rec_parse_duration(s, &ns) < 0)
+		fp_die(FP_EXIT_USAGE, "--keep: expected seconds with an optional s, "
+		       "m, h or d suffix, got '%s'", s);
+	return s;
+}
+
+/* One of live's own options; dies on an unknown one. */
+static void live_option(struct live_opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case 'F': fp_parse_int("-F", arg, 1, HZ_MAX); o->hz = arg; break;
+	case 'a': o->all_cpus = 1; break;
+	case 'p': check_pid_list(arg); o->pid = arg; break;
+	case 'g': o->callgraph = 1; break;
+	case OPT_CALL_GRAPH: o->call_graph = arg; o->callgraph = 1; break;
+	case OPT_DURATION:
+		o->duration = fp_parse_timeout("--duration", arg);
+		if (o->duration <= 0)
+			fp_die(FP_EXIT_USAGE, "--duration: want more than 0 seconds");
+		break;
+	case OPT_SOURCE: o->source = parse_source(arg); break;
+	case OPT_HTTP: check_http(arg); o->http = arg; break;
+	case OPT_NAME:
+		if (!*arg || strpbrk(arg, "/\t\n\r"))
+			fp_die(FP_EXIT_USAGE, "--name: want a name without '/', TAB or LF");
+		o->name = arg;
+		break;
+	case OPT_SERVE_DIR: o->serve_dir = arg; break;
+	case OPT_KEEP: o->keep_serving = 1; break;
+	case OPT_MAX_SIZE: o->max_size = check_max_size(arg); break;
+	case OPT_KEEP_FOR: o->keep = check_keep(arg); break;
+	case OPT_NO_TERM: o->no_term = 1; break;
+	case OPT_INTERVAL: fp_parse_int("--interval", arg, 1, INTERVAL_MAX_MS); o->interval = arg; break;
+	case OPT_PERF_ARG: fp_cli_append(&o->cli, "RECORD_ARGS", arg); break;
+	default: fp_cli_usage_error(&o->cli);
 	}
-	if (optind < argc)
-		o->command = argv + optind;
+}
+
+/* Options that exclude each other, and the defaults that depend on others. */
+static void check_live_options(struct live_opts *o)
+{
 	if (o->pid && o->all_cpus)
 		fp_die(FP_EXIT_USAGE, "live: -a and -p exclude each other (as in perf record)");
 	if (o->pid && o->command)
 		fp_die(FP_EXIT_USAGE, "live: -p and a COMMAND exclude each other "
 		       "(use --duration to bound a -p capture)");
-	ro->privileged = o->source == SRC_BPFTRACE ? PRIVILEGED_BPFTRACE : PRIVILEGED_PERF;
+	o->cli.run.privileged = o->source == SRC_BPFTRACE ? PRIVILEGED_BPFTRACE : PRIVILEGED_PERF;
 	if (o->source == SRC_BPFTRACE && o->call_graph)
 		fp_die(FP_EXIT_USAGE, "live: --call-graph is a perf option (bpftrace always "
 		       "records kernel and user stacks)");
 	if (!o->pid && !o->command)
 		o->all_cpus = 1;
+}
+
+static void parse_options(int argc, char **argv, struct live_opts *o)
+{
+	struct option table[FP_CLI_TABLE_MAX];
+	int c;
+
+	fp_cli_init(&o->cli, argc, FP_CLI_LIVE, cmd_live_usage);
+	o->cli.run.drain_timeout = LIVE_DRAIN_TIMEOUT;
+	o->cli.run.kill_timeout = LIVE_KILL_TIMEOUT;
+	o->hz = DEFAULT_HZ;
+	o->name = DEFAULT_LIVE_NAME;
+	fp_cli_table(&o->cli, live_options, NLIVE_OPTIONS, table);
+	/* '+': stop at the first non-option, so COMMAND's own options stay its. */
+	while ((c = getopt_long(argc, argv, fp_cli_shorts(&o->cli, "+F:ap:g"), table, NULL)) != -1)
+		if (!fp_cli_option(&o->cli, c, optarg))
+			live_option(o, c, optarg);
+	if (optind < argc)
+		o->command = argv + optind;
+	o->outdir = o->cli.outdir;
+	o->quiet = o->cli.quiet;
+	check_live_options(o);
 }
 
 /* ---- variables ------------------------------------------------------------- */
@@ -513,7 +454,7 @@ static void source_vars(const struct live_opts *o, struct fp_vars *v)
 	fp_vars_list(v, "SCRIPT_ARGS");
 	fp_vars_list(v, "BPFTRACE_ARGS");
 	if (o->source == SRC_BPFTRACE) {
-		char *bt = find_data_file("bpftrace/profile.bt");
+		char *bt = fp_find_data_file("bpftrace/profile.bt");
 		char cmd[TEXT_MAX] = "";
 
 		if (!bt)
@@ -668,30 +609,6 @@ static void web_watch_cb(struct ev_loop *loop, ev_timer *w, int revents)
 
 /* ---- summary ------------------------------------------------------------------ */
 
-static int folded_totals(const char *dir, uint64_t *samples, uint64_t *stacks)
-{
-	char path[PATH_MAX], *line = NULL;
-	size_t cap = 0;
-	FILE *f;
-
-	snprintf(path, sizeof path, "%s/%s", dir, FOLDED_NAME);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	*samples = *stacks = 0;
-	while (getline(&line, &cap, f) > 0) {
-		char *sp = strrchr(line, ' ');
-
-		if (sp) {
-			*samples += strtoull(sp + 1, NULL, 10);
-			(*stacks)++;
-		}
-	}
-	free(line);
-	fclose(f);
-	return 0;
-}
-
 /* fp-record's --stats file: key=value lines. */
 struct record_stats {
 	int ok;
@@ -770,12 +687,12 @@ static void print_summary(const struct live_opts *o, struct fp_run *r, const cha
 			recording_summary(rec, sizeof rec, &rs, recording);
 	}
 	if (o->outdir) {
-		if (folded_totals(o->outdir, &samples, &stacks) == 0)
+		if (fp_folded_totals(o->outdir, &samples, &stacks) == 0)
 			snprintf(report, sizeof report, "; %" PRIu64 " samples in %" PRIu64
 				 " stacks -> %s/", samples, stacks, o->outdir);
 		else
 			snprintf(report, sizeof report, "; no %s/%s (a stage failed?)", o->outdir,
-				 FOLDED_NAME);
+				 FP_FOLDED_NAME);
 	}
 	fprintf(stderr, "%s: live: stopped after %.1f s%s%s%s%s\n", fp_prog(), elapsed, counts,
 		report, rec, rc ? " (incomplete: a stage failed)" : "");
@@ -805,134 +722,171 @@ static char *recording_vars(const struct live_opts *o, struct fp_run *r, struct 
 
 /* ---- the command ---------------------------------------------------------------- */
 
+/* The pipeline file: --pipeline, or the one for the source next to us. */
+static char *live_pipeline(const struct live_opts *o)
+{
+	const char *rel = o->source == SRC_BPFTRACE ? "live-bpftrace.pipeline" : "live.pipeline";
+	char *pipeline;
+
+	if (o->cli.pipeline)
+		return fp_xstrdup(o->cli.pipeline);
+	if (!(pipeline = fp_find_data_file(rel)))
+		fp_die(FP_EXIT_USAGE, "live: %s not found next to %s (give one with "
+		       "--pipeline FILE)", rel, fp_run_bindir());
+	return pipeline;
+}
+
+/* -o DIR: made if missing (with --user as root, given to that user: the
+ * renderer writes there as that user). */
+static void make_live_outdir(const struct live_opts *o)
+{
+	const char *user = o->cli.run.user;
+
+	if (!o->outdir)
+		return;
+	if (mkdir(o->outdir, 0777) == 0) {
+		struct passwd *pw = user && geteuid() == 0 ? getpwnam(user) : NULL;
+
+		if (pw && chown(o->outdir, pw->pw_uid, pw->pw_gid) < 0)
+			fp_die_sys(FP_EXIT_SYS, "live: cannot give %s to --user %s", o->outdir, user);
+	} else if (errno != EEXIST) {
+		fp_die_sys(FP_EXIT_SYS, "live: cannot make output dir %s", o->outdir);
+	}
+}
+
+/* --http: the directory fp-serve lists next to the live capture. */
+static char *live_serve_dir(const struct live_opts *o)
+{
+	char *dir;
+
+	if (!o->http)
+		return NULL;
+	if (o->serve_dir)
+		return fp_xstrdup(o->serve_dir);
+	dir = fp_find_data_file(".");
+	if (!dir || !is_dir(dir)) {
+		free(dir);
+		dir = fp_xstrdup(".");
+	}
+	return dir;
+}
+
+/* Every variable of the live pipeline; returns the recording's path. */
+static char *live_vars(const struct live_opts *o, struct fp_run *r, int tty, struct views *vw,
+		       const char *serve_dir, struct fp_vars *v)
+{
+	char *recording;
+
+	fp_vars_init(v);
+	fp_run_default_vars(r, v);
+	pick_views(o, tty, vw, v);
+	source_vars(o, v);
+	workload_vars(o, v);
+	recording = recording_vars(o, r, v);
+	fp_vars_set(v, "LIVE_NAME", o->name);
+	fp_vars_set(v, "HTTP", o->http ? o->http : "");
+	fp_vars_set(v, "SERVE_DIR", serve_dir ? serve_dir : ".");
+	fp_vars_list(v, "SERVE_ARGS");
+	fp_vars_list(v, "TERM_ARGS");
+	fp_cli_vars(&o->cli, v);
+	return recording;
+}
+
+/* Checks the user's pipeline file (errors are reported against it, not
+ * the generated one) and writes the generated file with the views; its
+ * path. *web_index: where the web stage will be. */
+static char *generate_pipeline(struct fp_run *r, const char *pipeline, const struct views *vw,
+			       const struct fp_vars *v, size_t *web_index)
+{
+	char err[FP_PIPELINE_ERR_MAX];
+	struct fp_pipeline pl;
+
+	if (fp_pipeline_parse_file(pipeline, v, &pl, err, sizeof err) < 0 ||
+	    fp_pipeline_resolve(&pl, fp_run_bindir(), err, sizeof err) < 0)
+		fp_die(FP_EXIT_USAGE, "%s", err);
+	*web_index = pl.n + (size_t)vw->render;
+	fp_pipeline_free(&pl);
+	return write_generated(fp_run_dir(r), pipeline, vw);
+}
+
+static void print_banner(const struct live_opts *o)
+{
+	fprintf(stderr, "%s: live: %s at %s Hz%s%s%s; Ctrl-C stops and %s\n",
+		fp_prog(), o->source == SRC_BPFTRACE ? "bpftrace" : "perf record",
+		o->hz, o->pid ? " on pid " : o->command ? " on a command" : " on all CPUs",
+		o->pid ? o->pid : "", o->callgraph || o->source == SRC_BPFTRACE ? " with stacks" : "",
+		o->outdir ? "writes the report" : "ends");
+	/* fp-serve prints its own "listening on URL" line. */
+	if (o->http)
+		fprintf(stderr, "%s: live: the web view lists this capture as '%s'\n",
+			fp_prog(), o->name);
+}
+
+/* Waits for the started pipeline with the --duration timer (bpftrace) and
+ * the web server's stop watch; prints the summary. The exit code. */
+static int watch_run(const struct live_opts *o, struct fp_run *r, const struct views *vw,
+		     struct web_watch *ww, const char *recording)
+{
+	struct ev_loop *loop = fp_run_loop(r);
+	struct duration dur = { .run = r, .seconds = o->duration };
+	int timed = o->source == SRC_BPFTRACE && o->duration > 0;
+	ev_tstamp start = ev_now(loop);
+	int rc;
+
+	if (!o->quiet)
+		print_banner(o);
+	if (timed) {
+		ev_timer_init(&dur.w, duration_cb, DURATION_POLL, DURATION_POLL);
+		dur.w.data = &dur;
+		ev_timer_start(loop, &dur.w);
+	}
+	if (vw->web && !o->keep_serving) {
+		ww->run = r;
+		ev_timer_init(&ww->w, web_watch_cb, WEB_POLL_INTERVAL, WEB_POLL_INTERVAL);
+		ww->w.data = ww;
+		ev_timer_start(loop, &ww->w);
+	}
+	rc = fp_run_wait(r);
+	if (timed)
+		ev_timer_stop(loop, &dur.w);
+	if (ww->run)
+		ev_timer_stop(loop, &ww->w);
+	ev_now_update(loop);
+	if (!o->quiet)
+		print_summary(o, r, recording, ev_now(loop) - start, rc);
+	return rc;
+}
+
 int cmd_live(int argc, char **argv)
 {
 	struct live_opts o = { 0 };
-	struct fp_run_opts ro;
 	struct fp_vars v;
-	struct fp_pipeline pl;
 	struct views vw;
 	struct web_watch ww = { 0 };
-	char err[FP_PIPELINE_ERR_MAX];
-	char *pipeline, *generated, *serve_dir = NULL, *recording;
+	char *pipeline, *generated, *serve_dir, *recording;
 	struct fp_run *r;
 	int rc, tty = isatty(1), null_fd;
-	ev_tstamp start;
 
-	fp_run_opts_init(&ro);
-	ro.announce_dir = 0;
-	ro.drain_timeout = LIVE_DRAIN_TIMEOUT;
-	ro.kill_timeout = LIVE_KILL_TIMEOUT;
-	parse_options(argc, argv, &o, &ro);
+	parse_options(argc, argv, &o);
 	if (!o.http && !o.outdir && (!tty || o.no_term))
 		fp_die(FP_EXIT_USAGE, "live: nothing to show: stdout is not a terminal (or "
 		       "--no-term) and neither --http PORT nor -o DIR was given");
-	if (o.pipeline) {
-		pipeline = fp_xstrdup(o.pipeline);
-	} else {
-		const char *rel = o.source == SRC_BPFTRACE ? "live-bpftrace.pipeline" : "live.pipeline";
-
-		pipeline = find_data_file(rel);
-		if (!pipeline)
-			fp_die(FP_EXIT_USAGE, "live: %s not found next to %s (give one with "
-			       "--pipeline FILE)", rel, fp_run_bindir());
-	}
+	pipeline = live_pipeline(&o);
 	check_source(&o);
-	if (o.outdir) {
-		if (mkdir(o.outdir, 0777) == 0) {
-			/* --user: the renderer writes here as that user. */
-			struct passwd *pw = ro.user && geteuid() == 0 ? getpwnam(ro.user) : NULL;
-
-			if (pw && chown(o.outdir, pw->pw_uid, pw->pw_gid) < 0)
-				fp_die_sys(FP_EXIT_SYS, "live: cannot give %s to --user %s",
-					   o.outdir, ro.user);
-		} else if (errno != EEXIST) {
-			fp_die_sys(FP_EXIT_SYS, "live: cannot make output dir %s", o.outdir);
-		}
-	}
-	if (o.http) {
-		if (o.serve_dir) {
-			serve_dir = fp_xstrdup(o.serve_dir);
-		} else {
-			serve_dir = find_data_file(".");
-			if (!serve_dir || !is_dir(serve_dir)) {
-				free(serve_dir);
-				serve_dir = fp_xstrdup(".");
-			}
-		}
-	}
+	make_live_outdir(&o);
+	serve_dir = live_serve_dir(&o);
 	/* COMMAND runs in the background process group: no terminal input. */
 	null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (null_fd >= 0)
-		ro.in_fd = null_fd;
-
-	r = fp_run_new(&ro);
-	fp_vars_init(&v);
-	fp_run_default_vars(r, &v);
-	pick_views(&o, tty, &vw, &v);
-	source_vars(&o, &v);
-	workload_vars(&o, &v);
-	recording = recording_vars(&o, r, &v);
-	fp_vars_set(&v, "LIVE_NAME", o.name);
-	fp_vars_set(&v, "HTTP", o.http ? o.http : "");
-	fp_vars_set(&v, "SERVE_DIR", serve_dir ? serve_dir : ".");
-	fp_vars_list(&v, "SERVE_ARGS");
-	fp_vars_list(&v, "TERM_ARGS");
-	if (o.outdir)
-		fp_vars_set(&v, "OUTDIR", o.outdir);
-	if (o.rows)
-		fp_vars_set(&v, "ROWS", o.rows);
-	for (size_t i = 0; i < o.npending; i++)
-		if (fp_vars_define(&v, o.pending[i] + 1, o.pending[i][0] == 'A') < 0)
-			fp_die(FP_EXIT_USAGE, "live: bad variable '%s'", o.pending[i] + 1);
-
-	/* Errors in the user's file are reported against that file. */
-	if (fp_pipeline_parse_file(pipeline, &v, &pl, err, sizeof err) < 0 ||
-	    fp_pipeline_resolve(&pl, fp_run_bindir(), err, sizeof err) < 0)
-		fp_die(FP_EXIT_USAGE, "%s", err);
-	ww.index = pl.n + (size_t)vw.render;
-	fp_pipeline_free(&pl);
-	generated = write_generated(fp_run_dir(r), pipeline, &vw);
-
+		o.cli.run.in_fd = null_fd;
+	r = fp_run_new(&o.cli.run);
+	recording = live_vars(&o, r, tty, &vw, serve_dir, &v);
+	generated = generate_pipeline(r, pipeline, &vw, &v, &ww.index);
 	rc = fp_run_load(r, generated, &v);
 	if (rc == 0)
 		rc = fp_run_start(r);
 	if (rc == 0) {
-		struct ev_loop *loop = fp_run_loop(r);
-
-		start = ev_now(loop);
-		if (!o.quiet) {
-			fprintf(stderr, "%s: live: %s at %s Hz%s%s%s; Ctrl-C stops and %s\n",
-				fp_prog(), o.source == SRC_BPFTRACE ? "bpftrace" : "perf record",
-				o.hz, o.pid ? " on pid " : o.command ? " on a command" : " on all CPUs",
-				o.pid ? o.pid : "", o.callgraph || o.source == SRC_BPFTRACE ? " with stacks" : "",
-				o.outdir ? "writes the report" : "ends");
-			/* fp-serve prints its own "listening on URL" line. */
-			if (o.http)
-				fprintf(stderr, "%s: live: the web view lists this capture as '%s'\n",
-					fp_prog(), o.name);
-		}
-		struct duration dur = { .run = r, .seconds = o.duration };
-
-		if (o.source == SRC_BPFTRACE && o.duration > 0) {
-			ev_timer_init(&dur.w, duration_cb, DURATION_POLL, DURATION_POLL);
-			dur.w.data = &dur;
-			ev_timer_start(loop, &dur.w);
-		}
-		if (vw.web && !o.keep_serving) {
-			ww.run = r;
-			ev_timer_init(&ww.w, web_watch_cb, WEB_POLL_INTERVAL, WEB_POLL_INTERVAL);
-			ww.w.data = &ww;
-			ev_timer_start(loop, &ww.w);
-		}
-		rc = fp_run_wait(r);
-		if (o.source == SRC_BPFTRACE && o.duration > 0)
-			ev_timer_stop(loop, &dur.w);
-		if (ww.run)
-			ev_timer_stop(loop, &ww.w);
-		ev_now_update(loop);
-		if (!o.quiet)
-			print_summary(&o, r, recording, ev_now(loop) - start, rc);
+		rc = watch_run(&o, r, &vw, &ww, recording);
 	} else {
 		fp_run_stop(r);
 		fp_run_wait(r);
@@ -941,9 +895,7 @@ int cmd_live(int argc, char **argv)
 	fp_vars_free(&v);
 	if (null_fd >= 0)
 		close(null_fd);
-	for (size_t i = 0; i < o.npending; i++)
-		free(o.pending[i]);
-	free(o.pending);
+	fp_cli_free(&o.cli);
 	free(pipeline);
 	free(generated);
 	free(serve_dir);

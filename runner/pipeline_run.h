@@ -24,13 +24,12 @@
  * (only in the process that created them), so fp_die() on any path after
  * fp_run_new() leaves nothing behind; stages still running then are killed.
  *
- * Exit codes returned by fp_run_load/fp_run_start/fp_run_wait:
- *	FP_EXIT_OK (0)        every stage finished successfully
- *	FP_EXIT_DATA (1)      the stage that failed exited 1 (bad input data)
- *	FP_RUN_EXIT_STAGE (2) a stage failed otherwise (other code, a signal,
- *	                      gave up restarting, killed after a deadline)
- *	FP_EXIT_USAGE (100)   pipeline file error, program not found, exec failed
- *	FP_EXIT_SYS (111)     a system call failed in the runner
+ * Exit codes returned by fp_run_load/fp_run_start/fp_run_wait (fp_error.h):
+ *	FP_EXIT_OK            every stage finished successfully
+ *	FP_EXIT_DATA          the stage that failed exited 1 (bad input data)
+ *	FP_EXIT_STAGE         a stage failed otherwise
+ *	FP_EXIT_USAGE         pipeline file error, program not found, exec failed
+ *	FP_EXIT_SYS           a system call failed in the runner
  */
 #ifndef FP_PIPELINE_RUN_H
 #define FP_PIPELINE_RUN_H
@@ -41,7 +40,6 @@
 
 #include "pipeline.h"
 
-#define FP_RUN_EXIT_STAGE 2
 #define FP_RUN_DRAIN_TIMEOUT 5.0	/* s after a stop before TERM to all */
 #define FP_RUN_KILL_TIMEOUT 3.0		/* s after a TERM before SIGKILL */
 #define FP_RUN_CTL_NAME "runner.ctl"

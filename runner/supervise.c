@@ -485,7 +485,7 @@ static void begin_stop(struct fp_run *r, enum stop_cause cause, size_t failed)
 		if (st->state == ST_IDLE)	/* never started */
 			stage_finish(st, 1, 0);
 		else if (st->state == ST_BACKOFF)	/* failed, not restarted */
-			stage_finish(st, 0, FP_RUN_EXIT_STAGE);
+			stage_finish(st, 0, FP_EXIT_STAGE);
 	}
 	if (cause == STOP_FAILURE) {
 		/* Upstream of the failure is pointless; downstream drains
@@ -571,7 +571,7 @@ static int failure_code(int status)
 {
 	if (WIFEXITED(status) && WEXITSTATUS(status) == FP_EXIT_DATA)
 		return FP_EXIT_DATA;
-	return FP_RUN_EXIT_STAGE;
+	return FP_EXIT_STAGE;
 }
 
 /* Whether a new process of the stage would have anything to read: the

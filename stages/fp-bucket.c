@@ -39,7 +39,6 @@
 #define USAGE "usage: fp-bucket [--rows N] [--keep-idle] [--max-columns N] [--name NAME]"
 
 #define ROWS_DEFAULT 50
-#define ROWS_MAX 1000
 /* Total cells (columns * rows) allowed by default: 16 Mi cells = 144 MiB
  * with their dirty flags, e.g. 93 hours at 50 rows. */
 #define MAX_CELLS_DEFAULT (16u << 20)
@@ -386,7 +385,7 @@ int main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
 		switch (opt) {
 		case 'r':
-			b.rows = (unsigned)parse_count_option("--rows", optarg, 1, ROWS_MAX);
+			b.rows = (unsigned)parse_count_option("--rows", optarg, 1, FP_ROWS_MAX);
 			break;
 		case 'k':
 			b.keep_idle = 1;

@@ -255,7 +255,7 @@ static void on_geometry(struct render *r, const char *line, size_t len)
 {
 	struct fp_geometry g;
 
-	if (fp_geometry_parse(line, len, &g) < 0 || g.rows > FP_HEATMAP_MAX_ROWS ||
+	if (fp_geometry_parse(line, len, &g) < 0 || g.rows > FP_ROWS_MAX ||
 	    g.base_sec > INT64_MAX) {
 		own_warning(r, "malformed G record skipped: expected G TAB rows(1..1000) TAB base_sec");
 		r->bad_records++;

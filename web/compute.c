@@ -254,7 +254,7 @@ static void hm_geometry(struct heatmap_builder *b, const char *line, size_t len)
 {
 	struct fp_geometry g;
 
-	if (fp_geometry_parse(line, len, &g) < 0 || g.rows > SERVE_ROWS_MAX)
+	if (fp_geometry_parse(line, len, &g) < 0 || g.rows > FP_ROWS_MAX)
 		return;
 	if (g.rows != b->h.rows) {	/* live: rows come from fp-bucket */
 		free(b->h.cell);

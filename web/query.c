@@ -40,7 +40,7 @@ int query_rows(const char *s, size_t n, unsigned *rows, const char **why)
 		*why = "rows must be an integer from 1 to 1000";
 		return 0;
 	}
-	if (v < 1 || v > SERVE_ROWS_MAX) {
+	if (v < 1 || v > FP_ROWS_MAX) {
 		*why = "rows must be an integer from 1 to 1000";
 		return 0;
 	}

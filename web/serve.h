@@ -22,7 +22,7 @@
 #define SERVE_DEFAULT_PORT 5000
 #define SERVE_DEFAULT_MAX_UPLOAD (256ull << 20)
 #define SERVE_ROWS_DEFAULT 50
-#define SERVE_ROWS_MAX 1000
+#include "fp_record.h"	/* FP_ROWS_MAX */
 
 struct live;
 
@@ -67,7 +67,7 @@ int safepath_name_ok(const char *name, size_t n, const char **why);
 /* No NUL or control character (CR/LF cannot reach a control FIFO), at most
  * max bytes. */
 int query_value_ok(const char *s, size_t n, size_t max, const char **why);
-/* rows: a decimal integer 1..SERVE_ROWS_MAX. */
+/* rows: a decimal integer 1..FP_ROWS_MAX. */
 int query_rows(const char *s, size_t n, unsigned *rows, const char **why);
 /* start/end: DIGITS[.DIGITS] (at most 9 decimals) -> nanoseconds. */
 int query_seconds(const char *s, size_t n, uint64_t *ns, const char **why);

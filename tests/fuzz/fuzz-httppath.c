@@ -130,7 +130,7 @@ static void check_value(const char *k, const char *v, size_t n)
 		assert(!has_bad);
 	unsigned rows;
 	if (query_rows(v, n, &rows, &why))
-		assert(rows >= 1 && rows <= SERVE_ROWS_MAX);
+		assert(rows >= 1 && rows <= FP_ROWS_MAX);
 	uint64_t ns;
 	if (query_seconds(v, n, &ns, &why)) {
 		int dots = 0;

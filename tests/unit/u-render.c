@@ -163,7 +163,7 @@ static void heatmap_cells_are_bounded_and_reset_by_geometry(void **state)
 	fp_heatmap_reset(&hm, 4, 99);
 	assert_true(hm.ncols == 0 && fp_heatmap_total(&hm) == 0 && hm.base_sec == 99);
 	fp_heatmap_reset(&hm, 5000, 0);		/* clamped */
-	assert_int_equal(hm.rows, FP_HEATMAP_MAX_ROWS);
+	assert_int_equal(hm.rows, FP_ROWS_MAX);
 	fp_heatmap_free(&hm);
 }
 
