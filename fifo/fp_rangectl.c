@@ -51,6 +51,31 @@ int fp_rangectl_next_item(const char **cur, const char *end, struct fp_str *item
 	return 1;
 }
 
+int fp_event_name_matches(const char *filter, size_t fn, const char *name, size_t n)
+{
+	static const char modifiers[] = "ukhIGHpPSDWe";
+	size_t k;
+
+	if (fn == n && !memcmp(filter, name, n))
+		return 1;
+	if (fn >= n || name[fn] != ':' || memcmp(filter, name, fn))
+		return 0;
+	for (k = fn + 1; k < n && strchr(modifiers, name[k]); k++)
+		;
+	return k == n && k > fn + 1;
+}
+
+int fp_event_in_list(const char *list, size_t listlen, const char *name, size_t n)
+{
+	const char *cur = list, *end = list + listlen;
+	struct fp_str item;
+
+	while (fp_rangectl_next_item(&cur, end, &item))
+		if (fp_event_name_matches(item.p, item.n, name, n))
+			return 1;
+	return 0;
+}
+
 /* Takes the next space-separated word from [*cur, end). */
 static int next_word(const char **cur, const char *end, struct fp_str *w)
 {

@@ -75,6 +75,16 @@ int fp_rangectl_parse(const char *line, size_t len, struct fp_rangectl_cmd *cmd,
  * *item and advances *cur; returns 0 when there is none left. */
 int fp_rangectl_next_item(const char **cur, const char *end, struct fp_str *item);
 
+/* Whether an event filter name matches a sample's event name: equal, or
+ * the name followed by perf's modifiers (filter "cpu-clock" matches
+ * "cpu-clock:ppp" and "cycles" matches "cycles:u"). fp-range and fp-bucket
+ * match --event with it. */
+int fp_event_name_matches(const char *filter, size_t fn, const char *name, size_t n);
+
+/* Whether name matches one item of a comma-separated list of event names
+ * (fp_event_name_matches). */
+int fp_event_in_list(const char *list, size_t listlen, const char *name, size_t n);
+
 /* The command word of a kind ("range", "pid", ...). */
 const char *fp_rangectl_name(enum fp_rangectl_kind kind);
 

@@ -231,6 +231,12 @@ int fp_info_parse(const char *line, size_t len, struct fp_info *i);
 /* 0 and *v if key=DECIMAL is among i's fields, else -1. */
 int fp_info_get(const struct fp_info *i, const char *key, uint64_t *v);
 void fp_write_info(struct fp_wr w, const char *stage, const struct fp_stat *kv, size_t n);
+/* 0 and *v (not copied) if key=TEXT is among i's fields, else -1. */
+int fp_info_get_text(const struct fp_info *i, const char *key, struct fp_str *v);
+/* fp_write_info, then one last field key=text (a name: TAB, CR and LF in it
+ * become spaces), e.g. I bucket-event samples=3 counted=1 event=cpu-clock. */
+void fp_write_info_text(struct fp_wr w, const char *stage, const struct fp_stat *kv, size_t n,
+			const char *key, const char *text);
 
 /* ---- fields --------------------------------------------------------------- */
 

@@ -197,6 +197,25 @@ int fp_info_parse(const char *line, size_t len, struct fp_info *i)
 	return 0;
 }
 
+int fp_info_get_text(const struct fp_info *i, const char *key, struct fp_str *v)
+{
+	size_t kl = strlen(key);
+	const char *p = i->fields.p, *end = p + i->fields.n;
+
+	while (p < end) {
+		const char *tab = memchr(p, '\t', (size_t)(end - p));
+		size_t n = tab ? (size_t)(tab - p) : (size_t)(end - p);
+
+		if (n > kl && p[kl] == '=' && memcmp(p, key, kl) == 0) {
+			v->p = p + kl + 1;
+			v->n = n - kl - 1;
+			return 0;
+		}
+		p += n + 1;
+	}
+	return -1;
+}
+
 int fp_info_get(const struct fp_info *i, const char *key, uint64_t *v)
 {
 	size_t kl = strlen(key);

@@ -258,7 +258,7 @@ void fp_write_warning_at(struct fp_wr w, const char *stage, const char *where,
 	put_warning(w, stage, where, 0, 0, message);
 }
 
-void fp_write_info(struct fp_wr w, const char *stage, const struct fp_stat *kv, size_t n)
+static void put_info_fields(struct fp_wr w, const char *stage, const struct fp_stat *kv, size_t n)
 {
 	put_tag(w, FP_TAG_INFO);
 	put_tab_text(w, stage);
@@ -269,6 +269,22 @@ void fp_write_info(struct fp_wr w, const char *stage, const struct fp_stat *kv, 
 		*--p = '=';
 		put(w, p, (size_t)(end - p));
 	}
+}
+
+void fp_write_info(struct fp_wr w, const char *stage, const struct fp_stat *kv, size_t n)
+{
+	put_info_fields(w, stage, kv, n);
+	put_lf(w);
+}
+
+void fp_write_info_text(struct fp_wr w, const char *stage, const struct fp_stat *kv, size_t n,
+			const char *key, const char *text)
+{
+	put_info_fields(w, stage, kv, n);
+	put_tab_str(w, key, strlen(key));
+	put(w, "=", 1);
+	for (const char *p = text; *p; p++)
+		put(w, *p == '\t' || *p == '\r' || *p == '\n' ? " " : p, 1);
 	put_lf(w);
 }
 

@@ -38,7 +38,7 @@
 const char cmd_report_usage[] =
 	"report FILE -o DIR [--rows N] [--keep-idle] [--weight samples|period]\n"
 	"        [--from S] [--to S] [--pid LIST] [--tid LIST] [--cpu LIST] [--comm NAMES]\n"
-	"        [--event NAMES] [--include REGEX] [--exclude REGEX] [--pid-root|--tid-root]\n"
+	"        [--event NAMES|--all-events] [--include REGEX] [--exclude REGEX] [--pid-root|--tid-root]\n"
 	"        [--kernel] [--jit] [--pipeline FILE] [-D NAME=VALUE]... [-A NAME=WORD]...\n"
 	"        [--format LIST] [--read-arg A] [--bucket-arg A] [--range-arg A] [--fold-arg A] [--render-arg A]\n"
 	"        [--progress|--no-progress] [--dir-file F] [--drain-timeout S] [--kill-timeout S]\n"
@@ -64,7 +64,10 @@ static const struct passthrough passthroughs[] = {
 	{ "tid", 1, "RANGE_ARGS", "--tid", "RENDER_ARGS" },
 	{ "cpu", 1, "RANGE_ARGS", "--cpu", "RENDER_ARGS" },
 	{ "comm", 1, "RANGE_ARGS", "--comm", "RENDER_ARGS" },
-	{ "event", 1, "RANGE_ARGS", "--event", "RENDER_ARGS" },
+	/* one event set for both views: fp-bucket drops the other events
+	 * before the heatmap is counted (fp-fold folds what it is given) */
+	{ "event", 1, "BUCKET_ARGS", "--event", "RENDER_ARGS" },
+	{ "all-events", 0, "BUCKET_ARGS", "--all-events" },
 	{ "include", 1, "RANGE_ARGS", "--include", "RENDER_ARGS" },
 	{ "exclude", 1, "RANGE_ARGS", "--exclude", "RENDER_ARGS" },
 	{ "pid-root", 0, "FOLD_ARGS", "--pid" },

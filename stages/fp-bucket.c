@@ -1,7 +1,7 @@
 /* fp-bucket: the FlameScope subsecond-offset heatmap, in integer arithmetic.
  *
  * Interface: fp-bucket [--rows N] [--keep-idle] [--max-columns N] [--name NAME]
- *            < stream > stream
+ *            [--event NAMES|--all-events] < stream > stream
  * Input:  a flamepipe stream (fifo/PROTOCOL.md). S records are counted into
  *         cells: column = second - base_sec, row = (time_ns mod 1e9) * rows
  *         / 1e9, base_sec = floor(earliest sample time seen).
@@ -14,8 +14,18 @@
  *         when the input goes idle, before a C flush is passed on, at EOF,
  *         and when DIRTY_MAX cells are pending. After a new G every
  *         non-empty cell is re-sent. A C reset empties the heatmap (and
- *         writes G again). At EOF: I bucket samples= counted= idle= cells=
- *         columns= overflow= bad=.
+ *         writes G again). At EOF: one I bucket-event samples=N
+ *         counted=0|1 event=NAME per event name seen (first seen first),
+ *         then I bucket samples= counted= idle= cells= columns= overflow=
+ *         bad=.
+ * Events: one event at a time, so that the heatmap and the flame graph
+ *         count the same samples. By default only samples of the first
+ *         event seen (as perf report and stackcollapse-perf.pl) are counted
+ *         and passed on; --event NAMES (comma list, "cpu-clock" matches
+ *         "cpu-clock:ppp", see fp_event_name_matches) picks others,
+ *         --all-events keeps every event. Samples of other events are
+ *         dropped like idle ones (stderr says so once). Samples without an
+ *         event name ("-") always count.
  * Memory: columns live in a hash keyed by absolute second (timestamps far
  *         in the future cost one column, not a gap), rows*9 bytes each; at
  *         most --max-columns columns (default MAX_CELLS_DEFAULT / rows).
@@ -34,9 +44,11 @@
 #include "fp_error.h"
 #include "fp_io.h"
 #include "fp_idle.h"
+#include "fp_rangectl.h"
 #include "fp_record.h"
 
-#define USAGE "usage: fp-bucket [--rows N] [--keep-idle] [--max-columns N] [--name NAME]"
+#define USAGE "usage: fp-bucket [--rows N] [--keep-idle] [--max-columns N] [--name NAME] " \
+	"[--event NAMES|--all-events]"
 
 #define ROWS_DEFAULT 50
 /* Total cells (columns * rows) allowed by default: 16 Mi cells = 144 MiB
@@ -46,6 +58,16 @@
 #define DIRTY_MAX 65536
 #define HASH_MIN_SLOTS 64
 #define NO_COLUMN UINT32_MAX
+/* Distinct event names counted for the bucket-event records; samples of
+ * further names are still filtered, their names just not listed. */
+#define EVENT_NAMES_MAX 64
+#define FP_STAGE_NAME_MAX 256	/* "NAME-event" of --name NAME */
+
+struct event_count {
+	char *name;
+	uint64_t samples;
+	int counted;
+};
 
 struct column {
 	uint64_t sec;		/* absolute perf second */
@@ -79,7 +101,72 @@ struct bucket {
 
 	uint64_t samples, counted, idle, cells, overflow, bad;
 	int overflow_warned;
+
+	const char *event_list;	/* --event, or NULL: the first event seen */
+	int all_events;
+	char *first_event;	/* the default filter, once known */
+	struct event_count events[EVENT_NAMES_MAX];
+	size_t nevents;
+	int event_warned;
 };
+
+/* ---- events -------------------------------------------------------------- */
+
+/* Counts s's event in b->events; returns the entry, or NULL when the
+ * table is full. */
+static struct event_count *event_entry(struct bucket *b, const struct fp_sample *s)
+{
+	for (size_t i = 0; i < b->nevents; i++)
+		if (fp_str_eq(s->event, b->events[i].name))
+			return &b->events[i];
+	if (b->nevents == EVENT_NAMES_MAX)
+		return NULL;
+	b->events[b->nevents].name = fp_xstrndup(s->event.p, s->event.n);
+	return &b->events[b->nevents++];
+}
+
+/* Whether s is of the event (set) counted. */
+static int event_wanted(struct bucket *b, const struct fp_sample *s)
+{
+	struct event_count *e = event_entry(b, s);
+	int want;
+
+	if (b->all_events || fp_str_eq(s->event, "-"))
+		want = 1;
+	else if (b->event_list)
+		want = fp_event_in_list(b->event_list, strlen(b->event_list), s->event.p, s->event.n);
+	else {
+		if (!b->first_event)
+			b->first_event = fp_xstrndup(s->event.p, s->event.n);
+		want = fp_str_eq(s->event, b->first_event);
+		if (!want && !b->event_warned) {
+			b->event_warned = 1;
+			fp_warn("counting events of type %s only (dropping %.*s samples; "
+				"use --event or --all-events)", b->first_event,
+				(int)s->event.n, s->event.p);
+		}
+	}
+	if (e) {
+		e->samples++;
+		e->counted |= want;
+	}
+	return want;
+}
+
+static void write_event_counts(struct bucket *b)
+{
+	char stage[FP_STAGE_NAME_MAX];
+
+	snprintf(stage, sizeof stage, "%s-event", b->pump->stage);
+	for (size_t i = 0; i < b->nevents; i++) {
+		const struct fp_stat kv[] = {
+			{ "samples", b->events[i].samples }, { "counted", (uint64_t)b->events[i].counted },
+		};
+
+		fp_write_info_text(fp_out_wr(&b->pump->out), stage, kv, sizeof kv / sizeof *kv,
+				   "event", b->events[i].name);
+	}
+}
 
 /* ---- columns ------------------------------------------------------------- */
 
@@ -283,6 +370,8 @@ static void on_sample(struct bucket *b, const char *line, size_t len)
 	}
 	b->samples++;
 	update_base(b, s.time_ns);
+	if (!event_wanted(b, &s))
+		return;
 	if (fp_sample_is_idle(&s)) {
 		b->idle++;
 		if (!b->keep_idle)
@@ -345,6 +434,7 @@ static void on_eof(struct fp_pump *p)
 	};
 
 	flush_cells(b);
+	write_event_counts(b);
 	fp_write_info(fp_out_wr(&p->out), p->stage, stats, sizeof stats / sizeof *stats);
 }
 
@@ -372,6 +462,8 @@ int main(int argc, char **argv)
 		{ "keep-idle", no_argument, NULL, 'k' },
 		{ "max-columns", required_argument, NULL, 'm' },
 		{ "name", required_argument, NULL, 'n' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "all-events", no_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -396,6 +488,14 @@ int main(int argc, char **argv)
 		case 'n':
 			name = optarg;
 			break;
+		case 'e':
+			if (!*optarg)
+				fp_die(FP_EXIT_USAGE, "--event: expected a comma-separated list of event names");
+			b.event_list = optarg;
+			break;
+		case 'a':
+			b.all_events = 1;
+			break;
 		case 'h':
 			puts(USAGE);
 			return FP_EXIT_OK;
@@ -405,6 +505,8 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc)
 		fp_die(FP_EXIT_USAGE, "%s", USAGE);
+	if (b.event_list && b.all_events)
+		fp_die(FP_EXIT_USAGE, "--event and --all-events exclude each other");
 	b.max_columns = max_columns ? max_columns : MAX_CELLS_DEFAULT / b.rows;
 	b.dirty = fp_xmalloc(DIRTY_MAX * sizeof *b.dirty);
 
@@ -414,5 +516,8 @@ int main(int argc, char **argv)
 	rc = fp_pump_run(&p);
 	free_columns(&b);
 	free(b.dirty);
+	free(b.first_event);
+	for (size_t i = 0; i < b.nevents; i++)
+		free(b.events[i].name);
 	return rc;
 }

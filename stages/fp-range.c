@@ -202,24 +202,14 @@ static int name_in_set(const struct name_set *set, const char *p, size_t n)
 }
 
 /* perf appends modifiers to event names ("cpu-clock:ppp", "cycles:u"); a
- * filter name without them matches every variant. */
+ * filter name without them matches every variant (fp_event_name_matches). */
 static int event_matches(const struct name_set *set, const char *p, size_t n)
 {
-	static const char modifiers[] = "ukhIGHpPSDWe";
-
 	if (name_in_set(set, p, n))
 		return 1;
-	for (size_t i = 0; i < set->n; i++) {
-		const struct fp_str *f = &set->v[i];
-		size_t k;
-
-		if (f->n >= n || p[f->n] != ':' || memcmp(f->p, p, f->n))
-			continue;
-		for (k = f->n + 1; k < n && strchr(modifiers, p[k]); k++)
-			;
-		if (k == n && k > f->n + 1)
+	for (size_t i = 0; i < set->n; i++)
+		if (fp_event_name_matches(set->v[i].p, set->v[i].n, p, n))
 			return 1;
-	}
 	return 0;
 }
 

@@ -49,6 +49,7 @@ test_expect_success 'C reset empties the heatmap on the same axis (G again) and 
 	{ s 5000000000; printf "C\treset\n"; s 6000000000; } | fp-bucket >out &&
 	grep -v "^S" out >got &&
 	printf "%s\n" "G	50	5" "G	50	5" "C	reset" "H	1	0	1" \
+		"I	bucket-event	samples=2	counted=1	event=cpu-clock:ppp" \
 		"I	bucket	samples=2	counted=2	idle=0	cells=1	columns=1	overflow=0	bad=0" >expect &&
 	test_cmp expect got
 '

@@ -104,7 +104,7 @@ if ! command -v perf >/dev/null 2>&1 || ! capture; then
 fi
 
 test_expect_success 'real two-event capture: per event, pprof gives that event'"'"'s stacks.folded' '
-	flamepipe report -q cap.perf -o all --fold-arg --all-events --format pprof,folded &&
+	flamepipe report -q cap.perf -o all --all-events --format pprof,folded &&
 	go tool pprof -raw all/profile.pb.gz >raw3 2>err &&
 	grep -E -q "^samples/count\\[dflt\\] (cpu/nanoseconds task-clock/nanoseconds|task-clock/nanoseconds cpu/nanoseconds)\$" raw3 &&
 	for ev in cpu-clock task-clock; do

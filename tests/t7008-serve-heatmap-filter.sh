@@ -37,7 +37,7 @@ test_expect_success 'comm filter: total = fp-read | fp-range --comm | fp-bucket,
 	test "$(get "/heatmap/?filename=$D&rows=50&comm=clockloop")" = 200 &&
 	jq -e ".filtered == true" body &&
 	fp-read -q "$EXAMPLES/$D" | fp-range --comm clockloop | fp-bucket --rows 50 >stream &&
-	sed -n "s/^I${TAB}bucket.*${TAB}counted=\([0-9]*\).*/\1/p" stream >expect &&
+	sed -n "s/^I${TAB}bucket${TAB}.*counted=\([0-9]*\).*/\1/p" stream >expect &&
 	jq "[.values[][]] | add" body >got &&
 	test_cmp expect got &&
 	jq ".counted" body >got &&
@@ -87,7 +87,7 @@ test_expect_success 'pid, tid, cpu, event filters match fp-range on the command 
 		set -- $q &&
 		test "$(get "/heatmap/?filename=$M&rows=10&$1=$2")" = 200 &&
 		fp-read -q "$EXAMPLES/$M" | fp-range --$1 "$2" | fp-bucket --rows 10 |
-			sed -n "s/^I${TAB}bucket.*${TAB}counted=\([0-9]*\).*/\1/p" >expect &&
+			sed -n "s/^I${TAB}bucket${TAB}.*counted=\([0-9]*\).*/\1/p" >expect &&
 		jq .counted body >got &&
 		test_cmp expect got || return 1
 	done

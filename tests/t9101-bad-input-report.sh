@@ -52,7 +52,7 @@ test_expect_success 'truncated gzip: exit 1, file and line named, outputs marked
 	report 1 "$BAD/truncated.perf.gz" &&
 	grep -q "truncated.perf.gz:4749: truncated gzip data" report.err &&
 	grep -q "(incomplete: a stage failed)" report.err &&
-	n=$(fp-read "$BAD/truncated.perf.gz" 2>/dev/null | fp-bucket | grep "^I	bucket" | sed "s/.*	counted=\([0-9]*\).*/\1/") &&
+	n=$(fp-read "$BAD/truncated.perf.gz" 2>/dev/null | fp-bucket | grep "^I	bucket	" | sed "s/.*	counted=\([0-9]*\).*/\1/") &&
 	complete $n
 '
 

@@ -232,6 +232,17 @@ static int get_filters(struct MHD_Connection *c, struct selection *sel, char *er
 	}
 	if ((v = http_arg(c, "keepidle", &n)))
 		sel->keep_idle = n == 1 && v[0] == '1';
+	if ((v = http_arg(c, "allevents", &n)) && n > 0) {
+		if (n != 1 || (v[0] != '0' && v[0] != '1')) {
+			snprintf(err, errsz, "allevents: expected 0 or 1");
+			return 400;
+		}
+		sel->all_events = v[0] == '1';
+		if (sel->all_events && sel->event) {
+			snprintf(err, errsz, "allevents=1 and event exclude each other");
+			return 400;
+		}
+	}
 	return 0;
 }
 

@@ -1,16 +1,21 @@
 /* compute.c: heatmaps and folded tables of capture files, via the stages,
  * with a cache.
  *
- *   heatmap:     fp-read < FILE | fp-bucket --rows N [--keep-idle]
+ *   heatmap:     fp-read < FILE | fp-bucket --rows N [--keep-idle] [EVENTS]
  *   filtered:    fp-read < FILE | fp-range --history 0 FILTERS |
- *                fp-bucket --rows N [--keep-idle], its columns shifted
- *                onto the unfiltered heatmap's axis (see heatmap_get)
- *   flame graph: fp-read < FILE | fp-bucket [--keep-idle] |
+ *                fp-bucket --rows N [--keep-idle] EVENTS, its columns
+ *                shifted onto the unfiltered heatmap's axis (see heatmap_get)
+ *   flame graph: fp-read < FILE | fp-bucket [--keep-idle] EVENTS |
  *                fp-range --history 0 [--from S] [--to E] [filters] |
- *                fp-fold --plain --all
+ *                fp-fold --plain --all --all-events|--event-root
  * (fp-bucket is in the flame graph chain for its G record, which gives
  * fp-range the heatmap's time axis, and so that idle samples are dropped
  * exactly as in the heatmap: cell counts and flame graph totals agree.)
+ * EVENTS: one event set in every chain. fp-bucket chooses it: --event
+ * LIST for an event filter, --all-events for allevents=1, else the
+ * capture's first event (the unfiltered heatmap's, named explicitly in
+ * the filtered chains, whose fp-bucket sees only the matching samples).
+ * fp-fold folds every event it is given.
  *
  * Results are cached, keyed by the file's identity (device, inode, size,
  * mtime in ns) and the request parameters, so an edited or replaced file
@@ -27,6 +32,7 @@
 
 #include "fp_error.h"
 #include "fp_record.h"
+#include "escape.h"
 #include "fp_sniff.h"
 #include "pprof.h"
 #include "serve.h"
@@ -80,6 +86,7 @@ static void entry_free(struct cache_entry *e)
 {
 	free(e->key);
 	free(e->hm.cell);
+	free(e->hm.events);
 	free(e->ft.buf);
 	free(e);
 }
@@ -165,6 +172,52 @@ static void fail_from_pipeline(const struct pipeline_result *res, int *status,
 	snprintf(err, errsz, "%.*s", len, res->err);
 }
 
+/* fp-bucket's argv: [--rows R] [--keep-idle] and the event set:
+ * --all-events, --event sel->event, --event default_event, or nothing
+ * (fp-bucket's default, the first event). */
+#define BUCKET_ARGV_MAX 8
+static void bucket_argv_of(char **argv, const char *rows_s, const struct selection *sel,
+			   const char *default_event)
+{
+	size_t n = 0;
+	argv[n++] = "fp-bucket";
+	if (rows_s) {
+		argv[n++] = "--rows";
+		argv[n++] = (char *)rows_s;
+	}
+	if (sel->keep_idle)
+		argv[n++] = "--keep-idle";
+	if (sel->all_events) {
+		argv[n++] = "--all-events";
+	} else if (sel->event || default_event) {
+		argv[n++] = "--event";
+		argv[n++] = (char *)(sel->event ? sel->event : default_event);
+	}
+	argv[n] = NULL;
+}
+
+/* The event fp-bucket counted in h when it chose the first one (the only
+ * counted=1 line of h->events), or NULL. */
+static char *first_event_of(const struct heatmap *h)
+{
+	const char *p = h->events, *found = NULL;
+	size_t n = 0;
+	int hits = 0;
+	while (p && *p) {
+		const char *eol = strchr(p, '\n');
+		const char *t1 = strchr(p, '\t');
+		if (!eol || !t1 || t1 + 2 >= eol)
+			break;
+		if (t1[1] == '1') {
+			found = t1 + 3;
+			n = (size_t)(eol - found);
+			hits++;
+		}
+		p = eol + 1;
+	}
+	return hits == 1 ? fp_xstrndup(found, n) : NULL;
+}
+
 /* fp-range's argv for a selection (time range only if with_range).
  * argv needs room for RANGE_ARGV_MAX entries. */
 #define RANGE_ARGV_MAX 32
@@ -209,6 +262,7 @@ static int key_add_filters(char *key, size_t n, const struct selection *sel)
 	key_add(key, n, "include", sel->include);
 	key_add(key, n, "exclude", sel->exclude);
 	key_add(key, n, "idle", sel->keep_idle ? "1" : "0");
+	key_add(key, n, "allevents", sel->all_events ? "1" : "0");
 	return strlen(key) >= n - 1 ? -1 : 0;
 }
 
@@ -243,6 +297,29 @@ static void hm_set(struct heatmap_builder *b, uint64_t col, uint64_t row, uint64
 	b->h.cell[col * rows + row] = count;
 	if (b->on_change)
 		b->on_change(b->ctx, (uint32_t)col);
+}
+
+/* Appends an "I bucket-event samples=N counted=0|1 event=NAME" record to
+ * h->events. */
+static void add_event(struct heatmap *h, const struct fp_info *info)
+{
+	uint64_t samples, counted;
+	struct fp_str name;
+	if (fp_info_get(info, "samples", &samples) < 0 || fp_info_get(info, "counted", &counted) < 0 ||
+	    fp_info_get_text(info, "event", &name) < 0)
+		return;
+	char num[24];
+	int k = snprintf(num, sizeof num, "%" PRIu64 "\t", samples);
+	size_t add = (size_t)k + 2 + name.n + 1;
+	h->events = fp_xrealloc(h->events, h->events_len + add + 1);
+	char *p = h->events + h->events_len;
+	memcpy(p, num, (size_t)k);
+	p[k] = counted ? '1' : '0';
+	p[k + 1] = '\t';
+	memcpy(p + k + 2, name.p, name.n);
+	p[k + 2 + name.n] = '\n';
+	h->events_len += add;
+	h->events[h->events_len] = '\0';
 }
 
 static void hm_line(void *ctx, char *line, size_t len)
@@ -280,6 +357,8 @@ static void hm_info(struct heatmap_builder *b, const char *line, size_t len)
 		fp_info_get(&info, "samples", &b->h.samples);
 	else if (fp_str_eq(info.stage, "bucket"))
 		fp_info_get(&info, "idle", &b->h.idle);
+	else if (fp_str_eq(info.stage, "bucket-event"))
+		add_event(&b->h, &info);
 }
 
 void heatmap_builder_line(struct heatmap_builder *b, const char *line, size_t len)
@@ -345,7 +424,7 @@ const struct heatmap *heatmap_get(const struct job *job, int fd, const struct st
 		return heatmap_filtered(job, fd, st, rows, sel, status, err, errsz);
 	char key[KEY_MAX];
 	int m = file_key(key, sizeof key, st, "heatmap");
-	snprintf(key + m, sizeof key - (size_t)m, "%u|%d", rows, keep_idle);
+	snprintf(key + m, sizeof key - (size_t)m, "%u|%d|%d", rows, keep_idle, sel->all_events);
 	struct cache_entry *e = cache_lookup(key);
 	if (e)
 		return &e->hm;
@@ -353,9 +432,10 @@ const struct heatmap *heatmap_get(const struct job *job, int fd, const struct st
 	char rows_s[16];
 	snprintf(rows_s, sizeof rows_s, "%u", rows);
 	char *read_argv[] = { (char *)fp_sniff_reader(fp_sniff_fd(fd)), "-q", NULL };
-	char *bucket_argv[] = { "fp-bucket", "--rows", rows_s, keep_idle ? "--keep-idle" : NULL, NULL };
+	char *bucket_argv[BUCKET_ARGV_MAX];
+	bucket_argv_of(bucket_argv, rows_s, sel, NULL);
 	char *const *argv[] = { read_argv, bucket_argv };
-	struct heatmap_builder b = { .h = { .rows = rows } };
+	struct heatmap_builder b = { .h = { .rows = rows, .all_events = sel->all_events } };
 	if (run_heatmap_chain(job, argv, 2, fd, &b, status, err, errsz) < 0)
 		return NULL;
 	for (size_t i = 0; i < (size_t)b.h.ncols * rows; i++)
@@ -404,7 +484,7 @@ static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
 		return &e->hm;
 
 	/* the axis: the unfiltered heatmap (cached, usually already asked for) */
-	struct selection plain = { .keep_idle = sel->keep_idle };
+	struct selection plain = { .keep_idle = sel->keep_idle, .all_events = sel->all_events };
 	const struct heatmap *all = heatmap_get(job, fd, st, rows, &plain, status, err, errsz);
 	if (!all)
 		return NULL;
@@ -414,11 +494,15 @@ static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
 	char *read_argv[] = { (char *)fp_sniff_reader(fp_sniff_fd(fd)), "-q", NULL };
 	char *range_argv[RANGE_ARGV_MAX];
 	range_argv_of(sel, 0, range_argv);
-	char *bucket_argv[] = { "fp-bucket", "--rows", rows_s,
-				sel->keep_idle ? "--keep-idle" : NULL, NULL };
+	char *first = sel->event || sel->all_events ? NULL : first_event_of(all);
+	char *bucket_argv[BUCKET_ARGV_MAX];
+	bucket_argv_of(bucket_argv, rows_s, sel, first);
 	char *const *argv[] = { read_argv, range_argv, bucket_argv };
 	struct heatmap_builder b = { .h = { .rows = rows } };
-	if (run_heatmap_chain(job, argv, 3, fd, &b, status, err, errsz) < 0) {
+	int rc = run_heatmap_chain(job, argv, 3, fd, &b, status, err, errsz);
+	free(first);
+	free(b.h.events);	/* the whole capture's list is the unfiltered one */
+	if (rc < 0) {
 		heatmap_put(all);
 		return NULL;
 	}
@@ -438,6 +522,9 @@ static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
 		.idle = b.h.idle,
 		.warnings = b.h.warnings,
 		.filtered = 1,
+		.all_events = sel->all_events,
+		.events = all->events ? fp_xstrndup(all->events, all->events_len) : NULL,
+		.events_len = all->events_len,
 	};
 	size_t ncells = (size_t)h.ncols * rows;
 	h.cell = fp_xcalloc(ncells ? ncells : 1, sizeof *h.cell);
@@ -461,6 +548,31 @@ static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
 /* FlameScope's shape: rows are the millisecond offsets of each row, top
  * (end of the second) first; values[col] lists that column top to bottom.
  * Extensions: rows_per_second, start_sec, samples, counted, idle. */
+/* ,"all_events":B,"events":[{"name":N,"samples":N,"counted":B},...] */
+static void events_json(struct fp_sink *s, const struct heatmap *h)
+{
+	fp_sink_str(s, h->all_events ? ",\"all_events\":true,\"events\":[" :
+		    ",\"all_events\":false,\"events\":[");
+	const char *p = h->events;
+	int first = 1;
+	while (p && *p) {
+		const char *eol = strchr(p, '\n');
+		const char *t1 = strchr(p, '\t');
+		if (!eol || !t1 || t1 + 2 >= eol)
+			break;
+		uint64_t samples = 0;
+		if (fp_parse_u64(p, (size_t)(t1 - p), &samples) == 0) {
+			fp_sink_str(s, first ? "{\"name\":" : ",{\"name\":");
+			fp_json_string(s, t1 + 3, (size_t)(eol - t1 - 3));
+			fp_sink_printf(s, ",\"samples\":%" PRIu64 ",\"counted\":%s}", samples,
+				       t1[1] == '1' ? "true" : "false");
+			first = 0;
+		}
+		p = eol + 1;
+	}
+	fp_sink_char(s, ']');
+}
+
 void heatmap_json(struct fp_sink *s, const struct heatmap *h)
 {
 	uint64_t maxv = 0;
@@ -494,9 +606,11 @@ void heatmap_json(struct fp_sink *s, const struct heatmap *h)
 	fp_sink_u64(s, maxv);
 	fp_sink_printf(s, ",\"rows_per_second\":%u,\"start_sec\":%" PRIu64
 		       ",\"samples\":%" PRIu64 ",\"counted\":%" PRIu64 ",\"idle\":%" PRIu64
-		       ",\"warnings\":%" PRIu64 ",\"filtered\":%s}", h->rows, h->base_sec,
+		       ",\"warnings\":%" PRIu64 ",\"filtered\":%s", h->rows, h->base_sec,
 		       h->samples, h->counted, h->idle, h->warnings,
 		       h->filtered ? "true" : "false");
+	events_json(s, h);
+	fp_sink_char(s, '}');
 }
 
 /* ---- folded tables ------------------------------------------------------------ */
@@ -536,10 +650,12 @@ const struct folded_text *folded_get(const struct job *job, int fd, const struct
 		return &e->ft;
 
 	char *read_argv[] = { (char *)fp_sniff_reader(fp_sniff_fd(fd)), "-q", NULL };
-	char *bucket_argv[] = { "fp-bucket", sel->keep_idle ? "--keep-idle" : NULL, NULL };
+	char *bucket_argv[BUCKET_ARGV_MAX];
+	bucket_argv_of(bucket_argv, NULL, sel, NULL);
 	char *range_argv[RANGE_ARGV_MAX];
 	range_argv_of(sel, 1, range_argv);
-	char *fold_argv[] = { "fp-fold", "--plain", "--all", NULL };
+	char *fold_argv[] = { "fp-fold", "--plain", "--all",
+			      sel->all_events ? "--event-root" : "--all-events", NULL };
 	char *const *argv[] = { read_argv, bucket_argv, range_argv, fold_argv };
 
 	struct fold_build b = { .total = 0 };
@@ -607,10 +723,11 @@ const struct folded_text *pprof_get(const struct job *job, int fd, const struct 
 		return &e->ft;
 
 	char *read_argv[] = { (char *)fp_sniff_reader(fp_sniff_fd(fd)), "-q", NULL };
-	char *bucket_argv[] = { "fp-bucket", sel->keep_idle ? "--keep-idle" : NULL, NULL };
+	char *bucket_argv[BUCKET_ARGV_MAX];
+	bucket_argv_of(bucket_argv, NULL, sel, NULL);
 	char *range_argv[RANGE_ARGV_MAX];
 	range_argv_of(sel, 1, range_argv);
-	char *fold_argv[] = { "fp-fold", "--pass-samples", NULL };
+	char *fold_argv[] = { "fp-fold", "--pass-samples", "--all-events", NULL };
 	char *const *argv[] = { read_argv, bucket_argv, range_argv, fold_argv };
 	struct pprof_build b = { .bad = 0 };
 	struct pipeline_result res;

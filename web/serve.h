@@ -123,6 +123,11 @@ struct heatmap {
 	uint64_t idle;		/* idle samples dropped */
 	uint64_t warnings;
 	int filtered;		/* only the samples that pass filters */
+	int all_events;		/* every event counted (allevents=1) */
+	/* fp-bucket's I bucket-event records, one line per event name of the
+	 * whole capture: "samples TAB counted(0|1) TAB name LF"; NULL if none */
+	char *events;
+	size_t events_len;
 };
 
 /* Filters and range of a flame graph request. Strings NULL when absent. */
@@ -130,6 +135,7 @@ struct selection {
 	const char *start, *end;	/* decimal seconds or NULL */
 	const char *pid, *tid, *cpu, *comm, *event, *include, *exclude;
 	int keep_idle;
+	int all_events;		/* allevents=1: every event, each as the root frame */
 };
 
 struct folded_text {

@@ -11,6 +11,7 @@ import { cellBox, drawHeatmap, heatGeom, loadHeatmap, sampleCanvas, setupHeatmap
 import { loadProfiles, setupUpload, showList } from './list.js';
 import { closeLive, openLive } from './live.js';
 import { gen, parseHash, showError, st } from './state.js';
+import { setupEventPicker } from './events.js';
 import { setupToolbar } from './toolbar.js';
 import { $, FILTER_KEYS, ROWS_CHOICES, ROWS_DEFAULT, clear, el, secToNs, text } from './util.js';
 
@@ -37,6 +38,7 @@ export function openProfile(params) {
 	st.enhanced = params.get('enhanced') === '1';
 	st.filters = {};
 	FILTER_KEYS.forEach(function (k) { if (params.get(k)) st.filters[k] = params.get(k); });
+	st.allEvents = params.get('allevents') === '1' && !st.filters.event;
 	var a = secToNs(params.get('start')), b = secToNs(params.get('end'));
 	st.sel = a !== null || b !== null ? { from: a, to: b } : null;
 	var cf = params.get('cfile');
@@ -94,6 +96,7 @@ export function init() {
 	setupFilters();
 	setupCompare();
 	setupToolbar();
+	setupEventPicker();
 	window.addEventListener('hashchange', route);
 	route();
 }

@@ -4,6 +4,7 @@ import { API, getJSON, qs } from './api.js';
 import { endPicking } from './compare.js';
 import { loadFlame } from './flameload.js';
 import { filterParams, gen, setStatus, showError, st, writeHash } from './state.js';
+import { fillEventPicker } from './events.js';
 import { updateStepper } from './toolbar.js';
 import { $, AXIS_LABEL_MIN_PX, CANVAS_MAX_PX, CELL_H_MAX, CELL_H_MIN, CELL_W_MAX, CELL_W_MIN, HEAT_MARGIN, HEAT_PLOT_HEIGHT, ROWS_CHOICES, cellOfNs, cellStartNs, clamp, clear, el, fmtCount, fmtMs, merge, nsToSec, text } from './util.js';
 
@@ -28,7 +29,8 @@ export function heatFromJSON(file, j) {
 	return { file: file, rows: rows, ncols: ncols, base: j.start_sec, cells: cells,
 		 max: j.maxvalue !== undefined ? Math.max(j.maxvalue, max) : max, total: total,
 		 samples: j.samples, idle: j.idle, live: !!j.live, ended: !!j.ended,
-		 filtered: !!j.filtered, warnings: Number(j.warnings) || 0, dropped: Number(j.dropped) || 0 };
+		 filtered: !!j.filtered, allEvents: !!j.all_events,
+		 events: Array.isArray(j.events) ? j.events : [], warnings: Number(j.warnings) || 0, dropped: Number(j.dropped) || 0 };
 }
 export function heatFile() { return st.pickFile || st.file; }
 export function loadHeatmap() {
@@ -48,6 +50,7 @@ export function loadHeatmap() {
 		// a live capture's rows come from its bucketer
 		if (st.heat.live && ROWS_CHOICES.indexOf(st.heat.rows) >= 0) $('rows').value = String(st.heat.rows);
 		drawHeatmap();
+		fillEventPicker(st.heat);
 	}).catch(function (e) {
 		if (g !== gen.heat) return;
 		setStatus('');
@@ -231,7 +234,7 @@ export function updateHeatTitle() {
 	title.appendChild(el('strong', '', h.file));
 	title.appendChild(document.createTextNode(
 		'  ' + h.ncols + ' s \u00d7 ' + h.rows + ' rows, ' + fmtCount(h.total) + ' samples' +
-		(h.filtered ? ' matching the filters' : '') +
+		(h.filtered ? ' matching the filters' : '') + eventLabel(h) +
 		(h.idle ? ' (' + fmtCount(h.idle) + ' idle dropped)' : '') + ', max cell ' + h.max +
 		(h.live ? (h.ended ? ' \u2014 capture ended' : ' \u2014 live') : '') +
 		// a server that cannot filter the heatmap says nothing: tell the user
@@ -242,6 +245,12 @@ export function updateHeatTitle() {
 		title.appendChild(el('span', 'warn', ' ' + fmtCount(h.warnings) + ' bad input line' + (h.warnings === 1 ? '' : 's') + ' skipped'));
 	if (h.dropped)
 		title.appendChild(el('span', 'warn', ' ' + fmtCount(h.dropped) + ' samples dropped: the live chain fell behind'));
+}
+// ", event cpu-clock", ", all events": which event the counts are of.
+export function eventLabel(h) {
+	if (h.allEvents) return h.events.length > 1 ? ', all events' : '';
+	var c = h.events.filter(function (e) { return e.counted; }).map(function (e) { return e.name; });
+	return c.length ? ', event ' + c.join(', ') : '';
 }
 // The cells of a selection: [first, last] indices, or null.
 export function selectedCells(h, sel, file) {

@@ -19,6 +19,7 @@ export var st = {
 	view: null,
 	file: null, rows: ROWS_DEFAULT, enhanced: false,
 	filters: {},
+	allEvents: false,	// every event, each as the flame graph's root (allevents=1)
 	sel: null,		// {from, to} ns on the heatmap axis, to exclusive
 	pending: null,		// first clicked cell index, waiting for the second
 	cmp: null,		// {file, from, to} second selection, or null
@@ -54,6 +55,7 @@ export function writeHash() {
 		if (st.cmp.to !== null) p.cend = nsToSec(st.cmp.to);
 		if (st.cmp.from === null && st.cmp.to === null) p.cwhole = 1;
 	}
+	if (st.allEvents) p.allevents = 1;
 	if (st.search) p.s = st.search;
 	if (st.icicle) p.icicle = 1;
 	if (st.zoom) p.z = st.zoom;
@@ -69,5 +71,6 @@ export function selectionParams(sel) {
 export function filterParams() {
 	var p = {};
 	FILTER_KEYS.forEach(function (k) { if (st.filters[k]) p[k] = st.filters[k]; });
+	if (st.allEvents) p.allevents = 1;
 	return p;
 }
