@@ -82,6 +82,7 @@ probe: | $(DEPS_FIRST)
 	$(call require,zlib,zlib.h,zlib1g-dev)
 	$(call require,libprotobuf-c,protobuf-c/protobuf-c.h,libprotobuf-c-dev)
 	$(call require,jansson,jansson.h,libjansson-dev)
+	$(call require,libcurl,curl/curl.h,libcurl4-openssl-dev)
 	$(if $(shell command -v protoc-c),,$(error protoc-c not found: apt-get install protobuf-c-compiler, or run make deps))
 
 probe-tests: | $(DEPS_FIRST)
@@ -124,6 +125,7 @@ $(BIN)/%: $(BUILD)/stages/%.o $(LIBFP)
 
 # stages with a library of their own
 $(BIN)/fp-chrome: LDLIBS += -ljansson
+$(BIN)/fp-push: LDLIBS += -lcurl -lpthread
 
 $(BIN)/flamepipe: $(call obj,$(RUNNER_SRCS)) $(LIBFP)
 	@mkdir -p $(BIN)

@@ -18,11 +18,13 @@ int cmd_run(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_ctl(int argc, char **argv);
+int cmd_push(int argc, char **argv);
 
 extern const char cmd_run_usage[];
 extern const char cmd_check_usage[];
 extern const char cmd_report_usage[];
 extern const char cmd_ctl_usage[];
+extern const char cmd_push_usage[];
 
 /* Provided by runner/live.c and runner/serve.c when they exist. */
 int cmd_live(int argc, char **argv) __attribute__((weak));

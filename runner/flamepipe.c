@@ -62,6 +62,8 @@ static void init_commands(void)
 		    "heatmap and flame graph files from a capture");
 	add_command("ctl", cmd_ctl, cmd_ctl_usage, "talk to a running pipeline (status, restart, replace, insert, stop)");
 	add_command("check", cmd_check, cmd_check_usage, "parse a pipeline file and print its stages");
+	add_command("push", cmd_push, cmd_push_usage,
+		    "send finished captures to a Pyroscope-style /ingest endpoint");
 	add_command("live", cmd_live, cmd_live ? cmd_live_usage : "live ...",
 		    "profile the running system live");
 	add_command("serve", cmd_serve, cmd_serve ? cmd_serve_usage : "serve ...",

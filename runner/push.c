@@ -1,0 +1,142 @@
+/* push.c: `flamepipe push URL PROFILE...`: finished captures to a
+ * Pyroscope-style /ingest endpoint (docs/push.md).
+ *
+ * For each PROFILE: its source stage (fp-read, or fp-chrome for a Chrome
+ * profile: fifo/fp_sniff.h) piped into `fp-push URL --once --until MTIME`
+ * (one profile per file; until = the file's modification time, from =
+ * until - the samples' time span), the stream itself to /dev/null. The
+ * options go to fp-push as they are. Exit 0 when every profile was
+ * delivered, else the first failing stage's code (111: not delivered).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "fp_error.h"
+#include "fp_sniff.h"
+#include "pipeline.h"
+#include "pipeline_run.h"
+
+#define PUSH_PROGRAM "fp-push"
+#define MAX_PUSH_ARGS 64
+#define SHELL_SIGNAL_BASE 128
+
+const char cmd_push_usage[] =
+	"push URL PROFILE... [--app NAME] [--label KEY=VALUE]... [--format folded|pprof]\n"
+	"        [--retries N] [--timeout S] [--sample-rate HZ]";
+
+static pid_t spawn(const char *path, char *const argv[], int in_fd, int out_fd)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		fp_die_sys(FP_EXIT_SYS, "push: fork");
+	if (pid == 0) {
+		if ((in_fd != 0 && dup2(in_fd, 0) < 0) || (out_fd != 1 && dup2(out_fd, 1) < 0))
+			_exit(FP_EXIT_SYS);
+		execv(path, argv);
+		fprintf(stderr, "%s: push: cannot run %s: %s\n", fp_prog(), path, strerror(errno));
+		_exit(FP_EXIT_SYS);
+	}
+	return pid;
+}
+
+static int wait_code(pid_t pid)
+{
+	int st;
+
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return FP_EXIT_SYS;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : SHELL_SIGNAL_BASE + WTERMSIG(st);
+}
+
+/* One file: reader FILE | fp-push ARGS --once --until MTIME. */
+static int push_one(const char *file, char **push_argv, size_t nargs, const char *bindir)
+{
+	struct stat st;
+	char until[32];
+	const char *reader = fp_sniff_reader(fp_sniff_path(file));
+	char *rpath = fp_find_program(reader, bindir), *ppath = fp_find_program(PUSH_PROGRAM, bindir);
+	char *rargv[] = { (char *)reader, "-q", (char *)file, NULL };
+	int fds[2], devnull, rc_read, rc_push;
+	pid_t r, p;
+
+	if (stat(file, &st) < 0)
+		fp_die_sys(FP_EXIT_SYS, "push: cannot read %s", file);
+	if (!rpath || !ppath)
+		fp_die(FP_EXIT_SYS, "push: %s not found beside flamepipe or in $PATH",
+		       rpath ? PUSH_PROGRAM : reader);
+	snprintf(until, sizeof until, "%jd", (intmax_t)st.st_mtim.tv_sec);
+	push_argv[nargs] = "--until";
+	push_argv[nargs + 1] = until;
+	push_argv[nargs + 2] = NULL;
+	devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (devnull < 0 || pipe2(fds, O_CLOEXEC) < 0)
+		fp_die_sys(FP_EXIT_SYS, "push: pipe");
+	r = spawn(rpath, rargv, 0, fds[1]);
+	close(fds[1]);
+	p = spawn(ppath, push_argv, fds[0], devnull);
+	close(fds[0]);
+	close(devnull);
+	rc_read = wait_code(r);
+	rc_push = wait_code(p);
+	free(rpath);
+	free(ppath);
+	if (rc_read)
+		fp_warn("push: %s: %s exited %d: nothing or part of it was pushed", file, reader, rc_read);
+	else if (!rc_push)
+		fprintf(stderr, "%s: push: %s: delivered\n", fp_prog(), file);
+	return rc_read ? rc_read : rc_push;
+}
+
+int cmd_push(int argc, char **argv)
+{
+	/* each one goes to fp-push as it is: --NAME VALUE */
+	static const struct option opts[] = {
+		{ "app", required_argument, NULL, 0 },
+		{ "label", required_argument, NULL, 0 },
+		{ "format", required_argument, NULL, 0 },
+		{ "retries", required_argument, NULL, 0 },
+		{ "timeout", required_argument, NULL, 0 },
+		{ "sample-rate", required_argument, NULL, 0 },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	static const char *const flags[] = { "--app", "--label", "--format", "--retries",
+					     "--timeout", "--sample-rate" };
+	char *push_argv[MAX_PUSH_ARGS + 8];
+	size_t n = 0;
+	int c, idx, rc = 0;
+
+	push_argv[n++] = PUSH_PROGRAM;
+	while ((c = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
+		if (c == 'h') {
+			printf("usage: flamepipe %s\n", cmd_push_usage);
+			return FP_EXIT_OK;
+		}
+		if (c != 0 || n + 2 > MAX_PUSH_ARGS)
+			fp_die(FP_EXIT_USAGE, "usage: flamepipe %s", cmd_push_usage);
+		push_argv[n++] = (char *)flags[idx];
+		push_argv[n++] = optarg;
+	}
+	if (argc - optind < 2)
+		fp_die(FP_EXIT_USAGE, "usage: flamepipe %s", cmd_push_usage);
+	push_argv[n++] = "--once";
+	push_argv[n++] = argv[optind];	/* URL: fp-push checks it */
+	for (int i = optind + 1; i < argc; i++) {
+		int r = push_one(argv[i], push_argv, n, fp_run_bindir());
+
+		if (r && !rc)
+			rc = r;
+	}
+	return rc;
+}
