@@ -22,79 +22,214 @@
 #define FONT_SIZE 12
 #define MS_X1000 1000000ull	/* 1000 ms, in 1/1000 ms */
 
+#define HASH_MIN_SLOTS 64
+#define HASH_MUL 0x9E3779B97F4A7C15ull	/* Fibonacci hashing */
+
 void fp_heatmap_init(struct fp_heatmap *hm)
 {
 	memset(hm, 0, sizeof *hm);
 	hm->rows = 50;
+	hm->sorted = 1;
 }
 
 void fp_heatmap_free(struct fp_heatmap *hm)
 {
 	free(hm->cells);
+	free(hm->slot);
 	memset(hm, 0, sizeof *hm);
 }
 
+/* Every storage is given back, so a reset costs O(1) and the memory it
+ * takes again is paid for by the cells that fill it (20,000 G records
+ * with changing geometry stay linear). */
 void fp_heatmap_reset(struct fp_heatmap *hm, unsigned rows, int64_t base_sec)
 {
 	if (rows < 1)
 		rows = 1;
 	if (rows > FP_ROWS_MAX)
 		rows = FP_ROWS_MAX;
-	if (rows != hm->rows) {
-		free(hm->cells);
-		hm->cells = NULL;
-		hm->cap_cols = 0;
-	}
-	if (hm->cells)
-		memset(hm->cells, 0, hm->cap_cols * hm->rows * sizeof *hm->cells);
+	fp_heatmap_free(hm);
 	hm->rows = rows;
 	hm->base_sec = base_sec;
-	hm->ncols = 0;
+	hm->sorted = 1;
+}
+
+static size_t slot_of(const struct fp_heatmap *hm, uint64_t key)
+{
+	return (size_t)((key * HASH_MUL) >> 32) & (hm->nslot - 1);
+}
+
+static void index_cells(struct fp_heatmap *hm)
+{
+	memset(hm->slot, 0, hm->nslot * sizeof *hm->slot);
+	for (size_t i = 0; i < hm->n; i++) {
+		size_t k = slot_of(hm, hm->cells[i].key);
+		while (hm->slot[k])
+			k = (k + 1) & (hm->nslot - 1);
+		hm->slot[k] = (uint32_t)(i + 1);
+	}
+}
+
+static struct fp_heatmap_cell *find_cell(const struct fp_heatmap *hm, uint64_t key)
+{
+	if (!hm->nslot)
+		return NULL;
+	for (size_t k = slot_of(hm, key); hm->slot[k]; k = (k + 1) & (hm->nslot - 1))
+		if (hm->cells[hm->slot[k] - 1].key == key)
+			return &hm->cells[hm->slot[k] - 1];
+	return NULL;
 }
 
 int fp_heatmap_set(struct fp_heatmap *hm, uint64_t col, uint64_t row, uint64_t count)
 {
-	if (row >= hm->rows || col >= FP_HEATMAP_MAX_COLS)
+	if (row >= hm->rows || col > FP_HEATMAP_MAX_COL)
 		return -1;
-	if (col >= hm->cap_cols) {
-		size_t cap = hm->cap_cols ? hm->cap_cols : 64;
-		while (cap <= col)
-			cap *= 2;
-		if (cap > FP_HEATMAP_MAX_COLS)	/* doubling must not pass the limit */
-			cap = FP_HEATMAP_MAX_COLS;
-		hm->cells = fp_xrealloc(hm->cells, cap * hm->rows * sizeof *hm->cells);
-		memset(hm->cells + hm->cap_cols * hm->rows, 0,
-		       (cap - hm->cap_cols) * hm->rows * sizeof *hm->cells);
-		hm->cap_cols = cap;
+	uint64_t key = col * hm->rows + row;
+	struct fp_heatmap_cell *c = find_cell(hm, key);
+	if (c) {
+		c->count = count;
+		return 0;
 	}
-	hm->cells[col * hm->rows + row] = count;
+	if (hm->n == hm->cap) {
+		hm->cap = hm->cap ? hm->cap * 2 : HASH_MIN_SLOTS / 2;
+		hm->cells = fp_xrealloc(hm->cells, hm->cap * sizeof *hm->cells);
+	}
+	if (hm->n && key < hm->cells[hm->n - 1].key)
+		hm->sorted = 0;
+	hm->cells[hm->n++] = (struct fp_heatmap_cell){ key, count };
+	if (2 * hm->n > hm->nslot) {
+		free(hm->slot);
+		hm->nslot = hm->nslot ? hm->nslot * 2 : HASH_MIN_SLOTS;
+		hm->slot = fp_xmalloc(hm->nslot * sizeof *hm->slot);
+		index_cells(hm);
+	} else {
+		size_t k = slot_of(hm, key);
+		while (hm->slot[k])
+			k = (k + 1) & (hm->nslot - 1);
+		hm->slot[k] = (uint32_t)hm->n;
+	}
 	if (col >= hm->ncols)
-		hm->ncols = col + 1;
+		hm->ncols = (size_t)col + 1;
 	return 0;
 }
 
-uint64_t fp_heatmap_get(const struct fp_heatmap *hm, size_t col, unsigned row)
+uint64_t fp_heatmap_get(const struct fp_heatmap *hm, uint64_t col, unsigned row)
 {
 	if (col >= hm->ncols || row >= hm->rows)
 		return 0;
-	return hm->cells[col * hm->rows + row];
+	const struct fp_heatmap_cell *c = find_cell(hm, col * hm->rows + row);
+	return c ? c->count : 0;
 }
 
 uint64_t fp_heatmap_max(const struct fp_heatmap *hm)
 {
 	uint64_t max = 0;
-	for (size_t i = 0; i < hm->ncols * hm->rows; i++)
-		if (hm->cells[i] > max)
-			max = hm->cells[i];
+	for (size_t i = 0; i < hm->n; i++)
+		if (hm->cells[i].count > max)
+			max = hm->cells[i].count;
 	return max;
 }
 
 uint64_t fp_heatmap_total(const struct fp_heatmap *hm)
 {
 	uint64_t t = 0;
-	for (size_t i = 0; i < hm->ncols * hm->rows; i++)
-		t += hm->cells[i];
+	for (size_t i = 0; i < hm->n; i++)
+		t += hm->cells[i].count;
 	return t;
+}
+
+static int cmp_cell(const void *x, const void *y)
+{
+	const struct fp_heatmap_cell *a = x, *b = y;
+
+	return (a->key > b->key) - (a->key < b->key);
+}
+
+void fp_heatmap_sort(struct fp_heatmap *hm)
+{
+	if (hm->sorted)
+		return;
+	qsort(hm->cells, hm->n, sizeof *hm->cells, cmp_cell);
+	index_cells(hm);
+	hm->sorted = 1;
+}
+
+/* The cells in key order: hm's own, or a sorted copy in *copy (to free). */
+static const struct fp_heatmap_cell *sorted_cells(const struct fp_heatmap *hm,
+						  struct fp_heatmap_cell **copy)
+{
+	*copy = NULL;
+	if (hm->sorted || !hm->n)
+		return hm->cells;
+	*copy = fp_xmalloc(hm->n * sizeof **copy);
+	memcpy(*copy, hm->cells, hm->n * sizeof **copy);
+	qsort(*copy, hm->n, sizeof **copy, cmp_cell);
+	return *copy;
+}
+
+/* ---- the axis ------------------------------------------------------------ */
+
+void fp_heatmap_axis(const struct fp_heatmap *hm, struct fp_heatmap_axis *ax)
+{
+	memset(ax, 0, sizeof *ax);
+	if (hm->ncols <= FP_HEATMAP_AXIS_COLS &&
+	    (uint64_t)hm->ncols * hm->rows <= FP_HEATMAP_AXIS_CELLS) {
+		ax->n = hm->ncols;
+		return;
+	}
+	struct fp_heatmap_cell *copy;
+	const struct fp_heatmap_cell *c = sorted_cells(hm, &copy);
+	ax->col = fp_xmalloc((hm->n ? hm->n : 1) * sizeof *ax->col);
+	for (size_t i = 0; i < hm->n; i++) {
+		uint64_t col = c[i].key / hm->rows;
+		if (c[i].count && (!ax->n || ax->col[ax->n - 1] != col))
+			ax->col[ax->n++] = col;
+	}
+	ax->cut = hm->ncols - ax->n;
+	free(copy);
+}
+
+void fp_heatmap_axis_free(struct fp_heatmap_axis *ax)
+{
+	free(ax->col);
+	memset(ax, 0, sizeof *ax);
+}
+
+size_t fp_heatmap_axis_index(const struct fp_heatmap_axis *ax, uint64_t col, int ceil)
+{
+	if (!ax->col) {
+		if (col < ax->n)
+			return (size_t)col;
+		return ceil ? ax->n : SIZE_MAX;
+	}
+	size_t lo = 0, hi = ax->n;	/* first index with ax->col[i] >= col */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ax->col[mid] < col)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (ceil)
+		return lo;
+	return lo < ax->n && ax->col[lo] == col ? lo : SIZE_MAX;
+}
+
+static uint64_t axis_col(const struct fp_heatmap_axis *ax, size_t i)
+{
+	return ax->col ? ax->col[i] : i;
+}
+
+/* Walks the sorted cells column by column: fills out[0..rows-1] with the
+ * counts of column col (cells before it are skipped). */
+static void column_counts(const struct fp_heatmap *hm, const struct fp_heatmap_cell *c,
+			  size_t *pos, uint64_t col, uint64_t *out)
+{
+	memset(out, 0, hm->rows * sizeof *out);
+	while (*pos < hm->n && c[*pos].key / hm->rows < col)
+		(*pos)++;
+	for (; *pos < hm->n && c[*pos].key / hm->rows == col; (*pos)++)
+		out[c[*pos].key % hm->rows] = c[*pos].count;
 }
 
 void fp_heatmap_opts_init(struct fp_heatmap_opts *o)
@@ -131,13 +266,39 @@ static void put_row_ms(struct fp_sink *s, unsigned row, unsigned rows)
 
 /* ---- JSON and TSV ------------------------------------------------------ */
 
+/* A rendering's view of the heatmap: its axis and its cells in order. */
+struct view {
+	struct fp_heatmap_axis ax;
+	const struct fp_heatmap_cell *c;
+	struct fp_heatmap_cell *copy;
+	uint64_t *colbuf;	/* rows counts */
+};
+
+static void view_init(struct view *v, const struct fp_heatmap *hm)
+{
+	fp_heatmap_axis(hm, &v->ax);
+	v->c = sorted_cells(hm, &v->copy);
+	v->colbuf = fp_xmalloc(hm->rows * sizeof *v->colbuf);
+}
+
+static void view_free(struct view *v)
+{
+	fp_heatmap_axis_free(&v->ax);
+	free(v->copy);
+	free(v->colbuf);
+}
+
 void fp_heatmap_json(struct fp_sink *s, const struct fp_heatmap *hm)
 {
+	struct view v;
+	size_t pos = 0;
+
+	view_init(&v, hm);
 	fp_sink_str(s, "{\"columns\":[");
-	for (size_t c = 0; c < hm->ncols; c++) {
+	for (size_t c = 0; c < v.ax.n; c++) {
 		if (c)
 			fp_sink_char(s, ',');
-		fp_sink_u64(s, c);
+		fp_sink_u64(s, axis_col(&v.ax, c));
 	}
 	fp_sink_str(s, "],\"rows\":[");
 	for (unsigned i = 0; i < hm->rows; i++) {
@@ -146,12 +307,13 @@ void fp_heatmap_json(struct fp_sink *s, const struct fp_heatmap *hm)
 		put_row_ms(s, hm->rows - 1 - i, hm->rows);
 	}
 	fp_sink_str(s, "],\"values\":[");
-	for (size_t c = 0; c < hm->ncols; c++) {
+	for (size_t c = 0; c < v.ax.n; c++) {
+		column_counts(hm, v.c, &pos, axis_col(&v.ax, c), v.colbuf);
 		fp_sink_str(s, c ? ",[" : "[");
 		for (unsigned i = 0; i < hm->rows; i++) {
 			if (i)
 				fp_sink_char(s, ',');
-			fp_sink_u64(s, hm->cells[c * hm->rows + (hm->rows - 1 - i)]);
+			fp_sink_u64(s, v.colbuf[hm->rows - 1 - i]);
 		}
 		fp_sink_char(s, ']');
 	}
@@ -159,22 +321,34 @@ void fp_heatmap_json(struct fp_sink *s, const struct fp_heatmap *hm)
 	fp_sink_u64(s, fp_heatmap_max(hm));
 	fp_sink_str(s, ",\"base_sec\":");
 	fp_sink_i64(s, hm->base_sec);
+	if (v.ax.cut) {
+		fp_sink_str(s, ",\"cut\":");
+		fp_sink_u64(s, v.ax.cut);
+	}
 	fp_sink_str(s, "}\n");
+	view_free(&v);
 }
 
 void fp_heatmap_tsv(struct fp_sink *s, const struct fp_heatmap *hm)
 {
+	struct view v;
+	size_t pos = 0;
+
+	view_init(&v, hm);
 	fp_sink_str(s, "second\trow_start_ms\tcount\n");
-	for (size_t c = 0; c < hm->ncols; c++) {
+	for (size_t c = 0; c < v.ax.n; c++) {
+		uint64_t col = axis_col(&v.ax, c);
+		column_counts(hm, v.c, &pos, col, v.colbuf);
 		for (unsigned r = 0; r < hm->rows; r++) {
-			fp_sink_u64(s, c);
+			fp_sink_u64(s, col);
 			fp_sink_char(s, '\t');
 			put_row_ms(s, r, hm->rows);
 			fp_sink_char(s, '\t');
-			fp_sink_u64(s, hm->cells[c * hm->rows + r]);
+			fp_sink_u64(s, v.colbuf[r]);
 			fp_sink_char(s, '\n');
 		}
 	}
+	view_free(&v);
 }
 
 /* ---- SVG ------------------------------------------------------------------ */
@@ -184,10 +358,11 @@ struct geom {
 	size_t cols;
 };
 
-static struct geom geometry(const struct fp_heatmap *hm, const struct fp_heatmap_opts *o)
+static struct geom geometry(const struct fp_heatmap *hm, const struct fp_heatmap_axis *ax,
+			    const struct fp_heatmap_opts *o)
 {
 	struct geom g;
-	g.cols = hm->ncols ? hm->ncols : 1;
+	g.cols = ax->n ? ax->n : 1;
 	g.cw = o->cell_w ? o->cell_w : g.cols <= 100 ? 12 : g.cols <= 300 ? 6 : 3;
 	g.ch = o->cell_h ? o->cell_h : hm->rows <= 50 ? 8 : hm->rows <= 100 ? 4 :
 		(400 / hm->rows ? 400 / hm->rows : 1);
@@ -202,7 +377,22 @@ static struct geom geometry(const struct fp_heatmap *hm, const struct fp_heatmap
 	return g;
 }
 
-static void write_axes(struct fp_sink *s, const struct fp_heatmap *hm, const struct geom *g)
+/* A cut axis: a dashed line where empty seconds were left out. */
+static void write_breaks(struct fp_sink *s, const struct fp_heatmap_axis *ax, const struct geom *g)
+{
+	if (!ax->cut)
+		return;
+	fp_sink_str(s, "<g id=\"hm_breaks\" stroke=\"rgb(120,120,120)\" stroke-dasharray=\"3,3\">\n");
+	for (size_t c = 1; c < ax->n; c++)
+		if (ax->col[c] != ax->col[c - 1] + 1)
+			fp_sink_printf(s, "<line x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\"/>\n",
+				       g->x0 + (unsigned)c * g->cw, g->y0, g->x0 + (unsigned)c * g->cw,
+				       g->y0 + g->grid_h);
+	fp_sink_str(s, "</g>\n");
+}
+
+static void write_axes(struct fp_sink *s, const struct fp_heatmap *hm,
+		       const struct fp_heatmap_axis *ax, const struct geom *g)
 {
 	unsigned every_c = (MIN_LABEL_GAP_X + g->cw - 1) / g->cw;
 	unsigned every_r = (MIN_LABEL_GAP_Y + g->ch - 1) / g->ch;
@@ -212,11 +402,18 @@ static void write_axes(struct fp_sink *s, const struct fp_heatmap *hm, const str
 	for (size_t i = 0; i < sizeof nice / sizeof *nice; i++)
 		if (nice[i] >= every_c) { every_c = nice[i]; break; }
 	fp_sink_str(s, "<g id=\"hm_axes\" font-size=\"11\">\n");
+	/* A cut axis labels columns by their own second (c = axis index). */
 	for (size_t c = 0; c < g->cols; c += every_c)
-		fp_sink_printf(s, "<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">%zu</text>\n",
-			       g->x0 + (unsigned)c * g->cw + g->cw / 2, g->y0 + g->grid_h + 14, c);
-	fp_sink_printf(s, "<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">seconds since %lld</text>\n",
-		       g->x0 + g->grid_w / 2, g->y0 + g->grid_h + 28, (long long)hm->base_sec);
+		fp_sink_printf(s, "<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">%llu</text>\n",
+			       g->x0 + (unsigned)c * g->cw + g->cw / 2, g->y0 + g->grid_h + 14,
+			       (unsigned long long)(c < ax->n ? axis_col(ax, c) : c));
+	fp_sink_printf(s, "<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">"
+		       "seconds since %lld", g->x0 + g->grid_w / 2, g->y0 + g->grid_h + 28,
+		       (long long)hm->base_sec);
+	if (ax->cut)
+		fp_sink_printf(s, " (only the %zu seconds with samples: %llu empty seconds left out)",
+			       ax->n, (unsigned long long)ax->cut);
+	fp_sink_str(s, "</text>\n");
 	for (unsigned r = 0; r <= hm->rows; r += every_r) {
 		fp_sink_printf(s, "<text x=\"%u\" y=\"%u\" text-anchor=\"end\">", g->x0 - 4,
 			       g->y0 + g->grid_h - r * g->ch + 4);
@@ -248,47 +445,106 @@ static void write_legend(struct fp_sink *s, uint64_t max, const struct geom *g)
 		       lx + LEGEND_WIDTH, ly + 26);
 }
 
-static void write_cfg(struct fp_sink *s, const struct fp_heatmap *hm, const struct fp_heatmap_opts *o,
-		      const struct geom *g, uint64_t max)
+/* The cell index on the axis (axis index * rows + row) where the time
+ * `sec` seconds after base_sec falls; with end, of the last slice before
+ * it. Seconds in a column left out go to the next (end: previous) one. */
+static double axis_cell(const struct fp_heatmap *hm, const struct fp_heatmap_axis *ax,
+			double sec, int end)
 {
+	double cell = end ? ceil(sec * hm->rows) - 1 : floor(sec * hm->rows);
+	if (cell < 0)
+		return end ? -1 : 0;
+	uint64_t col = (uint64_t)cell / hm->rows, row = (uint64_t)cell % hm->rows;
+	size_t i = fp_heatmap_axis_index(ax, col, 1);
+	if (i < ax->n && axis_col(ax, i) == col)
+		return (double)i * hm->rows + (double)row;
+	if (!end)
+		return (double)i * hm->rows;
+	return (double)i * hm->rows - 1;	/* the end of the column before */
+}
+
+static void write_cfg(struct fp_sink *s, const struct fp_heatmap *hm, const struct view *v,
+		      const struct fp_heatmap_opts *o, const struct geom *g, uint64_t max)
+{
+	const struct fp_heatmap_axis *ax = &v->ax;
+
 	fp_sink_printf(s, "var hm_cfg = { rows: %u, cols: %zu, cw: %u, ch: %u, x0: %u, y0: %u, max: ",
-		       hm->rows, hm->ncols, g->cw, g->ch, g->x0, g->y0);
+		       hm->rows, ax->n, g->cw, g->ch, g->x0, g->y0);
 	fp_sink_u64(s, max ? max : 1);
 	fp_sink_str(s, ", range_url: ");
 	if (o->range_url)
 		fp_json_string(s, o->range_url, strlen(o->range_url));
 	else
 		fp_sink_str(s, "null");
-	size_t last = hm->ncols * hm->rows;
+	double last = (double)ax->n * hm->rows;
 	if (o->have_range && last > 0) {
-		double from = o->range_from < 0 ? 0 : floor(o->range_from * hm->rows);
-		double to = o->range_to < 0 ? (double)last : ceil(o->range_to * hm->rows);
-		if (from > (double)last - 1) from = (double)last - 1;
-		if (to > (double)last) to = (double)last;
+		double from = o->range_from < 0 ? 0 : axis_cell(hm, ax, o->range_from, 0);
+		double to = o->range_to < 0 ? last : axis_cell(hm, ax, o->range_to, 1) + 1;
+		if (from > last - 1) from = last - 1;
+		if (to > last) to = last;
 		if (to < from + 1) to = from + 1;
 		fp_sink_printf(s, ", sel_from: %.0f, sel_to: %.0f", from, to - 1);
 	} else {
 		fp_sink_str(s, ", sel_from: null, sel_to: null");
 	}
+	/* A cut axis: the second of each drawn column (heatmap.js labels and
+	 * selections use it). */
+	fp_sink_str(s, ", colmap: ");
+	if (ax->col) {
+		fp_sink_char(s, '[');
+		for (size_t c = 0; c < ax->n; c++) {
+			if (c)
+				fp_sink_char(s, ',');
+			fp_sink_u64(s, ax->col[c]);
+		}
+		fp_sink_char(s, ']');
+	} else {
+		fp_sink_str(s, "null");
+	}
 	fp_sink_str(s, ",\ncounts: {");
 	int first = 1;
-	for (size_t c = 0; c < hm->ncols; c++) {
-		for (unsigned r = 0; r < hm->rows; r++) {
-			uint64_t v = hm->cells[c * hm->rows + r];
-			if (!v)
-				continue;
-			fp_sink_printf(s, "%s\"%zu:%u\":", first ? "" : ",", c, r);
-			fp_sink_u64(s, v);
-			first = 0;
-		}
+	for (size_t i = 0; i < hm->n; i++) {
+		uint64_t val = v->c[i].count;
+		size_t c = fp_heatmap_axis_index(ax, v->c[i].key / hm->rows, 0);
+		if (!val || c == SIZE_MAX)
+			continue;
+		fp_sink_printf(s, "%s\"%zu:%u\":", first ? "" : ",", c,
+			       (unsigned)(v->c[i].key % hm->rows));
+		fp_sink_u64(s, val);
+		first = 0;
 	}
 	fp_sink_str(s, "} };\n");
+}
+
+static void write_cells(struct fp_sink *s, const struct fp_heatmap *hm, const struct view *v,
+			const struct geom *g, uint64_t max)
+{
+	char color[20];
+
+	/* Only non-empty cells are drawn: the grid is white already. */
+	fp_sink_str(s, "<g id=\"hm_cells\">\n");
+	for (size_t i = 0; i < hm->n; i++) {
+		uint64_t val = v->c[i].count;
+		size_t c = fp_heatmap_axis_index(&v->ax, v->c[i].key / hm->rows, 0);
+		unsigned r = (unsigned)(v->c[i].key % hm->rows);
+		if (!val || c == SIZE_MAX)
+			continue;
+		fp_heatmap_color(val, max, color);
+		fp_sink_printf(s, "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"%s\" data-c=\"",
+			       g->x0 + (unsigned)c * g->cw, g->y0 + (hm->rows - 1 - r) * g->ch,
+			       g->cw, g->ch, color);
+		fp_sink_u64(s, val);
+		fp_sink_str(s, "\"/>\n");
+	}
+	fp_sink_str(s, "</g>\n");
 }
 
 static void write_svg(struct fp_sink *s, const struct fp_heatmap *hm,
 		      const struct fp_heatmap_opts *o, int standalone)
 {
-	struct geom g = geometry(hm, o);
+	struct view v;
+	view_init(&v, hm);
+	struct geom g = geometry(hm, &v.ax, o);
 	uint64_t max = fp_heatmap_max(hm);
 	if (standalone)
 		fp_sink_str(s, "<?xml version=\"1.0\" standalone=\"no\"?>\n");
@@ -305,24 +561,9 @@ static void write_svg(struct fp_sink *s, const struct fp_heatmap *hm,
 	write_legend(s, max, &g);
 	fp_sink_printf(s, "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"none\" "
 		       "stroke=\"rgb(200,200,200)\"/>\n", g.x0, g.y0, g.grid_w, g.grid_h);
-	/* Only non-empty cells are drawn: the grid is white already. */
-	fp_sink_str(s, "<g id=\"hm_cells\">\n");
-	char color[20];
-	for (size_t c = 0; c < hm->ncols; c++) {
-		for (unsigned r = 0; r < hm->rows; r++) {
-			uint64_t v = hm->cells[c * hm->rows + r];
-			if (!v)
-				continue;
-			fp_heatmap_color(v, max, color);
-			fp_sink_printf(s, "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"%s\" data-c=\"",
-				       g.x0 + (unsigned)c * g.cw, g.y0 + (hm->rows - 1 - r) * g.ch,
-				       g.cw, g.ch, color);
-			fp_sink_u64(s, v);
-			fp_sink_str(s, "\"/>\n");
-		}
-	}
-	fp_sink_str(s, "</g>\n");
-	write_axes(s, hm, &g);
+	write_cells(s, hm, &v, &g, max);
+	write_breaks(s, &v.ax, &g);
+	write_axes(s, hm, &v.ax, &g);
 	fp_sink_str(s, "<g id=\"hm_snake\" fill=\"rgb(0,90,255)\" fill-opacity=\"0.25\" "
 		    "stroke=\"rgb(0,60,200)\" stroke-width=\"1\" pointer-events=\"none\"/>\n");
 	fp_sink_printf(s, "<rect id=\"hm_hover\" x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"none\" "
@@ -330,9 +571,10 @@ static void write_svg(struct fp_sink *s, const struct fp_heatmap *hm,
 	fp_sink_printf(s, "<text id=\"hm_selected\" x=\"%u\" y=\"%u\"> </text>\n",
 		       g.x0, g.y0 + g.grid_h + 48);
 	fp_sink_str(s, "<script type=\"text/ecmascript\"><![CDATA[\n");
-	write_cfg(s, hm, o, &g, max);
+	write_cfg(s, hm, &v, o, &g, max);
 	fp_sink_write(s, heatmap_js, sizeof heatmap_js - 1);
 	fp_sink_str(s, "]]></script>\n</svg>\n");
+	view_free(&v);
 }
 
 void fp_heatmap_svg(struct fp_sink *s, const struct fp_heatmap *hm, const struct fp_heatmap_opts *o)

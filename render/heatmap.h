@@ -4,6 +4,21 @@
  * the first sample's time) and `rows` slices per second; a cell counts the
  * samples whose time falls in that slice (fp-bucket's H records).
  *
+ * Storage is sparse: only the cells set are kept (an open-addressing hash
+ * of col * rows + row), so memory and the cost of a G record are those of
+ * the cells received, whatever the columns' numbers (two samples 99,900 s
+ * apart cost two cells). Columns are limited to FP_HEATMAP_MAX_COL.
+ *
+ * The axis (fp_heatmap_axis): the columns the renderings draw. It is whole
+ * (columns 0 .. ncols-1, empty ones too) while it has at most
+ * FP_HEATMAP_AXIS_COLS columns and FP_HEATMAP_AXIS_CELLS cells; a longer
+ * axis is *cut*: only the columns that hold samples are drawn, in order,
+ * each labelled with its own second, and the gaps between them are marked.
+ * So no sample is ever left out of the heatmap (it agrees with the flame
+ * graph), and the output is proportional to the cells held, not to the
+ * span of the timestamps (one stray early sample cannot push the others
+ * off the axis).
+ *
  * Renderings, all into a struct fp_sink (see sink.h):
  *  - fp_heatmap_svg: standalone interactive SVG in FlameScope's layout: a
  *    column per second, the start of each second at the bottom, white->red
@@ -21,7 +36,8 @@
  *    (rows are listed from the end of the second down to 0, as FlameScope
  *    does).
  *  - fp_heatmap_tsv: `second<TAB>row_start_ms<TAB>count`, a header line then
- *    every cell (zeros too), for matplotlib/gnuplot.
+ *    every cell (zeros too) of every column on the axis, for
+ *    matplotlib/gnuplot.
  *
  * Calling sequence:
  *	struct fp_heatmap hm; fp_heatmap_init(&hm);
@@ -40,14 +56,32 @@
 #include "sink.h"
 
 #include "fp_record.h"	/* FP_ROWS_MAX */
-#define FP_HEATMAP_MAX_COLS 100000	/* about 28 hours */
+#define FP_HEATMAP_MAX_COL UINT32_MAX	/* largest column: 136 years */
+#define FP_HEATMAP_AXIS_COLS 100000	/* a whole axis: about 28 hours, */
+#define FP_HEATMAP_AXIS_CELLS 5000000	/* and at most this many cells */
+
+struct fp_heatmap_cell {
+	uint64_t key;		/* col * rows + row */
+	uint64_t count;
+};
 
 struct fp_heatmap {
 	unsigned rows;		/* slices per second */
 	int64_t base_sec;	/* absolute perf second of column 0 */
-	size_t ncols;		/* columns 0 .. ncols-1 hold data */
-	uint64_t *cells;	/* cells[col * rows + row] */
-	size_t cap_cols;
+	size_t ncols;		/* columns 0 .. ncols-1: the last column set + 1 */
+	struct fp_heatmap_cell *cells;	/* in the order they were first set */
+	size_t n, cap;
+	uint32_t *slot;		/* index into cells + 1; 0: free */
+	size_t nslot;		/* a power of two, > 2 * n */
+	int sorted;		/* cells are in key order (the usual case) */
+};
+
+/* The columns drawn (see above). col[i] is the heatmap column drawn i-th;
+ * col is NULL when the axis is whole (col[i] = i). */
+struct fp_heatmap_axis {
+	size_t n;
+	uint64_t *col;
+	uint64_t cut;		/* empty columns left out (0: whole) */
 };
 
 struct fp_heatmap_opts {
@@ -72,13 +106,24 @@ struct fp_heatmap_opts {
 
 void fp_heatmap_init(struct fp_heatmap *hm);
 void fp_heatmap_free(struct fp_heatmap *hm);
-/* Drops all cells and sets the geometry (rows clamped to 1..FP_ROWS_MAX). */
+/* Drops all cells and sets the geometry (rows clamped to 1..FP_ROWS_MAX).
+ * Costs the cells held, not their columns. */
 void fp_heatmap_reset(struct fp_heatmap *hm, unsigned rows, int64_t base_sec);
-/* Sets a cell to an absolute count. -1 if row >= rows or col >= MAX_COLS. */
+/* Sets a cell to an absolute count. -1 if row >= rows or col > MAX_COL. */
 int fp_heatmap_set(struct fp_heatmap *hm, uint64_t col, uint64_t row, uint64_t count);
-uint64_t fp_heatmap_get(const struct fp_heatmap *hm, size_t col, unsigned row);
+uint64_t fp_heatmap_get(const struct fp_heatmap *hm, uint64_t col, unsigned row);
 uint64_t fp_heatmap_max(const struct fp_heatmap *hm);
 uint64_t fp_heatmap_total(const struct fp_heatmap *hm);
+/* Sorts the cells by (column, row) if they are not (renderings of an
+ * unsorted heatmap sort a copy). */
+void fp_heatmap_sort(struct fp_heatmap *hm);
+
+/* The axis of hm (see above); free with fp_heatmap_axis_free. */
+void fp_heatmap_axis(const struct fp_heatmap *hm, struct fp_heatmap_axis *ax);
+void fp_heatmap_axis_free(struct fp_heatmap_axis *ax);
+/* Where column col is drawn: its index on the axis, or SIZE_MAX if it is
+ * not drawn. With ceil, the first drawn column >= col (ax->n if none). */
+size_t fp_heatmap_axis_index(const struct fp_heatmap_axis *ax, uint64_t col, int ceil);
 
 void fp_heatmap_opts_init(struct fp_heatmap_opts *o);
 /* Linear white->red colour of a count: "rgb(255,g,g)" into buf (>= 20 bytes). */

@@ -90,7 +90,18 @@ function draw_snake(a, b) {
 		add_rect(snake, cell_x(ac + 1), cfg.y0, (bc - ac - 1) * cfg.cw, cfg.rows * cfg.ch);
 	add_rect(snake, cell_x(bc), cell_y(br), cfg.cw, (br + 1) * cfg.ch);
 }
-function fmt_sec(idx) { return (idx / cfg.rows).toFixed(3); }
+// A cut axis (cfg.colmap, heatmap.h) draws only the seconds with samples:
+// axis column i is second colmap[i]. Cell indexes are axis indexes.
+function sec_of(col) { return cfg.colmap ? cfg.colmap[col] : col; }
+function fmt_sec(idx) {
+	if (!cfg.colmap) return (idx / cfg.rows).toFixed(3);
+	return (sec_of(Math.floor(idx / cfg.rows)) + (idx % cfg.rows) / cfg.rows).toFixed(3);
+}
+// The end of cell idx (the start of the next slice of the same second).
+function fmt_end(idx) {
+	if (!cfg.colmap) return fmt_sec(idx + 1);
+	return (sec_of(Math.floor(idx / cfg.rows)) + (idx % cfg.rows + 1) / cfg.rows).toFixed(3);
+}
 function select_range(a, b) {
 	var n = 0;
 	for (var k in cfg.counts) {
@@ -98,7 +109,7 @@ function select_range(a, b) {
 		if (i >= a && i <= b) n += cfg.counts[k];
 	}
 	draw_snake(a, b);
-	var from = fmt_sec(a), to = fmt_sec(b + 1);
+	var from = fmt_sec(a), to = fmt_end(b);
 	set_text(selected, "Selected: [" + from + ", " + to + ") s, " + n + " samples");
 	svg.setAttribute("data-from", from);
 	svg.setAttribute("data-to", to);
@@ -126,7 +137,7 @@ svg.addEventListener("mousemove", function (evt) {
 	hover.setAttribute("visibility", "visible");
 	hover.setAttribute("x", cell_x(c.col));
 	hover.setAttribute("y", cell_y(c.row));
-	set_text(status, "second " + c.col + ", " + ms_of(c.row) + " ms: " +
+	set_text(status, "second " + sec_of(c.col) + ", " + ms_of(c.row) + " ms: " +
 		count_at(c.col, c.row) + " samples");
 }, false);
 svg.addEventListener("click", function (evt) {

@@ -357,6 +357,9 @@ void fp_timeline_json(struct fp_timeline *tl, struct fp_sink *s, const struct fp
 	uint64_t base_ns = hm->base_sec > 0 ? (uint64_t)hm->base_sec * FP_NSEC_PER_SEC : 0;
 	struct cell_entry *c = fp_xmalloc((tl->n ? tl->n : 1) * sizeof *c);
 	size_t nc = 0;
+	struct fp_heatmap_axis ax;
+
+	fp_heatmap_axis(hm, &ax);
 
 	build_index(tl);
 	fp_sink_printf(s, "{\"rows\":%u,\"base_sec\":%lld,\"total\":", rows, (long long)hm->base_sec);
@@ -406,11 +409,13 @@ void fp_timeline_json(struct fp_timeline *tl, struct fp_sink *s, const struct fp
 		const struct fp_tl_sample *x = &tl->s[i];
 		if (x->time_ns < base_ns)
 			continue;
-		uint64_t col = (x->time_ns - base_ns) / FP_NSEC_PER_SEC;
+		/* cells are indexed by the column's place on the heatmap's axis
+		 * (its number unless the axis is cut, heatmap.h) */
+		size_t col = fp_heatmap_axis_index(&ax, (x->time_ns - base_ns) / FP_NSEC_PER_SEC, 0);
 		uint64_t row = (x->time_ns % FP_NSEC_PER_SEC) * rows / FP_NSEC_PER_SEC;
-		if (col >= FP_HEATMAP_MAX_COLS)
+		if (col == SIZE_MAX)
 			continue;
-		c[nc++] = (struct cell_entry){ col * rows + row, x->stack, x->count };
+		c[nc++] = (struct cell_entry){ (uint64_t)col * rows + row, x->stack, x->count };
 	}
 	qsort(c, nc, sizeof *c, cell_cmp);
 	fp_sink_str(s, "],\n\"cells\":[");
@@ -439,4 +444,5 @@ void fp_timeline_json(struct fp_timeline *tl, struct fp_sink *s, const struct fp
 	}
 	fp_sink_str(s, "]}");
 	free(c);
+	fp_heatmap_axis_free(&ax);
 }

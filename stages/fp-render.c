@@ -168,6 +168,7 @@ struct render {
 	struct stat_entry stats[MAX_STATS];
 	size_t n_stats;
 	uint64_t own_warnings, bad_records;
+	int axis_cut_warned;
 
 	int files_dirty, seen_idle;
 	uint64_t files_written, write_errors;
@@ -276,7 +277,7 @@ static void on_cell(struct render *r, const char *line, size_t len)
 	}
 	if (fp_heatmap_set(&r->hm, c.col, c.row, c.count) < 0) {
 		own_warning(r, "H record skipped: row not below the G record's rows, "
-			    "or column past the heatmap's limit");
+			    "or column past the heatmap's limit (2^32 - 1)");
 		r->bad_records++;
 		return;
 	}
@@ -656,6 +657,28 @@ static int skip_partial(struct render *r, enum output which)
 	return 1;
 }
 
+/* The heatmap's axis is cut when the samples span too many seconds
+ * (render/heatmap.h): say so once, on stderr (a W record with
+ * --passthrough) and on index.html. */
+static void note_axis(struct render *r)
+{
+	struct fp_heatmap_axis ax;
+	char msg[256];
+
+	if (r->axis_cut_warned)
+		return;
+	fp_heatmap_axis(&r->hm, &ax);
+	if (ax.cut) {
+		snprintf(msg, sizeof msg, "the samples span %zu seconds, more than a heatmap axis "
+			 "holds (%u columns, %u cells): only the %zu seconds with samples are drawn, "
+			 "%llu empty seconds are left out", r->hm.ncols, FP_HEATMAP_AXIS_COLS,
+			 FP_HEATMAP_AXIS_CELLS, ax.n, (unsigned long long)ax.cut);
+		own_warning(r, msg);
+		r->axis_cut_warned = 1;
+	}
+	fp_heatmap_axis_free(&ax);
+}
+
 /* Writes every wanted file. At end of input a failure is fatal; while live
  * it is a warning and the next interval tries again. */
 static void write_files(struct render *r, int final)
@@ -664,6 +687,8 @@ static void write_files(struct render *r, int final)
 
 	if (!r->opt.outdir)
 		return;
+	fp_heatmap_sort(&r->hm);	/* once, not in every rendering */
+	note_axis(r);
 	for (int i = 0; i < N_OUT; i++) {
 		if (!r->opt.want[i] || skip_partial(r, (enum output)i))
 			continue;

@@ -156,7 +156,7 @@ static void heatmap_cells_are_bounded_and_reset_by_geometry(void **state)
 	assert_int_equal(fp_heatmap_set(&hm, 0, 3, 2), 0);
 	assert_int_equal(fp_heatmap_set(&hm, 200, 1, 5), 0);	/* grows */
 	assert_int_equal(fp_heatmap_set(&hm, 1, 4, 1), -1);	/* row >= rows */
-	assert_int_equal(fp_heatmap_set(&hm, FP_HEATMAP_MAX_COLS, 0, 1), -1);
+	assert_int_equal(fp_heatmap_set(&hm, (uint64_t)FP_HEATMAP_MAX_COL + 1, 0, 1), -1);
 	assert_int_equal(hm.ncols, 201);
 	assert_true(fp_heatmap_total(&hm) == 7 && fp_heatmap_max(&hm) == 5);
 	assert_true(fp_heatmap_get(&hm, 200, 1) == 5 && fp_heatmap_get(&hm, 999, 1) == 0);
@@ -164,6 +164,64 @@ static void heatmap_cells_are_bounded_and_reset_by_geometry(void **state)
 	assert_true(hm.ncols == 0 && fp_heatmap_total(&hm) == 0 && hm.base_sec == 99);
 	fp_heatmap_reset(&hm, 5000, 0);		/* clamped */
 	assert_int_equal(hm.rows, FP_ROWS_MAX);
+	fp_heatmap_free(&hm);
+}
+
+/* t9300's finding: storage is the cells set, whatever their columns. */
+static void heatmap_storage_is_sparse_far_columns_cost_one_cell(void **state)
+{
+	struct fp_heatmap hm;
+
+	fp_heatmap_init(&hm);
+	fp_heatmap_reset(&hm, 1000, 0);
+	assert_int_equal(fp_heatmap_set(&hm, 99900, 5, 1), 0);
+	assert_int_equal(fp_heatmap_set(&hm, 0, 5, 1), 0);	/* out of order */
+	assert_int_equal(fp_heatmap_set(&hm, FP_HEATMAP_MAX_COL, 999, 3), 0);
+	assert_true(hm.n == 3 && hm.cap < 1000 && hm.nslot < 1000);
+	assert_int_equal(hm.ncols, (size_t)FP_HEATMAP_MAX_COL + 1);
+	assert_true(fp_heatmap_get(&hm, 99900, 5) == 1 && fp_heatmap_get(&hm, 99900, 6) == 0);
+	assert_true(fp_heatmap_get(&hm, FP_HEATMAP_MAX_COL, 999) == 3);
+	assert_true(fp_heatmap_total(&hm) == 5 && !hm.sorted);
+	fp_heatmap_sort(&hm);
+	assert_true(hm.sorted && hm.cells[0].key == 5 && fp_heatmap_get(&hm, 0, 5) == 1);
+	fp_heatmap_free(&hm);
+}
+
+/* The column policy: a whole axis while it is small, else only the
+ * columns that hold samples (nothing is ever left out). */
+static void heatmap_axis_is_whole_when_small_and_cut_to_the_columns_with_samples(void **state)
+{
+	struct fp_heatmap hm;
+	struct fp_heatmap_axis ax;
+
+	fp_heatmap_init(&hm);
+	fp_heatmap_reset(&hm, 50, 0);
+	fp_heatmap_set(&hm, 3, 1, 1);
+	fp_heatmap_set(&hm, 7, 1, 1);
+	fp_heatmap_axis(&hm, &ax);
+	assert_true(ax.n == 8 && ax.col == NULL && ax.cut == 0);
+	assert_int_equal(fp_heatmap_axis_index(&ax, 5, 0), 5);
+	assert_int_equal(fp_heatmap_axis_index(&ax, 9, 0), SIZE_MAX);
+	fp_heatmap_axis_free(&ax);
+	/* one stray early sample, the bulk 100,001 s later */
+	fp_heatmap_set(&hm, 100001, 0, 7);
+	fp_heatmap_set(&hm, 100002, 4, 0);	/* a zero cell is no sample */
+	fp_heatmap_set(&hm, 100003, 2, 9);
+	fp_heatmap_axis(&hm, &ax);
+	assert_int_equal(ax.n, 4);
+	assert_true(ax.col[0] == 3 && ax.col[1] == 7 && ax.col[2] == 100001 && ax.col[3] == 100003);
+	assert_int_equal(ax.cut, 100004 - 4);
+	assert_int_equal(fp_heatmap_axis_index(&ax, 100003, 0), 3);
+	assert_int_equal(fp_heatmap_axis_index(&ax, 100002, 0), SIZE_MAX);
+	assert_int_equal(fp_heatmap_axis_index(&ax, 100002, 1), 3);
+	fp_heatmap_axis_free(&ax);
+	/* too many cells for a whole axis at 1000 rows */
+	fp_heatmap_reset(&hm, 1000, 0);
+	fp_heatmap_set(&hm, 0, 5, 1);
+	fp_heatmap_set(&hm, 99900, 5, 1);
+	fp_heatmap_axis(&hm, &ax);
+	assert_true(ax.n == 2 && ax.cut == 99899);
+	fp_heatmap_axis_free(&ax);
 	fp_heatmap_free(&hm);
 }
 
@@ -243,6 +301,8 @@ static void the_root_frame_is_the_total_and_minwidth_parses(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(heatmap_storage_is_sparse_far_columns_cost_one_cell),
+		cmocka_unit_test(heatmap_axis_is_whole_when_small_and_cut_to_the_columns_with_samples),
 		cmocka_unit_test(xml_escape_writes_entities_for_markup_characters),
 		cmocka_unit_test(xml_escape_replaces_bad_utf8_and_control_bytes),
 		cmocka_unit_test(json_escape_makes_strings_safe_inside_html_and_cdata),
