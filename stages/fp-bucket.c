@@ -275,6 +275,8 @@ static int cmp_column_sec(const void *x, const void *y)
 /* Re-sends every non-empty cell, in time order (after a new G). */
 static void write_all_cells(struct bucket *b)
 {
+	if (!b->ncol)	/* only idle samples so far: no columns, no arrays */
+		return;
 	qsort(b->col, b->ncol, sizeof *b->col, cmp_column_sec);
 	memset(b->slot, 0xff, b->nslot * sizeof *b->slot);
 	for (size_t i = 0; i < b->ncol; i++)
@@ -365,7 +367,7 @@ static void on_sample(struct bucket *b, const char *line, size_t len)
 	if (fp_sample_parse(line, len, &s) < 0) {
 		b->bad++;
 		fp_pump_warn(b->pump, "malformed S record (expected 10 TAB-separated fields, "
-			     "see PROTOCOL.md): dropped");
+			     "pid, tid and cpu -1 .. 2147483647, see PROTOCOL.md): dropped");
 		return;
 	}
 	b->samples++;
