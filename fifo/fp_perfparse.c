@@ -669,9 +669,10 @@ static void parse_task(struct fp_perf_parser *pp, const char *begin, const char 
 		pp->comm_len = (size_t)(end - begin);
 		copy_name(pp->hdr, begin, pp->comm_len);
 	}
-	pp->pid = pid;
-	pp->tid = tid;
-	pp->cpu = cpu;
+	/* One rule for ids (fp_record.h): outside -1 .. FP_ID_MAX is unknown. */
+	pp->pid = pid >= -1 && pid <= FP_ID_MAX ? pid : -1;
+	pp->tid = tid >= -1 && tid <= FP_ID_MAX ? tid : -1;
+	pp->cpu = cpu >= -1 && cpu <= FP_ID_MAX ? cpu : -1;
 }
 
 /* `PERF_RECORD_LOST lost N` (and _LOST_SAMPLES): adds N to lost_events. */

@@ -174,6 +174,11 @@ int fp_str_eq(struct fp_str a, const char *s)
 	return a.n == n && memcmp(a.p, s, n) == 0;
 }
 
+static int fp_id_ok(int64_t v)
+{
+	return v >= -1 && v <= FP_ID_MAX;
+}
+
 int fp_sample_parse(const char *line, size_t len, struct fp_sample *s)
 {
 	struct fp_str f[SAMPLE_FIELDS];
@@ -189,6 +194,8 @@ int fp_sample_parse(const char *line, size_t len, struct fp_sample *s)
 	    fp_parse_i64(f[3].p, f[3].n, &s->tid) < 0 ||
 	    fp_parse_i64(f[4].p, f[4].n, &s->cpu) < 0 ||
 	    fp_parse_u64(f[5].p, f[5].n, &s->period) < 0)
+		return -1;
+	if (!fp_id_ok(s->pid) || !fp_id_ok(s->tid) || !fp_id_ok(s->cpu))
 		return -1;
 	s->event = f[6];
 	s->comm = f[7];
@@ -218,5 +225,8 @@ const char *fp_sample_problem(const char *line, size_t len)
 	    fp_parse_i64(f[3].p, f[3].n, &i) || fp_parse_i64(f[4].p, f[4].n, &i) ||
 	    fp_parse_u64(f[5].p, f[5].n, &u))
 		return "time_ns and period must be unsigned decimal, pid, tid and cpu decimal";
+	for (int k = 2; k <= 4; k++)
+		if (fp_parse_i64(f[k].p, f[k].n, &i) == 0 && !fp_id_ok(i))
+			return "pid, tid and cpu must be -1 .. 2147483647";
 	return "kinds must have one character per frame";
 }

@@ -49,6 +49,12 @@
 #define FP_TAG_HEADER '%'
 #define FP_TAG_COMMENT '#'
 
+/* pid, tid and cpu are -1 (unknown) or 0 .. FP_ID_MAX: one rule for every
+ * stage (fp-read turns a larger number perf printed into -1, and an S
+ * record with another value is malformed everywhere: fp-bucket, fp-range
+ * and fp-fold drop it alike, so heatmap and flame graph agree). */
+#define FP_ID_MAX INT32_MAX
+
 struct fp_str {
 	const char *p;
 	size_t n;
@@ -123,7 +129,8 @@ struct fp_sample {
 };
 
 /* Parses an S record (the whole line, tag included, no LF).
- * Returns 0, or -1 if the line is not a well-formed S record. */
+ * Returns 0, or -1 if the line is not a well-formed S record (pid, tid
+ * or cpu outside -1 .. FP_ID_MAX included). */
 int fp_sample_parse(const char *line, size_t len, struct fp_sample *s);
 /* What is wrong with a line fp_sample_parse refused (for the W record). */
 const char *fp_sample_problem(const char *line, size_t len);
