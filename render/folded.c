@@ -124,15 +124,15 @@ int fp_folded_parse_line(struct fp_folded *t, const char *line, size_t len, int 
 	const char *p = number_before(line, end, &c2);
 	if (!p || p == line || !is_blank(p[-1]))
 		goto bad;
+	/* Exactly one blank separates the stack from its count, as in
+	 * flamegraph.pl (`^(.*)\s+?(\d+)$`): a frame may end in spaces
+	 * (stackcollapse cuts `f<unsigned long (int)>` to `f<unsigned long `),
+	 * and trimming them would split one frame into two nodes. */
 	const char *stack_end = p - 1;
-	while (stack_end > line && is_blank(stack_end[-1]))
-		stack_end--;
 	/* A second number before the first: a differential line. */
 	const char *q = number_before(line, stack_end, &c1);
 	if (q && q > line && is_blank(q[-1])) {
 		const char *s_end = q - 1;
-		while (s_end > line && is_blank(s_end[-1]))
-			s_end--;
 		if (s_end > line) {
 			fp_folded_add2(t, line, (size_t)(s_end - line), c1, c2, copy);
 			return 0;
