@@ -411,7 +411,9 @@ void fp_timeline_json(struct fp_timeline *tl, struct fp_sink *s, const struct fp
 			continue;
 		/* cells are indexed by the column's place on the heatmap's axis
 		 * (its number unless the axis is cut, heatmap.h) */
-		size_t col = fp_heatmap_axis_index(&ax, (x->time_ns - base_ns) / FP_NSEC_PER_SEC, 0);
+		uint64_t sec = (x->time_ns - base_ns) / FP_NSEC_PER_SEC;
+		size_t col = ax.col ? fp_heatmap_axis_index(&ax, sec, 0) :
+			sec < FP_HEATMAP_AXIS_COLS ? (size_t)sec : SIZE_MAX;
 		uint64_t row = (x->time_ns % FP_NSEC_PER_SEC) * rows / FP_NSEC_PER_SEC;
 		if (col == SIZE_MAX)
 			continue;
