@@ -367,7 +367,7 @@ static void on_sample(struct bucket *b, const char *line, size_t len)
 	if (fp_sample_parse(line, len, &s) < 0) {
 		b->bad++;
 		fp_pump_warn(b->pump, "malformed S record (expected 10 TAB-separated fields, "
-			     "pid, tid and cpu -1 .. 2147483647, see PROTOCOL.md): dropped");
+			     "see PROTOCOL.md): dropped");
 		return;
 	}
 	b->samples++;

@@ -568,7 +568,7 @@ static void on_sample(struct range *r, const char *line, size_t len)
 	if (fp_sample_parse(line, len, &s) < 0) {
 		r->bad++;
 		fp_pump_warn(r->pump, "malformed S record (expected 10 TAB-separated fields, "
-			     "pid, tid and cpu -1 .. 2147483647, see PROTOCOL.md): dropped");
+			     "see PROTOCOL.md): dropped");
 		return;
 	}
 	r->seen++;
