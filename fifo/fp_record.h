@@ -48,6 +48,8 @@
 #define FP_TAG_INFO 'I'
 #define FP_TAG_HEADER '%'
 #define FP_TAG_COMMENT '#'
+#define FP_TAG_STACK 'D'
+#define FP_TAG_REF 'R'
 
 /* pid, tid and cpu are -1 (unknown) or 0 .. FP_ID_MAX: one rule for every
  * stage (fp-read turns a larger number perf printed into -1, and an S
@@ -92,6 +94,8 @@ enum fp_rec {
 	FP_REC_CONTROL,		/* C */
 	FP_REC_WARNING,		/* W */
 	FP_REC_INFO,		/* I */
+	FP_REC_STACK,		/* D: a folded stack, defined once */
+	FP_REC_REF,		/* R: a folded sample of a defined stack */
 };
 
 /* The record type of line[0..*len). The CR rule: a CR that ends the line
@@ -166,6 +170,34 @@ struct fp_folded_rec {
 int fp_folded_parse(const char *line, size_t len, struct fp_folded_rec *f);
 void fp_write_folded(struct fp_wr w, uint64_t count, const char *stack, size_t n);
 
+/* ---- D folded stack definition, R folded sample ------------------------------ */
+
+/* The kind of a root frame (comm, comm-PID, event) in a D record's kinds. */
+#define FP_KIND_ROOT '-'
+/* Stack ids are below this (they index arrays). */
+#define FP_STACK_ID_MAX (UINT32_MAX - 1u)
+
+struct fp_stack_def {
+	uint32_t id;
+	struct fp_str kinds;	/* one per folded frame, FP_KIND_ROOT for roots */
+	struct fp_str folded;	/* as in F: comm;frame;...;leaf, never empty */
+};
+
+struct fp_ref {
+	uint32_t id;		/* of a D record seen before */
+	uint64_t time_ns;
+	int64_t pid, tid, cpu;
+	uint64_t period;
+	uint64_t count;		/* what fp-fold added to the stack's count */
+	struct fp_str event, comm;
+};
+
+int fp_stack_def_parse(const char *line, size_t len, struct fp_stack_def *d);
+int fp_ref_parse(const char *line, size_t len, struct fp_ref *r);
+void fp_write_stack_def(struct fp_wr w, uint32_t id, const char *kinds, size_t kn,
+			const char *folded, size_t fn);
+void fp_write_ref(struct fp_wr w, const struct fp_ref *r);
+
 /* ---- C control ------------------------------------------------------------- */
 
 enum fp_ctl {
@@ -176,7 +208,6 @@ enum fp_ctl {
 	FP_CTL_FILTER,		/* C filter SPEC */
 	FP_CTL_BEGIN,		/* C begin WHAT */
 	FP_CTL_END,		/* C end WHAT [FIELD]... */
-	FP_CTL_FOLD_OPTIONS,	/* C fold-options KEY=VALUE... */
 	FP_CTL_RESTARTED,	/* C restarted STAGE */
 };
 

@@ -32,6 +32,8 @@ enum fp_rec fp_record_tag(const char *line, size_t *len)
 	case FP_TAG_CONTROL: return FP_REC_CONTROL;
 	case FP_TAG_WARNING: return FP_REC_WARNING;
 	case FP_TAG_INFO: return FP_REC_INFO;
+	case FP_TAG_STACK: return FP_REC_STACK;
+	case FP_TAG_REF: return FP_REC_REF;
 	default: return FP_REC_OTHER;
 	}
 }
@@ -119,6 +121,49 @@ int fp_folded_parse(const char *line, size_t len, struct fp_folded_rec *r)
 	return 0;
 }
 
+/* ---- D, R --------------------------------------------------------------- */
+
+static int parse_id(struct fp_str f, uint32_t *id)
+{
+	uint64_t v;
+
+	if (fp_parse_u64(f.p, f.n, &v) < 0 || v >= FP_STACK_ID_MAX)
+		return -1;
+	*id = (uint32_t)v;
+	return 0;
+}
+
+int fp_stack_def_parse(const char *line, size_t len, struct fp_stack_def *d)
+{
+	enum { FIELDS = 4 };
+	struct fp_str f[FIELDS];
+
+	if (!has_tag(line, len, FP_TAG_STACK) || fp_split_fields(line, len, f, FIELDS) != FIELDS ||
+	    parse_id(f[1], &d->id) < 0 || f[3].n == 0 || memchr(f[3].p, '\t', f[3].n) ||
+	    f[2].n != fp_stack_depth(f[3]))
+		return -1;
+	d->kinds = f[2];
+	d->folded = f[3];
+	return 0;
+}
+
+int fp_ref_parse(const char *line, size_t len, struct fp_ref *r)
+{
+	enum { FIELDS = 10 };
+	struct fp_str f[FIELDS];
+
+	if (!has_tag(line, len, FP_TAG_REF) || fp_split_fields(line, len, f, FIELDS) != FIELDS ||
+	    parse_id(f[1], &r->id) < 0 || fp_parse_u64(f[2].p, f[2].n, &r->time_ns) < 0 ||
+	    fp_parse_i64(f[3].p, f[3].n, &r->pid) < 0 || fp_parse_i64(f[4].p, f[4].n, &r->tid) < 0 ||
+	    fp_parse_i64(f[5].p, f[5].n, &r->cpu) < 0 ||
+	    fp_parse_u64(f[6].p, f[6].n, &r->period) < 0 ||
+	    fp_parse_u64(f[7].p, f[7].n, &r->count) < 0 || memchr(f[9].p, '\t', f[9].n))
+		return -1;
+	r->event = f[8];
+	r->comm = f[9];
+	return 0;
+}
+
 /* ---- C ------------------------------------------------------------------ */
 
 static const struct {
@@ -132,7 +177,6 @@ static const struct {
 	{ "filter", FP_CTL_FILTER, 1 },
 	{ "begin", FP_CTL_BEGIN, 1 },
 	{ "end", FP_CTL_END, 1 },
-	{ "fold-options", FP_CTL_FOLD_OPTIONS, 0 },
 	{ "restarted", FP_CTL_RESTARTED, 1 },
 };
 

@@ -154,6 +154,31 @@ void fp_write_folded(struct fp_wr w, uint64_t count, const char *stack, size_t n
 	put_lf(w);
 }
 
+void fp_write_stack_def(struct fp_wr w, uint32_t id, const char *kinds, size_t kn,
+			const char *folded, size_t fn)
+{
+	put_tag(w, FP_TAG_STACK);
+	put_tab_u64(w, id);
+	put_tab_str(w, kinds, kn);
+	put_tab_str(w, folded, fn);
+	put_lf(w);
+}
+
+void fp_write_ref(struct fp_wr w, const struct fp_ref *r)
+{
+	put_tag(w, FP_TAG_REF);
+	put_tab_u64(w, r->id);
+	put_tab_u64(w, r->time_ns);
+	put_tab_i64(w, r->pid);
+	put_tab_i64(w, r->tid);
+	put_tab_i64(w, r->cpu);
+	put_tab_u64(w, r->period);
+	put_tab_u64(w, r->count);
+	put_tab_str(w, r->event.p, r->event.n);
+	put_tab_str(w, r->comm.p, r->comm.n);
+	put_lf(w);
+}
+
 static void put_control(struct fp_wr w, const char *verb)
 {
 	put_tag(w, FP_TAG_CONTROL);

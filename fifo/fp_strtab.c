@@ -62,19 +62,37 @@ static size_t grown(size_t cap, size_t min, size_t need)
 	return cap;
 }
 
-uint32_t fp_strtab_intern(struct fp_strtab *t, const char *p, size_t n, int *added)
+/* The slot of p[0..n) with hash h: where it is, or the empty one where it
+ * would go. */
+static size_t find_slot(const struct fp_strtab *t, const char *p, size_t n, uint64_t h)
 {
-	uint64_t h = fp_hash_bytes(p, n);
 	size_t i = h & t->mask;
 
 	for (; t->slots[i]; i = (i + 1) & t->mask) {
 		const struct fp_strtab_ent *e = &t->ent[t->slots[i] - 1];
 
-		if (e->hash == h && e->len == n && !memcmp(t->text + e->off, p, n)) {
-			if (added)
-				*added = 0;
-			return t->slots[i] - 1;
-		}
+		if (e->hash == h && e->len == n && !memcmp(t->text + e->off, p, n))
+			break;
+	}
+	return i;
+}
+
+uint32_t fp_strtab_find(const struct fp_strtab *t, const char *p, size_t n)
+{
+	size_t i = find_slot(t, p, n, fp_hash_bytes(p, n));
+
+	return t->slots[i] ? t->slots[i] - 1 : FP_STRTAB_NONE;
+}
+
+uint32_t fp_strtab_intern(struct fp_strtab *t, const char *p, size_t n, int *added)
+{
+	uint64_t h = fp_hash_bytes(p, n);
+	size_t i = find_slot(t, p, n, h);
+
+	if (t->slots[i]) {
+		if (added)
+			*added = 0;
+		return t->slots[i] - 1;
 	}
 	if (t->n >= FP_STRTAB_MAX)
 		fp_die(FP_EXIT_SYS, "string table: more than %u entries", FP_STRTAB_MAX);
@@ -103,4 +121,11 @@ const char *fp_strtab_str(const struct fp_strtab *t, uint32_t id, size_t *n)
 	if (n)
 		*n = t->ent[id].len;
 	return t->text + t->ent[id].off;
+}
+
+void fp_strtab_zero(struct fp_strtab *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		t->ent[i].count = 0;
+	t->total = 0;
 }

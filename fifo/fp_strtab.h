@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #define FP_STRTAB_MAX (UINT32_MAX - 1u)
+#define FP_STRTAB_NONE UINT32_MAX	/* fp_strtab_find: not there */
 
 struct fp_strtab_ent {
 	size_t off, len;
@@ -53,9 +54,13 @@ void fp_strtab_free(struct fp_strtab *t);
 void fp_strtab_clear(struct fp_strtab *t);
 /* The id of the n bytes at p, added if new (*added = 1 then, if not NULL). */
 uint32_t fp_strtab_intern(struct fp_strtab *t, const char *p, size_t n, int *added);
+/* The id of the n bytes at p, or FP_STRTAB_NONE (nothing is added). */
+uint32_t fp_strtab_find(const struct fp_strtab *t, const char *p, size_t n);
 /* The string of an id (NUL-terminated); its length in *n if not NULL. */
 const char *fp_strtab_str(const struct fp_strtab *t, uint32_t id, size_t *n);
 static inline size_t fp_strtab_count(const struct fp_strtab *t) { return t->n; }
+/* Every count and the total back to 0 (strings and ids stay). */
+void fp_strtab_zero(struct fp_strtab *t);
 /* Adds c to the count of id and to the total (saturating). */
 static inline void fp_strtab_add(struct fp_strtab *t, uint32_t id, uint64_t c)
 {
