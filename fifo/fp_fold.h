@@ -1,9 +1,9 @@
 /* fp_fold.h: one S sample -> its folded stack `comm;root;...;leaf`.
  *
- * The folding rules of stackcollapse-perf.pl (docs/stages.md, fp-fold),
- * shared by fp-fold (which counts the folded stacks) and fp-render (which
- * folds the samples fp-fold --pass-samples passes on, to draw the flame
- * graph of any heatmap range), so there is one implementation.
+ * The folding rules of stackcollapse-perf.pl (docs/stages.md, fp-fold).
+ * fp-fold folds every sample once with them (and sends the folded stacks
+ * on as D records with --pass-samples); the exports fold the samples of
+ * a hand-written stream with the default rules.
  *
  *	struct fp_fold_opts o = FP_FOLD_OPTS_DEFAULT;
  *	struct fp_fold_buf b = { 0 };
@@ -38,7 +38,7 @@ struct fp_fold_buf {
 void fp_fold_buf_free(struct fp_fold_buf *b);
 
 /* The kind given to the root frames (comm, event) in a kinds output. */
-#define FP_FOLD_KIND_ROOT '-'
+#define FP_FOLD_KIND_ROOT FP_KIND_ROOT
 
 /* Builds the folded string of s into b (b->len = its length). If kinds is
  * not NULL it gets one character per folded frame (FP_FOLD_KIND_ROOT for the

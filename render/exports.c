@@ -35,10 +35,15 @@ void fp_exports_add(struct fp_exports *e, const char *line, size_t len)
 		e->bad++;
 		return;
 	}
+	fp_exports_add_sample(e, &s);
+}
+
+void fp_exports_add_sample(struct fp_exports *e, const struct fp_sample *s)
+{
 	if (e->pprof_on)
-		fp_pprof_add(&e->pprof, &s);
+		fp_pprof_add(&e->pprof, s);
 	if (e->speedscope_on)
-		fp_speedscope_add(&e->speedscope, &s);
+		fp_speedscope_add(&e->speedscope, s);
 }
 
 void fp_exports_reset(struct fp_exports *e)

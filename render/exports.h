@@ -29,6 +29,9 @@ void fp_exports_init(struct fp_exports *e, int pprof, int speedscope, size_t max
 void fp_exports_free(struct fp_exports *e);
 /* One S record (the whole line); malformed ones are counted in e->bad. */
 void fp_exports_add(struct fp_exports *e, const char *line, size_t len);
+/* One sample: fp-render gives each R record with its stack's frames
+ * (render/timeline.h, fp_timeline_ref_sample). */
+void fp_exports_add_sample(struct fp_exports *e, const struct fp_sample *s);
 /* C reset: the samples are about to be sent again. */
 void fp_exports_reset(struct fp_exports *e);
 

@@ -1,22 +1,24 @@
 /* timeline.h: the samples of a capture by time, so a page can draw the
- * flame graph of any heatmap range offline.
+ * flame graph of any heatmap range offline, and the exports can go
+ * through every sample.
  *
- * fp-render keeps every S record that fp-fold --pass-samples passes on:
- * its folded stack (folded again here with fifo/fp_fold.c and the options
- * of fp-fold's `C fold-options` record, so names are exactly those of
- * stacks.folded), interned once, plus 24 bytes per sample (time, stack id,
- * count). From that it gives
+ * fp-render stores here what fp-fold --pass-samples sends: each folded
+ * stack once (a D record: its folded string, exactly as in stacks.folded,
+ * and the kind of each frame), then per sample an R record (time, pid,
+ * tid, cpu, period, count, event, comm) naming the stack by id. Nothing is
+ * folded here. From that it gives
  *  - the folded table of any time range [from, to) (the same table
  *    `flamepipe report --from --to` makes, tests compare them),
  *  - a compact JSON for index.html: unique frame names with their colour,
  *    stacks as lists of name ids, and per heatmap cell the (stack, count)
  *    pairs, so the page sums the cells of a selection,
  *  - the kind of each frame name (k kernel, u user, j JIT, i inlined) for
- *    the flame graph's colours, without `_[k]` annotations in the names.
+ *    the flame graph's colours, without `_[k]` annotations in the names,
+ *  - each sample with its labels (fp_timeline_sample), in arrival order.
  *
  *	struct fp_timeline tl; fp_timeline_init(&tl, max_samples);
- *	fp_timeline_options(&tl, line, len);   // C fold-options
- *	fp_timeline_add(&tl, line, len);       // each S record
+ *	fp_timeline_define(&tl, &stack_def);   // each D record
+ *	fp_timeline_add(&tl, &ref);            // each R record
  *	fp_timeline_range(&tl, base_ns, from_ns, to_ns, &table);
  *	fp_timeline_json(&tl, &sink, &hm, palette);
  *	fp_timeline_free(&tl);
@@ -29,75 +31,78 @@
 
 #include "flamegraph.h"
 #include "folded.h"
-#include "fp_fold.h"
+#include "fp_record.h"
+#include "fp_strtab.h"
 #include "heatmap.h"
 #include "sink.h"
 
 struct fp_tl_sample {
 	uint64_t time_ns;
-	uint64_t count;
-	uint32_t stack;
-};
-
-struct fp_tl_stack {
-	size_t off, len;	/* folded string in text */
-	size_t kinds_off, kinds_len;	/* one kind per frame in text, after the string */
-	uint64_t hash;
-};
-
-struct fp_tl_name {
-	const char *p;
-	size_t len;
-	uint64_t hash;
-	char kind;
+	uint64_t count;		/* what fp-fold counted: 1, or the period */
+	uint64_t period;
+	int64_t pid, tid, cpu;
+	uint32_t stack;		/* in stacks */
+	uint32_t comm, event;	/* in labels */
 };
 
 struct fp_timeline {
-	struct fp_fold_opts fold;
-	int weight_period;
 	size_t max_samples;	/* beyond it samples are counted, not kept */
 	uint64_t overflow;	/* samples not kept */
-	uint64_t bad;		/* S records that could not be parsed or folded */
+	uint64_t bad;		/* R records of a stack never defined */
+	int weight_period;	/* a count was not 1: fp-fold weighed by period */
 	struct fp_tl_sample *s;
 	size_t n, cap;
-	struct fp_tl_stack *stacks;
-	size_t nstacks, stacks_cap;
-	uint32_t *slots;	/* stack id + 1, 0 empty; open addressing */
-	size_t mask;
-	char *text;		/* folded strings and kinds */
-	size_t text_len, text_cap;
-	struct fp_fold_buf folded, kinds;
-	/* name index, rebuilt when stacks were added (see fp_timeline_kind) */
-	struct fp_tl_name *names;
-	size_t nnames, names_cap;
-	uint32_t *name_slots;
-	size_t name_mask;
-	uint32_t *frames;	/* per stack: name ids; frame_off[i] .. frame_off[i+1] */
+	/* stacks: folded strings, each with the id of its kinds string */
+	struct fp_strtab stacks, kinds, labels;
+	uint32_t *stack_kinds;
+	size_t nstacks, stack_kinds_cap;
+	/* the D record ids of the stream -> stacks (a restarted fp-fold
+	 * numbers from 0 again: a known id is redefined) */
+	uint32_t *ext;
+	size_t next, ext_cap;
+	/* frame names of every stack, first seen first, with the kind of
+	 * their first occurrence; frames: per stack its name ids,
+	 * frame_off[i] .. frame_off[i+1] (kept up to date as stacks come) */
+	struct fp_strtab names;
+	char *name_kind;
+	size_t name_kind_cap;
+	uint32_t *frames;
 	size_t *frame_off;
-	size_t frames_len, frames_cap;
-	size_t indexed_stacks;	/* stacks covered by the name index */
+	size_t frames_len, frames_cap, frame_off_cap;
 };
 
 void fp_timeline_init(struct fp_timeline *tl, size_t max_samples);
 void fp_timeline_free(struct fp_timeline *tl);
-/* Forgets every sample (C reset); interned stacks stay. */
+/* Forgets every sample (C reset); stacks and their ids stay. */
 void fp_timeline_reset(struct fp_timeline *tl);
-/* `C fold-options root=comm kernel=0 ...`: how fp-fold folded. -1 if malformed. */
-int fp_timeline_options(struct fp_timeline *tl, const char *line, size_t len);
-/* An S record. 0, or -1 if it is malformed (counted in tl->bad). */
-int fp_timeline_add(struct fp_timeline *tl, const char *line, size_t len);
+/* A D record. 0, or -1 if its id skips ahead (ids come 0, 1, 2, ...; an
+ * id already defined is redefined) or the stacks outgrew their bound. */
+int fp_timeline_define(struct fp_timeline *tl, const struct fp_stack_def *d);
+/* An R record. 0 (kept, or counted in overflow), or -1 if its stack was
+ * never defined (counted in tl->bad). */
+int fp_timeline_add(struct fp_timeline *tl, const struct fp_ref *r);
 /* Sum of the kept samples' counts. */
 uint64_t fp_timeline_total(const struct fp_timeline *tl);
+
+/* Sample i (0 .. tl->n - 1, in arrival order) as an S record would give it:
+ * s->stack the folded frames after the root ones (comm, pid, event), names
+ * exactly as in stacks.folded, s->kinds one per frame. Pointers stay valid
+ * until the next define. */
+void fp_timeline_sample(const struct fp_timeline *tl, size_t i, struct fp_sample *s);
+/* The same for an R record of a defined stack (whether kept or not): 0, or
+ * -1 if its stack is unknown. Comm and event point into r's line. */
+int fp_timeline_ref_sample(const struct fp_timeline *tl, const struct fp_ref *r,
+			   struct fp_sample *s);
 
 /* The folded table of the samples with from_ns <= time - base_ns < to_ns
  * (UINT64_MAX: open end), sorted bytewise like fp-fold's snapshots. The
  * strings are referenced: keep tl unchanged while t is used. */
-void fp_timeline_range(struct fp_timeline *tl, uint64_t base_ns, uint64_t from_ns,
+void fp_timeline_range(const struct fp_timeline *tl, uint64_t base_ns, uint64_t from_ns,
 		       uint64_t to_ns, struct fp_folded *t);
 
 /* The kind of a frame name: 'k', 'j', 'i', 'u', 'x', or 0 if unknown (root
- * frames). Builds the name index when stacks were added. */
-char fp_timeline_kind(struct fp_timeline *tl, const char *name, size_t n);
+ * frames). */
+char fp_timeline_kind(const struct fp_timeline *tl, const char *name, size_t n);
 
 /* The page's JSON (see docs/fp-render.md):
  *	{"rows":R,"base_sec":B,"total":N,"names":["all","comm",...],
@@ -105,7 +110,7 @@ char fp_timeline_kind(struct fp_timeline *tl, const char *name, size_t n);
  *	 "cells":[col,row,k,stack,count,...(k pairs)...]}
  * cells are those of the heatmap geometry hm; names escaped for a <script>.
  * Colours come from fp_flame_color with the names' kinds. */
-void fp_timeline_json(struct fp_timeline *tl, struct fp_sink *s, const struct fp_heatmap *hm,
+void fp_timeline_json(const struct fp_timeline *tl, struct fp_sink *s, const struct fp_heatmap *hm,
 		      const struct fp_flame_opts *o);
 
 #endif

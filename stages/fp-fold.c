@@ -17,12 +17,14 @@
  * A snapshot is written at end of input, on `C flush` (before passing the
  * flush on), and every --interval ms while the table changed, once the input
  * has been seen idle (a live stream; a batch run writes only the final one).
- * `C reset` clears the table and is passed on.
- * With --pass-samples: each S record that was folded (valid, and of the
- * event folded) is also passed on, unchanged and in order, after
- * `C fold-options ...` (written once, before the first one) that says how
- * it was folded, so fp-render can fold each sample again with the same
- * code (fifo/fp_fold.c) and draw the flame graph of any time range.
+ * `C reset` zeroes the counts (the stacks and their ids stay) and is passed on.
+ * With --pass-samples: each sample that was folded (valid, and of the event
+ * folded) also goes on as an R record (time, pid, tid, cpu, period, the
+ * count it added, event, comm) naming its folded stack by id; the first
+ * sample of a stack is preceded by the D record that defines the id (its
+ * kinds and folded string), once for the life of the process (C reset
+ * keeps the ids). fp-render stores them to draw the flame graph of any
+ * time range: each sample is folded once, here.
  * With --plain: a plain folded file (`stack count` lines) at end of input,
  * nothing else on stdout; warnings go to stderr only.
  *
@@ -65,7 +67,7 @@ struct fold_options {
 	int all_events;
 	const char *event_filter;	/* NULL: the first event seen */
 	unsigned interval_ms;		/* 0: no timed snapshots */
-	int pass_samples;		/* pass folded S records on */
+	int pass_samples;		/* D and R records for the folded samples */
 };
 
 /* ---- the stack table: fifo/fp_strtab.h, a count per folded stack ------- */
@@ -80,18 +82,20 @@ static int id_cmp(const void *a, const void *b, void *t)
 	return c ? c : (xn > yn) - (xn < yn);
 }
 
-/* Fills *sorted (grown as needed) with the stack ids in bytewise order of
- * their strings, as Perl's `sort { $a cmp $b }` and LC_ALL=C sort order them. */
+/* Fills *sorted (grown as needed) with the ids of the stacks counted since
+ * the last reset, in bytewise order of their strings, as Perl's
+ * `sort { $a cmp $b }` and LC_ALL=C sort order them. */
 static size_t table_sorted(struct fp_strtab *t, uint32_t **sorted, size_t *cap)
 {
-	size_t n = fp_strtab_count(t);
+	size_t n = 0;
 
-	if (*cap < n) {
-		*cap = n;
+	if (*cap < fp_strtab_count(t)) {
+		*cap = fp_strtab_count(t);
 		*sorted = fp_xrealloc(*sorted, *cap * sizeof **sorted);
 	}
-	for (size_t i = 0; i < n; i++)
-		(*sorted)[i] = (uint32_t)i;
+	for (size_t i = 0; i < fp_strtab_count(t); i++)
+		if (t->ent[i].count)
+			(*sorted)[n++] = (uint32_t)i;
 	if (n > 1)
 		qsort_r(*sorted, n, sizeof **sorted, id_cmp, t);
 	return n;
@@ -102,15 +106,15 @@ static size_t table_sorted(struct fp_strtab *t, uint32_t **sorted, size_t *cap)
 struct fold_state {
 	struct fold_options opt;
 	struct fp_pump pump;
-	struct fp_strtab table;
-	struct fp_fold_buf folded;
+	struct fp_strtab table;	/* ids stay across resets (D records) */
+	size_t stacks;		/* counted since the last reset */
+	struct fp_fold_buf folded, kinds;
 	uint32_t *sorted;
 	size_t sorted_cap;
 	char *event_filter;	/* the filter in force, NULL until known */
 	int event_defaulted, event_warned;
 	int changed;		/* since the last snapshot */
 	int seen_idle;		/* the input has paused: a live stream */
-	int options_sent;	/* C fold-options written (--pass-samples) */
 	ev_timer snapshot_timer;
 	/* I statistics */
 	uint64_t samples;	/* folded since the last reset */
@@ -171,31 +175,28 @@ static void sample_warning(struct fold_state *st, const char *line, size_t len)
 	input_warning(st, msg);
 }
 
-/* --pass-samples: the folding options once, then the S record unchanged. */
-static void pass_sample(struct fold_state *st, const char *line, size_t len)
+/* --pass-samples: the sample as an R record, after the D record of its
+ * stack if it is new. */
+static void pass_sample(struct fold_state *st, const struct fp_sample *s, uint32_t id,
+			int added, uint64_t count)
 {
-	struct fp_out *out = &st->pump.out;
-	const struct fp_fold_opts *f = &st->opt.fold;
+	struct fp_wr w = fp_out_wr(&st->pump.out);
+	const struct fp_ref r = {
+		.id = id, .time_ns = s->time_ns, .pid = s->pid, .tid = s->tid, .cpu = s->cpu,
+		.period = s->period, .count = count, .event = s->event, .comm = s->comm,
+	};
 
-	if (!st->options_sent) {
-		static const char *const roots[] = { "root=comm", "root=pid", "root=tid" };
-		const char *args[] = {
-			roots[f->root_id], f->annotate_kernel ? "kernel=1" : "kernel=0",
-			f->annotate_jit ? "jit=1" : "jit=0",
-			f->event_root ? "event-root=1" : "event-root=0",
-			st->opt.weight == WEIGHT_PERIOD ? "weight=period" : "weight=samples",
-		};
-
-		fp_write_control(fp_out_wr(out), "fold-options", args, sizeof args / sizeof *args);
-		st->options_sent = 1;
-	}
-	fp_write_line(fp_out_wr(out), line, len);
+	if (added)
+		fp_write_stack_def(w, id, st->kinds.p, st->kinds.len, st->folded.p, st->folded.len);
+	fp_write_ref(w, &r);
 }
 
 static void fold_sample(struct fold_state *st, const char *line, size_t len)
 {
 	struct fp_sample s;
 	uint64_t count;
+	uint32_t id;
+	int added;
 
 	if (fp_sample_parse(line, len, &s) != 0) {
 		st->bad_samples++;
@@ -204,25 +205,28 @@ static void fold_sample(struct fold_state *st, const char *line, size_t len)
 	}
 	if (!event_wanted(st, &s))
 		return;
-	if (fp_fold_build(&st->folded, &s, &st->opt.fold, NULL) != 0) {
+	if (fp_fold_build(&st->folded, &s, &st->opt.fold,
+			  st->opt.pass_samples ? &st->kinds : NULL) != 0) {
 		st->bad_samples++;
 		input_warning(st, "malformed S record skipped: kinds must have one character per frame");
 		return;
 	}
 	/* A period of 0 counts 1, as in stackcollapse (`$period = 1 if not $period`). */
 	count = st->opt.weight == WEIGHT_PERIOD && s.period ? s.period : 1;
-	fp_strtab_add(&st->table, fp_strtab_intern(&st->table, st->folded.p, st->folded.len, NULL),
-		      count);
+	id = fp_strtab_intern(&st->table, st->folded.p, st->folded.len, &added);
+	if (st->table.ent[id].count == 0)
+		st->stacks++;
+	fp_strtab_add(&st->table, id, count);
 	st->samples++;
 	st->changed = 1;
 	if (st->opt.pass_samples)
-		pass_sample(st, line, len);
+		pass_sample(st, &s, id, added, count);
 }
 
 static void write_stats(struct fold_state *st)
 {
 	const struct fp_stat stats[] = {
-		{ "samples", st->samples }, { "stacks", fp_strtab_count(&st->table) },
+		{ "samples", st->samples }, { "stacks", st->stacks },
 		{ "total", st->table.total }, { "dropped_event", st->dropped_event },
 		{ "bad_samples", st->bad_samples }, { "resets", st->resets },
 	};
@@ -234,7 +238,7 @@ static void write_snapshot(struct fold_state *st)
 {
 	struct fp_wr w = fp_out_wr(&st->pump.out);
 	size_t n = table_sorted(&st->table, &st->sorted, &st->sorted_cap);
-	const uint64_t end[] = { fp_strtab_count(&st->table), st->table.total };
+	const uint64_t end[] = { st->stacks, st->table.total };
 
 	fp_write_begin(w, STAGE_NAME);
 	for (size_t i = 0; i < n; i++) {
@@ -266,8 +270,8 @@ static void write_plain(struct fold_state *st)
 
 static void reset_table(struct fold_state *st)
 {
-	fp_strtab_free(&st->table);	/* the memory goes too */
-	fp_strtab_init(&st->table);
+	fp_strtab_zero(&st->table);	/* the ids stay: D records were sent */
+	st->stacks = 0;
 	st->samples = 0;
 	st->dropped_event = 0;
 	st->resets++;
@@ -457,6 +461,7 @@ int main(int argc, char **argv)
 
 	fp_strtab_free(&st.table);
 	fp_fold_buf_free(&st.folded);
+	fp_fold_buf_free(&st.kinds);
 	free(st.sorted);
 	free(st.event_filter);
 	return rc;

@@ -17,10 +17,13 @@
  *           arrives: fp-range announces only changes); C filter likewise
  *           (--pid, --comm ... name the filters fp-range was started with)
  *  W, I     shown on index.html (warnings, the latest statistics per stage)
- *  S        (fp-fold --pass-samples) kept in a timeline (render/timeline.h),
- *           folded with the options of the C fold-options record: index.html
- *           embeds it and draws a selected range's flame graph itself, and
- *           flame.svg colours frames by their kind; C reset forgets them
+ *  D, R     (fp-fold --pass-samples) each folded stack once, then each
+ *           folded sample naming it: stored, not folded again, in a
+ *           timeline (render/timeline.h): index.html embeds it and draws a
+ *           selected range's flame graph itself, flame.svg colours frames
+ *           by their kind, the exports get every sample; C reset forgets
+ *           the samples (the stacks stay)
+ *  S        (a hand-written stream) given to the exports only
  *  everything else: ignored.
  *
  * Output, into --outdir at end of input (and every --interval ms while the
@@ -94,7 +97,7 @@
 #define RANGE_TEXT_MAX 64
 #define FILTER_TEXT_MAX 512
 #define CAPTION_MAX 768
-#define TIMELINE_MAX_SAMPLES 4000000	/* kept for range graphs: 24 bytes each */
+#define TIMELINE_MAX_SAMPLES 4000000	/* kept for range graphs: 64 bytes each */
 #define TIMELINE_MAX_MB_DEFAULT 32	/* index.html's embedded timeline, at most */
 #define BYTES_PER_MB (1024u * 1024u)
 
@@ -151,7 +154,7 @@ struct render {
 	struct fp_heatmap hm;
 	struct fp_folded table;		/* the latest complete snapshot */
 	struct fp_folded pending;	/* the snapshot being received */
-	struct fp_timeline tl;		/* the S records fp-fold --pass-samples passed */
+	struct fp_timeline tl;		/* the D and R records of fp-fold --pass-samples */
 	struct fp_exports ex;		/* the same samples for pprof (render/exports.h) */
 	uint64_t timeline_bytes;	/* size of the last embedded timeline */
 	int speedscope_warned;
@@ -303,12 +306,39 @@ static void on_folded(struct render *r, const char *line, size_t len)
 		r->files_dirty = 1;
 }
 
-/* An S record (fp-fold --pass-samples): kept by time for range graphs. */
-static void on_sample(struct render *r, const char *line, size_t len)
+/* A D record (fp-fold --pass-samples): a folded stack, defined once. */
+static void on_stack_def(struct render *r, const char *line, size_t len)
 {
-	fp_exports_add(&r->ex, line, len);
-	if (fp_timeline_add(&r->tl, line, len) < 0) {
-		own_warning(r, "malformed S record skipped (not kept for range flame graphs)");
+	struct fp_stack_def d;
+
+	if (fp_stack_def_parse(line, len, &d) < 0) {
+		own_warning(r, "malformed D record skipped: expected D TAB id TAB kinds TAB folded "
+			    "(one kind per frame)");
+		r->bad_records++;
+	} else if (fp_timeline_define(&r->tl, &d) < 0) {
+		own_warning(r, "D record skipped: its id skips ahead (ids come 0, 1, 2, ...)");
+		r->bad_records++;
+	}
+}
+
+/* An R record (fp-fold --pass-samples): a folded sample, kept by time for
+ * range graphs, and for the exports. */
+static void on_ref(struct render *r, const char *line, size_t len)
+{
+	struct fp_ref ref;
+	struct fp_sample s;
+
+	if (fp_ref_parse(line, len, &ref) < 0) {
+		own_warning(r, "malformed R record skipped (not kept for range flame graphs): expected "
+			    "R TAB id TAB time_ns TAB pid TAB tid TAB cpu TAB period TAB count TAB "
+			    "event TAB comm");
+		r->bad_records++;
+		return;
+	}
+	if (fp_timeline_ref_sample(&r->tl, &ref, &s) == 0)
+		fp_exports_add_sample(&r->ex, &s);
+	if (fp_timeline_add(&r->tl, &ref) < 0) {
+		own_warning(r, "R record of a stack no D record defined skipped");
 		r->bad_records++;
 		return;
 	}
@@ -349,9 +379,6 @@ static void on_control(struct render *r, const char *line, size_t len)
 		r->in_snapshot = 0;
 		r->snapshots++;
 		r->files_dirty = 1;
-	} else if (c.kind == FP_CTL_FOLD_OPTIONS) {
-		if (fp_timeline_options(&r->tl, line, len) < 0)
-			own_warning(r, "C fold-options: unknown option ignored");
 	} else if (c.kind == FP_CTL_RESET) {
 		fp_timeline_reset(&r->tl);	/* fp-range re-sends the samples */
 		fp_exports_reset(&r->ex);
@@ -805,7 +832,9 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 	case FP_REC_GEOMETRY: on_geometry(r, line, len); break;
 	case FP_REC_CELL: on_cell(r, line, len); break;
 	case FP_REC_FOLDED: on_folded(r, line, len); break;
-	case FP_REC_SAMPLE: on_sample(r, line, len); break;
+	case FP_REC_SAMPLE: fp_exports_add(&r->ex, line, len); break;	/* hand-written */
+	case FP_REC_STACK: on_stack_def(r, line, len); break;
+	case FP_REC_REF: on_ref(r, line, len); break;
 	case FP_REC_CONTROL: on_control(r, line, len); break;
 	case FP_REC_WARNING: on_warning_record(r, line, len); break;
 	case FP_REC_INFO: on_stats_record(r, line, len); break;

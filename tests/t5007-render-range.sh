@@ -31,7 +31,7 @@ test_expect_success '--range-folded with open ends is the whole folded table' '
 
 test_expect_success 'the same holds with fp-fold --kernel, --tid and --weight period' '
 	chain "$MULTI" --kernel --tid --weight period >multi.stream &&
-	grep -q "^C	fold-options	root=tid	kernel=1	jit=0	event-root=0	weight=period$" multi.stream &&
+	grep -q "^D	[0-9]*	[^	]*	[^;	]*-[0-9]*/[0-9]*;.*_\[k\]" multi.stream &&
 	fp-render --outdir o --range-folded 1:3.5 <multi.stream &&
 	flamepipe report -q "$MULTI" --kernel --tid-root --weight period --from 1 --to 3.5 -o rep &&
 	test_cmp rep/stacks.folded o/range.folded
@@ -61,12 +61,13 @@ test_expect_success 'identical input, byte-identical index.html and flame.svg' '
 	cmp a/index.html b/index.html && cmp a/flame.svg b/flame.svg
 '
 
-# A hand-written stream: kinds from the samples, no _[k] in the names.
+# A hand-written stream: kinds from the stacks, no _[k] in the names.
 kinds_stream() {
 	printf "%%flamepipe\t1\nG\t50\t1\n"
-	printf "C\tfold-options\troot=comm\tkernel=0\tjit=0\tevent-root=0\tweight=samples\n"
-	printf "S\t1100000000\t1\t1\t0\t1\tcpu-clock\tapp\tukji\tmain;sys_read;Interp::run;inl\n"
-	printf "S\t1200000000\t1\t1\t0\t1\tcpu-clock\tapp\tuu\tmain;std::vector::push\n"
+	printf "D\t0\t-ukji\tapp;main;sys_read;Interp::run;inl\n"
+	printf "R\t0\t1100000000\t1\t1\t0\t1\t1\tcpu-clock\tapp\n"
+	printf "D\t1\t-uu\tapp;main;std::vector::push\n"
+	printf "R\t1\t1200000000\t1\t1\t0\t1\t1\tcpu-clock\tapp\n"
 	printf "C\tbegin\tfold\nF\t1\tapp;main;sys_read;Interp::run;inl\nF\t1\tapp;main;std::vector::push\nC\tend\tfold\t2\t2\n"
 }
 
@@ -96,7 +97,7 @@ test_expect_success 'the page gets the same colours for the same names' '
 
 test_expect_success 'C reset forgets the samples kept so far' '
 	{ kinds_stream && printf "C\treset\n" &&
-	  printf "S\t1300000000\t1\t1\t0\t1\tcpu-clock\tapp\tu\tlate\n"; } >r.stream &&
+	  printf "D\t2\t-u\tapp;late\nR\t2\t1300000000\t1\t1\t0\t1\t1\tcpu-clock\tapp\n"; } >r.stream &&
 	fp-render --outdir r --range-folded -:- --format folded <r.stream &&
 	echo "app;late 1" >expect &&
 	test_cmp expect r/range.folded
@@ -110,23 +111,23 @@ test_expect_success 'more samples than --timeline-samples: a note and the comman
 '
 
 test_expect_success 'a timeline that disagrees with the folded table is not embedded' '
-	{ kinds_stream && printf "S\t1300000000\t1\t1\t0\t1\tcpu-clock\tapp\tu\textra\n"; } >m.stream &&
+	{ kinds_stream && printf "D\t2\t-u\tapp;extra\nR\t2\t1300000000\t1\t1\t0\t1\t1\tcpu-clock\tapp\n"; } >m.stream &&
 	fp-render --outdir m <m.stream &&
 	grep -q "does not match the folded table" m/index.html &&
 	! grep -q "fp_timeline" m/index.html
 '
 
 test_expect_success 'a stream without samples gives the page it always gave' '
-	grep -v "^S" demo.stream | grep -v fold-options >nos.stream &&
+	grep -v "^[DR]	" demo.stream >nos.stream &&
 	fp-render --outdir n <nos.stream &&
 	grep -q "id=\"range_hint\"" n/index.html &&
 	! grep -q "fp_timeline" n/index.html && ! grep -q "id=\"timeline_note\"" n/index.html
 '
 
-test_expect_success 'a malformed S record is a warning, not an exit' '
-	{ kinds_stream && printf "S\tnot-a-time\n"; } >bad.stream &&
+test_expect_success 'a malformed R record is a warning, not an exit' '
+	{ kinds_stream && printf "R\tnot-a-time\n"; } >bad.stream &&
 	fp-render --outdir b2 <bad.stream 2>err &&
-	grep -q "malformed S record skipped" err &&
+	grep -q "malformed R record skipped" err &&
 	grep -q "fp_timeline" b2/index.html
 '
 

@@ -11,6 +11,9 @@ if ! command -v node >/dev/null 2>&1 ||
 	test_done
 fi
 chain() { fp-read "$1" | fp-bucket | fp-range | fp-fold --pass-samples; }
+# The S records fp-fold folds (one event: all of them); fp-render gets them
+# as R records naming D-defined stacks.
+samples() { fp-read "$1" | fp-bucket | fp-range; }
 
 test_expect_success 'report --format speedscope: valid against the schema of the speedscope package' '
 	flamepipe report -q "$DEMO" -o r --format all &&
@@ -24,7 +27,7 @@ test_expect_success 'its stacks and weights, per comm, are exactly stacks.folded
 '
 
 test_expect_success 'one sampled profile per thread, with that thread'"'"'s sample count' '
-	chain "$DEMO" >s &&
+	samples "$DEMO" >s &&
 	awk -F "	" "\$1 == \"S\" { n[\$8 \" \" \$3 \"/\" \$4]++ } END { for (k in n) print k \"	\" n[k] }" s |
 		LC_ALL=C sort >want &&
 	node "$CHECK" r/speedscope.json threads >threads &&
@@ -53,8 +56,7 @@ test_expect_success 'samples are in time order within a thread, whatever order t
 '
 
 test_expect_success 'with fp-fold --weight period the weights are the periods, in nanoseconds for a clock event' '
-	printf "C	fold-options	root=comm	kernel=0	jit=0	event-root=0	weight=period\n" >p.stream &&
-	cat in.stream >>p.stream &&
+	fp-fold --pass-samples --weight period in.stream >p.stream &&
 	fp-render --outdir p --format speedscope <p.stream &&
 	node "$CHECK" p/speedscope.json threads >pt &&
 	grep -q "^app 7/7	4	40	1	nanoseconds\$" pt &&

@@ -36,6 +36,7 @@
 #include "fp_sniff.h"
 #include "pprof.h"
 #include "serve.h"
+#include "timeline.h"
 
 #define CACHE_MAX_BYTES (256u << 20)
 #define HEATMAP_MAX_CELLS (4u << 20)	/* 32 MiB of counters, ~10 MB JSON */
@@ -688,23 +689,35 @@ const struct folded_text *folded_get(const struct job *job, int fd, const struct
 
 struct pprof_build {
 	struct fp_pprof p;
+	struct fp_timeline stacks;	/* the D records; no sample is kept */
 	uint64_t bad;
 };
 
 static void pprof_line(void *ctx, char *line, size_t len)
 {
 	struct pprof_build *b = ctx;
+	struct fp_stack_def d;
+	struct fp_ref r;
 	struct fp_sample s;
 
-	if (fp_record_tag(line, &len) != FP_REC_SAMPLE)
-		return;
-	if (fp_sample_parse(line, len, &s) < 0 || fp_pprof_add(&b->p, &s) < 0)
-		b->bad++;
+	switch (fp_record_tag(line, &len)) {
+	case FP_REC_STACK:
+		if (fp_stack_def_parse(line, len, &d) < 0 || fp_timeline_define(&b->stacks, &d) < 0)
+			b->bad++;
+		break;
+	case FP_REC_REF:
+		if (fp_ref_parse(line, len, &r) < 0 || fp_timeline_ref_sample(&b->stacks, &r, &s) < 0 ||
+		    fp_pprof_add(&b->p, &s) < 0)
+			b->bad++;
+		break;
+	default:
+		break;
+	}
 }
 
 /* The same chain as folded_get's, but fp-fold passes the samples it
- * counted (--pass-samples) and they become a pprof profile
- * (render/pprof.h): its stacks and counts are that folded table's. */
+ * counted (--pass-samples: D and R records) and they become a pprof
+ * profile (render/pprof.h): its stacks and counts are that folded table's. */
 const struct folded_text *pprof_get(const struct job *job, int fd, const struct stat *st,
 				    const struct selection *sel, int *status,
 				    char *err, size_t errsz)
@@ -739,7 +752,9 @@ const struct folded_text *pprof_get(const struct job *job, int fd, const struct 
 		return NULL;
 	}
 	fp_pprof_init(&b.p);
+	fp_timeline_init(&b.stacks, 0);
 	run_limited(job, argv, 4, fd, pprof_line, &b, &res);
+	fp_timeline_free(&b.stacks);
 	if (!res.ok) {
 		fp_pprof_free(&b.p);
 		fail_from_pipeline(&res, status, err, errsz);

@@ -1,5 +1,6 @@
 /* u-timeline.c: render/timeline.c, the samples kept for range flame graphs
- * (folding options, range tables, kinds of names, the page's JSON, bounds). */
+ * (D and R records as fp-fold writes them, range tables, kinds of names,
+ * the page's JSON, bounds, each sample with its labels). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -11,6 +12,8 @@
 
 #include "flamegraph.h"
 #include "folded.h"
+#include "fp_fold.h"
+#include "fp_strtab.h"
 #include "heatmap.h"
 #include "sink.h"
 #include "timeline.h"
@@ -18,9 +21,47 @@
 #define LINE(s) s, sizeof(s) - 1
 #define NS 1000000000ull
 
+/* What fp-fold --pass-samples does with an S record: fold it (with these
+ * options), a D record the first time its stack is seen, then the R. */
+static struct fp_fold_opts fold_opts = FP_FOLD_OPTS_DEFAULT;
+static int weight_period;
+static struct fp_strtab ids;
+
+static int as_fp_fold(struct fp_timeline *tl, const char *line)
+{
+	struct fp_fold_buf f = { 0 }, k = { 0 };
+	struct fp_sample s;
+	int added, rc = -1;
+
+	if (fp_sample_parse(line, strlen(line), &s) == 0 && fp_fold_build(&f, &s, &fold_opts, &k) == 0) {
+		uint32_t id = fp_strtab_intern(&ids, f.p, f.len, &added);
+		struct fp_stack_def d = { id, { k.p, k.len }, { f.p, f.len } };
+		struct fp_ref r = { .id = id, .time_ns = s.time_ns, .pid = s.pid, .tid = s.tid,
+				    .cpu = s.cpu, .period = s.period,
+				    .count = weight_period && s.period ? s.period : 1,
+				    .event = s.event, .comm = s.comm };
+
+		rc = added ? fp_timeline_define(tl, &d) : 0;
+		if (rc == 0)
+			rc = fp_timeline_add(tl, &r);
+	}
+	fp_fold_buf_free(&f);
+	fp_fold_buf_free(&k);
+	return rc;
+}
+
 static void add(struct fp_timeline *tl, const char *line)
 {
-	assert_int_equal(fp_timeline_add(tl, line, strlen(line)), 0);
+	assert_int_equal(as_fp_fold(tl, line), 0);
+}
+
+static int fresh_fold(void **state)
+{
+	fold_opts = (struct fp_fold_opts)FP_FOLD_OPTS_DEFAULT;
+	weight_period = 0;
+	fp_strtab_free(&ids);
+	fp_strtab_init(&ids);
+	return 0;
 }
 
 /* The range table as `stack count` lines. */
@@ -57,19 +98,66 @@ static void range_table_counts_the_half_open_range_sorted_bytewise(void **state)
 	fp_timeline_free(&tl);
 }
 
-static void fold_options_change_names_and_weights(void **state)
+static void names_and_counts_are_fp_folds(void **state)
 {
 	struct fp_timeline tl;
 	char *t;
 
 	fp_timeline_init(&tl, 100);
-	assert_int_equal(fp_timeline_options(&tl, LINE("C\tfold-options\troot=pid\tkernel=1\t"
-						       "jit=0\tevent-root=0\tweight=period")), 0);
+	fold_opts.root_id = FP_FOLD_ROOT_PID;
+	fold_opts.annotate_kernel = 1;
+	weight_period = 1;
 	add(&tl, "S\t1000\t7\t8\t0\t250\tev\tx\tku\tsys;main");
 	t = range_text(&tl, 0, 0, UINT64_MAX);
 	assert_string_equal(t, "x-7;sys_[k];main 250\n");
 	free(t);
-	assert_int_equal(fp_timeline_options(&tl, LINE("C\tfold-options\troot=moon")), -1);
+	assert_true(tl.weight_period);
+	fp_timeline_free(&tl);
+}
+
+static void each_sample_comes_back_with_its_labels_and_frames(void **state)
+{
+	struct fp_timeline tl;
+	struct fp_sample s;
+
+	fp_timeline_init(&tl, 100);
+	fold_opts.root_id = FP_FOLD_ROOT_TID;
+	fold_opts.event_root = 1;
+	add(&tl, "S\t1000\t7\t8\t3\t250\tcycles\tmy app\tku\tsys;main(int)");
+	add(&tl, "S\t2000\t7\t9\t1\t5\tcycles\tmy app\t\t");
+	fp_timeline_sample(&tl, 0, &s);
+	assert_true(s.time_ns == 1000 && s.pid == 7 && s.tid == 8 && s.cpu == 3 && s.period == 250);
+	assert_true(fp_str_eq(s.comm, "my app") && fp_str_eq(s.event, "cycles"));
+	assert_true(fp_str_eq(s.stack, "sys;main") && fp_str_eq(s.kinds, "ku"));
+	fp_timeline_sample(&tl, 1, &s);
+	assert_true(s.tid == 9 && s.stack.n == 0 && s.kinds.n == 0);
+	assert_false(tl.weight_period);
+	fp_timeline_free(&tl);
+}
+
+static void stack_ids_come_in_order_and_may_be_redefined(void **state)
+{
+	struct fp_timeline tl;
+	struct fp_stack_def d0 = { 0, { "-u", 2 }, { "a;f", 3 } };
+	struct fp_stack_def d1 = { 1, { "-u", 2 }, { "a;g", 3 } };
+	struct fp_stack_def again = { 0, { "-u", 2 }, { "a;g", 3 } };
+	struct fp_stack_def ahead = { 5, { "-u", 2 }, { "a;h", 3 } };
+	struct fp_ref r = { .id = 0, .count = 1, .event = { "-", 1 }, .comm = { "a", 1 } };
+	char *t;
+
+	fp_timeline_init(&tl, 100);
+	assert_int_equal(fp_timeline_add(&tl, &r), -1);	/* not defined yet */
+	assert_int_equal(tl.bad, 1);
+	assert_int_equal(fp_timeline_define(&tl, &d0), 0);
+	assert_int_equal(fp_timeline_define(&tl, &d1), 0);
+	assert_int_equal(fp_timeline_define(&tl, &ahead), -1);
+	assert_int_equal(fp_timeline_add(&tl, &r), 0);
+	assert_int_equal(fp_timeline_define(&tl, &again), 0);	/* a restarted fp-fold */
+	assert_int_equal(fp_timeline_add(&tl, &r), 0);
+	t = range_text(&tl, 0, 0, UINT64_MAX);
+	assert_string_equal(t, "a;f 1\na;g 1\n");
+	free(t);
+	assert_int_equal(tl.nstacks, 2);
 	fp_timeline_free(&tl);
 }
 
@@ -85,7 +173,7 @@ static void kinds_come_from_the_samples_first_occurrence_wins(void **state)
 	assert_int_equal(fp_timeline_kind(&tl, LINE("main")), 'u');
 	assert_int_equal(fp_timeline_kind(&tl, LINE("app")), 0);	/* a root */
 	assert_int_equal(fp_timeline_kind(&tl, LINE("nothere")), 0);
-	/* A later stack rebuilds the index. */
+	/* A later stack is indexed as it comes. */
 	add(&tl, "S\t3\t1\t1\t0\t1\tev\tapp\ti\tinl");
 	assert_int_equal(fp_timeline_kind(&tl, LINE("inl")), 'i');
 	fp_timeline_free(&tl);
@@ -128,9 +216,8 @@ static void samples_past_the_bound_are_counted_not_kept(void **state)
 	add(&tl, "S\t3\t1\t1\t0\t1\tev\tc\tu\ta");
 	assert_int_equal(tl.n, 2);
 	assert_int_equal(tl.overflow, 1);
-	assert_int_equal(fp_timeline_add(&tl, LINE("S\tbad")), -1);
-	assert_int_equal(fp_timeline_add(&tl, LINE("S\t1\t1\t1\t0\t1\tev\tc\tuu\ta")), -1);
-	assert_int_equal(tl.bad, 2);
+	assert_int_equal(fp_timeline_add(&tl, &(struct fp_ref){ .id = 7 }), -1);
+	assert_int_equal(tl.bad, 1);
 	fp_timeline_reset(&tl);
 	assert_int_equal(tl.n, 0);
 	assert_int_equal(tl.overflow, 0);
@@ -140,11 +227,17 @@ static void samples_past_the_bound_are_counted_not_kept(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(range_table_counts_the_half_open_range_sorted_bytewise),
-		cmocka_unit_test(fold_options_change_names_and_weights),
-		cmocka_unit_test(kinds_come_from_the_samples_first_occurrence_wins),
-		cmocka_unit_test(json_escapes_names_and_lists_cells_with_pairs),
-		cmocka_unit_test(samples_past_the_bound_are_counted_not_kept),
+#define T(f) cmocka_unit_test_setup(f, fresh_fold)
+		T(range_table_counts_the_half_open_range_sorted_bytewise),
+		T(names_and_counts_are_fp_folds),
+		T(each_sample_comes_back_with_its_labels_and_frames),
+		T(stack_ids_come_in_order_and_may_be_redefined),
+		T(kinds_come_from_the_samples_first_occurrence_wins),
+		T(json_escapes_names_and_lists_cells_with_pairs),
+		T(samples_past_the_bound_are_counted_not_kept),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+
+	fp_strtab_free(&ids);
+	return rc;
 }
