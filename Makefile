@@ -10,7 +10,8 @@
 #   make deps test  the same on a fresh machine (the README's command)
 #   make demo       install missing packages, build, run the bundled demo
 #   make bench      the benchmark (bench/run.sh)
-#   make install    PREFIX=/usr/local (programs, pipeline files)
+#   make man        the man pages, from docs/ (tools/mkman.sh, go-md2man)
+#   make install    PREFIX=/usr/local (programs, pipeline files, man pages)
 #   make SAN=1 BUILD=build-asan BIN=bin-asan   sanitizer build
 
 CC      ?= cc
@@ -156,6 +157,32 @@ $(BUILD)/tests/u-%: $(BUILD)/tests/unit/u-%.o $(LIBFP)
 $(BUILD)/tests/%: $(BUILD)/tests/helper/%.o $(LIBFP)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# ---- man pages ----------------------------------------------------------
+# One page per program, made from its doc by tools/mkman.sh (go-md2man):
+# PROG=DOC=SECTION ("-": the whole doc). A program without an entry stops
+# `make man` (and `make install`).
+MAN_SRC := flamepipe=docs/flamepipe.md=- fp-read=docs/fp-read.md=- \
+	fp-bucket=docs/stages.md=fp-bucket fp-range=docs/stages.md=fp-range \
+	fp-fold=docs/stages.md=fp-fold fp-render=docs/fp-render.md=- \
+	fp-flamegraph=docs/fp-render.md=fp-flamegraph fp-serve=docs/web.md=- \
+	fp-bpftrace=docs/bpftrace.md=- fp-latency=docs/fp-latency.md=- \
+	fp-chrome=docs/fp-chrome.md=- fp-push=docs/push.md=- fp-record=docs/recording.md=-
+FP_VERSION := $(shell sed -n 's/^$(HASH)define FP_VERSION "\(.*\)"/\1/p' runner/commands.h)
+MAN_PROGS := $(notdir $(STAGES) $(RUNNER) $(WEB))
+MANDIR    ?= $(BUILD)/man
+MANPAGES  := $(patsubst %,$(MANDIR)/%.1,$(MAN_PROGS))
+man_field = $(word $(2),$(subst =, ,$(filter $(1)=%,$(MAN_SRC))))
+
+man: $(MANPAGES)
+
+$(MANDIR)/%.1: $(BIN)/% tools/mkman.sh $(wildcard docs/*.md)
+	$(if $(shell command -v go-md2man),,$(error go-md2man not found: apt-get install go-md2man, or run make deps))
+	$(if $(call man_field,$*,2),,$(error no man page source for $*: add it to MAN_SRC in the Makefile))
+	@mkdir -p $(dir $@)
+	$(BIN)/$* --help >$@.usage 2>&1 || true
+	sh tools/mkman.sh $* $(call man_field,$*,2) $(call man_field,$*,3) $(FP_VERSION) $@.usage >$@.tmp
+	mv $@.tmp $@ && rm -f $@.usage
+
 deps:
 	@tools/install-deps.sh
 
@@ -185,8 +212,10 @@ bench: $(STAGES) $(RUNNER)
 # Programs into PREFIX/bin; pipeline files and the bpftrace program into
 # PREFIX/share/flamepipe, where `flamepipe` looks for its default pipeline.
 PREFIX  ?= /usr/local
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/flamepipe
+install: all man
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/flamepipe \
+		$(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0644 $(MANPAGES) $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 $(STAGES) $(RUNNER) $(WEB) $(DESTDIR)$(PREFIX)/bin
 	install -m 0644 examples/*.pipeline $(DESTDIR)$(PREFIX)/share/flamepipe
 	install -m 0644 examples/bpftrace/profile.bt $(DESTDIR)$(PREFIX)/share/flamepipe
@@ -194,7 +223,7 @@ install: all
 clean:
 	rm -rf build build-asan bin bin-asan
 
-.PHONY: all tests probe probe-tests deps demo test check bench install clean
+.PHONY: all man tests probe probe-tests deps demo test check bench install clean
 .SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
