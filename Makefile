@@ -23,7 +23,7 @@ WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
            -Wno-missing-field-initializers
 INCLUDES = -Ififo -Irender -I$(BUILD)/gen
 DEPFLAGS = -MMD -MP
-LDLIBS  ?= -lev -lz -lm -lprotobuf-c
+LDLIBS  ?= -lev -lz -lm -lprotobuf-c -lpcre2-8
 ifeq ($(SAN),1)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined

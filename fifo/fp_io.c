@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -30,6 +31,28 @@
 
 /* Set while a write waits for a slow reader, so SIGTERM can still end us. */
 static volatile sig_atomic_t in_blocking_write;
+/* Set by SIGINT/SIGTERM (with the time it came): the signal watcher runs
+ * when the current callback returns; a callback still delivering lines
+ * FP_SIGNAL_GRACE_MS later (a stage busy on each line) stops at the next
+ * line boundary instead, so the stage always ends promptly. */
+static volatile sig_atomic_t signal_pending;
+static struct timespec signal_time;
+
+static int signal_overdue(void)
+{
+	struct timespec now;
+
+	if (!signal_pending)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - signal_time.tv_sec) * 1000 +
+		(now.tv_nsec - signal_time.tv_nsec) / 1000000 >= FP_SIGNAL_GRACE_MS;
+}
+
+int fp_signal_pending(void)
+{
+	return signal_overdue();
+}
 
 /* ---- output ------------------------------------------------------------ */
 
@@ -320,6 +343,9 @@ static void pump_signal_handler(int sig)
 {
 	if (in_blocking_write)
 		_exit(128 + sig);
+	if (!signal_pending)
+		clock_gettime(CLOCK_MONOTONIC, &signal_time);
+	signal_pending = 1;
 	ev_feed_signal(sig);
 }
 
@@ -481,7 +507,7 @@ static ssize_t pump_fill(struct fp_pump *p, size_t room)
 /* Delivers every complete line in buf[start..end). */
 static void pump_scan(struct fp_pump *p)
 {
-	while (p->start < p->end && !p->stopping) {
+	while (p->start < p->end && !p->stopping && !signal_overdue()) {
 		char *s = p->buf + p->start;
 		char *nl = memchr(s, '\n', p->end - p->start);
 
@@ -504,7 +530,7 @@ static void pump_scan(struct fp_pump *p)
 		*nl = '\0';
 		p->ops->line(p, s, len);
 	}
-	if (p->stopping)
+	if (p->stopping || signal_overdue())
 		return;
 	/* A partial line that cannot end within the limit: skip it. */
 	if (p->skipping) {
@@ -574,6 +600,8 @@ static int pump_step(struct fp_pump *p)
 		pump_scan(p);
 		if (p->stopping)
 			return -1;
+		if (signal_overdue())
+			return 0;	/* back to the loop: its signal watcher finishes */
 		if (p->out.len > FP_OUT_HIGH && !(p->flags & FP_PUMP_NEVER_BLOCK)) {
 			/* Backpressure: wait for the reader before reading more. */
 			fp_out_flush(&p->out);
@@ -656,7 +684,7 @@ static int pump_step_map(struct fp_pump *p)
 	size_t stop = size - pos > FP_IN_PER_CALLBACK ? pos + FP_IN_PER_CALLBACK : size;
 	size_t check = pos + FP_IN_CHUNK;	/* next backpressure check */
 
-	while (pos < stop && !p->stopping) {
+	while (pos < stop && !p->stopping && !signal_overdue()) {
 		const char *s = base + pos;
 		size_t avail = size - pos;
 		size_t look = avail < FP_LINE_MAX ? avail : FP_LINE_MAX;

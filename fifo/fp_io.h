@@ -175,6 +175,13 @@ void fp_pump_resume(struct fp_pump *p);
 
 /* Writes `W <stage> <where> <message>` downstream and
  * `prog: where: message` on stderr. where is "<in_name>:<lineno>". */
+/* 1 once SIGINT/SIGTERM arrived (after fp_pump_init) more than
+ * FP_SIGNAL_GRACE_MS ago and the stage is still busy: its own long loops
+ * (a replay) stop early so the pump can finish. Line delivery stops then
+ * too (before that, the lines already read are delivered as usual). */
+#define FP_SIGNAL_GRACE_MS 500
+int fp_signal_pending(void);
+
 void fp_pump_warn(struct fp_pump *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

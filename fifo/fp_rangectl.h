@@ -9,7 +9,7 @@
  *	cpu LIST|-
  *	comm NAMES|-        NAMES: comma-separated exact comm names
  *	event NAMES|-       NAMES: comma-separated event names
- *	include REGEX|-     POSIX extended regex on "comm;frame;...;leaf"
+ *	include REGEX|-     regex (fp_regex.h: PCRE2, bounded) on "comm;frame;...;leaf"
  *	exclude REGEX|-
  *	clear               every filter and the range off
  *	replay              re-send the selection without changing it
@@ -93,12 +93,5 @@ const char *fp_rangectl_name(enum fp_rangectl_kind kind);
  * returns buf. */
 #define FP_RANGECTL_SECONDS_MAX 32
 char *fp_rangectl_format_seconds(uint64_t ns, char *buf);
-
-/* Refuses regexes that glibc's regcomp would expand into gigabytes
- * ("((a{255}){255}){255}", "a" followed by 30 '+') and back-references
- * (exponential matching): returns a static reason, or NULL if the regex
- * may be compiled. fp-range and fp-serve both check with it. */
-#define FP_REGEX_EXPANSION_MAX 65536	/* length x repetition bounds */
-const char *fp_regex_too_costly(const char *re, size_t n);
 
 #endif

@@ -27,7 +27,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <regex.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -42,6 +41,7 @@
 #include "fp_io.h"
 #include "fp_rangectl.h"
 #include "fp_record.h"
+#include "fp_regex.h"
 
 #define USAGE "usage: fp-range [--from S] [--to S] [--pid LIST] [--tid LIST] [--cpu LIST]\n" \
 	"                [--comm NAMES] [--event NAMES] [--include REGEX] [--exclude REGEX]\n" \
@@ -90,8 +90,10 @@ struct name_set {
 
 struct regex_filter {
 	int on;
+	int from_control;	/* set by the control FIFO (else by an option) */
+	const char *word;	/* "include" / "exclude" */
 	char *src;
-	regex_t re;
+	struct fp_regex *re;
 };
 
 struct control {
@@ -119,7 +121,9 @@ struct range {
 	struct regex_filter include, exclude;
 	uint32_t gen;		/* bumped when a tail filter changes */
 	int tail_filters_on;
-	char *folded;		/* scratch "comm;stack" for regexec */
+	char *folded;		/* scratch "comm;stack" for the regexes */
+	struct regex_filter *over_limit;	/* its match hit FP_REGEX_* bounds */
+	size_t over_limit_len;			/* on a subject of this many bytes */
 	size_t folded_cap;
 
 	/* interned tails */
@@ -213,8 +217,9 @@ static int event_matches(const struct name_set *set, const char *p, size_t n)
 	return 0;
 }
 
-/* Builds "comm;stack" (or "comm" for an empty stack), NUL-terminated. */
-static const char *folded_form(struct range *r, const struct tail *t)
+/* Builds "comm;stack" (or "comm" for an empty stack), NUL-terminated;
+ * its length in *len. */
+static const char *folded_form(struct range *r, const struct tail *t, size_t *len)
 {
 	size_t stack_n = t->len - t->stack_off;
 	size_t need = t->comm_len + 1 + stack_n + 1;
@@ -233,7 +238,21 @@ static const char *folded_form(struct range *r, const struct tail *t)
 		f += stack_n;
 	}
 	*f = '\0';
+	*len = (size_t)(f - r->folded);
 	return r->folded;
+}
+
+/* 1 if f matches. A match that hits the regex bounds (fp_regex.h) is
+ * remembered in r->over_limit (the caller's verdict is void). */
+static int regex_says(struct range *r, struct regex_filter *f, const char *s, size_t n)
+{
+	int m = fp_regex_match(f->re, s, n);
+
+	if (m == FP_REGEX_LIMIT && !r->over_limit) {
+		r->over_limit = f;
+		r->over_limit_len = n;
+	}
+	return m == FP_REGEX_MATCH;
 }
 
 static int tail_passes(struct range *r, struct tail *t)
@@ -249,14 +268,16 @@ static int tail_passes(struct range *r, struct tail *t)
 	if (ok && r->event.on && !event_matches(&r->event, tail_text(r, t), t->event_len))
 		ok = 0;
 	if (ok && (r->include.on || r->exclude.on)) {
-		const char *folded = folded_form(r, t);
+		size_t n;
+		const char *folded = folded_form(r, t, &n);
 
 		r->regex_runs++;
-
-		if (r->include.on && regexec(&r->include.re, folded, 0, NULL, 0) != 0)
+		if (r->include.on && !regex_says(r, &r->include, folded, n))
 			ok = 0;
-		if (ok && r->exclude.on && regexec(&r->exclude.re, folded, 0, NULL, 0) == 0)
+		if (ok && r->exclude.on && regex_says(r, &r->exclude, folded, n))
 			ok = 0;
+		if (r->over_limit)
+			return 0;	/* no verdict: regex_over_limit decides */
 	}
 	t->verdict_gen = r->gen;
 	t->verdict = (uint8_t)ok;
@@ -337,42 +358,34 @@ static void set_names(struct name_set *set, const struct fp_rangectl_cmd *c)
 
 static void clear_regex(struct regex_filter *f)
 {
-	if (f->on)
-		regfree(&f->re);
+	fp_regex_free(f->re);
 	free(f->src);
-	memset(f, 0, sizeof *f);
+	f->on = 0;
+	f->src = NULL;
+	f->re = NULL;
 }
 
-/* Returns 0, or -1 with the regcomp message in why (the filter unchanged). */
-static int set_regex(struct regex_filter *f, const struct fp_rangectl_cmd *c,
+/* Returns 0, or -1 with the compiler's message in why (the filter
+ * unchanged). */
+static int set_regex(struct range *r, struct regex_filter *f, const struct fp_rangectl_cmd *c,
 		     char *why, size_t whysize)
 {
-	regex_t re;
-	char *src;
-	int err;
+	char msg[FP_REGEX_WHY_MAX];
+	struct fp_regex *re;
 
 	if (c->off) {
 		clear_regex(f);
 		return 0;
 	}
-	const char *cost = fp_regex_too_costly(c->arg.p, c->arg.n);
-	if (cost) {
-		snprintf(why, whysize, "bad regex: %s", cost);
-		return -1;
-	}
-	src = fp_xstrndup(c->arg.p, c->arg.n);
-	err = regcomp(&re, src, REG_EXTENDED | REG_NOSUB);
-	if (err) {
-		size_t n = (size_t)snprintf(why, whysize, "bad regex: ");
-
-		if (n < whysize)
-			regerror(err, &re, why + n, whysize - n);
-		free(src);
+	re = fp_regex_compile(c->arg.p, c->arg.n, msg, sizeof msg);
+	if (!re) {
+		snprintf(why, whysize, "bad regex: %.200s", msg);
 		return -1;
 	}
 	clear_regex(f);
 	f->on = 1;
-	f->src = src;
+	f->from_control = r->pump != NULL;	/* options are applied before the pump */
+	f->src = fp_xstrndup(c->arg.p, c->arg.n);
 	f->re = re;
 	return 0;
 }
@@ -421,11 +434,11 @@ static int apply_command(struct range *r, const struct fp_rangectl_cmd *c,
 		set_names(&r->event, c);
 		break;
 	case FP_RC_INCLUDE:
-		if (set_regex(&r->include, c, why, whysize) < 0)
+		if (set_regex(r, &r->include, c, why, whysize) < 0)
 			return -1;
 		break;
 	case FP_RC_EXCLUDE:
-		if (set_regex(&r->exclude, c, why, whysize) < 0)
+		if (set_regex(r, &r->exclude, c, why, whysize) < 0)
 			return -1;
 		break;
 	case FP_RC_CLEAR:
@@ -510,6 +523,35 @@ static void write_selection(struct range *r)
 	fp_wmem_free(&spec);
 }
 
+static void replay(struct range *r);
+
+/* After a verdict that hit the regex bounds: a filter given as an option
+ * ends the stage (W record, exit FP_EXIT_USAGE: the filter cannot be
+ * answered); one set through the control FIFO is dropped (W record) and
+ * the history replayed without it, so a live chain keeps running. */
+static void regex_over_limit(struct range *r)
+{
+	struct regex_filter *f = r->over_limit;
+
+	if (!f)
+		return;
+	r->over_limit = NULL;
+	fp_pump_warn(r->pump, "%s regex: no answer within the match limit (%u + %u steps per "
+		     "byte) on a %zu-byte stack%s", f->word, FP_REGEX_STEPS_BASE,
+		     FP_REGEX_STEPS_PER_BYTE, r->over_limit_len,
+		     f->from_control ? ": filter removed" : "");
+	if (!f->from_control) {
+		fp_out_flush_all(&r->pump->out);
+		exit(FP_EXIT_USAGE);
+	}
+	clear_regex(f);
+	update_tail_filters_on(r);
+	replay(r);
+}
+
+/* Entries between two looks at a pending SIGINT/SIGTERM in a replay. */
+#define REPLAY_SIGNAL_CHECK 1024u
+
 /* C reset, the matching history in arrival order, the selection, C flush.
  * fp_out_write waits for a slow reader when the buffer is full, so a long
  * history is re-sent with bounded memory (input waits meanwhile). */
@@ -522,10 +564,18 @@ static void replay(struct range *r)
 	for (size_t i = 0; i < r->hist_len; i++) {
 		const struct history_entry *h = &r->hist[(r->hist_start + i) % r->hist_cap];
 
+		if (i % REPLAY_SIGNAL_CHECK == 0 && fp_signal_pending())
+			return;		/* the stage is ending: no C flush */
 		if (sample_passes(r, h)) {
 			write_history_sample(r, o, h, &r->tails[h->tail]);
 			r->replayed++;
 		}
+		if (r->over_limit)
+			break;
+	}
+	if (r->over_limit) {
+		regex_over_limit(r);	/* replays again without the filter */
+		return;
 	}
 	write_selection(r);
 	fp_write_flush(fp_out_wr(o));
@@ -586,6 +636,7 @@ static void on_sample(struct range *r, const char *line, size_t len)
 		r->passed++;
 		fp_write_line(fp_out_wr(&r->pump->out), line, len);
 	}
+	regex_over_limit(r);
 }
 
 /* G <rows> <base_sec>: the heatmap axis. When it moves while a range is
@@ -849,7 +900,8 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct range r = { .gen = 1, .hist_max = HISTORY_DEFAULT };
+	struct range r = { .gen = 1, .hist_max = HISTORY_DEFAULT,
+			   .include = { .word = "include" }, .exclude = { .word = "exclude" } };
 	struct fp_pump p;
 	const char *name = "range";
 	char *comms = NULL, *events = NULL;

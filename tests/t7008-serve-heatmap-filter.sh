@@ -133,7 +133,7 @@ test_expect_success '/svg/heatmap applies the filters too' '
 
 test_expect_success 'bad filters on /heatmap/ and /svg/heatmap are 4xx JSON errors' '
 	for q in "pid=abc" "tid=1.5" "cpu=1,,2" "include=((" "exclude=a%2B%2B%2B%2B%2B%2B%2B%2B%2B%2B%2B%2B%2B%2B%2B%2B%2B%2B%2B%2B%2B%2B%2B%2B%2B%2B%2B%2B%2B%2B" \
-		"include=(a)%5C1" "comm=x%0Aclear" "event=a%01b"; do
+		"include=a)(b" "comm=x%0Aclear" "event=a%01b"; do
 		code=$(get "/heatmap/?filename=$D&$q") &&
 		test "$code" = 400 && json_error_ok "$code" &&
 		code=$(get "/svg/heatmap?filename=$D&$q") &&

@@ -214,7 +214,6 @@ static const char *const filter_words[] = { "pid", "tid", "cpu", "comm", "event"
 static int get_filters(struct MHD_Connection *c, struct selection *sel, char *err,
 		       size_t errsz)
 {
-	const char *why;
 	size_t n;
 	const char *v;
 	const char **slot[NFILTERS] = { &sel->pid, &sel->tid, &sel->cpu, &sel->comm,
@@ -224,8 +223,9 @@ static int get_filters(struct MHD_Connection *c, struct selection *sel, char *er
 			continue;
 		if (n == 0)
 			continue;	/* an empty form field: no filter */
-		if (!query_filter_ok(filter_words[i], v, n, &why)) {
-			snprintf(err, errsz, "%s: %s", filter_words[i], why);
+		char fwhy[QUERY_WHY_MAX];
+		if (!query_filter_ok(filter_words[i], v, n, fwhy, sizeof fwhy)) {
+			snprintf(err, errsz, "%s: %s", filter_words[i], fwhy);
 			return 400;
 		}
 		*slot[i] = v;

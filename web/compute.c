@@ -166,7 +166,10 @@ static int file_key(char *buf, size_t n, const struct stat *st, const char *what
 static void fail_from_pipeline(const struct pipeline_result *res, int *status,
 			       char *err, size_t errsz)
 {
-	*status = res->data_error ? 422 : 500;
+	/* a stage exited 1: the capture is bad (422); 100: the stages refused
+	 * a checked parameter at run time, e.g. a regex over its match limit
+	 * (400); anything else is ours (500) */
+	*status = res->data_error ? 422 : res->usage_error ? 400 : 500;
 	/* first line of the stages' stderr says why */
 	const char *nl = strchr(res->err, '\n');
 	int len = nl ? (int)(nl - res->err) : (int)strlen(res->err);

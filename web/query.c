@@ -7,13 +7,13 @@
  * by fp-range, and nothing can smuggle a second control line (CR/LF are
  * control characters, refused).
  */
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fp_rangectl.h"
 #include "fp_record.h"
+#include "fp_regex.h"
 #include "serve.h"
 
 
@@ -67,41 +67,39 @@ int query_seconds(const char *s, size_t n, uint64_t *ns, const char **why)
 	return 1;
 }
 
-int query_filter_ok(const char *word, const char *s, size_t n, const char **why)
+int query_filter_ok(const char *word, const char *s, size_t n, char *why, size_t whysize)
 {
-	if (!query_value_ok(s, n, QUERY_VALUE_MAX, why))
-		return 0;
+	const char *msg;
+	if (!query_value_ok(s, n, QUERY_VALUE_MAX, &msg))
+		goto refused;
 	char line[QUERY_VALUE_MAX + 32];
 	int m = snprintf(line, sizeof line, "%s %.*s", word, (int)n, s);
 	if (m < 0 || (size_t)m >= sizeof line) {
-		*why = "parameter value too long";
-		return 0;
+		msg = "parameter value too long";
+		goto refused;
 	}
 	struct fp_rangectl_cmd cmd;
-	if (fp_rangectl_parse(line, (size_t)m, &cmd, why) < 0)
-		return 0;
+	if (fp_rangectl_parse(line, (size_t)m, &cmd, &msg) < 0)
+		goto refused;
 	if (cmd.kind == FP_RC_NONE || strcmp(fp_rangectl_name(cmd.kind), word) != 0) {
-		*why = "empty filter value";
-		return 0;
+		msg = "empty filter value";
+		goto refused;
 	}
 	if ((cmd.kind == FP_RC_INCLUDE || cmd.kind == FP_RC_EXCLUDE) && !cmd.off) {
-		const char *cost = fp_regex_too_costly(cmd.arg.p, cmd.arg.n);
-		if (cost) {
-			*why = cost;
+		/* compiled here with fp-range's own bounds, so a bad regex is a
+		 * 400 with the compiler's reason, not a stage failure */
+		char rmsg[FP_REGEX_WHY_MAX];
+		struct fp_regex *re = fp_regex_compile(cmd.arg.p, cmd.arg.n, rmsg, sizeof rmsg);
+		if (!re) {
+			snprintf(why, whysize, "bad regex: %s", rmsg);
 			return 0;
 		}
-		/* compile it here so a bad regex is a 400, not a stage failure */
-		char *re = strndup(cmd.arg.p, cmd.arg.n);
-		regex_t rx;
-		int rc = re ? regcomp(&rx, re, REG_EXTENDED | REG_NOSUB) : REG_ESPACE;
-		free(re);
-		if (rc != 0) {
-			*why = "invalid regular expression (POSIX extended syntax expected)";
-			return 0;
-		}
-		regfree(&rx);
+		fp_regex_free(re);
 	}
 	return 1;
+refused:
+	snprintf(why, whysize, "%s", msg);
+	return 0;
 }
 
 size_t upload_safe_name(const char *in, size_t n, char *out, size_t outsz)

@@ -72,8 +72,10 @@ int query_rows(const char *s, size_t n, unsigned *rows, const char **why);
 /* start/end: DIGITS[.DIGITS] (at most 9 decimals) -> nanoseconds. */
 int query_seconds(const char *s, size_t n, uint64_t *ns, const char **why);
 /* A filter value for fp-range's `word` command (pid, tid, cpu, comm, event,
- * include, exclude), checked with fp-range's own parser; regexes compiled. */
-int query_filter_ok(const char *word, const char *s, size_t n, const char **why);
+ * include, exclude), checked with fp-range's own parser; regexes compiled
+ * with fp-range's bounds (fifo/fp_regex.h). 1, or 0 with the reason in why. */
+#define QUERY_WHY_MAX 320
+int query_filter_ok(const char *word, const char *s, size_t n, char *why, size_t whysize);
 /* The name an upload is stored under: basename, bytes outside
  * [A-Za-z0-9._-] -> '_', leading dots dropped, at most UPLOAD_NAME_MAX
  * bytes, "upload" if empty. Returns its length. */
@@ -86,6 +88,8 @@ size_t upload_safe_name(const char *in, size_t n, char *out, size_t outsz);
 struct pipeline_result {
 	int ok;			/* every stage exited 0 */
 	int data_error;		/* a stage exited 1: bad input data */
+	int usage_error;	/* a stage exited 100: it refused a parameter
+				 * (a regex over its match limit) */
 	char err[1024];		/* first stderr bytes when !ok */
 };
 /* Runs the chain, calling on_line for each output line (LF removed,

@@ -55,6 +55,7 @@ void pipeline_run(const struct job *job, char *const *const *argv, size_t nstage
 
 	res->ok = 0;
 	res->data_error = 0;
+	res->usage_error = 0;
 	res->err[0] = '\0';
 	if (nstages == 0 || nstages > MAX_STAGES || make_pipe(errp) < 0) {
 		snprintf(res->err, sizeof res->err, "cannot start pipeline");
@@ -188,6 +189,8 @@ void pipeline_run(const struct job *job, char *const *const *argv, size_t nstage
 			all_ok = 0;
 		if (r >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == FP_EXIT_DATA)
 			res->data_error = 1;
+		if (r >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == FP_EXIT_USAGE)
+			res->usage_error = 1;
 	}
 	res->ok = all_ok;
 	if (!all_ok && err_used == 0)

@@ -2,7 +2,7 @@
  * paths and query values (web/safepath.c, web/query.c).
  *
  * fuzz-sources: web/safepath.c web/query.c fifo/*.c
- * fuzz-libs: -lev -lz -lm -lmicrohttpd
+ * fuzz-libs: -lev -lz -lm -lpcre2-8 -lmicrohttpd
  * fuzz-max-len: 4096
  *
  * The input is a query string `key=value&key=value...`; each key and value
@@ -140,10 +140,12 @@ static void check_value(const char *k, const char *v, size_t n)
 		}
 		assert(dots <= 1 && v[0] != '.' && v[n - 1] != '.');
 	}
+	char fwhy[QUERY_WHY_MAX];
 	static const char *const words[] = { "pid", "tid", "cpu", "comm", "event", "include",
 					     "exclude" };
 	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
-		if (strcmp(k, words[i]) == 0 && query_filter_ok(words[i], v, n, &why))
+		if (strcmp(k, words[i]) == 0 &&
+		    query_filter_ok(words[i], v, n, fwhy, sizeof fwhy))
 			assert(!has_bad);
 	char out[UPLOAD_NAME_MAX + 1];
 	size_t len = upload_safe_name(v, n, out, sizeof out);

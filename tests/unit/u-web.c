@@ -32,8 +32,8 @@ static int secs_ok(const char *s)
 
 static int filter_ok(const char *w, const char *s)
 {
-	const char *why;
-	return query_filter_ok(w, s, strlen(s), &why);
+	char why[QUERY_WHY_MAX];
+	return query_filter_ok(w, s, strlen(s), why, sizeof why);
 }
 
 static int name_ok(const char *s)
@@ -72,16 +72,24 @@ static void filters_use_fp_range_syntax_and_never_carry_a_newline(void **state)
 	assert_false(filter_ok("include", "(unclosed"));
 }
 
-static void regexes_that_explode_in_regcomp_are_refused(void **state)
+static void regexes_too_large_or_malformed_for_pcre2_are_refused(void **state)
 {
 	char plus[40] = "a";
 	memset(plus + 1, '+', 30);
-	assert_false(filter_ok("include", plus));
-	assert_false(filter_ok("include", "((a{255}){255}){255}"));
+	char big[FP_REGEX_PATTERN_MAX + 2];
+	memset(big, 'a', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	assert_false(filter_ok("include", plus));	/* a+++: nothing to repeat */
+	assert_false(filter_ok("include", "((a{255}){255}){255}"));	/* too large */
 	assert_false(filter_ok("include", "(((a{32}){32}){32}){32}"));
-	assert_false(filter_ok("exclude", "((((((((((((((((((((a)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+"));
-	assert_false(filter_ok("include", "(a)\\1"));
-	/* ordinary ones pass: '+' on single atoms adds, it does not nest */
+	assert_false(filter_ok("include", "a{2}{3}"));
+	assert_false(filter_ok("include", "a)(b"));	/* cannot close a wrapper */
+	assert_false(filter_ok("include", big));
+	/* bounded at match time instead of refused (fp_regex.h) */
+	assert_true(filter_ok("exclude", "((((((((((((((((((((a)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+"));
+	assert_true(filter_ok("include", "(a)\\1"));
+	assert_true(filter_ok("include", "(f;)*x"));
+	/* ordinary ones pass */
 	assert_true(filter_ok("include", "a+b+c+d+e+f+g+h+i+j+k+l+"));
 	assert_true(filter_ok("include", "crc.+step|mix_[a-z]+"));
 	assert_true(filter_ok("include", "\\{literal\\}"));
@@ -187,7 +195,7 @@ int main(void)
 		cmocka_unit_test(rows_are_integers_from_1_to_1000),
 		cmocka_unit_test(seconds_are_digits_with_at_most_nine_decimals),
 		cmocka_unit_test(filters_use_fp_range_syntax_and_never_carry_a_newline),
-		cmocka_unit_test(regexes_that_explode_in_regcomp_are_refused),
+		cmocka_unit_test(regexes_too_large_or_malformed_for_pcre2_are_refused),
 		cmocka_unit_test(upload_names_are_made_safe),
 		cmocka_unit_test(names_below_dir_only),
 		cmocka_unit_test(flamescope_tree_has_self_counts_and_libtypes),
