@@ -590,6 +590,7 @@ static int pump_step(struct fp_pump *p)
 				p->buf[p->end] = '\0';
 				p->start = p->end;
 				p->text_bytes += len;
+				p->unterminated = 1;
 				p->ops->line(p, p->buf + p->end - len, len);
 			}
 			return -1;
@@ -698,6 +699,7 @@ static int pump_step_map(struct fp_pump *p)
 			p->ops->line(p, (char *)s, len);
 		} else if (avail < FP_LINE_MAX) {
 			pos = size;	/* a last line without LF */
+			p->unterminated = 1;
 			p->ops->line(p, (char *)s, avail);
 		} else {
 			const char *e = memchr(s + look, '\n', avail - look);

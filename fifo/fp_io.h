@@ -140,6 +140,8 @@ struct fp_pump {
 				 * skipped, so it does not depend on how the
 				 * input arrived, even when a stage stops early */
 	uint64_t lines_too_long;
+	int unterminated;	/* the line being delivered is the last one and
+				 * had no LF (a cut file?) */
 	struct fp_out out;
 
 	/* private */

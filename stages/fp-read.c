@@ -1,7 +1,11 @@
 /* fp-read: turn `perf script` text into a flamepipe stream of S records.
  *
  * Interface:
- *	fp-read [--name NAME] [--live] [--live-buffer BYTES] [-q] [FILE]
+ *	fp-read [--name NAME] [--live] [--live-buffer BYTES] [--srcline] [-q] [FILE]
+ *
+ * --srcline: input from `perf script -F +srcline`: each frame's name gets
+ * `:file.c:12` from the line after it (stackcollapse-perf.pl --srcline), so
+ * the graph folds by source line.
  *
  * Input: `perf script` output (any -F field list that includes the time,
  * with or without -g, --header, --show-lost-events), plain or gzip
@@ -66,7 +70,7 @@
 #include "fp_record.h"
 #include "fp_recording.h"
 
-#define USAGE "usage: fp-read [--name NAME] [--live] [--live-buffer BYTES] [--time START,END] [--index] [-q] [FILE]"
+#define USAGE "usage: fp-read [--name NAME] [--live] [--live-buffer BYTES] [--time START,END] [--index] [--srcline] [-q] [FILE]"
 
 #define DEFAULT_STAGE_NAME "read"
 /* Warnings of one kind (W records and stderr lines) shown before the rest
@@ -88,12 +92,13 @@
 
 /* Warnings are throttled per kind: a flood of one kind (a binary file, a
  * wrong -F list) must not hide the first warning of another. */
-enum warn_kind { WARN_BAD_LINE, WARN_TOO_LONG, WARN_TOO_BIG, WARN_KINDS };
+enum warn_kind { WARN_BAD_LINE, WARN_TOO_LONG, WARN_TOO_BIG, WARN_CUT, WARN_KINDS };
 
 static const char *const warn_kind_name[WARN_KINDS] = {
 	[WARN_BAD_LINE] = "bad line",
 	[WARN_TOO_LONG] = "line too long",
 	[WARN_TOO_BIG] = "sample too big",
+	[WARN_CUT] = "input cut",
 };
 /* Live mode: seconds between two drop reports, and between two live
  * I records (both keep the stream and stderr quiet under sustained load). */
@@ -340,10 +345,35 @@ static const struct fp_perf_ops perf_ops = {
 
 /* ---- pump callbacks ---------------------------------------------------- */
 
+/* The last line had no LF and a sample is pending: the file was cut (perf
+ * ends every sample with a blank line). A frame line cut before its
+ * `(dso)` would become an invented frame: dropped. Returns 1 if dropped. */
+static int cut_line(struct reader *r, const char *line, size_t len)
+{
+	int frame = len && (line[0] == '\t' || line[0] == ' ');
+
+	if (!r->parser.in_sample)
+		return 0;
+	if (len && line[len - 1] == '\r')
+		len--;
+	if (frame && line[len - 1] != ')') {
+		reader_warn(r, WARN_CUT, "the input ends in the middle of a frame line "
+			    "(file cut?): the partial frame is dropped, its sample kept");
+		r->parser.st.skipped_lines++;
+		r->parser.st.lines++;
+		return 1;
+	}
+	reader_warn(r, WARN_CUT, "the input ends without a final newline inside a sample "
+		    "(file cut?)");
+	return 0;
+}
+
 static void on_line(struct fp_pump *p, char *line, size_t len)
 {
 	struct reader *r = p->ctx;
 
+	if (__builtin_expect(p->unterminated, 0) && cut_line(r, line, len))
+		return;
 	fp_perf_line(&r->parser, line, len);
 }
 
@@ -459,6 +489,7 @@ struct options {
 	uint64_t from_ns, to_ns;	/* --time START,END (absolute perf time) */
 	int has_time;		/* --time given (else every sample) */
 	int index;		/* --index: print a recording's time index */
+	int srcline;		/* --srcline: frame names get :file:line */
 };
 
 /* --time START,END: perf timestamps in seconds (as perf script prints
@@ -484,7 +515,7 @@ static _Noreturn void usage(void)
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
-	enum { OPT_NAME = 256, OPT_LIVE, OPT_LIVE_BUFFER, OPT_TIME, OPT_INDEX };
+	enum { OPT_NAME = 256, OPT_LIVE, OPT_LIVE_BUFFER, OPT_TIME, OPT_INDEX, OPT_SRCLINE };
 	static const struct option longopts[] = {
 		{ "name", required_argument, NULL, OPT_NAME },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -492,6 +523,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		{ "live-buffer", required_argument, NULL, OPT_LIVE_BUFFER },
 		{ "time", required_argument, NULL, OPT_TIME },
 		{ "index", no_argument, NULL, OPT_INDEX },
+		{ "srcline", no_argument, NULL, OPT_SRCLINE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -510,6 +542,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case OPT_LIVE: o->live = 1; break;
 		case OPT_TIME: parse_time(optarg, o); break;
 		case OPT_INDEX: o->index = 1; break;
+		case OPT_SRCLINE: o->srcline = 1; break;
 		case OPT_LIVE_BUFFER: {
 			char *end;
 			unsigned long long n = strtoull(optarg, &end, 10);
@@ -657,6 +690,7 @@ static int read_input(struct reader *r, const struct options *o, int in_fd,
 	if (!o->live && fp_rec_is_recording(in_fd))
 		return read_recording(r, o, in_fd, out_fd, in_name);
 	fp_perf_init(&r->parser, &perf_ops, r);
+	r->parser.srcline = o->srcline;
 	fp_pump_init(&r->pump, EV_DEFAULT, in_fd, out_fd, &pump_ops, r,
 		     FP_PUMP_GZIP | FP_PUMP_MMAP | (o->live ? FP_PUMP_NEVER_BLOCK : 0));
 	r->pump.in_name = in_name;
