@@ -148,8 +148,10 @@ static void add_annotation(struct fp_fold_buf *b, size_t start, int part, char k
 	const char *name = b->p + start;
 	size_t len = b->len - start;
 
-	/* Precedence as in stackcollapse: inlined, kernel, jit. */
-	if (part > 0) {
+	/* Precedence as in stackcollapse: inlined, kernel, jit. perf's own
+	 * inlined frames (kind i) are marked too when asked (fp-fold --all),
+	 * so the FlameScope API reports their libtype "inlined". */
+	if (part > 0 || (kind == FP_KIND_INLINED && o->annotate_inlined)) {
 		if (!contains(name, len, "_[i]", ANNOTATION_LEN))
 			buf_add(b, "_[i]", ANNOTATION_LEN);
 	} else if (kind == FP_KIND_KERNEL && o->annotate_kernel) {
@@ -269,6 +271,8 @@ static int stack_is_tidy(const struct fp_sample *s, int java, const struct fp_fo
 	if (o->annotate_kernel && memchr(s->kinds.p, FP_KIND_KERNEL, s->kinds.n))
 		return 0;
 	if (o->annotate_jit && memchr(s->kinds.p, FP_KIND_JIT, s->kinds.n))
+		return 0;
+	if (o->annotate_inlined && memchr(s->kinds.p, FP_KIND_INLINED, s->kinds.n))
 		return 0;
 	return !needs_tidy(s->stack.p, s->stack.n);
 }

@@ -24,9 +24,10 @@ struct fp_fold_opts {
 	enum fp_fold_root root_id;	/* comm, comm-PID or comm-PID/TID */
 	int annotate_kernel, annotate_jit;	/* append _[k] / _[j] */
 	int event_root;			/* the event name as an extra root frame */
+	int annotate_inlined;		/* append _[i] to inlined frames (kind i) */
 };
 
-#define FP_FOLD_OPTS_DEFAULT { FP_FOLD_ROOT_COMM, 0, 0, 0 }
+#define FP_FOLD_OPTS_DEFAULT { FP_FOLD_ROOT_COMM, 0, 0, 0, 0 }
 
 /* A growable byte buffer reused for every sample: it grows to the longest
  * folded stack seen and stays there (no allocation per sample or frame). */

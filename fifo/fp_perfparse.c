@@ -287,6 +287,8 @@ HOT_INLINE char *frame_slot(struct fp_perf_parser *pp, size_t n, char kind)
 	pp->rec_head -= n;
 	pp->kinds[--pp->kinds_head] = kind;
 	pp->nframes++;
+	pp->last_len = n;
+	pp->srcline_done = 0;
 	return pp->rec + pp->rec_head;
 }
 
@@ -774,6 +776,57 @@ static void forget_line_frame(struct fp_perf_parser *pp)
 	pp->kinds_head = KINDS_CAP;
 }
 
+/* ---- srcline lines ------------------------------------------------------ */
+
+#define INLINED_MARK " (inlined)"
+
+/* The line after a frame with -F +srcline (`  x.c:3 (inlined)`): its
+ * marker makes the frame inlined when perf printed no dso for it; with the
+ * srcline option the text is appended to the frame's name. Returns 0 if
+ * the line was used, -1 if it is to be counted as skipped. */
+static int srcline_line(struct fp_perf_parser *pp, const char *p, const char *end)
+{
+	if (!pp->in_sample || !pp->nframes || pp->srcline_done || pp->overflow)
+		return -1;
+	pp->srcline_done = 1;
+	end = trim_spaces_back(p, end);
+	size_t mark = sizeof INLINED_MARK - 1;
+	if ((size_t)(end - p) > mark && !memcmp(end - mark, INLINED_MARK, mark)) {
+		end -= mark;
+		if (pp->kinds[pp->kinds_head] == FP_KIND_UNKNOWN)
+			pp->kinds[pp->kinds_head] = FP_KIND_INLINED;
+	}
+	if (!pp->srcline)
+		return -1;
+	/* ":" + the text without [..] groups, named as frame names are. */
+	char text[FP_PERF_SRCLINE_MAX];
+	size_t k = 0;
+	int depth = 0;
+	text[k++] = ':';
+	for (const char *q = p; q < end && k < sizeof text; q++) {
+		if (*q == '[')
+			depth++;
+		else if (*q == ']' && depth)
+			depth--;
+		else if (!depth)
+			text[k++] = *q == ';' ? ':' : *q == '\t' ? ' ' : *q;
+	}
+	while (k > 1 && text[k - 1] == ' ')
+		k--;
+	if (k == 1)
+		return 0;
+	if (k > pp->rec_head) {		/* the record no longer fits: dropped */
+		pp->overflow = 1;
+		return 0;
+	}
+	char *name = pp->rec + pp->rec_head;
+	memmove(name - k, name, pp->last_len);
+	memcpy(name - k + pp->last_len, text, k);
+	pp->rec_head -= k;
+	pp->last_len += k;
+	return 0;
+}
+
 /* ---- lines ------------------------------------------------------------- */
 
 static void bad_line(struct fp_perf_parser *pp, const char *line, size_t n)
@@ -836,9 +889,9 @@ void fp_perf_line(struct fp_perf_parser *pp, const char *line, size_t n)
 			if (pp->line_frame)
 				forget_line_frame(pp);
 			parse_frame(pp, p, end);
-		}
-		else
+		} else if (srcline_line(pp, p, end) < 0) {
 			pp->st.skipped_lines++;
+		}
 		return;
 	}
 	bad_line(pp, line, n);

@@ -15,6 +15,10 @@
  *    single frame perf prints on the event line when recorded without -g.
  *  - `PERF_RECORD_LOST` lines (counted as lost events, not samples) and
  *    other `PERF_RECORD_*` side-band lines (counted, skipped).
+ *  - srcline lines (`-F +srcline`: `  file.c:12`, indented with spaces,
+ *    after a frame): skipped, or appended with the srcline option; their
+ *    `(inlined)` marker makes a frame without a dso an inlined frame
+ *    (kind i), as `(inlined)` in the dso place does.
  *
  * Calling sequence:
  *
@@ -66,11 +70,17 @@ struct fp_perf_stats {
 
 #define FP_PERF_DSO_CACHE 4		/* dso names remembered */
 #define FP_PERF_DSO_CACHE_TEXT 120	/* longest dso name remembered */
+#define FP_PERF_SRCLINE_MAX 512		/* srcline text appended, at most */
 
 struct fp_perf_parser {
 	const struct fp_perf_ops *ops;
 	void *ctx;
 	struct fp_perf_stats st;
+	/* Option (set after fp_perf_init): the line perf -F +srcline prints
+	 * after a frame is appended to its name, `name:file.c:12`, as
+	 * stackcollapse-perf.pl --srcline does ([..] parts and the
+	 * " (inlined)" marker removed). Without it those lines are skipped. */
+	int srcline;
 
 	/* private: the sample being built */
 	int in_sample;		/* an event line was seen, sample pending */
@@ -80,6 +90,8 @@ struct fp_perf_parser {
 	uint64_t time_ns, period;
 	int64_t pid, tid, cpu;
 	size_t nframes;
+	size_t last_len;	/* length of the latest (most rootward) name */
+	int srcline_done;	/* the latest frame had its srcline line */
 	char *rec;		/* record buffer: built from the end down */
 	size_t rec_head;	/* stack occupies rec[rec_head .. stack_end) */
 	char *kinds;		/* kinds, built from the end down */

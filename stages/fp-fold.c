@@ -409,7 +409,9 @@ static void parse_options(int argc, char **argv, struct fold_options *o)
 		case OPT_TID: o->fold.root_id = FP_FOLD_ROOT_TID; break;
 		case OPT_KERNEL: o->fold.annotate_kernel = 1; break;
 		case OPT_JIT: o->fold.annotate_jit = 1; break;
-		case OPT_ALL: o->fold.annotate_kernel = o->fold.annotate_jit = 1; break;
+		case OPT_ALL:
+			o->fold.annotate_kernel = o->fold.annotate_jit = o->fold.annotate_inlined = 1;
+			break;
 		case OPT_EVENT_FILTER: o->event_filter = optarg; break;
 		case OPT_ALL_EVENTS: o->all_events = 1; break;
 		case OPT_EVENT_ROOT: o->fold.event_root = o->all_events = 1; break;
