@@ -1,0 +1,254 @@
+/* fp-ssh: a source stage: perf on another host, over ssh; perf script text out.
+ *
+ * Interface:
+ *	fp-ssh [--ssh-arg ARG]... [--script-arg ARG]... [--duration S]
+ *	       [--stop-timeout S] [USER@]HOST [PERF RECORD OPTIONS...] [-- COMMAND...]
+ *
+ * Runs, on HOST, only perf (nothing else to install there):
+ *	perf record --no-buffering -o - OPTIONS -- WORKLOAD | perf script -i - --no-inline SCRIPT_ARGS
+ * through `ssh -T -o BatchMode=yes [--ssh-arg ...] HOST`, so symbols are
+ * resolved on the host that has the binaries; perf script's text arrives on
+ * stdout, as from a local `perf script`, for fp-read. WORKLOAD is COMMAND
+ * if given, else `sh -c 'exec cat >/dev/null'`: a process that lives as
+ * long as the ssh session's input is open. fp-ssh holds that input (a pipe
+ * ssh reads) and closes it to stop the capture: on SIGINT, SIGTERM, SIGHUP
+ * or after --duration S. The remote workload then ends, perf record writes
+ * what it still has and exits, perf script reads it to the end, and ssh
+ * ends when the remote side has: nothing of perf is left on HOST, and no
+ * sample in flight is lost. If ssh has not ended --stop-timeout s later
+ * (default 10) it gets SIGTERM, 3 s later SIGKILL (the remote side then sees
+ * its connection gone: perf's next write fails).
+ *
+ * Every argument reaches the remote shell single-quoted, so options such
+ * as -e 'sched:*' arrive as they were given.
+ *
+ * Exit codes: ssh's (perf's on HOST; 255: ssh could not connect), 0 when
+ * the capture was stopped as above and ssh then ended cleanly; 100 usage;
+ * 111 cannot run ssh.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fp_error.h"
+#include "fp_record.h"
+
+#define USAGE "usage: fp-ssh [--ssh-arg ARG]... [--script-arg ARG]... [--duration S]\n" \
+	"\t[--stop-timeout S] [USER@]HOST [PERF RECORD OPTIONS...] [-- COMMAND...]"
+#define SSH_PROGRAM "ssh"
+#define MAX_ARGS 256
+#define REMOTE_MAX 65536
+#define DEFAULT_STOP_TIMEOUT_S 10.0
+#define KILL_AFTER_S 3.0
+#define MAX_SECONDS 1e7
+#define POLL_MS 50
+#define NS_PER_MS 1000000L
+#define SIGNAL_EXIT_BASE 128
+#define IDLE_WORKLOAD "sh -c 'exec cat >/dev/null'"
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+/* Appends s to buf, single-quoted for a POSIX shell ('...'\''...'). */
+static void add_quoted(char *buf, size_t *n, const char *s)
+{
+	size_t need = strlen(s) * 4 + 3;
+
+	if (*n + need + 1 >= REMOTE_MAX)
+		fp_die(FP_EXIT_USAGE, "the remote command is longer than %d bytes", REMOTE_MAX);
+	buf[(*n)++] = ' ';
+	buf[(*n)++] = '\'';
+	for (; *s; s++) {
+		if (*s == '\'') {
+			memcpy(buf + *n, "'\\''", 4);
+			*n += 4;
+		} else {
+			buf[(*n)++] = *s;
+		}
+	}
+	buf[(*n)++] = '\'';
+	buf[*n] = '\0';
+}
+
+static void add_raw(char *buf, size_t *n, const char *s)
+{
+	size_t len = strlen(s);
+
+	if (*n + len + 1 >= REMOTE_MAX)
+		fp_die(FP_EXIT_USAGE, "the remote command is longer than %d bytes", REMOTE_MAX);
+	memcpy(buf + *n, s, len + 1);
+	*n += len;
+}
+
+static double parse_seconds(const char *opt, const char *arg)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(v > 0) || v > MAX_SECONDS)
+		fp_die(FP_EXIT_USAGE, "--%s: want seconds > 0, got '%s'", opt, arg);
+	return v;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* 1 and *status once ssh has exited, else 0. */
+static int reaped(pid_t pid, int *status)
+{
+	pid_t r = waitpid(pid, status, WNOHANG);
+
+	if (r < 0 && errno != EINTR && errno != ECHILD)
+		fp_die_sys(FP_EXIT_SYS, "waitpid ssh");
+	return r == pid;
+}
+
+static void sleep_poll(void)
+{
+	struct timespec t = { 0, POLL_MS * NS_PER_MS };
+
+	nanosleep(&t, NULL);
+}
+
+/* Waits for ssh: the whole capture, then the stop sequence. */
+static int supervise(pid_t pid, int stdin_w, double duration, double stop_timeout)
+{
+	double start = now_s(), stop_at = 0;
+	int status = 0, termed = 0;
+
+	for (;;) {
+		if (reaped(pid, &status))
+			break;
+		if (!stop_at && (stop_requested || (duration > 0 && now_s() - start >= duration))) {
+			close(stdin_w);		/* the remote workload sees its input end */
+			stop_at = now_s();
+		}
+		if (stop_at && !termed && now_s() - stop_at >= stop_timeout) {
+			fp_warn("ssh still running %.0f s after the stop: SIGTERM", stop_timeout);
+			kill(pid, SIGTERM);
+			termed = 1;
+		}
+		if (termed && now_s() - stop_at >= stop_timeout + KILL_AFTER_S)
+			kill(pid, SIGKILL);
+		sleep_poll();
+	}
+	if (WIFSIGNALED(status))
+		return SIGNAL_EXIT_BASE + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+int main(int argc, char **argv)
+{
+	enum { OPT_SSH_ARG = 256, OPT_SCRIPT_ARG, OPT_DURATION, OPT_STOP_TIMEOUT, OPT_HELP };
+	static const struct option longopts[] = {
+		{ "ssh-arg", required_argument, NULL, OPT_SSH_ARG },
+		{ "script-arg", required_argument, NULL, OPT_SCRIPT_ARG },
+		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "stop-timeout", required_argument, NULL, OPT_STOP_TIMEOUT },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ 0 }
+	};
+	static char remote[REMOTE_MAX];
+	const char *ssh_argv[MAX_ARGS + 8], *script_args[MAX_ARGS];
+	size_t nssh = 0, nscript = 0, rn = 0;
+	double duration = 0, stop_timeout = DEFAULT_STOP_TIMEOUT_S;
+	int c, pipefd[2], dashdash = 0;
+	struct sigaction sa;
+	pid_t pid;
+
+	fp_set_prog(argv[0]);
+	ssh_argv[nssh++] = SSH_PROGRAM;
+	ssh_argv[nssh++] = "-T";
+	ssh_argv[nssh++] = "-o";
+	ssh_argv[nssh++] = "BatchMode=yes";
+	/* '+': the first non-option (HOST) ends fp-ssh's options; perf's follow */
+	while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_SSH_ARG:
+			if (nssh >= MAX_ARGS)
+				fp_die(FP_EXIT_USAGE, "--ssh-arg: at most %d", MAX_ARGS);
+			ssh_argv[nssh++] = optarg;
+			break;
+		case OPT_SCRIPT_ARG:
+			if (nscript >= MAX_ARGS)
+				fp_die(FP_EXIT_USAGE, "--script-arg: at most %d", MAX_ARGS);
+			script_args[nscript++] = optarg;
+			break;
+		case OPT_DURATION: duration = parse_seconds("duration", optarg); break;
+		case OPT_STOP_TIMEOUT: stop_timeout = parse_seconds("stop-timeout", optarg); break;
+		case OPT_HELP: printf("%s\n", USAGE); return FP_EXIT_OK;
+		default: fp_die(FP_EXIT_USAGE, "%s", USAGE);
+		}
+	}
+	if (optind >= argc || argv[optind][0] == '-' || !argv[optind][0])
+		fp_die(FP_EXIT_USAGE, "%s", USAGE);
+	ssh_argv[nssh++] = "--";
+	ssh_argv[nssh++] = argv[optind++];	/* [USER@]HOST */
+
+	add_raw(remote, &rn, "perf record --no-buffering -o -");
+	for (; optind < argc; optind++) {
+		if (!strcmp(argv[optind], "--")) {
+			dashdash = 1;
+			optind++;
+			break;
+		}
+		add_quoted(remote, &rn, argv[optind]);
+	}
+	add_raw(remote, &rn, " --");
+	if (dashdash && optind < argc)
+		for (; optind < argc; optind++)
+			add_quoted(remote, &rn, argv[optind]);
+	else
+		add_raw(remote, &rn, " " IDLE_WORKLOAD);
+	add_raw(remote, &rn, " | perf script -i - --no-inline");
+	for (size_t i = 0; i < nscript; i++)
+		add_quoted(remote, &rn, script_args[i]);
+	ssh_argv[nssh++] = remote;
+	ssh_argv[nssh] = NULL;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		fp_die_sys(FP_EXIT_SYS, "pipe");
+	pid = fork();
+	if (pid < 0)
+		fp_die_sys(FP_EXIT_SYS, "fork");
+	if (pid == 0) {
+		/* ssh: stdin the pipe we hold, stdout ours (no copy), its own
+		 * signals (SIGINT reaches fp-ssh, which stops gracefully) */
+		signal(SIGINT, SIG_IGN);
+		signal(SIGHUP, SIG_IGN);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		if (dup2(pipefd[0], 0) < 0)
+			_exit(FP_EXIT_SYS);
+		execvp(SSH_PROGRAM, (char *const *)ssh_argv);
+		fprintf(stderr, "%s: cannot run %s: %s\n", fp_prog(), SSH_PROGRAM, strerror(errno));
+		_exit(FP_EXIT_SYS);
+	}
+	close(pipefd[0]);
+	return supervise(pid, pipefd[1], duration, stop_timeout);
+}
