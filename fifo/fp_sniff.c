@@ -82,5 +82,89 @@ enum fp_capture_kind fp_sniff_path(const char *path)
 
 const char *fp_sniff_reader(enum fp_capture_kind k)
 {
-	return k == FP_CAPTURE_CHROME ? FP_CHROME_READER : FP_PERF_READER;
+	switch (k) {
+	case FP_CAPTURE_PERF:
+		return FP_PERF_READER;
+	case FP_CAPTURE_CHROME:
+		return FP_CHROME_READER;
+	default:
+		return NULL;
+	}
+}
+
+/* "123.456789:" */
+static int is_timestamp_word(const unsigned char *w, size_t n)
+{
+	size_t i = 0, d0;
+
+	while (i < n && w[i] >= '0' && w[i] <= '9')
+		i++;
+	if (i == 0 || i >= n || w[i] != '.')
+		return 0;
+	d0 = ++i;
+	while (i < n && w[i] >= '0' && w[i] <= '9')
+		i++;
+	return i > d0 && i == n - 1 && w[i] == ':';
+}
+
+static int is_perf_script_text(const unsigned char *p, size_t n)
+{
+	static const char header[] = "# ========";
+	const unsigned char *end = p + n;
+
+	if (n >= sizeof header - 1 && !memcmp(p, header, sizeof header - 1))
+		return 1;
+	while (p < end) {
+		const unsigned char *eol = memchr(p, '\n', (size_t)(end - p));
+
+		if (!eol)
+			return 0;	/* no whole line in the head */
+		if (*p != '#' && skip_blanks(p, eol) < eol) {
+			for (const unsigned char *w = p; w < eol;) {
+				const unsigned char *we = w;
+
+				while (we < eol && *we != ' ' && *we != '\t')
+					we++;
+				if (is_timestamp_word(w, (size_t)(we - w)))
+					return 1;
+				w = we + 1;
+			}
+			return 0;
+		}
+		p = eol + 1;
+	}
+	return 0;
+}
+
+struct fp_sniffed fp_sniff_profile(int fd)
+{
+	static const char perfdata_magic[] = "PERFILE2";
+	unsigned char head[SNIFF_BYTES], plain[SNIFF_BYTES];
+	struct fp_sniffed r = { FP_CAPTURE_NONE, 0, NULL };
+	ssize_t n = pread(fd, head, sizeof head, 0);
+	const unsigned char *text = head;
+	size_t tn;
+
+	if (n <= 0)
+		return r;
+	tn = (size_t)n;
+	if ((size_t)n >= sizeof perfdata_magic - 1 &&
+	    !memcmp(head, perfdata_magic, sizeof perfdata_magic - 1)) {
+		r.kind = FP_CAPTURE_PERFDATA;
+		r.format = "perf.data";
+		return r;
+	}
+	if (n >= 2 && head[0] == GZIP_MAGIC0 && head[1] == GZIP_MAGIC1) {
+		r.gzip = 1;
+		tn = gunzip_head(head, (size_t)n, plain, sizeof plain);
+		text = plain;
+	}
+	if (classify(text, tn) == FP_CAPTURE_CHROME) {
+		r.kind = FP_CAPTURE_CHROME;
+		r.format = r.gzip ? "chrome, gzip" : "chrome";
+	} else if (is_perf_script_text(text, tn)) {
+		r.kind = FP_CAPTURE_PERF;
+		r.format = r.gzip ? "perf script, gzip" : "perf script";
+	}
+	return r;
 }

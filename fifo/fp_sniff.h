@@ -9,7 +9,20 @@
 #ifndef FP_SNIFF_H
 #define FP_SNIFF_H
 
-enum fp_capture_kind { FP_CAPTURE_PERF, FP_CAPTURE_CHROME };
+enum fp_capture_kind {
+	FP_CAPTURE_PERF,	/* perf script text (or anything, for fp_sniff_fd) */
+	FP_CAPTURE_CHROME,	/* .cpuprofile / trace-event JSON */
+	FP_CAPTURE_PERFDATA,	/* perf.data (magic PERFILE2): fp_sniff_profile only */
+	FP_CAPTURE_NONE,	/* not a capture: fp_sniff_profile only */
+};
+
+/* What fp_sniff_profile found: the kind, gzip or not, and a label for
+ * listings ("perf script", "perf script, gzip", "chrome", "perf.data"). */
+struct fp_sniffed {
+	enum fp_capture_kind kind;
+	int gzip;
+	const char *format;
+};
 
 #define FP_PERF_READER "fp-read"
 #define FP_CHROME_READER "fp-chrome"
@@ -21,7 +34,16 @@ enum fp_capture_kind { FP_CAPTURE_PERF, FP_CAPTURE_CHROME };
 enum fp_capture_kind fp_sniff_fd(int fd);
 /* The same for a path (FP_CAPTURE_PERF if it cannot be opened). */
 enum fp_capture_kind fp_sniff_path(const char *path);
-/* The source stage for a kind: FP_PERF_READER or FP_CHROME_READER. */
+/* The source stage for a kind: FP_PERF_READER or FP_CHROME_READER (NULL
+ * for perf.data: no source stage reads it yet, and for NONE). */
 const char *fp_sniff_reader(enum fp_capture_kind k);
+
+/* Strict, for profile listings: FP_CAPTURE_PERFDATA by its magic,
+ * FP_CAPTURE_CHROME as fp_sniff_fd, FP_CAPTURE_PERF only when the first
+ * line that is not a '#' comment or blank (after gunzip) looks like a perf
+ * script sample header: a word "SECONDS.FRACTION:" (the timestamp), or
+ * when the head is perf script's "# ========" header; else
+ * FP_CAPTURE_NONE (README, scripts, binaries, empty files). */
+struct fp_sniffed fp_sniff_profile(int fd);
 
 #endif

@@ -114,18 +114,24 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(((const struct listed *)a)->name, ((const struct listed *)b)->name);
 }
 
-/* "perf" or "chrome" (.cpuprofile, trace events), by content (fifo/fp_sniff.h) */
-static const char *capture_type(const struct server *srv, const char *name)
+/* What a listed file holds, by content (fifo/fp_sniff.h fp_sniff_profile):
+ * kind NONE for files that are not captures (and perf.data while no
+ * source stage reads it): they are not listed. */
+static struct fp_sniffed capture_of(const struct server *srv, const char *name)
 {
 	struct stat st;
 	int status;
 	const char *why;
+	struct fp_sniffed k = { FP_CAPTURE_NONE, 0, NULL };
 	int fd = safepath_open(srv, name, strlen(name), &st, &status, &why);
-	enum fp_capture_kind k = fd >= 0 ? fp_sniff_fd(fd) : FP_CAPTURE_PERF;
 
-	if (fd >= 0)
+	if (fd >= 0) {
+		k = fp_sniff_profile(fd);
 		close(fd);
-	return k == FP_CAPTURE_CHROME ? "chrome" : "perf";
+	}
+	if (!fp_sniff_reader(k.kind))
+		k.kind = FP_CAPTURE_NONE;
+	return k;
 }
 
 enum MHD_Result api_profile(struct server *srv, struct MHD_Connection *c)
@@ -140,22 +146,25 @@ enum MHD_Result api_profile(struct server *srv, struct MHD_Connection *c)
 	struct fp_sink s;
 	fp_sink_init_mem(&s);
 	fp_sink_char(&s, '[');
+	size_t listed = 0;
 	for (size_t i = 0; i < L.n; i++) {
-		if (i)
-			fp_sink_str(&s, ",\n");
-		fp_sink_str(&s, "{\"filename\":");
-		fp_json_string(&s, L.e[i].name, strlen(L.e[i].name));
-		fp_sink_printf(&s, ",\"type\":\"%s\",\"size\":%jd,\"mtime\":%jd}",
-			       capture_type(srv, L.e[i].name), (intmax_t)L.e[i].st.st_size,
-			       (intmax_t)L.e[i].st.st_mtim.tv_sec);
+		struct fp_sniffed k = capture_of(srv, L.e[i].name);
+		if (k.kind != FP_CAPTURE_NONE) {
+			fp_sink_str(&s, listed++ ? ",\n{\"filename\":" : "{\"filename\":");
+			fp_json_string(&s, L.e[i].name, strlen(L.e[i].name));
+			fp_sink_printf(&s, ",\"type\":\"%s\",\"format\":\"%s\",\"size\":%jd,"
+				       "\"mtime\":%jd}", k.kind == FP_CAPTURE_CHROME ? "chrome" : "perf",
+				       k.format, (intmax_t)L.e[i].st.st_size,
+				       (intmax_t)L.e[i].st.st_mtim.tv_sec);
+		}
 		free(L.e[i].name);
 	}
 	free(L.e);
 	if (srv->live) {
 		const char *ln = live_name(srv->live);
-		fp_sink_str(&s, L.n ? ",\n{\"filename\":" : "{\"filename\":");
+		fp_sink_str(&s, listed ? ",\n{\"filename\":" : "{\"filename\":");
 		fp_json_string(&s, ln, strlen(ln));
-		fp_sink_str(&s, ",\"type\":\"perf\",\"live\":true}");
+		fp_sink_str(&s, ",\"type\":\"perf\",\"format\":\"live\",\"live\":true}");
 	}
 	fp_sink_str(&s, "]\n");
 	if (L.truncated)

@@ -48,7 +48,7 @@ export function showList() {
 			td.appendChild(a);
 			if (f.live) td.appendChild(el('span', 'live', 'LIVE'));
 			tr.appendChild(td);
-			tr.appendChild(el('td', '', f.live ? 'live capture' : (f.type || '')));
+			tr.appendChild(el('td', '', f.live ? 'live capture' : (f.format || f.type || '')));
 			tr.appendChild(el('td', 'num', f.size !== undefined ? fmtCount(f.size) : ''));
 			var m = f.mtime !== undefined ? f.mtime : f.modified;
 			tr.appendChild(el('td', '', typeof m === 'number' ? new Date(m * 1000).toISOString().replace('T', ' ').slice(0, 19) : (m || '')));
