@@ -243,8 +243,10 @@ await step('compare: a second range gives the differential and elided views', as
 	for (let t = c2 * R; t < (c2 + 3) * R; t++) check(hl.has(t), `second range cell ${t} not highlighted`);
 	check(!hl.has((c2 + 3) * R), 'highlight goes past the second range');
 	const fills = await page.$$eval('#flame g.frame rect', (rs) => rs.map((r) => r.getAttribute('fill')));
-	check(fills.some((f) => /^rgb\(250,(?!250)/.test(f) || /^rgb\((?!250)\d+,\d+,250\)/.test(f)),
+	// red rgb(255,x,x) = more, blue rgb(x,x,255) = less, grey = unchanged
+	check(fills.some((f) => /^rgb\(255,(\d+),\1\)$/.test(f) || /^rgb\((\d+),\1,255\)$/.test(f)),
 	      'no red or blue frame in the differential graph');
+	check(!fills.some((f) => f === 'rgb(250,250,250)'), 'an unchanged frame is near-white, not grey');
 	await shot(page, 'serve-06-differential');
 	await page.click('[data-tab=elided]');
 	await page.waitForFunction(() => /^Elided/.test(document.getElementById('flame-title').textContent));

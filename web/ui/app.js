@@ -12,6 +12,7 @@ import { loadProfiles, setupUpload, showList } from './list.js';
 import { closeLive, openLive } from './live.js';
 import { gen, parseHash, showError, st } from './state.js';
 import { setupEventPicker } from './events.js';
+import { sandwichRows, setupSandwich } from './sandwich.js';
 import { setupToolbar } from './toolbar.js';
 import { $, FILTER_KEYS, ROWS_CHOICES, ROWS_DEFAULT, clear, el, secToNs, text } from './util.js';
 
@@ -45,6 +46,10 @@ export function openProfile(params) {
 	st.cmp = cf ? { file: cf, from: secToNs(params.get('cstart')), to: secToNs(params.get('cend')) } : null;
 	st.search = params.get('s') || '';
 	st.icicle = params.get('icicle') === '1';
+	st.order = params.get('order') === 'name' ? 'name' : 'weight';
+	st.flip = params.get('flip') === '1';
+	st.fview = params.get('fv') === 'sandwich' ? 'sandwich' : 'flame';
+	st.sandwich = params.get('sw') || '';
 	st.zoom = params.get('z') || '';
 	st.pending = null; st.picking = false; st.pickFile = null;
 	if (!sameFile) st.tab = 'diff';
@@ -60,6 +65,8 @@ export function openProfile(params) {
 	$('enhanced').checked = st.enhanced;
 	$('search').value = st.search;
 	$('icicle').checked = st.icicle;
+	$('order').value = st.order;
+	$('fview').value = st.fview;
 	fillFilterForm();
 	hideCompareBox();
 	if (!sameFile) {
@@ -97,6 +104,7 @@ export function init() {
 	setupCompare();
 	setupToolbar();
 	setupEventPicker();
+	setupSandwich();
 	window.addEventListener('hashchange', route);
 	route();
 }
@@ -104,6 +112,7 @@ export function init() {
 window.flamepipe = {
 	state: st, flame: fg,
 	trees: function () { return trees; },
+	sandwich: function () { return sandwichRows(); },
 	redraw: function () { drawHeatmap(); },
 	// the centre of cell t in viewport coordinates (for clicks)
 	cellCenter: function (t) {

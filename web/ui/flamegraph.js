@@ -1,5 +1,6 @@
 // The interactive flame graph in #flame: tree building, colours, zoom, search.
 
+import { updateSandwich } from './sandwich.js';
 import { st, writeHash } from './state.js';
 import { $, CHAR_W, FLAME_PAD, FRAME_H, FRAME_MIN_PX, SEARCH_COLOR, clamp, clear, el, fmtCount, hashName, pct, svgEl, text } from './util.js';
 
@@ -14,7 +15,9 @@ export function nodeFields(k) {
 		return { name: k.n, lib: k.l, self: k.v, d: k.d, kids: k.c };
 	return { name: k.name, lib: k.libtype, self: k.value, d: k.delta, kids: k.children };
 }
-export function buildNodes(tree) {
+// order 'weight' (left-heavy: heaviest child first, as speedscope; ties by
+// name) or 'name' (alphabetical, as flamegraph.pl and the server's JSON).
+export function buildNodes(tree, order) {
 	var nodes = [];
 	var rf = nodeFields(tree);
 	var root = { name: 'all', lib: '', self: Number(rf.self) || 0, d: rf.d, depth: 0, parent: null, kids: [] };
@@ -38,6 +41,9 @@ export function buildNodes(tree) {
 		m.total = m.self;
 		for (var q = 0; q < m.kids.length; q++) m.total += m.kids[q].total;
 	}
+	if (order !== 'name')
+		for (var s = 0; s < nodes.length; s++)
+			if (nodes[s].kids.length > 1) nodes[s].kids.sort(byWeight);
 	var maxDepth = 0;
 	for (var z = 0; z < nodes.length; z++) {
 		var p = nodes[z], x = p.x || 0;
@@ -49,6 +55,9 @@ export function buildNodes(tree) {
 		}
 	}
 	return { nodes: nodes, root: root, maxDepth: maxDepth };
+}
+export function byWeight(a, b) {
+	return b.total - a.total || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 }
 // Frame names never contain ';' (the reader replaces it), so a path of
 // names joined by ';' names one node.
@@ -67,13 +76,20 @@ export function findPath(root, path) {
 	}
 	return n;
 }
+// Differential colours: grey = unchanged, red = more in the graph drawn
+// than in the one compared with, blue = less (intensity = |change| /
+// largest change), orange = a frame the other side does not have at all.
+export var DIFF_UNCHANGED = 'rgb(190,190,190)';
+export var DIFF_NEW = 'rgb(255,160,30)';
+var DIFF_LIGHT = 215;	// channel value of the faintest red/blue
+export function diffColor(d, diffMax) {
+	if (d === null) return DIFF_NEW;
+	if (!d || !diffMax) return DIFF_UNCHANGED;
+	var i = clamp(Math.abs(d) / diffMax, 0, 1), o = Math.round(DIFF_LIGHT * (1 - i));
+	return d > 0 ? 'rgb(255,' + o + ',' + o + ')' : 'rgb(' + o + ',' + o + ',255)';
+}
 export function frameColor(n, diffMax) {
-	if (diffMax !== null) {
-		var d = Number(n.d) || 0;
-		if (!d || !diffMax) return 'rgb(250,250,250)';
-		var i = clamp(Math.abs(d) / diffMax, 0, 1), o = Math.round(250 * (1 - i));
-		return d > 0 ? 'rgb(250,' + o + ',' + o + ')' : 'rgb(' + o + ',' + o + ',250)';
-	}
+	if (diffMax !== null) return diffColor(n.isNew ? null : Number(n.d) || 0, diffMax);
 	var v = (hashName(n.name) % 1000) / 1000, v2 = ((hashName(n.name) >>> 10) % 1000) / 1000;
 	var r, g, b;
 	if (n.depth === 0) { r = g = b = 200 + Math.round(30 * v); }
@@ -90,12 +106,20 @@ export var fg = {
 	data: null, diff: false, diffMax: null, zoomed: null, title: '',
 	matched: null,	// {samples, total} of the last search
 	set: function (tree, opts) {
-		this.data = tree ? buildNodes(tree) : null;
+		this.tree = tree;
+		this.opts = opts;
+		this.data = tree ? buildNodes(tree, st.order) : null;
 		this.diff = !!(opts && opts.diff);
 		this.diffMax = null;
 		if (this.data && this.diff) {
 			var m = 0;
-			this.data.nodes.forEach(function (n) { var a = Math.abs(Number(n.d) || 0); if (a > m) m = a; });
+			// a frame path the other side lacks is new (orange), not "more"
+			var base = opts.base ? buildNodes(opts.base, 'name').root : null;
+			this.data.nodes.forEach(function (n) {
+				n.isNew = !!(base && n.depth > 0 && !findPath(base, nodePath(n)));
+				var a = n.isNew ? 0 : Math.abs(Number(n.d) || 0);
+				if (a > m) m = a;
+			});
 			this.diffMax = m;
 		}
 		// the zoom follows the frame path into the new graph, if it is there
@@ -103,7 +127,10 @@ export var fg = {
 		if (st.zoom && !this.zoomed && this.data) { st.zoom = ''; writeHash(); }
 		this.render();	// no node has .match yet: search() marks them
 		this.search(st.search);
+		updateSandwich();
 	},
+	tree: null, opts: null,
+	relayout: function () { this.set(this.tree, this.opts); },
 	render: function () {
 		var svg = $('flame');
 		clear(svg);
@@ -161,7 +188,7 @@ export var fg = {
 		var s = n.name + ' (' + fmtCount(n.total) + ' samples, ' + pct(n.total, total) + ')';
 		if (this.diff) {
 			var d = Number(n.d) || 0;
-			s += ', self change ' + (d > 0 ? '+' : '') + d;
+			s += n.isNew ? ', new (not in the other side)' : ', self change ' + (d > 0 ? '+' : '') + d;
 		}
 		return s;
 	},
@@ -235,7 +262,7 @@ export function setupFlame() {
 				   (n.self ? ' (' + fmtCount(n.self) + ' self)' : '')));
 		if (fg.diff) {
 			var d = Number(n.d) || 0;
-			tip.appendChild(el('div', '', 'self change ' + (d > 0 ? '+' : '') + d + ' (scaled to equal totals)'));
+			tip.appendChild(el('div', '', n.isNew ? 'new: not in the other side' : 'self change ' + (d > 0 ? '+' : '') + d + ' (scaled to equal totals)'));
 		}
 		tip.hidden = false;
 		// keep the box inside the window on the right-hand side
@@ -246,6 +273,12 @@ export function setupFlame() {
 	});
 	svg.addEventListener('mouseleave', function () { text(details, ''); tip.hidden = true; });
 	$('reset-zoom').addEventListener('click', function () { fg.zoom(null); });
+	$('order').addEventListener('change', function () {
+		st.order = $('order').value === 'name' ? 'name' : 'weight';
+		writeHash();
+		// the same tree, laid out again (no fetch)
+		fg.relayout();
+	});
 	$('icicle').addEventListener('change', function () {
 		st.icicle = $('icicle').checked;
 		writeHash();

@@ -54,15 +54,19 @@ export function loadFlame(opts) {
 	var c = st.cmp;
 	var both = qs(merge({ filename: c.file }, selectionParams(c), filterParams(),
 			    prefixed('compare', merge({ filename: st.file }, selectionParams(sel)))));
+	// Flip: the first range drawn, coloured by its change from the second
+	var flipped = qs(merge({ filename: st.file }, selectionParams(sel), filterParams(),
+			       prefixed('compare', merge({ filename: c.file }, selectionParams(c)))));
 	return Promise.all([
 		first,
 		getJSON(flameURL(c.file, c)),
 		getJSON(API.differential + '?' + both),
-		getJSON(API.elided + '?' + both)
+		getJSON(API.elided + '?' + both),
+		getJSON(API.differential + '?' + flipped)
 	]).then(function (r) {
 		if (g !== gen.flame) return;
 		setStatus('');
-		trees = { a: r[0], b: r[1], diff: r[2], elided: r[3] };
+		trees = { a: r[0], b: r[1], diff: r[2], elided: r[3], flip: r[4] };
 		$('flame-tabs').hidden = false;
 		link.href = API.svg + '?' + both + '&diff=1';
 		showTab();

@@ -82,6 +82,11 @@ export function heatColor(v, max) { return 'rgb(' + heatRGB(v, max).join(',') + 
 // selections, the pending click and the hover box, so moving the mouse or
 // selecting never repaints the cells.
 export var heatGeom = null;	// {x0, y0, cw, ch, pw, ph, W, H, rows, ncols, max, enhanced}
+// A colour of the page's theme (app.css custom properties), for canvases.
+export function cssVar(name, fallback) {
+	var v = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+	return v || fallback;
+}
 export function canvasSize(cv, W, H) {
 	var dpr = window.devicePixelRatio || 1;
 	cv.width = Math.round(W * dpr);
@@ -119,9 +124,9 @@ export function drawHeatmap() {
 	};
 	var ctx = canvasSize(cv, g.W, g.H);
 	canvasSize(ov, g.W, g.H);
-	ctx.fillStyle = '#fafafa';
+	ctx.fillStyle = cssVar('--plot-bg', '#fafafa');
 	ctx.fillRect(0, 0, g.W, g.H);
-	ctx.strokeStyle = '#ccc';
+	ctx.strokeStyle = cssVar('--plot-line', '#ccc');
 	ctx.lineWidth = 1;
 	ctx.strokeRect(g.x0 - 0.5, g.y0 - 0.5, pw + 1, ph + 1);
 	drawColumns(ctx, 0, h.ncols);
@@ -270,8 +275,8 @@ export function niceStep(minStep) {
 	return Math.ceil(minStep / 3600) * 3600;
 }
 export function drawAxes(ctx, h, g) {
-	ctx.strokeStyle = '#888';
-	ctx.fillStyle = '#444';
+	ctx.strokeStyle = cssVar('--axis-line', '#888');
+	ctx.fillStyle = cssVar('--axis', '#444');
 	ctx.lineWidth = 1;
 	ctx.font = '10px system-ui, sans-serif';
 	ctx.textAlign = 'center';
@@ -293,7 +298,7 @@ export function drawAxes(ctx, h, g) {
 		ctx.fillText(String(ms), g.x0 - 6, y + 3.5);
 	}
 	ctx.stroke();
-	ctx.fillStyle = '#222';
+	ctx.fillStyle = cssVar('--fg', '#222');
 	ctx.font = '11px system-ui, sans-serif';
 	ctx.textAlign = 'center';
 	ctx.fillText('second', g.x0 + g.pw / 2, yb + 29);

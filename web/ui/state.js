@@ -19,7 +19,11 @@ export var st = {
 	view: null,
 	file: null, rows: ROWS_DEFAULT, enhanced: false,
 	filters: {},
-	allEvents: false,	// every event, each as the flame graph's root (allevents=1)
+	allEvents: false,
+	order: 'weight',	// flame graph children: 'weight' (left-heavy) or 'name'
+	flip: false,		// differential drawn the other way round
+	fview: 'flame',		// flame pane: 'flame' graph or 'sandwich'
+	sandwich: '',		// the function picked in the sandwich view	// every event, each as the flame graph's root (allevents=1)
 	sel: null,		// {from, to} ns on the heatmap axis, to exclusive
 	pending: null,		// first clicked cell index, waiting for the second
 	cmp: null,		// {file, from, to} second selection, or null
@@ -56,6 +60,10 @@ export function writeHash() {
 		if (st.cmp.from === null && st.cmp.to === null) p.cwhole = 1;
 	}
 	if (st.allEvents) p.allevents = 1;
+	if (st.order !== 'weight') p.order = st.order;
+	if (st.flip) p.flip = 1;
+	if (st.fview !== 'flame') p.fv = st.fview;
+	if (st.sandwich) p.sw = st.sandwich;
 	if (st.search) p.s = st.search;
 	if (st.icicle) p.icicle = 1;
 	if (st.zoom) p.z = st.zoom;

@@ -49,6 +49,11 @@ export function setupToolbar() {
 			stepSelection(1);
 		}
 	});
+	// the canvases take their colours from the theme: redraw when it changes
+	if (window.matchMedia)
+		window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', function () {
+			if (st.view === 'profile') drawHeatmap();
+		});
 	var resizeTimer = null;
 	window.addEventListener('resize', function () {
 		clearTimeout(resizeTimer);
