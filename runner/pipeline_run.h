@@ -93,6 +93,9 @@ pid_t fp_run_stage_pid(const struct fp_run *r, size_t i);
 /* Samples read so far, as the fp-read stages report them (through
  * FLAMEPIPE_PROGRESS_FD, see stages/fp-read.c), or -1 before the first. */
 long long fp_run_samples(struct fp_run *r);
+/* Input bytes the fp-read stages had read at their latest report (the
+ * last one is sent at the end of the input), or -1 before the first. */
+long long fp_run_bytes_read(struct fp_run *r);
 /* Set once a stop was requested by a signal: its number, else 0. */
 int fp_run_stop_signal(const struct fp_run *r);
 

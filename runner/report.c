@@ -11,6 +11,7 @@
  * input size, time, throughput, and the files written.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -119,20 +120,52 @@ static const char *parse_report_options(int argc, char **argv, struct fp_cli *cl
 	return argv[optind];
 }
 
-static void print_summary(const char *input, off_t size, const char *outdir, double elapsed, int rc)
+/* How much of the input was read, in honest words: fp-read's own count of
+ * input bytes (its last report; none for other sources) against the file
+ * size. The file size is the bytes read only when the source read it all;
+ * a FIFO or stdin has no size. */
+static void describe_input(char *buf, size_t n, const char *input, const struct stat *st,
+			   long long read, double elapsed, int rc)
+{
+	const char *what = !strcmp(input, "-") ? "stdin" : S_ISFIFO(st->st_mode) ? "a FIFO" : "a stream";
+	double size_mb = (double)st->st_size / FP_BYTES_PER_MB, mb, rate;
+
+	if (S_ISREG(st->st_mode) && read < 0 && rc == 0)
+		read = st->st_size;	/* a source that is not fp-read, and it ended well */
+	mb = (double)read / FP_BYTES_PER_MB;
+	rate = elapsed > 0 ? mb / elapsed : 0.0;
+	if (!S_ISREG(st->st_mode)) {
+		if (read >= 0)
+			snprintf(buf, n, "%.2f MB read from %s in %.2f s (%.1f MB/s)", mb,
+				 what, elapsed, rate);
+		else
+			snprintf(buf, n, "%s (its size is unknown) in %.2f s", what, elapsed);
+	} else if (read == st->st_size) {
+		snprintf(buf, n, "%.2f MB in %.2f s (%.1f MB/s)", mb, elapsed, rate);
+	} else if (read >= 0) {
+		snprintf(buf, n, "%.2f of %.2f MB read in %.2f s (%.1f MB/s)", mb, size_mb,
+			 elapsed, rate);
+	} else {
+		snprintf(buf, n, "a %.2f MB file, how much of it was read is unknown, %.2f s",
+			 size_mb, elapsed);
+	}
+}
+
+static void print_summary(struct fp_run *r, const char *input, const struct stat *st,
+			  const char *outdir, double elapsed, int rc)
 {
 	uint64_t samples = 0, stacks = 0;
-	char files[FILES_LIST_MAX], counts[128];
+	char files[FILES_LIST_MAX], counts[128], in[160];
 
 	if (fp_folded_totals(outdir, &samples, &stacks) == 0)
 		snprintf(counts, sizeof counts, "%" PRIu64 " samples in %" PRIu64 " stacks",
 			 samples, stacks);
 	else
 		snprintf(counts, sizeof counts, "no %s", FP_FOLDED_NAME);
+	describe_input(in, sizeof in, input, st, fp_run_bytes_read(r), elapsed, rc);
 	fp_list_files(outdir, files, sizeof files);
-	fprintf(stderr, "%s: report: %s: %s, %.2f MB in %.2f s (%.1f MB/s) -> %s/ [%s]%s\n",
-		fp_prog(), input, counts, (double)size / FP_BYTES_PER_MB, elapsed,
-		elapsed > 0 ? (double)size / FP_BYTES_PER_MB / elapsed : 0.0, outdir, files,
+	fprintf(stderr, "%s: report: %s: %s, %s -> %s/ [%s]%s\n", fp_prog(),
+		strcmp(input, "-") ? input : "stdin", counts, in, outdir, files,
 		rc ? " (incomplete: a stage failed)" : "");
 }
 
@@ -154,13 +187,34 @@ static void make_parent_dirs(const char *path)
 }
 
 /* The input must be readable and not a directory: refused before any
- * output exists. */
+ * output exists. `-` is stdin. */
 static void check_input(const char *input, struct stat *st)
 {
+	if (!strcmp(input, "-")) {
+		if (fstat(0, st) < 0)
+			fp_die_sys(FP_EXIT_SYS, "report: cannot read stdin");
+		return;
+	}
 	if (stat(input, st) < 0)
 		fp_die_sys(FP_EXIT_SYS, "report: cannot read %s", input);
 	if (S_ISDIR(st->st_mode))
 		fp_die(FP_EXIT_USAGE, "report: %s is a directory, not a capture file", input);
+}
+
+/* A file can be made in DIR (not read-only, not a full quota): found
+ * before any input is read, not after the renderer has done its work.
+ * (As root with --user, the renderer's own access is not probed.) */
+static void check_writable(const char *dir)
+{
+	char probe[PATH_MAX];
+	int fd;
+
+	snprintf(probe, sizeof probe, "%s/.flamepipe-write-test.%ld", dir, (long)getpid());
+	fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		fp_die_sys(FP_EXIT_SYS, "report: cannot write in output dir %s", dir);
+	close(fd);
+	unlink(probe);
 }
 
 /* Makes DIR (and its parents); with --user as root, DIR is that user's
@@ -178,6 +232,7 @@ static void make_outdir(const char *outdir, const char *user)
 	} else if (errno != EEXIST) {
 		fp_die_sys(FP_EXIT_SYS, "report: cannot make output dir %s", outdir);
 	}
+	check_writable(outdir);
 }
 
 /* Loads, starts and waits for the pipeline, with the progress line and
@@ -194,8 +249,10 @@ static int run_report(const struct fp_cli *cli, const char *pipeline, const char
 	fp_vars_init(&v);
 	fp_run_default_vars(r, &v);
 	fp_vars_set(&v, "INPUT", input);
-	/* the source stage by content: perf script text or a Chrome profile */
-	fp_vars_set(&v, "READER", fp_sniff_reader(fp_sniff_path(input)));
+	/* the source stage by content: perf script text or a Chrome profile
+	 * (stdin, a FIFO cannot be looked at twice: perf script text) */
+	if (S_ISREG(st->st_mode) && strcmp(input, "-"))
+		fp_vars_set(&v, "READER", fp_sniff_reader(fp_sniff_path(input)));
 	fp_cli_vars(cli, &v);
 	rc = fp_run_load(r, pipeline, &v);
 	if (rc == 0)
@@ -208,7 +265,7 @@ static int run_report(const struct fp_cli *cli, const char *pipeline, const char
 		fp_progress_stop(&prog);
 		ev_now_update(fp_run_loop(r));
 		if (!cli->quiet)
-			print_summary(input, st->st_size, cli->outdir,
+			print_summary(r, input, st, cli->outdir,
 				      ev_now(fp_run_loop(r)) - started, rc);
 	} else {
 		fp_run_stop(r);

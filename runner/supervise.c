@@ -127,7 +127,9 @@ struct fp_run {
 	int signals_seen;
 	int exit_code;		/* first failure's code */
 	int progress[2];	/* datagram socketpair: fp-read stages report samples */
+	ev_io progress_w;	/* keeps it drained: the latest report is kept */
 	long long samples;	/* the latest report, or -1 */
+	long long bytes_read;	/* ... its input bytes, or -1 */
 	int drop_user;		/* --user: stages after the first run as uid/gid */
 	uid_t uid;
 	gid_t gid;
@@ -135,6 +137,8 @@ struct fp_run {
 };
 
 static struct fp_run *cleanup_run;	/* for the atexit path */
+
+static void progress_read_cb(struct ev_loop *loop, ev_io *w, int revents);
 
 /* ---- small helpers ------------------------------------------------------ */
 
@@ -1154,7 +1158,7 @@ struct fp_run *fp_run_new(const struct fp_run_opts *o)
 	r->opts = *o;
 	r->owner = getpid();
 	r->ctl_fd = r->ctl_keep = -1;
-	r->samples = -1;
+	r->samples = r->bytes_read = -1;
 	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, r->progress) < 0)
 		r->progress[0] = r->progress[1] = -1;	/* no sample count: fine */
 	else
@@ -1176,6 +1180,11 @@ struct fp_run *fp_run_new(const struct fp_run_opts *o)
 	ev_signal_start(r->loop, &r->sig_quit);
 	ev_timer_init(&r->drain_w, drain_timer_cb, 0., 0.);
 	r->drain_w.data = r;
+	if (r->progress[0] >= 0) {
+		ev_io_init(&r->progress_w, progress_read_cb, r->progress[0], EV_READ);
+		r->progress_w.data = r;
+		ev_io_start(r->loop, &r->progress_w);
+	}
 	cleanup_run = r;
 	atexit(cleanup_at_exit);
 	if (o->user)
@@ -1478,6 +1487,8 @@ void fp_run_free(struct fp_run *r)
 		close_fd(&r->ctl_keep);
 	}
 	ev_timer_stop(r->loop, &r->drain_w);
+	if (r->progress[0] >= 0)
+		ev_io_stop(r->loop, &r->progress_w);
 	close_fd(&r->progress[0]);
 	close_fd(&r->progress[1]);
 	ev_signal_stop(r->loop, &r->sig_int);
@@ -1512,18 +1523,40 @@ pid_t fp_run_stage_pid(const struct fp_run *r, size_t i)
 	return i < r->n ? r->stages[i]->pid : 0;
 }
 
-long long fp_run_samples(struct fp_run *r)
+/* Datagrams: each is a whole `samples=N bytes=M`; the last one is current.
+ * Read as they come, so the socket never fills and fp-read's last report
+ * (at the end of its input) is never the one dropped. */
+static void read_progress(struct fp_run *r)
 {
 	char msg[PROGRESS_MSG_MAX];
 	ssize_t n;
 
-	/* Datagrams: each is a whole `samples=N`; the last one is current. */
 	while (r->progress[0] >= 0 && (n = recv(r->progress[0], msg, sizeof msg - 1, MSG_DONTWAIT)) > 0) {
+		const char *b;
+
 		msg[n] = '\0';
 		if (!strncmp(msg, "samples=", 8))
 			r->samples = strtoll(msg + 8, NULL, 10);
+		if ((b = strstr(msg, " bytes=")))
+			r->bytes_read = strtoll(b + 7, NULL, 10);
 	}
+}
+
+static void progress_read_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	read_progress(w->data);
+}
+
+long long fp_run_samples(struct fp_run *r)
+{
+	read_progress(r);
 	return r->samples;
+}
+
+long long fp_run_bytes_read(struct fp_run *r)
+{
+	read_progress(r);
+	return r->bytes_read;
 }
 
 int fp_run_stop_signal(const struct fp_run *r)

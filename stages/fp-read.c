@@ -42,8 +42,9 @@
  * the first bad line.
  *
  * Progress: when flamepipe sets FLAMEPIPE_PROGRESS_FD (a datagram socket),
- * `samples=N` is sent there every PROGRESS_EVERY samples and at the end,
- * for the runner's progress line; never blocking.
+ * `samples=N bytes=M` (M: bytes read from the input, before gunzip) is
+ * sent there every PROGRESS_EVERY samples and at the end, for the
+ * runner's progress and summary lines; never blocking.
  *
  * Signals: SIGINT/SIGTERM end the input at a line boundary; the pending
  * sample and the I record are written.
@@ -257,13 +258,15 @@ static void report_hidden_warnings(struct reader *r)
 
 static void report_drops(struct reader *r, int force);
 
-/* `samples=N` to the runner's progress line (FLAMEPIPE_PROGRESS_FD, a
+/* `samples=N bytes=M` to the runner's progress line (FLAMEPIPE_PROGRESS_FD, a
  * datagram socket the runner reads): never blocks, never SIGPIPE; a lost
  * report is fine, the next one carries the total. */
 static void report_progress(struct reader *r)
 {
 	char msg[64];
-	int n = snprintf(msg, sizeof msg, "samples=%llu", (unsigned long long)r->parser.st.samples);
+	int n = snprintf(msg, sizeof msg, "samples=%llu bytes=%llu",
+			 (unsigned long long)r->parser.st.samples,
+			 (unsigned long long)r->pump.bytes_in);
 
 	if (send(r->progress_fd, msg, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) < 0 &&
 	    errno != EAGAIN && errno != EWOULDBLOCK && errno != ENOBUFS)

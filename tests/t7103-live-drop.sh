@@ -99,6 +99,14 @@ test_expect_success 'live with a stalled stage: perf finishes, fp-read drops, th
 	grep -q "dropped=[1-9]" rep/index.html
 '
 
+test_expect_success 'live with a stalled stage: the summary line gives the dropped samples and their %' '
+	grep "^flamepipe: live: stopped after [0-9.]* s: [0-9]* samples read, [1-9][0-9]* dropped ([0-9.]*%)" err &&
+	# the % is of the samples fp-read was given
+	sed -n "s/.*: \([0-9]*\) samples read, \([0-9]*\) dropped (\([0-9.]*\)%).*/\1 \2 \3/p" err >counts &&
+	read kept dropped pct <counts &&
+	awk -v k=$kept -v d=$dropped -v p=$pct "BEGIN { x = 100 * d / (k + d); exit !(x - p < 0.1 && p - x < 0.1) }"
+'
+
 test_expect_success 'live --http with a stalled stage: the web view reports the drop count' '
 	start_stalled_live --http 127.0.0.1:0 --keep-serving &&
 	test_when_finished "touch go; kill $fp 2>/dev/null" &&
