@@ -37,7 +37,7 @@
 #define FILES_LIST_MAX 512
 
 const char cmd_report_usage[] =
-	"report FILE -o DIR [--rows N] [--keep-idle] [--weight samples|period]\n"
+	"report FILE|- -o DIR [--rows N] [--keep-idle] [--weight samples|period]\n"
 	"        [--from S] [--to S] [--pid LIST] [--tid LIST] [--cpu LIST] [--comm NAMES]\n"
 	"        [--event NAMES|--all-events] [--include REGEX] [--exclude REGEX] [--pid-root|--tid-root]\n"
 	"        [--kernel] [--jit] [--pipeline FILE] [-D NAME=VALUE]... [-A NAME=WORD]...\n"
