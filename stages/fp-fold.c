@@ -48,6 +48,7 @@
 #include "fp_strtab.h"
 #include "fp_fold.h"
 #include "fp_io.h"
+#include "fp_rangectl.h"
 #include "fp_record.h"
 
 #define USAGE "usage: fp-fold [--plain] [--weight samples|period] [--pid|--tid] " \
@@ -103,6 +104,8 @@ static size_t table_sorted(struct fp_strtab *t, uint32_t **sorted, size_t *cap)
 
 /* ---- the stage --------------------------------------------------------- */
 
+#define FP_EVENT_EXAMPLE_MAX 128	/* an unmatched event name, for the warning */
+
 struct fold_state {
 	struct fold_options opt;
 	struct fp_pump pump;
@@ -113,6 +116,8 @@ struct fold_state {
 	size_t sorted_cap;
 	char *event_filter;	/* the filter in force, NULL until known */
 	int event_defaulted, event_warned;
+	uint64_t event_matched;	/* samples --event-filter kept, since the start */
+	char event_seen[FP_EVENT_EXAMPLE_MAX];	/* an event it did not match */
 	int changed;		/* since the last snapshot */
 	int seen_idle;		/* the input has paused: a live stream */
 	ev_timer snapshot_timer;
@@ -147,9 +152,17 @@ static int event_wanted(struct fold_state *st, const struct fp_sample *s)
 		st->event_defaulted = 1;
 		return 1;
 	}
-	if (fp_str_eq(s->event, st->event_filter))
+	/* The first event seen is kept exactly (stackcollapse); a filter given
+	 * matches as fp-range's --event does: "cpu-clock" is also
+	 * "cpu-clock:ppp" (fifo/fp_rangectl.h, one rule for both). */
+	if (st->event_defaulted ? fp_str_eq(s->event, st->event_filter) :
+	    fp_event_name_matches(st->event_filter, strlen(st->event_filter), s->event.p, s->event.n)) {
+		st->event_matched++;
 		return 1;
+	}
 	st->dropped_event++;
+	if (!st->event_seen[0])
+		snprintf(st->event_seen, sizeof st->event_seen, "%.*s", (int)s->event.n, s->event.p);
 	if (st->event_defaulted && !st->event_warned) {
 		char msg[512];
 
@@ -306,11 +319,28 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 	fp_write_line(fp_out_wr(&p->out), line, len);
 }
 
+/* --event-filter that kept nothing of what it saw: say so, naming an
+ * event the input has. */
+static void warn_unmatched_filter(struct fold_state *st)
+{
+	char msg[512];
+
+	if (st->event_defaulted || !st->event_filter || st->event_matched || !st->event_seen[0])
+		return;
+	snprintf(msg, sizeof msg, "--event-filter %s matched none of the samples (the input has "
+		 "e.g. %s; use that name, or --all-events)", st->event_filter, st->event_seen);
+	fp_warn("%s", msg);
+	if (!st->opt.plain)
+		fp_write_warning(fp_out_wr(&st->pump.out), STAGE_NAME, st->pump.in_name,
+				 st->pump.lineno, msg);
+}
+
 static void on_eof(struct fp_pump *p)
 {
 	struct fold_state *st = p->ctx;
 
 	ev_timer_stop(p->loop, &st->snapshot_timer);
+	warn_unmatched_filter(st);
 	if (st->opt.plain)
 		write_plain(st);
 	else
