@@ -3,7 +3,8 @@
  * Interface:
  *	fp-latency --pair NAME=START[@KEY],END[@KEY][,CANCEL[@KEY]] ...
  *		[--key pid|tid|field:NAME] [--format auto|perf|events]
- *		[--window DURATION] [--interval DURATION] [--tsv FILE] [FILE]
+ *		[--window DURATION] [--interval DURATION] [--tsv FILE]
+ *		[--max-open N] [--max-pending N] [FILE]
  *
  * Input (stdin or FILE, gzip ok): raw event text, NOT the flamepipe stream.
  * fp-latency is a standalone sink; it reads either
@@ -26,6 +27,13 @@
  * default 1 s): an event is paired once an event at least WINDOW later has
  * been read, or at end of input. An event older than what was already paired
  * is paired anyway and counted `late`.
+ *
+ * Memory is bounded: at most --max-open (default MAX_OPEN_DEFAULT) keys hold
+ * open starts, about 700 bytes each with the table's slack; a START that
+ * would open one more key is dropped and counted (dropped_starts=, one
+ * warning). At most --max-pending (default MAX_PENDING_DEFAULT) events wait
+ * in the reorder window, 88 bytes each; past it the oldest is paired early
+ * (counted early=): nothing is lost, the window is only shorter.
  *
  * Output (stdout) at end of input, on SIGUSR1 and every --interval: a summary
  * table (pair count avg_ns min_ns max_ns open replaced cancelled
@@ -61,11 +69,13 @@
 
 #define USAGE "usage: fp-latency --pair NAME=START[@KEY],END[@KEY][,CANCEL[@KEY]] ... " \
 	"[--key pid|tid|field:NAME] [--format auto|perf|events] [--window DURATION] " \
-	"[--interval DURATION] [--tsv FILE] [FILE]"
+	"[--interval DURATION] [--tsv FILE] [--max-open N] [--max-pending N] [FILE]"
 
 #define STAGE_NAME "latency"
 #define MAX_PAIRS 32
 #define MAX_NEST 16			/* open starts kept per key */
+#define MAX_OPEN_DEFAULT 100000u	/* keys with open starts: ~70 MB */
+#define MAX_PENDING_DEFAULT 1000000u	/* events in the reorder window: ~88 MB */
 #define KEY_MAX 64			/* longest key value, bytes */
 #define DEFAULT_WINDOW_NS FP_NSEC_PER_SEC
 #define HIST_BUCKETS 66			/* (..,0), [0], [1], then 2^0 .. 2^63 */
@@ -149,6 +159,8 @@ struct open_table {
 struct input_stats {
 	uint64_t lines, events, actions, bad_lines, ignored_lines;
 	uint64_t missing_key, late, too_long;
+	uint64_t dropped_starts;		/* past --max-open */
+	uint64_t early;				/* paired early: past --max-pending */
 	uint64_t lost_records, lost_events;	/* the tracer dropped events */
 };
 
@@ -159,6 +171,8 @@ struct latency_state {
 	struct key_spec default_key;
 	enum input_format format;
 	uint64_t window_ns;
+	size_t max_open, max_pending;
+	int open_warned, pending_warned;
 	double interval_s;
 	const char *tsv_path;
 	int tsv_fd;
@@ -327,6 +341,8 @@ static void parse_options(int argc, char **argv, struct latency_state *st)
 		{ "window", required_argument, NULL, 'w' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "tsv", required_argument, NULL, 't' },
+		{ "max-open", required_argument, NULL, 'o' },
+		{ "max-pending", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -335,6 +351,8 @@ static void parse_options(int argc, char **argv, struct latency_state *st)
 
 	st->default_key.kind = KEY_TID;
 	st->window_ns = DEFAULT_WINDOW_NS;
+	st->max_open = MAX_OPEN_DEFAULT;
+	st->max_pending = MAX_PENDING_DEFAULT;
 	while ((c = getopt_long(argc, argv, "p:k:f:w:i:t:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
@@ -369,6 +387,16 @@ static void parse_options(int argc, char **argv, struct latency_state *st)
 		case 't':
 			st->tsv_path = optarg;
 			break;
+		case 'o':
+		case 'n': {
+			uint64_t v;
+
+			if (fp_parse_u64(optarg, strlen(optarg), &v) < 0 || v < 1 || v > UINT32_MAX)
+				fp_die(FP_EXIT_USAGE, "--%s %s: expected a count from 1 to %u",
+				       c == 'o' ? "max-open" : "max-pending", optarg, UINT32_MAX);
+			*(c == 'o' ? &st->max_open : &st->max_pending) = (size_t)v;
+			break;
+		}
 		case 'h':
 			printf("%s\n", USAGE);
 			exit(FP_EXIT_OK);
@@ -695,6 +723,16 @@ static void apply_action(struct latency_state *st, const struct action *a)
 
 	switch (a->role) {
 	case ROLE_START:
+		if (e->depth == 0 && t->used >= st->max_open) {
+			st->in.dropped_starts++;
+			if (!st->open_warned) {
+				st->open_warned = 1;
+				fp_warn("more than %zu keys with open starts (--max-open): further "
+					"starts of new keys are dropped and counted (dropped_starts=)",
+					st->max_open);
+			}
+			break;
+		}
 		if (e->depth == 0) {
 			e->hash = h;
 			e->pair = a->pair;
@@ -739,6 +777,22 @@ static void release_actions(struct latency_state *st, int all)
 		heap_pop(&st->heap, &a);
 		apply_action(st, &a);
 	}
+}
+
+/* The reorder window is full (--max-pending): the oldest event is paired
+ * now, before its window passed. */
+static void pair_oldest_early(struct latency_state *st)
+{
+	struct action a;
+
+	if (!st->pending_warned) {
+		st->pending_warned = 1;
+		fp_warn("more than %zu events in the reorder window (--max-pending): the oldest "
+			"are paired early and counted (early=)", st->max_pending);
+	}
+	heap_pop(&st->heap, &a);
+	apply_action(st, &a);
+	st->in.early++;
 }
 
 static void warn_line(struct latency_state *st, const char *what, const char *line, size_t len)
@@ -812,6 +866,8 @@ static void handle_event(struct latency_state *st, const struct event *ev,
 			a.seq = st->seq++;
 			a.pair = (uint16_t)i;
 			a.role = (uint8_t)r;
+			if (st->heap.n >= st->max_pending)
+				pair_oldest_early(st);
 			heap_push(&st->heap, &a);
 			st->in.actions++;
 		}
@@ -1022,11 +1078,13 @@ static void write_report(struct latency_state *st, const char *kind)
 	count_open(st, open);
 	snprintf(buf, sizeof buf,
 		 "# fp-latency %s: lines=%llu events=%llu bad_lines=%llu ignored_lines=%llu "
-		 "missing_key=%llu late=%llu pending=%zu lost_events=%llu\n", kind,
+		 "missing_key=%llu late=%llu pending=%zu lost_events=%llu dropped_starts=%llu "
+		 "early=%llu\n", kind,
 		 (unsigned long long)st->in.lines, (unsigned long long)st->in.events,
 		 (unsigned long long)st->in.bad_lines, (unsigned long long)st->in.ignored_lines,
 		 (unsigned long long)st->in.missing_key, (unsigned long long)st->in.late,
-		 st->heap.n, (unsigned long long)st->in.lost_events);
+		 st->heap.n, (unsigned long long)st->in.lost_events,
+		 (unsigned long long)st->in.dropped_starts, (unsigned long long)st->in.early);
 	fp_out_str(o, buf);
 	fp_out_str(o, "pair\tcount\tavg_ns\tmin_ns\tmax_ns\topen\treplaced\tcancelled\tunmatched_ends\n");
 	for (size_t i = 0; i < st->npairs; i++) {
