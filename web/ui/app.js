@@ -29,6 +29,30 @@ export function route() {
 }
 
 // ---- profile page ------------------------------------------------------------------
+// Values of the address that cannot be used are reported, not replaced
+// silently: "rows=7 (expected one of 10, 25, ...; 50 is shown)".
+var FLAGS = ['enhanced', 'icicle', 'flip', 'allevents', 'cwhole'];
+var CHOICES = { order: ['weight', 'name'], fv: ['flame', 'sandwich'] };
+function urlProblems(params) {
+	var out = [];
+	function has(k) { return params.get(k) !== null && params.get(k) !== ''; }
+	if (has('rows') && ROWS_CHOICES.indexOf(Number(params.get('rows'))) < 0)
+		out.push('rows=' + params.get('rows') + ' (expected one of ' + ROWS_CHOICES.join(', ') + '; ' + ROWS_DEFAULT + ' is shown)');
+	['start', 'end', 'cstart', 'cend'].forEach(function (k) {
+		if (has(k) && secToNs(params.get(k)) === null)
+			out.push(k + '=' + params.get(k) + ' (expected seconds such as 12 or 12.5; ignored)');
+	});
+	FLAGS.forEach(function (k) {
+		if (has(k) && params.get(k) !== '0' && params.get(k) !== '1')
+			out.push(k + '=' + params.get(k) + ' (expected 0 or 1)');
+	});
+	for (var k in CHOICES)
+		if (has(k) && CHOICES[k].indexOf(params.get(k)) < 0)
+			out.push(k + '=' + params.get(k) + ' (expected ' + CHOICES[k].join(' or ') + ')');
+	if (params.get('allevents') === '1' && has('event'))
+		out.push('allevents=1 with event=' + params.get('event') + ' (they exclude each other; the event is shown)');
+	return out;
+}
 export function openProfile(params) {
 	var file = params.get('file');
 	var sameFile = st.view === 'profile' && st.file === file;
@@ -53,6 +77,9 @@ export function openProfile(params) {
 	st.zoom = params.get('z') || '';
 	st.pending = null; st.picking = false; st.pickFile = null;
 	if (!sameFile) st.tab = 'diff';
+
+	var bad = urlProblems(params);
+	if (bad.length) showError('The address has values that were not used: ' + bad.join('; '));
 
 	$('list-view').hidden = true;
 	$('profile-view').hidden = false;

@@ -2,7 +2,7 @@
 
 import { loadFlame } from './flameload.js';
 import { loadHeatmap } from './heatmap.js';
-import { showError, st, writeHash } from './state.js';
+import { clearControlErrors, showError, st, writeHash } from './state.js';
 import { $, FILTER_KEYS, text } from './util.js';
 
 // ---- filters ----------------------------------------------------------------------------------
@@ -33,6 +33,7 @@ export function setupFilters() {
 export function applyFilters() {
 	fillFilterForm();
 	showError(null);
+	clearControlErrors();
 	writeHash();
 	loadHeatmap();
 	loadFlame();

@@ -182,6 +182,10 @@ export var fg = {
 		});
 		g.appendChild(frag);
 		svg.appendChild(g);
+		// the root (bottom row of a flame graph) in view in the bounded pane
+		var wrap = $('flame-wrap');
+		if (!st.icicle) wrap.scrollTop = wrap.scrollHeight;
+		else wrap.scrollTop = 0;
 	},
 	label: function (n) {
 		var total = this.data.root.total;

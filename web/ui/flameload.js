@@ -4,7 +4,7 @@ import { API, getJSON, qs } from './api.js';
 import { showTab } from './compare.js';
 import { fg } from './flamegraph.js';
 import { liveSnap, liveTree } from './live.js';
-import { filterParams, gen, selectionParams, setStatus, showError, st } from './state.js';
+import { filterParams, gen, selectionParams, setStatus, showError, showRequestError, st } from './state.js';
 import { $, fmtRange, merge, prefixed, text } from './util.js';
 
 // Fetches the flame graph(s) for the current selection and compare state.
@@ -43,8 +43,8 @@ export function loadFlame(opts) {
 		}).catch(function (e) {
 			if (g !== gen.flame) return;
 			setStatus('');
-			fg.set(null);
-			showError('flame graph: ' + e.message);
+			// the last good flame graph stays on screen
+			showRequestError('flame graph', e);
 		});
 	}
 	// Compare: the differential graph draws the second selection (B) with
@@ -73,7 +73,6 @@ export function loadFlame(opts) {
 	}).catch(function (e) {
 		if (g !== gen.flame) return;
 		setStatus('');
-		fg.set(null);
-		showError('compare: ' + e.message);
+		showRequestError('compare', e);
 	});
 }

@@ -3,10 +3,10 @@
 import { API, getJSON, qs } from './api.js';
 import { endPicking } from './compare.js';
 import { loadFlame } from './flameload.js';
-import { filterParams, gen, setStatus, showError, st, writeHash } from './state.js';
+import { filterParams, gen, setStatus, showError, showRequestError, st, writeHash } from './state.js';
 import { fillEventPicker } from './events.js';
 import { updateStepper } from './toolbar.js';
-import { $, AXIS_LABEL_MIN_PX, CANVAS_MAX_PX, CELL_H_MAX, CELL_H_MIN, CELL_W_MAX, CELL_W_MIN, HEAT_MARGIN, HEAT_PLOT_HEIGHT, ROWS_CHOICES, cellOfNs, cellStartNs, clamp, clear, el, fmtCount, fmtMs, merge, nsToSec, text } from './util.js';
+import { $, AXIS_LABEL_MIN_PX, CANVAS_MAX_PX, CELL_H_MAX, CELL_H_MIN, CELL_W_MAX, CELL_W_MIN, HEAT_MARGIN, HEAT_PLOT_HEIGHT, ROWS_CHOICES, cellOfNs, cellStartNs, clamp, clear, el, fmtCount, fmtMs, fmtRange, merge, nsToSec, pct, text } from './util.js';
 
 // ---- heatmap ------------------------------------------------------------------------
 // st.heat: {file, rows, ncols, base, cells (cell[col*rows+row], row 0 = start
@@ -54,9 +54,9 @@ export function loadHeatmap() {
 	}).catch(function (e) {
 		if (g !== gen.heat) return;
 		setStatus('');
-		st.heat = null;
-		drawHeatmap();
-		showError('heatmap: ' + e.message);
+		// the last good heatmap of this file stays (another file's goes)
+		if (st.heat && st.heat.file !== file) { st.heat = null; drawHeatmap(); }
+		showRequestError('heatmap', e);
 	});
 }
 
@@ -334,6 +334,27 @@ export function updateHeatInfo() {
 	else
 		msg = 'Click a start cell, then an end cell, to see the flame graph of that range.';
 	text(info, msg);
+	updateSelReadout();
+}
+// The selection's length and sample count, always on screen (#sel-readout).
+export function selectionCount(h, sel, file) {
+	var r = selectedCells(h, sel, file);
+	if (!r) return null;
+	var n = 0;
+	for (var t = r[0]; t <= r[1]; t++) n += h.cells[t];
+	return n;
+}
+export function updateSelReadout() {
+	var out = $('sel-readout'), h = st.heat, sel = st.sel;
+	if (!h || !sel || sel.from === null || sel.to === null) {
+		text(out, h ? 'Selection: whole profile, ' + fmtCount(h.total) + ' samples' : '');
+		out.removeAttribute('data-samples');
+		return;
+	}
+	var n = selectionCount(h, sel, st.file);
+	text(out, 'Selection: ' + fmtRange(sel.from, sel.to) + ' (' + nsToSec(sel.to - sel.from) + ' s), ' +
+	     (n === null ? '?' : fmtCount(n) + ' samples (' + pct(n, h.total) + ')'));
+	out.setAttribute('data-samples', n === null ? '' : String(n));
 }
 // The cell under a mouse event, or null.
 export function cellFromEvent(ev) {

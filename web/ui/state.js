@@ -9,6 +9,26 @@ export function showError(msg) {
 	text(e, msg);
 	e.hidden = false;
 }
+// A failed request keeps the last good views on screen; what was wrong is
+// said next to the control that caused it when the server names it (a 400
+// "include: ..." is the filter form's), else in the banner.
+var CONTROL_ERRORS = { filters: 'filters-error', event: 'filters-error' };
+export function showRequestError(what, e) {
+	var m = /^400: (\w+): /.exec(e.message || '');
+	var spot = null;
+	if (m && FILTER_KEYS.indexOf(m[1]) >= 0) spot = CONTROL_ERRORS.filters;
+	else if (m && m[1] === 'allevents') spot = CONTROL_ERRORS.event;
+	if (!spot) { showError(what + ': ' + e.message); return; }
+	var s = $(spot);
+	text(s, e.message.replace(/^400: /, '') + ' \u2014 the views still show the last good result');
+	s.hidden = false;
+	if (spot === CONTROL_ERRORS.filters) $('filters-box').open = true;
+}
+export function clearControlErrors() {
+	var s = $(CONTROL_ERRORS.filters);
+	s.hidden = true;
+	text(s, '');
+}
 export function setStatus(msg) { text($('status'), msg || ''); }
 
 // ---- state and URL ---------------------------------------------------------------
