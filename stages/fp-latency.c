@@ -1078,13 +1078,13 @@ static void write_report(struct latency_state *st, const char *kind)
 	count_open(st, open);
 	snprintf(buf, sizeof buf,
 		 "# fp-latency %s: lines=%llu events=%llu bad_lines=%llu ignored_lines=%llu "
-		 "missing_key=%llu late=%llu pending=%zu lost_events=%llu dropped_starts=%llu "
-		 "early=%llu\n", kind,
+		 "missing_key=%llu late=%llu pending=%zu dropped_starts=%llu early=%llu "
+		 "lost_events=%llu\n", kind,
 		 (unsigned long long)st->in.lines, (unsigned long long)st->in.events,
 		 (unsigned long long)st->in.bad_lines, (unsigned long long)st->in.ignored_lines,
 		 (unsigned long long)st->in.missing_key, (unsigned long long)st->in.late,
-		 st->heap.n, (unsigned long long)st->in.lost_events,
-		 (unsigned long long)st->in.dropped_starts, (unsigned long long)st->in.early);
+		 st->heap.n, (unsigned long long)st->in.dropped_starts,
+		 (unsigned long long)st->in.early, (unsigned long long)st->in.lost_events);
 	fp_out_str(o, buf);
 	fp_out_str(o, "pair\tcount\tavg_ns\tmin_ns\tmax_ns\topen\treplaced\tcancelled\tunmatched_ends\n");
 	for (size_t i = 0; i < st->npairs; i++) {
