@@ -433,11 +433,13 @@ static void on_eof(struct fp_pump *p)
 		{ "samples", b->samples }, { "counted", b->counted }, { "idle", b->idle },
 		{ "cells", b->cells }, { "columns", b->ncol }, { "overflow", b->overflow },
 		{ "bad", b->bad },
+		{ "too_long", p->lines_too_long },	/* only when some line was */
 	};
 
 	flush_cells(b);
 	write_event_counts(b);
-	fp_write_info(fp_out_wr(&p->out), p->stage, stats, sizeof stats / sizeof *stats);
+	fp_write_info(fp_out_wr(&p->out), p->stage, stats,
+		      sizeof stats / sizeof *stats - !p->lines_too_long);
 }
 
 static const struct fp_pump_ops bucket_ops = {

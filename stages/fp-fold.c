@@ -242,9 +242,11 @@ static void write_stats(struct fold_state *st)
 		{ "samples", st->samples }, { "stacks", st->stacks },
 		{ "total", st->table.total }, { "dropped_event", st->dropped_event },
 		{ "bad_samples", st->bad_samples }, { "resets", st->resets },
+		{ "too_long", st->pump.lines_too_long },	/* only when some line was */
 	};
 
-	fp_write_info(fp_out_wr(&st->pump.out), STAGE_NAME, stats, sizeof stats / sizeof *stats);
+	fp_write_info(fp_out_wr(&st->pump.out), STAGE_NAME, stats,
+		      sizeof stats / sizeof *stats - !st->pump.lines_too_long);
 }
 
 static void write_snapshot(struct fold_state *st)

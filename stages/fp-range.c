@@ -700,9 +700,11 @@ static void on_eof(struct fp_pump *p)
 		{ "unique_stacks", r->ntails }, { "history_dropped", r->hist_dropped },
 		{ "replays", r->replays }, { "replayed", r->replayed }, { "bad", r->bad },
 		{ "regex_runs", r->regex_runs },
+		{ "too_long", p->lines_too_long },	/* only when some line was */
 	};
 
-	fp_write_info(fp_out_wr(&p->out), p->stage, stats, sizeof stats / sizeof *stats);
+	fp_write_info(fp_out_wr(&p->out), p->stage, stats,
+		      sizeof stats / sizeof *stats - !p->lines_too_long);
 }
 
 static const struct fp_pump_ops range_ops = {

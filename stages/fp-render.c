@@ -861,9 +861,11 @@ static void on_eof(struct fp_pump *p)
 		const struct fp_stat stats[] = {
 			{ "snapshots", r->snapshots }, { "stacks", r->table.n },
 			{ "total", r->table.total }, { "bad_records", r->bad_records },
+			{ "too_long", p->lines_too_long },	/* only when some line was */
 		};
 
-		fp_write_info(fp_out_wr(&p->out), STAGE_NAME, stats, sizeof stats / sizeof *stats);
+		fp_write_info(fp_out_wr(&p->out), STAGE_NAME, stats,
+			      sizeof stats / sizeof *stats - !p->lines_too_long);
 	}
 }
 
