@@ -8,10 +8,13 @@
  * The chain is a pipeline file (examples/live.pipeline, or
  * examples/live-bpftrace.pipeline for --source bpftrace):
  *	perf record --no-buffering -o - | perf script -i - | fp-read --live |
- *	fp-bucket | fp-range --control ${FIFODIR}/range.ctl | fp-fold --interval
+ *	fp-record --output ${RECORDING} | fp-bucket | fp-range | fp-fold --interval
  * and this command appends the views the user asked for:
  *	render  fp-render [--outdir DIR] [--term] [--passthrough]   (-o DIR, a tty)
- *	web     fp-serve --live NAME --control ${FIFODIR}/range.ctl (--http)
+ *	web     fp-serve --live NAME --recording ${RECORDING}       (--http)
+ * The recording (DIR/recording.fp.gz with -o, else a file in the FIFO
+ * directory, bounded by TEMP_RECORDING_MAX_SIZE) is what the web view
+ * answers range and filter queries from: no viewer changes the chain.
  * The chain is linear: with both, fp-render passes the stream on
  * (--passthrough, drawing the terminal view on /dev/tty) to fp-serve. The
  * resulting file is written into the private FIFO directory and run with
@@ -579,7 +582,7 @@ static char *write_generated(const char *dir, const char *file, const struct vie
 	if (vw->render)
 		fprintf(f, "render fp-render ${RENDER_VIEW_ARGS} ${RENDER_ARGS}\n");
 	if (vw->web)
-		fprintf(f, "web fp-serve --live ${LIVE_NAME} --control ${FIFODIR}/range.ctl "
+		fprintf(f, "web fp-serve --live ${LIVE_NAME} --recording ${RECORDING} "
 			"--listen ${HTTP} --dir ${SERVE_DIR} ${SERVE_ARGS}\n");
 	if (ferror(in) || fclose(f) != 0)
 		fp_die_sys(FP_EXIT_SYS, "live: cannot write %s", out);

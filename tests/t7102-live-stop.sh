@@ -31,7 +31,7 @@ stop_with() { # SIGNAL [live args]
 	children=$(pgrep -P $fp) &&
 	perfs=$(pgrep -P $fp -x perf) &&
 	test $(echo $perfs | wc -w) = 2 &&
-	dir=$(cat dirf) && test -p "$dir/range.ctl" &&
+	dir=$(cat dirf) && test -d "$dir" && test -n "$(find "$dir" -type p)" &&
 	kill -$sig $fp &&
 	{ wait $fp || { echo "live exited $?"; cat err; false; }; } &&
 	for p in $children; do
@@ -39,6 +39,7 @@ stop_with() { # SIGNAL [live args]
 	done &&
 	test ! -e "$dir" &&
 	report_complete out &&
+	fp-read -q out/recording.fp.gz | grep -q "^S" &&
 	grep -q "$sig: stopping" err
 }
 

@@ -3,7 +3,10 @@
  * Every handler validates its parameters first (query.c, safepath.c) and
  * answers 4xx with {"error":...} on the first bad one; only then are
  * stages run (compute.c). The live capture is addressed by its name in
- * `filename` like a file; its data come from live.c, never from stages.
+ * `filename` like a file: its heatmap and whole-capture flame graph come
+ * from the running chain (live.c), every range or filter query from its
+ * recording (--recording, written by fp-record), per request, on the live
+ * heatmap's axis: the chain itself is never changed by a viewer.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -174,12 +177,27 @@ enum MHD_Result api_profile(struct server *srv, struct MHD_Connection *c)
 
 /* ---- parameters ------------------------------------------------------------------ */
 
-/* The capture a request names: the live one, or an opened file. */
+/* The capture a request names: the live one (fd: its recording, or -1
+ * without one), or an opened file. */
 struct target {
 	int live;
 	int fd;
 	struct stat st;
 };
+
+/* The live capture's recording, opened for this request. */
+static void open_recording(const struct server *srv, struct target *t)
+{
+	const char *path = srv->live->recording;
+
+	if (!path)
+		return;
+	t->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (t->fd >= 0 && fstat(t->fd, &t->st) < 0) {
+		close(t->fd);
+		t->fd = -1;
+	}
+}
 
 /* Resolves parameter `param` (filename / compareFilename). 0 or an HTTP
  * status with err. */
@@ -196,6 +214,7 @@ static int get_target(const struct server *srv, struct MHD_Connection *c, const 
 	}
 	if (srv->live && live_name_is(srv->live, v, n)) {
 		t->live = 1;
+		open_recording(srv, t);
 		return 0;
 	}
 	int status;
@@ -287,37 +306,52 @@ static int get_selection(struct MHD_Connection *c, const char *ps, const char *p
 	return get_filters(c, sel, err, errsz);
 }
 
-/* The folded text of a target's selection: a malloc'ed copy for the live
- * capture (after selecting it in the running chain), the cached result for
- * a file. *fref must be released with folded_put (NULL for live). */
+/* The folded text of a target's selection: for the live capture's whole
+ * unfiltered profile a malloc'ed copy of the chain's snapshot, else the
+ * cached result of a stage chain over the file or the live recording.
+ * *fref must be released with folded_put (NULL for the snapshot). */
 struct folded_view {
 	const struct folded_text *fref;
 	char *live_buf;
 	const char *buf;
 	size_t len;
 	uint64_t total;
-	int stale;
 };
+
+/* A live selection is on the live heatmap's axis. */
+static void live_axis(const struct server *srv, struct selection *sel)
+{
+	uint64_t base;
+
+	if (live_base_sec(srv->live, &base)) {
+		sel->has_axis = 1;
+		sel->axis_base_sec = base;
+	}
+}
 
 static int get_folded(const struct server *srv, struct MHD_Connection *c, struct target *t,
 		      const struct selection *sel, const struct live_range *r,
 		      struct folded_view *fv, char *err, size_t errsz)
 {
 	memset(fv, 0, sizeof *fv);
+	(void)r;
+	struct selection lsel = *sel;
 	if (t->live) {
-		struct live *l = srv->live;
-		uint64_t before;
-		int st = live_select(l, sel, &before, err, errsz);
-		if (st)
-			return st;
-		fv->stale = !live_wait_snapshot(l, r, before, LIVE_SELECT_WAIT_MS);
-		fv->live_buf = live_copy_snapshot(l, &fv->len, &fv->total);
-		fv->buf = fv->live_buf;
-		return 0;
+		if (!sel->start && !sel->end && !selection_has_filters(sel) && !sel->keep_idle) {
+			fv->live_buf = live_copy_snapshot(srv->live, &fv->len, &fv->total);
+			fv->buf = fv->live_buf;
+			return 0;
+		}
+		if (t->fd < 0) {
+			snprintf(err, errsz, "this live capture has no recording (fp-serve "
+				 "--recording FILE): only its whole profile can be shown");
+			return 409;
+		}
+		live_axis(srv, &lsel);
 	}
 	int status = 0;
 	struct job job = http_job(srv, c);
-	fv->fref = folded_get(&job, t->fd, &t->st, sel, &status, err, errsz);
+	fv->fref = folded_get(&job, t->fd, &t->st, &lsel, &status, err, errsz);
 	if (!fv->fref)
 		return status ? status : 500;
 	fv->buf = fv->fref->buf ? fv->fref->buf : "";
@@ -353,6 +387,30 @@ static void heatmap_svg_from(struct fp_sink *s, const struct heatmap *h, const c
 	fp_heatmap_free(&hm);
 }
 
+/* The live capture's heatmap: the running chain's cells (unfiltered). */
+static enum MHD_Result live_heatmap(struct server *srv, struct MHD_Connection *c, int svg,
+				    const char *fname, struct fp_sink *s)
+{
+	if (svg) {
+		/* snapshot the live cells under the lock, then render */
+		struct live *l = srv->live;
+		struct heatmap h;
+		pthread_mutex_lock(&l->lock);
+		h = l->hb.h;
+		size_t bytes = (size_t)h.ncols * h.rows * sizeof *h.cell;
+		h.cell = fp_xmalloc(bytes ? bytes : 1);
+		if (bytes)
+			memcpy(h.cell, l->hb.h.cell, bytes);
+		pthread_mutex_unlock(&l->lock);
+		heatmap_svg_from(s, &h, fname);
+		free(h.cell);
+		return http_reply(c, 200, CT_SVG, s);
+	}
+	live_heatmap_json(srv->live, s);
+	fp_sink_char(s, '\n');
+	return http_reply(c, 200, CT_JSON, s);
+}
+
 enum MHD_Result api_heatmap(struct server *srv, struct MHD_Connection *c, int svg)
 {
 	char err[ERR_MAX];
@@ -363,7 +421,8 @@ enum MHD_Result api_heatmap(struct server *srv, struct MHD_Connection *c, int sv
 	if (v && !query_rows(v, n, &rows, &why))
 		return http_error(c, 400, "rows: %s", why);
 	/* filters (start/end are ignored: a heatmap is always the whole
-	 * capture); a live heatmap is never filtered (docs/web.md) */
+	 * capture); a running live capture's heatmap is never filtered: once
+	 * it ended, a filtered one comes from its recording (docs/web.md) */
 	struct selection sel = { 0 };
 	int st = get_filters(c, &sel, err, sizeof err);
 	if (st)
@@ -377,25 +436,11 @@ enum MHD_Result api_heatmap(struct server *srv, struct MHD_Connection *c, int sv
 
 	struct fp_sink s;
 	fp_sink_init_mem(&s);
-	if (t.live) {
-		if (svg) {
-			/* snapshot the live cells under the lock, then render */
-			struct live *l = srv->live;
-			struct heatmap h;
-			pthread_mutex_lock(&l->lock);
-			h = l->hb.h;
-			size_t bytes = (size_t)h.ncols * h.rows * sizeof *h.cell;
-			h.cell = fp_xmalloc(bytes ? bytes : 1);
-			if (bytes)
-				memcpy(h.cell, l->hb.h.cell, bytes);
-			pthread_mutex_unlock(&l->lock);
-			heatmap_svg_from(&s, &h, fname);
-			free(h.cell);
-			return http_reply(c, 200, CT_SVG, &s);
-		}
-		live_heatmap_json(srv->live, &s);
-		fp_sink_char(&s, '\n');
-		return http_reply(c, 200, CT_JSON, &s);
+	uint64_t live_base = 0;
+	if (t.live && !(selection_has_filters(&sel) && t.fd >= 0 && live_ended(srv->live) &&
+			live_base_sec(srv->live, &live_base))) {
+		target_close(&t);
+		return live_heatmap(srv, c, svg, fname, &s);
 	}
 	struct job job = http_job(srv, c);
 	const struct heatmap *h = heatmap_get(&job, t.fd, &t.st, rows, &sel, &st, err, sizeof err);
@@ -404,6 +449,12 @@ enum MHD_Result api_heatmap(struct server *srv, struct MHD_Connection *c, int sv
 		fp_sink_free(&s);
 		return http_error(c, (unsigned)(st ? st : 500), "%s", err);
 	}
+	if (t.live && h->base_sec != live_base) {
+		/* retention dropped the recording's oldest seconds: its axis is
+		 * not the page's; the live (unfiltered) heatmap it is */
+		heatmap_put(h);
+		return live_heatmap(srv, c, svg, fname, &s);
+	}
 	if (svg) {
 		char title[TITLE_MAX + 1];
 		snprintf(title, sizeof title, "%.*s", (int)(fnlen < TITLE_MAX ? fnlen : TITLE_MAX),
@@ -411,6 +462,10 @@ enum MHD_Result api_heatmap(struct server *srv, struct MHD_Connection *c, int sv
 		heatmap_svg_from(&s, h, title);
 	} else {
 		heatmap_json(&s, h);
+		if (t.live) {	/* the ended live capture, filtered from its recording */
+			s.len--;
+			fp_sink_str(&s, ",\"live\":true,\"ended\":true}");
+		}
 		fp_sink_char(&s, '\n');
 	}
 	heatmap_put(h);
@@ -502,10 +557,6 @@ enum MHD_Result api_flamegraph(struct server *srv, struct MHD_Connection *c, int
 		return http_error(c, (unsigned)st, "%s", err);
 	if (diff || elided) {
 		st = get_target(srv, c, "compareFilename", &ct, err, sizeof err);
-		if (!st && t.live && ct.live) {
-			st = 400;
-			snprintf(err, sizeof err, "cannot compare two selections of the live capture");
-		}
 		if (st) {
 			target_close(&t);
 			return http_error(c, (unsigned)st, "%s", err);
@@ -525,7 +576,7 @@ enum MHD_Result api_flamegraph(struct server *srv, struct MHD_Connection *c, int
 	struct fp_sink s;
 	fp_sink_init_mem(&s);
 	const char *ctype = CT_JSON;
-	const char *hname = fv.stale ? "X-Flamepipe-Stale" : NULL;
+	const char *hname = NULL;
 	if (kind == FG_TREE) {
 		tree_json(&s, fv.buf, fv.len);
 		fp_sink_char(&s, '\n');
@@ -566,8 +617,8 @@ enum MHD_Result api_flamegraph(struct server *srv, struct MHD_Connection *c, int
 #define CT_PPROF "application/octet-stream"
 
 /* /pprof/?filename=F[&start=S][&end=E][&filters]: the samples of that
- * selection as profile.pb.gz (the same samples as /folded's table). Files
- * only: the live capture's samples are not kept by fp-serve. */
+ * selection as profile.pb.gz (the same samples as /folded's table); for
+ * the live capture, from its recording. */
 enum MHD_Result api_pprof(struct server *srv, struct MHD_Connection *c)
 {
 	char err[ERR_MAX];
@@ -581,9 +632,11 @@ enum MHD_Result api_pprof(struct server *srv, struct MHD_Connection *c)
 		st = get_target(srv, c, "filename", &t, err, sizeof err);
 	if (st)
 		return http_error(c, (unsigned)st, "%s", err);
+	if (t.live && t.fd < 0)
+		return http_error(c, 409, "pprof: this live capture has no recording "
+				  "(fp-serve --recording FILE)");
 	if (t.live)
-		return http_error(c, 400, "pprof: not for the live capture (export its "
-				  "recording or report)");
+		live_axis(srv, &sel);
 	struct job job = http_job(srv, c);
 	const struct folded_text *p = pprof_get(&job, t.fd, &t.st, &sel, &status, err, sizeof err);
 	target_close(&t);
@@ -614,11 +667,6 @@ enum MHD_Result api_compare(struct server *srv, struct MHD_Connection *c, int el
 	if (st)
 		return http_error(c, (unsigned)st, "%s", err);
 	st = get_target(srv, c, "compareFilename", &ct, err, sizeof err);
-	if (!st && t.live && ct.live) {
-		target_close(&ct);
-		st = 400;
-		snprintf(err, sizeof err, "cannot compare two selections of the live capture");
-	}
 	if (st) {
 		target_close(&t);
 		return http_error(c, (unsigned)st, "%s", err);
@@ -663,25 +711,12 @@ static int get_live(const struct server *srv, struct MHD_Connection *c, char *er
 	return 0;
 }
 
-static void range_json(struct fp_sink *s, const char *key, int has, uint64_t ns)
-{
-	char buf[FP_RANGECTL_SECONDS_MAX];
-	fp_sink_printf(s, ",\"%s\":", key);
-	if (has)
-		fp_sink_printf(s, "\"%s\"", fp_rangectl_format_seconds(ns, buf));
-	else
-		fp_sink_str(s, "null");
-}
-
-/* {"seq":..,"total":..,"from":..,"to":..,"ended":..} (no closing brace) */
+/* {"seq":..,"total":..,"ended":..} (no closing brace) */
 static void live_state_json(struct fp_sink *s, struct live *l)
 {
 	pthread_mutex_lock(&l->lock);
-	fp_sink_printf(s, "{\"seq\":%" PRIu64 ",\"total\":%" PRIu64, l->snapshot_seq,
-		       l->snapshot_total);
-	range_json(s, "from", l->snapshot_range.has_from, l->snapshot_range.from_ns);
-	range_json(s, "to", l->snapshot_range.has_to, l->snapshot_range.to_ns);
-	fp_sink_printf(s, ",\"ended\":%s", l->ended ? "true" : "false");
+	fp_sink_printf(s, "{\"seq\":%" PRIu64 ",\"total\":%" PRIu64 ",\"ended\":%s",
+		       l->snapshot_seq, l->snapshot_total, l->ended ? "true" : "false");
 	pthread_mutex_unlock(&l->lock);
 }
 
@@ -702,29 +737,6 @@ enum MHD_Result api_live_flamegraph(struct server *srv, struct MHD_Connection *c
 	tree_json(&s, buf, len);
 	fp_sink_str(&s, "}\n");
 	free(buf);
-	return http_reply(c, 200, CT_JSON, &s);
-}
-
-enum MHD_Result api_live_range(struct server *srv, struct MHD_Connection *c)
-{
-	char err[ERR_MAX];
-	int st = get_live(srv, c, err, sizeof err);
-	struct selection sel;
-	struct live_range r;
-	if (!st)
-		st = get_selection(c, "start", "end", &sel, &r, err, sizeof err);
-	if (st)
-		return http_error(c, (unsigned)st, "%s", err);
-	struct live *l = srv->live;
-	uint64_t before;
-	st = live_select(l, &sel, &before, err, sizeof err);
-	if (st)
-		return http_error(c, (unsigned)st, "%s", err);
-	int matched = live_wait_snapshot(l, &r, before, LIVE_SELECT_WAIT_MS);
-	struct fp_sink s;
-	fp_sink_init_mem(&s);
-	live_state_json(&s, l);
-	fp_sink_printf(&s, ",\"matched\":%s}\n", matched ? "true" : "false");
 	return http_reply(c, 200, CT_JSON, &s);
 }
 

@@ -33,6 +33,7 @@
 #include "fp_error.h"
 #include "fp_record.h"
 #include "escape.h"
+#include "fp_recording.h"
 #include "fp_sniff.h"
 #include "pprof.h"
 #include "serve.h"
@@ -254,6 +255,16 @@ static void key_add(char *key, size_t n, const char *name, const char *val)
 		snprintf(key + used, n - used, "%s=%zu:%s|", name, strlen(val), val);
 }
 
+static void key_add_axis(char *key, size_t n, const struct selection *sel)
+{
+	char axis[24];
+
+	if (!sel->has_axis)
+		return;
+	snprintf(axis, sizeof axis, "%" PRIu64, sel->axis_base_sec);
+	key_add(key, n, "axis", axis);
+}
+
 /* Appends the filters (not the range) to a cache key; 0, or -1 if the key
  * is full. */
 static int key_add_filters(char *key, size_t n, const struct selection *sel)
@@ -268,6 +279,76 @@ static int key_add_filters(char *key, size_t n, const struct selection *sel)
 	key_add(key, n, "idle", sel->keep_idle ? "1" : "0");
 	key_add(key, n, "allevents", sel->all_events ? "1" : "0");
 	return strlen(key) >= n - 1 ? -1 : 0;
+}
+
+/* A range of a recording (fifo/fp_recording.h) is read through its time
+ * index: fp-read --time gets the range in absolute perf time (on the
+ * axis of floor(earliest sample), which is fp-bucket's, or the caller's)
+ * and reads only those seconds; fp-range then only filters. Returns 1
+ * and the --time argument in buf, or 0: fp-range cuts the range. */
+#define TIME_ARG_MAX 64
+static int recording_range(int fd, const struct selection *sel, char *buf, size_t n)
+{
+	uint64_t base, from = 0, to = 0;
+	char a[32] = "", b[32] = "";
+
+	if ((!sel->start && !sel->end) || !fp_rec_is_recording(fd))
+		return 0;
+	if (sel->has_axis) {
+		base = sel->axis_base_sec;
+	} else {
+		struct fp_rec_index ix = { 0 };
+
+		if (fp_rec_scan(fd, &ix) < 0) {
+			fp_rec_index_free(&ix);
+			return 0;
+		}
+		base = fp_rec_base_sec(&ix);
+		fp_rec_index_free(&ix);
+	}
+	if ((sel->start && fp_parse_seconds_ns(sel->start, strlen(sel->start), &from) < 0) ||
+	    (sel->end && fp_parse_seconds_ns(sel->end, strlen(sel->end), &to) < 0))
+		return 0;
+	const uint64_t ns = FP_NSEC_PER_SEC;
+
+	base *= ns;
+	if (sel->start)
+		snprintf(a, sizeof a, "%" PRIu64 ".%09" PRIu64, (base + from) / ns,
+			 (base + from) % ns);
+	if (sel->end)
+		snprintf(b, sizeof b, "%" PRIu64 ".%09" PRIu64, (base + to) / ns, (base + to) % ns);
+	snprintf(buf, n, "%s,%s", a, b);
+	return 1;
+}
+
+/* The chain of a folded table or profile: fp-read [--time] | fp-bucket
+ * [--keep-idle] | fp-range FILTERS [--from --to] | fold_argv. The arrays
+ * are the caller's (they live as long as argv). */
+struct sel_chain {
+	char time_arg[TIME_ARG_MAX];
+	char *read_argv[5];
+	char *bucket_argv[BUCKET_ARGV_MAX];
+	char *range_argv[RANGE_ARGV_MAX];
+	char *const *argv[4];
+};
+
+
+static void sel_chain_init(struct sel_chain *c, int fd, const struct selection *sel,
+			   char **fold_argv)
+{
+	int by_index = recording_range(fd, sel, c->time_arg, sizeof c->time_arg);
+
+	c->read_argv[0] = (char *)fp_sniff_reader(fp_sniff_fd(fd));
+	c->read_argv[1] = "-q";
+	c->read_argv[2] = by_index ? "--time" : NULL;
+	c->read_argv[3] = by_index ? c->time_arg : NULL;
+	c->read_argv[4] = NULL;
+	bucket_argv_of(c->bucket_argv, NULL, sel, NULL);
+	range_argv_of(sel, !by_index, c->range_argv);
+	c->argv[0] = c->read_argv;
+	c->argv[1] = c->bucket_argv;
+	c->argv[2] = c->range_argv;
+	c->argv[3] = fold_argv;
 }
 
 int selection_has_filters(const struct selection *sel)
@@ -642,6 +723,7 @@ const struct folded_text *folded_get(const struct job *job, int fd, const struct
 {
 	char key[KEY_MAX];
 	file_key(key, sizeof key, st, "folded");
+	key_add_axis(key, sizeof key, sel);
 	key_add(key, sizeof key, "from", sel->start);
 	key_add(key, sizeof key, "to", sel->end);
 	if (key_add_filters(key, sizeof key, sel) < 0) {
@@ -653,14 +735,10 @@ const struct folded_text *folded_get(const struct job *job, int fd, const struct
 	if (e)
 		return &e->ft;
 
-	char *read_argv[] = { (char *)fp_sniff_reader(fp_sniff_fd(fd)), "-q", NULL };
-	char *bucket_argv[BUCKET_ARGV_MAX];
-	bucket_argv_of(bucket_argv, NULL, sel, NULL);
-	char *range_argv[RANGE_ARGV_MAX];
-	range_argv_of(sel, 1, range_argv);
 	char *fold_argv[] = { "fp-fold", "--plain", "--all",
 			      sel->all_events ? "--event-root" : "--all-events", NULL };
-	char *const *argv[] = { read_argv, bucket_argv, range_argv, fold_argv };
+	struct sel_chain chain;
+	sel_chain_init(&chain, fd, sel, fold_argv);
 
 	struct fold_build b = { .total = 0 };
 	fp_sink_init_mem(&b.text);
@@ -671,7 +749,7 @@ const struct folded_text *folded_get(const struct job *job, int fd, const struct
 		fp_sink_free(&b.text);
 		return NULL;
 	}
-	run_limited(job, argv, 4, fd, fold_line, &b, &res);
+	run_limited(job, chain.argv, 4, fd, fold_line, &b, &res);
 	if (!res.ok) {
 		fp_sink_free(&b.text);
 		fail_from_pipeline(&res, status, err, errsz);
@@ -727,6 +805,7 @@ const struct folded_text *pprof_get(const struct job *job, int fd, const struct 
 {
 	char key[KEY_MAX];
 	file_key(key, sizeof key, st, "pprof");
+	key_add_axis(key, sizeof key, sel);
 	key_add(key, sizeof key, "from", sel->start);
 	key_add(key, sizeof key, "to", sel->end);
 	if (key_add_filters(key, sizeof key, sel) < 0) {
@@ -738,13 +817,9 @@ const struct folded_text *pprof_get(const struct job *job, int fd, const struct 
 	if (e)
 		return &e->ft;
 
-	char *read_argv[] = { (char *)fp_sniff_reader(fp_sniff_fd(fd)), "-q", NULL };
-	char *bucket_argv[BUCKET_ARGV_MAX];
-	bucket_argv_of(bucket_argv, NULL, sel, NULL);
-	char *range_argv[RANGE_ARGV_MAX];
-	range_argv_of(sel, 1, range_argv);
 	char *fold_argv[] = { "fp-fold", "--pass-samples", "--all-events", NULL };
-	char *const *argv[] = { read_argv, bucket_argv, range_argv, fold_argv };
+	struct sel_chain chain;
+	sel_chain_init(&chain, fd, sel, fold_argv);
 	struct pprof_build b = { .bad = 0 };
 	struct pipeline_result res;
 	struct fp_sink out;
@@ -756,7 +831,7 @@ const struct folded_text *pprof_get(const struct job *job, int fd, const struct 
 	}
 	fp_pprof_init(&b.p);
 	fp_timeline_init(&b.stacks, 0);
-	run_limited(job, argv, 4, fd, pprof_line, &b, &res);
+	run_limited(job, chain.argv, 4, fd, pprof_line, &b, &res);
 	fp_timeline_free(&b.stacks);
 	if (!res.ok) {
 		fp_pprof_free(&b.p);

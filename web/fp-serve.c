@@ -1,7 +1,7 @@
 /* fp-serve: the flamepipe web UI and JSON API (FlameScope's routes).
  *
  * Interface: fp-serve [--dir DIR] [--listen ADDR:PORT] [--max-upload N]
- *                     [--live NAME [--control FIFO]]
+ *                     [--live NAME [--recording FILE]]
  * Output: one line `fp-serve: listening on http://ADDR:PORT/` on stdout
  *         once the socket is bound (port 0 picks a free one).
  * Input:  with --live, a flamepipe protocol stream on stdin (the last stage
@@ -41,7 +41,7 @@
 #include "serve.h"
 
 #define USAGE "usage: fp-serve [--dir DIR] [--listen ADDR:PORT] [--max-upload BYTES]\n" \
-	"                [--live NAME [--control FIFO]]"
+	"                [--live NAME [--recording FILE]]"
 
 #define DEFAULT_DIR "examples"
 #define DEFAULT_ADDR "127.0.0.1"
@@ -123,16 +123,14 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *c, const
 				*con_cls = rq;
 				return upload_request(srv, c, upload_data, upload_data_size, &rq->up);
 			}
-			if (strcmp(url, "/live/range") == 0)
-				return api_live_range(srv, c);
 			return http_error(c, strncmp(url, "/live/", 6) == 0 || is_get(method) ?
 					  MHD_HTTP_NOT_FOUND : MHD_HTTP_METHOD_NOT_ALLOWED,
-					  "POST is only for /upload and /live/range");
+					  "POST is only for /upload");
 		}
 		if (!is_get(method))
 			return http_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, "method %s not allowed",
 					  strlen(method) < 16 ? method : "?");
-		if (strcmp(url, "/upload") == 0 || strcmp(url, "/live/range") == 0)
+		if (strcmp(url, "/upload") == 0)
 			return http_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, "use POST");
 		return handle_get(srv, c, url);
 	}
@@ -321,14 +319,14 @@ static void stop_grace_expired(int sig)
 int main(int argc, char **argv)
 {
 	fp_set_prog(argv[0]);
-	const char *dir = NULL, *listen_arg = NULL, *live_name = NULL, *control = NULL;
+	const char *dir = NULL, *listen_arg = NULL, *live_name = NULL, *recording = NULL;
 	static struct server srv = { .max_upload = SERVE_DEFAULT_MAX_UPLOAD };
 	static const struct option longopts[] = {
 		{ "dir", required_argument, NULL, 'd' },
 		{ "listen", required_argument, NULL, 'l' },
 		{ "max-upload", required_argument, NULL, 'm' },
 		{ "live", required_argument, NULL, 'L' },
-		{ "control", required_argument, NULL, 'c' },
+		{ "recording", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -339,7 +337,7 @@ int main(int argc, char **argv)
 		case 'l': listen_arg = optarg; break;
 		case 'm': srv.max_upload = parse_size(optarg); break;
 		case 'L': live_name = optarg; break;
-		case 'c': control = optarg; break;
+		case 'r': recording = optarg; break;
 		case 'h':
 			puts(USAGE);
 			return FP_EXIT_OK;
@@ -349,8 +347,8 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		fp_die(FP_EXIT_USAGE, "unexpected argument: %s\n%s", argv[optind], USAGE);
-	if (control && !live_name)
-		fp_die(FP_EXIT_USAGE, "--control needs --live NAME");
+	if (recording && !live_name)
+		fp_die(FP_EXIT_USAGE, "--recording needs --live NAME");
 	if (live_name) {
 		const char *why;
 		if (!query_value_ok(live_name, strlen(live_name), UPLOAD_NAME_MAX, &why) ||
@@ -376,7 +374,7 @@ int main(int argc, char **argv)
 		fp_die_sys(FP_EXIT_SYS, "cannot open profile directory %s", srv.dir);
 	srv.bin_dir = self_dir(argv[0]);
 	if (live_name)
-		srv.live = live_create(live_name, control);
+		srv.live = live_create(live_name, recording);
 
 	/* the server threads inherit a mask without SIGINT/SIGTERM: signals
 	 * reach the main thread only */

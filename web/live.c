@@ -3,20 +3,18 @@
  * The main thread feeds every protocol line to live_line(): G/H records
  * update the heatmap cells (the newest absolute count of each cell), F
  * records between `C begin fold` and `C end fold` build the next fold
- * snapshot, which replaces the current one when complete; `C range` and
- * `C reset` (written by fp-range after a control command) tell which
- * selection the next snapshot shows. Connection threads read this state
- * under l->lock and wait on l->changed (SSE streams, requests waiting for
- * a new selection's snapshot).
+ * snapshot of the whole capture, which replaces the current one when
+ * complete; `I read` records carry the live reader's counts. Connection
+ * threads read this state under l->lock and wait on l->changed (SSE
+ * streams).
  *
- * Selecting a range never re-reads the input: live_select() writes
- * `range FROM TO` and the filter commands into fp-range's control FIFO in
- * one write (so fp-range applies them as one batch and replays its
- * history once), and the page gets the new snapshot when it arrives.
+ * Range and filter queries never touch the running chain: api.c answers
+ * them per request from the chain's recording (--recording FILE, written
+ * by fp-record), on this heatmap's time axis (live_base_sec), so every
+ * viewer has a selection of their own and the final report stays the
+ * whole capture.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,12 +23,8 @@
 
 #include "escape.h"
 #include "fp_error.h"
-#include "fp_fifo.h"
-#include "fp_rangectl.h"
 #include "fp_record.h"
 #include "live.h"
-
-#define CONTROL_WRITE_WAIT_MS 2000
 
 static void on_change(void *ctx, uint32_t col)
 {
@@ -56,7 +50,7 @@ static void on_geometry(void *ctx)
 	l->cells_dirty = 1;
 }
 
-struct live *live_create(const char *name, const char *control_path)
+struct live *live_create(const char *name, const char *recording)
 {
 	struct live *l = fp_xcalloc(1, sizeof *l);
 	pthread_mutex_init(&l->lock, NULL);
@@ -66,13 +60,12 @@ struct live *live_create(const char *name, const char *control_path)
 	pthread_cond_init(&l->changed, &ca);
 	pthread_condattr_destroy(&ca);
 	l->name = fp_xstrdup(name);
-	l->control = control_path ? fp_xstrdup(control_path) : NULL;
+	l->recording = recording ? fp_xstrdup(recording) : NULL;
 	l->hb.h.rows = SERVE_ROWS_DEFAULT;
 	l->hb.on_change = on_change;
 	l->hb.on_geometry = on_geometry;
 	l->hb.ctx = l;
 	fp_sink_init_mem(&l->building);
-	l->cur.has_from = l->cur.has_to = 0;
 	return l;
 }
 
@@ -86,77 +79,10 @@ const char *live_name(const struct live *l)
 	return l->name;
 }
 
-/* "C range FROM TO": FROM/TO decimal seconds or "-" */
-static void parse_range(const struct fp_control *c, struct live_range *r)
-{
-	if (c->nargs != 2)
-		return;
-	r->has_from = !fp_str_eq(c->arg[0], "-") &&
-		fp_parse_seconds_ns(c->arg[0].p, c->arg[0].n, &r->from_ns) == 0;
-	r->has_to = !fp_str_eq(c->arg[1], "-") &&
-		fp_parse_seconds_ns(c->arg[1].p, c->arg[1].n, &r->to_ns) == 0;
-}
-
 /* key=value in an I record: 1 and *out if present and numeric */
 static int info_field(const struct fp_info *i, const char *key, uint64_t *out)
 {
 	return fp_info_get(i, key, out) == 0;
-}
-
-static const char *const filter_word[] = { "pid", "tid", "cpu", "comm", "event",
-					   "include", "exclude" };
-#define NWORDS (sizeof filter_word / sizeof filter_word[0])
-
-static unsigned words_of(const struct selection *sel)
-{
-	const char *v[NWORDS] = { sel->pid, sel->tid, sel->cpu, sel->comm, sel->event,
-				  sel->include, sel->exclude };
-	unsigned w = 0;
-	for (size_t i = 0; i < NWORDS; i++)
-		if (v[i])
-			w |= 1u << i;
-	return w;
-}
-
-/* "C filter WORD ...": the bit of WORD (0 for "clear" or unknown) */
-static unsigned filter_bit(const struct fp_control *c)
-{
-	const char *p = c->rest.p;
-	size_t n = c->rest.n;
-	for (size_t i = 0; i < NWORDS; i++) {
-		size_t wl = strlen(filter_word[i]);
-		if (n > wl && memcmp(p, filter_word[i], wl) == 0 && p[wl] == ' ')
-			return 1u << i;
-	}
-	return 0;
-}
-
-static int range_equal(const struct live_range *a, const struct live_range *b);
-
-/* The selection fp-serve wrote is no longer known to be in force.
- * Called with the lock held. */
-static void forget_sent(struct live *l)
-{
-	if (!l->sent_sel)
-		return;
-	free(l->sent_sel);
-	l->sent_sel = NULL;
-	l->sent_confirmed = 0;
-	l->forgotten++;
-}
-
-/* C flush after C range: fp-range's account of the selection in force */
-static void check_batch(struct live *l)
-{
-	l->in_sel_batch = 0;
-	if (!l->sent_sel)
-		return;
-	int same = range_equal(&l->batch_range, &l->sent_range) &&
-		l->batch_words == l->sent_words;
-	if (same)
-		l->sent_confirmed = 1;
-	else if (l->sent_confirmed)	/* (before: an older batch still in the pipe) */
-		forget_sent(l);
 }
 
 static void bump(struct live *l)
@@ -193,8 +119,6 @@ static void end_snapshot(struct live *l)
 	l->building.len = 0;
 	l->snapshot_total = l->building_total;
 	l->snapshot_seq++;
-	l->snapshot_range = l->cur;
-	l->snapshot_resets = l->resets;
 	bump(l);
 }
 
@@ -216,29 +140,6 @@ static void on_control(struct live *l, const char *line, size_t len)
 		if (fp_control_is(&c, FP_CTL_END, "fold") && l->in_fold)
 			end_snapshot(l);
 		break;
-	case FP_CTL_RESET:
-		l->resets++;
-		break;
-	case FP_CTL_RANGE:
-		parse_range(&c, &l->cur);
-		l->in_sel_batch = 1;
-		l->batch_range = l->cur;
-		l->batch_words = 0;
-		break;
-	case FP_CTL_FILTER:
-		if (l->in_sel_batch)
-			l->batch_words |= filter_bit(&c);
-		break;
-	case FP_CTL_FLUSH:
-		if (l->in_sel_batch)
-			check_batch(l);
-		break;
-	case FP_CTL_RESTARTED:
-		/* the runner restarted a stage (runner/supervise.c): if it was
-		 * fp-range, its selection is gone; re-sending costs one replay
-		 * if it was another stage */
-		forget_sent(l);
-		break;
 	default:
 		break;
 	}
@@ -258,12 +159,12 @@ static void on_info(struct live *l, const char *line, size_t len)
 			l->samples_read = v;
 		if (info_field(&info, "dropped", &v) || info_field(&info, "dropped_samples", &v))
 			l->dropped = v;
+		if (info_field(&info, "lost_events", &v))
+			l->lost = v;	/* perf's own PERF_RECORD_LOST */
 		l->stats_version = l->version + 1;
 		l->cells_dirty = 1;
-	} else if (info_field(&info, "replays", &v) && info_field(&info, "history", &v)) {
-		/* fp-range's final report (it ended: stopped or restarted
-		 * by the runner): the selection it held ended with it */
-		forget_sent(l);
+	} else if (fp_str_eq(info.stage, "bucket") && info_field(&info, "idle", &v)) {
+		l->idle = v;
 	}
 }
 
@@ -319,131 +220,21 @@ void live_eof(struct live *l)
 	pthread_mutex_unlock(&l->lock);
 }
 
-int live_select(struct live *l, const struct selection *sel, uint64_t *resets_before,
-		char *err, size_t errsz)
-{
-	if (!l->control) {
-		snprintf(err, errsz, "this live capture has no control FIFO: range selection is off");
-		return 409;
-	}
-	struct fp_sink s;
-	fp_sink_init_mem(&s);
-	fp_sink_printf(&s, "range %s %s\n", sel->start ? sel->start : "-", sel->end ? sel->end : "-");
-	fp_sink_printf(&s, "pid %s\n", sel->pid ? sel->pid : "-");
-	fp_sink_printf(&s, "tid %s\n", sel->tid ? sel->tid : "-");
-	fp_sink_printf(&s, "cpu %s\n", sel->cpu ? sel->cpu : "-");
-	fp_sink_printf(&s, "comm %s\n", sel->comm ? sel->comm : "-");
-	fp_sink_printf(&s, "event %s\n", sel->event ? sel->event : "-");
-	fp_sink_printf(&s, "include %s\n", sel->include ? sel->include : "-");
-	fp_sink_printf(&s, "exclude %s\n", sel->exclude ? sel->exclude : "-");
-	fp_sink_char(&s, '\0');
-	s.len--;
-	pthread_mutex_lock(&l->lock);
-	if (l->sent_sel && strcmp(l->sent_sel, s.buf) == 0) {
-		/* already in force: the snapshots keep coming for it, so a
-		 * polling client does not make fp-range replay its history */
-		*resets_before = l->sent_resets_before;
-		pthread_mutex_unlock(&l->lock);
-		fp_sink_free(&s);
-		return 0;
-	}
-	*resets_before = l->resets;
-	pthread_mutex_unlock(&l->lock);
-
-	int status = 0;
-	int fd = fp_fifo_open_writer(l->control);
-	if (fd < 0) {
-		snprintf(err, errsz, "cannot open control FIFO: %s", strerror(errno));
-		status = 503;
-	} else {
-		/* one write: the commands arrive (and are applied) together;
-		 * they are far below PIPE_BUF... unless regexes are huge. A
-		 * stuck fp-range must not hold this thread for ever: the fd is
-		 * non-blocking and each wait for room is bounded. */
-		int fl = fcntl(fd, F_GETFL);
-		if (fl >= 0)
-			fcntl(fd, F_SETFL, fl | O_NONBLOCK);
-		size_t off = 0;
-		while (off < s.len) {
-			ssize_t n = write(fd, s.buf + off, s.len - off);
-			if (n < 0 && errno == EAGAIN) {
-				struct pollfd pf = { .fd = fd, .events = POLLOUT };
-				if (poll(&pf, 1, CONTROL_WRITE_WAIT_MS) > 0)
-					continue;
-				snprintf(err, errsz, "control FIFO full: fp-range does not read it");
-				status = 503;
-				break;
-			}
-			if (n < 0) {
-				if (errno == EINTR)
-					continue;
-				snprintf(err, errsz, "cannot write control FIFO: %s", strerror(errno));
-				status = 503;
-				break;
-			}
-			off += (size_t)n;
-		}
-		close(fd);
-	}
-	if (status == 0) {
-		pthread_mutex_lock(&l->lock);
-		free(l->sent_sel);
-		l->sent_sel = fp_xstrdup(s.buf);
-		l->sent_resets_before = *resets_before;
-		l->sent_words = words_of(sel);
-		l->sent_confirmed = 0;
-		l->sent_range.has_from = sel->start != NULL;
-		l->sent_range.has_to = sel->end != NULL;
-		l->sent_range.from_ns = l->sent_range.to_ns = 0;
-		if (sel->start)
-			fp_parse_seconds_ns(sel->start, strlen(sel->start), &l->sent_range.from_ns);
-		if (sel->end)
-			fp_parse_seconds_ns(sel->end, strlen(sel->end), &l->sent_range.to_ns);
-		pthread_mutex_unlock(&l->lock);
-	}
-	fp_sink_free(&s);
-	return status;
-}
-
-static int range_equal(const struct live_range *a, const struct live_range *b)
-{
-	return a->has_from == b->has_from && a->has_to == b->has_to &&
-		(!a->has_from || a->from_ns == b->from_ns) && (!a->has_to || a->to_ns == b->to_ns);
-}
-
-int live_wait_snapshot(struct live *l, const struct live_range *want, uint64_t resets_before,
-		       unsigned timeout_ms)
-{
-	struct timespec dl;
-	clock_gettime(CLOCK_MONOTONIC, &dl);
-	dl.tv_sec += timeout_ms / 1000;
-	dl.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-	if (dl.tv_nsec >= 1000000000L) {
-		dl.tv_sec++;
-		dl.tv_nsec -= 1000000000L;
-	}
-	int ok = 0;
-	pthread_mutex_lock(&l->lock);
-	for (;;) {
-		if (l->snapshot_resets > resets_before && range_equal(&l->snapshot_range, want)) {
-			ok = 1;
-			break;
-		}
-		if (l->ended)
-			break;
-		if (pthread_cond_timedwait(&l->changed, &l->lock, &dl) == ETIMEDOUT)
-			break;
-	}
-	pthread_mutex_unlock(&l->lock);
-	return ok;
-}
-
-int live_range_matches(struct live *l, const struct live_range *want)
+int live_base_sec(struct live *l, uint64_t *base)
 {
 	pthread_mutex_lock(&l->lock);
-	int m = range_equal(&l->snapshot_range, want);
+	int has = l->hb.h.ncols > 0;
+	*base = l->hb.h.base_sec;
 	pthread_mutex_unlock(&l->lock);
-	return m;
+	return has;
+}
+
+int live_ended(struct live *l)
+{
+	pthread_mutex_lock(&l->lock);
+	int e = l->ended;
+	pthread_mutex_unlock(&l->lock);
+	return e;
 }
 
 char *live_copy_snapshot(struct live *l, size_t *len, uint64_t *total)
@@ -469,9 +260,11 @@ void live_heatmap_json(struct live *l, struct fp_sink *s)
 	heatmap_json(s, &l->hb.h);
 	/* heatmap_json ends with '}': add live fields */
 	s->len--;
-	fp_sink_printf(s, ",\"live\":true,\"ended\":%s,\"version\":%llu,\"dropped\":%llu}",
+	fp_sink_printf(s, ",\"live\":true,\"ended\":%s,\"version\":%llu,\"dropped\":%llu,"
+		       "\"lost\":%llu,\"recording\":%s}",
 		       l->ended ? "true" : "false", (unsigned long long)l->version,
-		       (unsigned long long)l->dropped);
+		       (unsigned long long)l->dropped, (unsigned long long)l->lost,
+		       l->recording ? "true" : "false");
 	pthread_mutex_unlock(&l->lock);
 }
 
@@ -515,23 +308,17 @@ static int sse_collect(struct live *l, struct live_client *c, struct fp_sink *ou
 		}
 	}
 	if (l->snapshot_seq > c->seen_snapshot) {
-		char a[FP_RANGECTL_SECONDS_MAX], b[FP_RANGECTL_SECONDS_MAX];
-		fp_sink_printf(out, "event: fold\ndata: {\"seq\":%llu,\"total\":%llu,\"from\":%s%s%s,\"to\":%s%s%s}\n\n",
+		fp_sink_printf(out, "event: fold\ndata: {\"seq\":%llu,\"total\":%llu}\n\n",
 			       (unsigned long long)l->snapshot_seq,
-			       (unsigned long long)l->snapshot_total,
-			       l->snapshot_range.has_from ? "\"" : "",
-			       l->snapshot_range.has_from ? fp_rangectl_format_seconds(l->snapshot_range.from_ns, a) : "null",
-			       l->snapshot_range.has_from ? "\"" : "",
-			       l->snapshot_range.has_to ? "\"" : "",
-			       l->snapshot_range.has_to ? fp_rangectl_format_seconds(l->snapshot_range.to_ns, b) : "null",
-			       l->snapshot_range.has_to ? "\"" : "");
+			       (unsigned long long)l->snapshot_total);
 		c->seen_snapshot = l->snapshot_seq;
 		wrote = 1;
 	}
 	if (l->stats_version > c->seen_stats) {
 		fp_sink_printf(out, "event: stats\ndata: {\"samples\":%llu,\"dropped\":%llu,"
-			       "\"warnings\":%llu}\n\n", (unsigned long long)l->samples_read,
-			       (unsigned long long)l->dropped, (unsigned long long)l->warnings);
+			       "\"lost\":%llu,\"warnings\":%llu}\n\n",
+			       (unsigned long long)l->samples_read, (unsigned long long)l->dropped,
+			       (unsigned long long)l->lost, (unsigned long long)l->warnings);
 		c->seen_stats = l->stats_version;
 		wrote = 1;
 	}

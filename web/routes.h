@@ -20,7 +20,6 @@ enum MHD_Result api_compare(struct server *srv, struct MHD_Connection *c, int el
 /* /pprof/: a capture file's selection as profile.pb.gz */
 enum MHD_Result api_pprof(struct server *srv, struct MHD_Connection *c);
 enum MHD_Result api_live_events(struct server *srv, struct MHD_Connection *c);
-enum MHD_Result api_live_range(struct server *srv, struct MHD_Connection *c);
 enum MHD_Result api_live_flamegraph(struct server *srv, struct MHD_Connection *c);
 /* Wakes SSE streams and waiting requests at shutdown. */
 void api_shutdown(struct server *srv);

@@ -140,6 +140,11 @@ struct selection {
 	const char *pid, *tid, *cpu, *comm, *event, *include, *exclude;
 	int keep_idle;
 	int all_events;		/* allevents=1: every event, each as the root frame */
+	/* the time axis start/end are on, when it is not the file's own:
+	 * the live capture's heatmap (its recording may have dropped its
+	 * oldest seconds) */
+	int has_axis;
+	uint64_t axis_base_sec;
 };
 
 struct folded_text {
@@ -198,7 +203,7 @@ void tree_elided_json(struct fp_sink *s, const char *a, size_t alen,
 
 /* ---- live.c ------------------------------------------------------------- */
 
-struct live *live_create(const char *name, const char *control_path);
+struct live *live_create(const char *name, const char *recording);
 int live_name_is(const struct live *l, const char *name, size_t n);
 const char *live_name(const struct live *l);
 /* Feeds one protocol line (main thread). */
