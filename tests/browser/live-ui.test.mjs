@@ -1,11 +1,13 @@
 // live-ui.test.mjs: a live capture's page grows while the capture runs.
 // The test is the "perf script" source: it writes the bundled capture's
 // samples into a live chain a few seconds at a time,
-//   fp-read | fp-bucket | fp-range --control FIFO | fp-fold --interval |
-//   fp-serve --live demo --control FIFO
+//   fp-read | fp-record --output REC | fp-bucket | fp-range | fp-fold --interval |
+//   fp-serve --live demo --recording REC
 // and checks that the page (fed by Server-Sent Events, it never polls) gains
-// columns before the input ends, that a selected range comes back through
-// fp-range's control FIFO, and that the end of the capture is shown.
+// columns before the input ends, that a selected range is answered from the
+// recording without changing the chain, that two live ranges compare, that
+// a narrow page keeps the newest column in view (unless scrolled back), and
+// that the end of the capture is shown once, with no retries.
 // Prints TAP; screenshots go to tests/artifacts/live-*.png.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,13 +19,14 @@ import {
 	clickCell, waitCells, drawnCells, shootOnFailure
 } from './serve-lib.mjs';
 
-const TEST_DEADLINE_MS = 55000;
+const TEST_DEADLINE_MS = 90000;
 const WAIT_MS = 10000;
 const NAME = 'demo-live';
 const CAPTURE = path.join(TOP, 'examples', 'demo-clockloop.perf.gz');
-const FEED_SECONDS = 60;	// capture seconds fed in all
-const SECONDS_PER_TICK = 4;	// capture seconds written per tick
-const TICK_MS = 400;		// so 60 s of capture arrive in about 6 s
+const CAPTURE_MAX = 121;	// at most this many seconds of the demo are used
+const FEED_SECONDS = 200;	// seconds fed in all: the demo, then its start again
+const SECONDS_PER_TICK = 6;	// capture seconds written per tick
+const TICK_MS = 400;		// so 120 s of capture arrive in about 8 s
 const FOLD_INTERVAL_MS = 200;
 
 deadline(TEST_DEADLINE_MS);
@@ -38,27 +41,29 @@ for (const b of blocks) {
 	if (!m || b.startsWith('#')) { if (b.startsWith('#')) header.push(b); continue; }
 	const s = Number(m[1]);
 	if (first === null) first = s;
-	if (s - first >= FEED_SECONDS) continue;
+	if (s - first >= CAPTURE_MAX) continue;
 	if (!bySecond.has(s - first)) bySecond.set(s - first, []);
 	bySecond.get(s - first).push(b);
 }
 check(bySecond.size > 10, `could not cut ${CAPTURE} into seconds`);
+// its length: to its last second with a sample that is not idle (idle
+// samples are not counted, so a column of only idle samples never appears)
+const busy = [...bySecond.keys()].filter((k) => bySecond.get(k).some((blk) => !/^\s*swapper/.test(blk)));
+const CAPTURE_SECONDS = Math.max(...busy) + 1;
 
 // ---- the live chain -----------------------------------------------------------------------
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fp-live-ui-'));
 onCleanup(() => fs.rmSync(tmp, { recursive: true, force: true }));
-const fifo = path.join(tmp, 'range.ctl');
-const mk = spawn('mkfifo', [fifo]);
-await new Promise((res) => mk.once('exit', res));
-check(fs.existsSync(fifo), 'mkfifo failed');
+const rec = path.join(tmp, 'recording.fp.gz');
 fs.mkdirSync(path.join(tmp, 'dir'));
 fs.copyFileSync(CAPTURE, path.join(tmp, 'dir', 'finished.perf.gz'));	// for compare
 
 const q = (s) => "'" + s.replace(/'/g, "'\\''") + "'";
 const b = (p) => q(path.join(BIN, p));
-const chain = `exec ${b('fp-read')} | ${b('fp-bucket')} --rows 50 | ${b('fp-range')} --control ${q(fifo)} | ` +
+const chain = `exec ${b('fp-read')} | ${b('fp-record')} --output ${q(rec)} --flush-interval 100 | ` +
+	`${b('fp-bucket')} --rows 50 | ${b('fp-range')} --history 0 | ` +
 	`${b('fp-fold')} --all --interval ${FOLD_INTERVAL_MS} | ` +
-	`${b('fp-serve')} --listen 127.0.0.1:0 --dir ${q(path.join(tmp, 'dir'))} --live ${NAME} --control ${q(fifo)}`;
+	`${b('fp-serve')} --listen 127.0.0.1:0 --dir ${q(path.join(tmp, 'dir'))} --live ${NAME} --recording ${q(rec)}`;
 // Its own process group, so the whole chain is stopped by the group's id.
 const sh = spawn('/bin/sh', ['-c', chain], { cwd: TOP, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
 let chainErr = '';
@@ -90,20 +95,31 @@ await step('the live chain starts and fp-serve prints its address', async () => 
 // Feeding: the header, then SECONDS_PER_TICK capture seconds per tick.
 let fed = 0, feeding = null;
 const write = (s) => new Promise((res) => { if (!sh.stdin.write(s)) sh.stdin.once('drain', res); else res(); });
+// second k >= CAPTURE_SECONDS repeats second k - CAPTURE_SECONDS, its
+// timestamps moved CAPTURE_SECONDS later (a longer capture)
+const shifted = (blk, by) => by ? blk.replace(/(\s)(\d+)(\.\d+:)/, (m, sp, sec, frac) => sp + (Number(sec) + by) + frac) : blk;
 function feedSome(nseconds) {
 	const chunk = [];
-	for (let i = 0; i < nseconds && fed < FEED_SECONDS; i++, fed++)
-		for (const blk of bySecond.get(fed) || []) chunk.push(blk);
+	for (let i = 0; i < nseconds && fed < FEED_SECONDS; i++, fed++) {
+		const by = Math.floor(fed / CAPTURE_SECONDS) * CAPTURE_SECONDS;
+		for (const blk of bySecond.get(fed % CAPTURE_SECONDS) || []) chunk.push(shifted(blk, by));
+	}
 	return write(chunk.map((x) => x + '\n\n').join(''));
 }
-function startFeeding() {
-	feeding = (async () => {
-		while (fed < FEED_SECONDS) {
-			await feedSome(SECONDS_PER_TICK);
+// feeds up to `limit` capture seconds, a tick at a time (the narrow page's
+// step wants input still arriving when it starts)
+let limit = 0;
+function startFeeding(upTo) {
+	limit = upTo;
+	const prev = feeding || Promise.resolve();
+	feeding = prev.then(async () => {
+		while (fed < limit) {
+			await feedSome(Math.min(SECONDS_PER_TICK, limit - fed));
 			await new Promise((r) => setTimeout(r, TICK_MS));
 		}
-	})();
+	});
 }
+const FIRST_PART = 60;	// capture seconds fed before the narrow page opens
 
 const browser = await launch();
 const page = await newPage(browser, true);
@@ -150,10 +166,10 @@ await step('its page gains columns by Server-Sent Events while the capture runs'
 	}
 	c1 = await columns();
 	const req1 = requests;
-	startFeeding();
+	startFeeding(FIRST_PART);
 	await page.waitForFunction((n) => window.flamepipe.state.heat && window.flamepipe.state.heat.ncols >= n + 8, c1, { timeout: WAIT_MS });
 	c2 = await columns();
-	check(fed < FEED_SECONDS, `the input ended before the page grew (${c1} -> ${c2} columns)`);
+	check(fed < FIRST_PART, `the input ended before the page grew (${c1} -> ${c2} columns)`);
 	// redraws are coalesced: the grid catches up with the data shortly
 	await page.waitForFunction(() => window.flamepipe.drawnCells().length ===
 				   window.flamepipe.state.heat.ncols * window.flamepipe.state.heat.rows);
@@ -162,46 +178,45 @@ await step('its page gains columns by Server-Sent Events while the capture runs'
 	await shot(page, 'live-02-growing');
 });
 
-await step('a range selected on the live page comes back through fp-range\'s control FIFO', async () => {
+await step('a range selected on the live page is answered from the recording; the chain is not changed', async () => {
 	// a band of the capture that is already in: seconds 5..9 of the axis
 	const rows = 50, s0 = 5, s1 = 9;
 	await clickCell(page, s0 * rows);
 	await clickCell(page, s1 * rows - 1);
-	await page.waitForFunction(() => /Live flame graph: 5 s/.test(document.getElementById('flame-title').textContent));
-	const snap = await getJSON(url + 'live/flamegraph?name=' + NAME);
-	eq(snap.from, String(s0), 'snapshot range start');
-	eq(snap.to, String(s1), 'snapshot range end');
+	await page.waitForFunction(() => /flame graph: 5 s/.test(document.getElementById('flame-title').textContent));
 	const heat = await getJSON(url + 'heatmap/?filename=' + NAME);
 	let want = 0;
 	for (let c = s0; c < s1; c++) want += heat.values[c].reduce((a, v) => a + v, 0);
+	await page.waitForFunction(() => window.flamepipe.flame.data && window.flamepipe.flame.data.root.total > 0);
 	const got = await page.evaluate(() => window.flamepipe.flame.data.root.total);
 	eq(got, want, 'flame graph samples vs the selected live cells');
-	check(got > 0, 'the selected band is empty');
+	const direct = await getJSON(url + 'flamegraph/?filename=' + NAME + '&start=5&end=9');
+	eq(treeTotal(direct), want, '/flamegraph/ of the range');
+	// the chain's own flame graph is still the whole capture
+	const snap = await getJSON(url + 'live/flamegraph?name=' + NAME);
+	check(snap.total > got, `the live snapshot (${snap.total}) is not the whole capture`);
 	await shot(page, 'live-03-range');
 });
 
-await step('compare: the live range against a range of a finished capture', async () => {
+await step('compare: two ranges of the live capture', async () => {
+	await page.waitForFunction(() => window.flamepipe.state.heat.ncols >= 16);
 	await page.click('#compare');
-	// the live chain has one selection: the second range comes from a file
-	await page.waitForFunction(() => window.flamepipe.state.heat && window.flamepipe.state.heat.file === 'finished.perf.gz');
 	const rows = await page.evaluate(() => window.flamepipe.state.heat.rows);
-	await clickCell(page, 20 * rows);
-	await clickCell(page, 25 * rows - 1);
+	await clickCell(page, 10 * rows);
+	await clickCell(page, 14 * rows - 1);
 	await page.waitForSelector('#flame-tabs:not([hidden])');
 	await page.waitForFunction(() => /^Differential/.test(document.getElementById('flame-title').textContent));
 	const diff = await getJSON(url + 'differential/?' + new URLSearchParams({
-		filename: 'finished.perf.gz', start: '20', end: '25', compareFilename: NAME, compareStart: '5', compareEnd: '9' }));
+		filename: NAME, start: '10', end: '14', compareFilename: NAME, compareStart: '5', compareEnd: '9' }));
+	check(treeTotal(diff) > 0, 'empty differential');
 	await page.waitForFunction((n) => window.flamepipe.flame.data && window.flamepipe.flame.data.root.total === n, treeTotal(diff));
-	// back on the live heatmap, still growing
-	await page.waitForFunction((n) => window.flamepipe.state.heat.file === n && window.flamepipe.state.heat.live, NAME);
 	await shot(page, 'live-04-compare');
 	await page.click('#stop-cmp');
-	await page.waitForFunction(() => /Live flame graph: 5 s/.test(document.getElementById('flame-title').textContent));
+	await page.waitForFunction(() => /flame graph: 5 s/.test(document.getElementById('flame-title').textContent));
 });
 
-// Filters of a live capture go to fp-range (the flame graph); the live
-// heatmap is the chain's own (fp-bucket before fp-range): never filtered,
-// and the page says so.
+// Filters of a running capture: the flame graph is filtered (from the
+// recording); the live heatmap is the chain's own and says it is not.
 await step('a comm filter on the live page filters the flame graph; the heatmap says it is unfiltered', async () => {
 	if (!(await page.$eval('#filters-box', (d) => d.open))) await page.click('#filters-box summary');
 	await page.fill('#filters [name=comm]', 'clockloop');
@@ -214,14 +229,64 @@ await step('a comm filter on the live page filters the flame graph; the heatmap 
 		return d && d.root.total > 0 && d.root.kids.every((c) => c.name === 'clockloop');
 	});
 	const snap = await getJSON(url + 'live/flamegraph?name=' + NAME);
-	check(snap.tree.c.length > 0 && snap.tree.c.every((c) => c.n === 'clockloop'), 'live snapshot not filtered by comm');
+	check(snap.tree.c.some((c) => c.n !== 'clockloop'), 'the filter reached the live chain');
 	await shot(page, 'live-04b-filter');
 	await page.click('#filters-reset');
 	await page.waitForFunction(() => !/flame graph only/.test(document.getElementById('heat-title').textContent));
 });
 
+// A narrow page (a phone): the capture is soon wider than the window.
+let narrow;
+const atNewest = (p) => p.evaluate(() => {
+	const w = document.getElementById('heat-wrap');
+	return w.scrollWidth > w.clientWidth + 10 && w.scrollLeft + w.clientWidth >= w.scrollWidth - 4;
+});
+await step('a capture wider than the window keeps its newest column in view, unless scrolled back', async () => {
+	narrow = await browser.newPage({ viewport: { width: 390, height: 800 } });
+	narrow.pageErrors = [];
+	narrow.consoleErrors = [];
+	narrow.on('pageerror', (e) => { narrow.pageErrors.push(e.message); });
+	narrow.on('console', (m) => { if (m.type() === 'error') narrow.consoleErrors.push(m.text()); });
+	await feeding;
+	await narrow.goto(url + '#/profile?file=' + NAME);
+	await narrow.waitForFunction(() => window.flamepipe.state.liveReady);
+	const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+	const wider = () => narrow.evaluate(() => {
+		const w = document.getElementById('heat-wrap');
+		return w.scrollWidth > w.clientWidth + 10;
+	});
+	// the test feeds here, two capture seconds at a time, until the
+	// heatmap is wider than the window
+	while (!(await wider()) && fed < FEED_SECONDS - 20) {
+		await feedSome(2);
+		await sleep(300);
+	}
+	check(await wider(), 'the heatmap never got wider than the window');
+	const n0 = await narrow.evaluate(() => window.flamepipe.state.heat.ncols);
+	console.log(`# wider than the window at ${n0} columns, ${fed} s fed`);
+	await feedSome(10);
+	await narrow.waitForFunction((n) => window.flamepipe.state.heat.ncols >= n + 3, n0);
+	await sleep(600);	// one coalesced redraw
+	check(await atNewest(narrow), 'the newest column is not in view while live');
+	// scrolled back: stays there, and offers to jump to now
+	await narrow.evaluate(() => { document.getElementById('heat-wrap').scrollLeft = 0; });
+	await narrow.waitForSelector('#live-now:not([hidden])');
+	const n1 = await narrow.evaluate(() => window.flamepipe.state.heat.ncols);
+	await feedSome(10);
+	await narrow.waitForFunction((n) => window.flamepipe.state.heat.ncols > n, n1);
+	await sleep(600);
+	eq(await narrow.evaluate(() => document.getElementById('heat-wrap').scrollLeft), 0, 'scrolled back, but moved');
+	await narrow.click('#live-now');
+	check(await atNewest(narrow), 'Jump to now did not show the newest column');
+	await narrow.waitForSelector('#live-now', { state: 'hidden' });
+	const stats = await narrow.textContent('#live-stats');
+	check(/^Live: \d+ s, [\d,]+ samples read \([\d.]+\/s\), 0 dropped \(0\.0%\), 0 lost by perf/.test(stats), 'live stats: ' + stats);
+	await shot(narrow, 'live-04c-narrow');
+});
+
 await step('the end of the capture is shown and the page keeps every column', async () => {
 	const t0 = Date.now();
+	startFeeding(FEED_SECONDS);
 	await feeding;
 	const t1 = Date.now();
 	sh.stdin.end();
@@ -230,7 +295,27 @@ await step('the end of the capture is shown and the page keeps every column', as
 	const heat = await getJSON(url + 'heatmap/?filename=' + NAME);
 	eq(await columns(), heat.values.length, 'columns on the page vs /heatmap/ at the end');
 	check(heat.ended === true, '/heatmap/ does not say ended');
+	for (const p of [page, narrow]) {
+		await p.waitForSelector('#live-badge', { state: 'hidden' });
+		check(await p.evaluate(() => window.flamepipe.state.es === null), 'the SSE stream is still open');
+		check(/^capture ended/.test(await p.textContent('#status')), 'status: ' + await p.textContent('#status'));
+		check(/^Capture ended: /.test(await p.textContent('#live-stats')), 'stats after the end');
+	}
 	await shot(page, 'live-05-ended');
+});
+
+await step('after the end: a range still draws, from the recording, and filters reach the heatmap', async () => {
+	const rows = 50;
+	await clickCell(page, 30 * rows);
+	await clickCell(page, 40 * rows - 1);
+	const direct = await getJSON(url + 'flamegraph/?filename=' + NAME + '&start=30&end=40');
+	await page.waitForFunction((n) => window.flamepipe.flame.data && window.flamepipe.flame.data.root.total === n, treeTotal(direct));
+	await page.fill('#filters [name=comm]', 'clockloop');
+	await page.click('#filters button[type=submit]');
+	await page.waitForFunction(() => /matching the filters/.test(document.getElementById('heat-title').textContent));
+	await page.click('#filters-reset');
+	await page.waitForTimeout(1500);	// an EventSource would have retried by now
+	eq(narrow.consoleErrors.concat(narrow.pageErrors).join('; '), '', 'console errors on the narrow page');
 });
 
 await step('no script errors on the live page', async () => {

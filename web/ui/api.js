@@ -8,7 +8,6 @@ export var API = {
 	elided: '/elided/',
 	upload: '/upload',
 	liveEvents: '/live/events',
-	liveRange: '/live/range',
 	liveFlamegraph: '/live/flamegraph',
 	svg: '/svg/flamegraph'
 };

@@ -116,10 +116,9 @@ export function openProfile(params) {
 		loadHeatmap().then(function () {
 			if (st.live) openLive();
 		});
-		// Opening a live page shows the chain's current snapshot; only a
-		// selection in the URL is written to the chain.
-		var fresh = !st.sel && !Object.keys(st.filters).length;
-		loadFlame(st.live && fresh ? { snapshotOnly: true } : undefined);
+		// a live page: the chain's snapshot of the whole capture, or the
+		// URL's selection from the recording (live.js)
+		loadFlame();
 	});
 }
 

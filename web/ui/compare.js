@@ -22,16 +22,6 @@ export function startPicking() {
 	st.pending = null;
 	$('compare-box').hidden = false;
 	text($('compare-msg'), 'Choose the second range: click two cells, or pick another file.');
-	if (st.live && !st.pickFile) {
-		// the live chain holds one selection at a time: the second range
-		// comes from a finished capture
-		var other = st.files.filter(function (f) { return !f.live; })[0];
-		text($('compare-msg'), 'A live capture is compared with a finished one: pick the file and its range.');
-		if (other) {
-			st.pickFile = other.filename;
-			loadHeatmap().then(updateHeatInfo);
-		}
-	}
 	$('compare-file').value = st.pickFile || st.file;
 	updateHeatInfo();
 }

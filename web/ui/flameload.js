@@ -3,7 +3,7 @@
 import { API, getJSON, qs } from './api.js';
 import { showTab } from './compare.js';
 import { fg } from './flamegraph.js';
-import { liveSnap, liveTree } from './live.js';
+import { liveTree } from './live.js';
 import { filterParams, gen, selectionParams, setStatus, showError, showRequestError, st } from './state.js';
 import { $, fmtRange, merge, prefixed, text } from './util.js';
 
@@ -18,27 +18,21 @@ export function svgURL(file, sel) {
 export function loadFlame(opts) {
 	var g = ++gen.flame;
 	var sel = st.sel || { from: null, to: null };
-	var reselect = !(opts && opts.snapshotOnly);
 	setStatus('loading flame graph\u2026');
 	var link = $('svg-link');
 	link.href = svgURL(st.file, sel);
-	link.hidden = st.live;
-	var first = st.live ? liveTree(sel, reselect) : getJSON(flameURL(st.file, sel));
+	// a live capture: its whole profile is the chain's snapshot, ranges
+	// and filters come from its recording (live.js)
+	var first = st.live ? liveTree(sel) : getJSON(flameURL(st.file, sel));
 	if (!st.cmp) {
 		$('flame-tabs').hidden = true;
 		return first.then(function (tree) {
 			if (g !== gen.flame) return;
 			setStatus('');
 			trees = { a: tree, b: null, diff: null, elided: null };
-			var what = st.sel ? fmtRange(sel.from, sel.to) : 'whole profile';
-			if (st.live && liveSnap) {
-				// the chain's selection is shared: say what the snapshot holds
-				var snapWhole = liveSnap.from === null && liveSnap.to === null;
-				what = snapWhole ? 'whole capture' : fmtRange(liveSnap.from, liveSnap.to);
-				var mine = st.sel ? (liveSnap.from === sel.from && liveSnap.to === sel.to) : snapWhole;
-				if (!mine) what += ' (selected elsewhere)';
-			}
-			text($('flame-title'), (st.live ? 'Live flame graph: ' : 'Flame graph: ') + what);
+			var what = st.sel ? fmtRange(sel.from, sel.to) : (st.live ? 'whole capture' : 'whole profile');
+			var running = st.live && !(st.heat && st.heat.ended);
+			text($('flame-title'), (running ? 'Live flame graph: ' : 'Flame graph: ') + what);
 			fg.set(tree);
 		}).catch(function (e) {
 			if (g !== gen.flame) return;

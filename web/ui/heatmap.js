@@ -30,7 +30,8 @@ export function heatFromJSON(file, j) {
 		 max: j.maxvalue !== undefined ? Math.max(j.maxvalue, max) : max, total: total,
 		 samples: j.samples, idle: j.idle, live: !!j.live, ended: !!j.ended,
 		 filtered: !!j.filtered, allEvents: !!j.all_events,
-		 events: Array.isArray(j.events) ? j.events : [], warnings: Number(j.warnings) || 0, dropped: Number(j.dropped) || 0 };
+		 events: Array.isArray(j.events) ? j.events : [], warnings: Number(j.warnings) || 0, dropped: Number(j.dropped) || 0,
+		 lost: Number(j.lost) || 0 };
 }
 export function heatFile() { return st.pickFile || st.file; }
 export function loadHeatmap() {

@@ -1,43 +1,44 @@
-// Live captures: SSE cell and fold events, the chain's selection.
+// Live captures: a profile that is still growing. SSE cell, fold, stats and
+// end events; the page across the session's life.
 
 import { API, getJSON, qs } from './api.js';
 import { loadFlame } from './flameload.js';
 import { drawColumns, drawHeatmap, heatGeom, loadHeatmap, updateHeatTitle } from './heatmap.js';
-import { filterParams, selectionParams, setStatus, showError, st } from './state.js';
-import { $, LIVE_FOLD_REFRESH_MS, LIVE_REDRAW_MS, merge, secToNs } from './util.js';
+import { filterParams, selectionParams, setStatus, st } from './state.js';
+import { $, LIVE_FOLD_REFRESH_MS, LIVE_REDRAW_MS, el, fmtCount, merge, text } from './util.js';
 
-// ---- live captures --------------------------------------------------------------------------------
 // The server pushes `cells` events ({ncols, maxvalue, cols: {col: [values
 // top first]}}), `heatmap` when the geometry changed, `fold` when a new
-// flame graph snapshot is ready, and `end`.
-// A live capture has one selection, held by fp-range in the running chain:
-// a new selection is written to its control FIFO (POST /live/range), and
-// the flame graph is the chain's latest fold snapshot (GET /live/flamegraph).
-// `reselect` false only re-reads the snapshot (after a `fold` event).
-export var liveSnap = null;	// range and sequence number of the last live snapshot
-export function liveTree(sel, reselect) {
-	var name = st.file;
-	var pick = reselect
-		? getJSON(API.liveRange + '?' + qs(merge({ name: name }, selectionParams(sel), filterParams())),
-			  { method: 'POST' }).catch(function (e) {
-			// 409: the chain has no control FIFO; show what it has
-			if (e.status === 409) { showError('live range selection unavailable: ' + e.message); return null; }
-			throw e;
-		})
-		: Promise.resolve(null);
-	return pick.then(function () {
-		return getJSON(API.liveFlamegraph + '?' + qs({ name: name }));
-	}).then(function (j) {
-		liveSnap = { from: secToNs(j.from), to: secToNs(j.to), seq: j.seq };
+// snapshot of the whole capture is ready, `stats` (samples, dropped, lost),
+// and `end`.
+// Range and filter queries are this page's own: they go to /flamegraph/
+// like a file's, and the server answers them from the capture's recording,
+// per request, so no other viewer and not the running chain sees them.
+// The whole unfiltered profile is the chain's snapshot (/live/flamegraph),
+// refreshed on `fold` events.
+var LIVE_ERRORS_MAX = 5;	// failed reconnections before giving up
+var FOLLOW_SLACK_PX = 4;	// "at the newest column" tolerance
+
+function wholeProfile(sel) {
+	return (!sel || (sel.from === null && sel.to === null)) && !Object.keys(filterParams()).length;
+}
+export function liveTree(sel) {
+	if (!wholeProfile(sel))
+		return getJSON(API.flamegraph + '?' +
+			       qs(merge({ filename: st.file }, selectionParams(sel), filterParams())));
+	return getJSON(API.liveFlamegraph + '?' + qs({ name: st.file })).then(function (j) {
 		return j.tree || { n: 'root', l: '', v: 0, c: [] };
 	});
 }
-export var liveRedraw = null, liveFoldTimer = null, liveFoldLast = 0;
+
+export var liveRedraw = null, liveFoldTimer = null, liveFoldLast = 0, liveErrors = 0;
 export function openLive() {
 	closeLive();
 	if (typeof EventSource === 'undefined') return;
 	var es = new EventSource(API.liveEvents + '?' + qs({ name: st.file }));
 	st.es = es;
+	liveErrors = 0;
+	follow.on = true;
 	// `heatmap` opens every connection (and reconnection) and marks a
 	// geometry change: the full state is fetched again. Cells events that
 	// arrive meanwhile are kept and applied on top of the fetched state
@@ -51,6 +52,8 @@ export function openLive() {
 			st.liveQueue = [];
 			q.forEach(applyCells);
 			st.liveReady = true;
+			followNow();
+			updateLiveStats();
 		});
 	});
 	es.addEventListener('cells', function (ev) {
@@ -60,32 +63,61 @@ export function openLive() {
 		else applyCells(j);
 	});
 	es.addEventListener('fold', function () {
-		// a new snapshot of the selected range: refresh the flame graph,
-		// at most once a second
-		if (st.cmp) return;
+		// a new snapshot of the whole capture: refresh the flame graph
+		// when it shows the whole capture, at most once a second
+		if (st.cmp || !wholeProfile(st.sel)) return;
 		var wait = Math.max(0, liveFoldLast + LIVE_FOLD_REFRESH_MS - Date.now());
 		clearTimeout(liveFoldTimer);
-		liveFoldTimer = setTimeout(function () { liveFoldLast = Date.now(); loadFlame({ snapshotOnly: true }); }, wait);
+		liveFoldTimer = setTimeout(function () { liveFoldLast = Date.now(); loadFlame(); }, wait);
 	});
 	es.addEventListener('stats', function (ev) {
 		var j = parseEvent(ev), h = st.heat;
 		if (!j || !h || !h.live || st.pickFile) return;
 		if (j.samples !== undefined) h.samples = Number(j.samples) || 0;
 		if (j.dropped !== undefined) h.dropped = Number(j.dropped) || 0;
+		if (j.lost !== undefined) h.lost = Number(j.lost) || 0;
 		if (j.warnings !== undefined) h.warnings = Number(j.warnings) || 0;
 		updateHeatTitle();
+		updateLiveStats();
 	});
 	es.addEventListener('end', function () {
-		if (st.heat) { st.heat.ended = true; scheduleLiveRedraw(); }
-		setStatus('capture ended');
 		closeLive();
+		liveEnded();
 	});
-	es.onerror = function () { setStatus('live stream interrupted; retrying\u2026'); };
-	es.onopen = function () { setStatus(''); };
+	// The server went away (or restarts): EventSource retries by itself;
+	// a few failures in a row and the page stops and says so.
+	es.onerror = function () {
+		if (++liveErrors >= LIVE_ERRORS_MAX) {
+			closeLive();
+			setStatus('live stream lost: the server does not answer');
+			return;
+		}
+		setStatus('live stream interrupted; retrying\u2026');
+	};
+	es.onopen = function () { liveErrors = 0; setStatus(''); };
 }
+
+// The capture ended: said once, no more retries, no LIVE badge; the page
+// stays on the recording, where filters now apply to the heatmap too.
+export function liveEnded() {
+	var h = st.heat;
+	if (h) h.ended = true;
+	$('live-badge').hidden = true;
+	var jump = $('live-now');
+	if (jump) jump.hidden = true;
+	var heat = Object.keys(st.filters).length ? loadHeatmap() : Promise.resolve(scheduleLiveRedraw());
+	var flame = !st.cmp && wholeProfile(st.sel) ? loadFlame() : Promise.resolve();
+	updateLiveStats();
+	// said once, after the reloads (they clear the status line)
+	Promise.all([heat, flame]).then(function () {
+		updateLiveStats();
+		setStatus('capture ended: ranges, filters and compare now read its recording');
+	});
+}
+
 export function applyCells(j) {
 	var h = st.heat;
-	if (!h || st.pickFile || !h.live) return;
+	if (!h || st.pickFile || !h.live || h.filtered) return;
 	var ncols = Math.max(h.ncols, Number(j.ncols) || 0);
 	if (ncols > h.ncols) {
 		for (var i = h.ncols * h.rows; i < ncols * h.rows; i++) h.cells.push(0);
@@ -119,18 +151,84 @@ export function scheduleLiveRedraw() {
 		if (!h || !g || g.ncols !== h.ncols || g.rows !== h.rows || g.max !== h.max ||
 		    g.enhanced !== st.enhanced) {
 			drawHeatmap();
-			return;
+		} else {
+			var ctx = $('heatmap').getContext('2d');
+			for (var k in dirty) drawColumns(ctx, Number(k), Number(k) + 1);
+			updateHeatTitle();
 		}
-		var ctx = $('heatmap').getContext('2d');
-		for (var k in dirty) drawColumns(ctx, Number(k), Number(k) + 1);
-		updateHeatTitle();
+		followNow();
+		updateLiveStats();
 	}, LIVE_REDRAW_MS);
 }
+
+// ---- following the newest second --------------------------------------------------------
+// While live, the heatmap keeps its newest column in view unless the user
+// scrolled back; "Jump to now" brings it back and follows again.
+var follow = { on: true, programmatic: false, bound: false };
+function atNewest(w) { return w.scrollLeft + w.clientWidth >= w.scrollWidth - FOLLOW_SLACK_PX; }
+function liveRunning() { return st.live && st.heat && st.heat.live && !st.heat.ended && !st.pickFile; }
+function jumpButton() {
+	var b = $('live-now');
+	if (b) return b;
+	b = el('button', '', 'Jump to now');
+	b.id = 'live-now';
+	b.type = 'button';
+	b.hidden = true;
+	b.title = 'show the newest second and follow it again';
+	b.addEventListener('click', function () { follow.on = true; followNow(); });
+	$('heat-wrap').parentNode.insertBefore(b, $('heat-wrap'));
+	return b;
+}
+function bindScroll() {
+	if (follow.bound) return;
+	follow.bound = true;
+	$('heat-wrap').addEventListener('scroll', function () {
+		if (follow.programmatic) { follow.programmatic = false; return; }
+		if (!liveRunning()) return;
+		follow.on = atNewest($('heat-wrap'));
+		jumpButton().hidden = follow.on;
+	});
+}
+export function followNow() {
+	bindScroll();
+	var w = $('heat-wrap'), b = jumpButton();
+	if (!liveRunning()) { b.hidden = true; return; }
+	b.hidden = follow.on;
+	if (follow.on && !atNewest(w)) {
+		follow.programmatic = true;
+		w.scrollLeft = w.scrollWidth;
+	}
+}
+
+// ---- duration, rate, lost, dropped ----------------------------------------------------------
+function liveStatsBox() {
+	var d = $('live-stats');
+	if (d) return d;
+	d = el('div', '', '');
+	d.id = 'live-stats';
+	$('heat-title').parentNode.insertBefore(d, $('heat-title').nextSibling);
+	return d;
+}
+export function updateLiveStats() {
+	var h = st.heat, d = liveStatsBox();
+	if (!st.live || !h || !h.live || st.pickFile) { d.hidden = true; return; }
+	d.hidden = false;
+	var samples = Number(h.samples) || 0, dropped = Number(h.dropped) || 0;
+	var all = samples + dropped, secs = h.ncols || 0;
+	text(d, (h.ended ? 'Capture ended: ' : 'Live: ') + secs + ' s, ' + fmtCount(samples) +
+	     ' samples read (' + (secs ? (samples / secs).toFixed(1) : '0') + '/s), ' +
+	     fmtCount(dropped) + ' dropped (' + (all ? (100 * dropped / all).toFixed(1) : '0.0') +
+	     '%), ' + fmtCount(Number(h.lost) || 0) + ' lost by perf' +
+	     (h.idle ? ', ' + fmtCount(h.idle) + ' idle' : ''));
+	d.setAttribute('data-samples', String(samples));
+	d.setAttribute('data-dropped', String(dropped));
+	d.setAttribute('data-lost', String(Number(h.lost) || 0));
+}
+
 export function closeLive() {
 	if (st.es) { st.es.close(); st.es = null; }
 	st.liveFetching = false;
 	st.liveQueue = [];
 	st.liveReady = false;
-	liveSnap = null;
 	clearTimeout(liveFoldTimer);
 }
