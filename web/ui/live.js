@@ -2,10 +2,10 @@
 // end events; the page across the session's life.
 
 import { API, getJSON, qs } from './api.js';
-import { loadFlame } from './flameload.js';
+import { flameURL, loadFlame } from './flameload.js';
 import { drawColumns, drawHeatmap, heatGeom, loadHeatmap, updateHeatTitle } from './heatmap.js';
-import { filterParams, selectionParams, setStatus, st } from './state.js';
-import { $, LIVE_FOLD_REFRESH_MS, LIVE_REDRAW_MS, el, fmtCount, merge, text } from './util.js';
+import { filterParams, setStatus, st } from './state.js';
+import { $, LIVE_FOLD_REFRESH_MS, LIVE_REDRAW_MS, el, fmtCount, text } from './util.js';
 
 // The server pushes `cells` events ({ncols, maxvalue, cols: {col: [values
 // top first]}}), `heatmap` when the geometry changed, `fold` when a new
@@ -24,8 +24,7 @@ function wholeProfile(sel) {
 }
 export function liveTree(sel) {
 	if (!wholeProfile(sel))
-		return getJSON(API.flamegraph + '?' +
-			       qs(merge({ filename: st.file }, selectionParams(sel), filterParams())));
+		return getJSON(flameURL(st.file, sel));
 	return getJSON(API.liveFlamegraph + '?' + qs({ name: st.file })).then(function (j) {
 		return j.tree || { n: 'root', l: '', v: 0, c: [] };
 	});
