@@ -127,6 +127,9 @@ $(BIN)/%: $(BUILD)/stages/%.o $(LIBFP)
 # stages with a library of their own
 $(BIN)/fp-chrome: LDLIBS += -ljansson
 $(BIN)/fp-push: LDLIBS += -lcurl -lpthread
+# fp-perfdata alone reads ELF files and demangles: elfutils, libiberty.
+PERFDATA_LIBS := -ldw -lelf -liberty
+$(BIN)/fp-perfdata: LDLIBS += $(PERFDATA_LIBS)
 
 $(BIN)/flamepipe: $(call obj,$(RUNNER_SRCS)) $(LIBFP)
 	@mkdir -p $(BIN)

@@ -5,7 +5,8 @@ set -eu
 pkgs="build-essential pkg-config libev-dev zlib1g-dev libpcre2-dev libmicrohttpd-dev libcmocka-dev
       libxml2-utils linux-perf bpftrace valgrind chromium clang libclang-rt-14-dev nodejs npm
       libprotobuf-c-dev protobuf-c-compiler golang-go libjansson-dev
-      libcurl4-openssl-dev go-md2man groff-base man-db openssh-server openssh-client"
+      libcurl4-openssl-dev go-md2man groff-base man-db openssh-server openssh-client
+      libdw-dev libelf-dev libiberty-dev g++"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

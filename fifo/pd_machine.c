@@ -1,0 +1,538 @@
+/* pd_machine.c: threads, maps, dsos and the frame cache (pd_machine.h).
+ * Follows perf's tools/perf/util/machine.c and thread.c in what it keeps.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libiberty/demangle.h>
+
+#include "fp_error.h"
+#include "fp_hash.h"
+#include "fp_perfparse.h"
+#include "fp_record.h"
+#include "pd_machine.h"
+
+#define TABLE_MIN 256
+#define CACHE_MIN 4096
+#define KERNEL_DSO "[kernel.kallsyms]"
+#define KERNEL_TEXT_MAP "[kernel.kallsyms]_text"
+#define UNKNOWN_NAME "[unknown]"
+#define JIT_MAP_FMT "/tmp/perf-%lld.map"
+#define JIT_MAP_CAP 64
+#define COMM_UNKNOWN_FMT ":%lld"	/* perf's comm of a thread it never saw named */
+#define IDLE_COMM "swapper"		/* perf names tid 0 so */
+
+/* ---- small helpers ------------------------------------------------------- */
+
+static size_t slot_of(uint64_t key, size_t cap)
+{
+	return (size_t)(fp_hash_bytes((const char *)&key, sizeof key) & (cap - 1));
+}
+
+/* fp-read's name rules: spaces and TABs around the name dropped, ';' -> ':',
+ * control bytes -> ' '. Returns the cleaned length. */
+static size_t clean_name(char *dst, const char *src, size_t n)
+{
+	while (n && (*src == ' ' || *src == '\t'))
+		src++, n--;
+	while (n && (src[n - 1] == ' ' || src[n - 1] == '\t'))
+		n--;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)src[i];
+		dst[i] = c == ';' ? ':' : (c < 0x20 || c == 0x7f) ? ' ' : (char)c;
+	}
+	return n;
+}
+
+static uint32_t add_frame(struct pd_machine *m, const char *name, size_t n, char kind)
+{
+	if (m->names_len + n + 1 > m->names_cap) {
+		while (m->names_len + n + 1 > m->names_cap)
+			m->names_cap = m->names_cap ? m->names_cap * 2 : CACHE_MIN * 16;
+		m->names = fp_xrealloc(m->names, m->names_cap);
+	}
+	if (m->nframes == m->frames_cap) {
+		m->frames_cap = m->frames_cap ? m->frames_cap * 2 : CACHE_MIN;
+		m->frames = fp_xrealloc(m->frames, m->frames_cap * sizeof *m->frames);
+	}
+	size_t len = clean_name(m->names + m->names_len, name, n);
+	if (!len) {
+		memcpy(m->names + m->names_len, UNKNOWN_NAME, sizeof UNKNOWN_NAME - 1);
+		len = sizeof UNKNOWN_NAME - 1;
+	}
+	struct pd_frame *f = &m->frames[m->nframes];
+	f->off = (uint32_t)m->names_len;
+	f->len = (uint32_t)len;
+	f->kind = kind;
+	m->names[m->names_len + len] = '\0';
+	m->names_len += len + 1;
+	m->st.unique_frames++;
+	return (uint32_t)m->nframes++;
+}
+
+/* ---- dsos ---------------------------------------------------------------- */
+
+static struct pd_dso *find_dso(struct pd_machine *m, const char *name, size_t n,
+			       enum pd_dso_type type)
+{
+	if (m->ndsos * 2 >= m->dso_hash_cap) {
+		size_t cap = m->dso_hash_cap ? m->dso_hash_cap * 2 : TABLE_MIN;
+		uint32_t *h = fp_xcalloc(cap, sizeof *h);
+		for (size_t i = 0; i < m->ndsos; i++) {
+			size_t s = fp_hash_bytes(m->dsos[i]->name, m->dsos[i]->name_len) & (cap - 1);
+			while (h[s])
+				s = (s + 1) & (cap - 1);
+			h[s] = (uint32_t)i + 1;
+		}
+		free(m->dso_hash);
+		m->dso_hash = h;
+		m->dso_hash_cap = cap;
+	}
+	size_t s = fp_hash_bytes(name, n) & (m->dso_hash_cap - 1);
+	while (m->dso_hash[s]) {
+		struct pd_dso *d = m->dsos[m->dso_hash[s] - 1];
+		if (d->name_len == n && memcmp(d->name, name, n) == 0)
+			return d;
+		s = (s + 1) & (m->dso_hash_cap - 1);
+	}
+	struct pd_dso *d = pd_dso_new(name, n, type);
+	d->kind = fp_perf_dso_kind(name, n);
+	if (m->ndsos == m->dsos_cap) {
+		m->dsos_cap = m->dsos_cap ? m->dsos_cap * 2 : TABLE_MIN;
+		m->dsos = fp_xrealloc(m->dsos, m->dsos_cap * sizeof *m->dsos);
+	}
+	m->dsos[m->ndsos++] = d;
+	d->id = (uint32_t)m->ndsos;
+	m->dso_hash[s] = d->id;
+	m->st.dsos++;
+	return d;
+}
+
+void pd_machine_build_id(struct pd_machine *m, const char *file,
+			 const unsigned char *id, size_t n)
+{
+	size_t fl = strlen(file);
+	if (fl && file[0] == '[')
+		return;		/* kernel, vdso: nothing to look up by build-id */
+	struct pd_dso *d = find_dso(m, file, fl, PD_DSO_ELF);
+	if (n > sizeof d->build_id)
+		n = sizeof d->build_id;
+	memcpy(d->build_id, id, n);
+	d->build_id_len = n;
+}
+
+/* ---- threads and processes ---------------------------------------------- */
+
+static struct pd_proc *proc_get(struct pd_machine *m, int64_t pid, int create)
+{
+	if (create && m->nprocs * 2 >= m->procs_cap) {
+		size_t cap = m->procs_cap ? m->procs_cap * 2 : TABLE_MIN;
+		struct pd_proc **t = fp_xcalloc(cap, sizeof *t);
+		for (size_t i = 0; i < m->procs_cap; i++)
+			if (m->procs[i]) {
+				size_t s = slot_of((uint64_t)m->procs[i]->pid, cap);
+				while (t[s])
+					s = (s + 1) & (cap - 1);
+				t[s] = m->procs[i];
+			}
+		free(m->procs);
+		m->procs = t;
+		m->procs_cap = cap;
+	}
+	if (!m->procs_cap)
+		return NULL;
+	size_t s = slot_of((uint64_t)pid, m->procs_cap);
+	while (m->procs[s]) {
+		if (m->procs[s]->pid == pid)
+			return m->procs[s];
+		s = (s + 1) & (m->procs_cap - 1);
+	}
+	if (!create)
+		return NULL;
+	struct pd_proc *p = fp_xcalloc(1, sizeof *p);
+	p->pid = pid;
+	m->procs[s] = p;
+	m->nprocs++;
+	return p;
+}
+
+static struct pd_thread **thread_slot(struct pd_machine *m, int64_t tid)
+{
+	if (m->nthreads * 2 >= m->threads_cap) {
+		size_t cap = m->threads_cap ? m->threads_cap * 2 : TABLE_MIN;
+		struct pd_thread **t = fp_xcalloc(cap, sizeof *t);
+		for (size_t i = 0; i < m->threads_cap; i++)
+			if (m->threads[i]) {
+				size_t s = slot_of((uint64_t)m->threads[i]->tid, cap);
+				while (t[s])
+					s = (s + 1) & (cap - 1);
+				t[s] = m->threads[i];
+			}
+		free(m->threads);
+		m->threads = t;
+		m->threads_cap = cap;
+	}
+	size_t s = slot_of((uint64_t)tid, m->threads_cap);
+	while (m->threads[s] && m->threads[s]->tid != tid)
+		s = (s + 1) & (m->threads_cap - 1);
+	return &m->threads[s];
+}
+
+static void set_comm(struct pd_thread *t, const char *comm, size_t n)
+{
+	free(t->comm);
+	t->comm = fp_xmalloc(n + 2);
+	t->comm_len = clean_name(t->comm, comm, n);
+	if (!t->comm_len)
+		t->comm[t->comm_len++] = '?';
+	t->comm[t->comm_len] = '\0';
+}
+
+struct pd_thread *pd_machine_thread(struct pd_machine *m, int64_t pid, int64_t tid)
+{
+	struct pd_thread **slot = thread_slot(m, tid);
+
+	if (*slot) {
+		if ((*slot)->pid == -1 && pid != -1) {
+			/* first seen without its pid: join the process now */
+			(*slot)->pid = pid;
+			struct pd_proc *p = proc_get(m, pid, 1);
+			if ((*slot)->proc && !--(*slot)->proc->refs) {
+				free((*slot)->proc->maps);
+				free((*slot)->proc);
+			}
+			(*slot)->proc = p;
+			p->refs++;
+		}
+		return *slot;
+	}
+	struct pd_thread *t = fp_xcalloc(1, sizeof *t);
+	char buf[32];
+	t->pid = pid;
+	t->tid = tid;
+	if (tid == 0)
+		set_comm(t, IDLE_COMM, sizeof IDLE_COMM - 1);
+	else
+		set_comm(t, buf, (size_t)snprintf(buf, sizeof buf, COMM_UNKNOWN_FMT, (long long)tid));
+	if (pid != -1)
+		t->proc = proc_get(m, pid, 1);
+	else
+		t->proc = fp_xcalloc(1, sizeof *t->proc);	/* private until its pid is known */
+	t->proc->refs++;
+	*slot = t;
+	m->nthreads++;
+	m->st.threads++;
+	return t;
+}
+
+void pd_machine_comm(struct pd_machine *m, int64_t pid, int64_t tid, const char *comm,
+		     size_t len)
+{
+	set_comm(pd_machine_thread(m, pid, tid), comm, len);
+}
+
+static void copy_maps(struct pd_proc *dst, const struct pd_proc *src)
+{
+	free(dst->maps);
+	dst->maps = fp_xmalloc((src->nmaps ? src->nmaps : 1) * sizeof *dst->maps);
+	if (src->nmaps)
+		memcpy(dst->maps, src->maps, src->nmaps * sizeof *dst->maps);
+	dst->nmaps = dst->cap = src->nmaps;
+}
+
+/* perf's machine__process_fork_event: a reused tid starts afresh; the
+ * child gets the parent's comm, and a new process a copy of its maps. */
+void pd_machine_fork(struct pd_machine *m, int64_t pid, int64_t ppid, int64_t tid,
+		     int64_t ptid)
+{
+	struct pd_thread *parent = pd_machine_thread(m, ppid, ptid);
+	struct pd_thread **slot = thread_slot(m, tid);
+
+	if (*slot && *slot != parent) {
+		struct pd_thread *old = *slot;
+		if (!--old->proc->refs) {
+			/* the process is gone: forget its maps */
+			struct pd_proc *p = proc_get(m, old->proc->pid, 0);
+			if (p == old->proc) {
+				p->nmaps = 0;
+				p->refs = 0;
+			} else {
+				free(old->proc->maps);
+				free(old->proc);
+			}
+		}
+		old->proc = pid != -1 ? proc_get(m, pid, 1) : fp_xcalloc(1, sizeof *old->proc);
+		old->proc->refs++;
+		old->pid = pid;
+	}
+	struct pd_thread *t = pd_machine_thread(m, pid, tid);
+	if (t == parent)
+		return;
+	set_comm(t, parent->comm, parent->comm_len);
+	if (pid != ppid && t->proc->nmaps == 0 && parent->proc != t->proc)
+		copy_maps(t->proc, parent->proc);
+}
+
+/* ---- maps ------------------------------------------------------------------ */
+
+/* Inserts [start, end) into p, cutting what it overlaps (perf's
+ * maps__fixup_overlappings). */
+static void insert_map(struct pd_proc *p, const struct pd_map *nm)
+{
+	size_t out = 0, n = p->nmaps;
+	struct pd_map *v = fp_xmalloc((n + 2) * sizeof *v);
+
+	for (size_t i = 0; i < n; i++) {
+		struct pd_map o = p->maps[i];
+		if (o.end <= nm->start || o.start >= nm->end) {
+			v[out++] = o;
+			continue;
+		}
+		if (o.start < nm->start) {	/* left part survives */
+			struct pd_map l = o;
+			l.end = nm->start;
+			v[out++] = l;
+		}
+		if (o.end > nm->end) {		/* right part survives */
+			struct pd_map r = o;
+			if (!r.identity)
+				r.pgoff += nm->end - o.start;
+			r.start = nm->end;
+			v[out++] = r;
+		}
+	}
+	v[out++] = *nm;
+	for (size_t i = out - 1; i > 0 && v[i].start < v[i - 1].start; i--) {
+		struct pd_map t = v[i];
+		v[i] = v[i - 1];
+		v[i - 1] = t;
+	}
+	/* the survivors were sorted; one insertion pass puts nm in place */
+	free(p->maps);
+	p->maps = v;
+	p->nmaps = p->cap = out;
+}
+
+static int is_anon(const char *f, size_t n)
+{
+	return (n == 6 && memcmp(f, "//anon", 6) == 0) ||
+	       (n >= 9 && memcmp(f, "/dev/zero", 9) == 0) ||
+	       (n >= 14 && memcmp(f, "/anon_hugepage", 14) == 0);
+}
+
+static int is_no_dso(const char *f, size_t n)
+{
+	return (n >= 6 && memcmp(f, "[stack", 6) == 0) ||
+	       (n >= 5 && memcmp(f, "/SYSV", 5) == 0) ||
+	       (n == 6 && memcmp(f, "[heap]", 6) == 0);
+}
+
+#define PROT_EXEC_BIT 4u
+
+void pd_machine_mmap(struct pd_machine *m, int64_t pid, uint64_t start, uint64_t len,
+		     uint64_t pgoff, uint32_t prot, const char *file, size_t flen,
+		     int kernel)
+{
+	char jit[JIT_MAP_CAP];
+	struct pd_map nm = { .start = start, .end = start + len, .pgoff = pgoff };
+
+	if (kernel || pid == -1) {
+		if (flen >= sizeof KERNEL_TEXT_MAP - 1 &&
+		    memcmp(file, KERNEL_TEXT_MAP, sizeof KERNEL_TEXT_MAP - 1) == 0)
+			m->kernel_start = start;
+		return;	/* modules: their symbols come from kallsyms */
+	}
+	if (len == 0 || nm.end < start)
+		return;
+	if ((is_anon(file, flen) || is_no_dso(file, flen)) && (prot == 0 || (prot & PROT_EXEC_BIT))) {
+		flen = (size_t)snprintf(jit, sizeof jit, JIT_MAP_FMT, (long long)pid);
+		file = jit;
+		nm.identity = 1;
+		nm.dso = find_dso(m, file, flen, PD_DSO_JITMAP);
+	} else if (flen == 6 && memcmp(file, "[vdso]", 6) == 0) {
+		nm.pgoff = 0;
+		nm.dso = find_dso(m, file, flen, PD_DSO_VDSO);
+	} else {
+		nm.dso = find_dso(m, file, flen, PD_DSO_ELF);
+	}
+	insert_map(proc_get(m, pid, 1), &nm);
+}
+
+void pd_machine_ksymbol(struct pd_machine *m, uint64_t addr, uint32_t len,
+			const char *name, size_t nlen)
+{
+	struct pd_dso *d = find_dso(m, name, nlen, PD_DSO_KERNEL);
+
+	if (!d->loaded) {
+		d->loaded = 1;	/* its only symbol is this one */
+		pd_dso_add_sym(d, addr, addr + len, name, nlen);
+		pd_dso_fixup(d);
+	}
+	m->bpf = fp_xrealloc(m->bpf, (m->nbpf + 1) * sizeof *m->bpf);
+	m->bpf[m->nbpf].start = addr;
+	m->bpf[m->nbpf].end = addr + len;
+	m->bpf[m->nbpf].dso = d;
+	if (!m->nbpf || addr < m->bpf_lo)
+		m->bpf_lo = addr;
+	if (!m->nbpf || addr + len > m->bpf_hi)
+		m->bpf_hi = addr + len;
+	m->nbpf++;
+}
+
+static const struct pd_map *find_map(const struct pd_proc *p, uint64_t ip)
+{
+	size_t lo = 0, hi = p->nmaps;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->maps[mid].start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && ip < p->maps[lo - 1].end)
+		return &p->maps[lo - 1];
+	return NULL;
+}
+
+/* ---- frames ---------------------------------------------------------------- */
+
+/* The frame of dso-relative address rel (not cached yet). */
+static uint32_t resolve(struct pd_machine *m, struct pd_dso *d, uint64_t rel)
+{
+	if (!d->loaded) {
+		pd_dso_load(d);
+		if (d->missing) {
+			m->st.missing_dsos++;
+			if (m->missing)
+				m->missing(m->ctx, d);
+		}
+	}
+	uint64_t addr = d->type == PD_DSO_ELF || d->type == PD_DSO_VDSO ? pd_dso_vaddr(d, rel) : rel;
+	struct pd_sym *s = (struct pd_sym *)pd_dso_find(d, addr);
+
+	if (s) {
+		if (!s->frame) {
+			char *dem = NULL;
+			if ((d->type == PD_DSO_ELF || d->type == PD_DSO_VDSO) && !s->plain)
+				dem = cplus_demangle(s->name, DMGL_NO_OPTS);
+			const char *name = dem ? dem : s->name;
+			s->frame = add_frame(m, name, strlen(name), d->kind) + 1;
+			free(dem);
+		}
+		return s->frame - 1;
+	}
+	m->st.unresolved++;
+	if (!d->unknown_frame) {
+		/* fp-read: "[unknown]" in a known dso is "[<basename>]" */
+		const char *base = memrchr(d->name, '/', d->name_len);
+		base = base ? base + 1 : d->name;
+		size_t bn = (size_t)(d->name + d->name_len - base);
+		char buf[4096 + 2];
+		if (d->kind == FP_KIND_UNKNOWN || bn == 0 || bn > sizeof buf - 2)
+			d->unknown_frame = add_frame(m, UNKNOWN_NAME, sizeof UNKNOWN_NAME - 1, d->kind) + 1;
+		else if (base[0] == '[' && base[bn - 1] == ']')
+			d->unknown_frame = add_frame(m, base, bn, d->kind) + 1;
+		else {
+			buf[0] = '[';
+			memcpy(buf + 1, base, bn);
+			buf[bn + 1] = ']';
+			d->unknown_frame = add_frame(m, buf, bn + 2, d->kind) + 1;
+		}
+	}
+	return d->unknown_frame - 1;
+}
+
+static void grow_cache(struct pd_machine *m)
+{
+	size_t cap = m->cache_cap ? m->cache_cap * 2 : CACHE_MIN;
+	struct pd_cache_slot *c = fp_xcalloc(cap, sizeof *c);
+	for (size_t i = 0; i < m->cache_cap; i++) {
+		struct pd_cache_slot *o = &m->cache[i];
+		if (!o->dso)
+			continue;
+		size_t s = slot_of(o->addr ^ ((uint64_t)o->dso << 48), cap);
+		while (c[s].dso)
+			s = (s + 1) & (cap - 1);
+		c[s] = *o;
+	}
+	free(m->cache);
+	m->cache = c;
+	m->cache_cap = cap;
+}
+
+static uint32_t cached_frame(struct pd_machine *m, struct pd_dso *d, uint64_t rel)
+{
+	if (m->cache_used * 2 >= m->cache_cap)
+		grow_cache(m);
+	size_t s = slot_of(rel ^ ((uint64_t)d->id << 48), m->cache_cap);
+	while (m->cache[s].dso) {
+		if (m->cache[s].addr == rel && m->cache[s].dso == d->id)
+			return m->cache[s].frame;
+		s = (s + 1) & (m->cache_cap - 1);
+	}
+	uint32_t f = resolve(m, d, rel);
+	m->cache[s].addr = rel;
+	m->cache[s].dso = d->id;
+	m->cache[s].frame = f;
+	m->cache_used++;
+	return f;
+}
+
+uint32_t pd_machine_frame(struct pd_machine *m, struct pd_thread *t, int kernel,
+			  uint64_t ip)
+{
+	m->st.frames++;
+	if (kernel) {
+		if (m->nbpf && ip >= m->bpf_lo && ip < m->bpf_hi)
+			for (size_t i = 0; i < m->nbpf; i++)
+				if (ip >= m->bpf[i].start && ip < m->bpf[i].end)
+					return cached_frame(m, m->bpf[i].dso, ip);
+		if (m->kernel_start && ip < m->kernel_start)
+			return m->unknown_frame;
+		if (!m->kernel)
+			m->kernel = find_dso(m, KERNEL_DSO, sizeof KERNEL_DSO - 1, PD_DSO_KERNEL);
+		return cached_frame(m, m->kernel, ip);
+	}
+	const struct pd_map *mp = find_map(t->proc, ip);
+	if (!mp)
+		return m->unknown_frame;
+	return cached_frame(m, mp->dso, mp->identity ? ip : ip - mp->start + mp->pgoff);
+}
+
+void pd_machine_init(struct pd_machine *m)
+{
+	memset(m, 0, sizeof *m);
+	m->unknown_frame = add_frame(m, UNKNOWN_NAME, sizeof UNKNOWN_NAME - 1, FP_KIND_UNKNOWN);
+}
+
+void pd_machine_free(struct pd_machine *m)
+{
+	for (size_t i = 0; i < m->threads_cap; i++) {
+		struct pd_thread *t = m->threads[i];
+		if (!t)
+			continue;
+		if (!--t->proc->refs && proc_get(m, t->proc->pid, 0) != t->proc) {
+			free(t->proc->maps);
+			free(t->proc);
+		}
+		free(t->comm);
+		free(t);
+	}
+	for (size_t i = 0; i < m->procs_cap; i++)
+		if (m->procs[i]) {
+			free(m->procs[i]->maps);
+			free(m->procs[i]);
+		}
+	for (size_t i = 0; i < m->ndsos; i++)
+		pd_dso_free(m->dsos[i]);
+	free(m->threads);
+	free(m->procs);
+	free(m->dsos);
+	free(m->dso_hash);
+	free(m->bpf);
+	free(m->frames);
+	free(m->names);
+	free(m->cache);
+	memset(m, 0, sizeof *m);
+}

@@ -1,0 +1,116 @@
+/* pd_machine.h: the recorded machine as perf script sees it: threads and
+ * their comm, processes and their memory maps, the dsos, and the frame
+ * (name + kind) of every sampled address.
+ *
+ * Frames are resolved once per (dso, address): a hash lookup for a hot
+ * address. Frame names and kinds follow fp-read's rules for perf script
+ * text (fifo/fp_perfparse.h): the symbol as perf prints it, without the
+ * offset; "[<dso basename>]" when the dso is known but not the symbol;
+ * "[unknown]" when no map covers the address. The kind comes from the dso
+ * name perf prints, through fp_perf_dso_kind. So memory follows mappings,
+ * dsos and unique frames, never samples.
+ *
+ * Calling sequence: pd_machine_init; feed events (pd_machine_comm, _fork,
+ * _exit, _mmap, _ksymbol) in time order; for each sample pd_machine_thread
+ * then pd_machine_frame per address; pd_machine_free.
+ */
+#ifndef PD_MACHINE_H
+#define PD_MACHINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pd_symbols.h"
+
+struct pd_map {
+	uint64_t start, end, pgoff;
+	struct pd_dso *dso;
+	int identity;		/* JIT map: the address is the symbol address */
+};
+
+struct pd_proc {
+	int64_t pid;
+	struct pd_map *maps;	/* sorted by start, not overlapping */
+	size_t nmaps, cap;
+	unsigned refs;
+};
+
+struct pd_thread {
+	int64_t pid, tid;
+	char *comm;		/* cleaned for the protocol, never empty */
+	size_t comm_len;
+	struct pd_proc *proc;
+};
+
+struct pd_frame {
+	uint32_t off, len;	/* name in the names arena */
+	char kind;
+};
+
+struct pd_machine_stats {
+	uint64_t frames, unique_frames, unresolved, missing_dsos, dsos, threads;
+};
+
+struct pd_cache_slot {
+	uint64_t addr;
+	uint32_t dso;		/* dso index + 1; 0: empty slot */
+	uint32_t frame;
+};
+
+struct pd_bpf { uint64_t start, end; struct pd_dso *dso; };
+
+struct pd_machine {
+	struct pd_thread **threads;	/* open addressing by tid */
+	size_t threads_cap, nthreads;
+	struct pd_proc **procs;		/* open addressing by pid */
+	size_t procs_cap, nprocs;
+	struct pd_dso **dsos;		/* by index; dso_hash maps names */
+	size_t ndsos, dsos_cap;
+	uint32_t *dso_hash;		/* index + 1 */
+	size_t dso_hash_cap;
+	struct pd_dso *kernel;
+	uint64_t kernel_start;		/* from the [kernel.kallsyms]_text map */
+	struct pd_bpf *bpf;
+	size_t nbpf;
+	uint64_t bpf_lo, bpf_hi;	/* range of all BPF programs */
+	struct pd_frame *frames;
+	size_t nframes, frames_cap;
+	char *names;
+	size_t names_len, names_cap;
+	struct pd_cache_slot *cache;
+	size_t cache_cap, cache_used;
+	uint32_t unknown_frame;		/* "[unknown]", kind x */
+	struct pd_machine_stats st;
+	/* called once per dso that cannot be read (optional) */
+	void (*missing)(void *ctx, const struct pd_dso *d);
+	void *ctx;
+};
+
+void pd_machine_init(struct pd_machine *m);
+void pd_machine_free(struct pd_machine *m);
+
+void pd_machine_comm(struct pd_machine *m, int64_t pid, int64_t tid, const char *comm,
+		     size_t len);
+void pd_machine_fork(struct pd_machine *m, int64_t pid, int64_t ppid, int64_t tid,
+		     int64_t ptid);
+void pd_machine_mmap(struct pd_machine *m, int64_t pid, uint64_t start, uint64_t len,
+		     uint64_t pgoff, uint32_t prot, const char *file, size_t flen,
+		     int kernel);
+void pd_machine_ksymbol(struct pd_machine *m, uint64_t addr, uint32_t len,
+			const char *name, size_t nlen);
+/* A build-id from the recording, for the dso of that file. */
+void pd_machine_build_id(struct pd_machine *m, const char *file,
+			 const unsigned char *id, size_t n);
+
+/* The thread of (pid, tid), created as perf creates it if unknown. */
+struct pd_thread *pd_machine_thread(struct pd_machine *m, int64_t pid, int64_t tid);
+/* The frame of a sampled address in kernel or user context. */
+uint32_t pd_machine_frame(struct pd_machine *m, struct pd_thread *t, int kernel,
+			  uint64_t ip);
+
+static inline const char *pd_frame_name(const struct pd_machine *m, uint32_t f)
+{
+	return m->names + m->frames[f].off;
+}
+
+#endif

@@ -1,0 +1,655 @@
+/* pd_read.c: perf.data records to decoded events, in time order
+ * (pd_read.h). Attributes, features and names: pd_attr.c.
+ *
+ * Hot path: one memcpy of each record into an aligned scratch buffer (perf
+ * does not align records in pipe mode), a queue entry per timed record, a
+ * sort per round, and a field walk of each sample.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/perf_event.h>
+
+#include "fp_error.h"
+#include "pd_attr.h"
+#include "pd_read.h"
+
+#define HDR_SIZE sizeof(struct perf_event_header)
+#define REC_MAX 65536u		/* header.size is 16 bits */
+#define SCRATCH_WORDS (REC_MAX / 8 + 1)
+#define QUEUE_MIN 1024
+/* A PERF_RECORD_AUXTRACE record is followed by its payload, which its
+ * header.size does not count; the payload size is the first u64. */
+#define AUXTRACE_SIZE_OFF HDR_SIZE
+/* PERF_RECORD_HEADER_TRACING_DATA (pipe mode): u32 size after the header,
+ * then that many bytes not counted in header.size. */
+#define TRACING_SIZE_OFF HDR_SIZE
+#define PAD8(n) (((n) + 7u) & ~(uint64_t)7)
+
+struct pd_queued {
+	uint64_t time, seq;
+	const unsigned char *rec;	/* points into the file, or owned */
+	uint32_t len;
+	uint32_t owned;
+};
+
+static uint64_t rd64(const unsigned char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static uint32_t rd32(const unsigned char *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static void problem(struct pd_reader *r, enum pd_problem what, uint64_t off,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void problem(struct pd_reader *r, enum pd_problem what, uint64_t off,
+		    const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (what == PD_PROB_FATAL)
+		r->failed = 1;
+	if (what == PD_PROB_BAD_RECORD)
+		r->st.bad_records++;
+	if (r->ops->problem)
+		r->ops->problem(r->ctx, what, off, msg);
+}
+
+void pd_reader_problem(struct pd_reader *r, enum pd_problem what, uint64_t off,
+		       const char *msg)
+{
+	problem(r, what, off, "%s", msg);
+}
+
+/* ---- sample_id trailers and sample decoding ---------------------------- */
+
+/* The evsel of a sample: by its id when there are several. */
+static const struct pd_evsel *sample_evsel(struct pd_reader *r, const uint64_t *w, size_t nw)
+{
+	if (r->nevsels <= 1)
+		return r->nevsels ? &r->evsels[0] : NULL;
+	uint64_t st = r->evsels[0].sample_type;
+	size_t pos;
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		pos = 0;
+	else if (st & PERF_SAMPLE_ID)
+		pos = !!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID) +
+		      !!(st & PERF_SAMPLE_TIME) + !!(st & PERF_SAMPLE_ADDR);
+	else
+		return &r->evsels[0];
+	if (pos >= nw)
+		return NULL;
+	return pd_evsel_by_id(r, w[pos]);
+}
+
+/* Time of a side-band record from its sample_id trailer; 0 if none. */
+static int trailer_time(struct pd_reader *r, const uint64_t *w, size_t nw,
+			uint64_t *time)
+{
+	const struct pd_evsel *ev = r->nevsels ? &r->evsels[0] : NULL;
+
+	if (!ev || !ev->sample_id_all)
+		return 0;
+	uint64_t st = ev->sample_type;
+	if (r->nevsels > 1 && (st & PERF_SAMPLE_IDENTIFIER) && nw >= 1) {
+		const struct pd_evsel *e = pd_evsel_by_id(r, w[nw - 1]);
+		if (e)
+			st = e->sample_type;
+	}
+	if (!(st & PERF_SAMPLE_TIME))
+		return 0;
+	size_t back = 1 + !!(st & PERF_SAMPLE_ID) + !!(st & PERF_SAMPLE_STREAM_ID) +
+		      !!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_IDENTIFIER);
+	if (back > nw)
+		return 0;
+	*time = w[nw - back];
+	return 1;
+}
+
+static size_t read_format_words(const struct pd_evsel *ev, const uint64_t *w, size_t left)
+{
+	uint64_t rf = ev->read_format;
+	size_t per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+	size_t times = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+		       !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+
+	if (!(rf & PERF_FORMAT_GROUP))
+		return per + times;
+	if (left < 1 || w[0] > left)
+		return (size_t)-1;
+	return 1 + times + (size_t)w[0] * per;
+}
+
+#define NEED(n) do { if ((n) > (size_t)(end - p)) return -1; } while (0)
+
+/* Decodes a SAMPLE record (words w[0..nw), header excluded). */
+static int decode_sample(const struct pd_evsel *ev, const uint64_t *w, size_t nw,
+			 struct pd_sample *s)
+{
+	const uint64_t *p = w, *end = w + nw;
+	uint64_t st = ev->sample_type;
+
+	memset(s, 0, sizeof *s);
+	s->ev = ev;
+	s->pid = s->tid = s->cpu = -1;
+	s->period = 1;
+	if (st & PERF_SAMPLE_IDENTIFIER) { NEED(1); s->id = *p++; }
+	if (st & PERF_SAMPLE_IP) { NEED(1); s->ip = *p++; }
+	if (st & PERF_SAMPLE_TID) {
+		NEED(1);
+		s->pid = (int32_t)(uint32_t)(*p & 0xffffffffu);
+		s->tid = (int32_t)(uint32_t)(*p >> 32);
+		p++;
+	}
+	if (st & PERF_SAMPLE_TIME) { NEED(1); s->time = *p++; s->has_time = 1; }
+	if (st & PERF_SAMPLE_ADDR) { NEED(1); p++; }
+	if (st & PERF_SAMPLE_ID) { NEED(1); s->id = *p++; }
+	if (st & PERF_SAMPLE_STREAM_ID) { NEED(1); p++; }
+	if (st & PERF_SAMPLE_CPU) { NEED(1); s->cpu = (int64_t)(*p & 0xffffffffu); p++; }
+	if (st & PERF_SAMPLE_PERIOD) { NEED(1); s->period = *p++; }
+	if (st & PERF_SAMPLE_READ) {
+		size_t n = read_format_words(ev, p, (size_t)(end - p));
+		NEED(n);
+		p += n;
+	}
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		NEED(1);
+		uint64_t nr = *p++;
+		NEED(nr);
+		s->nr = nr;
+		s->chain = p;
+		p += nr;
+	}
+	if (st & PERF_SAMPLE_RAW) {
+		NEED(1);
+		uint64_t bytes = 4 + (*p & 0xffffffffu);	/* u32 size + data */
+		NEED(PAD8(bytes) / 8);
+		p += PAD8(bytes) / 8;
+	}
+	if (st & PERF_SAMPLE_BRANCH_STACK) {
+		NEED(1);
+		uint64_t nr = *p++;
+		if (ev->branch_type & PERF_SAMPLE_BRANCH_HW_INDEX) { NEED(1); p++; }
+		if (nr > (size_t)(end - p) / 3)
+			return -1;
+		p += nr * 3;
+	}
+	if (st & PERF_SAMPLE_REGS_USER) {
+		NEED(1);
+		s->regs_abi = *p++;
+		if (s->regs_abi) {
+			size_t n = (size_t)__builtin_popcountll(ev->regs_user);
+			NEED(n);
+			s->regs = p;
+			s->nregs = n;
+			p += n;
+		}
+	}
+	if (st & PERF_SAMPLE_STACK_USER) {
+		NEED(1);
+		uint64_t size = *p++;
+		if (size) {
+			NEED(PAD8(size) / 8 + 1);
+			s->stack = (const unsigned char *)p;
+			p += PAD8(size) / 8;
+			uint64_t dyn = *p++;
+			s->stack_size = dyn < size ? dyn : size;
+		}
+	}
+	return 0;
+}
+
+/* ---- side-band records --------------------------------------------------- */
+
+/* A NUL-terminated string in [p, end): its length, or -1. */
+static long cstr_len(const unsigned char *p, const unsigned char *end)
+{
+	const unsigned char *z = p < end ? memchr(p, 0, (size_t)(end - p)) : NULL;
+	return z ? (long)(z - p) : -1;
+}
+
+static int decode_side(struct pd_reader *r, const struct perf_event_header *h,
+		       const unsigned char *body, const unsigned char *end,
+		       struct pd_event *e)
+{
+	size_t n = (size_t)(end - body);
+	long sl;
+
+	switch (h->type) {
+	case PERF_RECORD_COMM:
+		if (n < 8 || (sl = cstr_len(body + 8, end)) < 0)
+			return -1;
+		e->type = PD_EV_COMM;
+		e->u.comm.pid = (int32_t)rd32(body);
+		e->u.comm.tid = (int32_t)rd32(body + 4);
+		e->u.comm.comm = (const char *)body + 8;
+		e->u.comm.len = (size_t)sl;
+		e->u.comm.exec = !!(h->misc & PERF_RECORD_MISC_COMM_EXEC);
+		r->st.comm++;
+		return 0;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		if (n < 16)
+			return -1;
+		e->type = h->type == PERF_RECORD_FORK ? PD_EV_FORK : PD_EV_EXIT;
+		e->u.fork.pid = (int32_t)rd32(body);
+		e->u.fork.ppid = (int32_t)rd32(body + 4);
+		e->u.fork.tid = (int32_t)rd32(body + 8);
+		e->u.fork.ptid = (int32_t)rd32(body + 12);
+		if (h->type == PERF_RECORD_FORK)
+			r->st.fork++;
+		else
+			r->st.exit++;
+		return 0;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2: {
+		/* pid tid start len pgoff [maj min ino gen | build-id] [prot flags] file */
+		size_t fixed = h->type == PERF_RECORD_MMAP ? 32 : 32 + 24 + 8;
+		if (n < fixed || (sl = cstr_len(body + fixed, end)) < 0)
+			return -1;
+		e->type = PD_EV_MMAP;
+		e->u.mmap.pid = (int32_t)rd32(body);
+		e->u.mmap.tid = (int32_t)rd32(body + 4);
+		e->u.mmap.start = rd64(body + 8);
+		e->u.mmap.len = rd64(body + 16);
+		e->u.mmap.pgoff = rd64(body + 24);
+		e->u.mmap.prot = h->type == PERF_RECORD_MMAP2 ? rd32(body + 56) : 0;
+		e->u.mmap.file = (const char *)body + fixed;
+		e->u.mmap.file_len = (size_t)sl;
+		e->u.mmap.kernel = (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
+				   PERF_RECORD_MISC_KERNEL;
+		r->st.mmap++;
+		return 0;
+	}
+	case PERF_RECORD_LOST:
+		if (n < 16)
+			return -1;
+		e->type = PD_EV_LOST;
+		e->u.lost.lost = rd64(body + 8);
+		return 0;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (n < 8)
+			return -1;
+		e->type = PD_EV_LOST;
+		e->u.lost.lost = rd64(body);
+		return 0;
+	case PERF_RECORD_KSYMBOL:
+		if (n < 16 || (sl = cstr_len(body + 16, end)) < 0)
+			return -1;
+		e->type = PD_EV_KSYMBOL;
+		e->u.ksym.addr = rd64(body);
+		e->u.ksym.len = rd32(body + 8);
+		e->u.ksym.unregister = !!(rd32(body + 12) >> 16 & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER);
+		e->u.ksym.name = (const char *)body + 16;
+		e->u.ksym.name_len = (size_t)sl;
+		r->st.ksymbol++;
+		return 0;
+	}
+	return 1;	/* not an event we deliver */
+}
+
+/* Decodes a queued (or immediate) kernel record and delivers it. */
+static void deliver(struct pd_reader *r, const unsigned char *rec, size_t len,
+		    uint64_t time, uint64_t off)
+{
+	memcpy(r->scratch, rec, len);
+	const struct perf_event_header *h = (const void *)r->scratch;
+	const unsigned char *body = (const unsigned char *)r->scratch + HDR_SIZE;
+	const uint64_t *w = (const uint64_t *)(const void *)body;
+	size_t nw = (len - HDR_SIZE) / 8;
+	struct pd_event e;
+
+	memset(&e, 0, sizeof e);
+	e.time = time;
+	if (h->type == PERF_RECORD_SAMPLE) {
+		const struct pd_evsel *ev = sample_evsel(r, w, nw);
+		if (!ev) {
+			problem(r, PD_PROB_BAD_RECORD, off, "sample with an unknown event id");
+			return;
+		}
+		if (decode_sample(ev, w, nw, &e.u.sample) < 0) {
+			problem(r, PD_PROB_BAD_RECORD, off, "sample record of %zu bytes is "
+				"shorter than its sample_type needs", len);
+			return;
+		}
+		e.u.sample.misc = h->misc;
+		e.type = PD_EV_SAMPLE;
+		r->st.samples++;
+	} else {
+		int rc = decode_side(r, h, body, (const unsigned char *)r->scratch + len, &e);
+		if (rc < 0) {
+			problem(r, PD_PROB_BAD_RECORD, off, "record type %u of %zu bytes "
+				"is too short", h->type, len);
+			return;
+		}
+		if (rc > 0)
+			return;
+	}
+	if (e.type == PD_EV_LOST) {
+		r->st.lost_records++;
+		r->st.lost_events += e.u.lost.lost;
+	}
+	r->ops->event(r->ctx, &e);
+}
+
+/* ---- the reorder queue --------------------------------------------------- */
+
+static int cmp_queued(const void *a, const void *b)
+{
+	const struct pd_queued *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Delivers every queued event with time <= limit, oldest first. */
+static void flush_until(struct pd_reader *r, uint64_t limit)
+{
+	if (!r->qn)
+		return;
+	qsort(r->q, r->qn, sizeof r->q[0], cmp_queued);
+	size_t i = 0;
+	for (; i < r->qn && r->q[i].time <= limit; i++) {
+		struct pd_queued *q = &r->q[i];
+		deliver(r, q->rec, q->len, q->time, 0);
+		r->last_flushed = q->time;
+		r->flushed_any = 1;
+		r->qbytes -= q->len;
+		if (q->owned)
+			free((void *)q->rec);
+	}
+	memmove(r->q, r->q + i, (r->qn - i) * sizeof r->q[0]);
+	r->qn -= i;
+}
+
+static void queue_event(struct pd_reader *r, const unsigned char *rec, size_t len,
+			uint64_t time, uint64_t off)
+{
+	if (r->flushed_any && time < r->last_flushed) {
+		/* perf does the same: too late to sort, delivered at once */
+		r->st.late_events++;
+		deliver(r, rec, len, time, off);
+		return;
+	}
+	if (r->qbytes + len > PD_QUEUE_MAX_BYTES && r->qn) {
+		/* Bounded window: deliver the older half now. */
+		qsort(r->q, r->qn, sizeof r->q[0], cmp_queued);
+		r->st.forced_flushes++;
+		flush_until(r, r->q[r->qn / 2].time);
+	}
+	if (r->qn == r->qcap) {
+		r->qcap = r->qcap ? r->qcap * 2 : QUEUE_MIN;
+		r->q = fp_xrealloc(r->q, r->qcap * sizeof r->q[0]);
+	}
+	struct pd_queued *q = &r->q[r->qn++];
+	q->time = time;
+	q->seq = r->seq++;
+	q->len = (uint32_t)len;
+	q->owned = r->pipe_mode;
+	if (r->pipe_mode) {
+		unsigned char *copy = fp_xmalloc(len);
+		memcpy(copy, rec, len);
+		q->rec = copy;
+	} else {
+		q->rec = rec;
+	}
+	r->qbytes += len;
+	if (time > r->round_max)
+		r->round_max = time;
+}
+
+static void finished_round(struct pd_reader *r)
+{
+	r->st.rounds++;
+	flush_until(r, r->next_flush);
+	r->next_flush = r->round_max;
+}
+
+/* ---- records ------------------------------------------------------------- */
+
+/* A kernel record: queued by its time, or delivered now if it has none. */
+static void kernel_record(struct pd_reader *r, const unsigned char *rec, size_t len,
+			  uint64_t off)
+{
+	const struct perf_event_header *h = (const void *)r->scratch;
+	const uint64_t *w = (const uint64_t *)(const void *)((const unsigned char *)r->scratch + HDR_SIZE);
+	size_t nw = (len - HDR_SIZE) / 8;
+	uint64_t time = 0;
+	int timed;
+
+	memcpy(r->scratch, rec, len);
+	if (h->type == PERF_RECORD_SAMPLE) {
+		const struct pd_evsel *ev = sample_evsel(r, w, nw);
+		uint64_t st = ev ? ev->sample_type : 0;
+		size_t pos = !!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) +
+			     !!(st & PERF_SAMPLE_TID);
+		timed = (st & PERF_SAMPLE_TIME) && pos < nw;
+		if (timed)
+			time = w[pos];
+	} else {
+		timed = trailer_time(r, w, nw, &time);
+	}
+	if (timed)
+		queue_event(r, rec, len, time, off);
+	else
+		deliver(r, rec, len, 0, off);
+}
+
+/* How many bytes a record takes, payload that header.size does not count
+ * included; 0 if they are not all there yet. */
+static uint64_t record_extent(const unsigned char *p, size_t avail, int pipe_mode)
+{
+	struct perf_event_header h;
+
+	memcpy(&h, p, HDR_SIZE);
+	uint64_t size = h.size;
+	if (h.type == PERF_RECORD_AUXTRACE && h.size >= AUXTRACE_SIZE_OFF + 8) {
+		if (avail < AUXTRACE_SIZE_OFF + 8)
+			return 0;
+		size += rd64(p + AUXTRACE_SIZE_OFF);
+	} else if (pipe_mode && h.type == PERF_RECORD_HEADER_TRACING_DATA &&
+		   h.size >= TRACING_SIZE_OFF + 4) {
+		if (avail < TRACING_SIZE_OFF + 4)
+			return 0;
+		size += PAD8(rd32(p + TRACING_SIZE_OFF));
+	}
+	return size;
+}
+
+static void one_record(struct pd_reader *r, const unsigned char *p, size_t len, uint64_t off)
+{
+	struct perf_event_header h;
+
+	memcpy(&h, p, HDR_SIZE);
+	r->st.records++;
+	if (h.type == PERF_RECORD_SAMPLE || (h.type >= PERF_RECORD_MMAP &&
+	    h.type < PERF_RECORD_MAX)) {
+		kernel_record(r, p, len, off);
+		if (h.type != PERF_RECORD_SAMPLE && h.type != PERF_RECORD_COMM &&
+		    h.type != PERF_RECORD_FORK && h.type != PERF_RECORD_EXIT &&
+		    h.type != PERF_RECORD_MMAP && h.type != PERF_RECORD_MMAP2 &&
+		    h.type != PERF_RECORD_LOST && h.type != PERF_RECORD_LOST_SAMPLES &&
+		    h.type != PERF_RECORD_KSYMBOL)
+			r->st.other_records++;
+		return;
+	}
+	switch (pd_user_record(r, p, len, off)) {
+	case PD_USER_ROUND:
+		finished_round(r);
+		break;
+	case PD_USER_DONE:
+		break;
+	case PD_USER_UNKNOWN:
+		r->st.unknown_records++;
+		problem(r, PD_PROB_UNKNOWN_RECORD, off, "unknown record type %u "
+			"(%u bytes) skipped", h.type, h.size);
+		break;
+	}
+}
+
+/* Walks the records in [p, p + n); returns the bytes used (a record cut
+ * at the end is left for later). */
+static size_t walk_records(struct pd_reader *r, const unsigned char *p, size_t n,
+			   uint64_t base)
+{
+	size_t pos = 0;
+
+	while (!r->failed && n - pos >= HDR_SIZE) {
+		struct perf_event_header h;
+		memcpy(&h, p + pos, HDR_SIZE);
+		if (h.size < HDR_SIZE) {
+			problem(r, PD_PROB_FATAL, base + pos, "record of %u bytes (type %u) "
+				"is shorter than its header: the data is corrupt from here",
+				h.size, h.type);
+			break;
+		}
+		uint64_t ext = record_extent(p + pos, n - pos, r->pipe_mode);
+		if (!ext || ext > n - pos)
+			break;
+		one_record(r, p + pos, h.size, base + pos);
+		pos += (size_t)ext;
+	}
+	return pos;
+}
+
+/* ---- entry points -------------------------------------------------------- */
+
+int pd_is_perf_data(const unsigned char *p, size_t n)
+{
+	return n >= 8 && rd64(p) == PD_MAGIC;
+}
+
+void pd_reader_init(struct pd_reader *r, const struct pd_ops *ops, void *ctx)
+{
+	memset(r, 0, sizeof *r);
+	r->ops = ops;
+	r->ctx = ctx;
+	r->scratch = fp_xmalloc(SCRATCH_WORDS * 8);
+}
+
+void pd_reader_file(struct pd_reader *r, const unsigned char *data, size_t size)
+{
+	uint64_t data_off, data_size;
+
+	if (pd_file_header(r, data, size, &data_off, &data_size) < 0)
+		return;
+	if (r->pipe_mode) {		/* a pipe-format stream saved to a file */
+		r->header_done = 0;
+		pd_reader_feed(r, data, size);
+		pd_reader_end(r);
+		return;
+	}
+	r->st.bytes = size;
+	size_t used = walk_records(r, data + data_off, (size_t)data_size, data_off);
+	if (!r->failed && used < data_size) {
+		r->st.truncated = 1;
+		problem(r, PD_PROB_BAD_RECORD, data_off + used, "truncated: the last "
+			"record is cut after %llu of its bytes",
+			(unsigned long long)(data_size - used));
+	}
+	flush_until(r, UINT64_MAX);
+}
+
+void pd_reader_feed(struct pd_reader *r, const unsigned char *data, size_t n)
+{
+	if (r->failed)
+		return;
+	r->st.bytes += n;
+	if (!r->header_done) {
+		/* The 16-byte pipe header may come in pieces too. */
+		size_t take = n;
+		if (r->buf_len + take > PD_PIPE_HEADER_SIZE)
+			take = PD_PIPE_HEADER_SIZE - r->buf_len;
+		if (r->buf_cap < REC_MAX * 2) {
+			r->buf_cap = REC_MAX * 2;
+			r->buf = fp_xrealloc(r->buf, r->buf_cap);
+		}
+		memcpy(r->buf + r->buf_len, data, take);
+		r->buf_len += take;
+		data += take;
+		n -= take;
+		if (r->buf_len < PD_PIPE_HEADER_SIZE)
+			return;
+		if (pd_pipe_header(r, r->buf, r->buf_len) < 0)
+			return;
+		r->buf_len = 0;
+		r->offset = PD_PIPE_HEADER_SIZE;
+	}
+	while (n && !r->failed) {
+		/* Records straight from the caller's buffer when none is pending. */
+		if (r->buf_len == 0) {
+			size_t used = walk_records(r, data, n, r->offset);
+			r->offset += used;
+			data += used;
+			n -= used;
+			if (!n || r->failed)
+				return;
+		}
+		size_t room = r->buf_cap - r->buf_len, take = n < room ? n : room;
+		memcpy(r->buf + r->buf_len, data, take);
+		r->buf_len += take;
+		data += take;
+		n -= take;
+		size_t used = walk_records(r, r->buf, r->buf_len, r->offset);
+		if (!used && r->buf_len >= HDR_SIZE) {
+			uint64_t ext = record_extent(r->buf, r->buf_len, 1);
+			if (ext > r->buf_cap) {		/* an AUXTRACE payload: grow */
+				if (ext > PD_QUEUE_MAX_BYTES) {
+					problem(r, PD_PROB_FATAL, r->offset, "record of %llu "
+						"bytes is too big", (unsigned long long)ext);
+					return;
+				}
+				r->buf_cap = (size_t)ext;
+				r->buf = fp_xrealloc(r->buf, r->buf_cap);
+			}
+		}
+		memmove(r->buf, r->buf + used, r->buf_len - used);
+		r->buf_len -= used;
+		r->offset += used;
+	}
+}
+
+void pd_reader_end(struct pd_reader *r)
+{
+	if (!r->header_done && !r->failed)
+		problem(r, PD_PROB_FATAL, 0, "input ended after %zu bytes, before the "
+			"perf.data header was complete", r->buf_len);
+	else if (r->buf_len && !r->failed) {
+		r->st.truncated = 1;
+		problem(r, PD_PROB_BAD_RECORD, r->offset, "truncated: input ended "
+			"inside a record (%zu bytes of it)", r->buf_len);
+	}
+	r->buf_len = 0;
+	flush_until(r, UINT64_MAX);
+}
+
+void pd_reader_free(struct pd_reader *r)
+{
+	for (size_t i = 0; i < r->qn; i++)
+		if (r->q[i].owned)
+			free((void *)r->q[i].rec);
+	for (size_t i = 0; i < r->nevsels; i++)
+		free(r->evsels[i].name);
+	free(r->q);
+	free(r->evsels);
+	free(r->ids);
+	free(r->buf);
+	free(r->scratch);
+	free(r->hostname);
+	memset(r, 0, sizeof *r);
+}

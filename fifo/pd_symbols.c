@@ -1,0 +1,612 @@
+/* pd_symbols.c: symbol tables with elfutils, /proc/kallsyms and perf JIT
+ * maps, prepared the way perf prepares its own (pd_symbols.h).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include <libiberty/demangle.h>
+
+#include "fp_error.h"
+#include "pd_symbols.h"
+
+#define ARENA_BLOCK (64u << 10)
+#define KALLSYMS "/proc/kallsyms"
+#define PAGE 4096u
+#define ROUNDUP_PAGE(x) (((x) + PAGE - 1) & ~(uint64_t)(PAGE - 1))
+#define BUILD_ID_CACHE "/.debug/.build-id/"
+#define PATH_CAP 4096
+#define SYMS_MIN 256
+
+/* ---- names ------------------------------------------------------------ */
+
+static char *arena_copy(struct pd_dso *d, const char *s, size_t n)
+{
+	/* Blocks of ARENA_BLOCK; a name longer than a block gets its own. */
+	size_t need = n + 1;
+	char *blk = d->narena ? d->arena[d->narena - 1] : NULL;
+	size_t *fill = blk ? (size_t *)(void *)blk : NULL;
+	if (!blk || *fill + need > ARENA_BLOCK) {
+		size_t size = need + sizeof(size_t) > ARENA_BLOCK ? need + sizeof(size_t) : ARENA_BLOCK;
+		d->arena = fp_xrealloc(d->arena, (d->narena + 1) * sizeof *d->arena);
+		blk = fp_xmalloc(size);
+		d->arena[d->narena++] = blk;
+		fill = (size_t *)(void *)blk;
+		*fill = sizeof(size_t);
+	}
+	char *dst = blk + *fill;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+	*fill += need;
+	return dst;
+}
+
+void pd_dso_add_sym(struct pd_dso *d, uint64_t start, uint64_t end, const char *name,
+		    size_t len)
+{
+	if (d->nsyms == d->syms_cap) {
+		d->syms_cap = d->syms_cap ? d->syms_cap * 2 : SYMS_MIN;
+		d->syms = fp_xrealloc(d->syms, d->syms_cap * sizeof *d->syms);
+	}
+	struct pd_sym *s = &d->syms[d->nsyms++];
+	s->start = start;
+	s->end = end;
+	s->name = arena_copy(d, name, len);
+	s->frame = 0;
+	s->binding = STB_GLOBAL;
+	s->plain = 0;
+}
+
+/* ---- perf's table preparation -------------------------------------------- */
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct pd_sym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	/* keep the reading order of ties (frame holds it while sorting) */
+	return x->frame < y->frame ? -1 : x->frame > y->frame;
+}
+
+static size_t underscores(const char *s)
+{
+	size_t n = 0;
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* perf's choose_best_symbol: 1 if a is kept over b. */
+static int better(const struct pd_sym *a, const struct pd_sym *b)
+{
+	uint64_t la = a->end - a->start, lb = b->end - b->start;
+	if (lb == 0 && la > 0) return 1;
+	if (la == 0 && lb > 0) return 0;
+	int wa = a->binding == STB_WEAK, wb = b->binding == STB_WEAK;
+	if (wb && !wa) return 1;
+	if (wa && !wb) return 0;
+	int ga = a->binding == STB_GLOBAL, gb = b->binding == STB_GLOBAL;
+	if (ga && !gb) return 1;
+	if (gb && !ga) return 0;
+	size_t ua = underscores(a->name), ub = underscores(b->name);
+	if (ub > ua) return 1;
+	if (ua > ub) return 0;
+	size_t na = strlen(a->name), nb = strlen(b->name);
+	if (na > nb) return 1;
+	if (na < nb) return 0;
+	return 1;
+}
+
+/* symbols__fixup_end, then symbols__fixup_duplicate. Kallsyms symbols
+ * have no size; module symbols carry their [module] after a TAB. */
+static void fixup(struct pd_dso *d, int kallsyms)
+{
+	if (!d->nsyms)
+		return;
+	/* stable: qsort with the original index as a tie-break */
+	for (size_t i = 0; i < d->nsyms; i++)
+		d->syms[i].frame = (uint32_t)i;
+	qsort(d->syms, d->nsyms, sizeof *d->syms, cmp_sym);
+	for (size_t i = 0; i + 1 < d->nsyms; i++) {
+		struct pd_sym *prev = &d->syms[i], *curr = &d->syms[i + 1];
+		if (prev->end != prev->start)
+			continue;
+		if (kallsyms && (!strchr(prev->name, '\t') != !strchr(curr->name, '\t')))
+			prev->end = ROUNDUP_PAGE(prev->end + PAGE);
+		else
+			prev->end = curr->start;
+	}
+	struct pd_sym *last = &d->syms[d->nsyms - 1];
+	if (last->end == last->start)
+		last->end = ROUNDUP_PAGE(last->start) + PAGE;
+	size_t out = 0;
+	for (size_t i = 0; i < d->nsyms; i++) {
+		if (out && d->syms[out - 1].start == d->syms[i].start) {
+			if (!better(&d->syms[out - 1], &d->syms[i]))
+				d->syms[out - 1] = d->syms[i];
+			continue;
+		}
+		d->syms[out++] = d->syms[i];
+	}
+	d->nsyms = out;
+	for (size_t i = 0; i < d->nsyms; i++)
+		d->syms[i].frame = 0;
+}
+
+void pd_dso_fixup(struct pd_dso *d)
+{
+	fixup(d, 0);
+}
+
+const struct pd_sym *pd_dso_find(struct pd_dso *d, uint64_t addr)
+{
+	if (!d->loaded)
+		pd_dso_load(d);
+	size_t lo = 0, hi = d->nsyms;
+	while (lo < hi) {		/* first symbol starting after addr */
+		size_t mid = lo + (hi - lo) / 2;
+		if (d->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	const struct pd_sym *s = &d->syms[lo - 1];
+	if (addr < s->end || addr == s->start)
+		return s;
+	return NULL;
+}
+
+uint64_t pd_dso_vaddr(const struct pd_dso *d, uint64_t offset)
+{
+	for (size_t i = 0; i < d->nsegs; i++)
+		if (offset >= d->segs[i].offset && offset - d->segs[i].offset < d->segs[i].size)
+			return offset - d->segs[i].offset + d->segs[i].vaddr;
+	return d->nsegs ? offset - d->segs[0].offset + d->segs[0].vaddr : offset;
+}
+
+/* ---- ELF files via libdwfl -------------------------------------------- */
+
+static char *debuginfo_path;
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};
+
+/* perf keeps function and object symbols of code sections and of sections
+ * named *text* or *data*, and labels (STT_NOTYPE) wherever they are. */
+static int in_text_or_data(Elf *elf, GElf_Word shndx)
+{
+	size_t shstrndx;
+	GElf_Shdr shdr;
+	Elf_Scn *scn = elf_getscn(elf, shndx);
+
+	if (!scn || !gelf_getshdr(scn, &shdr) || elf_getshdrstrndx(elf, &shstrndx) < 0)
+		return 0;
+	if (shdr.sh_flags & SHF_EXECINSTR)	/* .init, .fini: perf names _init */
+		return 1;
+	const char *name = elf_strptr(elf, shstrndx, shdr.sh_name);
+	return name && (strstr(name, "text") || strstr(name, "data"));
+}
+
+static Elf_Scn *section_named(Elf *elf, const char *want, GElf_Shdr *shdr)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) < 0)
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+		if (gelf_getshdr(scn, shdr) && (name = elf_strptr(elf, shstrndx, shdr->sh_name)) &&
+		    strcmp(name, want) == 0)
+			return scn;
+	}
+	return NULL;
+}
+
+#define PLT_SUFFIX "@plt"
+#define PLT_NAME_MAX 1024
+
+/* perf's dso__synthesize_plt_symbols: entry i of .plt (after its header
+ * entry) or of .plt.sec (no header) is "<name of relocation i>@plt". */
+static void synthesize_plt(struct pd_dso *d, Elf *elf)
+{
+	GElf_Shdr plt, rel, dynsym;
+	uint64_t header = 0;
+	Elf_Scn *rscn;
+
+	if (section_named(elf, ".plt.sec", &plt))
+		header = 0;
+	else if (section_named(elf, ".plt", &plt))
+		header = plt.sh_entsize ? plt.sh_entsize : 16;
+	else
+		return;
+	uint64_t entry = plt.sh_entsize ? plt.sh_entsize : 16;
+	if (!(rscn = section_named(elf, ".rela.plt", &rel)) &&
+	    !(rscn = section_named(elf, ".rel.plt", &rel)))
+		return;
+	Elf_Scn *dscn = elf_getscn(elf, rel.sh_link);
+	Elf_Data *rdata = elf_getdata(rscn, NULL), *sdata = dscn ? elf_getdata(dscn, NULL) : NULL;
+	if (!dscn || !gelf_getshdr(dscn, &dynsym) || !rdata || !sdata || !rel.sh_entsize)
+		return;
+	size_t n = rel.sh_size / rel.sh_entsize;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Rela ra;
+		GElf_Rel r;
+		uint64_t info;
+		if (rel.sh_type == SHT_RELA) {
+			if (!gelf_getrela(rdata, (int)i, &ra))
+				break;
+			info = ra.r_info;
+		} else {
+			if (!gelf_getrel(rdata, (int)i, &r))
+				break;
+			info = r.r_info;
+		}
+		GElf_Sym sym;
+		if (!gelf_getsym(sdata, (int)GELF_R_SYM(info), &sym))
+			continue;
+		const char *name = elf_strptr(elf, dynsym.sh_link, sym.st_name);
+		char buf[PLT_NAME_MAX];
+		if (!name)
+			name = "";	/* IRELATIVE: perf names it "@plt" */
+		/* perf demangles the name, then appends @plt */
+		char *dem = cplus_demangle(name, DMGL_NO_OPTS);
+		int len = snprintf(buf, sizeof buf, "%s" PLT_SUFFIX, dem ? dem : name);
+		free(dem);
+		uint64_t start = plt.sh_addr + header + i * entry;
+		if (len > 0 && (size_t)len < sizeof buf) {
+			pd_dso_add_sym(d, start, start + entry, buf, (size_t)len);
+			d->syms[d->nsyms - 1].plain = 1;
+		}
+	}
+}
+
+static void read_segments(struct pd_dso *d, Elf *elf)
+{
+	size_t n;
+
+	if (elf_getphdrnum(elf, &n) < 0)
+		return;
+	d->segs = fp_xcalloc(n ? n : 1, sizeof *d->segs);
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD) {
+			d->segs[d->nsegs].offset = ph.p_offset;
+			d->segs[d->nsegs].vaddr = ph.p_vaddr;
+			d->segs[d->nsegs].size = ph.p_filesz;
+			d->nsegs++;
+		}
+	}
+}
+
+static void read_elf_symbols(struct pd_dso *d, Dwfl_Module *m, GElf_Addr bias)
+{
+	int n = dwfl_module_getsymtab(m);
+
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		Elf *selfelf;
+		Dwarf_Addr sbias;
+		const char *name = dwfl_module_getsym_info(m, i, &sym, &addr, &shndx,
+							   &selfelf, &sbias);
+		int type = GELF_ST_TYPE(sym.st_info);
+		int label = type == STT_NOTYPE && shndx != SHN_ABS;
+
+		if (!name || !*name || shndx == SHN_UNDEF)
+			continue;
+		if (!label && ((type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT) ||
+			       !in_text_or_data(selfelf, shndx)))
+			continue;
+		pd_dso_add_sym(d, addr - bias, addr - bias + sym.st_size, name, strlen(name));
+		d->syms[d->nsyms - 1].binding = (uint8_t)GELF_ST_BIND(sym.st_info);
+	}
+}
+
+/* perf (since 6.0) loads .dynsym as well as .symtab: a binary with a tiny
+ * .symtab keeps the names of its exported functions. */
+static void read_dynsym(struct pd_dso *d, Elf *elf)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNSYM)
+			break;
+	Elf_Data *data = scn ? elf_getdata(scn, NULL) : NULL;
+	if (!data || !sh.sh_entsize)
+		return;
+	size_t n = sh.sh_size / sh.sh_entsize;
+	for (size_t i = 1; i < n; i++) {
+		GElf_Sym sym;
+		if (!gelf_getsym(data, (int)i, &sym))
+			break;
+		const char *name = elf_strptr(elf, sh.sh_link, sym.st_name);
+		int type = GELF_ST_TYPE(sym.st_info);
+		int label = type == STT_NOTYPE && sym.st_shndx != SHN_ABS;
+		if (!name || !*name || sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE)
+			continue;
+		if (!label && ((type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT) ||
+			       !in_text_or_data(elf, sym.st_shndx)))
+			continue;
+		pd_dso_add_sym(d, sym.st_value, sym.st_value + sym.st_size, name, strlen(name));
+		d->syms[d->nsyms - 1].binding = (uint8_t)GELF_ST_BIND(sym.st_info);
+	}
+}
+
+static int same_build_id(const struct pd_dso *d, Dwfl_Module *m)
+{
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	int n = dwfl_module_build_id(m, &bits, &vaddr);
+
+	if (!d->build_id_len || n <= 0)
+		return 1;	/* nothing to compare */
+	return (size_t)n >= d->build_id_len && memcmp(bits, d->build_id, d->build_id_len) == 0;
+}
+
+/* Opens path as a dwfl module; 0 with *dw set, or -1 (errno or -2: other build). */
+static int open_elf(struct pd_dso *d, const char *path, int fd, Dwfl **dwp, Dwfl_Module **mp)
+{
+	Dwfl *dw = dwfl_begin(&offline_callbacks);
+	if (!dw) {
+		close(fd);
+		return -1;
+	}
+	Dwfl_Module *m = dwfl_report_elf(dw, d->name, path, fd, 0, false);
+	dwfl_report_end(dw, NULL, NULL);
+	if (!m) {
+		dwfl_end(dw);
+		return -1;
+	}
+	if (!same_build_id(d, m)) {
+		dwfl_end(dw);
+		return -2;
+	}
+	*dwp = dw;
+	*mp = m;
+	return 0;
+}
+
+static void build_id_cache_path(const struct pd_dso *d, char *buf, size_t cap)
+{
+	const char *home = getenv("HOME");
+	size_t n = (size_t)snprintf(buf, cap, "%s" BUILD_ID_CACHE, home ? home : "/root");
+
+	for (size_t i = 0; i < d->build_id_len && n + 4 < cap; i++) {
+		n += (size_t)snprintf(buf + n, cap - n, "%02x", d->build_id[i]);
+		if (i == 0)
+			buf[n++] = '/';
+	}
+	snprintf(buf + n, cap > n ? cap - n : 0, "/elf");
+}
+
+/* Opens a regular file only: a recording may name a FIFO or a device,
+ * which must neither block nor be read. */
+static int open_regular(const char *path, int *err)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+
+	*err = 0;
+	if (fd < 0) {
+		*err = errno;
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		*err = EINVAL;
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void load_elf(struct pd_dso *d)
+{
+	Dwfl *dw = NULL;
+	Dwfl_Module *m = NULL;
+	char path[PATH_CAP];
+	int rc = -1, err = 0;
+	int fd = open_regular(d->name, &err);
+
+	if (fd >= 0)
+		rc = open_elf(d, d->name, fd, &dw, &m);
+	if (rc < 0 && d->build_id_len) {
+		build_id_cache_path(d, path, sizeof path);
+		int err2;
+		fd = open_regular(path, &err2);
+		if (fd >= 0 && open_elf(d, path, fd, &dw, &m) == 0)
+			rc = 0;
+	}
+	if (rc < 0) {
+		char why[PATH_CAP + 64];
+		d->missing = 1;
+		snprintf(why, sizeof why, "%s", fd < 0 && err ? strerror(err) :
+			 rc == -2 ? "a different build than the one recorded" :
+			 "not an ELF file elfutils can read");
+		d->missing_why = fp_xstrdup(why);
+		return;
+	}
+	GElf_Addr bias = 0;
+	Elf *elf = dwfl_module_getelf(m, &bias);
+	if (elf) {
+		read_segments(d, elf);
+		synthesize_plt(d, elf);
+	}
+	read_elf_symbols(d, m, bias);
+	if (elf)
+		read_dynsym(d, elf);
+	dwfl_end(dw);
+	fixup(d, 0);
+}
+
+/* ---- kernel, JIT maps, vdso ------------------------------------------- */
+
+static const char *kallsyms_path = KALLSYMS;
+
+void pd_symbols_set_kallsyms(const char *path)
+{
+	kallsyms_path = path;
+}
+
+static int kallsyms_binding(char type)
+{
+	if (type == 'W')
+		return STB_WEAK;
+	return isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL;
+}
+
+static void load_kallsyms(struct pd_dso *d)
+{
+	int err;
+	int fd = open_regular(kallsyms_path, &err);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;	/* /proc files are regular */
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	if (!f) {
+		d->missing = 1;
+		d->missing_why = fp_xstrdup(strerror(err ? err : errno));
+		return;
+	}
+	while ((n = getline(&line, &cap, f)) > 0) {
+		char *end;
+		unsigned long long addr = strtoull(line, &end, 16);
+		if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
+			continue;
+		char type = end[1];
+		if (toupper((unsigned char)type) != 'T' && toupper((unsigned char)type) != 'W')
+			continue;
+		char *name = end + 3;
+		size_t len = strcspn(name, "\n");
+		pd_dso_add_sym(d, addr, addr, name, len);	/* "name\t[module]" */
+		d->syms[d->nsyms - 1].binding = (uint8_t)kallsyms_binding(type);
+	}
+	free(line);
+	fclose(f);
+	fixup(d, 1);
+	/* the shown name stops at the module's TAB */
+	for (size_t i = 0; i < d->nsyms; i++) {
+		char *tab = strchr(d->syms[i].name, '\t');
+		if (tab)
+			*tab = '\0';
+	}
+}
+
+static void load_jitmap(struct pd_dso *d)
+{
+	int err;
+	int fd = open_regular(d->name, &err);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	if (!f) {
+		d->missing = 1;
+		d->missing_why = fp_xstrdup(strerror(err ? err : errno));
+		return;
+	}
+	while ((n = getline(&line, &cap, f)) > 0) {
+		char *p = line, *e;
+		unsigned long long start = strtoull(p, &e, 16), size;
+		if (e == p || *e != ' ')
+			continue;
+		p = e + 1;
+		size = strtoull(p, &e, 16);
+		if (e == p || *e != ' ')
+			continue;
+		p = e + 1;
+		size_t len = strcspn(p, "\n");
+		if (len)
+			pd_dso_add_sym(d, start, start + size, p, len);
+	}
+	free(line);
+	fclose(f);
+	fixup(d, 0);
+}
+
+/* [vdso]: this process's own vdso, which is the recorded one when the
+ * recording was made on this machine (perf does the same). */
+static void load_vdso(struct pd_dso *d)
+{
+	const unsigned char *img = (const void *)getauxval(AT_SYSINFO_EHDR);
+	Dwfl *dw;
+	Dwfl_Module *m;
+
+	if (!img) {
+		d->missing = 1;
+		return;
+	}
+	GElf_Ehdr eh;
+	memcpy(&eh, img, sizeof eh);	/* 64-bit vdso on a 64-bit host */
+	size_t size = eh.e_shoff + (size_t)eh.e_shnum * eh.e_shentsize;
+	int fd = memfd_create("vdso", MFD_CLOEXEC);
+	if (fd < 0 || write(fd, img, size) != (ssize_t)size ||
+	    open_elf(d, "[vdso]", fd, &dw, &m) < 0) {
+		d->missing = 1;
+		return;
+	}
+	GElf_Addr bias = 0;
+	Elf *elf = dwfl_module_getelf(m, &bias);
+	if (elf)
+		read_segments(d, elf);
+	read_elf_symbols(d, m, bias);
+	dwfl_end(dw);
+	fixup(d, 0);
+}
+
+void pd_dso_load(struct pd_dso *d)
+{
+	if (d->loaded)
+		return;
+	d->loaded = 1;
+	switch (d->type) {
+	case PD_DSO_ELF: load_elf(d); break;
+	case PD_DSO_KERNEL: load_kallsyms(d); break;
+	case PD_DSO_JITMAP: load_jitmap(d); break;
+	case PD_DSO_VDSO: load_vdso(d); break;
+	}
+}
+
+struct pd_dso *pd_dso_new(const char *name, size_t len, enum pd_dso_type type)
+{
+	struct pd_dso *d = fp_xcalloc(1, sizeof *d);
+
+	d->name = fp_xstrndup(name, len);
+	d->name_len = len;
+	d->type = type;
+	return d;
+}
+
+void pd_dso_free(struct pd_dso *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->narena; i++)
+		free(d->arena[i]);
+	free(d->arena);
+	free(d->syms);
+	free(d->segs);
+	free(d->name);
+	free(d->missing_why);
+	free(d);
+}

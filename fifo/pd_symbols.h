@@ -1,0 +1,88 @@
+/* pd_symbols.h: symbol tables of the files a perf.data names, for
+ * fp-perfdata.
+ *
+ * A dso is one mapped object as perf names it: an ELF file (its path from
+ * the MMAP record), the kernel ([kernel.kallsyms], from /proc/kallsyms),
+ * a JIT map (/tmp/perf-PID.map), or [vdso]. Its symbols are loaded on the
+ * first lookup:
+ *  - ELF files with elfutils' libdwfl: .symtab, else .dynsym, plus the
+ *    .gnu_debugdata (MiniDebugInfo) table; separate debug files found by
+ *    .gnu_debuglink or build-id (dwfl_standard_find_debuginfo, under
+ *    /usr/lib/debug); a file that is gone or was rebuilt is taken from
+ *    perf's build-id cache (~/.debug/.build-id/xx/yyyy/elf) when the
+ *    recording names its build-id.
+ *  - The kernel from /proc/kallsyms (module symbols named [module]), plus
+ *    the BPF programs of KSYMBOL records.
+ *  - JIT code from /tmp/perf-PID.map ("START SIZE NAME" lines).
+ * The table is then prepared as perf prepares its own (symbols__fixup_end,
+ * symbols__fixup_duplicate, choose_best_symbol): zero-sized symbols end at
+ * the next one, of several symbols at one address the one perf would show
+ * is kept. C++ names are demangled with libiberty's cplus_demangle without
+ * parameters, as perf script prints them.
+ *
+ * Lookups take a dso-relative address: for ELF files the ELF virtual
+ * address (pd_dso_vaddr converts a file offset), for the kernel and JIT
+ * maps the address itself.
+ */
+#ifndef PD_SYMBOLS_H
+#define PD_SYMBOLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum pd_dso_type {
+	PD_DSO_ELF,
+	PD_DSO_KERNEL,
+	PD_DSO_JITMAP,
+	PD_DSO_VDSO,
+};
+
+struct pd_sym {
+	uint64_t start, end;
+	const char *name;	/* demangled, in the dso's string arena */
+	uint32_t frame;		/* frame id + 1, or 0: not assigned yet */
+	uint8_t binding;	/* STB_* */
+	uint8_t plain;		/* the name is final: no demangling */
+};
+
+struct pd_seg { uint64_t offset, vaddr, size; };
+
+struct pd_dso {
+	char *name;		/* as perf prints it: path, [kernel.kallsyms]... */
+	size_t name_len;
+	enum pd_dso_type type;
+	uint32_t id;		/* index + 1 in its machine: the cache key */
+	char kind;		/* frame kind of its frames (FP_KIND_*) */
+	int loaded, missing;
+	uint32_t unknown_frame;	/* frame id + 1 of "[basename]", or 0 */
+	unsigned char build_id[20];
+	size_t build_id_len;
+	struct pd_sym *syms;
+	size_t nsyms, syms_cap;
+	struct pd_seg *segs;	/* ELF: PT_LOAD segments, file offset -> vaddr */
+	size_t nsegs;
+	char **arena;		/* name blocks */
+	size_t narena;
+	char *missing_why;	/* why the file could not be read, or NULL */
+};
+
+/* Creates a dso named name (not loaded yet); type from the name. */
+struct pd_dso *pd_dso_new(const char *name, size_t len, enum pd_dso_type type);
+void pd_dso_free(struct pd_dso *d);
+/* Loads the symbols on first use (never fails: a missing file gives an
+ * empty table and d->missing). */
+void pd_dso_load(struct pd_dso *d);
+/* The symbol covering addr (dso-relative), or NULL. */
+const struct pd_sym *pd_dso_find(struct pd_dso *d, uint64_t addr);
+/* ELF: file offset -> virtual address through the PT_LOAD segments. */
+uint64_t pd_dso_vaddr(const struct pd_dso *d, uint64_t offset);
+/* Adds a symbol (kernel BPF programs from KSYMBOL). */
+void pd_dso_add_sym(struct pd_dso *d, uint64_t start, uint64_t end, const char *name,
+		    size_t len);
+/* Where the kernel's symbols are read from (default /proc/kallsyms, whose
+ * size stat reports as 0: it is read as it is). */
+void pd_symbols_set_kallsyms(const char *path);
+/* Sorts and fixes up the table after pd_dso_add_sym calls. */
+void pd_dso_fixup(struct pd_dso *d);
+
+#endif

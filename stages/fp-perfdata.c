@@ -1,0 +1,429 @@
+/* fp-perfdata: read perf.data directly and write the flamepipe stream, the
+ * same as `perf script | fp-read` would.
+ *
+ * Interface:
+ *	fp-perfdata [--name NAME] [--kallsyms FILE] [-q] [FILE]
+ *
+ * Input: a perf.data file (perf record -o FILE), or perf's pipe format
+ * (perf record -o - ...) from FILE, a FIFO or stdin. The format is told by
+ * the header, not by the kind of input. --kallsyms names the kernel's
+ * symbol file (default /proc/kallsyms, as perf script).
+ *
+ * Output (fifo/PROTOCOL.md): `%flamepipe 1`, an S record per sample in time
+ * order (perf's FINISHED_ROUND ordering), W records for bad input and files
+ * that cannot be read, and at the end one
+ *	I TAB perfdata TAB records=.. samples=.. frames=.. unique_frames=..
+ *	unresolved=.. lost_events=.. lost_records=.. unknown_records=..
+ *	bad_records=.. dsos=.. missing_dsos=.. threads=.. rounds=..
+ *	late_events=.. forced_flushes=.. dropped_samples=.. corrupt_callchains=..
+ *	truncated=0|1 bytes=..
+ * Frames, names and kinds are those fp-read makes of perf script's text
+ * (docs/fp-perfdata.md lists what differs: times in ns, real pids).
+ *
+ * Exit codes: 0 ok (also for a truncated file: what is there is read, and
+ * W and truncated=1 say so), 1 input that is not perf.data or is corrupt
+ * beyond reading, 100 usage, 111 cannot open/read/map the input, 141 the
+ * reader went away. SIGINT/SIGTERM end the input: queued samples and the I
+ * record are still written.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <linux/perf_event.h>
+
+#include "fp_error.h"
+#include "fp_io.h"
+#include "fp_record.h"
+#include "pd_machine.h"
+#include "pd_read.h"
+
+#define USAGE "usage: fp-perfdata [--name NAME] [--kallsyms FILE] [-q] [FILE]"
+#define DEFAULT_STAGE_NAME "perfdata"
+#define READ_CHUNK (256u << 10)
+/* perf script resolves at most this many entries of a callchain
+ * (PERF_MAX_STACK_DEPTH, the kernel's default perf_event_max_stack). */
+#define MAX_STACK 127
+/* Warnings of one kind shown before the rest are only counted. */
+#define WARNINGS_SHOWN 10
+#define MSG_MAX 512
+#define STACK_CAP_MIN 4096
+
+enum warn_kind { WARN_BAD, WARN_UNKNOWN, WARN_MISSING, WARN_NOTE, WARN_KINDS };
+
+static const char *const warn_kind_name[WARN_KINDS] = {
+	[WARN_BAD] = "bad record", [WARN_UNKNOWN] = "unknown record",
+	[WARN_MISSING] = "unreadable file", [WARN_NOTE] = "note",
+};
+
+struct perfdata {
+	struct fp_out out;
+	struct pd_reader rd;
+	struct pd_machine mach;
+	const char *stage, *in_name;
+	int quiet, fatal;
+	uint64_t warnings[WARN_KINDS];
+	uint64_t dropped_samples;
+	uint64_t frames_out;		/* frames in the written samples */
+	uint64_t corrupt_chains;	/* callchains discarded as perf does */
+	/* the S record being built */
+	uint32_t frames[MAX_STACK];
+	char *kinds, *stack;
+	size_t stack_cap;
+};
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void warn(struct perfdata *pd, enum warn_kind kind, const char *where,
+		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void warn(struct perfdata *pd, enum warn_kind kind, const char *where,
+		 const char *fmt, ...)
+{
+	char msg[MSG_MAX];
+	va_list ap;
+
+	if (pd->warnings[kind]++ >= WARNINGS_SHOWN)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	for (char *c = msg; *c; c++)
+		if (*c == '\t' || *c == '\n' || *c == '\r')
+			*c = ' ';
+	if (!pd->quiet)
+		fprintf(stderr, "%s: %s: %s\n", fp_prog(), where, msg);
+	fp_out_write(&pd->out, "W\t", 2);
+	fp_out_str(&pd->out, pd->stage);
+	fp_out_char(&pd->out, '\t');
+	fp_out_str(&pd->out, where);
+	fp_out_char(&pd->out, '\t');
+	fp_out_str(&pd->out, msg);
+	fp_out_char(&pd->out, '\n');
+}
+
+/* ---- samples ------------------------------------------------------------- */
+
+static size_t resolve_chain(struct perfdata *pd, const struct pd_sample *s,
+			    struct pd_thread *t)
+{
+	int mode = s->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	int known = mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_USER;
+	int kernel = mode == PERF_RECORD_MISC_KERNEL;
+	size_t n = 0;
+
+	if (!s->chain) {	/* no callchain: the sampled ip alone */
+		if (!(s->ev->sample_type & PERF_SAMPLE_IP))
+			return 0;
+		pd->frames[n++] = known ? pd_machine_frame(&pd->mach, t, kernel, s->ip)
+					: pd->mach.unknown_frame;
+		return n;
+	}
+	for (uint64_t i = 0; i < s->nr && n < MAX_STACK; i++) {
+		uint64_t ip = s->chain[i];
+		if (ip >= PERF_CONTEXT_MAX) {
+			if (ip != PERF_CONTEXT_KERNEL && ip != PERF_CONTEXT_USER &&
+			    ip != PERF_CONTEXT_HV) {
+				/* perf's add_callchain_ip: a corrupt callchain
+				 * (or a guest's) is discarded whole */
+				pd->corrupt_chains++;
+				return 0;
+			}
+			known = ip == PERF_CONTEXT_KERNEL || ip == PERF_CONTEXT_USER;
+			kernel = ip == PERF_CONTEXT_KERNEL;
+			continue;
+		}
+		pd->frames[n++] = known ? pd_machine_frame(&pd->mach, t, kernel, ip)
+					: pd->mach.unknown_frame;
+	}
+	return n;
+}
+
+static void write_sample(struct perfdata *pd, const struct pd_sample *s)
+{
+	struct pd_thread *t = pd_machine_thread(&pd->mach, s->pid, s->tid);
+	size_t n = resolve_chain(pd, s, t), len = 0;
+
+	for (size_t i = 0; i < n; i++)
+		len += pd->mach.frames[pd->frames[i]].len + 1;
+	if (len + t->comm_len + s->ev->name_len + 2 * MAX_STACK + 128 > FP_LINE_MAX) {
+		pd->dropped_samples++;
+		warn(pd, WARN_BAD, pd->in_name, "sample of %s needs a record longer than "
+		     "%u bytes: dropped", t->comm, FP_LINE_MAX);
+		return;
+	}
+	if (len > pd->stack_cap) {
+		pd->stack_cap = len * 2;
+		pd->stack = fp_xrealloc(pd->stack, pd->stack_cap);
+	}
+	/* perf's callchain is leaf first; the record wants the root first */
+	char *p = pd->stack;
+	for (size_t i = n; i-- > 0;) {
+		const struct pd_frame *f = &pd->mach.frames[pd->frames[i]];
+		memcpy(p, pd->mach.names + f->off, f->len);
+		p += f->len;
+		if (i)
+			*p++ = ';';
+		pd->kinds[n - 1 - i] = f->kind;
+	}
+	pd->frames_out += n;
+	struct fp_sample out = {
+		.time_ns = s->time, .pid = s->pid, .tid = s->tid, .cpu = s->cpu,
+		.period = s->period,
+		.event = { s->ev->name, s->ev->name_len },
+		.comm = { t->comm, t->comm_len },
+		.kinds = { pd->kinds, n },
+		.stack = { pd->stack, (size_t)(p - pd->stack) },
+	};
+	fp_sample_write(&pd->out, &out);
+}
+
+/* ---- reader callbacks ----------------------------------------------------- */
+
+static void on_event(void *ctx, const struct pd_event *e)
+{
+	struct perfdata *pd = ctx;
+
+	if (stop_requested)
+		pd->rd.failed = 1;	/* stop reading; what is queued is written */
+	switch (e->type) {
+	case PD_EV_SAMPLE:
+		write_sample(pd, &e->u.sample);
+		break;
+	case PD_EV_COMM:
+		pd_machine_comm(&pd->mach, e->u.comm.pid, e->u.comm.tid, e->u.comm.comm,
+				e->u.comm.len);
+		break;
+	case PD_EV_FORK:
+		pd_machine_fork(&pd->mach, e->u.fork.pid, e->u.fork.ppid, e->u.fork.tid,
+				e->u.fork.ptid);
+		break;
+	case PD_EV_EXIT:
+		break;	/* perf keeps an exited thread's comm and maps too */
+	case PD_EV_MMAP:
+		pd_machine_mmap(&pd->mach, e->u.mmap.pid, e->u.mmap.start, e->u.mmap.len,
+				e->u.mmap.pgoff, e->u.mmap.prot, e->u.mmap.file,
+				e->u.mmap.file_len, e->u.mmap.kernel);
+		break;
+	case PD_EV_LOST:
+		break;	/* counted by the reader */
+	case PD_EV_KSYMBOL:
+		if (!e->u.ksym.unregister)
+			pd_machine_ksymbol(&pd->mach, e->u.ksym.addr, e->u.ksym.len,
+					   e->u.ksym.name, e->u.ksym.name_len);
+		break;
+	}
+}
+
+static void on_problem(void *ctx, enum pd_problem what, uint64_t off, const char *msg)
+{
+	struct perfdata *pd = ctx;
+	char where[MSG_MAX];
+
+	snprintf(where, sizeof where, "%s:%llu", pd->in_name, (unsigned long long)off);
+	switch (what) {
+	case PD_PROB_FATAL:
+		pd->fatal = 1;
+		warn(pd, WARN_BAD, where, "%s", msg);
+		break;
+	case PD_PROB_BAD_RECORD: warn(pd, WARN_BAD, where, "%s", msg); break;
+	case PD_PROB_UNKNOWN_RECORD: warn(pd, WARN_UNKNOWN, where, "%s", msg); break;
+	case PD_PROB_NOTE: warn(pd, WARN_NOTE, where, "%s", msg); break;
+	}
+}
+
+static void on_build_id(void *ctx, const char *file, const unsigned char *id, size_t n)
+{
+	struct perfdata *pd = ctx;
+
+	pd_machine_build_id(&pd->mach, file, id, n);
+}
+
+static void on_missing(void *ctx, const struct pd_dso *d)
+{
+	struct perfdata *pd = ctx;
+
+	warn(pd, WARN_MISSING, pd->in_name, "cannot read %s (%s): its frames show as "
+	     "perf script shows them without symbols", d->name,
+	     d->missing_why ? d->missing_why : "unreadable");
+}
+
+static const struct pd_ops reader_ops = {
+	.event = on_event,
+	.problem = on_problem,
+	.build_id = on_build_id,
+};
+
+/* ---- end of input ------------------------------------------------------------ */
+
+static void write_stats(struct perfdata *pd)
+{
+	const struct pd_stats *st = &pd->rd.st;
+	const struct pd_machine_stats *ms = &pd->mach.st;
+	const struct { const char *key; uint64_t value; } stats[] = {
+		{ "records", st->records },
+		{ "samples", st->samples - pd->dropped_samples },
+		{ "frames", pd->frames_out },
+		{ "unique_frames", ms->unique_frames },
+		{ "unresolved", ms->unresolved },
+		{ "lost_events", st->lost_events },
+		{ "lost_records", st->lost_records },
+		{ "unknown_records", st->unknown_records },
+		{ "bad_records", st->bad_records },
+		{ "dsos", ms->dsos },
+		{ "missing_dsos", ms->missing_dsos },
+		{ "threads", ms->threads },
+		{ "rounds", st->rounds },
+		{ "late_events", st->late_events },
+		{ "forced_flushes", st->forced_flushes },
+		{ "dropped_samples", pd->dropped_samples },
+		{ "corrupt_callchains", pd->corrupt_chains },
+		{ "truncated", st->truncated },
+		{ "bytes", st->bytes },
+	};
+	struct fp_out *o = &pd->out;
+
+	for (int k = 0; k < WARN_KINDS; k++)
+		if (pd->warnings[k] > WARNINGS_SHOWN) {
+			uint64_t n = pd->warnings[k];
+			pd->warnings[k] = 0;	/* let this one through */
+			warn(pd, k, pd->in_name, "%llu more '%s' warnings not shown (%llu in all)",
+			     (unsigned long long)(n - WARNINGS_SHOWN), warn_kind_name[k],
+			     (unsigned long long)n);
+		}
+	fp_out_write(o, "I\t", 2);
+	fp_out_str(o, pd->stage);
+	for (size_t i = 0; i < sizeof stats / sizeof stats[0]; i++) {
+		fp_out_char(o, '\t');
+		fp_out_str(o, stats[i].key);
+		fp_out_char(o, '=');
+		fp_out_u64(o, stats[i].value);
+	}
+	fp_out_char(o, '\n');
+}
+
+/* ---- input ------------------------------------------------------------------ */
+
+static void read_stream(struct perfdata *pd, int fd)
+{
+	unsigned char *buf = fp_xmalloc(READ_CHUNK);
+
+	while (!pd->rd.failed && !stop_requested) {
+		ssize_t n = read(fd, buf, READ_CHUNK);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			fp_die_sys(FP_EXIT_SYS, "read %s", pd->in_name);
+		if (n == 0)
+			break;
+		pd_reader_feed(&pd->rd, buf, (size_t)n);
+		fp_out_flush(&pd->out);		/* live: never hold samples back */
+	}
+	pd_reader_end(&pd->rd);
+	free(buf);
+}
+
+/* Runs fp-perfdata on fd; returns the exit code. tests/fuzz/fuzz-perfdata.c
+ * calls this too. */
+int perfdata_run(int fd, int out_fd, const char *in_name, const char *stage, int quiet)
+{
+	static struct perfdata pd;
+	struct stat st;
+
+	memset(&pd, 0, sizeof pd);
+	pd.stage = stage;
+	pd.in_name = in_name;
+	pd.quiet = quiet;
+	pd.kinds = fp_xmalloc(MAX_STACK);
+	pd.stack_cap = STACK_CAP_MIN;
+	pd.stack = fp_xmalloc(pd.stack_cap);
+	fp_out_init(&pd.out, NULL, out_fd);
+	pd_machine_init(&pd.mach);
+	pd.mach.missing = on_missing;
+	pd.mach.ctx = &pd;
+	pd_reader_init(&pd.rd, &reader_ops, &pd);
+	fp_out_str(&pd.out, FP_PROTO_HEADER "\n");
+
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (map == MAP_FAILED)
+			fp_die_sys(FP_EXIT_SYS, "cannot map '%s'", in_name);
+		(void)madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
+		pd_reader_file(&pd.rd, map, (size_t)st.st_size);
+		munmap(map, (size_t)st.st_size);
+	} else {
+		read_stream(&pd, fd);
+	}
+	write_stats(&pd);
+	fp_out_flush_all(&pd.out);
+	if (pd.fatal && !quiet)
+		fprintf(stderr, "%s: %s: not readable as perf.data (see above)\n", fp_prog(),
+			in_name);
+	int rc = pd.fatal ? FP_EXIT_DATA : FP_EXIT_OK;
+	pd_reader_free(&pd.rd);
+	pd_machine_free(&pd.mach);
+	fp_out_free(&pd.out);
+	free(pd.kinds);
+	free(pd.stack);
+	return rc;
+}
+
+#ifndef FP_PERFDATA_NO_MAIN
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "name", required_argument, NULL, 'n' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "kallsyms", required_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *stage = DEFAULT_STAGE_NAME;
+	int quiet = 0, c;
+
+	fp_set_prog(argv[0]);
+	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (!*optarg || strpbrk(optarg, "\t\n"))
+				fp_die(FP_EXIT_USAGE, "--name: want a name without TAB or LF");
+			stage = optarg;
+			break;
+		case 'q': quiet = 1; break;
+		case 'k': pd_symbols_set_kallsyms(optarg); break;
+		case 'h': printf("%s\n", USAGE); return FP_EXIT_OK;
+		default: fp_die(FP_EXIT_USAGE, "%s", USAGE);
+		}
+	}
+	if (argc - optind > 1)
+		fp_die(FP_EXIT_USAGE, "%s", USAGE);
+	const char *path = optind < argc ? argv[optind] : "-";
+	int fd = 0;
+	if (strcmp(path, "-") != 0) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			fp_die_sys(FP_EXIT_SYS, "cannot open '%s'", path);
+	}
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;	/* no SA_RESTART: read() returns EINTR */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	return perfdata_run(fd, 1, fd ? path : "stdin", stage, quiet);
+}
+#endif
