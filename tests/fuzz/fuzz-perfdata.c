@@ -1,0 +1,61 @@
+/* fuzz-perfdata: libFuzzer target for fp-perfdata's reader (perf.data in
+ * the file format and in the pipe format), through the program's own path.
+ *
+ * fuzz-sources: stages/fp-perfdata.c fifo/*.c
+ * fuzz-cflags: -DFP_PERFDATA_NO_MAIN
+ * fuzz-libs: -lev -lz -lm
+ * (run.sh adds -ldw -lelf -liberty for the fifo/pd_*.c modules)
+ * fuzz-max-len: 65536
+ *
+ * An input of odd length is read as a file (mmap), an even one
+ * through a pipe (the streaming path). The kernel's symbols come from an
+ * empty file, so a run costs what the record parser costs.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "pd_symbols.h"
+
+int perfdata_run(int fd, int out_fd, const char *in_name, const char *stage, int quiet);
+
+/* Fits a default pipe buffer, so the write never blocks. */
+#define PIPE_MAX 65536
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
+{
+	int out = open("/dev/null", O_WRONLY | O_CLOEXEC), fd;
+
+	pd_symbols_set_kallsyms("/dev/null");
+	if (out < 0)
+		return 0;
+	if (n & 1) {
+		fd = memfd_create("perfdata", MFD_CLOEXEC);
+		if (fd < 0 || write(fd, data, n) != (ssize_t)n) {
+			close(out);
+			return 0;
+		}
+		lseek(fd, 0, SEEK_SET);
+	} else {
+		int p[2];
+		if (n > PIPE_MAX || pipe(p) < 0) {
+			close(out);
+			return 0;
+		}
+		if (write(p[1], data, n) != (ssize_t)n) {
+			close(p[0]);
+			close(p[1]);
+			close(out);
+			return 0;
+		}
+		close(p[1]);
+		fd = p[0];
+	}
+	perfdata_run(fd, out, "fuzz", "perfdata", 1);
+	close(fd);
+	close(out);
+	return 0;
+}

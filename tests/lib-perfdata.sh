@@ -1,0 +1,83 @@
+# tests/lib-perfdata.sh: real perf captures compared two ways, for the
+# fp-perfdata tests (t11xx). Source it after test-lib.sh.
+#
+#	pd_need_perf                 skip the whole script unless perf can sample
+#	pd_record OUT PERF-ARGS...   perf record -o OUT PERF-ARGS (quietly)
+#	pd_compare DATA [MIN]        fp-perfdata DATA | fp-fold against
+#	                             perf script -i DATA | fp-read | fp-fold:
+#	                             same sample count, same per-second counts,
+#	                             folded agreement >= MIN (default 0.999), and
+#	                             every differing stack matched by a pattern of
+#	                             tests/data/perfdata/differences (the golden
+#	                             list of explained differences)
+#
+# Folded agreement: sum over stacks of min(count by perf script, count by
+# fp-perfdata) over the number of samples.
+PD_DIFFERENCES=$DATA/perfdata/differences
+
+pd_need_perf() {
+	if ! command -v perf >/dev/null 2>&1; then
+		test_skip 'real perf captures' 'perf is not installed'
+		test_done
+	fi
+	if ! perf record -q -o probe.data -F 99 -g -- true >probe.err 2>&1; then
+		test_skip 'real perf captures' "perf record fails here: $(head -n 1 probe.err)"
+		test_done
+	fi
+}
+
+pd_record() { # out args...
+	_out=$1; shift
+	perf record -q -o "$_out" "$@" >"$_out.record.log" 2>&1 ||
+		{ cat "$_out.record.log" >&2; return 1; }
+}
+
+# Folded table of a stream, every event: "stack TAB count", sorted.
+pd_folded() { # stream-file
+	fp-fold --all-events <"$1" | awk -F '\t' '$1 == "F" { print $3 "\t" $2 }' | LC_ALL=C sort
+}
+
+# Samples per whole second of perf time.
+pd_per_second() { # stream-file
+	awk -F '\t' '$1 == "S" { n[int($2 / 1000000000)]++ } END { for (s in n) print s, n[s] }' "$1" |
+		sort -n
+}
+
+pd_compare() { # data [min]
+	_min=${2:-0.999}
+	perf script -i "$1" 2>script.err | fp-read -q >want.s || return 1
+	fp-perfdata "$1" >got.s 2>perfdata.err || { cat perfdata.err >&2; return 1; }
+	_want=$(grep -c '^S	' want.s) _got=$(grep -c '^S	' got.s)
+	echo "samples: perf script $_want, fp-perfdata $_got"
+	[ "$_want" -gt 0 ] && [ "$_want" = "$_got" ] || return 1
+	pd_per_second want.s >want.sec && pd_per_second got.s >got.sec &&
+	test_cmp want.sec got.sec || return 1
+	pd_folded want.s >want.fold && pd_folded got.s >got.fold || return 1
+	awk -F '\t' -v min="$_min" -v total="$_want" '
+		NR == FNR { a[$1] = $2; next }
+		{ b[$1] = $2 }
+		END {
+			for (k in a) same += (k in b) ? (a[k] < b[k] ? a[k] : b[k]) : 0
+			printf "folded agreement %.5f (minimum %s)\n", same / total, min
+			exit !(same / total >= min)
+		}' want.fold got.fold || return 1
+	# Every stack that differs must be explained in the golden list.
+	LC_ALL=C comm -3 want.fold got.fold | sed 's/^\t//' | cut -f 1 >differing
+	if [ -s differing ]; then
+		grep -v '^#' "$PD_DIFFERENCES" | grep -v '^$' | cut -f 1 >patterns
+		if grep -v -E -f patterns differing >unexplained; then
+			echo "differences not explained in $PD_DIFFERENCES:"
+			head -n 20 unexplained
+			return 1
+		fi
+	fi
+	return 0
+}
+
+# pd_expect_rc CODE CMD...: CMD exits with exactly CODE (not by a signal).
+pd_expect_rc() {
+	_code=$1; shift
+	"$@"
+	_rc=$?
+	[ "$_rc" = "$_code" ] || { echo "pd_expect_rc: '$*' exited $_rc, want $_code" >&2; return 1; }
+}

@@ -1,0 +1,38 @@
+#!/bin/sh
+test_description='fp-perfdata on a system-wide -g capture made here agrees with perf script | fp-read'
+. "$(dirname "$0")/test-lib.sh"
+. "$TOP/tests/lib-perfdata.sh"
+BUSY=$TOP/build/tests/busy
+pd_need_perf
+
+test_expect_success 'system-wide frame-pointer callchains: same samples, seconds and stacks' '
+	pd_record sys.data -a -g -F 999 -- "$BUSY" 800 times 2000 &&
+	pd_compare sys.data
+'
+
+test_expect_success 'the workload function is found, under its comm, as a user frame' '
+	fp-perfdata sys.data >s &&
+	awk -F "\t" "\$1 == \"S\" && \$8 == \"busy\" && \$10 ~ /fp_busy_spin_marker/" s >hot &&
+	test "$(wc -l <hot)" -gt 100
+'
+
+test_expect_success 'kernel frames are kind k and almost all resolve through kallsyms' '
+	awk -F "\t" "\$1 == \"S\" {
+		n = split(\$10, f, \";\")
+		for (i = 1; i <= n; i++) if (substr(\$9, i, 1) == \"k\") {
+			k++; if (f[i] == \"[kernel.kallsyms]\") u++ } }
+		END { print k + 0, u + 0 }" s >kframes &&
+	read k u <kframes && echo "kernel frames $k, unresolved $u" &&
+	test "$k" -gt 100 && test $((u * 100)) -lt "$k"
+'
+
+test_expect_success 'the I record counts every sample and frame' '
+	n=$(grep -c "^S	" s) &&
+	frames=$(awk -F "\t" "\$1 == \"S\" { f += length(\$9) } END { print f }" s) &&
+	grep "^I	perfdata	" s >i &&
+	grep -q "	samples=$n	" i &&
+	grep -q "	frames=$frames	" i &&
+	grep -q "	bad_records=0	" i
+'
+
+test_done
