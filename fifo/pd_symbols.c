@@ -187,18 +187,28 @@ static const Dwfl_Callbacks offline_callbacks = {
 	.debuginfo_path = &debuginfo_path,
 };
 
-/* perf keeps function and object symbols of code sections and of sections
- * named *text* or *data*, and labels (STT_NOTYPE) wherever they are. */
-static int in_text_or_data(Elf *elf, GElf_Word shndx)
+/* perf's dso__load_sym_internal: function and object symbols of any
+ * allocated section; labels (STT_NOTYPE, not hidden) only in sections named
+ * *text* or *data*. */
+static int keep_symbol(Elf *elf, const GElf_Sym *sym, GElf_Word shndx)
 {
 	size_t shstrndx;
 	GElf_Shdr shdr;
-	Elf_Scn *scn = elf_getscn(elf, shndx);
+	int type = GELF_ST_TYPE(sym->st_info);
+	int vis = GELF_ST_VISIBILITY(sym->st_other);
+	int label = type == STT_NOTYPE && vis != STV_HIDDEN && vis != STV_INTERNAL;
 
-	if (!scn || !gelf_getshdr(scn, &shdr) || elf_getshdrstrndx(elf, &shstrndx) < 0)
+	if (shndx == SHN_UNDEF || shndx == SHN_ABS || shndx >= SHN_LORESERVE)
 		return 0;
-	if (shdr.sh_flags & SHF_EXECINSTR)	/* .init, .fini: perf names _init */
+	if (!label && type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT)
+		return 0;
+	Elf_Scn *scn = elf_getscn(elf, shndx);
+	if (!scn || !gelf_getshdr(scn, &shdr) || !(shdr.sh_flags & SHF_ALLOC))
+		return 0;
+	if (!label)
 		return 1;
+	if (elf_getshdrstrndx(elf, &shstrndx) < 0)
+		return 0;
 	const char *name = elf_strptr(elf, shstrndx, shdr.sh_name);
 	return name && (strstr(name, "text") || strstr(name, "data"));
 }
@@ -289,7 +299,8 @@ static void read_segments(struct pd_dso *d, Elf *elf)
 		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD) {
 			d->segs[d->nsegs].offset = ph.p_offset;
 			d->segs[d->nsegs].vaddr = ph.p_vaddr;
-			d->segs[d->nsegs].size = ph.p_filesz;
+			/* memsz: perf maps .bss symbols by their file offset too */
+			d->segs[d->nsegs].size = ph.p_memsz;
 			d->nsegs++;
 		}
 	}
@@ -307,13 +318,7 @@ static void read_elf_symbols(struct pd_dso *d, Dwfl_Module *m, GElf_Addr bias)
 		Dwarf_Addr sbias;
 		const char *name = dwfl_module_getsym_info(m, i, &sym, &addr, &shndx,
 							   &selfelf, &sbias);
-		int type = GELF_ST_TYPE(sym.st_info);
-		int label = type == STT_NOTYPE && shndx != SHN_ABS;
-
-		if (!name || !*name || shndx == SHN_UNDEF)
-			continue;
-		if (!label && ((type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT) ||
-			       !in_text_or_data(selfelf, shndx)))
+		if (!name || !*name || !keep_symbol(selfelf, &sym, shndx))
 			continue;
 		pd_dso_add_sym(d, addr - bias, addr - bias + sym.st_size, name, strlen(name));
 		d->syms[d->nsyms - 1].binding = (uint8_t)GELF_ST_BIND(sym.st_info);
@@ -339,12 +344,7 @@ static void read_dynsym(struct pd_dso *d, Elf *elf)
 		if (!gelf_getsym(data, (int)i, &sym))
 			break;
 		const char *name = elf_strptr(elf, sh.sh_link, sym.st_name);
-		int type = GELF_ST_TYPE(sym.st_info);
-		int label = type == STT_NOTYPE && sym.st_shndx != SHN_ABS;
-		if (!name || !*name || sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE)
-			continue;
-		if (!label && ((type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT) ||
-			       !in_text_or_data(elf, sym.st_shndx)))
+		if (!name || !*name || !keep_symbol(elf, &sym, sym.st_shndx))
 			continue;
 		pd_dso_add_sym(d, sym.st_value, sym.st_value + sym.st_size, name, strlen(name));
 		d->syms[d->nsyms - 1].binding = (uint8_t)GELF_ST_BIND(sym.st_info);
