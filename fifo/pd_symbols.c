@@ -86,8 +86,10 @@ static size_t underscores(const char *s)
 	return n;
 }
 
-/* perf's choose_best_symbol: 1 if a is kept over b. */
-static int better(const struct pd_sym *a, const struct pd_sym *b)
+/* perf's choose_best_symbol: 1 if a is kept over b. perf compares the
+ * names it shows, demangled: so does this (only for symbols that share an
+ * address, which are few). */
+static int better(const struct pd_sym *a, const struct pd_sym *b, int demangle)
 {
 	uint64_t la = a->end - a->start, lb = b->end - b->start;
 	if (lb == 0 && la > 0) return 1;
@@ -98,13 +100,33 @@ static int better(const struct pd_sym *a, const struct pd_sym *b)
 	int ga = a->binding == STB_GLOBAL, gb = b->binding == STB_GLOBAL;
 	if (ga && !gb) return 1;
 	if (gb && !ga) return 0;
-	size_t ua = underscores(a->name), ub = underscores(b->name);
+	char *da = demangle && !a->plain ? cplus_demangle(a->name, DMGL_NO_OPTS) : NULL;
+	char *db = demangle && !b->plain ? cplus_demangle(b->name, DMGL_NO_OPTS) : NULL;
+	const char *sa = da ? da : a->name, *sb = db ? db : b->name;
+	size_t ua = underscores(sa), ub = underscores(sb);
+	size_t na = strlen(sa), nb = strlen(sb);
+	free(da);
+	free(db);
 	if (ub > ua) return 1;
 	if (ua > ub) return 0;
-	size_t na = strlen(a->name), nb = strlen(b->name);
 	if (na > nb) return 1;
 	if (na < nb) return 0;
 	return 1;
+}
+
+/* Sorts the table (ties in reading order) and computes max_end. */
+static void index_table(struct pd_dso *d)
+{
+	for (size_t i = 0; i < d->nsyms; i++)
+		d->syms[i].frame = (uint32_t)i;
+	qsort(d->syms, d->nsyms, sizeof *d->syms, cmp_sym);
+	free(d->max_end);
+	d->max_end = fp_xmalloc((d->nsyms ? d->nsyms : 1) * sizeof *d->max_end);
+	for (size_t i = 0; i < d->nsyms; i++) {
+		d->syms[i].frame = 0;
+		d->max_end[i] = i && d->max_end[i - 1] > d->syms[i].end ? d->max_end[i - 1]
+									 : d->syms[i].end;
+	}
 }
 
 /* symbols__fixup_end, then symbols__fixup_duplicate. Kallsyms symbols
@@ -132,15 +154,14 @@ static void fixup(struct pd_dso *d, int kallsyms)
 	size_t out = 0;
 	for (size_t i = 0; i < d->nsyms; i++) {
 		if (out && d->syms[out - 1].start == d->syms[i].start) {
-			if (!better(&d->syms[out - 1], &d->syms[i]))
+			if (!better(&d->syms[out - 1], &d->syms[i], !kallsyms))
 				d->syms[out - 1] = d->syms[i];
 			continue;
 		}
 		d->syms[out++] = d->syms[i];
 	}
 	d->nsyms = out;
-	for (size_t i = 0; i < d->nsyms; i++)
-		d->syms[i].frame = 0;
+	index_table(d);
 }
 
 void pd_dso_fixup(struct pd_dso *d)
@@ -162,10 +183,19 @@ const struct pd_sym *pd_dso_find(struct pd_dso *d, uint64_t addr)
 	}
 	if (!lo)
 		return NULL;
-	const struct pd_sym *s = &d->syms[lo - 1];
-	if (addr < s->end || addr == s->start)
-		return s;
-	return NULL;
+	/* Of several symbols covering addr (a zero-size label extended over
+	 * the rest of its function, _init over the PLT entries added after
+	 * perf's fixups), the earliest: perf's red-black tree lookup meets
+	 * the earlier, earlier inserted symbol first. max_end bounds the walk. */
+	const struct pd_sym *found = NULL;
+	for (size_t i = lo; i-- > 0;) {
+		const struct pd_sym *s = &d->syms[i];
+		if (addr < s->end || addr == s->start)
+			found = s;
+		if (!i || d->max_end[i - 1] <= addr)
+			break;
+	}
+	return found;
 }
 
 uint64_t pd_dso_vaddr(const struct pd_dso *d, uint64_t offset)
@@ -446,15 +476,21 @@ static void load_elf(struct pd_dso *d)
 	}
 	GElf_Addr bias = 0;
 	Elf *elf = dwfl_module_getelf(m, &bias);
-	if (elf) {
+	if (elf)
 		read_segments(d, elf);
-		synthesize_plt(d, elf);
-	}
 	read_elf_symbols(d, m, bias);
 	if (elf)
 		read_dynsym(d, elf);
-	dwfl_end(dw);
 	fixup(d, 0);
+	/* perf adds the PLT entries after its fixups: a zero-size symbol
+	 * before .plt (_init) already reaches over them */
+	if (elf) {
+		size_t before = d->nsyms;
+		synthesize_plt(d, elf);
+		if (d->nsyms != before)
+			index_table(d);
+	}
+	dwfl_end(dw);
 }
 
 /* ---- kernel, JIT maps, vdso ------------------------------------------- */
@@ -605,6 +641,7 @@ void pd_dso_free(struct pd_dso *d)
 		free(d->arena[i]);
 	free(d->arena);
 	free(d->syms);
+	free(d->max_end);
 	free(d->segs);
 	free(d->name);
 	free(d->missing_why);

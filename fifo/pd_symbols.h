@@ -59,6 +59,7 @@ struct pd_dso {
 	size_t build_id_len;
 	struct pd_sym *syms;
 	size_t nsyms, syms_cap;
+	uint64_t *max_end;	/* max_end[i]: the furthest end of syms[0..i] */
 	struct pd_seg *segs;	/* ELF: PT_LOAD segments, file offset -> vaddr */
 	size_t nsegs;
 	char **arena;		/* name blocks */

@@ -66,6 +66,7 @@ static const char *const warn_kind_name[WARN_KINDS] = {
 
 struct perfdata {
 	struct fp_out out;
+	struct fp_wr wr;		/* the record writers' view of out */
 	struct pd_reader rd;
 	struct pd_machine mach;
 	const char *stage, *in_name;
@@ -107,13 +108,7 @@ static void warn(struct perfdata *pd, enum warn_kind kind, const char *where,
 			*c = ' ';
 	if (!pd->quiet)
 		fprintf(stderr, "%s: %s: %s\n", fp_prog(), where, msg);
-	fp_out_write(&pd->out, "W\t", 2);
-	fp_out_str(&pd->out, pd->stage);
-	fp_out_char(&pd->out, '\t');
-	fp_out_str(&pd->out, where);
-	fp_out_char(&pd->out, '\t');
-	fp_out_str(&pd->out, msg);
-	fp_out_char(&pd->out, '\n');
+	fp_write_warning_at(fp_out_wr(&pd->out), pd->stage, where, msg);
 }
 
 /* ---- samples ------------------------------------------------------------- */
@@ -189,7 +184,7 @@ static void write_sample(struct perfdata *pd, const struct pd_sample *s)
 		.kinds = { pd->kinds, n },
 		.stack = { pd->stack, (size_t)(p - pd->stack) },
 	};
-	fp_sample_write(&pd->out, &out);
+	fp_write_sample(pd->wr, &out);
 }
 
 /* ---- reader callbacks ----------------------------------------------------- */
@@ -274,7 +269,7 @@ static void write_stats(struct perfdata *pd)
 {
 	const struct pd_stats *st = &pd->rd.st;
 	const struct pd_machine_stats *ms = &pd->mach.st;
-	const struct { const char *key; uint64_t value; } stats[] = {
+	const struct fp_stat stats[] = {
 		{ "records", st->records },
 		{ "samples", st->samples - pd->dropped_samples },
 		{ "frames", pd->frames_out },
@@ -295,8 +290,6 @@ static void write_stats(struct perfdata *pd)
 		{ "truncated", st->truncated },
 		{ "bytes", st->bytes },
 	};
-	struct fp_out *o = &pd->out;
-
 	for (int k = 0; k < WARN_KINDS; k++)
 		if (pd->warnings[k] > WARNINGS_SHOWN) {
 			uint64_t n = pd->warnings[k];
@@ -305,15 +298,7 @@ static void write_stats(struct perfdata *pd)
 			     (unsigned long long)(n - WARNINGS_SHOWN), warn_kind_name[k],
 			     (unsigned long long)n);
 		}
-	fp_out_write(o, "I\t", 2);
-	fp_out_str(o, pd->stage);
-	for (size_t i = 0; i < sizeof stats / sizeof stats[0]; i++) {
-		fp_out_char(o, '\t');
-		fp_out_str(o, stats[i].key);
-		fp_out_char(o, '=');
-		fp_out_u64(o, stats[i].value);
-	}
-	fp_out_char(o, '\n');
+	fp_write_info(pd->wr, pd->stage, stats, sizeof stats / sizeof stats[0]);
 }
 
 /* ---- input ------------------------------------------------------------------ */
@@ -356,7 +341,8 @@ int perfdata_run(int fd, int out_fd, const char *in_name, const char *stage, int
 	pd.mach.missing = on_missing;
 	pd.mach.ctx = &pd;
 	pd_reader_init(&pd.rd, &reader_ops, &pd);
-	fp_out_str(&pd.out, FP_PROTO_HEADER "\n");
+	pd.wr = fp_out_wr(&pd.out);
+	fp_write_header(pd.wr);
 
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
 		void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);

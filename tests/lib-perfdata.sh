@@ -47,6 +47,15 @@ pd_compare() { # data [min]
 	_min=${2:-0.999}
 	perf script -i "$1" 2>script.err | fp-read -q >want.s || return 1
 	fp-perfdata "$1" >got.s 2>perfdata.err || { cat perfdata.err >&2; return 1; }
+	if grep -q "failed to process type" script.err; then
+		# perf 6.1 stops at a record it cannot process (a KSYMBOL of a
+		# newer kernel: "Bad address"); fp-perfdata reads on. Compare
+		# the samples perf script got to, by its (microsecond) time.
+		echo "perf script stopped early: $(grep -m 1 "failed to process" script.err)"
+		last=$(awk -F '\t' '$1 == "S" && $2 + 0 > m { m = $2 + 0 } END { printf "%.0f\n", m }' want.s)
+		awk -F '\t' -v last="$last" '$1 != "S" || int($2 / 1000) <= last / 1000' got.s >got.cut &&
+			mv got.cut got.s
+	fi
 	_want=$(grep -c '^S	' want.s) _got=$(grep -c '^S	' got.s)
 	echo "samples: perf script $_want, fp-perfdata $_got"
 	[ "$_want" -gt 0 ] && [ "$_want" = "$_got" ] || return 1
