@@ -64,6 +64,7 @@ void pd_dso_add_sym(struct pd_dso *d, uint64_t start, uint64_t end, const char *
 	s->frame = 0;
 	s->binding = STB_GLOBAL;
 	s->plain = 0;
+	s->plt = 0;
 }
 
 /* ---- perf's table preparation -------------------------------------------- */
@@ -190,8 +191,8 @@ const struct pd_sym *pd_dso_find(struct pd_dso *d, uint64_t addr)
 	const struct pd_sym *found = NULL;
 	for (size_t i = lo; i-- > 0;) {
 		const struct pd_sym *s = &d->syms[i];
-		if (addr < s->end || addr == s->start)
-			found = s;
+		if ((addr < s->end || addr == s->start) && !(found && found->plt))
+			found = s;	/* a PLT entry wins over _init reaching over it */
 		if (!i || d->max_end[i - 1] <= addr)
 			break;
 	}
@@ -313,6 +314,7 @@ static void synthesize_plt(struct pd_dso *d, Elf *elf)
 		if (len > 0 && (size_t)len < sizeof buf) {
 			pd_dso_add_sym(d, start, start + entry, buf, (size_t)len);
 			d->syms[d->nsyms - 1].plain = 1;
+			d->syms[d->nsyms - 1].plt = 1;
 		}
 	}
 }

@@ -43,6 +43,7 @@ struct pd_sym {
 	uint32_t frame;		/* frame id + 1, or 0: not assigned yet */
 	uint8_t binding;	/* STB_* */
 	uint8_t plain;		/* the name is final: no demangling */
+	uint8_t plt;		/* a PLT entry perf synthesizes */
 };
 
 struct pd_seg { uint64_t offset, vaddr, size; };
