@@ -170,7 +170,8 @@ MAN_SRC := flamepipe=docs/flamepipe.md=- fp-read=docs/fp-read.md=- \
 	fp-flamegraph=docs/fp-render.md=fp-flamegraph fp-serve=docs/web.md=- \
 	fp-bpftrace=docs/bpftrace.md=- fp-latency=docs/fp-latency.md=- \
 	fp-chrome=docs/fp-chrome.md=- fp-push=docs/push.md=- fp-record=docs/recording.md=- \
-	fp-ssh=docs/remote.md=-
+	fp-ssh=docs/remote.md=- \
+	fp-perfdata=docs/fp-perfdata.md=-
 FP_VERSION := $(shell sed -n 's/^$(HASH)define FP_VERSION "\(.*\)"/\1/p' runner/commands.h)
 MAN_PROGS := $(notdir $(STAGES) $(RUNNER) $(WEB))
 MANDIR    ?= $(BUILD)/man
