@@ -4,11 +4,13 @@ test_description='one event at a time: heatmap, flame graph, report and API coun
 . "$TOP/tests/lib-serve.sh"
 BUSY=$TOP/build/tests/busy-phases
 
-# A real capture with two events: cpu-clock (the spinning second) and
-# page-faults (sort touching fresh memory).
+# A real capture with two events: page-faults (sort touching fresh memory)
+# and, after an idle second, cpu-clock (the spinning second): the second
+# event has samples in seconds where the first has none, so a heatmap on
+# the first event's axis would lose them.
 capture() {
 	perf record -e cpu-clock -e page-faults -g -F 999 -o two.data -- \
-		sh -c "'$BUSY' 1 2>/dev/null; seq 1 200000 | sort -r >/dev/null" \
+		sh -c "seq 1 200000 | sort -r >/dev/null; '$BUSY' 01 2>/dev/null" \
 		2>record.err >/dev/null &&
 	perf script -i two.data >two.perf 2>script.err &&
 	test -s two.perf

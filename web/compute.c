@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "fp_error.h"
+#include "fp_rangectl.h"
 #include "fp_record.h"
 #include "escape.h"
 #include "fp_recording.h"
@@ -201,26 +202,42 @@ static void bucket_argv_of(char **argv, const char *rows_s, const struct selecti
 	argv[n] = NULL;
 }
 
-/* The event fp-bucket counted in h when it chose the first one (the only
- * counted=1 line of h->events), or NULL. */
+/* The capture's first event (fp-bucket's default): the first named line of
+ * h->events (fp-bucket lists the events in the order first seen), or NULL. */
 static char *first_event_of(const struct heatmap *h)
 {
-	const char *p = h->events, *found = NULL;
-	size_t n = 0;
-	int hits = 0;
-	while (p && *p) {
+	for (const char *p = h->events; p && *p;) {
 		const char *eol = strchr(p, '\n');
 		const char *t1 = strchr(p, '\t');
 		if (!eol || !t1 || t1 + 2 >= eol)
 			break;
-		if (t1[1] == '1') {
-			found = t1 + 3;
-			n = (size_t)(eol - found);
-			hits++;
-		}
+		if (!(eol - (t1 + 3) == 1 && t1[3] == '-'))
+			return fp_xstrndup(t1 + 3, (size_t)(eol - t1 - 3));
 		p = eol + 1;
 	}
-	return hits == 1 ? fp_xstrndup(found, n) : NULL;
+	return NULL;
+}
+
+/* h->events (every event of the capture, with its samples) with the
+ * counted flags of sel: its event list, every event, or the first. */
+static char *events_counted_as(const struct heatmap *h, const struct selection *sel,
+			       const char *first)
+{
+	char *out = h->events ? fp_xstrndup(h->events, h->events_len) : NULL;
+	for (char *p = out; p && *p;) {
+		char *eol = strchr(p, '\n');
+		char *t1 = strchr(p, '\t');
+		if (!eol || !t1 || t1 + 2 >= eol)
+			break;
+		const char *name = t1 + 3;
+		size_t n = (size_t)(eol - name);
+		int on = sel->all_events || (n == 1 && name[0] == '-') ||
+			 (sel->event ? fp_event_in_list(sel->event, strlen(sel->event), name, n)
+				     : first && strlen(first) == n && !memcmp(first, name, n));
+		t1[1] = on ? '1' : '0';
+		p = eol + 1;
+	}
+	return out;
 }
 
 /* fp-range's argv for a selection (time range only if with_range).
@@ -569,7 +586,9 @@ static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
 		return &e->hm;
 
 	/* the axis: the unfiltered heatmap (cached, usually already asked for) */
-	struct selection plain = { .keep_idle = sel->keep_idle, .all_events = sel->all_events };
+	/* every event's samples: a filter may pick another event than the
+	 * first, whose seconds the first event's heatmap may not reach */
+	struct selection plain = { .keep_idle = sel->keep_idle, .all_events = 1 };
 	const struct heatmap *all = heatmap_get(job, fd, st, rows, &plain, status, err, errsz);
 	if (!all)
 		return NULL;
@@ -585,6 +604,7 @@ static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
 	char *const *argv[] = { read_argv, range_argv, bucket_argv };
 	struct heatmap_builder b = { .h = { .rows = rows } };
 	int rc = run_heatmap_chain(job, argv, 3, fd, &b, status, err, errsz);
+	char *events = rc < 0 ? NULL : events_counted_as(all, sel, first);
 	free(first);
 	free(b.h.events);	/* the whole capture's list is the unfiltered one */
 	if (rc < 0) {
@@ -595,6 +615,7 @@ static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
 		/* only if the file changed between the two runs */
 		heatmap_put(all);
 		free(b.h.cell);
+		free(events);
 		*status = 500;
 		snprintf(err, errsz, "the capture changed while it was read: try again");
 		return NULL;
@@ -608,7 +629,7 @@ static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
 		.warnings = b.h.warnings,
 		.filtered = 1,
 		.all_events = sel->all_events,
-		.events = all->events ? fp_xstrndup(all->events, all->events_len) : NULL,
+		.events = events,
 		.events_len = all->events_len,
 	};
 	size_t ncells = (size_t)h.ncols * rows;

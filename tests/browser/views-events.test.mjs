@@ -3,7 +3,9 @@
 // event chosen in the page's event picker, the heatmap total = the flame
 // graph total = an independent count of that event's samples in the perf
 // script text; "all events, each as root" counts both, one root frame per
-// event. Skips (ok # skip) without perf or the permission to use it.
+// event. The cpu-clock samples come a second after the last page fault, so
+// a heatmap on the first event's axis would miss them.
+// Skips (ok # skip) without perf or the permission to use it.
 // Screenshots: tests/artifacts/views-events-*.png.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -38,7 +40,7 @@ let counts;
 try {
 	const data = path.join(dir, 'two.data');
 	execFileSync('perf', ['record', '-q', '-e', 'cpu-clock', '-e', 'page-faults', '-g', '-F', '999', '-o', data,
-			      '--', 'sh', '-c', 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; seq 1 200000 | sort -r >/dev/null'],
+			      '--', 'sh', '-c', 'seq 1 200000 | sort -r >/dev/null; sleep 1; i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done'],
 		     { stdio: ['ignore', 'ignore', 'pipe'] });
 	const text = execFileSync('perf', ['script', '-i', data], { maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] }).toString();
 	fs.mkdirSync(path.join(dir, 'prof'));
