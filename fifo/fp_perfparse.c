@@ -635,8 +635,9 @@ static const char *last_token(const char *begin, const char *end)
 	return t;
 }
 
-/* `comm pid/tid [cpu]`, each part optional, parsed from the right. */
-static void parse_task(struct fp_perf_parser *pp, const char *begin, const char *end)
+/* `comm pid/tid [cpu]`, each part optional, parsed from the right, into
+ * ev's comm (trimmed, maybe empty), pid, tid and cpu. */
+static void split_task(const char *begin, const char *end, struct fp_perf_event *ev)
 {
 	int64_t pid = -1, tid = -1, cpu = -1;
 
@@ -662,19 +663,13 @@ static void parse_task(struct fp_perf_parser *pp, const char *begin, const char 
 		pid = tid;
 		end = trim_spaces_back(begin, t);
 	}
-
 	begin = skip_spaces(begin, end);
-	if (begin == end) {
-		pp->hdr[0] = '?';
-		pp->comm_len = 1;
-	} else {
-		pp->comm_len = (size_t)(end - begin);
-		copy_name(pp->hdr, begin, pp->comm_len);
-	}
+	ev->comm.p = begin;
+	ev->comm.n = (size_t)(end - begin);
 	/* One rule for ids (fp_record.h): outside -1 .. FP_ID_MAX is unknown. */
-	pp->pid = pid >= -1 && pid <= FP_ID_MAX ? pid : -1;
-	pp->tid = tid >= -1 && tid <= FP_ID_MAX ? tid : -1;
-	pp->cpu = cpu >= -1 && cpu <= FP_ID_MAX ? cpu : -1;
+	ev->pid = pid >= -1 && pid <= FP_ID_MAX ? pid : -1;
+	ev->tid = tid >= -1 && tid <= FP_ID_MAX ? tid : -1;
+	ev->cpu = cpu >= -1 && cpu <= FP_ID_MAX ? cpu : -1;
 }
 
 /* `PERF_RECORD_LOST lost N` (and _LOST_SAMPLES): adds N to lost_events. */
@@ -706,56 +701,88 @@ static const char *next_token_end(const char *p, const char *end)
 	return p;
 }
 
-/* Parses an event line; returns -1 if it is not one. Starts a sample, or
- * counts a PERF_RECORD_* line. */
-static int parse_event_line(struct fp_perf_parser *pp, const char *line, size_t n)
+int fp_perf_event_line(const char *line, size_t n, struct fp_perf_event *ev)
 {
 	size_t tb, te;
-	uint64_t ns;
 
 	if (find_timestamp(line, n, &tb, &te) < 0 ||
-	    fp_perf_parse_time(line + tb, te - tb, &ns) < 0)
+	    fp_perf_parse_time(line + tb, te - tb, &ev->time_ns) < 0)
 		return -1;
-
 	const char *end = line + n;
 	const char *p = skip_spaces(line + te + 1, end);
-	if (HAS_PREFIX(p, (size_t)(end - p), PERF_RECORD_PREFIX)) {
-		emit_sample(pp);
-		pp->discarding = 0;
-		count_side_band(pp, p, end);
+	split_task(line, line + tb, ev);
+	ev->side_band = HAS_PREFIX(p, (size_t)(end - p), PERF_RECORD_PREFIX);
+	ev->period = 1;
+	ev->event.p = p;
+	ev->event.n = 0;
+	if (ev->side_band) {
+		ev->rest.p = p;
+		ev->rest.n = (size_t)(end - p);
 		return 0;
 	}
-
-	emit_sample(pp);
-	reset_sample(pp);
-	pp->in_sample = 1;
-	pp->discarding = 0;
-	pp->time_ns = ns;
-	parse_task(pp, line, line + tb);
-
 	/* [period] [event:] [payload | ip sym (dso)] */
-	pp->period = 1;
 	const char *t1e = next_token_end(p, end);
 	if (all_digits(p, (size_t)(t1e - p))) {
 		const char *t2 = skip_spaces(t1e, end), *t2e = next_token_end(t2, end);
 		if (t2 == end || t2e[-1] == ':' || all_hex(t2, (size_t)(t2e - t2))) {
 			int64_t period;
 			if (parse_int(p, (size_t)(t1e - p), &period) == 0)
-				pp->period = (uint64_t)period;
+				ev->period = (uint64_t)period;
 			p = t2;
 			t1e = t2e;
 		}
 	}
-	char *event = pp->hdr + pp->comm_len;
 	if (t1e - p > 1 && t1e[-1] == ':') {
-		pp->event_len = (size_t)(t1e - 1 - p);
-		copy_name(event, p, pp->event_len);
+		ev->event.p = p;
+		ev->event.n = (size_t)(t1e - 1 - p);
 		p = skip_spaces(t1e, end);
+	}
+	ev->rest.p = p;
+	ev->rest.n = (size_t)(end - p);
+	return 0;
+}
+
+/* Parses an event line; returns -1 if it is not one. Starts a sample, or
+ * counts a PERF_RECORD_* line. */
+static int parse_event_line(struct fp_perf_parser *pp, const char *line, size_t n)
+{
+	struct fp_perf_event ev;
+
+	if (fp_perf_event_line(line, n, &ev) < 0)
+		return -1;
+	const char *end = line + n, *p = ev.rest.p;
+	if (ev.side_band) {
+		emit_sample(pp);
+		pp->discarding = 0;
+		count_side_band(pp, p, end);
+		return 0;
+	}
+	emit_sample(pp);
+	reset_sample(pp);
+	pp->in_sample = 1;
+	pp->discarding = 0;
+	pp->time_ns = ev.time_ns;
+	pp->pid = ev.pid;
+	pp->tid = ev.tid;
+	pp->cpu = ev.cpu;
+	if (ev.comm.n == 0) {
+		pp->hdr[0] = '?';
+		pp->comm_len = 1;
+	} else {
+		pp->comm_len = ev.comm.n;
+		copy_name(pp->hdr, ev.comm.p, pp->comm_len);
+	}
+	pp->period = ev.period;
+	char *event = pp->hdr + pp->comm_len;
+	if (ev.event.n) {
+		pp->event_len = ev.event.n;
+		copy_name(event, ev.event.p, pp->event_len);
 	} else {
 		event[0] = '-';
 		pp->event_len = 1;
 	}
 
+	const char *t1e;
 	/* Recorded without -g, perf prints the one frame on the event line.
 	 * With -g it prints none there, but a tracepoint's payload may start
 	 * with a hex-looking word: if frame lines follow, this was not one. */

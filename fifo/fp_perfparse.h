@@ -36,6 +36,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fp_record.h"	/* struct fp_str */
+
 /* Why a line was not understood or a sample was dropped (ops->problem). */
 enum fp_perf_problem {
 	FP_PERF_BAD_LINE,	/* neither event, frame, header nor blank line */
@@ -121,6 +123,22 @@ void fp_perf_line_too_long(struct fp_perf_parser *pp);
  * blank line is kept). */
 void fp_perf_finish(struct fp_perf_parser *pp);
 void fp_perf_free(struct fp_perf_parser *pp);
+
+/* The header of one perf script event line, for readers that want the
+ * event rather than a sample (fp-latency's tracepoints):
+ *	comm pid/tid [cpu] secs.frac: [period] event: rest
+ * in every -F variant that prints the time (the same rules as the
+ * parser's: fp_perf_line uses it too). Fields point into the line. */
+struct fp_perf_event {
+	uint64_t time_ns, period;	/* period 1 when none is printed */
+	int64_t pid, tid, cpu;		/* -1: not printed (or not an id) */
+	struct fp_str comm;		/* trimmed; n == 0 when absent */
+	struct fp_str event;		/* without its ':'; n == 0 when absent */
+	struct fp_str rest;		/* after the event: payload or a frame */
+	int side_band;			/* a PERF_RECORD_* line (rest is it) */
+};
+/* 0, or -1 if the line is not a perf event line. */
+int fp_perf_event_line(const char *line, size_t n, struct fp_perf_event *ev);
 
 /* Exposed for unit tests. */
 /* Parses "digits.digits" (1..9 fraction digits) into ns; 0 or -1. */

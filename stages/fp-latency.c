@@ -444,74 +444,21 @@ static int parse_events_line(const char *line, size_t len, struct event *ev)
 	return 0;
 }
 
-/* The task token before the time: `pid/tid`, `pid` (perf's default prints
- * the tid alone; it is used as pid too) or absent. */
-static void parse_perf_task(const char *s, size_t n, struct event *ev)
-{
-	const char *slash = memchr(s, '/', n);
-
-	ev->pid = ev->tid = -1;
-	if (slash) {
-		size_t pn = (size_t)(slash - s);
-		if (fp_parse_i64(s, pn, &ev->pid) < 0 ||
-		    fp_parse_i64(slash + 1, n - pn - 1, &ev->tid) < 0)
-			ev->pid = ev->tid = -1;
-	} else if (fp_parse_i64(s, n, &ev->tid) == 0) {
-		ev->pid = ev->tid;
-	} else {
-		ev->tid = -1;
-	}
-}
-
-/* `comm pid/tid [cpu] secs.frac: [period] event: fields`, in the -F variants
- * that print the time: the time is the first `digits.digits:` token.
- * 0, or -1 if the line is not a perf event line. */
+/* `comm pid/tid [cpu] secs.frac: [period] event: fields`: perf's event
+ * line, read by fifo/fp_perfparse.c's rules (the same as fp-read's).
+ * 0, or -1 if the line is not a perf event line with an event name. */
 static int parse_perf_line(const char *line, size_t len, struct event *ev)
 {
-	const char *end = line + len;
-	const char *prev_tok = NULL, *prev_end = NULL, *prev2_tok = NULL, *prev2_end = NULL;
-	const char *p = skip_spaces(line, end);
+	struct fp_perf_event pe;
 
-	while (p < end) {
-		const char *t = p, *te = token_end(p, end);
-		size_t tn = (size_t)(te - t);
-
-		if (tn >= 4 && t[tn - 1] == ':' && prev_tok &&
-		    fp_perf_parse_time(t, tn - 1, &ev->ts_ns) == 0) {
-			/* Before the time: [cpu], before that the task. */
-			const char *task = prev_tok, *task_end = prev_end;
-			if (*prev_tok == '[') {
-				task = prev2_tok;
-				task_end = prev2_end;
-			}
-			/* The first token is the comm, never the task. */
-			ev->pid = ev->tid = -1;
-			if (task && task != skip_spaces(line, end))
-				parse_perf_task(task, (size_t)(task_end - task), ev);
-			/* After it: an optional period, then `event:`. */
-			p = skip_spaces(te, end);
-			const char *e = p, *ee = token_end(p, end);
-			if (all_digits(e, (size_t)(ee - e))) {
-				p = skip_spaces(ee, end);
-				e = p;
-				ee = token_end(p, end);
-			}
-			if (ee - e < 2 || ee[-1] != ':')
-				return -1;
-			ev->name.p = e;
-			ev->name.n = (size_t)(ee - e) - 1;
-			p = skip_spaces(ee, end);
-			ev->fields.p = p;
-			ev->fields.n = (size_t)(end - p);
-			return 0;
-		}
-		prev2_tok = prev_tok;
-		prev2_end = prev_end;
-		prev_tok = t;
-		prev_end = te;
-		p = skip_spaces(te, end);
-	}
-	return -1;
+	if (fp_perf_event_line(line, len, &pe) < 0 || pe.side_band || pe.event.n == 0)
+		return -1;
+	ev->ts_ns = pe.time_ns;
+	ev->pid = pe.pid;
+	ev->tid = pe.tid;
+	ev->name = pe.event;
+	ev->fields = pe.rest;
+	return 0;
 }
 
 /* Three leading integers: the event text format. */
