@@ -22,7 +22,8 @@
  * next END event with the same key closes it; an optional CANCEL event (e.g.
  * sched:sched_process_exit) discards the open starts of its key. Starts nest:
  * each key holds a stack, an END closes the most recent START (LIFO), up to
- * MAX_NEST deep (a deeper START pushes the oldest out: counted `replaced`).
+ * FP_PAIRING_NEST deep (a deeper START pushes the oldest out: counted
+ * `replaced`). The pairing engine is fifo/fp_pairing.c.
  * Events are put back in time order through a reorder window (--window,
  * default 1 s): an event is paired once an event at least WINDOW later has
  * been read, or at end of input. An event older than what was already paired
@@ -64,6 +65,7 @@
 
 #include "fp_error.h"
 #include "fp_io.h"
+#include "fp_pairing.h"
 #include "fp_perfparse.h"
 #include "fp_record.h"
 
@@ -73,24 +75,16 @@
 
 #define STAGE_NAME "latency"
 #define MAX_PAIRS 32
-#define MAX_NEST 16			/* open starts kept per key */
 #define MAX_OPEN_DEFAULT 100000u	/* keys with open starts: ~70 MB */
 #define MAX_PENDING_DEFAULT 1000000u	/* events in the reorder window: ~88 MB */
-#define KEY_MAX 64			/* longest key value, bytes */
 #define DEFAULT_WINDOW_NS FP_NSEC_PER_SEC
-#define HIST_BUCKETS 66			/* (..,0), [0], [1], then 2^0 .. 2^63 */
-#define HIST_BAR_WIDTH 52		/* as bpftrace's hist() */
-#define HIST_LABEL_WIDTH 16
-#define HIST_COUNT_WIDTH 8
 #define MAX_WARNINGS 10			/* then only counted */
-#define TABLE_MIN_SLOTS 256u		/* power of two */
-#define HEAP_MIN 256u
-#define FNV_OFFSET 1469598103934665603ull
-#define FNV_PRIME 1099511628211ull
 #define NS_PER_US 1000ull
 #define NS_PER_MS 1000000ull
 
-enum role { ROLE_START, ROLE_END, ROLE_CANCEL, ROLE_COUNT };
+#define ROLE_START FP_ROLE_START
+#define ROLE_END FP_ROLE_END
+#define ROLE_COUNT FP_ROLE_COUNT
 enum key_kind { KEY_UNSET, KEY_PID, KEY_TID, KEY_FIELD };
 enum input_format { FORMAT_AUTO, FORMAT_PERF, FORMAT_EVENTS };
 
@@ -106,16 +100,9 @@ struct event_spec {
 	struct key_spec key;
 };
 
-struct pair_stats {
-	uint64_t count, sum_ns, min_ns, max_ns;
-	uint64_t replaced, cancelled, unmatched_ends;
-	uint64_t hist[HIST_BUCKETS];
-};
-
 struct pair {
 	const char *name;
 	struct event_spec ev[ROLE_COUNT];
-	struct pair_stats st;
 };
 
 /* One event as read from a line; fields point into the line. */
@@ -126,41 +113,9 @@ struct event {
 	struct fp_str fields;		/* the rest of the line */
 };
 
-/* What one event does to one pair, waiting in the reorder window. */
-struct action {
-	uint64_t ts_ns;
-	uint64_t seq;			/* input order breaks timestamp ties */
-	uint16_t pair;
-	uint8_t role;
-	uint8_t key_len;
-	char key[KEY_MAX];
-};
-
-struct action_heap {
-	struct action *a;
-	size_t n, cap;
-};
-
-/* Open starts of one (pair, key). */
-struct open_entry {
-	uint64_t hash;
-	uint16_t pair;
-	uint8_t key_len;
-	uint8_t depth;			/* 0: slot is free */
-	char key[KEY_MAX];
-	uint64_t starts_ns[MAX_NEST];	/* oldest first */
-};
-
-struct open_table {
-	struct open_entry *slots;
-	size_t nslots, used;
-};
-
 struct input_stats {
 	uint64_t lines, events, actions, bad_lines, ignored_lines;
-	uint64_t missing_key, late, too_long;
-	uint64_t dropped_starts;		/* past --max-open */
-	uint64_t early;				/* paired early: past --max-pending */
+	uint64_t missing_key, too_long;
 	uint64_t lost_records, lost_events;	/* the tracer dropped events */
 };
 
@@ -172,15 +127,11 @@ struct latency_state {
 	enum input_format format;
 	uint64_t window_ns;
 	size_t max_open, max_pending;
-	int open_warned, pending_warned;
 	double interval_s;
 	const char *tsv_path;
 	int tsv_fd;
 	struct fp_out tsv;
-	struct action_heap heap;
-	struct open_table open;
-	uint64_t seq, max_ts_ns, last_paired_ns;
-	int paired_any;
+	struct fp_pairing pairing;
 	struct input_stats in;
 	ev_signal sig_usr1;
 	ev_timer report_timer;
@@ -505,243 +456,6 @@ static int find_field(struct fp_str fields, const char *name, size_t name_len, s
 
 /* ---- the reorder window: a min-heap of actions by (time, seq) ---------- */
 
-static int action_before(const struct action *a, const struct action *b)
-{
-	return a->ts_ns < b->ts_ns || (a->ts_ns == b->ts_ns && a->seq < b->seq);
-}
-
-static void heap_push(struct action_heap *h, const struct action *a)
-{
-	if (h->n == h->cap) {
-		h->cap = h->cap ? 2 * h->cap : HEAP_MIN;
-		h->a = fp_xrealloc(h->a, h->cap * sizeof *h->a);
-	}
-	size_t i = h->n++;
-	while (i > 0) {
-		size_t parent = (i - 1) / 2;
-		if (!action_before(a, &h->a[parent]))
-			break;
-		h->a[i] = h->a[parent];
-		i = parent;
-	}
-	h->a[i] = *a;
-}
-
-static void heap_pop(struct action_heap *h, struct action *out)
-{
-	*out = h->a[0];
-	struct action last = h->a[--h->n];
-	size_t i = 0;
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= h->n)
-			break;
-		if (c + 1 < h->n && action_before(&h->a[c + 1], &h->a[c]))
-			c++;
-		if (!action_before(&h->a[c], &last))
-			break;
-		h->a[i] = h->a[c];
-		i = c;
-	}
-	if (h->n > 0)
-		h->a[i] = last;
-}
-
-/* ---- open starts: open addressing, linear probing, backward-shift delete */
-
-static uint64_t key_hash(uint16_t pair, const char *key, size_t n)
-{
-	uint64_t h = FNV_OFFSET ^ pair;
-
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)key[i];
-		h *= FNV_PRIME;
-	}
-	return h;
-}
-
-static void table_init(struct open_table *t, size_t nslots)
-{
-	t->slots = fp_xcalloc(nslots, sizeof *t->slots);
-	t->nslots = nslots;
-	t->used = 0;
-}
-
-static struct open_entry *table_find(struct open_table *t, uint64_t h, uint16_t pair,
-				     const char *key, size_t n)
-{
-	size_t mask = t->nslots - 1;
-
-	for (size_t i = h & mask;; i = (i + 1) & mask) {
-		struct open_entry *e = &t->slots[i];
-		if (e->depth == 0)
-			return e;	/* the free slot where it would go */
-		if (e->hash == h && e->pair == pair && e->key_len == n && !memcmp(e->key, key, n))
-			return e;
-	}
-}
-
-static void table_grow(struct open_table *t)
-{
-	struct open_table bigger;
-
-	table_init(&bigger, 2 * t->nslots);
-	for (size_t i = 0; i < t->nslots; i++) {
-		struct open_entry *e = &t->slots[i];
-		if (e->depth == 0)
-			continue;
-		*table_find(&bigger, e->hash, e->pair, e->key, e->key_len) = *e;
-		bigger.used++;
-	}
-	free(t->slots);
-	*t = bigger;
-}
-
-/* Frees e's slot and moves later entries of its probe run back. */
-static void table_delete(struct open_table *t, struct open_entry *e)
-{
-	size_t mask = t->nslots - 1;
-	size_t hole = (size_t)(e - t->slots);
-
-	t->slots[hole].depth = 0;
-	t->used--;
-	for (size_t i = (hole + 1) & mask; t->slots[i].depth != 0; i = (i + 1) & mask) {
-		size_t home = t->slots[i].hash & mask;
-		/* Move it if its home is not cyclically in (hole, i]. */
-		int home_after_hole = hole <= i ? (home > hole && home <= i)
-						: (home > hole || home <= i);
-		if (!home_after_hole) {
-			t->slots[hole] = t->slots[i];
-			t->slots[i].depth = 0;
-			hole = i;
-		}
-	}
-}
-
-/* ---- pairing ------------------------------------------------------------ */
-
-static unsigned hist_bucket(uint64_t v)
-{
-	if (v == 0)
-		return 1;
-	return 2 + (63u - (unsigned)__builtin_clzll(v));
-}
-
-static void record_interval(struct latency_state *st, const struct action *end,
-			    uint64_t start_ns)
-{
-	struct pair *pr = &st->pairs[end->pair];
-	struct pair_stats *ps = &pr->st;
-	uint64_t lat = end->ts_ns - start_ns;
-
-	if (ps->count == 0 || lat < ps->min_ns)
-		ps->min_ns = lat;
-	if (lat > ps->max_ns)
-		ps->max_ns = lat;
-	ps->count++;
-	ps->sum_ns += lat;
-	ps->hist[hist_bucket(lat)]++;
-	if (st->tsv_path) {
-		fp_out_str(&st->tsv, pr->name);
-		fp_out_char(&st->tsv, '\t');
-		fp_out_write(&st->tsv, end->key, end->key_len);
-		fp_out_char(&st->tsv, '\t');
-		fp_out_u64(&st->tsv, start_ns);
-		fp_out_char(&st->tsv, '\t');
-		fp_out_u64(&st->tsv, end->ts_ns);
-		fp_out_char(&st->tsv, '\t');
-		fp_out_u64(&st->tsv, lat);
-		fp_out_char(&st->tsv, '\n');
-	}
-}
-
-static void apply_action(struct latency_state *st, const struct action *a)
-{
-	struct open_table *t = &st->open;
-	struct pair_stats *ps = &st->pairs[a->pair].st;
-	uint64_t h = key_hash(a->pair, a->key, a->key_len);
-	struct open_entry *e = table_find(t, h, a->pair, a->key, a->key_len);
-
-	if (st->paired_any && a->ts_ns < st->last_paired_ns)
-		st->in.late++;
-	else
-		st->last_paired_ns = a->ts_ns;
-	st->paired_any = 1;
-
-	switch (a->role) {
-	case ROLE_START:
-		if (e->depth == 0 && t->used >= st->max_open) {
-			st->in.dropped_starts++;
-			if (!st->open_warned) {
-				st->open_warned = 1;
-				fp_warn("more than %zu keys with open starts (--max-open): further "
-					"starts of new keys are dropped and counted (dropped_starts=)",
-					st->max_open);
-			}
-			break;
-		}
-		if (e->depth == 0) {
-			e->hash = h;
-			e->pair = a->pair;
-			e->key_len = a->key_len;
-			memcpy(e->key, a->key, a->key_len);
-			t->used++;
-		} else if (e->depth == MAX_NEST) {
-			memmove(e->starts_ns, e->starts_ns + 1, (MAX_NEST - 1) * sizeof e->starts_ns[0]);
-			e->depth--;
-			ps->replaced++;
-		}
-		e->starts_ns[e->depth++] = a->ts_ns;
-		if (2 * t->used > t->nslots)
-			table_grow(t);
-		break;
-	case ROLE_END:
-		/* A start later than the end can only come from a late event. */
-		if (e->depth == 0 || e->starts_ns[e->depth - 1] > a->ts_ns) {
-			ps->unmatched_ends++;
-			break;
-		}
-		record_interval(st, a, e->starts_ns[--e->depth]);
-		if (e->depth == 0)
-			table_delete(t, e);
-		break;
-	case ROLE_CANCEL:
-		if (e->depth == 0)
-			break;
-		ps->cancelled += e->depth;
-		table_delete(t, e);
-		break;
-	}
-}
-
-/* Pairs every action that is WINDOW older than the newest one read. */
-static void release_actions(struct latency_state *st, int all)
-{
-	struct action a;
-
-	while (st->heap.n > 0 &&
-	       (all || st->heap.a[0].ts_ns + st->window_ns <= st->max_ts_ns)) {
-		heap_pop(&st->heap, &a);
-		apply_action(st, &a);
-	}
-}
-
-/* The reorder window is full (--max-pending): the oldest event is paired
- * now, before its window passed. */
-static void pair_oldest_early(struct latency_state *st)
-{
-	struct action a;
-
-	if (!st->pending_warned) {
-		st->pending_warned = 1;
-		fp_warn("more than %zu events in the reorder window (--max-pending): the oldest "
-			"are paired early and counted (early=)", st->max_pending);
-	}
-	heap_pop(&st->heap, &a);
-	apply_action(st, &a);
-	st->in.early++;
-}
-
 static void warn_line(struct latency_state *st, const char *what, const char *line, size_t len)
 {
 	uint64_t n = st->in.bad_lines + st->in.missing_key;
@@ -760,7 +474,7 @@ static void warn_line(struct latency_state *st, const char *what, const char *li
 }
 
 /* Fills a->key from ev by spec. 0, or -1 when the event has no such key. */
-static int event_key(const struct event *ev, const struct key_spec *k, struct action *a)
+static int event_key(const struct event *ev, const struct key_spec *k, struct fp_action *a)
 {
 	struct fp_str v;
 	char num[24];
@@ -783,7 +497,7 @@ static int event_key(const struct event *ev, const struct key_spec *k, struct ac
 	default:
 		return -1;
 	}
-	if (v.n > KEY_MAX)
+	if (v.n > FP_PAIRING_KEY_MAX)
 		return -1;
 	memcpy(a->key, v.p, v.n);
 	a->key_len = (uint8_t)v.n;
@@ -798,7 +512,7 @@ static void handle_event(struct latency_state *st, const struct event *ev,
 	for (size_t i = 0; i < st->npairs; i++) {
 		for (int r = 0; r < ROLE_COUNT; r++) {
 			const struct event_spec *es = &st->pairs[i].ev[r];
-			struct action a;
+			struct fp_action a;
 
 			if (!es->name || es->name_len != ev->name.n ||
 			    memcmp(es->name, ev->name.p, ev->name.n) != 0)
@@ -809,22 +523,15 @@ static void handle_event(struct latency_state *st, const struct event *ev,
 				st->in.missing_key++;
 				continue;
 			}
-			a.ts_ns = ev->ts_ns;
-			a.seq = st->seq++;
-			a.pair = (uint16_t)i;
-			a.role = (uint8_t)r;
-			if (st->heap.n >= st->max_pending)
-				pair_oldest_early(st);
-			heap_push(&st->heap, &a);
+			fp_pairing_add(&st->pairing, ev->ts_ns, (uint16_t)i, (enum fp_role)r,
+				       a.key, a.key_len);
 			st->in.actions++;
 		}
 	}
 	if (!matched)
 		return;
 	st->in.events++;
-	if (ev->ts_ns > st->max_ts_ns)
-		st->max_ts_ns = ev->ts_ns;
-	release_actions(st, 0);
+	fp_pairing_release(&st->pairing, 0);
 }
 
 static int starts_with(const char *s, size_t n, const char *prefix)
@@ -927,115 +634,26 @@ static void on_too_long(struct fp_pump *p, uint64_t lineno)
 
 /* ---- the report --------------------------------------------------------- */
 
-static size_t hist_label(char *buf, size_t cap, unsigned power)
-{
-	static const char suffix[] = "KMGTPE";
-	unsigned s = power / 10;
-
-	if (s == 0)
-		return (size_t)snprintf(buf, cap, "%llu", 1ull << power);
-	return (size_t)snprintf(buf, cap, "%llu%c", 1ull << (power - 10 * s), suffix[s - 1]);
-}
-
-static void write_padded(struct fp_out *o, const char *s, size_t n, size_t width, int right)
-{
-	static const char spaces[] = "                                                    ";
-	size_t pad = n < width ? width - n : 0;
-
-	if (!right)
-		fp_out_write(o, s, n);
-	while (pad > 0) {
-		size_t k = pad < sizeof spaces - 1 ? pad : sizeof spaces - 1;
-		fp_out_write(o, spaces, k);
-		pad -= k;
-	}
-	if (right)
-		fp_out_write(o, s, n);
-}
-
-/* bpftrace's hist(): `[1K, 2K)   3 |@@@@     |`, from the first to the last
- * non-empty bucket. */
-static void write_histogram(struct fp_out *o, const struct pair *pr)
-{
-	const struct pair_stats *ps = &pr->st;
-	int first = -1, last = -1;
-	uint64_t max = 0;
-
-	fp_out_char(o, '@');
-	fp_out_str(o, pr->name);
-	fp_out_str(o, "_ns:");
-	for (int i = 0; i < HIST_BUCKETS; i++) {
-		if (ps->hist[i] == 0)
-			continue;
-		if (first < 0)
-			first = i;
-		last = i;
-		if (ps->hist[i] > max)
-			max = ps->hist[i];
-	}
-	if (first < 0) {
-		fp_out_str(o, " (no intervals)\n\n");
-		return;
-	}
-	fp_out_char(o, '\n');
-	for (int i = first; i <= last; i++) {
-		char label[48], lo[16], hi[16], count[24];
-		size_t ln;
-
-		if (i == 1) {
-			ln = (size_t)snprintf(label, sizeof label, "[0]");
-		} else if (i == 2) {
-			ln = (size_t)snprintf(label, sizeof label, "[1]");
-		} else {
-			hist_label(lo, sizeof lo, (unsigned)(i - 2));
-			hist_label(hi, sizeof hi, (unsigned)(i - 1));
-			ln = (size_t)snprintf(label, sizeof label, "[%s, %s)", lo, hi);
-		}
-		size_t cn = (size_t)snprintf(count, sizeof count, "%llu",
-					     (unsigned long long)ps->hist[i]);
-		/* Integer bar length; count * 52 cannot overflow for counts < 2^58. */
-		size_t bar = (size_t)(ps->hist[i] * HIST_BAR_WIDTH / max);
-		static const char ats[] = "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@";
-
-		write_padded(o, label, ln, HIST_LABEL_WIDTH, 0);
-		write_padded(o, count, cn, HIST_COUNT_WIDTH, 1);
-		fp_out_str(o, " |");
-		fp_out_write(o, ats, bar);
-		write_padded(o, "", 0, HIST_BAR_WIDTH - bar, 0);
-		fp_out_str(o, "|\n");
-	}
-	fp_out_char(o, '\n');
-}
-
-/* Open starts per pair, counted from the table. */
-static void count_open(const struct latency_state *st, uint64_t *open)
-{
-	memset(open, 0, st->npairs * sizeof *open);
-	for (size_t i = 0; i < st->open.nslots; i++)
-		if (st->open.slots[i].depth)
-			open[st->open.slots[i].pair] += st->open.slots[i].depth;
-}
-
 static void write_report(struct latency_state *st, const char *kind)
 {
 	struct fp_out *o = &st->pump.out;
 	uint64_t open[MAX_PAIRS];
 	char buf[320];
 
-	count_open(st, open);
+	fp_pairing_open(&st->pairing, open);
 	snprintf(buf, sizeof buf,
 		 "# fp-latency %s: lines=%llu events=%llu bad_lines=%llu ignored_lines=%llu "
 		 "missing_key=%llu late=%llu pending=%zu dropped_starts=%llu early=%llu "
 		 "lost_events=%llu\n", kind,
 		 (unsigned long long)st->in.lines, (unsigned long long)st->in.events,
 		 (unsigned long long)st->in.bad_lines, (unsigned long long)st->in.ignored_lines,
-		 (unsigned long long)st->in.missing_key, (unsigned long long)st->in.late,
-		 st->heap.n, (unsigned long long)st->in.dropped_starts,
-		 (unsigned long long)st->in.early, (unsigned long long)st->in.lost_events);
+		 (unsigned long long)st->in.missing_key, (unsigned long long)st->pairing.late,
+		 fp_pairing_pending(&st->pairing), (unsigned long long)st->pairing.dropped_starts,
+		 (unsigned long long)st->pairing.early, (unsigned long long)st->in.lost_events);
 	fp_out_str(o, buf);
 	fp_out_str(o, "pair\tcount\tavg_ns\tmin_ns\tmax_ns\topen\treplaced\tcancelled\tunmatched_ends\n");
 	for (size_t i = 0; i < st->npairs; i++) {
-		const struct pair_stats *ps = &st->pairs[i].st;
+		const struct fp_pair_stats *ps = &st->pairing.stats[i];
 
 		fp_out_str(o, st->pairs[i].name);
 		fp_out_char(o, '\t');
@@ -1057,7 +675,7 @@ static void write_report(struct latency_state *st, const char *kind)
 	}
 	fp_out_char(o, '\n');
 	for (size_t i = 0; i < st->npairs; i++)
-		write_histogram(o, &st->pairs[i]);
+		fp_pairing_write_hist(o, st->pairs[i].name, &st->pairing.stats[i]);
 	fp_out_flush(o);
 	if (st->tsv_path)
 		fp_out_flush(&st->tsv);
@@ -1067,7 +685,7 @@ static void on_eof(struct fp_pump *p)
 {
 	struct latency_state *st = p->ctx;
 
-	release_actions(st, 1);
+	fp_pairing_release(&st->pairing, 1);
 	write_report(st, "final");
 }
 
@@ -1087,6 +705,37 @@ static const struct fp_pump_ops latency_ops = {
 	.too_long = on_too_long,
 };
 
+/* An END closed an interval: its TSV row (the statistics are the engine's). */
+static void on_interval(void *ctx, const struct fp_action *end, uint64_t start_ns)
+{
+	struct latency_state *st = ctx;
+
+	if (!st->tsv_path)
+		return;
+	fp_out_str(&st->tsv, st->pairs[end->pair].name);
+	fp_out_char(&st->tsv, '\t');
+	fp_out_write(&st->tsv, end->key, end->key_len);
+	fp_out_char(&st->tsv, '\t');
+	fp_out_u64(&st->tsv, start_ns);
+	fp_out_char(&st->tsv, '\t');
+	fp_out_u64(&st->tsv, end->ts_ns);
+	fp_out_char(&st->tsv, '\t');
+	fp_out_u64(&st->tsv, end->ts_ns - start_ns);
+	fp_out_char(&st->tsv, '\n');
+}
+
+static void on_limit(void *ctx, enum fp_pairing_limit which)
+{
+	struct latency_state *st = ctx;
+
+	if (which == FP_LIMIT_OPEN)
+		fp_warn("more than %zu keys with open starts (--max-open): further starts of new "
+			"keys are dropped and counted (dropped_starts=)", st->max_open);
+	else
+		fp_warn("more than %zu events in the reorder window (--max-pending): the oldest "
+			"are paired early and counted (early=)", st->max_pending);
+}
+
 static void free_state(struct latency_state *st)
 {
 	for (size_t i = 0; i < st->npairs; i++) {
@@ -1098,8 +747,7 @@ static void free_state(struct latency_state *st)
 		}
 	}
 	free((char *)st->default_key.field);
-	free(st->heap.a);
-	free(st->open.slots);
+	fp_pairing_free(&st->pairing);
 }
 
 int main(int argc, char **argv)
@@ -1119,7 +767,10 @@ int main(int argc, char **argv)
 		if (in_fd < 0)
 			fp_die_sys(FP_EXIT_SYS, "open %s", in_name);
 	}
-	table_init(&st.open, TABLE_MIN_SLOTS);
+	fp_pairing_init(&st.pairing, st.npairs, st.window_ns, st.max_open, st.max_pending);
+	st.pairing.on_interval = on_interval;
+	st.pairing.on_limit = on_limit;
+	st.pairing.ctx = &st;
 
 	fp_pump_init(&st.pump, EV_DEFAULT, in_fd, 1, &latency_ops, &st, FP_PUMP_GZIP);
 	st.pump.in_name = in_name;
