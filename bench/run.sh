@@ -418,6 +418,25 @@ if have fp-read fp-bucket fp-range fp-fold; then
 	done
 fi
 
+# ---- live recording: a 10-s range query on a 1-hour recording (issue 11) -----
+TARGET_RANGE_MS=300
+if have fp-read fp-record fp-bucket fp-range fp-fold fp-serve && command -v curl >/dev/null 2>&1; then
+	r_line=$("$here/recording.sh" "$BENCH_RUNS") || r_line="exit=1"
+	echo "    $r_line" >&2
+	rget() { echo "$r_line" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+	m_exit=$(rget exit)
+	r_ms=$(rget wall_ms)
+	printf '%s\t%s\t%s\t\t%s\t\t\t%s\t%s\t%s\n' \
+		"range query on a 1-hour recording (fp-serve /flamegraph/, a 10 s range, uncached)" \
+		"recording.fp.gz: $(fmtn "$(rget samples)") samples, $(fmtn "$(rget bytes)") bytes" \
+		"$(calc "${r_ms:-0} / 1000")" "$(calc "$(rget range_samples) / (${r_ms:-1} / 1000)")" \
+		"max $(rget max_ms) ms of $(rget runs)" "<= $TARGET_RANGE_MS ms" \
+		"$(verdict "${r_ms:-1e9} <= $TARGET_RANGE_MS && $(rget range_samples) == 10000")" >> "$rows"
+else
+	row_missing "range query on a 1-hour recording" "recording.fp.gz" "<= $TARGET_RANGE_MS ms" \
+		"$(missing_of fp-read fp-record fp-bucket fp-range fp-fold fp-serve) or curl"
+fi
+
 # ---- the results file -----------------------------------------------------
 model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 mem=$(free -h | awk '/^Mem:/ { print $2 }')
