@@ -6,9 +6,11 @@
  *	               [options] [-- COMMAND [ARG]...]
  *
  * The chain is a pipeline file (examples/live.pipeline, or
- * examples/live-bpftrace.pipeline for --source bpftrace):
+ * examples/live-bpftrace.pipeline for --source bpftrace, or
+ * examples/live-ssh.pipeline for --ssh HOST: fp-ssh runs perf there):
  *	perf record --no-buffering -o - | perf script -i - | fp-read --live |
  *	fp-record --output ${RECORDING} | fp-bucket | fp-range | fp-fold --interval
+ * --push URL inserts `push fp-push URL ...` after the stage named read,
  * and this command appends the views the user asked for:
  *	render  fp-render [--outdir DIR] [--term] [--passthrough]   (-o DIR, a tty)
  *	web     fp-serve --live NAME --recording ${RECORDING}       (--http)
@@ -88,20 +90,25 @@
 
 const char cmd_live_usage[] =
 	"live [-F HZ] [-a | -p PID] [-g | --call-graph MODE] [--duration S] [--rows N]\n"
-	"        [--source perf|bpftrace] [--http [ADDR:]PORT] [-o DIR] [--name NAME]\n"
+	"        [--source perf|bpftrace] [--ssh [USER@]HOST [--ssh-arg A]...]\n"
+	"        [--push URL [--app NAME] [--label KEY=VALUE]... [--push-interval S]]\n"
+	"        [--http [ADDR:]PORT] [-o DIR] [--name NAME]\n"
 	"        [--interval MS] [--serve-dir DIR] [--keep-serving] [--no-term] [--perf-arg A]...\n"
 	"        [--max-size BYTES] [--keep DURATION]\n"
 	"        [--pipeline FILE] [-D NAME=VALUE]... [-A NAME=WORD]... [--dir-file F]\n"
 	"        [--drain-timeout S] [--kill-timeout S] [-u|--user USER] [-v] [-q]\n"
 	"        [-- COMMAND [ARG]...]";
 
-enum source { SRC_PERF, SRC_BPFTRACE };
+enum source { SRC_PERF, SRC_BPFTRACE, SRC_SSH };
 
 struct live_opts {
 	struct fp_cli cli;	/* the shared options: -o, --rows, --pipeline, -D/-A, ... */
 	const char *hz, *pid, *call_graph, *http, *outdir, *name, *serve_dir;
 	const char *interval;
 	const char *max_size, *keep;	/* retention of the recording */
+	const char *ssh_host;		/* --ssh: perf runs there (fp-ssh) */
+	const char *push;		/* --push URL: fp-push after fp-read */
+	int push_opts, ssh_opts;	/* --app/--label/--push-interval, --ssh-arg seen */
 	double duration;	/* 0: until Ctrl-C or COMMAND ends */
 	enum source source;
 	int all_cpus, callgraph, keep_serving, no_term, quiet;
@@ -243,6 +250,15 @@ static void check_source(const struct live_opts *o)
 {
 	const char *bindir = fp_run_bindir();
 
+	if (o->source == SRC_SSH) {	/* perf runs on the host: only ssh is needed here */
+		char *p = fp_find_program("ssh", bindir);
+
+		if (!p)
+			fp_die(FP_EXIT_SYS, "live: --ssh: ssh is not installed (or not in $PATH): "
+			       "install it (Debian: apt-get install openssh-client)");
+		free(p);
+		return;
+	}
 	if (o->source == SRC_BPFTRACE) {
 		char *p = fp_find_program("bpftrace", bindir);
 
@@ -288,7 +304,7 @@ static void check_http(const char *s)
 enum {
 	OPT_DURATION = 256, OPT_SOURCE, OPT_HTTP, OPT_NAME, OPT_SERVE_DIR,
 	OPT_KEEP, OPT_NO_TERM, OPT_PERF_ARG, OPT_CALL_GRAPH, OPT_INTERVAL, OPT_MAX_SIZE,
-	OPT_KEEP_FOR,
+	OPT_KEEP_FOR, OPT_SSH, OPT_SSH_ARG, OPT_PUSH, OPT_APP, OPT_LABEL, OPT_PUSH_INTERVAL,
 };
 
 /* With --user, the leading stages that keep root: perf record and perf
@@ -313,6 +329,12 @@ static const struct option live_options[] = {
 	{ "no-term", no_argument, NULL, OPT_NO_TERM },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "perf-arg", required_argument, NULL, OPT_PERF_ARG },
+	{ "ssh", required_argument, NULL, OPT_SSH },
+	{ "ssh-arg", required_argument, NULL, OPT_SSH_ARG },
+	{ "push", required_argument, NULL, OPT_PUSH },
+	{ "app", required_argument, NULL, OPT_APP },
+	{ "label", required_argument, NULL, OPT_LABEL },
+	{ "push-interval", required_argument, NULL, OPT_PUSH_INTERVAL },
 };
 #define NLIVE_OPTIONS (sizeof live_options / sizeof *live_options)
 
@@ -374,6 +396,27 @@ static void live_option(struct live_opts *o, int c, const char *arg)
 	case OPT_NO_TERM: o->no_term = 1; break;
 	case OPT_INTERVAL: fp_parse_int("--interval", arg, 1, INTERVAL_MAX_MS); o->interval = arg; break;
 	case OPT_PERF_ARG: fp_cli_append(&o->cli, "RECORD_ARGS", arg); break;
+	case OPT_SSH:
+		if (!*arg || arg[0] == '-')
+			fp_die(FP_EXIT_USAGE, "--ssh: want [USER@]HOST, got '%s'", arg);
+		o->ssh_host = arg;
+		o->source = SRC_SSH;
+		break;
+	/* fp-ssh's and fp-push's own options: they check them */
+	case OPT_SSH_ARG:
+		o->ssh_opts = 1;
+		fp_cli_append(&o->cli, "SSH_ARGS", "--ssh-arg");
+		fp_cli_append(&o->cli, "SSH_ARGS", arg);
+		break;
+	case OPT_PUSH: o->push = arg; break;
+	case OPT_APP:
+	case OPT_LABEL:
+	case OPT_PUSH_INTERVAL:
+		o->push_opts = 1;
+		fp_cli_append(&o->cli, "PUSH_ARGS", c == OPT_APP ? "--app" :
+			      c == OPT_LABEL ? "--label" : "--interval");
+		fp_cli_append(&o->cli, "PUSH_ARGS", arg);
+		break;
 	default: fp_cli_usage_error(&o->cli);
 	}
 }
@@ -386,7 +429,13 @@ static void check_live_options(struct live_opts *o)
 	if (o->pid && o->command)
 		fp_die(FP_EXIT_USAGE, "live: -p and a COMMAND exclude each other "
 		       "(use --duration to bound a -p capture)");
-	o->cli.run.privileged = o->source == SRC_BPFTRACE ? PRIVILEGED_BPFTRACE : PRIVILEGED_PERF;
+	o->cli.run.privileged = o->source == SRC_PERF ? PRIVILEGED_PERF : PRIVILEGED_BPFTRACE;
+	if (o->push_opts && !o->push)
+		fp_die(FP_EXIT_USAGE, "live: --app, --label and --push-interval go with --push URL");
+	if (o->ssh_opts && !o->ssh_host)
+		fp_die(FP_EXIT_USAGE, "live: --ssh-arg goes with --ssh HOST");
+	if (o->ssh_host && o->source != SRC_SSH)
+		fp_die(FP_EXIT_USAGE, "live: --ssh runs perf on the host: it excludes --source");
 	if (o->source == SRC_BPFTRACE && o->call_graph)
 		fp_die(FP_EXIT_USAGE, "live: --call-graph is a perf option (bpftrace always "
 		       "records kernel and user stacks)");
@@ -456,6 +505,11 @@ static void source_vars(const struct live_opts *o, struct fp_vars *v)
 	fp_vars_list(v, "RECORD_ARGS");
 	fp_vars_list(v, "SCRIPT_ARGS");
 	fp_vars_list(v, "BPFTRACE_ARGS");
+	fp_vars_set(v, "SSH_HOST", o->ssh_host ? o->ssh_host : "");
+	fp_vars_list(v, "SSH_ARGS");
+	fp_vars_list(v, "PUSH_ARGS");
+	if (o->push)
+		fp_vars_append(v, "PUSH_ARGS", o->push);
 	if (o->source == SRC_BPFTRACE) {
 		char *bt = fp_find_data_file("bpftrace/profile.bt");
 		char cmd[TEXT_MAX] = "";
@@ -509,7 +563,15 @@ static void source_vars(const struct live_opts *o, struct fp_vars *v)
 static void workload_vars(const struct live_opts *o, struct fp_vars *v)
 {
 	fp_vars_list(v, "WORKLOAD");
-	if (o->source != SRC_PERF)
+	if (o->source == SRC_SSH && !o->command && o->duration > 0) {
+		char buf[64];	/* fp-ssh ends the remote capture itself */
+
+		snprintf(buf, sizeof buf, "%.3f", o->duration);
+		fp_vars_append(v, "SSH_ARGS", "--duration");
+		fp_vars_append(v, "SSH_ARGS", buf);
+		return;
+	}
+	if (o->source == SRC_BPFTRACE)
 		return;
 	if (o->command || o->duration > 0)
 		fp_vars_append(v, "WORKLOAD", "--");
@@ -554,15 +616,17 @@ static void pick_views(const struct live_opts *o, int tty, struct views *vw, str
 }
 
 /* The pipeline file's text followed by the view stages, written to
- * DIR/live.pipeline. Returns the path. */
-static char *write_generated(const char *dir, const char *file, const struct views *vw)
+ * DIR/live.pipeline, with --push's stage right after the stage named
+ * "read" (before fp-range: a selection on the web page does not change what
+ * is pushed). Returns the path. */
+static char *write_generated(const char *dir, const char *file, const struct views *vw,
+			     int push)
 {
 	size_t dl = strlen(dir);
 	char *out = fp_xmalloc(dl + sizeof "/" GENERATED_NAME);
 	FILE *in, *f;
-	char buf[TEXT_MAX];
-	size_t n;
-	int last_nl = 1;
+	char line[TEXT_MAX];
+	int last_nl = 1, pushed = 0;
 
 	memcpy(out, dir, dl);
 	memcpy(out + dl, "/" GENERATED_NAME, sizeof "/" GENERATED_NAME);
@@ -572,10 +636,18 @@ static char *write_generated(const char *dir, const char *file, const struct vie
 	f = fopen(out, "wx");
 	if (!f)
 		fp_die_sys(FP_EXIT_SYS, "live: cannot write %s", out);
-	while ((n = fread(buf, 1, sizeof buf, in)) > 0) {
-		fwrite(buf, 1, n, f);
-		last_nl = buf[n - 1] == '\n';
+	while (fgets(line, sizeof line, in)) {
+		size_t n = strlen(line);
+
+		fputs(line, f);
+		last_nl = n && line[n - 1] == '\n';
+		if (push && !pushed && !strncmp(line, "read", 4) && (line[4] == ' ' || line[4] == '\t')) {
+			fprintf(f, "%spush fp-push ${PUSH_ARGS}\n", last_nl ? "" : "\n");
+			pushed = last_nl = 1;
+		}
 	}
+	if (push && !pushed)
+		fp_die(FP_EXIT_USAGE, "live: --push: %s has no stage named read to push after", file);
 	if (!last_nl)
 		fputc('\n', f);
 	fprintf(f, "# views added by flamepipe live\n");
@@ -728,7 +800,8 @@ static char *recording_vars(const struct live_opts *o, struct fp_run *r, struct 
 /* The pipeline file: --pipeline, or the one for the source next to us. */
 static char *live_pipeline(const struct live_opts *o)
 {
-	const char *rel = o->source == SRC_BPFTRACE ? "live-bpftrace.pipeline" : "live.pipeline";
+	const char *rel = o->source == SRC_BPFTRACE ? "live-bpftrace.pipeline" :
+			  o->source == SRC_SSH ? "live-ssh.pipeline" : "live.pipeline";
 	char *pipeline;
 
 	if (o->cli.pipeline)
@@ -799,7 +872,7 @@ static char *live_vars(const struct live_opts *o, struct fp_run *r, int tty, str
  * the generated one) and writes the generated file with the views; its
  * path. *web_index: where the web stage will be. */
 static char *generate_pipeline(struct fp_run *r, const char *pipeline, const struct views *vw,
-			       const struct fp_vars *v, size_t *web_index)
+			       int push, const struct fp_vars *v, size_t *web_index)
 {
 	char err[FP_PIPELINE_ERR_MAX];
 	struct fp_pipeline pl;
@@ -807,15 +880,16 @@ static char *generate_pipeline(struct fp_run *r, const char *pipeline, const str
 	if (fp_pipeline_parse_file(pipeline, v, &pl, err, sizeof err) < 0 ||
 	    fp_pipeline_resolve(&pl, fp_run_bindir(), err, sizeof err) < 0)
 		fp_die(FP_EXIT_USAGE, "%s", err);
-	*web_index = pl.n + (size_t)vw->render;
+	*web_index = pl.n + (size_t)vw->render + (size_t)(push != 0);
 	fp_pipeline_free(&pl);
-	return write_generated(fp_run_dir(r), pipeline, vw);
+	return write_generated(fp_run_dir(r), pipeline, vw, push);
 }
 
 static void print_banner(const struct live_opts *o)
 {
-	fprintf(stderr, "%s: live: %s at %s Hz%s%s%s; Ctrl-C stops and %s\n",
+	fprintf(stderr, "%s: live: %s%s at %s Hz%s%s%s; Ctrl-C stops and %s\n",
 		fp_prog(), o->source == SRC_BPFTRACE ? "bpftrace" : "perf record",
+		o->source == SRC_SSH ? " over ssh" : "",
 		o->hz, o->pid ? " on pid " : o->command ? " on a command" : " on all CPUs",
 		o->pid ? o->pid : "", o->callgraph || o->source == SRC_BPFTRACE ? " with stacks" : "",
 		o->outdir ? "writes the report" : "ends");
@@ -884,7 +958,7 @@ int cmd_live(int argc, char **argv)
 		o.cli.run.in_fd = null_fd;
 	r = fp_run_new(&o.cli.run);
 	recording = live_vars(&o, r, tty, &vw, serve_dir, &v);
-	generated = generate_pipeline(r, pipeline, &vw, &v, &ww.index);
+	generated = generate_pipeline(r, pipeline, &vw, o.push != NULL, &v, &ww.index);
 	rc = fp_run_load(r, generated, &v);
 	if (rc == 0)
 		rc = fp_run_start(r);

@@ -238,7 +238,10 @@ int main(int argc, char **argv)
 		fp_die_sys(FP_EXIT_SYS, "fork");
 	if (pid == 0) {
 		/* ssh: stdin the pipe we hold, stdout ours (no copy), its own
-		 * signals (SIGINT reaches fp-ssh, which stops gracefully) */
+		 * process group, so a signal to ours (Ctrl-C on the terminal,
+		 * the runner stopping the stage) reaches fp-ssh only, which
+		 * stops the capture gracefully */
+		setpgid(0, 0);
 		signal(SIGINT, SIG_IGN);
 		signal(SIGHUP, SIG_IGN);
 		signal(SIGTERM, SIG_DFL);

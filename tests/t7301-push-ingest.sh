@@ -150,6 +150,19 @@ test_expect_success 'flamepipe push exits non-zero when a capture was not delive
 	grep -q "not delivered" err
 '
 
+test_expect_success 'flamepipe live --push: a profile per interval while the capture runs, every sample read pushed' '
+	test_have root perf || { echo "needs root and perf: skipped"; return 0; }
+	receiver log11 || return 1
+	flamepipe live -F 199 -g --duration 3.5 -o lv --no-term --push "$URL" --app live.cpu \
+		--label host=t-1 --push-interval 1 >live.out 2>live.err &&
+	stop_receiver && cat log11 && tail -n 1 live.err &&
+	n=$(wc -l <log11) && test "$n" -ge 2 &&
+	test "$(logq log11 "L.filter((r) => r.errors.length || r.app !== \"live.cpu\" || r.labels.host !== \"t-1\").length")" = 0 &&
+	test "$(logq log11 "L.every((r, i) => i === 0 || r.from === L[i - 1].until)")" = true &&
+	read=$(sed -n "s/.*: \([0-9]*\) samples read,.*/\1/p" live.err) &&
+	test "$(logq log11 "L.reduce((a, r) => a + r.samples, 0)")" = "$read" && test "$read" -gt 0
+'
+
 test_expect_success 'labels and names outside the contract are refused before anything is sent' '
 	expect_exit 100 fp-push http://127.0.0.1:1 --label "a b=c" </dev/null 2>err && grep -q "KEY is" err &&
 	expect_exit 100 fp-push http://127.0.0.1:1 --label "k=v,x" </dev/null 2>err &&

@@ -57,6 +57,25 @@ test_expect_success 'an unreachable host: ssh'"'"'s 255, said on stderr, no hang
 	test $? = 255 && grep -qi "connect\|refused" err4
 '
 
+test_expect_success 'flamepipe live --ssh: the capture reaches the live heatmap; Ctrl-C leaves no remote perf' '
+	command -v curl >/dev/null 2>&1 || { echo "no curl: skipped"; return 0; }
+	flamepipe live --ssh root@127.0.0.1 $SSH_OPTS -F 499 -g --http 127.0.0.1:0 --no-term \
+		-o rep >live.out 2>live.err &
+	fp=$! &&
+	wait_for "grep -q \"listening on http\" live.err live.out 2>/dev/null" 200 &&
+	url=$(sed -n "s/.*listening on \(http:[^ ]*\).*/\1/p" live.err live.out | head -n 1) &&
+	echo "url=$url" &&
+	{ "$SPIN" 3000 >/dev/null & } &&
+	wait_for "curl -sf \"\${url}heatmap/?filename=live\" | grep -q \"\\\"columns\\\":\\[0\"" 200 &&
+	wait_for "curl -sf \"\${url}flamegraph/?filename=live\" | grep -q flamepipe_live_spin_target" 200 &&
+	sshd_sessions >sessions && test -s sessions &&
+	kill -INT $fp && { wait $fp || { echo "live exited $?"; cat live.err; false; }; } &&
+	grep -q "flamepipe: live: stopped after" live.err &&
+	grep -q flamepipe_live_spin_target rep/stacks.folded &&
+	wait_for "test -z \"\$(sshd_sessions)\"" 100 &&
+	! pgrep -f "perf record --no-buffering -o - .-F. .499." >/dev/null
+'
+
 test_expect_success 'usage errors: no host, bad --duration' '
 	fp-ssh >/dev/null 2>err; test $? = 100 &&
 	fp-ssh --duration x host 2>err; test $? = 100
