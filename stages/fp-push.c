@@ -18,7 +18,8 @@
  *	body: folded `comm;frame;...;leaf COUNT` lines (text/plain), or a
  *	      gzip'd pprof profile.proto (application/octet-stream)
  * from/until: the wall-clock seconds of the interval, back to back (until is
- * rounded up to the next second, the next profile's from is this until);
+ * rounded up to the next second, the next profile's from is this until; an
+ * interval without samples sends nothing);
  * --once: until = --until (default now), from = until - the samples' span. sampleRate: --sample-rate,
  * else 1e9 / the first clock event's period (cpu-clock, task-clock), else the
  * profile's samples per second over its time span, else 100.

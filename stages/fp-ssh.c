@@ -8,11 +8,12 @@
  *	perf record --no-buffering -o - OPTIONS -- WORKLOAD | perf script -i - --no-inline SCRIPT_ARGS
  * through `ssh -T -o BatchMode=yes [--ssh-arg ...] HOST`, so symbols are
  * resolved on the host that has the binaries; perf script's text arrives on
- * stdout, as from a local `perf script`, for fp-read. WORKLOAD is COMMAND
+ * stdout (copied through, so --duration can count from the first sample),
+ * as from a local `perf script`, for fp-read. WORKLOAD is COMMAND
  * if given, else `sh -c 'exec cat >/dev/null'`: a process that lives as
  * long as the ssh session's input is open. fp-ssh holds that input (a pipe
  * ssh reads) and closes it to stop the capture: on SIGINT, SIGTERM, SIGHUP
- * or after --duration S. The remote workload then ends, perf record writes
+ * or --duration S after the first sample. The remote workload then ends, perf record writes
  * what it still has and exits, perf script reads it to the end, and ssh
  * ends when the remote side has: nothing of perf is left on HOST, and no
  * sample in flight is lost. If ssh has not ended --stop-timeout s later
@@ -29,6 +30,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +54,7 @@
 #define NS_PER_MS 1000000L
 #define SIGNAL_EXIT_BASE 128
 #define IDLE_WORKLOAD "sh -c 'exec cat >/dev/null'"
+#define COPY_CHUNK (64u << 10)
 
 static volatile sig_atomic_t stop_requested;
 
@@ -122,23 +125,52 @@ static int reaped(pid_t pid, int *status)
 	return r == pid;
 }
 
-static void sleep_poll(void)
+/* Copies what ssh wrote (perf script's text) to stdout, waiting at most
+ * POLL_MS. Returns 1 once ssh's output has ended. *first: when the first
+ * byte came (0 until then): --duration counts from there, as perf's own
+ * `-- sleep S` counts from when sampling starts. */
+static int copy_output(int from, double *first)
 {
-	struct timespec t = { 0, POLL_MS * NS_PER_MS };
+	static char buf[COPY_CHUNK];
+	struct pollfd pfd = { from, POLLIN, 0 };
+	ssize_t n;
 
-	nanosleep(&t, NULL);
+	if (poll(&pfd, 1, POLL_MS) <= 0)
+		return 0;
+	n = read(from, buf, sizeof buf);
+	if (n < 0)
+		return errno != EINTR && errno != EAGAIN;
+	if (n == 0)
+		return 1;
+	if (!*first)
+		*first = now_s();
+	for (ssize_t off = 0; off < n;) {
+		ssize_t w = write(1, buf + off, (size_t)(n - off));
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			exit(errno == EPIPE ? FP_EXIT_PIPE : FP_EXIT_SYS);
+		off += w;
+	}
+	return 0;
 }
 
 /* Waits for ssh: the whole capture, then the stop sequence. */
-static int supervise(pid_t pid, int stdin_w, double duration, double stop_timeout)
+static int supervise(pid_t pid, int stdin_w, int out_r, double duration, double stop_timeout)
 {
-	double start = now_s(), stop_at = 0;
-	int status = 0, termed = 0;
+	double first = 0, stop_at = 0;
+	int status = 0, termed = 0, out_done = 0;
 
 	for (;;) {
-		if (reaped(pid, &status))
+		if (!out_done)
+			out_done = copy_output(out_r, &first);
+		else if (reaped(pid, &status))
 			break;
-		if (!stop_at && (stop_requested || (duration > 0 && now_s() - start >= duration))) {
+		else
+			poll(NULL, 0, POLL_MS);
+		if (!stop_at && (stop_requested ||
+				 (duration > 0 && first && now_s() - first >= duration))) {
 			close(stdin_w);		/* the remote workload sees its input end */
 			stop_at = now_s();
 		}
@@ -149,7 +181,6 @@ static int supervise(pid_t pid, int stdin_w, double duration, double stop_timeou
 		}
 		if (termed && now_s() - stop_at >= stop_timeout + KILL_AFTER_S)
 			kill(pid, SIGKILL);
-		sleep_poll();
 	}
 	if (WIFSIGNALED(status))
 		return SIGNAL_EXIT_BASE + WTERMSIG(status);
@@ -171,7 +202,7 @@ int main(int argc, char **argv)
 	const char *ssh_argv[MAX_ARGS + 8], *script_args[MAX_ARGS];
 	size_t nssh = 0, nscript = 0, rn = 0;
 	double duration = 0, stop_timeout = DEFAULT_STOP_TIMEOUT_S;
-	int c, pipefd[2], dashdash = 0;
+	int c, pipefd[2], outfd[2], dashdash = 0;
 	struct sigaction sa;
 	pid_t pid;
 
@@ -231,13 +262,13 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	if (pipe2(pipefd, O_CLOEXEC) < 0)
+	if (pipe2(pipefd, O_CLOEXEC) < 0 || pipe2(outfd, O_CLOEXEC) < 0)
 		fp_die_sys(FP_EXIT_SYS, "pipe");
 	pid = fork();
 	if (pid < 0)
 		fp_die_sys(FP_EXIT_SYS, "fork");
 	if (pid == 0) {
-		/* ssh: stdin the pipe we hold, stdout ours (no copy), its own
+		/* ssh: stdin the pipe we hold, stdout a pipe we copy, its own
 		 * process group, so a signal to ours (Ctrl-C on the terminal,
 		 * the runner stopping the stage) reaches fp-ssh only, which
 		 * stops the capture gracefully */
@@ -246,12 +277,13 @@ int main(int argc, char **argv)
 		signal(SIGHUP, SIG_IGN);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
-		if (dup2(pipefd[0], 0) < 0)
+		if (dup2(pipefd[0], 0) < 0 || dup2(outfd[1], 1) < 0)
 			_exit(FP_EXIT_SYS);
 		execvp(SSH_PROGRAM, (char *const *)ssh_argv);
 		fprintf(stderr, "%s: cannot run %s: %s\n", fp_prog(), SSH_PROGRAM, strerror(errno));
 		_exit(FP_EXIT_SYS);
 	}
 	close(pipefd[0]);
-	return supervise(pid, pipefd[1], duration, stop_timeout);
+	close(outfd[1]);
+	return supervise(pid, pipefd[1], outfd[0], duration, stop_timeout);
 }

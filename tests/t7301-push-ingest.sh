@@ -73,13 +73,13 @@ test_expect_success '--format pprof: a gzip profile that go tool pprof reads, wi
 	grep -q "Total samples = $NS *\$" top
 '
 
-test_expect_success 'live: one profile per interval, back to back, the samples counted once in all' '
+test_expect_success 'live: one profile per interval, in order, never overlapping, the samples counted once in all' '
 	receiver log4 || return 1
 	trickle 60 | fp-push "$URL" --interval 1 >out 2>err && stop_receiver && cat log4 &&
 	n=$(wc -l <log4) && test "$n" -ge 2 &&
 	test "$(logq log4 "L.filter((r) => r.errors.length).length")" = 0 &&
 	test "$(logq log4 "L.reduce((a, r) => a + r.samples, 0)")" = 60 &&
-	test "$(logq log4 "L.every((r, i) => i === 0 || r.from === L[i - 1].until)")" = true &&
+	test "$(logq log4 "L.every((r, i) => i === 0 || r.from >= L[i - 1].until)")" = true &&
 	test "$(logq log4 "L.slice(0, -1).every((r) => r.until - r.from >= 1 && r.until - r.from <= 2)")" = true &&
 	test "$(grep -c "^S	" out)" = 60 &&
 	tail -n 1 out | grep -q "^I	push	profiles=$n	sent=$n	retries=0	failed=0	dropped=0	samples_sent=60	samples_dropped=0\$"
@@ -158,7 +158,7 @@ test_expect_success 'flamepipe live --push: a profile per interval while the cap
 	stop_receiver && cat log11 && tail -n 1 live.err &&
 	n=$(wc -l <log11) && test "$n" -ge 2 &&
 	test "$(logq log11 "L.filter((r) => r.errors.length || r.app !== \"live.cpu\" || r.labels.host !== \"t-1\").length")" = 0 &&
-	test "$(logq log11 "L.every((r, i) => i === 0 || r.from === L[i - 1].until)")" = true &&
+	test "$(logq log11 "L.every((r, i) => i === 0 || r.from >= L[i - 1].until)")" = true &&
 	read=$(sed -n "s/.*: \([0-9]*\) samples read,.*/\1/p" live.err) &&
 	test "$(logq log11 "L.reduce((a, r) => a + r.samples, 0)")" = "$read" && test "$read" -gt 0
 '

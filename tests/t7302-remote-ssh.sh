@@ -23,7 +23,7 @@ test_expect_success 'the throwaway sshd takes the throwaway key on 127.0.0.1 onl
 '
 
 test_expect_success 'fp-ssh --duration: perf script text from the host, the workload in it, perf gone after' '
-	{ "$SPIN" 2500 >/dev/null & } &&
+	{ "$SPIN" 5000 >/dev/null & } &&
 	fp-ssh $SSH_OPTS --duration 2 root@127.0.0.1 -F 499 -a -g >cap.perf 2>err &&
 	fp-read cap.perf >s 2>rerr &&
 	n=$(grep -c "^S	" s) && echo "samples=$n" && test "$n" -gt 100 &&
