@@ -228,8 +228,10 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 	fp_write_line(fp_out_wr(&p->out), line, len);
 	if (tag == FP_REC_SAMPLE && !r->failed && fp_sample_parse(line, len, &s) == 0) {
 		/* a batch spans one interval of sample time (aligned: with the
-		 * default 1 s, one heatmap column), however fast samples come */
-		if (r->b_samples && s.time_ns / r->interval_ns != r->b_first / r->interval_ns)
+		 * default 1 s, one heatmap column), however fast samples come; a
+		 * late sample of an earlier interval joins the current batch (its
+		 * min_ns says so), it does not cut it */
+		if (r->b_samples && s.time_ns / r->interval_ns > r->b_first / r->interval_ns)
 			flush_batch(r);
 		if (!r->b_samples) {
 			r->b_first = s.time_ns;

@@ -106,6 +106,15 @@ test_expect_success 'a recording still being written can be read at any time' '
 	fp-read grow.gz | grep "^S" | cmp - "$(sed -n "1,3000p" demo.S | grep "^S" >e; echo e)"
 '
 
+test_expect_success 'a late sample joins the current batch (its span says so), and range reads still find it' '
+	s() { printf "S\t%s\t1\t1\t0\t1\tc\tapp\tu\tmain\n" "$1"; } &&
+	{ s 3000000000; s 2999000000; s 3500000000; s 4000000000; } | fp-record --output oo.gz >/dev/null &&
+	fp-read --index oo.gz | grep -v "^#" | cut -d" " -f3-5 >ix &&
+	printf "2999000000 3500000000 3\n4000000000 4000000000 1\n" >expect &&
+	test_cmp expect ix &&
+	fp-read --time 2.9,3 oo.gz | grep -c "^S" >n && test "$(cat n)" = 1
+'
+
 test_expect_success 'usage errors exit 100 and say what was expected' '
 	test_expect_code() { "$@"; test $? = 100; } &&
 	test_expect_code fp-record </dev/null 2>e1 &&

@@ -81,7 +81,8 @@ test_expect_success 'retention: --keep bounds the recording; summary and report 
 	flamepipe live -F 99 -g --duration 5 --keep 2 -o out4 >/dev/null 2>err4 &&
 	grep -q "recording out4/recording.fp.gz keeps the newest [0-9.]* s ([0-9]* of [0-9]* samples, [0-9.]* MB; the oldest [0-9.]* s dropped by retention)" err4 &&
 	fp-read --index out4/recording.fp.gz | grep -v "^#" >ix &&
-	test $(( $(tail -n 1 ix | cut -d" " -f4) - $(head -n 1 ix | cut -d" " -f3) )) -le 3000000000 &&
+	: 2 s and the oldest batch kept, plus a little for samples perf delivers late &&
+	test $(( $(tail -n 1 ix | cut -d" " -f4) - $(head -n 1 ix | cut -d" " -f3) )) -le 3500000000 &&
 	flamepipe report -q out4/recording.fp.gz -o rep4 &&
 	grep -q "retention: the recording keeps" rep4/index.html
 '
