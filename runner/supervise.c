@@ -45,6 +45,7 @@
 #include "fp_io.h"
 #include "pipeline.h"
 #include "pipeline_run.h"
+#include "stage_fsm.h"
 
 #define MIN_SPAWN_INTERVAL 1.0	/* s between two spawns of one stage */
 #define MAX_BACKOFF 30.0	/* s, longest wait before a restart */
@@ -62,20 +63,14 @@
 #define SHELL_SIGNAL_BASE 128	/* exit code 128+N: "died of signal N" */
 #define INSERTED_WHERE "ctl insert"	/* a stage added at run time has no file:line */
 
-enum stage_state { ST_IDLE, ST_RUNNING, ST_BACKOFF, ST_DONE };
 enum stage_op { OP_NONE, OP_RESTART, OP_REPLACE, OP_INSERT };
 enum stop_cause { STOP_SIGNAL, STOP_FAILURE, STOP_REQUEST };
-
-static const char *const state_names[] = {
-	[ST_IDLE] = "idle", [ST_RUNNING] = "running",
-	[ST_BACKOFF] = "waiting-restart", [ST_DONE] = "done",
-};
 
 struct stage {
 	struct fp_run *run;
 	size_t index;
 	struct fp_stage_spec *spec;
-	enum stage_state state;
+	enum fp_stage_state state;	/* stage_fsm.h decides what happens next */
 	pid_t pid;
 	ev_tstamp spawned_at;
 	unsigned starts;
@@ -91,6 +86,7 @@ struct stage {
 	int reply_fd;		/* ctl client waiting for the op, or -1 */
 	char last[EXIT_DESC_MAX];
 	int last_ok, last_code;	/* how the last process ended, for a late finish */
+	int last_plain;		/* ... with exit code 0 */
 	ev_child child_w;
 	ev_timer restart_w;
 	ev_timer kill_w;
@@ -348,6 +344,7 @@ static void make_private_dir(struct fp_run *r)
 /* ---- stopping ------------------------------------------------------------ */
 
 static void begin_stop(struct fp_run *r, enum stop_cause cause, size_t failed);
+static enum fp_stage_action stage_event(struct stage *st, enum fp_stage_event ev);
 static int spawn_stage(struct stage *st);
 static struct stage *new_stage(struct fp_run *r, size_t i);
 static int insert_after(struct stage *a);
@@ -361,7 +358,7 @@ static void record_failure(struct fp_run *r, int code)
 static void check_all_done(struct fp_run *r)
 {
 	for (size_t i = 0; i < r->n; i++)
-		if (r->stages[i]->state != ST_DONE)
+		if (r->stages[i]->state != FP_ST_DONE)
 			return;
 	r->done = 1;
 	ev_break(r->loop, EVBREAK_ALL);
@@ -423,10 +420,10 @@ static void stage_finish(struct stage *st, int ok, int code)
 	struct fp_run *r = st->run;
 	size_t i = st->index;
 
-	if (st->state == ST_DONE)
+	if (st->state == FP_ST_DONE)
 		return;
 	ev_timer_stop(r->loop, &st->restart_w);
-	st->state = ST_DONE;
+	st->state = FP_ST_DONE;
 	st->ok = ok;
 	if (st->op != OP_NONE)
 		finish_op(st, "error: stage '%s' has finished", st->spec->name);
@@ -443,7 +440,7 @@ static void stage_finish(struct stage *st, int ok, int code)
 
 static void term_stage(struct stage *st)
 {
-	if (st->state != ST_RUNNING || st->pid <= 0 || st->term_sent)
+	if (st->state != FP_ST_RUNNING || st->pid <= 0 || st->term_sent)
 		return;
 	st->term_sent = 1;
 	send_group(st, SIGTERM);
@@ -455,7 +452,7 @@ static void term_stage(struct stage *st)
 
 static void kill_stage(struct stage *st)
 {
-	if (st->state != ST_RUNNING || st->pid <= 0 || st->kill_sent)
+	if (st->state != FP_ST_RUNNING || st->pid <= 0 || st->kill_sent)
 		return;
 	st->kill_sent = 1;
 	logmsg("stage '%s' (%s) did not stop: sending SIGKILL", st->spec->name, st->spec->argv[0]);
@@ -464,7 +461,7 @@ static void kill_stage(struct stage *st)
 
 static void kill_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
-	kill_stage(w->data);
+	stage_event(w->data, FP_EV_KILL);
 }
 
 /* The drain deadline: whatever still runs gets SIGTERM now. */
@@ -473,7 +470,7 @@ static void drain_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	struct fp_run *r = w->data;
 
 	for (size_t i = 0; i < r->n; i++)
-		term_stage(r->stages[i]);
+		stage_event(r->stages[i], FP_EV_TERM);
 }
 
 static void begin_stop(struct fp_run *r, enum stop_cause cause, size_t failed)
@@ -484,24 +481,21 @@ static void begin_stop(struct fp_run *r, enum stop_cause cause, size_t failed)
 	for (size_t i = 0; i < r->n; i++) {
 		struct stage *st = r->stages[i];
 
-		if (st->op != OP_NONE && st->state != ST_RUNNING)
+		if (st->op != OP_NONE && st->state != FP_ST_RUNNING)
 			finish_op(st, "error: the pipeline is stopping");
-		if (st->state == ST_IDLE)	/* never started */
-			stage_finish(st, 1, 0);
-		else if (st->state == ST_BACKOFF)	/* failed, not restarted */
-			stage_finish(st, 0, FP_EXIT_STAGE);
+		stage_event(st, FP_EV_STOP);
 	}
 	if (cause == STOP_FAILURE) {
 		/* Upstream of the failure is pointless; downstream drains
 		 * what reached it and sees EOF. */
 		for (size_t i = 0; i < failed; i++)
-			term_stage(r->stages[i]);
+			stage_event(r->stages[i], FP_EV_TERM);
 	} else {
 		/* Stop the source; EOF then flows down the chain and every
 		 * stage writes its final tables. */
 		for (size_t i = 0; i < r->n; i++)
-			if (r->stages[i]->state == ST_RUNNING) {
-				term_stage(r->stages[i]);
+			if (r->stages[i]->state == FP_ST_RUNNING) {
+				stage_event(r->stages[i], FP_EV_TERM);
 				break;
 			}
 	}
@@ -525,7 +519,7 @@ static void signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
 		r->stop_signal = w->signum;
 		begin_stop(r, STOP_SIGNAL, 0);
 		for (size_t i = 0; i < r->n; i++)
-			kill_stage(r->stages[i]);
+			stage_event(r->stages[i], FP_EV_KILL);
 		return;
 	}
 	r->signals_seen++;
@@ -537,10 +531,10 @@ static void signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
 	} else if (r->signals_seen == 2) {
 		logmsg("%s again: sending SIGTERM to every stage", signal_name(w->signum, name, sizeof name));
 		for (size_t i = 0; i < r->n; i++)
-			term_stage(r->stages[i]);
+			stage_event(r->stages[i], FP_EV_TERM);
 	} else {
 		for (size_t i = 0; i < r->n; i++)
-			kill_stage(r->stages[i]);
+			stage_event(r->stages[i], FP_EV_KILL);
 	}
 }
 
@@ -550,7 +544,7 @@ static int downstream_finished(const struct stage *st)
 {
 	const struct fp_run *r = st->run;
 
-	return st->index + 1 >= r->n || r->stages[st->index + 1]->state == ST_DONE;
+	return st->index + 1 >= r->n || r->stages[st->index + 1]->state == FP_ST_DONE;
 }
 
 static int exit_is_success(const struct stage *st, int status)
@@ -588,7 +582,7 @@ static int input_pending(const struct stage *st)
 	const struct fp_run *r = st->run;
 	int queued = 0;
 
-	if (st->index == 0 || r->stages[st->index - 1]->state != ST_DONE)
+	if (st->index == 0 || r->stages[st->index - 1]->state != FP_ST_DONE)
 		return 1;
 	if (r->links[st->index - 1].hold_r < 0 ||
 	    ioctl(r->links[st->index - 1].hold_r, FIONREAD, &queued) < 0)
@@ -610,7 +604,7 @@ static void schedule_restart(struct stage *st, int failed)
 	delay = st->spawned_at + interval - ev_now(r->loop);
 	if (delay < 0)
 		delay = 0;
-	st->state = ST_BACKOFF;
+	st->state = FP_ST_BACKOFF;
 	if (failed)
 		logmsg("stage '%s': restarting in %.1f s (fast failure %u of %u allowed)",
 		       st->spec->name, delay, st->fast_failures, st->spec->retries);
@@ -624,16 +618,11 @@ static void restart_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
 	struct stage *st = w->data;
 
-	if (st->state != ST_BACKOFF || st->run->stopping)
+	if (st->run->stopping)
 		return;
 	/* The input ended (and drained) while we waited: nothing to
-	 * restart for. Finished as the last process ended. */
-	if (!input_pending(st)) {
-		stage_finish(st, st->last_ok, st->last_ok ? 0 : st->last_code);
-		return;
-	}
-	if (spawn_stage(st) < 0)
-		stage_finish(st, 0, FP_EXIT_USAGE);
+	 * restart for (finished as the last process ended). */
+	stage_event(st, input_pending(st) ? FP_EV_TIMER : FP_EV_TIMER_DRAINED);
 }
 
 /* A stage died and will be restarted: what it held is lost (the FIFOs
@@ -730,62 +719,93 @@ static void run_pending_op(struct stage *st)
 		  replacing ? "replaced" : "restarted", (long)st->pid);
 }
 
+/* The fast failures in a row if this failure is counted (not stored:
+ * only a restart or a give-up keeps it). */
+static unsigned next_fast_failures(const struct stage *st)
+{
+	if (ev_now(st->run->loop) - st->spawned_at < FAST_FAILURE_WINDOW)
+		return st->fast_failures + 1;
+	return 1;
+}
+
+/* Carries out what the state table says for (st->state, ev). */
+static enum fp_stage_action stage_event(struct stage *st, enum fp_stage_event ev)
+{
+	enum fp_stage_action a = fp_stage_action(st->state, ev);
+
+	switch (a) {
+	case FP_AC_NONE:
+	case FP_AC_REJECT:	/* the ctl code answers the client */
+		break;
+	case FP_AC_SPAWN:
+		if (spawn_stage(st) < 0)
+			stage_finish(st, 0, FP_EXIT_USAGE);
+		break;
+	case FP_AC_FINISH: stage_finish(st, st->last_ok, st->last_ok ? 0 : st->last_code); break;
+	case FP_AC_FINISH_OK: stage_finish(st, 1, 0); break;
+	case FP_AC_FINISH_FAIL: stage_finish(st, 0, FP_EXIT_STAGE); break;
+	case FP_AC_GIVE_UP:
+		st->fast_failures = next_fast_failures(st);
+		logmsg("stage '%s': giving up after %u fast failures in a row",
+		       st->spec->name, st->fast_failures);
+		stage_finish(st, 0, st->last_code);
+		break;
+	case FP_AC_RESTART:
+		/* Every exit that leads to a restart is reported. */
+		if (st->last_plain && !st->run->opts.verbose)
+			logmsg("stage '%s' (%s) %s", st->spec->name, st->spec->argv[0], st->last);
+		st->fast_failures = 0;
+		schedule_restart(st, 0);
+		break;
+	case FP_AC_RESTART_LOSS:
+		st->fast_failures = next_fast_failures(st);
+		report_loss(st);
+		schedule_restart(st, 1);
+		break;
+	case FP_AC_RUN_OP:
+		ev_timer_stop(st->run->loop, &st->restart_w);
+		run_pending_op(st);
+		break;
+	case FP_AC_TERM: term_stage(st); break;
+	case FP_AC_KILL: kill_stage(st); break;
+	case FP_AC_BUG:
+	case FP_AC_COUNT:
+		logmsg("internal error: stage '%s': event %s in state %s ignored", st->spec->name,
+		       fp_stage_event_name(ev), fp_stage_state_name(st->state));
+		break;
+	}
+	return a;
+}
+
 static void child_cb(struct ev_loop *loop, ev_child *w, int revents)
 {
 	struct stage *st = w->data;
 	struct fp_run *r = st->run;
 	int status = w->rstatus;
 	pid_t pid = w->rpid;
-	int ok, plain_exit = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	struct fp_exit_facts f = { 0 };
 
 	ev_child_stop(loop, w);
 	ev_timer_stop(loop, &st->kill_w);
-	st->pid = 0;	/* state stays RUNNING until decided below */
+	st->pid = 0;	/* state stays RUNNING until the table decides */
 	describe_status(status, st->last, sizeof st->last);
 	/* Leftovers of the stage (children of a shell stage) go too. */
 	kill(-pid, SIGTERM);
 	kill(-pid, SIGCONT);
-	ok = exit_is_success(st, status);
-	st->last_ok = ok;
+	st->last_ok = exit_is_success(st, status);
 	st->last_code = failure_code(status);
-	if (!plain_exit || r->opts.verbose)
+	st->last_plain = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	if (!st->last_plain || r->opts.verbose)
 		logmsg("stage '%s' (%s) %s", st->spec->name, st->spec->argv[0], st->last);
-	if (st->op != OP_NONE && !r->stopping) {
-		run_pending_op(st);
-		return;
-	}
-	if (r->stopping || !input_pending(st) || (downstream_finished(st) && st->index + 1 < r->n)) {
-		stage_finish(st, ok, failure_code(status));
-		return;
-	}
-	if (ok) {
-		if (st->spec->restart == FP_RESTART_ALWAYS) {
-			/* Every exit that leads to a restart is reported. */
-			if (plain_exit && !r->opts.verbose)
-				logmsg("stage '%s' (%s) %s", st->spec->name, st->spec->argv[0], st->last);
-			st->fast_failures = 0;
-			schedule_restart(st, 0);
-		} else {
-			stage_finish(st, 1, 0);
-		}
-		return;
-	}
-	if (st->spec->restart == FP_RESTART_NEVER) {
-		stage_finish(st, 0, failure_code(status));
-		return;
-	}
-	if (ev_now(loop) - st->spawned_at < FAST_FAILURE_WINDOW)
-		st->fast_failures++;
-	else
-		st->fast_failures = 1;
-	if (st->fast_failures > st->spec->retries) {
-		logmsg("stage '%s': giving up after %u fast failures in a row",
-		       st->spec->name, st->fast_failures);
-		stage_finish(st, 0, failure_code(status));
-		return;
-	}
-	report_loss(st);
-	schedule_restart(st, 1);
+	f.ok = st->last_ok;
+	f.stopping = r->stopping;
+	f.op_pending = st->op != OP_NONE;
+	f.input_pending = input_pending(st);
+	f.reader_done = downstream_finished(st) && st->index + 1 < r->n;
+	f.restart = st->spec->restart;
+	f.fast_failures = next_fast_failures(st);
+	f.retries = st->spec->retries;
+	stage_event(st, fp_stage_exit_event(&f));
 }
 
 /* ---- spawning ------------------------------------------------------------ */
@@ -905,7 +925,7 @@ static int spawn_stage(struct stage *st)
 		return -1;
 	}
 	st->pid = pid;
-	st->state = ST_RUNNING;
+	st->state = FP_ST_RUNNING;
 	st->term_sent = st->kill_sent = 0;
 	st->spawned_at = ev_now(r->loop);
 	st->starts++;
@@ -964,7 +984,7 @@ static void ctl_status(struct fp_run *r, int fd)
 		if (len >= sizeof cmd)
 			len = sizeof cmd - 1;
 		reply_line(fd, "stage\tname=%s\tstate=%s\tpid=%ld\tstarts=%u\tlast=%s\tcommand=%s",
-			   st->spec->name, state_names[st->state], (long)st->pid, st->starts,
+			   st->spec->name, fp_stage_state_name(st->state), (long)st->pid, st->starts,
 			   st->last[0] ? st->last : "-", cmd);
 	}
 }
@@ -1014,9 +1034,9 @@ static void ctl_op(struct fp_run *r, int fd, char **w, size_t n, enum stage_op o
 		}
 	}
 	st = r->stages[i];
-	if (r->stopping || st->state == ST_DONE || st->state == ST_IDLE || st->op != OP_NONE) {
+	if (r->stopping || fp_stage_action(st->state, FP_EV_CTL) == FP_AC_REJECT || st->op != OP_NONE) {
 		reply_line(fd, "error: stage '%s' is %s", st->spec->name,
-			   r->stopping ? "stopping" : st->op != OP_NONE ? "busy" : state_names[st->state]);
+			   r->stopping ? "stopping" : st->op != OP_NONE ? "busy" : fp_stage_state_name(st->state));
 		close_fd(&fd);
 		return;
 	}
@@ -1045,14 +1065,10 @@ static void ctl_op(struct fp_run *r, int fd, char **w, size_t n, enum stage_op o
 	else
 		logmsg("control: %s stage '%s'", op == OP_REPLACE ? "replacing" : "restarting",
 		       st->spec->name);
-	if (st->state == ST_BACKOFF) {
-		ev_timer_stop(r->loop, &st->restart_w);
-		run_pending_op(st);
-	} else {
-		/* The old process ends its input and writes its tables on
-		 * TERM; child_cb starts the new one on the same (held) FIFOs. */
-		term_stage(st);
-	}
+	/* Waiting for a restart: now. Running: the old process ends its
+	 * input and writes its tables on TERM; child_cb starts the new one on
+	 * the same (held) FIFOs. */
+	stage_event(st, FP_EV_CTL);
 }
 
 static void ctl_command(struct fp_run *r, char *line)
@@ -1444,10 +1460,9 @@ int fp_run_start(struct fp_run *r)
 	for (size_t k = r->n; k-- > 0;) {
 		if (r->stopping)
 			break;
-		if (spawn_stage(r->stages[k]) < 0) {
-			stage_finish(r->stages[k], 0, FP_EXIT_USAGE);
-			break;
-		}
+		if (stage_event(r->stages[k], FP_EV_START) == FP_AC_SPAWN &&
+		    r->stages[k]->state == FP_ST_DONE)
+			break;	/* it could not start */
 	}
 	return 0;
 }
