@@ -275,105 +275,126 @@ static int is_blank(char c)
 }
 
 /* Splits one logical line into expanded words. */
+/* "..." from s[*i] (the opening quote): \" \\ \$ escape, ${NAME} expands
+ * (a list's words joined by blanks). */
+static int lex_double_quoted(struct parser *ps, const char *s, size_t len, size_t *i,
+			     struct buf *b)
+{
+	(*i)++;
+	for (;;) {
+		if (*i >= len) {
+			perr(ps, "unterminated \"...\" (expected a closing \")");
+			return -1;
+		}
+		if (s[*i] == '"') {
+			(*i)++;
+			return 0;
+		}
+		if (s[*i] == '\\' && *i + 1 < len &&
+		    (s[*i + 1] == '"' || s[*i + 1] == '\\' || s[*i + 1] == '$')) {
+			buf_addc(b, s[*i + 1]);
+			*i += 2;
+		} else if (s[*i] == '$' && *i + 1 < len && s[*i + 1] == '{') {
+			struct varref ref;
+			const struct fp_var *v;
+
+			if (parse_varref(ps, s, len, i, &ref) < 0 || ref_value(ps, &ref, &v) < 0)
+				return -1;
+			append_value(b, &ref, v);
+		} else {
+			buf_addc(b, s[(*i)++]);
+		}
+	}
+}
+
+/* One piece of a word at s[*i]: '...', "...", \c, ${NAME} or a character. */
+static int lex_piece(struct parser *ps, const char *s, size_t len, size_t *i, struct buf *b)
+{
+	char c = s[*i];
+
+	if (c == '\'') {
+		const char *end = memchr(s + *i + 1, '\'', len - *i - 1);
+
+		if (!end) {
+			perr(ps, "unterminated '...' (expected a closing ')");
+			return -1;
+		}
+		buf_add(b, s + *i + 1, (size_t)(end - s - *i - 1));
+		*i = (size_t)(end - s) + 1;
+	} else if (c == '"') {
+		return lex_double_quoted(ps, s, len, i, b);
+	} else if (c == '\\') {
+		if (*i + 1 >= len) {
+			perr(ps, "a backslash at the end of the text (expected a character to escape)");
+			return -1;
+		}
+		buf_addc(b, s[*i + 1]);
+		*i += 2;
+	} else if (c == '$' && *i + 1 < len && s[*i + 1] == '{') {
+		struct varref ref;
+		const struct fp_var *v;
+
+		if (parse_varref(ps, s, len, i, &ref) < 0 || ref_value(ps, &ref, &v) < 0)
+			return -1;
+		if (v && v->is_list) {
+			perr(ps, "list variable ${%s} must stand alone as a word, "
+			     "or be inside \"...\"", v->name);
+			return -1;
+		}
+		append_value(b, &ref, v);
+	} else {
+		buf_addc(b, c);
+		(*i)++;
+	}
+	return 0;
+}
+
+/* A list variable standing alone at s[*i] expands to zero or more words:
+ * 1 if it did (pushed, *i past it), 0 if s[*i] is not one, -1 on error. */
+static int lex_list_word(struct parser *ps, const char *s, size_t len, size_t *i,
+			 struct words *out)
+{
+	size_t j = *i;
+	struct varref ref;
+	const struct fp_var *v;
+
+	if (s[*i] != '$' || *i + 1 >= len || s[*i + 1] != '{')
+		return 0;
+	if (parse_varref(ps, s, len, &j, &ref) < 0 || ref_value(ps, &ref, &v) < 0)
+		return -1;
+	if ((j < len && !is_blank(s[j])) || !v || !v->is_list)
+		return 0;
+	for (size_t k = 0; k < v->n; k++)
+		words_push(out, v->words[k]);
+	*i = j;
+	return 1;
+}
+
 static int lex_line(struct parser *ps, const char *s, size_t len, struct words *out)
 {
 	size_t i = 0;
 	struct buf b = { 0 };
-	int rc = 0;
+	int rc = 0, list;
 
 	for (;;) {
 		while (i < len && is_blank(s[i]))
 			i++;
 		if (i >= len || s[i] == '#')
 			break;
-		/* A list variable standing alone expands to zero or more words. */
-		if (s[i] == '$' && i + 1 < len && s[i + 1] == '{') {
-			size_t j = i;
-			struct varref ref;
-			const struct fp_var *v;
-
-			if (parse_varref(ps, s, len, &j, &ref) < 0 ||
-			    ref_value(ps, &ref, &v) < 0)
-				goto fail;
-			if ((j >= len || is_blank(s[j])) && v && v->is_list) {
-				for (size_t k = 0; k < v->n; k++)
-					words_push(out, v->words[k]);
-				i = j;
-				continue;
-			}
+		if ((list = lex_list_word(ps, s, len, &i, out)) < 0) {
+			rc = -1;
+			break;
 		}
+		if (list)
+			continue;
 		b.len = 0;
 		buf_add(&b, "", 0);
-		while (i < len && !is_blank(s[i])) {
-			char c = s[i];
-
-			if (c == '\'') {
-				const char *end = memchr(s + i + 1, '\'', len - i - 1);
-
-				if (!end) {
-					perr(ps, "unterminated '...' (expected a closing ')");
-					goto fail;
-				}
-				buf_add(&b, s + i + 1, (size_t)(end - s - i - 1));
-				i = (size_t)(end - s) + 1;
-			} else if (c == '"') {
-				i++;
-				for (;;) {
-					if (i >= len) {
-						perr(ps, "unterminated \"...\" (expected a closing \")");
-						goto fail;
-					}
-					if (s[i] == '"') {
-						i++;
-						break;
-					}
-					if (s[i] == '\\' && i + 1 < len &&
-					    (s[i + 1] == '"' || s[i + 1] == '\\' || s[i + 1] == '$')) {
-						buf_addc(&b, s[i + 1]);
-						i += 2;
-					} else if (s[i] == '$' && i + 1 < len && s[i + 1] == '{') {
-						struct varref ref;
-						const struct fp_var *v;
-
-						if (parse_varref(ps, s, len, &i, &ref) < 0 ||
-						    ref_value(ps, &ref, &v) < 0)
-							goto fail;
-						append_value(&b, &ref, v);
-					} else {
-						buf_addc(&b, s[i++]);
-					}
-				}
-			} else if (c == '\\') {
-				if (i + 1 >= len) {
-					perr(ps, "a backslash at the end of the text (expected a character to escape)");
-					goto fail;
-				}
-				buf_addc(&b, s[i + 1]);
-				i += 2;
-			} else if (c == '$' && i + 1 < len && s[i + 1] == '{') {
-				struct varref ref;
-				const struct fp_var *v;
-
-				if (parse_varref(ps, s, len, &i, &ref) < 0 ||
-				    ref_value(ps, &ref, &v) < 0)
-					goto fail;
-				if (v && v->is_list) {
-					perr(ps, "list variable ${%s} must stand alone as a word, "
-					     "or be inside \"...\"", v->name);
-					goto fail;
-				}
-				append_value(&b, &ref, v);
-			} else {
-				buf_addc(&b, c);
-				i++;
-			}
-		}
+		while (rc == 0 && i < len && !is_blank(s[i]))
+			rc = lex_piece(ps, s, len, &i, &b);
+		if (rc < 0)
+			break;
 		words_push(out, b.p);
 	}
-	goto done;
-fail:
-	rc = -1;
-done:
 	free(b.p);
 	return rc;
 }
