@@ -78,7 +78,10 @@ add_units() { # suite builddir
 # Tests that sample the whole machine (tagged perf or bpftrace) run one at
 # a time, in one lane beside the others: two bpftrace -c runs at once break
 # each other, and perf's timing bounds assume no second capture.
-samples_machine() { grep -Eq '^test_tags.*\<(perf|bpftrace)\>|test_have .*\<(perf|bpftrace)\>' "$1"; }
+# (an untagged script that runs perf record or flamepipe live counts too)
+samples_machine() {
+	grep -Eq '^test_tags.*\<(perf|bpftrace)\>|test_have .*\<(perf|bpftrace)\>|perf record|flamepipe live' "$1"
+}
 add_shell() { # suite bindir
 	lane=
 	for t in tests/t[0-9]*.sh; do
