@@ -22,6 +22,7 @@
 #   BENCH_RATE, BENCH_TRICKLE   live trickle: samples/s (default 1000) and
 #                   how many (default 5000)
 #   BENCH_OUT       the results file (default bench/results/latest.md)
+#   BENCH_WEB_S     seconds of the web load row (default 60; 10 with BENCH_QUICK)
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -59,6 +60,9 @@ SC_MBS_QUOTED="16-19"		# stackcollapse-perf.pl, quoted in the issue
 TARGET_RENDER_VS_PL=10		# renderer >= 10x flamegraph.pl
 TARGET_LIVE_PCT=5		# stage CPU vs perf script CPU, same samples
 TARGET_DELAY_MS=50		# sample in -> H record out of fp-bucket
+WEB_SLOW=64			# web load row: slowloris clients (trickling headers)
+WEB_NORMAL=50			# ... and concurrent normal clients, loopback only
+WEB_TRICKLE_MS=1000		# one header line per slow client per second
 
 "$here/make-corpus.sh"
 . "$corpus_dir/corpus.facts"
@@ -77,6 +81,8 @@ notes=$tmp/notes.txt
 rtime=$corpus_dir/rtime
 cc -O2 -Wall -Wextra -o "$rtime" "$here/rtime.c"
 cc -O2 -Wall -Wextra -o "$corpus_dir/trickle" "$here/trickle.c"
+cc -O2 -Wall -Wextra -D_GNU_SOURCE -I"$root/fifo" -o "$corpus_dir/http-load" \
+	"$root/tests/helper/http-load.c" "$root/fifo/fp_error.c" -lpthread
 
 calc() { awk "BEGIN { print $* }"; }
 note() { echo "$*" >> "$notes"; echo "  note: $*" >&2; }
@@ -437,6 +443,36 @@ else
 		"$(missing_of fp-read fp-record fp-bucket fp-range fp-fold fp-serve) or curl"
 fi
 
+# ---- the web server under slow clients --------------------------------------
+# WEB_SLOW connections trickling a header line each WEB_TRICKLE_MS while
+# WEB_NORMAL clients fetch a (cached) heatmap back to back, for BENCH_WEB_S
+# seconds on 127.0.0.1 (tests/helper/http-load.c). Every normal request must
+# be answered 200; the latency percentiles are over all of them.
+if [ "${BENCH_QUICK:-0}" = 1 ]; then BENCH_WEB_S=${BENCH_WEB_S:-10}; fi
+BENCH_WEB_S=${BENCH_WEB_S:-60}
+web_what="web: $WEB_SLOW slow clients + $WEB_NORMAL normal, ${BENCH_WEB_S} s, loopback"
+if have fp-serve fp-read fp-bucket; then
+	mkdir -p "$tmp/web"
+	cp "$root/examples/multiproc.perf.gz" "$tmp/web/"
+	fp-serve --dir "$tmp/web" --listen 127.0.0.1:0 > "$tmp/web.out" 2> "$tmp/web.err" &
+	web_pid=$!
+	i=0
+	while ! grep -qs "listening on" "$tmp/web.out" && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	web_port=$(sed -n 's|.*http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$tmp/web.out")
+	web_path="/heatmap/?filename=multiproc.perf.gz"
+	web_line=$("$corpus_dir/http-load" "$web_port" "$web_path" 1 1 1 2>&1 || true)	# warm the cache
+	m_exit=0
+	web_line=$("$corpus_dir/http-load" "$web_port" "$web_path" "$WEB_SLOW" "$WEB_NORMAL" \
+		"$BENCH_WEB_S" "$WEB_TRICKLE_MS" 2>&1) || m_exit=$?
+	kill "$web_pid" 2>/dev/null || true
+	wait "$web_pid" 2>/dev/null || true
+	echo "    $web_line" >&2
+	wfield() { echo "$web_line" | sed -n "s/.*$1=\([0-9.]*\).*/\1/p"; }
+	web_row="| $web_what | p99 $(wfield p99_ms) ms (median $(wfield p50_ms), max $(wfield max_ms)) | $(wfield requests) normal requests, $(wfield failures) failed; $(wfield slow_reconnects) slow reconnects | every normal request answered | $(verdict "$(wfield requests) > 0 && $(wfield failures) == 0") |"
+else
+	web_row="| $web_what | - | - | every normal request answered | missing ($(missing_of fp-serve fp-read fp-bucket)) |"
+fi
+
 # ---- the results file -----------------------------------------------------
 model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 mem=$(free -h | awk '/^Mem:/ { print $2 }')
@@ -471,6 +507,7 @@ compiler=$(cc --version | head -n 1)
 	echo "|---|---|---|---|---|"
 	printf '%s' "$live_lines"
 	echo "$delay_line"
+	echo "$web_row"
 	if [ -s "$notes" ]; then
 		echo
 		echo "Notes:"

@@ -6,9 +6,11 @@
  *         once the socket is bound (port 0 picks a free one).
  * Input:  with --live, a flamepipe protocol stream on stdin (the last stage
  *         of a live chain); without, stdin is not read.
- * HTTP: libmicrohttpd with MHD_USE_THREAD_PER_CONNECTION (plus its internal
- *         polling thread for accept): a request that runs stages or holds an
- *         SSE stream blocks only its own thread. Routes: docs/web.md.
+ * HTTP: libmicrohttpd with MHD_USE_THREAD_PER_CONNECTION: a request that
+ *         runs stages or holds an SSE stream blocks only its own thread.
+ *         Connections are accepted by the gate (gate.h), which hands each
+ *         one over only once its request head is complete (slow clients
+ *         hold no thread). Routes: docs/web.md.
  * Signals: SIGINT/SIGTERM stop the server (exit 0). They are blocked in
  *         every server thread and handled by the main thread's libev loop.
  * Exit codes: 0 ok, 100 usage, 111 system error (cannot bind ...).
@@ -35,6 +37,7 @@
 #include "escape.h"
 #include "fp_error.h"
 #include "fp_io.h"
+#include "gate.h"
 #include "http.h"
 #include "live.h"
 #include "routes.h"
@@ -45,9 +48,11 @@
 
 #define DEFAULT_DIR "examples"
 #define DEFAULT_ADDR "127.0.0.1"
-#define CONNECTION_LIMIT 64
-#define CONNECTION_TIMEOUT_S 30
-#define PER_IP_LIMIT 32
+#define CONNECTION_TIMEOUT_S 30	/* idle, once the head is in (gate.h before) */
+#define PER_IP_LIMIT 32		/* active connections per client address, when
+				 * not on loopback (where every client is one) */
+#define CONNECTION_MEMORY (128u << 10)	/* > GATE_HEAD_MAX: never MHD's own 431 */
+#define LISTEN_BACKLOG 1024
 #define STOP_GRACE_S 3		/* then exit without waiting for stuck threads */
 #define URL_MAX 4096
 
@@ -249,6 +254,23 @@ static void addr_text(const struct sockaddr_storage *ss, char *buf, size_t n)
 	}
 }
 
+/* The listening socket (the gate accepts on it, not libmicrohttpd). */
+static int listen_on(const struct sockaddr_storage *ss, socklen_t sl)
+{
+	int fd = socket(ss->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int one = 1;
+	if (fd < 0)
+		return -1;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+	if (ss->ss_family == AF_INET6)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+	if (bind(fd, (const struct sockaddr *)ss, sl) < 0 || listen(fd, LISTEN_BACKLOG) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 /* bin_dir: the directory of /proc/self/exe, where the stages are */
 static char *self_dir(const char *argv0)
 {
@@ -384,28 +406,33 @@ int main(int argc, char **argv)
 	sigaddset(&block, SIGTERM);
 	signal(SIGPIPE, SIG_IGN);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
+	int lfd = listen_on(&ss, sl);
+	if (lfd < 0) {
+		char at[96];
+		addr_text(&ss, at, sizeof at);
+		fp_die_sys(FP_EXIT_SYS, "cannot listen on %s", at);
+	}
+	/* connections come from the gate (gate.h), never from a listen
+	 * socket of libmicrohttpd's own */
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
-		MHD_USE_ERROR_LOG | (ipv6 ? MHD_USE_IPv6 : 0);
+		MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC | MHD_USE_ERROR_LOG |
+		(ipv6 ? MHD_USE_IPv6 : 0);
 	struct MHD_Daemon *d = MHD_start_daemon(
 		flags, 0, NULL, NULL, access_handler, &srv,
 		MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
-		MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-		MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONNECTION_LIMIT,
-		MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)PER_IP_LIMIT,
+		MHD_OPTION_CONNECTION_LIMIT, (unsigned)GATE_ACTIVE_MAX,
+		MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+		(unsigned)(srv.listen_loopback ? GATE_ACTIVE_MAX : PER_IP_LIMIT),
 		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONNECTION_TIMEOUT_S,
+		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONNECTION_MEMORY,
 		MHD_OPTION_NOTIFY_COMPLETED, request_completed, NULL,
 		MHD_OPTION_END);
-	if (!d) {
-		char at[96];
-		addr_text(&ss, at, sizeof at);
-		fp_die(FP_EXIT_SYS, "cannot listen on %s (address in use, or not permitted)", at);
-	}
+	if (!d)
+		fp_die(FP_EXIT_SYS, "cannot start the HTTP server");
+	struct gate *gate = gate_start(lfd, d);
 	/* the real port (when 0 was asked) */
-	const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_LISTEN_FD);
-	if (info) {
-		socklen_t l = sizeof ss;
-		getsockname(info->listen_fd, (struct sockaddr *)&ss, &l);
-	}
+	socklen_t l = sizeof ss;
+	getsockname(lfd, (struct sockaddr *)&ss, &l);
 	char at[96];
 	addr_text(&ss, at, sizeof at);
 	if (!srv.listen_loopback)
@@ -444,6 +471,7 @@ int main(int argc, char **argv)
 	 * answers that matter are sent, so the grace timer exits 0 */
 	signal(SIGALRM, stop_grace_expired);
 	alarm(STOP_GRACE_S);
+	gate_stop(gate);
 	MHD_stop_daemon(d);
 	ev_loop_destroy(loop);
 	return FP_EXIT_OK;

@@ -20,6 +20,8 @@ void http_common_headers(struct MHD_Response *r, const char *ctype)
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
 	MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
 	MHD_add_response_header(r, "X-Frame-Options", "SAMEORIGIN");
+	/* one request per connection: each passes the gate (gate.h) */
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
 	if (strncmp(ctype, "text/html", 9) == 0 || strncmp(ctype, CT_SVG, strlen(CT_SVG)) == 0)
 		MHD_add_response_header(r, "Content-Security-Policy",
 					"default-src 'self'; script-src 'self' 'unsafe-inline'; "

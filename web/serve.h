@@ -93,7 +93,9 @@ struct pipeline_result {
 	char err[1024];		/* first stderr bytes when !ok */
 };
 /* Runs the chain, calling on_line for each output line (LF removed,
- * NUL-terminated). Blocks the calling thread only. */
+ * NUL-terminated). Blocks the calling thread only. When job->client_fd
+ * (>= 0) shows the client gone (peer closed, POLLRDHUP), every stage gets
+ * SIGTERM and the result is a failure ("the client went away"). */
 void pipeline_run(const struct job *job, char *const *const *argv, size_t nstages, int in_fd,
 		  void (*on_line)(void *ctx, char *line, size_t len), void *ctx,
 		  struct pipeline_result *res);

@@ -25,6 +25,7 @@
 
 #define MAX_STAGES 8
 #define READ_CHUNK (64u << 10)
+#define CANCEL_MSG "the client went away: chain stopped\n"
 
 extern char **environ;
 
@@ -106,21 +107,32 @@ void pipeline_run(const struct job *job, char *const *const *argv, size_t nstage
 	close(errp[1]);
 	out_fd = prev;
 
-	/* read stdout (lines) and stderr (message) until both end */
+	/* read stdout (lines) and stderr (message) until both end; the
+	 * client's socket too: when it goes away, the chain is stopped */
+	int client_fd = job->client_fd, cancelled = 0;
 	size_t cap = READ_CHUNK * 2, start = 0, end = 0;
 	char *buf = fp_xmalloc(cap + 1);
 	int out_open = started == nstages, err_open = 1, too_long = 0;
 	if (!out_open && out_fd != in_fd)
 		close(out_fd);
 	while (out_open || err_open) {
-		struct pollfd pf[2] = {
+		struct pollfd pf[3] = {
 			{ .fd = out_open ? out_fd : -1, .events = POLLIN },
 			{ .fd = err_open ? errp[0] : -1, .events = POLLIN },
+			{ .fd = cancelled ? -1 : client_fd, .events = POLLRDHUP },
 		};
-		if (poll(pf, 2, -1) < 0) {
+		if (poll(pf, 3, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
+		}
+		if (pf[2].revents & (POLLRDHUP | POLLHUP | POLLERR)) {
+			/* nobody will read the answer: SIGTERM ends every stage
+			 * promptly (fp_io.h), the pipes then close */
+			cancelled = 1;
+			for (size_t i = 0; i < started; i++)
+				kill(pid[i], SIGTERM);
+			err_append(res, &err_used, CANCEL_MSG, sizeof CANCEL_MSG - 1);
 		}
 		if (pf[1].revents) {
 			char eb[4096];
@@ -180,7 +192,7 @@ void pipeline_run(const struct job *job, char *const *const *argv, size_t nstage
 		close(out_fd);
 	close(errp[0]);
 
-	int all_ok = started == nstages && !too_long;
+	int all_ok = started == nstages && !too_long && !cancelled;
 	for (size_t i = 0; i < started; i++) {
 		int st = 0, r;
 		while ((r = waitpid(pid[i], &st, 0)) < 0 && errno == EINTR)
