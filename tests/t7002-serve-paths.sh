@@ -54,10 +54,11 @@ test_expect_success 'a symlink out of DIR is refused and not listed' '
 	! grep -q link-out body
 '
 
-test_expect_success 'a symlink inside DIR works and is listed' '
-	test "$(get "/heatmap/?filename=link-in.perf.gz")" = 200 &&
+test_expect_success 'a symlink inside DIR is not followed either (race-free open: no symlink at all) and not listed' '
+	refused "/heatmap/?filename=link-in.perf.gz" &&
 	test "$(get /profile/)" = 200 &&
-	jq -e "any(.[]; .filename == \"link-in.perf.gz\")" body
+	! jq -e "any(.[]; .filename == \"link-in.perf.gz\")" body &&
+	jq -e "any(.[]; .filename == \"$F\")" body
 '
 
 test_expect_success 'hidden files are neither listed nor opened' '

@@ -50,7 +50,11 @@ test_expect_success 'a tour of the routes, live input included, then SIGTERM: ex
 	wait_for "grep -qs \"^event: end\" sse" 300 &&
 	kill -TERM $vg_pid &&
 	wait $vg_pid &&
-	! test -s vg.log
+	# valgrind 3.19 does not know openat2 (syscall 437) and says so once;
+	# fp-serve then opens files with its O_NOFOLLOW walk (web/safepath.c)
+	! grep -v -e "unhandled amd64-linux syscall: 437" -e "write your own handler" \
+		-e "README_MISSING_SYSCALL_OR_IOCTL" -e "Nevertheless we consider this a bug" \
+		-e "valgrind.org/support/bug_reports" vg.log
 '
 
 test_done

@@ -65,8 +65,8 @@ static void listing_add(struct listing *L, const char *name, const struct stat *
 
 /* rel: path of dfd below DIR ("" for DIR itself). Dotfiles and dot
  * directories are skipped; directories are entered without following
- * symlinks (no loops); a symlink to a file is listed only if it resolves
- * inside DIR (safepath_open decides, exactly as when it is opened). */
+ * symlinks (no loops); symlinks are not listed (safepath_open refuses
+ * them: no symlink is ever followed below DIR). */
 static void walk(const struct server *srv, struct listing *L, int dfd, const char *rel,
 		 int depth)
 {
@@ -99,14 +99,6 @@ static void walk(const struct server *srv, struct listing *L, int dfd, const cha
 				walk(srv, L, sub, path, depth + 1);
 		} else if (S_ISREG(st.st_mode)) {
 			listing_add(L, path, &st);
-		} else if (S_ISLNK(st.st_mode)) {
-			int status;
-			const char *why;
-			int fd = safepath_open(srv, path, strlen(path), &st, &status, &why);
-			if (fd >= 0) {
-				close(fd);
-				listing_add(L, path, &st);
-			}
 		}
 	}
 	closedir(dp);

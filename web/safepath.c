@@ -2,20 +2,31 @@
  *
  * Two independent defences: the name is checked as text (no NUL, no
  * absolute path, no `.`/`..`/empty segment, no dotfile, no backslash), and
- * the file that would be opened is resolved with realpath() and must lie
- * inside realpath(DIR) (so a symlink inside DIR that points out of it is
- * refused). The file is then opened with O_NOFOLLOW on its real path and
- * fstat-checked to be a regular file; the caller hands that fd to the
- * stages, so nothing can swap the file between check and read.
+ * the file is opened relative to DIR's directory fd so that the kernel
+ * itself refuses any way out, in the same system call that opens it (no
+ * check-then-open race: a directory flipped to a symlink between a check
+ * and the open cannot redirect it):
+ *  - openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS)
+ *    where the kernel has it (Linux 5.6+);
+ *  - else a walk from DIR's fd, one segment at a time, each opened with
+ *    O_NOFOLLOW (directories O_PATH | O_DIRECTORY): a symlink anywhere on
+ *    the path fails with ELOOP or ENOTDIR.
+ * Both refuse every symlink, inside DIR or not (docs/web.md). The opened
+ * file is fstat-checked to be a regular file; the caller hands that fd to
+ * the stages, so nothing can swap the file between check and read.
  * Names arrive already URL-decoded by libmicrohttpd: `%2e%2e%2f` is `../`
  * here, and `%00` is an embedded NUL (hence the explicit length).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/openat2.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "fp_error.h"
@@ -73,6 +84,70 @@ int safepath_name_ok(const char *name, size_t n, const char **why)
 	return 1;
 }
 
+int safepath_open_walk(int dir_fd, const char *rel, int flags)
+{
+	char buf[NAME_MAX_LEN + 1];
+	size_t n = strlen(rel);
+	if (n > NAME_MAX_LEN) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(buf, rel, n + 1);
+	int cur = dir_fd;
+	char *seg = buf;
+	for (;;) {
+		char *slash = strchr(seg, '/');
+		size_t len = slash ? (size_t)(slash - seg) : strlen(seg);
+		int fd;
+		/* "..", "." and empty segments: the walk never climbs (openat2's
+		 * RESOLVE_BENEATH would allow a ".." that stays below DIR) */
+		if (len == 0 || (seg[0] == '.' && (len == 1 || (len == 2 && seg[1] == '.')))) {
+			if (cur != dir_fd)
+				close(cur);
+			errno = EXDEV;
+			return -1;
+		}
+		if (!slash) {
+			fd = openat(cur, seg, flags | O_NOFOLLOW | O_CLOEXEC);
+		} else {
+			*slash = '\0';
+			fd = openat(cur, seg, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		}
+		int e = errno;
+		if (cur != dir_fd)
+			close(cur);
+		if (fd < 0) {
+			errno = e;
+			return -1;
+		}
+		if (!slash)
+			return fd;
+		cur = fd;
+		seg = slash + 1;
+	}
+}
+
+/* Set once openat2 answered ENOSYS/EPERM (an old kernel, a seccomp
+ * filter, valgrind): the walk from then on. */
+static atomic_int no_openat2;
+
+int safepath_open_beneath(int dir_fd, const char *rel, int flags)
+{
+#ifdef SYS_openat2
+	if (!atomic_load(&no_openat2)) {
+		struct open_how how = {
+			.flags = (uint64_t)(flags | O_CLOEXEC),
+			.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+		};
+		long fd = syscall(SYS_openat2, dir_fd, rel, &how, sizeof how);
+		if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
+			return (int)fd;
+		atomic_store(&no_openat2, 1);
+	}
+#endif
+	return safepath_open_walk(dir_fd, rel, flags);
+}
+
 int safepath_open(const struct server *srv, const char *name, size_t n, struct stat *st,
 		  int *status, const char **why)
 {
@@ -80,34 +155,29 @@ int safepath_open(const struct server *srv, const char *name, size_t n, struct s
 		*status = 400;
 		return -1;
 	}
-	size_t dlen = strlen(srv->dir_real);
-	char *joined = fp_xmalloc(dlen + 1 + n + 1);
-	memcpy(joined, srv->dir_real, dlen);
-	joined[dlen] = '/';
-	memcpy(joined + dlen + 1, name, n);
-	joined[dlen + 1 + n] = '\0';
-
-	char *real = realpath(joined, NULL);
-	free(joined);
-	if (!real) {
-		*status = 404;
-		*why = "no such file";
-		return -1;
-	}
-	/* inside DIR: DIR itself is a directory, so a file must be below it */
-	int inside = strncmp(real, srv->dir_real, dlen) == 0 &&
-		(real[dlen] == '/' || (dlen == 1 && srv->dir_real[0] == '/'));
-	if (!inside) {
-		free(real);
-		*status = 403;
-		*why = "file is outside the profile directory";
-		return -1;
-	}
-	int fd = open(real, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	free(real);
+	char rel[NAME_MAX_LEN + 1];
+	memcpy(rel, name, n);	/* no NUL inside: checked */
+	rel[n] = '\0';
+	int fd = safepath_open_beneath(srv->dir_fd, rel, O_RDONLY | O_NONBLOCK);
 	if (fd < 0) {
-		*status = errno == ENOENT ? 404 : 403;
-		*why = errno == ENOENT ? "no such file" : "cannot open file";
+		switch (errno) {
+		case ENOENT:
+		case ENOTDIR:	/* a path segment is a file */
+			*status = 404;
+			*why = "no such file";
+			break;
+		case ELOOP:	/* a symlink on the path (or the file itself) */
+			*status = 403;
+			*why = "symbolic links are not followed";
+			break;
+		case EXDEV:	/* would leave DIR */
+			*status = 403;
+			*why = "file is outside the profile directory";
+			break;
+		default:
+			*status = 403;
+			*why = "cannot open file";
+		}
 		return -1;
 	}
 	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode)) {

@@ -47,12 +47,19 @@ struct job {
 /* ---- safepath.c: names under DIR --------------------------------------- */
 
 /* Checks a client-supplied relative name (already URL-decoded, `n` bytes,
- * may contain NUL) and opens it read-only below DIR. Refused: empty, NUL,
- * absolute, backslash, `..` or `.` segments, empty segments, dotfiles,
- * anything whose real path is not inside DIR (symlinks out), non-regular
- * files. Returns an fd, or -1 with *status (HTTP code) and *why set. */
+ * may contain NUL) and opens it read-only below DIR without a race (see
+ * safepath.c). Refused: empty, NUL, absolute, backslash, `..` or `.`
+ * segments, empty segments, dotfiles, any symlink on the path (inside DIR
+ * or not), non-regular files. Returns an fd, or -1 with *status (HTTP
+ * code) and *why set. */
 int safepath_open(const struct server *srv, const char *name, size_t n, struct stat *st,
 		  int *status, const char **why);
+/* openat(dir_fd, rel, flags) that cannot leave dir_fd nor follow a
+ * symlink: openat2 RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS, or the O_NOFOLLOW
+ * walk (safepath_open_walk) where the kernel has no openat2. -1 and errno
+ * (ELOOP: a symlink, EXDEV: outside) on refusal. */
+int safepath_open_beneath(int dir_fd, const char *rel, int flags);
+int safepath_open_walk(int dir_fd, const char *rel, int flags);
 /* 1 if the name is syntactically acceptable (the checks that need no
  * filesystem), 0 otherwise with *why. */
 int safepath_name_ok(const char *name, size_t n, const char **why);

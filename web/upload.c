@@ -66,8 +66,9 @@ static int open_upload_dir(int dir_fd)
 {
 	if (mkdirat(dir_fd, UPLOAD_DIR, 0755) < 0 && errno != EEXIST)
 		return -1;
-	/* O_NOFOLLOW: a symlink named uploads cannot redirect writes */
-	return openat(dir_fd, UPLOAD_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	/* like every served path (safepath.c): a symlink named uploads
+	 * cannot redirect writes */
+	return safepath_open_beneath(dir_fd, UPLOAD_DIR, O_RDONLY | O_DIRECTORY);
 }
 
 static int open_temp(struct upload *u)

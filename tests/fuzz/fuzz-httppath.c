@@ -14,6 +14,10 @@
  *    profile directory (a temporary directory holding one file, a
  *    subdirectory and a symlink that points out of it), and refuses every
  *    name safepath_name_ok refuses;
+ *  - the race-free opener follows no symlink at all: an opened file's real
+ *    path is exactly DIR/NAME; and its two ways (openat2 RESOLVE_BENEATH |
+ *    RESOLVE_NO_SYMLINKS, and the O_NOFOLLOW walk used without openat2)
+ *    agree on every name: both open the same file, or both refuse;
  *  - an accepted name has no NUL, no control byte, no `.`-segment, no
  *    leading '/';
  *  - query_value_ok/query_filter_ok never accept CR, LF or NUL (they would
@@ -119,7 +123,37 @@ static void check_name(const char *v, size_t n)
 	assert(strncmp(real, srv.dir_real, dl) == 0 && real[dl] == '/');
 	assert(strcmp(real, outside) != 0);
 	assert(S_ISREG(st.st_mode));
+	/* no symlink was followed: the real path is the name itself */
+	assert(strlen(real) == dl + 1 + n && memcmp(real + dl + 1, v, n) == 0);
 	close(fd);
+}
+
+/* openat2 and the walk agree (the name is NUL-free and checked or not:
+ * both openers get it as it is). */
+static void check_openers_agree(const char *v, size_t n)
+{
+	if (n == 0 || memchr(v, '\0', n) || n > 4096)
+		return;
+	char rel[4097];
+	memcpy(rel, v, n);
+	rel[n] = '\0';
+	int a = safepath_open_beneath(srv.dir_fd, rel, O_RDONLY | O_NONBLOCK);
+	int b = safepath_open_walk(srv.dir_fd, rel, O_RDONLY | O_NONBLOCK);
+	struct stat sa, sb;
+	if (a >= 0 && b >= 0) {
+		assert(fstat(a, &sa) == 0 && fstat(b, &sb) == 0);
+		assert(sa.st_ino == sb.st_ino && sa.st_dev == sb.st_dev);
+	} else if (a >= 0 || b >= 0) {
+		/* only openat2 may open: a name with a ".", ".." or empty
+		 * segment that stays below DIR, which the walk refuses */
+		assert(a >= 0 && b < 0);
+		assert(strstr(rel, "//") || rel[0] == '/' || rel[n - 1] == '/' ||
+		       strstr(rel, "./") || (n >= 1 && rel[n - 1] == '.'));
+	}
+	if (a >= 0)
+		close(a);
+	if (b >= 0)
+		close(b);
 }
 
 static void check_value(const char *k, const char *v, size_t n)
@@ -179,6 +213,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t vn = MHD_http_unescape(v);	/* length: NULs possible */
 		if (strcmp(p, "filename") == 0 || strcmp(p, "compareFilename") == 0 || p[0] == '\0')
 			check_name(v, vn);
+		if (strcmp(p, "filename") == 0)
+			check_openers_agree(v, vn);
 		check_value(p, v, vn);
 		if (!amp)
 			break;
