@@ -33,6 +33,11 @@
 #define MULTIPART_OVERHEAD (64u << 10)	/* headers and boundaries */
 #define MAX_SUFFIX 1000			/* NAME-1 .. NAME-999 */
 #define HTTP_TOO_LARGE 413
+/* A body must arrive at UPLOAD_MIN_RATE bytes/s on average once
+ * UPLOAD_GRACE_S have passed, or the connection is closed: a trickle
+ * that resets the 30 s idle timeout cannot hold a server thread. */
+#define UPLOAD_GRACE_S 10
+#define UPLOAD_MIN_RATE (16u << 10)
 
 struct upload {
 	struct MHD_PostProcessor *pp;
@@ -45,6 +50,8 @@ struct upload {
 	int too_big, failed, multipart, file_parts;
 	int answered;		/* a response is queued: ignore the rest */
 	char err[256];
+	struct timespec started;	/* the body rate is measured from here */
+	uint64_t received;		/* body bytes, multipart framing included */
 };
 
 void upload_free(struct upload *u)
@@ -192,6 +199,15 @@ static enum MHD_Result finish(const struct server *srv, struct MHD_Connection *c
 	return http_reply(c, MHD_HTTP_CREATED, CT_JSON, &s);
 }
 
+static int too_slow(const struct upload *u)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	double elapsed = (double)(now.tv_sec - u->started.tv_sec) +
+		(double)(now.tv_nsec - u->started.tv_nsec) / 1e9;
+	return elapsed > UPLOAD_GRACE_S && (double)u->received < elapsed * UPLOAD_MIN_RATE;
+}
+
 enum MHD_Result upload_request(struct server *srv, struct MHD_Connection *c, const char *data,
 			       size_t *size, struct upload **state)
 {
@@ -214,6 +230,7 @@ enum MHD_Result upload_request(struct server *srv, struct MHD_Connection *c, con
 		u = fp_xcalloc(1, sizeof *u);
 		u->fd = u->dirfd = -1;
 		u->max = srv->max_upload;
+		clock_gettime(CLOCK_MONOTONIC, &u->started);
 		*state = u;
 		u->multipart = multipart;
 		if (!multipart) {
@@ -242,6 +259,12 @@ enum MHD_Result upload_request(struct server *srv, struct MHD_Connection *c, con
 		return MHD_YES;
 	}
 	if (*size > 0) {
+		u->received += *size;
+		if (too_slow(u)) {
+			fp_warn("upload: body slower than %u bytes/s after %d s: connection closed",
+				UPLOAD_MIN_RATE, UPLOAD_GRACE_S);
+			return MHD_NO;	/* closes the connection; upload_free cleans up */
+		}
 		if (u->pp) {
 			if (MHD_post_process(u->pp, data, *size) != MHD_YES && !u->failed) {
 				snprintf(u->err, sizeof u->err, "malformed multipart/form-data body");
