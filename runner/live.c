@@ -43,7 +43,6 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <linux/perf_event.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stddef.h>
@@ -52,7 +51,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <ev.h>
@@ -63,6 +61,7 @@
 #include "options.h"
 #include "pipeline.h"
 #include "pipeline_run.h"
+#include "perfcheck.h"
 #include "progress.h"
 #include "summary.h"
 
@@ -76,7 +75,6 @@
 /* Without -o the recording lives in the private FIFO directory (often
  * tmpfs, so memory) for the session only: bounded unless told otherwise. */
 #define TEMP_RECORDING_MAX_SIZE "64M"
-#define PARANOID_PATH "/proc/sys/kernel/perf_event_paranoid"
 #define WEB_POLL_INTERVAL 0.2	/* s between checks for the end of the capture */
 #define DURATION_POLL 0.1	/* s between checks for the first bytes */
 #define DURATION_START_MAX 20.0	/* s: then --duration counts anyway */
@@ -182,70 +180,6 @@ static int is_dir(const char *path)
 
 /* ---- can we profile? ----------------------------------------------------- */
 
-static long read_paranoid(void)
-{
-	FILE *f = fopen(PARANOID_PATH, "r");
-	long v = LONG_MIN;
-
-	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = LONG_MIN;
-		fclose(f);
-	}
-	return v;
-}
-
-/* Asks the kernel for the cpu-clock event perf will need (system-wide on
- * CPU 0 for -a, the process for -p, ourselves for a COMMAND), so a refusal
- * is explained before anything starts. Dies with advice on failure. */
-static void check_perf_allowed(const struct live_opts *o)
-{
-	struct perf_event_attr a;
-	pid_t pid = -1;
-	int cpu = 0, fd;
-	long paranoid;
-	const char *scope = "system-wide profiling (-a)";
-
-	if (o->pid) {
-		pid = (pid_t)strtol(o->pid, NULL, 10);	/* the first of a list */
-		cpu = -1;
-		scope = "profiling another process (-p)";
-	} else if (o->command && !o->all_cpus) {
-		pid = 0;
-		cpu = -1;
-		scope = "profiling a command";
-	}
-	memset(&a, 0, sizeof a);
-	a.size = sizeof a;
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_CPU_CLOCK;
-	a.disabled = 1;
-	a.exclude_kernel = geteuid() != 0;	/* what perf falls back to */
-	fd = (int)syscall(SYS_perf_event_open, &a, pid, cpu, -1, 0UL);
-	if (fd >= 0) {
-		close(fd);
-		return;
-	}
-	switch (errno) {
-	case EACCES:
-	case EPERM:
-		paranoid = read_paranoid();
-		fp_die(FP_EXIT_SYS, "live: the kernel refuses %s: you are not root and "
-		       "kernel.perf_event_paranoid is %ld. Run flamepipe live as root (sudo), "
-		       "or allow it: sysctl -w kernel.perf_event_paranoid=%d (-a needs <= 0, "
-		       "-p and COMMAND need <= 2; kernel stacks need <= 1), or give the binary "
-		       "CAP_PERFMON", scope, paranoid, o->pid || o->command ? 1 : -1);
-	case ESRCH:
-		fp_die(FP_EXIT_USAGE, "live: -p %s: no such process", o->pid);
-	case ENOSYS:
-		fp_die(FP_EXIT_SYS, "live: this kernel has no perf events (perf_event_open: "
-		       "not implemented); build it with CONFIG_PERF_EVENTS");
-	default:
-		fp_die_sys(FP_EXIT_SYS, "live: perf_event_open (cpu-clock) failed, so perf "
-			   "cannot sample here");
-	}
-}
-
 static void check_source(const struct live_opts *o)
 {
 	const char *bindir = fp_run_bindir();
@@ -279,7 +213,7 @@ static void check_source(const struct live_opts *o)
 		       "(Debian: apt-get install linux-perf; Ubuntu: apt-get install "
 		       "linux-tools-common linux-tools-$(uname -r); Fedora: dnf install perf)");
 	free(p);
-	check_perf_allowed(o);
+	fp_check_perf_allowed(o->pid, o->command != NULL, o->all_cpus);
 }
 
 /* ---- options -------------------------------------------------------------- */
@@ -684,74 +618,16 @@ static void web_watch_cb(struct ev_loop *loop, ev_timer *w, int revents)
 
 /* ---- summary ------------------------------------------------------------------ */
 
-/* fp-record's --stats file: key=value lines. */
-struct record_stats {
-	int ok;
-	uint64_t read, dropped, lost, idle, recorded, kept_samples, kept_bytes;
-	uint64_t kept_from_ns, kept_to_ns, retention_dropped, capture_from_ns, capture_to_ns;
-	uint64_t failed;
-};
-
-static void read_record_stats(const char *dir, struct record_stats *rs)
-{
-	static const struct { const char *key; size_t off; } keys[] = {
-#define K(f) { #f, offsetof(struct record_stats, f) }
-		K(read), K(dropped), K(lost), K(idle), K(recorded), K(kept_samples),
-		K(kept_bytes), K(kept_from_ns), K(kept_to_ns), K(retention_dropped),
-		K(capture_from_ns), K(capture_to_ns), K(failed),
-#undef K
-	};
-	char path[PATH_MAX], line[256];
-	FILE *f;
-
-	memset(rs, 0, sizeof *rs);
-	snprintf(path, sizeof path, "%s/%s", dir, RECORD_STATS_NAME);
-	if (!(f = fopen(path, "r")))
-		return;
-	while (fgets(line, sizeof line, f)) {
-		char *eq = strchr(line, '=');
-
-		if (!eq)
-			continue;
-		*eq = '\0';
-		for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
-			if (!strcmp(line, keys[i].key))
-				*(uint64_t *)((char *)rs + keys[i].off) = strtoull(eq + 1, NULL, 10);
-	}
-	fclose(f);
-	rs->ok = 1;
-}
-
-/* "; recording PATH: all 12.0 s (0.1 MB)" or which window it kept. */
-static void recording_summary(char *buf, size_t n, const struct record_stats *rs,
-			      const char *path)
-{
-	double kept_s = (double)(rs->kept_to_ns - rs->kept_from_ns) / 1e9;
-	double mb = (double)rs->kept_bytes / (1 << 20);
-
-	if (rs->failed)
-		snprintf(buf, n, "; recording %s stopped early (a write failed: see "
-			 "above), %" PRIu64 " samples kept", path, rs->kept_samples);
-	else if (rs->retention_dropped)
-		snprintf(buf, n, "; recording %s keeps the newest %.1f s (%" PRIu64 " of %" PRIu64
-			 " samples, %.1f MB; the oldest %.1f s dropped by retention)", path, kept_s,
-			 rs->kept_samples, rs->recorded, mb,
-			 (double)(rs->kept_from_ns - rs->capture_from_ns) / 1e9);
-	else
-		snprintf(buf, n, "; recording %s: all of it (%" PRIu64 " samples, %.1f s, %.1f MB)",
-			 path, rs->recorded, kept_s, mb);
-}
-
 /* The final line: what perf gave, what the chain dropped, what the
  * report and the recording hold. */
 static void print_summary(const struct live_opts *o, struct fp_run *r, const char *recording,
 			  double elapsed, int rc)
 {
 	uint64_t samples, stacks;
-	struct record_stats rs;
+	struct fp_record_stats rs;
 	char counts[512] = "", rec[PATH_MAX + 256] = "", report[PATH_MAX + 128] = "";
 
-	read_record_stats(fp_run_dir(r), &rs);
+	fp_record_stats_read(fp_run_dir(r), RECORD_STATS_NAME, &rs);
 	if (rs.ok) {
 		uint64_t all = rs.read + rs.dropped;
 
@@ -759,7 +635,7 @@ static void print_summary(const struct live_opts *o, struct fp_run *r, const cha
 			 "(%.1f%%), %" PRIu64 " lost by perf, %" PRIu64 " idle", rs.read, rs.dropped,
 			 all ? 100.0 * (double)rs.dropped / (double)all : 0.0, rs.lost, rs.idle);
 		if (o->outdir)
-			recording_summary(rec, sizeof rec, &rs, recording);
+			fp_recording_summary(rec, sizeof rec, &rs, recording);
 	}
 	if (o->outdir) {
 		if (fp_folded_totals(o->outdir, &samples, &stacks) == 0)

@@ -1,0 +1,12 @@
+/* perfcheck.h: whether the kernel lets perf sample what `flamepipe live`
+ * asks for, checked before anything starts (runner/perfcheck.c). */
+#ifndef FP_RUNNER_PERFCHECK_H
+#define FP_RUNNER_PERFCHECK_H
+
+/* Opens (and closes) the cpu-clock event perf will need: system-wide on
+ * CPU 0 (all_cpus), the first process of pid_list (-p), or ourselves for
+ * a COMMAND. Dies with advice (perf_event_paranoid, sudo, CAP_PERFMON;
+ * exit 111, or 100 for a -p process that does not exist) on a refusal. */
+void fp_check_perf_allowed(const char *pid_list, int command, int all_cpus);
+
+#endif
