@@ -642,6 +642,127 @@ enum MHD_Result api_pprof(struct server *srv, struct MHD_Connection *c)
 			      "attachment; filename=\"profile.pb.gz\"");
 }
 
+/* ---- /threads/ ------------------------------------------------------------------------ */
+
+#define THREADS_MAX 200		/* entries of each list (the heaviest) */
+
+struct owner {
+	char *comm;
+	long long id;
+	uint64_t samples;
+};
+
+static int cmp_owner(const void *a, const void *b)
+{
+	const struct owner *x = a, *y = b;
+	if (x->samples != y->samples)
+		return x->samples < y->samples ? 1 : -1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Sums a folded table rooted at "comm-ID" frames by root; sorted, heaviest
+ * first. Returns the number of owners in *out (malloc'd). */
+static size_t owners_of(const struct folded_text *f, struct owner **out)
+{
+	struct owner *v = NULL;
+	size_t n = 0, cap = 0;
+	for (const char *p = f->buf, *end = f->buf + f->len; p < end;) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			eol = end;
+		const char *semi = memchr(p, ';', (size_t)(eol - p));
+		const char *sp = eol;
+		while (sp > p && sp[-1] != ' ')
+			sp--;
+		const char *root_end = semi ? semi : (sp > p ? sp - 1 : eol);
+		const char *dash = root_end;
+		while (dash > p && dash[-1] != '-')
+			dash--;
+		uint64_t count;
+		if (dash > p && sp > p && fp_parse_u64(sp, (size_t)(eol - sp), &count) == 0) {
+			long long id = strtoll(dash, NULL, 10);
+			size_t cl = (size_t)(dash - 1 - p), i;
+			for (i = 0; i < n; i++)
+				if (v[i].id == id && strlen(v[i].comm) == cl && !memcmp(v[i].comm, p, cl))
+					break;
+			if (i == n) {
+				if (n == cap)
+					v = fp_xrealloc(v, (cap = cap ? 2 * cap : 64) * sizeof *v);
+				v[n++] = (struct owner){ fp_xstrndup(p, cl), id, 0 };
+			}
+			v[i].samples += count;
+		}
+		p = eol + 1;
+	}
+	if (n)
+		qsort(v, n, sizeof *v, cmp_owner);
+	*out = v;
+	return n;
+}
+
+static void owners_json(struct fp_sink *s, const char *key, const char *idkey,
+			const struct owner *v, size_t n)
+{
+	fp_sink_printf(s, ",\"%s\":[", key);
+	for (size_t i = 0; i < n && i < THREADS_MAX; i++) {
+		fp_sink_printf(s, "%s{\"%s\":%lld,\"comm\":", i ? "," : "", idkey, v[i].id);
+		fp_json_string(s, v[i].comm, strlen(v[i].comm));
+		fp_sink_printf(s, ",\"samples\":%" PRIu64 "}", v[i].samples);
+	}
+	fp_sink_printf(s, "],\"%s_count\":%zu", key, n);
+}
+
+/* /threads/?filename=F[&filters]: {"total":N,"processes":[{"pid","comm",
+ * "samples"}...],"threads":[{"tid",...}...]}, heaviest first, from the
+ * folded tables rooted at comm-pid and comm-tid (fp-fold --pid, --tid) of
+ * the whole capture with the same event set and filters as /heatmap/. */
+enum MHD_Result api_threads(struct server *srv, struct MHD_Connection *c)
+{
+	char err[ERR_MAX];
+	struct selection sel;
+	struct live_range r;
+	struct target t;
+	int status = 0;
+	int st = get_selection(c, "start", "end", &sel, &r, err, sizeof err);
+
+	if (!st)
+		st = get_target(srv, c, "filename", &t, err, sizeof err);
+	if (st)
+		return http_error(c, (unsigned)st, "%s", err);
+	if (t.live) {
+		target_close(&t);
+		return http_error(c, 409, "threads: not available for a live capture");
+	}
+	struct job job = http_job(srv, c);
+	sel.root = SEL_ROOT_PID;
+	const struct folded_text *fp = folded_get(&job, t.fd, &t.st, &sel, &status, err, sizeof err);
+	sel.root = SEL_ROOT_TID;
+	const struct folded_text *ft = fp ? folded_get(&job, t.fd, &t.st, &sel, &status, err, sizeof err)
+					  : NULL;
+	target_close(&t);
+	if (!fp || !ft) {
+		folded_put(fp);
+		return http_error(c, (unsigned)(status ? status : 500), "%s", err);
+	}
+	struct owner *pv, *tv;
+	size_t np = owners_of(fp, &pv), nt = owners_of(ft, &tv);
+	struct fp_sink s;
+	fp_sink_init_mem(&s);
+	fp_sink_printf(&s, "{\"total\":%" PRIu64, fp->total);
+	owners_json(&s, "processes", "pid", pv, np);
+	owners_json(&s, "threads", "tid", tv, nt);
+	fp_sink_str(&s, "}\n");
+	for (size_t i = 0; i < np; i++)
+		free(pv[i].comm);
+	for (size_t i = 0; i < nt; i++)
+		free(tv[i].comm);
+	free(pv);
+	free(tv);
+	folded_put(fp);
+	folded_put(ft);
+	return http_reply(c, 200, CT_JSON, &s);
+}
+
 /* ---- /differential/, /elided/ --------------------------------------------------------- */
 
 enum MHD_Result api_compare(struct server *srv, struct MHD_Connection *c, int elided)

@@ -745,6 +745,8 @@ const struct folded_text *folded_get(const struct job *job, int fd, const struct
 	char key[KEY_MAX];
 	file_key(key, sizeof key, st, "folded");
 	key_add_axis(key, sizeof key, sel);
+	key_add(key, sizeof key, "root", sel->root == SEL_ROOT_PID ? "pid" :
+		sel->root == SEL_ROOT_TID ? "tid" : NULL);
 	key_add(key, sizeof key, "from", sel->start);
 	key_add(key, sizeof key, "to", sel->end);
 	if (key_add_filters(key, sizeof key, sel) < 0) {
@@ -757,7 +759,9 @@ const struct folded_text *folded_get(const struct job *job, int fd, const struct
 		return &e->ft;
 
 	char *fold_argv[] = { "fp-fold", "--plain", "--all",
-			      sel->all_events ? "--event-root" : "--all-events", NULL };
+			      sel->all_events ? "--event-root" : "--all-events",
+			      sel->root == SEL_ROOT_PID ? "--pid" : sel->root == SEL_ROOT_TID ? "--tid" : NULL,
+			      NULL };
 	struct sel_chain chain;
 	sel_chain_init(&chain, fd, sel, fold_argv);
 

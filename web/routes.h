@@ -19,6 +19,8 @@ enum MHD_Result api_flamegraph(struct server *srv, struct MHD_Connection *c, int
 enum MHD_Result api_compare(struct server *srv, struct MHD_Connection *c, int elided);
 /* /pprof/: a capture file's selection as profile.pb.gz */
 enum MHD_Result api_pprof(struct server *srv, struct MHD_Connection *c);
+/* /threads/: the top processes and threads of a capture (with the filters) */
+enum MHD_Result api_threads(struct server *srv, struct MHD_Connection *c);
 enum MHD_Result api_live_events(struct server *srv, struct MHD_Connection *c);
 enum MHD_Result api_live_flamegraph(struct server *srv, struct MHD_Connection *c);
 /* Wakes SSE streams and waiting requests at shutdown. */

@@ -143,12 +143,15 @@ struct heatmap {
 	size_t events_len;
 };
 
+enum { SEL_ROOT_COMM, SEL_ROOT_PID, SEL_ROOT_TID };
+
 /* Filters and range of a flame graph request. Strings NULL when absent. */
 struct selection {
 	const char *start, *end;	/* decimal seconds or NULL */
 	const char *pid, *tid, *cpu, *comm, *event, *include, *exclude;
 	int keep_idle;
 	int all_events;		/* allevents=1: every event, each as the root frame */
+	int root;		/* folded tables: SEL_ROOT_COMM, _PID ("comm-pid"), _TID */
 	/* the time axis start/end are on, when it is not the file's own:
 	 * the live capture's heatmap (its recording may have dropped its
 	 * oldest seconds) */

@@ -9,7 +9,8 @@ export var API = {
 	upload: '/upload',
 	liveEvents: '/live/events',
 	liveFlamegraph: '/live/flamegraph',
-	svg: '/svg/flamegraph'
+	svg: '/svg/flamegraph',
+	threads: '/threads/'
 };
 
 // ---- HTTP ---------------------------------------------------------------------

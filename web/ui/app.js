@@ -13,6 +13,7 @@ import { closeLive, openLive } from './live.js';
 import { gen, parseHash, showError, st } from './state.js';
 import { setupEventPicker } from './events.js';
 import { sandwichRows, setupSandwich } from './sandwich.js';
+import { drawnStrips, loadThreads, setupThreads } from './threads.js';
 import { setupToolbar } from './toolbar.js';
 import { $, FILTER_KEYS, ROWS_CHOICES, ROWS_DEFAULT, clear, el, secToNs, text } from './util.js';
 
@@ -115,6 +116,7 @@ export function openProfile(params) {
 		fillCompareFiles();
 		loadHeatmap().then(function () {
 			if (st.live) openLive();
+			else loadThreads();
 		});
 		// a live page: the chain's snapshot of the whole capture, or the
 		// URL's selection from the recording (live.js)
@@ -131,6 +133,7 @@ export function init() {
 	setupToolbar();
 	setupEventPicker();
 	setupSandwich();
+	setupThreads();
 	window.addEventListener('hashchange', route);
 	route();
 }
@@ -139,6 +142,7 @@ window.flamepipe = {
 	state: st, flame: fg,
 	trees: function () { return trees; },
 	sandwich: function () { return sandwichRows(); },
+	strips: function () { return drawnStrips(); },
 	redraw: function () { drawHeatmap(); },
 	// the centre of cell t in viewport coordinates (for clicks)
 	cellCenter: function (t) {
