@@ -68,6 +68,22 @@ joblist=$outdir/jobs
 has_suite() { case ",$suites," in *",$1,"*) return 0;; esac; return 1; }
 skipped_tag() { case ",${FP_SKIP:-}," in *",$1,"*) return 0;; esac; return 1; }
 
+# `make all` builds the programs only: the unit tests and the helpers the
+# shell tests run come from `make tests` (make check and make test do it).
+missing_builds() { # builddir
+	for src in tests/unit/u-*.c tests/helper/*.c; do
+		[ -f "$src" ] || continue
+		[ -x "$1/tests/$(basename "$src" .c)" ] || echo "$1/tests/$(basename "$src" .c)"
+	done
+}
+if has_suite unit || has_suite shell; then
+	m=$(missing_builds build | head -n 1)
+	if [ -n "$m" ]; then
+		echo "run-all.sh: $m is not built: run make tests first (make check does both)" >&2
+		exit 100
+	fi
+fi
+
 # The job list: SUITE KIND PATH BINDIR per line (paths have no spaces).
 : >"$joblist"
 add_units() { # suite builddir
