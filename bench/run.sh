@@ -360,6 +360,32 @@ if have fp-render; then
 	render_row fp-render "rm -rf '$tmp/render'; fp-render --outdir '$tmp/render' < '$tmp/folded.stream' > /dev/null"
 fi
 
+# Tiny inputs, bounded outputs (issue 14 #5, #6): memory and output follow
+# the input, not the numbers in it. Each row's verdict is its bound.
+if have fp-render; then
+	printf 'G\t1000\t0\nH\t0\t5\t1\nH\t99900\t5\t1\n' > "$tmp/two.heat"
+	measure tiny-span "rm -rf '$tmp/two'; fp-render --outdir '$tmp/two' < '$tmp/two.heat' 2>/dev/null"
+	tsv_bytes=$(stat -c %s "$tmp/two/heatmap.tsv" 2>/dev/null || echo 0)
+	row "fp-render: 2 cells 99,900 s apart, 1000 rows" "3 records" 48 2 \
+		"heatmap.tsv $tsv_bytes B (was 1.1 GB)" "RSS <= 30 MiB, tsv <= 100 kB" \
+		"$(verdict "$m_rss_kib <= 30 * 1024 && $tsv_bytes <= 100000")"
+	awk 'BEGIN { for (i = 0; i < 20000; i++) printf "G\t%d\t%d\nH\t99999\t0\t1\n", 50 + i % 2, i }' > "$tmp/gh.heat"
+	gh_bytes=$(stat -c %s "$tmp/gh.heat")
+	measure gh-pairs "rm -rf '$tmp/gh'; fp-render --outdir '$tmp/gh' --format folded < '$tmp/gh.heat'"
+	row "fp-render: 20,000 G/H pairs, changing geometry" "G/H records" "$gh_bytes" 0 \
+		"(was > 20 s: quadratic)" "<= 1 s" "$(verdict "$m_wall <= 1")"
+fi
+if have fp-latency; then
+	awk 'BEGIN { for (i = 1; i <= 1000000; i++) printf "%.0f 1 %d open\n", i * 1000000, i }' > "$tmp/starts.ev"
+	ev_bytes=$(stat -c %s "$tmp/starts.ev")
+	measure latency-open "fp-latency --pair p=open,close < '$tmp/starts.ev' > /dev/null 2>&1"
+	row "fp-latency: 10^6 starts never ended (default --max-open)" "event text" "$ev_bytes" 1000000 \
+		"(was 726 MB)" "RSS <= 200 MiB" "$(verdict "$m_rss_kib <= 200 * 1024")"
+	measure latency-open-1k "fp-latency --max-open 1000 --pair p=open,close < '$tmp/starts.ev' > /dev/null 2>&1"
+	row "fp-latency: the same, --max-open 1000" "event text" "$ev_bytes" 1000000 \
+		"" "RSS <= 30 MiB" "$(verdict "$m_rss_kib <= 30 * 1024")"
+fi
+
 # stackcollapse-perf.pl vs fp-read | fp-fold on one capture (the corpus
 # would take minutes in perl).
 capture_bytes=$(stat -c %s "$capture")
