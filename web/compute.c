@@ -17,10 +17,8 @@
  * the filtered chains, whose fp-bucket sees only the matching samples).
  * fp-fold folds every event it is given.
  *
- * Results are cached, keyed by the file's identity (device, inode, size,
- * mtime in ns) and the request parameters, so an edited or replaced file
- * is recomputed. Entries are reference counted; the least recently used
- * unreferenced ones are dropped beyond CACHE_MAX_BYTES.
+ * Results are cached (cache.c), keyed by the file's identity and the
+ * request parameters; chains run through cache.c's limiter.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -40,130 +38,8 @@
 #include "serve.h"
 #include "timeline.h"
 
-#define CACHE_MAX_BYTES (256u << 20)
 #define HEATMAP_MAX_CELLS (4u << 20)	/* 32 MiB of counters, ~10 MB JSON */
 #define KEY_MAX 8192
-#define COMPUTE_PARALLEL_MAX 4	/* stage chains at once (the rest wait):
-				 * each is 2-4 processes on a small host */
-
-enum entry_kind { KIND_HEATMAP, KIND_FOLDED };
-
-struct cache_entry {
-	struct cache_entry *next;
-	char *key;
-	enum entry_kind kind;
-	struct heatmap hm;
-	struct folded_text ft;
-	size_t bytes;
-	unsigned refs;
-	uint64_t last_used;
-};
-
-static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct cache_entry *cache_head;
-static size_t cache_bytes;
-static uint64_t cache_clock;
-
-static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t run_free = PTHREAD_COND_INITIALIZER;
-static unsigned running;
-
-/* pipeline_run, but at most COMPUTE_PARALLEL_MAX at a time */
-static void run_limited(const struct job *job, char *const *const *argv, size_t nstages, int in_fd,
-			void (*on_line)(void *ctx, char *line, size_t len), void *ctx,
-			struct pipeline_result *res)
-{
-	pthread_mutex_lock(&run_lock);
-	while (running >= COMPUTE_PARALLEL_MAX)
-		pthread_cond_wait(&run_free, &run_lock);
-	running++;
-	pthread_mutex_unlock(&run_lock);
-	pipeline_run(job, argv, nstages, in_fd, on_line, ctx, res);
-	pthread_mutex_lock(&run_lock);
-	running--;
-	pthread_cond_signal(&run_free);
-	pthread_mutex_unlock(&run_lock);
-}
-
-static void entry_free(struct cache_entry *e)
-{
-	free(e->key);
-	free(e->hm.cell);
-	free(e->hm.events);
-	free(e->ft.buf);
-	free(e);
-}
-
-/* Drops unreferenced entries, oldest first, until under budget.
- * Called with cache_lock held. */
-static void cache_trim(void)
-{
-	while (cache_bytes > CACHE_MAX_BYTES) {
-		struct cache_entry **victim = NULL;
-		for (struct cache_entry **pp = &cache_head; *pp; pp = &(*pp)->next)
-			if ((*pp)->refs == 0 && (!victim || (*pp)->last_used < (*victim)->last_used))
-				victim = pp;
-		if (!victim)
-			return;
-		struct cache_entry *e = *victim;
-		*victim = e->next;
-		cache_bytes -= e->bytes;
-		entry_free(e);
-	}
-}
-
-static struct cache_entry *cache_lookup(const char *key)
-{
-	struct cache_entry *found = NULL;
-	pthread_mutex_lock(&cache_lock);
-	for (struct cache_entry *e = cache_head; e; e = e->next)
-		if (strcmp(e->key, key) == 0) {
-			e->refs++;
-			e->last_used = ++cache_clock;
-			found = e;
-			break;
-		}
-	pthread_mutex_unlock(&cache_lock);
-	return found;
-}
-
-static struct cache_entry *cache_insert(struct cache_entry *e)
-{
-	pthread_mutex_lock(&cache_lock);
-	/* another thread may have computed the same thing meanwhile */
-	for (struct cache_entry *o = cache_head; o; o = o->next)
-		if (strcmp(o->key, e->key) == 0) {
-			o->refs++;
-			o->last_used = ++cache_clock;
-			pthread_mutex_unlock(&cache_lock);
-			entry_free(e);
-			return o;
-		}
-	e->refs = 1;
-	e->last_used = ++cache_clock;
-	e->next = cache_head;
-	cache_head = e;
-	cache_bytes += e->bytes;
-	cache_trim();
-	pthread_mutex_unlock(&cache_lock);
-	return e;
-}
-
-static void cache_release(struct cache_entry *e)
-{
-	pthread_mutex_lock(&cache_lock);
-	e->refs--;
-	cache_trim();
-	pthread_mutex_unlock(&cache_lock);
-}
-
-static int file_key(char *buf, size_t n, const struct stat *st, const char *what)
-{
-	int m = snprintf(buf, n, "%s|%ju:%ju:%jd:%jd.%09ld|", what, (uintmax_t)st->st_dev,
-			 (uintmax_t)st->st_ino, (intmax_t)st->st_size,
-			 (intmax_t)st->st_mtim.tv_sec, st->st_mtim.tv_nsec);
-	return m;
-}
 
 static void fail_from_pipeline(const struct pipeline_result *res, int *status,
 			       char *err, size_t errsz)
@@ -497,7 +373,7 @@ static int run_heatmap_chain(const struct job *job, char *const *const *argv, si
 		snprintf(err, errsz, "cannot rewind file: %s", strerror(errno));
 		return -1;
 	}
-	run_limited(job, argv, nstages, fd, hm_line, b, &res);
+	chain_run(job, argv, nstages, fd, hm_line, b, &res);
 	if (!res.ok || b->too_big) {
 		free(b->h.cell);
 		if (b->too_big) {
@@ -525,7 +401,7 @@ const struct heatmap *heatmap_get(const struct job *job, int fd, const struct st
 	if (selection_has_filters(sel))
 		return heatmap_filtered(job, fd, st, rows, sel, status, err, errsz);
 	char key[KEY_MAX];
-	int m = file_key(key, sizeof key, st, "heatmap");
+	int m = cache_file_key(key, sizeof key, st, "heatmap");
 	snprintf(key + m, sizeof key - (size_t)m, "%u|%d|%d", rows, keep_idle, sel->all_events);
 	struct cache_entry *e = cache_lookup(key);
 	if (e)
@@ -574,7 +450,7 @@ static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
 					    char *err, size_t errsz)
 {
 	char key[KEY_MAX];
-	int m = file_key(key, sizeof key, st, "heatmapf");
+	int m = cache_file_key(key, sizeof key, st, "heatmapf");
 	snprintf(key + m, sizeof key - (size_t)m, "%u|", rows);
 	if (key_add_filters(key, sizeof key, sel) < 0) {
 		*status = 414;
@@ -743,7 +619,7 @@ const struct folded_text *folded_get(const struct job *job, int fd, const struct
 				     char *err, size_t errsz)
 {
 	char key[KEY_MAX];
-	file_key(key, sizeof key, st, "folded");
+	cache_file_key(key, sizeof key, st, "folded");
 	key_add_axis(key, sizeof key, sel);
 	key_add(key, sizeof key, "root", sel->root == SEL_ROOT_PID ? "pid" :
 		sel->root == SEL_ROOT_TID ? "tid" : NULL);
@@ -774,7 +650,7 @@ const struct folded_text *folded_get(const struct job *job, int fd, const struct
 		fp_sink_free(&b.text);
 		return NULL;
 	}
-	run_limited(job, chain.argv, 4, fd, fold_line, &b, &res);
+	chain_run(job, chain.argv, 4, fd, fold_line, &b, &res);
 	if (!res.ok) {
 		fp_sink_free(&b.text);
 		fail_from_pipeline(&res, status, err, errsz);
@@ -829,7 +705,7 @@ const struct folded_text *pprof_get(const struct job *job, int fd, const struct 
 				    char *err, size_t errsz)
 {
 	char key[KEY_MAX];
-	file_key(key, sizeof key, st, "pprof");
+	cache_file_key(key, sizeof key, st, "pprof");
 	key_add_axis(key, sizeof key, sel);
 	key_add(key, sizeof key, "from", sel->start);
 	key_add(key, sizeof key, "to", sel->end);
@@ -856,7 +732,7 @@ const struct folded_text *pprof_get(const struct job *job, int fd, const struct 
 	}
 	fp_pprof_init(&b.p);
 	fp_timeline_init(&b.stacks, 0);
-	run_limited(job, chain.argv, 4, fd, pprof_line, &b, &res);
+	chain_run(job, chain.argv, 4, fd, pprof_line, &b, &res);
 	fp_timeline_free(&b.stacks);
 	if (!res.ok) {
 		fp_pprof_free(&b.p);

@@ -8,9 +8,12 @@
 
 struct server;
 
-/* ---- api.c: the routes ---------------------------------------------------- */
+/* ---- listing.c -------------------------------------------------------------- */
 
 enum MHD_Result api_profile(struct server *srv, struct MHD_Connection *c);
+
+/* ---- api.c: the routes ---------------------------------------------------- */
+
 enum MHD_Result api_heatmap(struct server *srv, struct MHD_Connection *c, int svg);
 /* kind: FG_TREE, FG_SVG, FG_FOLDED */
 enum { FG_TREE, FG_SVG, FG_FOLDED };

@@ -199,6 +199,34 @@ struct heatmap_builder {
 };
 void heatmap_builder_line(struct heatmap_builder *b, const char *line, size_t len);
 
+/* ---- cache.c: the result cache and the chain limiter -------------------- */
+
+enum entry_kind { KIND_HEATMAP, KIND_FOLDED };
+
+struct cache_entry {
+	struct cache_entry *next;
+	char *key;
+	enum entry_kind kind;
+	struct heatmap hm;
+	struct folded_text ft;
+	size_t bytes;
+	unsigned refs;
+	uint64_t last_used;
+};
+
+/* The entry of key, referenced (cache_release when done), or NULL. */
+struct cache_entry *cache_lookup(const char *key);
+/* Adds e (or returns the equal entry another thread added meanwhile, e
+ * freed), referenced. */
+struct cache_entry *cache_insert(struct cache_entry *e);
+void cache_release(struct cache_entry *e);
+/* "what|dev:ino:size:mtime|" into buf; returns its length. */
+int cache_file_key(char *buf, size_t n, const struct stat *st, const char *what);
+/* pipeline_run, but at most COMPUTE_PARALLEL_MAX chains at once. */
+void chain_run(const struct job *job, char *const *const *argv, size_t nstages, int in_fd,
+	       void (*on_line)(void *ctx, char *line, size_t len), void *ctx,
+	       struct pipeline_result *res);
+
 /* ---- tree.c: folded stacks -> FlameScope JSON trees ---------------------- */
 
 /* FlameScope's flame graph: {"n","l","v" (self),"c"} nodes. */

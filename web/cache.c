@@ -1,0 +1,126 @@
+/* cache.c: fp-serve's result cache and its stage-chain limiter.
+ *
+ * Results are keyed by the file's identity (device, inode, size, mtime in
+ * ns) and the request parameters, so an edited or replaced file is
+ * recomputed. Entries are reference counted; the least recently used
+ * unreferenced ones are dropped beyond CACHE_MAX_BYTES. At most
+ * COMPUTE_PARALLEL_MAX chains run at once; the rest wait their turn.
+ */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "serve.h"
+
+#define CACHE_MAX_BYTES (256u << 20)
+#define COMPUTE_PARALLEL_MAX 4	/* stage chains at once (the rest wait):
+				 * each is 2-4 processes on a small host */
+
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct cache_entry *cache_head;
+static size_t cache_bytes;
+static uint64_t cache_clock;
+
+static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t run_free = PTHREAD_COND_INITIALIZER;
+static unsigned running;
+
+/* pipeline_run, but at most COMPUTE_PARALLEL_MAX at a time */
+void chain_run(const struct job *job, char *const *const *argv, size_t nstages, int in_fd,
+	       void (*on_line)(void *ctx, char *line, size_t len), void *ctx,
+	       struct pipeline_result *res)
+{
+	pthread_mutex_lock(&run_lock);
+	while (running >= COMPUTE_PARALLEL_MAX)
+		pthread_cond_wait(&run_free, &run_lock);
+	running++;
+	pthread_mutex_unlock(&run_lock);
+	pipeline_run(job, argv, nstages, in_fd, on_line, ctx, res);
+	pthread_mutex_lock(&run_lock);
+	running--;
+	pthread_cond_signal(&run_free);
+	pthread_mutex_unlock(&run_lock);
+}
+
+static void entry_free(struct cache_entry *e)
+{
+	free(e->key);
+	free(e->hm.cell);
+	free(e->hm.events);
+	free(e->ft.buf);
+	free(e);
+}
+
+/* Drops unreferenced entries, oldest first, until under budget.
+ * Called with cache_lock held. */
+static void cache_trim(void)
+{
+	while (cache_bytes > CACHE_MAX_BYTES) {
+		struct cache_entry **victim = NULL;
+		for (struct cache_entry **pp = &cache_head; *pp; pp = &(*pp)->next)
+			if ((*pp)->refs == 0 && (!victim || (*pp)->last_used < (*victim)->last_used))
+				victim = pp;
+		if (!victim)
+			return;
+		struct cache_entry *e = *victim;
+		*victim = e->next;
+		cache_bytes -= e->bytes;
+		entry_free(e);
+	}
+}
+
+struct cache_entry *cache_lookup(const char *key)
+{
+	struct cache_entry *found = NULL;
+	pthread_mutex_lock(&cache_lock);
+	for (struct cache_entry *e = cache_head; e; e = e->next)
+		if (strcmp(e->key, key) == 0) {
+			e->refs++;
+			e->last_used = ++cache_clock;
+			found = e;
+			break;
+		}
+	pthread_mutex_unlock(&cache_lock);
+	return found;
+}
+
+struct cache_entry *cache_insert(struct cache_entry *e)
+{
+	pthread_mutex_lock(&cache_lock);
+	/* another thread may have computed the same thing meanwhile */
+	for (struct cache_entry *o = cache_head; o; o = o->next)
+		if (strcmp(o->key, e->key) == 0) {
+			o->refs++;
+			o->last_used = ++cache_clock;
+			pthread_mutex_unlock(&cache_lock);
+			entry_free(e);
+			return o;
+		}
+	e->refs = 1;
+	e->last_used = ++cache_clock;
+	e->next = cache_head;
+	cache_head = e;
+	cache_bytes += e->bytes;
+	cache_trim();
+	pthread_mutex_unlock(&cache_lock);
+	return e;
+}
+
+void cache_release(struct cache_entry *e)
+{
+	pthread_mutex_lock(&cache_lock);
+	e->refs--;
+	cache_trim();
+	pthread_mutex_unlock(&cache_lock);
+}
+
+int cache_file_key(char *buf, size_t n, const struct stat *st, const char *what)
+{
+	int m = snprintf(buf, n, "%s|%ju:%ju:%jd:%jd.%09ld|", what, (uintmax_t)st->st_dev,
+			 (uintmax_t)st->st_ino, (intmax_t)st->st_size,
+			 (intmax_t)st->st_mtim.tv_sec, st->st_mtim.tv_nsec);
+	return m;
+}
