@@ -161,7 +161,18 @@ test_expect_success 'after the end: range totals equal flamepipe report of the r
 	test "$(total)" = "$(awk "{ s += \$NF } END { print s }" rep/stacks.folded)" &&
 	test "$(get "/heatmap/?filename=chain&comm=b")" = 200 &&
 	jq -e ".filtered == true and .counted == 20 and .live == true and .start_sec == 10" body &&
-	test "$(get "/pprof/?filename=chain&start=1&end=2")" = 200
+	test "$(get "/pprof/?filename=chain&start=1&end=2")" = 200 &&
+	test "$(get "/heatmap/?filename=chain")" = 200 &&
+	jq -e ".recording.retention_dropped == 0" body
+'
+
+test_expect_success 'a trimmed recording: its heatmap says what retention dropped' '
+	fp-read -q "$EXAMPLES/demo-clockloop.perf.gz" | fp-record --output prof/trim.fp.gz --keep 20 >/dev/null &&
+	start_server prof &&
+	test "$(get "/heatmap/?filename=trim.fp.gz")" = 200 &&
+	jq -e ".recording.retention_dropped > 5000 and .recording.dropped_seconds > 90 and .start_sec == 255" body &&
+	test "$(get "/heatmap/?filename=multiproc.perf.gz")" = 200 &&
+	jq -e "has(\"recording\") | not" body
 '
 
 test_expect_success 'SSE of an unknown capture is a 404 JSON error' '

@@ -331,8 +331,17 @@ static void hm_info(struct heatmap_builder *b, const char *line, size_t len)
 
 	if (fp_info_parse(line, len, &info) < 0)
 		return;
-	if (fp_str_eq(info.stage, "read"))
+	if (fp_str_eq(info.stage, "read")) {
+		uint64_t rec = 0;
+
 		fp_info_get(&info, "samples", &b->h.samples);
+		if (fp_info_get(&info, "recording", &rec) == 0 && rec) {
+			b->h.recording = 1;
+			fp_info_get(&info, "retention_dropped", &b->h.retention_dropped);
+			fp_info_get(&info, "kept_from_ns", &b->h.kept_from_ns);
+			fp_info_get(&info, "capture_from_ns", &b->h.capture_from_ns);
+		}
+	}
 	else if (fp_str_eq(info.stage, "bucket"))
 		fp_info_get(&info, "idle", &b->h.idle);
 	else if (fp_str_eq(info.stage, "bucket-event"))
@@ -503,6 +512,10 @@ static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
 		.samples = b.h.samples,
 		.idle = b.h.idle,
 		.warnings = b.h.warnings,
+		.recording = b.h.recording,
+		.retention_dropped = b.h.retention_dropped,
+		.kept_from_ns = b.h.kept_from_ns,
+		.capture_from_ns = b.h.capture_from_ns,
 		.filtered = 1,
 		.all_events = sel->all_events,
 		.events = events,
@@ -592,6 +605,21 @@ void heatmap_json(struct fp_sink *s, const struct heatmap *h)
 		       h->samples, h->counted, h->idle, h->warnings,
 		       h->filtered ? "true" : "false");
 	events_json(s, h);
+	heatmap_recording_json(s, h);
+	fp_sink_char(s, '}');
+}
+
+/* "recording":{"retention_dropped":N,"dropped_seconds":S}: what retention
+ * dropped (S: from the capture's first sample to the first one kept) */
+void heatmap_recording_json(struct fp_sink *s, const struct heatmap *h)
+{
+	if (!h->recording)
+		return;
+	uint64_t gap = h->retention_dropped && h->kept_from_ns > h->capture_from_ns ?
+		h->kept_from_ns - h->capture_from_ns : 0;
+	fp_sink_printf(s, ",\"recording\":{\"retention_dropped\":%" PRIu64 ",\"dropped_seconds\":",
+		       h->retention_dropped);
+	fp_sink_fixed(s, (int64_t)(gap / 1000000), 3);
 	fp_sink_char(s, '}');
 }
 

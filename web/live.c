@@ -15,6 +15,7 @@
  * whole capture.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 #include "escape.h"
 #include "fp_error.h"
 #include "fp_record.h"
+#include "fp_recording.h"
 #include "live.h"
 
 static void on_change(void *ctx, uint32_t col)
@@ -249,8 +251,34 @@ char *live_copy_snapshot(struct live *l, size_t *len, uint64_t *total)
 	return buf;
 }
 
+/* What retention dropped from the recording so far (its index). */
+static void recording_state(const struct live *l, struct heatmap *h)
+{
+	struct fp_rec_index ix = { 0 };
+	int fd = l->recording ? open(l->recording, O_RDONLY | O_CLOEXEC) : -1;
+
+	if (fd < 0)
+		return;
+	if (fp_rec_scan(fd, &ix) == 0) {
+		h->recording = 1;
+		if (ix.n) {
+			h->retention_dropped = ix.m[0].samples_before;
+			h->capture_from_ns = ix.m[0].capture_min_ns;
+			h->kept_from_ns = ix.m[0].min_ns;
+			for (size_t i = 0; i < ix.n; i++)
+				if (ix.m[i].min_ns < h->kept_from_ns)
+					h->kept_from_ns = ix.m[i].min_ns;
+		}
+	}
+	fp_rec_index_free(&ix);
+	close(fd);
+}
+
 void live_heatmap_json(struct live *l, struct fp_sink *s)
 {
+	struct heatmap rec = { 0 };
+
+	recording_state(l, &rec);	/* file reads: not under the lock */
 	pthread_mutex_lock(&l->lock);
 	l->hb.h.counted = 0;
 	for (size_t i = 0; i < (size_t)l->hb.h.ncols * l->hb.h.rows; i++)
@@ -261,10 +289,10 @@ void live_heatmap_json(struct live *l, struct fp_sink *s)
 	/* heatmap_json ends with '}': add live fields */
 	s->len--;
 	fp_sink_printf(s, ",\"live\":true,\"ended\":%s,\"version\":%llu,\"dropped\":%llu,"
-		       "\"lost\":%llu,\"recording\":%s}",
-		       l->ended ? "true" : "false", (unsigned long long)l->version,
-		       (unsigned long long)l->dropped, (unsigned long long)l->lost,
-		       l->recording ? "true" : "false");
+		       "\"lost\":%llu", l->ended ? "true" : "false", (unsigned long long)l->version,
+		       (unsigned long long)l->dropped, (unsigned long long)l->lost);
+	heatmap_recording_json(s, &rec);
+	fp_sink_char(s, '}');
 	pthread_mutex_unlock(&l->lock);
 }
 

@@ -141,7 +141,15 @@ struct heatmap {
 	 * whole capture: "samples TAB counted(0|1) TAB name LF"; NULL if none */
 	char *events;
 	size_t events_len;
+	/* a live recording (fp-read's I read recording=1): what retention
+	 * dropped from it (docs/recording.md) */
+	int recording;
+	uint64_t retention_dropped, kept_from_ns, capture_from_ns;
 };
+
+/* ,"recording":{...} for heatmap JSON when h is a recording */
+struct fp_sink;
+void heatmap_recording_json(struct fp_sink *s, const struct heatmap *h);
 
 enum { SEL_ROOT_COMM, SEL_ROOT_PID, SEL_ROOT_TID };
 

@@ -31,7 +31,7 @@ export function heatFromJSON(file, j) {
 		 samples: j.samples, idle: j.idle, live: !!j.live, ended: !!j.ended,
 		 filtered: !!j.filtered, allEvents: !!j.all_events,
 		 events: Array.isArray(j.events) ? j.events : [], warnings: Number(j.warnings) || 0, dropped: Number(j.dropped) || 0,
-		 lost: Number(j.lost) || 0 };
+		 lost: Number(j.lost) || 0, recording: j.recording || null };
 }
 export function heatFile() { return st.pickFile || st.file; }
 export function loadHeatmap() {
@@ -251,6 +251,10 @@ export function updateHeatTitle() {
 		title.appendChild(el('span', 'warn', ' ' + fmtCount(h.warnings) + ' bad input line' + (h.warnings === 1 ? '' : 's') + ' skipped'));
 	if (h.dropped)
 		title.appendChild(el('span', 'warn', ' ' + fmtCount(h.dropped) + ' samples dropped: the live chain fell behind'));
+	// a live recording that retention trimmed: say which window it kept
+	if (h.recording && h.recording.retention_dropped)
+		title.appendChild(el('span', 'warn', ' retention kept the newest ' + h.ncols + ' s: the oldest ' +
+			fmtCount(h.recording.retention_dropped) + ' samples (' + h.recording.dropped_seconds + ' s) were dropped'));
 }
 // ", event cpu-clock", ", all events": which event the counts are of.
 export function eventLabel(h) {

@@ -218,7 +218,11 @@ export function updateLiveStats() {
 	     ' samples read (' + (secs ? (samples / secs).toFixed(1) : '0') + '/s), ' +
 	     fmtCount(dropped) + ' dropped (' + (all ? (100 * dropped / all).toFixed(1) : '0.0') +
 	     '%), ' + fmtCount(Number(h.lost) || 0) + ' lost by perf' +
-	     (h.idle ? ', ' + fmtCount(h.idle) + ' idle' : ''));
+	     (h.idle ? ', ' + fmtCount(h.idle) + ' idle' : '') +
+	     (h.recording ? (h.recording.retention_dropped
+		? '; its recording dropped the oldest ' + fmtCount(h.recording.retention_dropped) +
+		  ' samples (' + h.recording.dropped_seconds + ' s) by retention'
+		: '; recorded in full') : ''));
 	d.setAttribute('data-samples', String(samples));
 	d.setAttribute('data-dropped', String(dropped));
 	d.setAttribute('data-lost', String(Number(h.lost) || 0));
