@@ -104,6 +104,7 @@ export function drawHeatmap() {
 	if (!h || !h.rows || !h.ncols) {
 		canvasSize(cv, 0, 0);
 		canvasSize(ov, 0, 0);
+		canvasSize($('heat-yaxis'), 0, 0);
 		heatGeom = null;
 		updateHeatTitle();
 		text($('heat-info'), h ? 'No samples.' : '');
@@ -132,6 +133,10 @@ export function drawHeatmap() {
 	ctx.strokeRect(g.x0 - 0.5, g.y0 - 0.5, pw + 1, ph + 1);
 	drawColumns(ctx, 0, h.ncols);
 	drawAxes(ctx, h, g);
+	var ya = canvasSize($('heat-yaxis'), g.x0, g.H);
+	ya.fillStyle = cssVar('--plot-bg', '#fafafa');
+	ya.fillRect(0, 0, g.x0, g.H);
+	drawYAxis(ya, g);
 	ov.setAttribute('aria-label', 'heatmap of ' + h.file + ': ' + h.ncols + ' seconds by ' + h.rows +
 			' rows; click a start cell and an end cell to select a range');
 	drawOverlay();
@@ -294,7 +299,23 @@ export function drawAxes(ctx, h, g) {
 		ctx.moveTo(x + 0.5, yb); ctx.lineTo(x + 0.5, yb + 4);
 		ctx.fillText(String(c), x, yb + 15);
 	}
-	// y: millisecond offset within the second, 0 at the bottom
+	ctx.stroke();
+	drawYAxis(ctx, g);
+	ctx.fillStyle = cssVar('--fg', '#222');
+	ctx.font = '11px system-ui, sans-serif';
+	ctx.textAlign = 'center';
+	ctx.fillText('second', g.x0 + g.pw / 2, yb + 29);
+}
+// y: millisecond offset within the second, 0 at the bottom. Drawn on the
+// grid and on #heat-yaxis, which stays at the left edge when a long
+// capture scrolls sideways (position: sticky).
+function drawYAxis(ctx, g) {
+	var yb = g.y0 + g.ph;
+	ctx.strokeStyle = cssVar('--axis-line', '#888');
+	ctx.fillStyle = cssVar('--axis', '#444');
+	ctx.lineWidth = 1;
+	ctx.font = '10px system-ui, sans-serif';
+	ctx.beginPath();
 	var msStep = g.ph >= 300 ? 100 : 200;
 	ctx.textAlign = 'right';
 	for (var ms = 0; ms <= 1000; ms += msStep) {
@@ -306,7 +327,6 @@ export function drawAxes(ctx, h, g) {
 	ctx.fillStyle = cssVar('--fg', '#222');
 	ctx.font = '11px system-ui, sans-serif';
 	ctx.textAlign = 'center';
-	ctx.fillText('second', g.x0 + g.pw / 2, yb + 29);
 	ctx.save();
 	ctx.translate(12, g.y0 + g.ph / 2);
 	ctx.rotate(-Math.PI / 2);
