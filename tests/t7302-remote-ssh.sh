@@ -65,9 +65,9 @@ test_expect_success 'flamepipe live --ssh: the capture reaches the live heatmap;
 	wait_for "grep -q \"listening on http\" live.err live.out 2>/dev/null" 200 &&
 	url=$(sed -n "s/.*listening on \(http:[^ ]*\).*/\1/p" live.err live.out | head -n 1) &&
 	echo "url=$url" &&
-	{ "$SPIN" 3000 >/dev/null & } &&
-	wait_for "curl -sf \"\${url}heatmap/?filename=live\" | grep -q \"\\\"columns\\\":\\[0\"" 200 &&
-	wait_for "curl -sf \"\${url}flamegraph/?filename=live\" | grep -q flamepipe_live_spin_target" 200 &&
+	wait_for "curl -sf \"\${url}heatmap/?filename=live\" | grep -q \"\\\"columns\\\":\\[0\"" 300 &&
+	{ "$SPIN" 6000 >/dev/null & } &&	# sampling runs: the workload now
+	wait_for "curl -sf \"\${url}flamegraph/?filename=live\" | grep -q flamepipe_live_spin_target" 300 &&
 	sshd_sessions >sessions && test -s sessions &&
 	kill -INT $fp && { wait $fp || { echo "live exited $?"; cat live.err; false; }; } &&
 	grep -q "flamepipe: live: stopped after" live.err &&
