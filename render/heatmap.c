@@ -451,9 +451,12 @@ static void write_legend(struct fp_sink *s, uint64_t max, const struct geom *g)
 static double axis_cell(const struct fp_heatmap *hm, const struct fp_heatmap_axis *ax,
 			double sec, int end)
 {
+	double limit = ((double)FP_HEATMAP_MAX_COL + 1) * hm->rows;	/* past every column */
 	double cell = end ? ceil(sec * hm->rows) - 1 : floor(sec * hm->rows);
 	if (cell < 0)
 		return end ? -1 : 0;
+	if (!(cell < limit))		/* also NaN: no integer conversion out of range */
+		return (double)ax->n * hm->rows - (end ? 1 : 0);
 	uint64_t col = (uint64_t)cell / hm->rows, row = (uint64_t)cell % hm->rows;
 	size_t i = fp_heatmap_axis_index(ax, col, 1);
 	if (i < ax->n && axis_col(ax, i) == col)
