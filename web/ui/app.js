@@ -14,6 +14,7 @@ import { gen, parseHash, showError, st } from './state.js';
 import { setupEventPicker } from './events.js';
 import { sandwichRows, setupSandwich } from './sandwich.js';
 import { drawnStrips, loadThreads, setupThreads } from './threads.js';
+import { focusNode, setupFlameKeys } from './flamekeys.js';
 import { setupToolbar } from './toolbar.js';
 import { $, FILTER_KEYS, ROWS_CHOICES, ROWS_DEFAULT, clear, el, secToNs, text } from './util.js';
 
@@ -134,6 +135,7 @@ export function init() {
 	setupEventPicker();
 	setupSandwich();
 	setupThreads();
+	setupFlameKeys();
 	window.addEventListener('hashchange', route);
 	route();
 }
@@ -143,6 +145,7 @@ window.flamepipe = {
 	trees: function () { return trees; },
 	sandwich: function () { return sandwichRows(); },
 	strips: function () { return drawnStrips(); },
+	focus: function () { var n = focusNode(); return n ? n.name : null; },
 	redraw: function () { drawHeatmap(); },
 	// the centre of cell t in viewport coordinates (for clicks)
 	cellCenter: function (t) {

@@ -133,9 +133,11 @@ export function drawHeatmap() {
 	ctx.strokeRect(g.x0 - 0.5, g.y0 - 0.5, pw + 1, ph + 1);
 	drawColumns(ctx, 0, h.ncols);
 	drawAxes(ctx, h, g);
-	var ya = canvasSize($('heat-yaxis'), g.x0, g.H);
+	// down to the plot's bottom edge only: the x labels below stay visible
+	var yaH = g.y0 + g.ph + 4;
+	var ya = canvasSize($('heat-yaxis'), g.x0, yaH);
 	ya.fillStyle = cssVar('--plot-bg', '#fafafa');
-	ya.fillRect(0, 0, g.x0, g.H);
+	ya.fillRect(0, 0, g.x0, yaH);
 	drawYAxis(ya, g);
 	ov.setAttribute('aria-label', 'heatmap of ' + h.file + ': ' + h.ncols + ' seconds by ' + h.rows +
 			' rows; click a start cell and an end cell to select a range');
