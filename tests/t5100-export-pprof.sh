@@ -101,7 +101,7 @@ capture() {
 		>record.out 2>record.err &&
 	perf script -i perf.data >cap.perf 2>script.err && test -s cap.perf
 }
-if ! command -v perf >/dev/null 2>&1 || ! capture; then
+if ! test_have perf || ! capture; then
 	test_skip 'real two-event capture' "perf record failed: $(head -n 1 record.err 2>/dev/null)"
 	test_done
 fi
