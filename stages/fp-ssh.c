@@ -187,6 +187,28 @@ static int supervise(pid_t pid, int stdin_w, int out_r, double duration, double 
 	return WEXITSTATUS(status);
 }
 
+/* The remote command: perf record OPTIONS -- WORKLOAD | perf script ...,
+ * every word of args (perf's options, then -- COMMAND) quoted. */
+static void build_remote(char *remote, int argc, char **args, const char *const *script_args,
+			 size_t nscript)
+{
+	size_t rn = 0;
+	int i = 0;
+
+	add_raw(remote, &rn, "perf record --no-buffering -o -");
+	for (; i < argc && strcmp(args[i], "--"); i++)
+		add_quoted(remote, &rn, args[i]);
+	add_raw(remote, &rn, " --");
+	if (i + 1 < argc)	/* -- COMMAND */
+		for (i++; i < argc; i++)
+			add_quoted(remote, &rn, args[i]);
+	else
+		add_raw(remote, &rn, " " IDLE_WORKLOAD);
+	add_raw(remote, &rn, " | perf script -i - --no-inline");
+	for (size_t k = 0; k < nscript; k++)
+		add_quoted(remote, &rn, script_args[k]);
+}
+
 int main(int argc, char **argv)
 {
 	enum { OPT_SSH_ARG = 256, OPT_SCRIPT_ARG, OPT_DURATION, OPT_STOP_TIMEOUT, OPT_HELP };
@@ -200,9 +222,9 @@ int main(int argc, char **argv)
 	};
 	static char remote[REMOTE_MAX];
 	const char *ssh_argv[MAX_ARGS + 8], *script_args[MAX_ARGS];
-	size_t nssh = 0, nscript = 0, rn = 0;
+	size_t nssh = 0, nscript = 0;
 	double duration = 0, stop_timeout = DEFAULT_STOP_TIMEOUT_S;
-	int c, pipefd[2], outfd[2], dashdash = 0;
+	int c, pipefd[2], outfd[2];
 	struct sigaction sa;
 	pid_t pid;
 
@@ -235,24 +257,7 @@ int main(int argc, char **argv)
 	ssh_argv[nssh++] = "--";
 	ssh_argv[nssh++] = argv[optind++];	/* [USER@]HOST */
 
-	add_raw(remote, &rn, "perf record --no-buffering -o -");
-	for (; optind < argc; optind++) {
-		if (!strcmp(argv[optind], "--")) {
-			dashdash = 1;
-			optind++;
-			break;
-		}
-		add_quoted(remote, &rn, argv[optind]);
-	}
-	add_raw(remote, &rn, " --");
-	if (dashdash && optind < argc)
-		for (; optind < argc; optind++)
-			add_quoted(remote, &rn, argv[optind]);
-	else
-		add_raw(remote, &rn, " " IDLE_WORKLOAD);
-	add_raw(remote, &rn, " | perf script -i - --no-inline");
-	for (size_t i = 0; i < nscript; i++)
-		add_quoted(remote, &rn, script_args[i]);
+	build_remote(remote, argc - optind, argv + optind, script_args, nscript);
 	ssh_argv[nssh++] = remote;
 	ssh_argv[nssh] = NULL;
 
