@@ -107,23 +107,6 @@ void pipeline_run(const struct job *job, char *const *const *argv, size_t nstage
 		  void (*on_line)(void *ctx, char *line, size_t len), void *ctx,
 		  struct pipeline_result *res);
 
-/* ---- strmap.c: string -> u64 hash map ----------------------------------- */
-
-struct strmap_entry {
-	char *key;
-	size_t len;
-	uint64_t value;
-};
-struct strmap {
-	struct strmap_entry *slot;
-	size_t nslot, n;
-};
-void strmap_init(struct strmap *m);
-void strmap_free(struct strmap *m);
-/* Returns the entry for key, creating it with value 0 if absent. */
-struct strmap_entry *strmap_get(struct strmap *m, const char *key, size_t len);
-struct strmap_entry *strmap_find(const struct strmap *m, const char *key, size_t len);
-
 /* ---- compute.c: heatmap and folded tables, cached ------------------------ */
 
 struct heatmap {

@@ -21,6 +21,7 @@
 #include "escape.h"
 #include "fp_error.h"
 #include "folded.h"
+#include "fp_strtab.h"
 #include "serve.h"
 
 #define ANNOT_LEN 4	/* "_[k]" */
@@ -36,7 +37,7 @@ struct emitter {
 	struct frame *fr;
 	size_t depth, cap;
 	/* differential and elided */
-	const struct strmap *other;	/* paths of the other profile */
+	const struct fp_strtab *other;	/* paths of the other profile, self counts */
 	uint64_t ta, tb;	/* totals: this tree's and the other's */
 	int long_keys;		/* name/libtype/value/children (FlameScope's
 				 * differential and elided shape) */
@@ -66,10 +67,10 @@ static const char *frame_libtype(const char *p, size_t n, size_t level, size_t *
  * profile keeps its own value (FlameScope's rule). */
 static int64_t diff_value(const struct emitter *e, const char *path, size_t plen, uint64_t self)
 {
-	const struct strmap_entry *o = e->other ? strmap_find(e->other, path, plen) : NULL;
-	if (!o || e->tb == 0)
+	uint32_t o = e->other ? fp_strtab_find(e->other, path, plen) : FP_STRTAB_NONE;
+	if (o == FP_STRTAB_NONE || e->tb == 0)
 		return (int64_t)self;
-	long double scaled = (long double)o->value * e->ta / e->tb;
+	long double scaled = (long double)e->other->ent[o].count * e->ta / e->tb;
 	return (int64_t)self - (int64_t)llroundl(scaled);
 }
 
@@ -78,7 +79,7 @@ static int64_t diff_value(const struct emitter *e, const char *path, size_t plen
  * scaled to the other profile's total. */
 static uint64_t elided_value(const struct emitter *e, const char *path, size_t plen, uint64_t self)
 {
-	if (strmap_find(e->other, path, plen))
+	if (fp_strtab_find(e->other, path, plen) != FP_STRTAB_NONE)
 		return 0;
 	if (e->ta == 0)
 		return self;
@@ -220,15 +221,15 @@ void tree_json(struct fp_sink *s, const char *folded, size_t len)
 
 /* Every frame path of t (each prefix ending at a frame boundary) -> the
  * self count of that path (0 for a path that is only a prefix). */
-static void path_map(struct strmap *m, const struct fp_folded *t)
+static void path_map(struct fp_strtab *m, const struct fp_folded *t)
 {
-	strmap_init(m);
+	fp_strtab_init(m);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct fp_folded_entry *en = &t->e[i];
 		for (size_t j = 0; j < en->len; j++)
 			if (en->stack[j] == ';')
-				strmap_get(m, en->stack, j);
-		strmap_get(m, en->stack, en->len)->value += en->count;
+				fp_strtab_intern(m, en->stack, j, NULL);
+		fp_strtab_add(m, fp_strtab_intern(m, en->stack, en->len, NULL), en->count);
 	}
 }
 
@@ -236,14 +237,14 @@ void tree_differential_json(struct fp_sink *s, const char *a, size_t alen,
 			    const char *b, size_t blen)
 {
 	struct fp_folded ta, tb;
-	struct strmap mb;
+	struct fp_strtab mb;
 	load(&ta, a, alen);
 	load(&tb, b, blen);
 	path_map(&mb, &tb);
 	struct emitter e = { .s = s, .other = &mb, .long_keys = 1,
 			     .ta = ta.total, .tb = tb.total };
 	emit_tree(&e, &ta);
-	strmap_free(&mb);
+	fp_strtab_free(&mb);
 	fp_folded_free(&ta);
 	fp_folded_free(&tb);
 }
@@ -252,7 +253,7 @@ void tree_elided_json(struct fp_sink *s, const char *a, size_t alen,
 		      const char *b, size_t blen)
 {
 	struct fp_folded ta, tb;
-	struct strmap ma;
+	struct fp_strtab ma;
 	load(&ta, a, alen);
 	load(&tb, b, blen);
 	path_map(&ma, &ta);
@@ -260,7 +261,7 @@ void tree_elided_json(struct fp_sink *s, const char *a, size_t alen,
 	struct emitter e = { .s = s, .other = &ma, .long_keys = 1, .elided = 1,
 			     .ta = tb.total, .tb = ta.total };
 	emit_tree(&e, &tb);
-	strmap_free(&ma);
+	fp_strtab_free(&ma);
 	fp_folded_free(&ta);
 	fp_folded_free(&tb);
 }

@@ -12,7 +12,6 @@
 
 #include "../../web/query.c"
 #include "../../web/safepath.c"
-#include "../../web/strmap.c"
 #include "../../web/tree.c"
 
 
