@@ -46,6 +46,7 @@
 #include "fp_idle.h"
 #include "fp_rangectl.h"
 #include "fp_record.h"
+#include "fp_strtab.h"
 
 #define USAGE "usage: fp-bucket [--rows N] [--keep-idle] [--max-columns N] [--name NAME] " \
 	"[--event NAMES|--all-events]"
@@ -334,9 +335,10 @@ static void count_sample(struct bucket *b, uint64_t time_ns)
 		idx = add_column(b, sec);
 	}
 	c = &b->col[idx];
-	if (c->count[row]++ == 0)
+	if (c->count[row] == 0)
 		b->cells++;
-	b->counted++;
+	c->count[row] = fp_add_sat(c->count[row], 1);	/* counts stick, never wrap */
+	b->counted = fp_add_sat(b->counted, 1);
 	if (b->resend_all || c->dirty[row])
 		return;
 	c->dirty[row] = 1;
