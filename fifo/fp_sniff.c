@@ -1,4 +1,5 @@
 /* fp_sniff.c: capture kind from the first bytes (see fp_sniff.h). */
+#include "fp_recording.h"
 #include "fp_sniff.h"
 
 #include <fcntl.h>
@@ -152,6 +153,12 @@ struct fp_sniffed fp_sniff_profile(int fd)
 	    !memcmp(head, perfdata_magic, sizeof perfdata_magic - 1)) {
 		r.kind = FP_CAPTURE_PERFDATA;
 		r.format = "perf.data";
+		return r;
+	}
+	if (fp_rec_is_recording(fd)) {	/* fp-record's (docs/recording.md) */
+		r.kind = FP_CAPTURE_PERF;	/* fp-read reads it */
+		r.gzip = 1;
+		r.format = "flamepipe recording";
 		return r;
 	}
 	if (n >= 2 && head[0] == GZIP_MAGIC0 && head[1] == GZIP_MAGIC1) {

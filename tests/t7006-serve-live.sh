@@ -166,9 +166,11 @@ test_expect_success 'after the end: range totals equal flamepipe report of the r
 	jq -e ".recording.retention_dropped == 0" body
 '
 
-test_expect_success 'a trimmed recording: its heatmap says what retention dropped' '
+test_expect_success 'a trimmed recording is listed as a profile and its heatmap says what retention dropped' '
 	fp-read -q "$EXAMPLES/demo-clockloop.perf.gz" | fp-record --output prof/trim.fp.gz --keep 20 >/dev/null &&
 	start_server prof &&
+	test "$(get /profile/)" = 200 &&
+	jq -e "any(.[]; .filename == \"trim.fp.gz\" and .format == \"flamepipe recording\")" body &&
 	test "$(get "/heatmap/?filename=trim.fp.gz")" = 200 &&
 	jq -e ".recording.retention_dropped > 5000 and .recording.dropped_seconds > 90 and .start_sec == 255" body &&
 	test "$(get "/heatmap/?filename=multiproc.perf.gz")" = 200 &&
