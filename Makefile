@@ -195,20 +195,22 @@ demo: deps
 	$(MAKE) all
 	tools/demo.sh
 
-# Parallel test jobs (tests/run-all.sh FP_JOBS).
+# Parallel test jobs (tests/run-all.sh FP_JOBS), and build jobs for the
+# builds below when make was not given -j itself.
 FP_JOBS ?= 2
+SUBJOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(FP_JOBS))
 
 # Fast tier: unit and shell tests of the normal build, FP_JOBS at a time.
 check: | $(DEPS_FIRST)
-	$(MAKE) tests
+	$(MAKE) $(SUBJOBS) tests
 	FP_JOBS=$(FP_JOBS) FP_SUITES=$${FP_SUITES:-unit,shell} tests/run-all.sh
 
 # Everything (what CI runs): normal build, again under ASan+UBSan, then
 # every suite. Installs nothing: `make deps test` does (README, .ci/run).
 # The builds are recursive so that they probe after deps has run.
 test: | $(DEPS_FIRST)
-	$(MAKE) tests
-	$(MAKE) SAN=1 OPT=-O1 BUILD=build-asan BIN=bin-asan tests
+	$(MAKE) $(SUBJOBS) tests
+	$(MAKE) $(SUBJOBS) SAN=1 OPT=-O1 BUILD=build-asan BIN=bin-asan tests
 	FP_JOBS=$(FP_JOBS) tests/run-all.sh
 
 bench: $(STAGES) $(RUNNER)
