@@ -12,6 +12,7 @@
 #define GZIP_WINDOW_BITS (15 + 16)	/* zlib: gzip wrapper only */
 #define GZIP_MAGIC0 0x1f
 #define GZIP_MAGIC1 0x8b
+#define PERFDATA_MAGIC "PERFILE2"	/* perf.data, file and pipe format */
 
 static size_t gunzip_head(const unsigned char *in, size_t n, unsigned char *out, size_t cap)
 {
@@ -64,6 +65,9 @@ enum fp_capture_kind fp_sniff_fd(int fd)
 
 	if (n <= 0)
 		return FP_CAPTURE_PERF;
+	if ((size_t)n >= sizeof PERFDATA_MAGIC - 1 &&
+	    memcmp(head, PERFDATA_MAGIC, sizeof PERFDATA_MAGIC - 1) == 0)
+		return FP_CAPTURE_PERFDATA;
 	if (n >= 2 && head[0] == GZIP_MAGIC0 && head[1] == GZIP_MAGIC1)
 		return classify(plain, gunzip_head(head, (size_t)n, plain, sizeof plain));
 	return classify(head, (size_t)n);
@@ -88,6 +92,8 @@ const char *fp_sniff_reader(enum fp_capture_kind k)
 		return FP_PERF_READER;
 	case FP_CAPTURE_CHROME:
 		return FP_CHROME_READER;
+	case FP_CAPTURE_PERFDATA:
+		return FP_PERFDATA_READER;
 	default:
 		return NULL;
 	}
@@ -139,7 +145,6 @@ static int is_perf_script_text(const unsigned char *p, size_t n)
 
 struct fp_sniffed fp_sniff_profile(int fd)
 {
-	static const char perfdata_magic[] = "PERFILE2";
 	unsigned char head[SNIFF_BYTES], plain[SNIFF_BYTES];
 	struct fp_sniffed r = { FP_CAPTURE_NONE, 0, NULL };
 	ssize_t n = pread(fd, head, sizeof head, 0);
@@ -149,8 +154,8 @@ struct fp_sniffed fp_sniff_profile(int fd)
 	if (n <= 0)
 		return r;
 	tn = (size_t)n;
-	if ((size_t)n >= sizeof perfdata_magic - 1 &&
-	    !memcmp(head, perfdata_magic, sizeof perfdata_magic - 1)) {
+	if ((size_t)n >= sizeof PERFDATA_MAGIC - 1 &&
+	    !memcmp(head, PERFDATA_MAGIC, sizeof PERFDATA_MAGIC - 1)) {
 		r.kind = FP_CAPTURE_PERFDATA;
 		r.format = "perf.data";
 		return r;

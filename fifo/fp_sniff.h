@@ -2,7 +2,9 @@
  *
  * `flamepipe report` and fp-serve pick the source stage by content, not by
  * file name: perf script text goes to fp-read, Chrome/V8 CPU profiles
- * (.cpuprofile, trace-event JSON) to fp-chrome. gzip is looked through.
+ * (.cpuprofile, trace-event JSON) to fp-chrome, perf.data (its PERFILE2
+ * magic, file or pipe format) to fp-perfdata. gzip is looked through
+ * (not for perf.data, which fp-perfdata reads uncompressed).
  *
  *	if (fp_sniff_fd(fd) == FP_CAPTURE_CHROME) reader = FP_CHROME_READER;
  */
@@ -12,7 +14,7 @@
 enum fp_capture_kind {
 	FP_CAPTURE_PERF,	/* perf script text (or anything, for fp_sniff_fd) */
 	FP_CAPTURE_CHROME,	/* .cpuprofile / trace-event JSON */
-	FP_CAPTURE_PERFDATA,	/* perf.data (magic PERFILE2): fp_sniff_profile only */
+	FP_CAPTURE_PERFDATA,	/* perf.data (magic PERFILE2) */
 	FP_CAPTURE_NONE,	/* not a capture: fp_sniff_profile only */
 };
 
@@ -26,16 +28,18 @@ struct fp_sniffed {
 
 #define FP_PERF_READER "fp-read"
 #define FP_CHROME_READER "fp-chrome"
+#define FP_PERFDATA_READER "fp-perfdata"
 
-/* Reads the first bytes of fd with pread (its offset is not moved): JSON
+/* Reads the first bytes of fd with pread (its offset is not moved): the
+ * PERFILE2 magic is FP_CAPTURE_PERFDATA; JSON
  * (a '{' then '"', or a '[' then '{' or ']', after blanks and a UTF-8
  * BOM) is FP_CAPTURE_CHROME; anything else, an empty or unreadable file
  * included, FP_CAPTURE_PERF (fp-read then says what is wrong with it). */
 enum fp_capture_kind fp_sniff_fd(int fd);
 /* The same for a path (FP_CAPTURE_PERF if it cannot be opened). */
 enum fp_capture_kind fp_sniff_path(const char *path);
-/* The source stage for a kind: FP_PERF_READER or FP_CHROME_READER (NULL
- * for perf.data: no source stage reads it yet, and for NONE). */
+/* The source stage for a kind: FP_PERF_READER, FP_CHROME_READER or
+ * FP_PERFDATA_READER (NULL for NONE). */
 const char *fp_sniff_reader(enum fp_capture_kind k);
 
 /* Strict, for profile listings: FP_CAPTURE_PERFDATA by its magic,

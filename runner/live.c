@@ -2,13 +2,15 @@
  * heatmap fill in while the workload runs (docs/live.md).
  *
  *	flamepipe live [-F HZ] [-a | -p PID] [-g] [--duration S] [--rows N]
- *	               [--source perf|bpftrace] [--http [ADDR:]PORT] [-o DIR]
+ *	               [--source perf|perf-script|bpftrace] [--http [ADDR:]PORT] [-o DIR]
  *	               [options] [-- COMMAND [ARG]...]
  *
- * The chain is a pipeline file (examples/live.pipeline, or
- * examples/live-bpftrace.pipeline for --source bpftrace, or
- * examples/live-ssh.pipeline for --ssh HOST: fp-ssh runs perf there):
- *	perf record --no-buffering -o - | perf script -i - | fp-read --live |
+ * The chain is a pipeline file (examples/live-perfdata.pipeline;
+ * examples/live.pipeline for --source perf-script, which puts perf script
+ * and fp-read where fp-perfdata is; examples/live-bpftrace.pipeline for
+ * --source bpftrace; examples/live-ssh.pipeline for --ssh HOST: fp-ssh
+ * runs perf there):
+ *	perf record --no-buffering -o - | fp-perfdata --live |
  *	fp-record --output ${RECORDING} | fp-bucket | fp-range | fp-fold --interval
  * --push URL inserts `push fp-push URL ...` after the stage named read,
  * and this command appends the views the user asked for:
@@ -35,7 +37,7 @@
  * root, every analysis stage and the web server run as USER (the runner's
  * fp_run_opts.user/.privileged).
  *
- * fp-read --live never blocks perf: when the chain falls behind, samples
+ * fp-perfdata --live (fp-read --live) never blocks perf: when the chain falls behind, samples
  * are dropped and counted (W record, `I read dropped=N`, stderr).
  */
 #include <errno.h>
@@ -88,7 +90,7 @@
 
 const char cmd_live_usage[] =
 	"live [-F HZ] [-a | -p PID] [-g | --call-graph MODE] [--duration S] [--rows N]\n"
-	"        [--source perf|bpftrace] [--ssh [USER@]HOST [--ssh-arg A]...]\n"
+	"        [--source perf|perf-script|bpftrace] [--ssh [USER@]HOST [--ssh-arg A]...]\n"
 	"        [--push URL [--app NAME] [--label KEY=VALUE]... [--push-interval S]]\n"
 	"        [--http [ADDR:]PORT] [-o DIR] [--name NAME]\n"
 	"        [--interval MS] [--serve-dir DIR] [--keep-serving] [--no-term] [--perf-arg A]...\n"
@@ -97,7 +99,9 @@ const char cmd_live_usage[] =
 	"        [--drain-timeout S] [--kill-timeout S] [-u|--user USER] [-v] [-q]\n"
 	"        [-- COMMAND [ARG]...]";
 
-enum source { SRC_PERF, SRC_BPFTRACE, SRC_SSH };
+/* perf record | fp-perfdata (the default), perf record | perf script |
+ * fp-read (--source perf-script), bpftrace, or perf over ssh (--ssh). */
+enum source { SRC_PERF, SRC_PERF_SCRIPT, SRC_BPFTRACE, SRC_SSH };
 
 struct live_opts {
 	struct fp_cli cli;	/* the shared options: -o, --rows, --pipeline, -D/-A, ... */
@@ -276,9 +280,11 @@ static enum source parse_source(const char *s)
 {
 	if (!strcmp(s, "perf"))
 		return SRC_PERF;
+	if (!strcmp(s, "perf-script"))
+		return SRC_PERF_SCRIPT;
 	if (!strcmp(s, "bpftrace"))
 		return SRC_BPFTRACE;
-	fp_die(FP_EXIT_USAGE, "--source: '%s' (expected perf or bpftrace)", s);
+	fp_die(FP_EXIT_USAGE, "--source: '%s' (expected perf, perf-script or bpftrace)", s);
 }
 
 /* The recording's retention options are checked here, used by fp-record. */
@@ -363,7 +369,8 @@ static void check_live_options(struct live_opts *o)
 	if (o->pid && o->command)
 		fp_die(FP_EXIT_USAGE, "live: -p and a COMMAND exclude each other "
 		       "(use --duration to bound a -p capture)");
-	o->cli.run.privileged = o->source == SRC_PERF ? PRIVILEGED_PERF : PRIVILEGED_BPFTRACE;
+	o->cli.run.privileged = o->source == SRC_PERF || o->source == SRC_PERF_SCRIPT ?
+				PRIVILEGED_PERF : PRIVILEGED_BPFTRACE;
 	if (o->push_opts && !o->push)
 		fp_die(FP_EXIT_USAGE, "live: --app, --label and --push-interval go with --push URL");
 	if (o->ssh_opts && !o->ssh_host)
@@ -677,7 +684,8 @@ static char *recording_vars(const struct live_opts *o, struct fp_run *r, struct 
 static char *live_pipeline(const struct live_opts *o)
 {
 	const char *rel = o->source == SRC_BPFTRACE ? "live-bpftrace.pipeline" :
-			  o->source == SRC_SSH ? "live-ssh.pipeline" : "live.pipeline";
+			  o->source == SRC_SSH ? "live-ssh.pipeline" :
+			  o->source == SRC_PERF_SCRIPT ? "live.pipeline" : "live-perfdata.pipeline";
 	char *pipeline;
 
 	if (o->cli.pipeline)

@@ -7,6 +7,8 @@
  * --pipeline gets the same options without the runner knowing its stages.
  * While stderr is a terminal a progress line shows how far fp-read is
  * (its input fd's position in /proc/PID/fdinfo against the file size).
+ * A perf.data (by its magic) runs examples/perfdata.pipeline instead: the
+ * same chain with fp-perfdata as its source (no perf script).
  * At the end one summary line: samples and stacks (from DIR/stacks.folded),
  * input size, time, throughput, and the files written.
  */
@@ -28,6 +30,8 @@
 #include "commands.h"
 #include "fp_error.h"
 #include "fp_sniff.h"
+
+#define PERFDATA_PIPELINE "perfdata.pipeline"
 #include "options.h"
 #include "pipeline.h"
 #include "pipeline_run.h"
@@ -276,6 +280,24 @@ static int run_report(const struct fp_cli *cli, const char *pipeline, const char
 	return rc;
 }
 
+/* --pipeline; else a perf.data (its magic) gets examples/perfdata.pipeline,
+ * whose source is fp-perfdata; else the default pipeline (FLAMEPIPE_PIPELINE
+ * overrides both). */
+static char *report_pipeline(const struct fp_cli *cli, const char *input,
+			     const struct stat *st)
+{
+	const char *env = getenv("FLAMEPIPE_PIPELINE");
+	char *path;
+
+	if (cli->pipeline)
+		return fp_xstrdup(cli->pipeline);
+	if (!(env && *env) && S_ISREG(st->st_mode) && strcmp(input, "-") &&
+	    fp_sniff_path(input) == FP_CAPTURE_PERFDATA &&
+	    (path = fp_find_data_file(PERFDATA_PIPELINE)))
+		return path;
+	return fp_default_pipeline();
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct fp_cli cli;
@@ -286,7 +308,7 @@ int cmd_report(int argc, char **argv)
 
 	check_input(input, &st);
 	make_outdir(cli.outdir, cli.run.user);
-	pipeline = cli.pipeline ? fp_xstrdup(cli.pipeline) : fp_default_pipeline();
+	pipeline = report_pipeline(&cli, input, &st);
 	rc = run_report(&cli, pipeline, input, &st);
 	fp_cli_free(&cli);
 	free(pipeline);

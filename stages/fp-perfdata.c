@@ -2,17 +2,22 @@
  * same as `perf script | fp-read` would.
  *
  * Interface:
- *	fp-perfdata [--name NAME] [--kallsyms FILE] [-q] [FILE]
+ *	fp-perfdata [--name NAME] [--kallsyms FILE] [--live] [--live-buffer BYTES]
+ *	            [-q] [FILE]
  *
  * Input: a perf.data file (perf record -o FILE), or perf's pipe format
  * (perf record -o - ...) from FILE, a FIFO or stdin. The format is told by
  * the header, not by the kind of input. --kallsyms names the kernel's
- * symbol file (default /proc/kallsyms, as perf script).
+ * symbol file (default /proc/kallsyms, as perf script). --live (flamepipe
+ * live): perf must never be blocked by a slow chain, so while more than
+ * --live-buffer bytes (default 1 MiB) wait for the next stage whole samples
+ * are dropped and counted (W, `I STAGE dropped=N`, stderr, at most once a
+ * second), and the I record is written about once a second too.
  *
  * Output (fifo/PROTOCOL.md): `%flamepipe 1`, an S record per sample in time
  * order (perf's FINISHED_ROUND ordering), W records for bad input and files
  * that cannot be read, and at the end one
- *	I TAB perfdata TAB records=.. samples=.. frames=.. unique_frames=..
+ *	I TAB read TAB records=.. samples=.. frames=.. unique_frames=..
  *	unresolved=.. lost_events=.. lost_records=.. unknown_records=..
  *	bad_records=.. dsos=.. missing_dsos=.. threads=.. rounds=..
  *	late_events=.. forced_flushes=.. dropped_samples=.. corrupt_callchains=..
@@ -36,6 +41,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/perf_event.h>
@@ -46,8 +52,9 @@
 #include "pd_machine.h"
 #include "pd_read.h"
 
-#define USAGE "usage: fp-perfdata [--name NAME] [--kallsyms FILE] [-q] [FILE]"
-#define DEFAULT_STAGE_NAME "perfdata"
+#define USAGE "usage: fp-perfdata [--name NAME] [--kallsyms FILE] [--live] " \
+	"[--live-buffer BYTES] [-q] [FILE]"
+#define DEFAULT_STAGE_NAME "read"	/* the source stage, as fp-read */
 #define READ_CHUNK (256u << 10)
 /* perf script resolves at most this many entries of a callchain
  * (PERF_MAX_STACK_DEPTH, the kernel's default perf_event_max_stack). */
@@ -56,6 +63,19 @@
 #define WARNINGS_SHOWN 10
 #define MSG_MAX 512
 #define STACK_CAP_MIN 4096
+/* Live mode: seconds between two drop reports and two I records; the
+ * --live-buffer range (fp-read --live's). */
+#define DROP_REPORT_INTERVAL 1.0
+#define STATS_INTERVAL 1.0
+#define LIVE_BUFFER_MIN 4096
+#define LIVE_BUFFER_MAX FP_OUT_HIGH
+
+struct perfdata_opts {
+	const char *stage;
+	int quiet, live;
+	size_t live_buffer;
+};
+int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_opts *o);
 
 enum warn_kind { WARN_BAD, WARN_UNKNOWN, WARN_MISSING, WARN_NOTE, WARN_KINDS };
 
@@ -71,6 +91,11 @@ struct perfdata {
 	struct pd_machine mach;
 	const char *stage, *in_name;
 	int quiet, fatal;
+	int live;			/* --live: drop samples rather than block */
+	size_t live_buffer;
+	uint64_t live_dropped, live_reported;
+	double last_drop_report, last_stats;
+	uint64_t stats_samples;
 	uint64_t warnings[WARN_KINDS];
 	uint64_t dropped_samples;
 	uint64_t frames_out;		/* frames in the written samples */
@@ -82,6 +107,13 @@ struct perfdata {
 };
 
 static volatile sig_atomic_t stop_requested;
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 static void on_signal(int sig)
 {
@@ -148,8 +180,19 @@ static size_t resolve_chain(struct perfdata *pd, const struct pd_sample *s,
 	return n;
 }
 
+static void report_drops(struct perfdata *pd, int force);
+
 static void write_sample(struct perfdata *pd, const struct pd_sample *s)
 {
+	if (pd->live) {
+		/* the chain is behind: drop the sample, never block perf */
+		if (pd->out.len > pd->live_buffer) {
+			pd->live_dropped++;
+			return;
+		}
+		if (pd->live_dropped != pd->live_reported)
+			report_drops(pd, 0);
+	}
 	struct pd_thread *t = pd_machine_thread(&pd->mach, s->pid, s->tid);
 	size_t n = resolve_chain(pd, s, t), len = 0;
 
@@ -252,6 +295,11 @@ static void on_missing(void *ctx, const struct pd_dso *d)
 {
 	struct perfdata *pd = ctx;
 
+	/* Counted, not warned about: what perf cannot read either (a deleted
+	 * file, a memfd, JIT code without a perf map). */
+	if (d->type == PD_DSO_JITMAP || strstr(d->name, " (deleted)") ||
+	    strncmp(d->name, "/memfd:", 7) == 0)
+		return;
 	warn(pd, WARN_MISSING, pd->in_name, "cannot read %s (%s): its frames show as "
 	     "perf script shows them without symbols", d->name,
 	     d->missing_why ? d->missing_why : "unreadable");
@@ -265,13 +313,13 @@ static const struct pd_ops reader_ops = {
 
 /* ---- end of input ------------------------------------------------------------ */
 
-static void write_stats(struct perfdata *pd)
+static void write_info(struct perfdata *pd)
 {
 	const struct pd_stats *st = &pd->rd.st;
 	const struct pd_machine_stats *ms = &pd->mach.st;
 	const struct fp_stat stats[] = {
 		{ "records", st->records },
-		{ "samples", st->samples - pd->dropped_samples },
+		{ "samples", st->samples - pd->dropped_samples - pd->live_dropped },
 		{ "frames", pd->frames_out },
 		{ "unique_frames", ms->unique_frames },
 		{ "unresolved", ms->unresolved },
@@ -289,7 +337,54 @@ static void write_stats(struct perfdata *pd)
 		{ "corrupt_callchains", pd->corrupt_chains },
 		{ "truncated", st->truncated },
 		{ "bytes", st->bytes },
+		{ "dropped", pd->live_dropped },	/* --live: never blocking perf */
 	};
+	fp_write_info(pd->wr, pd->stage, stats,
+		      sizeof stats / sizeof stats[0] - (pd->live ? 0 : 1));
+}
+
+/* Live: W, `I STAGE dropped=N` and a stderr line for the samples dropped
+ * since the last report, at most once per DROP_REPORT_INTERVAL (fp-read
+ * --live does the same). */
+static void report_drops(struct perfdata *pd, int force)
+{
+	uint64_t n = pd->live_dropped - pd->live_reported;
+	double now = now_s();
+	char msg[MSG_MAX];
+
+	if (!n || (!force && now - pd->last_drop_report < DROP_REPORT_INTERVAL))
+		return;
+	pd->last_drop_report = now;
+	pd->live_reported = pd->live_dropped;
+	snprintf(msg, sizeof msg, "dropped %llu samples (%llu in all): the chain fell "
+		 "behind the live source, which is never blocked", (unsigned long long)n,
+		 (unsigned long long)pd->live_dropped);
+	if (!pd->quiet)
+		fp_warn("%s: %s", pd->in_name, msg);
+	fp_write_warning_at(pd->wr, pd->stage, NULL, msg);
+	const struct fp_stat d = { "dropped", pd->live_dropped };
+	fp_write_info(pd->wr, pd->stage, &d, 1);
+}
+
+/* Live, between reads: drop reports, and the I record about once per
+ * STATS_INTERVAL while samples arrive, so views can show live counts. */
+static void live_tick(struct perfdata *pd)
+{
+	if (pd->out.len > pd->live_buffer)
+		return;
+	report_drops(pd, 0);
+	double now = now_s();
+	if (pd->rd.st.samples != pd->stats_samples && now - pd->last_stats >= STATS_INTERVAL) {
+		pd->last_stats = now;
+		pd->stats_samples = pd->rd.st.samples;
+		write_info(pd);
+	}
+}
+
+static void write_stats(struct perfdata *pd)
+{
+	if (pd->live)
+		report_drops(pd, 1);
 	for (int k = 0; k < WARN_KINDS; k++)
 		if (pd->warnings[k] > WARNINGS_SHOWN) {
 			uint64_t n = pd->warnings[k];
@@ -298,7 +393,7 @@ static void write_stats(struct perfdata *pd)
 			     (unsigned long long)(n - WARNINGS_SHOWN), warn_kind_name[k],
 			     (unsigned long long)n);
 		}
-	fp_write_info(pd->wr, pd->stage, stats, sizeof stats / sizeof stats[0]);
+	write_info(pd);
 }
 
 /* ---- input ------------------------------------------------------------------ */
@@ -317,6 +412,8 @@ static void read_stream(struct perfdata *pd, int fd)
 			break;
 		pd_reader_feed(&pd->rd, buf, (size_t)n);
 		fp_out_flush(&pd->out);		/* live: never hold samples back */
+		if (pd->live)
+			live_tick(pd);
 	}
 	pd_reader_end(&pd->rd);
 	free(buf);
@@ -324,15 +421,17 @@ static void read_stream(struct perfdata *pd, int fd)
 
 /* Runs fp-perfdata on fd; returns the exit code. tests/fuzz/fuzz-perfdata.c
  * calls this too. */
-int perfdata_run(int fd, int out_fd, const char *in_name, const char *stage, int quiet)
+int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_opts *o)
 {
 	static struct perfdata pd;
 	struct stat st;
 
 	memset(&pd, 0, sizeof pd);
-	pd.stage = stage;
+	pd.stage = o->stage;
 	pd.in_name = in_name;
-	pd.quiet = quiet;
+	pd.quiet = o->quiet;
+	pd.live = o->live;
+	pd.live_buffer = o->live_buffer;
 	pd.kinds = fp_xmalloc(MAX_STACK);
 	pd.stack_cap = STACK_CAP_MIN;
 	pd.stack = fp_xmalloc(pd.stack_cap);
@@ -356,7 +455,7 @@ int perfdata_run(int fd, int out_fd, const char *in_name, const char *stage, int
 	}
 	write_stats(&pd);
 	fp_out_flush_all(&pd.out);
-	if (pd.fatal && !quiet)
+	if (pd.fatal && !o->quiet)
 		fprintf(stderr, "%s: %s: not readable as perf.data (see above)\n", fp_prog(),
 			in_name);
 	int rc = pd.fatal ? FP_EXIT_DATA : FP_EXIT_OK;
@@ -375,11 +474,13 @@ int main(int argc, char **argv)
 		{ "name", required_argument, NULL, 'n' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "kallsyms", required_argument, NULL, 'k' },
+		{ "live", no_argument, NULL, 'l' },
+		{ "live-buffer", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *stage = DEFAULT_STAGE_NAME;
-	int quiet = 0, c;
+	struct perfdata_opts o = { DEFAULT_STAGE_NAME, 0, 0, LIVE_BUFFER_MAX };
+	int c;
 
 	fp_set_prog(argv[0]);
 	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
@@ -387,9 +488,20 @@ int main(int argc, char **argv)
 		case 'n':
 			if (!*optarg || strpbrk(optarg, "\t\n"))
 				fp_die(FP_EXIT_USAGE, "--name: want a name without TAB or LF");
-			stage = optarg;
+			o.stage = optarg;
 			break;
-		case 'q': quiet = 1; break;
+		case 'q': o.quiet = 1; break;
+		case 'l': o.live = 1; break;
+		case 'b': {
+			char *end;
+			unsigned long long n = strtoull(optarg, &end, 10);
+			if (!*optarg || *end || optarg[0] == '-' || n < LIVE_BUFFER_MIN ||
+			    n > LIVE_BUFFER_MAX)
+				fp_die(FP_EXIT_USAGE, "--live-buffer: want bytes, %u..%u, got \"%s\"",
+				       LIVE_BUFFER_MIN, LIVE_BUFFER_MAX, optarg);
+			o.live_buffer = (size_t)n;
+			break;
+		}
 		case 'k': pd_symbols_set_kallsyms(optarg); break;
 		case 'h': printf("%s\n", USAGE); return FP_EXIT_OK;
 		default: fp_die(FP_EXIT_USAGE, "%s", USAGE);
@@ -410,6 +522,6 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	return perfdata_run(fd, 1, fd ? path : "stdin", stage, quiet);
+	return perfdata_run(fd, 1, fd ? path : "stdin", &o);
 }
 #endif

@@ -29,7 +29,7 @@ test_expect_success 'kernel frames are kind k and almost all resolve through kal
 test_expect_success 'the I record counts every sample and frame' '
 	n=$(grep -c "^S	" s) &&
 	frames=$(awk -F "\t" "\$1 == \"S\" { f += length(\$9) } END { print f }" s) &&
-	grep "^I	perfdata	" s >i &&
+	grep "^I	read	" s >i &&
 	grep -q "	samples=$n	" i &&
 	grep -q "	frames=$frames	" i &&
 	grep -q "	bad_records=0	" i

@@ -21,8 +21,8 @@ test_expect_success 'a truncated file: the samples before the cut, truncated=1, 
 	size=$(wc -c <ok.data) && head -c $((size * 2 / 3)) ok.data >cut.data &&
 	$T fp-perfdata cut.data >cut.s 2>err &&
 	cat err && grep -q "truncated" err &&
-	grep -q "^W	perfdata	cut.data:[0-9]*	truncated" cut.s &&
-	grep -q "^I	perfdata	.*	truncated=1	" cut.s &&
+	grep -q "^W	read	cut.data:[0-9]*	truncated" cut.s &&
+	grep -q "^I	read	.*	truncated=1	" cut.s &&
 	n=$(grep -c "^S	" cut.s) && all=$(grep -c "^S	" ok.s) &&
 	echo "$n of $all samples" && test "$n" -gt 0 && test "$n" -lt "$all"
 '
@@ -37,7 +37,7 @@ test_expect_success 'a corrupted header (attribute section out of the file): exi
 	cp ok.data badattr.data && patch_bytes badattr.data 24 "\377\377\377\377" &&
 	pd_expect_rc 1 $T fp-perfdata badattr.data >b.s 2>err &&
 	cat err && grep -q "corrupt header: attribute section" err &&
-	grep -q "^W	perfdata	badattr.data:24	corrupt header" b.s
+	grep -q "^W	read	badattr.data:24	corrupt header" b.s
 '
 
 test_expect_success 'not perf.data at all: exit 1, says so' '
@@ -51,7 +51,7 @@ test_expect_success 'an unknown record type is skipped and counted, the rest is 
 	patch_bytes unk.data "$off" "\310\000\000\000" &&
 	$T fp-perfdata unk.data >unk.s 2>err && cat err &&
 	grep -q "unknown record type 200" err &&
-	grep -q "^I	perfdata	.*	unknown_records=1	" unk.s &&
+	grep -q "^I	read	.*	unknown_records=1	" unk.s &&
 	test "$(grep -c "^S	" unk.s)" = "$(grep -c "^S	" ok.s)"
 '
 
@@ -67,7 +67,7 @@ test_expect_success 'a binary deleted after the recording (no build-id cache): n
 	pd_compare gone.data &&
 	$T fp-perfdata gone.data >g.s 2>err && cat err &&
 	grep -q "cannot read .*/gone (No such file or directory)" err &&
-	grep -q "^I	perfdata	.*	missing_dsos=1	" g.s &&
+	grep -q "^I	read	.*	missing_dsos=1	" g.s &&
 	awk -F "\t" "\$1 == \"S\" && \$8 == \"gone\"" g.s | grep -q "\[gone\]"
 '
 

@@ -44,7 +44,7 @@ test_expect_success 'live: perf record --no-buffering -o - | fp-perfdata deliver
 	wait $reader &&
 	n=$(grep -c "^S	" live.s) && echo "$n samples" &&
 	test -s live.t && test "$n" -gt 500 &&
-	grep -q "^I	perfdata	.*	samples=$n	" live.s
+	grep -q "^I	read	.*	samples=$n	" live.s
 '
 
 test_done

@@ -55,18 +55,31 @@ test_expect_success 'live without -g: single-frame stacks still name the functio
 	grep -q "^live-spin;$TARGET [0-9]" out/stacks.folded
 '
 
-test_expect_success 'live --user nobody: perf record and perf script keep root, every other stage runs as nobody' '
+test_expect_success 'live --user nobody: perf record and fp-perfdata keep root, every other stage runs as nobody' '
 	flamepipe live -g -u nobody --duration 3 -o outu --http 127.0.0.1:0 >out.txt 2>err &
 	fp=$! &&
 	wait_for "ps -o args= --ppid $fp | grep -q \"^perf record\"" 100 &&
+	wait_for "ps -o args= --ppid $fp | grep -q \"^fp-perfdata\"" 100 &&
+	ps -o user=,args= --ppid $fp >users &&
+	{ wait $fp || { echo "live exited $?"; cat err; false; }; } &&
+	grep "^root *perf record" users &&
+	grep "^root *fp-perfdata" users &&
+	{ ! grep -v "^root *perf \|^root *fp-perfdata" users | grep -v "^nobody " || { cat users; false; }; } &&
+	test "$(stat -c %U outu/stacks.folded)" = nobody &&
+	# kernel frames are named (fp-perfdata read kallsyms as root)
+	grep -q "do_syscall_64\|entry_SYSCALL_64\|do_idle\|asm_sysvec_apic_timer_interrupt" outu/stacks.folded
+'
+
+test_expect_success 'live --source perf-script --user nobody: perf record and perf script keep root' '
+	flamepipe live --source perf-script -g -u nobody --duration 3 -o outs >out.txt 2>err &
+	fp=$! &&
+	wait_for "ps -o args= --ppid $fp | grep -q \"^perf script\"" 100 &&
 	ps -o user=,args= --ppid $fp >users &&
 	{ wait $fp || { echo "live exited $?"; cat err; false; }; } &&
 	grep "^root *perf record" users &&
 	grep "^root *perf script" users &&
-	{ ! grep -v "^root *perf " users | grep -v "^nobody " || { cat users; false; }; } &&
-	test "$(stat -c %U outu/stacks.folded)" = nobody &&
-	# kernel frames are named (perf script ran as root)
-	grep -q "do_syscall_64\|entry_SYSCALL_64\|do_idle\|asm_sysvec_apic_timer_interrupt" outu/stacks.folded
+	grep -q "^nobody *fp-read" users &&
+	grep -q "do_syscall_64\|entry_SYSCALL_64\|do_idle\|asm_sysvec_apic_timer_interrupt" outs/stacks.folded
 '
 
 test_done

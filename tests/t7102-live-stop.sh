@@ -30,7 +30,8 @@ stop_with() { # SIGNAL [live args]
 	wait_for "test -s out/stacks.folded" 100 &&
 	children=$(pgrep -P $fp) &&
 	perfs=$(pgrep -P $fp -x perf) &&
-	test $(echo $perfs | wc -w) = 2 &&
+	# perf record (and perf script with --source perf-script)
+	test $(echo $perfs | wc -w) = "${PERFS:-1}" &&
 	dir=$(cat dirf) && test -d "$dir" && test -n "$(find "$dir" -type p)" &&
 	kill -$sig $fp &&
 	{ wait $fp || { echo "live exited $?"; cat err; false; }; } &&
@@ -54,6 +55,10 @@ test_expect_success 'SIGTERM mid-capture: the same' '
 test_expect_success 'SIGTERM with the web view running: the server goes too' '
 	stop_with TERM --http 127.0.0.1:0 &&
 	grep -q "listening on" out.txt
+'
+
+test_expect_success 'SIGINT with --source perf-script (perf record and perf script): the same' '
+	PERFS=2 stop_with INT --source perf-script
 '
 
 test_expect_success 'SIGINT right after the start: still clean' '

@@ -50,7 +50,7 @@ test_expect_success 'option errors are usage errors (exit 100)' '
 	code_is 100 flamepipe live -p 1 -o out -- true 2>err && grep "exclude each other" err &&
 	code_is 100 flamepipe live -p 1x -o out 2>err && grep "bad process id" err &&
 	code_is 100 flamepipe live -F 0 -o out 2>err && grep "^flamepipe: -F: bad value" err &&
-	code_is 100 flamepipe live --source dtrace -o out 2>err && grep "expected perf or bpftrace" err &&
+	code_is 100 flamepipe live --source dtrace -o out 2>err && grep "expected perf, perf-script or bpftrace" err &&
 	code_is 100 flamepipe live --duration 0 -o out 2>err &&
 	code_is 100 flamepipe live --rows 0 -o out 2>err &&
 	code_is 100 flamepipe live --http host: -o out 2>err &&
@@ -69,7 +69,7 @@ test_expect_success 'a pipeline file error names the file and line' '
 test_expect_success 'help lists the options' '
 	flamepipe live --help >help &&
 	grep -q -- "--http \[ADDR:\]PORT" help &&
-	grep -q -- "--source perf|bpftrace" help
+	grep -q -- "--source perf|perf-script|bpftrace" help
 '
 
 test_done

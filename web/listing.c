@@ -99,8 +99,7 @@ static int cmp_names(const void *a, const void *b)
 }
 
 /* What a listed file holds, by content (fifo/fp_sniff.h fp_sniff_profile):
- * kind NONE for files that are not captures (and perf.data while no
- * source stage reads it): they are not listed. */
+ * kind NONE for files that are not captures: they are not listed. */
 static struct fp_sniffed capture_of(const struct server *srv, const char *name)
 {
 	struct stat st;

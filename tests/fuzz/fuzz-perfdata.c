@@ -20,7 +20,12 @@
 
 #include "pd_symbols.h"
 
-int perfdata_run(int fd, int out_fd, const char *in_name, const char *stage, int quiet);
+struct perfdata_opts {
+	const char *stage;
+	int quiet, live;
+	size_t live_buffer;
+};
+int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_opts *o);
 
 /* Fits a default pipe buffer, so the write never blocks. */
 #define PIPE_MAX 65536
@@ -54,7 +59,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 		close(p[1]);
 		fd = p[0];
 	}
-	perfdata_run(fd, out, "fuzz", "perfdata", 1);
+	const struct perfdata_opts o = { "perfdata", 1, 0, 0 };
+	perfdata_run(fd, out, "fuzz", &o);
 	close(fd);
 	close(out);
 	return 0;
