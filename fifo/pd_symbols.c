@@ -87,6 +87,13 @@ static size_t underscores(const char *s)
 	return n;
 }
 
+/* Only Itanium C++ (_Z) and Rust v0 (_R) names demangle: the others are
+ * not handed to the demangler (it would try every scheme on each). */
+static int is_mangled(const char *name)
+{
+	return name[0] == '_' && (name[1] == 'Z' || name[1] == 'R');
+}
+
 /* perf's choose_best_symbol: 1 if a is kept over b. perf compares the
  * names it shows, demangled: so does this (only for symbols that share an
  * address, which are few). */
@@ -101,8 +108,12 @@ static int better(const struct pd_sym *a, const struct pd_sym *b, int demangle)
 	int ga = a->binding == STB_GLOBAL, gb = b->binding == STB_GLOBAL;
 	if (ga && !gb) return 1;
 	if (gb && !ga) return 0;
-	char *da = demangle && !a->plain ? cplus_demangle(a->name, DMGL_NO_OPTS) : NULL;
-	char *db = demangle && !b->plain ? cplus_demangle(b->name, DMGL_NO_OPTS) : NULL;
+	if (strcmp(a->name, b->name) == 0)	/* .symtab and .dynsym: one name */
+		return 1;
+	char *da = demangle && !a->plain && is_mangled(a->name) ?
+		   cplus_demangle(a->name, DMGL_NO_OPTS) : NULL;
+	char *db = demangle && !b->plain && is_mangled(b->name) ?
+		   cplus_demangle(b->name, DMGL_NO_OPTS) : NULL;
 	const char *sa = da ? da : a->name, *sb = db ? db : b->name;
 	size_t ua = underscores(sa), ub = underscores(sb);
 	size_t na = strlen(sa), nb = strlen(sb);
@@ -115,19 +126,37 @@ static int better(const struct pd_sym *a, const struct pd_sym *b, int demangle)
 	return 1;
 }
 
-/* Sorts the table (ties in reading order) and computes max_end. */
-static void index_table(struct pd_dso *d)
+/* Sorts the table by start, ties in reading order (qsort is not stable:
+ * the index is the tie-break while sorting). */
+static void sort_table(struct pd_dso *d)
 {
+	size_t i = 1;
+
+	while (i < d->nsyms && d->syms[i - 1].start <= d->syms[i].start)
+		i++;
+	if (i >= d->nsyms)
+		return;		/* kallsyms and most .symtab: sorted already */
 	for (size_t i = 0; i < d->nsyms; i++)
 		d->syms[i].frame = (uint32_t)i;
 	qsort(d->syms, d->nsyms, sizeof *d->syms, cmp_sym);
+	for (size_t i = 0; i < d->nsyms; i++)
+		d->syms[i].frame = 0;
+}
+
+/* max_end[i]: the furthest end of syms[0..i], for pd_dso_find. */
+static void index_ends(struct pd_dso *d)
+{
 	free(d->max_end);
 	d->max_end = fp_xmalloc((d->nsyms ? d->nsyms : 1) * sizeof *d->max_end);
-	for (size_t i = 0; i < d->nsyms; i++) {
-		d->syms[i].frame = 0;
+	for (size_t i = 0; i < d->nsyms; i++)
 		d->max_end[i] = i && d->max_end[i - 1] > d->syms[i].end ? d->max_end[i - 1]
 									 : d->syms[i].end;
-	}
+}
+
+static void index_table(struct pd_dso *d)
+{
+	sort_table(d);
+	index_ends(d);
 }
 
 /* symbols__fixup_end, then symbols__fixup_duplicate. Kallsyms symbols
@@ -136,10 +165,7 @@ static void fixup(struct pd_dso *d, int kallsyms)
 {
 	if (!d->nsyms)
 		return;
-	/* stable: qsort with the original index as a tie-break */
-	for (size_t i = 0; i < d->nsyms; i++)
-		d->syms[i].frame = (uint32_t)i;
-	qsort(d->syms, d->nsyms, sizeof *d->syms, cmp_sym);
+	sort_table(d);
 	for (size_t i = 0; i + 1 < d->nsyms; i++) {
 		struct pd_sym *prev = &d->syms[i], *curr = &d->syms[i + 1];
 		if (prev->end != prev->start)
@@ -162,7 +188,7 @@ static void fixup(struct pd_dso *d, int kallsyms)
 		d->syms[out++] = d->syms[i];
 	}
 	d->nsyms = out;
-	index_table(d);
+	index_ends(d);
 }
 
 void pd_dso_fixup(struct pd_dso *d)

@@ -100,6 +100,7 @@ struct perfdata {
 	uint64_t dropped_samples;
 	uint64_t frames_out;		/* frames in the written samples */
 	uint64_t corrupt_chains;	/* callchains discarded as perf does */
+	uint64_t dwarf_samples;		/* samples with a user stack copy */
 	/* the S record being built */
 	uint32_t frames[MAX_STACK];
 	char *kinds, *stack;
@@ -182,8 +183,23 @@ static size_t resolve_chain(struct perfdata *pd, const struct pd_sample *s,
 
 static void report_drops(struct perfdata *pd, int force);
 
+/* --call-graph dwarf: perf script unwinds the user stack from the sampled
+ * registers and stack copy; fp-perfdata does not (yet): said once, and
+ * counted, never silently. */
+static void note_dwarf(struct perfdata *pd, const struct pd_sample *s)
+{
+	if (!s->stack_size)
+		return;
+	if (!pd->dwarf_samples++)
+		warn(pd, WARN_NOTE, pd->in_name, "recorded with --call-graph dwarf: user stacks "
+		     "are not unwound by fp-perfdata (only the frame-pointer chain and the "
+		     "sampled ip); perf script | fp-read unwinds them "
+		     "(flamepipe live --source perf-script)");
+}
+
 static void write_sample(struct perfdata *pd, const struct pd_sample *s)
 {
+	note_dwarf(pd, s);
 	if (pd->live) {
 		/* the chain is behind: drop the sample, never block perf */
 		if (pd->out.len > pd->live_buffer) {
@@ -335,6 +351,7 @@ static void write_info(struct perfdata *pd)
 		{ "forced_flushes", st->forced_flushes },
 		{ "dropped_samples", pd->dropped_samples },
 		{ "corrupt_callchains", pd->corrupt_chains },
+		{ "dwarf_not_unwound", pd->dwarf_samples },
 		{ "truncated", st->truncated },
 		{ "bytes", st->bytes },
 		{ "dropped", pd->live_dropped },	/* --live: never blocking perf */
