@@ -23,6 +23,8 @@
 #                   how many (default 5000)
 #   BENCH_OUT       the results file (default bench/results/latest.md)
 #   BENCH_WEB_S     seconds of the web load row (default 60; 10 with BENCH_QUICK)
+#   BENCH_ONLY=perfdata  only the floors and the perf.data rows (issue 10:
+#                   perf script, hotspot-perfparser, fp-perfdata, report)
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -63,6 +65,21 @@ TARGET_DELAY_MS=50		# sample in -> H record out of fp-bucket
 WEB_SLOW=64			# web load row: slowloris clients (trickling headers)
 WEB_NORMAL=50			# ... and concurrent normal clients, loopback only
 WEB_TRICKLE_MS=1000		# one header line per slow client per second
+TARGET_REPORT_VS_SCRIPT=5	# flamepipe report perf.data vs perf script > /dev/null
+TARGET_PD_VS_HOTSPOT=3		# fp-perfdata vs hotspot-perfparser, same perf.data
+HOTSPOT_PARSER=/usr/lib/x86_64-linux-gnu/libexec/hotspot-perfparser
+BENCH_PKGS="hotspot"		# bench-only packages (hotspot-perfparser's row)
+
+# Bench-only packages, installed when missing and we are root (the build's
+# and the tests' are in tools/install-deps.sh).
+for p in $BENCH_PKGS; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" &&
+	   [ "$(id -u)" = 0 ]; then
+		echo "run.sh: installing $p (bench only)" >&2
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$p" \
+			>/dev/null 2>&1 || echo "run.sh: could not install $p" >&2
+	fi
+done
 
 "$here/make-corpus.sh"
 . "$corpus_dir/corpus.facts"
@@ -203,6 +220,8 @@ row "floor: zcat" "corpus.gz (MB/s of text)" "$bytes" "$samples" "1.00 x zcat sp
 vs_wc() { printf '%.2f x wc time' "$(calc "$m_wall / $wc_wall")"; }
 vs_zcat() { printf '%.2f x zcat speed' "$(calc "$zcat_wall / $m_wall")"; }
 
+only_perfdata=$( [ "${BENCH_ONLY:-}" = perfdata ] && echo 1 || echo 0 )
+if [ "$only_perfdata" = 0 ]; then
 # ---- the reader alone -------------------------------------------------------
 if have fp-read; then
 	measure fp-read "fp-read '$corpus' > /dev/null"
@@ -404,10 +423,64 @@ if have fp-read fp-fold; then
 	row "fp-read | fp-fold --plain" "one capture" "$capture_bytes" "$capture_samples" "" "" ""
 fi
 
+fi	# BENCH_ONLY
+
 # ---- live cost: stage CPU vs perf script CPU --------------------------------
-measure perf-script "perf script -i '$corpus_dir/perf.data' --no-inline > /dev/null 2>&1"
+capture_bytes=$(stat -c %s "$capture")
+pdata=$corpus_dir/perf.data
+pdata_bytes=$(stat -c %s "$pdata")
+measure perf-script "perf script -i '$pdata' --no-inline > /dev/null 2>&1"
 perf_cpu_per=$(calc "$m_cpu * $PER_SAMPLES / $perf_data_samples")
+script_wall=$m_wall
+script_cpu=$m_cpu
 row "perf script (the live source)" "perf.data -> one capture" "$capture_bytes" "$perf_data_samples" "" "" ""
+
+# ---- perf.data read directly (issue 10) ---------------------------------------
+# The same perf.data through perf script, KDAB hotspot's parser, fp-perfdata
+# and flamepipe report (MB/s: of perf.data). fp-perfdata's and report's RSS
+# must follow mappings and unique frames, not samples (notes: per sample).
+pd_lines=
+if [ -x "$HOTSPOT_PARSER" ]; then
+	measure hotspot "'$HOTSPOT_PARSER' --input '$pdata' --output '$tmp/hotspot.out' > /dev/null 2>&1"
+	hotspot_wall=$m_wall
+	row "hotspot-perfparser (comparison)" "perf.data" "$pdata_bytes" "$perf_data_samples" "" "" ""
+else
+	hotspot_wall=
+	row_missing "hotspot-perfparser (comparison)" "perf.data" "" "apt-get install hotspot"
+fi
+if have fp-perfdata; then
+	measure fp-perfdata "fp-perfdata '$pdata' > /dev/null 2>'$tmp/fp-perfdata.err'"
+	pd_wall=$m_wall
+	pd_cpu=$m_cpu
+	pd_rss=$m_rss_kib
+	if [ -n "$hotspot_wall" ]; then
+		ratio=$(calc "$hotspot_wall / $pd_wall")
+		row "fp-perfdata > /dev/null" "perf.data" "$pdata_bytes" "$perf_data_samples" \
+			"$(printf '%.2f x hotspot speed, %.2f x perf script' "$ratio" "$(calc "$script_wall / $pd_wall")")" \
+			">= $TARGET_PD_VS_HOTSPOT x hotspot-perfparser" "$(verdict "$ratio >= $TARGET_PD_VS_HOTSPOT")"
+	else
+		row "fp-perfdata > /dev/null" "perf.data" "$pdata_bytes" "$perf_data_samples" \
+			"$(printf '%.2f x perf script' "$(calc "$script_wall / $pd_wall")")" "" ""
+	fi
+	note "fp-perfdata peak RSS $(calc "$pd_rss / 1024") MiB for $perf_data_samples samples of $pdata_bytes bytes of perf.data (the file is mapped, so its pages count; its tables follow mappings and unique frames)"
+	per=$(calc "$pd_cpu * $PER_SAMPLES / $perf_data_samples")
+	pd_lines="$pd_lines$(printf '| live cost: fp-perfdata (the default live source) | %.3f s vs %.3f s per 100k samples | %.1f %% of perf script | - | - |' \
+		"$per" "$perf_cpu_per" "$(calc "100 * $per / $perf_cpu_per")")
+"
+else
+	row_missing "fp-perfdata > /dev/null" "perf.data" "" "$(missing_of fp-perfdata)"
+fi
+if have flamepipe fp-perfdata; then
+	measure report-perfdata "rm -rf '$tmp/report-pd'; flamepipe report -q '$pdata' -o '$tmp/report-pd' > /dev/null 2>&1"
+	ratio=$(calc "$script_wall / $m_wall")
+	row "flamepipe report perf.data" "perf.data" "$pdata_bytes" "$perf_data_samples" \
+		"$(printf '%.2f x perf script speed' "$ratio")" \
+		">= $TARGET_REPORT_VS_SCRIPT x perf script" "$(verdict "$ratio >= $TARGET_REPORT_VS_SCRIPT")"
+	per=$(calc "$m_cpu * $PER_SAMPLES / $perf_data_samples")
+	pd_lines="$pd_lines$(printf '| live cost: fp-perfdata and the whole chain (\`flamepipe report perf.data\`, batch) | %.3f s per 100k samples | %.1f %% of perf script alone | - | - |' \
+		"$per" "$(calc "100 * $per / $perf_cpu_per")")
+"
+fi
 live_lines=
 live_cost() {	# live_cost WHAT CPU_S SAMPLES
 	per=$(calc "$2 * $PER_SAMPLES / $3")
@@ -433,14 +506,14 @@ trickle() {	# trickle RATE COUNT CMD -> sets t_line
 	echo "    $t_line" >&2
 }
 tget() { echo "$t_line" | sed -n "s/.*$1=\([-0-9.]*\).*/\1/p"; }
-if have fp-read fp-bucket; then
+if [ "$only_perfdata" = 0 ] && have fp-read fp-bucket; then
 	trickle "$BENCH_RATE" "$BENCH_TRICKLE" "fp-read | fp-bucket"
 	m_exit=$(tget exit)
 	delay_line="| delay: sample written -> its H record out of fp-read \\| fp-bucket ($BENCH_RATE samples/s) | median $(tget median_ms) ms, p99 $(tget p99_ms) ms, max $(tget max_ms) ms | $(tget delivered) of $(tget samples) samples | p99 <= $TARGET_DELAY_MS ms | $(verdict "$(tget p99_ms) >= 0 && $(tget p99_ms) <= $TARGET_DELAY_MS") |"
 else
 	delay_line="| delay: sample written -> its H record out of fp-bucket | - | - | p99 <= $TARGET_DELAY_MS ms | missing ($(missing_of fp-read fp-bucket)) |"
 fi
-if have fp-read fp-bucket fp-range fp-fold; then
+if [ "$only_perfdata" = 0 ] && have fp-read fp-bucket fp-range fp-fold; then
 	# BENCH_RATE, and the rate of the corpus' capture (-F 4999 on every CPU).
 	# fp-fold writes into a pipe (the trickle), as into fp-render's FIFO in
 	# the real chain.
@@ -450,6 +523,8 @@ if have fp-read fp-bucket fp-range fp-fold; then
 	done
 fi
 
+web_row=
+if [ "$only_perfdata" = 0 ]; then
 # ---- live recording: a 10-s range query on a 1-hour recording (issue 11) -----
 TARGET_RANGE_MS=300
 if have fp-read fp-record fp-bucket fp-range fp-fold fp-serve && command -v curl >/dev/null 2>&1; then
@@ -499,6 +574,8 @@ else
 	web_row="| $web_what | - | - | every normal request answered | missing ($(missing_of fp-serve fp-read fp-bucket)) |"
 fi
 
+fi	# BENCH_ONLY
+
 # ---- the results file -----------------------------------------------------
 model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 mem=$(free -h | awk '/^Mem:/ { print $2 }')
@@ -532,6 +609,7 @@ compiler=$(cc --version | head -n 1)
 	echo "| measure | value | detail | target | result |"
 	echo "|---|---|---|---|---|"
 	printf '%s' "$live_lines"
+	printf '%s' "$pd_lines"
 	echo "$delay_line"
 	echo "$web_row"
 	if [ -s "$notes" ]; then
