@@ -55,7 +55,7 @@ test_expect_success 'an unknown record type is skipped and counted, the rest is 
 	test "$(grep -c "^S	" unk.s)" = "$(grep -c "^S	" ok.s)"
 '
 
-test_expect_success 'a binary deleted after the recording (no build-id cache): named as perf script names it' '
+test_expect_success 'a binary deleted after the recording (no build-ids recorded): named as perf script names it' '
 	cat >gone.c <<-CC &&
 	#include <time.h>
 	volatile unsigned long sink_$$;
@@ -63,7 +63,7 @@ test_expect_success 'a binary deleted after the recording (no build-id cache): n
 	int main(void) { time_t end = time(0) + 1; while (time(0) <= end) gone_spin(); return 0; }
 	CC
 	cc -O1 -fno-omit-frame-pointer -o gone gone.c &&
-	pd_record gone.data --no-buildid-cache -g -F 999 -- ./gone && rm gone &&
+	pd_record gone.data --no-buildid --no-buildid-cache -g -F 999 -- ./gone && rm gone &&
 	pd_compare gone.data &&
 	$T fp-perfdata gone.data >g.s 2>err && cat err &&
 	grep -q "cannot read .*/gone (No such file or directory)" err &&
