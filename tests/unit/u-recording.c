@@ -1,0 +1,195 @@
+/* u-recording.c: live recording members, index and retention options
+ * (fifo/fp_recording.c). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <zlib.h>
+
+#include "fp_recording.h"
+
+static const char TEXT1[] = "%flamepipe\t1\nS\t1500000000\t1\t1\t0\t1\tc\tapp\tu\tmain\n";
+static const char TEXT2[] = "%flamepipe\t1\nS\t2100000000\t1\t1\t0\t1\tc\tapp\tu\tf\n"
+			    "S\t2200000000\t1\t1\t0\t1\tc\tapp\tu\tg\n";
+
+/* A temporary file holding the members of texts (with their time spans). */
+static int file_of(const char *const *texts, const uint64_t (*span)[2], size_t n)
+{
+	char path[] = "/tmp/u-recording.XXXXXX";
+	int fd = mkstemp(path);
+	uint64_t off = 0;
+
+	assert_true(fd >= 0);
+	unlink(path);
+	for (size_t i = 0; i < n; i++) {
+		struct fp_rec_member m = { .offset = off, .min_ns = span[i][0], .max_ns = span[i][1],
+					   .samples = i + 1, .seq = i };
+		unsigned char *b = fp_rec_encode(texts[i], strlen(texts[i]), &m, 6);
+
+		assert_int_equal(write(fd, b, m.length), (ssize_t)m.length);
+		off += m.length;
+		free(b);
+	}
+	return fd;
+}
+
+static const uint64_t SPANS[2][2] = { { 1500000000, 1500000000 }, { 2100000000, 2200000000 } };
+
+static void a_member_is_valid_gzip_that_inflates_to_its_text(void **state)
+{
+	struct fp_rec_member m = { .min_ns = 1, .max_ns = 2, .samples = 1 };
+	unsigned char *b = fp_rec_encode(TEXT1, sizeof TEXT1 - 1, &m, 6);
+	char out[256];
+	z_stream z;
+
+	memset(&z, 0, sizeof z);
+	assert_int_equal(inflateInit2(&z, 16 + MAX_WBITS), Z_OK);	/* plain gzip */
+	z.next_in = b;
+	z.avail_in = (uInt)m.length;
+	z.next_out = (Bytef *)out;
+	z.avail_out = sizeof out;
+	assert_int_equal(inflate(&z, Z_FINISH), Z_STREAM_END);
+	assert_int_equal(z.total_out, sizeof TEXT1 - 1);
+	assert_memory_equal(out, TEXT1, sizeof TEXT1 - 1);
+	assert_int_equal(z.avail_in, 0);	/* its length is the member's */
+	inflateEnd(&z);
+	free(b);
+}
+
+static void the_headers_are_the_time_index(void **state)
+{
+	const char *texts[] = { TEXT1, TEXT2 };
+	int fd = file_of(texts, SPANS, 2);
+	struct fp_rec_index ix = { 0 };
+
+	assert_true(fp_rec_is_recording(fd));
+	assert_int_equal(fp_rec_scan(fd, &ix), 0);
+	assert_int_equal(ix.n, 2);
+	assert_false(ix.truncated);
+	assert_true(ix.m[0].offset == 0 && ix.m[1].offset == ix.m[0].length);
+	assert_true(ix.m[1].min_ns == 2100000000 && ix.m[1].max_ns == 2200000000);
+	assert_true(ix.m[1].samples == 2 && ix.m[1].seq == 1);
+	assert_true(fp_rec_base_sec(&ix) == 1);
+	assert_int_equal(fp_rec_first_from(&ix, 2000000000), 1);
+	assert_int_equal(fp_rec_first_from(&ix, 9000000000), 2);
+	fp_rec_index_free(&ix);
+	close(fd);
+}
+
+static void a_member_cut_off_ends_the_index_and_a_rescan_picks_up_new_ones(void **state)
+{
+	const char *texts[] = { TEXT1, TEXT2 };
+	int fd = file_of(texts, SPANS, 2);
+	struct fp_rec_index ix = { 0 };
+	off_t full = lseek(fd, 0, SEEK_END);
+
+	assert_int_equal(ftruncate(fd, full - 3), 0);
+	assert_int_equal(fp_rec_scan(fd, &ix), 0);
+	assert_int_equal(ix.n, 1);
+	assert_true(ix.truncated);
+	assert_int_equal(ftruncate(fd, full), 0);	/* the writer finished it */
+	lseek(fd, 0, SEEK_END);
+	assert_int_equal(fp_rec_scan(fd, &ix), 0);
+	assert_int_equal(ix.n, 2);
+	assert_false(ix.truncated);
+	fp_rec_index_free(&ix);
+	close(fd);
+}
+
+static void a_damaged_member_is_an_error_not_a_crash(void **state)
+{
+	const char *texts[] = { TEXT2 };
+	int fd = file_of(texts, SPANS + 1, 1);
+	struct fp_rec_index ix = { 0 };
+	char err[256], *buf = NULL;
+	size_t cap = 0;
+
+	assert_int_equal(fp_rec_scan(fd, &ix), 0);
+	assert_int_equal(pwrite(fd, "XXXX", 4, FP_REC_HEADER_BYTES + 2), 4);
+	assert_true(fp_rec_read_member(fd, &ix.m[0], &buf, &cap, err, sizeof err) < 0);
+	assert_non_null(strstr(err, "damaged"));
+	free(buf);
+	fp_rec_index_free(&ix);
+	close(fd);
+}
+
+static void a_leading_hole_from_retention_is_skipped(void **state)
+{
+	const char *texts[] = { TEXT1, TEXT2 };
+	int fd = file_of(texts, SPANS, 2);
+	struct fp_rec_index ix = { 0 };
+	char zeros[4096] = { 0 };
+
+	assert_int_equal(fp_rec_scan(fd, &ix), 0);
+	uint64_t second = ix.m[1].offset;
+	fp_rec_index_free(&ix);
+	/* what PUNCH_HOLE leaves: the first member reads as zeros */
+	assert_int_equal(pwrite(fd, zeros, second, 0), (ssize_t)second);
+	assert_true(fp_rec_is_recording(fd));
+	assert_int_equal(fp_rec_scan(fd, &ix), 0);
+	assert_int_equal(ix.n, 1);
+	assert_true(ix.start == second && ix.m[0].min_ns == 2100000000);
+	fp_rec_index_free(&ix);
+	close(fd);
+}
+
+static void other_files_are_not_recordings(void **state)
+{
+	char path[] = "/tmp/u-recording.XXXXXX";
+	int fd = mkstemp(path);
+	gzFile gz;
+
+	unlink(path);
+	assert_false(fp_rec_is_recording(fd));		/* empty */
+	gz = gzdopen(dup(fd), "wb");
+	gzputs(gz, "perf 1 [000] 1.000000: cpu-clock:\n");
+	gzclose(gz);
+	assert_false(fp_rec_is_recording(fd));		/* plain gzip */
+	close(fd);
+}
+
+static void sizes_and_durations_parse_with_their_suffixes(void **state)
+{
+	uint64_t v;
+
+	assert_int_equal(fp_rec_parse_size("64k", &v), 0);
+	assert_true(v == 65536);
+	assert_int_equal(fp_rec_parse_size("2G", &v), 0);
+	assert_true(v == 2ull << 30);
+	assert_int_equal(fp_rec_parse_size("100", &v), 0);
+	assert_true(v == 100);
+	assert_int_equal(fp_rec_parse_size("0", &v), -1);
+	assert_int_equal(fp_rec_parse_size("10Q", &v), -1);
+	assert_int_equal(fp_rec_parse_size("-5", &v), -1);
+	assert_int_equal(fp_rec_parse_duration("90", &v), 0);
+	assert_true(v == 90000000000ull);
+	assert_int_equal(fp_rec_parse_duration("10m", &v), 0);
+	assert_true(v == 600000000000ull);
+	assert_int_equal(fp_rec_parse_duration("2h", &v), 0);
+	assert_true(v == 7200000000000ull);
+	assert_int_equal(fp_rec_parse_duration("1d", &v), 0);
+	assert_int_equal(fp_rec_parse_duration("0s", &v), -1);
+	assert_int_equal(fp_rec_parse_duration("5x", &v), -1);
+	assert_int_equal(fp_rec_parse_duration("", &v), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(a_member_is_valid_gzip_that_inflates_to_its_text),
+		cmocka_unit_test(the_headers_are_the_time_index),
+		cmocka_unit_test(a_member_cut_off_ends_the_index_and_a_rescan_picks_up_new_ones),
+		cmocka_unit_test(a_damaged_member_is_an_error_not_a_crash),
+		cmocka_unit_test(a_leading_hole_from_retention_is_skipped),
+		cmocka_unit_test(other_files_are_not_recordings),
+		cmocka_unit_test(sizes_and_durations_parse_with_their_suffixes),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
