@@ -50,8 +50,10 @@ JS_INCS  := $(patsubst render/%.js,$(BUILD)/gen/%_js.inc,$(JS_SRCS))
 # build with one line naming the package. The probe runs when a recipe is
 # expanded, so `make deps all` probes after deps has installed.
 HASH := \#
+# (pcre2.h wants its code unit width before it is included)
 have = $(shell { pkg-config --exists $(1) 2>/dev/null || \
-	echo '$(HASH)include <$(2)>' | $(CC) -E -x c - >/dev/null 2>&1; } && echo yes)
+	printf '$(HASH)define PCRE2_CODE_UNIT_WIDTH 8\n$(HASH)include <%s>\n' '$(2)' | \
+	$(CC) -E -x c - >/dev/null 2>&1; } && echo yes)
 require = $(if $(call have,$(1),$(2)),,$(error $(1) not found: apt-get install $(3), or run make deps))
 # `make deps ...` installs every package first: assume them all there.
 have_now = $(if $(filter deps,$(MAKECMDGOALS)),yes,$(call have,$(1),$(2)))
@@ -84,6 +86,10 @@ probe: | $(DEPS_FIRST)
 	$(call require,libprotobuf-c,protobuf-c/protobuf-c.h,libprotobuf-c-dev)
 	$(call require,jansson,jansson.h,libjansson-dev)
 	$(call require,libcurl,curl/curl.h,libcurl4-openssl-dev)
+	$(call require,libpcre2-8,pcre2.h,libpcre2-dev)
+	$(call require,libdw,elfutils/libdw.h,libdw-dev)
+	$(call require,libelf,libelf.h,libelf-dev)
+	$(call require,libiberty,libiberty/libiberty.h,libiberty-dev)
 	$(if $(shell command -v protoc-c),,$(error protoc-c not found: apt-get install protobuf-c-compiler, or run make deps))
 
 probe-tests: | $(DEPS_FIRST)
