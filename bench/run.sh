@@ -477,7 +477,7 @@ if have flamepipe fp-perfdata; then
 		"$(printf '%.2f x perf script speed' "$ratio")" \
 		">= $TARGET_REPORT_VS_SCRIPT x perf script" "$(verdict "$ratio >= $TARGET_REPORT_VS_SCRIPT")"
 	per=$(calc "$m_cpu * $PER_SAMPLES / $perf_data_samples")
-	pd_lines="$pd_lines$(printf '| live cost: fp-perfdata and the whole chain (\`flamepipe report perf.data\`, batch) | %.3f s per 100k samples | %.1f %% of perf script alone | - | - |' \
+	pd_lines="$pd_lines$(printf '| live cost: fp-perfdata and the whole chain (flamepipe report perf.data, batch) | %.3f s per 100k samples | %.1f %% of perf script alone | - | - |' \
 		"$per" "$(calc "100 * $per / $perf_cpu_per")")
 "
 fi

@@ -69,16 +69,6 @@ void pd_dso_add_sym(struct pd_dso *d, uint64_t start, uint64_t end, const char *
 
 /* ---- perf's table preparation -------------------------------------------- */
 
-static int cmp_sym(const void *a, const void *b)
-{
-	const struct pd_sym *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	/* keep the reading order of ties (frame holds it while sorting) */
-	return x->frame < y->frame ? -1 : x->frame > y->frame;
-}
-
 static size_t underscores(const char *s)
 {
 	size_t n = 0;
@@ -126,8 +116,22 @@ static int better(const struct pd_sym *a, const struct pd_sym *b, int demangle)
 	return 1;
 }
 
-/* Sorts the table by start, ties in reading order (qsort is not stable:
- * the index is the tie-break while sorting). */
+struct sort_key {
+	uint64_t start;
+	uint64_t index;		/* reading order: the tie-break (stable) */
+};
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct sort_key *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Sorts the table by start, ties in reading order. Sorts 16-byte keys,
+ * then moves each symbol once: cheaper than sorting the symbols. */
 static void sort_table(struct pd_dso *d)
 {
 	size_t i = 1;
@@ -136,11 +140,19 @@ static void sort_table(struct pd_dso *d)
 		i++;
 	if (i >= d->nsyms)
 		return;		/* kallsyms and most .symtab: sorted already */
-	for (size_t i = 0; i < d->nsyms; i++)
-		d->syms[i].frame = (uint32_t)i;
-	qsort(d->syms, d->nsyms, sizeof *d->syms, cmp_sym);
-	for (size_t i = 0; i < d->nsyms; i++)
-		d->syms[i].frame = 0;
+	struct sort_key *k = fp_xmalloc(d->nsyms * sizeof *k);
+	for (size_t j = 0; j < d->nsyms; j++) {
+		k[j].start = d->syms[j].start;
+		k[j].index = j;
+	}
+	qsort(k, d->nsyms, sizeof *k, cmp_key);
+	struct pd_sym *sorted = fp_xmalloc(d->nsyms * sizeof *sorted);
+	for (size_t j = 0; j < d->nsyms; j++)
+		sorted[j] = d->syms[k[j].index];
+	free(k);
+	free(d->syms);
+	d->syms = sorted;
+	d->syms_cap = d->nsyms;
 }
 
 /* max_end[i]: the furthest end of syms[0..i], for pd_dso_find. */
