@@ -632,6 +632,36 @@ enum MHD_Result api_threads(struct server *srv, struct MHD_Connection *c)
 	return http_reply(c, 200, CT_JSON, &s);
 }
 
+/* /flamechart/?filename=F[&start&end&filters]: the selection's samples in
+ * time order, runs of one stack merged (web/flamechart.c). */
+enum MHD_Result api_flamechart(struct server *srv, struct MHD_Connection *c)
+{
+	char err[ERR_MAX];
+	struct selection sel;
+	struct live_range r;
+	struct target t;
+	int st = get_selection(c, "start", "end", &sel, &r, err, sizeof err);
+
+	if (!st)
+		st = get_target(srv, c, "filename", &t, err, sizeof err);
+	if (st)
+		return http_error(c, (unsigned)st, "%s", err);
+	if (t.live) {
+		target_close(&t);
+		return http_error(c, 409, "flamechart: not available for a live capture");
+	}
+	struct job job = http_job(srv, c);
+	struct fp_sink s;
+	fp_sink_init_mem(&s);
+	st = flamechart_json(&job, t.fd, &sel, &s, err, sizeof err);
+	target_close(&t);
+	if (st) {
+		fp_sink_free(&s);
+		return http_error(c, (unsigned)st, "%s", err);
+	}
+	return http_reply(c, 200, CT_JSON, &s);
+}
+
 /* ---- /differential/, /elided/ --------------------------------------------------------- */
 
 enum MHD_Result api_compare(struct server *srv, struct MHD_Connection *c, int elided)

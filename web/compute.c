@@ -244,6 +244,24 @@ static void sel_chain_init(struct sel_chain *c, int fd, const struct selection *
 	c->argv[3] = fold_argv;
 }
 
+void selection_chain_run(const struct job *job, int fd, const struct selection *sel,
+			 void (*on_line)(void *ctx, char *line, size_t len), void *ctx,
+			 int *status, char *err, size_t errsz)
+{
+	struct sel_chain chain;
+	struct pipeline_result res;
+	sel_chain_init(&chain, fd, sel, NULL);
+	*status = 0;
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		*status = 500;
+		snprintf(err, errsz, "cannot rewind file: %s", strerror(errno));
+		return;
+	}
+	chain_run(job, chain.argv, 3, fd, on_line, ctx, &res);
+	if (!res.ok)
+		fail_from_pipeline(&res, status, err, errsz);
+}
+
 int selection_has_filters(const struct selection *sel)
 {
 	return sel->pid || sel->tid || sel->cpu || sel->comm || sel->event || sel->include ||

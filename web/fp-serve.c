@@ -92,6 +92,8 @@ static enum MHD_Result handle_get(struct server *srv, struct MHD_Connection *c, 
 		return api_pprof(srv, c);
 	if (strcmp(url, "/threads/") == 0 || strcmp(url, "/threads") == 0)
 		return api_threads(srv, c);
+	if (strcmp(url, "/flamechart/") == 0 || strcmp(url, "/flamechart") == 0)
+		return api_flamechart(srv, c);
 	if (strcmp(url, "/live/events") == 0)
 		return api_live_events(srv, c);
 	if (strcmp(url, "/live/flamegraph") == 0)

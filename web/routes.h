@@ -24,6 +24,8 @@ enum MHD_Result api_compare(struct server *srv, struct MHD_Connection *c, int el
 enum MHD_Result api_pprof(struct server *srv, struct MHD_Connection *c);
 /* /threads/: the top processes and threads of a capture (with the filters) */
 enum MHD_Result api_threads(struct server *srv, struct MHD_Connection *c);
+/* /flamechart/: a selection's samples in time order */
+enum MHD_Result api_flamechart(struct server *srv, struct MHD_Connection *c);
 enum MHD_Result api_live_events(struct server *srv, struct MHD_Connection *c);
 enum MHD_Result api_live_flamegraph(struct server *srv, struct MHD_Connection *c);
 /* Wakes SSE streams and waiting requests at shutdown. */

@@ -164,6 +164,17 @@ const struct heatmap *heatmap_get(const struct job *job, int fd, const struct st
 				  unsigned rows, const struct selection *sel, int *status,
 				  char *err, size_t errsz);
 int selection_has_filters(const struct selection *sel);
+/* Runs reader | fp-bucket EVENTS | fp-range RANGE FILTERS over fd (the
+ * samples of sel, in input order) into on_line; *status 0, or an HTTP
+ * status with err. */
+void selection_chain_run(const struct job *job, int fd, const struct selection *sel,
+			 void (*on_line)(void *ctx, char *line, size_t len), void *ctx,
+			 int *status, char *err, size_t errsz);
+/* ---- flamechart.c: /flamechart/ -------------------------------------------- */
+/* The samples of sel in time order as a flame chart (see flamechart.c):
+ * JSON into s; 0, or an HTTP status with err. */
+int flamechart_json(const struct job *job, int fd, const struct selection *sel,
+		    struct fp_sink *s, char *err, size_t errsz);
 void heatmap_put(const struct heatmap *h);
 const struct folded_text *folded_get(const struct job *job, int fd, const struct stat *st,
 				     const struct selection *sel, int *status,

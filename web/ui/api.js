@@ -10,7 +10,8 @@ export var API = {
 	liveEvents: '/live/events',
 	liveFlamegraph: '/live/flamegraph',
 	svg: '/svg/flamegraph',
-	threads: '/threads/'
+	threads: '/threads/',
+	flamechart: '/flamechart/'
 };
 
 // ---- HTTP ---------------------------------------------------------------------

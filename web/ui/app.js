@@ -15,6 +15,7 @@ import { setupEventPicker } from './events.js';
 import { sandwichRows, setupSandwich } from './sandwich.js';
 import { drawnStrips, loadThreads, setupThreads } from './threads.js';
 import { focusNode, setupFlameKeys } from './flamekeys.js';
+import { drawnChart } from './chart.js';
 import { setupToolbar } from './toolbar.js';
 import { $, FILTER_KEYS, ROWS_CHOICES, ROWS_DEFAULT, clear, el, secToNs, text } from './util.js';
 
@@ -34,7 +35,7 @@ export function route() {
 // Values of the address that cannot be used are reported, not replaced
 // silently: "rows=7 (expected one of 10, 25, ...; 50 is shown)".
 var FLAGS = ['enhanced', 'icicle', 'flip', 'allevents', 'cwhole'];
-var CHOICES = { order: ['weight', 'name'], fv: ['flame', 'sandwich'] };
+var CHOICES = { order: ['weight', 'name'], fv: ['flame', 'sandwich', 'chart'] };
 function urlProblems(params) {
 	var out = [];
 	function has(k) { return params.get(k) !== null && params.get(k) !== ''; }
@@ -74,7 +75,7 @@ export function openProfile(params) {
 	st.icicle = params.get('icicle') === '1';
 	st.order = params.get('order') === 'name' ? 'name' : 'weight';
 	st.flip = params.get('flip') === '1';
-	st.fview = params.get('fv') === 'sandwich' ? 'sandwich' : 'flame';
+	st.fview = ['sandwich', 'chart'].indexOf(params.get('fv')) >= 0 ? params.get('fv') : 'flame';
 	st.sandwich = params.get('sw') || '';
 	st.zoom = params.get('z') || '';
 	st.pending = null; st.picking = false; st.pickFile = null;
@@ -145,6 +146,7 @@ window.flamepipe = {
 	trees: function () { return trees; },
 	sandwich: function () { return sandwichRows(); },
 	strips: function () { return drawnStrips(); },
+	chart: function () { return drawnChart(); },
 	focus: function () { var n = focusNode(); return n ? n.name : null; },
 	redraw: function () { drawHeatmap(); },
 	// the centre of cell t in viewport coordinates (for clicks)

@@ -6,6 +6,7 @@
 // per sample (recursion is not counted twice); self = samples where it is
 // the leaf. The sum of every self is the graph's total.
 
+import { updateChart } from './chart.js';
 import { buildNodes, fg, frameColor } from './flamegraph.js';
 import { st, writeHash } from './state.js';
 import { $, CHAR_W, FRAME_H, clear, el, fmtCount, pct, svgEl, text } from './util.js';
@@ -139,7 +140,8 @@ function drawSelected() {
 export function updateSandwich() {
 	var on = st.view === 'profile' && st.fview === 'sandwich';
 	$('sandwich').hidden = !on;
-	$('flame-wrap').hidden = on;
+	$('flame-wrap').hidden = st.fview !== 'flame';
+	updateChart();
 	if (!on) return;
 	var d = fg.data;
 	sw.rows = d ? functionTable(d) : [];

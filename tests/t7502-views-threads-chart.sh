@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='fp-serve /threads/: the processes and threads of a capture with their samples, heaviest first'
+test_description='fp-serve /threads/ (processes and threads, heaviest first) and /flamechart/ (samples in time order)'
 . "$(dirname "$0")/test-lib.sh"
 . "$TOP/tests/lib-serve.sh"
 
@@ -35,6 +35,28 @@ test_expect_success 'a filter narrows the lists (comm=worker2: one process)' '
 
 test_expect_success 'a bad filter is a 400 JSON error' '
 	code=$(get "/threads/?filename=$M&pid=abc") &&
+	test "$code" = 400 && json_error_ok "$code"
+'
+
+# total of a /flamegraph/ tree in ./body (jq's streaming parser: deep trees)
+tree_total() {
+	jq -n --stream "[inputs | select(length == 2 and .[0][-1] == \"v\") | .[1]] | add // 0" body
+}
+
+test_expect_success '/flamechart/: every sample of the range once, runs in time order' '
+	test "$(get "/flamechart/?filename=$M&start=2&end=3")" = 200 &&
+	n=$(jq .total body) &&
+	test "$(jq "[.runs[].n] | add" body)" = "$n" &&
+	jq -e "[.runs[].t] as \$t | [range(1; \$t | length) | select(\$t[.] < \$t[. - 1])] | length == 0" body &&
+	jq -e ".runs | length > 10" body &&
+	test "$(get "/flamegraph/?filename=$M&start=2&end=3")" = 200 &&
+	test "$(tree_total)" = "$n"
+'
+
+test_expect_success '/flamechart/ with a filter: only those samples; a bad filter is a 400' '
+	test "$(get "/flamechart/?filename=$M&start=2&end=3&comm=worker2")" = 200 &&
+	jq -e "[.runs[].stack | startswith(\"worker2;\")] | all" body &&
+	code=$(get "/flamechart/?filename=$M&include=%28") &&
 	test "$code" = 400 && json_error_ok "$code"
 '
 
