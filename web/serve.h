@@ -170,6 +170,20 @@ int selection_has_filters(const struct selection *sel);
 void selection_chain_run(const struct job *job, int fd, const struct selection *sel,
 			 void (*on_line)(void *ctx, char *line, size_t len), void *ctx,
 			 int *status, char *err, size_t errsz);
+/* ---- owners.c: /threads/ ----------------------------------------------------- */
+struct owner {
+	char *comm;
+	long long id;
+	uint64_t samples;
+};
+/* Sums a folded table rooted at "comm-ID" frames by root, heaviest first:
+ * the number of owners, in *out (malloc'd; free each comm and *out). */
+size_t owners_of(const struct folded_text *f, struct owner **out);
+/* ,"KEY":[{"IDKEY":ID,"comm":C,"samples":N}...],"KEY_count":N (at most
+ * THREADS_MAX entries) */
+void owners_json(struct fp_sink *s, const char *key, const char *idkey,
+		 const struct owner *v, size_t n);
+
 /* ---- flamechart.c: /flamechart/ -------------------------------------------- */
 /* The samples of sel in time order as a flame chart (see flamechart.c):
  * JSON into s; 0, or an HTTP status with err. */

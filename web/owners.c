@@ -1,0 +1,73 @@
+/* owners.c: the processes or threads of a folded table rooted at
+ * "comm-ID" frames (fp-fold --pid / --tid), for /threads/. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "escape.h"
+#include "fp_error.h"
+#include "fp_record.h"
+#include "serve.h"
+
+#define THREADS_MAX 200		/* entries of each list (the heaviest) */
+
+static int cmp_owner(const void *a, const void *b)
+{
+	const struct owner *x = a, *y = b;
+	if (x->samples != y->samples)
+		return x->samples < y->samples ? 1 : -1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Sums a folded table rooted at "comm-ID" frames by root; sorted, heaviest
+ * first. Returns the number of owners in *out (malloc'd). */
+size_t owners_of(const struct folded_text *f, struct owner **out)
+{
+	struct owner *v = NULL;
+	size_t n = 0, cap = 0;
+	for (const char *p = f->buf, *end = f->buf + f->len; p < end;) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			eol = end;
+		const char *semi = memchr(p, ';', (size_t)(eol - p));
+		const char *sp = eol;
+		while (sp > p && sp[-1] != ' ')
+			sp--;
+		const char *root_end = semi ? semi : (sp > p ? sp - 1 : eol);
+		const char *dash = root_end;
+		while (dash > p && dash[-1] != '-')
+			dash--;
+		uint64_t count;
+		if (dash > p && sp > p && fp_parse_u64(sp, (size_t)(eol - sp), &count) == 0) {
+			long long id = strtoll(dash, NULL, 10);
+			size_t cl = (size_t)(dash - 1 - p), i;
+			for (i = 0; i < n; i++)
+				if (v[i].id == id && strlen(v[i].comm) == cl && !memcmp(v[i].comm, p, cl))
+					break;
+			if (i == n) {
+				if (n == cap)
+					v = fp_xrealloc(v, (cap = cap ? 2 * cap : 64) * sizeof *v);
+				v[n++] = (struct owner){ fp_xstrndup(p, cl), id, 0 };
+			}
+			v[i].samples += count;
+		}
+		p = eol + 1;
+	}
+	if (n)
+		qsort(v, n, sizeof *v, cmp_owner);
+	*out = v;
+	return n;
+}
+
+void owners_json(struct fp_sink *s, const char *key, const char *idkey,
+			const struct owner *v, size_t n)
+{
+	fp_sink_printf(s, ",\"%s\":[", key);
+	for (size_t i = 0; i < n && i < THREADS_MAX; i++) {
+		fp_sink_printf(s, "%s{\"%s\":%lld,\"comm\":", i ? "," : "", idkey, v[i].id);
+		fp_json_string(s, v[i].comm, strlen(v[i].comm));
+		fp_sink_printf(s, ",\"samples\":%" PRIu64 "}", v[i].samples);
+	}
+	fp_sink_printf(s, "],\"%s_count\":%zu", key, n);
+}
+
