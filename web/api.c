@@ -232,20 +232,10 @@ static void folded_view_free(struct folded_view *fv)
 
 static void heatmap_svg_from(struct fp_sink *s, const struct heatmap *h, const char *title)
 {
-	struct fp_heatmap hm;
-	fp_heatmap_init(&hm);
-	fp_heatmap_reset(&hm, h->rows, (int64_t)h->base_sec);
-	for (uint32_t col = 0; col < h->ncols; col++)
-		for (unsigned r = 0; r < h->rows; r++) {
-			uint64_t v = h->cell[(size_t)col * h->rows + r];
-			if (v)
-				fp_heatmap_set(&hm, col, r, v);
-		}
 	struct fp_heatmap_opts o;
 	fp_heatmap_opts_init(&o);
 	o.title = title;
-	fp_heatmap_svg(s, &hm, &o);
-	fp_heatmap_free(&hm);
+	fp_heatmap_svg(s, &h->hm, &o);
 }
 
 /* The live capture's heatmap: the running chain's cells (unfiltered). */
@@ -255,16 +245,17 @@ static enum MHD_Result live_heatmap(struct server *srv, struct MHD_Connection *c
 	if (svg) {
 		/* snapshot the live cells under the lock, then render */
 		struct live *l = srv->live;
-		struct heatmap h;
+		struct heatmap h = { 0 };
 		pthread_mutex_lock(&l->lock);
-		h = l->hb.h;
-		size_t bytes = (size_t)h.ncols * h.rows * sizeof *h.cell;
-		h.cell = fp_xmalloc(bytes ? bytes : 1);
-		if (bytes)
-			memcpy(h.cell, l->hb.h.cell, bytes);
+		const struct fp_heatmap *lh = &l->hb.h.hm;
+		fp_heatmap_init(&h.hm);
+		fp_heatmap_reset(&h.hm, lh->rows, lh->base_sec);
+		for (size_t i = 0; i < lh->n; i++)
+			fp_heatmap_set(&h.hm, lh->cells[i].key / lh->rows,
+				       lh->cells[i].key % lh->rows, lh->cells[i].count);
 		pthread_mutex_unlock(&l->lock);
 		heatmap_svg_from(s, &h, fname);
-		free(h.cell);
+		fp_heatmap_free(&h.hm);
 		return http_reply(c, 200, CT_SVG, s);
 	}
 	live_heatmap_json(srv->live, s);

@@ -48,8 +48,7 @@ void chain_run(const struct job *job, char *const *const *argv, size_t nstages, 
 static void entry_free(struct cache_entry *e)
 {
 	free(e->key);
-	free(e->hm.cell);
-	free(e->hm.events);
+	heatmap_free(&e->hm);
 	free(e->ft.buf);
 	free(e);
 }

@@ -38,7 +38,6 @@
 #include "serve.h"
 #include "timeline.h"
 
-#define HEATMAP_MAX_CELLS (4u << 20)	/* 32 MiB of counters, ~10 MB JSON */
 #define KEY_MAX 8192
 
 static void fail_from_pipeline(const struct pipeline_result *res, int *status,
@@ -270,27 +269,49 @@ int selection_has_filters(const struct selection *sel)
 
 /* ---- heatmap ---------------------------------------------------------------- */
 
+/* Column drawn i-th on an axis. */
+#define AXIS_COL(ax, i) ((ax)->col ? (ax)->col[i] : (uint64_t)(i))
+
+/* The axis h is drawn on, into ax (free with fp_heatmap_axis_free): its
+ * own (render's policy: whole, or cut to the columns with samples), or
+ * the one it was given (a filtered heatmap: the unfiltered one's). */
+static void heatmap_axis_of(const struct heatmap *h, struct fp_heatmap_axis *ax)
+{
+	if (!h->has_axis) {
+		fp_heatmap_axis(&h->hm, ax);
+		return;
+	}
+	*ax = h->axis;
+	if (h->axis.col) {
+		ax->col = fp_xmalloc((ax->n ? ax->n : 1) * sizeof *ax->col);
+		memcpy(ax->col, h->axis.col, ax->n * sizeof *ax->col);
+	}
+}
+
+static size_t heatmap_bytes(const struct heatmap *h)
+{
+	return h->hm.cap * sizeof *h->hm.cells + h->hm.nslot * sizeof *h->hm.slot +
+	       (h->has_axis && h->axis.col ? h->axis.n * sizeof *h->axis.col : 0);
+}
+
+void heatmap_free(struct heatmap *h)
+{
+	fp_heatmap_free(&h->hm);
+	if (h->has_axis)
+		fp_heatmap_axis_free(&h->axis);
+	free(h->events);
+	h->events = NULL;
+}
+
 static void hm_set(struct heatmap_builder *b, uint64_t col, uint64_t row, uint64_t count)
 {
-	unsigned rows = b->h.rows;
-	if (row >= rows)
-		return;
-	if ((col + 1) * rows > HEATMAP_MAX_CELLS) {
+	if (row >= b->h.rows || b->h.hm.rows != b->h.rows)
+		return;	/* no G record yet */
+	if (col > FP_HEATMAP_MAX_COL) {
 		b->too_big = 1;
 		return;
 	}
-	if (col >= b->capcols) {
-		uint32_t cap = b->capcols ? b->capcols : 64;
-		while (cap <= col)
-			cap *= 2;
-		b->h.cell = fp_xrealloc(b->h.cell, (size_t)cap * rows * sizeof *b->h.cell);
-		memset(b->h.cell + (size_t)b->capcols * rows, 0,
-		       (size_t)(cap - b->capcols) * rows * sizeof *b->h.cell);
-		b->capcols = cap;
-	}
-	if (col >= b->h.ncols)
-		b->h.ncols = (uint32_t)col + 1;
-	b->h.cell[col * rows + row] = count;
+	fp_heatmap_set(&b->h.hm, col, row, count);
 	if (b->on_change)
 		b->on_change(b->ctx, (uint32_t)col);
 }
@@ -329,16 +350,9 @@ static void hm_geometry(struct heatmap_builder *b, const char *line, size_t len)
 
 	if (fp_geometry_parse(line, len, &g) < 0 || g.rows > FP_ROWS_MAX)
 		return;
-	if (g.rows != b->h.rows) {	/* live: rows come from fp-bucket */
-		free(b->h.cell);
-		b->h.cell = NULL;
-		b->capcols = 0;
-		b->h.rows = (unsigned)g.rows;
-	}
+	b->h.rows = (unsigned)g.rows;	/* live: rows come from fp-bucket */
 	b->h.base_sec = g.base_sec;
-	if (b->h.cell)
-		memset(b->h.cell, 0, (size_t)b->capcols * b->h.rows * sizeof *b->h.cell);
-	b->h.ncols = 0;
+	fp_heatmap_reset(&b->h.hm, b->h.rows, (int64_t)g.base_sec);
 	if (b->on_geometry)
 		b->on_geometry(b->ctx);
 }
@@ -402,11 +416,11 @@ static int run_heatmap_chain(const struct job *job, char *const *const *argv, si
 	}
 	chain_run(job, argv, nstages, fd, hm_line, b, &res);
 	if (!res.ok || b->too_big) {
-		free(b->h.cell);
+		fp_heatmap_free(&b->h.hm);
 		if (b->too_big) {
 			*status = 422;
-			snprintf(err, errsz, "heatmap larger than %u cells: use fewer rows",
-				 HEATMAP_MAX_CELLS);
+			snprintf(err, errsz, "heatmap column past %" PRIu64 " s",
+				 (uint64_t)FP_HEATMAP_MAX_COL);
 		} else {
 			fail_from_pipeline(&res, status, err, errsz);
 		}
@@ -443,13 +457,12 @@ const struct heatmap *heatmap_get(const struct job *job, int fd, const struct st
 	struct heatmap_builder b = { .h = { .rows = rows, .all_events = sel->all_events } };
 	if (run_heatmap_chain(job, argv, 2, fd, &b, status, err, errsz) < 0)
 		return NULL;
-	for (size_t i = 0; i < (size_t)b.h.ncols * rows; i++)
-		b.h.counted += b.h.cell[i];
+	b.h.counted = fp_heatmap_total(&b.h.hm);
 	e = fp_xcalloc(1, sizeof *e);
 	e->key = fp_xstrdup(key);
 	e->kind = KIND_HEATMAP;
 	e->hm = b.h;
-	e->bytes = (size_t)b.capcols * rows * sizeof *b.h.cell + sizeof *e;
+	e->bytes = heatmap_bytes(&b.h) + sizeof *e;
 	e = cache_insert(e);
 	return &e->hm;
 }
@@ -514,10 +527,10 @@ static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
 		heatmap_put(all);
 		return NULL;
 	}
-	if (b.h.ncols && b.h.base_sec < all->base_sec) {
+	if (b.h.hm.ncols && b.h.base_sec < all->base_sec) {
 		/* only if the file changed between the two runs */
 		heatmap_put(all);
-		free(b.h.cell);
+		fp_heatmap_free(&b.h.hm);
 		free(events);
 		*status = 500;
 		snprintf(err, errsz, "the capture changed while it was read: try again");
@@ -526,7 +539,6 @@ static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
 	struct heatmap h = {
 		.rows = rows,
 		.base_sec = all->base_sec,
-		.ncols = all->ncols,
 		.samples = b.h.samples,
 		.idle = b.h.idle,
 		.warnings = b.h.warnings,
@@ -539,21 +551,26 @@ static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
 		.events = events,
 		.events_len = all->events_len,
 	};
-	size_t ncells = (size_t)h.ncols * rows;
-	h.cell = fp_xcalloc(ncells ? ncells : 1, sizeof *h.cell);
-	uint64_t shift = b.h.ncols ? b.h.base_sec - all->base_sec : 0;
-	for (uint64_t c = 0; c < b.h.ncols && c + shift < h.ncols; c++)
-		memcpy(h.cell + (size_t)(c + shift) * rows, b.h.cell + (size_t)c * rows,
-		       rows * sizeof *h.cell);
-	for (size_t i = 0; i < ncells; i++)
-		h.counted += h.cell[i];
-	free(b.h.cell);
+	/* the cells move right by the shift; drawn on all's axis */
+	fp_heatmap_init(&h.hm);
+	fp_heatmap_reset(&h.hm, rows, (int64_t)all->base_sec);
+	uint64_t shift = b.h.hm.ncols ? b.h.base_sec - all->base_sec : 0;
+	for (size_t i = 0; i < b.h.hm.n; i++) {
+		uint64_t key = b.h.hm.cells[i].key;
+		uint64_t col = key / b.h.hm.rows + shift;
+		if (col < all->hm.ncols)
+			fp_heatmap_set(&h.hm, col, key % b.h.hm.rows, b.h.hm.cells[i].count);
+	}
+	h.counted = fp_heatmap_total(&h.hm);
+	fp_heatmap_free(&b.h.hm);
+	heatmap_axis_of(all, &h.axis);
+	h.has_axis = 1;
 	heatmap_put(all);
 	e = fp_xcalloc(1, sizeof *e);
 	e->key = fp_xstrdup(key);
 	e->kind = KIND_HEATMAP;
 	e->hm = h;
-	e->bytes = ncells * sizeof *h.cell + sizeof *e;
+	e->bytes = heatmap_bytes(&h) + sizeof *e;
 	e = cache_insert(e);
 	return &e->hm;
 }
@@ -588,12 +605,14 @@ static void events_json(struct fp_sink *s, const struct heatmap *h)
 
 void heatmap_json(struct fp_sink *s, const struct heatmap *h)
 {
+	struct fp_heatmap_axis ax;
+	heatmap_axis_of(h, &ax);
 	uint64_t maxv = 0;
 	fp_sink_str(s, "{\"columns\":[");
-	for (uint32_t c = 0; c < h->ncols; c++) {
-		if (c)
+	for (size_t i = 0; i < ax.n; i++) {
+		if (i)
 			fp_sink_char(s, ',');
-		fp_sink_u64(s, c);
+		fp_sink_u64(s, AXIS_COL(&ax, i));
 	}
 	fp_sink_str(s, "],\"rows\":[");
 	for (unsigned r = h->rows; r-- > 0;) {
@@ -603,10 +622,10 @@ void heatmap_json(struct fp_sink *s, const struct heatmap *h)
 			fp_sink_char(s, ',');
 	}
 	fp_sink_str(s, "],\"values\":[");
-	for (uint32_t c = 0; c < h->ncols; c++) {
-		fp_sink_str(s, c ? ",[" : "[");
+	for (size_t i = 0; i < ax.n; i++) {
+		fp_sink_str(s, i ? ",[" : "[");
 		for (unsigned r = h->rows; r-- > 0;) {
-			uint64_t v = h->cell[(size_t)c * h->rows + r];
+			uint64_t v = fp_heatmap_get(&h->hm, AXIS_COL(&ax, i), r);
 			if (v > maxv)
 				maxv = v;
 			fp_sink_u64(s, v);
@@ -622,6 +641,9 @@ void heatmap_json(struct fp_sink *s, const struct heatmap *h)
 		       ",\"warnings\":%" PRIu64 ",\"filtered\":%s", h->rows, h->base_sec,
 		       h->samples, h->counted, h->idle, h->warnings,
 		       h->filtered ? "true" : "false");
+	if (ax.cut)
+		fp_sink_printf(s, ",\"cut\":%" PRIu64, ax.cut);
+	fp_heatmap_axis_free(&ax);
 	events_json(s, h);
 	heatmap_recording_json(s, h);
 	fp_sink_char(s, '}');

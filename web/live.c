@@ -31,6 +31,9 @@
 static void on_change(void *ctx, uint32_t col)
 {
 	struct live *l = ctx;
+	l->cells_dirty = 1;
+	if (col >= FP_HEATMAP_AXIS_COLS)
+		return;	/* past a whole axis: page reloads see it (/heatmap/) */
 	if (col >= l->ncolver) {
 		uint32_t cap = l->ncolver ? l->ncolver : 64;
 		while (cap <= col)
@@ -225,7 +228,7 @@ void live_eof(struct live *l)
 int live_base_sec(struct live *l, uint64_t *base)
 {
 	pthread_mutex_lock(&l->lock);
-	int has = l->hb.h.ncols > 0;
+	int has = l->hb.h.hm.ncols > 0;
 	*base = l->hb.h.base_sec;
 	pthread_mutex_unlock(&l->lock);
 	return has;
@@ -280,9 +283,7 @@ void live_heatmap_json(struct live *l, struct fp_sink *s)
 
 	recording_state(l, &rec);	/* file reads: not under the lock */
 	pthread_mutex_lock(&l->lock);
-	l->hb.h.counted = 0;
-	for (size_t i = 0; i < (size_t)l->hb.h.ncols * l->hb.h.rows; i++)
-		l->hb.h.counted += l->hb.h.cell[i];
+	l->hb.h.counted = fp_heatmap_total(&l->hb.h.hm);
 	l->hb.h.samples = l->samples_read;
 	l->hb.h.warnings = l->warnings;
 	heatmap_json(s, &l->hb.h);
@@ -309,22 +310,20 @@ static int sse_collect(struct live *l, struct live_client *c, struct fp_sink *ou
 		wrote = 1;
 	} else if (l->version > c->seen_version) {
 		int any = 0;
-		uint64_t maxv = 0;
-		for (size_t i = 0; i < (size_t)l->hb.h.ncols * l->hb.h.rows; i++)
-			if (l->hb.h.cell[i] > maxv)
-				maxv = l->hb.h.cell[i];
-		for (uint32_t col = 0; col < l->hb.h.ncols && col < l->ncolver; col++) {
+		uint64_t maxv = fp_heatmap_max(&l->hb.h.hm);
+		uint32_t ncols = l->hb.h.hm.ncols < l->ncolver ? (uint32_t)l->hb.h.hm.ncols : l->ncolver;
+		for (uint32_t col = 0; col < ncols; col++) {
 			if (l->colver[col] <= c->seen_version)
 				continue;
 			if (!any)
 				fp_sink_printf(out, "event: cells\ndata: {\"ncols\":%u,\"maxvalue\":%llu,\"cols\":{",
-					       l->hb.h.ncols, (unsigned long long)maxv);
+					       (unsigned)l->hb.h.hm.ncols, (unsigned long long)maxv);
 			else
 				fp_sink_char(out, ',');
 			any = 1;
 			fp_sink_printf(out, "\"%u\":[", col);
 			for (unsigned r = l->hb.h.rows; r-- > 0;) {
-				fp_sink_u64(out, l->hb.h.cell[(size_t)col * l->hb.h.rows + r]);
+				fp_sink_u64(out, fp_heatmap_get(&l->hb.h.hm, col, r));
 				if (r)
 					fp_sink_char(out, ',');
 			}

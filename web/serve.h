@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include "heatmap.h"
 #include "sink.h"
 
 #define SERVE_DEFAULT_PORT 5000
@@ -109,11 +110,18 @@ void pipeline_run(const struct job *job, char *const *const *argv, size_t nstage
 
 /* ---- compute.c: heatmap and folded tables, cached ------------------------ */
 
+/* The cells are render's sparse model (render/heatmap.h): memory is the
+ * cells held, not the span of the seconds; the JSON draws its axis (whole,
+ * or cut to the columns with samples: "columns" then lists their seconds
+ * and "cut" how many empty ones were left out). */
 struct heatmap {
 	unsigned rows;
 	uint64_t base_sec;
-	uint32_t ncols;
-	uint64_t *cell;		/* ncols * rows, cell[col * rows + row] */
+	struct fp_heatmap hm;	/* cells; hm.ncols: the last column set + 1 */
+	/* has_axis: the axis to draw is this one, not hm's own (a filtered
+	 * heatmap is drawn on the unfiltered heatmap's axis) */
+	int has_axis;
+	struct fp_heatmap_axis axis;
 	uint64_t samples;	/* from I read samples= (all samples read) */
 	uint64_t counted;	/* sum of the cells */
 	uint64_t idle;		/* idle samples dropped */
@@ -202,12 +210,13 @@ const struct folded_text *pprof_get(const struct job *job, int fd, const struct 
 				    char *err, size_t errsz);
 
 void heatmap_json(struct fp_sink *s, const struct heatmap *h);
+/* Frees h's cells, axis and event list. */
+void heatmap_free(struct heatmap *h);
 
 /* Builds a heatmap from G/H/I/W records (files and the live capture). */
 struct heatmap_builder {
-	struct heatmap h;
-	uint32_t capcols;
-	int too_big;
+	struct heatmap h;	/* h.hm zero-initialised is an empty heatmap */
+	int too_big;		/* a column past FP_HEATMAP_MAX_COL */
 	/* optional: called with each column whose cells changed */
 	void (*on_change)(void *ctx, uint32_t col);
 	void (*on_geometry)(void *ctx);
