@@ -6,11 +6,14 @@ import { loadFlame } from './flameload.js';
 import { filterParams, gen, setStatus, showError, showRequestError, st, writeHash } from './state.js';
 import { fillEventPicker } from './events.js';
 import { updateStepper } from './toolbar.js';
-import { $, AXIS_LABEL_MIN_PX, CANVAS_MAX_PX, CELL_H_MAX, CELL_H_MIN, CELL_W_MAX, CELL_W_MIN, HEAT_MARGIN, HEAT_PLOT_HEIGHT, ROWS_CHOICES, cellOfNs, cellStartNs, clamp, clear, el, fmtCount, fmtMs, fmtRange, merge, nsToSec, pct, text } from './util.js';
+import { $, AXIS_LABEL_MIN_PX, CANVAS_MAX_PX, CELL_H_MAX, CELL_H_MIN, CELL_W_MAX, CELL_W_MIN, HEAT_MARGIN, HEAT_PLOT_HEIGHT, NS_PER_SEC, ROWS_CHOICES, cellOfNs, cellStartNs, clamp, clear, el, fmtCount, fmtMs, fmtRange, merge, nsToSec, pct, text } from './util.js';
 
 // ---- heatmap ------------------------------------------------------------------------
 // st.heat: {file, rows, ncols, base, cells (cell[col*rows+row], row 0 = start
-// of the second), max, total, json}
+// of the second), max, total, colmap, cut, json}
+// A cut axis (the server's "cut":N, render/heatmap.h): only the seconds with
+// samples are drawn, drawn column c is second colmap[c] ("columns"), and
+// cell indexes are drawn indexes; colmap is null on a whole axis.
 export function heatFromJSON(file, j) {
 	var rows = j.rows_per_second || (j.rows ? j.rows.length : 0);
 	var ncols = j.values ? j.values.length : 0;
@@ -26,7 +29,10 @@ export function heatFromJSON(file, j) {
 			total += v;
 		}
 	}
+	var colmap = j.cut && Array.isArray(j.columns) && j.columns.length === ncols ?
+		j.columns.map(Number) : null;
 	return { file: file, rows: rows, ncols: ncols, base: j.start_sec, cells: cells,
+		 colmap: colmap, cut: colmap ? Number(j.cut) : 0,
 		 max: j.maxvalue !== undefined ? Math.max(j.maxvalue, max) : max, total: total,
 		 samples: j.samples, idle: j.idle, live: !!j.live, ended: !!j.ended,
 		 filtered: !!j.filtered, allEvents: !!j.all_events,
@@ -34,6 +40,38 @@ export function heatFromJSON(file, j) {
 		 lost: Number(j.lost) || 0, recording: j.recording || null };
 }
 export function heatFile() { return st.pickFile || st.file; }
+
+// The second (since start_sec) drawn column c shows.
+export function secOfCol(h, c) { return h.colmap ? h.colmap[c] : c; }
+// Where cell t starts, and where it ends, in ns since start_sec.
+export function heatCellStartNs(h, t) {
+	if (!h.colmap) return cellStartNs(t, h.rows);
+	var c = Math.floor(t / h.rows), r = t - c * h.rows;
+	if (c >= h.ncols) return heatEndNs(h);
+	return h.colmap[c] * NS_PER_SEC + Math.ceil(r * NS_PER_SEC / h.rows);
+}
+export function heatCellEndNs(h, t) {
+	var c = Math.floor(t / h.rows), r = t - c * h.rows;
+	return secOfCol(h, c) * NS_PER_SEC + Math.ceil((r + 1) * NS_PER_SEC / h.rows);
+}
+// The end of the last drawn second.
+export function heatEndNs(h) {
+	return h.ncols ? (secOfCol(h, h.ncols - 1) + 1) * NS_PER_SEC : 0;
+}
+// The cell of a time in ns. On a cut axis a time in a gap between drawn
+// seconds gives the first cell after it (after: true) or the last before.
+export function heatCellOfNs(h, ns, after) {
+	if (!h.colmap) return cellOfNs(ns, h.rows);
+	var sec = Math.floor(ns / NS_PER_SEC), m = h.colmap;
+	var lo = 0, hi = m.length;	// first drawn column >= sec
+	while (lo < hi) {
+		var mid = (lo + hi) >> 1;
+		if (m[mid] < sec) lo = mid + 1; else hi = mid;
+	}
+	if (lo < m.length && m[lo] === sec)
+		return lo * h.rows + (cellOfNs(ns, h.rows) - sec * h.rows);
+	return after ? lo * h.rows : lo * h.rows - 1;
+}
 export function loadHeatmap() {
 	var file = heatFile();
 	var g = ++gen.heat;
@@ -246,7 +284,8 @@ export function updateHeatTitle() {
 	if (!h) return;
 	title.appendChild(el('strong', '', h.file));
 	title.appendChild(document.createTextNode(
-		'  ' + h.ncols + ' s \u00d7 ' + h.rows + ' rows, ' + fmtCount(h.total) + ' samples' +
+		'  ' + h.ncols + ' s' + (h.colmap ? ' with samples (' + fmtCount(h.cut) + ' empty seconds cut)' : '') +
+		' \u00d7 ' + h.rows + ' rows, ' + fmtCount(h.total) + ' samples' +
 		(h.filtered ? ' matching the filters' : '') + eventLabel(h) +
 		(h.idle ? ' (' + fmtCount(h.idle) + ' idle dropped)' : '') + ', max cell ' + h.max +
 		(h.live ? (h.ended ? ' \u2014 capture ended' : ' \u2014 live') : '') +
@@ -276,9 +315,9 @@ export function selectedCells(h, sel, file) {
 	if (n === 0) return null;
 	// whole profile selections are not highlighted: nothing was clicked
 	if (sel.from === null && sel.to === null) return null;
-	var a = sel.from === null ? 0 : cellOfNs(sel.from, h.rows);
-	var b = sel.to === null ? n - 1 : cellOfNs(sel.to - 1, h.rows);
-	if (a >= n) return null;
+	var a = sel.from === null ? 0 : heatCellOfNs(h, sel.from, true);
+	var b = sel.to === null ? n - 1 : heatCellOfNs(h, sel.to - 1, false);
+	if (a >= n || b < a) return null;
 	return [a, Math.min(b, n - 1)];
 }
 export function niceStep(minStep) {
@@ -299,14 +338,25 @@ export function drawAxes(ctx, h, g) {
 	for (var c = 0; c <= h.ncols; c += step) {
 		var x = g.x0 + c * g.cw;
 		ctx.moveTo(x + 0.5, yb); ctx.lineTo(x + 0.5, yb + 4);
-		ctx.fillText(String(c), x, yb + 15);
+		ctx.fillText(String(c < h.ncols ? secOfCol(h, c) : secOfCol(h, h.ncols - 1) + 1), x, yb + 15);
 	}
 	ctx.stroke();
+	if (h.colmap) {	// a cut axis: a mark where empty seconds were left out
+		ctx.beginPath();
+		for (var k = 1; k < h.ncols; k++) {
+			if (h.colmap[k] === h.colmap[k - 1] + 1) continue;
+			var xg = g.x0 + k * g.cw;
+			ctx.moveTo(xg - 2.5, yb + 8); ctx.lineTo(xg + 0.5, yb + 2);
+			ctx.moveTo(xg + 0.5, yb + 8); ctx.lineTo(xg + 3.5, yb + 2);
+		}
+		ctx.stroke();
+	}
 	drawYAxis(ctx, g);
 	ctx.fillStyle = cssVar('--fg', '#222');
 	ctx.font = '11px system-ui, sans-serif';
 	ctx.textAlign = 'center';
-	ctx.fillText('second', g.x0 + g.pw / 2, yb + 29);
+	ctx.fillText(h.colmap ? 'second (only the ' + h.ncols + ' seconds with samples: ' + h.cut +
+		' empty seconds left out)' : 'second', g.x0 + g.pw / 2, yb + 29);
 }
 // y: millisecond offset within the second, 0 at the bottom. Drawn on the
 // grid and on #heat-yaxis, which stays at the left edge when a long
@@ -355,7 +405,7 @@ export function updateHeatInfo() {
 	if (!h) { text(info, ''); return; }
 	var msg;
 	if (st.pending !== null)
-		msg = (st.picking ? 'Second range: ' : '') + 'start ' + nsToSec(cellStartNs(st.pending, h.rows)) + ' s selected; click the end cell (Esc cancels).';
+		msg = (st.picking ? 'Second range: ' : '') + 'start ' + nsToSec(heatCellStartNs(h, st.pending)) + ' s selected; click the end cell (Esc cancels).';
 	else if (st.picking)
 		msg = 'Compare: click the start cell, then the end cell of the second range' + (st.pickFile ? ' in ' + st.pickFile : '') + '.';
 	else
@@ -441,7 +491,8 @@ export function showCellTip(t, pageX, pageY) {
 	var c = Math.floor(t / h.rows), r = t - c * h.rows;
 	var ms0 = r * 1000 / h.rows, ms1 = (r + 1) * 1000 / h.rows;
 	clear(tip);
-	tip.appendChild(el('div', '', 'second ' + c + (h.base !== undefined ? ' (perf time ' + (h.base + c) + ')' : '')));
+	var sec = secOfCol(h, c);
+	tip.appendChild(el('div', '', 'second ' + sec + (h.base !== undefined ? ' (perf time ' + (h.base + sec) + ')' : '')));
 	tip.appendChild(el('div', '', 'ms ' + fmtMs(ms0) + '\u2013' + fmtMs(ms1)));
 	tip.appendChild(el('div', '', 'count ' + h.cells[t]));
 	tip.hidden = false;
@@ -459,7 +510,7 @@ export function clickCell(t) {
 	var a = st.pending, b = t;
 	if (b < a) { var x = a; a = b; b = x; }	// reversed clicks: swap
 	st.pending = null;
-	var range = { from: cellStartNs(a, h.rows), to: cellStartNs(b + 1, h.rows) };
+	var range = { from: heatCellStartNs(h, a), to: heatCellEndNs(h, b) };
 	if (st.picking) {
 		st.cmp = { file: heatFile(), from: range.from, to: range.to };
 		st.tab = 'diff';

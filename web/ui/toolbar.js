@@ -3,9 +3,9 @@
 import { endPicking } from './compare.js';
 import { fg } from './flamegraph.js';
 import { loadFlame } from './flameload.js';
-import { drawHeatmap, loadHeatmap, selChanged } from './heatmap.js';
+import { drawHeatmap, heatEndNs, loadHeatmap, selChanged } from './heatmap.js';
 import { st, writeHash } from './state.js';
-import { $, NS_PER_SEC } from './util.js';
+import { $ } from './util.js';
 
 // ---- toolbar -----------------------------------------------------------------------------------------
 export function setupToolbar() {
@@ -69,7 +69,7 @@ export function stepSelection(dir) {
 	var h = st.heat, sel = st.sel;
 	if (!h || !sel || sel.from === null || sel.to === null) return;
 	var len = sel.to - sel.from, from = sel.from + dir * len;
-	var endNs = h.ncols * NS_PER_SEC;
+	var endNs = heatEndNs(h);
 	if (from < 0 || from >= endNs) return;
 	st.sel = { from: from, to: from + len };
 	writeHash();
@@ -80,5 +80,5 @@ export function updateStepper() {
 	var h = st.heat, sel = st.sel;
 	var ok = !!(h && sel && sel.from !== null && sel.to !== null);
 	$('step-back').disabled = !ok || sel.from - (sel.to - sel.from) < 0;
-	$('step-fwd').disabled = !ok || sel.to >= h.ncols * NS_PER_SEC;
+	$('step-fwd').disabled = !ok || sel.to >= heatEndNs(h);
 }
