@@ -117,6 +117,9 @@ export function liveEnded() {
 export function applyCells(j) {
 	var h = st.heat;
 	if (!h || st.pickFile || !h.live || h.filtered) return;
+	// a cut axis (heatmap.js colmap): cells events name real seconds, not
+	// drawn columns; the heatmap is the one loaded (reload to update)
+	if (h.colmap) return;
 	var ncols = Math.max(h.ncols, Number(j.ncols) || 0);
 	if (ncols > h.ncols) {
 		for (var i = h.ncols * h.rows; i < ncols * h.rows; i++) h.cells.push(0);
