@@ -212,6 +212,10 @@ const struct folded_text *pprof_get(const struct job *job, int fd, const struct 
 void heatmap_json(struct fp_sink *s, const struct heatmap *h);
 /* Frees h's cells, axis and event list. */
 void heatmap_free(struct heatmap *h);
+/* The axis h is drawn on, into ax (free with fp_heatmap_axis_free). */
+void heatmap_axis_of(const struct heatmap *h, struct fp_heatmap_axis *ax);
+/* The bytes h's cells and axis take (the cache's budget). */
+size_t heatmap_bytes(const struct heatmap *h);
 
 /* Builds a heatmap from G/H/I/W records (files and the live capture). */
 struct heatmap_builder {
