@@ -219,7 +219,7 @@ test: | $(DEPS_FIRST)
 	$(MAKE) $(SUBJOBS) SAN=1 OPT=-O1 BUILD=build-asan BIN=bin-asan tests
 	FP_JOBS=$(FP_JOBS) tests/run-all.sh
 
-bench: $(STAGES) $(RUNNER)
+bench: $(STAGES) $(RUNNER) $(WEB)
 	bench/run.sh
 
 # Programs into PREFIX/bin; pipeline files and the bpftrace program into
