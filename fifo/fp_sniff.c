@@ -99,6 +99,48 @@ const char *fp_sniff_reader(enum fp_capture_kind k)
 	}
 }
 
+/* Does the head hold the JSON object key "key" (the quoted name, blanks,
+ * then ':')?  A string value with the same text is not followed by ':'. */
+static int has_json_key(const unsigned char *p, size_t n, const char *key)
+{
+	size_t kn = strlen(key);
+	const unsigned char *end = p + n;
+
+	for (const unsigned char *q = p; q + kn + 2 <= end; q++) {
+		if (*q != '"' || memcmp(q + 1, key, kn) || q[kn + 1] != '"')
+			continue;
+		const unsigned char *c = skip_blanks(q + kn + 2, end);
+
+		if (c < end && *c == ':')
+			return 1;
+	}
+	return 0;
+}
+
+/* A Chrome profile by its structure, not just any JSON (a report's
+ * heatmap.json is JSON too): a .cpuprofile has "nodes" with "callFrame"s
+ * and "samples"/"timeDeltas"; a trace is {"traceEvents": ...} or an array
+ * of trace events, each with "ph" and "ts". Only the head is looked at, so
+ * a .cpuprofile whose "samples" lie past it is known by its call frames. */
+static int is_chrome_profile(const unsigned char *p, size_t n)
+{
+	const unsigned char *end = p + n, *q;
+
+	if (classify(p, n) != FP_CAPTURE_CHROME)
+		return 0;
+	if (n >= 3 && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf)
+		p += 3;
+	q = skip_blanks(p, end);
+	if (q < end && *q == '[')
+		return has_json_key(q, (size_t)(end - q), "ph") &&
+		       has_json_key(q, (size_t)(end - q), "ts");
+	if (has_json_key(p, n, "traceEvents"))
+		return 1;
+	return has_json_key(p, n, "nodes") &&
+	       (has_json_key(p, n, "callFrame") || has_json_key(p, n, "samples") ||
+		has_json_key(p, n, "timeDeltas"));
+}
+
 /* "123.456789:" */
 static int is_timestamp_word(const unsigned char *w, size_t n)
 {
@@ -171,7 +213,7 @@ struct fp_sniffed fp_sniff_profile(int fd)
 		tn = gunzip_head(head, (size_t)n, plain, sizeof plain);
 		text = plain;
 	}
-	if (classify(text, tn) == FP_CAPTURE_CHROME) {
+	if (is_chrome_profile(text, tn)) {
 		r.kind = FP_CAPTURE_CHROME;
 		r.format = r.gzip ? "chrome, gzip" : "chrome";
 	} else if (is_perf_script_text(text, tn)) {

@@ -43,7 +43,9 @@ enum fp_capture_kind fp_sniff_path(const char *path);
 const char *fp_sniff_reader(enum fp_capture_kind k);
 
 /* Strict, for profile listings: FP_CAPTURE_PERFDATA by its magic,
- * FP_CAPTURE_CHROME as fp_sniff_fd, FP_CAPTURE_PERF only when the first
+ * FP_CAPTURE_CHROME by structure, not just any JSON: a .cpuprofile
+ * ("nodes" with "callFrame", "samples" or "timeDeltas"), {"traceEvents":
+ * ...}, or an array of trace events ("ph" and "ts"); FP_CAPTURE_PERF only when the first
  * line that is not a '#' comment or blank (after gunzip) looks like a perf
  * script sample header: a word "SECONDS.FRACTION:" (the timestamp), or
  * when the head is perf script's "# ========" header; else

@@ -5,7 +5,8 @@ test_description='the profile list shows captures only, recognised by content, w
 
 # A directory as users have them: captures under any name, and the files
 # that were lying around (notes, scripts, a binary, an empty file), and a
-# perf.data (pipe format: fp-perfdata reads it).
+# perf.data (pipe format: fp-perfdata reads it), and a report directory
+# (its heatmap.json is JSON, but no Chrome profile).
 mkdir mix mix/sub &&
 cp "$EXAMPLES/demo-clockloop.perf.gz" mix/ &&
 zcat "$EXAMPLES/multiproc.perf.gz" >mix/sub/capture.txt &&
@@ -18,6 +19,8 @@ cp "$TOP/tests/fuzz/corpus/fuzz-perfdata/pipe-busy.data" mix/perf.data &&
 printf "%s\n" "# ========" "# captured on    : Tue Dec  1 08:00:00 2026" "# ========" "#" \
 	"sh 12 100.000001: 1 cpu-clock:" "	ffffffff81000000 f ([kernel.kallsyms])" "" >mix/with-header.perf &&
 printf "%s\n" "{\"nodes\":[],\"startTime\":0,\"endTime\":0,\"samples\":[],\"timeDeltas\":[]}" >mix/app.cpuprofile &&
+flamepipe report -q "$EXAMPLES/demo-clockloop.perf.gz" -o mix/rep &&
+test -s mix/rep/heatmap.json &&
 start_server mix || exit 1
 
 test_expect_success 'only the captures are listed, sorted, with format and size' '

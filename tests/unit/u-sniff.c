@@ -82,6 +82,34 @@ static void empty_and_unreadable_files_are_perf(void **state)
 	assert_string_equal(fp_sniff_reader(FP_CAPTURE_PERF), "fp-read");
 }
 
+static enum fp_capture_kind listed_as(const char *text, int gz)
+{
+	int fd = file_with(text, strlen(text), gz);
+	struct fp_sniffed k = fp_sniff_profile(fd);
+
+	close(fd);
+	return k.kind;
+}
+
+/* The profile list: a Chrome profile by its structure, not any JSON. */
+static void the_listing_knows_chrome_json_by_its_structure(void **state)
+{
+	assert_int_equal(listed_as("{\"nodes\":[{\"id\":1,\"callFrame\":{}}],\"samples\":[1]}", 0),
+			 FP_CAPTURE_CHROME);
+	assert_int_equal(listed_as("{\"nodes\": [], \"timeDeltas\": []}", 1), FP_CAPTURE_CHROME);
+	assert_int_equal(listed_as("\xef\xbb\xbf { \"traceEvents\" : [] }", 0), FP_CAPTURE_CHROME);
+	assert_int_equal(listed_as("[{\"name\":\"Profile\",\"ph\":\"P\",\"ts\":1}]", 0),
+			 FP_CAPTURE_CHROME);
+	/* a report's heatmap.json and other JSON are not profiles */
+	assert_int_equal(listed_as("{\"columns\":[0,1],\"rows\":50,\"values\":[[1]],"
+				   "\"maxvalue\":1,\"dropped\":0}", 0), FP_CAPTURE_NONE);
+	assert_int_equal(listed_as("{\"name\":\"nodes\",\"samples\":\"traceEvents\"}", 0),
+			 FP_CAPTURE_NONE);	/* the words as values, not keys */
+	assert_int_equal(listed_as("{\"nodes\":[]}", 0), FP_CAPTURE_NONE);
+	assert_int_equal(listed_as("[{\"name\":\"x\"}]", 0), FP_CAPTURE_NONE);
+	assert_int_equal(listed_as("[ ]", 0), FP_CAPTURE_NONE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -90,6 +118,7 @@ int main(void)
 		cmocka_unit_test(gzip_is_looked_through),
 		cmocka_unit_test(text_that_only_starts_like_json_is_perf),
 		cmocka_unit_test(empty_and_unreadable_files_are_perf),
+		cmocka_unit_test(the_listing_knows_chrome_json_by_its_structure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
