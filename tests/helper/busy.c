@@ -6,16 +6,18 @@
  * Spins in fp_busy_spin_marker() until it has used CPU_MS milliseconds of
  * CPU time (so a loaded machine still gives about HZ * CPU_MS / 1000
  * samples) or WALL_MS of wall time have passed (default 8000: a bound on
- * the test's run time), then writes "<start_ns> <end_ns>" (CLOCK_MONOTONIC,
- * the clock of bpftrace's nsecs and of perf's timestamps) to TIMES_FILE, so
- * a test can check that the samples of that function land in those
- * seconds of the heatmap.
+ * the test's run time), then writes "<start_ns> <end_ns> <pid>"
+ * (CLOCK_MONOTONIC, the clock of bpftrace's nsecs and of perf's timestamps)
+ * to TIMES_FILE, so a test can check that the samples of that function land
+ * in those seconds of the heatmap. The pid tells this run's samples from
+ * those of another busy on the machine (a system-wide profile sees them all).
  * Exit codes: 0 ok, 100 usage, 111 clock or file error.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "fp_error.h"
 
@@ -68,8 +70,8 @@ int main(int argc, char **argv)
 			    start + wall_ms * NS_PER_MS);
 	uint64_t stop = clock_ns(CLOCK_MONOTONIC);
 	f = fopen(argv[2], "w");
-	if (!f || fprintf(f, "%llu %llu\n", (unsigned long long)start,
-			  (unsigned long long)stop) < 0 || fclose(f) != 0)
+	if (!f || fprintf(f, "%llu %llu %ld\n", (unsigned long long)start,
+			  (unsigned long long)stop, (long)getpid()) < 0 || fclose(f) != 0)
 		fp_die_sys(FP_EXIT_SYS, "write %s", argv[2]);
 	return 0;
 }
