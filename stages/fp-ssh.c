@@ -5,7 +5,10 @@
  *	       [--stop-timeout S] [USER@]HOST [PERF RECORD OPTIONS...] [-- COMMAND...]
  *
  * Runs, on HOST, only perf (nothing else to install there):
- *	perf record --no-buffering -o - OPTIONS -- WORKLOAD | perf script -i - --no-inline SCRIPT_ARGS
+ *	perf record --no-buffering --no-bpf-event -o - OPTIONS -- WORKLOAD |
+ *		perf script -i - --no-inline SCRIPT_ARGS
+ * (--no-bpf-event: perf script reading a stream stops at the record of a BPF
+ * program loaded during the capture, "failed to process type: 18")
  * through `ssh -T -o BatchMode=yes [--ssh-arg ...] HOST`, so symbols are
  * resolved on the host that has the binaries; perf script's text arrives on
  * stdout (copied through, so --duration can count from the first sample),
@@ -195,7 +198,7 @@ static void build_remote(char *remote, int argc, char **args, const char *const 
 	size_t rn = 0;
 	int i = 0;
 
-	add_raw(remote, &rn, "perf record --no-buffering -o -");
+	add_raw(remote, &rn, "perf record --no-buffering --no-bpf-event -o -");
 	for (; i < argc && strcmp(args[i], "--"); i++)
 		add_quoted(remote, &rn, args[i]);
 	add_raw(remote, &rn, " --");

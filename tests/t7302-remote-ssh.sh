@@ -40,7 +40,7 @@ test_expect_success 'SIGTERM to fp-ssh stops the remote perf, which writes its e
 	grep -q "perf record: Captured and wrote" err2 &&
 	test "$(awk_count_samples cap2.perf)" -gt 0 &&
 	wait_for "test -z \"\$(sshd_sessions)\"" 100 &&
-	! pgrep -f "perf record --no-buffering -o - -F 499 -a" >/dev/null
+	! pgrep -f "perf record --no-buffering --no-bpf-event -o - -F 499 -a" >/dev/null
 '
 
 test_expect_success 'every argument reaches the remote shell quoted as given' '
@@ -73,7 +73,7 @@ test_expect_success 'flamepipe live --ssh: the capture reaches the live heatmap;
 	grep -q "flamepipe: live: stopped after" live.err &&
 	grep -q flamepipe_live_spin_target rep/stacks.folded &&
 	wait_for "test -z \"\$(sshd_sessions)\"" 100 &&
-	! pgrep -f "perf record --no-buffering -o - .-F. .499." >/dev/null
+	! pgrep -f "perf record --no-buffering --no-bpf-event -o - .-F. .499." >/dev/null
 '
 
 test_expect_success 'usage errors: no host, bad --duration' '
