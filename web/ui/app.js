@@ -15,7 +15,7 @@ import { setupEventPicker } from './events.js';
 import { sandwichRows, setupSandwich } from './sandwich.js';
 import { drawnStrips, loadThreads, setupThreads } from './threads.js';
 import { focusNode, setupFlameKeys } from './flamekeys.js';
-import { drawnChart } from './chart.js';
+import { chartView, drawnChart, setupChart } from './chart.js';
 import { setupToolbar } from './toolbar.js';
 import { $, FILTER_KEYS, ROWS_CHOICES, ROWS_DEFAULT, clear, el, secToNs, text } from './util.js';
 
@@ -137,6 +137,7 @@ export function init() {
 	setupSandwich();
 	setupThreads();
 	setupFlameKeys();
+	setupChart();
 	window.addEventListener('hashchange', route);
 	route();
 }
@@ -147,6 +148,12 @@ window.flamepipe = {
 	sandwich: function () { return sandwichRows(); },
 	strips: function () { return drawnStrips(); },
 	chart: function () { return drawnChart(); },
+	chartView: function () { return chartView(); },
+	// the flame graph's visible range in samples and its width in px
+	flameView: function () {
+		return fg.data && fg.view ? { range: fg.view.range(), moved: fg.view.moved(), total: fg.data.root.total,
+					      W: Number($('flame').getAttribute('width')) } : null;
+	},
 	focus: function () { var n = focusNode(); return n ? n.name : null; },
 	redraw: function () { drawHeatmap(); },
 	// the centre of cell t in viewport coordinates (for clicks)

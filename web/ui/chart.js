@@ -7,10 +7,12 @@
 
 import { API, getJSON, qs } from './api.js';
 import { frameColor } from './flamegraph.js';
+import { panZoom, spanPx } from './panzoom.js';
 import { filterParams, gen, selectionParams, showRequestError, st } from './state.js';
-import { $, CHAR_W, FRAME_H, clear, fmtCount, merge, nsToSec, svgEl, text } from './util.js';
+import { $, CHAR_W, FRAME_H, FRAME_MOVING_MIN_PX, clear, fmtCount, merge, nsToSec, svgEl, text } from './util.js';
 
 var CHART_MIN_W = 300;
+var CHART_MIN_FRAME_PX = 0.3;	// narrower frames are not drawn
 var frames = [];	// drawn: {name, depth, x, w (samples), t (ns of the first sample)}
 
 // Frames of runs [{t, n, stack}] joined across consecutive runs.
@@ -39,41 +41,78 @@ export function chartFrames(runs) {
 	return { frames: out, total: x };
 }
 
+var drawn = null;	// {total, start_ns, end_ns} of the chart on screen
+var view = null;	// panzoom.js state of #chart
+
 function draw(j) {
-	var svg = $('chart');
-	clear(svg);
 	var c = chartFrames(j.runs || []);
 	frames = c.frames;
+	drawn = { total: c.total, start_ns: j.start_ns || 0, end_ns: j.end_ns || 0 };
+	if (view) view.forget();
+	text($('chart-title'), 'Flame chart: ' + fmtCount(c.total) + ' samples in time order, ' +
+	     nsToSec(drawn.start_ns) + ' s to ' + nsToSec(drawn.end_ns) + ' s (perf time)');
+	paint(false);
+}
+// Draws the frames in the visible range (the whole chart, or where the
+// wheel and drags moved it).
+function paint(keepScroll, moving) {
+	var minPx = moving ? FRAME_MOVING_MIN_PX : CHART_MIN_FRAME_PX;
+	var svg = $('chart');
+	clear(svg);
 	var W = Math.max(CHART_MIN_W, $('chart-wrap').clientWidth - 2);
 	var depth = frames.reduce(function (m, f) { return Math.max(m, f.depth + 1); }, 0);
 	var H = Math.max(1, depth) * FRAME_H + FRAME_H;
 	svg.setAttribute('width', W);
 	svg.setAttribute('height', H);
-	text($('chart-title'), 'Flame chart: ' + fmtCount(c.total) + ' samples in time order, ' +
-	     nsToSec(j.start_ns || 0) + ' s to ' + nsToSec(j.end_ns || 0) + ' s (perf time)');
-	if (!c.total) return;
-	var scale = W / c.total, frag = document.createDocumentFragment();
+	if (!drawn || !drawn.total) return;
+	var r = view ? view.range() : [0, drawn.total], frag = document.createDocumentFragment();
 	frames.forEach(function (f, i) {
-		var w = f.w * scale;
-		if (w < 0.3) return;
-		var x = f.x * scale, y = H - (f.depth + 2) * FRAME_H;
+		var b = spanPx(f.x, f.w, r, W);
+		if (!b || b.w < minPx) return;
+		var y = H - (f.depth + 2) * FRAME_H;
 		var g = svgEl('g', { 'class': 'frame', 'data-i': i });
 		var t = svgEl('title');
 		t.textContent = f.name + ' (' + fmtCount(f.w) + ' samples from ' + nsToSec(f.t) + ' s)';
 		g.appendChild(t);
-		g.appendChild(svgEl('rect', { x: x, y: y, width: Math.max(0, w - 0.5), height: FRAME_H - 1, rx: 2, ry: 2,
+		g.appendChild(svgEl('rect', { x: b.x, y: y, width: Math.max(0, b.w - 0.5), height: FRAME_H - 1, rx: 2, ry: 2,
 					      fill: frameColor({ name: f.name, lib: f.lib, depth: f.depth + 1 }, null) }));
-		var chars = Math.floor((w - 6) / CHAR_W);
+		var chars = Math.floor((b.w - 6) / CHAR_W);
 		if (chars >= 3) {
-			var tx = svgEl('text', { x: x + 3, y: y + FRAME_H - 4 });
+			var tx = svgEl('text', { x: b.x + 3, y: y + FRAME_H - 4 });
 			tx.textContent = f.name.length <= chars ? f.name : f.name.slice(0, chars - 2) + '..';
 			g.appendChild(tx);
 		}
 		frag.appendChild(g);
 	});
 	svg.appendChild(frag);
+	if (keepScroll) return;
 	var wrap = $('chart-wrap');
 	wrap.scrollTop = wrap.scrollHeight;
+}
+// Wheel zoom, drag pan and double-click reset of the chart (panzoom.js);
+// clicking a frame zooms the view to its span.
+export function setupChart() {
+	var svg = $('chart');
+	view = panZoom({
+		el: svg, wrap: $('chart-wrap'),
+		extent: function () { return drawn && drawn.total ? [0, drawn.total] : null; },
+		home: function () { return [0, drawn.total]; },
+		draw: function (moving) { paint(true, moving); }
+	});
+	svg.addEventListener('click', function (ev) {
+		var t = ev.target.closest && ev.target.closest('g.frame');
+		if (!t) return;
+		var f = frames[Number(t.getAttribute('data-i'))];
+		view.zoomTo(f.x, f.x + f.w);
+	});
+	document.addEventListener('keydown', function (ev) {
+		if (ev.key === 'Escape' && st.fview === 'chart' && view.moved() &&
+		    !/^(INPUT|SELECT|TEXTAREA)$/.test(ev.target.tagName)) view.reset();
+	});
+}
+// The visible range of the chart in samples, and its width in px (tests).
+export function chartView() {
+	return view && drawn ? { range: view.range(), total: drawn.total, W: Number($('chart').getAttribute('width')) } : null;
 }
 
 // Loads and draws the chart of the current selection (when shown).

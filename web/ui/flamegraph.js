@@ -1,8 +1,9 @@
 // The interactive flame graph in #flame: tree building, colours, zoom, search.
 
+import { panZoom, spanPx } from './panzoom.js';
 import { updateSandwich } from './sandwich.js';
 import { st, writeHash } from './state.js';
-import { $, CHAR_W, FLAME_PAD, FRAME_H, FRAME_MIN_PX, SEARCH_COLOR, clamp, clear, el, fmtCount, hashName, pct, svgEl, text } from './util.js';
+import { $, CHAR_W, FLAME_PAD, FRAME_H, FRAME_MIN_PX, FRAME_MOVING_MIN_PX, SEARCH_COLOR, clamp, clear, el, fmtCount, hashName, pct, svgEl, text } from './util.js';
 
 // ---- flame graphs ---------------------------------------------------------------------------
 // Trees are FlameScope's: {n: name, l: libtype, v: self samples, c: [children]}
@@ -124,6 +125,7 @@ export var fg = {
 		}
 		// the zoom follows the frame path into the new graph, if it is there
 		this.zoomed = this.data && st.zoom ? findPath(this.data.root, st.zoom) : null;
+		if (this.view) this.view.forget();	// a new graph opens on the zoomed frame
 		if (st.zoom && !this.zoomed && this.data) { st.zoom = ''; writeHash(); }
 		this.render();	// no node has .match yet: search() marks them
 		this.search(st.search);
@@ -131,11 +133,19 @@ export var fg = {
 	},
 	tree: null, opts: null,
 	relayout: function () { this.set(this.tree, this.opts); },
-	render: function () {
+	// Draws the graph in the visible range (panzoom.js: the zoomed frame's
+	// span, or where the wheel and drags moved it). keepScroll: a pan or
+	// zoom redraw that must not move the pane back to the root; moving: a
+	// frame of a wheel zoom or drag, drawn without the frames narrower
+	// than FRAME_MOVING_MIN_PX (tens of thousands of slivers take 200 ms to
+	// draw, the frames wider than a pixel a few ms); the full drawing
+	// follows when the movement stops.
+	render: function (keepScroll, moving) {
+		var minPx = moving ? FRAME_MOVING_MIN_PX : FRAME_MIN_PX;
 		var svg = $('flame');
 		clear(svg);
 		var d = this.data;
-		$('reset-zoom').disabled = !this.zoomed;
+		$('reset-zoom').disabled = !this.zoomed && !(this.view && this.view.moved());
 		var W = Math.max(300, $('flame-wrap').clientWidth - 2);
 		if (!d || d.root.total === 0) {
 			svg.setAttribute('width', W); svg.setAttribute('height', 40);
@@ -145,7 +155,7 @@ export var fg = {
 			return;
 		}
 		var z = this.zoomed || d.root;
-		var scale = W / z.total, zx = z.x;
+		var r = this.view ? this.view.range() : [z.x, z.x + z.total];
 		var H = (d.maxDepth + 1) * FRAME_H + FLAME_PAD.top + FLAME_PAD.bottom;
 		svg.setAttribute('width', W);
 		svg.setAttribute('height', H);
@@ -156,25 +166,20 @@ export var fg = {
 		for (var a = z.parent; a; a = a.parent) ancestors.add(a);
 		var self = this;
 		d.nodes.forEach(function (n, idx) {
-			var x, w;
-			if (ancestors.has(n)) { x = 0; w = W; }
-			else {
-				if (n.x + n.total <= zx || n.x >= zx + z.total) return;
-				x = (n.x - zx) * scale; w = n.total * scale;
-				if (w < FRAME_MIN_PX) return;
-			}
+			var b = spanPx(n.x, n.total, r, W);
+			if (!b || b.w < minPx) return;
 			var y = st.icicle ? FLAME_PAD.top + n.depth * FRAME_H
 					  : H - FLAME_PAD.bottom - (n.depth + 1) * FRAME_H;
 			var fr = svgEl('g', { 'class': 'frame' + (ancestors.has(n) ? ' faded' : ''), 'data-i': idx });
 			var title = svgEl('title');
 			title.textContent = self.label(n);
 			fr.appendChild(title);
-			fr.appendChild(svgEl('rect', { x: x, y: y, width: Math.max(0, w - 0.5), height: FRAME_H - 1,
+			fr.appendChild(svgEl('rect', { x: b.x, y: y, width: Math.max(0, b.w - 0.5), height: FRAME_H - 1,
 						       rx: 2, ry: 2, fill: n.match ? SEARCH_COLOR : frameColor(n, self.diff ? self.diffMax : null) }));
 			if (n.match) fr.classList.add('match');
-			var chars = Math.floor((w - 6) / CHAR_W);
+			var chars = Math.floor((b.w - 6) / CHAR_W);
 			if (chars >= 3) {
-				var tx = svgEl('text', { x: x + 3, y: y + FRAME_H - 4 });
+				var tx = svgEl('text', { x: b.x + 3, y: y + FRAME_H - 4 });
 				tx.textContent = n.name.length <= chars ? n.name : n.name.slice(0, chars - 2) + '..';
 				fr.appendChild(tx);
 			}
@@ -182,6 +187,8 @@ export var fg = {
 		});
 		g.appendChild(frag);
 		svg.appendChild(g);
+		if (this.onRender) this.onRender();
+		if (keepScroll) return;
 		// the root (bottom row of a flame graph) in view in the bounded pane
 		var wrap = $('flame-wrap');
 		if (!st.icicle) wrap.scrollTop = wrap.scrollHeight;
@@ -202,8 +209,11 @@ export var fg = {
 		if (!t || t === document || !this.data) return null;
 		return this.data.nodes[Number(t.getAttribute('data-i'))];
 	},
+	view: null,	// panzoom.js state of #flame (setupFlame)
+	onRender: null,	// called after each drawing (flamekeys.js outlines its focus)
 	zoom: function (n) {
 		this.zoomed = n && n !== this.data.root ? n : null;
+		if (this.view) this.view.forget();
 		st.zoom = this.zoomed ? nodePath(this.zoomed) : '';
 		writeHash();
 		this.render();
@@ -250,6 +260,14 @@ export var fg = {
 };
 export function setupFlame() {
 	var svg = $('flame'), details = $('flame-details');
+	// wheel zoom around the pointer, drag pan, double-click resets (panzoom.js)
+	fg.view = panZoom({
+		el: svg, wrap: $('flame-wrap'),
+		extent: function () { return fg.data && fg.data.root.total ? [0, fg.data.root.total] : null; },
+		home: function () { var z = fg.zoomed || fg.data.root; return [z.x, z.x + z.total]; },
+		draw: function (moving) { fg.render(true, moving); },
+		onReset: function () { fg.zoom(null); }
+	});
 	svg.addEventListener('click', function (ev) {
 		var n = fg.node(ev);
 		if (n) fg.zoom(n);

@@ -1,8 +1,8 @@
-// Keyboard, wheel and help for the flame graph: arrows move a focus frame
-// (up = into the heaviest child, down = to the caller, left/right =
-// siblings), Enter zooms to it, Escape zooms out one level, Ctrl+wheel
-// zooms into the frame under the pointer (out when turned back), "?" shows
-// the help overlay. The focus frame is outlined and described below the
+// Keyboard, Ctrl+wheel and help for the flame graph: arrows move a focus
+// frame (up = into the heaviest child, down = to the caller, left/right =
+// siblings), Enter zooms to it, Escape zooms out one level (or back from a
+// wheel zoom or drag, panzoom.js), Ctrl+wheel steps into the frame under
+// the pointer (out when turned back), "?" shows the help overlay. The focus frame is outlined and described below the
 // graph, so the graph can be read without a mouse.
 
 import { fg } from './flamegraph.js';
@@ -47,7 +47,10 @@ function move(key) {
 	setFocus(next);
 	return true;
 }
+// Escape: back to the zoomed frame when the wheel or a drag moved the
+// view, else out one level.
 function zoomOut() {
+	if (fg.view && fg.view.moved()) { fg.view.reset(); return; }
 	if (!fg.zoomed) return;
 	fg.zoom(fg.zoomed.parent);
 }
@@ -58,6 +61,7 @@ export function toggleHelp(on) {
 
 export function setupFlameKeys() {
 	var svg = $('flame');
+	fg.onRender = function () { if (focus) setFocus(focus); };
 	svg.setAttribute('tabindex', '0');
 	svg.addEventListener('keydown', function (ev) {
 		if (ev.key === 'Enter' || ev.key === ' ') {
@@ -81,6 +85,7 @@ export function setupFlameKeys() {
 			var n = fg.node(ev);
 			if (n && n !== fg.zoomed) fg.zoom(n);
 		} else if (ev.deltaY > 0) {
+			if (fg.view) fg.view.forget();
 			zoomOut();
 		}
 	}, { passive: false });
@@ -90,6 +95,7 @@ export function setupFlameKeys() {
 		if (st.view !== 'profile' || /^(INPUT|SELECT|TEXTAREA)$/.test(ev.target.tagName)) return;
 		if (ev.key === '?') { toggleHelp(); ev.preventDefault(); }
 		else if (ev.key === 'Escape' && !$('flame-help').hidden) toggleHelp(false);
+		else if (ev.key === 'Escape' && ev.target !== $('flame') && fg.view && fg.view.moved()) fg.view.reset();
 	});
 }
 export function focusNode() { return focus; }

@@ -14,6 +14,7 @@ export var CANVAS_MAX_PX = 16384;	// wider canvases fail in some browsers
 export var AXIS_LABEL_MIN_PX = 34;	// x labels at least this far apart
 export var FRAME_H = 16;		// flame graph: px per frame
 export var FRAME_MIN_PX = 0.1;		// narrower frames are not drawn
+export var FRAME_MOVING_MIN_PX = 1;	// nor narrower ones while a zoom or pan moves (panzoom.js)
 export var FONT_PX = 12, CHAR_W = 0.59 * 12;
 export var FLAME_PAD = { top: 4, bottom: 4 };
 export var SEARCH_COLOR = 'rgb(230,0,230)';

@@ -1,0 +1,253 @@
+// views2-panzoom.test.mjs: wheel zoom and drag pan of the flame graph and
+// the flame chart (web/ui/panzoom.js), as in speedscope: the wheel zooms
+// continuously around the pointer (the sample under the pointer stays
+// under it; not a step to a frame), the zoom is bounded (never narrower
+// than one sample, never wider than the graph), a drag pans by exactly
+// the distance dragged and is not a click, a double-click and Escape
+// reset; the flame chart does the same. A profile of 4,000 distinct stacks
+// (made by the test) measures a wheel redraw (frames narrower than a
+// pixel are left out while moving and drawn when it stops).
+// Screenshots: tests/artifacts/views2-panzoom-*.png.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { step, check, eq, finish, deadline, onCleanup, startServe, launch, newPage, shot, shootOnFailure,
+	 waitCells } from './serve-lib.mjs';
+
+const TEST_DEADLINE_MS = 90000;
+const WAIT_MS = 15000;
+const FILE = 'multiproc.perf.gz';
+const ZOOM_PER_WHEEL_PX = 0.0025;	// web/ui/panzoom.js
+const EPS = 1e-6;
+const BIG_STACKS = 4000, REDRAW_BUDGET_MS = 100;	// about 20 ms measured; slack for a loaded machine
+
+deadline(TEST_DEADLINE_MS);
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fp-views2-panzoom-'));
+onCleanup(() => fs.rmSync(dir, { recursive: true, force: true }));
+fs.copyFileSync(path.join('examples', FILE), path.join(dir, FILE));
+// 4,000 samples, each its own stack of 12 frames (a wide, deep graph)
+let big = '';
+for (let i = 0; i < BIG_STACKS; i++) {
+	big += `bigapp 77 [000] ${(100 + i / 1000).toFixed(6)}:    1000000 cpu-clock: \n`;
+	for (let d = 11; d >= 0; d--)
+		big += `\t    55d0c0de${String(d).padStart(4, '0')} f${d}_${d < 4 ? i % (d * 7 + 3) : i % (d * 50 + 1)}+0x10 (/usr/bin/bigapp)\n`;
+	big += '\n';
+}
+fs.writeFileSync(path.join(dir, 'big.perf'), big);
+
+const browser = await launch();
+let srv;
+await step('fp-serve starts', async () => {
+	srv = await startServe(['--dir', dir]);
+});
+const page = await newPage(browser, true);
+page.setDefaultTimeout(WAIT_MS);
+shootOnFailure(page, 'views2-panzoom');
+const fview = () => page.evaluate(() => window.flamepipe.flameView());
+const box = (sel) => page.evaluate((sel) => { const r = document.querySelector(sel).getBoundingClientRect(); return { x: r.left, y: r.top, w: r.width, h: r.height }; }, sel);
+// the sample (x in graph units) under a px offset of a view
+const unitAt = (v, px) => v.range[0] + px / v.W * (v.range[1] - v.range[0]);
+const width = (v) => v.range[1] - v.range[0];
+async function waitRange(fn, old) {
+	await page.waitForFunction(([fn, old]) => {
+		const v = window.flamepipe[fn]();
+		return v && (v.range[0] !== old[0] || v.range[1] !== old[1]);
+	}, [fn, old]);
+}
+
+let v0, svg;
+await step('the whole profile is drawn, its view is the whole graph', async () => {
+	await page.goto(srv.url + '#/profile?' + new URLSearchParams({ file: FILE }));
+	await waitCells(page);
+	await page.waitForFunction(() => window.flamepipe.flame.data && window.flamepipe.flame.data.root.total > 0);
+	v0 = await fview();
+	eq(v0.range[0], 0, 'view start');
+	eq(v0.range[1], v0.total, 'view end');
+	eq(v0.moved, false, 'moved');
+	svg = await box('#flame');
+});
+
+await step('the wheel zooms continuously around the pointer, not to a frame', async () => {
+	// the pointer on a whole px (MouseEvent coordinates are rounded)
+	const X = Math.round(svg.x + svg.w * 0.3), px = X - svg.x, y = svg.y + svg.h - 10;
+	await page.mouse.move(X, y);
+	let v = v0;
+	const widths = [];
+	for (const dy of [-100, -20, -20, -20]) {
+		const u = unitAt(v, px);
+		await page.mouse.wheel(0, dy);
+		await waitRange('flameView', v.range);
+		const nv = await fview();
+		const want = width(v) * Math.exp(dy * ZOOM_PER_WHEEL_PX);
+		check(Math.abs(width(nv) - want) < EPS * v0.total, `width ${width(nv)}, want ${want}`);
+		check(Math.abs(unitAt(nv, px) - u) <= width(v) / v.W, `the sample under the pointer moved by more than 1 px: ${u} -> ${unitAt(nv, px)}`);
+		widths.push(width(nv));
+		v = nv;
+	}
+	eq(new Set(widths).size, widths.length, 'every wheel event gives a new width (continuous)');
+	eq(await page.evaluate(() => window.flamepipe.flame.zoomed), null, 'a frame was zoomed to');
+	eq(v.moved, true, 'moved');
+	check(!(await page.isDisabled('#reset-zoom')), 'Reset zoom stays disabled after a wheel zoom');
+	await shot(page, 'views2-panzoom-01-wheel');
+	// wheeled back out by the same amount: the whole graph again
+	await page.mouse.wheel(0, 160);
+	await waitRange('flameView', v.range);
+	const back = await fview();
+	check(Math.abs(back.range[0]) < EPS * v0.total && Math.abs(back.range[1] - v0.total) < EPS * v0.total,
+	      'wheeling out by as much did not give the whole graph: ' + back.range);
+});
+
+await step('the zoom is bounded: one sample fills the pane at most, the whole graph at least', async () => {
+	const px = Math.round(svg.w * 0.9);
+	await page.mouse.move(svg.x + px, svg.y + svg.h - 10);
+	for (let i = 0; i < 20; i++) await page.mouse.wheel(0, -1000);
+	await page.waitForFunction(() => { const v = window.flamepipe.flameView(); return v.range[1] - v.range[0] <= 1 + 1e-9; });
+	const v = await fview();
+	eq(width(v), 1, 'narrowest view (samples)');
+	check(v.range[0] >= 0 && v.range[1] <= v.total, 'view outside the graph: ' + v.range);
+	const drawnIn = await page.evaluate(() => Array.from(document.querySelectorAll('#flame g.frame rect')).every((r) => {
+		const x = Number(r.getAttribute('x')), w = Number(r.getAttribute('width'));
+		return x >= 0 && x + w <= Number(document.getElementById('flame').getAttribute('width')) + 1e-6;
+	}));
+	check(drawnIn, 'a frame is drawn outside the pane');
+	for (let i = 0; i < 20; i++) await page.mouse.wheel(0, 1000);
+	await page.waitForFunction(() => { const v = window.flamepipe.flameView(); return v.range[0] === 0 && v.range[1] === v.total; });
+});
+
+await step('a drag pans by the distance dragged and is not a click (no frame zoom)', async () => {
+	const cx = svg.x + svg.w / 2, y = svg.y + svg.h - 10;
+	await page.mouse.move(cx, y);
+	await page.mouse.wheel(0, -400);
+	await page.waitForFunction((t) => { const v = window.flamepipe.flameView(); return v.range[1] - v.range[0] < t / 2; }, v0.total);
+	const v = await fview();
+	await page.mouse.move(cx, y);
+	await page.mouse.down();
+	for (let i = 1; i <= 10; i++) await page.mouse.move(cx - 20 * i, y);
+	await page.mouse.up();
+	await waitRange('flameView', v.range);
+	const nv = await fview();
+	const want = v.range[0] + 200 * width(v) / v.W;
+	check(Math.abs(nv.range[0] - want) < EPS * v0.total, `view start after the drag: ${nv.range[0]}, want ${want}`);
+	check(Math.abs(width(nv) - width(v)) < EPS * v0.total, 'a drag changed the zoom');
+	eq(await page.evaluate(() => window.flamepipe.flame.zoomed), null, 'the drag zoomed to a frame');
+	await shot(page, 'views2-panzoom-02-drag');
+	// dragged far to the right: the view stops at the graph's start
+	for (let k = 0; k < 3; k++) {
+		await page.mouse.move(svg.x + 5, y);
+		await page.mouse.down();
+		for (let i = 1; i <= 10; i++) await page.mouse.move(svg.x + 5 + (svg.w - 10) * i / 10, y);
+		await page.mouse.up();
+	}
+	await page.waitForFunction(() => window.flamepipe.flameView().range[0] === 0);
+});
+
+await step('a double-click resets the view; so does Escape', async () => {
+	await page.dblclick('#flame', { position: { x: svg.w / 2, y: svg.h - 10 } });
+	await page.waitForFunction(() => { const v = window.flamepipe.flameView(); return !v.moved && v.range[0] === 0 && v.range[1] === v.total; });
+	eq(await page.evaluate(() => window.flamepipe.flame.zoomed), null, 'zoomed after the double-click');
+	await page.mouse.move(svg.x + svg.w / 3, svg.y + svg.h - 10);
+	await page.mouse.wheel(0, -300);
+	await page.waitForFunction(() => window.flamepipe.flameView().moved);
+	await page.keyboard.press('Escape');
+	await page.waitForFunction(() => { const v = window.flamepipe.flameView(); return !v.moved && v.range[1] === v.total; });
+});
+
+await step('a click still zooms to the frame; the wheel then moves from its span and Escape returns to it', async () => {
+	const hit = await page.evaluate(() => {
+		const d = window.flamepipe.flame.data;
+		const n = d.root.kids.slice().sort((a, b) => b.total - a.total)[0];
+		const r = document.querySelector(`#flame g.frame[data-i="${d.nodes.indexOf(n)}"] rect`).getBoundingClientRect();
+		return { x: r.left + r.width / 2, y: r.top + r.height / 2, from: n.x, to: n.x + n.total, name: n.name };
+	});
+	await page.mouse.click(hit.x, hit.y);
+	await page.waitForFunction((n) => window.flamepipe.flame.zoomed && window.flamepipe.flame.zoomed.name === n, hit.name);
+	let v = await fview();
+	eq(v.range.join(), [hit.from, hit.to].join(), 'view of the zoomed frame');
+	await page.mouse.move(svg.x + svg.w / 2, svg.y + svg.h - 10);
+	await page.mouse.wheel(0, 200);
+	await waitRange('flameView', v.range);
+	v = await fview();
+	check(width(v) > hit.to - hit.from, 'wheeling out of a zoomed frame did not widen the view');
+	await page.focus('#flame');
+	await page.keyboard.press('Escape');
+	await page.waitForFunction((w) => window.flamepipe.flameView().range.join() === w, [hit.from, hit.to].join());
+	await page.keyboard.press('Escape');
+	await page.waitForFunction(() => !window.flamepipe.flame.zoomed);
+});
+
+await step('the flame chart zooms around the pointer, pans by a drag, a click zooms to a frame, a double-click resets', async () => {
+	await page.goto(srv.url + '#/profile?' + new URLSearchParams({ file: FILE, fv: 'chart', start: '2', end: '3' }));
+	await page.waitForFunction(() => window.flamepipe.chart().length > 0 && window.flamepipe.chartView());
+	const c = await box('#chart');
+	const cv = () => page.evaluate(() => window.flamepipe.chartView());
+	let v = await cv();
+	eq(v.range.join(), [0, v.total].join(), 'chart view');
+	const X = Math.round(c.x + c.w * 0.6), px = X - c.x, y = c.y + c.h - 24;
+	await page.mouse.move(X, y);
+	const u = unitAt(v, px);
+	await page.mouse.wheel(0, -200);
+	await waitRange('chartView', v.range);
+	let nv = await cv();
+	check(Math.abs(width(nv) - v.total * Math.exp(-200 * ZOOM_PER_WHEEL_PX)) < EPS * v.total, 'chart zoom width');
+	check(Math.abs(unitAt(nv, px) - u) <= v.total / v.W, 'chart: the sample under the pointer moved by more than 1 px');
+	v = nv;
+	await page.mouse.down();
+	for (let i = 1; i <= 5; i++) await page.mouse.move(X + 20 * i, y);
+	await page.mouse.up();
+	await waitRange('chartView', v.range);
+	nv = await cv();
+	check(Math.abs(nv.range[0] - Math.max(0, v.range[0] - 100 * width(v) / v.W)) < EPS * v.total, 'chart pan');
+	await shot(page, 'views2-panzoom-03-chart');
+	await page.dblclick('#chart', { position: { x: px, y: c.h - 24 } });
+	await page.waitForFunction(() => { const v = window.flamepipe.chartView(); return v.range[0] === 0 && v.range[1] === v.total; });
+	const f = await page.evaluate(() => {
+		const fr = window.flamepipe.chart().filter((f) => f.depth === 1).sort((a, b) => b.w - a.w)[0];
+		const i = window.flamepipe.chart().indexOf(fr);
+		const r = document.querySelector(`#chart g.frame[data-i="${i}"] rect`).getBoundingClientRect();
+		return { x: r.left + r.width / 2, y: r.top + r.height / 2, from: fr.x, to: fr.x + fr.w };
+	});
+	await page.mouse.click(f.x, f.y);
+	await page.waitForFunction((w) => window.flamepipe.chartView().range.join() === w, [f.from, f.to].join());
+});
+
+await step(`while the wheel zooms a ${BIG_STACKS}-stack graph, a drawing takes under ${REDRAW_BUDGET_MS} ms (median); all of it is drawn when it stops`, async () => {
+	await page.goto(srv.url + '#/profile?' + new URLSearchParams({ file: 'big.perf' }));
+	await page.waitForFunction((n) => window.flamepipe.flame.data && window.flamepipe.flame.data.root.total === n, BIG_STACKS);
+	const b = await box('#flame');
+	const nodes = await page.evaluate(() => window.flamepipe.flame.data.nodes.length);
+	await page.mouse.move(b.x + b.w * 0.4, b.y + b.h - 10);
+	// the time each drawing of the flame graph takes, moving or settled
+	await page.evaluate(() => {
+		const fg = window.flamepipe.flame, render = fg.render;
+		window.drawTimes = { moving: [], settled: [] };
+		fg.render = function (keep, moving) {
+			const t0 = performance.now();
+			render.call(fg, keep, moving);
+			window.drawTimes[moving ? 'moving' : 'settled'].push(performance.now() - t0);
+		};
+	});
+	for (let i = 0; i < 12; i++) {
+		const old = (await fview()).range;
+		await page.mouse.wheel(0, i < 8 ? -120 : 120);
+		await waitRange('flameView', old);
+	}
+	const all = await page.evaluate(() => window.drawTimes);
+	const times = all.moving;
+	check(times.length >= 12, 'moving drawings: ' + times.length);
+	times.sort((a, b) => a - b);
+	const median = times[times.length >> 1];
+	console.log(`# ${nodes} nodes: a drawing while the wheel zooms: median ${median.toFixed(1)} ms, max ${times[times.length - 1].toFixed(1)} ms (${times.length}); settled: ${all.settled.map((t) => t.toFixed(0)).join(', ')} ms`);
+	check(median < REDRAW_BUDGET_MS, `median redraw ${median} ms`);
+	// once the wheel stops, every frame at least FRAME_MIN_PX wide is drawn again
+	await page.waitForFunction(() => {
+		const fg = window.flamepipe.flame, v = window.flamepipe.flameView(), s = v.W / (v.range[1] - v.range[0]);
+		const want = fg.data.nodes.filter((n) => Math.min(n.x + n.total, v.range[1]) - Math.max(n.x, v.range[0]) >= 0.1 / s).length;
+		return document.querySelectorAll('#flame g.frame').length === want;
+	});
+	await shot(page, 'views2-panzoom-04-big');
+});
+
+await step('no script errors on the page', async () => {
+	eq(page.pageErrors.join('; '), '', 'page errors');
+});
+await finish(0);
