@@ -314,10 +314,19 @@ static void pump_out_drained(struct fp_out *o)
 	o->on_drain = NULL;
 }
 
+const char *fp_too_long_text(void)
+{
+	static char text[64];
+
+	if (!text[0])
+		snprintf(text, sizeof text, "line longer than %u bytes skipped", FP_LINE_MAX);
+	return text;
+}
+
 static void default_too_long(struct fp_pump *p, uint64_t lineno)
 {
 	(void)lineno;
-	fp_pump_warn(p, "line longer than %u bytes skipped", FP_LINE_MAX);
+	fp_pump_warn(p, "%s", fp_too_long_text());
 }
 
 void fp_pump_warn(struct fp_pump *p, const char *fmt, ...)
@@ -740,6 +749,7 @@ static void pump_after_step(struct fp_pump *p, int r)
 	}
 	if (r == 1) {
 		/* Input idle: let the stage publish, then push everything out. */
+		p->seen_idle = 1;
 		if (p->ops->idle)
 			p->ops->idle(p);
 		fp_out_flush(&p->out);

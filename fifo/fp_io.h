@@ -140,6 +140,8 @@ struct fp_pump {
 				 * skipped, so it does not depend on how the
 				 * input arrived, even when a stage stops early */
 	uint64_t lines_too_long;
+	int seen_idle;		/* the input has paused at least once (a live
+				 * stream, not a file read to its end) */
 	int unterminated;	/* the line being delivered is the last one and
 				 * had no LF (a cut file?) */
 	struct fp_out out;
@@ -184,6 +186,9 @@ void fp_pump_resume(struct fp_pump *p);
 #define FP_SIGNAL_GRACE_MS 500
 int fp_signal_pending(void);
 
+/* "line longer than FP_LINE_MAX bytes skipped": the default too_long
+ * warning's text, for stages that route it through their own counters. */
+const char *fp_too_long_text(void);
 void fp_pump_warn(struct fp_pump *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

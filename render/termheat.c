@@ -1,8 +1,12 @@
 /* termheat.c: terminal heatmap (see termheat.h). */
 #include "termheat.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #define LABEL_WIDTH 6		/* "980ms " */
 #define HEADER_LINES 2		/* title, legend */
@@ -14,6 +18,8 @@
 #define LEGEND_PREFIX "scale: 0 "
 #define MIN_COLS 32		/* the legend line fits */
 #define LEGEND_STEPS 9		/* the plain ramp has 9 non-blank steps */
+#define DEFAULT_TERM_COLS 80	/* no tty and no $COLUMNS */
+#define DEFAULT_TERM_LINES 24
 
 enum fp_term_color fp_term_detect_color(int is_tty)
 {
@@ -137,4 +143,80 @@ void fp_heatmap_term(struct fp_sink *s, const struct fp_heatmap *hm, const struc
 	end_line(s, o);
 	if (o->home)
 		fp_sink_str(s, "\033[J");
+}
+
+/* ---- the terminal driver ------------------------------------------------ */
+
+int fp_term_view_open(struct fp_term_view *v, const char *tty_path, enum fp_term_mode mode)
+{
+	memset(v, 0, sizeof *v);
+	v->fd = 1;
+	if (tty_path) {
+		v->fd = open(tty_path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		if (v->fd < 0)
+			return -1;
+	}
+	v->is_tty = isatty(v->fd);
+	switch (mode) {
+	case FP_TERM_MODE_PLAIN: v->color = FP_TERM_PLAIN; break;
+	case FP_TERM_MODE_COLOR:
+		v->color = fp_term_detect_color(1);
+		if (v->color == FP_TERM_PLAIN)	/* NO_COLOR, but asked for colour */
+			v->color = FP_TERM_256;
+		break;
+	default: v->color = fp_term_detect_color(v->is_tty); break;
+	}
+	return 0;
+}
+
+/* The size asked for, else the tty's, else $COLUMNS x $LINES, else 80x24. */
+static void view_size(const struct fp_term_view *v, unsigned *cols, unsigned *lines)
+{
+	struct winsize ws;
+	const char *e;
+
+	*cols = v->cols;
+	*lines = v->lines;
+	if (*cols && *lines)
+		return;
+	if (v->is_tty && ioctl(v->fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col && ws.ws_row) {
+		*cols = ws.ws_col;
+		*lines = ws.ws_row;
+		return;
+	}
+	*cols = (e = getenv("COLUMNS")) && atoi(e) > 0 ? (unsigned)atoi(e) : DEFAULT_TERM_COLS;
+	*lines = (e = getenv("LINES")) && atoi(e) > 0 ? (unsigned)atoi(e) : DEFAULT_TERM_LINES;
+}
+
+int fp_term_view_draw(struct fp_term_view *v, const struct fp_heatmap *hm, int final)
+{
+	struct fp_term_opts o;
+	struct fp_sink s;
+	int rc = 0;
+
+	view_size(v, &o.cols, &o.lines);
+	o.color = v->color;
+	o.home = v->is_tty;
+	o.title = v->title;
+	fp_sink_init_mem(&s);
+	if (v->is_tty && !v->drawn)
+		fp_sink_str(&s, "\033[2J\033[?25l");	/* clear once, hide the cursor */
+	fp_heatmap_term(&s, hm, &o);
+	if (v->is_tty && final)
+		fp_sink_str(&s, "\033[?25h");
+	for (size_t off = 0; off < s.len;) {
+		ssize_t n = write(v->fd, s.buf + off, s.len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			rc = -1;
+			break;
+		}
+		off += (size_t)n;
+	}
+	int err = errno;
+	fp_sink_free(&s);
+	errno = err;
+	v->drawn = 1;
+	return rc;
 }

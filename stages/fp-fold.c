@@ -119,7 +119,6 @@ struct fold_state {
 	uint64_t event_matched;	/* samples --event-filter kept, since the start */
 	char event_seen[FP_EVENT_EXAMPLE_MAX];	/* an event it did not match */
 	int changed;		/* since the last snapshot */
-	int seen_idle;		/* the input has paused: a live stream */
 	ev_timer snapshot_timer;
 	/* I statistics */
 	uint64_t samples;	/* folded since the last reset */
@@ -349,27 +348,16 @@ static void on_eof(struct fp_pump *p)
 		write_snapshot(st);
 }
 
-static void on_idle(struct fp_pump *p)
-{
-	struct fold_state *st = p->ctx;
-
-	st->seen_idle = 1;
-}
-
 static void on_too_long(struct fp_pump *p, uint64_t lineno)
 {
-	struct fold_state *st = p->ctx;
-	char msg[96];
-
-	snprintf(msg, sizeof msg, "line longer than %u bytes skipped", FP_LINE_MAX);
-	input_warning(st, msg);
+	input_warning(p->ctx, fp_too_long_text());
 }
 
 static void on_snapshot_timer(struct ev_loop *loop, ev_timer *w, int revents)
 {
 	struct fold_state *st = w->data;
 
-	if (!st->changed || !st->seen_idle)
+	if (!st->changed || !st->pump.seen_idle)
 		return;
 	write_snapshot(st);
 	fp_out_flush(&st->pump.out);
@@ -378,7 +366,6 @@ static void on_snapshot_timer(struct ev_loop *loop, ev_timer *w, int revents)
 static const struct fp_pump_ops fold_ops = {
 	.line = on_line,
 	.eof = on_eof,
-	.idle = on_idle,
 	.too_long = on_too_long,
 };
 

@@ -1,0 +1,217 @@
+/* renderopts.c: fp-render's options and output files (renderopts.h). */
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fp_error.h"
+#include "fp_record.h"
+#include "renderopts.h"
+#include "timeline.h"
+
+#define TIMELINE_MAX_SAMPLES 4000000	/* kept for range graphs: 64 bytes each */
+#define TIMELINE_MAX_MB_DEFAULT 32	/* index.html's embedded timeline, at most */
+#define BYTES_PER_MB (1024u * 1024u)
+#define TERM_SIZE_MAX 10000		/* --term-size, either way */
+
+const struct fp_output_spec fp_outputs[FP_N_OUT] = {
+	[FP_OUT_TSV] = { "tsv", "heatmap.tsv", 1 },
+	[FP_OUT_FOLDED] = { "folded", "stacks.folded", 1 },
+	[FP_OUT_HEAT_JSON] = { "heatmap-json", "heatmap.json", 1 },
+	[FP_OUT_HEAT_SVG] = { "heatmap-svg", "heatmap.svg", 1 },
+	[FP_OUT_FLAME_SVG] = { "flame-svg", "flame.svg", 1 },
+	[FP_OUT_FLAME_JSON] = { "flame-json", "flame.json", 0 },
+	[FP_OUT_HTML] = { "html", "index.html", 1 },
+	[FP_OUT_PPROF] = { "pprof", "profile.pb.gz", 0 },
+	[FP_OUT_SPEEDSCOPE] = { "speedscope", "speedscope.json", 0 },
+	[FP_OUT_RANGE_FOLDED] = { "range-folded", "range.folded", 0 },	/* --range-folded */
+};
+
+static _Noreturn void usage(void)
+{
+	fp_die(FP_EXIT_USAGE, "%s", FP_RENDER_USAGE);
+}
+
+static void parse_formats(struct fp_render_opts *o, const char *list)
+{
+	const char *p = list;
+	int range_folded = o->want[FP_OUT_RANGE_FOLDED];	/* set by --range-folded only */
+
+	memset(o->want, 0, sizeof o->want);
+	o->want[FP_OUT_RANGE_FOLDED] = range_folded;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		int found = 0;
+
+		if (n == 3 && !strncmp(p, "all", 3)) {
+			for (int i = 0; i < FP_OUT_RANGE_FOLDED; i++)
+				o->want[i] = 1;
+			found = 1;
+		}
+		for (int i = 0; i < FP_OUT_RANGE_FOLDED && !found; i++)
+			if (strlen(fp_outputs[i].name) == n && !strncmp(p, fp_outputs[i].name, n))
+				o->want[i] = found = 1;
+		if (!found)
+			fp_die(FP_EXIT_USAGE, "--format: unknown output '%.*s' (expected tsv, folded, "
+			       "heatmap-json, heatmap-svg, flame-svg, flame-json, html, pprof, speedscope or all)", (int)n, p);
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+}
+
+static unsigned parse_ms(const char *opt, const char *arg)
+{
+	uint64_t ms;
+
+	if (fp_parse_u64(arg, strlen(arg), &ms) != 0 || ms > UINT32_MAX)
+		fp_die(FP_EXIT_USAGE, "--%s: want milliseconds, got '%s'", opt, arg);
+	return (unsigned)ms;
+}
+
+/* --from/--to: seconds on the heatmap axis, as fp-range takes them. */
+static const char *parse_bound(const char *opt, const char *arg)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || !(v >= 0) || strlen(arg) >= FP_RENDER_BOUND_MAX)
+		fp_die(FP_EXIT_USAGE, "--%s: want seconds (e.g. 12.5), got '%s'", opt, arg);
+	return arg;
+}
+
+static void parse_term_size(struct fp_render_opts *o, const char *arg)
+{
+	unsigned c, l;
+	char x, extra;
+
+	if (sscanf(arg, "%u%c%u%c", &c, &x, &l, &extra) != 3 || x != 'x' || c < 1 || l < 1 ||
+	    c > TERM_SIZE_MAX || l > TERM_SIZE_MAX)
+		fp_die(FP_EXIT_USAGE, "--term-size: want COLSxLINES (e.g. 80x24), got '%s'", arg);
+	o->term_cols = c;
+	o->term_lines = l;
+}
+
+static enum fp_term_mode parse_term(const char *arg)
+{
+	if (!arg || !strcmp(arg, "auto"))
+		return FP_TERM_MODE_AUTO;
+	if (!strcmp(arg, "color") || !strcmp(arg, "colour"))
+		return FP_TERM_MODE_COLOR;
+	if (!strcmp(arg, "plain"))
+		return FP_TERM_MODE_PLAIN;
+	fp_die(FP_EXIT_USAGE, "--term: want auto, color or plain, got '%s'", arg);
+}
+
+/* --range-folded FROM:TO, each side seconds, or - or empty for an open end. */
+static const char *parse_range_folded(const char *arg)
+{
+	const char *colon = strchr(arg, ':');
+	uint64_t ns;
+	int ok = colon != NULL;
+
+	if (ok && colon > arg && !(colon - arg == 1 && *arg == '-'))
+		ok = !fp_parse_seconds_ns(arg, (size_t)(colon - arg), &ns);
+	if (ok && colon[1] && strcmp(colon + 1, "-"))
+		ok = !fp_parse_seconds_ns(colon + 1, strlen(colon + 1), &ns);
+	if (!ok)
+		fp_die(FP_EXIT_USAGE, "--range-folded: want FROM:TO in seconds "
+		       "(- or empty: open end), got '%s'", arg);
+	return arg;
+}
+
+enum { OPT_OUTDIR = 256, OPT_FORMAT, OPT_INTERVAL, OPT_PASSTHROUGH, OPT_TERM,
+       OPT_TERM_SIZE, OPT_PAGE_TITLE, OPT_FROM, OPT_TO, OPT_FILTER, OPT_TIMELINE_MAX,
+       OPT_RANGE_FOLDED, OPT_TIMELINE_SAMPLES, OPT_HELP };
+
+static const struct option own_options[] = {
+	{ "outdir", required_argument, NULL, OPT_OUTDIR },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "passthrough", no_argument, NULL, OPT_PASSTHROUGH },
+	{ "term", optional_argument, NULL, OPT_TERM },
+	{ "term-size", required_argument, NULL, OPT_TERM_SIZE },
+	{ "page-title", required_argument, NULL, OPT_PAGE_TITLE },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "to", required_argument, NULL, OPT_TO },
+	/* fp-range's filters, to name them (flamepipe report passes them) */
+	{ "pid", required_argument, NULL, OPT_FILTER },
+	{ "tid", required_argument, NULL, OPT_FILTER },
+	{ "cpu", required_argument, NULL, OPT_FILTER },
+	{ "comm", required_argument, NULL, OPT_FILTER },
+	{ "event", required_argument, NULL, OPT_FILTER },
+	{ "include", required_argument, NULL, OPT_FILTER },
+	{ "exclude", required_argument, NULL, OPT_FILTER },
+	{ "timeline-max", required_argument, NULL, OPT_TIMELINE_MAX },
+	{ "range-folded", required_argument, NULL, OPT_RANGE_FOLDED },
+	{ "timeline-samples", required_argument, NULL, OPT_TIMELINE_SAMPLES },
+	{ "help", no_argument, NULL, OPT_HELP },
+};
+enum { N_OWN = sizeof own_options / sizeof *own_options };
+
+/* One of fp-render's own options (c, with the name it was given as). */
+static void apply_option(struct fp_render_opts *o, int c, const char *name, const char *arg)
+{
+	size_t used;
+
+	switch (c) {
+	case 'o': case OPT_OUTDIR: o->outdir = arg; break;
+	case OPT_FORMAT: parse_formats(o, arg); break;
+	case OPT_INTERVAL: o->interval_ms = parse_ms("interval", arg); break;
+	case OPT_PASSTHROUGH: o->passthrough = 1; break;
+	case OPT_TERM: o->term = parse_term(arg); break;
+	case OPT_TERM_SIZE: parse_term_size(o, arg); break;
+	case OPT_PAGE_TITLE: o->page_title = arg; o->page_title_set = 1; break;
+	case OPT_FROM: o->from = parse_bound("from", arg); break;
+	case OPT_TO: o->to = parse_bound("to", arg); break;
+	case OPT_TIMELINE_MAX:
+		o->timeline_max_mb = parse_ms("timeline-max", arg);
+		if (o->timeline_max_mb > UINT32_MAX / BYTES_PER_MB)
+			fp_die(FP_EXIT_USAGE, "--timeline-max: at most %u MB", UINT32_MAX / BYTES_PER_MB);
+		break;
+	case OPT_TIMELINE_SAMPLES:
+		if (fp_parse_u64(arg, strlen(arg), &o->timeline_samples) ||
+		    o->timeline_samples > SIZE_MAX / sizeof(struct fp_tl_sample))
+			fp_die(FP_EXIT_USAGE, "--timeline-samples: want a number of samples, got '%s'",
+			       arg);
+		break;
+	case OPT_RANGE_FOLDED:
+		o->range_folded = parse_range_folded(arg);
+		o->want[FP_OUT_RANGE_FOLDED] = 1;
+		break;
+	case OPT_FILTER:
+		used = strlen(o->filter);
+		snprintf(o->filter + used, sizeof o->filter - used, "%s%s %s",
+			 used ? "; " : "", name, arg);
+		break;
+	case 'h': case OPT_HELP:
+		puts(FP_RENDER_USAGE);
+		exit(FP_EXIT_OK);
+	default: usage();
+	}
+}
+
+void fp_render_opts_parse(int argc, char **argv, struct fp_render_opts *o)
+{
+	struct option all[FP_FLAME_NOPTS + N_OWN + 1];
+	size_t k = fp_flame_long_options(all);
+	int c, idx = -1;
+
+	memcpy(all + k, own_options, sizeof own_options);
+	all[k + N_OWN] = (struct option){ NULL, 0, NULL, 0 };
+	memset(o, 0, sizeof *o);
+	fp_flame_opts_init(&o->flame);
+	for (int i = 0; i < FP_N_OUT; i++)
+		o->want[i] = fp_outputs[i].by_default;
+	o->page_title = "flamepipe report";
+	o->timeline_max_mb = TIMELINE_MAX_MB_DEFAULT;
+	o->timeline_samples = TIMELINE_MAX_SAMPLES;
+	while ((c = getopt_long(argc, argv, "o:h", all, &idx)) != -1)
+		if (!fp_flame_option(&o->flame, c, optarg))
+			apply_option(o, c, idx >= 0 ? all[idx].name : NULL, optarg);
+	if (argc - optind > 1)
+		usage();
+	if (!o->outdir && o->term == FP_TERM_MODE_OFF && !o->passthrough)
+		fp_die(FP_EXIT_USAGE, "nothing to do: give --outdir DIR, --term or --passthrough\n%s", FP_RENDER_USAGE);
+}
