@@ -35,47 +35,17 @@
 #define NAME_MAX_LEN 1024	/* an event name, a hostname */
 #define HDR_SIZE sizeof(struct perf_event_header)
 
-static uint64_t rd64(const unsigned char *p)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-	return v;
-}
-
-static uint32_t rd32(const unsigned char *p)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return v;
-}
 
 static void fatal(struct pd_reader *r, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-#include <stdarg.h>
-static void say(struct pd_reader *r, enum pd_problem what, uint64_t off, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void say(struct pd_reader *r, enum pd_problem what, uint64_t off, const char *fmt, ...)
-{
-	char msg[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	pd_reader_problem(r, what, off, msg);
-}
-
 static void fatal(struct pd_reader *r, uint64_t off, const char *fmt, ...)
 {
-	char msg[256];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	pd_reader_vproblem(r, PD_PROB_FATAL, off, fmt, ap);
 	va_end(ap);
-	pd_reader_problem(r, PD_PROB_FATAL, off, msg);
 }
 
 /* ---- event names ----------------------------------------------------- */
@@ -213,7 +183,7 @@ static int read_string(const unsigned char **p, const unsigned char *end,
 {
 	if (end - *p < 4)
 		return -1;
-	uint32_t len = rd32(*p);
+	uint32_t len = pd_rd32(*p);
 	if (len > (size_t)(end - *p - 4))
 		return -1;
 	*s = (const char *)*p + 4;
@@ -227,13 +197,13 @@ static void feature_event_desc(struct pd_reader *r, const unsigned char *p,
 {
 	if (end - p < 8)
 		goto bad;
-	uint32_t nre = rd32(p), sz = rd32(p + 4);
+	uint32_t nre = pd_rd32(p), sz = pd_rd32(p + 4);
 	p += 8;
 	for (uint32_t i = 0; i < nre; i++) {
 		if (sz < 8 || (size_t)(end - p) < (size_t)sz + 4)
 			goto bad;
 		p += sz;
-		uint32_t nids = rd32(p);
+		uint32_t nids = pd_rd32(p);
 		p += 4;
 		const char *name;
 		size_t n;
@@ -246,7 +216,7 @@ static void feature_event_desc(struct pd_reader *r, const unsigned char *p,
 	}
 	return;
 bad:
-	say(r, PD_PROB_BAD_RECORD, off, "event description feature is corrupt: "
+	pd_reader_problem(r, PD_PROB_BAD_RECORD, off, "event description feature is corrupt: "
 	    "generic event names used");
 }
 
@@ -257,7 +227,7 @@ static void feature_build_ids(struct pd_reader *r, const unsigned char *p,
 		struct perf_event_header h;
 		memcpy(&h, p, HDR_SIZE);
 		if (h.size < BUILD_ID_FILE_OFF || h.size > (size_t)(end - p)) {
-			say(r, PD_PROB_BAD_RECORD, off, "build-id feature is corrupt");
+			pd_reader_problem(r, PD_PROB_BAD_RECORD, off, "build-id feature is corrupt");
 			return;
 		}
 		size_t idlen = (h.misc & MISC_BUILD_ID_SIZE) ? p[BUILD_ID_SIZE_OFF] : BUILD_ID_MAX;
@@ -301,7 +271,7 @@ static int check_magic(struct pd_reader *r, const unsigned char *data, size_t si
 		fatal(r, 0, "not a perf.data file: %zu bytes, shorter than the magic", size);
 		return -1;
 	}
-	uint64_t magic = rd64(data);
+	uint64_t magic = pd_rd64(data);
 	if (magic == __builtin_bswap64(PD_MAGIC)) {
 		fatal(r, 0, "perf.data of the other byte order is not supported");
 		return -1;
@@ -317,10 +287,10 @@ int pd_pipe_header(struct pd_reader *r, const unsigned char *p, size_t n)
 {
 	if (check_magic(r, p, n) < 0)
 		return -1;
-	if (n < PD_PIPE_HEADER_SIZE || rd64(p + 8) != PD_PIPE_HEADER_SIZE) {
+	if (n < PD_PIPE_HEADER_SIZE || pd_rd64(p + 8) != PD_PIPE_HEADER_SIZE) {
 		fatal(r, 8, "perf.data header size %llu: not the pipe format "
 		      "(a perf.data file must be read as a file, not from a pipe)",
-		      n >= PD_PIPE_HEADER_SIZE ? (unsigned long long)rd64(p + 8) : 0ull);
+		      n >= PD_PIPE_HEADER_SIZE ? (unsigned long long)pd_rd64(p + 8) : 0ull);
 		return -1;
 	}
 	r->pipe_mode = 1;
@@ -336,8 +306,8 @@ static int in_file(uint64_t off, uint64_t len, size_t size)
 
 static int file_attrs(struct pd_reader *r, const unsigned char *data, size_t size)
 {
-	uint64_t attr_size = rd64(data + FH_ATTR_SIZE);
-	uint64_t off = rd64(data + FH_ATTRS), len = rd64(data + FH_ATTRS + 8);
+	uint64_t attr_size = pd_rd64(data + FH_ATTR_SIZE);
+	uint64_t off = pd_rd64(data + FH_ATTRS), len = pd_rd64(data + FH_ATTRS + 8);
 
 	if (attr_size < SECTION_SIZE + PERF_ATTR_SIZE_VER0 || attr_size > 4096 ||
 	    !in_file(off, len, size) || len % attr_size) {
@@ -354,14 +324,14 @@ static int file_attrs(struct pd_reader *r, const unsigned char *data, size_t siz
 		if (!ev)
 			return -1;
 		const unsigned char *ids = e + attr_size - SECTION_SIZE;
-		uint64_t ioff = rd64(ids), ilen = rd64(ids + 8);
+		uint64_t ioff = pd_rd64(ids), ilen = pd_rd64(ids + 8);
 		if (!in_file(ioff, ilen, size)) {
 			fatal(r, off, "corrupt header: the ids of event %llu lie outside the file",
 			      (unsigned long long)a);
 			return -1;
 		}
 		for (uint64_t i = 0; i < ilen / 8; i++)
-			if (add_id(r, rd64(data + ioff + i * 8), r->nevsels - 1, ioff) < 0)
+			if (add_id(r, pd_rd64(data + ioff + i * 8), r->nevsels - 1, ioff) < 0)
 				return -1;
 	}
 	if (!r->nevsels) {
@@ -384,9 +354,9 @@ static void file_features(struct pd_reader *r, const unsigned char *data, size_t
 		uint64_t s = sections + (uint64_t)k++ * SECTION_SIZE;
 		if (!in_file(s, SECTION_SIZE, size))
 			break;
-		uint64_t off = rd64(data + s), len = rd64(data + s + 8);
+		uint64_t off = pd_rd64(data + s), len = pd_rd64(data + s + 8);
 		if (!in_file(off, len, size)) {
-			say(r, PD_PROB_BAD_RECORD, s, "feature %u lies outside the file", f);
+			pd_reader_problem(r, PD_PROB_BAD_RECORD, s, "feature %u lies outside the file", f);
 			continue;
 		}
 		feature(r, f, data + off, data + off + len, off);
@@ -398,18 +368,18 @@ int pd_file_header(struct pd_reader *r, const unsigned char *data, size_t size,
 {
 	if (check_magic(r, data, size) < 0)
 		return -1;
-	if (size >= PD_PIPE_HEADER_SIZE && rd64(data + 8) == PD_PIPE_HEADER_SIZE)
+	if (size >= PD_PIPE_HEADER_SIZE && pd_rd64(data + 8) == PD_PIPE_HEADER_SIZE)
 		return pd_pipe_header(r, data, size);
-	if (size < PD_FILE_HEADER_SIZE || rd64(data + 8) != PD_FILE_HEADER_SIZE) {
+	if (size < PD_FILE_HEADER_SIZE || pd_rd64(data + 8) != PD_FILE_HEADER_SIZE) {
 		fatal(r, 8, "corrupt header: header size %llu, expected %d (file) or %d (pipe)",
-		      size >= 16 ? (unsigned long long)rd64(data + 8) : 0ull,
+		      size >= 16 ? (unsigned long long)pd_rd64(data + 8) : 0ull,
 		      PD_FILE_HEADER_SIZE, PD_PIPE_HEADER_SIZE);
 		return -1;
 	}
 	r->header_done = 1;
 	if (file_attrs(r, data, size) < 0)
 		return -1;
-	uint64_t off = rd64(data + FH_DATA), len = rd64(data + FH_DATA + 8);
+	uint64_t off = pd_rd64(data + FH_DATA), len = pd_rd64(data + FH_DATA + 8);
 	if (off > size) {
 		fatal(r, FH_DATA, "corrupt header: data section at %llu is past the end "
 		      "of the %zu-byte file", (unsigned long long)off, size);
@@ -418,7 +388,7 @@ int pd_file_header(struct pd_reader *r, const unsigned char *data, size_t size,
 	if (len > size - off) {
 		/* perf record killed before it wrote the final header: data
 		 * size 0 or too big. Read what is there. */
-		say(r, PD_PROB_BAD_RECORD, FH_DATA, "truncated: the data section claims "
+		pd_reader_problem(r, PD_PROB_BAD_RECORD, FH_DATA, "truncated: the data section claims "
 		    "%llu bytes, the file holds %zu: reading those",
 		    (unsigned long long)len, (size_t)(size - off));
 		r->st.truncated = 1;
@@ -441,17 +411,17 @@ static void header_attr(struct pd_reader *r, const unsigned char *p, size_t len,
 {
 	const unsigned char *a = p + HDR_SIZE;
 	size_t avail = len - HDR_SIZE;
-	uint32_t asz = avail >= 8 ? rd32(a + 4) : 0;
+	uint32_t asz = avail >= 8 ? pd_rd32(a + 4) : 0;
 
 	if (asz < PERF_ATTR_SIZE_VER0 || asz > avail) {
-		say(r, PD_PROB_BAD_RECORD, off, "attribute record with attr size %u "
+		pd_reader_problem(r, PD_PROB_BAD_RECORD, off, "attribute record with attr size %u "
 		    "in %zu bytes", asz, avail);
 		return;
 	}
 	if (!add_evsel(r, a, asz, off))
 		return;
 	for (size_t i = asz; i + 8 <= avail; i += 8)
-		if (add_id(r, rd64(a + i), r->nevsels - 1, off) < 0)
+		if (add_id(r, pd_rd64(a + i), r->nevsels - 1, off) < 0)
 			return;
 }
 
@@ -459,7 +429,7 @@ static void event_update(struct pd_reader *r, const unsigned char *p, size_t len
 {
 	if (len < HDR_SIZE + 16)
 		return;
-	uint64_t type = rd64(p + HDR_SIZE), id = rd64(p + HDR_SIZE + 8);
+	uint64_t type = pd_rd64(p + HDR_SIZE), id = pd_rd64(p + HDR_SIZE + 8);
 	const struct pd_evsel *ev = pd_evsel_by_id(r, id);
 	if (type != EVENT_UPDATE_NAME || !ev)
 		return;
@@ -486,7 +456,7 @@ enum pd_user_result pd_user_record(struct pd_reader *r, const unsigned char *p,
 		return PD_USER_DONE;
 	case PD_REC_HEADER_FEATURE:
 		if (len >= HDR_SIZE + 8)
-			feature(r, (unsigned)rd64(p + HDR_SIZE), p + HDR_SIZE + 8, p + len, off);
+			feature(r, (unsigned)pd_rd64(p + HDR_SIZE), p + HDR_SIZE + 8, p + len, off);
 		return PD_USER_DONE;
 	case PD_REC_HEADER_BUILD_ID:
 		feature_build_ids(r, p, p + len, off);
@@ -494,7 +464,7 @@ enum pd_user_result pd_user_record(struct pd_reader *r, const unsigned char *p,
 	case PD_REC_COMPRESSED:
 	case PD_REC_COMPRESSED2:
 		r->st.other_records++;
-		say(r, PD_PROB_UNKNOWN_RECORD, off, "compressed records (perf record -z) "
+		pd_reader_problem(r, PD_PROB_UNKNOWN_RECORD, off, "compressed records (perf record -z) "
 		    "are not supported: skipped");
 		return PD_USER_DONE;
 	}

@@ -4,8 +4,10 @@
 #ifndef PD_ATTR_H
 #define PD_ATTR_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "pd_read.h"
 
@@ -49,7 +51,29 @@ int pd_pipe_header(struct pd_reader *r, const unsigned char *p, size_t n);
 enum pd_user_result pd_user_record(struct pd_reader *r, const unsigned char *p,
 				   size_t len, uint64_t off);
 const struct pd_evsel *pd_evsel_by_id(struct pd_reader *r, uint64_t id);
+/* Reports a problem (formatted like printf) through the reader's ops:
+ * PD_PROB_FATAL marks the reader failed, PD_PROB_BAD_RECORD is counted. */
 void pd_reader_problem(struct pd_reader *r, enum pd_problem what, uint64_t off,
-		       const char *msg);
+		       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void pd_reader_vproblem(struct pd_reader *r, enum pd_problem what, uint64_t off,
+			const char *fmt, va_list ap);
+
+/* perf.data is read in the recording machine's byte order, which is this
+ * one's (pd_file_header refuses the other): unaligned native loads. */
+static inline uint64_t pd_rd64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+static inline uint32_t pd_rd32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof v);
+	return v;
+}
 
 #endif

@@ -28,6 +28,8 @@
 #define TRACING_SIZE_OFF HDR_SIZE
 #define PAD8(n) (((n) + 7u) & ~(uint64_t)7)
 
+#define PROBLEM_MAX 256		/* a problem's message, at most */
+
 struct pd_queued {
 	uint64_t time, seq;
 	const unsigned char *rec;	/* points into the file, or owned */
@@ -35,32 +37,13 @@ struct pd_queued {
 	uint32_t owned;
 };
 
-static uint64_t rd64(const unsigned char *p)
+
+void pd_reader_vproblem(struct pd_reader *r, enum pd_problem what, uint64_t off,
+			const char *fmt, va_list ap)
 {
-	uint64_t v;
-	memcpy(&v, p, 8);
-	return v;
-}
+	char msg[PROBLEM_MAX];
 
-static uint32_t rd32(const unsigned char *p)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static void problem(struct pd_reader *r, enum pd_problem what, uint64_t off,
-		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static void problem(struct pd_reader *r, enum pd_problem what, uint64_t off,
-		    const char *fmt, ...)
-{
-	char msg[256];
-	va_list ap;
-
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
 	if (what == PD_PROB_FATAL)
 		r->failed = 1;
 	if (what == PD_PROB_BAD_RECORD)
@@ -70,9 +53,13 @@ static void problem(struct pd_reader *r, enum pd_problem what, uint64_t off,
 }
 
 void pd_reader_problem(struct pd_reader *r, enum pd_problem what, uint64_t off,
-		       const char *msg)
+		       const char *fmt, ...)
 {
-	problem(r, what, off, "%s", msg);
+	va_list ap;
+
+	va_start(ap, fmt);
+	pd_reader_vproblem(r, what, off, fmt, ap);
+	va_end(ap);
 }
 
 /* ---- sample_id trailers and sample decoding ---------------------------- */
@@ -234,8 +221,8 @@ static int decode_side(struct pd_reader *r, const struct perf_event_header *h,
 		if (n < 8 || (sl = cstr_len(body + 8, end)) < 0)
 			return -1;
 		e->type = PD_EV_COMM;
-		e->u.comm.pid = (int32_t)rd32(body);
-		e->u.comm.tid = (int32_t)rd32(body + 4);
+		e->u.comm.pid = (int32_t)pd_rd32(body);
+		e->u.comm.tid = (int32_t)pd_rd32(body + 4);
 		e->u.comm.comm = (const char *)body + 8;
 		e->u.comm.len = (size_t)sl;
 		e->u.comm.exec = !!(h->misc & PERF_RECORD_MISC_COMM_EXEC);
@@ -246,10 +233,10 @@ static int decode_side(struct pd_reader *r, const struct perf_event_header *h,
 		if (n < 16)
 			return -1;
 		e->type = h->type == PERF_RECORD_FORK ? PD_EV_FORK : PD_EV_EXIT;
-		e->u.fork.pid = (int32_t)rd32(body);
-		e->u.fork.ppid = (int32_t)rd32(body + 4);
-		e->u.fork.tid = (int32_t)rd32(body + 8);
-		e->u.fork.ptid = (int32_t)rd32(body + 12);
+		e->u.fork.pid = (int32_t)pd_rd32(body);
+		e->u.fork.ppid = (int32_t)pd_rd32(body + 4);
+		e->u.fork.tid = (int32_t)pd_rd32(body + 8);
+		e->u.fork.ptid = (int32_t)pd_rd32(body + 12);
 		if (h->type == PERF_RECORD_FORK)
 			r->st.fork++;
 		else
@@ -262,12 +249,12 @@ static int decode_side(struct pd_reader *r, const struct perf_event_header *h,
 		if (n < fixed || (sl = cstr_len(body + fixed, end)) < 0)
 			return -1;
 		e->type = PD_EV_MMAP;
-		e->u.mmap.pid = (int32_t)rd32(body);
-		e->u.mmap.tid = (int32_t)rd32(body + 4);
-		e->u.mmap.start = rd64(body + 8);
-		e->u.mmap.len = rd64(body + 16);
-		e->u.mmap.pgoff = rd64(body + 24);
-		e->u.mmap.prot = h->type == PERF_RECORD_MMAP2 ? rd32(body + 56) : 0;
+		e->u.mmap.pid = (int32_t)pd_rd32(body);
+		e->u.mmap.tid = (int32_t)pd_rd32(body + 4);
+		e->u.mmap.start = pd_rd64(body + 8);
+		e->u.mmap.len = pd_rd64(body + 16);
+		e->u.mmap.pgoff = pd_rd64(body + 24);
+		e->u.mmap.prot = h->type == PERF_RECORD_MMAP2 ? pd_rd32(body + 56) : 0;
 		e->u.mmap.file = (const char *)body + fixed;
 		e->u.mmap.file_len = (size_t)sl;
 		e->u.mmap.kernel = (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
@@ -279,21 +266,21 @@ static int decode_side(struct pd_reader *r, const struct perf_event_header *h,
 		if (n < 16)
 			return -1;
 		e->type = PD_EV_LOST;
-		e->u.lost.lost = rd64(body + 8);
+		e->u.lost.lost = pd_rd64(body + 8);
 		return 0;
 	case PERF_RECORD_LOST_SAMPLES:
 		if (n < 8)
 			return -1;
 		e->type = PD_EV_LOST;
-		e->u.lost.lost = rd64(body);
+		e->u.lost.lost = pd_rd64(body);
 		return 0;
 	case PERF_RECORD_KSYMBOL:
 		if (n < 16 || (sl = cstr_len(body + 16, end)) < 0)
 			return -1;
 		e->type = PD_EV_KSYMBOL;
-		e->u.ksym.addr = rd64(body);
-		e->u.ksym.len = rd32(body + 8);
-		e->u.ksym.unregister = !!(rd32(body + 12) >> 16 & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER);
+		e->u.ksym.addr = pd_rd64(body);
+		e->u.ksym.len = pd_rd32(body + 8);
+		e->u.ksym.unregister = !!(pd_rd32(body + 12) >> 16 & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER);
 		e->u.ksym.name = (const char *)body + 16;
 		e->u.ksym.name_len = (size_t)sl;
 		r->st.ksymbol++;
@@ -318,11 +305,11 @@ static void deliver(struct pd_reader *r, const unsigned char *rec, size_t len,
 	if (h->type == PERF_RECORD_SAMPLE) {
 		const struct pd_evsel *ev = sample_evsel(r, w, nw);
 		if (!ev) {
-			problem(r, PD_PROB_BAD_RECORD, off, "sample with an unknown event id");
+			pd_reader_problem(r, PD_PROB_BAD_RECORD, off, "sample with an unknown event id");
 			return;
 		}
 		if (decode_sample(ev, w, nw, &e.u.sample) < 0) {
-			problem(r, PD_PROB_BAD_RECORD, off, "sample record of %zu bytes is "
+			pd_reader_problem(r, PD_PROB_BAD_RECORD, off, "sample record of %zu bytes is "
 				"shorter than its sample_type needs", len);
 			return;
 		}
@@ -332,7 +319,7 @@ static void deliver(struct pd_reader *r, const unsigned char *rec, size_t len,
 	} else {
 		int rc = decode_side(r, h, body, (const unsigned char *)r->scratch + len, &e);
 		if (rc < 0) {
-			problem(r, PD_PROB_BAD_RECORD, off, "record type %u of %zu bytes "
+			pd_reader_problem(r, PD_PROB_BAD_RECORD, off, "record type %u of %zu bytes "
 				"is too short", h->type, len);
 			return;
 		}
@@ -461,12 +448,12 @@ static uint64_t record_extent(const unsigned char *p, size_t avail, int pipe_mod
 	if (h.type == PERF_RECORD_AUXTRACE && h.size >= AUXTRACE_SIZE_OFF + 8) {
 		if (avail < AUXTRACE_SIZE_OFF + 8)
 			return 0;
-		size += rd64(p + AUXTRACE_SIZE_OFF);
+		size += pd_rd64(p + AUXTRACE_SIZE_OFF);
 	} else if (pipe_mode && h.type == PERF_RECORD_HEADER_TRACING_DATA &&
 		   h.size >= TRACING_SIZE_OFF + 4) {
 		if (avail < TRACING_SIZE_OFF + 4)
 			return 0;
-		size += PAD8(rd32(p + TRACING_SIZE_OFF));
+		size += PAD8(pd_rd32(p + TRACING_SIZE_OFF));
 	}
 	return size;
 }
@@ -496,7 +483,7 @@ static void one_record(struct pd_reader *r, const unsigned char *p, size_t len, 
 		break;
 	case PD_USER_UNKNOWN:
 		r->st.unknown_records++;
-		problem(r, PD_PROB_UNKNOWN_RECORD, off, "unknown record type %u "
+		pd_reader_problem(r, PD_PROB_UNKNOWN_RECORD, off, "unknown record type %u "
 			"(%u bytes) skipped", h.type, h.size);
 		break;
 	}
@@ -513,7 +500,7 @@ static size_t walk_records(struct pd_reader *r, const unsigned char *p, size_t n
 		struct perf_event_header h;
 		memcpy(&h, p + pos, HDR_SIZE);
 		if (h.size < HDR_SIZE) {
-			problem(r, PD_PROB_FATAL, base + pos, "record of %u bytes (type %u) "
+			pd_reader_problem(r, PD_PROB_FATAL, base + pos, "record of %u bytes (type %u) "
 				"is shorter than its header: the data is corrupt from here",
 				h.size, h.type);
 			break;
@@ -531,7 +518,7 @@ static size_t walk_records(struct pd_reader *r, const unsigned char *p, size_t n
 
 int pd_is_perf_data(const unsigned char *p, size_t n)
 {
-	return n >= 8 && rd64(p) == PD_MAGIC;
+	return n >= 8 && pd_rd64(p) == PD_MAGIC;
 }
 
 void pd_reader_init(struct pd_reader *r, const struct pd_ops *ops, void *ctx)
@@ -558,7 +545,7 @@ void pd_reader_file(struct pd_reader *r, const unsigned char *data, size_t size)
 	size_t used = walk_records(r, data + data_off, (size_t)data_size, data_off);
 	if (!r->failed && used < data_size) {
 		r->st.truncated = 1;
-		problem(r, PD_PROB_BAD_RECORD, data_off + used, "truncated: the last "
+		pd_reader_problem(r, PD_PROB_BAD_RECORD, data_off + used, "truncated: the last "
 			"record is cut after %llu of its bytes",
 			(unsigned long long)(data_size - used));
 	}
@@ -610,7 +597,7 @@ void pd_reader_feed(struct pd_reader *r, const unsigned char *data, size_t n)
 			uint64_t ext = record_extent(r->buf, r->buf_len, 1);
 			if (ext > r->buf_cap) {		/* an AUXTRACE payload: grow */
 				if (ext > PD_QUEUE_MAX_BYTES) {
-					problem(r, PD_PROB_FATAL, r->offset, "record of %llu "
+					pd_reader_problem(r, PD_PROB_FATAL, r->offset, "record of %llu "
 						"bytes is too big", (unsigned long long)ext);
 					return;
 				}
@@ -627,11 +614,11 @@ void pd_reader_feed(struct pd_reader *r, const unsigned char *data, size_t n)
 void pd_reader_end(struct pd_reader *r)
 {
 	if (!r->header_done && !r->failed)
-		problem(r, PD_PROB_FATAL, 0, "input ended after %zu bytes, before the "
+		pd_reader_problem(r, PD_PROB_FATAL, 0, "input ended after %zu bytes, before the "
 			"perf.data header was complete", r->buf_len);
 	else if (r->buf_len && !r->failed) {
 		r->st.truncated = 1;
-		problem(r, PD_PROB_BAD_RECORD, r->offset, "truncated: input ended "
+		pd_reader_problem(r, PD_PROB_BAD_RECORD, r->offset, "truncated: input ended "
 			"inside a record (%zu bytes of it)", r->buf_len);
 	}
 	r->buf_len = 0;

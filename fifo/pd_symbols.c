@@ -549,35 +549,49 @@ static int kallsyms_binding(char type)
 	return isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL;
 }
 
-static void load_kallsyms(struct pd_dso *d)
+/* Calls fn for each line of the text file at path (kallsyms, a perf map);
+ * an unreadable file marks d missing and returns -1. */
+static int each_line(struct pd_dso *d, const char *path, void (*fn)(struct pd_dso *, char *))
 {
 	int err;
-	int fd = open_regular(kallsyms_path, &err);
+	int fd = open_regular(path, &err);
 	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;	/* /proc files are regular */
 	char *line = NULL;
 	size_t cap = 0;
-	ssize_t n;
 
 	if (!f) {
 		d->missing = 1;
 		d->missing_why = fp_xstrdup(strerror(err ? err : errno));
-		return;
+		return -1;
 	}
-	while ((n = getline(&line, &cap, f)) > 0) {
-		char *end;
-		unsigned long long addr = strtoull(line, &end, 16);
-		if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
-			continue;
-		char type = end[1];
-		if (toupper((unsigned char)type) != 'T' && toupper((unsigned char)type) != 'W')
-			continue;
-		char *name = end + 3;
-		size_t len = strcspn(name, "\n");
-		pd_dso_add_sym(d, addr, addr, name, len);	/* "name\t[module]" */
-		d->syms[d->nsyms - 1].binding = (uint8_t)kallsyms_binding(type);
-	}
+	while (getline(&line, &cap, f) > 0)
+		fn(d, line);
 	free(line);
 	fclose(f);
+	return 0;
+}
+
+/* "ADDR TYPE NAME[\t[module]]": text and weak symbols. */
+static void kallsyms_line(struct pd_dso *d, char *line)
+{
+	char *end;
+	unsigned long long addr = strtoull(line, &end, 16);
+
+	if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
+		return;
+	char type = end[1];
+	if (toupper((unsigned char)type) != 'T' && toupper((unsigned char)type) != 'W')
+		return;
+	char *name = end + 3;
+	size_t len = strcspn(name, "\n");
+	pd_dso_add_sym(d, addr, addr, name, len);	/* "name\t[module]" */
+	d->syms[d->nsyms - 1].binding = (uint8_t)kallsyms_binding(type);
+}
+
+static void load_kallsyms(struct pd_dso *d)
+{
+	if (each_line(d, kallsyms_path, kallsyms_line) < 0)
+		return;
 	fixup(d, 1);
 	/* the shown name stops at the module's TAB */
 	for (size_t i = 0; i < d->nsyms; i++) {
@@ -587,37 +601,28 @@ static void load_kallsyms(struct pd_dso *d)
 	}
 }
 
+/* /tmp/perf-PID.map: "START SIZE NAME", both in hex. */
+static void jitmap_line(struct pd_dso *d, char *line)
+{
+	char *p = line, *e;
+	unsigned long long start = strtoull(p, &e, 16), size;
+
+	if (e == p || *e != ' ')
+		return;
+	p = e + 1;
+	size = strtoull(p, &e, 16);
+	if (e == p || *e != ' ')
+		return;
+	p = e + 1;
+	size_t len = strcspn(p, "\n");
+	if (len)
+		pd_dso_add_sym(d, start, start + size, p, len);
+}
+
 static void load_jitmap(struct pd_dso *d)
 {
-	int err;
-	int fd = open_regular(d->name, &err);
-	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-
-	if (!f) {
-		d->missing = 1;
-		d->missing_why = fp_xstrdup(strerror(err ? err : errno));
-		return;
-	}
-	while ((n = getline(&line, &cap, f)) > 0) {
-		char *p = line, *e;
-		unsigned long long start = strtoull(p, &e, 16), size;
-		if (e == p || *e != ' ')
-			continue;
-		p = e + 1;
-		size = strtoull(p, &e, 16);
-		if (e == p || *e != ' ')
-			continue;
-		p = e + 1;
-		size_t len = strcspn(p, "\n");
-		if (len)
-			pd_dso_add_sym(d, start, start + size, p, len);
-	}
-	free(line);
-	fclose(f);
-	fixup(d, 0);
+	if (each_line(d, d->name, jitmap_line) == 0)
+		fixup(d, 0);
 }
 
 /* [vdso]: this process's own vdso, which is the recorded one when the
