@@ -4,13 +4,9 @@
 // capture is still running. Needs perf and root (or perf_event_paranoid
 // low enough): without them it skips, saying why.
 // Prints TAP; screenshots go to tests/artifacts/live-perf-*.png.
-import { spawn, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import {
-	TOP, BIN, step, check, eq, finish, deadline, onCleanup, launch, newPage, shot, waitCells, shootOnFailure
-} from './serve-lib.mjs';
+import { BIN, step, check, eq, finish, deadline, launch, shot, waitCells, testPage, startGroup,
+	 stopGroup, listeningUrl, skipUnlessPerf, namedShell, tmpdir } from './serve-lib.mjs';
 
 const TEST_DEADLINE_MS = 55000;
 const WAIT_MS = 15000;
@@ -22,62 +18,19 @@ const SHOWN_WITHIN_MS = 8000;	// generous: the machine is shared
 
 deadline(TEST_DEADLINE_MS);
 
-// ---- can we profile at all? -----------------------------------------------------------------
-const perf = spawnSync('perf', ['--version'], { encoding: 'utf8' });
-let paranoid = 2;
-try { paranoid = Number(fs.readFileSync('/proc/sys/kernel/perf_event_paranoid', 'utf8')); } catch (e) { /* absent */ }
-if (perf.status !== 0 || (process.getuid() !== 0 && paranoid > 0)) {
-	console.log(`ok 1 - # skip live profiling: ${perf.status !== 0 ? 'perf is not installed' : 'not root and perf_event_paranoid=' + paranoid}`);
-	process.exit(0);
-}
+skipUnlessPerf('live profiling');
+const busy = namedShell(tmpdir('live-perf'), WORKLOAD);
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fp-live-perf-'));
-onCleanup(() => fs.rmSync(tmp, { recursive: true, force: true }));
-const busy = path.join(tmp, WORKLOAD);
-fs.copyFileSync('/bin/sh', busy);
-fs.chmodSync(busy, 0o755);
-
-// Own process groups: each is stopped by its group id on every exit path.
-const groups = [];
-function startGroup(cmd, args) {
-	const p = spawn(cmd, args, { cwd: TOP, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-	groups.push(p);
-	return p;
-}
-function stopGroup(p, sig = 'SIGINT') {
-	return new Promise((resolve) => {
-		if (p.exitCode !== null || p.signalCode !== null) return resolve();
-		const t = setTimeout(() => { try { process.kill(-p.pid, 'SIGKILL'); } catch (e) { /* gone */ } resolve(); }, 5000);
-		p.once('exit', () => { clearTimeout(t); resolve(); });
-		try { process.kill(-p.pid, sig); } catch (e) { clearTimeout(t); resolve(); }
-	});
-}
-onCleanup(() => Promise.all(groups.map((p) => stopGroup(p))));
-process.on('exit', () => { for (const p of groups) try { process.kill(-p.pid, 'SIGKILL'); } catch (e) { /* gone */ } });
-
-let live, url, liveErr = '';
+let live, url;
 await step('flamepipe live --http starts perf and the web view', async () => {
 	live = startGroup(path.join(BIN, 'flamepipe'), ['live', '-F', '99', '-a', '-g', '--duration', String(CAPTURE_S),
-							'--http', '127.0.0.1:0', '--no-term', '--name', NAME]);
-	live.stderr.on('data', (d) => { liveErr += d; });
-	url = await new Promise((resolve, reject) => {
-		let out = '';
-		const t = setTimeout(() => reject(new Error('no web address within 15 s; stderr: ' + liveErr)), WAIT_MS);
-		const look = (d) => {
-			out += d;
-			const m = out.match(/fp-serve: listening on (http:\/\/\S+?)\/?\s/);
-			if (m) { clearTimeout(t); resolve(m[1] + '/'); }
-		};
-		live.stdout.on('data', look);
-		live.stderr.on('data', look);
-		live.once('exit', (c) => { clearTimeout(t); reject(new Error(`flamepipe live exited (${c}): ${liveErr}`)); });
-	});
+							'--http', '127.0.0.1:0', '--no-term', '--name', NAME],
+			  { cleanupSignal: 'SIGINT' });
+	url = await listeningUrl(live, WAIT_MS, 'flamepipe live');
 });
 
 const browser = await launch();
-const page = await newPage(browser, true);
-page.setDefaultTimeout(WAIT_MS);
-shootOnFailure(page, 'live-perf');
+const page = await testPage(browser, 'live-perf', WAIT_MS);
 const heatState = () => page.evaluate(() => {
 	const h = window.flamepipe.state.heat;
 	return h ? { ncols: h.ncols, total: h.total, ended: h.ended } : null;
@@ -125,7 +78,7 @@ await step(`a workload started after the capture shows up while it runs (within 
 
 await step('Ctrl-C ends the capture cleanly', async () => {
 	await stopGroup(live, 'SIGINT');
-	eq(live.exitCode, 0, 'flamepipe live exit code (stderr: ' + liveErr.slice(-300) + ')');
+	eq(live.exitCode, 0, 'flamepipe live exit code (stderr: ' + live.err.slice(-300) + ')');
 });
 
 await step('no script errors on the live page', async () => {

@@ -7,14 +7,12 @@
 // with the same --from/--to, and no console error appears after the end.
 // Needs perf and root (or perf_event_paranoid low enough): else it skips.
 // Prints TAP; screenshots go to tests/artifacts/live-session-*.png.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import {
-	TOP, BIN, step, check, eq, finish, deadline, onCleanup, launch, newPage, shot, getJSON, treeTotal,
-	clickCell, waitCells, shootOnFailure
-} from './serve-lib.mjs';
+import { BIN, step, check, eq, finish, deadline, launch, newPage, shot, getJSON, treeTotal,
+	 clickCell, waitCells, shootOnFailure, startGroup, stopGroup, listeningUrl, skipUnlessPerf,
+	 namedShell, tmpdir } from './serve-lib.mjs';
 
 const TEST_DEADLINE_MS = 90000;
 const WAIT_MS = 20000;
@@ -25,38 +23,10 @@ const BURNER = 'fpburner';	// the burner's comm: a copy of /bin/sh
 
 deadline(TEST_DEADLINE_MS);
 
-const perf = spawnSync('perf', ['--version'], { encoding: 'utf8' });
-let paranoid = 2;
-try { paranoid = Number(fs.readFileSync('/proc/sys/kernel/perf_event_paranoid', 'utf8')); } catch (e) { /* absent */ }
-if (perf.status !== 0 || (process.getuid() !== 0 && paranoid > 0)) {
-	console.log(`ok 1 - # skip live session: ${perf.status !== 0 ? 'perf is not installed' : 'not root and perf_event_paranoid=' + paranoid}`);
-	process.exit(0);
-}
-
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fp-live-session-'));
-onCleanup(() => fs.rmSync(tmp, { recursive: true, force: true }));
+skipUnlessPerf('live session');
+const tmp = tmpdir('live-session');
 const out = path.join(tmp, 'out');
-const burner = path.join(tmp, BURNER);
-fs.copyFileSync('/bin/sh', burner);
-fs.chmodSync(burner, 0o755);
-
-// Own process groups: each is stopped by its group id on every exit path.
-const groups = [];
-function startGroup(cmd, args) {
-	const p = spawn(cmd, args, { cwd: TOP, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-	groups.push(p);
-	return p;
-}
-function stopGroup(p, sig = 'SIGINT') {
-	return new Promise((resolve) => {
-		if (p.exitCode !== null || p.signalCode !== null) return resolve();
-		const t = setTimeout(() => { try { process.kill(-p.pid, 'SIGKILL'); } catch (e) { /* gone */ } resolve(); }, 5000);
-		p.once('exit', () => { clearTimeout(t); resolve(); });
-		try { process.kill(-p.pid, sig); } catch (e) { clearTimeout(t); resolve(); }
-	});
-}
-onCleanup(() => Promise.all(groups.map((p) => stopGroup(p, 'SIGKILL'))));
-process.on('exit', () => { for (const p of groups) try { process.kill(-p.pid, 'SIGKILL'); } catch (e) { /* gone */ } });
+const burner = namedShell(tmp, BURNER);
 
 // the samples `flamepipe report RECORDING --from A --to B` finds
 function reportTotal(from, to) {
@@ -68,25 +38,13 @@ function reportTotal(from, to) {
 		.reduce((s, l) => s + (Number(l.slice(l.lastIndexOf(' ') + 1)) || 0), 0);
 }
 
-let live, url, liveErr = '';
+let live, url;
 await step('flamepipe live --http --keep-serving -o DIR starts, and a burner runs', async () => {
-	startGroup(burner, ['-c', 'while :; do :; done']);
+	startGroup(burner, ['-c', 'while :; do :; done'], { cleanupSignal: 'SIGKILL' });
 	live = startGroup(path.join(BIN, 'flamepipe'), ['live', '-F', '99', '-a', '-g', '--duration', String(CAPTURE_S),
 							'--http', '127.0.0.1:0', '--keep-serving', '--no-term',
-							'--name', NAME, '-o', out]);
-	live.stderr.on('data', (d) => { liveErr += d; });
-	url = await new Promise((resolve, reject) => {
-		let text = '';
-		const t = setTimeout(() => reject(new Error('no web address; stderr: ' + liveErr)), WAIT_MS);
-		const look = (d) => {
-			text += d;
-			const m = text.match(/fp-serve: listening on (http:\/\/\S+?)\/?\s/);
-			if (m) { clearTimeout(t); resolve(m[1] + '/'); }
-		};
-		live.stdout.on('data', look);
-		live.stderr.on('data', look);
-		live.once('exit', (c) => { clearTimeout(t); reject(new Error(`flamepipe live exited (${c}): ${liveErr}`)); });
-	});
+							'--name', NAME, '-o', out], { cleanupSignal: 'SIGKILL' });
+	url = await listeningUrl(live, WAIT_MS, 'flamepipe live');
 });
 
 const browser = await launch();
@@ -192,6 +150,6 @@ await step('a second Ctrl-C ends the session with status 0', async () => {
 	// (open connections of the pages would make fp-serve wait its grace period)
 	await Promise.all(pages.map((p) => p.close()));
 	await stopGroup(live, 'SIGINT');
-	eq(live.exitCode, 0, 'flamepipe live exit code (stderr: ' + liveErr.slice(-300) + ')');
+	eq(live.exitCode, 0, 'flamepipe live exit code (stderr: ' + live.err.slice(-300) + ')');
 });
 await finish(0);

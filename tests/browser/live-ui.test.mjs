@@ -9,15 +9,11 @@
 // a narrow page keeps the newest column in view (unless scrolled back), and
 // that the end of the capture is shown once, with no retries.
 // Prints TAP; screenshots go to tests/artifacts/live-*.png.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import {
-	TOP, BIN, step, check, eq, finish, deadline, onCleanup, launch, newPage, shot, getJSON, treeTotal,
-	clickCell, waitCells, drawnCells, shootOnFailure
-} from './serve-lib.mjs';
+import { TOP, BIN, step, check, eq, finish, deadline, launch, newPage, shot, getJSON, treeTotal,
+	 clickCell, waitCells, drawnCells, testPage, waitFlame, startGroup, listeningUrl, tmpdir } from './serve-lib.mjs';
 
 const TEST_DEADLINE_MS = 90000;
 const WAIT_MS = 10000;
@@ -52,8 +48,7 @@ const busy = [...bySecond.keys()].filter((k) => bySecond.get(k).some((blk) => !/
 const CAPTURE_SECONDS = Math.max(...busy) + 1;
 
 // ---- the live chain -----------------------------------------------------------------------
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fp-live-ui-'));
-onCleanup(() => fs.rmSync(tmp, { recursive: true, force: true }));
+const tmp = tmpdir('live-ui');
 const rec = path.join(tmp, 'recording.fp.gz');
 fs.mkdirSync(path.join(tmp, 'dir'));
 fs.copyFileSync(CAPTURE, path.join(tmp, 'dir', 'finished.perf.gz'));	// for compare
@@ -65,31 +60,12 @@ const chain = `exec ${b('fp-read')} | ${b('fp-record')} --output ${q(rec)} --flu
 	`${b('fp-fold')} --all --interval ${FOLD_INTERVAL_MS} | ` +
 	`${b('fp-serve')} --listen 127.0.0.1:0 --dir ${q(path.join(tmp, 'dir'))} --live ${NAME} --recording ${q(rec)}`;
 // Its own process group, so the whole chain is stopped by the group's id.
-const sh = spawn('/bin/sh', ['-c', chain], { cwd: TOP, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
-let chainErr = '';
-sh.stderr.on('data', (d) => { chainErr += d; });
+const sh = startGroup('/bin/sh', ['-c', chain], { stdin: 'pipe' });
 sh.stdin.on('error', () => { /* the chain died: reported by the steps */ });
-const stopChain = () => new Promise((resolve) => {
-	if (sh.exitCode !== null || sh.signalCode !== null) return resolve();
-	const t = setTimeout(() => { try { process.kill(-sh.pid, 'SIGKILL'); } catch (e) { /* gone */ } resolve(); }, 2000);
-	sh.once('exit', () => { clearTimeout(t); resolve(); });
-	try { process.kill(-sh.pid, 'SIGTERM'); } catch (e) { clearTimeout(t); resolve(); }
-});
-onCleanup(stopChain);
-process.on('exit', () => { try { process.kill(-sh.pid, 'SIGKILL'); } catch (e) { /* gone */ } });
 
 let url;
 await step('the live chain starts and fp-serve prints its address', async () => {
-	url = await new Promise((resolve, reject) => {
-		let out = '';
-		const t = setTimeout(() => reject(new Error('no address within 10 s; stderr: ' + chainErr)), WAIT_MS);
-		sh.stdout.on('data', (d) => {
-			out += d;
-			const m = out.match(/listening on (http:\/\/\S+?)\/?\s/);
-			if (m) { clearTimeout(t); resolve(m[1] + '/'); }
-		});
-		sh.once('exit', (c) => { clearTimeout(t); reject(new Error(`chain exited (${c}): ${chainErr}`)); });
-	});
+	url = await listeningUrl(sh, WAIT_MS, 'chain');
 });
 
 // Feeding: the header, then SECONDS_PER_TICK capture seconds per tick.
@@ -122,9 +98,7 @@ function startFeeding(upTo) {
 const FIRST_PART = 60;	// capture seconds fed before the narrow page opens
 
 const browser = await launch();
-const page = await newPage(browser, true);
-page.setDefaultTimeout(WAIT_MS);
-shootOnFailure(page, 'live-ui');
+const page = await testPage(browser, 'live-ui', WAIT_MS);
 const columns = () => page.evaluate(() => (window.flamepipe.state.heat ? window.flamepipe.state.heat.ncols : 0));
 let requests = 0;
 page.on('request', (r) => { if (r.url().includes('/heatmap/')) requests++; });
@@ -137,7 +111,7 @@ await step('the live capture is listed and marked live', async () => {
 	for (;;) {
 		const h = await getJSON(url + 'heatmap/?filename=' + NAME);
 		if (h.values.length > 0) break;
-		if (Date.now() - t0 > WAIT_MS) throw new Error('no cells reached fp-serve: ' + JSON.stringify(h).slice(0, 300) + ' stderr: ' + chainErr);
+		if (Date.now() - t0 > WAIT_MS) throw new Error('no cells reached fp-serve: ' + JSON.stringify(h).slice(0, 300) + ' stderr: ' + sh.err);
 		await new Promise((r) => setTimeout(r, 100));
 	}
 	await page.goto(url);
@@ -162,7 +136,7 @@ await step('its page gains columns by Server-Sent Events while the capture runs'
 				 live: s.live, liveReady: s.liveReady, liveFetching: s.liveFetching, error: document.getElementById('error').textContent };
 		});
 		const h = await getJSON(url + 'heatmap/?filename=' + NAME);
-		throw new Error(`${e.message}\npage state ${JSON.stringify(st)}\n/heatmap/ ncols ${h.values.length} rows ${h.rows_per_second}\nchain stderr: ${chainErr.slice(-500)}`);
+		throw new Error(`${e.message}\npage state ${JSON.stringify(st)}\n/heatmap/ ncols ${h.values.length} rows ${h.rows_per_second}\nchain stderr: ${sh.err.slice(-500)}`);
 	}
 	c1 = await columns();
 	const req1 = requests;
@@ -187,7 +161,7 @@ await step('a range selected on the live page is answered from the recording; th
 	const heat = await getJSON(url + 'heatmap/?filename=' + NAME);
 	let want = 0;
 	for (let c = s0; c < s1; c++) want += heat.values[c].reduce((a, v) => a + v, 0);
-	await page.waitForFunction(() => window.flamepipe.flame.data && window.flamepipe.flame.data.root.total > 0);
+	await waitFlame(page);
 	const got = await page.evaluate(() => window.flamepipe.flame.data.root.total);
 	eq(got, want, 'flame graph samples vs the selected live cells');
 	const direct = await getJSON(url + 'flamegraph/?filename=' + NAME + '&start=5&end=9');

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { step, check, eq, finish, deadline, run, tmpdir, launch } from './render-lib.mjs';
+import { step, check, eq, finish, deadline, run, tmpdir, launch, reportPage, heatCellPoint } from './render-lib.mjs';
 
 deadline(60000);
 const dir = tmpdir('render-cutaxis');
@@ -29,21 +29,8 @@ await step('flamepipe report: the axis is cut to the seconds with samples', asyn
 });
 
 const browser = await launch();
-const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-page.setDefaultTimeout(10000);
-const errors = [];
-page.on('pageerror', (e) => errors.push(e.message));
-
-async function cellPoint(col, row) {
-	return page.evaluate(([c, r]) => {
-		const svg = document.getElementById('heatmap');
-		const pt = svg.createSVGPoint();
-		pt.x = hm_cfg.x0 + c * hm_cfg.cw + hm_cfg.cw / 2;
-		pt.y = hm_cfg.y0 + (hm_cfg.rows - 1 - r) * hm_cfg.ch + hm_cfg.ch / 2;
-		const p = pt.matrixTransform(svg.getScreenCTM());
-		return { x: p.x, y: p.y };
-	}, [col, row]);
-}
+const { page, errors } = await reportPage(browser, 1400, 1000);
+const cellPoint = (col, row) => heatCellPoint(page, col, row);
 
 await step('index.html: four axis columns, colmap, no script errors', async () => {
 	await page.goto(pathToFileURL(path.join(dir, 'out', 'index.html')).href);

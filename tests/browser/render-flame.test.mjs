@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { step, check, eq, finish, deadline, run, tmpdir, launch, screenshot, readFolded, TOP } from './render-lib.mjs';
+import { step, check, eq, finish, deadline, run, tmpdir, launch, screenshot, readFolded, TOP, reportPage } from './render-lib.mjs';
 
 deadline(60000);
 const dir = tmpdir('render-flame');
@@ -34,10 +34,7 @@ function expectedMatch(re) {
 }
 
 const browser = await launch();
-const page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
-page.setDefaultTimeout(10000);
-const errors = [];
-page.on('pageerror', (e) => errors.push(e.message));
+const { page, errors } = await reportPage(browser, 1300, 900);
 let dialogAnswer = null;
 page.on('dialog', (d) => (dialogAnswer === null ? d.dismiss() : d.accept(dialogAnswer)));
 

@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { step, check, eq, finish, deadline, run, tmpdir, launch, screenshot } from './render-lib.mjs';
+import { step, check, eq, finish, deadline, run, tmpdir, launch, screenshot, reportPage,
+	 heatCellPoint, clickHeatCell } from './render-lib.mjs';
 
 deadline(60000);
 const dir = tmpdir('render-heatmap');
@@ -31,26 +32,9 @@ function sumRange(a, b) {		// cell indexes col*ROWS+row, inclusive
 }
 
 const browser = await launch();
-const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-page.setDefaultTimeout(10000);
-const errors = [];
-page.on('pageerror', (e) => errors.push(e.message));
-
-// Clicks/hovers the centre of heatmap cell (col, row) via the SVG's CTM.
-async function cellPoint(col, row) {
-	return page.evaluate(([c, r]) => {
-		const svg = document.getElementById('heatmap');
-		const pt = svg.createSVGPoint();
-		pt.x = hm_cfg.x0 + c * hm_cfg.cw + hm_cfg.cw / 2;
-		pt.y = hm_cfg.y0 + (hm_cfg.rows - 1 - r) * hm_cfg.ch + hm_cfg.ch / 2;
-		const p = pt.matrixTransform(svg.getScreenCTM());
-		return { x: p.x, y: p.y };
-	}, [col, row]);
-}
-async function clickCell(col, row) {
-	const p = await cellPoint(col, row);
-	await page.mouse.click(p.x, p.y);
-}
+const { page, errors } = await reportPage(browser, 1400, 1000);
+const cellPoint = (col, row) => heatCellPoint(page, col, row);
+const clickCell = (col, row) => clickHeatCell(page, col, row);
 
 await step('index.html loads: heatmap inline, flame graph frame, no script errors', async () => {
 	await page.goto(pathToFileURL(path.join(dir, 'index.html')).href);

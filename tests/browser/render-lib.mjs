@@ -3,11 +3,10 @@
 // tap-lib.mjs, running flamepipe programs, temporary dirs, screenshots.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { ARTIFACTS, BIN, TOP, onCleanup } from './tap-lib.mjs';
+import { ARTIFACTS, BIN, TOP } from './tap-lib.mjs';
 
-export { TOP, BIN, ARTIFACTS, step, check, eq, finish, deadline, onCleanup, launch } from './tap-lib.mjs';
+export { TOP, BIN, ARTIFACTS, step, check, eq, finish, deadline, onCleanup, launch, tmpdir } from './tap-lib.mjs';
 
 const SCREENSHOT_TIMEOUT_MS = 10000;
 
@@ -16,10 +15,32 @@ export function run(prog, args, opts = {}) {
 	return execFileSync(path.join(BIN, prog), args, { cwd: TOP, maxBuffer: 1 << 28, ...opts });
 }
 
-export function tmpdir(name) {
-	const d = fs.mkdtempSync(path.join(os.tmpdir(), `fp-${name}-`));
-	onCleanup(() => fs.rmSync(d, { recursive: true, force: true }));
-	return d;
+// A page for a report's files (file://): script errors are collected in
+// the returned errors array; one UI step waits at most STEP_TIMEOUT_MS.
+const STEP_TIMEOUT_MS = 10000;
+export async function reportPage(browser, width, height) {
+	const page = await browser.newPage({ viewport: { width, height } });
+	page.setDefaultTimeout(STEP_TIMEOUT_MS);
+	const errors = [];
+	page.on('pageerror', (e) => errors.push(e.message));
+	return { page, errors };
+}
+
+// The centre of heatmap.svg's cell (col, row) in page pixels, via the
+// SVG's CTM (hm_cfg is the page's heatmap geometry); clickHeatCell clicks it.
+export function heatCellPoint(page, col, row) {
+	return page.evaluate(([c, r]) => {
+		const svg = document.getElementById('heatmap');
+		const pt = svg.createSVGPoint();
+		pt.x = hm_cfg.x0 + c * hm_cfg.cw + hm_cfg.cw / 2;
+		pt.y = hm_cfg.y0 + (hm_cfg.rows - 1 - r) * hm_cfg.ch + hm_cfg.ch / 2;
+		const p = pt.matrixTransform(svg.getScreenCTM());
+		return { x: p.x, y: p.y };
+	}, [col, row]);
+}
+export async function clickHeatCell(page, col, row) {
+	const p = await heatCellPoint(page, col, row);
+	await page.mouse.click(p.x, p.y);
 }
 
 export async function screenshot(page, name) {

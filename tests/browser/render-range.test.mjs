@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { step, check, eq, finish, deadline, run, tmpdir, launch, screenshot } from './render-lib.mjs';
+import { step, check, eq, finish, deadline, run, tmpdir, launch, screenshot, reportPage, clickHeatCell } from './render-lib.mjs';
 
 deadline(90000);
 const dir = tmpdir('render-range');
@@ -21,23 +21,10 @@ await step('flamepipe report on the demo capture and the hostile one', async () 
 });
 
 const browser = await launch();
-const page = await browser.newPage({ viewport: { width: 1400, height: 1100 } });
-page.setDefaultTimeout(10000);
-const errors = [], dialogs = [];
-page.on('pageerror', (e) => errors.push(e.message));
+const { page, errors } = await reportPage(browser, 1400, 1100);
+const dialogs = [];
 page.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss(); });
-
-async function clickCell(col, row) {
-	const p = await page.evaluate(([c, r]) => {
-		const svg = document.getElementById('heatmap');
-		const pt = svg.createSVGPoint();
-		pt.x = hm_cfg.x0 + c * hm_cfg.cw + hm_cfg.cw / 2;
-		pt.y = hm_cfg.y0 + (hm_cfg.rows - 1 - r) * hm_cfg.ch + hm_cfg.ch / 2;
-		const q = pt.matrixTransform(svg.getScreenCTM());
-		return { x: q.x, y: q.y };
-	}, [col, row]);
-	await page.mouse.click(p.x, p.y);
-}
+const clickCell = (col, row) => clickHeatCell(page, col, row);
 
 // `stack count` lines of a folded file, as a Map.
 function foldedMap(lines) {

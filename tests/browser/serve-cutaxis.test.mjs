@@ -6,10 +6,9 @@
 // counts that second's samples, and the heatmap total is the flame
 // graph's. Screenshot: tests/artifacts/serve-cutaxis.png.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { step, check, eq, finish, deadline, onCleanup, startServe, launch, newPage, shot,
-	 shootOnFailure, getJSON, treeTotal, clickCell, hoverCell, waitCells } from './serve-lib.mjs';
+import { step, check, eq, finish, deadline, startServe, launch, shot, getJSON, treeTotal,
+	 clickCell, hoverCell, waitCells, testPage, tmpdir } from './serve-lib.mjs';
 
 const TEST_DEADLINE_MS = 60000;
 const WAIT_MS = 15000;
@@ -17,8 +16,7 @@ const FILE = 'stray.perf';
 const BULK_SEC = 101001, BULK_SECONDS = 4, PER_SECOND = 10;
 
 deadline(TEST_DEADLINE_MS);
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fp-serve-cutaxis-'));
-onCleanup(() => fs.rmSync(dir, { recursive: true, force: true }));
+const dir = tmpdir('serve-cutaxis');
 const sample = (comm, t) => `${comm} 4242 [000] ${t}:    250000 cpu-clock: \n` +
 	`\t    55d0c0de1000 main+0x10 (/usr/bin/${comm})\n\n`;
 let text = sample('stray', '1000.500000');
@@ -36,9 +34,7 @@ await step('fp-serve says the axis is cut: columns are the real seconds', async 
 	eq(heat.counted, 1 + BULK_SECONDS * PER_SECOND, 'counted');
 });
 
-const page = await newPage(browser, true);
-page.setDefaultTimeout(WAIT_MS);
-shootOnFailure(page, 'serve-cutaxis');
+const page = await testPage(browser, 'serve-cutaxis', WAIT_MS);
 let rows;
 await step('the page draws the 5 seconds with samples and says the axis is cut', async () => {
 	await page.goto(srv.url + '#/profile?' + new URLSearchParams({ file: FILE }));

@@ -2,15 +2,16 @@
 // live-ui, live-perf): the TAP steps and browser of tap-lib.mjs,
 // starting/stopping fp-serve, pages, the heatmap canvas.
 // Every exit path (failure, exception, timeout, signal) stops the server.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ARTIFACTS, BIN, TOP, finish, onCleanup, onStepFailure } from './tap-lib.mjs';
+import { ARTIFACTS, BIN, TOP, deadline, finish, launch, onCleanup, onStepFailure, step } from './tap-lib.mjs';
 
-export { TOP, BIN, ARTIFACTS, step, check, eq, finish, deadline, onCleanup, launch } from './tap-lib.mjs';
+export { TOP, BIN, ARTIFACTS, step, check, eq, finish, deadline, onCleanup, launch, tmpdir } from './tap-lib.mjs';
 
 const START_TIMEOUT_MS = 10000;
 const STOP_GRACE_MS = 2000;
+const DEFAULT_WAIT_MS = 15000;	// one UI step (a flame graph is a stage chain run)
 
 const children = new Set();
 // Registered first, so it runs after every cleanup a test adds.
@@ -77,6 +78,69 @@ export function startServe(args, opts = {}) {
 	});
 }
 
+// ---- process groups (flamepipe live, a shell chain, a workload) ---------------------------
+// startGroup runs CMD ARGS detached, in its own process group, so that
+// stopGroup(p, sig) stops it and all its children by the group id (SIGKILL
+// after GROUP_GRACE_MS). Every group still running is stopped at cleanup
+// with opts.cleanupSignal (default SIGTERM), and killed on process exit.
+// p.err collects its stderr.
+const GROUP_GRACE_MS = 5000;
+const groups = [];
+onCleanup(() => Promise.all(groups.map((p) => stopGroup(p, p.cleanupSignal))));
+process.on('exit', () => { for (const p of groups) try { process.kill(-p.pid, 'SIGKILL'); } catch (e) { /* gone */ } });
+export function startGroup(cmd, args, opts = {}) {
+	const p = spawn(cmd, args, { cwd: TOP, detached: true, stdio: [opts.stdin || 'ignore', 'pipe', 'pipe'] });
+	p.cleanupSignal = opts.cleanupSignal || 'SIGTERM';
+	p.err = '';
+	p.stderr.on('data', (d) => { p.err += d; });
+	groups.push(p);
+	return p;
+}
+export function stopGroup(p, sig = 'SIGINT') {
+	return new Promise((resolve) => {
+		if (p.exitCode !== null || p.signalCode !== null) return resolve();
+		const t = setTimeout(() => { try { process.kill(-p.pid, 'SIGKILL'); } catch (e) { /* gone */ } resolve(); }, GROUP_GRACE_MS);
+		p.once('exit', () => { clearTimeout(t); resolve(); });
+		try { process.kill(-p.pid, sig); } catch (e) { clearTimeout(t); resolve(); }
+	});
+}
+// The address fp-serve prints ("listening on URL") on the stdout or stderr
+// of p (fp-serve itself, or a chain or runner that starts it), within ms.
+export function listeningUrl(p, ms, what) {
+	return new Promise((resolve, reject) => {
+		let text = '';
+		const t = setTimeout(() => reject(new Error(`no web address within ${ms / 1000} s; stderr: ${p.err}`)), ms);
+		const look = (d) => {
+			text += d;
+			const m = text.match(/listening on (http:\/\/\S+?)\/?\s/);
+			if (m) { clearTimeout(t); resolve(m[1] + '/'); }
+		};
+		p.stdout.on('data', look);
+		p.stderr.on('data', look);
+		p.once('exit', (c) => { clearTimeout(t); reject(new Error(`${what} exited (${c}): ${p.err}`)); });
+	});
+}
+
+// ---- live profiling --------------------------------------------------------------------------
+// Ends the test with a TAP skip unless perf can profile the machine here
+// (installed, and root or perf_event_paranoid <= 0).
+export function skipUnlessPerf(what) {
+	const perf = spawnSync('perf', ['--version'], { encoding: 'utf8' });
+	let paranoid = 2;
+	try { paranoid = Number(fs.readFileSync('/proc/sys/kernel/perf_event_paranoid', 'utf8')); } catch (e) { /* absent */ }
+	if (perf.status !== 0 || (process.getuid() !== 0 && paranoid > 0)) {
+		console.log(`ok 1 - # skip ${what}: ${perf.status !== 0 ? 'perf is not installed' : 'not root and perf_event_paranoid=' + paranoid}`);
+		process.exit(0);
+	}
+}
+// A copy of /bin/sh named COMM in DIR: a workload whose comm the test knows.
+export function namedShell(dir, comm) {
+	const sh = path.join(dir, comm);
+	fs.copyFileSync('/bin/sh', sh);
+	fs.chmodSync(sh, 0o755);
+	return sh;
+}
+
 // ---- browser ----------------------------------------------------------------------------
 // Every page gets: console errors and page errors recorded, dialogs
 // (alert/confirm) recorded and dismissed.
@@ -90,6 +154,34 @@ export async function newPage(browser, log) {
 	return page;
 }
 // fullPage false for documents that are not HTML (an SVG never settles).
+// The page a test drives: newPage's, with a bound on every UI step
+// (waitMs) and a screenshot tests/artifacts/FAILED-LABEL-stepN.png when a
+// step fails; log: console errors are printed.
+export async function testPage(browser, label, waitMs, log = true) {
+	const page = await newPage(browser, log);
+	page.setDefaultTimeout(waitMs);
+	shootOnFailure(page, label);
+	return page;
+}
+// GET ROUTE?PARAMS of a server as JSON: api(route, params).
+export const apiOf = (srv) => (route, params) => getJSON(srv.url + route + '?' + new URLSearchParams(params));
+
+// The common start of a page test on fp-serve: a hard deadline, the
+// browser, fp-serve --dir DIR (default examples) started as step 1 (named
+// opts.stepName; opts.started(srv) may check more in that step), and
+// testPage(browser, label, opts.waitMs). Returns {browser, srv, page, api}.
+export async function servedPage(label, deadlineMs, opts = {}) {
+	deadline(deadlineMs);
+	const browser = await launch();
+	let srv;
+	await step(opts.stepName || `fp-serve --dir ${opts.dir || 'examples'} starts`, async () => {
+		srv = await startServe(['--dir', opts.dir || 'examples']);
+		if (opts.started) await opts.started(srv);
+	});
+	const page = await testPage(browser, label, opts.waitMs || DEFAULT_WAIT_MS);
+	return { browser, srv, page, api: apiOf(srv) };
+}
+
 export async function shot(page, name, fullPage = true) {
 	fs.mkdirSync(ARTIFACTS, { recursive: true });
 	await page.screenshot({ path: path.join(ARTIFACTS, name + '.png'), fullPage });
@@ -135,6 +227,10 @@ export async function waitCells(page, n) {
 		const c = window.flamepipe && window.flamepipe.drawnCells();
 		return c && (n === undefined ? c.length > 0 : c.length === n);
 	}, n);
+}
+// Waits until the flame graph of the current selection is drawn with samples.
+export async function waitFlame(page) {
+	await page.waitForFunction(() => window.flamepipe.flame.data && window.flamepipe.flame.data.root.total > 0);
 }
 // Colours drawn at the cell centres, and the cells the selection overlay covers.
 export const drawnCells = (page) => page.evaluate(() => window.flamepipe.drawnCells());

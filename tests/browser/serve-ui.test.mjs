@@ -4,12 +4,10 @@
 // Prints TAP; screenshots go to tests/artifacts/serve-*.png.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import {
-	TOP, step, check, eq, finish, deadline, onCleanup, startServe, launch, newPage, shot,
-	getJSON, treeTotal, treeMatched, shootOnFailure, clickCell, hoverCell, waitCells, drawnCells, highlighted
-} from './serve-lib.mjs';
+import { TOP, step, check, eq, finish, onCleanup, startServe, shot, getJSON, treeTotal,
+	 treeMatched, clickCell, hoverCell, waitCells, drawnCells, highlighted, servedPage, testPage,
+	 waitFlame, tmpdir } from './serve-lib.mjs';
 
 const TEST_DEADLINE_MS = 55000;
 const WAIT_MS = 15000;		// one UI step (a flame graph is a stage chain run)
@@ -18,19 +16,12 @@ const ROWS = 50;
 const SEARCH = 'clock_gettime';
 const WHITE = '255,255,255';
 
-deadline(TEST_DEADLINE_MS);
-const browser = await launch();
-let srv;
-await step('fp-serve --dir examples starts on a free loopback port', async () => {
-	srv = await startServe(['--dir', 'examples']);
-	check(srv.url.startsWith('http://127.0.0.1:'), 'not on loopback: ' + srv.url);
+const { browser, srv, page, api } = await servedPage('serve-ui', TEST_DEADLINE_MS, {
+	waitMs: WAIT_MS, stepName: 'fp-serve --dir examples starts on a free loopback port',
+	started: (srv) => check(srv.url.startsWith('http://127.0.0.1:'), 'not on loopback: ' + srv.url)
 });
-const page = await newPage(browser, true);
-page.setDefaultTimeout(WAIT_MS);
-shootOnFailure(page, 'serve-ui');
 const requested = [];
 page.on('request', (r) => requested.push(r.url()));
-const api = (route, params) => getJSON(srv.url + route + '?' + new URLSearchParams(params));
 
 await step('the file list shows the bundled captures and an upload form', async () => {
 	await page.goto(srv.url);
@@ -365,8 +356,7 @@ await step('no script errors on the page, and nothing loaded from another host',
 });
 
 // ---- names full of HTML stay text --------------------------------------------------------------
-const xssDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fp-xss-'));
-onCleanup(() => fs.rmSync(xssDir, { recursive: true, force: true }));
+const xssDir = tmpdir('xss');
 const XSS_NAME = '<img src=x onerror=window.__xss=3>.perf';
 {
 	const given = path.join(TOP, 'tests', 'data', 'xss.perf');
@@ -384,9 +374,7 @@ const XSS_NAME = '<img src=x onerror=window.__xss=3>.perf';
 	if (fs.existsSync(given)) fs.copyFileSync(given, path.join(xssDir, 'render-xss.perf'));
 }
 let xsrv;
-const xpage = await newPage(browser, false);
-xpage.setDefaultTimeout(WAIT_MS);
-shootOnFailure(xpage, 'serve-ui-xss');
+const xpage = await testPage(browser, 'serve-ui-xss', WAIT_MS, false);
 await xpage.addInitScript(() => { window.__xss = undefined; });
 const noXss = async (where) => {
 	const r = await xpage.evaluate(() => ({
@@ -456,7 +444,7 @@ if (fs.existsSync(path.join(xssDir, 'render-xss.perf'))) {
 	await step('tests/data/xss.perf (HTML, XML and JS metacharacters) shows every name literally', async () => {
 		await xpage.goto(xsrv.url + '#/profile?file=render-xss.perf');
 		await waitCells(xpage);
-		await xpage.waitForFunction(() => window.flamepipe.flame.data && window.flamepipe.flame.data.root.total > 0);
+		await waitFlame(xpage);
 		const names = await xpage.evaluate(() => window.flamepipe.flame.data.nodes.map((n) => n.name));
 		for (const want of ['<script>alert(1)</script>', 'evil&co', 'quote"s', 'std::map<int, std::string>::find', '<b>bold</b>&nbsp:'])
 			check(names.includes(want), `name ${want} not in the page's flame graph: ${names.join(' | ')}`);

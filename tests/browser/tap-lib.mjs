@@ -4,6 +4,7 @@
 // chromium through playwright-core.
 // A failure prints "not ok N - step" with the reason and exits 1.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -61,6 +62,13 @@ export function check(cond, msg) {
 }
 export function eq(got, want, what) {
 	if (got !== want) throw new Error(`${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+}
+
+// A temporary directory fp-NAME-XXXXXX, removed on every exit path.
+export function tmpdir(name) {
+	const d = fs.mkdtempSync(path.join(os.tmpdir(), `fp-${name}-`));
+	onCleanup(() => fs.rmSync(d, { recursive: true, force: true }));
+	return d;
 }
 
 // A hard deadline so a hung browser never hangs the suite.

@@ -3,24 +3,14 @@
 // time order left to right at every depth, each sample counted once (the
 // chart's width in samples = the range's flame graph total = /flamechart/'s
 // total). Screenshots: tests/artifacts/views-chart-*.png.
-import { step, check, eq, finish, deadline, startServe, launch, newPage, shot, shootOnFailure,
-	 waitCells, getJSON, treeTotal } from './serve-lib.mjs';
+import { step, check, eq, finish, shot, waitCells, treeTotal, servedPage } from './serve-lib.mjs';
 
 const TEST_DEADLINE_MS = 45000;
 const WAIT_MS = 15000;
 const FILE = 'multiproc.perf.gz';
 const START = '2', END = '2.5';
 
-deadline(TEST_DEADLINE_MS);
-const browser = await launch();
-let srv;
-await step('fp-serve --dir examples starts', async () => {
-	srv = await startServe(['--dir', 'examples']);
-});
-const page = await newPage(browser, true);
-page.setDefaultTimeout(WAIT_MS);
-shootOnFailure(page, 'views-chart');
-const api = (route, params) => getJSON(srv.url + route + '?' + new URLSearchParams(params));
+const { srv, page, api } = await servedPage('views-chart', TEST_DEADLINE_MS, { waitMs: WAIT_MS });
 
 await step(`the flame chart of [${START}, ${END}) counts every sample of the range once`, async () => {
 	await page.goto(srv.url + '#/profile?' + new URLSearchParams({ file: FILE, start: START, end: END, fv: 'chart' }));

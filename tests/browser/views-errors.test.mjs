@@ -2,22 +2,13 @@
 // wrong next to the control that caused it; values of the address that
 // cannot be used are reported, not replaced silently.
 // Screenshots: tests/artifacts/views-errors-*.png.
-import { step, check, eq, finish, deadline, startServe, launch, newPage, shot, shootOnFailure,
-	 waitCells, clickCell } from './serve-lib.mjs';
+import { step, check, eq, finish, shot, waitCells, servedPage, waitFlame } from './serve-lib.mjs';
 
 const TEST_DEADLINE_MS = 45000;
 const WAIT_MS = 15000;
 const FILE = 'demo-clockloop.perf.gz';
 
-deadline(TEST_DEADLINE_MS);
-const browser = await launch();
-let srv;
-await step('fp-serve --dir examples starts', async () => {
-	srv = await startServe(['--dir', 'examples']);
-});
-const page = await newPage(browser, true);
-page.setDefaultTimeout(WAIT_MS);
-shootOnFailure(page, 'views-errors');
+const { srv, page } = await servedPage('views-errors', TEST_DEADLINE_MS, { waitMs: WAIT_MS });
 const views = () => page.evaluate(() => ({
 	cells: window.flamepipe.drawnCells().length,
 	heat: window.flamepipe.state.heat && window.flamepipe.state.heat.total,
@@ -29,7 +20,7 @@ let good;
 await step('a range of the demo capture is shown', async () => {
 	await page.goto(srv.url + '#/profile?' + new URLSearchParams({ file: FILE, start: '20', end: '24' }));
 	await waitCells(page);
-	await page.waitForFunction(() => window.flamepipe.flame.data && window.flamepipe.flame.data.root.total > 0);
+	await waitFlame(page);
 	good = await views();
 	check(good.cells > 0 && good.frames > 0, 'nothing drawn: ' + JSON.stringify(good));
 	// the selection's duration and count are on screen, and the count is the flame graph's

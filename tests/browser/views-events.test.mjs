@@ -11,16 +11,14 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { TOP, step, check, eq, finish, deadline, onCleanup, startServe, launch, newPage, shot,
-	 shootOnFailure, waitCells } from './serve-lib.mjs';
+import { step, check, eq, finish, deadline, startServe, launch, shot, waitCells, testPage, tmpdir } from './serve-lib.mjs';
 
 const TEST_DEADLINE_MS = 60000;
 const WAIT_MS = 15000;
 const FILE = 'two.perf';
 
 deadline(TEST_DEADLINE_MS);
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fp-views-events-'));
-onCleanup(() => fs.rmSync(dir, { recursive: true, force: true }));
+const dir = tmpdir('views-events');
 
 // perf script's header lines: "comm pid [cpu] time: period event: ..."
 function countEvents(text) {
@@ -58,9 +56,7 @@ await step('a capture with two events, each with samples', async () => {
 	      'counts: ' + JSON.stringify([...counts]));
 	srv = await startServe(['--dir', path.join(dir, 'prof')]);
 });
-const page = await newPage(browser, true);
-page.setDefaultTimeout(WAIT_MS);
-shootOnFailure(page, 'views-events');
+const page = await testPage(browser, 'views-events', WAIT_MS);
 
 const totals = () => page.evaluate(() => ({
 	heat: window.flamepipe.state.heat && window.flamepipe.state.heat.total,

@@ -4,22 +4,13 @@
 // option; the sandwich view, whose table (self, total per function) equals
 // what the server's folded file gives, with the callers and callees graphs
 // of a function. Screenshots: tests/artifacts/views-flame-*.png.
-import { TOP, step, check, eq, finish, deadline, startServe, launch, newPage, shot,
-	 shootOnFailure, waitCells } from './serve-lib.mjs';
+import { step, check, eq, finish, shot, waitCells, servedPage, waitFlame } from './serve-lib.mjs';
 
 const TEST_DEADLINE_MS = 60000;
 const WAIT_MS = 15000;
 const FILE = 'multiproc.perf.gz';
 
-deadline(TEST_DEADLINE_MS);
-const browser = await launch();
-let srv;
-await step('fp-serve --dir examples starts', async () => {
-	srv = await startServe(['--dir', 'examples']);
-});
-const page = await newPage(browser, true);
-page.setDefaultTimeout(WAIT_MS);
-shootOnFailure(page, 'views-flame');
+const { srv, page } = await servedPage('views-flame', TEST_DEADLINE_MS, { waitMs: WAIT_MS });
 
 // The folded file of the whole profile, as the server gives it: per
 // function, self = samples where it is the leaf, total = samples with it
@@ -50,7 +41,7 @@ async function foldedTable() {
 await step('the whole profile opens; children are ordered by weight (left-heavy) by default', async () => {
 	await page.goto(srv.url + '#/profile?' + new URLSearchParams({ file: FILE }));
 	await waitCells(page);
-	await page.waitForFunction(() => window.flamepipe.flame.data && window.flamepipe.flame.data.root.total > 0);
+	await waitFlame(page);
 	eq(await page.inputValue('#order'), 'weight', 'default order');
 	const bad = await page.evaluate(() => {
 		const out = [];

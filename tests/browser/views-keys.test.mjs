@@ -3,22 +3,13 @@
 // left/right = siblings), Enter zooms to it, Escape zooms out one level,
 // Ctrl+wheel zooms into the frame under the pointer and out again, "?"
 // opens the help overlay. Screenshots: tests/artifacts/views-keys-*.png.
-import { step, check, eq, finish, deadline, startServe, launch, newPage, shot, shootOnFailure,
-	 waitCells } from './serve-lib.mjs';
+import { step, check, eq, finish, shot, waitCells, servedPage, waitFlame } from './serve-lib.mjs';
 
 const TEST_DEADLINE_MS = 45000;
 const WAIT_MS = 15000;
 const FILE = 'multiproc.perf.gz';
 
-deadline(TEST_DEADLINE_MS);
-const browser = await launch();
-let srv;
-await step('fp-serve --dir examples starts', async () => {
-	srv = await startServe(['--dir', 'examples']);
-});
-const page = await newPage(browser, true);
-page.setDefaultTimeout(WAIT_MS);
-shootOnFailure(page, 'views-keys');
+const { srv, page } = await servedPage('views-keys', TEST_DEADLINE_MS, { waitMs: WAIT_MS });
 const zoomed = () => page.evaluate(() => window.flamepipe.flame.zoomed ? window.flamepipe.flame.zoomed.name : null);
 const focus = () => page.evaluate(() => window.flamepipe.focus());
 
@@ -26,7 +17,7 @@ let root;
 await step('the whole profile is drawn; Tab reaches the graph', async () => {
 	await page.goto(srv.url + '#/profile?' + new URLSearchParams({ file: FILE }));
 	await waitCells(page);
-	await page.waitForFunction(() => window.flamepipe.flame.data && window.flamepipe.flame.data.root.total > 0);
+	await waitFlame(page);
 	root = await page.evaluate(() => {
 		const r = window.flamepipe.flame.data.root;
 		const kids = r.kids.slice().sort((a, b) => b.total - a.total);

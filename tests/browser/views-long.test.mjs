@@ -4,10 +4,9 @@
 // stay visible; and at 390 px (a phone) nothing is wider than the screen.
 // Screenshots: tests/artifacts/views-long-*.png.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { step, check, eq, finish, deadline, onCleanup, startServe, launch, shot, shootOnFailure,
-	 waitCells, clickCell } from './serve-lib.mjs';
+import { step, check, eq, finish, deadline, startServe, launch, shot, shootOnFailure, waitCells,
+	 clickCell, tmpdir } from './serve-lib.mjs';
 
 const TEST_DEADLINE_MS = 60000;
 const WAIT_MS = 15000;
@@ -15,8 +14,7 @@ const FILE = 'long.perf';
 const SECONDS = 600, PER_SECOND = 4;
 
 deadline(TEST_DEADLINE_MS);
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fp-views-long-'));
-onCleanup(() => fs.rmSync(dir, { recursive: true, force: true }));
+const dir = tmpdir('views-long');
 let text = '';
 for (let i = 0; i < SECONDS * PER_SECOND; i++) {
 	const t = (1000 + i / PER_SECOND + (i % 7) * 0.013).toFixed(6);

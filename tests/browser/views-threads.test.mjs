@@ -4,23 +4,13 @@
 // processes shows exactly their samples in the heatmap and the flame
 // graph; small multiples draw one strip per process on the heatmap's axis
 // and the strips sum to the whole. Screenshots: tests/artifacts/views-threads-*.png.
-import { step, check, eq, finish, deadline, startServe, launch, newPage, shot, shootOnFailure,
-	 waitCells, getJSON } from './serve-lib.mjs';
+import { step, check, eq, finish, shot, waitCells, servedPage } from './serve-lib.mjs';
 
 const TEST_DEADLINE_MS = 60000;
 const WAIT_MS = 15000;
 const FILE = 'multiproc.perf.gz';
 
-deadline(TEST_DEADLINE_MS);
-const browser = await launch();
-let srv;
-await step('fp-serve --dir examples starts', async () => {
-	srv = await startServe(['--dir', 'examples']);
-});
-const page = await newPage(browser, true);
-page.setDefaultTimeout(WAIT_MS);
-shootOnFailure(page, 'views-threads');
-const api = (route, params) => getJSON(srv.url + route + '?' + new URLSearchParams(params));
+const { srv, page, api } = await servedPage('views-threads', TEST_DEADLINE_MS, { waitMs: WAIT_MS });
 
 let th, whole;
 await step('the picker lists the processes and threads with their samples; they sum to the heatmap total', async () => {
