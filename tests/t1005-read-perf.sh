@@ -13,16 +13,7 @@ capture() {
 	test -s cap.perf
 }
 
-if ! command -v perf >/dev/null 2>&1; then
-	test_skip 'real capture' 'perf is not installed'
-	test_done
-fi
-if ! capture; then
-	# A machine where perf cannot sample (not root, perf_event_paranoid).
-	cat record.err script.err >&2
-	test_skip 'real capture' "perf record failed: $(head -n 1 record.err)"
-	test_done
-fi
+need_capture 'real capture' capture
 
 test_expect_success 'every sample of the capture is read' '
 	fp-read cap.perf >s &&

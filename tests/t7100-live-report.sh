@@ -2,24 +2,9 @@
 test_description='flamepipe live: a real perf capture through the live chain into -o DIR'
 . "$(dirname "$0")/test-lib.sh"
 test_tags root perf
-SPIN=$TOP/build/tests/live-spin
-TARGET=flamepipe_live_spin_target
-
+. "$TOP/tests/lib-live.sh"
 # Skip only when this machine cannot sample at all.
-if ! command -v perf >/dev/null 2>&1; then
-	test_skip 'live capture' 'perf is not installed'; test_done
-fi
-if ! perf stat -a -e cpu-clock -- true >/dev/null 2>perf.err; then
-	test_skip 'live capture' "perf_event_open refused: $(head -n 1 perf.err)"; test_done
-fi
-
-report_complete() { # DIR
-	for f in index.html heatmap.svg flame.svg heatmap.tsv heatmap.json stacks.folded; do
-		test -s "$1/$f" || { echo "missing $1/$f"; return 1; }
-	done
-	tail -c 200 "$1/index.html" | grep -q "</html>" &&
-	python3 -m json.tool "$1/heatmap.json" >/dev/null
-}
+need_perf_sampling 'live capture'
 
 test_expect_success 'live --duration -o: the report files, with a workload started after the capture' '
 	flamepipe live -g --duration 4 -o out --interval 200 --dir-file dirf 2>err &

@@ -2,17 +2,9 @@
 test_description='flamepipe live --http: the web view gains columns and the workload while it runs'
 . "$(dirname "$0")/test-lib.sh"
 test_tags root perf
-SPIN=$TOP/build/tests/live-spin
-
-if ! command -v perf >/dev/null 2>&1; then
-	test_skip 'live web view' 'perf is not installed'; test_done
-fi
-if ! perf stat -a -e cpu-clock -- true >/dev/null 2>perf.err; then
-	test_skip 'live web view' "perf_event_open refused: $(head -n 1 perf.err)"; test_done
-fi
-if ! command -v python3 >/dev/null 2>&1; then
-	test_skip 'live web view' 'python3 (the JSON poller) is not installed'; test_done
-fi
+. "$TOP/tests/lib-live.sh"
+need_perf_sampling 'live web view'
+command -v python3 >/dev/null 2>&1 || skip_all 'live web view' 'python3 (the JSON poller) is not installed'
 
 # The poller: waits for the capture to run, starts the workload, then polls
 # the JSON API until the workload's function is in the live flame graph.

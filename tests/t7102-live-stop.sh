@@ -2,23 +2,8 @@
 test_description='flamepipe live: SIGINT/SIGTERM mid-capture leave no perf, no FIFO, a complete report'
 . "$(dirname "$0")/test-lib.sh"
 test_tags root perf
-
-if ! command -v perf >/dev/null 2>&1; then
-	test_skip 'live stop' 'perf is not installed'; test_done
-fi
-if ! perf stat -a -e cpu-clock -- true >/dev/null 2>perf.err; then
-	test_skip 'live stop' "perf_event_open refused: $(head -n 1 perf.err)"; test_done
-fi
-
-report_complete() { # DIR
-	for f in index.html heatmap.svg flame.svg heatmap.tsv heatmap.json stacks.folded; do
-		test -s "$1/$f" || { echo "missing $1/$f"; return 1; }
-	done
-	tail -c 200 "$1/index.html" | grep -q "</html>" &&
-	python3 -m json.tool "$1/heatmap.json" >/dev/null &&
-	# no temporary file of an interrupted write left behind
-	! ls -A "$1" | grep "^\."
-}
+. "$TOP/tests/lib-live.sh"
+need_perf_sampling 'live stop'
 
 # Starts a capture, waits until it runs, notes its perf processes and FIFO
 # dir, sends the signal, and checks what is left. Extra args go to live.
@@ -40,6 +25,8 @@ stop_with() { # SIGNAL [live args]
 	done &&
 	test ! -e "$dir" &&
 	report_complete out &&
+	# no temporary file of an interrupted write left behind
+	no_temp_files out &&
 	fp-read -q out/recording.fp.gz | grep -q "^S" &&
 	grep -q "$sig: stopping" err
 }

@@ -2,17 +2,8 @@
 test_description='flamepipe live --source bpftrace: a live bpftrace profile shows a busy function'
 . "$(dirname "$0")/test-lib.sh"
 test_tags root bpftrace
-SPIN=$TOP/build/tests/live-spin
-TARGET=flamepipe_live_spin_target
-
-if ! command -v bpftrace >/dev/null 2>&1; then
-	test_skip 'live bpftrace' 'bpftrace is not installed (apt-get install bpftrace)'; test_done
-fi
-# BPF maps count against RLIMIT_MEMLOCK on older kernels.
-ulimit -l unlimited 2>/dev/null
-if ! bpftrace -e 'BEGIN { exit(); }' >/dev/null 2>bpf.err; then
-	test_skip 'live bpftrace' "the kernel refuses BPF: $(grep -v RLIMIT bpf.err | head -n 1)"; test_done
-fi
+. "$TOP/tests/lib-live.sh"
+need_bpftrace 'live bpftrace'
 
 test_expect_success 'live --source bpftrace --duration -o: the workload started after the capture is in the stacks and the heatmap' '
 	flamepipe live --source bpftrace --duration 5 -o out --interval 200 --dir-file dirf 2>err &

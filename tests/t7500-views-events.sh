@@ -2,6 +2,7 @@
 test_description='one event at a time: heatmap, flame graph, report and API count the same samples of a two-event capture'
 . "$(dirname "$0")/test-lib.sh"
 . "$TOP/tests/lib-serve.sh"
+test_tags perf
 BUSY=$TOP/build/tests/busy-phases
 
 # A real capture with two events: page-faults (sort touching fresh memory)
@@ -15,15 +16,7 @@ capture() {
 	perf script -i two.data >two.perf 2>script.err &&
 	test -s two.perf
 }
-if ! command -v perf >/dev/null 2>&1; then
-	test_skip 'two-event capture' 'perf is not installed'
-	test_done
-fi
-if ! capture; then
-	cat record.err script.err >&2
-	test_skip 'two-event capture' "perf record failed: $(head -n 1 record.err)"
-	test_done
-fi
+need_capture 'two-event capture' capture
 
 # The independent count: perf script's header lines, by the word after
 # "TIME: PERIOD" without its colon (idle samples cannot occur: no -a).

@@ -19,17 +19,7 @@ export BPFTRACE_CACHE_USER_SYMBOLS=0
 LIMIT=60
 
 # Skip only when bpftrace truly cannot run here.
-skip_all() {
-	test_skip "bpftrace profile" "$1"
-	test_done
-}
-[ "$(id -u)" = 0 ] || skip_all 'bpftrace needs root'
-command -v bpftrace >/dev/null 2>&1 || skip_all 'bpftrace is not installed (tools/install-deps.sh)'
-# BPF maps count against RLIMIT_MEMLOCK on kernels before 5.11.
-ulimit -l unlimited 2>/dev/null || true
-if ! timeout 30 bpftrace -q -e 'BEGIN { exit(); }' >probe.out 2>probe.err; then
-	skip_all "the kernel refuses BPF: $(grep -v RLIMIT_MEMLOCK probe.err | head -n 1)"
-fi
+need_bpftrace 'bpftrace profile'
 
 # One capture for every test: profile.bt while busy spins for 1 s of CPU. -c
 # starts busy once the probe is attached and stops bpftrace when it ends.

@@ -7,17 +7,8 @@ RUNS=3
 INIT_MS=50		# the server "initialises" this long before listen(2)
 LIMIT=60
 
-skip_all() {
-	test_skip 'latency example' "$1"
-	test_done
-}
-[ "$(id -u)" = 0 ] || skip_all 'bpftrace needs root'
-command -v bpftrace >/dev/null 2>&1 || skip_all 'bpftrace is not installed (tools/install-deps.sh)'
-command -v ${CC:-cc} >/dev/null 2>&1 || skip_all 'no C compiler for examples/latency/server.c'
-ulimit -l unlimited 2>/dev/null || true
-if ! timeout 30 bpftrace -q -e 'BEGIN { exit(); }' >probe.out 2>&1; then
-	skip_all "the kernel refuses BPF: $(grep -v RLIMIT_MEMLOCK probe.out | head -n 1)"
-fi
+command -v ${CC:-cc} >/dev/null 2>&1 || skip_all 'latency example' 'no C compiler for examples/latency/server.c'
+need_bpftrace 'latency example'
 
 test_expect_success 'run.sh -n 3 -i 50 -o DIR writes events, TSV and report' '
 	timeout -k 5 $LIMIT "$EXAMPLES/latency/run.sh" -n $RUNS -i $INIT_MS -o out >stdout 2>stderr &&

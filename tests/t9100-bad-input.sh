@@ -5,8 +5,6 @@ test_description='bad input through each stage: correct output or a clear error,
 # Inputs: tests/data/bad/ (small, committed) and big ones made here.
 # docs/reliability.md lists every case with the behaviour asserted here.
 BAD=$DATA/bad
-HELPERS=$TOP/${FP_BUILD:-build}/tests
-[ -n "${FP_ASAN:-}" ] && HELPERS=$TOP/build-asan/tests
 # Every stage run is bounded: a hang fails the test (exit 124) instead of
 # blocking the suite.
 LIMIT=20

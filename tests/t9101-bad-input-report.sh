@@ -6,8 +6,6 @@ test_description='bad input through flamepipe report: complete outputs or a clea
 # (t6002 covers report on a missing file, truncated gzip, garbage, a 1 MiB
 # line and an empty file from the runner's side.)
 BAD=$DATA/bad
-HELPERS=$TOP/${FP_BUILD:-build}/tests
-[ -n "${FP_ASAN:-}" ] && HELPERS=$TOP/build-asan/tests
 LIMIT=30
 OUTPUTS="flame.svg heatmap.json heatmap.svg heatmap.tsv index.html stacks.folded"
 

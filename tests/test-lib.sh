@@ -22,6 +22,10 @@ FP_BIN=${FP_BIN:-$TOP/bin}
 case $FP_BIN in /*) ;; *) FP_BIN=$TOP/$FP_BIN ;; esac
 PATH=$FP_BIN:$TOP/tests/bin:$PATH
 export TOP DATA EXAMPLES FP_BIN PATH
+# The helper programs of the tests (tests/helper/*.c, built by make tests):
+# the ASan build's for the ASan suite.
+HELPERS=$TOP/${FP_BUILD:-build}/tests
+[ -n "${FP_ASAN:-}" ] && HELPERS=$TOP/build-asan/tests
 # Sanitizer builds: fail the test on the first report.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
@@ -95,6 +99,43 @@ _tag_missing() { # tag -> prints why it cannot run, or nothing
 	perf|bpftrace|valgrind) command -v "$1" >/dev/null 2>&1 || echo "$1 is not installed (tools/install-deps.sh)" ;;
 	esac
 }
+# The script cannot run here: one skipped test that says why, then exit.
+skip_all() { # WHAT WHY
+	test_skip "$1" "$2"
+	test_done
+}
+
+# need_perf_sampling WHAT: skip_all unless perf is installed and may open
+# system-wide events here (root, or perf_event_paranoid low enough).
+need_perf_sampling() {
+	command -v perf >/dev/null 2>&1 || skip_all "$1" 'perf is not installed'
+	perf stat -a -e cpu-clock -- true >/dev/null 2>perf.err ||
+		skip_all "$1" "perf_event_open refused: $(head -n 1 perf.err)"
+}
+
+# need_capture WHAT FUNCTION: skip_all unless perf is installed and
+# FUNCTION (the script's perf record | perf script capture, which leaves
+# record.err and script.err) succeeds; a failed capture's errors are shown.
+need_capture() {
+	command -v perf >/dev/null 2>&1 || skip_all "$1" 'perf is not installed'
+	if ! "$2"; then
+		# a machine where perf cannot sample (not root, perf_event_paranoid)
+		cat record.err script.err >&2
+		skip_all "$1" "perf record failed: $(head -n 1 record.err)"
+	fi
+}
+
+# need_bpftrace WHAT: skip_all unless bpftrace is installed, runs as root
+# and the kernel loads a BPF program (BPF maps count against
+# RLIMIT_MEMLOCK on kernels before 5.11: the limit is lifted first).
+need_bpftrace() {
+	[ "$(id -u)" = 0 ] || skip_all "$1" 'bpftrace needs root'
+	command -v bpftrace >/dev/null 2>&1 || skip_all "$1" 'bpftrace is not installed (tools/install-deps.sh)'
+	ulimit -l unlimited 2>/dev/null || true
+	timeout 30 bpftrace -q -e 'BEGIN { exit(); }' >bpf.out 2>bpf.err ||
+		skip_all "$1" "the kernel refuses BPF: $(grep -v RLIMIT_MEMLOCK bpf.err | head -n 1)"
+}
+
 test_have() { # TAG...: every tag may run here
 	for _t in "$@"; do [ -z "$(_tag_missing "$_t")" ] || return 1; done
 }
