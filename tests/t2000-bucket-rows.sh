@@ -1,19 +1,14 @@
 #!/bin/sh
 test_description='fp-bucket: columns and rows in integer arithmetic'
 . "$(dirname "$0")/test-lib.sh"
+. "$TOP/tests/lib-stream.sh"
 D=$DATA/bucket
-
-# s TIME_NS: one user sample of app at that time.
-s() { printf 'S\t%s\t1\t1\t0\t1\tcpu-clock:ppp\tapp\tu\tmain\n' "$1"; }
-# cells: the final H records (column row count) of a fp-bucket output.
-cells() { awk -F '\t' '$1 == "H" { c[$2 " " $3] = $4 } END { for (k in c) print k, c[k] }' | sort -n -k1,1 -k2,2; }
 
 # rows.S: a first sample on a whole second, .199999999 / .200000000 (the
 # FlameScope float bug: .2 * 50 must be row 10), .019999999 / .020000000,
 # .999999999 and a last sample on a whole second two columns later.
 test_expect_success 'row boundaries, first and last sample on whole seconds (golden)' '
-	fp-bucket <"$D/rows.S" >out &&
-	test_cmp "$D/rows.expect" out
+	test_golden "$D/rows.expect" fp-bucket <"$D/rows.S"
 '
 
 test_expect_success 'G comes before the first sample and names rows and base second' '

@@ -1,17 +1,14 @@
 #!/bin/sh
 test_description='fp-bucket: out-of-order samples, far-future times, bounded columns, reset'
 . "$(dirname "$0")/test-lib.sh"
+. "$TOP/tests/lib-stream.sh"
 D=$DATA/bucket
-
-s() { printf 'S\t%s\t1\t1\t0\t1\tcpu-clock:ppp\tapp\tu\tmain\n' "$1"; }
-cells() { awk -F '\t' '$1 == "G" { delete c } $1 == "H" { c[$2 " " $3] = $4 } END { for (k in c) print k, c[k] }' | sort -n -k1,1 -k2,2; }
 
 # order.S: a sample a little before column 0, then one two seconds before
 # it, each followed by C flush: a new G, then every non-empty cell again
 # with its new column (written by hand in order.expect).
 test_expect_success 'an earlier sample moves column 0: new G, every cell re-sent (golden)' '
-	fp-bucket <"$D/order.S" >out &&
-	test_cmp "$D/order.expect" out
+	test_golden "$D/order.expect" fp-bucket <"$D/order.S"
 '
 
 test_expect_success 'a consumer that drops cells on G ends with the right heatmap' '

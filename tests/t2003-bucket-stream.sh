@@ -1,9 +1,9 @@
 #!/bin/sh
 test_description='fp-bucket in a stream: pass-through, coalesced H records, live updates, bad input'
 . "$(dirname "$0")/test-lib.sh"
+. "$TOP/tests/lib-stream.sh"
 D=$DATA/bucket
 
-s() { printf 'S\t%s\t1\t1\t0\t1\tcpu-clock:ppp\tapp\tu\tmain\n' "$1"; }
 
 # stream.S: header, comment, W, I, an unknown tag, a blank line, F, C range,
 # C flush, a malformed S, stray H and G records: all passed on unchanged and

@@ -1,8 +1,8 @@
 #!/bin/sh
 test_description='fp-range: half-open time ranges on the heatmap axis'
 . "$(dirname "$0")/test-lib.sh"
+. "$TOP/tests/lib-stream.sh"
 
-s() { printf 'S\t%s\t1\t1\t0\t1\tcpu-clock:ppp\tapp\tu\tmain\n' "$1"; }
 sample_times() { awk -F '\t' '$1 == "S" { print $2 }'; }
 
 # Column 0 starts at 100 s (G); samples on and around the bounds 1 s and 2 s.

@@ -1,8 +1,8 @@
 #!/bin/sh
 test_description='fp-range: changing range and filters through the control FIFO'
 . "$(dirname "$0")/test-lib.sh"
+. "$TOP/tests/lib-stream.sh"
 
-s() { printf 'S\t%s\t%s\t%s\t0\t1\tcpu-clock:ppp\t%s\tu\tmain\n' "$1" "$2" "$2" "$3"; }
 # The samples: column 0 is 10 s; one sample per half second.
 samples() {
 	printf "G\t50\t10\n"
@@ -12,17 +12,6 @@ samples() {
 # batch N: the Nth block "C reset ... C flush" of out, without the S times'
 # other fields.
 batch() { awk -F '\t' -v want="$1" '$1 == "C" && $2 == "reset" { n++ } n == want { print ($1 == "S" ? "S " $2 : $0) } $1 == "C" && $2 == "flush" && n == want { exit }' out; }
-
-# Starts fp-range reading the FIFO in.fifo (held open on fd 9) and writing
-# out; the control FIFO ctl is created by fp-range.
-start_range() {
-	rm -f in.fifo out err && mkfifo in.fifo || return 1
-	fp-range --control ctl "$@" <in.fifo >out 2>err &
-	pid=$!
-	exec 9>in.fifo
-	wait_for "test -p ctl" 50
-}
-stop_range() { exec 9>&-; wait $pid; }
 
 test_expect_success 'range 1 2: C reset, the matching history, C range, C filter, C flush' '
 	start_range &&

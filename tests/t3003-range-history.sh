@@ -1,18 +1,9 @@
 #!/bin/sh
 test_description='fp-range: the sample history behind replays'
 . "$(dirname "$0")/test-lib.sh"
+. "$TOP/tests/lib-stream.sh"
 
-s() { printf 'S\t%s\t1\t1\t0\t1\tcpu-clock:ppp\tapp\tu\tmain\n' "$1"; }
 batch_samples() { awk '/^C	reset/ { n++ } n == '"${2:-1}"' && /^S/ { print } /^C	flush/ && n == '"${2:-1}"' { exit }' "$1"; }
-
-start_range() {
-	rm -f in.fifo out err && mkfifo in.fifo || return 1
-	fp-range --control ctl "$@" <in.fifo >out 2>err &
-	pid=$!
-	exec 9>in.fifo
-	wait_for "test -p ctl" 50
-}
-stop_range() { exec 9>&-; wait $pid; }
 
 test_expect_success 'replayed samples are byte-identical to the input lines (real capture)' '
 	fp-read "$EXAMPLES/demo-clockloop.perf.gz" | fp-bucket --keep-idle >in &&

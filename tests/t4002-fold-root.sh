@@ -4,8 +4,7 @@ test_description='fp-fold root frame: comm, --pid, --tid'
 D=$DATA/fold
 
 test_expect_success 'the root frame is the comm with spaces changed to _' '
-	fp-fold --plain "$D/root.S" >out &&
-	test_cmp "$D/root.comm.folded" out
+	test_golden "$D/root.comm.folded" fp-fold --plain "$D/root.S"
 '
 
 test_expect_success '--pid makes it comm-PID, comm-? when the pid is unknown' '

@@ -4,13 +4,11 @@ test_description='fp-fold --weight samples|period'
 D=$DATA/fold
 
 test_expect_success 'the default weight counts each sample once' '
-	fp-fold --plain "$D/weight.S" >out &&
-	test_cmp "$D/weight.samples.folded" out
+	test_golden "$D/weight.samples.folded" fp-fold --plain "$D/weight.S"
 '
 
 test_expect_success '--weight samples is the default' '
-	fp-fold --plain --weight samples "$D/weight.S" >out &&
-	test_cmp "$D/weight.samples.folded" out
+	test_golden "$D/weight.samples.folded" fp-fold --plain --weight samples "$D/weight.S"
 '
 
 test_expect_success '--weight period sums periods in 64 bits; a period of 0 counts 1' '

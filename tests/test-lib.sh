@@ -153,6 +153,14 @@ test_cmp() {
 	diff -u "$1" "$2"
 }
 
+# A golden output: CMD (its stdin is the caller's) writes exactly EXPECT;
+# the output stays in ./out for further checks.
+#	test_golden "$D/root.comm.folded" fp-fold --plain "$D/root.S"
+test_golden() { # EXPECT CMD...
+	_expect=$1; shift
+	"$@" >out && test_cmp "$_expect" out
+}
+
 # Assert that a command fails (non-zero, not a crash by signal).
 test_must_fail() {
 	"$@"
