@@ -13,7 +13,9 @@
 #
 # Folded agreement: sum over stacks of min(count by perf script, count by
 # fp-perfdata) over the number of samples.
+# $BUSY: the CPU-bound workload, tests/helper/busy.c (BUSY CPU_MS TIMES_FILE [WALL_MS]).
 PD_DIFFERENCES=$DATA/perfdata/differences
+BUSY=$TOP/build/tests/busy
 
 pd_need_perf() {
 	if ! command -v perf >/dev/null 2>&1; then

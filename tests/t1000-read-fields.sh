@@ -1,13 +1,7 @@
 #!/bin/sh
 test_description='fp-read: every perf script -F field list that includes the time'
 . "$(dirname "$0")/test-lib.sh"
-D=$DATA/read
-
-# fp-read NAME.perf from the data directory (W records name the file).
-read_golden() {
-	(cd "$D" && fp-read -q "$1.perf") >out &&
-	test_cmp "$D/$1.expect" out
-}
+. "$TOP/tests/lib-read.sh"
 
 test_expect_success 'default perf script output' '
 	read_golden default

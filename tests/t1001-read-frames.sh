@@ -1,12 +1,7 @@
 #!/bin/sh
 test_description='fp-read: frame names, offsets, [unknown], inlined frames, kinds, tasks'
 . "$(dirname "$0")/test-lib.sh"
-D=$DATA/read
-
-read_golden() {
-	(cd "$D" && fp-read -q "$1.perf") >out &&
-	test_cmp "$D/$1.expect" out
-}
+. "$TOP/tests/lib-read.sh"
 
 # The stack of the Nth S record, one frame per line, leaf first (as perf
 # prints it), and its kinds one per line.

@@ -1,12 +1,7 @@
 #!/bin/sh
 test_description='fp-read: lost events, truncated input, bad lines, warnings (escaped, FILE:LINE, throttled), errors'
 . "$(dirname "$0")/test-lib.sh"
-D=$DATA/read
-
-read_golden() {
-	(cd "$D" && fp-read -q "$1.perf") >out &&
-	test_cmp "$D/$1.expect" out
-}
+. "$TOP/tests/lib-read.sh"
 
 # One good sample, then the given lines.
 good_then() {

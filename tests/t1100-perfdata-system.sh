@@ -2,7 +2,6 @@
 test_description='fp-perfdata on a system-wide -g capture made here agrees with perf script | fp-read'
 . "$(dirname "$0")/test-lib.sh"
 . "$TOP/tests/lib-perfdata.sh"
-BUSY=$TOP/build/tests/busy
 pd_need_perf
 
 test_expect_success 'system-wide frame-pointer callchains: same samples, seconds and stacks' '

@@ -2,7 +2,6 @@
 test_description='fp-perfdata: processes that start and exit during a capture'
 . "$(dirname "$0")/test-lib.sh"
 . "$TOP/tests/lib-perfdata.sh"
-BUSY=$TOP/build/tests/busy
 pd_need_perf
 
 test_expect_success 'a process exiting mid-capture: same samples, seconds and stacks' '

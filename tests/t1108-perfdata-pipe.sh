@@ -2,7 +2,6 @@
 test_description='fp-perfdata reads perf pipe format (perf record -o -): equal to the file format, live'
 . "$(dirname "$0")/test-lib.sh"
 . "$TOP/tests/lib-perfdata.sh"
-BUSY=$TOP/build/tests/busy
 pd_need_perf
 
 test_expect_success 'setup: one recording in pipe format, and the same as a file (perf inject)' '
