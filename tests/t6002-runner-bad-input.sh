@@ -3,8 +3,7 @@ test_description='flamepipe: bad input through the runner, a stage exiting early
 . "$(dirname "$0")/test-lib.sh"
 
 T=20
-TMPDIR=$TRASH/tmp && export TMPDIR && mkdir -p "$TMPDIR"
-no_fifo_dir_left() { test -z "$(ls -A "$TMPDIR")" || { echo "left behind: $(ls -A "$TMPDIR")"; return 1; }; }
+. "$TOP/tests/lib-runner.sh"
 # run_report FILE: report into out.d; exit code in $rc, stderr in err.
 run_report() { timeout $T flamepipe report "$1" -o out.d 2>err; rc=$?; cat err; }
 
@@ -63,7 +62,7 @@ test_expect_success 'a stage that exits early with an error: named with its code
 	fold  fp-fold
 	sink  cat
 	EOP
-	timeout $T flamepipe run early.pipeline --input "$EXAMPLES/demo-clockloop.perf.gz" >out 2>err; rc=$?; cat err;
+	run_chain early.pipeline "$EXAMPLES/demo-clockloop.perf.gz";
 	test $rc = 1 &&
 	grep "^bad: stream.S:3: no good" err &&
 	grep "^flamepipe: stage .bad. (sh) exited with code 1" err &&
@@ -76,7 +75,7 @@ test_expect_success 'a stage that exits early with success (head): upstream ends
 	head  head -n 5
 	sink  cat
 	EOP
-	timeout $T flamepipe run head.pipeline --input "$EXAMPLES/demo-clockloop.perf.gz" >out 2>err; rc=$?; cat err;
+	run_chain head.pipeline "$EXAMPLES/demo-clockloop.perf.gz";
 	test $rc = 0 && test $(wc -l <out) = 5 &&
 	no_fifo_dir_left
 '
@@ -87,7 +86,7 @@ test_expect_success 'a stage killed by a signal is named with the signal (SIGSEG
 	crash sh -c "kill -SEGV \$\$"
 	sink  cat
 	EOP
-	timeout $T flamepipe run segv.pipeline --input "$EXAMPLES/multiproc.perf.gz" >out 2>err; rc=$?; cat err;
+	run_chain segv.pipeline "$EXAMPLES/multiproc.perf.gz";
 	test $rc = 2 &&
 	grep "^flamepipe: stage .crash. (sh) killed by signal SIGSEGV" err &&
 	no_fifo_dir_left
@@ -96,7 +95,7 @@ test_expect_success 'a stage killed by a signal is named with the signal (SIGSEG
 test_expect_success 'a program that cannot be executed (exec fails): named, exit 100' '
 	printf "#!/nonexistent/interp\n" >noexec && chmod +x noexec &&
 	printf "read fp-read \${INPUT}\nx ./noexec\n" >noexec.pipeline &&
-	timeout $T flamepipe run noexec.pipeline --input "$EXAMPLES/multiproc.perf.gz" >out 2>err; rc=$?; cat err;
+	run_chain noexec.pipeline "$EXAMPLES/multiproc.perf.gz";
 	test $rc = 100 &&
 	grep "^flamepipe: stage .x. (./noexec): cannot run ./noexec: No such file or directory" err &&
 	no_fifo_dir_left
@@ -104,33 +103,27 @@ test_expect_success 'a program that cannot be executed (exec fails): named, exit
 
 # ---- signals at several moments; a live input that never ends by itself --
 
-cat >live.pipeline <<\EOP
-src   cat
-range fp-range --control ${FIFODIR}/range.ctl
-fold  fp-fold
-sink  cat
-EOP
+write_live_pipeline
 fp-read "$EXAMPLES/multiproc.perf.gz" >all.S
 
-# start_live: the runner on a FIFO we keep open (fd 7), pid in $runner.
-start_live() {
-	rm -f feed dirf && mkfifo feed &&
-	{ timeout --foreground $T flamepipe run live.pipeline --dir-file dirf --kill-timeout 2 "$@" <feed >live.out 2>err 7>&- & } &&
-	runner=$! && exec 7>feed
-}
+# The runner on live.pipeline (lib-runner.sh's start_live), stopping a
+# stage it signals after 2 s.
+start_chain() { start_live live.pipeline --kill-timeout 2 "$@"; }
 # The stage pids, from the runner itself.
 stage_pids() { flamepipe ctl dirf status | sed -n "s/^stage.*	pid=\([0-9]*\).*/\1/p" | grep -v "^0\$"; }
 all_up() { test "$(stage_pids | wc -l)" = 4; }
 none_alive() { for p in $pids; do kill -0 $p 2>/dev/null && { echo "stage $p still alive"; return 1; }; done; return 0; }
-finish() { wait $runner; rc=$?; exec 7>&-; cat err; }
+# The runner was signalled: wait for it with its input still open (closing
+# fd 7 first could end it by EOF instead), then close it.
+reap() { wait $runner; rc=$?; exec 7>&-; cat err; }
 
 for sig in INT TERM HUP; do
 	test_expect_success "SIG$sig while running: the source stops, the rest drains, nothing left" '
-		start_live &&
+		start_chain &&
 		cat all.S >&7 &&
 		wait_for all_up 100 && pids=$(stage_pids) &&
 		wait_for "grep -q \"^I	read\" live.out" 100 &&
-		kill -$sig $runner && finish &&
+		kill -$sig $runner && reap &&
 		test $rc = 0 &&
 		grep "^flamepipe: SIG$sig: stopping" err &&
 		grep "^C	end	fold	14	2390\$" live.out &&
@@ -139,14 +132,14 @@ for sig in INT TERM HUP; do
 done
 
 test_expect_success 'SIGTERM before the stages are up (as soon as the FIFO dir exists)' '
-	start_live &&
+	start_chain &&
 	wait_for "test -n \"\$(ls -A \$TMPDIR)\"" 100 &&
-	kill -TERM $runner && finish &&
+	kill -TERM $runner && reap &&
 	test $rc = 0 -o $rc = 2 && no_fifo_dir_left
 '
 
 test_expect_success 'SIGTERM at once after the start: exit, nothing left' '
-	start_live && kill -TERM $runner && finish;
+	start_chain && kill -TERM $runner && reap;
 	no_fifo_dir_left
 '
 
@@ -162,35 +155,35 @@ test_expect_success 'a second SIGTERM: every stage gets SIGTERM, then SIGKILL af
 	wait_for "test \$(stage_pids | wc -l) = 3" 100 && pids=$(stage_pids) &&
 	kill -TERM $runner &&
 	wait_for "grep -q \"stage .src. (cat)\" err || ! kill -0 \$(echo \$pids | cut -d\" \" -f1) 2>/dev/null" 50 &&
-	kill -TERM $runner && finish &&
+	kill -TERM $runner && reap &&
 	grep "SIGTERM again: sending SIGTERM to every stage" err &&
 	grep "stage .stuck. (sh) did not stop: sending SIGKILL" err &&
 	none_alive && no_fifo_dir_left
 '
 
 test_expect_success 'SIGQUIT kills every stage at once' '
-	start_live &&
+	start_chain &&
 	wait_for all_up 100 && pids=$(stage_pids) &&
-	kill -QUIT $runner && finish &&
+	kill -QUIT $runner && reap &&
 	grep "SIGQUIT: killing every stage" err &&
 	none_alive && no_fifo_dir_left
 '
 
 test_expect_success 'SIGKILL of a stage (restart=never): named, the pipeline stops, exit 2, nothing left' '
-	start_live &&
+	start_chain &&
 	cat all.S >&7 &&
 	wait_for all_up 100 && pids=$(stage_pids) &&
 	fold=$(flamepipe ctl dirf status | sed -n "s/^stage	name=fold	.*pid=\([0-9]*\).*/\1/p") &&
-	kill -KILL $fold && finish &&
+	kill -KILL $fold && reap &&
 	test $rc = 2 &&
 	grep "^flamepipe: stage .fold. (fp-fold) killed by signal SIGKILL" err &&
 	none_alive && no_fifo_dir_left
 '
 
 test_expect_success 'SIGKILL of the runner: the stages die with it (parent-death signal)' '
-	start_live &&
+	start_chain &&
 	wait_for all_up 100 && pids=$(stage_pids) && dir=$(cat dirf) &&
-	kill -KILL $runner && finish;
+	kill -KILL $runner && reap;
 	wait_for none_alive 50 &&
 	# the one exit path that cannot clean up: the dir stays (documented)
 	rm -rf "$dir"

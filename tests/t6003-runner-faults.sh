@@ -5,20 +5,11 @@ test_description='flamepipe faults: restarts with throttling, the loss bound cou
 T=30
 # The slow-reader helper is a tool here, not under test: the plain build.
 H=$TOP/build/tests
-TMPDIR=$TRASH/tmp && export TMPDIR && mkdir -p "$TMPDIR"
-no_fifo_dir_left() { test -z "$(ls -A "$TMPDIR")" || { echo "left behind: $(ls -A "$TMPDIR")"; return 1; }; }
+. "$TOP/tests/lib-runner.sh"
 
 fp-read "$EXAMPLES/multiproc.perf.gz" >all.S
 TOTAL=$(grep -c "^S	" all.S)
 
-# A live chain fed through a FIFO we hold open on fd 7: $runner is its pid.
-start_live() { # PIPELINE [run options]
-	p=$1; shift
-	rm -f feed dirf live.out && mkfifo feed &&
-	{ timeout --foreground $T flamepipe run "$p" --dir-file dirf "$@" <feed >live.out 2>err 7>&- & } &&
-	runner=$! && exec 7>feed
-}
-finish() { exec 7>&-; wait $runner; rc=$?; cat err; }
 # A comment record passes every stage unchanged and in order: once it is
 # out of the chain, every record before it has been through every stage.
 mark() { printf "# mark %s\n" "$1" >&7 && wait_for "grep -q \"^# mark $1\\\$\" live.out" 100; }
@@ -80,7 +71,7 @@ test_expect_success 'a stage that fails before reading is restarted after a paus
 	sink  cat
 	EOP
 	rm -f flag &&
-	timeout $T flamepipe run once.pipeline --input "$EXAMPLES/multiproc.perf.gz" >out 2>err; rc=$?; cat err;
+	run_chain once.pipeline "$EXAMPLES/multiproc.perf.gz";
 	test $rc = 0 &&
 	grep "^flamepipe: stage .flaky. (sh) exited with code 3" err &&
 	grep "^flamepipe: stage .flaky.: restarting in [01].[0-9] s (fast failure 1 of 5 allowed)" err &&
@@ -96,7 +87,7 @@ test_expect_success 'a restarted stage before fp-read (perf text) gets no in-ban
 	sink  cat
 	EOP
 	rm -f flag2 &&
-	timeout $T flamepipe run text.pipeline --input "$EXAMPLES/multiproc.perf.gz" >out 2>err; rc=$?; cat err;
+	run_chain text.pipeline "$EXAMPLES/multiproc.perf.gz";
 	test $rc = 0 &&
 	grep "^flamepipe: stage .text. (sh) exited with code 3" err &&
 	! grep "^fp-read:" err && ! grep "^W	" out &&
@@ -110,7 +101,7 @@ test_expect_success 'restarts are throttled and limited by retries: give up, exi
 	sink  cat
 	EOP
 	start=$(date +%s.%N) &&
-	timeout $T flamepipe run always-fails.pipeline --input "$EXAMPLES/multiproc.perf.gz" >out 2>err; rc=$?; cat err;
+	run_chain always-fails.pipeline "$EXAMPLES/multiproc.perf.gz";
 	end=$(date +%s.%N) &&
 	test $rc = 2 &&
 	test $(grep -c "^flamepipe: stage .bad. (sh) exited with code 3" err) = 3 &&
@@ -129,7 +120,7 @@ test_expect_success 'a crash by signal is reported by its name and restarted (re
 	sink  cat
 	EOP
 	rm -f flag &&
-	timeout $T flamepipe run segv.pipeline --input "$EXAMPLES/multiproc.perf.gz" >out 2>err; rc=$?; cat err;
+	run_chain segv.pipeline "$EXAMPLES/multiproc.perf.gz";
 	test $rc = 0 &&
 	grep "^flamepipe: stage .flaky. (sh) killed by signal SIGSEGV" err &&
 	test $(grep -c "^S	" out) = $TOTAL
@@ -157,7 +148,7 @@ test_expect_success 'a writer that closes its FIFO and reopens it by path: the r
 	fold  fp-fold
 	sink  cat
 	EOP
-	timeout $T flamepipe run reopen.pipeline --input "$EXAMPLES/multiproc.perf.gz" >out 2>err; rc=$?; cat err;
+	run_chain reopen.pipeline "$EXAMPLES/multiproc.perf.gz";
 	test $rc = 0 &&
 	grep "^C	end	fold	[0-9]*	$TOTAL\$" out &&
 	test $(grep -c "^C	end	fold" out) = 1

@@ -3,18 +3,11 @@ test_description='flamepipe ctl: restart, replace and insert a stage mid-stream 
 . "$(dirname "$0")/test-lib.sh"
 
 T=30
-TMPDIR=$TRASH/tmp && export TMPDIR && mkdir -p "$TMPDIR"
-no_fifo_dir_left() { test -z "$(ls -A "$TMPDIR")" || { echo "left behind: $(ls -A "$TMPDIR")"; return 1; }; }
+. "$TOP/tests/lib-runner.sh"
 
 fp-read "$EXAMPLES/multiproc.perf.gz" >all.S
 TOTAL=$(grep -c "^S	" all.S)
 
-start_live() {
-	rm -f feed dirf live.out && mkfifo feed &&
-	{ timeout --foreground $T flamepipe run "$@" --dir-file dirf <feed >live.out 2>err 7>&- & } &&
-	runner=$! && exec 7>feed
-}
-finish() { exec 7>&-; wait $runner; rc=$?; cat err; }
 mark() { printf "# mark %s\n" "$1" >&7 && wait_for "grep -q \"^# mark $1\\\$\" live.out" 100; }
 stage_pid() { flamepipe ctl dirf status | sed -n "s/^stage	name=$1	.*pid=\([0-9]*\).*/\1/p"; }
 # Totals of every complete fold snapshot, in order.

@@ -3,26 +3,14 @@ test_description='flamepipe security: private 0700 FIFO dir, 0600 FIFOs, refusin
 . "$(dirname "$0")/test-lib.sh"
 
 T=20
-TMPDIR=$TRASH/tmp && export TMPDIR && mkdir -p "$TMPDIR"
-no_fifo_dir_left() { test -z "$(ls -A "$TMPDIR")" || { echo "left behind: $(ls -A "$TMPDIR")"; return 1; }; }
+. "$TOP/tests/lib-runner.sh"
 
-cat >live.pipeline <<\EOP
-src    cat
-range  fp-range --control ${FIFODIR}/range.ctl
-fold   fp-fold
-sink   cat
-EOP
-start_live() {
-	rm -f feed dirf live.out && mkfifo feed &&
-	{ timeout --foreground $T flamepipe run live.pipeline --dir-file dirf "$@" <feed >live.out 2>err 7>&- & } &&
-	runner=$! && exec 7>feed
-}
-finish() { exec 7>&-; wait $runner; rc=$?; cat err; }
+write_live_pipeline
 stage_pid() { flamepipe ctl dirf status | sed -n "s/^stage	name=$1	.*pid=\([0-9]*\).*/\1/p"; }
 uid_of() { awk "/^Uid:/ { print \$2 }" /proc/$1/status; }
 
 test_expect_success 'the FIFO dir is a fresh mkdtemp dir, 0700, ours; FIFOs 0600' '
-	start_live &&
+	start_live live.pipeline &&
 	wait_for "test -p \"\$(cat dirf 2>/dev/null)/range.ctl\"" 100 &&
 	dir=$(cat dirf) &&
 	case $dir in "$TMPDIR"/flamepipe.??????) ;; *) echo "dir $dir"; exit 1 ;; esac &&
@@ -75,7 +63,7 @@ for what in file symlink fifo; do
 done
 
 test_expect_success 'a control reply name with a slash is refused (no path outside the dir)' '
-	start_live &&
+	start_live live.pipeline &&
 	wait_for "test -p \"\$(cat dirf 2>/dev/null)/runner.ctl\"" 100 &&
 	: >outside &&
 	printf "@../../outside\tstatus\n" >"$(cat dirf)/runner.ctl" &&
@@ -89,7 +77,7 @@ if ! test_have root; then
 	test_skip '--user runs the analysis stages unprivileged' "tagged root: $(_tag_missing root)"
 else
 	test_expect_success '--user nobody: every stage but the source runs as nobody, the source keeps root' '
-		start_live --user nobody &&
+		start_live live.pipeline --user nobody &&
 		wait_for "test -n \"\$(stage_pid sink)\"" 100 &&
 		nobody=$(id -u nobody) &&
 		test "$(uid_of $(stage_pid src))" = 0 &&
