@@ -22,13 +22,17 @@ dry() { # HIDE GOAL...: make -n as on a machine without HIDE's headers
 	HIDE=$_hide PKG_CONFIG_LIBDIR=$TRASH/pc env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -n -C "$TOP" \
 		CC="$TRASH/cc" BUILD="$TRASH/b" BIN="$TRASH/bin" "$@"
 }
+# Whether the make -n output PLAN builds every stage of stages/ and flamepipe.
+builds_the_stages() { # PLAN
+	for s in "$TOP"/stages/*.c; do
+		grep -q -- "-o $TRASH/bin/$(basename "$s" .c) " "$1" || { echo "no $s"; return 1; }
+	done &&
+	grep -q -- "-o $TRASH/bin/flamepipe " "$1"
+}
 
 test_expect_success 'make builds every stage, flamepipe and fp-serve, and no test program' '
 	dry "" all >plan 2>err &&
-	for s in "$TOP"/stages/*.c; do
-		grep -q -- "-o $TRASH/bin/$(basename "$s" .c) " plan || { echo "no $s"; exit 1; }
-	done &&
-	grep -q -- "-o $TRASH/bin/flamepipe " plan &&
+	builds_the_stages plan &&
 	grep -q -- "-o $TRASH/bin/fp-serve " plan &&
 	! grep -- "-o $TRASH/b/tests/" plan &&
 	! grep -- "-lcmocka" plan
@@ -43,10 +47,7 @@ test_expect_success 'without libev-dev: one line naming the package and make dep
 
 test_expect_success 'without cmocka and libmicrohttpd: make builds the stages and says fp-serve is skipped' '
 	dry "cmocka.h microhttpd.h" all >plan 2>err &&
-	for s in "$TOP"/stages/*.c; do
-		grep -q -- "-o $TRASH/bin/$(basename "$s" .c) " plan || { echo "no $s"; exit 1; }
-	done &&
-	grep -q -- "-o $TRASH/bin/flamepipe " plan &&
+	builds_the_stages plan &&
 	! grep -- "bin/fp-serve" plan &&
 	grep -q "libmicrohttpd not found: fp-serve not built (apt-get install libmicrohttpd-dev, or run make deps)" plan
 '

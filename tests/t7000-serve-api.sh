@@ -10,6 +10,11 @@ cp "$EXAMPLES/demo-clockloop.perf.gz" prof/sub/ &&
 cp "$EXAMPLES/$F" prof/.hidden/x.perf.gz &&
 cp "$EXAMPLES/$F" prof/.dotfile.gz &&
 start_server prof || exit 1
+# The heatmap of $F with ROWS rows: the API's in ./body, fp-bucket's in ./stream.
+heatmap_and_bucket() { # ROWS
+	test "$(get "/heatmap/?filename=$F&rows=$1")" = 200 &&
+	fp-read -q "$EXAMPLES/$F" | fp-bucket --rows "$1" >stream
+}
 
 test_expect_success '/profile/ lists files recursively, sorted, dotfiles hidden' '
 	test "$(get /profile/)" = 200 &&
@@ -20,8 +25,7 @@ test_expect_success '/profile/ lists files recursively, sorted, dotfiles hidden'
 '
 
 test_expect_success '/heatmap/ has FlameScope shape and fp-bucket totals' '
-	test "$(get "/heatmap/?filename=$F&rows=50")" = 200 &&
-	fp-read -q "$EXAMPLES/$F" | fp-bucket --rows 50 >stream &&
+	heatmap_and_bucket 50 &&
 	awk -F "\t" "\$1 == \"H\" { c[\$2 \" \" \$3] = \$4 } END { for (k in c) s += c[k]; print s }" stream >expect &&
 	jq "[.values[][]] | add" body >got &&
 	test_cmp expect got &&
@@ -31,8 +35,7 @@ test_expect_success '/heatmap/ has FlameScope shape and fp-bucket totals' '
 '
 
 test_expect_success '/heatmap/ rows=10: a cell is rows[i] ms of column c' '
-	test "$(get "/heatmap/?filename=$F&rows=10")" = 200 &&
-	fp-read -q "$EXAMPLES/$F" | fp-bucket --rows 10 >stream &&
+	heatmap_and_bucket 10 &&
 	awk -F "\t" "\$1 == \"H\" && \$2 == 3 && \$3 == 2 { print \$4 }" stream >expect &&
 	jq ".values[3][7]" body >got &&
 	test_cmp expect got

@@ -84,15 +84,20 @@ start_stalled_live() { # extra live args
 	fp=$!
 }
 perf_running() { ps -o args= --ppid $fp | grep -q "^perf "; }
-
-test_expect_success 'live with a stalled stage: perf finishes, fp-read drops, the report shows the count' '
-	start_stalled_live &&
-	test_when_finished "touch go; kill $fp 2>/dev/null" &&
+# Two workloads run through the whole capture (more samples than the
+# stalled chain takes); once perf has finished, the stalled stage goes on.
+capture_then_release() {
 	wait_for perf_running 100 &&
 	{ "$SPIN" 3000 >/dev/null & } &&
 	{ "$SPIN" 3000 >/dev/null & } &&
 	wait_for "! perf_running" 150 &&
-	touch go &&
+	touch go
+}
+
+test_expect_success 'live with a stalled stage: perf finishes, fp-read drops, the report shows the count' '
+	start_stalled_live &&
+	test_when_finished "touch go; kill $fp 2>/dev/null" &&
+	capture_then_release &&
 	wait $fp &&
 	grep "fp-read: warning: stdin: dropped [0-9]* samples" err &&
 	grep -q "dropped [0-9]* samples" rep/index.html &&
@@ -110,11 +115,7 @@ test_expect_success 'live with a stalled stage: the summary line gives the dropp
 test_expect_success 'live --http with a stalled stage: the web view reports the drop count' '
 	start_stalled_live --http 127.0.0.1:0 --keep-serving &&
 	test_when_finished "touch go; kill $fp 2>/dev/null" &&
-	wait_for perf_running 100 &&
-	{ "$SPIN" 3000 >/dev/null & } &&
-	{ "$SPIN" 3000 >/dev/null & } &&
-	wait_for "! perf_running" 150 &&
-	touch go &&
+	capture_then_release &&
 	url=$(sed -n "s/.*listening on \(http:[^ ]*\)/\1/p" out.txt) &&
 	{ test -n "$url" || { cat out.txt err; false; }; } &&
 	wait_for "curl -sf \"\${url}heatmap/?filename=live\" | grep -q \"\\\"dropped\\\":[1-9]\"" 100 &&

@@ -6,6 +6,17 @@ DEMO=$EXAMPLES/demo-clockloop.perf.gz
 fp-read -q "$DEMO" >demo.S || exit 1
 grep "^S" demo.S >demo.samples
 
+# fp-record --output OUT --flush-interval MS reading in.fifo, which the test
+# holds open on fd 9 (the input of a live capture): its pid in $pid,
+# killed if the test ends before it.
+start_recording() { # OUT MS
+	rm -f in.fifo && mkfifo in.fifo || return 1
+	fp-record --output "$1" --flush-interval "$2" <in.fifo >/dev/null &
+	pid=$!
+	exec 9>in.fifo &&
+	test_when_finished "exec 9>&-; kill -9 $pid 2>/dev/null"
+}
+
 test_expect_success 'the stream passes through fp-record byte for byte' '
 	fp-record --output rec.gz <demo.S >out &&
 	head -n "$(wc -l <demo.S)" out | cmp - demo.S &&
@@ -64,11 +75,7 @@ test_expect_success 'a range read touches only the batches of that range' '
 '
 
 test_expect_success 'a recording killed with SIGKILL mid-capture reads up to its last batch' '
-	mkfifo in.fifo || exit 1
-	fp-record --output live.gz --flush-interval 50 <in.fifo >/dev/null &
-	pid=$!
-	exec 9>in.fifo &&
-	test_when_finished "exec 9>&-; kill -9 $pid 2>/dev/null" &&
+	start_recording live.gz 50 &&
 	head -n 2000 demo.S >&9 &&
 	wait_for "test \$(fp-read --index live.gz 2>/dev/null | grep -vc \"^#\") -ge 3" 100 &&
 	kill -9 $pid && wait $pid; exec 9>&-
@@ -92,17 +99,13 @@ test_expect_success 'a batch cut off by the crash is skipped with a warning, the
 '
 
 test_expect_success 'a recording still being written can be read at any time' '
-	mkfifo grow.fifo || exit 1
-	fp-record --output grow.gz --flush-interval 20 <grow.fifo >/dev/null &
-	pid=$!
-	exec 8>grow.fifo &&
-	test_when_finished "exec 8>&-; kill $pid 2>/dev/null" &&
-	head -n 500 demo.S >&8 &&
+	start_recording grow.gz 20 &&
+	head -n 500 demo.S >&9 &&
 	wait_for "fp-read -q grow.gz 2>/dev/null | grep -q ^S" 100 &&
 	a=$(fp-read -q grow.gz | grep -c "^S") &&
-	sed -n "501,3000p" demo.S >&8 &&
+	sed -n "501,3000p" demo.S >&9 &&
 	wait_for "test \$(fp-read -q grow.gz | grep -c ^S) -gt $a" 100 &&
-	exec 8>&- && wait $pid &&
+	exec 9>&- && wait $pid &&
 	fp-read grow.gz | grep "^S" | cmp - "$(sed -n "1,3000p" demo.S | grep "^S" >e; echo e)"
 '
 
