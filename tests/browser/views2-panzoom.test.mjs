@@ -9,10 +9,8 @@
 // pixel are left out while moving and drawn when it stops).
 // Screenshots: tests/artifacts/views2-panzoom-*.png.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { step, check, eq, finish, deadline, onCleanup, startServe, launch, newPage, shot, shootOnFailure,
-	 waitCells } from './serve-lib.mjs';
+import { step, check, eq, finish, shot, waitCells, servedPage, tmpdir } from './serve-lib.mjs';
 
 const TEST_DEADLINE_MS = 90000;
 const WAIT_MS = 15000;
@@ -21,9 +19,7 @@ const ZOOM_PER_WHEEL_PX = 0.0025;	// web/ui/panzoom.js
 const EPS = 1e-6;
 const BIG_STACKS = 4000, REDRAW_BUDGET_MS = 100;	// about 20 ms measured; slack for a loaded machine
 
-deadline(TEST_DEADLINE_MS);
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fp-views2-panzoom-'));
-onCleanup(() => fs.rmSync(dir, { recursive: true, force: true }));
+const dir = tmpdir('views2-panzoom');
 fs.copyFileSync(path.join('examples', FILE), path.join(dir, FILE));
 // 4,000 samples, each its own stack of 12 frames (a wide, deep graph)
 let big = '';
@@ -35,14 +31,7 @@ for (let i = 0; i < BIG_STACKS; i++) {
 }
 fs.writeFileSync(path.join(dir, 'big.perf'), big);
 
-const browser = await launch();
-let srv;
-await step('fp-serve starts', async () => {
-	srv = await startServe(['--dir', dir]);
-});
-const page = await newPage(browser, true);
-page.setDefaultTimeout(WAIT_MS);
-shootOnFailure(page, 'views2-panzoom');
+const { srv, page } = await servedPage('views2-panzoom', TEST_DEADLINE_MS, { dir, waitMs: WAIT_MS, stepName: 'fp-serve starts' });
 const fview = () => page.evaluate(() => window.flamepipe.flameView());
 const box = (sel) => page.evaluate((sel) => { const r = document.querySelector(sel).getBoundingClientRect(); return { x: r.left, y: r.top, w: r.width, h: r.height }; }, sel);
 // the sample (x in graph units) under a px offset of a view
