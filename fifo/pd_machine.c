@@ -395,6 +395,11 @@ static const struct pd_map *find_map(const struct pd_proc *p, uint64_t ip)
 	return NULL;
 }
 
+const struct pd_map *pd_machine_map(const struct pd_proc *p, uint64_t addr)
+{
+	return find_map(p, addr);
+}
+
 /* ---- frames ---------------------------------------------------------------- */
 
 /* The frame of dso-relative address rel (not cached yet). */

@@ -108,6 +108,9 @@ struct pd_thread *pd_machine_thread(struct pd_machine *m, int64_t pid, int64_t t
 uint32_t pd_machine_frame(struct pd_machine *m, struct pd_thread *t, int kernel,
 			  uint64_t ip);
 
+/* The map of process p covering addr, or NULL. */
+const struct pd_map *pd_machine_map(const struct pd_proc *p, uint64_t addr);
+
 static inline const char *pd_frame_name(const struct pd_machine *m, uint32_t f)
 {
 	return m->names + m->frames[f].off;

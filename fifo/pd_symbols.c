@@ -498,12 +498,16 @@ static void load_elf(struct pd_dso *d)
 
 	if (fd >= 0)
 		rc = open_elf(d, d->name, fd, &dw, &m);
+	if (rc == 0)
+		d->path = fp_xstrdup(d->name);
 	if (rc < 0 && d->build_id_len) {
 		build_id_cache_path(d, path, sizeof path);
 		int err2;
 		fd = open_regular(path, &err2);
-		if (fd >= 0 && open_elf(d, path, fd, &dw, &m) == 0)
+		if (fd >= 0 && open_elf(d, path, fd, &dw, &m) == 0) {
 			rc = 0;
+			d->path = fp_xstrdup(path);
+		}
 	}
 	if (rc < 0) {
 		char why[PATH_CAP + 64];
@@ -690,5 +694,6 @@ void pd_dso_free(struct pd_dso *d)
 	free(d->segs);
 	free(d->name);
 	free(d->missing_why);
+	free(d->path);
 	free(d);
 }

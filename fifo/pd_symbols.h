@@ -66,6 +66,8 @@ struct pd_dso {
 	char **arena;		/* name blocks */
 	size_t narena;
 	char *missing_why;	/* why the file could not be read, or NULL */
+	char *path;		/* ELF: the file its symbols were read from (the
+				 * recorded path or the build-id cache), or NULL */
 };
 
 /* Creates a dso named name (not loaded yet); type from the name. */

@@ -21,7 +21,8 @@
  *	unresolved=.. lost_events=.. lost_records=.. unknown_records=..
  *	bad_records=.. dsos=.. missing_dsos=.. threads=.. rounds=..
  *	late_events=.. forced_flushes=.. dropped_samples=.. corrupt_callchains=..
- *	truncated=0|1 bytes=..
+ *	unwound=.. unwind_incomplete=.. truncated=0|1 bytes=..
+ * --call-graph dwarf user stacks are unwound with libdwfl (fifo/pd_unwind.h).
  * Frames, names and kinds are those fp-read makes of perf script's text
  * (docs/fp-perfdata.md lists what differs: times in ns, real pids).
  *
@@ -51,6 +52,7 @@
 #include "fp_record.h"
 #include "pd_machine.h"
 #include "pd_read.h"
+#include "pd_unwind.h"
 
 #define USAGE "usage: fp-perfdata [--name NAME] [--kallsyms FILE] [--live] " \
 	"[--live-buffer BYTES] [-q] [FILE]"
@@ -59,6 +61,9 @@
 /* perf script resolves at most this many entries of a callchain
  * (PERF_MAX_STACK_DEPTH, the kernel's default perf_event_max_stack). */
 #define MAX_STACK 127
+/* --call-graph dwarf: the kernel part (at most MAX_STACK) and the unwound
+ * user part (at most MAX_STACK too, as perf's unwinder). */
+#define MAX_FRAMES (2 * MAX_STACK)
 /* Warnings of one kind shown before the rest are only counted. */
 #define WARNINGS_SHOWN 10
 #define MSG_MAX 512
@@ -100,9 +105,10 @@ struct perfdata {
 	uint64_t dropped_samples;
 	uint64_t frames_out;		/* frames in the written samples */
 	uint64_t corrupt_chains;	/* callchains discarded as perf does */
-	uint64_t dwarf_samples;		/* samples with a user stack copy */
+	struct pd_unwind *unwind;	/* --call-graph dwarf user stacks */
 	/* the S record being built */
-	uint32_t frames[MAX_STACK];
+	uint32_t frames[MAX_FRAMES];
+	uint64_t ips[MAX_STACK];
 	char *kinds, *stack;
 	size_t stack_cap;
 };
@@ -154,14 +160,16 @@ static size_t resolve_chain(struct perfdata *pd, const struct pd_sample *s,
 	int kernel = mode == PERF_RECORD_MISC_KERNEL;
 	size_t n = 0;
 
-	if (!s->chain) {	/* no callchain: the sampled ip alone */
+	int dwarf = pd_unwind_wanted(s);
+
+	if (!s->chain && !dwarf) {	/* no callchain: the sampled ip alone */
 		if (!(s->ev->sample_type & PERF_SAMPLE_IP))
 			return 0;
 		pd->frames[n++] = known ? pd_machine_frame(&pd->mach, t, kernel, s->ip)
 					: pd->mach.unknown_frame;
 		return n;
 	}
-	for (uint64_t i = 0; i < s->nr && n < MAX_STACK; i++) {
+	for (uint64_t i = 0; s->chain && i < s->nr && n < MAX_STACK; i++) {
 		uint64_t ip = s->chain[i];
 		if (ip >= PERF_CONTEXT_MAX) {
 			if (ip != PERF_CONTEXT_KERNEL && ip != PERF_CONTEXT_USER &&
@@ -178,28 +186,20 @@ static size_t resolve_chain(struct perfdata *pd, const struct pd_sample *s,
 		pd->frames[n++] = known ? pd_machine_frame(&pd->mach, t, kernel, ip)
 					: pd->mach.unknown_frame;
 	}
+	if (dwarf) {	/* perf's thread__resolve_callchain_unwind */
+		if (!pd->unwind)
+			pd->unwind = pd_unwind_new(&pd->mach);
+		size_t nu = pd_unwind_user(pd->unwind, t, s, pd->ips, MAX_STACK);
+		for (size_t i = 0; i < nu; i++)
+			pd->frames[n++] = pd_machine_frame(&pd->mach, t, 0, pd->ips[i]);
+	}
 	return n;
 }
 
 static void report_drops(struct perfdata *pd, int force);
 
-/* --call-graph dwarf: perf script unwinds the user stack from the sampled
- * registers and stack copy; fp-perfdata does not (yet): said once, and
- * counted, never silently. */
-static void note_dwarf(struct perfdata *pd, const struct pd_sample *s)
-{
-	if (!s->stack_size)
-		return;
-	if (!pd->dwarf_samples++)
-		warn(pd, WARN_NOTE, pd->in_name, "recorded with --call-graph dwarf: user stacks "
-		     "are not unwound by fp-perfdata (only the frame-pointer chain and the "
-		     "sampled ip); perf script | fp-read unwinds them "
-		     "(flamepipe live --source perf-script)");
-}
-
 static void write_sample(struct perfdata *pd, const struct pd_sample *s)
 {
-	note_dwarf(pd, s);
 	if (pd->live) {
 		/* the chain is behind: drop the sample, never block perf */
 		if (pd->out.len > pd->live_buffer) {
@@ -214,7 +214,7 @@ static void write_sample(struct perfdata *pd, const struct pd_sample *s)
 
 	for (size_t i = 0; i < n; i++)
 		len += pd->mach.frames[pd->frames[i]].len + 1;
-	if (len + t->comm_len + s->ev->name_len + 2 * MAX_STACK + 128 > FP_LINE_MAX) {
+	if (len + t->comm_len + s->ev->name_len + 2 * n + 128 > FP_LINE_MAX) {
 		pd->dropped_samples++;
 		warn(pd, WARN_BAD, pd->in_name, "sample of %s needs a record longer than "
 		     "%u bytes: dropped", t->comm, FP_LINE_MAX);
@@ -333,6 +333,7 @@ static void write_info(struct perfdata *pd)
 {
 	const struct pd_stats *st = &pd->rd.st;
 	const struct pd_machine_stats *ms = &pd->mach.st;
+	const struct pd_unwind_stats *uw = pd->unwind ? pd_unwind_stats(pd->unwind) : NULL;
 	const struct fp_stat stats[] = {
 		{ "records", st->records },
 		{ "samples", st->samples - pd->dropped_samples - pd->live_dropped },
@@ -351,7 +352,8 @@ static void write_info(struct perfdata *pd)
 		{ "forced_flushes", st->forced_flushes },
 		{ "dropped_samples", pd->dropped_samples },
 		{ "corrupt_callchains", pd->corrupt_chains },
-		{ "dwarf_not_unwound", pd->dwarf_samples },
+		{ "unwound", uw ? uw->samples : 0 },
+		{ "unwind_incomplete", uw ? uw->incomplete : 0 },
 		{ "truncated", st->truncated },
 		{ "bytes", st->bytes },
 		{ "dropped", pd->live_dropped },	/* --live: never blocking perf */
@@ -449,7 +451,7 @@ int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_
 	pd.quiet = o->quiet;
 	pd.live = o->live;
 	pd.live_buffer = o->live_buffer;
-	pd.kinds = fp_xmalloc(MAX_STACK);
+	pd.kinds = fp_xmalloc(MAX_FRAMES);
 	pd.stack_cap = STACK_CAP_MIN;
 	pd.stack = fp_xmalloc(pd.stack_cap);
 	fp_out_init(&pd.out, NULL, out_fd);
@@ -477,6 +479,7 @@ int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_
 			in_name);
 	int rc = pd.fatal ? FP_EXIT_DATA : FP_EXIT_OK;
 	pd_reader_free(&pd.rd);
+	pd_unwind_free(pd.unwind);
 	pd_machine_free(&pd.mach);
 	fp_out_free(&pd.out);
 	free(pd.kinds);

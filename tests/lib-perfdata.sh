@@ -4,7 +4,7 @@
 #	pd_need_perf                 skip the whole script unless perf can sample
 #	pd_record OUT PERF-ARGS...   perf record -o OUT PERF-ARGS (quietly)
 #	pd_compare DATA [MIN]        fp-perfdata DATA | fp-fold against
-#	                             perf script -i DATA | fp-read | fp-fold:
+#	                             perf script -i DATA --no-inline | fp-read | fp-fold:
 #	                             same sample count, same per-second counts,
 #	                             folded agreement >= MIN (default 0.999), and
 #	                             every differing stack matched by a pattern of
@@ -13,6 +13,11 @@
 #
 # Folded agreement: sum over stacks of min(count by perf script, count by
 # fp-perfdata) over the number of samples.
+#
+# PD_SCRIPT_OPTS (default --no-inline, what fp-perfdata matches without
+# options and what flamepipe's perf-script chain runs) and PD_PERFDATA_OPTS
+# (default none) are the options of the two sides: --inline for both
+# compares inlined frames.
 # $BUSY: the CPU-bound workload, tests/helper/busy.c (BUSY CPU_MS TIMES_FILE [WALL_MS]).
 PD_DIFFERENCES=$DATA/perfdata/differences
 BUSY=$TOP/build/tests/busy
@@ -47,8 +52,8 @@ pd_per_second() { # stream-file
 
 pd_compare() { # data [min]
 	_min=${2:-0.999}
-	perf script -i "$1" 2>script.err | fp-read -q >want.s || return 1
-	fp-perfdata "$1" >got.s 2>perfdata.err || { cat perfdata.err >&2; return 1; }
+	perf script -i "$1" ${PD_SCRIPT_OPTS---no-inline} 2>script.err | fp-read -q >want.s || return 1
+	fp-perfdata $PD_PERFDATA_OPTS "$1" >got.s 2>perfdata.err || { cat perfdata.err >&2; return 1; }
 	if grep -q "failed to process type" script.err; then
 		# perf 6.1 stops at a record it cannot process (a KSYMBOL of a
 		# newer kernel: "Bad address"); fp-perfdata reads on. Compare
