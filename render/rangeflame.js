@@ -27,12 +27,14 @@ var caption = document.getElementById("flame_caption");
 var caption0 = caption ? caption.textContent : "";
 var state = null;	// { root, from, to, zoom, re }
 
-// Where each cell's pairs start in tl.cells: [index, offset, pairs].
+// Where each cell's entries (stack, owner, count) start in tl.cells:
+// [index, offset, entries].
+var ENTRY = 3;
 var cells = [];
 for (var i = 0; i < tl.cells.length;) {
 	var k = tl.cells[i + 2];
 	cells.push([tl.cells[i] * tl.rows + tl.cells[i + 1], i + 3, k]);
-	i += 3 + 2 * k;
+	i += 3 + ENTRY * k;
 }
 
 function el(tag, attrs, text) {
@@ -66,14 +68,14 @@ box.appendChild(p1); box.appendChild(p2); box.appendChild(holder); box.appendChi
 var hint = document.getElementById("range_hint");
 if (hint) hint.parentNode.removeChild(hint);
 
-// Sums the (stack, count) pairs of cells a..b into {id: count}.
+// Sums the stack counts of cells a..b into {id: count}.
 function range_counts(a, b) {
 	var counts = {}, total = 0;
 	for (var i = 0; i < cells.length; i++) {
 		var c = cells[i];
 		if (c[0] < a || c[0] > b) continue;
 		for (var j = 0; j < c[2]; j++) {
-			var id = tl.cells[c[1] + 2 * j], n = tl.cells[c[1] + 2 * j + 1];
+			var id = tl.cells[c[1] + ENTRY * j], n = tl.cells[c[1] + ENTRY * j + 2];
 			counts[id] = (counts[id] || 0) + n;
 			total += n;
 		}

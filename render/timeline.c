@@ -250,32 +250,62 @@ char fp_timeline_kind(const struct fp_timeline *tl, const char *name, size_t n)
 
 /* ---- the page's JSON ------------------------------------------------------ */
 
+/* One sample on its way into the page: its cell, stack, owner (the
+ * thread, cpu, comm and event it belongs to, numbered in owners) and
+ * time; samples of one (cell, stack, owner) become one entry that keeps
+ * the earliest time. */
 struct cell_entry {
 	uint64_t cell;		/* col * rows + row */
-	uint32_t stack;
+	uint64_t first_ns;	/* earliest sample of the entry */
 	uint64_t count;
+	uint32_t stack, owner;
 };
 
-static int cell_cmp(const void *a, const void *b)
+/* The owner key of a sample, as bytes for the interning table. */
+struct owner_key {
+	int64_t pid, tid, cpu;
+	uint32_t comm, event;
+};
+
+static int entry_key_cmp(const void *a, const void *b)
 {
 	const struct cell_entry *x = a, *y = b;
 
 	if (x->cell != y->cell)
 		return x->cell < y->cell ? -1 : 1;
-	return (x->stack > y->stack) - (x->stack < y->stack);
+	if (x->stack != y->stack)
+		return x->stack < y->stack ? -1 : 1;
+	if (x->owner != y->owner)
+		return x->owner < y->owner ? -1 : 1;
+	return (x->first_ns > y->first_ns) - (x->first_ns < y->first_ns);
 }
 
-void fp_timeline_json(const struct fp_timeline *tl, struct fp_sink *s, const struct fp_heatmap *hm,
-		      const struct fp_flame_opts *o)
+/* In a cell, the entries by their first sample: the flame chart's order. */
+static int entry_time_cmp(const void *a, const void *b)
+{
+	const struct cell_entry *x = a, *y = b;
+
+	if (x->cell != y->cell)
+		return x->cell < y->cell ? -1 : 1;
+	if (x->first_ns != y->first_ns)
+		return x->first_ns < y->first_ns ? -1 : 1;
+	return entry_key_cmp(a, b);
+}
+
+static void json_color(struct fp_sink *s, const char *rgb)
+{
+	unsigned r, g, b;
+
+	if (sscanf(rgb, "rgb(%u,%u,%u)", &r, &g, &b) != 3)
+		r = g = b = 0;
+	fp_sink_printf(s, "\"#%02x%02x%02x\"", r & 0xff, g & 0xff, b & 0xff);
+}
+
+static void json_header(const struct fp_timeline *tl, struct fp_sink *s, const struct fp_heatmap *hm,
+			const struct fp_heatmap_axis *ax, const struct fp_flame_opts *o)
 {
 	char color[20];
 	unsigned rows = hm->rows ? hm->rows : 1;
-	uint64_t base_ns = hm->base_sec > 0 ? (uint64_t)hm->base_sec * FP_NSEC_PER_SEC : 0;
-	struct cell_entry *c = fp_xmalloc((tl->n ? tl->n : 1) * sizeof *c);
-	size_t nc = 0;
-	struct fp_heatmap_axis ax;
-
-	fp_heatmap_axis(hm, &ax);
 
 	fp_sink_printf(s, "{\"rows\":%u,\"base_sec\":%lld,\"total\":", rows, (long long)hm->base_sec);
 	fp_sink_u64(s, fp_timeline_total(tl));
@@ -288,14 +318,32 @@ void fp_timeline_json(const struct fp_timeline *tl, struct fp_sink *s, const str
 		       o->minwidth_pct ? 1 : 0);
 	fp_json_string(s, o->search_color, strlen(o->search_color));
 	fp_flame_color_kind(o->palette, "all", 3, 0, color);
-	{
-		unsigned r, g, b;
-		if (sscanf(color, "rgb(%u,%u,%u)", &r, &g, &b) != 3)
-			r = g = b = 0;
-		fp_sink_printf(s, ",\"all_color\":\"#%02x%02x%02x\"", r & 0xff, g & 0xff, b & 0xff);
+	fp_sink_str(s, ",\"all_color\":");
+	json_color(s, color);
+	/* the heatmap's axis: drawn columns, and their seconds when cut */
+	fp_sink_printf(s, ",\"ncols\":%zu", ax->col ? ax->n : (size_t)(hm->ncols));
+	if (ax->col && ax->cut) {
+		fp_sink_str(s, ",\"cut\":");
+		fp_sink_u64(s, ax->cut);
+		fp_sink_str(s, ",\"colmap\":[");
+		for (size_t i = 0; i < ax->n; i++) {
+			if (i)
+				fp_sink_char(s, ',');
+			fp_sink_u64(s, ax->col[i]);
+		}
+		fp_sink_char(s, ']');
 	}
+}
+
+/* names, their kinds (one character each, '-' for roots), colours and the
+ * stacks as name ids */
+static void json_names(const struct fp_timeline *tl, struct fp_sink *s, const struct fp_flame_opts *o)
+{
+	char color[20];
+	size_t n = fp_strtab_count(&tl->names);
+
 	fp_sink_str(s, ",\n\"names\":[");
-	for (size_t i = 0; i < fp_strtab_count(&tl->names); i++) {
+	for (size_t i = 0; i < n; i++) {
 		size_t len;
 		const char *name = fp_strtab_str(&tl->names, (uint32_t)i, &len);
 
@@ -303,16 +351,18 @@ void fp_timeline_json(const struct fp_timeline *tl, struct fp_sink *s, const str
 			fp_sink_char(s, ',');
 		fp_json_string(s, name, len);
 	}
-	fp_sink_str(s, "],\n\"colors\":[");
-	for (size_t i = 0; i < fp_strtab_count(&tl->names); i++) {
-		unsigned r, g, b;
+	fp_sink_str(s, "],\n\"kinds\":\"");
+	for (size_t i = 0; i < n; i++)
+		fp_sink_char(s, tl->name_kind[i] ? tl->name_kind[i] : FP_KIND_ROOT);
+	fp_sink_str(s, "\",\n\"colors\":[");
+	for (size_t i = 0; i < n; i++) {
 		size_t len;
 		const char *name = fp_strtab_str(&tl->names, (uint32_t)i, &len);
 
 		fp_flame_color_kind(o->palette, name, len, tl->name_kind[i], color);
-		if (sscanf(color, "rgb(%u,%u,%u)", &r, &g, &b) != 3)
-			r = g = b = 0;
-		fp_sink_printf(s, "%s\"#%02x%02x%02x\"", i ? "," : "", r & 0xff, g & 0xff, b & 0xff);
+		if (i)
+			fp_sink_char(s, ',');
+		json_color(s, color);
 	}
 	fp_sink_str(s, "],\n\"stacks\":[");
 	for (size_t i = 0; i < tl->nstacks; i++) {
@@ -324,7 +374,19 @@ void fp_timeline_json(const struct fp_timeline *tl, struct fp_sink *s, const str
 		}
 		fp_sink_char(s, ']');
 	}
-	/* Per cell, the (stack, count) pairs: sort by cell then stack and sum. */
+	fp_sink_char(s, ']');
+}
+
+/* The samples on the axis as entries (one per sample, owners interned in
+ * *owners); returns how many. */
+static size_t collect_entries(const struct fp_timeline *tl, const struct fp_heatmap *hm,
+			      const struct fp_heatmap_axis *ax, struct fp_strtab *owners,
+			      struct cell_entry *c)
+{
+	unsigned rows = hm->rows ? hm->rows : 1;
+	uint64_t base_ns = hm->base_sec > 0 ? (uint64_t)hm->base_sec * FP_NSEC_PER_SEC : 0;
+	size_t nc = 0;
+
 	for (size_t i = 0; i < tl->n; i++) {
 		const struct fp_tl_sample *x = &tl->s[i];
 		if (x->time_ns < base_ns)
@@ -332,39 +394,101 @@ void fp_timeline_json(const struct fp_timeline *tl, struct fp_sink *s, const str
 		/* cells are indexed by the column's place on the heatmap's axis
 		 * (its number unless the axis is cut, heatmap.h) */
 		uint64_t sec = (x->time_ns - base_ns) / FP_NSEC_PER_SEC;
-		size_t col = ax.col ? fp_heatmap_axis_index(&ax, sec, 0) :
+		size_t col = ax->col ? fp_heatmap_axis_index(ax, sec, 0) :
 			sec < FP_HEATMAP_AXIS_COLS ? (size_t)sec : SIZE_MAX;
 		uint64_t row = (x->time_ns % FP_NSEC_PER_SEC) * rows / FP_NSEC_PER_SEC;
 		if (col == SIZE_MAX)
 			continue;
-		c[nc++] = (struct cell_entry){ (uint64_t)col * rows + row, x->stack, x->count };
+		struct owner_key k;
+		memset(&k, 0, sizeof k);	/* the padding is part of the key */
+		k.pid = x->pid;
+		k.tid = x->tid;
+		k.cpu = x->cpu;
+		k.comm = x->comm;
+		k.event = x->event;
+		uint32_t owner = fp_strtab_intern(owners, (const char *)&k, sizeof k, NULL);
+		c[nc++] = (struct cell_entry){ (uint64_t)col * rows + row, x->time_ns, x->count,
+					       x->stack, owner };
 	}
-	qsort(c, nc, sizeof *c, cell_cmp);
-	fp_sink_str(s, "],\n\"cells\":[");
-	int first = 1;
-	for (size_t i = 0; i < nc;) {
-		size_t j = i, pairs = 0;
-		while (j < nc && c[j].cell == c[i].cell) {
-			if (j == i || c[j].stack != c[j - 1].stack)
-				pairs++;
-			j++;
+	return nc;
+}
+
+/* Sums the entries of one (cell, stack, owner); returns how many stay. */
+static size_t merge_entries(struct cell_entry *c, size_t nc)
+{
+	size_t out = 0;
+
+	qsort(c, nc, sizeof *c, entry_key_cmp);
+	for (size_t i = 0; i < nc; i++) {
+		if (out && c[out - 1].cell == c[i].cell && c[out - 1].stack == c[i].stack &&
+		    c[out - 1].owner == c[i].owner) {
+			c[out - 1].count = fp_add_sat(c[out - 1].count, c[i].count);
+			continue;	/* sorted: the first kept has the earliest time */
 		}
-		fp_sink_printf(s, "%s%llu,%llu,%zu", first ? "" : ",\n",
+		c[out++] = c[i];
+	}
+	qsort(c, out, sizeof *c, entry_time_cmp);
+	return out;
+}
+
+static void json_owners(const struct fp_timeline *tl, struct fp_sink *s, const struct fp_strtab *owners)
+{
+	fp_sink_str(s, ",\n\"labels\":[");
+	for (size_t i = 0; i < fp_strtab_count(&tl->labels); i++) {
+		size_t len;
+		const char *p = fp_strtab_str(&tl->labels, (uint32_t)i, &len);
+
+		if (i)
+			fp_sink_char(s, ',');
+		fp_json_string(s, p, len);
+	}
+	fp_sink_str(s, "],\n\"owners\":[");
+	for (size_t i = 0; i < fp_strtab_count(owners); i++) {
+		struct owner_key k;
+
+		memcpy(&k, fp_strtab_str(owners, (uint32_t)i, NULL), sizeof k);
+		fp_sink_printf(s, "%s%lld,%lld,%lld,%u,%u", i ? "," : "", (long long)k.pid,
+			       (long long)k.tid, (long long)k.cpu, k.comm, k.event);
+	}
+	fp_sink_char(s, ']');
+}
+
+static void json_cells(struct fp_sink *s, const struct cell_entry *c, size_t nc, unsigned rows)
+{
+	fp_sink_str(s, ",\n\"cells\":[");
+	for (size_t i = 0; i < nc;) {
+		size_t j = i;
+		while (j < nc && c[j].cell == c[i].cell)
+			j++;
+		fp_sink_printf(s, "%s%llu,%llu,%zu", i ? ",\n" : "",
 			       (unsigned long long)(c[i].cell / rows),
-			       (unsigned long long)(c[i].cell % rows), pairs);
-		first = 0;
-		for (size_t k = i; k < j;) {
-			uint64_t sum = 0;
-			size_t m = k;
-			for (; m < j && c[m].stack == c[k].stack; m++)
-				sum = sum > UINT64_MAX - c[m].count ? UINT64_MAX : sum + c[m].count;
-			fp_sink_printf(s, ",%u,", c[k].stack);
-			fp_sink_u64(s, sum);
-			k = m;
+			       (unsigned long long)(c[i].cell % rows), j - i);
+		for (size_t k = i; k < j; k++) {
+			fp_sink_printf(s, ",%u,%u,", c[k].stack, c[k].owner);
+			fp_sink_u64(s, c[k].count);
 		}
 		i = j;
 	}
-	fp_sink_str(s, "]}");
+	fp_sink_char(s, ']');
+}
+
+void fp_timeline_json(const struct fp_timeline *tl, struct fp_sink *s, const struct fp_heatmap *hm,
+		      const struct fp_flame_opts *o)
+{
+	struct cell_entry *c = fp_xmalloc((tl->n ? tl->n : 1) * sizeof *c);
+	struct fp_heatmap_axis ax;
+	struct fp_strtab owners;
+	size_t nc;
+
+	fp_heatmap_axis(hm, &ax);
+	fp_strtab_init(&owners);
+	json_header(tl, s, hm, &ax, o);
+	json_names(tl, s, o);
+	nc = merge_entries(c, collect_entries(tl, hm, &ax, &owners, c));
+	json_owners(tl, s, &owners);
+	json_cells(s, c, nc, hm->rows ? hm->rows : 1);
+	fp_sink_str(s, "}");
 	free(c);
+	fp_strtab_free(&owners);
 	fp_heatmap_axis_free(&ax);
 }
