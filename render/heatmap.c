@@ -613,12 +613,17 @@ void fp_heatmap_html(struct fp_sink *s, const struct fp_heatmap *hm, const struc
 		    "#main { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }\n"
 		    "#heat { overflow-x: auto; max-width: 100%; }\n"
 		    "#flame iframe { width: 1220px; height: 760px; border: 1px solid #ccc; }\n"
+		    "#views { width: 100%; height: 96vh; border: 1px solid #ccc; }\n"
 		    "table { border-collapse: collapse; } td, th { padding: 2px 8px; text-align: left; }\n"
 		    ".warn { color: #a00; }\n"
 		    "</style>\n</head>\n<body>\n<h1>");
 	put_escaped(s, o->title);
 	fp_sink_str(s, "</h1>\n<p>Click a start cell, then an end cell, to select a range "
-		    "[start, end). Hover for the second, millisecond and count.</p>\n"
+		    "[start, end). Hover for the second, millisecond and count.");
+	if (o->views_html)
+		fp_sink_str(s, " <a href=\"#views_title\">More views below</a>: one event at a "
+			    "time, processes and threads, left-heavy order, sandwich, flame chart.");
+	fp_sink_str(s, "</p>\n"
 		    "<div id=\"main\">\n<div id=\"heat\">\n");
 	write_svg(s, hm, o, 0);
 	fp_sink_str(s, "</div>\n");
@@ -651,6 +656,11 @@ void fp_heatmap_html(struct fp_sink *s, const struct fp_heatmap *hm, const struc
 		fp_sink_str(s, "</div>\n");
 	}
 	fp_sink_str(s, "</div>\n");
+	if (o->views_html) {
+		fp_sink_str(s, "<h2 id=\"views_title\">Views: events, processes and threads, "
+			    "sandwich, flame chart</h2>\n");
+		fp_sink_write(s, o->views_html, o->views_len);
+	}
 	fp_sink_printf(s, "<h2>Warnings (%zu)</h2>\n", o->n_warnings);
 	if (o->n_warnings) {
 		fp_sink_str(s, "<ul id=\"warnings\">\n");

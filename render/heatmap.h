@@ -102,6 +102,9 @@ struct fp_heatmap_opts {
 	 * graph of a selected range itself. NULL: it shows the command. */
 	const char *timeline_json; size_t timeline_len;
 	const char *timeline_note; /* why there is no timeline (or NULL) */
+	/* Markup of the views section (views.h), written after the report's
+	 * own heatmap and flame graph (NULL: none). */
+	const char *views_html; size_t views_len;
 };
 
 void fp_heatmap_init(struct fp_heatmap *hm);

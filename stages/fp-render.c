@@ -78,6 +78,7 @@
 #include "sink.h"
 #include "termheat.h"
 #include "timeline.h"
+#include "views.h"
 #include "exports.h"
 
 #define STAGE_NAME "render"
@@ -428,7 +429,14 @@ static void render_html(struct render *r, struct fp_sink *s)
 	snprintf(footer, sizeof footer, "Made by flamepipe fp-render: heatmap.svg, flame.svg, "
 		 "heatmap.json, heatmap.tsv and stacks.folded are next to this page.");
 	o.footer_html_text = footer;
+	struct fp_sink views;
+	fp_sink_init_mem(&views);
+	if (have_tl && fp_views_iframe(&views) == 0) {
+		o.views_html = views.buf;
+		o.views_len = views.len;
+	}
 	fp_heatmap_html(s, &r->hm, &o);
+	fp_sink_free(&views);
 	if (have_tl)
 		fp_sink_free(&tj);
 }

@@ -1,0 +1,72 @@
+#!/bin/sh
+test_description='fp-render: the views section of index.html (web/ui on the embedded timeline: owners, time order)'
+. "$(dirname "$0")/test-lib.sh"
+
+MULTI=$TOP/examples/multiproc.perf.gz
+
+# The timeline JSON of a report page.
+timeline() { # index.html
+	awk '/id="fp_timeline">/ { on = 1; sub(/.*id="fp_timeline">/, "") }
+		on { if (sub(/<\/script>.*/, "")) { print; exit } print }' "$1"
+}
+# "pid count" per owner pid from the cells (entries: stack, owner, count).
+pid_counts() { # timeline.json
+	jq -r '. as $t | [range(0; $t.cells | length)] | reduce .[] as $i ({i: 0, out: {}};
+		if $i != .i then . else
+			($t.cells[$i + 2]) as $k |
+			reduce range(0; $k) as $j (.; ($t.cells[$i + 3 + 3 * $j + 1]) as $o |
+				.out[($t.owners[5 * $o] | tostring)] += $t.cells[$i + 3 + 3 * $j + 2]) |
+			.i = $i + 3 + 3 * $k end) | .out | to_entries[] | "\(.key) \(.value)"' "$1" | sort -n
+}
+
+test_expect_success 'flamepipe report writes the views iframe with every web/ui module' '
+	flamepipe report -q "$MULTI" -o rep &&
+	grep -q "<iframe id=\"views\" title=\"flame graph views\" srcdoc=\"" rep/index.html &&
+	for f in "$TOP"/web/ui/*.js; do
+		grep -q "data-fp-module=&quot;$(basename "$f")&quot;" rep/index.html || { echo "missing $f"; return 1; }
+	done &&
+	grep -q "data-fp-module=&quot;reportsource.js&quot;" rep/index.html
+'
+
+test_expect_success 'the views fetch nothing: no http(s) address and no server route outside the modules' '
+	! grep -o "srcdoc=\"[^\"]*\"" rep/index.html | grep -q "src=&quot;http" &&
+	! grep -o "srcdoc=\"[^\"]*\"" rep/index.html | grep -q "/ui/app\.\(js\|css\)"
+'
+
+test_expect_success 'index.html stays well-formed XML with the views' '
+	xmllint --noout rep/index.html
+'
+
+test_expect_success 'timeline owners: per pid, the cells count what perf script has for that pid' '
+	timeline rep/index.html >tl.json &&
+	jq -e ".owners | length % 5 == 0" tl.json &&
+	pid_counts tl.json >got &&
+	fp-read "$MULTI" | awk -F "\t" "\$1 == \"S\" { n[\$3]++ } END { for (p in n) print p, n[p] }" |
+		sort -n >want &&
+	test_cmp want got
+'
+
+test_expect_success 'timeline total = stacks.folded total; labels name the comms and the event' '
+	jq -e ".total == ([.cells as \$c | foreach range(0; \$c | length) as \$i (
+		{next: 0, sum: 0};
+		if \$i == .next then .sum += ([range(0; \$c[\$i + 2])] | map(\$c[\$i + 5 + 3 * .]) | add) |
+			.next = \$i + 3 + 3 * \$c[\$i + 2] else . end; .sum)] | max)" tl.json &&
+	awk "{ t += \$NF } END { print t }" rep/stacks.folded >want &&
+	jq .total tl.json >got && test_cmp want got &&
+	jq -e "(.labels | index(\"cpu-clock:ppp\")) != null and (.labels | index(\"mp-crc32\")) != null" tl.json &&
+	jq -e ".kinds | length == (\$names | length)" --argjson names "$(jq .names tl.json)" tl.json
+'
+
+test_expect_success 'a cell lists its entries in the order their first sample came' '
+	s() { printf "S\t%s\t1\t1\t0\t1\tcpu-clock\tapp\tuu\tmain;%s\n" "$1" "$2"; } &&
+	{ s 5000000000 zeta; s 5001000000 alpha; s 5002000000 zeta; } >order.S &&
+	fp-bucket <order.S | fp-fold --pass-samples | fp-render --outdir order &&
+	timeline order/index.html >order.json &&
+	jq -c ".cells" order.json >got &&
+	jq -r "[.stacks[] | map(\$n[.]) | join(\";\")] | .[]" --argjson n "$(jq .names order.json)" order.json >stacks &&
+	zeta=$(grep -n zeta stacks | cut -d: -f1) && alpha=$(grep -n alpha stacks | cut -d: -f1) &&
+	echo "[0,0,2,$((zeta - 1)),0,2,$((alpha - 1)),0,1]" >want &&
+	test_cmp want got
+'
+
+test_done
