@@ -198,8 +198,11 @@ static void json_escapes_names_and_lists_cells_with_pairs(void **state)
 	fp_sink_char(&s, '\0');
 	assert_non_null(strstr(s.buf, "\"names\":[\"c\",\"\\u003c/script\\u003e\",\"z\"]"));
 	assert_null(strchr(s.buf, '<'));
-	/* cell (0,0): stack 0 twice; cell (1,49): stack 1 once */
-	assert_non_null(strstr(s.buf, "\"cells\":[0,0,1,0,2,\n1,49,1,1,1]}"));
+	/* cell (0,0): stack 0 twice; cell (1,49): stack 1 once; one owner
+	 * (pid 1, tid 1, cpu 0, comm c, event ev) */
+	assert_non_null(strstr(s.buf, "\"cells\":[0,0,1,0,0,2,\n1,49,1,1,0,1]}"));
+	assert_non_null(strstr(s.buf, "\"owners\":[1,1,0,0,1]"));
+	assert_non_null(strstr(s.buf, "\"labels\":[\"c\",\"ev\"]"));
 	assert_non_null(strstr(s.buf, "\"stacks\":[[0,1],[0,2]]"));
 	fp_sink_free(&s);
 	fp_heatmap_free(&hm);
