@@ -86,7 +86,7 @@ export function functionTotals(file) {
 	}
 	return { fns, total };
 }
-export { BIN };
+export { BIN, TOP };
 
 // Frames whose children break `order` ('weight': heaviest first, laid
 // out edge to edge; 'name': by name), as "parent: a then b" strings.
