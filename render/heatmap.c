@@ -195,6 +195,17 @@ void fp_heatmap_axis_free(struct fp_heatmap_axis *ax)
 	memset(ax, 0, sizeof *ax);
 }
 
+void fp_heatmap_axis_list(struct fp_sink *s, const struct fp_heatmap_axis *ax)
+{
+	fp_sink_char(s, '[');
+	for (size_t c = 0; c < ax->n; c++) {
+		if (c)
+			fp_sink_char(s, ',');
+		fp_sink_u64(s, ax->col[c]);
+	}
+	fp_sink_char(s, ']');
+}
+
 size_t fp_heatmap_axis_index(const struct fp_heatmap_axis *ax, uint64_t col, int ceil)
 {
 	if (!ax->col) {
@@ -494,13 +505,7 @@ static void write_cfg(struct fp_sink *s, const struct fp_heatmap *hm, const stru
 	 * selections use it). */
 	fp_sink_str(s, ", colmap: ");
 	if (ax->col) {
-		fp_sink_char(s, '[');
-		for (size_t c = 0; c < ax->n; c++) {
-			if (c)
-				fp_sink_char(s, ',');
-			fp_sink_u64(s, ax->col[c]);
-		}
-		fp_sink_char(s, ']');
+		fp_heatmap_axis_list(s, ax);
 	} else {
 		fp_sink_str(s, "null");
 	}

@@ -127,6 +127,8 @@ void fp_heatmap_axis_free(struct fp_heatmap_axis *ax);
 /* Where column col is drawn: its index on the axis, or SIZE_MAX if it is
  * not drawn. With ceil, the first drawn column >= col (ax->n if none). */
 size_t fp_heatmap_axis_index(const struct fp_heatmap_axis *ax, uint64_t col, int ceil);
+/* The drawn columns' seconds as a JSON list "[0,100002,...]" (ax->col set). */
+void fp_heatmap_axis_list(struct fp_sink *s, const struct fp_heatmap_axis *ax);
 
 void fp_heatmap_opts_init(struct fp_heatmap_opts *o);
 /* Linear white->red colour of a count: "rgb(255,g,g)" into buf (>= 20 bytes). */

@@ -267,29 +267,47 @@ struct owner_key {
 	uint32_t comm, event;
 };
 
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return (a > b) - (a < b);
+}
+
 static int entry_key_cmp(const void *a, const void *b)
 {
 	const struct cell_entry *x = a, *y = b;
+	int c = cmp_u64(x->cell, y->cell);
 
-	if (x->cell != y->cell)
-		return x->cell < y->cell ? -1 : 1;
-	if (x->stack != y->stack)
-		return x->stack < y->stack ? -1 : 1;
-	if (x->owner != y->owner)
-		return x->owner < y->owner ? -1 : 1;
-	return (x->first_ns > y->first_ns) - (x->first_ns < y->first_ns);
+	if (!c)
+		c = cmp_u64(x->stack, y->stack);
+	if (!c)
+		c = cmp_u64(x->owner, y->owner);
+	return c ? c : cmp_u64(x->first_ns, y->first_ns);
 }
 
 /* In a cell, the entries by their first sample: the flame chart's order. */
 static int entry_time_cmp(const void *a, const void *b)
 {
 	const struct cell_entry *x = a, *y = b;
+	int c = cmp_u64(x->cell, y->cell);
 
-	if (x->cell != y->cell)
-		return x->cell < y->cell ? -1 : 1;
-	if (x->first_ns != y->first_ns)
-		return x->first_ns < y->first_ns ? -1 : 1;
-	return entry_key_cmp(a, b);
+	if (!c)
+		c = cmp_u64(x->first_ns, y->first_ns);
+	return c ? c : entry_key_cmp(a, b);
+}
+
+/* Every string of t as a JSON list (escaped for a <script>). */
+static void json_strings(struct fp_sink *s, const struct fp_strtab *t)
+{
+	fp_sink_char(s, '[');
+	for (size_t i = 0; i < fp_strtab_count(t); i++) {
+		size_t len;
+		const char *p = fp_strtab_str(t, (uint32_t)i, &len);
+
+		if (i)
+			fp_sink_char(s, ',');
+		fp_json_string(s, p, len);
+	}
+	fp_sink_char(s, ']');
 }
 
 static void json_color(struct fp_sink *s, const char *rgb)
@@ -325,13 +343,8 @@ static void json_header(const struct fp_timeline *tl, struct fp_sink *s, const s
 	if (ax->col && ax->cut) {
 		fp_sink_str(s, ",\"cut\":");
 		fp_sink_u64(s, ax->cut);
-		fp_sink_str(s, ",\"colmap\":[");
-		for (size_t i = 0; i < ax->n; i++) {
-			if (i)
-				fp_sink_char(s, ',');
-			fp_sink_u64(s, ax->col[i]);
-		}
-		fp_sink_char(s, ']');
+		fp_sink_str(s, ",\"colmap\":");
+		fp_heatmap_axis_list(s, ax);
 	}
 }
 
@@ -342,16 +355,9 @@ static void json_names(const struct fp_timeline *tl, struct fp_sink *s, const st
 	char color[20];
 	size_t n = fp_strtab_count(&tl->names);
 
-	fp_sink_str(s, ",\n\"names\":[");
-	for (size_t i = 0; i < n; i++) {
-		size_t len;
-		const char *name = fp_strtab_str(&tl->names, (uint32_t)i, &len);
-
-		if (i)
-			fp_sink_char(s, ',');
-		fp_json_string(s, name, len);
-	}
-	fp_sink_str(s, "],\n\"kinds\":\"");
+	fp_sink_str(s, ",\n\"names\":");
+	json_strings(s, &tl->names);
+	fp_sink_str(s, ",\n\"kinds\":\"");
 	for (size_t i = 0; i < n; i++)
 		fp_sink_char(s, tl->name_kind[i] ? tl->name_kind[i] : FP_KIND_ROOT);
 	fp_sink_str(s, "\",\n\"colors\":[");
@@ -433,16 +439,9 @@ static size_t merge_entries(struct cell_entry *c, size_t nc)
 
 static void json_owners(const struct fp_timeline *tl, struct fp_sink *s, const struct fp_strtab *owners)
 {
-	fp_sink_str(s, ",\n\"labels\":[");
-	for (size_t i = 0; i < fp_strtab_count(&tl->labels); i++) {
-		size_t len;
-		const char *p = fp_strtab_str(&tl->labels, (uint32_t)i, &len);
-
-		if (i)
-			fp_sink_char(s, ',');
-		fp_json_string(s, p, len);
-	}
-	fp_sink_str(s, "],\n\"owners\":[");
+	fp_sink_str(s, ",\n\"labels\":");
+	json_strings(s, &tl->labels);
+	fp_sink_str(s, ",\n\"owners\":[");
 	for (size_t i = 0; i < fp_strtab_count(owners); i++) {
 		struct owner_key k;
 
