@@ -167,12 +167,19 @@ function stackCounts(d, q) {
 	}
 	return out;
 }
-function flamegraph(d, p) {
-	var q = query(d, p), tl = d.tl, counts = stackCounts(d, q);
-	var root = { n: 'root', l: '', v: 0, c: [], kids: {} };
+// The tree of counts {key: n} (stackCounts), FlameScope's shape: short
+// keys {n, l, v, c} (/flamegraph/) or long ones {name, libtype, value,
+// children} (/differential/, /elided/); children by name, as the server.
+// node.path is the frame path (names joined by ';') for the comparisons.
+function tree(d, counts) {
+	var tl = d.tl, root = { n: 'root', l: '', v: 0, c: [], kids: {}, path: '' };
 	function child(node, name, lib) {
 		var k = node.kids[name];
-		if (!k) { k = node.kids[name] = { n: name, l: lib, v: 0, c: [], kids: {} }; node.c.push(k); }
+		if (!k) {
+			k = node.kids[name] = { n: name, l: lib, v: 0, c: [], kids: {},
+						path: node.path ? node.path + ';' + name : name };
+			node.c.push(k);
+		}
 		return k;
 	}
 	for (var key in counts) {
@@ -182,15 +189,68 @@ function flamegraph(d, p) {
 			node = child(node, tl.names[ids[i]], LIB[tl.kinds.charAt(ids[i])] || '');
 		node.v += counts[key];
 	}
-	// the server's order (by name); the page sorts by weight itself
+	return root;
+}
+function walk(root, fn) {
 	var todo = [root];
 	while (todo.length) {
 		var n = todo.pop();
-		delete n.kids;
+		fn(n);
 		n.c.sort(function (a, b) { return a.n < b.n ? -1 : a.n > b.n ? 1 : 0; });
 		for (var j = 0; j < n.c.length; j++) todo.push(n.c[j]);
 	}
 	return root;
+}
+function shortNode(n) { delete n.kids; delete n.path; }
+function flamegraph(d, p) {
+	return walk(tree(d, stackCounts(d, query(d, p))), shortNode);
+}
+// The compared selection: the same filters, compareStart/compareEnd.
+function compared(d, p) {
+	var q = new URLSearchParams(p);
+	q.delete('start'); q.delete('end');
+	if (p.get('compareStart') !== null) q.set('start', p.get('compareStart'));
+	if (p.get('compareEnd') !== null) q.set('end', p.get('compareEnd'));
+	return stackCounts(d, query(d, q));
+}
+// Frame path -> self count of a tree (0 for a path that is only a prefix).
+function pathSelf(root) {
+	var m = {};
+	walk(root, function (n) { if (n.path) m[n.path] = n.v; });
+	return m;
+}
+function total(counts) { var t = 0; for (var k in counts) t += counts[k]; return t; }
+function longNode(n, value, delta) {
+	var out = { name: n.n, libtype: n.l, value: value };
+	if (delta !== undefined) out.delta = delta;
+	out.children = null;	// relabel's; the server's key order
+	return out;
+}
+// The server's rules (web/tree.c): delta = self - round(other's self at
+// the path * this total / other total); a path the other lacks keeps its
+// self as delta.
+function differential(d, p) {
+	var ca = stackCounts(d, query(d, p)), cb = compared(d, p);
+	var other = pathSelf(tree(d, cb)), ta = total(ca), tb = total(cb);
+	return relabel(walk(tree(d, ca), function () {}), function (n) {
+		var has = n.path in other && tb > 0;
+		return longNode(n, n.v, n.path === '' ? 0 : has ? n.v - Math.round(other[n.path] * ta / tb) : n.v);
+	});
+}
+// Elided: the compared selection's tree; a path this selection also has
+// gets 0, else its self scaled to this selection's total.
+function elided(d, p) {
+	var ca = stackCounts(d, query(d, p)), cb = compared(d, p);
+	var mine = pathSelf(tree(d, ca)), ta = total(ca), tb = total(cb);
+	return relabel(walk(tree(d, cb), function () {}), function (n) {
+		if (n.path === '') return longNode(n, 0);
+		return longNode(n, n.path in mine ? 0 : tb ? Math.round(n.v * ta / tb) : n.v);
+	});
+}
+function relabel(n, fn) {
+	var out = fn(n);
+	out.children = n.c.map(function (k) { return relabel(k, fn); });
+	return out;
 }
 function threads(d, p) {
 	var q = query(d, p), procs = {}, thr = {}, total = 0;
@@ -200,7 +260,7 @@ function threads(d, p) {
 		x.comms[comm] = (x.comms[comm] || 0) + n;
 	}
 	for (var e = 0; e < d.cell.length; e++) {
-		if (!passes(d, q, e)) continue;
+		if (!passes(d, q, e) || !inRange(d, q, e)) continue;
 		var o = d.owner[e], comm = label(d, o, 3), n = d.count[e];
 		add(procs, ownerField(d, o, 0), comm, n);
 		add(thr, ownerField(d, o, 1), comm, n);
@@ -211,8 +271,10 @@ function threads(d, p) {
 		return Object.keys(map).map(function (k) {
 			var x = map[k], best = null;
 			for (var c in x.comms) if (best === null || x.comms[c] > x.comms[best]) best = c;
-			var r = { comm: best, samples: x.samples };
-			r[key] = x.id;
+			var r = {};
+			r[key] = x.id;	// the server's key order
+			r.comm = best;
+			r.samples = x.samples;
 			return r;
 		}).sort(function (a, b) { return b.samples - a.samples || a[key] - b[key]; });
 	}
@@ -238,7 +300,8 @@ function flamechart(d, p) {
 		 granularity: 'cell' };
 }
 
-var ROUTES = { '/heatmap/': heatmap, '/flamegraph/': flamegraph, '/threads/': threads, '/flamechart/': flamechart };
+var ROUTES = { '/heatmap/': heatmap, '/flamegraph/': flamegraph, '/threads/': threads, '/flamechart/': flamechart,
+	       '/differential/': differential, '/elided/': elided };
 
 export function answer(d, name, url) {
 	var q = url.indexOf('?'), path = q < 0 ? url : url.slice(0, q);
@@ -251,7 +314,9 @@ export function answer(d, name, url) {
 		e.status = 404;
 		throw e;
 	}
-	if (p.get('filename') !== null && p.get('filename') !== name) refuse('filename', 'this report holds ' + name + ' only');
+	['filename', 'compareFilename'].forEach(function (k) {
+		if (p.get(k) !== null && p.get(k) !== name) refuse(k, 'this report holds ' + name + ' only');
+	});
 	return f(d, p);
 }
 

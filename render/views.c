@@ -17,7 +17,7 @@ static const char MODULE_SUFFIX[] = ".js";
  * bucketed once), other files (the list, compare), the server's SVG. */
 static const char REPORT_CSS[] =
 	"\n/* the static report (render/views.c) */\n"
-	"#home, label:has(> #rows), #compare, #svg-link, #list-view { display: none !important; }\n";
+	"#home, label:has(> #rows), label:has(> #compare-file), #svg-link, #list-view { display: none !important; }\n";
 
 static const struct ui_file *ui_find(const char *path)
 {

@@ -108,6 +108,7 @@ struct render {
 
 	struct fp_notes notes;		/* W and I records, for index.html */
 	uint64_t own_warnings, bad_records;
+	int views_warned;	/* said once that the views could not be embedded */
 	int axis_cut_warned;
 
 	int files_dirty;
@@ -396,8 +397,19 @@ static void render_html(struct render *r, struct fp_sink *s)
 	char own_stats[256], tl_note[CAPTION_MAX + 128];
 	struct fp_sink tj;
 	int have_tl = timeline_for_page(r, &tj, tl_note, sizeof tl_note);
+	struct fp_sink views;
 
 	fp_heatmap_opts_init(&o);
+	/* the web page's views, on the timeline (render/views.h) */
+	fp_sink_init_mem(&views);
+	if (have_tl && fp_views_iframe(&views) == 0) {
+		o.views_html = views.buf;
+		o.views_len = views.len;
+	} else if (have_tl && !r->views_warned) {
+		r->views_warned = 1;
+		own_warning(r, "index.html has no views section: web/ui/index.html lacks the style "
+			    "sheet link or the app.js script that render/views.c replaces");
+	}
 	if (have_tl) {
 		o.timeline_json = tj.buf;
 		o.timeline_len = tj.len;
@@ -429,12 +441,6 @@ static void render_html(struct render *r, struct fp_sink *s)
 	snprintf(footer, sizeof footer, "Made by flamepipe fp-render: heatmap.svg, flame.svg, "
 		 "heatmap.json, heatmap.tsv and stacks.folded are next to this page.");
 	o.footer_html_text = footer;
-	struct fp_sink views;
-	fp_sink_init_mem(&views);
-	if (have_tl && fp_views_iframe(&views) == 0) {
-		o.views_html = views.buf;
-		o.views_len = views.len;
-	}
 	fp_heatmap_html(s, &r->hm, &o);
 	fp_sink_free(&views);
 	if (have_tl)

@@ -53,6 +53,25 @@ await step('frames are in time order left to right at every depth', async () => 
 	check(depths.get(0).length > 4, 'the processes do not take turns at depth 0');
 });
 
+const SECOND = [4 * 50, 4 * 50 + 49];	// [4, 5) s
+await step('Compare: a second range gives the differential of the two, drawn with the second\'s widths', async () => {
+	const second = functionTotals(path.join(report(CAPTURE, ['--from', '4', '--to', '5'], 'second'), 'stacks.folded')).total;
+	await v.selectOption('#fview', 'flame');
+	await v.click('#compare');
+	await clickViewsCell(page, SECOND[0]);
+	await clickViewsCell(page, SECOND[1]);
+	await v.waitForSelector('#flame-tabs:not([hidden])');
+	const t = await v.evaluate(() => {
+		const tr = window.flamepipe.trees(), sum = (n) => (n.value || 0) + n.children.reduce((s, k) => s + sum(k), 0);
+		return { diff: sum(tr.diff), flip: sum(tr.flip), drawn: window.flamepipe.flame.data.root.total, deltas: window.flamepipe.flame.data.nodes.filter((n) => n.d).length };
+	});
+	eq(t.diff, second, 'differential total (the second range)');
+	eq(t.flip, ranged, 'flipped total (the first range)');
+	eq(t.drawn, second, 'drawn total');
+	check(t.deltas > 0, 'no frame changed between the ranges');
+	await viewsShot(page, 'report-chart-02-compare');
+});
+
 await step('no console or page errors, no network requests', async () => {
 	eq(page.problems.join('; '), '', 'errors');
 	eq(networkRequests(page).join(' '), '', 'network requests');

@@ -1,0 +1,79 @@
+// report-parity.test.mjs: the static report's data source answers as the
+// server does. The same capture (examples/multiproc.perf.gz) as a report
+// (index.html's views, render/reportsource.js, offline) and served by
+// fp-serve: for the same parameters (whole profile and cell-aligned
+// ranges, filters, a bad filter) /heatmap/, /flamegraph/, /threads/,
+// /differential/ and /elided/ give the same JSON, and /flamechart/ the
+// same total (its time order is per cell in the report).
+import { step, check, eq, finish, deadline, launch, report, openReport } from './report-lib.mjs';
+import { startServe, getJSON } from './serve-lib.mjs';
+
+const TEST_DEADLINE_MS = 60000;
+const FILE = 'multiproc.perf.gz';
+
+deadline(TEST_DEADLINE_MS);
+const dir = report('examples/' + FILE);
+const browser = await launch();
+const page = await openReport(browser, dir);
+const name = await page.title();
+let srv;
+await step('fp-serve --dir examples starts', async () => { srv = await startServe(['--dir', 'examples']); });
+
+// The report's answer and the server's for one route and parameters
+// (filename and compareFilename name each one's profile).
+async function both(route, params) {
+	const q = (f) => new URLSearchParams(Object.fromEntries(Object.entries(params)
+		.map(([k, v]) => [k, v === '@' ? f : v]))).toString();
+	const mine = await page.views.evaluate((u) => {
+		try { return window.flamepipeReport.answer(u); } catch (e) { return { error: e.message }; }
+	}, route + '?' + q(name));
+	let theirs;
+	try { theirs = await getJSON(srv.url + route.slice(1) + '?' + q(FILE)); } catch (e) { theirs = { error: e.message }; }
+	return [mine, theirs];
+}
+// The JSON with the answers' fields that name no data dropped: the
+// server's warnings, the file it read, floats of the row starts.
+function data(j) {
+	const { warnings, rows, ...rest } = j;
+	return JSON.stringify(rest);
+}
+
+const CASES = [
+	{},
+	{ start: '2', end: '2.5' },
+	{ start: '1.02', end: '4.4', comm: 'mp-crc32,worker2' },
+	{ pid: '6313' },
+	{ include: 'crc|hash', exclude: 'mix' },
+];
+for (const c of CASES) {
+	await step(`the same heatmap, flame graph and threads for ${JSON.stringify(c)}`, async () => {
+		for (const route of ['/heatmap/', '/flamegraph/', '/threads/']) {
+			const [mine, theirs] = await both(route, { filename: '@', ...c });
+			check(!theirs.error, route + ' server: ' + theirs.error);
+			eq(data(mine), data(theirs), route);
+		}
+		const [mc, tc] = await both('/flamechart/', { filename: '@', ...c });
+		eq(mc.total, tc.total, '/flamechart/ total');
+	});
+}
+
+await step('the same differential and elided trees of two ranges', async () => {
+	const p = { filename: '@', start: '4', end: '5', compareFilename: '@', compareStart: '0.5', compareEnd: '2' };
+	for (const route of ['/differential/', '/elided/']) {
+		const [mine, theirs] = await both(route, p);
+		check(!theirs.error, route + ' server: ' + theirs.error);
+		eq(JSON.stringify(mine), JSON.stringify(theirs), route);
+	}
+});
+
+await step('a bad filter is refused with the same kind of message', async () => {
+	const [mine, theirs] = await both('/flamegraph/', { filename: '@', pid: 'abc' });
+	eq(mine.error, '400: ' + JSON.parse(theirs.error.replace(/^[^{]*/, '')).error, 'pid=abc');
+	const [m2] = await both('/heatmap/', { filename: '@', include: '((' });
+	check(/^400: include: bad regex: /.test(m2.error), 'include=((: ' + m2.error);
+});
+
+await step('no console or page errors', async () => {
+	eq(page.problems.join('; '), '', 'errors');
+});
+await finish(0);
