@@ -470,6 +470,19 @@ static void build_id_cache_path(const struct pd_dso *d, char *buf, size_t cap)
 
 /* Opens a regular file only: a recording may name a FIFO or a device,
  * which must neither block nor be read. */
+/* The segments and .symtab/.gnu_debugdata symbols of an opened module;
+ * returns its ELF (for .dynsym), or NULL. */
+static Elf *read_module(struct pd_dso *d, Dwfl_Module *m)
+{
+	GElf_Addr bias = 0;
+	Elf *elf = dwfl_module_getelf(m, &bias);
+
+	if (elf)
+		read_segments(d, elf);
+	read_elf_symbols(d, m, bias);
+	return elf;
+}
+
 static int open_regular(const char *path, int *err)
 {
 	struct stat st;
@@ -518,11 +531,7 @@ static void load_elf(struct pd_dso *d)
 		d->missing_why = fp_xstrdup(why);
 		return;
 	}
-	GElf_Addr bias = 0;
-	Elf *elf = dwfl_module_getelf(m, &bias);
-	if (elf)
-		read_segments(d, elf);
-	read_elf_symbols(d, m, bias);
+	Elf *elf = read_module(d, m);
 	if (elf)
 		read_dynsym(d, elf);
 	fixup(d, 0);
@@ -650,11 +659,7 @@ static void load_vdso(struct pd_dso *d)
 		d->missing = 1;
 		return;
 	}
-	GElf_Addr bias = 0;
-	Elf *elf = dwfl_module_getelf(m, &bias);
-	if (elf)
-		read_segments(d, elf);
-	read_elf_symbols(d, m, bias);
+	read_module(d, m);
 	dwfl_end(dw);
 	fixup(d, 0);
 }
