@@ -314,6 +314,20 @@ static void pump_out_drained(struct fp_out *o)
 	o->on_drain = NULL;
 }
 
+int fp_open_input(const char *path, const char **name)
+{
+	int fd;
+
+	*name = "stdin";
+	if (!path || strcmp(path, "-") == 0)
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		fp_die_sys(FP_EXIT_SYS, "open %s", path);
+	*name = path;
+	return fd;
+}
+
 const char *fp_too_long_text(void)
 {
 	static char text[64];

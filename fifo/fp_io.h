@@ -186,6 +186,11 @@ void fp_pump_resume(struct fp_pump *p);
 #define FP_SIGNAL_GRACE_MS 500
 int fp_signal_pending(void);
 
+/* The input a stage names on its command line: NULL or "-" is stdin
+ * (returns 0, *name "stdin"); a path is opened read-only (*name = path),
+ * or the program ends: `prog: open PATH: why` (FP_EXIT_SYS). */
+int fp_open_input(const char *path, const char **name);
+
 /* "line longer than FP_LINE_MAX bytes skipped": the default too_long
  * warning's text, for stages that route it through their own counters. */
 const char *fp_too_long_text(void);

@@ -316,11 +316,18 @@ uint64_t fp_rec_base_sec(const struct fp_rec_index *ix)
 	return min == UINT64_MAX ? 0 : min / 1000000000ull;
 }
 
-int fp_rec_parse_size(const char *s, uint64_t *bytes)
+struct unit {
+	char suffix;
+	uint64_t mul;
+};
+
+/* "N" or "N<suffix>" with N > 0: N * the suffix's multiplier * base, or -1
+ * (no digits, an unknown suffix, 0, or more than 64 bits). */
+static int parse_scaled(const char *s, const struct unit *units, uint64_t base, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;
-	int shift = 0;
+	uint64_t mul = 1;
 
 	if (!*s || *s < '0' || *s > '9')
 		return -1;
@@ -328,37 +335,55 @@ int fp_rec_parse_size(const char *s, uint64_t *bytes)
 	v = strtoull(s, &end, 10);
 	if (errno)
 		return -1;
-	switch (*end) {
-	case 'k': case 'K': shift = 10; end++; break;
-	case 'M': shift = 20; end++; break;
-	case 'G': shift = 30; end++; break;
-	}
-	if (*end || v == 0 || v > (UINT64_MAX >> shift))
+	for (; units->suffix; units++)
+		if (*end == units->suffix) {
+			mul = units->mul;
+			end++;
+			break;
+		}
+	if (*end || v == 0 || v > UINT64_MAX / mul / base)
 		return -1;
-	*bytes = (uint64_t)v << shift;
+	*out = (uint64_t)v * mul * base;
 	return 0;
+}
+
+int fp_rec_parse_size(const char *s, uint64_t *bytes)
+{
+	static const struct unit units[] = {
+		{ 'k', 1ull << 10 }, { 'K', 1ull << 10 }, { 'M', 1ull << 20 }, { 'G', 1ull << 30 },
+		{ 0, 0 },
+	};
+
+	return parse_scaled(s, units, 1, bytes);
 }
 
 int fp_rec_parse_duration(const char *s, uint64_t *ns)
 {
-	char *end;
-	unsigned long long v;
-	uint64_t unit = 1;
+	static const struct unit units[] = {
+		{ 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 }, { 0, 0 },
+	};
 
-	if (!*s || *s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		return -1;
-	switch (*end) {
-	case 's': end++; break;
-	case 'm': unit = 60; end++; break;
-	case 'h': unit = 3600; end++; break;
-	case 'd': unit = 86400; end++; break;
-	}
-	if (*end || v == 0 || v > UINT64_MAX / 1000000000ull / unit)
-		return -1;
-	*ns = (uint64_t)v * unit * 1000000000ull;
-	return 0;
+	return parse_scaled(s, units, 1000000000ull, ns);
+}
+
+/* parse(arg), or the program ends: "--OPT: expected WHAT, got ARG". */
+static uint64_t arg_or_die(int (*parse)(const char *, uint64_t *), const char *opt,
+			   const char *arg, const char *what)
+{
+	uint64_t v;
+
+	if (parse(arg, &v) < 0)
+		fp_die(FP_EXIT_USAGE, "--%s: expected %s, got \"%s\"", opt, what, arg);
+	return v;
+}
+
+uint64_t fp_rec_size_arg(const char *opt, const char *arg)
+{
+	return arg_or_die(fp_rec_parse_size, opt, arg, "bytes with an optional k, M or G suffix");
+}
+
+uint64_t fp_rec_duration_arg(const char *opt, const char *arg)
+{
+	return arg_or_die(fp_rec_parse_duration, opt, arg,
+			  "seconds with an optional s, m, h or d suffix");
 }

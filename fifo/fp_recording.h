@@ -117,5 +117,9 @@ uint64_t fp_rec_base_sec(const struct fp_rec_index *ix);
  * or zero. */
 int fp_rec_parse_size(const char *s, uint64_t *bytes);
 int fp_rec_parse_duration(const char *s, uint64_t *ns);
+/* The same for an option's argument: the value, or the program ends with
+ * FP_EXIT_USAGE and "--OPT: expected ...". */
+uint64_t fp_rec_size_arg(const char *opt, const char *arg);
+uint64_t fp_rec_duration_arg(const char *opt, const char *arg);
 
 #endif

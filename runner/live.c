@@ -290,21 +290,13 @@ static enum source parse_source(const char *s)
 /* The recording's retention options are checked here, used by fp-record. */
 static const char *check_max_size(const char *s)
 {
-	uint64_t b;
-
-	if (fp_rec_parse_size(s, &b) < 0)
-		fp_die(FP_EXIT_USAGE, "--max-size: expected bytes with an optional k, "
-		       "M or G suffix, got '%s'", s);
+	fp_rec_size_arg("max-size", s);
 	return s;
 }
 
 static const char *check_keep(const char *s)
 {
-	uint64_t ns;
-
-	if (fp_rec_parse_duration(s, &ns) < 0)
-		fp_die(FP_EXIT_USAGE, "--keep: expected seconds with an optional s, "
-		       "m, h or d suffix, got '%s'", s);
+	fp_rec_duration_arg("keep", s);
 	return s;
 }
 

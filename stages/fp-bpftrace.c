@@ -35,7 +35,6 @@
  * 141 the reader went away. See docs/bpftrace.md.
  */
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +45,7 @@
 
 #include "fp_error.h"
 #include "fp_io.h"
+#include "fp_opts.h"
 
 #define USAGE "usage: fp-bpftrace [FILE]"
 #define STAGE_NAME "bpftrace"
@@ -287,30 +287,14 @@ static const struct fp_pump_ops bpftrace_ops = {
 
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
+	static const struct fp_opt no_options[] = { { NULL } };
 	static struct bpftrace_state st;
-	int in_fd = 0, c;
-	const char *in_name = "stdin";
+	const char *in_name;
+	int in_fd;
 
 	fp_set_prog(argv[0]);
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			printf("%s\n", USAGE);
-			return FP_EXIT_OK;
-		}
-		fp_die(FP_EXIT_USAGE, "%s", USAGE);
-	}
-	if (argc - optind > 1)
-		fp_die(FP_EXIT_USAGE, "%s", USAGE);
-	if (optind < argc && strcmp(argv[optind], "-") != 0) {
-		in_name = argv[optind];
-		in_fd = open(in_name, O_RDONLY | O_CLOEXEC);
-		if (in_fd < 0)
-			fp_die_sys(FP_EXIT_SYS, "open %s", in_name);
-	}
+	fp_opts_parse(argc, argv, no_options, USAGE, 1, NULL);
+	in_fd = fp_open_input(optind < argc ? argv[optind] : NULL, &in_name);
 	fp_pump_init(&st.pump, EV_DEFAULT, in_fd, 1, &bpftrace_ops, &st, FP_PUMP_GZIP);
 	st.pump.in_name = in_name;
 	st.pump.stage = STAGE_NAME;

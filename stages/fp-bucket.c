@@ -35,7 +35,6 @@
  * Exit codes: 0 ok, 100 usage or unsupported stream version, 111 system
  *         error, 141 the reader went away.
  */
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +42,7 @@
 
 #include "fp_error.h"
 #include "fp_io.h"
+#include "fp_opts.h"
 #include "fp_idle.h"
 #include "fp_rangectl.h"
 #include "fp_record.h"
@@ -450,67 +450,34 @@ static const struct fp_pump_ops bucket_ops = {
 	.idle = on_idle,
 };
 
-static unsigned long long parse_count_option(const char *opt, const char *arg,
-					     unsigned long long min, unsigned long long max)
+static void opt_event(void *ctx, const char *opt, const char *arg)
 {
-	uint64_t v;
+	struct bucket *b = ctx;
 
-	if (fp_parse_u64(arg, strlen(arg), &v) < 0 || v < min || v > max)
-		fp_die(FP_EXIT_USAGE, "%s: expected an integer from %llu to %llu, got \"%s\"",
-		       opt, min, max, arg);
-	return v;
+	if (!*arg)
+		fp_die(FP_EXIT_USAGE, "--event: expected a comma-separated list of event names");
+	b->event_list = arg;
 }
 
 int main(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "rows", required_argument, NULL, 'r' },
-		{ "keep-idle", no_argument, NULL, 'k' },
-		{ "max-columns", required_argument, NULL, 'm' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "all-events", no_argument, NULL, 'a' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct bucket b = { .rows = ROWS_DEFAULT, .last_col = NO_COLUMN };
 	struct fp_pump p;
 	const char *name = "bucket";
-	size_t max_columns = 0;
-	int opt, rc;
+	uint64_t max_columns = 0;
+	int rc;
+	const struct fp_opt options[] = {
+		{ "rows", FP_OPT_UINT, &b.rows, .min = 1, .max = FP_ROWS_MAX },
+		{ "keep-idle", FP_OPT_FLAG, &b.keep_idle },
+		{ "max-columns", FP_OPT_U64, &max_columns, .min = 1, .max = UINT32_MAX - 1 },
+		{ "name", FP_OPT_STR, &name },
+		{ "event", FP_OPT_FN, .fn = opt_event },
+		{ "all-events", FP_OPT_FLAG, &b.all_events },
+		{ NULL },
+	};
 
 	fp_set_prog(argv[0]);
-	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
-		switch (opt) {
-		case 'r':
-			b.rows = (unsigned)parse_count_option("--rows", optarg, 1, FP_ROWS_MAX);
-			break;
-		case 'k':
-			b.keep_idle = 1;
-			break;
-		case 'm':
-			max_columns = parse_count_option("--max-columns", optarg, 1, UINT32_MAX - 1);
-			break;
-		case 'n':
-			name = optarg;
-			break;
-		case 'e':
-			if (!*optarg)
-				fp_die(FP_EXIT_USAGE, "--event: expected a comma-separated list of event names");
-			b.event_list = optarg;
-			break;
-		case 'a':
-			b.all_events = 1;
-			break;
-		case 'h':
-			puts(USAGE);
-			return FP_EXIT_OK;
-		default:
-			fp_die(FP_EXIT_USAGE, "%s", USAGE);
-		}
-	}
-	if (optind != argc)
-		fp_die(FP_EXIT_USAGE, "%s", USAGE);
+	fp_opts_parse(argc, argv, options, USAGE, 0, &b);
 	if (b.event_list && b.all_events)
 		fp_die(FP_EXIT_USAGE, "--event and --all-events exclude each other");
 	b.max_columns = max_columns ? max_columns : MAX_CELLS_DEFAULT / b.rows;

@@ -35,7 +35,6 @@
  * expected); 100 usage; 111 read error; 141 the reader went away.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -46,6 +45,7 @@
 #include <zlib.h>
 
 #include "fp_error.h"
+#include "fp_opts.h"
 #include "fp_record.h"
 
 #define USAGE "usage: fp-chrome [--comm NAME] [--max-mb N] [-q] [FILE]"
@@ -526,15 +526,17 @@ static void write_samples(struct chrome *c, FILE *fp)
 	free(o.path);
 }
 
+static void opt_comm(void *ctx, const char *opt, const char *arg)
+{
+	struct chrome *c = ctx;
+
+	if (!*arg || strlen(arg) >= COMM_MAX || strpbrk(arg, "\t\n\r"))
+		fp_die(FP_EXIT_USAGE, "--comm: want a name without TAB or LF, got '%s'", arg);
+	c->comm = arg;
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "comm", required_argument, NULL, 'c' },
-		{ "max-mb", required_argument, NULL, 'm' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	struct chrome c = { .in_name = "stdin", .comm = DEFAULT_COMM };
 	const char *path = NULL;
 	uint64_t max_mb = DEFAULT_MAX_MB;
@@ -542,30 +544,18 @@ int main(int argc, char **argv)
 	json_t *root;
 	size_t len;
 	char *buf;
-	int opt;
+	int quiet;	/* accepted like fp-read -q: fp-chrome only warns on errors */
+	const struct fp_opt options[] = {
+		{ "comm", FP_OPT_FN, .fn = opt_comm },
+		{ "max-mb", FP_OPT_U64, &max_mb, 1, MAX_MB_LIMIT },
+		{ "quiet", FP_OPT_FLAG, &quiet, .short_name = 'q' },
+		{ NULL },
+	};
 
 	fp_set_prog(argv[0]);
-	while ((opt = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'c':
-			if (!*optarg || strlen(optarg) >= COMM_MAX || strpbrk(optarg, "\t\n\r"))
-				fp_die(FP_EXIT_USAGE, "--comm: want a name without TAB or LF, got '%s'", optarg);
-			c.comm = optarg;
-			break;
-		case 'm':
-			if (fp_parse_u64(optarg, strlen(optarg), &max_mb) < 0 || !max_mb ||
-			    max_mb > MAX_MB_LIMIT)
-				fp_die(FP_EXIT_USAGE, "--max-mb: want 1..%u, got '%s'", MAX_MB_LIMIT, optarg);
-			break;
-		case 'q': break;	/* accepted like fp-read -q: fp-chrome only warns on errors */
-		case 'h': printf("%s\n", USAGE); return FP_EXIT_OK;
-		default: fp_die(FP_EXIT_USAGE, "%s", USAGE);
-		}
-	}
-	if (argc - optind > 1)
-		fp_die(FP_EXIT_USAGE, "%s", USAGE);
-	if (optind < argc && strcmp(argv[optind], "-"))
-		c.in_name = path = argv[optind];
+	int first = fp_opts_parse(argc, argv, options, USAGE, 1, &c);
+	if (first < argc && strcmp(argv[first], "-"))
+		c.in_name = path = argv[first];
 	signal(SIGPIPE, SIG_IGN);
 	buf = read_all(path, (size_t)max_mb * BYTES_PER_MB, &len, c.in_name);
 	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);

@@ -34,7 +34,6 @@
  * docs/fp-fold.md documents every rule and the differences from
  * stackcollapse-perf.pl.
  */
-#include <getopt.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -48,6 +47,7 @@
 #include "fp_strtab.h"
 #include "fp_fold.h"
 #include "fp_io.h"
+#include "fp_opts.h"
 #include "fp_rangectl.h"
 #include "fp_record.h"
 
@@ -369,101 +369,85 @@ static const struct fp_pump_ops fold_ops = {
 	.too_long = on_too_long,
 };
 
-static _Noreturn void usage(void)
+static void opt_weight(void *ctx, const char *opt, const char *arg)
 {
-	fp_die(FP_EXIT_USAGE, "%s", USAGE);
+	struct fold_options *o = ctx;
+
+	if (strcmp(arg, "samples") == 0)
+		o->weight = WEIGHT_SAMPLES;
+	else if (strcmp(arg, "period") == 0)
+		o->weight = WEIGHT_PERIOD;
+	else
+		fp_die(FP_EXIT_USAGE, "--weight: want samples or period, got \"%s\"", arg);
 }
 
-static unsigned parse_interval(const char *arg)
+/* --tid wins over --pid, as in stackcollapse. */
+static void opt_pid(void *ctx, const char *opt, const char *arg)
 {
-	uint64_t ms;
+	struct fold_options *o = ctx;
 
-	if (fp_parse_u64(arg, strlen(arg), &ms) != 0 || ms > UINT32_MAX)
-		fp_die(FP_EXIT_USAGE, "--interval: want milliseconds, got \"%s\"", arg);
-	return (unsigned)ms;
+	if (o->fold.root_id != FP_FOLD_ROOT_TID)
+		o->fold.root_id = FP_FOLD_ROOT_PID;
+}
+
+static void opt_tid(void *ctx, const char *opt, const char *arg)
+{
+	struct fold_options *o = ctx;
+
+	o->fold.root_id = FP_FOLD_ROOT_TID;
+}
+
+static void opt_all(void *ctx, const char *opt, const char *arg)
+{
+	struct fold_options *o = ctx;
+
+	o->fold.annotate_kernel = o->fold.annotate_jit = o->fold.annotate_inlined = 1;
+}
+
+static void opt_event_root(void *ctx, const char *opt, const char *arg)
+{
+	struct fold_options *o = ctx;
+
+	o->fold.event_root = o->all_events = 1;
 }
 
 static void parse_options(int argc, char **argv, struct fold_options *o)
 {
-	enum { OPT_PLAIN = 256, OPT_WEIGHT, OPT_PID, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL,
-	       OPT_EVENT_FILTER, OPT_ALL_EVENTS, OPT_EVENT_ROOT, OPT_INTERVAL, OPT_PASS_SAMPLES };
-	static const struct option longopts[] = {
-		{ "plain", no_argument, NULL, OPT_PLAIN },
-		{ "weight", required_argument, NULL, OPT_WEIGHT },
-		{ "pid", no_argument, NULL, OPT_PID },
-		{ "tid", no_argument, NULL, OPT_TID },
-		{ "kernel", no_argument, NULL, OPT_KERNEL },
-		{ "jit", no_argument, NULL, OPT_JIT },
-		{ "all", no_argument, NULL, OPT_ALL },
-		{ "event-filter", required_argument, NULL, OPT_EVENT_FILTER },
-		{ "all-events", no_argument, NULL, OPT_ALL_EVENTS },
-		{ "event-root", no_argument, NULL, OPT_EVENT_ROOT },
-		{ "interval", required_argument, NULL, OPT_INTERVAL },
-		{ "pass-samples", no_argument, NULL, OPT_PASS_SAMPLES },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct fp_opt options[] = {
+		{ "plain", FP_OPT_FLAG, &o->plain },
+		{ "weight", FP_OPT_FN, .fn = opt_weight },
+		{ "pid", FP_OPT_FN_FLAG, .fn = opt_pid },
+		{ "tid", FP_OPT_FN_FLAG, .fn = opt_tid },
+		{ "kernel", FP_OPT_FLAG, &o->fold.annotate_kernel },
+		{ "jit", FP_OPT_FLAG, &o->fold.annotate_jit },
+		{ "all", FP_OPT_FN_FLAG, .fn = opt_all },
+		{ "event-filter", FP_OPT_STR, &o->event_filter },
+		{ "all-events", FP_OPT_FLAG, &o->all_events },
+		{ "event-root", FP_OPT_FN_FLAG, .fn = opt_event_root },
+		{ "interval", FP_OPT_UINT, &o->interval_ms, .max = UINT32_MAX },
+		{ "pass-samples", FP_OPT_FLAG, &o->pass_samples },
+		{ NULL },
 	};
-	int c;
 
 	*o = (struct fold_options){ .weight = WEIGHT_SAMPLES,
 				    .fold = FP_FOLD_OPTS_DEFAULT,
 				    .interval_ms = DEFAULT_INTERVAL_MS };
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_PLAIN: o->plain = 1; break;
-		case OPT_WEIGHT:
-			if (strcmp(optarg, "samples") == 0)
-				o->weight = WEIGHT_SAMPLES;
-			else if (strcmp(optarg, "period") == 0)
-				o->weight = WEIGHT_PERIOD;
-			else
-				fp_die(FP_EXIT_USAGE, "--weight: want samples or period, got \"%s\"",
-				       optarg);
-			break;
-		/* --tid wins over --pid, as in stackcollapse. */
-		case OPT_PID:
-			if (o->fold.root_id != FP_FOLD_ROOT_TID)
-				o->fold.root_id = FP_FOLD_ROOT_PID;
-			break;
-		case OPT_TID: o->fold.root_id = FP_FOLD_ROOT_TID; break;
-		case OPT_KERNEL: o->fold.annotate_kernel = 1; break;
-		case OPT_JIT: o->fold.annotate_jit = 1; break;
-		case OPT_ALL:
-			o->fold.annotate_kernel = o->fold.annotate_jit = o->fold.annotate_inlined = 1;
-			break;
-		case OPT_EVENT_FILTER: o->event_filter = optarg; break;
-		case OPT_ALL_EVENTS: o->all_events = 1; break;
-		case OPT_EVENT_ROOT: o->fold.event_root = o->all_events = 1; break;
-		case OPT_INTERVAL: o->interval_ms = parse_interval(optarg); break;
-		case OPT_PASS_SAMPLES: o->pass_samples = 1; break;
-		case 'h':
-			fputs(USAGE "\n", stdout);
-			exit(FP_EXIT_OK);
-		default: usage();
-		}
-	}
+	fp_opts_parse(argc, argv, options, USAGE, 1, o);
 	if (o->event_filter && o->all_events)
 		fp_die(FP_EXIT_USAGE, "--event-filter and --all-events/--event-root exclude each other");
 	if (o->pass_samples && o->plain)
 		fp_die(FP_EXIT_USAGE, "--pass-samples and --plain exclude each other (--plain writes only a folded file)");
-	if (argc - optind > 1)
-		usage();
 }
 
 int main(int argc, char **argv)
 {
 	static struct fold_state st;	/* static: big, and lives as long as the process */
-	int in_fd = 0;
-	const char *in_name = "stdin";
+	const char *in_name;
+	int in_fd;
 
 	fp_set_prog(argv[0]);
 	parse_options(argc, argv, &st.opt);
-	if (optind < argc && strcmp(argv[optind], "-") != 0) {
-		in_name = argv[optind];
-		in_fd = open(in_name, O_RDONLY | O_CLOEXEC);
-		if (in_fd < 0)
-			fp_die_sys(FP_EXIT_SYS, "open %s", in_name);
-	}
+	in_fd = fp_open_input(optind < argc ? argv[optind] : NULL, &in_name);
 	if (st.opt.event_filter)
 		st.event_filter = fp_xstrdup(st.opt.event_filter);
 	fp_strtab_init(&st.table);

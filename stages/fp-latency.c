@@ -53,7 +53,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -65,6 +64,7 @@
 
 #include "fp_error.h"
 #include "fp_io.h"
+#include "fp_opts.h"
 #include "fp_pairing.h"
 #include "fp_perfparse.h"
 #include "fp_record.h"
@@ -283,81 +283,88 @@ static void parse_pair(struct latency_state *st, const char *arg)
 	st->npairs++;
 }
 
+static void opt_pair(void *ctx, const char *opt, const char *arg)
+{
+	parse_pair(ctx, arg);
+}
+
+static void opt_key(void *ctx, const char *opt, const char *arg)
+{
+	struct latency_state *st = ctx;
+
+	free((char *)st->default_key.field);
+	st->default_key.field = NULL;
+	if (parse_key_spec(arg, strlen(arg), &st->default_key) < 0)
+		fp_die(FP_EXIT_USAGE, "--key %s: expected pid, tid or field:NAME", arg);
+}
+
+static void opt_format(void *ctx, const char *opt, const char *arg)
+{
+	struct latency_state *st = ctx;
+
+	if (!strcmp(arg, "auto"))
+		st->format = FORMAT_AUTO;
+	else if (!strcmp(arg, "perf"))
+		st->format = FORMAT_PERF;
+	else if (!strcmp(arg, "events"))
+		st->format = FORMAT_EVENTS;
+	else
+		fp_die(FP_EXIT_USAGE, "--format %s: expected auto, perf or events", arg);
+}
+
+static void opt_window(void *ctx, const char *opt, const char *arg)
+{
+	struct latency_state *st = ctx;
+
+	if (parse_duration_ns(arg, FP_NSEC_PER_SEC, &st->window_ns) < 0)
+		fp_die(FP_EXIT_USAGE, "--window %s: expected a duration like 500ms, 1s, 0", arg);
+}
+
+static void opt_interval(void *ctx, const char *opt, const char *arg)
+{
+	struct latency_state *st = ctx;
+	uint64_t ns;
+
+	if (parse_duration_ns(arg, FP_NSEC_PER_SEC, &ns) < 0 || ns == 0)
+		fp_die(FP_EXIT_USAGE, "--interval %s: expected a duration like 1s, 500ms", arg);
+	/* libev takes seconds as a double; only the timer uses it. */
+	st->interval_s = (double)ns / (double)FP_NSEC_PER_SEC;
+}
+
+/* --max-open, --max-pending: a count from 1 to UINT32_MAX. */
+static void opt_max(void *ctx, const char *opt, const char *arg)
+{
+	struct latency_state *st = ctx;
+	uint64_t v;
+
+	if (fp_parse_u64(arg, strlen(arg), &v) < 0 || v < 1 || v > UINT32_MAX)
+		fp_die(FP_EXIT_USAGE, "--%s %s: expected a count from 1 to %u", opt, arg, UINT32_MAX);
+	*(strcmp(opt, "max-open") ? &st->max_pending : &st->max_open) = (size_t)v;
+}
+
 static void parse_options(int argc, char **argv, struct latency_state *st)
 {
-	static const struct option longopts[] = {
-		{ "pair", required_argument, NULL, 'p' },
-		{ "key", required_argument, NULL, 'k' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "window", required_argument, NULL, 'w' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "tsv", required_argument, NULL, 't' },
-		{ "max-open", required_argument, NULL, 'o' },
-		{ "max-pending", required_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
+	const struct fp_opt options[] = {
+		{ "pair", FP_OPT_FN, .fn = opt_pair, .short_name = 'p' },
+		{ "key", FP_OPT_FN, .fn = opt_key, .short_name = 'k' },
+		{ "format", FP_OPT_FN, .fn = opt_format, .short_name = 'f' },
+		{ "window", FP_OPT_FN, .fn = opt_window, .short_name = 'w' },
+		{ "interval", FP_OPT_FN, .fn = opt_interval, .short_name = 'i' },
+		{ "tsv", FP_OPT_STR, &st->tsv_path, .short_name = 't' },
+		{ "max-open", FP_OPT_FN, .fn = opt_max },
+		{ "max-pending", FP_OPT_FN, .fn = opt_max },
+		{ NULL },
 	};
-	uint64_t ns;
-	int c;
+	int first;
 
 	st->default_key.kind = KEY_TID;
 	st->window_ns = DEFAULT_WINDOW_NS;
 	st->max_open = MAX_OPEN_DEFAULT;
 	st->max_pending = MAX_PENDING_DEFAULT;
-	while ((c = getopt_long(argc, argv, "p:k:f:w:i:t:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			parse_pair(st, optarg);
-			break;
-		case 'k':
-			free((char *)st->default_key.field);
-			st->default_key.field = NULL;
-			if (parse_key_spec(optarg, strlen(optarg), &st->default_key) < 0)
-				fp_die(FP_EXIT_USAGE, "--key %s: expected pid, tid or field:NAME", optarg);
-			break;
-		case 'f':
-			if (!strcmp(optarg, "auto"))
-				st->format = FORMAT_AUTO;
-			else if (!strcmp(optarg, "perf"))
-				st->format = FORMAT_PERF;
-			else if (!strcmp(optarg, "events"))
-				st->format = FORMAT_EVENTS;
-			else
-				fp_die(FP_EXIT_USAGE, "--format %s: expected auto, perf or events", optarg);
-			break;
-		case 'w':
-			if (parse_duration_ns(optarg, FP_NSEC_PER_SEC, &st->window_ns) < 0)
-				fp_die(FP_EXIT_USAGE, "--window %s: expected a duration like 500ms, 1s, 0", optarg);
-			break;
-		case 'i':
-			if (parse_duration_ns(optarg, FP_NSEC_PER_SEC, &ns) < 0 || ns == 0)
-				fp_die(FP_EXIT_USAGE, "--interval %s: expected a duration like 1s, 500ms", optarg);
-			/* libev takes seconds as a double; only the timer uses it. */
-			st->interval_s = (double)ns / (double)FP_NSEC_PER_SEC;
-			break;
-		case 't':
-			st->tsv_path = optarg;
-			break;
-		case 'o':
-		case 'n': {
-			uint64_t v;
-
-			if (fp_parse_u64(optarg, strlen(optarg), &v) < 0 || v < 1 || v > UINT32_MAX)
-				fp_die(FP_EXIT_USAGE, "--%s %s: expected a count from 1 to %u",
-				       c == 'o' ? "max-open" : "max-pending", optarg, UINT32_MAX);
-			*(c == 'o' ? &st->max_open : &st->max_pending) = (size_t)v;
-			break;
-		}
-		case 'h':
-			printf("%s\n", USAGE);
-			exit(FP_EXIT_OK);
-		default:
-			fp_die(FP_EXIT_USAGE, "%s", USAGE);
-		}
-	}
+	first = fp_opts_parse(argc, argv, options, USAGE, argc, st);
 	if (st->npairs == 0)
 		fp_die(FP_EXIT_USAGE, "at least one --pair NAME=START,END is needed\n%s", USAGE);
-	if (argc - optind > 1)
+	if (argc - first > 1)
 		fp_die(FP_EXIT_USAGE, "at most one input file\n%s", USAGE);
 	/* --key is the default for every event given without @KEY. */
 	for (size_t i = 0; i < st->npairs; i++)
@@ -753,20 +760,15 @@ static void free_state(struct latency_state *st)
 int main(int argc, char **argv)
 {
 	static struct latency_state st;	/* static: lives as long as the process */
-	int in_fd = 0;
-	const char *in_name = "stdin";
+	const char *in_name;
+	int in_fd;
 
 	fp_set_prog(argv[0]);
 	/* A SIGUSR1 before the loop's handler is up would kill us (the
 	 * default action): ignore it until then. */
 	signal(SIGUSR1, SIG_IGN);
 	parse_options(argc, argv, &st);
-	if (optind < argc && strcmp(argv[optind], "-") != 0) {
-		in_name = argv[optind];
-		in_fd = open(in_name, O_RDONLY | O_CLOEXEC);
-		if (in_fd < 0)
-			fp_die_sys(FP_EXIT_SYS, "open %s", in_name);
-	}
+	in_fd = fp_open_input(optind < argc ? argv[optind] : NULL, &in_name);
 	fp_pairing_init(&st.pairing, st.npairs, st.window_ns, st.max_open, st.max_pending);
 	st.pairing.on_interval = on_interval;
 	st.pairing.on_limit = on_limit;

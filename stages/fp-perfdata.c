@@ -34,7 +34,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -49,6 +48,7 @@
 
 #include "fp_error.h"
 #include "fp_io.h"
+#include "fp_opts.h"
 #include "fp_record.h"
 #include "pd_machine.h"
 #include "pd_read.h"
@@ -488,48 +488,28 @@ int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_
 }
 
 #ifndef FP_PERFDATA_NO_MAIN
+static void opt_kallsyms(void *ctx, const char *opt, const char *arg)
+{
+	pd_symbols_set_kallsyms(arg);
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "name", required_argument, NULL, 'n' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "kallsyms", required_argument, NULL, 'k' },
-		{ "live", no_argument, NULL, 'l' },
-		{ "live-buffer", required_argument, NULL, 'b' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct perfdata_opts o = { DEFAULT_STAGE_NAME, 0, 0, LIVE_BUFFER_MAX };
-	int c;
+	uint64_t live_buffer = LIVE_BUFFER_MAX;
+	const struct fp_opt options[] = {
+		{ "name", FP_OPT_NAME, &o.stage },
+		{ "quiet", FP_OPT_FLAG, &o.quiet, .short_name = 'q' },
+		{ "kallsyms", FP_OPT_FN, .fn = opt_kallsyms },
+		{ "live", FP_OPT_FLAG, &o.live },
+		{ "live-buffer", FP_OPT_U64, &live_buffer, LIVE_BUFFER_MIN, LIVE_BUFFER_MAX },
+		{ NULL },
+	};
 
 	fp_set_prog(argv[0]);
-	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			if (!*optarg || strpbrk(optarg, "\t\n"))
-				fp_die(FP_EXIT_USAGE, "--name: want a name without TAB or LF");
-			o.stage = optarg;
-			break;
-		case 'q': o.quiet = 1; break;
-		case 'l': o.live = 1; break;
-		case 'b': {
-			char *end;
-			unsigned long long n = strtoull(optarg, &end, 10);
-			if (!*optarg || *end || optarg[0] == '-' || n < LIVE_BUFFER_MIN ||
-			    n > LIVE_BUFFER_MAX)
-				fp_die(FP_EXIT_USAGE, "--live-buffer: want bytes, %u..%u, got \"%s\"",
-				       LIVE_BUFFER_MIN, LIVE_BUFFER_MAX, optarg);
-			o.live_buffer = (size_t)n;
-			break;
-		}
-		case 'k': pd_symbols_set_kallsyms(optarg); break;
-		case 'h': printf("%s\n", USAGE); return FP_EXIT_OK;
-		default: fp_die(FP_EXIT_USAGE, "%s", USAGE);
-		}
-	}
-	if (argc - optind > 1)
-		fp_die(FP_EXIT_USAGE, "%s", USAGE);
-	const char *path = optind < argc ? argv[optind] : "-";
+	int first = fp_opts_parse(argc, argv, options, USAGE, 1, NULL);
+	o.live_buffer = (size_t)live_buffer;
+	const char *path = first < argc ? argv[first] : "-";
 	int fd = 0;
 	if (strcmp(path, "-") != 0) {
 		fd = open(path, O_RDONLY | O_CLOEXEC);

@@ -39,7 +39,6 @@
  * went away.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -54,6 +53,7 @@
 #include "fp_error.h"
 #include "fp_fold.h"
 #include "fp_io.h"
+#include "fp_opts.h"
 #include "fp_record.h"
 #include "fp_strtab.h"
 #include "pprof.h"
@@ -546,87 +546,84 @@ static double parse_seconds(const char *opt, const char *arg, double max)
 	return v;
 }
 
-static uint64_t parse_count(const char *opt, const char *arg, uint64_t min, uint64_t max)
-{
-	uint64_t v;
-
-	if (fp_parse_u64(arg, strlen(arg), &v) < 0 || v < min || v > max)
-		fp_die(FP_EXIT_USAGE, "--%s: want %" PRIu64 "..%" PRIu64 ", got '%s'", opt, min,
-		       max, arg);
-	return v;
-}
-
 #define MAX_INTERVAL_S 3600.0
 #define MAX_TIMEOUT_S 300
 #define MAX_RATE 1000000
 
+static void opt_app(void *ctx, const char *opt, const char *arg)
+{
+	struct options *o = ctx;
+
+	if (!name_chars_ok(arg, "_.-") || strlen(arg) >= LABEL_MAX)
+		fp_die(FP_EXIT_USAGE, "--app: want [A-Za-z0-9_.-]+, got '%s'", arg);
+	o->app = arg;
+}
+
+static void opt_label(void *ctx, const char *opt, const char *arg)
+{
+	struct options *o = ctx;
+
+	if (o->nlabels == MAX_LABELS)
+		fp_die(FP_EXIT_USAGE, "--label: at most %d labels", MAX_LABELS);
+	check_label(arg);
+	o->labels[o->nlabels++] = arg;
+}
+
+static void opt_seconds(void *ctx, const char *opt, const char *arg)
+{
+	struct options *o = ctx;
+
+	*(strcmp(opt, "drain") ? &o->interval_s : &o->drain_s) = parse_seconds(opt, arg, MAX_INTERVAL_S);
+}
+
+static void opt_format(void *ctx, const char *opt, const char *arg)
+{
+	struct options *o = ctx;
+
+	if (!strcmp(arg, "folded"))
+		o->format = FMT_FOLDED;
+	else if (!strcmp(arg, "pprof"))
+		o->format = FMT_PPROF;
+	else
+		fp_die(FP_EXIT_USAGE, "--format: want folded or pprof, got '%s'", arg);
+}
+
+static void opt_spy(void *ctx, const char *opt, const char *arg)
+{
+	struct options *o = ctx;
+
+	if (!name_chars_ok(arg, "_.-"))
+		fp_die(FP_EXIT_USAGE, "--spy-name: want [A-Za-z0-9_.-]+, got '%s'", arg);
+	o->spy = arg;
+}
+
 static void parse_options(int argc, char **argv, struct options *o)
 {
-	enum { OPT_APP = 256, OPT_LABEL, OPT_INTERVAL, OPT_FORMAT, OPT_QUEUE, OPT_RETRIES,
-	       OPT_TIMEOUT, OPT_DRAIN, OPT_RATE, OPT_SPY, OPT_ONCE, OPT_UNTIL, OPT_HELP };
-	static const struct option longopts[] = {
-		{ "app", required_argument, NULL, OPT_APP },
-		{ "label", required_argument, NULL, OPT_LABEL },
-		{ "interval", required_argument, NULL, OPT_INTERVAL },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "queue", required_argument, NULL, OPT_QUEUE },
-		{ "retries", required_argument, NULL, OPT_RETRIES },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "drain", required_argument, NULL, OPT_DRAIN },
-		{ "sample-rate", required_argument, NULL, OPT_RATE },
-		{ "spy-name", required_argument, NULL, OPT_SPY },
-		{ "once", no_argument, NULL, OPT_ONCE },
-		{ "until", required_argument, NULL, OPT_UNTIL },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ 0 }
+	const struct fp_opt options[] = {
+		{ "app", FP_OPT_FN, .fn = opt_app },
+		{ "label", FP_OPT_FN, .fn = opt_label },
+		{ "interval", FP_OPT_FN, .fn = opt_seconds },
+		{ "format", FP_OPT_FN, .fn = opt_format },
+		{ "queue", FP_OPT_UINT, &o->queue, 1, MAX_QUEUE },
+		{ "retries", FP_OPT_UINT, &o->retries, 0, MAX_RETRIES },
+		{ "timeout", FP_OPT_UINT, &o->timeout_s, 1, MAX_TIMEOUT_S },
+		{ "drain", FP_OPT_FN, .fn = opt_seconds },
+		{ "sample-rate", FP_OPT_U64, &o->sample_rate, 1, MAX_RATE },
+		{ "spy-name", FP_OPT_FN, .fn = opt_spy },
+		{ "once", FP_OPT_FLAG, &o->once },
+		{ "until", FP_OPT_U64, &o->until, 1, UINT32_MAX * 4ull },
+		{ NULL },
 	};
-	int c;
+	int first;
 
 	*o = (struct options){ .app = DEFAULT_APP, .spy = DEFAULT_SPY,
 			       .interval_s = DEFAULT_INTERVAL_S, .drain_s = DEFAULT_DRAIN_S,
 			       .queue = DEFAULT_QUEUE, .retries = DEFAULT_RETRIES,
 			       .timeout_s = DEFAULT_TIMEOUT_S };
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_APP:
-			if (!name_chars_ok(optarg, "_.-") || strlen(optarg) >= LABEL_MAX)
-				fp_die(FP_EXIT_USAGE, "--app: want [A-Za-z0-9_.-]+, got '%s'", optarg);
-			o->app = optarg;
-			break;
-		case OPT_LABEL:
-			if (o->nlabels == MAX_LABELS)
-				fp_die(FP_EXIT_USAGE, "--label: at most %d labels", MAX_LABELS);
-			check_label(optarg);
-			o->labels[o->nlabels++] = optarg;
-			break;
-		case OPT_INTERVAL: o->interval_s = parse_seconds("interval", optarg, MAX_INTERVAL_S); break;
-		case OPT_DRAIN: o->drain_s = parse_seconds("drain", optarg, MAX_INTERVAL_S); break;
-		case OPT_FORMAT:
-			if (!strcmp(optarg, "folded"))
-				o->format = FMT_FOLDED;
-			else if (!strcmp(optarg, "pprof"))
-				o->format = FMT_PPROF;
-			else
-				fp_die(FP_EXIT_USAGE, "--format: want folded or pprof, got '%s'", optarg);
-			break;
-		case OPT_QUEUE: o->queue = (unsigned)parse_count("queue", optarg, 1, MAX_QUEUE); break;
-		case OPT_RETRIES: o->retries = (unsigned)parse_count("retries", optarg, 0, MAX_RETRIES); break;
-		case OPT_TIMEOUT: o->timeout_s = (unsigned)parse_count("timeout", optarg, 1, MAX_TIMEOUT_S); break;
-		case OPT_RATE: o->sample_rate = parse_count("sample-rate", optarg, 1, MAX_RATE); break;
-		case OPT_SPY:
-			if (!name_chars_ok(optarg, "_.-"))
-				fp_die(FP_EXIT_USAGE, "--spy-name: want [A-Za-z0-9_.-]+, got '%s'", optarg);
-			o->spy = optarg;
-			break;
-		case OPT_ONCE: o->once = 1; break;
-		case OPT_UNTIL: o->until = parse_count("until", optarg, 1, UINT32_MAX * 4ull); break;
-		case OPT_HELP: printf("%s\n", USAGE); exit(FP_EXIT_OK);
-		default: fp_die(FP_EXIT_USAGE, "%s", USAGE);
-		}
-	}
-	if (argc - optind != 1)
+	first = fp_opts_parse(argc, argv, options, USAGE, 1, o);
+	if (first != argc - 1)
 		fp_die(FP_EXIT_USAGE, "%s", USAGE);
-	o->url = argv[optind];
+	o->url = argv[first];
 	if (strncmp(o->url, "http://", 7) && strncmp(o->url, "https://", 8))
 		fp_die(FP_EXIT_USAGE, "URL: want http://HOST[:PORT][/PATH], got '%s'", o->url);
 	if (strlen(o->url) > URL_MAX / 2)

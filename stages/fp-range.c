@@ -26,7 +26,6 @@
  *         error, 141 the reader went away.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,6 +38,7 @@
 #include "fp_strtab.h"
 #include "fp_fifo.h"
 #include "fp_io.h"
+#include "fp_opts.h"
 #include "fp_rangectl.h"
 #include "fp_record.h"
 #include "fp_regex.h"
@@ -114,6 +114,7 @@ struct range {
 	uint64_t base_ns;
 	int has_from, has_to;
 	uint64_t from_ns, to_ns;
+	char *comms, *events;	/* --comm, --event lists until applied */
 
 	/* filters */
 	struct id_set pid, tid, cpu;
@@ -865,14 +866,35 @@ static void option_command(struct range *r, const char *word, const char *arg)
 	free(line);
 }
 
-static void parse_bound_option(const char *opt, const char *arg, int *has, uint64_t *ns)
+static void parse_bound(const char *opt, const char *arg, int *has, uint64_t *ns)
 {
 	if (fp_parse_seconds_ns(arg, strlen(arg), ns) < 0)
-		fp_die(FP_EXIT_USAGE, "%s: expected decimal seconds (e.g. 1.25), got \"%s\"", opt, arg);
+		fp_die(FP_EXIT_USAGE, "--%s: expected decimal seconds (e.g. 1.25), got \"%s\"", opt, arg);
 	*has = 1;
 }
 
-/* --comm and --event may be repeated: the lists are joined. */
+static void opt_from(void *ctx, const char *opt, const char *arg)
+{
+	struct range *r = ctx;
+
+	parse_bound(opt, arg, &r->has_from, &r->from_ns);
+}
+
+static void opt_to(void *ctx, const char *opt, const char *arg)
+{
+	struct range *r = ctx;
+
+	parse_bound(opt, arg, &r->has_to, &r->to_ns);
+}
+
+/* --pid, --tid, --cpu, --include, --exclude: a control command now. */
+static void opt_command(void *ctx, const char *opt, const char *arg)
+{
+	option_command(ctx, opt, arg);
+}
+
+/* --comm and --event may be repeated: the lists are joined, then applied
+ * as one command each. */
 static char *append_list(char *list, const char *arg)
 {
 	size_t n = list ? strlen(list) : 0, m = strlen(arg);
@@ -884,92 +906,56 @@ static char *append_list(char *list, const char *arg)
 	return list;
 }
 
+static void opt_comm(void *ctx, const char *opt, const char *arg)
+{
+	struct range *r = ctx;
+
+	r->comms = append_list(r->comms, arg);
+}
+
+static void opt_event(void *ctx, const char *opt, const char *arg)
+{
+	struct range *r = ctx;
+
+	r->events = append_list(r->events, arg);
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "from", required_argument, NULL, 'f' },
-		{ "to", required_argument, NULL, 't' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "tid", required_argument, NULL, 'T' },
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "comm", required_argument, NULL, 'C' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "include", required_argument, NULL, 'i' },
-		{ "exclude", required_argument, NULL, 'x' },
-		{ "history", required_argument, NULL, 'H' },
-		{ "control", required_argument, NULL, 'k' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct range r = { .gen = 1, .hist_max = HISTORY_DEFAULT,
 			   .include = { .word = "include" }, .exclude = { .word = "exclude" } };
 	struct fp_pump p;
 	const char *name = "range";
-	char *comms = NULL, *events = NULL;
-	uint64_t v;
-	int opt, rc;
+	uint64_t hist_max = HISTORY_DEFAULT;
+	int rc;
+	const struct fp_opt options[] = {
+		{ "from", FP_OPT_FN, .fn = opt_from },
+		{ "to", FP_OPT_FN, .fn = opt_to },
+		{ "pid", FP_OPT_FN, .fn = opt_command },
+		{ "tid", FP_OPT_FN, .fn = opt_command },
+		{ "cpu", FP_OPT_FN, .fn = opt_command },
+		{ "comm", FP_OPT_FN, .fn = opt_comm },
+		{ "event", FP_OPT_FN, .fn = opt_event },
+		{ "include", FP_OPT_FN, .fn = opt_command },
+		{ "exclude", FP_OPT_FN, .fn = opt_command },
+		{ "history", FP_OPT_U64, &hist_max, .max = SIZE_MAX / HISTORY_ENTRY_BYTES },
+		{ "control", FP_OPT_STR, &r.ctl.path },
+		{ "name", FP_OPT_STR, &name },
+		{ NULL },
+	};
 
 	fp_set_prog(argv[0]);
 	fp_strtab_init(&r.strs);
-	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
-		switch (opt) {
-		case 'f':
-			parse_bound_option("--from", optarg, &r.has_from, &r.from_ns);
-			break;
-		case 't':
-			parse_bound_option("--to", optarg, &r.has_to, &r.to_ns);
-			break;
-		case 'p':
-			option_command(&r, "pid", optarg);
-			break;
-		case 'T':
-			option_command(&r, "tid", optarg);
-			break;
-		case 'c':
-			option_command(&r, "cpu", optarg);
-			break;
-		case 'C':
-			comms = append_list(comms, optarg);
-			break;
-		case 'e':
-			events = append_list(events, optarg);
-			break;
-		case 'i':
-			option_command(&r, "include", optarg);
-			break;
-		case 'x':
-			option_command(&r, "exclude", optarg);
-			break;
-		case 'H':
-			if (fp_parse_u64(optarg, strlen(optarg), &v) < 0 || v > SIZE_MAX / HISTORY_ENTRY_BYTES)
-				fp_die(FP_EXIT_USAGE, "--history: expected a number of samples, got \"%s\"",
-				       optarg);
-			r.hist_max = (size_t)v;
-			break;
-		case 'k':
-			r.ctl.path = optarg;
-			break;
-		case 'n':
-			name = optarg;
-			break;
-		case 'h':
-			puts(USAGE);
-			return FP_EXIT_OK;
-		default:
-			fp_die(FP_EXIT_USAGE, "%s", USAGE);
-		}
-	}
-	if (optind != argc)
-		fp_die(FP_EXIT_USAGE, "%s", USAGE);
+	fp_opts_parse(argc, argv, options, USAGE, 0, &r);
+	r.hist_max = (size_t)hist_max;
 	if (r.has_from && r.has_to && r.from_ns > r.to_ns)
 		fp_die(FP_EXIT_USAGE, "--from is after --to");
-	if (comms)
-		option_command(&r, "comm", comms);
-	if (events)
-		option_command(&r, "event", events);
-	free(comms);
-	free(events);
+	if (r.comms)
+		option_command(&r, "comm", r.comms);
+	if (r.events)
+		option_command(&r, "event", r.events);
+	free(r.comms);
+	free(r.events);
 
 	fp_pump_init(&p, EV_DEFAULT, 0, 1, &range_ops, &r, 0);
 	p.stage = name;

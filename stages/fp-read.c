@@ -55,7 +55,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +66,7 @@
 
 #include "fp_error.h"
 #include "fp_io.h"
+#include "fp_opts.h"
 #include "fp_perfparse.h"
 #include "fp_record.h"
 #include "fp_recording.h"
@@ -511,61 +511,30 @@ static void parse_time(const char *arg, struct options *o)
 		       "empty), got \"%s\"", arg);
 }
 
-static _Noreturn void usage(void)
+static void opt_time(void *ctx, const char *opt, const char *arg)
 {
-	fp_die(FP_EXIT_USAGE, "%s", USAGE);
+	parse_time(arg, ctx);
 }
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
-	enum { OPT_NAME = 256, OPT_LIVE, OPT_LIVE_BUFFER, OPT_TIME, OPT_INDEX, OPT_SRCLINE };
-	static const struct option longopts[] = {
-		{ "name", required_argument, NULL, OPT_NAME },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "live", no_argument, NULL, OPT_LIVE },
-		{ "live-buffer", required_argument, NULL, OPT_LIVE_BUFFER },
-		{ "time", required_argument, NULL, OPT_TIME },
-		{ "index", no_argument, NULL, OPT_INDEX },
-		{ "srcline", no_argument, NULL, OPT_SRCLINE },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	uint64_t live_buffer = LIVE_BUFFER_MAX;
+	const struct fp_opt options[] = {
+		{ "name", FP_OPT_NAME, &o->stage },
+		{ "quiet", FP_OPT_FLAG, &o->quiet, .short_name = 'q' },
+		{ "live", FP_OPT_FLAG, &o->live },
+		{ "live-buffer", FP_OPT_U64, &live_buffer, LIVE_BUFFER_MIN, LIVE_BUFFER_MAX },
+		{ "time", FP_OPT_FN, .fn = opt_time },
+		{ "index", FP_OPT_FLAG, &o->index },
+		{ "srcline", FP_OPT_FLAG, &o->srcline },
+		{ NULL },
 	};
-	int c;
+	int first;
 
 	o->stage = DEFAULT_STAGE_NAME;
-	o->live_buffer = LIVE_BUFFER_MAX;
-	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_NAME:
-			if (!*optarg || strpbrk(optarg, "\t\n"))
-				fp_die(FP_EXIT_USAGE, "--name: want a name without TAB or LF");
-			o->stage = optarg;
-			break;
-		case 'q': o->quiet = 1; break;
-		case OPT_LIVE: o->live = 1; break;
-		case OPT_TIME: parse_time(optarg, o); break;
-		case OPT_INDEX: o->index = 1; break;
-		case OPT_SRCLINE: o->srcline = 1; break;
-		case OPT_LIVE_BUFFER: {
-			char *end;
-			unsigned long long n = strtoull(optarg, &end, 10);
-
-			if (!*optarg || *end || optarg[0] == '-' || n < LIVE_BUFFER_MIN ||
-			    n > LIVE_BUFFER_MAX)
-				fp_die(FP_EXIT_USAGE, "--live-buffer: want bytes, %u..%u, got \"%s\"",
-				       LIVE_BUFFER_MIN, LIVE_BUFFER_MAX, optarg);
-			o->live_buffer = (size_t)n;
-			break;
-		}
-		case 'h':
-			printf("%s\n", USAGE);
-			exit(FP_EXIT_OK);
-		default: usage();
-		}
-	}
-	if (argc - optind > 1)
-		usage();
-	o->path = optind < argc ? argv[optind] : NULL;
+	first = fp_opts_parse(argc, argv, options, USAGE, 1, o);
+	o->live_buffer = (size_t)live_buffer;
+	o->path = first < argc ? argv[first] : NULL;
 }
 
 static int open_input(const char *path)

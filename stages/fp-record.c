@@ -33,7 +33,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +43,7 @@
 #include "fp_error.h"
 #include "fp_idle.h"
 #include "fp_io.h"
+#include "fp_opts.h"
 #include "fp_record.h"
 #include "fp_recording.h"
 
@@ -369,61 +369,43 @@ static const struct fp_pump_ops record_ops = {
 	.idle = on_idle,
 };
 
-static uint64_t parse_u64_option(const char *opt, const char *arg, uint64_t min, uint64_t max)
+static void opt_interval(void *ctx, const char *opt, const char *arg)
 {
-	uint64_t v;
+	struct recorder *r = ctx;
 
-	if (fp_parse_u64(arg, strlen(arg), &v) < 0 || v < min || v > max)
-		fp_die(FP_EXIT_USAGE, "%s: expected an integer from %llu to %llu, got \"%s\"",
-		       opt, (unsigned long long)min, (unsigned long long)max, arg);
-	return v;
+	r->interval = (double)fp_opt_u64(opt, arg, FLUSH_INTERVAL_MIN_MS,
+					 FLUSH_INTERVAL_MAX_MS) / 1000.0;
+}
+
+static void opt_max_size(void *ctx, const char *opt, const char *arg)
+{
+	struct recorder *r = ctx;
+
+	r->max_size = fp_rec_size_arg(opt, arg);
+}
+
+static void opt_keep(void *ctx, const char *opt, const char *arg)
+{
+	struct recorder *r = ctx;
+
+	r->keep_ns = fp_rec_duration_arg(opt, arg);
 }
 
 static void parse_options(int argc, char **argv, struct recorder *r, const char **name)
 {
-	static const struct option options[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "flush-interval", required_argument, NULL, 'i' },
-		{ "max-size", required_argument, NULL, 's' },
-		{ "keep", required_argument, NULL, 'k' },
-		{ "stats", required_argument, NULL, 'S' },
-		{ "level", required_argument, NULL, 'l' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct fp_opt options[] = {
+		{ "output", FP_OPT_STR, &r->path, .short_name = 'o' },
+		{ "flush-interval", FP_OPT_FN, .fn = opt_interval },
+		{ "max-size", FP_OPT_FN, .fn = opt_max_size },
+		{ "keep", FP_OPT_FN, .fn = opt_keep },
+		{ "stats", FP_OPT_STR, &r->stats_path },
+		{ "level", FP_OPT_UINT, &r->level, 1, 9 },
+		{ "name", FP_OPT_NAME, name },
+		{ NULL },
 	};
-	int opt;
 
-	while ((opt = getopt_long(argc, argv, "o:", options, NULL)) != -1) {
-		switch (opt) {
-		case 'o': r->path = optarg; break;
-		case 'i':
-			r->interval = (double)parse_u64_option("--flush-interval", optarg,
-							       FLUSH_INTERVAL_MIN_MS,
-							       FLUSH_INTERVAL_MAX_MS) / 1000.0;
-			break;
-		case 's':
-			if (fp_rec_parse_size(optarg, &r->max_size) < 0)
-				fp_die(FP_EXIT_USAGE, "--max-size: expected bytes with an optional "
-				       "k, M or G suffix, got \"%s\"", optarg);
-			break;
-		case 'k':
-			if (fp_rec_parse_duration(optarg, &r->keep_ns) < 0)
-				fp_die(FP_EXIT_USAGE, "--keep: expected seconds with an optional "
-				       "s, m, h or d suffix, got \"%s\"", optarg);
-			break;
-		case 'S': r->stats_path = optarg; break;
-		case 'l': r->level = (int)parse_u64_option("--level", optarg, 1, 9); break;
-		case 'n':
-			if (!*optarg || strpbrk(optarg, "\t\n"))
-				fp_die(FP_EXIT_USAGE, "--name: want a name without TAB or LF");
-			*name = optarg;
-			break;
-		case 'h': puts(USAGE); exit(FP_EXIT_OK);
-		default: fp_die(FP_EXIT_USAGE, "%s", USAGE);
-		}
-	}
-	if (optind != argc || !r->path)
+	fp_opts_parse(argc, argv, options, USAGE, 0, r);
+	if (!r->path)
 		fp_die(FP_EXIT_USAGE, "%s", USAGE);
 }
 

@@ -685,18 +685,13 @@ static const struct fp_pump_ops render_ops = {
 int main(int argc, char **argv)
 {
 	static struct render r;	/* static: lives as long as the process */
-	int in_fd = 0;
-	const char *in_name = "stdin";
+	const char *in_name;
+	int in_fd;
 	mode_t mask;
 
 	fp_set_prog(argv[0]);
 	fp_render_opts_parse(argc, argv, &r.opt);
-	if (optind < argc && strcmp(argv[optind], "-") != 0) {
-		in_name = argv[optind];
-		in_fd = open(in_name, O_RDONLY | O_CLOEXEC);
-		if (in_fd < 0)
-			fp_die_sys(FP_EXIT_SYS, "open %s", in_name);
-	}
+	in_fd = fp_open_input(optind < argc ? argv[optind] : NULL, &in_name);
 	if (r.opt.outdir) {
 		struct stat st;
 		if (mkdir(r.opt.outdir, 0777) < 0 && errno != EEXIST)

@@ -32,7 +32,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -43,6 +42,7 @@
 #include <unistd.h>
 
 #include "fp_error.h"
+#include "fp_opts.h"
 #include "fp_record.h"
 
 #define USAGE "usage: fp-ssh [--ssh-arg ARG]... [--script-arg ARG]... [--duration S]\n" \
@@ -212,57 +212,66 @@ static void build_remote(char *remote, int argc, char **args, const char *const 
 		add_quoted(remote, &rn, script_args[k]);
 }
 
+/* fp-ssh's command line: ssh's argv so far, the remote script's extra
+ * arguments, the timing options. */
+struct ssh_args {
+	const char *ssh_argv[MAX_ARGS + 8], *script_args[MAX_ARGS];
+	size_t nssh, nscript;
+	double duration, stop_timeout;
+};
+
+static void opt_ssh_arg(void *ctx, const char *opt, const char *arg)
+{
+	struct ssh_args *a = ctx;
+
+	if (a->nssh >= MAX_ARGS)
+		fp_die(FP_EXIT_USAGE, "--ssh-arg: at most %d", MAX_ARGS);
+	a->ssh_argv[a->nssh++] = arg;
+}
+
+static void opt_script_arg(void *ctx, const char *opt, const char *arg)
+{
+	struct ssh_args *a = ctx;
+
+	if (a->nscript >= MAX_ARGS)
+		fp_die(FP_EXIT_USAGE, "--script-arg: at most %d", MAX_ARGS);
+	a->script_args[a->nscript++] = arg;
+}
+
+static void opt_seconds(void *ctx, const char *opt, const char *arg)
+{
+	struct ssh_args *a = ctx;
+
+	*(strcmp(opt, "duration") ? &a->stop_timeout : &a->duration) = parse_seconds(opt, arg);
+}
+
 int main(int argc, char **argv)
 {
-	enum { OPT_SSH_ARG = 256, OPT_SCRIPT_ARG, OPT_DURATION, OPT_STOP_TIMEOUT, OPT_HELP };
-	static const struct option longopts[] = {
-		{ "ssh-arg", required_argument, NULL, OPT_SSH_ARG },
-		{ "script-arg", required_argument, NULL, OPT_SCRIPT_ARG },
-		{ "duration", required_argument, NULL, OPT_DURATION },
-		{ "stop-timeout", required_argument, NULL, OPT_STOP_TIMEOUT },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ 0 }
-	};
 	static char remote[REMOTE_MAX];
-	const char *ssh_argv[MAX_ARGS + 8], *script_args[MAX_ARGS];
-	size_t nssh = 0, nscript = 0;
-	double duration = 0, stop_timeout = DEFAULT_STOP_TIMEOUT_S;
-	int c, pipefd[2], outfd[2];
+	struct ssh_args a = { .ssh_argv = { SSH_PROGRAM, "-T", "-o", "BatchMode=yes" }, .nssh = 4,
+			      .stop_timeout = DEFAULT_STOP_TIMEOUT_S };
+	const struct fp_opt options[] = {
+		{ "ssh-arg", FP_OPT_FN, .fn = opt_ssh_arg },
+		{ "script-arg", FP_OPT_FN, .fn = opt_script_arg },
+		{ "duration", FP_OPT_FN, .fn = opt_seconds },
+		{ "stop-timeout", FP_OPT_FN, .fn = opt_seconds },
+		{ NULL },
+	};
+	int pipefd[2], outfd[2];
 	struct sigaction sa;
 	pid_t pid;
 
 	fp_set_prog(argv[0]);
-	ssh_argv[nssh++] = SSH_PROGRAM;
-	ssh_argv[nssh++] = "-T";
-	ssh_argv[nssh++] = "-o";
-	ssh_argv[nssh++] = "BatchMode=yes";
-	/* '+': the first non-option (HOST) ends fp-ssh's options; perf's follow */
-	while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_SSH_ARG:
-			if (nssh >= MAX_ARGS)
-				fp_die(FP_EXIT_USAGE, "--ssh-arg: at most %d", MAX_ARGS);
-			ssh_argv[nssh++] = optarg;
-			break;
-		case OPT_SCRIPT_ARG:
-			if (nscript >= MAX_ARGS)
-				fp_die(FP_EXIT_USAGE, "--script-arg: at most %d", MAX_ARGS);
-			script_args[nscript++] = optarg;
-			break;
-		case OPT_DURATION: duration = parse_seconds("duration", optarg); break;
-		case OPT_STOP_TIMEOUT: stop_timeout = parse_seconds("stop-timeout", optarg); break;
-		case OPT_HELP: printf("%s\n", USAGE); return FP_EXIT_OK;
-		default: fp_die(FP_EXIT_USAGE, "%s", USAGE);
-		}
-	}
+	/* the first non-option (HOST) ends fp-ssh's options; perf's follow */
+	fp_opts_parse(argc, argv, options, USAGE, FP_OPTS_REST, &a);
 	if (optind >= argc || argv[optind][0] == '-' || !argv[optind][0])
 		fp_die(FP_EXIT_USAGE, "%s", USAGE);
-	ssh_argv[nssh++] = "--";
-	ssh_argv[nssh++] = argv[optind++];	/* [USER@]HOST */
+	a.ssh_argv[a.nssh++] = "--";
+	a.ssh_argv[a.nssh++] = argv[optind++];	/* [USER@]HOST */
 
-	build_remote(remote, argc - optind, argv + optind, script_args, nscript);
-	ssh_argv[nssh++] = remote;
-	ssh_argv[nssh] = NULL;
+	build_remote(remote, argc - optind, argv + optind, a.script_args, a.nscript);
+	a.ssh_argv[a.nssh++] = remote;
+	a.ssh_argv[a.nssh] = NULL;
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_stop;
@@ -287,11 +296,11 @@ int main(int argc, char **argv)
 		signal(SIGPIPE, SIG_DFL);
 		if (dup2(pipefd[0], 0) < 0 || dup2(outfd[1], 1) < 0)
 			_exit(FP_EXIT_SYS);
-		execvp(SSH_PROGRAM, (char *const *)ssh_argv);
+		execvp(SSH_PROGRAM, (char *const *)a.ssh_argv);
 		fprintf(stderr, "%s: cannot run %s: %s\n", fp_prog(), SSH_PROGRAM, strerror(errno));
 		_exit(FP_EXIT_SYS);
 	}
 	close(pipefd[0]);
 	close(outfd[1]);
-	return supervise(pid, pipefd[1], outfd[0], duration, stop_timeout);
+	return supervise(pid, pipefd[1], outfd[0], a.duration, a.stop_timeout);
 }

@@ -17,7 +17,6 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <netdb.h>
 #include <pthread.h>
@@ -37,6 +36,7 @@
 #include "escape.h"
 #include "fp_error.h"
 #include "fp_io.h"
+#include "fp_opts.h"
 #include "gate.h"
 #include "http.h"
 #include "live.h"
@@ -342,37 +342,30 @@ static void stop_grace_expired(int sig)
 	_exit(FP_EXIT_OK);
 }
 
+static void opt_max_upload(void *ctx, const char *opt, const char *arg)
+{
+	struct server *srv = ctx;
+
+	srv->max_upload = parse_size(arg);
+}
+
 int main(int argc, char **argv)
 {
 	fp_set_prog(argv[0]);
 	const char *dir = NULL, *listen_arg = NULL, *live_name = NULL, *recording = NULL;
 	static struct server srv = { .max_upload = SERVE_DEFAULT_MAX_UPLOAD };
-	static const struct option longopts[] = {
-		{ "dir", required_argument, NULL, 'd' },
-		{ "listen", required_argument, NULL, 'l' },
-		{ "max-upload", required_argument, NULL, 'm' },
-		{ "live", required_argument, NULL, 'L' },
-		{ "recording", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct fp_opt options[] = {
+		{ "dir", FP_OPT_STR, &dir, .short_name = 'd' },
+		{ "listen", FP_OPT_STR, &listen_arg, .short_name = 'l' },
+		{ "max-upload", FP_OPT_FN, .fn = opt_max_upload, .short_name = 'm' },
+		{ "live", FP_OPT_STR, &live_name },
+		{ "recording", FP_OPT_STR, &recording },
+		{ NULL },
 	};
-	int opt;
-	while ((opt = getopt_long(argc, argv, "d:l:m:h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'd': dir = optarg; break;
-		case 'l': listen_arg = optarg; break;
-		case 'm': srv.max_upload = parse_size(optarg); break;
-		case 'L': live_name = optarg; break;
-		case 'r': recording = optarg; break;
-		case 'h':
-			puts(USAGE);
-			return FP_EXIT_OK;
-		default:
-			fp_die(FP_EXIT_USAGE, "%s", USAGE);
-		}
-	}
-	if (optind < argc)
-		fp_die(FP_EXIT_USAGE, "unexpected argument: %s\n%s", argv[optind], USAGE);
+	int first = fp_opts_parse(argc, argv, options, USAGE, argc, &srv);
+
+	if (first < argc)
+		fp_die(FP_EXIT_USAGE, "unexpected argument: %s\n%s", argv[first], USAGE);
 	if (recording && !live_name)
 		fp_die(FP_EXIT_USAGE, "--recording needs --live NAME");
 	if (live_name) {
