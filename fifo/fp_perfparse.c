@@ -239,24 +239,35 @@ static int parse_int(const char *s, size_t n, int64_t *out)
 	return 0;
 }
 
-static int all_digits(const char *s, size_t n)
+/* Not empty, and every byte of the character class cls. */
+static int all_class(const char *s, size_t n, unsigned char cls)
 {
 	if (n == 0)
 		return 0;
 	for (size_t i = 0; i < n; i++)
-		if (!IS_DIGIT(s[i]))
+		if (!(char_class[(unsigned char)s[i]] & cls))
 			return 0;
 	return 1;
 }
 
+static int all_digits(const char *s, size_t n)
+{
+	return all_class(s, n, C_DIGIT);
+}
+
 static int all_hex(const char *s, size_t n)
 {
-	if (n == 0)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (!IS_HEX(s[i]))
-			return 0;
-	return 1;
+	return all_class(s, n, C_HEX);
+}
+
+int fp_all_digits(const char *s, size_t n)
+{
+	return all_digits(s, n);
+}
+
+int fp_all_hex(const char *s, size_t n)
+{
+	return all_hex(s, n);
 }
 
 /* ---- building the record --------------------------------------------- */

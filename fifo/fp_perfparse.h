@@ -146,4 +146,9 @@ int fp_perf_parse_time(const char *s, size_t n, uint64_t *ns);
 /* The frame kind of a dso name (FP_KIND_*); n == 0 means "no dso". */
 char fp_perf_dso_kind(const char *dso, size_t n);
 
+/* Whether s[0..n) is not empty and all decimal (hex) digits: the token
+ * rules of perf script text, for the other parsers of it. */
+int fp_all_digits(const char *s, size_t n);
+int fp_all_hex(const char *s, size_t n);
+
 #endif

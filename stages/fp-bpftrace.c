@@ -45,6 +45,7 @@
 
 #include "fp_error.h"
 #include "fp_io.h"
+#include "fp_perfparse.h"
 #include "fp_opts.h"
 
 #define USAGE "usage: fp-bpftrace [FILE]"
@@ -68,21 +69,6 @@ static int starts_with(const char *s, size_t n, const char *prefix)
 {
 	size_t pn = strlen(prefix);
 	return n >= pn && !memcmp(s, prefix, pn);
-}
-
-static int is_hex(char c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-static int all_of(const char *s, size_t n, int (*pred)(char))
-{
-	if (n == 0)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (!pred(s[i]))
-			return 0;
-	return 1;
 }
 
 static int is_dec(char c)
@@ -118,7 +104,7 @@ static void write_frame(struct fp_out *o, const char *line, size_t len)
 	const char *end = line + len, *addr = line + 1;
 	const char *addr_end = memchr(addr, ' ', len - 1);
 
-	if (!addr_end || !all_of(addr, (size_t)(addr_end - addr), is_hex) ||
+	if (!addr_end || !fp_all_hex(addr, (size_t)(addr_end - addr)) ||
 	    addr_end - addr > ADDR_WIDTH) {
 		fp_out_write(o, line, len);	/* not a stack frame: leave it */
 		fp_out_char(o, '\n');
@@ -152,7 +138,7 @@ static void write_frame(struct fp_out *o, const char *line, size_t len)
 	fp_out_char(o, ' ');
 
 	size_t sym_len = (size_t)(sym_end - sym);
-	if (sym_len > 2 && sym[0] == '0' && sym[1] == 'x' && all_of(sym + 2, sym_len - 2, is_hex)) {
+	if (sym_len > 2 && sym[0] == '0' && sym[1] == 'x' && fp_all_hex(sym + 2, sym_len - 2)) {
 		fp_out_str(o, UNKNOWN_NAME);
 	} else {
 		const char *plus = NULL;
@@ -161,7 +147,7 @@ static void write_frame(struct fp_out *o, const char *line, size_t len)
 				plus = p;
 				break;
 			}
-		if (plus && all_of(plus + 1, (size_t)(sym_end - plus - 1), is_dec)) {
+		if (plus && fp_all_digits(plus + 1, (size_t)(sym_end - plus - 1))) {
 			fp_out_write(o, sym, (size_t)(plus - sym));
 			fp_out_str(o, "+0x");
 			write_hex(o, strtoull(plus + 1, NULL, 10));

@@ -163,22 +163,12 @@ static const char *token_end(const char *p, const char *end)
 	return p;
 }
 
-static int all_digits(const char *s, size_t n)
-{
-	if (n == 0)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (!is_digit(s[i]))
-			return 0;
-	return 1;
-}
-
 /* A decimal integer with an optional leading '-'. */
 static int is_integer(const char *s, size_t n)
 {
 	if (n > 1 && s[0] == '-')
-		return all_digits(s + 1, n - 1);
-	return all_digits(s, n);
+		return fp_all_digits(s + 1, n - 1);
+	return fp_all_digits(s, n);
 }
 
 /* Parses "N[ns|us|ms|s]" (default unit: seconds for --interval style,
