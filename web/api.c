@@ -464,6 +464,17 @@ enum MHD_Result api_flamegraph(struct server *srv, struct MHD_Connection *c, int
 	return http_reply_hdr(c, 200, ctype, &s, hname, hname ? "1" : NULL);
 }
 
+/* A request on one capture's samples (?filename=F[&start=S][&end=E]
+ * [&filters]): 0, or the HTTP status to answer with err. */
+static int get_request(const struct server *srv, struct MHD_Connection *c, struct selection *sel,
+		       struct target *t, char *err, size_t errsz)
+{
+	struct live_range r;
+	int st = get_selection(c, "start", "end", sel, &r, err, errsz);
+
+	return st ? st : get_target(srv, c, "filename", t, err, errsz);
+}
+
 /* ---- /pprof/ ------------------------------------------------------------------------ */
 
 #define CT_PPROF "application/octet-stream"
@@ -475,13 +486,10 @@ enum MHD_Result api_pprof(struct server *srv, struct MHD_Connection *c)
 {
 	char err[ERR_MAX];
 	struct selection sel;
-	struct live_range r;
 	struct target t;
 	int status = 0;
-	int st = get_selection(c, "start", "end", &sel, &r, err, sizeof err);
+	int st = get_request(srv, c, &sel, &t, err, sizeof err);
 
-	if (!st)
-		st = get_target(srv, c, "filename", &t, err, sizeof err);
 	if (st)
 		return http_error(c, (unsigned)st, "%s", err);
 	if (t.live && t.fd < 0)
@@ -512,13 +520,10 @@ enum MHD_Result api_threads(struct server *srv, struct MHD_Connection *c)
 {
 	char err[ERR_MAX];
 	struct selection sel;
-	struct live_range r;
 	struct target t;
 	int status = 0;
-	int st = get_selection(c, "start", "end", &sel, &r, err, sizeof err);
+	int st = get_request(srv, c, &sel, &t, err, sizeof err);
 
-	if (!st)
-		st = get_target(srv, c, "filename", &t, err, sizeof err);
 	if (st)
 		return http_error(c, (unsigned)st, "%s", err);
 	if (t.live) {
@@ -561,12 +566,9 @@ enum MHD_Result api_flamechart(struct server *srv, struct MHD_Connection *c)
 {
 	char err[ERR_MAX];
 	struct selection sel;
-	struct live_range r;
 	struct target t;
-	int st = get_selection(c, "start", "end", &sel, &r, err, sizeof err);
+	int st = get_request(srv, c, &sel, &t, err, sizeof err);
 
-	if (!st)
-		st = get_target(srv, c, "filename", &t, err, sizeof err);
 	if (st)
 		return http_error(c, (unsigned)st, "%s", err);
 	if (t.live) {

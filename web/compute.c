@@ -157,9 +157,10 @@ static void key_add_axis(char *key, size_t n, const struct selection *sel)
 	key_add(key, n, "axis", axis);
 }
 
-/* Appends the filters (not the range) to a cache key; 0, or -1 if the key
- * is full. */
-static int key_add_filters(char *key, size_t n, const struct selection *sel)
+/* Appends the filters (not the range) to a cache key; 0, or -1 with a 414
+ * in *status and err if the key is full. */
+static int key_add_filters(char *key, size_t n, const struct selection *sel, int *status,
+			   char *err, size_t errsz)
 {
 	key_add(key, n, "pid", sel->pid);
 	key_add(key, n, "tid", sel->tid);
@@ -170,7 +171,45 @@ static int key_add_filters(char *key, size_t n, const struct selection *sel)
 	key_add(key, n, "exclude", sel->exclude);
 	key_add(key, n, "idle", sel->keep_idle ? "1" : "0");
 	key_add(key, n, "allevents", sel->all_events ? "1" : "0");
-	return strlen(key) >= n - 1 ? -1 : 0;
+	if (strlen(key) < n - 1)
+		return 0;
+	*status = 414;
+	snprintf(err, errsz, "request parameters too long");
+	return -1;
+}
+
+/* The input is read from its start again; 0, or -1 with a 500. */
+static int rewind_input(int fd, int *status, char *err, size_t errsz)
+{
+	if (lseek(fd, 0, SEEK_SET) == 0)
+		return 0;
+	*status = 500;
+	snprintf(err, errsz, "cannot rewind file: %s", strerror(errno));
+	return -1;
+}
+
+/* A new cache entry for key (web/cache.c takes it with cache_insert). */
+static struct cache_entry *new_entry(const char *key, enum entry_kind kind)
+{
+	struct cache_entry *e = fp_xcalloc(1, sizeof *e);
+
+	e->key = fp_xstrdup(key);
+	e->kind = kind;
+	return e;
+}
+
+/* A folded-text entry: text's buffer moves to the cache. */
+static const struct folded_text *cache_text(const char *key, struct fp_sink *text,
+					    uint64_t total)
+{
+	struct cache_entry *e = new_entry(key, KIND_FOLDED);
+
+	e->ft.buf = text->buf;
+	e->ft.len = text->len;
+	e->ft.total = total;
+	e->bytes = text->cap + sizeof *e;
+	e = cache_insert(e);
+	return &e->ft;
 }
 
 /* A range of a recording (fifo/fp_recording.h) is read through its time
@@ -251,11 +290,8 @@ void selection_chain_run(const struct job *job, int fd, const struct selection *
 	struct pipeline_result res;
 	sel_chain_init(&chain, fd, sel, NULL);
 	*status = 0;
-	if (lseek(fd, 0, SEEK_SET) < 0) {
-		*status = 500;
-		snprintf(err, errsz, "cannot rewind file: %s", strerror(errno));
+	if (rewind_input(fd, status, err, errsz) < 0)
 		return;
-	}
 	chain_run(job, chain.argv, 3, fd, on_line, ctx, &res);
 	if (!res.ok)
 		fail_from_pipeline(&res, status, err, errsz);
@@ -375,11 +411,8 @@ static int run_heatmap_chain(const struct job *job, char *const *const *argv, si
 			     int fd, struct heatmap_builder *b, int *status, char *err, size_t errsz)
 {
 	struct pipeline_result res;
-	if (lseek(fd, 0, SEEK_SET) < 0) {
-		*status = 500;
-		snprintf(err, errsz, "cannot rewind file: %s", strerror(errno));
+	if (rewind_input(fd, status, err, errsz) < 0)
 		return -1;
-	}
 	chain_run(job, argv, nstages, fd, hm_line, b, &res);
 	if (!res.ok || b->too_big) {
 		fp_heatmap_free(&b->h.hm);
@@ -424,9 +457,7 @@ const struct heatmap *heatmap_get(const struct job *job, int fd, const struct st
 	if (run_heatmap_chain(job, argv, 2, fd, &b, status, err, errsz) < 0)
 		return NULL;
 	b.h.counted = fp_heatmap_total(&b.h.hm);
-	e = fp_xcalloc(1, sizeof *e);
-	e->key = fp_xstrdup(key);
-	e->kind = KIND_HEATMAP;
+	e = new_entry(key, KIND_HEATMAP);
 	e->hm = b.h;
 	e->bytes = heatmap_bytes(&b.h) + sizeof *e;
 	e = cache_insert(e);
@@ -458,11 +489,8 @@ static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
 	char key[KEY_MAX];
 	int m = cache_file_key(key, sizeof key, st, "heatmapf");
 	snprintf(key + m, sizeof key - (size_t)m, "%u|", rows);
-	if (key_add_filters(key, sizeof key, sel) < 0) {
-		*status = 414;
-		snprintf(err, errsz, "request parameters too long");
+	if (key_add_filters(key, sizeof key, sel, status, err, errsz) < 0)
 		return NULL;
-	}
 	struct cache_entry *e = cache_lookup(key);
 	if (e)
 		return &e->hm;
@@ -532,9 +560,7 @@ static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
 	heatmap_axis_of(all, &h.axis);
 	h.has_axis = 1;
 	heatmap_put(all);
-	e = fp_xcalloc(1, sizeof *e);
-	e->key = fp_xstrdup(key);
-	e->kind = KIND_HEATMAP;
+	e = new_entry(key, KIND_HEATMAP);
 	e->hm = h;
 	e->bytes = heatmap_bytes(&h) + sizeof *e;
 	e = cache_insert(e);
@@ -571,11 +597,8 @@ const struct folded_text *folded_get(const struct job *job, int fd, const struct
 		sel->root == SEL_ROOT_TID ? "tid" : NULL);
 	key_add(key, sizeof key, "from", sel->start);
 	key_add(key, sizeof key, "to", sel->end);
-	if (key_add_filters(key, sizeof key, sel) < 0) {
-		*status = 414;
-		snprintf(err, errsz, "request parameters too long");
+	if (key_add_filters(key, sizeof key, sel, status, err, errsz) < 0)
 		return NULL;
-	}
 	struct cache_entry *e = cache_lookup(key);
 	if (e)
 		return &e->ft;
@@ -590,9 +613,7 @@ const struct folded_text *folded_get(const struct job *job, int fd, const struct
 	struct fold_build b = { .total = 0 };
 	fp_sink_init_mem(&b.text);
 	struct pipeline_result res;
-	if (lseek(fd, 0, SEEK_SET) < 0) {
-		*status = 500;
-		snprintf(err, errsz, "cannot rewind file: %s", strerror(errno));
+	if (rewind_input(fd, status, err, errsz) < 0) {
 		fp_sink_free(&b.text);
 		return NULL;
 	}
@@ -602,15 +623,7 @@ const struct folded_text *folded_get(const struct job *job, int fd, const struct
 		fail_from_pipeline(&res, status, err, errsz);
 		return NULL;
 	}
-	e = fp_xcalloc(1, sizeof *e);
-	e->key = fp_xstrdup(key);
-	e->kind = KIND_FOLDED;
-	e->ft.buf = b.text.buf;	/* ownership moves to the cache */
-	e->ft.len = b.text.len;
-	e->ft.total = b.total;
-	e->bytes = b.text.cap + sizeof *e;
-	e = cache_insert(e);
-	return &e->ft;
+	return cache_text(key, &b.text, b.total);
 }
 
 /* ---- pprof ---------------------------------------------------------------------- */
@@ -655,11 +668,8 @@ const struct folded_text *pprof_get(const struct job *job, int fd, const struct 
 	key_add_axis(key, sizeof key, sel);
 	key_add(key, sizeof key, "from", sel->start);
 	key_add(key, sizeof key, "to", sel->end);
-	if (key_add_filters(key, sizeof key, sel) < 0) {
-		*status = 414;
-		snprintf(err, errsz, "request parameters too long");
+	if (key_add_filters(key, sizeof key, sel, status, err, errsz) < 0)
 		return NULL;
-	}
 	struct cache_entry *e = cache_lookup(key);
 	if (e)
 		return &e->ft;
@@ -671,11 +681,8 @@ const struct folded_text *pprof_get(const struct job *job, int fd, const struct 
 	struct pipeline_result res;
 	struct fp_sink out;
 
-	if (lseek(fd, 0, SEEK_SET) < 0) {
-		*status = 500;
-		snprintf(err, errsz, "cannot rewind file: %s", strerror(errno));
+	if (rewind_input(fd, status, err, errsz) < 0)
 		return NULL;
-	}
 	fp_pprof_init(&b.p);
 	fp_timeline_init(&b.stacks, 0);
 	chain_run(job, chain.argv, 4, fd, pprof_line, &b, &res);
@@ -687,16 +694,10 @@ const struct folded_text *pprof_get(const struct job *job, int fd, const struct 
 	}
 	fp_sink_init_mem(&out);
 	fp_pprof_write(&b.p, &out);
-	e = fp_xcalloc(1, sizeof *e);
-	e->key = fp_xstrdup(key);
-	e->kind = KIND_FOLDED;
-	e->ft.buf = out.buf;	/* ownership moves to the cache */
-	e->ft.len = out.len;
-	e->ft.total = b.p.n_samples;
-	e->bytes = out.cap + sizeof *e;
+	uint64_t total = b.p.n_samples;
+
 	fp_pprof_free(&b.p);
-	e = cache_insert(e);
-	return &e->ft;
+	return cache_text(key, &out, total);
 }
 
 void folded_put(const struct folded_text *f)

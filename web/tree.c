@@ -233,35 +233,36 @@ static void path_map(struct fp_strtab *m, const struct fp_folded *t)
 	}
 }
 
+/* A comparison tree of a and b: the tree of one drawn with the other's
+ * path counts beside it. elided: b's tree, with a's counts ("this" total
+ * is b's, "other" a's); else a's tree with b's. */
+static void compare_json(struct fp_sink *s, const char *a, size_t alen, const char *b,
+			 size_t blen, int elided)
+{
+	struct fp_folded ta, tb;
+	struct fp_strtab other;
+
+	load(&ta, a, alen);
+	load(&tb, b, blen);
+	struct fp_folded *drawn = elided ? &tb : &ta, *counted = elided ? &ta : &tb;
+
+	path_map(&other, counted);
+	struct emitter e = { .s = s, .other = &other, .long_keys = 1, .elided = elided,
+			     .ta = drawn->total, .tb = counted->total };
+	emit_tree(&e, drawn);
+	fp_strtab_free(&other);
+	fp_folded_free(&ta);
+	fp_folded_free(&tb);
+}
+
 void tree_differential_json(struct fp_sink *s, const char *a, size_t alen,
 			    const char *b, size_t blen)
 {
-	struct fp_folded ta, tb;
-	struct fp_strtab mb;
-	load(&ta, a, alen);
-	load(&tb, b, blen);
-	path_map(&mb, &tb);
-	struct emitter e = { .s = s, .other = &mb, .long_keys = 1,
-			     .ta = ta.total, .tb = tb.total };
-	emit_tree(&e, &ta);
-	fp_strtab_free(&mb);
-	fp_folded_free(&ta);
-	fp_folded_free(&tb);
+	compare_json(s, a, alen, b, blen, 0);
 }
 
 void tree_elided_json(struct fp_sink *s, const char *a, size_t alen,
 		      const char *b, size_t blen)
 {
-	struct fp_folded ta, tb;
-	struct fp_strtab ma;
-	load(&ta, a, alen);
-	load(&tb, b, blen);
-	path_map(&ma, &ta);
-	/* the tree drawn is b's; "this" total is b's, "other" is a's */
-	struct emitter e = { .s = s, .other = &ma, .long_keys = 1, .elided = 1,
-			     .ta = tb.total, .tb = ta.total };
-	emit_tree(&e, &tb);
-	fp_strtab_free(&ma);
-	fp_folded_free(&ta);
-	fp_folded_free(&tb);
+	compare_json(s, a, alen, b, blen, 1);
 }
