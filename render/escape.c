@@ -59,36 +59,59 @@ static void init_tables(void)
 	json_special['<'] = json_special['>'] = json_special['&'] = 1;
 }
 
-void fp_xml_escape(struct fp_sink *s, const char *text, size_t n)
+/* Copies text to s: runs of plain bytes as they are, each other byte (a
+ * special one, a control byte, UTF-8) through one(), which writes its
+ * escape and returns how many bytes it took. */
+static void escape_runs(struct fp_sink *s, const char *text, size_t n,
+			const unsigned char *special,
+			size_t (*one)(struct fp_sink *, const unsigned char *, size_t))
 {
 	const unsigned char *p = (const unsigned char *)text;
+
 	init_tables();
 	while (n) {
-		size_t run = plain_run(p, n, xml_special);
+		size_t run = plain_run(p, n, special);
 		fp_sink_write(s, p, run);
 		p += run;
 		n -= run;
-		if (!n)
-			break;
-		switch (*p) {
-		case '&': fp_sink_write(s, "&amp;", 5); p++; n--; continue;
-		case '<': fp_sink_write(s, "&lt;", 4); p++; n--; continue;
-		case '>': fp_sink_write(s, "&gt;", 4); p++; n--; continue;
-		case '"': fp_sink_write(s, "&quot;", 6); p++; n--; continue;
-		case '\'': fp_sink_write(s, "&#39;", 5); p++; n--; continue;
-		case '\t': case '\n': case '\r':
-			fp_sink_char(s, (char)*p); p++; n--; continue;
+		if (n) {
+			size_t used = one(s, p, n);
+			p += used;
+			n -= used;
 		}
-		size_t len = *p >= 0x80 ? fp_utf8_seq_len(p, n) : 0;
-		if (len) {
-			fp_sink_write(s, p, len);
-		} else {
-			fp_sink_write(s, UTF8_REPLACEMENT, 3);
-			len = 1;
-		}
-		p += len;
-		n -= len;
 	}
+}
+
+/* A valid UTF-8 sequence as it is, anything else as `bad`. */
+static size_t copy_utf8(struct fp_sink *s, const unsigned char *p, size_t n, const char *bad,
+			size_t bad_len)
+{
+	size_t len = *p >= 0x80 ? fp_utf8_seq_len(p, n) : 0;
+
+	if (len) {
+		fp_sink_write(s, p, len);
+		return len;
+	}
+	fp_sink_write(s, bad, bad_len);
+	return 1;
+}
+
+static size_t xml_one(struct fp_sink *s, const unsigned char *p, size_t n)
+{
+	switch (*p) {
+	case '&': fp_sink_write(s, "&amp;", 5); return 1;
+	case '<': fp_sink_write(s, "&lt;", 4); return 1;
+	case '>': fp_sink_write(s, "&gt;", 4); return 1;
+	case '"': fp_sink_write(s, "&quot;", 6); return 1;
+	case '\'': fp_sink_write(s, "&#39;", 5); return 1;
+	case '\t': case '\n': case '\r': fp_sink_char(s, (char)*p); return 1;
+	}
+	return copy_utf8(s, p, n, UTF8_REPLACEMENT, 3);
+}
+
+void fp_xml_escape(struct fp_sink *s, const char *text, size_t n)
+{
+	escape_runs(s, text, n, xml_special, xml_one);
 }
 
 void fp_html_attr_escape(struct fp_sink *s, const char *p, size_t n)
@@ -96,41 +119,27 @@ void fp_html_attr_escape(struct fp_sink *s, const char *p, size_t n)
 	fp_xml_escape(s, p, n);
 }
 
-void fp_json_escape(struct fp_sink *s, const char *text, size_t n)
+static size_t json_one(struct fp_sink *s, const unsigned char *p, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
-	const unsigned char *p = (const unsigned char *)text;
-	init_tables();
-	while (n) {
-		size_t run = plain_run(p, n, json_special);
-		fp_sink_write(s, p, run);
-		p += run;
-		n -= run;
-		if (!n)
-			break;
-		unsigned c = *p;
-		if (c == '"' || c == '\\') {
-			char e[2] = { '\\', (char)c };
-			fp_sink_write(s, e, 2);
-			p++; n--;
-			continue;
-		}
-		if (c < 0x80) {	/* control characters, DEL, < > & */
-			char e[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
-			fp_sink_write(s, e, 6);
-			p++; n--;
-			continue;
-		}
-		size_t len = fp_utf8_seq_len(p, n);
-		if (len) {
-			fp_sink_write(s, p, len);
-		} else {
-			fp_sink_write(s, "\\ufffd", 6);
-			len = 1;
-		}
-		p += len;
-		n -= len;
+	unsigned c = *p;
+
+	if (c == '"' || c == '\\') {
+		char e[2] = { '\\', (char)c };
+		fp_sink_write(s, e, 2);
+		return 1;
 	}
+	if (c < 0x80) {	/* control characters, DEL, < > & */
+		char e[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+		fp_sink_write(s, e, 6);
+		return 1;
+	}
+	return copy_utf8(s, p, n, "\\ufffd", 6);
+}
+
+void fp_json_escape(struct fp_sink *s, const char *text, size_t n)
+{
+	escape_runs(s, text, n, json_special, json_one);
 }
 
 void fp_json_string(struct fp_sink *s, const char *p, size_t n)

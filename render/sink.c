@@ -64,6 +64,16 @@ void fp_sink_char(struct fp_sink *s, char c)
 	s->len++;
 }
 
+/* Digits are made last first: writes tmp[0..n) back to front. */
+static void put_reversed(struct fp_sink *s, const char *tmp, size_t n)
+{
+	char *d = fp_sink_reserve(s, n);
+
+	for (size_t i = 0; i < n; i++)
+		d[i] = tmp[n - 1 - i];
+	s->len += n;
+}
+
 void fp_sink_u64(struct fp_sink *s, uint64_t v)
 {
 	char tmp[U64_DIGITS_MAX];
@@ -72,10 +82,7 @@ void fp_sink_u64(struct fp_sink *s, uint64_t v)
 		tmp[n++] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	char *d = fp_sink_reserve(s, n);
-	for (size_t i = 0; i < n; i++)
-		d[i] = tmp[n - 1 - i];
-	s->len += n;
+	put_reversed(s, tmp, n);
 }
 
 void fp_sink_i64(struct fp_sink *s, int64_t v)
@@ -99,10 +106,7 @@ void fp_sink_u64_sep(struct fp_sink *s, uint64_t v)
 		digits++;
 		v /= 10;
 	} while (v);
-	char *d = fp_sink_reserve(s, n);
-	for (size_t i = 0; i < n; i++)
-		d[i] = tmp[n - 1 - i];
-	s->len += n;
+	put_reversed(s, tmp, n);
 }
 
 void fp_sink_fixed(struct fp_sink *s, int64_t v, unsigned decimals)
