@@ -114,14 +114,21 @@ void fp_write_header(struct fp_wr w)
 	put_str(w, FP_PROTO_HEADER "\n");
 }
 
+/* The fields S and R records share: time_ns pid tid cpu period. */
+static inline void put_tab_when_who(struct fp_wr w, uint64_t time_ns, int64_t pid, int64_t tid,
+				    int64_t cpu, uint64_t period)
+{
+	put_tab_u64(w, time_ns);
+	put_tab_i64(w, pid);
+	put_tab_i64(w, tid);
+	put_tab_i64(w, cpu);
+	put_tab_u64(w, period);
+}
+
 void fp_write_sample(struct fp_wr w, const struct fp_sample *s)
 {
 	put_tag(w, FP_TAG_SAMPLE);
-	put_tab_u64(w, s->time_ns);
-	put_tab_i64(w, s->pid);
-	put_tab_i64(w, s->tid);
-	put_tab_i64(w, s->cpu);
-	put_tab_u64(w, s->period);
+	put_tab_when_who(w, s->time_ns, s->pid, s->tid, s->cpu, s->period);
 	put_tab_str(w, s->event.p, s->event.n);
 	put_tab_str(w, s->comm.p, s->comm.n);
 	put_tab_str(w, s->kinds.p, s->kinds.n);
@@ -168,11 +175,7 @@ void fp_write_ref(struct fp_wr w, const struct fp_ref *r)
 {
 	put_tag(w, FP_TAG_REF);
 	put_tab_u64(w, r->id);
-	put_tab_u64(w, r->time_ns);
-	put_tab_i64(w, r->pid);
-	put_tab_i64(w, r->tid);
-	put_tab_i64(w, r->cpu);
-	put_tab_u64(w, r->period);
+	put_tab_when_who(w, r->time_ns, r->pid, r->tid, r->cpu, r->period);
 	put_tab_u64(w, r->count);
 	put_tab_str(w, r->event.p, r->event.n);
 	put_tab_str(w, r->comm.p, r->comm.n);
