@@ -184,39 +184,38 @@ static int is_dir(const char *path)
 
 /* ---- can we profile? ----------------------------------------------------- */
 
+/* Dies with FP_EXIT_SYS and `missing` (how to install it) unless prog is
+ * in bindir or $PATH. */
+static void require_program(const char *prog, const char *bindir, const char *missing)
+{
+	char *p = fp_find_program(prog, bindir);
+
+	if (!p)
+		fp_die(FP_EXIT_SYS, "%s", missing);
+	free(p);
+}
+
 static void check_source(const struct live_opts *o)
 {
 	const char *bindir = fp_run_bindir();
 
 	if (o->source == SRC_SSH) {	/* perf runs on the host: only ssh is needed here */
-		char *p = fp_find_program("ssh", bindir);
-
-		if (!p)
-			fp_die(FP_EXIT_SYS, "live: --ssh: ssh is not installed (or not in $PATH): "
-			       "install it (Debian: apt-get install openssh-client)");
-		free(p);
+		require_program("ssh", bindir, "live: --ssh: ssh is not installed (or not in $PATH): "
+				"install it (Debian: apt-get install openssh-client)");
 		return;
 	}
 	if (o->source == SRC_BPFTRACE) {
-		char *p = fp_find_program("bpftrace", bindir);
-
-		if (!p)
-			fp_die(FP_EXIT_SYS, "live: bpftrace is not installed (or not in $PATH): "
-			       "install it (Debian/Ubuntu: apt-get install bpftrace) or use "
-			       "--source perf");
-		free(p);
+		require_program("bpftrace", bindir, "live: bpftrace is not installed (or not in "
+				"$PATH): install it (Debian/Ubuntu: apt-get install bpftrace) or use "
+				"--source perf");
 		if (geteuid() != 0)
 			fp_die(FP_EXIT_SYS, "live: --source bpftrace needs root (BPF programs): "
 			       "run it with sudo, or use --source perf");
 		return;
 	}
-	char *p = fp_find_program("perf", bindir);
-
-	if (!p)
-		fp_die(FP_EXIT_SYS, "live: perf is not installed (or not in $PATH): install it "
-		       "(Debian: apt-get install linux-perf; Ubuntu: apt-get install "
-		       "linux-tools-common linux-tools-$(uname -r); Fedora: dnf install perf)");
-	free(p);
+	require_program("perf", bindir, "live: perf is not installed (or not in $PATH): install "
+			"it (Debian: apt-get install linux-perf; Ubuntu: apt-get install "
+			"linux-tools-common linux-tools-$(uname -r); Fedora: dnf install perf)");
 	fp_check_perf_allowed(o->pid, o->command != NULL, o->all_cpus);
 }
 

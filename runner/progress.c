@@ -15,38 +15,38 @@
 
 #define PROC_PATH_MAX 320
 
-long long fp_proc_rchar(pid_t pid)
+/* The number after `key` ("rchar: ") in a /proc text file, or -1. */
+static long long proc_field(const char *path, const char *key)
 {
-	char path[64], line[128];
-	long long n = -1;
-	FILE *f;
+	char line[128];
+	size_t kn = strlen(key);
+	long long v = -1;
+	FILE *f = fopen(path, "r");
 
-	snprintf(path, sizeof path, "/proc/%ld/io", (long)pid);
-	f = fopen(path, "r");
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof line, f))
-		if (sscanf(line, "rchar: %lld", &n) == 1)
+		if (!strncmp(line, key, kn) && sscanf(line + kn, "%lld", &v) == 1)
 			break;
 	fclose(f);
-	return n;
+	return v;
+}
+
+long long fp_proc_rchar(pid_t pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof path, "/proc/%ld/io", (long)pid);
+	return proc_field(path, "rchar: ");
 }
 
 /* "pos:" of /proc/PID/fdinfo/FD, or -1. */
 static long long fdinfo_pos(pid_t pid, const char *fd)
 {
-	char path[PROC_PATH_MAX], line[128];
-	long long pos = -1;
-	FILE *f;
+	char path[PROC_PATH_MAX];
 
 	snprintf(path, sizeof path, "/proc/%ld/fdinfo/%s", (long)pid, fd);
-	if (!(f = fopen(path, "r")))
-		return -1;
-	while (fgets(line, sizeof line, f))
-		if (sscanf(line, "pos: %lld", &pos) == 1)
-			break;
-	fclose(f);
-	return pos;
+	return proc_field(path, "pos:");
 }
 
 long long fp_proc_file_pos(pid_t pid, const char *real)
