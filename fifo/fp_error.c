@@ -1,5 +1,6 @@
 /* fp_error.c: the single error helper (see fp_error.h). */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +110,21 @@ void *fp_xrealloc(void *p, size_t n)
 	if (!q)
 		fp_die_sys(FP_EXIT_SYS, "out of memory allocating %zu bytes", n);
 	return q;
+}
+
+void *fp_xgrow(void *p, size_t *cap, size_t need, size_t size, size_t min)
+{
+	size_t c = *cap ? *cap : min;
+
+	if (need <= *cap)
+		return p;
+	while (c < need) {
+		if (c > SIZE_MAX / 2 / size)
+			fp_die(FP_EXIT_SYS, "out of memory: an array of %zu elements", need);
+		c *= 2;
+	}
+	*cap = c;
+	return fp_xrealloc(p, c * size);
 }
 
 char *fp_xstrdup(const char *s)

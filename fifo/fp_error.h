@@ -49,6 +49,9 @@ void fp_warn_sys(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void *fp_xmalloc(size_t n);
 void *fp_xcalloc(size_t n, size_t size);
 void *fp_xrealloc(void *p, size_t n);
+/* Grows p, an array of *cap elements of `size` bytes, so it holds at
+ * least `need` (doubling, from `min`); returns the array, *cap its size. */
+void *fp_xgrow(void *p, size_t *cap, size_t need, size_t size, size_t min);
 char *fp_xstrdup(const char *s);
 char *fp_xstrndup(const char *s, size_t n);
 

@@ -30,7 +30,7 @@ static void buf_reserve(struct fp_fold_buf *b, size_t more)
 	b->cap = cap;
 }
 
-static void buf_add(struct fp_fold_buf *b, const char *s, size_t n)
+void fp_fold_buf_add(struct fp_fold_buf *b, const void *s, size_t n)
 {
 	buf_reserve(b, n);
 	memcpy(b->p + b->len, s, n);
@@ -41,7 +41,7 @@ static void buf_add(struct fp_fold_buf *b, const char *s, size_t n)
 static void kind_add(struct fp_fold_buf *kinds, char kind)
 {
 	if (kinds)
-		buf_add(kinds, &kind, 1);
+		fp_fold_buf_add(kinds, &kind, 1);
 }
 
 void fp_fold_buf_free(struct fp_fold_buf *b)
@@ -153,12 +153,12 @@ static void add_annotation(struct fp_fold_buf *b, size_t start, int part, char k
 	 * so the FlameScope API reports their libtype "inlined". */
 	if (part > 0 || (kind == FP_KIND_INLINED && o->annotate_inlined)) {
 		if (!contains(name, len, "_[i]", ANNOTATION_LEN))
-			buf_add(b, "_[i]", ANNOTATION_LEN);
+			fp_fold_buf_add(b, "_[i]", ANNOTATION_LEN);
 	} else if (kind == FP_KIND_KERNEL && o->annotate_kernel) {
-		buf_add(b, "_[k]", ANNOTATION_LEN);
+		fp_fold_buf_add(b, "_[k]", ANNOTATION_LEN);
 	} else if (kind == FP_KIND_JIT && o->annotate_jit) {
 		if (!contains(name, len, "_[j]", ANNOTATION_LEN))
-			buf_add(b, "_[j]", ANNOTATION_LEN);
+			fp_fold_buf_add(b, "_[j]", ANNOTATION_LEN);
 	}
 }
 
@@ -236,11 +236,11 @@ static void add_id(struct fp_fold_buf *b, int64_t id)
 	int n;
 
 	if (id < 0) {
-		buf_add(b, UNKNOWN_ID, sizeof UNKNOWN_ID - 1);
+		fp_fold_buf_add(b, UNKNOWN_ID, sizeof UNKNOWN_ID - 1);
 		return;
 	}
 	n = snprintf(digits, sizeof digits, "%lld", (long long)id);
-	buf_add(b, digits, n);
+	fp_fold_buf_add(b, digits, n);
 }
 
 /* The root frame: comm (spaces -> _), optionally -PID or -PID/TID. */
@@ -248,12 +248,12 @@ static void add_root(struct fp_fold_buf *b, const struct fp_sample *s, const str
 {
 	size_t start = b->len;
 
-	buf_add(b, s->comm.p, s->comm.n);
+	fp_fold_buf_add(b, s->comm.p, s->comm.n);
 	if (o->root_id != FP_FOLD_ROOT_COMM) {
-		buf_add(b, "-", 1);
+		fp_fold_buf_add(b, "-", 1);
 		add_id(b, s->pid);
 		if (o->root_id == FP_FOLD_ROOT_TID) {
-			buf_add(b, "/", 1);
+			fp_fold_buf_add(b, "/", 1);
 			add_id(b, s->tid);
 		}
 	}
@@ -289,8 +289,8 @@ int fp_fold_build(struct fp_fold_buf *b, const struct fp_sample *s,
 	if (kinds)
 		kinds->len = 0;
 	if (o->event_root) {
-		buf_add(b, s->event.p, s->event.n);
-		buf_add(b, ";", 1);
+		fp_fold_buf_add(b, s->event.p, s->event.n);
+		fp_fold_buf_add(b, ";", 1);
 		kind_add(kinds, FP_FOLD_KIND_ROOT);
 	}
 	add_root(b, s, o);
@@ -303,7 +303,7 @@ int fp_fold_build(struct fp_fold_buf *b, const struct fp_sample *s,
 		memcpy(b->p + b->len, s->stack.p, s->stack.n);
 		b->len += s->stack.n;
 		if (kinds)
-			buf_add(kinds, s->kinds.p, s->kinds.n);
+			fp_fold_buf_add(kinds, s->kinds.p, s->kinds.n);
 		return 0;
 	}
 	for (;;) {

@@ -37,6 +37,8 @@ struct fp_fold_buf {
 };
 
 void fp_fold_buf_free(struct fp_fold_buf *b);
+/* Appends n bytes (a key being built, a stack). */
+void fp_fold_buf_add(struct fp_fold_buf *b, const void *s, size_t n);
 
 /* The kind given to the root frames (comm, event) in a kinds output. */
 #define FP_FOLD_KIND_ROOT FP_KIND_ROOT

@@ -30,24 +30,6 @@ static size_t mapping_of(char kind)
 	return 0;	/* user: what perf did not mark otherwise */
 }
 
-static void *grow(void *p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return p;
-	size_t c = *cap ? *cap : CAP_MIN;
-	while (c < need)
-		c *= 2;
-	*cap = c;
-	return fp_xrealloc(p, c * size);
-}
-
-static void buf_add(struct fp_fold_buf *b, const void *src, size_t n)
-{
-	b->p = grow(b->p, &b->cap, b->len + n, 1);
-	memcpy(b->p + b->len, src, n);
-	b->len += n;
-}
-
 void fp_pprof_init(struct fp_pprof *p)
 {
 	memset(p, 0, sizeof *p);
@@ -59,7 +41,7 @@ void fp_pprof_init(struct fp_pprof *p)
 	fp_strtab_init(&p->events);
 	fp_strtab_init(&p->keys);
 	fp_strtab_intern(&p->strings, "", 0, NULL);	/* pprof: string 0 is "" */
-	p->stack_off = grow(NULL, &p->stack_off_cap, 1, sizeof *p->stack_off);
+	p->stack_off = fp_xgrow(NULL, &p->stack_off_cap, 1, sizeof *p->stack_off, CAP_MIN);
 	p->stack_off[0] = 0;
 }
 
@@ -98,14 +80,14 @@ static uint32_t function_id(struct fp_pprof *p, const char *name, size_t n, char
 	uint32_t id;
 
 	key->len = 0;
-	buf_add(key, &kind, 1);
-	buf_add(key, name, n);
+	fp_fold_buf_add(key, &kind, 1);
+	fp_fold_buf_add(key, name, n);
 	id = fp_strtab_intern(&p->functions, key->p, key->len, &added);
 	if (added) {
 		if (id >= p->functions_cap) {
 			size_t cap = p->functions_cap;
 
-			p->function_kind = grow(p->function_kind, &cap, id + 1, 1);
+			p->function_kind = fp_xgrow(p->function_kind, &cap, id + 1, 1, CAP_MIN);
 			p->function_name = fp_xrealloc(p->function_name, cap * sizeof *p->function_name);
 			p->functions_cap = cap;
 		}
@@ -129,7 +111,7 @@ static uint32_t location_id(struct fp_pprof *p, uint32_t *group, size_t n)
 	}
 	id = fp_strtab_intern(&p->locations, (const char *)group, n * sizeof *group, &added);
 	if (added) {
-		p->location_kind = grow(p->location_kind, &p->locations_cap, id + 1, 1);
+		p->location_kind = fp_xgrow(p->location_kind, &p->locations_cap, id + 1, 1, CAP_MIN);
 		p->location_kind[id] = p->function_kind[group[n - 1]];
 	}
 	return id;
@@ -137,8 +119,8 @@ static uint32_t location_id(struct fp_pprof *p, uint32_t *group, size_t n)
 
 static void push_loc(struct fp_pprof *p, uint32_t loc)
 {
-	p->stack_locs = grow(p->stack_locs, &p->stack_locs_cap, p->stack_locs_len + 1,
-			     sizeof *p->stack_locs);
+	p->stack_locs = fp_xgrow(p->stack_locs, &p->stack_locs_cap, p->stack_locs_len + 1,
+			     sizeof *p->stack_locs, CAP_MIN);
 	p->stack_locs[p->stack_locs_len++] = loc;
 }
 
@@ -160,7 +142,7 @@ static void add_stack_locations(struct fp_pprof *p, const char *frames, size_t n
 			push_loc(p, location_id(p, group, group_n));
 			group_n = 0;
 		}
-		group = grow(group, &group_cap, group_n + 1, sizeof *group);
+		group = fp_xgrow(group, &group_cap, group_n + 1, sizeof *group, CAP_MIN);
 		group[group_n++] = function_id(p, q, stop - q, kind);
 		if (!semi)
 			break;
@@ -184,13 +166,13 @@ static uint32_t stack_id(struct fp_pprof *p, const char *frames, size_t nframes,
 	uint32_t id;
 
 	key->len = 0;		/* folded NUL kinds */
-	buf_add(key, f->p, f->len);
-	buf_add(key, "", 1);
-	buf_add(key, k->p, k->len);
+	fp_fold_buf_add(key, f->p, f->len);
+	fp_fold_buf_add(key, "", 1);
+	fp_fold_buf_add(key, k->p, k->len);
 	id = fp_strtab_intern(&p->stacks, key->p, key->len, &added);
 	if (added) {
 		add_stack_locations(p, frames, nframes, kinds, nkinds);
-		p->stack_off = grow(p->stack_off, &p->stack_off_cap, id + 2, sizeof *p->stack_off);
+		p->stack_off = fp_xgrow(p->stack_off, &p->stack_off_cap, id + 2, sizeof *p->stack_off, CAP_MIN);
 		p->stack_off[id + 1] = p->stack_locs_len;
 	}
 	return id;
@@ -228,7 +210,7 @@ int fp_pprof_add(struct fp_pprof *p, const struct fp_sample *s)
 	id = fp_strtab_intern(&p->keys, (const char *)key, pack_key(key, stack, comm, event, s),
 			      &added);
 	if (added) {
-		p->samples = grow(p->samples, &p->samples_cap, id + 1, sizeof *p->samples);
+		p->samples = fp_xgrow(p->samples, &p->samples_cap, id + 1, sizeof *p->samples, CAP_MIN);
 		p->samples[id] = (struct fp_pprof_sample){ 0, 0 };
 	}
 	p->samples[id].count++;

@@ -12,24 +12,6 @@
 #define SCHEMA_URL "https://www.speedscope.app/file-format-schema.json"
 #define EXPORTER "flamepipe fp-render"
 
-static void *grow(void *p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return p;
-	size_t c = *cap ? *cap : CAP_MIN;
-	while (c < need)
-		c *= 2;
-	*cap = c;
-	return fp_xrealloc(p, c * size);
-}
-
-static void buf_add(struct fp_fold_buf *b, const void *src, size_t n)
-{
-	b->p = grow(b->p, &b->cap, b->len + n, 1);
-	memcpy(b->p + b->len, src, n);
-	b->len += n;
-}
-
 void fp_speedscope_init(struct fp_speedscope *ss, size_t max_samples)
 {
 	memset(ss, 0, sizeof *ss);
@@ -37,7 +19,7 @@ void fp_speedscope_init(struct fp_speedscope *ss, size_t max_samples)
 	fp_strtab_init(&ss->frames);
 	fp_strtab_init(&ss->stacks);
 	fp_strtab_init(&ss->threads);
-	ss->stack_off = grow(NULL, &ss->stack_off_cap, 1, sizeof *ss->stack_off);
+	ss->stack_off = fp_xgrow(NULL, &ss->stack_off_cap, 1, sizeof *ss->stack_off, CAP_MIN);
 	ss->stack_off[0] = 0;
 }
 
@@ -74,10 +56,10 @@ static void add_stack_frames(struct fp_speedscope *ss, const char *frames, size_
 		const char *stop = semi ? semi : end;
 
 		key->len = 0;
-		buf_add(key, &kinds[k], 1);
-		buf_add(key, q, stop - q);
-		ss->stack_frames = grow(ss->stack_frames, &ss->stack_frames_cap,
-					ss->stack_frames_len + 1, sizeof *ss->stack_frames);
+		fp_fold_buf_add(key, &kinds[k], 1);
+		fp_fold_buf_add(key, q, stop - q);
+		ss->stack_frames = fp_xgrow(ss->stack_frames, &ss->stack_frames_cap,
+					ss->stack_frames_len + 1, sizeof *ss->stack_frames, CAP_MIN);
 		ss->stack_frames[ss->stack_frames_len++] =
 			fp_strtab_intern(&ss->frames, key->p, key->len, NULL);
 		if (!semi)
@@ -94,13 +76,14 @@ static uint32_t stack_id(struct fp_speedscope *ss, const char *frames, size_t nf
 	uint32_t id;
 
 	key->len = 0;		/* frames NUL kinds */
-	buf_add(key, frames, nframes);
-	buf_add(key, "", 1);
-	buf_add(key, kinds, nkinds);
+	fp_fold_buf_add(key, frames, nframes);
+	fp_fold_buf_add(key, "", 1);
+	fp_fold_buf_add(key, kinds, nkinds);
 	id = fp_strtab_intern(&ss->stacks, key->p, key->len, &added);
 	if (added) {
 		add_stack_frames(ss, frames, nframes, kinds, nkinds);
-		ss->stack_off = grow(ss->stack_off, &ss->stack_off_cap, id + 2, sizeof *ss->stack_off);
+		ss->stack_off = fp_xgrow(ss->stack_off, &ss->stack_off_cap, id + 2,
+					 sizeof *ss->stack_off, CAP_MIN);
 		ss->stack_off[id + 1] = ss->stack_frames_len;
 	}
 	return id;
@@ -111,9 +94,9 @@ static uint32_t thread_id(struct fp_speedscope *ss, const struct fp_sample *s)
 	struct fp_fold_buf *key = &ss->scratch;
 
 	key->len = 0;		/* pid tid comm */
-	buf_add(key, &s->pid, sizeof s->pid);
-	buf_add(key, &s->tid, sizeof s->tid);
-	buf_add(key, s->comm.p, s->comm.n);
+	fp_fold_buf_add(key, &s->pid, sizeof s->pid);
+	fp_fold_buf_add(key, &s->tid, sizeof s->tid);
+	fp_fold_buf_add(key, s->comm.p, s->comm.n);
 	return fp_strtab_intern(&ss->threads, key->p, key->len, NULL);
 }
 
@@ -130,7 +113,7 @@ int fp_speedscope_add(struct fp_speedscope *ss, const struct fp_sample *s)
 		ss->bad++;
 		return -1;
 	}
-	ss->s = grow(ss->s, &ss->cap, ss->n + 1, sizeof *ss->s);
+	ss->s = fp_xgrow(ss->s, &ss->cap, ss->n + 1, sizeof *ss->s, CAP_MIN);
 	ss->s[ss->n].time_ns = s->time_ns;
 	ss->s[ss->n].period = s->period;
 	ss->s[ss->n].stack = stack_id(ss, frames, nframes, kinds, nkinds);

@@ -18,18 +18,6 @@
 #define TEXT_MAX ((size_t)256 << 20)
 #define NO_STACK UINT32_MAX
 
-/* Grows *p (of *cap elements of size) to hold at least need. */
-static void *grow(void *p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return p;
-	size_t cap2 = *cap ? *cap : ARRAY_MIN;
-	while (cap2 < need)
-		cap2 *= 2;
-	*cap = cap2;
-	return fp_xrealloc(p, cap2 * size);
-}
-
 void fp_timeline_init(struct fp_timeline *tl, size_t max_samples)
 {
 	memset(tl, 0, sizeof *tl);
@@ -38,7 +26,7 @@ void fp_timeline_init(struct fp_timeline *tl, size_t max_samples)
 	fp_strtab_init(&tl->kinds);
 	fp_strtab_init(&tl->labels);
 	fp_strtab_init(&tl->names);
-	tl->frame_off = grow(NULL, &tl->frame_off_cap, 1, sizeof *tl->frame_off);
+	tl->frame_off = fp_xgrow(NULL, &tl->frame_off_cap, 1, sizeof *tl->frame_off, ARRAY_MIN);
 	tl->frame_off[0] = 0;
 }
 
@@ -80,17 +68,19 @@ static void index_stack(struct fp_timeline *tl, uint32_t stack)
 		if (added) {
 			char k = frame < klen ? kinds[frame] : 0;
 
-			tl->name_kind = grow(tl->name_kind, &tl->name_kind_cap, (size_t)id + 1, 1);
+			tl->name_kind = fp_xgrow(tl->name_kind, &tl->name_kind_cap, (size_t)id + 1, 1,
+						 ARRAY_MIN);
 			tl->name_kind[id] = k == FP_KIND_ROOT ? 0 : k;
 		}
-		tl->frames = grow(tl->frames, &tl->frames_cap, tl->frames_len + 1, sizeof *tl->frames);
+		tl->frames = fp_xgrow(tl->frames, &tl->frames_cap, tl->frames_len + 1,
+				      sizeof *tl->frames, ARRAY_MIN);
 		tl->frames[tl->frames_len++] = id;
 		if (!semi)
 			break;
 		p = semi + 1;
 	}
-	tl->frame_off = grow(tl->frame_off, &tl->frame_off_cap, (size_t)stack + 2,
-			     sizeof *tl->frame_off);
+	tl->frame_off = fp_xgrow(tl->frame_off, &tl->frame_off_cap, (size_t)stack + 2,
+			     sizeof *tl->frame_off, ARRAY_MIN);
 	tl->frame_off[stack + 1] = tl->frames_len;
 }
 
@@ -107,15 +97,15 @@ int fp_timeline_define(struct fp_timeline *tl, const struct fp_stack_def *d)
 			stack = NO_STACK;	/* its samples count as overflow */
 		else {
 			stack = fp_strtab_intern(&tl->stacks, d->folded.p, d->folded.n, &added);
-			tl->stack_kinds = grow(tl->stack_kinds, &tl->stack_kinds_cap, (size_t)stack + 1,
-					       sizeof *tl->stack_kinds);
+			tl->stack_kinds = fp_xgrow(tl->stack_kinds, &tl->stack_kinds_cap, (size_t)stack + 1,
+					       sizeof *tl->stack_kinds, ARRAY_MIN);
 			tl->stack_kinds[stack] = fp_strtab_intern(&tl->kinds, d->kinds.p, d->kinds.n, NULL);
 			tl->nstacks = (size_t)stack + 1;
 			index_stack(tl, stack);
 		}
 	}
 	if (d->id == tl->next) {
-		tl->ext = grow(tl->ext, &tl->ext_cap, tl->next + 1, sizeof *tl->ext);
+		tl->ext = fp_xgrow(tl->ext, &tl->ext_cap, tl->next + 1, sizeof *tl->ext, ARRAY_MIN);
 		tl->next++;
 	}
 	tl->ext[d->id] = stack;
