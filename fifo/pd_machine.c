@@ -484,6 +484,13 @@ static uint32_t cached_frame(struct pd_machine *m, struct pd_dso *d, uint64_t re
 	return f;
 }
 
+void pd_machine_preload_kernel(struct pd_machine *m)
+{
+	if (!m->kernel)
+		m->kernel = find_dso(m, KERNEL_DSO, sizeof KERNEL_DSO - 1, PD_DSO_KERNEL);
+	pd_dso_preload(m->kernel);
+}
+
 uint32_t pd_machine_frame(struct pd_machine *m, struct pd_thread *t, int kernel,
 			  uint64_t ip)
 {

@@ -102,6 +102,9 @@ void pd_machine_ksymbol(struct pd_machine *m, uint64_t addr, uint32_t len,
 void pd_machine_build_id(struct pd_machine *m, const char *file,
 			 const unsigned char *id, size_t n);
 
+/* Starts reading the kernel's symbols now, in a thread (pd_dso_preload):
+ * a system-wide recording needs them for its first kernel frame. */
+void pd_machine_preload_kernel(struct pd_machine *m);
 /* The thread of (pid, tid), created as perf creates it if unknown. */
 struct pd_thread *pd_machine_thread(struct pd_machine *m, int64_t pid, int64_t tid);
 /* The frame of a sampled address in kernel or user context. */

@@ -3,6 +3,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,13 +122,37 @@ struct sort_key {
 	uint64_t index;		/* reading order: the tie-break (stable) */
 };
 
-static int cmp_key(const void *a, const void *b)
-{
-	const struct sort_key *x = a, *y = b;
+#define RADIX_BITS 16
+#define RADIX_SIZE (1u << RADIX_BITS)
+#define RADIX_PASSES (64 / RADIX_BITS)
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->index < y->index ? -1 : x->index > y->index;
+/* Stable LSD radix sort of k[0..n) by start (ties stay in reading order):
+ * a few linear passes instead of n log n indirect compares (qsort was the
+ * largest cost of loading a big table). A digit all keys share is skipped. */
+static void radix_sort_keys(struct sort_key *k, size_t n)
+{
+	struct sort_key *tmp = fp_xmalloc(n * sizeof *tmp);
+	size_t *count = fp_xmalloc(RADIX_SIZE * sizeof *count);
+
+	for (unsigned pass = 0; pass < RADIX_PASSES; pass++) {
+		unsigned shift = pass * RADIX_BITS;
+		memset(count, 0, RADIX_SIZE * sizeof *count);
+		for (size_t j = 0; j < n; j++)
+			count[(k[j].start >> shift) & (RADIX_SIZE - 1)]++;
+		if (count[(k[0].start >> shift) & (RADIX_SIZE - 1)] == n)
+			continue;	/* every key has this digit */
+		size_t sum = 0;
+		for (size_t b = 0; b < RADIX_SIZE; b++) {
+			size_t c = count[b];
+			count[b] = sum;
+			sum += c;
+		}
+		for (size_t j = 0; j < n; j++)
+			tmp[count[(k[j].start >> shift) & (RADIX_SIZE - 1)]++] = k[j];
+		memcpy(k, tmp, n * sizeof *k);
+	}
+	free(count);
+	free(tmp);
 }
 
 /* Sorts the table by start, ties in reading order. Sorts 16-byte keys,
@@ -145,7 +170,7 @@ static void sort_table(struct pd_dso *d)
 		k[j].start = d->syms[j].start;
 		k[j].index = j;
 	}
-	qsort(k, d->nsyms, sizeof *k, cmp_key);
+	radix_sort_keys(k, d->nsyms);
 	struct pd_sym *sorted = fp_xmalloc(d->nsyms * sizeof *sorted);
 	for (size_t j = 0; j < d->nsyms; j++)
 		sorted[j] = d->syms[k[j].index];
@@ -256,13 +281,55 @@ static const Dwfl_Callbacks offline_callbacks = {
 	.debuginfo_path = &debuginfo_path,
 };
 
-/* perf's dso__load_sym_internal: function and object symbols of any
- * allocated section; labels (STT_NOTYPE, not hidden) only in sections named
- * *text* or *data*. */
-static int keep_symbol(Elf *elf, const GElf_Sym *sym, GElf_Word shndx)
+/* What keep_symbol needs of a section, looked up once per section (not
+ * once per symbol): SCN_UNKNOWN until then. */
+enum { SCN_UNKNOWN, SCN_SKIP, SCN_ALLOC, SCN_ALLOC_TEXT_DATA };
+
+struct scn_cache {
+	Elf *elf;		/* the file the section indexes are of */
+	unsigned char *v;	/* v[shndx]: SCN_* */
+	size_t n;
+};
+
+static unsigned char scn_class(Elf *elf, GElf_Word shndx)
 {
 	size_t shstrndx;
 	GElf_Shdr shdr;
+	Elf_Scn *scn = elf_getscn(elf, shndx);
+
+	if (!scn || !gelf_getshdr(scn, &shdr) || !(shdr.sh_flags & SHF_ALLOC))
+		return SCN_SKIP;
+	if (elf_getshdrstrndx(elf, &shstrndx) < 0)
+		return SCN_ALLOC;
+	const char *name = elf_strptr(elf, shstrndx, shdr.sh_name);
+	return name && (strstr(name, "text") || strstr(name, "data")) ? SCN_ALLOC_TEXT_DATA
+								       : SCN_ALLOC;
+}
+
+static unsigned char scn_cached(struct scn_cache *c, Elf *elf, GElf_Word shndx)
+{
+	if (c->elf != elf) {
+		size_t n = 0;
+		free(c->v);
+		c->v = NULL;
+		c->n = 0;
+		c->elf = elf;
+		if (elf_getshdrnum(elf, &n) == 0 && n)
+			c->v = fp_xcalloc(n, 1);
+		c->n = c->v ? n : 0;
+	}
+	if (shndx >= c->n)
+		return scn_class(elf, shndx);
+	if (c->v[shndx] == SCN_UNKNOWN)
+		c->v[shndx] = scn_class(elf, shndx);
+	return c->v[shndx];
+}
+
+/* perf's dso__load_sym_internal: function and object symbols of any
+ * allocated section; labels (STT_NOTYPE, not hidden) only in sections named
+ * *text* or *data*. */
+static int keep_symbol(struct scn_cache *c, Elf *elf, const GElf_Sym *sym, GElf_Word shndx)
+{
 	int type = GELF_ST_TYPE(sym->st_info);
 	int vis = GELF_ST_VISIBILITY(sym->st_other);
 	int label = type == STT_NOTYPE && vis != STV_HIDDEN && vis != STV_INTERNAL;
@@ -271,15 +338,8 @@ static int keep_symbol(Elf *elf, const GElf_Sym *sym, GElf_Word shndx)
 		return 0;
 	if (!label && type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT)
 		return 0;
-	Elf_Scn *scn = elf_getscn(elf, shndx);
-	if (!scn || !gelf_getshdr(scn, &shdr) || !(shdr.sh_flags & SHF_ALLOC))
-		return 0;
-	if (!label)
-		return 1;
-	if (elf_getshdrstrndx(elf, &shstrndx) < 0)
-		return 0;
-	const char *name = elf_strptr(elf, shstrndx, shdr.sh_name);
-	return name && (strstr(name, "text") || strstr(name, "data"));
+	unsigned char k = scn_cached(c, elf, shndx);
+	return label ? k == SCN_ALLOC_TEXT_DATA : k != SCN_SKIP;
 }
 
 static Elf_Scn *section_named(Elf *elf, const char *want, GElf_Shdr *shdr)
@@ -379,6 +439,7 @@ static void read_segments(struct pd_dso *d, Elf *elf)
 static void read_elf_symbols(struct pd_dso *d, Dwfl_Module *m, GElf_Addr bias)
 {
 	int n = dwfl_module_getsymtab(m);
+	struct scn_cache c = { 0 };
 
 	for (int i = 1; i < n; i++) {
 		GElf_Sym sym;
@@ -388,11 +449,12 @@ static void read_elf_symbols(struct pd_dso *d, Dwfl_Module *m, GElf_Addr bias)
 		Dwarf_Addr sbias;
 		const char *name = dwfl_module_getsym_info(m, i, &sym, &addr, &shndx,
 							   &selfelf, &sbias);
-		if (!name || !*name || !keep_symbol(selfelf, &sym, shndx))
+		if (!name || !*name || !keep_symbol(&c, selfelf, &sym, shndx))
 			continue;
 		pd_dso_add_sym(d, addr - bias, addr - bias + sym.st_size, name, strlen(name));
 		d->syms[d->nsyms - 1].binding = (uint8_t)GELF_ST_BIND(sym.st_info);
 	}
+	free(c.v);
 }
 
 /* perf (since 6.0) loads .dynsym as well as .symtab: a binary with a tiny
@@ -406,6 +468,7 @@ static void read_dynsym(struct pd_dso *d, Elf *elf)
 		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNSYM)
 			break;
 	Elf_Data *data = scn ? elf_getdata(scn, NULL) : NULL;
+	struct scn_cache c = { 0 };
 	if (!data || !sh.sh_entsize)
 		return;
 	size_t n = sh.sh_size / sh.sh_entsize;
@@ -414,11 +477,12 @@ static void read_dynsym(struct pd_dso *d, Elf *elf)
 		if (!gelf_getsym(data, (int)i, &sym))
 			break;
 		const char *name = elf_strptr(elf, sh.sh_link, sym.st_name);
-		if (!name || !*name || !keep_symbol(elf, &sym, sym.st_shndx))
+		if (!name || !*name || !keep_symbol(&c, elf, &sym, sym.st_shndx))
 			continue;
 		pd_dso_add_sym(d, sym.st_value, sym.st_value + sym.st_size, name, strlen(name));
 		d->syms[d->nsyms - 1].binding = (uint8_t)GELF_ST_BIND(sym.st_info);
 	}
+	free(c.v);
 }
 
 static int same_build_id(const struct pd_dso *d, Dwfl_Module *m)
@@ -562,25 +626,66 @@ static int kallsyms_binding(char type)
 	return isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL;
 }
 
-/* Calls fn for each line of the text file at path (kallsyms, a perf map);
- * an unreadable file marks d missing and returns -1. */
+#define TEXT_READ (1u << 20)	/* bytes per read(): fewer seq_file rounds for kallsyms */
+
+/* The whole of fd (a /proc file reports size 0: read until EOF); NULL and
+ * errno on a read error. */
+static char *read_all(int fd, size_t *len)
+{
+	size_t cap = TEXT_READ, n = 0;
+	char *buf = fp_xmalloc(cap + 1);
+
+	for (;;) {
+		if (cap - n < TEXT_READ) {
+			cap *= 2;
+			buf = fp_xrealloc(buf, cap + 1);
+		}
+		ssize_t r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = errno;
+			free(buf);
+			errno = e;
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* Calls fn for each line of the text file at path (kallsyms, a perf map),
+ * NUL-terminated without its LF; the file is read whole, in large reads
+ * (not stdio: kallsyms is 120 k lines the kernel formats per read). An
+ * unreadable file marks d missing and returns -1. */
 static int each_line(struct pd_dso *d, const char *path, void (*fn)(struct pd_dso *, char *))
 {
 	int err;
-	int fd = open_regular(path, &err);
-	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;	/* /proc files are regular */
-	char *line = NULL;
-	size_t cap = 0;
+	int fd = open_regular(path, &err);	/* /proc files are regular */
+	size_t len = 0;
+	char *text = fd >= 0 ? read_all(fd, &len) : NULL;
 
-	if (!f) {
+	if (!text) {
 		d->missing = 1;
 		d->missing_why = fp_xstrdup(strerror(err ? err : errno));
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
-	while (getline(&line, &cap, f) > 0)
-		fn(d, line);
-	free(line);
-	fclose(f);
+	close(fd);
+	for (char *p = text, *end = text + len; p < end;) {
+		char *eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			eol = end;
+		*eol = '\0';
+		fn(d, p);
+		p = eol + 1;
+	}
+	free(text);
 	return 0;
 }
 
@@ -664,17 +769,53 @@ static void load_vdso(struct pd_dso *d)
 	fixup(d, 0);
 }
 
-void pd_dso_load(struct pd_dso *d)
+static void load_now(struct pd_dso *d)
 {
-	if (d->loaded)
-		return;
-	d->loaded = 1;
 	switch (d->type) {
 	case PD_DSO_ELF: load_elf(d); break;
 	case PD_DSO_KERNEL: load_kallsyms(d); break;
 	case PD_DSO_JITMAP: load_jitmap(d); break;
 	case PD_DSO_VDSO: load_vdso(d); break;
 	}
+}
+
+static void *loader_main(void *arg)
+{
+	load_now(arg);
+	return NULL;
+}
+
+void pd_dso_preload(struct pd_dso *d)
+{
+	pthread_t *t = fp_xmalloc(sizeof *t);
+
+	if (d->loaded || d->loader || pthread_create(t, NULL, loader_main, d) != 0) {
+		free(t);
+		return;
+	}
+	d->loader = t;
+}
+
+static void join_loader(struct pd_dso *d)
+{
+	pthread_t *t = d->loader;
+
+	if (!t)
+		return;
+	pthread_join(*t, NULL);
+	free(t);
+	d->loader = NULL;
+}
+
+void pd_dso_load(struct pd_dso *d)
+{
+	if (d->loaded)
+		return;
+	d->loaded = 1;
+	if (d->loader)
+		join_loader(d);		/* loaded by the thread */
+	else
+		load_now(d);
 }
 
 struct pd_dso *pd_dso_new(const char *name, size_t len, enum pd_dso_type type)
@@ -691,6 +832,7 @@ void pd_dso_free(struct pd_dso *d)
 {
 	if (!d)
 		return;
+	join_loader(d);
 	for (size_t i = 0; i < d->narena; i++)
 		free(d->arena[i]);
 	free(d->arena);

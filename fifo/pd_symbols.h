@@ -68,6 +68,7 @@ struct pd_dso {
 	char *missing_why;	/* why the file could not be read, or NULL */
 	char *path;		/* ELF: the file its symbols were read from (the
 				 * recorded path or the build-id cache), or NULL */
+	void *loader;		/* pd_dso_preload's thread, until joined */
 };
 
 /* Creates a dso named name (not loaded yet); type from the name. */
@@ -76,6 +77,11 @@ void pd_dso_free(struct pd_dso *d);
 /* Loads the symbols on first use (never fails: a missing file gives an
  * empty table and d->missing). */
 void pd_dso_load(struct pd_dso *d);
+/* Starts loading the symbols in a thread of their own (the kernel's:
+ * reading /proc/kallsyms is mostly the kernel's time), so the first lookup
+ * waits less or not at all; pd_dso_load joins it. Touches nothing but d.
+ * Falls back to loading on first use if no thread can be started. */
+void pd_dso_preload(struct pd_dso *d);
 /* The symbol covering addr (dso-relative), or NULL. */
 const struct pd_sym *pd_dso_find(struct pd_dso *d, uint64_t addr);
 /* ELF: file offset -> virtual address through the PT_LOAD segments. */

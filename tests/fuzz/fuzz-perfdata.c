@@ -24,6 +24,7 @@ struct perfdata_opts {
 	const char *stage;
 	int quiet, live;
 	size_t live_buffer;
+	int preload_kernel;	/* 0 here: no kallsyms thread per input */
 };
 int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_opts *o);
 
