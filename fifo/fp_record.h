@@ -50,6 +50,8 @@
 #define FP_TAG_COMMENT '#'
 #define FP_TAG_STACK 'D'
 #define FP_TAG_REF 'R'
+#define FP_TAG_TAIL 'K'
+#define FP_TAG_TAIL_SAMPLE 'P'
 
 /* pid, tid and cpu are -1 (unknown) or 0 .. FP_ID_MAX: one rule for every
  * stage (fp-read turns a larger number perf printed into -1, and an S
@@ -96,6 +98,8 @@ enum fp_rec {
 	FP_REC_INFO,		/* I */
 	FP_REC_STACK,		/* D: a folded stack, defined once */
 	FP_REC_REF,		/* R: a folded sample of a defined stack */
+	FP_REC_TAIL,		/* K: a sample tail (event comm kinds stack), defined once */
+	FP_REC_TAIL_SAMPLE,	/* P: a sample whose tail is a K record's id */
 };
 
 /* The record type of line[0..*len). The CR rule: a CR that ends the line
@@ -197,6 +201,38 @@ int fp_ref_parse(const char *line, size_t len, struct fp_ref *r);
 void fp_write_stack_def(struct fp_wr w, uint32_t id, const char *kinds, size_t kn,
 			const char *folded, size_t fn);
 void fp_write_ref(struct fp_wr w, const struct fp_ref *r);
+
+/* ---- K sample tail, P sample of a tail: the stack-id stream --------------------- */
+
+/* A source asked for it (--stack-ids; the runner negotiates it, PROTOCOL.md)
+ * writes each distinct tail of its S records once, as a K record, and each
+ * sample as a P record: the S record's first five fields and the tail's id.
+ * fifo/fp_tails.h keeps the definitions for a reader and turns a P back
+ * into the struct fp_sample its S record would have parsed to. */
+struct fp_tail_def {
+	uint32_t id;
+	struct fp_str event, comm, kinds, stack;	/* as in S */
+	struct fp_str text;	/* "event TAB comm TAB kinds TAB stack" */
+};
+
+struct fp_tail_ref {
+	uint64_t time_ns;
+	int64_t pid, tid, cpu;	/* -1 .. FP_ID_MAX, as in S */
+	uint64_t period;
+	uint32_t id;		/* of a K record seen before */
+};
+
+/* 0, or -1 if not a well-formed K record (its tail as an S record's). */
+int fp_tail_def_parse(const char *line, size_t len, struct fp_tail_def *d);
+/* 0, or -1 if not a well-formed P record. */
+int fp_tail_ref_parse(const char *line, size_t len, struct fp_tail_ref *r);
+/* K id event comm kinds stack */
+void fp_write_tail_def(struct fp_wr w, uint32_t id, const struct fp_sample *s);
+/* P time pid tid cpu period id */
+void fp_write_tail_ref(struct fp_wr w, const struct fp_tail_ref *r);
+/* The same, its first five fields the text "time TAB pid TAB tid TAB cpu
+ * TAB period" taken verbatim from a well-formed S record. */
+void fp_write_tail_ref_head(struct fp_wr w, const char *head, size_t n, uint32_t id);
 
 /* ---- C control ------------------------------------------------------------- */
 

@@ -34,6 +34,8 @@ enum fp_rec fp_record_tag(const char *line, size_t *len)
 	case FP_TAG_INFO: return FP_REC_INFO;
 	case FP_TAG_STACK: return FP_REC_STACK;
 	case FP_TAG_REF: return FP_REC_REF;
+	case FP_TAG_TAIL: return FP_REC_TAIL;
+	case FP_TAG_TAIL_SAMPLE: return FP_REC_TAIL_SAMPLE;
 	default: return FP_REC_OTHER;
 	}
 }
@@ -161,6 +163,47 @@ int fp_ref_parse(const char *line, size_t len, struct fp_ref *r)
 		return -1;
 	r->event = f[8];
 	r->comm = f[9];
+	return 0;
+}
+
+/* ---- K, P --------------------------------------------------------------- */
+
+int fp_tail_def_parse(const char *line, size_t len, struct fp_tail_def *d)
+{
+	enum { FIELDS = 6 };
+	struct fp_str f[FIELDS];
+
+	if (!has_tag(line, len, FP_TAG_TAIL) || fp_split_fields(line, len, f, FIELDS) != FIELDS ||
+	    parse_id(f[1], &d->id) < 0 || memchr(f[5].p, '\t', f[5].n) ||
+	    f[4].n != fp_stack_depth(f[5]))
+		return -1;
+	d->event = f[2];
+	d->comm = f[3];
+	d->kinds = f[4];
+	d->stack = f[5];
+	d->text.p = f[2].p;
+	d->text.n = (size_t)(line + len - f[2].p);
+	return 0;
+}
+
+static int id_field_ok(int64_t v)
+{
+	return v >= -1 && v <= FP_ID_MAX;
+}
+
+int fp_tail_ref_parse(const char *line, size_t len, struct fp_tail_ref *r)
+{
+	enum { FIELDS = 7 };
+	struct fp_str f[FIELDS];
+
+	if (!has_tag(line, len, FP_TAG_TAIL_SAMPLE) ||
+	    fp_split_fields(line, len, f, FIELDS) != FIELDS ||
+	    fp_parse_u64(f[1].p, f[1].n, &r->time_ns) < 0 ||
+	    fp_parse_i64(f[2].p, f[2].n, &r->pid) < 0 || fp_parse_i64(f[3].p, f[3].n, &r->tid) < 0 ||
+	    fp_parse_i64(f[4].p, f[4].n, &r->cpu) < 0 ||
+	    fp_parse_u64(f[5].p, f[5].n, &r->period) < 0 || parse_id(f[6], &r->id) < 0 ||
+	    !id_field_ok(r->pid) || !id_field_ok(r->tid) || !id_field_ok(r->cpu))
+		return -1;
 	return 0;
 }
 

@@ -182,6 +182,37 @@ void fp_write_ref(struct fp_wr w, const struct fp_ref *r)
 	put_lf(w);
 }
 
+void fp_write_tail_def(struct fp_wr w, uint32_t id, const struct fp_sample *s)
+{
+	put_tag(w, FP_TAG_TAIL);
+	put_tab_u64(w, id);
+	put_tab_str(w, s->event.p, s->event.n);
+	put_tab_str(w, s->comm.p, s->comm.n);
+	put_tab_str(w, s->kinds.p, s->kinds.n);
+	put_tab_str(w, s->stack.p, s->stack.n);
+	put_lf(w);
+}
+
+void fp_write_tail_ref(struct fp_wr w, const struct fp_tail_ref *r)
+{
+	put_tag(w, FP_TAG_TAIL_SAMPLE);
+	put_tab_u64(w, r->time_ns);
+	put_tab_i64(w, r->pid);
+	put_tab_i64(w, r->tid);
+	put_tab_i64(w, r->cpu);
+	put_tab_u64(w, r->period);
+	put_tab_u64(w, r->id);
+	put_lf(w);
+}
+
+void fp_write_tail_ref_head(struct fp_wr w, const char *head, size_t n, uint32_t id)
+{
+	put_tag(w, FP_TAG_TAIL_SAMPLE);
+	put_tab_str(w, head, n);
+	put_tab_u64(w, id);
+	put_lf(w);
+}
+
 static void put_control(struct fp_wr w, const char *verb)
 {
 	put_tag(w, FP_TAG_CONTROL);

@@ -48,6 +48,7 @@
 #include "fp_fifo.h"
 #include "fp_io.h"
 #include "supervise.h"
+#include "negotiate.h"
 
 static struct fp_run *cleanup_run;	/* for the atexit path */
 
@@ -657,6 +658,7 @@ int fp_run_load(struct fp_run *r, const char *file, const struct fp_vars *v)
 		fp_pipeline_free(&r->pl);
 		return FP_EXIT_USAGE;
 	}
+	fp_negotiate_stack_ids(&r->pl);
 	r->loaded = 1;
 	r->n = r->pl.n;
 	r->stages = fp_xcalloc(r->n, sizeof *r->stages);

@@ -18,6 +18,10 @@
  *         counted=0|1 event=NAME per event name seen (first seen first),
  *         then I bucket samples= counted= idle= cells= columns= overflow=
  *         bad=.
+ *         The stack-id stream (PROTOCOL.md): K records are kept and passed
+ *         on, a P record is a sample like an S record (counted, passed on
+ *         or dropped by the same rules); a malformed or undefined one is
+ *         dropped with a W record and counted in bad=.
  * Events: one event at a time, so that the heatmap and the flame graph
  *         count the same samples. By default only samples of the first
  *         event seen (as perf report and stackcollapse-perf.pl) are counted
@@ -47,6 +51,7 @@
 #include "fp_rangectl.h"
 #include "fp_record.h"
 #include "fp_strtab.h"
+#include "fp_tails.h"
 
 #define USAGE "usage: fp-bucket [--rows N] [--keep-idle] [--max-columns N] [--name NAME] " \
 	"[--event NAMES|--all-events]"
@@ -83,6 +88,7 @@ struct dirty_cell {
 
 struct bucket {
 	struct fp_pump *pump;
+	struct fp_tails tails;	/* K definitions of the stack-id stream */
 	unsigned rows;
 	int keep_idle;
 	size_t max_columns;
@@ -362,6 +368,24 @@ static void update_base(struct bucket *b, uint64_t time_ns)
 	write_geometry(b);
 }
 
+/* A valid sample (from an S, or a P and its K): counted, and its record
+ * passed on unless its event is not counted or it is idle. */
+static void count_and_pass(struct bucket *b, const struct fp_sample *s, const char *line,
+			   size_t len)
+{
+	b->samples++;
+	update_base(b, s->time_ns);
+	if (!event_wanted(b, s))
+		return;
+	if (fp_sample_is_idle(s)) {
+		b->idle++;
+		if (!b->keep_idle)
+			return;
+	}
+	count_sample(b, s->time_ns);
+	fp_write_line(fp_out_wr(&b->pump->out), line, len);
+}
+
 static void on_sample(struct bucket *b, const char *line, size_t len)
 {
 	struct fp_sample s;
@@ -372,17 +396,34 @@ static void on_sample(struct bucket *b, const char *line, size_t len)
 			     "see PROTOCOL.md): dropped");
 		return;
 	}
-	b->samples++;
-	update_base(b, s.time_ns);
-	if (!event_wanted(b, &s))
+	count_and_pass(b, &s, line, len);
+}
+
+/* The stack-id stream: K records are kept and passed on, P records are
+ * samples. */
+static void on_tail(struct bucket *b, const char *line, size_t len)
+{
+	int err = fp_tails_define_line(&b->tails, line, len);
+
+	if (err) {
+		b->bad++;
+		fp_pump_warn(b->pump, "%s", fp_tails_problem(err));
 		return;
-	if (fp_sample_is_idle(&s)) {
-		b->idle++;
-		if (!b->keep_idle)
-			return;
 	}
-	count_sample(b, s.time_ns);
 	fp_write_line(fp_out_wr(&b->pump->out), line, len);
+}
+
+static void on_tail_sample(struct bucket *b, const char *line, size_t len)
+{
+	struct fp_sample s;
+	int err = fp_tails_sample_line(&b->tails, line, len, &s, NULL);
+
+	if (err) {
+		b->bad++;
+		fp_pump_warn(b->pump, "%s", fp_tails_problem(err));
+		return;
+	}
+	count_and_pass(b, &s, line, len);
 }
 
 static void on_control(struct bucket *b, const char *line, size_t len)
@@ -410,6 +451,12 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 	switch (fp_record_tag(line, &len)) {
 	case FP_REC_SAMPLE:
 		on_sample(b, line, len);
+		return;
+	case FP_REC_TAIL:
+		on_tail(b, line, len);
+		return;
+	case FP_REC_TAIL_SAMPLE:
+		on_tail_sample(b, line, len);
 		return;
 	case FP_REC_HEADER:
 		fp_header_require(line, len, p->in_name, p->lineno);
@@ -486,7 +533,9 @@ int main(int argc, char **argv)
 	fp_pump_init(&p, EV_DEFAULT, 0, 1, &bucket_ops, &b, 0);
 	p.stage = name;
 	b.pump = &p;
+	fp_tails_init(&b.tails);
 	rc = fp_pump_run(&p);
+	fp_tails_free(&b.tails);
 	free_columns(&b);
 	free(b.dirty);
 	free(b.first_event);

@@ -25,6 +25,9 @@
  * kinds and folded string), once for the life of the process (C reset
  * keeps the ids). fp-render stores them to draw the flame graph of any
  * time range: each sample is folded once, here.
+ * The stack-id stream (PROTOCOL.md): K records are consumed (kept by id), a
+ * P record is folded as its S record would be (a tail folded once: its
+ * folded stack id is remembered, unless --pid/--tid put the pid in it).
  * With --plain: a plain folded file (`stack count` lines) at end of input,
  * nothing else on stdout; warnings go to stderr only.
  *
@@ -50,6 +53,7 @@
 #include "fp_opts.h"
 #include "fp_rangectl.h"
 #include "fp_record.h"
+#include "fp_tails.h"
 
 #define USAGE "usage: fp-fold [--plain] [--weight samples|period] [--pid|--tid] " \
 	"[--kernel] [--jit] [--all] [--event-filter EV|--all-events] [--event-root] " \
@@ -58,6 +62,7 @@
 #define STAGE_NAME "fold"
 #define DEFAULT_INTERVAL_MS 1000
 #define MS_PER_SEC 1000.0
+#define TAIL_FOLD_MIN 1024
 
 enum weight { WEIGHT_SAMPLES, WEIGHT_PERIOD };
 
@@ -110,6 +115,9 @@ struct fold_state {
 	struct fold_options opt;
 	struct fp_pump pump;
 	struct fp_strtab table;	/* ids stay across resets (D records) */
+	struct fp_tails tails;	/* K definitions (the stack-id stream) */
+	uint32_t *tail_fold;	/* K id -> folded stack id + 1, 0: not yet */
+	size_t tail_fold_n;
 	size_t stacks;		/* counted since the last reset */
 	struct fp_fold_buf folded, kinds;
 	uint32_t *sorted;
@@ -203,36 +211,108 @@ static void pass_sample(struct fold_state *st, const struct fp_sample *s, uint32
 	fp_write_ref(w, &r);
 }
 
-static void fold_sample(struct fold_state *st, const char *line, size_t len)
+/* The folded stack id of a P sample of tail `tail`, if folded before: the
+ * folded string depends only on the tail unless the root names the pid or
+ * tid. FP_STRTAB_NONE if not known yet. */
+static uint32_t cached_fold(struct fold_state *st, uint32_t tail)
 {
-	struct fp_sample s;
-	uint64_t count;
-	uint32_t id;
-	int added;
+	if (st->opt.fold.root_id != FP_FOLD_ROOT_COMM || tail >= st->tail_fold_n ||
+	    !st->tail_fold[tail])
+		return FP_STRTAB_NONE;
+	return st->tail_fold[tail] - 1;
+}
 
-	if (fp_sample_parse(line, len, &s) != 0) {
-		st->bad_samples++;
-		sample_warning(st, line, len);
+static void remember_fold(struct fold_state *st, uint32_t tail, uint32_t id)
+{
+	if (st->opt.fold.root_id != FP_FOLD_ROOT_COMM)
 		return;
+	if (tail >= st->tail_fold_n) {
+		size_t n = st->tail_fold_n ? st->tail_fold_n : TAIL_FOLD_MIN;
+		while (n <= tail)
+			n *= 2;
+		st->tail_fold = fp_xrealloc(st->tail_fold, n * sizeof *st->tail_fold);
+		memset(st->tail_fold + st->tail_fold_n, 0,
+		       (n - st->tail_fold_n) * sizeof *st->tail_fold);
+		st->tail_fold_n = n;
 	}
-	if (!event_wanted(st, &s))
+	st->tail_fold[tail] = id + 1;
+}
+
+/* Folds and counts a valid sample; tail is its K id (P records) or
+ * FP_STRTAB_NONE (S records). */
+static void fold_parsed(struct fold_state *st, const struct fp_sample *s, uint32_t tail)
+{
+	uint64_t count;
+	uint32_t id = FP_STRTAB_NONE;
+	int added = 0;
+
+	if (!event_wanted(st, s))
 		return;
-	if (fp_fold_build(&st->folded, &s, &st->opt.fold,
-			  st->opt.pass_samples ? &st->kinds : NULL) != 0) {
-		st->bad_samples++;
-		input_warning(st, "malformed S record skipped: kinds must have one character per frame");
-		return;
+	if (tail != FP_STRTAB_NONE)
+		id = cached_fold(st, tail);
+	if (id == FP_STRTAB_NONE) {
+		if (fp_fold_build(&st->folded, s, &st->opt.fold,
+				  st->opt.pass_samples ? &st->kinds : NULL) != 0) {
+			st->bad_samples++;
+			input_warning(st, "malformed S record skipped: kinds must have one character per frame");
+			return;
+		}
+		id = fp_strtab_intern(&st->table, st->folded.p, st->folded.len, &added);
+		if (tail != FP_STRTAB_NONE)
+			remember_fold(st, tail, id);
 	}
 	/* A period of 0 counts 1, as in stackcollapse (`$period = 1 if not $period`). */
-	count = st->opt.weight == WEIGHT_PERIOD && s.period ? s.period : 1;
-	id = fp_strtab_intern(&st->table, st->folded.p, st->folded.len, &added);
+	count = st->opt.weight == WEIGHT_PERIOD && s->period ? s->period : 1;
 	if (st->table.ent[id].count == 0)
 		st->stacks++;
 	fp_strtab_add(&st->table, id, count);
 	st->samples++;
 	st->changed = 1;
 	if (st->opt.pass_samples)
-		pass_sample(st, &s, id, added, count);
+		pass_sample(st, s, id, added, count);
+}
+
+static void fold_sample(struct fold_state *st, const char *line, size_t len)
+{
+	struct fp_sample s;
+
+	if (fp_sample_parse(line, len, &s) != 0) {
+		st->bad_samples++;
+		sample_warning(st, line, len);
+		return;
+	}
+	fold_parsed(st, &s, FP_STRTAB_NONE);
+}
+
+/* The stack-id stream: K records define tails (consumed: what follows fold
+ * sees D and R), P records are samples. */
+static void on_tail(struct fold_state *st, const char *line, size_t len)
+{
+	struct fp_tail_def d;
+	int err = fp_tail_def_parse(line, len, &d) < 0 ? FP_TAILS_MALFORMED
+							: fp_tails_define(&st->tails, &d);
+
+	if (err) {
+		st->bad_samples++;
+		input_warning(st, fp_tails_problem(err));
+		return;
+	}
+	if (d.id < st->tail_fold_n)
+		st->tail_fold[d.id] = 0;	/* a new definition of the id */
+}
+
+static void on_tail_sample(struct fold_state *st, const char *line, size_t len)
+{
+	struct fp_sample s;
+	uint32_t tail;
+	int err = fp_tails_sample_line(&st->tails, line, len, &s, &tail);
+
+	if (err) {
+		st->bad_samples++;
+		input_warning(st, fp_tails_problem(err));
+		return;
+	}
+	fold_parsed(st, &s, tail);
 }
 
 static void write_stats(struct fold_state *st)
@@ -300,6 +380,12 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 	switch (fp_record_tag(line, &len)) {
 	case FP_REC_SAMPLE:
 		fold_sample(st, line, len);
+		return;
+	case FP_REC_TAIL:
+		on_tail(st, line, len);
+		return;
+	case FP_REC_TAIL_SAMPLE:
+		on_tail_sample(st, line, len);
 		return;
 	case FP_REC_CONTROL:
 		if (fp_control_parse(line, len, &c) < 0)
@@ -451,6 +537,7 @@ int main(int argc, char **argv)
 	if (st.opt.event_filter)
 		st.event_filter = fp_xstrdup(st.opt.event_filter);
 	fp_strtab_init(&st.table);
+	fp_tails_init(&st.tails);
 
 	fp_pump_init(&st.pump, EV_DEFAULT, in_fd, 1, &fold_ops, &st, FP_PUMP_GZIP);
 	st.pump.in_name = in_name;
@@ -465,6 +552,8 @@ int main(int argc, char **argv)
 	int rc = fp_pump_run(&st.pump);
 
 	fp_strtab_free(&st.table);
+	fp_tails_free(&st.tails);
+	free(st.tail_fold);
 	fp_fold_buf_free(&st.folded);
 	fp_fold_buf_free(&st.kinds);
 	free(st.sorted);

@@ -3,7 +3,7 @@
  *
  * Interface:
  *	fp-perfdata [--name NAME] [--kallsyms FILE] [--live] [--live-buffer BYTES]
- *	            [-q] [FILE]
+ *	            [--stack-ids] [-q] [FILE]
  *
  * Input: a perf.data file (perf record -o FILE), or perf's pipe format
  * (perf record -o - ...) from FILE, a FIFO or stdin. The format is told by
@@ -23,6 +23,10 @@
  *	late_events=.. forced_flushes=.. dropped_samples=.. corrupt_callchains=..
  *	unwound=.. unwind_incomplete=.. truncated=0|1 bytes=..
  * --call-graph dwarf user stacks are unwound with libdwfl (fifo/pd_unwind.h).
+ * With --stack-ids (the runner asks for it when every stage reading the
+ * samples reads the stack-id stream, fifo/PROTOCOL.md): each distinct tail
+ * (event, comm, kinds, stack) once as a K record, each sample as a P record
+ * naming it, instead of S records.
  * Frames, names and kinds are those fp-read makes of perf script's text
  * (docs/fp-perfdata.md lists what differs: times in ns, real pids).
  *
@@ -50,12 +54,13 @@
 #include "fp_io.h"
 #include "fp_opts.h"
 #include "fp_record.h"
+#include "fp_tails.h"
 #include "pd_machine.h"
 #include "pd_read.h"
 #include "pd_unwind.h"
 
 #define USAGE "usage: fp-perfdata [--name NAME] [--kallsyms FILE] [--live] " \
-	"[--live-buffer BYTES] [-q] [FILE]"
+	"[--live-buffer BYTES] [--stack-ids] [-q] [FILE]"
 #define DEFAULT_STAGE_NAME "read"	/* the source stage, as fp-read */
 #define READ_CHUNK (256u << 10)
 /* perf script resolves at most this many entries of a callchain
@@ -79,6 +84,8 @@ struct perfdata_opts {
 	const char *stage;
 	int quiet, live;
 	size_t live_buffer;
+	int preload_kernel;	/* read kallsyms in a thread from the start */
+	int stack_ids;		/* --stack-ids: K and P records instead of S */
 };
 int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_opts *o);
 
@@ -106,6 +113,10 @@ struct perfdata {
 	uint64_t frames_out;		/* frames in the written samples */
 	uint64_t corrupt_chains;	/* callchains discarded as perf does */
 	struct pd_unwind *unwind;	/* --call-graph dwarf user stacks */
+	/* --stack-ids: tails numbered by (event, comm, frame ids) */
+	int stack_ids;
+	struct fp_tailw tails;
+	struct fp_wmem key;
 	/* the S record being built */
 	uint32_t frames[MAX_FRAMES];
 	uint64_t ips[MAX_STACK];
@@ -198,6 +209,28 @@ static size_t resolve_chain(struct perfdata *pd, const struct pd_sample *s,
 
 static void report_drops(struct perfdata *pd, int force);
 
+/* The kinds and stack fields of the n frames resolved (len bytes of
+ * names and separators), root first, into out. */
+static void build_stack(struct perfdata *pd, size_t n, size_t len, struct fp_sample *out)
+{
+	if (len > pd->stack_cap) {
+		pd->stack_cap = len * 2;
+		pd->stack = fp_xrealloc(pd->stack, pd->stack_cap);
+	}
+	/* perf's callchain is leaf first; the record wants the root first */
+	char *p = pd->stack;
+	for (size_t i = n; i-- > 0;) {
+		const struct pd_frame *f = &pd->mach.frames[pd->frames[i]];
+		memcpy(p, pd->mach.names + f->off, f->len);
+		p += f->len;
+		if (i)
+			*p++ = ';';
+		pd->kinds[n - 1 - i] = f->kind;
+	}
+	out->kinds = (struct fp_str){ pd->kinds, n };
+	out->stack = (struct fp_str){ pd->stack, (size_t)(p - pd->stack) };
+}
+
 static void write_sample(struct perfdata *pd, const struct pd_sample *s)
 {
 	if (pd->live) {
@@ -220,30 +253,35 @@ static void write_sample(struct perfdata *pd, const struct pd_sample *s)
 		     "%u bytes: dropped", t->comm, FP_LINE_MAX);
 		return;
 	}
-	if (len > pd->stack_cap) {
-		pd->stack_cap = len * 2;
-		pd->stack = fp_xrealloc(pd->stack, pd->stack_cap);
-	}
-	/* perf's callchain is leaf first; the record wants the root first */
-	char *p = pd->stack;
-	for (size_t i = n; i-- > 0;) {
-		const struct pd_frame *f = &pd->mach.frames[pd->frames[i]];
-		memcpy(p, pd->mach.names + f->off, f->len);
-		p += f->len;
-		if (i)
-			*p++ = ';';
-		pd->kinds[n - 1 - i] = f->kind;
-	}
-	pd->frames_out += n;
 	struct fp_sample out = {
 		.time_ns = s->time, .pid = s->pid, .tid = s->tid, .cpu = s->cpu,
 		.period = s->period,
 		.event = { s->ev->name, s->ev->name_len },
 		.comm = { t->comm, t->comm_len },
-		.kinds = { pd->kinds, n },
-		.stack = { pd->stack, (size_t)(p - pd->stack) },
 	};
-	fp_write_sample(pd->wr, &out);
+	uint32_t id = 0;
+	int added = 1;
+	if (pd->stack_ids) {
+		/* the tail's key: its event, comm and frame ids, cheaper to hash
+		 * than its text, which is built for a new tail only */
+		const struct pd_evsel *ev = s->ev;
+		pd->key.len = 0;
+		fp_wmem_add(&pd->key, &ev, sizeof ev);
+		fp_wmem_add(&pd->key, &t->comm_len, sizeof t->comm_len);
+		fp_wmem_add(&pd->key, t->comm, t->comm_len);
+		fp_wmem_add(&pd->key, pd->frames, n * sizeof pd->frames[0]);
+		id = fp_tailw_intern(&pd->tails, pd->key.p, pd->key.len, &added);
+	}
+	pd->frames_out += n;
+	if (added) {
+		build_stack(pd, n, len, &out);
+		if (!pd->stack_ids) {
+			fp_write_sample(pd->wr, &out);
+			return;
+		}
+		fp_write_tail_def(pd->wr, id, &out);
+	}
+	fp_tailw_ref(pd->wr, &out, id);
 }
 
 /* ---- reader callbacks ----------------------------------------------------- */
@@ -451,6 +489,8 @@ int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_
 	pd.quiet = o->quiet;
 	pd.live = o->live;
 	pd.live_buffer = o->live_buffer;
+	pd.stack_ids = o->stack_ids;
+	fp_tailw_init(&pd.tails);
 	pd.kinds = fp_xmalloc(MAX_FRAMES);
 	pd.stack_cap = STACK_CAP_MIN;
 	pd.stack = fp_xmalloc(pd.stack_cap);
@@ -458,6 +498,8 @@ int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_
 	pd_machine_init(&pd.mach);
 	pd.mach.missing = on_missing;
 	pd.mach.ctx = &pd;
+	if (o->preload_kernel)
+		pd_machine_preload_kernel(&pd.mach);
 	pd_reader_init(&pd.rd, &reader_ops, &pd);
 	pd.wr = fp_out_wr(&pd.out);
 	fp_write_header(pd.wr);
@@ -484,6 +526,8 @@ int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_
 	fp_out_free(&pd.out);
 	free(pd.kinds);
 	free(pd.stack);
+	fp_tailw_free(&pd.tails);
+	fp_wmem_free(&pd.key);
 	return rc;
 }
 
@@ -495,7 +539,8 @@ static void opt_kallsyms(void *ctx, const char *opt, const char *arg)
 
 int main(int argc, char **argv)
 {
-	struct perfdata_opts o = { DEFAULT_STAGE_NAME, 0, 0, LIVE_BUFFER_MAX };
+	/* kallsyms is read alongside the recording's first records */
+	struct perfdata_opts o = { DEFAULT_STAGE_NAME, 0, 0, LIVE_BUFFER_MAX, 1, 0 };
 	uint64_t live_buffer = LIVE_BUFFER_MAX;
 	const struct fp_opt options[] = {
 		{ "name", FP_OPT_NAME, &o.stage },
@@ -503,6 +548,7 @@ int main(int argc, char **argv)
 		{ "kallsyms", FP_OPT_FN, .fn = opt_kallsyms },
 		{ "live", FP_OPT_FLAG, &o.live },
 		{ "live-buffer", FP_OPT_U64, &live_buffer, LIVE_BUFFER_MIN, LIVE_BUFFER_MAX },
+		{ "stack-ids", FP_OPT_FLAG, &o.stack_ids },
 		{ NULL },
 	};
 

@@ -41,6 +41,7 @@
 #include "fp_opts.h"
 #include "fp_rangectl.h"
 #include "fp_record.h"
+#include "fp_tails.h"
 #include "fp_regex.h"
 
 #define USAGE "usage: fp-range [--from S] [--to S] [--pid LIST] [--tid LIST] [--cpu LIST]\n" \
@@ -131,6 +132,13 @@ struct range {
 	struct fp_strtab strs;	/* tail texts, id = index in tails */
 	struct tail *tails;
 	size_t ntails, captails;
+	/* the stack-id stream: upstream K id -> own tail id + 1 (0: undefined).
+	 * Downstream gets K records of the own ids, so replays keep working
+	 * whatever the upstream numbering (and a restarted source's). */
+	struct fp_tails up_defs;	/* the upstream K records */
+	uint32_t *up_tail;	/* up id -> own tail id + 1, 0: not interned yet */
+	size_t up_tail_cap;
+	size_t out_defined;	/* own ids 0 .. out_defined-1 have gone out as K */
 
 	/* history ring */
 	struct history_entry *hist;
@@ -151,13 +159,11 @@ static const char *tail_text(const struct range *r, const struct tail *t)
 	return fp_strtab_str(&r->strs, (uint32_t)(t - r->tails), NULL);
 }
 
-/* Returns the id of the sample's tail, interning it on first sight. The
- * tail is the end of the S line from the event field on. */
-static uint32_t intern_tail(struct range *r, const char *line, size_t len,
-			    const struct fp_sample *s)
+/* Returns the id of a tail text ("event TAB comm TAB kinds TAB stack"),
+ * interning it on first sight; offsets of its comm and stack given. */
+static uint32_t intern_tail_text(struct range *r, const char *text, size_t n, size_t event_n,
+				 size_t comm_off, size_t comm_n, size_t stack_off)
 {
-	const char *text = s->event.p;
-	size_t n = line + len - text;
 	int added;
 	uint32_t id = fp_strtab_intern(&r->strs, text, n, &added);
 	struct tail *t;
@@ -170,13 +176,23 @@ static uint32_t intern_tail(struct range *r, const char *line, size_t len,
 	}
 	t = &r->tails[r->ntails++];
 	t->len = (uint32_t)n;
-	t->event_len = (uint32_t)s->event.n;
-	t->comm_off = (uint32_t)(s->comm.p - text);
-	t->comm_len = (uint32_t)s->comm.n;
-	t->stack_off = (uint32_t)(s->stack.p - text);
+	t->event_len = (uint32_t)event_n;
+	t->comm_off = (uint32_t)comm_off;
+	t->comm_len = (uint32_t)comm_n;
+	t->stack_off = (uint32_t)stack_off;
 	t->verdict_gen = 0;
 	t->verdict = 0;
 	return id;
+}
+
+/* The id of an S sample's tail: the end of its line from the event field on. */
+static uint32_t intern_tail(struct range *r, const char *line, size_t len,
+			    const struct fp_sample *s)
+{
+	const char *text = s->event.p;
+
+	return intern_tail_text(r, text, (size_t)(line + len - text), s->event.n,
+				(size_t)(s->comm.p - text), s->comm.n, (size_t)(s->stack.p - text));
 }
 
 /* ---- filters -------------------------------------------------------------- */
@@ -452,21 +468,53 @@ static int apply_command(struct range *r, const struct fp_rangectl_cmd *c,
 
 /* ---- output --------------------------------------------------------------- */
 
-static void write_history_sample(const struct range *r, struct fp_out *o,
-				 const struct history_entry *h, const struct tail *t)
+/* The sample of h and tail t (the tail "event TAB comm TAB kinds TAB stack"
+ * of a valid S record). */
+static void history_sample(const struct range *r, const struct history_entry *h,
+			   const struct tail *t, struct fp_sample *s)
 {
 	struct fp_str f[4];
-	struct fp_sample s = {
+
+	*s = (struct fp_sample){
 		.time_ns = h->time_ns, .pid = h->pid, .tid = h->tid, .cpu = h->cpu,
 		.period = h->period,
 	};
-
-	/* the tail is "event TAB comm TAB kinds TAB stack" of a valid S record */
 	fp_split_fields(tail_text(r, t), t->len, f, 4);
-	s.event = f[0];
-	s.comm = f[1];
-	s.kinds = f[2];
-	s.stack = f[3];
+	s->event = f[0];
+	s->comm = f[1];
+	s->kinds = f[2];
+	s->stack = f[3];
+}
+
+/* A sample as the stack-id stream: the K records of the own ids up to its
+ * tail's first (ids go out dense, 0, 1, 2, ..., as the protocol wants,
+ * whatever order the tails are first selected in), then the P record. */
+static void write_tail_sample(struct range *r, struct fp_out *o, const struct history_entry *h)
+{
+	struct fp_sample s;
+
+	while (r->out_defined <= h->tail) {
+		const struct history_entry d = { .tail = (uint32_t)r->out_defined };
+		history_sample(r, &d, &r->tails[d.tail], &s);
+		fp_write_tail_def(fp_out_wr(o), d.tail, &s);
+		r->out_defined++;
+	}
+	history_sample(r, h, &r->tails[h->tail], &s);
+	fp_tailw_ref(fp_out_wr(o), &s, h->tail);
+}
+
+/* A replayed sample: as P if its tail is defined downstream, else as the
+ * S record it came as. */
+static void write_history_sample(struct range *r, struct fp_out *o,
+				 const struct history_entry *h, const struct tail *t)
+{
+	struct fp_sample s;
+
+	if (h->tail < r->out_defined) {
+		write_tail_sample(r, o, h);
+		return;
+	}
+	history_sample(r, h, t, &s);
 	fp_write_sample(fp_out_wr(o), &s);
 }
 
@@ -611,10 +659,30 @@ static void remember(struct range *r, const struct history_entry *h)
 	r->hist[(r->hist_start + r->hist_len++) % r->hist_cap] = *h;
 }
 
+/* A valid sample whose tail is interned: kept, and passed on if it is
+ * selected (the S line as it came, or a P of the own tail id). */
+static void take_sample(struct range *r, const struct history_entry *h, const char *line,
+			size_t len, int as_tail_ref)
+{
+	r->seen++;
+	if (!r->have_base) {
+		r->have_base = 1;
+		r->base_ns = h->time_ns / FP_NSEC_PER_SEC * FP_NSEC_PER_SEC;
+	}
+	remember(r, h);
+	if (sample_passes(r, h)) {
+		r->passed++;
+		if (as_tail_ref)
+			write_tail_sample(r, &r->pump->out, h);
+		else
+			fp_write_line(fp_out_wr(&r->pump->out), line, len);
+	}
+	regex_over_limit(r);
+}
+
 static void on_sample(struct range *r, const char *line, size_t len)
 {
 	struct fp_sample s;
-	struct history_entry h;
 
 	if (fp_sample_parse(line, len, &s) < 0) {
 		r->bad++;
@@ -622,22 +690,65 @@ static void on_sample(struct range *r, const char *line, size_t len)
 			     "see PROTOCOL.md): dropped");
 		return;
 	}
-	r->seen++;
-	if (!r->have_base) {
-		r->have_base = 1;
-		r->base_ns = s.time_ns / FP_NSEC_PER_SEC * FP_NSEC_PER_SEC;
-	}
-	h = (struct history_entry){
+	const struct history_entry h = {
 		.time_ns = s.time_ns, .period = s.period,
 		.pid = (int32_t)s.pid, .tid = (int32_t)s.tid, .cpu = (int32_t)s.cpu,
 		.tail = intern_tail(r, line, len, &s),
 	};
-	remember(r, &h);
-	if (sample_passes(r, &h)) {
-		r->passed++;
-		fp_write_line(fp_out_wr(&r->pump->out), line, len);
+	take_sample(r, &h, line, len, 0);
+}
+
+/* K: the upstream id now names this tail (interned like an S record's).
+ * Not passed on: downstream gets the K of the own id before its first P. */
+/* K: kept by its upstream id; its tail is interned at its first sample
+ * (so unique_stacks counts the tails of samples, as with S records). Not
+ * passed on: downstream gets the K of the own id before its first P. */
+static void on_tail(struct range *r, const char *line, size_t len)
+{
+	struct fp_tail_def d;
+	int err = fp_tail_def_parse(line, len, &d) < 0 ? FP_TAILS_MALFORMED
+							: fp_tails_define(&r->up_defs, &d);
+
+	if (err) {
+		r->bad++;
+		fp_pump_warn(r->pump, "%s", fp_tails_problem(err));
+		return;
 	}
-	regex_over_limit(r);
+	if (d.id >= r->up_tail_cap) {
+		size_t cap = r->up_tail_cap ? r->up_tail_cap : TAILS_MIN;
+		while (cap <= d.id)
+			cap *= 2;
+		r->up_tail = fp_xrealloc(r->up_tail, cap * sizeof *r->up_tail);
+		memset(r->up_tail + r->up_tail_cap, 0, (cap - r->up_tail_cap) * sizeof *r->up_tail);
+		r->up_tail_cap = cap;
+	}
+	r->up_tail[d.id] = 0;	/* (re)defined: interned at its next sample */
+}
+
+static void on_tail_sample(struct range *r, const char *line, size_t len)
+{
+	struct fp_tail_ref ref;
+	struct fp_sample s;
+	int err = fp_tail_ref_parse(line, len, &ref) < 0 ? FP_TAILS_MALFORMED
+							 : fp_tails_sample(&r->up_defs, &ref, &s);
+
+	if (err) {
+		r->bad++;
+		fp_pump_warn(r->pump, "%s", fp_tails_problem(err));
+		return;
+	}
+	if (!r->up_tail[ref.id]) {
+		const char *text = s.event.p;
+		r->up_tail[ref.id] = intern_tail_text(r, text, (size_t)(s.stack.p + s.stack.n - text),
+						      s.event.n, (size_t)(s.comm.p - text), s.comm.n,
+						      (size_t)(s.stack.p - text)) + 1;
+	}
+	const struct history_entry h = {
+		.time_ns = ref.time_ns, .period = ref.period,
+		.pid = (int32_t)ref.pid, .tid = (int32_t)ref.tid, .cpu = (int32_t)ref.cpu,
+		.tail = r->up_tail[ref.id] - 1,
+	};
+	take_sample(r, &h, line, len, 1);
 }
 
 /* G <rows> <base_sec>: the heatmap axis. When it moves while a range is
@@ -673,6 +784,12 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 	switch (fp_record_tag(line, &len)) {
 	case FP_REC_SAMPLE:
 		on_sample(r, line, len);
+		return;
+	case FP_REC_TAIL:
+		on_tail(r, line, len);
+		return;
+	case FP_REC_TAIL_SAMPLE:
+		on_tail_sample(r, line, len);
 		return;
 	case FP_REC_GEOMETRY:
 		replays = r->replays;
@@ -946,6 +1063,7 @@ int main(int argc, char **argv)
 
 	fp_set_prog(argv[0]);
 	fp_strtab_init(&r.strs);
+	fp_tails_init(&r.up_defs);
 	fp_opts_parse(argc, argv, options, USAGE, 0, &r);
 	r.hist_max = (size_t)hist_max;
 	if (r.has_from && r.has_to && r.from_ns > r.to_ns)
@@ -973,5 +1091,7 @@ int main(int argc, char **argv)
 	free(r.hist);
 	free(r.tails);
 	fp_strtab_free(&r.strs);
+	fp_tails_free(&r.up_defs);
+	free(r.up_tail);
 	return rc;
 }

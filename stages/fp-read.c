@@ -1,7 +1,13 @@
 /* fp-read: turn `perf script` text into a flamepipe stream of S records.
  *
  * Interface:
- *	fp-read [--name NAME] [--live] [--live-buffer BYTES] [--srcline] [-q] [FILE]
+ *	fp-read [--name NAME] [--live] [--live-buffer BYTES] [--srcline] [--stack-ids]
+ *		[-q] [FILE]
+ *
+ * --stack-ids: the stack-id stream (fifo/PROTOCOL.md; the runner asks for
+ * it when every stage that reads the samples reads it): each distinct
+ * sample tail (event, comm, kinds, stack) once as a K record, each sample
+ * as a P record naming it, instead of S records.
  *
  * --srcline: input from `perf script -F +srcline`: each frame's name gets
  * `:file.c:12` from the line after it (stackcollapse-perf.pl --srcline), so
@@ -69,9 +75,10 @@
 #include "fp_opts.h"
 #include "fp_perfparse.h"
 #include "fp_record.h"
+#include "fp_tails.h"
 #include "fp_recording.h"
 
-#define USAGE "usage: fp-read [--name NAME] [--live] [--live-buffer BYTES] [--time START,END] [--index] [--srcline] [-q] [FILE]"
+#define USAGE "usage: fp-read [--name NAME] [--live] [--live-buffer BYTES] [--time START,END] [--index] [--srcline] [--stack-ids] [-q] [FILE]"
 
 #define DEFAULT_STAGE_NAME "read"
 /* Warnings of one kind (W records and stderr lines) shown before the rest
@@ -115,6 +122,8 @@ static const char *const warn_kind_name[WARN_KINDS] = {
 struct reader {
 	struct fp_pump pump;
 	struct fp_perf_parser parser;
+	int stack_ids;			/* --stack-ids: K and P records instead of S */
+	struct fp_tailw tails;
 	int quiet;
 	int live;			/* --live: drop samples rather than block */
 	size_t live_buffer;		/* drop while more than this is waiting */
@@ -313,7 +322,11 @@ static void on_record(void *ctx, const char *rec, size_t len)
 		if (r->dropped != r->dropped_reported)
 			report_drops(r, 0);
 	}
-	fp_out_write(&r->pump.out, rec, len);
+	n = len;
+	if (r->stack_ids && fp_record_tag(rec, &n) == FP_REC_SAMPLE)
+		fp_tailw_write_line(&r->tails, fp_out_wr(&r->pump.out), rec, len);
+	else
+		fp_out_write(&r->pump.out, rec, len);
 }
 
 static void on_problem(void *ctx, enum fp_perf_problem what, const char *line, size_t len)
@@ -493,6 +506,7 @@ struct options {
 	int has_time;		/* --time given (else every sample) */
 	int index;		/* --index: print a recording's time index */
 	int srcline;		/* --srcline: frame names get :file:line */
+	int stack_ids;		/* --stack-ids: the stack-id stream (K, P) */
 };
 
 /* --time START,END: perf timestamps in seconds (as perf script prints
@@ -527,6 +541,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		{ "time", FP_OPT_FN, .fn = opt_time },
 		{ "index", FP_OPT_FLAG, &o->index },
 		{ "srcline", FP_OPT_FLAG, &o->srcline },
+		{ "stack-ids", FP_OPT_FLAG, &o->stack_ids },
 		{ NULL },
 	};
 	int first;
@@ -582,7 +597,10 @@ static void rec_line(void *ctx, char *line, size_t len)
 	if (s.time_ns < r->from_ns || s.time_ns >= r->to_ns)
 		return;
 	rr->samples++;
-	fp_write_line(fp_out_wr(&rr->out), line, len);
+	if (r->stack_ids)
+		fp_tailw_write_line(&r->tails, fp_out_wr(&rr->out), line, len);
+	else
+		fp_write_line(fp_out_wr(&rr->out), line, len);
 }
 
 /* A recording: its S records (those in --time), read batch by batch
@@ -659,8 +677,13 @@ static int read_input(struct reader *r, const struct options *o, int in_fd,
 	r->progress_fd = o->progress_fd;
 	r->from_ns = o->has_time ? o->from_ns : 0;
 	r->to_ns = o->has_time ? o->to_ns : UINT64_MAX;
-	if (!o->live && fp_rec_is_recording(in_fd))
-		return read_recording(r, o, in_fd, out_fd, in_name);
+	r->stack_ids = o->stack_ids;
+	fp_tailw_init(&r->tails);
+	if (!o->live && fp_rec_is_recording(in_fd)) {
+		int rc = read_recording(r, o, in_fd, out_fd, in_name);
+		fp_tailw_free(&r->tails);
+		return rc;
+	}
 	fp_perf_init(&r->parser, &perf_ops, r);
 	r->parser.srcline = o->srcline;
 	fp_pump_init(&r->pump, EV_DEFAULT, in_fd, out_fd, &pump_ops, r,
@@ -680,6 +703,7 @@ static int read_input(struct reader *r, const struct options *o, int in_fd,
 		rc = FP_EXIT_DATA;
 	}
 	fp_perf_free(&r->parser);
+	fp_tailw_free(&r->tails);
 	return rc;
 }
 

@@ -1,0 +1,221 @@
+/* fp_tails.c: K definitions by id for the readers of the stack-id stream,
+ * tail numbering for its writers (fp_tails.h, fifo/PROTOCOL.md). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fp_error.h"
+#include "fp_tails.h"
+
+#define TAILS_MIN 1024
+#define TEXT_MIN (64u << 10)
+
+void fp_tails_init(struct fp_tails *t)
+{
+	memset(t, 0, sizeof *t);
+}
+
+void fp_tails_free(struct fp_tails *t)
+{
+	free(t->v);
+	free(t->text);
+	memset(t, 0, sizeof *t);
+}
+
+static size_t text_add(struct fp_tails *t, const char *p, size_t n)
+{
+	if (t->text_cap - t->text_len < n) {
+		size_t cap = t->text_cap ? t->text_cap : TEXT_MIN;
+		while (cap - t->text_len < n)
+			cap *= 2;
+		t->text = fp_xrealloc(t->text, cap);
+		t->text_cap = cap;
+	}
+	size_t off = t->text_len;
+	memcpy(t->text + off, p, n);
+	t->text_len += n;
+	return off;
+}
+
+int fp_tails_define(struct fp_tails *t, const struct fp_tail_def *d)
+{
+	if (d->id > t->n)
+		return FP_TAILS_SKIPS_AHEAD;
+	if (d->id == t->n) {
+		if (t->n == t->cap) {
+			t->cap = t->cap ? t->cap * 2 : TAILS_MIN;
+			t->v = fp_xrealloc(t->v, t->cap * sizeof *t->v);
+		}
+		t->v[t->n++].defined = 0;
+	}
+	struct fp_tail_slot *sl = &t->v[d->id];
+	const char *base = d->text.p;
+	if (sl->defined)
+		t->redefined++;	/* the old text stays in the arena: bounded by input */
+	else
+		t->defined++;
+	sl->off = text_add(t, base, d->text.n);
+	sl->event_n = (uint32_t)d->event.n;
+	sl->comm_off = (uint32_t)(d->comm.p - base);
+	sl->comm_n = (uint32_t)d->comm.n;
+	sl->kinds_off = (uint32_t)(d->kinds.p - base);
+	sl->kinds_n = (uint32_t)d->kinds.n;
+	sl->stack_off = (uint32_t)(d->stack.p - base);
+	sl->stack_n = (uint32_t)d->stack.n;
+	sl->defined = 1;
+	return FP_TAILS_OK;
+}
+
+int fp_tails_define_line(struct fp_tails *t, const char *line, size_t len)
+{
+	struct fp_tail_def d;
+
+	if (fp_tail_def_parse(line, len, &d) < 0)
+		return FP_TAILS_MALFORMED;
+	return fp_tails_define(t, &d);
+}
+
+int fp_tails_sample(const struct fp_tails *t, const struct fp_tail_ref *r, struct fp_sample *s)
+{
+	if (r->id >= t->n || !t->v[r->id].defined)
+		return FP_TAILS_UNDEFINED;
+	const struct fp_tail_slot *sl = &t->v[r->id];
+	const char *base = t->text + sl->off;
+	s->time_ns = r->time_ns;
+	s->pid = r->pid;
+	s->tid = r->tid;
+	s->cpu = r->cpu;
+	s->period = r->period;
+	s->event = (struct fp_str){ base, sl->event_n };
+	s->comm = (struct fp_str){ base + sl->comm_off, sl->comm_n };
+	s->kinds = (struct fp_str){ base + sl->kinds_off, sl->kinds_n };
+	s->stack = (struct fp_str){ base + sl->stack_off, sl->stack_n };
+	return FP_TAILS_OK;
+}
+
+int fp_tails_sample_line(const struct fp_tails *t, const char *line, size_t len,
+			 struct fp_sample *s, uint32_t *id)
+{
+	struct fp_tail_ref r;
+
+	if (fp_tail_ref_parse(line, len, &r) < 0)
+		return FP_TAILS_MALFORMED;
+	if (id)
+		*id = r.id;
+	return fp_tails_sample(t, &r, s);
+}
+
+const char *fp_tails_problem(int err)
+{
+	switch (err) {
+	case FP_TAILS_MALFORMED:
+		return "malformed K or P record (K id event comm kinds stack; "
+		       "P time_ns pid tid cpu period id; see PROTOCOL.md): dropped";
+	case FP_TAILS_SKIPS_AHEAD:
+		return "K record whose id skips ahead (ids are 0, 1, 2, ...): dropped";
+	case FP_TAILS_UNDEFINED:
+		return "P record of a tail id no K record defined: dropped";
+	default:
+		return "ok";
+	}
+}
+
+/* ---- negotiation ---------------------------------------------------------- */
+
+static const struct {
+	const char *program;
+	enum fp_tails_role role;
+} roles[] = {
+	{ "fp-read", FP_TAILS_SOURCE },
+	{ "fp-perfdata", FP_TAILS_SOURCE },
+	{ "fp-bucket", FP_TAILS_PASSES },
+	{ "fp-range", FP_TAILS_PASSES },
+	{ "fp-fold", FP_TAILS_CONSUMES },
+};
+
+enum fp_tails_role fp_tails_role_of(const char *program)
+{
+	for (size_t i = 0; i < sizeof roles / sizeof roles[0]; i++)
+		if (strcmp(program, roles[i].program) == 0)
+			return roles[i].role;
+	return FP_TAILS_NO;
+}
+
+/* ---- writers -------------------------------------------------------------- */
+
+void fp_tailw_init(struct fp_tailw *w)
+{
+	memset(w, 0, sizeof *w);
+	fp_strtab_init(&w->keys);
+}
+
+void fp_tailw_free(struct fp_tailw *w)
+{
+	fp_strtab_free(&w->keys);
+	fp_wmem_free(&w->scratch);
+}
+
+void fp_tailw_ref(struct fp_wr out, const struct fp_sample *s, uint32_t id)
+{
+	const struct fp_tail_ref r = {
+		.time_ns = s->time_ns, .pid = s->pid, .tid = s->tid, .cpu = s->cpu,
+		.period = s->period, .id = id,
+	};
+
+	fp_write_tail_ref(out, &r);
+}
+
+void fp_tailw_write(struct fp_tailw *w, struct fp_wr out, const struct fp_sample *s)
+{
+	const char *key = s->event.p;
+	size_t n;
+	int added;
+
+	/* an S record's tail is one run of bytes; else join the fields */
+	if (s->comm.p == s->event.p + s->event.n + 1 &&
+	    s->kinds.p == s->comm.p + s->comm.n + 1 &&
+	    s->stack.p == s->kinds.p + s->kinds.n + 1) {
+		n = (size_t)(s->stack.p + s->stack.n - key);
+	} else {
+		w->scratch.len = 0;
+		fp_wmem_add(&w->scratch, s->event.p, s->event.n);
+		fp_wmem_add(&w->scratch, "\t", 1);
+		fp_wmem_add(&w->scratch, s->comm.p, s->comm.n);
+		fp_wmem_add(&w->scratch, "\t", 1);
+		fp_wmem_add(&w->scratch, s->kinds.p, s->kinds.n);
+		fp_wmem_add(&w->scratch, "\t", 1);
+		fp_wmem_add(&w->scratch, s->stack.p, s->stack.n);
+		key = w->scratch.p;
+		n = w->scratch.len;
+	}
+	uint32_t id = fp_tailw_intern(w, key, n, &added);
+	if (added)
+		fp_write_tail_def(out, id, s);
+	fp_tailw_ref(out, s, id);
+}
+
+#define SAMPLE_HEAD_FIELDS 5	/* time pid tid cpu period, before the tail */
+
+void fp_tailw_write_line(struct fp_tailw *w, struct fp_wr out, const char *rec, size_t len)
+{
+	const char *end = rec + len, *p = len > 1 ? rec + 1 : NULL;	/* the TAB after the tag */
+	struct fp_sample s;
+	int added;
+
+	if (len && end[-1] == '\n')
+		end--;
+	for (int i = 0; i < SAMPLE_HEAD_FIELDS && p && p + 1 < end; i++)
+		p = memchr(p + 1, '\t', (size_t)(end - p - 1));
+	const char *tail = p ? p + 1 : end;
+	size_t n = (size_t)(end - tail);
+	uint32_t id = p ? fp_strtab_find(&w->keys, tail, n) : FP_STRTAB_NONE;
+	if (id == FP_STRTAB_NONE) {
+		if (!p || fp_sample_parse(rec, (size_t)(end - rec), &s) < 0) {
+			/* not a well-formed S record: passed on as it is */
+			fp_write_line(out, rec, (size_t)(end - rec));
+			return;
+		}
+		id = fp_tailw_intern(w, tail, n, &added);
+		fp_write_tail_def(out, id, &s);
+	}
+	fp_write_tail_ref_head(out, rec + 2, (size_t)(p - rec - 2), id);
+}

@@ -1,0 +1,107 @@
+/* fp_tails.h: the stack-id stream (fifo/PROTOCOL.md, K and P records) for
+ * the stages that read it and the sources that write it.
+ *
+ * A reader keeps every K definition by its id (struct fp_tails) and turns
+ * each P record back into the struct fp_sample its S record would have
+ * parsed to, so a stage handles S and P samples with one code path:
+ *
+ *	case FP_REC_TAIL:        fp_tails_define_line(&t, line, len);  (then pass it on)
+ *	case FP_REC_TAIL_SAMPLE: if (fp_tails_sample_line(&t, line, len, &s) == 0) ...
+ *
+ * A writer (fp-read, fp-perfdata with --stack-ids) numbers the tails it
+ * writes with struct fp_tailw: fp_tailw_write(&w, out, &sample) writes the
+ * K record the first time a tail is seen, then the P record. A source that
+ * can tell a tail by something cheaper than its text (fp-perfdata: the
+ * frame ids) interns that key itself with fp_tailw_intern and writes the K
+ * record only for a new key.
+ *
+ * Memory follows the distinct tails (each came as a K record, or, for a
+ * writer, as a sample), never the samples.
+ */
+#ifndef FP_TAILS_H
+#define FP_TAILS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fp_record.h"
+#include "fp_strtab.h"
+
+/* One definition: offsets into the arena. */
+struct fp_tail_slot {
+	size_t off;		/* "event TAB comm TAB kinds TAB stack" */
+	uint32_t event_n, comm_off, comm_n, kinds_off, kinds_n, stack_off, stack_n;
+	int defined;
+};
+
+struct fp_tails {
+	struct fp_tail_slot *v;
+	size_t n, cap;		/* ids 0 .. n-1 have a slot */
+	char *text;
+	size_t text_len, text_cap;
+	uint64_t defined, redefined;
+};
+
+/* Why a K or P record was not taken (for the stage's W record). */
+enum fp_tails_err {
+	FP_TAILS_OK = 0,
+	FP_TAILS_MALFORMED = -1,	/* not a well-formed K / P record */
+	FP_TAILS_SKIPS_AHEAD = -2,	/* K: an id past the next one */
+	FP_TAILS_UNDEFINED = -3,	/* P: no K defined its id */
+};
+
+void fp_tails_init(struct fp_tails *t);
+void fp_tails_free(struct fp_tails *t);
+/* Stores a K record's definition (an id defined before is replaced: a
+ * restarted source numbers from 0 again). FP_TAILS_OK or an error. */
+int fp_tails_define(struct fp_tails *t, const struct fp_tail_def *d);
+int fp_tails_define_line(struct fp_tails *t, const char *line, size_t len);
+/* The sample of a P record, its strings pointing into t (valid until the
+ * next define). FP_TAILS_OK or an error. */
+int fp_tails_sample(const struct fp_tails *t, const struct fp_tail_ref *r, struct fp_sample *s);
+int fp_tails_sample_line(const struct fp_tails *t, const char *line, size_t len,
+			 struct fp_sample *s, uint32_t *id);
+/* The message of an error, for a W record. */
+const char *fp_tails_problem(int err);
+
+/* ---- negotiation (PROTOCOL.md) ------------------------------------------- */
+
+/* The option a source (fp-read, fp-perfdata) takes to write the stack-id
+ * stream. */
+#define FP_TAILS_SOURCE_OPTION "--stack-ids"
+
+enum fp_tails_role {
+	FP_TAILS_NO,		/* reads S only: wants plain samples */
+	FP_TAILS_SOURCE,	/* writes K and P when given FP_TAILS_SOURCE_OPTION */
+	FP_TAILS_PASSES,	/* reads K and P and passes samples on */
+	FP_TAILS_CONSUMES,	/* reads K and P; nothing after it sees samples */
+};
+
+/* What a program (its file name, without directories) does with the
+ * stack-id stream: flamepipe's own stages declare it here, once. */
+enum fp_tails_role fp_tails_role_of(const char *program);
+
+/* ---- writers -------------------------------------------------------------- */
+
+struct fp_tailw {
+	struct fp_strtab keys;	/* the tails' keys; id = tail id */
+	struct fp_wmem scratch;	/* a tail whose fields are not contiguous */
+};
+
+void fp_tailw_init(struct fp_tailw *w);
+void fp_tailw_free(struct fp_tailw *w);
+/* The id of a tail key, *added = 1 if new (write its K record then). */
+static inline uint32_t fp_tailw_intern(struct fp_tailw *w, const char *key, size_t n,
+				       int *added)
+{
+	return fp_strtab_intern(&w->keys, key, n, added);
+}
+/* The sample s as K (first time its tail is seen) and P records. */
+void fp_tailw_write(struct fp_tailw *w, struct fp_wr out, const struct fp_sample *s);
+/* The same for a well-formed S record (LF optional) as a source built it:
+ * its tail interned as text, its numbers copied, not parsed again. */
+void fp_tailw_write_line(struct fp_tailw *w, struct fp_wr out, const char *rec, size_t len);
+/* The P record of s, whose tail is id. */
+void fp_tailw_ref(struct fp_wr out, const struct fp_sample *s, uint32_t id);
+
+#endif

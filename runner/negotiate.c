@@ -1,0 +1,79 @@
+/* negotiate.c: the stream options the runner negotiates between the
+ * stages of a pipeline before it starts them (fifo/PROTOCOL.md,
+ * "Negotiation").
+ *
+ * The stack-id stream (K and P records): a source writes it only when
+ * asked, and the runner asks only when every stage that reads the source's
+ * samples reads K and P: from the source, each following stage passes
+ * them on (fp-bucket, fp-range) until one consumes them (fp-fold). A stage
+ * of any other program on the way (grep, awk, a script, fp-record) gets
+ * plain S records, and so does the whole chain. A stage that may be
+ * restarted (restart=...) would lose the definitions it was sent, so a
+ * chain with one gets plain records too. FLAMEPIPE_STACK_IDS=0 in the
+ * environment turns the negotiation off (the bench compares both).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fp_error.h"
+#include "fp_tails.h"
+#include "negotiate.h"
+
+static const char *program_name(const struct fp_stage_spec *st)
+{
+	const char *p = st->path ? st->path : st->argv[0];
+	const char *slash = strrchr(p, '/');
+
+	return slash ? slash + 1 : p;
+}
+
+static int has_arg(const struct fp_stage_spec *st, const char *arg)
+{
+	for (size_t i = 1; i < st->argc; i++)
+		if (strcmp(st->argv[i], arg) == 0)
+			return 1;
+	return 0;
+}
+
+/* The index of the stage whose samples can go as the stack-id stream, or
+ * -1: the first source, if every stage after it passes K and P on up to
+ * one that consumes them, and none of them restarts. */
+static long stack_id_source(const struct fp_pipeline *pl)
+{
+	size_t src = 0;
+
+	while (src < pl->n && fp_tails_role_of(program_name(&pl->stages[src])) != FP_TAILS_SOURCE)
+		src++;
+	if (src == pl->n || pl->stages[src].restart != FP_RESTART_NEVER)
+		return -1;
+	for (size_t i = src + 1; i < pl->n; i++) {
+		const struct fp_stage_spec *st = &pl->stages[i];
+		enum fp_tails_role role = fp_tails_role_of(program_name(st));
+
+		if (st->restart != FP_RESTART_NEVER)
+			return -1;
+		if (role == FP_TAILS_CONSUMES)
+			return (long)src;
+		if (role != FP_TAILS_PASSES)
+			return -1;
+	}
+	return -1;	/* no consumer: the samples leave the pipeline */
+}
+
+int fp_negotiate_stack_ids(struct fp_pipeline *pl)
+{
+	const char *env = getenv("FLAMEPIPE_STACK_IDS");
+	long src;
+
+	if ((env && strcmp(env, "0") == 0) || (src = stack_id_source(pl)) < 0)
+		return 0;
+	struct fp_stage_spec *st = &pl->stages[src];
+	if (has_arg(st, FP_TAILS_SOURCE_OPTION))
+		return 1;
+	/* the option goes first: a source's last argument is its input */
+	st->argv = fp_xrealloc(st->argv, (st->argc + 2) * sizeof *st->argv);
+	memmove(st->argv + 2, st->argv + 1, st->argc * sizeof *st->argv);
+	st->argv[1] = fp_xstrdup(FP_TAILS_SOURCE_OPTION);
+	st->argc++;
+	return 1;
+}

@@ -1,0 +1,12 @@
+/* negotiate.h: stream options agreed between a pipeline's stages before
+ * they start (negotiate.c, fifo/PROTOCOL.md "Negotiation"). */
+#ifndef FP_NEGOTIATE_H
+#define FP_NEGOTIATE_H
+
+#include "pipeline.h"
+
+/* Gives the source `--stack-ids` when every stage reading its samples
+ * reads the stack-id stream. Returns 1 if it did (or it had it), else 0. */
+int fp_negotiate_stack_ids(struct fp_pipeline *pl);
+
+#endif
