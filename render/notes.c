@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "fp_error.h"
+#include "escape.h"
 #include "fp_record.h"
 #include "notes.h"
 
@@ -33,12 +34,51 @@ void fp_notes_warning_record(struct fp_notes *n, const char *line, size_t len)
 	fp_notes_add(n, text, (size_t)m < sizeof text ? (size_t)m : sizeof text - 1);
 }
 
+#define BUCKET_EVENT "bucket-event"
+
+/* I bucket-event samples=N counted=0|1 event=NAME (docs/stages.md). */
+static void bucket_event(struct fp_notes *n, const struct fp_info *info)
+{
+	struct fp_str name;
+	uint64_t samples, counted;
+	size_t i;
+
+	if (fp_info_get_text(info, "event", &name) < 0 || fp_info_get(info, "samples", &samples) < 0 ||
+	    fp_info_get(info, "counted", &counted) < 0)
+		return;
+	for (i = 0; i < n->n_events; i++)
+		if (strlen(n->events[i].name) == name.n && !memcmp(n->events[i].name, name.p, name.n))
+			break;
+	if (i == n->n_events) {
+		if (n->n_events == FP_NOTES_EVENTS)
+			return;
+		n->events[n->n_events++].name = fp_xstrndup(name.p, name.n);
+	}
+	n->events[i].samples = samples;
+	n->events[i].counted = counted != 0;
+}
+
+void fp_notes_events_json(const struct fp_notes *n, struct fp_sink *s)
+{
+	fp_sink_str(s, "\"capture_events\":[");
+	for (size_t i = 0; i < n->n_events; i++) {
+		fp_sink_str(s, i ? ",{\"name\":" : "{\"name\":");
+		fp_json_string(s, n->events[i].name, strlen(n->events[i].name));
+		fp_sink_str(s, ",\"samples\":");
+		fp_sink_u64(s, n->events[i].samples);
+		fp_sink_printf(s, ",\"counted\":%d}", n->events[i].counted);
+	}
+	fp_sink_char(s, ']');
+}
+
 void fp_notes_info_record(struct fp_notes *n, const char *line, size_t len)
 {
 	struct fp_info info;
 
 	if (fp_info_parse(line, len, &info) < 0)
 		return;
+	if (info.stage.n == strlen(BUCKET_EVENT) && !memcmp(info.stage.p, BUCKET_EVENT, info.stage.n))
+		bucket_event(n, &info);
 	const char *rest = info.stage.p;
 	size_t rest_n = len - (size_t)(rest - line);
 	size_t stage_n = info.stage.n;
@@ -86,5 +126,7 @@ void fp_notes_free(struct fp_notes *n)
 		free(n->stats[i].stage);
 		free(n->stats[i].text);
 	}
+	for (size_t i = 0; i < n->n_events; i++)
+		free(n->events[i].name);
 	memset(n, 0, sizeof *n);
 }

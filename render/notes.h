@@ -21,9 +21,11 @@
 #include <stdint.h>
 
 #include "heatmap.h"
+#include "sink.h"
 
 #define FP_NOTES_WARNINGS 200	/* kept for the page; the rest are counted */
 #define FP_NOTES_STATS 32	/* stages whose I records are kept */
+#define FP_NOTES_EVENTS 64	/* fp-bucket's events (it lists 64 at most) */
 
 struct fp_notes {
 	char *warnings[FP_NOTES_WARNINGS + 1];	/* + "N more" */
@@ -34,18 +36,30 @@ struct fp_notes {
 		char *text;	/* "stage TAB k=v TAB ..." as fp_heatmap_html wants */
 	} stats[FP_NOTES_STATS];
 	size_t n_stats;
+	/* the capture's events, from fp-bucket's `I bucket-event` records:
+	 * whether it kept (counted) each, so the page can name those left out */
+	struct {
+		char *name;
+		uint64_t samples;
+		int counted;
+	} events[FP_NOTES_EVENTS];
+	size_t n_events;
 };
 
 /* A warning's text (copied). */
 void fp_notes_add(struct fp_notes *n, const char *text, size_t len);
 /* W TAB stage TAB where TAB message -> "stage: where: message". */
 void fp_notes_warning_record(struct fp_notes *n, const char *line, size_t len);
-/* I TAB stage TAB k=v ...: the latest line per stage is kept. */
+/* I TAB stage TAB k=v ...: the latest line per stage is kept; a
+ * bucket-event one also sets its event in n->events. */
 void fp_notes_info_record(struct fp_notes *n, const char *line, size_t len);
 /* Points o->warnings and o->stats at the kept notes; stats[] (room for
  * FP_NOTES_STATS + 1) gets the stages' lines and then own_stats. */
 void fp_notes_to_page(struct fp_notes *n, struct fp_heatmap_opts *o, const char **stats,
 		      const char *own_stats);
+/* "capture_events":[{"name":N,"samples":S,"counted":0|1},...] (a JSON
+ * member, names escaped for a <script>). */
+void fp_notes_events_json(const struct fp_notes *n, struct fp_sink *s);
 void fp_notes_free(struct fp_notes *n);
 
 #endif

@@ -320,6 +320,20 @@ export function answer(d, name, url) {
 	return f(d, p);
 }
 
+// The capture's events the report left out (fp-bucket keeps the first
+// one unless --event or --all-events), named next to the event picker.
+function eventNote(events) {
+	var out = events.filter(function (e) { return !e.counted; });
+	var pick = document.getElementById('event-pick');
+	if (!out.length || !pick) return;
+	var note = document.createElement('span');
+	note.id = 'event-note';
+	note.className = 'hint';
+	note.textContent = ' The capture also has ' + out.map(function (e) { return e.name + ' (' + e.samples + ' samples)'; })
+		.join(', ') + ', not in this report: flamepipe report --all-events keeps every event for this picker.';
+	pick.parentNode.parentNode.insertBefore(note, pick.parentNode.nextSibling);
+}
+
 // Plugs the source in and starts the page on the report's profile.
 export function start() {
 	var doc = window.parent && window.parent !== window ? window.parent.document : document;
@@ -331,6 +345,7 @@ export function start() {
 	// the heatmap's rows are the report's (its cells are bucketed once)
 	var h = { file: name };
 	if (tl.rows !== ROWS_DEFAULT) h.rows = tl.rows;
+	eventNote(tl.capture_events || []);
 	var note = document.createElement('p');
 	note.id = 'chart-note';
 	note.className = 'hint';

@@ -462,7 +462,7 @@ static void json_cells(struct fp_sink *s, const struct cell_entry *c, size_t nc,
 }
 
 void fp_timeline_json(const struct fp_timeline *tl, struct fp_sink *s, const struct fp_heatmap *hm,
-		      const struct fp_flame_opts *o)
+		      const struct fp_flame_opts *o, const char *members)
 {
 	struct cell_entry *c = fp_xmalloc((tl->n ? tl->n : 1) * sizeof *c);
 	struct fp_heatmap_axis ax;
@@ -476,6 +476,10 @@ void fp_timeline_json(const struct fp_timeline *tl, struct fp_sink *s, const str
 	nc = merge_entries(c, collect_entries(tl, hm, &ax, &owners, c));
 	json_owners(tl, s, &owners);
 	json_cells(s, c, nc, hm->rows ? hm->rows : 1);
+	if (members) {
+		fp_sink_str(s, ",\n");
+		fp_sink_str(s, members);
+	}
 	fp_sink_str(s, "}");
 	free(c);
 	fp_strtab_free(&owners);

@@ -109,8 +109,9 @@ char fp_timeline_kind(const struct fp_timeline *tl, const char *name, size_t n);
  *	 "colors":["#rrggbb",...],"stacks":[[1,2,3],...],
  *	 "cells":[col,row,k,stack,count,...(k pairs)...]}
  * cells are those of the heatmap geometry hm; names escaped for a <script>.
- * Colours come from fp_flame_color with the names' kinds. */
+ * Colours come from fp_flame_color with the names' kinds. members (NULL:
+ * none) are more JSON members of the caller's, written last. */
 void fp_timeline_json(const struct fp_timeline *tl, struct fp_sink *s, const struct fp_heatmap *hm,
-		      const struct fp_flame_opts *o);
+		      const struct fp_flame_opts *o, const char *members);
 
 #endif

@@ -370,7 +370,12 @@ static int timeline_for_page(struct render *r, struct fp_sink *tj, char *note, s
 		return 0;
 	}
 	fp_sink_init_mem(tj);
-	fp_timeline_json(&r->tl, tj, &r->hm, &o);
+	struct fp_sink ev;	/* the capture's events: the views name those left out */
+	fp_sink_init_mem(&ev);
+	fp_notes_events_json(&r->notes, &ev);
+	fp_sink_char(&ev, '\0');
+	fp_timeline_json(&r->tl, tj, &r->hm, &o, ev.buf);
+	fp_sink_free(&ev);
 	r->timeline_bytes = tj->len;
 	if (tj->len > (uint64_t)r->opt.timeline_max_mb * BYTES_PER_MB) {
 		snprintf(note, n, "The samples' timeline would add %.1f MB to this page (more than "

@@ -69,4 +69,16 @@ test_expect_success 'a cell lists its entries in the order their first sample ca
 	test_cmp want got
 '
 
+test_expect_success 'capture_events: every event fp-bucket saw, with its samples and whether it was kept' '
+	e() { printf "S\t%s\t1\t1\t0\t1\t%s\tapp\tu\tmain\n" "$1" "$2"; } &&
+	{ e 1000000000 cpu-clock; e 1100000000 page-faults; e 1200000000 cpu-clock; } >two.S &&
+	fp-bucket <two.S | fp-fold --pass-samples | fp-render --outdir two 2>/dev/null &&
+	timeline two/index.html >two.json &&
+	jq -c ".capture_events" two.json >got &&
+	echo "[{\"name\":\"cpu-clock\",\"samples\":2,\"counted\":1},{\"name\":\"page-faults\",\"samples\":1,\"counted\":0}]" >want &&
+	test_cmp want got &&
+	fp-bucket --all-events <two.S | fp-fold --pass-samples --all-events | fp-render --outdir all 2>/dev/null &&
+	timeline all/index.html | jq -e "[.capture_events[].counted] == [1, 1] and .total == 3"
+'
+
 test_done

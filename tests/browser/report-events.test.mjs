@@ -5,7 +5,8 @@
 // the heatmap total = the flame graph total = perf's own count of that
 // event (perf script -F event); "all events, each as root" has one root
 // frame per event. The default report (no --all-events) holds the first
-// event only, and its views count exactly that.
+// event only, and its views count exactly that and name the other event
+// (with perf's count) and --all-events.
 // Skips (ok # skip) without perf or the permission to use it.
 // Screenshots: tests/artifacts/report-events-*.png.
 import { execFileSync } from 'node:child_process';
@@ -76,6 +77,11 @@ await step('the default report (first event only): its views count that event', 
 	const opts = await p.views.$$eval('#event-pick option', (os) => os.length);
 	eq(opts, 1, 'options');
 	await waitTotals(p.views, perCount.get(first));
+	const other = EVENTS.find((e) => e !== first);
+	const note = await p.views.textContent('#event-note');
+	check(note.includes(`${other} (${perCount.get(other)} samples)`) && note.includes('--all-events'),
+	      'the left-out event is not named: ' + note);
+	check(!(await page.views.$('#event-note')), 'the --all-events report names an event as left out');
 	eq(p.problems.join('; '), '', 'errors');
 	await p.close();
 });

@@ -194,7 +194,7 @@ static void json_escapes_names_and_lists_cells_with_pairs(void **state)
 	add(&tl, "S\t10015000000\t1\t1\t0\t1\tev\tc\tu\t</script>");
 	add(&tl, "S\t11999000000\t1\t1\t0\t1\tev\tc\tu\tz");
 	fp_sink_init_mem(&s);
-	fp_timeline_json(&tl, &s, &hm, &o);
+	fp_timeline_json(&tl, &s, &hm, &o, NULL);
 	fp_sink_char(&s, '\0');
 	assert_non_null(strstr(s.buf, "\"names\":[\"c\",\"\\u003c/script\\u003e\",\"z\"]"));
 	assert_null(strchr(s.buf, '<'));
