@@ -11,9 +11,9 @@
 // JavaScript regular expressions here (PCRE2 on the server).
 
 import { setSource } from './api.js';
+import { ROWS_CHOICES, ROWS_DEFAULT } from './util.js';
 
 var NS_PER_SEC = 1e9;
-var ROWS_DEFAULT = 50;		// web/ui's, which the address need not name
 var ENTRY = 3;			// stack, owner, count
 var OWNER = 5;			// pid, tid, cpu, comm label, event label
 var LIB = { k: 'kernel', u: 'user', j: 'jit', i: 'inlined', x: 'unknown' };
@@ -342,9 +342,10 @@ export function start() {
 	var d = prepare(tl);
 	setSource(function (url) { return answer(d, name, url); });
 	window.flamepipeReport = { data: d, answer: function (url) { return answer(d, name, url); } };
-	// the heatmap's rows are the report's (its cells are bucketed once)
+	// the heatmap's rows are the report's (its cells are bucketed once;
+	// the answers carry them, the address names one of the page's choices)
 	var h = { file: name };
-	if (tl.rows !== ROWS_DEFAULT) h.rows = tl.rows;
+	if (tl.rows !== ROWS_DEFAULT && ROWS_CHOICES.indexOf(tl.rows) >= 0) h.rows = tl.rows;
 	eventNote(tl.capture_events || []);
 	var note = document.createElement('p');
 	note.id = 'chart-note';

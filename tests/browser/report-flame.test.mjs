@@ -80,6 +80,15 @@ await step('icicle and the help overlay ("?") work in the report', async () => {
 	check(await v.isHidden('#flame-help'), 'help overlay not closed');
 });
 
+await step('a report with --rows 20 (not one of the page\'s choices) opens at 20 rows, no error', async () => {
+	const p20 = await openReport(browser, report(CAPTURE, ['--rows', '20'], 'rows20'));
+	eq(await p20.views.evaluate(() => window.flamepipe.state.heat.rows), 20, 'rows drawn');
+	eq(await p20.views.evaluate(() => window.flamepipe.drawnCells().length), 7 * 20, 'cells drawn');
+	check(await p20.views.isHidden('#error'), 'error banner: ' + await p20.views.textContent('#error'));
+	eq(p20.problems.join('; '), '', 'errors');
+	await p20.close();
+});
+
 await step('no console or page errors, no network requests', async () => {
 	eq(page.problems.join('; '), '', 'errors');
 	eq(networkRequests(page).join(' '), '', 'network requests');
