@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BIN, TOP, ARTIFACTS } from './tap-lib.mjs';
+import { BIN, TOP, ARTIFACTS, step, eq, finish } from './tap-lib.mjs';
 import { run, tmpdir } from './render-lib.mjs';
 
 export { step, check, eq, finish, deadline, onCleanup, launch } from './tap-lib.mjs';
@@ -57,6 +57,16 @@ export async function clickViewsCell(page, t) {
 		return { x: c.x - r.left, y: c.y - r.top };
 	}, t);
 	await ov.click({ position: p });
+}
+// The centre of the root's child frame NAME in the views, in the page's
+// coordinates (for the mouse).
+export function rootFramePoint(frame, name) {
+	return frame.evaluate((name) => {
+		const d = window.flamepipe.flame.data, i = d.nodes.findIndex((n) => n.depth === 1 && n.name === name);
+		const r = document.querySelector(`#flame g.frame[data-i="${i}"] rect`).getBoundingClientRect();
+		const f = window.frameElement.getBoundingClientRect();
+		return { x: f.left + r.left + r.width / 2, y: f.top + r.top + r.height / 2 };
+	}, name);
 }
 // Requests other than the page's own file:// files and the views' blob: modules.
 export function networkRequests(page) {
@@ -109,4 +119,16 @@ export function tableMismatches(rows, fns) {
 	return rows.filter((r) => !fns.has(r.name) || fns.get(r.name).self !== r.self || fns.get(r.name).total !== r.total)
 		.map((r) => `${r.name}: table ${r.self}/${r.total}, folded ${JSON.stringify(fns.get(r.name))}`)
 		.concat([...fns.keys()].filter((f) => !seen.has(f)).map((f) => f + ': not in the table'));
+}
+
+// The last step of every report test: no console or page error and no
+// request off the machine on any of the pages; then the TAP plan.
+export async function endClean(...pages) {
+	await step('no console or page errors, no network requests', async () => {
+		for (const p of pages) {
+			eq(p.problems.join('; '), '', 'errors');
+			eq(networkRequests(p).join(' '), '', 'network requests');
+		}
+	});
+	await finish(0);
 }
