@@ -1,5 +1,7 @@
 /* owners.c: the processes or threads of a folded table rooted at
- * "comm-ID" frames (fp-fold --pid / --tid), for /threads/. */
+ * "comm-ID" frames (fp-fold --pid / --tid), for /threads/. fp-fold --tid
+ * writes "comm-PID/TID" (stackcollapse-perf.pl's --tid) when it knows
+ * both, "comm-TID" when it knows only the thread. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,15 @@ static int cmp_owner(const void *a, const void *b)
 	if (x->samples != y->samples)
 		return x->samples < y->samples ? 1 : -1;
 	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The id of a root "comm-ID" or "comm-PID/TID" in [dash, end): the
+ * TID and *pid = PID for the second form, else ID and *pid = -1. */
+static long long root_id(const char *dash, const char *end, long long *pid)
+{
+	const char *slash = memchr(dash, '/', (size_t)(end - dash));
+	*pid = slash ? strtoll(dash, NULL, 10) : -1;
+	return strtoll(slash ? slash + 1 : dash, NULL, 10);
 }
 
 /* Sums a folded table rooted at "comm-ID" frames by root; sorted, heaviest
@@ -39,7 +50,7 @@ size_t owners_of(const struct folded_text *f, struct owner **out)
 			dash--;
 		uint64_t count;
 		if (dash > p && sp > p && fp_parse_u64(sp, (size_t)(eol - sp), &count) == 0) {
-			long long id = strtoll(dash, NULL, 10);
+			long long pid, id = root_id(dash, root_end, &pid);
 			size_t cl = (size_t)(dash - 1 - p), i;
 			for (i = 0; i < n; i++)
 				if (v[i].id == id && strlen(v[i].comm) == cl && !memcmp(v[i].comm, p, cl))
@@ -47,7 +58,7 @@ size_t owners_of(const struct folded_text *f, struct owner **out)
 			if (i == n) {
 				if (n == cap)
 					v = fp_xrealloc(v, (cap = cap ? 2 * cap : 64) * sizeof *v);
-				v[n++] = (struct owner){ fp_xstrndup(p, cl), id, 0 };
+				v[n++] = (struct owner){ fp_xstrndup(p, cl), id, pid, 0 };
 			}
 			v[i].samples += count;
 		}
@@ -64,7 +75,10 @@ void owners_json(struct fp_sink *s, const char *key, const char *idkey,
 {
 	fp_sink_printf(s, ",\"%s\":[", key);
 	for (size_t i = 0; i < n && i < THREADS_MAX; i++) {
-		fp_sink_printf(s, "%s{\"%s\":%lld,\"comm\":", i ? "," : "", idkey, v[i].id);
+		fp_sink_printf(s, "%s{\"%s\":%lld,", i ? "," : "", idkey, v[i].id);
+		if (v[i].pid >= 0)
+			fp_sink_printf(s, "\"pid\":%lld,", v[i].pid);
+		fp_sink_str(s, "\"comm\":");
 		fp_json_string(s, v[i].comm, strlen(v[i].comm));
 		fp_sink_printf(s, ",\"samples\":%" PRIu64 "}", v[i].samples);
 	}

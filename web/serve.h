@@ -181,14 +181,15 @@ void selection_chain_run(const struct job *job, int fd, const struct selection *
 /* ---- owners.c: /threads/ ----------------------------------------------------- */
 struct owner {
 	char *comm;
-	long long id;
+	long long id;		/* pid, or tid */
+	long long pid;		/* a thread's pid ("comm-PID/TID"), else -1 */
 	uint64_t samples;
 };
 /* Sums a folded table rooted at "comm-ID" frames by root, heaviest first:
  * the number of owners, in *out (malloc'd; free each comm and *out). */
 size_t owners_of(const struct folded_text *f, struct owner **out);
-/* ,"KEY":[{"IDKEY":ID,"comm":C,"samples":N}...],"KEY_count":N (at most
- * THREADS_MAX entries) */
+/* ,"KEY":[{"IDKEY":ID[,"pid":PID],"comm":C,"samples":N}...],"KEY_count":N
+ * (at most THREADS_MAX entries; "pid" for a thread whose pid is known) */
 void owners_json(struct fp_sink *s, const char *key, const char *idkey,
 		 const struct owner *v, size_t n);
 

@@ -13,7 +13,7 @@ import { closeLive, openLive } from './live.js';
 import { gen, parseHash, showError, st } from './state.js';
 import { setupEventPicker } from './events.js';
 import { sandwichRows, setupSandwich } from './sandwich.js';
-import { drawnStrips, loadThreads, setupThreads } from './threads.js';
+import { drawnStrips, loadThreads, setupThreads, stripsOther } from './threads.js';
 import { focusNode, setupFlameKeys } from './flamekeys.js';
 import { chartView, drawnChart, setupChart } from './chart.js';
 import { setupToolbar } from './toolbar.js';
@@ -147,6 +147,7 @@ window.flamepipe = {
 	trees: function () { return trees; },
 	sandwich: function () { return sandwichRows(); },
 	strips: function () { return drawnStrips(); },
+	stripsOther: function () { return stripsOther(); },
 	chart: function () { return drawnChart(); },
 	chartView: function () { return chartView(); },
 	// the flame graph's visible range in samples and its width in px

@@ -44,7 +44,7 @@ export var st = {
 	flip: false,		// differential drawn the other way round
 	fview: 'flame',		// flame pane: 'flame' graph or 'sandwich'
 	sandwich: '',		// the function picked in the sandwich view
-	multiples: false,	// small multiples: one heatmap strip per process	// every event, each as the flame graph's root (allevents=1)
+	multiples: false,	// small multiples: false, 'pid' (a heatmap strip per process) or 'tid' (per thread)
 	sel: null,		// {from, to} ns on the heatmap axis, to exclusive
 	pending: null,		// first clicked cell index, waiting for the second
 	cmp: null,		// {file, from, to} second selection, or null
