@@ -6,10 +6,10 @@
 // (sorted, merged) cannot.
 
 import { API, getJSON, qs } from './api.js';
-import { frameColor } from './flamegraph.js';
+import { frameColor, frameGroup } from './flamegraph.js';
 import { panZoom, spanPx } from './panzoom.js';
 import { filterParams, gen, selectionParams, showRequestError, st } from './state.js';
-import { $, CHAR_W, FRAME_H, FRAME_MOVING_MIN_PX, clear, fmtCount, merge, nsToSec, svgEl, text } from './util.js';
+import { $, FRAME_H, FRAME_MOVING_MIN_PX, clear, fmtCount, merge, nsToSec, text } from './util.js';
 
 var CHART_MIN_W = 300;
 var CHART_MIN_FRAME_PX = 0.3;	// narrower frames are not drawn
@@ -70,19 +70,8 @@ function paint(keepScroll, moving) {
 		var b = spanPx(f.x, f.w, r, W);
 		if (!b || b.w < minPx) return;
 		var y = H - (f.depth + 2) * FRAME_H;
-		var g = svgEl('g', { 'class': 'frame', 'data-i': i });
-		var t = svgEl('title');
-		t.textContent = f.name + ' (' + fmtCount(f.w) + ' samples from ' + nsToSec(f.t) + ' s)';
-		g.appendChild(t);
-		g.appendChild(svgEl('rect', { x: b.x, y: y, width: Math.max(0, b.w - 0.5), height: FRAME_H - 1, rx: 2, ry: 2,
-					      fill: frameColor({ name: f.name, lib: f.lib, depth: f.depth + 1 }, null) }));
-		var chars = Math.floor((b.w - 6) / CHAR_W);
-		if (chars >= 3) {
-			var tx = svgEl('text', { x: b.x + 3, y: y + FRAME_H - 4 });
-			tx.textContent = f.name.length <= chars ? f.name : f.name.slice(0, chars - 2) + '..';
-			g.appendChild(tx);
-		}
-		frag.appendChild(g);
+		frag.appendChild(frameGroup(i, b.x, y, b.w, frameColor({ name: f.name, lib: f.lib, depth: f.depth + 1 }, null), f.name,
+					    f.name + ' (' + fmtCount(f.w) + ' samples from ' + nsToSec(f.t) + ' s)'));
 	});
 	svg.appendChild(frag);
 	if (keepScroll) return;

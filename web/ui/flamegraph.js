@@ -3,7 +3,7 @@
 import { panZoom, spanPx } from './panzoom.js';
 import { updateSandwich } from './sandwich.js';
 import { st, writeHash } from './state.js';
-import { $, CHAR_W, FLAME_PAD, FRAME_H, FRAME_MIN_PX, FRAME_MOVING_MIN_PX, SEARCH_COLOR, clamp, clear, el, fmtCount, hashName, pct, svgEl, text } from './util.js';
+import { $, CHAR_W, FLAME_PAD, FRAME_H, FRAME_MIN_PX, FRAME_MOVING_MIN_PX, SEARCH_COLOR, clamp, clear, darkFill, darkTheme, el, fmtCount, hashName, pct, svgEl, text } from './util.js';
 
 // ---- flame graphs ---------------------------------------------------------------------------
 // Trees are FlameScope's: {n: name, l: libtype, v: self samples, c: [children]}
@@ -83,11 +83,17 @@ export function findPath(root, path) {
 export var DIFF_UNCHANGED = 'rgb(190,190,190)';
 export var DIFF_NEW = 'rgb(255,160,30)';
 var DIFF_LIGHT = 215;	// channel value of the faintest red/blue
+// the strongest blue's red and green: pure blue on a light page; on a dark
+// one lighter, so that it stands out from the pane (3:1)
+var DIFF_BLUE_DEEPEST = { light: 0, dark: 90 };
 export function diffColor(d, diffMax) {
 	if (d === null) return DIFF_NEW;
 	if (!d || !diffMax) return DIFF_UNCHANGED;
 	var i = clamp(Math.abs(d) / diffMax, 0, 1), o = Math.round(DIFF_LIGHT * (1 - i));
-	return d > 0 ? 'rgb(255,' + o + ',' + o + ')' : 'rgb(' + o + ',' + o + ',255)';
+	if (d > 0) return 'rgb(255,' + o + ',' + o + ')';
+	var deep = darkTheme() ? DIFF_BLUE_DEEPEST.dark : DIFF_BLUE_DEEPEST.light;
+	o = Math.round(deep + (DIFF_LIGHT - deep) * (1 - i));
+	return 'rgb(' + o + ',' + o + ',255)';
 }
 export function frameColor(n, diffMax) {
 	if (diffMax !== null) return diffColor(n.isNew ? null : Number(n.d) || 0, diffMax);
@@ -100,6 +106,24 @@ export function frameColor(n, diffMax) {
 	else if (n.name.indexOf('::') >= 0) { r = 190 + 50 * v; g = 190 + 50 * v; b = 50 + 40 * v2; }
 	else { r = 205 + 50 * v; g = 50 + 120 * v2; b = 40 + 40 * v; }
 	return 'rgb(' + Math.round(r) + ',' + Math.round(g) + ',' + Math.round(b) + ')';
+}
+
+// One frame drawn: <g class="frame" data-i=idx> with a <title> (tip), the
+// box and the name cut to the box; white names on dark boxes (class
+// ink-light), black on light ones. Used by every flame drawing of the page.
+export function frameGroup(idx, x, y, w, fill, name, tip) {
+	var g = svgEl('g', { 'class': 'frame' + (darkFill(fill) ? ' ink-light' : ''), 'data-i': idx });
+	var t = svgEl('title');
+	t.textContent = tip;
+	g.appendChild(t);
+	g.appendChild(svgEl('rect', { x: x, y: y, width: Math.max(0, w - 0.5), height: FRAME_H - 1, rx: 2, ry: 2, fill: fill }));
+	var chars = Math.floor((w - 6) / CHAR_W);
+	if (chars >= 3) {
+		var tx = svgEl('text', { x: x + 3, y: y + FRAME_H - 4 });
+		tx.textContent = name.length <= chars ? name : name.slice(0, chars - 2) + '..';
+		g.appendChild(tx);
+	}
+	return g;
 }
 
 // One interactive flame graph in #flame.
@@ -170,19 +194,10 @@ export var fg = {
 			if (!b || b.w < minPx) return;
 			var y = st.icicle ? FLAME_PAD.top + n.depth * FRAME_H
 					  : H - FLAME_PAD.bottom - (n.depth + 1) * FRAME_H;
-			var fr = svgEl('g', { 'class': 'frame' + (ancestors.has(n) ? ' faded' : ''), 'data-i': idx });
-			var title = svgEl('title');
-			title.textContent = self.label(n);
-			fr.appendChild(title);
-			fr.appendChild(svgEl('rect', { x: b.x, y: y, width: Math.max(0, b.w - 0.5), height: FRAME_H - 1,
-						       rx: 2, ry: 2, fill: n.match ? SEARCH_COLOR : frameColor(n, self.diff ? self.diffMax : null) }));
+			var fill = n.match ? SEARCH_COLOR : frameColor(n, self.diff ? self.diffMax : null);
+			var fr = frameGroup(idx, b.x, y, b.w, fill, n.name, self.label(n));
+			if (ancestors.has(n)) fr.classList.add('faded');
 			if (n.match) fr.classList.add('match');
-			var chars = Math.floor((b.w - 6) / CHAR_W);
-			if (chars >= 3) {
-				var tx = svgEl('text', { x: b.x + 3, y: y + FRAME_H - 4 });
-				tx.textContent = n.name.length <= chars ? n.name : n.name.slice(0, chars - 2) + '..';
-				fr.appendChild(tx);
-			}
 			frag.appendChild(fr);
 		});
 		g.appendChild(frag);
@@ -252,9 +267,10 @@ export var fg = {
 		var frames = $('flame').querySelectorAll('g.frame');
 		for (var i = 0; i < frames.length; i++) {
 			var n = nodes[Number(frames[i].getAttribute('data-i'))];
-			var r = frames[i].querySelector('rect');
-			r.setAttribute('fill', n.match ? SEARCH_COLOR : frameColor(n, self.diff ? self.diffMax : null));
+			var fill = n.match ? SEARCH_COLOR : frameColor(n, self.diff ? self.diffMax : null);
+			frames[i].querySelector('rect').setAttribute('fill', fill);
 			frames[i].classList.toggle('match', !!n.match);
+			frames[i].classList.toggle('ink-light', darkFill(fill));
 		}
 	}
 };

@@ -6,7 +6,7 @@ import { loadFlame } from './flameload.js';
 import { filterParams, gen, setStatus, showError, showRequestError, st, writeHash } from './state.js';
 import { fillEventPicker } from './events.js';
 import { updateStepper } from './toolbar.js';
-import { $, AXIS_LABEL_MIN_PX, CANVAS_MAX_PX, CELL_H_MAX, CELL_H_MIN, CELL_W_MAX, CELL_W_MIN, HEAT_MARGIN, HEAT_PLOT_HEIGHT, NS_PER_SEC, ROWS_CHOICES, cellOfNs, cellStartNs, clamp, clear, el, fmtCount, fmtMs, fmtRange, merge, nsToSec, pct, text } from './util.js';
+import { $, AXIS_LABEL_MIN_PX, CANVAS_MAX_PX, CELL_H_MAX, CELL_H_MIN, CELL_W_MAX, CELL_W_MIN, HEAT_MARGIN, HEAT_PLOT_HEIGHT, NS_PER_SEC, ROWS_CHOICES, cellOfNs, cellStartNs, clamp, clear, darkTheme, el, fmtCount, fmtMs, fmtRange, merge, nsToSec, pct, text } from './util.js';
 
 // ---- heatmap ------------------------------------------------------------------------
 // st.heat: {file, rows, ncols, base, cells (cell[col*rows+row], row 0 = start
@@ -101,17 +101,24 @@ export function loadHeatmap() {
 
 // Colours: white -> red, linear to the largest cell; "enhanced" goes through
 // yellow and orange on a square-root scale so that small counts stand out.
+// On a dark page (prefers-color-scheme: dark) both scales run the other
+// way in lightness, from the dark plot background (empty) up to bright:
+// every step is lighter than the one before (luminance rises with the
+// count), so more samples still stand out most.
 export var ENHANCED_STOPS = [[255, 255, 204], [254, 217, 118], [253, 141, 60], [227, 26, 28], [128, 0, 38]];
+export var HEAT_LIGHT = { empty: [255, 255, 255], hi: [255, 0, 0], stops: ENHANCED_STOPS };
+export var HEAT_DARK = { empty: [34, 35, 38], hi: [255, 72, 48],	// empty = --plot-bg of the dark theme
+			 stops: [[62, 26, 72], [132, 30, 84], [204, 52, 52], [244, 132, 40], [252, 234, 140]] };
+export function heatScale() { return darkTheme() ? HEAT_DARK : HEAT_LIGHT; }
 export function heatRGB(v, max) {
-	if (!v || !max) return [255, 255, 255];
+	var sc = heatScale();
+	if (!v || !max) return sc.empty.slice();
 	var t = clamp(v / max, 0, 1);
-	if (!st.enhanced) {
-		var gb = Math.round(255 * (1 - t));
-		return [255, gb, gb];
-	}
-	var s = Math.sqrt(t) * (ENHANCED_STOPS.length - 1);
-	var i = Math.min(Math.floor(s), ENHANCED_STOPS.length - 2), f = s - i;
-	var a = ENHANCED_STOPS[i], b = ENHANCED_STOPS[i + 1];
+	if (!st.enhanced)
+		return [0, 1, 2].map(function (k) { return Math.round(sc.empty[k] + (sc.hi[k] - sc.empty[k]) * t); });
+	var s = Math.sqrt(t) * (sc.stops.length - 1);
+	var i = Math.min(Math.floor(s), sc.stops.length - 2), f = s - i;
+	var a = sc.stops[i], b = sc.stops[i + 1];
 	return [0, 1, 2].map(function (k) { return Math.round(a[k] + (b[k] - a[k]) * f); });
 }
 export function heatColor(v, max) { return 'rgb(' + heatRGB(v, max).join(',') + ')'; }

@@ -7,9 +7,9 @@
 // the leaf. The sum of every self is the graph's total.
 
 import { updateChart } from './chart.js';
-import { buildNodes, fg, frameColor } from './flamegraph.js';
+import { buildNodes, fg, frameColor, frameGroup } from './flamegraph.js';
 import { st, writeHash } from './state.js';
-import { $, CHAR_W, FRAME_H, clear, el, fmtCount, pct, svgEl, text } from './util.js';
+import { $, FRAME_H, clear, el, fmtCount, pct, text } from './util.js';
 
 var TABLE_ROWS_MAX = 500;	// rows drawn (the search narrows the rest)
 var GRAPH_MIN_W = 300;
@@ -84,19 +84,8 @@ function drawGraph(svg, tree, down) {
 		var w = n.total * scale;
 		if (w < 0.5) return;
 		var x = n.x * scale, y = down ? (n.depth - 1) * FRAME_H : H - n.depth * FRAME_H;
-		var g = svgEl('g', { 'class': 'frame', 'data-i': idx });
-		var t = svgEl('title');
-		t.textContent = n.name + ' (' + fmtCount(n.total) + ' samples, ' + pct(n.total, total) + ')';
-		g.appendChild(t);
-		g.appendChild(svgEl('rect', { x: x, y: y, width: Math.max(0, w - 0.5), height: FRAME_H - 1, rx: 2, ry: 2,
-					      fill: frameColor(n, null) }));
-		var chars = Math.floor((w - 6) / CHAR_W);
-		if (chars >= 3) {
-			var tx = svgEl('text', { x: x + 3, y: y + FRAME_H - 4 });
-			tx.textContent = n.name.length <= chars ? n.name : n.name.slice(0, chars - 2) + '..';
-			g.appendChild(tx);
-		}
-		frag.appendChild(g);
+		frag.appendChild(frameGroup(idx, x, y, w, frameColor(n, null), n.name,
+					    n.name + ' (' + fmtCount(n.total) + ' samples, ' + pct(n.total, total) + ')'));
 	});
 	svg.appendChild(frag);
 	svg.sandwich = d;

@@ -52,7 +52,7 @@ export function setupToolbar() {
 	// the canvases take their colours from the theme: redraw when it changes
 	if (window.matchMedia)
 		window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', function () {
-			if (st.view === 'profile') drawHeatmap();
+			if (st.view === 'profile') { drawHeatmap(); fg.render(true); }
 		});
 	var resizeTimer = null;
 	window.addEventListener('resize', function () {

@@ -80,6 +80,23 @@ export function hashName(s) {
 	return h;
 }
 
+// Whether the page is dark (it follows the system: prefers-color-scheme).
+var darkQuery = typeof window !== 'undefined' && window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+export function darkTheme() { return !!(darkQuery && darkQuery.matches); }
+
+// Whether white text reads better than black on the colour "rgb(r,g,b)"
+// (WCAG contrast: the relative luminance is below 0.179).
+export var INK_LUMINANCE = 0.179;
+export function darkFill(rgb) {
+	var m = /(\d+)\D+(\d+)\D+(\d+)/.exec(rgb);
+	if (!m) return false;
+	var c = [m[1], m[2], m[3]].map(function (v) {
+		v = Number(v) / 255;
+		return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+	});
+	return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2] < INK_LUMINANCE;
+}
+
 export function fmtMs(ms) { return (Math.round(ms * 100) / 100).toString(); }
 
 export function merge() {
