@@ -245,6 +245,7 @@ enum fp_ctl {
 	FP_CTL_BEGIN,		/* C begin WHAT */
 	FP_CTL_END,		/* C end WHAT [FIELD]... */
 	FP_CTL_RESTARTED,	/* C restarted STAGE */
+	FP_CTL_EVENTS,		/* C events NAME [NAME]... */
 };
 
 #define FP_CTL_ARGS_MAX 16
@@ -260,7 +261,7 @@ struct fp_control {
 };
 
 /* 0, or -1 if the line is not a C record, or a known verb lacks its
- * fields (range: 2, filter, begin, end, restarted: 1; kind is then
+ * fields (range: 2, filter, begin, end, restarted, events: 1; kind is then
  * FP_CTL_OTHER). Extra fields after a known verb's are allowed. */
 int fp_control_parse(const char *line, size_t len, struct fp_control *c);
 /* 1 if c is `begin WHAT` / `end WHAT` (the snapshot brackets). */
@@ -276,6 +277,12 @@ void fp_write_end(struct fp_wr w, const char *what, const uint64_t *fields, size
 void fp_write_restarted(struct fp_wr w, const char *stage);
 /* Any C record: C TAB verb [TAB arg]... */
 void fp_write_control(struct fp_wr w, const char *verb, const char *const *args, size_t n);
+/* C events NAME...: the capture's events in the order perf report shows
+ * them (perf.data's attribute order, the order of perf record's -e),
+ * written by a source before its first sample. fp_events_first gives the
+ * first name of such a record (0), or -1 if c is not one. */
+#define FP_EVENTS_VERB "events"
+int fp_events_first(const struct fp_control *c, struct fp_str *first);
 
 /* ---- W warning, I statistics ---------------------------------------------- */
 

@@ -221,6 +221,7 @@ static const struct {
 	{ "begin", FP_CTL_BEGIN, 1 },
 	{ "end", FP_CTL_END, 1 },
 	{ "restarted", FP_CTL_RESTARTED, 1 },
+	{ FP_EVENTS_VERB, FP_CTL_EVENTS, 1 },
 };
 
 int fp_control_parse(const char *line, size_t len, struct fp_control *c)
@@ -247,6 +248,14 @@ int fp_control_parse(const char *line, size_t len, struct fp_control *c)
 			c->kind = verbs[i].kind;
 			break;
 		}
+	return 0;
+}
+
+int fp_events_first(const struct fp_control *c, struct fp_str *first)
+{
+	if (c->kind != FP_CTL_EVENTS || c->nargs < 1 || c->arg[0].n == 0)
+		return -1;
+	*first = c->arg[0];	/* never the last-of-many field that keeps TABs */
 	return 0;
 }
 

@@ -15,7 +15,8 @@
  *         and when DIRTY_MAX cells are pending. After a new G every
  *         non-empty cell is re-sent. A C reset empties the heatmap (and
  *         writes G again). At EOF: one I bucket-event samples=N
- *         counted=0|1 event=NAME per event name seen (first seen first),
+ *         counted=0|1 event=NAME per event (those of a C events record
+ *         first, in its order, then the others in the order first seen),
  *         then I bucket samples= counted= idle= cells= columns= overflow=
  *         bad=.
  *         The stack-id stream (PROTOCOL.md): K records are kept and passed
@@ -24,8 +25,10 @@
  *         dropped with a W record and counted in bad=.
  * Events: one event at a time, so that the heatmap and the flame graph
  *         count the same samples. By default only samples of the first
- *         event seen (as perf report and stackcollapse-perf.pl) are counted
- *         and passed on; --event NAMES (comma list, "cpu-clock" matches
+ *         event are counted and passed on: perf report's first event (the
+ *         first -e), which the source names in a C events record before
+ *         its first sample (fp-perfdata always, fp-read from perf script
+ *         --header), else the first event seen (stackcollapse-perf.pl); --event NAMES (comma list, "cpu-clock" matches
  *         "cpu-clock:ppp", see fp_event_name_matches) picks others,
  *         --all-events keeps every event. Samples of other events are
  *         dropped like idle ones (stderr says so once). Samples without an
@@ -109,7 +112,7 @@ struct bucket {
 	uint64_t samples, counted, idle, cells, overflow, bad;
 	int overflow_warned;
 
-	const char *event_list;	/* --event, or NULL: the first event seen */
+	const char *event_list;	/* --event, or NULL: the first event (C events, or seen) */
 	int all_events;
 	char *first_event;	/* the default filter, once known */
 	struct event_count events[EVENT_NAMES_MAX];
@@ -119,23 +122,44 @@ struct bucket {
 
 /* ---- events -------------------------------------------------------------- */
 
-/* Counts s's event in b->events; returns the entry, or NULL when the
+/* The entry of event `name` in b->events (added if new); NULL when the
  * table is full. */
-static struct event_count *event_entry(struct bucket *b, const struct fp_sample *s)
+static struct event_count *event_entry(struct bucket *b, struct fp_str name)
 {
 	for (size_t i = 0; i < b->nevents; i++)
-		if (fp_str_eq(s->event, b->events[i].name))
+		if (fp_str_eq(name, b->events[i].name))
 			return &b->events[i];
 	if (b->nevents == EVENT_NAMES_MAX)
 		return NULL;
-	b->events[b->nevents].name = fp_xstrndup(s->event.p, s->event.n);
+	b->events[b->nevents].name = fp_xstrndup(name.p, name.n);
 	return &b->events[b->nevents++];
+}
+
+/* C events NAME...: the capture's events in perf report's order (the
+ * source read them from perf.data's attributes or perf script --header).
+ * Before the first sample it fixes the default event (its first name,
+ * perf report's first event, even when another event has the first
+ * sample) and the order of the I bucket-event records. */
+static void on_events(struct bucket *b, const struct fp_control *c)
+{
+	struct fp_str first;
+
+	if (b->samples || b->first_event || fp_events_first(c, &first) < 0)
+		return;
+	b->first_event = fp_xstrndup(first.p, first.n);
+	for (const char *p = c->rest.p, *end = p + c->rest.n; p < end;) {
+		const char *tab = memchr(p, '\t', (size_t)(end - p));
+		size_t n = tab ? (size_t)(tab - p) : (size_t)(end - p);
+		if (n)
+			event_entry(b, (struct fp_str){ p, n });
+		p += n + 1;
+	}
 }
 
 /* Whether s is of the event (set) counted. */
 static int event_wanted(struct bucket *b, const struct fp_sample *s)
 {
-	struct event_count *e = event_entry(b, s);
+	struct event_count *e = event_entry(b, s->event);
 	int want;
 
 	if (b->all_events || fp_str_eq(s->event, "-"))
@@ -434,6 +458,8 @@ static void on_control(struct bucket *b, const char *line, size_t len)
 		return;
 	if (c.kind == FP_CTL_FLUSH) {
 		flush_cells(b);
+	} else if (c.kind == FP_CTL_EVENTS) {
+		on_events(b, &c);
 	} else if (c.kind == FP_CTL_RESET) {
 		/* Upstream re-sends its samples: start the heatmap again on the
 		 * same axis; the new G tells consumers to drop their cells. */

@@ -149,7 +149,8 @@ static void input_warning(struct fold_state *st, const char *msg)
 }
 
 /* stackcollapse's default: only the first event name seen is kept (mixing
- * e.g. cycles and instructions would mislead). Returns 1 to keep s. */
+ * e.g. cycles and instructions would mislead), or the first of a C events
+ * record (default_event). Returns 1 to keep s. */
 static int event_wanted(struct fold_state *st, const struct fp_sample *s)
 {
 	if (st->opt.all_events || fp_str_eq(s->event, "-"))
@@ -372,6 +373,19 @@ static void reset_table(struct fold_state *st)
 	st->changed = 1;	/* the empty table is news downstream */
 }
 
+/* C events NAME... before the first sample: the default event is its first
+ * name, perf report's first event (the source read the attribute order),
+ * not the first one seen. */
+static void default_event(struct fold_state *st, const struct fp_control *c)
+{
+	struct fp_str first;
+
+	if (st->event_filter || st->opt.all_events || fp_events_first(c, &first) < 0)
+		return;
+	st->event_filter = fp_xstrndup(first.p, first.n);
+	st->event_defaulted = 1;
+}
+
 static void on_line(struct fp_pump *p, char *line, size_t len)
 {
 	struct fold_state *st = p->ctx;
@@ -394,6 +408,8 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 			reset_table(st);
 		else if (c.kind == FP_CTL_FLUSH && !st->opt.plain)
 			write_snapshot(st);
+		else if (c.kind == FP_CTL_EVENTS)
+			default_event(st, &c);
 		break;
 	case FP_REC_HEADER:
 		fp_header_require(line, len, p->in_name, p->lineno);

@@ -117,6 +117,7 @@ struct perfdata {
 	int stack_ids;
 	struct fp_tailw tails;
 	struct fp_wmem key;
+	int events_written;		/* the C events record, before the first sample */
 	/* the S record being built */
 	uint32_t frames[MAX_FRAMES];
 	uint64_t ips[MAX_STACK];
@@ -284,6 +285,27 @@ static void write_sample(struct perfdata *pd, const struct pd_sample *s)
 	fp_tailw_ref(pd->wr, &out, id);
 }
 
+/* C events NAME...: the events in attribute order, as perf report lists
+ * them (the first -e first), so that fp-bucket's default is perf report's
+ * first event even when another event has the first sample. perf's dummy
+ * event (side-band records only, never a sample) is left out. */
+static void write_events(struct perfdata *pd)
+{
+	const char *names[PD_MAX_EVSELS];
+	size_t n = 0;
+
+	pd->events_written = 1;
+	for (size_t i = 0; i < pd->rd.nevsels && n < PD_MAX_EVSELS; i++) {
+		const struct pd_evsel *ev = &pd->rd.evsels[i];
+		if (ev->type == PERF_TYPE_SOFTWARE && ev->config == PERF_COUNT_SW_DUMMY)
+			continue;
+		if (ev->name && ev->name_len)
+			names[n++] = ev->name;
+	}
+	if (n)
+		fp_write_control(pd->wr, FP_EVENTS_VERB, names, n);
+}
+
 /* ---- reader callbacks ----------------------------------------------------- */
 
 static void on_event(void *ctx, const struct pd_event *e)
@@ -294,6 +316,8 @@ static void on_event(void *ctx, const struct pd_event *e)
 		pd->rd.failed = 1;	/* stop reading; what is queued is written */
 	switch (e->type) {
 	case PD_EV_SAMPLE:
+		if (!pd->events_written)
+			write_events(pd);
 		write_sample(pd, &e->u.sample);
 		break;
 	case PD_EV_COMM:

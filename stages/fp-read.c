@@ -117,6 +117,9 @@ static const char *const warn_kind_name[WARN_KINDS] = {
 #define LIVE_BUFFER_MIN 4096
 /* Samples between two reports to the runner's progress line. */
 #define PROGRESS_EVERY 4096
+/* perf script --header: one line per event, in attribute order */
+#define EVENT_HEADER_PREFIX "# event : name = "
+#define EVENTS_MAX 256		/* as fp-perfdata's PD_MAX_EVSELS */
 #define LIVE_BUFFER_MAX FP_OUT_HIGH
 
 struct reader {
@@ -138,6 +141,12 @@ struct reader {
 	uint64_t progress_next;		/* samples count of the next report */
 	uint64_t from_ns, to_ns;	/* --time: samples in [from, to) only */
 	uint64_t outside;		/* samples outside --time (not written) */
+	/* perf script --header's "# event : name = NAME, ..." lines, in
+	 * attribute order (perf report's), sent on as C events before the
+	 * first sample */
+	char *events[EVENTS_MAX];
+	size_t nevents;
+	int events_written;
 };
 
 /* Copies bytes for a message: printable ASCII as is, `"` and `\` escaped,
@@ -293,9 +302,39 @@ static uint64_t record_time(const char *rec, size_t len)
 	return t;
 }
 
+/* A header line "# event : name = NAME, , id = {...}, ..." (perf script
+ * --header, one per event in attribute order): NAME kept for C events.
+ * perf's dummy event (side-band records, never a sample) is left out. */
+static void header_event(struct reader *r, const char *line, size_t len)
+{
+	size_t pl = sizeof EVENT_HEADER_PREFIX - 1;
+
+	if (len <= pl || memcmp(line, EVENT_HEADER_PREFIX, pl) || r->nevents == EVENTS_MAX)
+		return;
+	const char *name = line + pl, *end = line + len;
+	const char *comma = name;
+	while (comma + 1 < end && !(comma[0] == ',' && comma[1] == ' '))
+		comma++;
+	size_t n = comma + 1 < end ? (size_t)(comma - name) : (size_t)(end - name);
+	if (!n || memchr(name, '\t', n) || (n >= 5 && !memcmp(name, "dummy", 5) && (n == 5 || name[5] == ':')))
+		return;
+	r->events[r->nevents++] = fp_xstrndup(name, n);
+}
+
+static void write_events(struct reader *r)
+{
+	r->events_written = 1;
+	if (r->nevents)
+		fp_write_control(fp_out_wr(&r->pump.out), FP_EVENTS_VERB,
+				 (const char *const *)r->events, r->nevents);
+}
+
 static void on_record(void *ctx, const char *rec, size_t len)
 {
 	struct reader *r = ctx;
+
+	if (__builtin_expect(!r->events_written, 0))
+		write_events(r);
 
 	size_t n = len;
 
@@ -390,6 +429,8 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 
 	if (__builtin_expect(p->unterminated, 0) && cut_line(r, line, len))
 		return;
+	if (__builtin_expect(len && line[0] == '#', 0) && !r->events_written)
+		header_event(r, line, len);
 	fp_perf_line(&r->parser, line, len);
 }
 
@@ -704,6 +745,8 @@ static int read_input(struct reader *r, const struct options *o, int in_fd,
 	}
 	fp_perf_free(&r->parser);
 	fp_tailw_free(&r->tails);
+	for (size_t i = 0; i < r->nevents; i++)
+		free(r->events[i]);
 	return rc;
 }
 

@@ -7,11 +7,12 @@ test_expect_success 'default perf script output' '
 	read_golden default
 '
 
-test_expect_success 'with --header: the same samples as without it' '
+test_expect_success 'with --header: the same samples as without it, after a C events record naming the event' '
 	read_golden header &&
 	grep "^S	" out >with &&
 	grep "^S	" "$D/default.expect" >without &&
-	test_cmp without with
+	test_cmp without with &&
+	sed -n 2p out >events && printf "C\tevents\tcpu-clock:pppH\n" >want && test_cmp want events
 '
 
 test_expect_success 'comm pid/tid: pid and tid apart, no period (1)' '

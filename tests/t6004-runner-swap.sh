@@ -5,7 +5,9 @@ test_description='flamepipe ctl: restart, replace and insert a stage mid-stream 
 T=30
 . "$TOP/tests/lib-runner.sh"
 
-fp-read "$EXAMPLES/multiproc.perf.gz" >all.S
+# the header and the samples only (perf script --header text also gives a
+# C events line), so that line N + 1 is sample N
+fp-read "$EXAMPLES/multiproc.perf.gz" | grep -v "^C	events	" >all.S
 TOTAL=$(grep -c "^S	" all.S)
 
 mark() { printf "# mark %s\n" "$1" >&7 && wait_for "grep -q \"^# mark $1\\\$\" live.out" 100; }
