@@ -288,8 +288,12 @@ enum MHD_Result api_heatmap(struct server *srv, struct MHD_Connection *c, int sv
 
 	struct fp_sink s;
 	fp_sink_init_mem(&s);
+	/* recording=1: a running live capture's filtered heatmap from its
+	 * recording as it is now (the page asks again as the capture grows) */
+	const char *rv = http_arg(c, "recording", &n);
+	int from_rec = t.live && (live_ended(srv->live) || (rv && n == 1 && rv[0] == '1'));
 	uint64_t live_base = 0;
-	if (t.live && !(selection_has_filters(&sel) && t.fd >= 0 && live_ended(srv->live) &&
+	if (t.live && !(selection_has_filters(&sel) && t.fd >= 0 && from_rec &&
 			live_base_sec(srv->live, &live_base))) {
 		target_close(&t);
 		return live_heatmap(srv, c, svg, fname, &s);
@@ -314,9 +318,10 @@ enum MHD_Result api_heatmap(struct server *srv, struct MHD_Connection *c, int sv
 		heatmap_svg_from(&s, h, title);
 	} else {
 		heatmap_json(&s, h);
-		if (t.live) {	/* the ended live capture, filtered from its recording */
+		if (t.live) {	/* filtered from the live capture's recording */
 			s.len--;
-			fp_sink_str(&s, ",\"live\":true,\"ended\":true}");
+			fp_sink_printf(&s, ",\"live\":true,\"ended\":%s}",
+				       live_ended(srv->live) ? "true" : "false");
 		}
 		fp_sink_char(&s, '\n');
 	}

@@ -145,6 +145,10 @@ static void on_control(struct live *l, const char *line, size_t len)
 		if (fp_control_is(&c, FP_CTL_END, "fold") && l->in_fold)
 			end_snapshot(l);
 		break;
+	case FP_CTL_EVENTS:
+		if (!l->event_names)
+			l->event_names = fp_xstrndup(c.rest.p, c.rest.n);
+		break;
 	default:
 		break;
 	}
@@ -277,6 +281,25 @@ static void recording_state(const struct live *l, struct heatmap *h)
 	close(fd);
 }
 
+/* ,"event_names":["N",...]: the events the source named, in perf report's
+ * order (the running chain counts the first; their samples are not known
+ * before the end) */
+static void event_names_json(struct fp_sink *s, const char *names)
+{
+	if (!names || !*names)
+		return;
+	fp_sink_str(s, ",\"event_names\":[");
+	for (const char *p = names; *p;) {
+		const char *tab = strchr(p, '\t');
+		size_t n = tab ? (size_t)(tab - p) : strlen(p);
+		if (p != names)
+			fp_sink_char(s, ',');
+		fp_json_string(s, p, n);
+		p += n + (tab ? 1 : 0);
+	}
+	fp_sink_char(s, ']');
+}
+
 void live_heatmap_json(struct live *l, struct fp_sink *s)
 {
 	struct heatmap rec = { 0 };
@@ -293,6 +316,7 @@ void live_heatmap_json(struct live *l, struct fp_sink *s)
 		       "\"lost\":%llu", l->ended ? "true" : "false", (unsigned long long)l->version,
 		       (unsigned long long)l->dropped, (unsigned long long)l->lost);
 	heatmap_recording_json(s, &rec);
+	event_names_json(s, l->event_names);
 	fp_sink_char(s, '}');
 	pthread_mutex_unlock(&l->lock);
 }

@@ -37,6 +37,9 @@ struct live {
 	uint64_t warnings, samples_read, dropped, lost, idle;
 	uint64_t stats_version;	/* version of the last change of those */
 	int ended;
+	/* the capture's events in perf report's order (the source's C events
+	 * record, TAB-separated), or NULL: the page's event picker while live */
+	char *event_names;
 };
 
 struct live_client {

@@ -191,11 +191,17 @@ await step('compare: two ranges of the live capture', async () => {
 
 // Filters of a running capture: the flame graph is filtered (from the
 // recording); the live heatmap is the chain's own and says it is not.
-await step('a comm filter on the live page filters the flame graph; the heatmap says it is unfiltered', async () => {
+await step('a comm filter on the live page filters the flame graph, and the heatmap from the recording; the chain\'s heatmap stays unfiltered', async () => {
 	if (!(await page.$eval('#filters-box', (d) => d.open))) await page.click('#filters-box summary');
 	await page.fill('#filters [name=comm]', 'clockloop');
 	await page.click('#filters button[type=submit]');
-	await page.waitForFunction(() => /filters apply to the flame graph only/.test(document.getElementById('heat-title').textContent));
+	// the page asks the recording for the filtered heatmap (recording=1)
+	await page.waitForFunction(() => /filtered from its recording/.test(document.getElementById('heat-title').textContent) &&
+		window.flamepipe.state.heat.filtered);
+	const fromRec = await getJSON(url + 'heatmap/?filename=' + NAME + '&comm=clockloop&recording=1');
+	check(fromRec.filtered === true && fromRec.live === true && fromRec.counted > 0, 'recording=1: filtered=' + fromRec.filtered);
+	const whole = await getJSON(url + 'heatmap/?filename=' + NAME);
+	check(fromRec.counted < whole.counted, `clockloop's samples ${fromRec.counted} are not fewer than all ${whole.counted}`);
 	const heat = await getJSON(url + 'heatmap/?filename=' + NAME + '&comm=clockloop');
 	check(heat.filtered === false && heat.live === true, 'live /heatmap/ with a filter: filtered=' + heat.filtered);
 	await page.waitForFunction(() => {
@@ -206,7 +212,8 @@ await step('a comm filter on the live page filters the flame graph; the heatmap 
 	check(snap.tree.c.some((c) => c.n !== 'clockloop'), 'the filter reached the live chain');
 	await shot(page, 'live-04b-filter');
 	await page.click('#filters-reset');
-	await page.waitForFunction(() => !/flame graph only/.test(document.getElementById('heat-title').textContent));
+	await page.waitForFunction(() => !/filtered from its recording/.test(document.getElementById('heat-title').textContent) &&
+		!window.flamepipe.state.heat.filtered);
 });
 
 // A narrow page (a phone): the capture is soon wider than the window.

@@ -16,8 +16,12 @@ export function fillEventPicker(h) {
 	var s = $('event-pick');
 	clear(s);
 	var evs = h && h.events ? h.events : [];
+	// a running live capture: the names its source gave (perf report's
+	// order), without counts until the end; the chain counts the first
+	if (!evs.length && h && h.eventNames && h.eventNames.length)
+		evs = h.eventNames.map(function (n, i) { return { name: n, samples: null, counted: i === 0 && !h.filtered && !h.allEvents }; });
 	evs.forEach(function (e, i) {
-		var o = el('option', '', e.name + ' (' + fmtCount(e.samples) + ' samples)' + (i === 0 ? ', first' : ''));
+		var o = el('option', '', e.name + (e.samples === null ? '' : ' (' + fmtCount(e.samples) + ' samples)') + (i === 0 ? ', first' : ''));
 		o.value = i === 0 ? '' : e.name;
 		o.setAttribute('data-name', e.name);
 		s.appendChild(o);

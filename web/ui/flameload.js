@@ -32,7 +32,8 @@ export function loadFlame(opts) {
 			trees = { a: tree, b: null, diff: null, elided: null };
 			var what = st.sel ? fmtRange(sel.from, sel.to) : (st.live ? 'whole capture' : 'whole profile');
 			var running = st.live && !(st.heat && st.heat.ended);
-			text($('flame-title'), (running ? 'Live flame graph: ' : 'Flame graph: ') + what);
+			var filtered = Object.keys(st.filters).length ? ', ' + Object.keys(st.filters).map(function (k) { return k + '=' + st.filters[k]; }).join(', ') : '';
+			text($('flame-title'), (running ? 'Live flame graph: ' : 'Flame graph: ') + what + filtered);
 			fg.set(tree);
 		}).catch(function (e) {
 			if (g !== gen.flame) return;

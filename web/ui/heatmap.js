@@ -6,7 +6,7 @@ import { loadFlame } from './flameload.js';
 import { filterParams, gen, setStatus, showError, showRequestError, st, writeHash } from './state.js';
 import { fillEventPicker } from './events.js';
 import { updateStepper } from './toolbar.js';
-import { $, AXIS_LABEL_MIN_PX, CANVAS_MAX_PX, CELL_H_MAX, CELL_H_MIN, CELL_W_MAX, CELL_W_MIN, HEAT_MARGIN, HEAT_PLOT_HEIGHT, NS_PER_SEC, ROWS_CHOICES, cellOfNs, cellStartNs, clamp, clear, darkTheme, el, fmtCount, fmtMs, fmtRange, merge, nsToSec, pct, text } from './util.js';
+import { $, AXIS_LABEL_MIN_PX, CANVAS_MAX_PX, CELL_H_MAX, CELL_H_MIN, CELL_W_MAX, CELL_W_MIN, HEAT_MARGIN, HEAT_PLOT_HEIGHT, LIVE_FILTERED_REFRESH_MS, NS_PER_SEC, ROWS_CHOICES, cellOfNs, cellStartNs, clamp, clear, darkTheme, el, fmtCount, fmtMs, fmtRange, merge, nsToSec, pct, text } from './util.js';
 
 // ---- heatmap ------------------------------------------------------------------------
 // st.heat: {file, rows, ncols, base, cells (cell[col*rows+row], row 0 = start
@@ -36,7 +36,8 @@ export function heatFromJSON(file, j) {
 		 max: j.maxvalue !== undefined ? Math.max(j.maxvalue, max) : max, total: total,
 		 samples: j.samples, idle: j.idle, live: !!j.live, ended: !!j.ended,
 		 filtered: !!j.filtered, allEvents: !!j.all_events,
-		 events: Array.isArray(j.events) ? j.events : [], warnings: Number(j.warnings) || 0, dropped: Number(j.dropped) || 0,
+		 events: Array.isArray(j.events) ? j.events : [],
+		 eventNames: Array.isArray(j.event_names) ? j.event_names.map(String) : [], warnings: Number(j.warnings) || 0, dropped: Number(j.dropped) || 0,
 		 lost: Number(j.lost) || 0, recording: j.recording || null };
 }
 export function heatFile() { return st.pickFile || st.file; }
@@ -76,7 +77,11 @@ export function loadHeatmap() {
 	var file = heatFile();
 	var g = ++gen.heat;
 	setStatus('loading heatmap\u2026');
-	var url = API.heatmap + '?' + qs(merge({ filename: file, rows: st.rows }, filterParams()));
+	var f = filterParams();
+	// a running live capture's heatmap is the chain's (one event, no
+	// filters): a filtered one is asked of its recording (recording=1)
+	var rec = st.live && file === st.file && Object.keys(f).length ? { recording: 1 } : {};
+	var url = API.heatmap + '?' + qs(merge({ filename: file, rows: st.rows }, f, rec));
 	return getJSON(url).then(function (j) {
 		if (g !== gen.heat) return;
 		setStatus('');
@@ -295,7 +300,8 @@ export function updateHeatTitle() {
 		' \u00d7 ' + h.rows + ' rows, ' + fmtCount(h.total) + ' samples' +
 		(h.filtered ? ' matching the filters' : '') + eventLabel(h) +
 		(h.idle ? ' (' + fmtCount(h.idle) + ' idle dropped)' : '') + ', max cell ' + h.max +
-		(h.live ? (h.ended ? ' \u2014 capture ended' : ' \u2014 live') : '') +
+		(h.live ? (h.ended ? ' \u2014 capture ended' : h.filtered ? ' \u2014 live, filtered from its recording (updated every ' +
+			(LIVE_FILTERED_REFRESH_MS / 1000) + ' s)' : ' \u2014 live') : '') +
 		// a server that cannot filter the heatmap says nothing: tell the user
 		(Object.keys(st.filters).length && !h.filtered ? ' (filters apply to the flame graph only)' : '')));
 	// counts the user must not miss: bad input lines, samples a live

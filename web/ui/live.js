@@ -5,7 +5,7 @@ import { API, getJSON, qs } from './api.js';
 import { flameURL, loadFlame } from './flameload.js';
 import { drawColumns, drawHeatmap, heatGeom, loadHeatmap, updateHeatTitle } from './heatmap.js';
 import { filterParams, setStatus, st } from './state.js';
-import { $, LIVE_FOLD_REFRESH_MS, LIVE_REDRAW_MS, el, fmtCount, text } from './util.js';
+import { $, LIVE_FILTERED_REFRESH_MS, LIVE_FOLD_REFRESH_MS, LIVE_REDRAW_MS, el, fmtCount, text } from './util.js';
 
 // The server pushes `cells` events ({ncols, maxvalue, cols: {col: [values
 // top first]}}), `heatmap` when the geometry changed, `fold` when a new
@@ -31,12 +31,24 @@ export function liveTree(sel) {
 }
 
 export var liveRedraw = null, liveFoldTimer = null, liveFoldLast = 0, liveErrors = 0;
+// With filters (another event, a comm...) and no range, a running live
+// capture's heatmap and flame graph come from its recording: asked again
+// every LIVE_FILTERED_REFRESH_MS while it runs (the SSE cells and fold
+// events are the chain's: unfiltered).
+var filteredTimer = null, filteredBusy = false;
+function refreshFiltered() {
+	if (filteredBusy || !st.es || !st.heat || !st.heat.live || st.heat.ended || st.cmp || st.pickFile ||
+	    !Object.keys(filterParams()).length || (st.sel && (st.sel.from !== null || st.sel.to !== null))) return;
+	filteredBusy = true;
+	Promise.all([loadHeatmap(), loadFlame()]).then(function () { filteredBusy = false; });
+}
 export function openLive() {
 	closeLive();
 	if (typeof EventSource === 'undefined') return;
 	var es = new EventSource(API.liveEvents + '?' + qs({ name: st.file }));
 	st.es = es;
 	liveErrors = 0;
+	filteredTimer = setInterval(refreshFiltered, LIVE_FILTERED_REFRESH_MS);
 	follow.on = true;
 	// `heatmap` opens every connection (and reconnection) and marks a
 	// geometry change: the full state is fetched again. Cells events that
@@ -63,7 +75,9 @@ export function openLive() {
 	});
 	es.addEventListener('fold', function () {
 		// a new snapshot of the whole capture: refresh the flame graph
-		// when it shows the whole capture, at most once a second
+		// when it shows the whole capture, at most once a second; with
+		// filters (another event...) both views come from the recording:
+		// asked again every LIVE_FILTERED_REFRESH_MS
 		if (st.cmp || !wholeProfile(st.sel)) return;
 		var wait = Math.max(0, liveFoldLast + LIVE_FOLD_REFRESH_MS - Date.now());
 		clearTimeout(liveFoldTimer);
@@ -237,4 +251,6 @@ export function closeLive() {
 	st.liveQueue = [];
 	st.liveReady = false;
 	clearTimeout(liveFoldTimer);
+	clearInterval(filteredTimer);
+	filteredTimer = null;
 }

@@ -20,6 +20,7 @@ export var FLAME_PAD = { top: 4, bottom: 4 };
 export var SEARCH_COLOR = 'rgb(230,0,230)';
 export var LIVE_REDRAW_MS = 250;	// coalesce SSE cell events
 export var LIVE_FOLD_REFRESH_MS = 1000;	// at most one flame graph refresh per second
+export var LIVE_FILTERED_REFRESH_MS = 2000;	// live with filters: views from the recording, this often
 
 // ---- small helpers ---------------------------------------------------------------
 export function $(id) { return document.getElementById(id); }
