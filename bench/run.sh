@@ -24,7 +24,12 @@
 #   BENCH_OUT       the results file (default bench/results/latest.md)
 #   BENCH_WEB_S     seconds of the web load row (default 60; 10 with BENCH_QUICK)
 #   BENCH_ONLY=perfdata  only the floors and the perf.data rows (issue 10:
-#                   perf script, hotspot-perfparser, fp-perfdata, report)
+#                   perf script, hotspot-perfparser, fp-perfdata, report,
+#                   the live whole cost)
+#   BENCH_ONLY=chain  only the floors, fp-read and the text chain rows
+#   BENCH_LIVE_RATE, BENCH_LIVE_RUNS  the live whole cost row: samples/s
+#                   (default 10000) and runs (default 3; each lasts as long
+#                   as the capture at that rate)
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -52,6 +57,7 @@ PER_SAMPLES=100000	# live cost is per 100,000 samples
 TARGET_READ_MBS=1000		# fp-read on plain text
 TARGET_READ_VS_WC=3.5		# ... and at most 3.5x the time of wc -l
 TARGET_CHAIN_MBS=400		# flamepipe report, plain text
+TARGET_TEXT_MBS=1000		# ... issue 10: the text chain at 1 GB/s
 TARGET_GZ_VS_ZCAT=0.90		# flamepipe report on .gz: >= 90% of zcat speed
 TARGET_RSS_MIB=64		# every stage (fp-range: history, see below)
 TARGET_HIST_BYTES=32		# fp-range: bytes per sample kept, besides stacks
@@ -61,13 +67,17 @@ PL_MBS_QUOTED_HI=11
 SC_MBS_QUOTED="16-19"		# stackcollapse-perf.pl, quoted in the issue
 TARGET_RENDER_VS_PL=10		# renderer >= 10x flamegraph.pl
 TARGET_LIVE_PCT=5		# stage CPU vs perf script CPU, same samples
+TARGET_LIVE_CORE_PCT=5		# issue 10: live whole cost at 10 k samples/s, % of one core
+LIVE_RATE=${BENCH_LIVE_RATE:-10000}	# samples/s of the live whole cost row
+LIVE_TICK_MS=1			# ... one write per ms (perf --no-buffering wakes often)
+LIVE_RUNS=${BENCH_LIVE_RUNS:-3}	# runs of that row (each lasts the capture)
 TARGET_DELAY_MS=50		# sample in -> H record out of fp-bucket
 WEB_SLOW=64			# web load row: slowloris clients (trickling headers)
 WEB_NORMAL=50			# ... and concurrent normal clients, loopback only
 WEB_TRICKLE_MS=1000		# one header line per slow client per second
 TARGET_REPORT_VS_SCRIPT=5	# flamepipe report perf.data vs perf script > /dev/null
 TARGET_PD_VS_HOTSPOT=3		# fp-perfdata vs hotspot-perfparser, same perf.data
-HOTSPOT_PARSER=/usr/lib/x86_64-linux-gnu/libexec/hotspot-perfparser
+HOTSPOT_PARSER=${BENCH_HOTSPOT:-/usr/lib/x86_64-linux-gnu/libexec/hotspot-perfparser}	# BENCH_HOTSPOT=none: row skipped
 BENCH_PKGS="hotspot"		# bench-only packages (hotspot-perfparser's row)
 
 # Bench-only packages, installed when missing and we are root (the build's
@@ -191,6 +201,23 @@ stage_rows() {
 	done
 }
 
+# The same pipeline file with every stage wrapped in rtime (for the
+# per-stage breakdown of a chain).
+stage_wrap() {	# stage_wrap PIPELINE [ids] > PIPELINE: rtime before each program
+	# With "ids" the read stage gets --stack-ids itself: behind rtime the
+	# runner cannot tell its program, so it would not negotiate it.
+	awk -v rt="$rtime" -v dir="$tmp" -v ids="${2:-}" '
+	/^[ \t]*(#|$)/ { print; next }
+	{
+		out = $1; i = 2
+		while (i <= NF && $i ~ /=/) { out = out " " $i; i++ }
+		out = out " " rt " -o " dir "/st." $1 " " $i
+		if (ids == "ids" && $1 == "read") out = out " --stack-ids"
+		for (i++; i <= NF; i++) out = out " " $i
+		print out
+	}' "$1"
+}
+
 row_missing() {
 	printf '%s\t%s\t\t\t\t\t\t\t%s\tmissing (%s)\n' "$1" "$2" "$3" "$4" >> "$rows"
 	echo "  $1: missing ($4)" >&2
@@ -221,6 +248,7 @@ vs_wc() { printf '%.2f x wc time' "$(calc "$m_wall / $wc_wall")"; }
 vs_zcat() { printf '%.2f x zcat speed' "$(calc "$zcat_wall / $m_wall")"; }
 
 only_perfdata=$( [ "${BENCH_ONLY:-}" = perfdata ] && echo 1 || echo 0 )
+only_chain=$( [ "${BENCH_ONLY:-}" = chain ] && echo 1 || echo 0 )
 if [ "$only_perfdata" = 0 ]; then
 # ---- the reader alone -------------------------------------------------------
 if have fp-read; then
@@ -251,23 +279,13 @@ fi
 # ---- the whole default chain through real FIFOs ---------------------------
 # The same pipeline file with every stage wrapped in rtime (for the
 # per-stage breakdown), and one without fp-render while it is not built.
-stage_wrap() {	# stage_wrap PIPELINE > PIPELINE: rtime before each program
-	awk -v rt="$rtime" -v dir="$tmp" '
-	/^[ \t]*(#|$)/ { print; next }
-	{
-		out = $1; i = 2
-		while (i <= NF && $i ~ /=/) { out = out " " $i; i++ }
-		out = out " " rt " -o " dir "/st." $1
-		for (; i <= NF; i++) out = out " " $i
-		print out
-	}' "$1"
-}
 default_pipeline=$root/examples/default.pipeline
 out=$tmp/report
 if have flamepipe fp-read fp-bucket fp-range fp-fold fp-render; then
 	chain_name="flamepipe report (FIFOs)"
 	report="flamepipe report -q"
-	stage_wrap "$default_pipeline" > "$tmp/timed.pipeline"
+	stage_wrap "$default_pipeline" ids > "$tmp/timed.pipeline"
+	stage_wrap "$default_pipeline" > "$tmp/timed-plain.pipeline"
 	stage_names="read bucket range fold render"
 else
 	chain_name="flamepipe report, read..fold (FIFOs; no fp-render yet)"
@@ -281,11 +299,21 @@ if have flamepipe fp-read fp-bucket fp-range fp-fold; then
 	measure report "rm -rf '$out'; $report '$corpus' -o '$out' > /dev/null"
 	chain_cpu=$m_cpu
 	chain_exit=$m_exit
-	row "$chain_name" "corpus" "$bytes" "$samples" "$(vs_wc)" \
-		">= $TARGET_CHAIN_MBS MB/s" "$(verdict "$bytes / $MB / $m_wall >= $TARGET_CHAIN_MBS")"
+	chain_wall=$m_wall
+	row "$chain_name, stack-id stream (negotiated)" "corpus" "$bytes" "$samples" "$(vs_wc)" \
+		">= $TARGET_CHAIN_MBS MB/s; >= $TARGET_TEXT_MBS MB/s (issue 10)" \
+		"$(verdict "$bytes / $MB / $m_wall >= $TARGET_CHAIN_MBS")$(verdict "$bytes / $MB / $m_wall >= $TARGET_TEXT_MBS" | sed 's/^/; /')"
 	[ -d "$out" ] && note "flamepipe report wrote: $(ls "$out" | tr '\n' ' ')"
 	measure report-timed "rm -rf '$out'; flamepipe report -q --pipeline '$tmp/timed.pipeline' '$corpus' -o '$out' > /dev/null"
 	echo "    (per-stage breakdown: the same chain with rtime around each stage, $(printf '%.3f' "$m_wall") s)" >&2
+	stage_rows "$bytes" "$samples" $stage_names
+	# The same chain on plain S records (the runner's negotiation off):
+	# what the stack-id stream (K/P, fifo/PROTOCOL.md) saves, same run.
+	measure report-plain "rm -rf '$out'; FLAMEPIPE_STACK_IDS=0 $report '$corpus' -o '$out' > /dev/null"
+	row "$chain_name, plain S stream (FLAMEPIPE_STACK_IDS=0)" "corpus" "$bytes" "$samples" \
+		"$(vs_wc); stack ids $(printf '%.2f' "$(calc "$m_wall / $chain_wall")") x faster" \
+		">= $TARGET_TEXT_MBS MB/s (issue 10)" "$(verdict "$bytes / $MB / $m_wall >= $TARGET_TEXT_MBS")"
+	measure report-plain-timed "rm -rf '$out'; flamepipe report -q --pipeline '$tmp/timed-plain.pipeline' '$corpus' -o '$out' > /dev/null"
 	stage_rows "$bytes" "$samples" $stage_names
 	measure report-gz "rm -rf '$out'; $report '$corpus_gz' -o '$out' > /dev/null"
 	row "$chain_name, .gz" "corpus.gz (MB/s of text)" "$bytes" "$samples" "$(vs_zcat)" \
@@ -294,12 +322,15 @@ else
 	row_missing "flamepipe report (FIFOs)" "corpus" ">= $TARGET_CHAIN_MBS MB/s" "$(missing_of flamepipe fp-read fp-bucket fp-range fp-fold)"
 fi
 
+if [ "$only_chain" = 0 ]; then
 # ---- each stage alone on a pre-made S stream -------------------------------
 stream=$tmp/corpus.stream
 if have fp-read; then
 	fp-read "$corpus" > "$stream" 2> /dev/null || true
 	s_bytes=$(stat -c %s "$stream")
 	note "S stream from fp-read: $s_bytes bytes, $(calc "int($s_bytes / $samples)") bytes/sample (perf script text: $(calc "int($bytes / $samples)"))"
+	ids_bytes=$(fp-read --stack-ids "$corpus" 2> /dev/null | wc -c)
+	note "stack-id stream from fp-read --stack-ids: $ids_bytes bytes, $(calc "int($ids_bytes / $samples)") bytes/sample ($(printf '%.1f' "$(calc "100 * $ids_bytes / $s_bytes")") % of the S stream)"
 	for stage in fp-bucket fp-range fp-fold; do
 		if have "$stage"; then
 			measure "$stage" "$stage < '$stream' > /dev/null"
@@ -423,8 +454,13 @@ if have fp-read fp-fold; then
 	row "fp-read | fp-fold --plain" "one capture" "$capture_bytes" "$capture_samples" "" "" ""
 fi
 
+fi	# BENCH_ONLY=chain
+
 fi	# BENCH_ONLY
 
+pd_lines=
+live_whole_line=
+if [ "$only_chain" = 0 ]; then
 # ---- live cost: stage CPU vs perf script CPU --------------------------------
 capture_bytes=$(stat -c %s "$capture")
 pdata=$corpus_dir/perf.data
@@ -473,14 +509,26 @@ fi
 if have flamepipe fp-perfdata; then
 	measure report-perfdata "rm -rf '$tmp/report-pd'; flamepipe report -q '$pdata' -o '$tmp/report-pd' > /dev/null 2>&1"
 	ratio=$(calc "$script_wall / $m_wall")
-	row "flamepipe report perf.data" "perf.data" "$pdata_bytes" "$perf_data_samples" \
+	pd_report_wall=$m_wall
+	pd_report_cpu=$m_cpu
+	row "flamepipe report perf.data (stack-id stream, negotiated)" "perf.data" "$pdata_bytes" "$perf_data_samples" \
 		"$(printf '%.2f x perf script speed' "$ratio")" \
 		">= $TARGET_REPORT_VS_SCRIPT x perf script" "$(verdict "$ratio >= $TARGET_REPORT_VS_SCRIPT")"
+	stage_wrap "$root/examples/perfdata.pipeline" ids > "$tmp/timed-pd.pipeline"
+	measure report-perfdata-timed "rm -rf '$tmp/report-pd'; flamepipe report -q --pipeline '$tmp/timed-pd.pipeline' '$pdata' -o '$tmp/report-pd' > /dev/null 2>&1"
+	stage_rows "$pdata_bytes" "$perf_data_samples" read bucket range fold render
+	measure report-perfdata-plain "rm -rf '$tmp/report-pd'; FLAMEPIPE_STACK_IDS=0 flamepipe report -q '$pdata' -o '$tmp/report-pd' > /dev/null 2>&1"
+	row "flamepipe report perf.data, plain S stream (FLAMEPIPE_STACK_IDS=0)" "perf.data" "$pdata_bytes" "$perf_data_samples" \
+		"$(printf '%.2f x perf script speed' "$(calc "$script_wall / $m_wall")")" \
+		">= $TARGET_REPORT_VS_SCRIPT x perf script" "$(verdict "$script_wall / $m_wall >= $TARGET_REPORT_VS_SCRIPT")"
+	m_wall=$pd_report_wall
+	m_cpu=$pd_report_cpu
 	per=$(calc "$m_cpu * $PER_SAMPLES / $perf_data_samples")
 	pd_lines="$pd_lines$(printf '| live cost: fp-perfdata and the whole chain (flamepipe report perf.data, batch) | %.3f s per 100k samples | %.1f %% of perf script alone | - | - |' \
 		"$per" "$(calc "100 * $per / $perf_cpu_per")")
 "
 fi
+fi	# BENCH_ONLY=chain
 live_lines=
 live_cost() {	# live_cost WHAT CPU_S SAMPLES
 	per=$(calc "$2 * $PER_SAMPLES / $3")
@@ -490,7 +538,9 @@ live_cost() {	# live_cost WHAT CPU_S SAMPLES
 		"$1" "$per" "$perf_cpu_per" "$pct" "$TARGET_LIVE_PCT" "$(verdict "$pct <= $TARGET_LIVE_PCT")")
 "
 }
-if [ -n "${chain_cpu:-}" ] && [ "$chain_exit" -eq 0 ]; then
+if [ "$only_chain" = 1 ]; then
+	:	# no perf script row to compare with
+elif [ -n "${chain_cpu:-}" ] && [ "$chain_exit" -eq 0 ]; then
 	live_cost "CPU of every stage (and the runner) in \`$chain_name\`, batch" "$chain_cpu" "$samples"
 elif [ -n "${fold4_cpu:-}" ]; then
 	live_cost "CPU of read \\| bucket \\| range \\| fold, batch" "$fold4_cpu" "$samples"
@@ -506,14 +556,14 @@ trickle() {	# trickle RATE COUNT CMD -> sets t_line
 	echo "    $t_line" >&2
 }
 tget() { echo "$t_line" | sed -n "s/.*$1=\([-0-9.]*\).*/\1/p"; }
-if [ "$only_perfdata" = 0 ] && have fp-read fp-bucket; then
+if [ "$only_perfdata$only_chain" = 00 ] && have fp-read fp-bucket; then
 	trickle "$BENCH_RATE" "$BENCH_TRICKLE" "fp-read | fp-bucket"
 	m_exit=$(tget exit)
 	delay_line="| delay: sample written -> its H record out of fp-read \\| fp-bucket ($BENCH_RATE samples/s) | median $(tget median_ms) ms, p99 $(tget p99_ms) ms, max $(tget max_ms) ms | $(tget delivered) of $(tget samples) samples | p99 <= $TARGET_DELAY_MS ms | $(verdict "$(tget p99_ms) >= 0 && $(tget p99_ms) <= $TARGET_DELAY_MS") |"
 else
 	delay_line="| delay: sample written -> its H record out of fp-bucket | - | - | p99 <= $TARGET_DELAY_MS ms | missing ($(missing_of fp-read fp-bucket)) |"
 fi
-if [ "$only_perfdata" = 0 ] && have fp-read fp-bucket fp-range fp-fold; then
+if [ "$only_perfdata$only_chain" = 00 ] && have fp-read fp-bucket fp-range fp-fold; then
 	# BENCH_RATE, and the rate of the corpus' capture (-F 4999 on every CPU).
 	# fp-fold writes into a pipe (the trickle), as into fp-render's FIFO in
 	# the real chain.
@@ -523,8 +573,41 @@ if [ "$only_perfdata" = 0 ] && have fp-read fp-bucket fp-range fp-fold; then
 	done
 fi
 
+if [ "$only_chain" = 0 ]; then
+# ---- live whole cost: flamepipe live fed perf's pipe format at a rate ------
+# The issue's measure: CPU of fp-perfdata, every stage and the runner per
+# wall second, as % of one core, perf record's own aside. bench/pdreplay
+# writes the capture's perf.data (converted to perf's pipe format by perf
+# inject) at LIVE_RATE samples/s, one write per LIVE_TICK_MS, in place of
+# perf record in examples/live-perfdata.pipeline, with the default views of
+# `flamepipe live -o DIR` (the recording, the report files). rtime around
+# the replayer gives its CPU, which is taken out.
+live_whole_line=
+if have flamepipe fp-perfdata fp-record fp-bucket fp-range fp-fold fp-render &&
+   perf inject -i "$pdata" -o - > "$tmp/pipe.data" 2> /dev/null; then
+	cc -O2 -Wall -Wextra -o "$corpus_dir/pdreplay" "$here/pdreplay.c"
+	live_s=$(calc "$perf_data_samples / $LIVE_RATE")
+	sed "s|^record .*|record  '$rtime' -o '$tmp/st.replay' '$corpus_dir/pdreplay' $LIVE_RATE $LIVE_TICK_MS '$tmp/pipe.data'|" \
+		"$root/examples/live-perfdata.pipeline" > "$tmp/live-replay.pipeline"
+	runs_saved=$BENCH_RUNS
+	BENCH_RUNS=$LIVE_RUNS	# each run lasts the capture's length
+	measure live-whole "rm -rf '$tmp/live'; flamepipe live -q --no-term --pipeline '$tmp/live-replay.pipeline' -o '$tmp/live' > /dev/null 2>&1"
+	BENCH_RUNS=$runs_saved
+	replay_cpu=$(cat "$tmp/stage.replay.cpu" 2>/dev/null || echo 0)
+	live_cpu=$(calc "$m_cpu - $replay_cpu")
+	live_pct=$(calc "100 * $live_cpu / $m_wall")
+	live_n=$(awk '{ n += $NF } END { print n + 0 }' "$tmp/live/stacks.folded" 2>/dev/null || echo 0)
+	# every sample the batch report of the same perf.data counted
+	batch_n=$(awk '{ n += $NF } END { print n + 0 }' "$tmp/report-pd/stacks.folded" 2>/dev/null || echo -1)
+	live_whole_line="| live whole cost: \`flamepipe live -o DIR\` fed $(fmtn "$LIVE_RATE") samples/s of perf's pipe format (bench/pdreplay, a write per $LIVE_TICK_MS ms): CPU of fp-perfdata, every stage and the runner per wall second | $(printf '%.2f' "$live_pct") % of one core | $(printf '%.3f' "$live_cpu") CPU s over $(printf '%.2f' "$m_wall") s (the replayer's $(printf '%.3f' "$replay_cpu") s aside); $(fmtn "$live_n") samples in the flame graph, as in the batch report ($(fmtn "$batch_n")) | <= $TARGET_LIVE_CORE_PCT % of one core | $(verdict "$live_pct <= $TARGET_LIVE_CORE_PCT && $live_n == $batch_n") |"
+else
+	live_whole_line="| live whole cost at $(fmtn "$LIVE_RATE") samples/s | - | - | <= $TARGET_LIVE_CORE_PCT % of one core | missing ($(missing_of flamepipe fp-perfdata fp-record fp-bucket fp-range fp-fold fp-render) or perf inject) |"
+fi
+
+fi	# BENCH_ONLY=chain
+
 web_row=
-if [ "$only_perfdata" = 0 ]; then
+if [ "$only_perfdata$only_chain" = 00 ]; then
 # ---- live recording: a 10-s range query on a 1-hour recording (issue 11) -----
 TARGET_RANGE_MS=300
 if have fp-read fp-record fp-bucket fp-range fp-fold fp-serve && command -v curl >/dev/null 2>&1; then
@@ -610,6 +693,7 @@ compiler=$(cc --version | head -n 1)
 	echo "|---|---|---|---|---|"
 	printf '%s' "$live_lines"
 	printf '%s' "$pd_lines"
+	echo "$live_whole_line"
 	echo "$delay_line"
 	echo "$web_row"
 	if [ -s "$notes" ]; then

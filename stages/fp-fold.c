@@ -88,23 +88,42 @@ static int id_cmp(const void *a, const void *b, void *t)
 	return c ? c : (xn > yn) - (xn < yn);
 }
 
-/* Fills *sorted (grown as needed) with the ids of the stacks counted since
- * the last reset, in bytewise order of their strings, as Perl's
- * `sort { $a cmp $b }` and LC_ALL=C sort order them. */
-static size_t table_sorted(struct fp_strtab *t, uint32_t **sorted, size_t *cap)
-{
-	size_t n = 0;
+/* The ids of every stack in the table in bytewise order of their strings,
+ * as Perl's `sort { $a cmp $b }` and LC_ALL=C sort order them, kept across
+ * snapshots: a snapshot sorts only the stacks added since the last one and
+ * merges them in (a live fold writes one every --interval; sorting the
+ * whole table each time was most of its cost). Ids stay for the life of
+ * the process (C reset zeroes counts only), so the order stays valid. */
+struct sorted_ids {
+	uint32_t *ids, *tmp;
+	size_t n, cap;
+};
 
-	if (*cap < fp_strtab_count(t)) {
-		*cap = fp_strtab_count(t);
-		*sorted = fp_xrealloc(*sorted, *cap * sizeof **sorted);
+static void sorted_update(struct sorted_ids *so, struct fp_strtab *t)
+{
+	size_t total = fp_strtab_count(t), k = total - so->n;
+
+	if (!k)
+		return;
+	if (so->cap < total) {
+		so->cap = total * 2;
+		so->ids = fp_xrealloc(so->ids, so->cap * sizeof *so->ids);
+		so->tmp = fp_xrealloc(so->tmp, so->cap * sizeof *so->tmp);
 	}
-	for (size_t i = 0; i < fp_strtab_count(t); i++)
-		if (t->ent[i].count)
-			(*sorted)[n++] = (uint32_t)i;
-	if (n > 1)
-		qsort_r(*sorted, n, sizeof **sorted, id_cmp, t);
-	return n;
+	uint32_t *add = so->tmp;	/* the new ids, sorted, then merged */
+	for (size_t i = 0; i < k; i++)
+		add[i] = (uint32_t)(so->n + i);
+	if (k > 1)
+		qsort_r(add, k, sizeof *add, id_cmp, t);
+	/* merge from the back: ids[0..n) and add[0..k) into ids[0..n+k) */
+	size_t i = so->n, j = k, out = total;
+	while (j > 0) {
+		if (i > 0 && id_cmp(&so->ids[i - 1], &add[j - 1], t) > 0)
+			so->ids[--out] = so->ids[--i];
+		else
+			so->ids[--out] = add[--j];
+	}
+	so->n = total;
 }
 
 /* ---- the stage --------------------------------------------------------- */
@@ -120,8 +139,7 @@ struct fold_state {
 	size_t tail_fold_n;
 	size_t stacks;		/* counted since the last reset */
 	struct fp_fold_buf folded, kinds;
-	uint32_t *sorted;
-	size_t sorted_cap;
+	struct sorted_ids sorted;	/* every stack id, in string order */
 	char *event_filter;	/* the filter in force, NULL until known */
 	int event_defaulted, event_warned;
 	uint64_t event_matched;	/* samples --event-filter kept, since the start */
@@ -332,15 +350,18 @@ static void write_stats(struct fold_state *st)
 static void write_snapshot(struct fold_state *st)
 {
 	struct fp_wr w = fp_out_wr(&st->pump.out);
-	size_t n = table_sorted(&st->table, &st->sorted, &st->sorted_cap);
 	const uint64_t end[] = { st->stacks, st->table.total };
 
+	sorted_update(&st->sorted, &st->table);
 	fp_write_begin(w, STAGE_NAME);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < st->sorted.n; i++) {
+		uint32_t id = st->sorted.ids[i];
 		size_t len;
-		const char *key = fp_strtab_str(&st->table, st->sorted[i], &len);
+		if (!st->table.ent[id].count)
+			continue;	/* not counted since the last reset */
+		const char *key = fp_strtab_str(&st->table, id, &len);
 
-		fp_write_folded(w, st->table.ent[st->sorted[i]].count, key, len);
+		fp_write_folded(w, st->table.ent[id].count, key, len);
 	}
 	fp_write_end(w, STAGE_NAME, end, sizeof end / sizeof *end);
 	write_stats(st);
@@ -350,15 +371,17 @@ static void write_snapshot(struct fold_state *st)
 static void write_plain(struct fold_state *st)
 {
 	struct fp_out *out = &st->pump.out;
-	size_t n = table_sorted(&st->table, &st->sorted, &st->sorted_cap);
-
-	for (size_t i = 0; i < n; i++) {
+	sorted_update(&st->sorted, &st->table);
+	for (size_t i = 0; i < st->sorted.n; i++) {
+		uint32_t id = st->sorted.ids[i];
 		size_t len;
-		const char *key = fp_strtab_str(&st->table, st->sorted[i], &len);
+		if (!st->table.ent[id].count)
+			continue;
+		const char *key = fp_strtab_str(&st->table, id, &len);
 
 		fp_out_write(out, key, len);
 		fp_out_char(out, ' ');
-		fp_out_u64(out, st->table.ent[st->sorted[i]].count);
+		fp_out_u64(out, st->table.ent[id].count);
 		fp_out_char(out, '\n');
 	}
 }
@@ -572,7 +595,8 @@ int main(int argc, char **argv)
 	free(st.tail_fold);
 	fp_fold_buf_free(&st.folded);
 	fp_fold_buf_free(&st.kinds);
-	free(st.sorted);
+	free(st.sorted.ids);
+	free(st.sorted.tmp);
 	free(st.event_filter);
 	return rc;
 }

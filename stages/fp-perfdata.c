@@ -79,6 +79,11 @@
 #define STATS_INTERVAL 1.0
 #define LIVE_BUFFER_MIN 4096
 #define LIVE_BUFFER_MAX FP_OUT_HIGH
+/* Live: a read of less than this is a trickle; wait this long before the
+ * next read (at most that much added to a sample's way to the views,
+ * whose freshness promise is 1 s). */
+#define LIVE_TRICKLE_BYTES FP_TRICKLE_BYTES
+#define LIVE_GATHER_NS 10000000L	/* 10 ms */
 
 struct perfdata_opts {
 	const char *stage;
@@ -479,10 +484,25 @@ static void write_stats(struct perfdata *pd)
 
 /* ---- input ------------------------------------------------------------------ */
 
+/* Live, after a read that brought little (perf writing as it samples):
+ * wait LIVE_GATHER_S before reading again, so one wake-up here, one write
+ * and one wake-up of every stage downstream carry what perf wrote
+ * meanwhile instead of a few samples each. perf is not blocked: the pipe
+ * holds FP_PIPE_SIZE, many times what arrives in LIVE_GATHER_S. */
+static void gather(struct perfdata *pd, size_t got)
+{
+	struct timespec ts = { 0, LIVE_GATHER_NS };
+
+	if (pd->live && got < LIVE_TRICKLE_BYTES && !stop_requested)
+		nanosleep(&ts, NULL);	/* a signal ends it early: fine */
+}
+
 static void read_stream(struct perfdata *pd, int fd)
 {
 	unsigned char *buf = fp_xmalloc(READ_CHUNK);
 
+	if (pd->live)
+		fp_fd_grow_pipe(fd);
 	while (!pd->rd.failed && !stop_requested) {
 		ssize_t n = read(fd, buf, READ_CHUNK);
 		if (n < 0 && errno == EINTR)
@@ -495,6 +515,7 @@ static void read_stream(struct perfdata *pd, int fd)
 		fp_out_flush(&pd->out);		/* live: never hold samples back */
 		if (pd->live)
 			live_tick(pd);
+		gather(pd, (size_t)n);
 	}
 	pd_reader_end(&pd->rd);
 	free(buf);
