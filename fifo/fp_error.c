@@ -112,6 +112,12 @@ void *fp_xrealloc(void *p, size_t n)
 	return q;
 }
 
+void fp_free_all(void *const *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(p[i]);
+}
+
 void *fp_xgrow(void *p, size_t *cap, size_t need, size_t size, size_t min)
 {
 	size_t c = *cap ? *cap : min;

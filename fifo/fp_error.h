@@ -49,6 +49,14 @@ void fp_warn_sys(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void *fp_xmalloc(size_t n);
 void *fp_xcalloc(size_t n, size_t size);
 void *fp_xrealloc(void *p, size_t n);
+/* free() of each pointer given, for the arrays a struct owns:
+ *	FP_FREE_ALL(t->ids, t->names, t->buf);
+ */
+#define FP_FREE_ALL(...) \
+	fp_free_all((void *const[]){ __VA_ARGS__ }, \
+		    sizeof (void *const[]){ __VA_ARGS__ } / sizeof(void *))
+void fp_free_all(void *const *p, size_t n);
+
 /* Grows p, an array of *cap elements of `size` bytes, so it holds at
  * least `need` (doubling, from `min`); returns the array, *cap its size. */
 void *fp_xgrow(void *p, size_t *cap, size_t need, size_t size, size_t min);

@@ -538,13 +538,7 @@ void pd_machine_free(struct pd_machine *m)
 		}
 	for (size_t i = 0; i < m->ndsos; i++)
 		pd_dso_free(m->dsos[i]);
-	free(m->threads);
-	free(m->procs);
-	free(m->dsos);
-	free(m->dso_hash);
-	free(m->bpf);
-	free(m->frames);
-	free(m->names);
-	free(m->cache);
+	FP_FREE_ALL(m->threads, m->procs, m->dsos, m->dso_hash, m->bpf, m->frames, m->names,
+		    m->cache);
 	memset(m, 0, sizeof *m);
 }

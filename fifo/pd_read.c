@@ -632,11 +632,6 @@ void pd_reader_free(struct pd_reader *r)
 			free((void *)r->q[i].rec);
 	for (size_t i = 0; i < r->nevsels; i++)
 		free(r->evsels[i].name);
-	free(r->q);
-	free(r->evsels);
-	free(r->ids);
-	free(r->buf);
-	free(r->scratch);
-	free(r->hostname);
+	FP_FREE_ALL(r->q, r->evsels, r->ids, r->buf, r->scratch, r->hostname);
 	memset(r, 0, sizeof *r);
 }

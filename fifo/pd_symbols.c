@@ -835,12 +835,7 @@ void pd_dso_free(struct pd_dso *d)
 	join_loader(d);
 	for (size_t i = 0; i < d->narena; i++)
 		free(d->arena[i]);
-	free(d->arena);
-	free(d->syms);
-	free(d->max_end);
-	free(d->segs);
-	free(d->name);
-	free(d->missing_why);
-	free(d->path);
+	FP_FREE_ALL(d->arena, d->syms, d->max_end, d->segs, d->name, d->missing_why,
+		    d->path);
 	free(d);
 }

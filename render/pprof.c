@@ -57,12 +57,8 @@ void fp_pprof_free(struct fp_pprof *p)
 	fp_strtab_free(&p->comms);
 	fp_strtab_free(&p->events);
 	fp_strtab_free(&p->keys);
-	free(p->function_name);
-	free(p->function_kind);
-	free(p->location_kind);
-	free(p->stack_locs);
-	free(p->stack_off);
-	free(p->samples);
+	FP_FREE_ALL(p->function_name, p->function_kind, p->location_kind, p->stack_locs,
+		    p->stack_off, p->samples);
 	memset(p, 0, sizeof *p);
 }
 
@@ -459,20 +455,9 @@ static void build_free(struct build *b)
 {
 	for (size_t i = 0; i < b->prof.n_location; i++)
 		free(b->locs[i].line);
-	free(b->types);
-	free(b->type_ptrs);
-	free(b->samples);
-	free(b->sample_ptrs);
-	free(b->values);
-	free(b->loc_ids);
-	free(b->labels);
-	free(b->label_ptrs);
-	free(b->locs);
-	free(b->loc_ptrs);
-	free(b->lines);
-	free(b->funcs);
-	free(b->func_ptrs);
-	free(b->strings);
+	FP_FREE_ALL(b->types, b->type_ptrs, b->samples, b->sample_ptrs, b->values,
+		    b->loc_ids, b->labels, b->label_ptrs, b->locs, b->loc_ptrs, b->lines,
+		    b->funcs, b->func_ptrs, b->strings);
 }
 
 /* gzip of n bytes at data into s. */

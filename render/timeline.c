@@ -37,11 +37,7 @@ void fp_timeline_free(struct fp_timeline *tl)
 	fp_strtab_free(&tl->kinds);
 	fp_strtab_free(&tl->labels);
 	fp_strtab_free(&tl->names);
-	free(tl->stack_kinds);
-	free(tl->ext);
-	free(tl->name_kind);
-	free(tl->frames);
-	free(tl->frame_off);
+	FP_FREE_ALL(tl->stack_kinds, tl->ext, tl->name_kind, tl->frames, tl->frame_off);
 	memset(tl, 0, sizeof *tl);
 }
 
