@@ -1,8 +1,10 @@
 /* fp_rangectl.c: parser of the fp-range control language (see fp_rangectl.h). */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "fp_error.h"
 #include "fp_rangectl.h"
 #include "fp_record.h"
 
@@ -249,4 +251,81 @@ char *fp_rangectl_format_seconds(uint64_t ns, char *buf)
 	snprintf(buf, FP_RANGECTL_SECONDS_MAX, "%llu.%0*llu", (unsigned long long)sec,
 		 digits, (unsigned long long)frac);
 	return buf;
+}
+
+/* ---- filter sets ---------------------------------------------------------- */
+
+static int cmp_i32(const void *x, const void *y)
+{
+	int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+void fp_id_set_from(struct fp_id_set *set, const struct fp_rangectl_cmd *c)
+{
+	const char *cur = c->arg.p, *end = c->arg.p + c->arg.n;
+	struct fp_str item;
+	int64_t v;
+
+	free(set->v);
+	memset(set, 0, sizeof *set);
+	if (c->off)
+		return;
+	set->on = 1;
+	set->v = fp_xmalloc((c->arg.n / 2 + 1) * sizeof *set->v);
+	while (fp_rangectl_next_item(&cur, end, &item))
+		if (fp_parse_i64(item.p, item.n, &v) == 0)	/* checked by the parser */
+			set->v[set->n++] = (int32_t)v;
+	qsort(set->v, set->n, sizeof *set->v, cmp_i32);
+}
+
+void fp_name_set_from(struct fp_name_set *set, const struct fp_rangectl_cmd *c)
+{
+	const char *cur, *end;
+	struct fp_str item;
+
+	free(set->text);
+	free(set->v);
+	memset(set, 0, sizeof *set);
+	if (c->off)
+		return;
+	set->on = 1;
+	set->text = fp_xstrndup(c->arg.p, c->arg.n);
+	set->v = fp_xmalloc((c->arg.n / 2 + 1) * sizeof *set->v);
+	cur = set->text;
+	end = set->text + c->arg.n;
+	while (fp_rangectl_next_item(&cur, end, &item))
+		set->v[set->n++] = item;
+}
+
+int fp_name_set_has(const struct fp_name_set *set, const char *p, size_t n)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (set->v[i].n == n && !memcmp(set->v[i].p, p, n))
+			return 1;
+	return 0;
+}
+
+int fp_name_set_has_event(const struct fp_name_set *set, const char *p, size_t n)
+{
+	if (fp_name_set_has(set, p, n))
+		return 1;
+	for (size_t i = 0; i < set->n; i++)
+		if (fp_event_name_matches(set->v[i].p, set->v[i].n, p, n))
+			return 1;
+	return 0;
+}
+
+void fp_id_set_command(const struct fp_id_set *set, const char *word, struct fp_wmem *out)
+{
+	char num[FP_I64_TEXT_MAX];
+
+	out->len = 0;
+	fp_wmem_add(out, word, strlen(word));
+	for (size_t i = 0; i < set->n; i++) {
+		int n = snprintf(num, sizeof num, "%c%lld", i ? ',' : ' ', (long long)set->v[i]);
+
+		fp_wmem_add(out, num, (size_t)n);
+	}
 }

@@ -28,7 +28,8 @@
  *	struct fp_str it; const char *cur = c.arg.p, *end = c.arg.p + c.arg.n;
  *	while (fp_rangectl_next_item(&cur, end, &it)) ...
  *
- * Parsing never allocates; c.arg points into the caller's line.
+ * Parsing never allocates; c.arg points into the caller's line (the
+ * filter sets below copy what they keep).
  */
 #ifndef FP_RANGECTL_H
 #define FP_RANGECTL_H
@@ -84,6 +85,53 @@ int fp_event_name_matches(const char *filter, size_t fn, const char *name, size_
 /* Whether name matches one item of a comma-separated list of event names
  * (fp_event_name_matches). */
 int fp_event_in_list(const char *list, size_t listlen, const char *name, size_t n);
+
+/* The sets a pid/tid/cpu or comm/event command selects (fp-range's
+ * filters), built from a parsed command; "off" (LIST -) empties the set
+ * and turns it off. A name set keeps its own copy of the names. */
+struct fp_id_set {
+	int on;
+	int32_t *v;		/* sorted */
+	size_t n;
+};
+
+struct fp_name_set {
+	int on;
+	char *text;		/* the list as given */
+	struct fp_str *v;
+	size_t n;
+};
+
+void fp_id_set_from(struct fp_id_set *set, const struct fp_rangectl_cmd *c);
+void fp_name_set_from(struct fp_name_set *set, const struct fp_rangectl_cmd *c);
+
+/* Whether id is in the set (binary search: samples are tested one by one). */
+static inline int fp_id_set_has(const struct fp_id_set *set, int64_t id)
+{
+	size_t lo = 0, hi = set->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (set->v[mid] == id)
+			return 1;
+		if (set->v[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+/* The command that selects the set again ("pid 1,2,3") into out (cleared
+ * first): what fp-range announces downstream in a C filter record. */
+void fp_id_set_command(const struct fp_id_set *set, const char *word, struct fp_wmem *out);
+
+/* Whether p[0..n) is one of the names exactly. */
+int fp_name_set_has(const struct fp_name_set *set, const char *p, size_t n);
+/* The same for an event name: a name without perf's modifiers matches
+ * every variant ("cpu-clock" matches "cpu-clock:ppp"). */
+int fp_name_set_has_event(const struct fp_name_set *set, const char *p, size_t n);
 
 /* The command word of a kind ("range", "pid", ...). */
 const char *fp_rangectl_name(enum fp_rangectl_kind kind);

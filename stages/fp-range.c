@@ -25,7 +25,6 @@
  * Exit codes: 0 ok, 100 usage or unsupported stream version, 111 system
  *         error, 141 the reader went away.
  */
-#include <errno.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -34,9 +33,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fp_ctlfifo.h"
 #include "fp_error.h"
 #include "fp_strtab.h"
-#include "fp_fifo.h"
 #include "fp_io.h"
 #include "fp_opts.h"
 #include "fp_rangectl.h"
@@ -76,35 +75,12 @@ struct tail {
 	uint8_t verdict;
 };
 
-struct id_set {
-	int on;
-	int32_t *v;		/* sorted */
-	size_t n;
-};
-
-struct name_set {
-	int on;
-	char *text;		/* the list as given */
-	struct fp_str *v;
-	size_t n;
-};
-
 struct regex_filter {
 	int on;
 	int from_control;	/* set by the control FIFO (else by an option) */
 	const char *word;	/* "include" / "exclude" */
 	char *src;
 	struct fp_regex *re;
-};
-
-struct control {
-	const char *path;
-	int fd, keep_fd, created;
-	ev_io w;
-	char *buf;
-	size_t len;
-	int skipping;		/* inside an over-long line */
-	uint64_t lineno;
 };
 
 struct range {
@@ -118,8 +94,8 @@ struct range {
 	char *comms, *events;	/* --comm, --event lists until applied */
 
 	/* filters */
-	struct id_set pid, tid, cpu;
-	struct name_set comm, event;
+	struct fp_id_set pid, tid, cpu;
+	struct fp_name_set comm, event;
 	struct regex_filter include, exclude;
 	uint32_t gen;		/* bumped when a tail filter changes */
 	int tail_filters_on;
@@ -145,7 +121,7 @@ struct range {
 	size_t hist_start, hist_len, hist_cap, hist_max;
 	int hist_warned;
 
-	struct control ctl;
+	struct fp_ctlfifo ctl;
 	ev_signal sig_hup;
 
 	uint64_t seen, passed, bad, hist_dropped, replays, replayed, regex_runs;
@@ -197,43 +173,6 @@ static uint32_t intern_tail(struct range *r, const char *line, size_t len,
 
 /* ---- filters -------------------------------------------------------------- */
 
-static int id_in_set(const struct id_set *set, int64_t id)
-{
-	size_t lo = 0, hi = set->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (set->v[mid] == id)
-			return 1;
-		if (set->v[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return 0;
-}
-
-static int name_in_set(const struct name_set *set, const char *p, size_t n)
-{
-	for (size_t i = 0; i < set->n; i++)
-		if (set->v[i].n == n && !memcmp(set->v[i].p, p, n))
-			return 1;
-	return 0;
-}
-
-/* perf appends modifiers to event names ("cpu-clock:ppp", "cycles:u"); a
- * filter name without them matches every variant (fp_event_name_matches). */
-static int event_matches(const struct name_set *set, const char *p, size_t n)
-{
-	if (name_in_set(set, p, n))
-		return 1;
-	for (size_t i = 0; i < set->n; i++)
-		if (fp_event_name_matches(set->v[i].p, set->v[i].n, p, n))
-			return 1;
-	return 0;
-}
-
 /* Builds "comm;stack" (or "comm" for an empty stack), NUL-terminated;
  * its length in *len. */
 static const char *folded_form(struct range *r, const struct tail *t, size_t *len)
@@ -280,9 +219,9 @@ static int tail_passes(struct range *r, struct tail *t)
 		return 1;
 	if (t->verdict_gen == r->gen)
 		return t->verdict;
-	if (r->comm.on && !name_in_set(&r->comm, tail_text(r, t) + t->comm_off, t->comm_len))
+	if (r->comm.on && !fp_name_set_has(&r->comm, tail_text(r, t) + t->comm_off, t->comm_len))
 		ok = 0;
-	if (ok && r->event.on && !event_matches(&r->event, tail_text(r, t), t->event_len))
+	if (ok && r->event.on && !fp_name_set_has_event(&r->event, tail_text(r, t), t->event_len))
 		ok = 0;
 	if (ok && (r->include.on || r->exclude.on)) {
 		size_t n;
@@ -313,9 +252,9 @@ static int in_range(const struct range *r, uint64_t time_ns)
 static int sample_passes(struct range *r, const struct history_entry *h)
 {
 	return in_range(r, h->time_ns) &&
-	       (!r->pid.on || id_in_set(&r->pid, h->pid)) &&
-	       (!r->tid.on || id_in_set(&r->tid, h->tid)) &&
-	       (!r->cpu.on || id_in_set(&r->cpu, h->cpu)) &&
+	       (!r->pid.on || fp_id_set_has(&r->pid, h->pid)) &&
+	       (!r->tid.on || fp_id_set_has(&r->tid, h->tid)) &&
+	       (!r->cpu.on || fp_id_set_has(&r->cpu, h->cpu)) &&
 	       tail_passes(r, &r->tails[h->tail]);
 }
 
@@ -328,50 +267,6 @@ static void update_tail_filters_on(struct range *r)
 }
 
 /* ---- applying control commands ------------------------------------------- */
-
-static int cmp_i32(const void *x, const void *y)
-{
-	int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
-
-	return (a > b) - (a < b);
-}
-
-static void set_ids(struct id_set *set, const struct fp_rangectl_cmd *c)
-{
-	const char *cur = c->arg.p, *end = c->arg.p + c->arg.n;
-	struct fp_str item;
-	int64_t v;
-
-	free(set->v);
-	memset(set, 0, sizeof *set);
-	if (c->off)
-		return;
-	set->on = 1;
-	set->v = fp_xmalloc((c->arg.n / 2 + 1) * sizeof *set->v);
-	while (fp_rangectl_next_item(&cur, end, &item))
-		if (fp_parse_i64(item.p, item.n, &v) == 0)	/* checked by the parser */
-			set->v[set->n++] = (int32_t)v;
-	qsort(set->v, set->n, sizeof *set->v, cmp_i32);
-}
-
-static void set_names(struct name_set *set, const struct fp_rangectl_cmd *c)
-{
-	const char *cur, *end;
-	struct fp_str item;
-
-	free(set->text);
-	free(set->v);
-	memset(set, 0, sizeof *set);
-	if (c->off)
-		return;
-	set->on = 1;
-	set->text = fp_xstrndup(c->arg.p, c->arg.n);
-	set->v = fp_xmalloc((c->arg.n / 2 + 1) * sizeof *set->v);
-	cur = set->text;
-	end = set->text + c->arg.n;
-	while (fp_rangectl_next_item(&cur, end, &item))
-		set->v[set->n++] = item;
-}
 
 static void clear_regex(struct regex_filter *f)
 {
@@ -412,11 +307,11 @@ static void clear_filters(struct range *r)
 	struct fp_rangectl_cmd off = { .off = 1 };
 
 	r->has_from = r->has_to = 0;
-	set_ids(&r->pid, &off);
-	set_ids(&r->tid, &off);
-	set_ids(&r->cpu, &off);
-	set_names(&r->comm, &off);
-	set_names(&r->event, &off);
+	fp_id_set_from(&r->pid, &off);
+	fp_id_set_from(&r->tid, &off);
+	fp_id_set_from(&r->cpu, &off);
+	fp_name_set_from(&r->comm, &off);
+	fp_name_set_from(&r->event, &off);
 	clear_regex(&r->include);
 	clear_regex(&r->exclude);
 }
@@ -436,19 +331,19 @@ static int apply_command(struct range *r, const struct fp_rangectl_cmd *c,
 		r->to_ns = c->to_ns;
 		return 0;
 	case FP_RC_PID:
-		set_ids(&r->pid, c);
+		fp_id_set_from(&r->pid, c);
 		return 0;
 	case FP_RC_TID:
-		set_ids(&r->tid, c);
+		fp_id_set_from(&r->tid, c);
 		return 0;
 	case FP_RC_CPU:
-		set_ids(&r->cpu, c);
+		fp_id_set_from(&r->cpu, c);
 		return 0;
 	case FP_RC_COMM:
-		set_names(&r->comm, c);
+		fp_name_set_from(&r->comm, c);
 		break;
 	case FP_RC_EVENT:
-		set_names(&r->event, c);
+		fp_name_set_from(&r->event, c);
 		break;
 	case FP_RC_INCLUDE:
 		if (set_regex(r, &r->include, c, why, whysize) < 0)
@@ -520,17 +415,9 @@ static void write_history_sample(struct range *r, struct fp_out *o,
 
 /* C filter WORD V,V,...: the spec is built in spec (reused, grown). */
 static void write_ids(struct fp_out *o, struct fp_wmem *spec, const char *word,
-		      const struct id_set *set)
+		      const struct fp_id_set *set)
 {
-	char num[FP_I64_TEXT_MAX];
-
-	spec->len = 0;
-	fp_wmem_add(spec, word, strlen(word));
-	for (size_t i = 0; i < set->n; i++) {
-		int n = snprintf(num, sizeof num, "%c%lld", i ? ',' : ' ', (long long)set->v[i]);
-
-		fp_wmem_add(spec, num, (size_t)n);
-	}
+	fp_id_set_command(set, word, spec);
 	fp_write_filter(fp_out_wr(o), spec->p, spec->len);
 }
 
@@ -874,89 +761,24 @@ static int control_line(struct range *r, const char *line, size_t len)
 	return 1;
 }
 
-static void control_read_cb(struct ev_loop *loop, ev_io *w, int revents)
+static int control_line_cb(void *ctx, const char *line, size_t len)
 {
-	struct range *r = w->data;
-	struct control *ctl = &r->ctl;
-	int changed = 0;
+	return control_line(ctx, line, len);
+}
 
-	for (;;) {
-		ssize_t n = read(ctl->fd, ctl->buf + ctl->len, FP_RANGECTL_LINE_MAX + 1 - ctl->len);
-		char *start, *nl;
+static void control_too_long(void *ctx, const char *start, size_t len)
+{
+	control_warn(ctx, "control line too long, skipped", start, len);
+}
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN)
-			break;
-		if (n <= 0) {	/* cannot happen while we hold a write end */
-			if (n < 0)
-				fp_warn_sys("%s: read failed", ctl->path);
-			ev_io_stop(loop, w);
-			break;
-		}
-		ctl->len += (size_t)n;
-		start = ctl->buf;
-		while ((nl = memchr(start, '\n', ctl->buf + ctl->len - start)) != NULL) {
-			if (ctl->skipping) {
-				ctl->skipping = 0;
-			} else {
-				ctl->lineno++;
-				changed |= control_line(r, start, nl - start);
-			}
-			start = nl + 1;
-		}
-		ctl->len -= start - ctl->buf;
-		memmove(ctl->buf, start, ctl->len);
-		if (ctl->len > FP_RANGECTL_LINE_MAX) {
-			if (!ctl->skipping) {
-				ctl->lineno++;
-				control_warn(r, "control line too long, skipped", ctl->buf, ctl->len);
-			}
-			ctl->skipping = 1;
-			ctl->len = 0;
-		}
-	}
+static void control_done(void *ctx, int changed)
+{
+	struct range *r = ctx;
+
 	if (changed)
 		replay(r);
 	else
 		fp_out_flush(&r->pump->out);	/* W records, if any */
-}
-
-static void control_open(struct range *r, struct ev_loop *loop)
-{
-	struct control *ctl = &r->ctl;
-	struct stat st;
-
-	if (lstat(ctl->path, &st) < 0) {
-		if (errno != ENOENT)
-			fp_die_sys(FP_EXIT_SYS, "cannot check control FIFO %s", ctl->path);
-		if (fp_fifo_make(ctl->path) < 0)
-			fp_die_sys(FP_EXIT_SYS, "cannot create control FIFO %s", ctl->path);
-		ctl->created = 1;
-	} else if (!S_ISFIFO(st.st_mode)) {
-		fp_die(FP_EXIT_USAGE, "control FIFO %s: exists and is not a FIFO", ctl->path);
-	}
-	ctl->fd = fp_fifo_open_reader(ctl->path, &ctl->keep_fd);
-	if (ctl->fd < 0)
-		fp_die_sys(FP_EXIT_SYS, "cannot open control FIFO %s", ctl->path);
-	ctl->buf = fp_xmalloc(FP_RANGECTL_LINE_MAX + 1);
-	ev_io_init(&ctl->w, control_read_cb, ctl->fd, EV_READ);
-	ctl->w.data = r;
-	ev_io_start(loop, &ctl->w);
-}
-
-static void control_close(struct range *r, struct ev_loop *loop)
-{
-	struct control *ctl = &r->ctl;
-
-	if (!ctl->path)
-		return;
-	ev_io_stop(loop, &ctl->w);
-	close(ctl->fd);
-	close(ctl->keep_fd);
-	if (ctl->created)
-		unlink(ctl->path);
-	free(ctl->buf);
 }
 
 static void sighup_cb(struct ev_loop *loop, ev_signal *w, int revents)
@@ -983,25 +805,15 @@ static void option_command(struct range *r, const char *word, const char *arg)
 	free(line);
 }
 
-static void parse_bound(const char *opt, const char *arg, int *has, uint64_t *ns)
+/* --from, --to: decimal seconds on the heatmap axis. */
+static void opt_bound(void *ctx, const char *opt, const char *arg)
 {
-	if (fp_parse_seconds_ns(arg, strlen(arg), ns) < 0)
+	struct range *r = ctx;
+	int from = !strcmp(opt, "from");
+
+	if (fp_parse_seconds_ns(arg, strlen(arg), from ? &r->from_ns : &r->to_ns) < 0)
 		fp_die(FP_EXIT_USAGE, "--%s: expected decimal seconds (e.g. 1.25), got \"%s\"", opt, arg);
-	*has = 1;
-}
-
-static void opt_from(void *ctx, const char *opt, const char *arg)
-{
-	struct range *r = ctx;
-
-	parse_bound(opt, arg, &r->has_from, &r->from_ns);
-}
-
-static void opt_to(void *ctx, const char *opt, const char *arg)
-{
-	struct range *r = ctx;
-
-	parse_bound(opt, arg, &r->has_to, &r->to_ns);
+	*(from ? &r->has_from : &r->has_to) = 1;
 }
 
 /* --pid, --tid, --cpu, --include, --exclude: a control command now. */
@@ -1046,8 +858,8 @@ int main(int argc, char **argv)
 	uint64_t hist_max = HISTORY_DEFAULT;
 	int rc;
 	const struct fp_opt options[] = {
-		{ "from", FP_OPT_FN, .fn = opt_from },
-		{ "to", FP_OPT_FN, .fn = opt_to },
+		{ "from", FP_OPT_FN, .fn = opt_bound },
+		{ "to", FP_OPT_FN, .fn = opt_bound },
 		{ "pid", FP_OPT_FN, .fn = opt_command },
 		{ "tid", FP_OPT_FN, .fn = opt_command },
 		{ "cpu", FP_OPT_FN, .fn = opt_command },
@@ -1078,14 +890,20 @@ int main(int argc, char **argv)
 	fp_pump_init(&p, EV_DEFAULT, 0, 1, &range_ops, &r, 0);
 	p.stage = name;
 	r.pump = &p;
-	if (r.ctl.path)
-		control_open(&r, p.loop);
+	if (r.ctl.path) {
+		r.ctl.line_max = FP_RANGECTL_LINE_MAX;
+		r.ctl.ctx = &r;
+		r.ctl.line = control_line_cb;
+		r.ctl.too_long = control_too_long;
+		r.ctl.done = control_done;
+		fp_ctlfifo_open(&r.ctl, p.loop);
+	}
 	ev_signal_init(&r.sig_hup, sighup_cb, SIGHUP);
 	r.sig_hup.data = &r;
 	ev_signal_start(p.loop, &r.sig_hup);
 	rc = fp_pump_run(&p);
 	ev_signal_stop(p.loop, &r.sig_hup);
-	control_close(&r, p.loop);
+	fp_ctlfifo_close(&r.ctl, p.loop);
 	clear_filters(&r);
 	free(r.folded);
 	free(r.hist);
