@@ -1,4 +1,5 @@
-/* fp_io.c: buffered line I/O with backpressure, driven by libev (fp_io.h).
+/* fp_io.c: the pump: buffered line input with backpressure, driven by
+ * libev (fp_io.h; the output side is fp_out.c).
  *
  * The pump follows OpenBSD netcat's readwrite() rules: a full output buffer
  * turns the input off, a drained one turns it back on, an empty one turns the
@@ -24,13 +25,10 @@
 #define GZIP_MAGIC0 0x1f
 #define GZIP_MAGIC1 0x8b
 #define GZIP_WINDOW_AUTO (15 + 32)	/* zlib.h: 32 = detect gzip/zlib header */
-#define BLOCKING_POLL_MS 1000
 /* FP_PUMP_MMAP: pages already parsed are dropped from the mapping every
  * this many bytes, so the file does not count in our RSS. */
 #define MAP_RELEASE_EVERY (8u << 20)
 
-/* Set while a write waits for a slow reader, so SIGTERM can still end us. */
-static volatile sig_atomic_t in_blocking_write;
 /* Set by SIGINT/SIGTERM (with the time it came): the signal watcher runs
  * when the current callback returns; a callback still delivering lines
  * FP_SIGNAL_GRACE_MS later (a stage busy on each line) stops at the next
@@ -52,213 +50,6 @@ static int signal_overdue(void)
 int fp_signal_pending(void)
 {
 	return signal_overdue();
-}
-
-/* ---- output ------------------------------------------------------------ */
-
-int fp_fd_make_nonblock_if_pipe(int fd)
-{
-	struct stat st;
-	int fl;
-
-	if (fstat(fd, &st) < 0 || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
-		return 0;
-	fl = fcntl(fd, F_GETFL);
-	if (fl < 0)
-		return 0;
-	if (!(fl & O_NONBLOCK) && fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
-		return 0;
-	return 1;
-}
-
-/* A bigger pipe buffer lets writer and reader run longer between context
- * switches (Linux: 64 KiB by default). Best effort: not a pipe, or over
- * /proc/sys/fs/pipe-max-size for an unprivileged user, is fine. */
-void fp_fd_grow_pipe(int fd)
-{
-#ifdef F_SETPIPE_SZ
-	int cur = fcntl(fd, F_GETPIPE_SZ);
-
-	if (cur > 0 && cur < FP_PIPE_SIZE)
-		(void)fcntl(fd, F_SETPIPE_SZ, FP_PIPE_SIZE);
-#else
-	(void)fd;
-#endif
-}
-
-static void out_writable_cb(struct ev_loop *loop, ev_io *w, int revents)
-{
-	struct fp_out *o = w->data;
-
-	(void)loop;
-	(void)revents;
-	fp_out_flush(o);
-	if (o->len < FP_OUT_HIGH && o->on_drain)
-		o->on_drain(o);
-}
-
-static void out_wr_write(void *o, const void *p, size_t n)
-{
-	fp_out_write(o, p, n);
-}
-
-struct fp_wr fp_out_wr(struct fp_out *o)
-{
-	return (struct fp_wr){ out_wr_write, o };
-}
-
-void fp_out_init(struct fp_out *o, struct ev_loop *loop, int fd)
-{
-	memset(o, 0, sizeof *o);
-	o->fd = fd;
-	o->loop = loop;
-	o->nonblock = fp_fd_make_nonblock_if_pipe(fd);
-	if (o->nonblock)
-		fp_fd_grow_pipe(fd);
-	o->cap = 2 * FP_OUT_CHUNK;
-	o->buf = fp_xmalloc(o->cap);
-	ev_io_init(&o->w, out_writable_cb, fd, EV_WRITE);
-	o->w.data = o;
-}
-
-void fp_out_free(struct fp_out *o)
-{
-	if (o->loop)
-		ev_io_stop(o->loop, &o->w);
-	free(o->buf);
-	o->buf = NULL;
-	o->len = o->cap = 0;
-}
-
-/* Writes as much as the fd takes now. Returns 0 when everything is out. */
-static int out_try_write(struct fp_out *o)
-{
-	size_t off = 0;
-
-	while (off < o->len) {
-		ssize_t n = write(o->fd, o->buf + off, o->len - off);
-
-		if (n > 0) {
-			off += (size_t)n;
-			continue;
-		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-			break;
-		if (n < 0 && errno == EPIPE)
-			exit(FP_EXIT_PIPE);	/* the reader went away: not an error of ours */
-		fp_die_sys(FP_EXIT_SYS, "write to fd %d", o->fd);
-	}
-	o->bytes_written += off;
-	if (off) {
-		memmove(o->buf, o->buf + off, o->len - off);
-		o->len -= off;
-	}
-	/* Whatever path wrote the bytes (the write watcher, a flush from a
-	 * timer, a blocking wait), a pump that stopped reading until the
-	 * output drains must hear of it, or its input stays off for good. */
-	if (o->on_drain && o->len < FP_OUT_HIGH)
-		o->on_drain(o);
-	return o->len != 0;
-}
-
-void fp_out_flush(struct fp_out *o)
-{
-	if (!o->len) {
-		if (o->loop)
-			ev_io_stop(o->loop, &o->w);
-		return;
-	}
-	if (out_try_write(o) && o->loop && o->nonblock)
-		ev_io_start(o->loop, &o->w);
-	else if (o->loop)
-		ev_io_stop(o->loop, &o->w);
-}
-
-/* Waits until the fd can take more, then writes; until len <= keep. */
-static void out_wait_until(struct fp_out *o, size_t keep)
-{
-	while (o->len > keep) {
-		if (!out_try_write(o))
-			break;
-		if (o->len <= keep)
-			break;
-		struct pollfd pfd = { .fd = o->fd, .events = POLLOUT };
-		in_blocking_write = 1;
-		int r = poll(&pfd, 1, BLOCKING_POLL_MS);
-		in_blocking_write = 0;
-		if (r < 0 && errno != EINTR)
-			fp_die_sys(FP_EXIT_SYS, "poll on output");
-	}
-}
-
-void fp_out_flush_all(struct fp_out *o)
-{
-	out_wait_until(o, 0);
-	if (o->loop)
-		ev_io_stop(o->loop, &o->w);
-}
-
-static void out_reserve(struct fp_out *o, size_t n)
-{
-	if (o->len + n <= o->cap)
-		return;
-	/* Past the hard limit, wait for the reader instead of growing. */
-	if (o->len + n > FP_OUT_HARD && o->len)
-		out_wait_until(o, 0);
-	if (o->len + n <= o->cap)
-		return;
-	size_t cap = o->cap;
-	while (cap < o->len + n)
-		cap *= 2;
-	o->buf = fp_xrealloc(o->buf, cap);
-	o->cap = cap;
-}
-
-void fp_out_write(struct fp_out *o, const void *p, size_t n)
-{
-	out_reserve(o, n);
-	memcpy(o->buf + o->len, p, n);
-	o->len += n;
-	if (o->len >= FP_OUT_CHUNK)
-		fp_out_flush(o);
-}
-
-void fp_out_str(struct fp_out *o, const char *s)
-{
-	fp_out_write(o, s, strlen(s));
-}
-
-void fp_out_char(struct fp_out *o, char c)
-{
-	if (o->len + 1 > o->cap)
-		out_reserve(o, 1);
-	o->buf[o->len++] = c;
-	if (o->len >= FP_OUT_CHUNK)
-		fp_out_flush(o);
-}
-
-void fp_out_u64(struct fp_out *o, uint64_t v)
-{
-	char tmp[20];
-	size_t i = sizeof tmp;
-
-	do {
-		tmp[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	fp_out_write(o, tmp + i, sizeof tmp - i);
-}
-
-void fp_out_i64(struct fp_out *o, int64_t v)
-{
-	if (v < 0) {
-		fp_out_char(o, '-');
-		fp_out_u64(o, (uint64_t)0 - (uint64_t)v);
-	} else {
-		fp_out_u64(o, (uint64_t)v);
-	}
 }
 
 /* ---- input ------------------------------------------------------------- */
@@ -364,7 +155,7 @@ void fp_pump_warn(struct fp_pump *p, const char *fmt, ...)
  * stuck reader there is no loop to come back to, so leave at once. */
 static void pump_signal_handler(int sig)
 {
-	if (in_blocking_write)
+	if (fp_out_in_blocking_write)
 		_exit(128 + sig);
 	if (!signal_pending)
 		clock_gettime(CLOCK_MONOTONIC, &signal_time);

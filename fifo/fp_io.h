@@ -38,6 +38,7 @@
 #ifndef FP_IO_H
 #define FP_IO_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <ev.h>
@@ -91,6 +92,10 @@ void fp_out_flush_all(struct fp_out *o);
 void fp_out_free(struct fp_out *o);
 /* The record writers' view of o (fp_record.h): fp_write_cell(fp_out_wr(o), ...). */
 struct fp_wr fp_out_wr(struct fp_out *o);
+
+/* Set while a write waits (poll) for a slow reader, so the pump's SIGTERM
+ * handler can still end the stage (fp_out.c sets it, fp_io.c reads it). */
+extern volatile sig_atomic_t fp_out_in_blocking_write;
 
 /* ---- the pump: line input + output ------------------------------------ */
 
