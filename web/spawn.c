@@ -45,6 +45,165 @@ static void err_append(struct pipeline_result *res, size_t *used, const char *p,
 	res->err[*used] = '\0';
 }
 
+/* Starts one stage: stdin prev, stdout out, stderr err. Returns
+ * posix_spawn's error (0 when it runs) and its pid in *pid. */
+static int spawn_stage(const struct job *job, char *const *argv, int prev, int out, int err,
+		       pid_t *pid, char *path, size_t path_n)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t def, none;
+	int rc;
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, prev, 0);
+	posix_spawn_file_actions_adddup2(&fa, out, 1);
+	posix_spawn_file_actions_adddup2(&fa, err, 2);
+	posix_spawnattr_init(&at);
+	/* children get default SIGPIPE so `head`-like readers work, and
+	 * an empty signal mask */
+	sigemptyset(&def);
+	sigaddset(&def, SIGPIPE);
+	sigaddset(&def, SIGINT);
+	sigaddset(&def, SIGTERM);
+	sigemptyset(&none);
+	posix_spawnattr_setsigdefault(&at, &def);
+	posix_spawnattr_setsigmask(&at, &none);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+	snprintf(path, path_n, "%s/%s", job->srv->bin_dir, argv[0]);
+	rc = posix_spawn(pid, path, &fa, &at, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&at);
+	return rc;
+}
+
+/* The chain's stdout, split into lines for on_line. */
+struct line_reader {
+	char *buf;
+	size_t cap, start, end;
+	int too_long;		/* a line past FP_LINE_MAX: stages never write one */
+	void (*on_line)(void *ctx, char *line, size_t len);
+	void *ctx;
+};
+
+/* Makes room for one more read (keeps the partial line). */
+static void reader_room(struct line_reader *lr)
+{
+	if (lr->cap - lr->end >= READ_CHUNK)
+		return;
+	if (lr->start > 0) {
+		memmove(lr->buf, lr->buf + lr->start, lr->end - lr->start);
+		lr->end -= lr->start;
+		lr->start = 0;
+	}
+	if (lr->cap - lr->end >= READ_CHUNK)
+		return;
+	if (lr->cap >= FP_LINE_MAX * 2) {
+		lr->too_long = 1;
+		lr->end = lr->start = 0;
+	} else {
+		lr->cap *= 2;
+		lr->buf = fp_xrealloc(lr->buf, lr->cap + 1);
+	}
+}
+
+/* One read of fd: 1 while it stays open (EINTR too), 0 at its end (the
+ * last line without LF is delivered), -1 on an error. */
+static int reader_read(struct line_reader *lr, int fd)
+{
+	reader_room(lr);
+	ssize_t n = read(fd, lr->buf + lr->end, lr->cap - lr->end);
+
+	if (n < 0)
+		return errno == EINTR ? 1 : -1;
+	if (n == 0) {
+		if (lr->end > lr->start) {	/* last line without LF */
+			lr->buf[lr->end] = '\0';
+			lr->on_line(lr->ctx, lr->buf + lr->start, lr->end - lr->start);
+		}
+		return 0;
+	}
+	lr->end += (size_t)n;
+	for (;;) {
+		char *lf = memchr(lr->buf + lr->start, '\n', lr->end - lr->start);
+		if (!lf)
+			break;
+		*lf = '\0';
+		lr->on_line(lr->ctx, lr->buf + lr->start, (size_t)(lf - (lr->buf + lr->start)));
+		lr->start = (size_t)(lf - lr->buf) + 1;
+	}
+	if (lr->start == lr->end)
+		lr->start = lr->end = 0;
+	return 1;
+}
+
+/* Reads stdout (lines) and stderr (the message) until both end; the
+ * client's socket too: when it goes away, the chain is stopped. Returns
+ * whether the client went away. */
+static int read_chain(const struct job *job, int out_fd, int out_open, int err_fd,
+		      const pid_t *pid, size_t started, struct line_reader *lr,
+		      struct pipeline_result *res, size_t *err_used)
+{
+	int err_open = 1, cancelled = 0;
+
+	while (out_open || err_open) {
+		struct pollfd pf[3] = {
+			{ .fd = out_open ? out_fd : -1, .events = POLLIN },
+			{ .fd = err_open ? err_fd : -1, .events = POLLIN },
+			{ .fd = cancelled ? -1 : job->client_fd, .events = POLLRDHUP },
+		};
+		if (poll(pf, 3, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (pf[2].revents & (POLLRDHUP | POLLHUP | POLLERR)) {
+			/* nobody will read the answer: SIGTERM ends every stage
+			 * promptly (fp_io.h), the pipes then close */
+			cancelled = 1;
+			for (size_t i = 0; i < started; i++)
+				kill(pid[i], SIGTERM);
+			err_append(res, err_used, CANCEL_MSG, sizeof CANCEL_MSG - 1);
+		}
+		if (pf[1].revents) {
+			char eb[4096];
+			ssize_t n = read(err_fd, eb, sizeof eb);
+			if (n > 0)
+				err_append(res, err_used, eb, (size_t)n);
+			else if (n == 0 || errno != EINTR)
+				err_open = 0;
+		}
+		if (pf[0].revents) {
+			int r = reader_read(lr, out_fd);
+
+			out_open = r > 0;
+			if (r < 0)
+				break;
+		}
+	}
+	return cancelled;
+}
+
+/* Waits for every stage; whether all exited 0 (data and usage errors are
+ * noted in res). */
+static int wait_stages(const pid_t *pid, size_t started, struct pipeline_result *res)
+{
+	int all_ok = 1;
+
+	for (size_t i = 0; i < started; i++) {
+		int st = 0, r;
+		while ((r = waitpid(pid[i], &st, 0)) < 0 && errno == EINTR)
+			;
+		if (r < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+			all_ok = 0;
+		if (r >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == FP_EXIT_DATA)
+			res->data_error = 1;
+		if (r >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == FP_EXIT_USAGE)
+			res->usage_error = 1;
+	}
+	return all_ok;
+}
+
 void pipeline_run(const struct job *job, char *const *const *argv, size_t nstages, int in_fd,
 		  void (*on_line)(void *ctx, char *line, size_t len), void *ctx,
 		  struct pipeline_result *res)
@@ -63,35 +222,15 @@ void pipeline_run(const struct job *job, char *const *const *argv, size_t nstage
 		return;
 	}
 	for (size_t i = 0; i < nstages; i++) {
+		char path[4096];
 		int p[2];
+
 		if (make_pipe(p) < 0) {
 			err_append(res, &err_used, "pipe failed", 11);
 			break;
 		}
-		posix_spawn_file_actions_t fa;
-		posix_spawn_file_actions_init(&fa);
-		posix_spawn_file_actions_adddup2(&fa, prev, 0);
-		posix_spawn_file_actions_adddup2(&fa, p[1], 1);
-		posix_spawn_file_actions_adddup2(&fa, errp[1], 2);
-		posix_spawnattr_t at;
-		posix_spawnattr_init(&at);
-		/* children get default SIGPIPE so `head`-like readers work, and
-		 * an empty signal mask */
-		sigset_t def, none;
-		sigemptyset(&def);
-		sigaddset(&def, SIGPIPE);
-		sigaddset(&def, SIGINT);
-		sigaddset(&def, SIGTERM);
-		sigemptyset(&none);
-		posix_spawnattr_setsigdefault(&at, &def);
-		posix_spawnattr_setsigmask(&at, &none);
-		posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-
-		char path[4096];
-		snprintf(path, sizeof path, "%s/%s", job->srv->bin_dir, argv[i][0]);
-		int rc = posix_spawn(&pid[started], path, &fa, &at, argv[i], environ);
-		posix_spawn_file_actions_destroy(&fa);
-		posix_spawnattr_destroy(&at);
+		int rc = spawn_stage(job, argv[i], prev, p[1], errp[1], &pid[started], path,
+				     sizeof path);
 		close(p[1]);
 		if (prev != in_fd)
 			close(prev);
@@ -107,103 +246,21 @@ void pipeline_run(const struct job *job, char *const *const *argv, size_t nstage
 	close(errp[1]);
 	out_fd = prev;
 
-	/* read stdout (lines) and stderr (message) until both end; the
-	 * client's socket too: when it goes away, the chain is stopped */
-	int client_fd = job->client_fd, cancelled = 0;
-	size_t cap = READ_CHUNK * 2, start = 0, end = 0;
-	char *buf = fp_xmalloc(cap + 1);
-	int out_open = started == nstages, err_open = 1, too_long = 0;
+	struct line_reader lr = { .cap = READ_CHUNK * 2, .on_line = on_line, .ctx = ctx };
+	int out_open = started == nstages;
+
+	lr.buf = fp_xmalloc(lr.cap + 1);
 	if (!out_open && out_fd != in_fd)
 		close(out_fd);
-	while (out_open || err_open) {
-		struct pollfd pf[3] = {
-			{ .fd = out_open ? out_fd : -1, .events = POLLIN },
-			{ .fd = err_open ? errp[0] : -1, .events = POLLIN },
-			{ .fd = cancelled ? -1 : client_fd, .events = POLLRDHUP },
-		};
-		if (poll(pf, 3, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		if (pf[2].revents & (POLLRDHUP | POLLHUP | POLLERR)) {
-			/* nobody will read the answer: SIGTERM ends every stage
-			 * promptly (fp_io.h), the pipes then close */
-			cancelled = 1;
-			for (size_t i = 0; i < started; i++)
-				kill(pid[i], SIGTERM);
-			err_append(res, &err_used, CANCEL_MSG, sizeof CANCEL_MSG - 1);
-		}
-		if (pf[1].revents) {
-			char eb[4096];
-			ssize_t n = read(errp[0], eb, sizeof eb);
-			if (n > 0)
-				err_append(res, &err_used, eb, (size_t)n);
-			else if (n == 0 || errno != EINTR)
-				err_open = 0;
-		}
-		if (!pf[0].revents)
-			continue;
-		if (cap - end < READ_CHUNK) {
-			if (start > 0) {
-				memmove(buf, buf + start, end - start);
-				end -= start;
-				start = 0;
-			}
-			if (cap - end < READ_CHUNK) {
-				if (cap >= FP_LINE_MAX * 2) {
-					too_long = 1;	/* stages never write such lines */
-					end = start = 0;
-				} else {
-					cap *= 2;
-					buf = fp_xrealloc(buf, cap + 1);
-				}
-			}
-		}
-		ssize_t n = read(out_fd, buf + end, cap - end);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			out_open = 0;
-			break;
-		}
-		if (n == 0) {
-			if (end > start) {	/* last line without LF */
-				buf[end] = '\0';
-				on_line(ctx, buf + start, end - start);
-			}
-			out_open = 0;
-			continue;
-		}
-		end += (size_t)n;
-		for (;;) {
-			char *lf = memchr(buf + start, '\n', end - start);
-			if (!lf)
-				break;
-			*lf = '\0';
-			on_line(ctx, buf + start, (size_t)(lf - (buf + start)));
-			start = (size_t)(lf - buf) + 1;
-		}
-		if (start == end)
-			start = end = 0;
-	}
-	free(buf);
+	int cancelled = read_chain(job, out_fd, out_open, errp[0], pid, started, &lr, res,
+				   &err_used);
+	free(lr.buf);
 	if (started == nstages)
 		close(out_fd);
 	close(errp[0]);
 
-	int all_ok = started == nstages && !too_long && !cancelled;
-	for (size_t i = 0; i < started; i++) {
-		int st = 0, r;
-		while ((r = waitpid(pid[i], &st, 0)) < 0 && errno == EINTR)
-			;
-		if (r < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
-			all_ok = 0;
-		if (r >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == FP_EXIT_DATA)
-			res->data_error = 1;
-		if (r >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == FP_EXIT_USAGE)
-			res->usage_error = 1;
-	}
+	int all_ok = wait_stages(pid, started, res) && started == nstages && !lr.too_long &&
+		     !cancelled;
 	res->ok = all_ok;
 	if (!all_ok && err_used == 0)
 		snprintf(res->err, sizeof res->err, "a stage failed");
