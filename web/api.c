@@ -377,6 +377,33 @@ static int flame_opts_from(struct MHD_Connection *c, struct fp_flame_opts *o, ch
 	return 0;
 }
 
+/* The flame graph SVG of fv, or with cfv (the compare range) its
+ * differential (diff: before = compare range, after = this one) or
+ * elided graph (the stacks only the compare range has). */
+static void flame_svg(struct fp_sink *s, const struct folded_view *fv,
+		      const struct folded_view *cfv, int diff, const struct fp_flame_opts *o)
+{
+	struct fp_folded a, b, out;
+
+	fp_folded_init(&a);
+	fp_folded_parse_buffer(&a, fv->buf, fv->len, FP_FOLDED_REF);
+	if (cfv) {
+		fp_folded_init(&b);
+		fp_folded_parse_buffer(&b, cfv->buf, cfv->len, FP_FOLDED_REF);
+		fp_folded_init(&out);
+		if (diff)
+			fp_folded_diff(&out, &b, &a);
+		else
+			fp_folded_elided(&out, &b, &a);
+		fp_flame_render(s, &out, o);
+		fp_folded_free(&out);
+		fp_folded_free(&b);
+	} else {
+		fp_flame_render(s, &a, o);
+	}
+	fp_folded_free(&a);
+}
+
 enum MHD_Result api_flamegraph(struct server *srv, struct MHD_Connection *c, int kind)
 {
 	char err[ERR_MAX];
@@ -444,24 +471,7 @@ enum MHD_Result api_flamegraph(struct server *srv, struct MHD_Connection *c, int
 		return http_reply_hdr(c, 200, ctype, &s, "Content-Disposition",
 				      "attachment; filename=\"flamepipe.folded\"");
 	} else {
-		struct fp_folded a, b, out;
-		fp_folded_init(&a);
-		fp_folded_parse_buffer(&a, fv.buf, fv.len, FP_FOLDED_REF);
-		if (diff || elided) {
-			fp_folded_init(&b);
-			fp_folded_parse_buffer(&b, cfv.buf, cfv.len, FP_FOLDED_REF);
-			fp_folded_init(&out);
-			if (diff)	/* before = compare range, after = this one */
-				fp_folded_diff(&out, &b, &a);
-			else		/* stacks only the compare range has */
-				fp_folded_elided(&out, &b, &a);
-			fp_flame_render(&s, &out, &o);
-			fp_folded_free(&out);
-			fp_folded_free(&b);
-		} else {
-			fp_flame_render(&s, &a, &o);
-		}
-		fp_folded_free(&a);
+		flame_svg(&s, &fv, diff || elided ? &cfv : NULL, diff, &o);
 		ctype = CT_SVG;
 	}
 	folded_view_free(&fv);

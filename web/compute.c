@@ -481,6 +481,26 @@ void heatmap_put(const struct heatmap *h)
  * fp-bucket's column 0 is the first *matching* sample's second, never
  * before the unfiltered first sample's (the matching samples are among
  * all samples), so its columns move right by the difference. */
+/* The filtered heatmap's cells into dst on the unfiltered one's axis:
+ * they move right by the difference of the base seconds; columns past
+ * the unfiltered heatmap's are dropped. */
+static void onto_axis(struct fp_heatmap *dst, const struct heatmap *filtered,
+		      const struct heatmap *all)
+{
+	const struct fp_heatmap *src = &filtered->hm;
+	uint64_t shift = src->ncols ? filtered->base_sec - all->base_sec : 0;
+
+	fp_heatmap_init(dst);
+	fp_heatmap_reset(dst, filtered->rows, (int64_t)all->base_sec);
+	for (size_t i = 0; i < src->n; i++) {
+		uint64_t key = src->cells[i].key;
+		uint64_t col = key / src->rows + shift;
+
+		if (col < all->hm.ncols)
+			fp_heatmap_set(dst, col, key % src->rows, src->cells[i].count);
+	}
+}
+
 static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
 					    const struct stat *st, unsigned rows,
 					    const struct selection *sel, int *status,
@@ -545,16 +565,7 @@ static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
 		.events = events,
 		.events_len = all->events_len,
 	};
-	/* the cells move right by the shift; drawn on all's axis */
-	fp_heatmap_init(&h.hm);
-	fp_heatmap_reset(&h.hm, rows, (int64_t)all->base_sec);
-	uint64_t shift = b.h.hm.ncols ? b.h.base_sec - all->base_sec : 0;
-	for (size_t i = 0; i < b.h.hm.n; i++) {
-		uint64_t key = b.h.hm.cells[i].key;
-		uint64_t col = key / b.h.hm.rows + shift;
-		if (col < all->hm.ncols)
-			fp_heatmap_set(&h.hm, col, key % b.h.hm.rows, b.h.hm.cells[i].count);
-	}
+	onto_axis(&h.hm, &b.h, all);
 	h.counted = fp_heatmap_total(&h.hm);
 	fp_heatmap_free(&b.h.hm);
 	heatmap_axis_of(all, &h.axis);

@@ -349,11 +349,11 @@ static void opt_max_upload(void *ctx, const char *opt, const char *arg)
 	srv->max_upload = parse_size(arg);
 }
 
-int main(int argc, char **argv)
+/* fp-serve's command line into srv, and the address to listen on (ss, sl, ipv6). */
+static void parse_command_line(int argc, char **argv, struct server *srv,
+			       struct sockaddr_storage *ss, socklen_t *sl, int *ipv6)
 {
-	fp_set_prog(argv[0]);
 	const char *dir = NULL, *listen_arg = NULL, *live_name = NULL, *recording = NULL;
-	static struct server srv = { .max_upload = SERVE_DEFAULT_MAX_UPLOAD };
 	const struct fp_opt options[] = {
 		{ "dir", FP_OPT_STR, &dir, .short_name = 'd' },
 		{ "listen", FP_OPT_STR, &listen_arg, .short_name = 'l' },
@@ -362,7 +362,8 @@ int main(int argc, char **argv)
 		{ "recording", FP_OPT_STR, &recording },
 		{ NULL },
 	};
-	int first = fp_opts_parse(argc, argv, options, USAGE, argc, &srv);
+	int first = fp_opts_parse(argc, argv, options, USAGE, argc, srv);
+	char defaddr[64];
 
 	if (first < argc)
 		fp_die(FP_EXIT_USAGE, "unexpected argument: %s\n%s", argv[first], USAGE);
@@ -375,25 +376,53 @@ int main(int argc, char **argv)
 			fp_die(FP_EXIT_USAGE, "--live: bad name '%s' (no '/', no control characters)",
 			       live_name);
 	}
+	snprintf(defaddr, sizeof defaddr, "%s:%d", DEFAULT_ADDR, SERVE_DEFAULT_PORT);
+	parse_listen(listen_arg ? listen_arg : defaddr, ss, sl, ipv6);
+	srv->listen_loopback = addr_is_loopback(ss);
+	srv->dir = dir ? dir : DEFAULT_DIR;
+	srv->dir_real = realpath(srv->dir, NULL);
+	if (!srv->dir_real)
+		fp_die_sys(FP_EXIT_SYS, "profile directory %s", srv->dir);
+	srv->dir_fd = open(srv->dir_real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (srv->dir_fd < 0)
+		fp_die_sys(FP_EXIT_SYS, "cannot open profile directory %s", srv->dir);
+	srv->bin_dir = self_dir(argv[0]);
+	if (live_name)
+		srv->live = live_create(live_name, recording);
+}
 
+/* libmicrohttpd, fed by the gate (gate.h): never from a listen socket of
+ * its own. */
+static struct MHD_Daemon *start_http(struct server *srv, int ipv6)
+{
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
+		MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC | MHD_USE_ERROR_LOG |
+		(ipv6 ? MHD_USE_IPv6 : 0);
+	struct MHD_Daemon *d = MHD_start_daemon(
+		flags, 0, NULL, NULL, access_handler, srv,
+		MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+		MHD_OPTION_CONNECTION_LIMIT, (unsigned)GATE_ACTIVE_MAX,
+		MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+		(unsigned)(srv->listen_loopback ? GATE_ACTIVE_MAX : PER_IP_LIMIT),
+		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONNECTION_TIMEOUT_S,
+		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONNECTION_MEMORY,
+		MHD_OPTION_NOTIFY_COMPLETED, request_completed, NULL,
+		MHD_OPTION_END);
+
+	if (!d)
+		fp_die(FP_EXIT_SYS, "cannot start the HTTP server");
+	return d;
+}
+
+int main(int argc, char **argv)
+{
+	static struct server srv = { .max_upload = SERVE_DEFAULT_MAX_UPLOAD };
 	struct sockaddr_storage ss;
 	socklen_t sl;
 	int ipv6 = 0;
-	char defaddr[64];
-	snprintf(defaddr, sizeof defaddr, "%s:%d", DEFAULT_ADDR, SERVE_DEFAULT_PORT);
-	parse_listen(listen_arg ? listen_arg : defaddr, &ss, &sl, &ipv6);
-	srv.listen_loopback = addr_is_loopback(&ss);
 
-	srv.dir = dir ? dir : DEFAULT_DIR;
-	srv.dir_real = realpath(srv.dir, NULL);
-	if (!srv.dir_real)
-		fp_die_sys(FP_EXIT_SYS, "profile directory %s", srv.dir);
-	srv.dir_fd = open(srv.dir_real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (srv.dir_fd < 0)
-		fp_die_sys(FP_EXIT_SYS, "cannot open profile directory %s", srv.dir);
-	srv.bin_dir = self_dir(argv[0]);
-	if (live_name)
-		srv.live = live_create(live_name, recording);
+	fp_set_prog(argv[0]);
+	parse_command_line(argc, argv, &srv, &ss, &sl, &ipv6);
 
 	/* the server threads inherit a mask without SIGINT/SIGTERM: signals
 	 * reach the main thread only */
@@ -409,23 +438,7 @@ int main(int argc, char **argv)
 		addr_text(&ss, at, sizeof at);
 		fp_die_sys(FP_EXIT_SYS, "cannot listen on %s", at);
 	}
-	/* connections come from the gate (gate.h), never from a listen
-	 * socket of libmicrohttpd's own */
-	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
-		MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC | MHD_USE_ERROR_LOG |
-		(ipv6 ? MHD_USE_IPv6 : 0);
-	struct MHD_Daemon *d = MHD_start_daemon(
-		flags, 0, NULL, NULL, access_handler, &srv,
-		MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
-		MHD_OPTION_CONNECTION_LIMIT, (unsigned)GATE_ACTIVE_MAX,
-		MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-		(unsigned)(srv.listen_loopback ? GATE_ACTIVE_MAX : PER_IP_LIMIT),
-		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONNECTION_TIMEOUT_S,
-		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONNECTION_MEMORY,
-		MHD_OPTION_NOTIFY_COMPLETED, request_completed, NULL,
-		MHD_OPTION_END);
-	if (!d)
-		fp_die(FP_EXIT_SYS, "cannot start the HTTP server");
+	struct MHD_Daemon *d = start_http(&srv, ipv6);
 	struct gate *gate = gate_start(lfd, d);
 	/* the real port (when 0 was asked) */
 	socklen_t l = sizeof ss;
