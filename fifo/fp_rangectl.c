@@ -152,11 +152,34 @@ static int check_name_list(struct fp_str arg, const char **why)
 	return 0;
 }
 
+/* "range FROM TO": the two bounds after the command word. */
+static int parse_range_args(const char *cur, const char *end, struct fp_rangectl_cmd *cmd,
+			    const char **why)
+{
+	struct fp_str a, b, extra;
+
+	if (!next_word(&cur, end, &a) || !next_word(&cur, end, &b) ||
+	    next_word(&cur, end, &extra)) {
+		*why = "expected: range FROM TO (seconds or -)";
+		return -1;
+	}
+	if (parse_bound(a, &cmd->has_from, &cmd->from_ns) < 0 ||
+	    parse_bound(b, &cmd->has_to, &cmd->to_ns) < 0) {
+		*why = "range bound is not decimal seconds (e.g. 1.25) or -";
+		return -1;
+	}
+	if (cmd->has_from && cmd->has_to && cmd->from_ns > cmd->to_ns) {
+		*why = "range FROM is after TO";
+		return -1;
+	}
+	return 0;
+}
+
 int fp_rangectl_parse(const char *line, size_t len, struct fp_rangectl_cmd *cmd,
 		      const char **why)
 {
 	const char *cur = line, *end = line + len;
-	struct fp_str word, a, b, extra;
+	struct fp_str word, extra;
 	size_t i;
 
 	memset(cmd, 0, sizeof *cmd);
@@ -190,21 +213,7 @@ int fp_rangectl_parse(const char *line, size_t len, struct fp_rangectl_cmd *cmd,
 		}
 		return 0;
 	case FP_RC_RANGE:
-		if (!next_word(&cur, end, &a) || !next_word(&cur, end, &b) ||
-		    next_word(&cur, end, &extra)) {
-			*why = "expected: range FROM TO (seconds or -)";
-			return -1;
-		}
-		if (parse_bound(a, &cmd->has_from, &cmd->from_ns) < 0 ||
-		    parse_bound(b, &cmd->has_to, &cmd->to_ns) < 0) {
-			*why = "range bound is not decimal seconds (e.g. 1.25) or -";
-			return -1;
-		}
-		if (cmd->has_from && cmd->has_to && cmd->from_ns > cmd->to_ns) {
-			*why = "range FROM is after TO";
-			return -1;
-		}
-		return 0;
+		return parse_range_args(cur, end, cmd, why);
 	default:
 		break;
 	}
