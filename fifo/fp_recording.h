@@ -2,7 +2,8 @@
  *
  * A recording (written by fp-record, read by fp-read and fp-serve) is a
  * sequence of gzip members, one per batch of samples (about one second):
- * each member inflates to `%flamepipe 1` followed by that batch's S
+ * each member inflates to `%flamepipe 1` (and the source's C events line,
+ * when it gave one) followed by that batch's S
  * records, so the file is valid gzip (zcat works, members concatenate) and
  * every member stands alone. The gzip header of each member carries an
  * extra field (RFC 1952 FEXTRA, subfield "FP", as BGZF carries "BC") with

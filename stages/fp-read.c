@@ -629,7 +629,17 @@ static void rec_line(void *ctx, char *line, size_t len)
 	struct fp_sample s;
 
 	rr->bytes += len + 1;
-	if (fp_record_tag(line, &len) != FP_REC_SAMPLE)
+	enum fp_rec tag = fp_record_tag(line, &len);
+	if (tag == FP_REC_CONTROL && !r->events_written) {
+		/* every batch repeats the source's C events: passed on once */
+		struct fp_control c;
+		if (fp_control_parse(line, len, &c) == 0 && c.kind == FP_CTL_EVENTS) {
+			r->events_written = 1;
+			fp_write_line(fp_out_wr(&rr->out), line, len);
+		}
+		return;
+	}
+	if (tag != FP_REC_SAMPLE)
 		return;		/* the batch's %flamepipe header */
 	if (fp_sample_parse(line, len, &s) < 0) {
 		rr->bad++;

@@ -69,6 +69,11 @@ struct recorder {
 	uint64_t b_min, b_max, b_samples, b_first;
 	uint64_t interval_ns;
 	ev_tstamp b_started;
+	/* the source's C events line (perf report's event order), kept in
+	 * every batch after its header so that a reader of any part of the
+	 * recording knows the capture's first event; NULL if none came */
+	char *events;
+	size_t events_len;
 	/* what was written */
 	uint64_t seq, recorded, bytes, capture_min, capture_max;
 	uint64_t retention_dropped;
@@ -96,6 +101,10 @@ static void batch_start(struct recorder *r)
 {
 	r->len = 0;
 	batch_append(r, FP_PROTO_HEADER "\n", sizeof FP_PROTO_HEADER);
+	if (r->events) {
+		batch_append(r, r->events, r->events_len);
+		batch_append(r, "\n", 1);
+	}
 	r->b_min = UINT64_MAX;
 	r->b_max = 0;
 	r->b_samples = 0;
@@ -250,6 +259,13 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 			flush_batch(r);
 	} else if (tag == FP_REC_INFO) {
 		note_read_stats(r, line, len);
+	} else if (tag == FP_REC_CONTROL && !r->events && !r->recorded && !r->b_samples) {
+		struct fp_control c;
+		if (fp_control_parse(line, len, &c) == 0 && c.kind == FP_CTL_EVENTS) {
+			r->events = fp_xstrndup(line, len);
+			r->events_len = len;
+			batch_start(r);		/* the batch holds no sample yet */
+		}
 	}
 }
 
@@ -437,5 +453,6 @@ int main(int argc, char **argv)
 	close(r.fd);
 	free(r.batch);
 	free(r.kept);
+	free(r.events);
 	return rc;
 }
