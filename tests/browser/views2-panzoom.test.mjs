@@ -17,7 +17,7 @@ const WAIT_MS = 15000;
 const FILE = 'multiproc.perf.gz';
 const ZOOM_PER_WHEEL_PX = 0.0025;	// web/ui/panzoom.js
 const EPS = 1e-6;
-const BIG_STACKS = 4000, REDRAW_BUDGET_MS = 100;	// about 20 ms measured; slack for a loaded machine
+const BIG_STACKS = 4000, REDRAW_BUDGET_MS = 150;	// about 20 ms measured (60 ms on a loaded machine; the full drawing takes 230 ms unloaded)
 
 const dir = tmpdir('views2-panzoom');
 fs.copyFileSync(path.join('examples', FILE), path.join(dir, FILE));
@@ -199,6 +199,23 @@ await step('the flame chart zooms around the pointer, pans by a drag, a click zo
 	await page.waitForFunction((w) => window.flamepipe.chartView().range.join() === w, [f.from, f.to].join());
 });
 
+await step('Icicle puts the flame chart\'s root row at the top, as the flame graph\'s', async () => {
+	const rows = () => page.evaluate(() => {
+		const y = (d) => { const f = window.flamepipe.chart().findIndex((f) => f.depth === d);
+			return Number(document.querySelector(`#chart g.frame[data-i="${f}"] rect`).getAttribute('y')); };
+		return [y(0), y(1)];
+	});
+	const [r0, r1] = await rows();
+	check(r0 > r1, `root row ${r0} not below its callees ${r1}`);
+	await page.check('#icicle');
+	await page.waitForFunction(() => { const f = window.flamepipe.chart().findIndex((f) => f.depth === 0);
+		return Number(document.querySelector(`#chart g.frame[data-i="${f}"] rect`).getAttribute('y')) < 16; });
+	const [i0, i1] = await rows();
+	check(i0 < i1, `icicle: root row ${i0} not above its callees ${i1}`);
+	await shot(page, 'views2-panzoom-04-chart-icicle');
+	await page.uncheck('#icicle');
+});
+
 await step(`while the wheel zooms a ${BIG_STACKS}-stack graph, a drawing takes under ${REDRAW_BUDGET_MS} ms (median); all of it is drawn when it stops`, async () => {
 	await page.goto(srv.url + '#/profile?' + new URLSearchParams({ file: 'big.perf' }));
 	await page.waitForFunction((n) => window.flamepipe.flame.data && window.flamepipe.flame.data.root.total === n, BIG_STACKS);
@@ -233,7 +250,7 @@ await step(`while the wheel zooms a ${BIG_STACKS}-stack graph, a drawing takes u
 		const want = fg.data.nodes.filter((n) => Math.min(n.x + n.total, v.range[1]) - Math.max(n.x, v.range[0]) >= 0.1 / s).length;
 		return document.querySelectorAll('#flame g.frame').length === want;
 	});
-	await shot(page, 'views2-panzoom-04-big');
+	await shot(page, 'views2-panzoom-05-big');
 });
 
 await step('no script errors on the page', async () => {

@@ -69,14 +69,15 @@ function paint(keepScroll, moving) {
 	frames.forEach(function (f, i) {
 		var b = spanPx(f.x, f.w, r, W);
 		if (!b || b.w < minPx) return;
-		var y = H - (f.depth + 2) * FRAME_H;
+		// root at the bottom, or with Icicle at the top (speedscope's chart)
+		var y = st.icicle ? FRAME_H / 2 + f.depth * FRAME_H : H - (f.depth + 2) * FRAME_H;
 		frag.appendChild(frameGroup(i, b.x, y, b.w, frameColor({ name: f.name, lib: f.lib, depth: f.depth + 1 }, null), f.name,
 					    f.name + ' (' + fmtCount(f.w) + ' samples from ' + nsToSec(f.t) + ' s)'));
 	});
 	svg.appendChild(frag);
 	if (keepScroll) return;
 	var wrap = $('chart-wrap');
-	wrap.scrollTop = wrap.scrollHeight;
+	wrap.scrollTop = st.icicle ? 0 : wrap.scrollHeight;
 }
 // Wheel zoom, drag pan and double-click reset of the chart (panzoom.js);
 // clicking a frame zooms the view to its span.
@@ -94,6 +95,7 @@ export function setupChart() {
 		var f = frames[Number(t.getAttribute('data-i'))];
 		view.zoomTo(f.x, f.x + f.w);
 	});
+	$('icicle').addEventListener('change', function () { if (drawn) paint(false); });
 	document.addEventListener('keydown', function (ev) {
 		if (ev.key === 'Escape' && st.fview === 'chart' && view.moved() &&
 		    !/^(INPUT|SELECT|TEXTAREA)$/.test(ev.target.tagName)) view.reset();
