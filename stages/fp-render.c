@@ -354,18 +354,19 @@ static int timeline_for_page(struct render *r, struct fp_sink *tj, char *note, s
 	if (!r->tl.n && !r->tl.overflow)
 		return 0;
 	if (!r->opt.timeline_max_mb) {
-		snprintf(note, n, "The samples' timeline is not embedded (--timeline-max 0).");
+		snprintf(note, n, "The samples' timeline is not embedded (--timeline-max 0): no "
+			 "range flame graphs and no views section in the page.");
 		return 0;
 	}
 	if (r->tl.overflow) {
 		snprintf(note, n, "The capture has more than %llu samples (--timeline-samples): the "
 			 "page does not hold them all, so it cannot draw a selected range's flame "
-			 "graph itself.", (unsigned long long)r->opt.timeline_samples);
+			 "graph itself and has no views section.", (unsigned long long)r->opt.timeline_samples);
 		return 0;
 	}
 	if (total != r->table.total) {
 		snprintf(note, n, "The samples' timeline (%llu) does not match the folded table "
-			 "(%llu): range flame graphs are not drawn in the page.",
+			 "(%llu): range flame graphs and the views are not in the page.",
 			 (unsigned long long)total, (unsigned long long)r->table.total);
 		return 0;
 	}
@@ -379,7 +380,7 @@ static int timeline_for_page(struct render *r, struct fp_sink *tj, char *note, s
 	r->timeline_bytes = tj->len;
 	if (tj->len > (uint64_t)r->opt.timeline_max_mb * BYTES_PER_MB) {
 		snprintf(note, n, "The samples' timeline would add %.1f MB to this page (more than "
-			 "--timeline-max %u MB): range flame graphs are not drawn in the page.",
+			 "--timeline-max %u MB): range flame graphs and the views are not in the page.",
 			 (double)tj->len / BYTES_PER_MB, r->opt.timeline_max_mb);
 		fp_sink_free(tj);
 		return 0;

@@ -69,6 +69,15 @@ test_expect_success 'a cell lists its entries in the order their first sample ca
 	test_cmp want got
 '
 
+test_expect_success 'no timeline (--timeline-max 0): no views section, and the page says so' '
+	fp-read "$MULTI" | fp-bucket | fp-range | fp-fold --pass-samples >multi.stream &&
+	fp-render --outdir none --timeline-max 0 <multi.stream &&
+	! grep -q "<iframe id=\"views\"" none/index.html &&
+	grep -q "no views section" none/index.html &&
+	fp-render --outdir some <multi.stream &&
+	grep -q "<iframe id=\"views\"" some/index.html
+'
+
 test_expect_success 'capture_events: every event fp-bucket saw, with its samples and whether it was kept' '
 	e() { printf "S\t%s\t1\t1\t0\t1\t%s\tapp\tu\tmain\n" "$1" "$2"; } &&
 	{ e 1000000000 cpu-clock; e 1100000000 page-faults; e 1200000000 cpu-clock; } >two.S &&
