@@ -148,11 +148,13 @@ function heatmap(d, p) {
 	var ms = [];
 	for (r = rows - 1; r >= 0; r--) ms.push(Math.round(r * 1e6 / rows) / 1000);
 	var cols = d.colmap ? d.colmap.slice() : values.map(function (x, i) { return i; });
+	// the server's fields, in its order
 	var j = { columns: cols, rows: ms, values: values, maxvalue: max, rows_per_second: rows,
 		  start_sec: d.tl.base_sec, samples: samples, counted: counted, idle: 0, warnings: 0,
-		  filtered: q.filtered, all_events: q.all,
-		  events: d.events.map(function (ev) { return { name: ev, samples: d.eventSamples[ev], counted: q.counted[ev] }; }) };
+		  filtered: q.filtered };
 	if (d.colmap) j.cut = d.cut;
+	j.all_events = q.all;
+	j.events = d.events.map(function (ev) { return { name: ev, samples: d.eventSamples[ev], counted: q.counted[ev] }; });
 	return j;
 }
 

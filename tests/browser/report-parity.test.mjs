@@ -4,8 +4,11 @@
 // fp-serve: for the same parameters (whole profile and cell-aligned
 // ranges, filters, a bad filter) /heatmap/, /flamegraph/, /threads/,
 // /differential/ and /elided/ give the same JSON, and /flamechart/ the
-// same total (its time order is per cell in the report).
-import { step, check, eq, deadline, launch, report, openReport, endClean } from './report-lib.mjs';
+// same total (its time order is per cell in the report); the same on a
+// cut axis.
+import fs from 'node:fs';
+import path from 'node:path';
+import { step, check, eq, deadline, launch, report, openReport, endClean, tmpdir } from './report-lib.mjs';
 import { startServe, getJSON } from './serve-lib.mjs';
 
 const TEST_DEADLINE_MS = 60000;
@@ -21,14 +24,14 @@ await step('fp-serve --dir examples starts', async () => { srv = await startServ
 
 // The report's answer and the server's for one route and parameters
 // (filename and compareFilename name each one's profile).
-async function both(route, params) {
+async function both(route, params, pg = page, server = srv, file = FILE) {
 	const q = (f) => new URLSearchParams(Object.fromEntries(Object.entries(params)
 		.map(([k, v]) => [k, v === '@' ? f : v]))).toString();
-	const mine = await page.views.evaluate((u) => {
+	const mine = await pg.views.evaluate((u) => {
 		try { return window.flamepipeReport.answer(u); } catch (e) { return { error: e.message }; }
 	}, route + '?' + q(name));
 	let theirs;
-	try { theirs = await getJSON(srv.url + route.slice(1) + '?' + q(FILE)); } catch (e) { theirs = { error: e.message }; }
+	try { theirs = await getJSON(server.url + route.slice(1) + '?' + q(file)); } catch (e) { theirs = { error: e.message }; }
 	return [mine, theirs];
 }
 // The JSON with the answers' fields that name no data dropped: the
@@ -71,6 +74,23 @@ await step('a bad filter is refused with the same kind of message', async () => 
 	eq(mine.error, '400: ' + JSON.parse(theirs.error.replace(/^[^{]*/, '')).error, 'pid=abc');
 	const [m2] = await both('/heatmap/', { filename: '@', include: '((' });
 	check(/^400: include: bad regex: /.test(m2.error), 'include=((: ' + m2.error);
+});
+
+await step('a cut axis (one sample 100,000 s before the rest): the same heatmap and graphs', async () => {
+	const d = tmpdir('report-parity-cut');
+	const times = [1, ...Array.from({ length: 200 }, (_, i) => 100004 + i * 0.015)];
+	fs.writeFileSync(path.join(d, 'cut.perf'), times.map((t, i) =>
+		`cut 9/9 [001] ${t.toFixed(6)}: 1 cpu-clock: \n\t10 ${i % 4 ? 'busy' : 'idle_wait'}+0x2 (/bin/cut)\n\t20 main+0x2 (/bin/cut)\n`).join('\n') + '\n');
+	const cutSrv = await startServe(['--dir', d]);
+	const cutPage = await openReport(browser, report(path.join(d, 'cut.perf'), [], 'cut'));
+	for (const c of [{}, { start: '100004', end: '100005.5' }])
+		for (const route of ['/heatmap/', '/flamegraph/']) {
+			const [mine, theirs] = await both(route, { filename: '@', ...c }, cutPage, cutSrv, 'cut.perf');
+			check(!theirs.error, route + ' server: ' + theirs.error);
+			eq(data(mine), data(theirs), route + ' ' + JSON.stringify(c));
+		}
+	check((await cutPage.views.evaluate(() => window.flamepipe.state.heat.cut)) > 0, 'the views\' axis is not cut');
+	eq(cutPage.problems.join('; '), '', 'errors');
 });
 
 await endClean(page);
