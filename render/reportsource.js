@@ -256,8 +256,8 @@ function relabel(n, fn) {
 }
 function threads(d, p) {
 	var q = query(d, p), procs = {}, thr = {}, total = 0;
-	function add(map, id, comm, n) {
-		var x = map[id] || (map[id] = { id: id, samples: 0, comms: {} });
+	function add(map, id, comm, n, pid) {
+		var x = map[id] || (map[id] = { id: id, pid: pid, samples: 0, comms: {} });
 		x.samples += n;
 		x.comms[comm] = (x.comms[comm] || 0) + n;
 	}
@@ -265,7 +265,7 @@ function threads(d, p) {
 		if (!passes(d, q, e) || !inRange(d, q, e)) continue;
 		var o = d.owner[e], comm = label(d, o, 3), n = d.count[e];
 		add(procs, ownerField(d, o, 0), comm, n);
-		add(thr, ownerField(d, o, 1), comm, n);
+		add(thr, ownerField(d, o, 1), comm, n, ownerField(d, o, 0));
 		total += n;
 	}
 	// each named by its busiest comm, heaviest first
@@ -275,6 +275,7 @@ function threads(d, p) {
 			for (var c in x.comms) if (best === null || x.comms[c] > x.comms[best]) best = c;
 			var r = {};
 			r[key] = x.id;	// the server's key order
+			if (x.pid !== undefined) r.pid = x.pid;	// a thread's process
 			r.comm = best;
 			r.samples = x.samples;
 			return r;

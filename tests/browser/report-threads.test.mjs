@@ -3,7 +3,8 @@
 // threads each sum to the whole (= stacks.folded's total), checking two
 // processes shows exactly their samples in the heatmap and the flame
 // graph, and the small multiples draw one strip per process on the
-// heatmap's axis, the strips summing to the whole. Offline, from file://.
+// heatmap's axis, the strips summing to the whole, per process and per
+// thread. Offline, from file://.
 // Screenshots: tests/artifacts/report-threads-*.png.
 import path from 'node:path';
 import { step, check, eq, deadline, launch, report, openReport, functionTotals, readFolded,
@@ -64,6 +65,16 @@ await step('small multiples: one strip per process on the heatmap axis, summing 
 	}
 	await v.locator('#strips').scrollIntoViewIfNeeded();
 	await viewsShot(page, 'report-threads-03-multiples');
+});
+
+await step('small multiples per thread: one strip per thread, summing to the whole', async () => {
+	await v.selectOption('#multiples-by', 'tid');
+	await v.waitForFunction((n) => window.flamepipe.strips().length === n && window.flamepipe.strips()[0].tid !== undefined,
+				th.threads.length);
+	const strips = await v.evaluate(() => window.flamepipe.strips());
+	eq(strips.reduce((s, x) => s + x.total, 0), whole, 'sum of the thread strips');
+	for (const x of strips) eq(x.total, th.threads.find((t) => t.tid === x.tid).samples, `thread ${x.tid}`);
+	await viewsShot(page, 'report-threads-04-thread-multiples');
 });
 
 await endClean(page);
