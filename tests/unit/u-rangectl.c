@@ -9,24 +9,26 @@
 
 #include "fp_rangectl.h"
 
-static int parse(const char *line, struct fp_rangectl_cmd *c, const char **why)
+/* The command of the last parse() and its reason when refused. */
+static struct fp_rangectl_cmd c;
+static const char *why;
+
+static int parse(const char *line)
 {
-	return fp_rangectl_parse(line, strlen(line), c, why);
+	return fp_rangectl_parse(line, strlen(line), &c, &why);
 }
 
 static void range_bounds_parse_to_nanoseconds_and_dash_is_open(void **state)
 {
-	struct fp_rangectl_cmd c;
-	const char *why;
 
-	assert_int_equal(parse("range 1.25 3", &c, &why), 0);
+	assert_int_equal(parse("range 1.25 3"), 0);
 	assert_int_equal(c.kind, FP_RC_RANGE);
 	assert_true(c.has_from && c.has_to);
 	assert_true(c.from_ns == 1250000000ull && c.to_ns == 3000000000ull);
-	assert_int_equal(parse("  range   -\t0.000000001  \r", &c, &why), 0);
+	assert_int_equal(parse("  range   -\t0.000000001  \r"), 0);
 	assert_false(c.has_from);
 	assert_true(c.has_to && c.to_ns == 1);
-	assert_int_equal(parse("range - -", &c, &why), 0);
+	assert_int_equal(parse("range - -"), 0);
 	assert_false(c.has_from || c.has_to);
 }
 
@@ -36,12 +38,10 @@ static void bad_ranges_are_rejected_with_a_reason(void **state)
 		"range", "range 1", "range 1 2 3", "range x 2", "range 1 2s", "range -1 2",
 		"range 3 2", "range 1.0000000001 2", "range . 2",
 	};
-	struct fp_rangectl_cmd c;
-	const char *why;
 
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		why = NULL;
-		assert_int_equal(parse(bad[i], &c, &why), -1);
+		assert_int_equal(parse(bad[i]), -1);
 		assert_non_null(why);
 		assert_true(strlen(why) > 0);
 	}
@@ -49,12 +49,11 @@ static void bad_ranges_are_rejected_with_a_reason(void **state)
 
 static void id_lists_are_validated_and_iterated(void **state)
 {
-	struct fp_rangectl_cmd c;
-	const char *why, *cur, *end;
+	const char *cur, *end;
 	struct fp_str item;
 	int n = 0;
 
-	assert_int_equal(parse("pid 1,-1,2147483647", &c, &why), 0);
+	assert_int_equal(parse("pid 1,-1,2147483647"), 0);
 	assert_int_equal(c.kind, FP_RC_PID);
 	assert_false(c.off);
 	cur = c.arg.p;
@@ -62,49 +61,45 @@ static void id_lists_are_validated_and_iterated(void **state)
 	while (fp_rangectl_next_item(&cur, end, &item))
 		n++;
 	assert_int_equal(n, 3);
-	assert_int_equal(parse("cpu -", &c, &why), 0);
+	assert_int_equal(parse("cpu -"), 0);
 	assert_true(c.off);
-	assert_int_equal(parse("tid 1,,2", &c, &why), -1);
-	assert_int_equal(parse("tid 1,", &c, &why), -1);
-	assert_int_equal(parse("tid 2147483648", &c, &why), -1);
-	assert_int_equal(parse("tid a", &c, &why), -1);
-	assert_int_equal(parse("pid", &c, &why), -1);
+	assert_int_equal(parse("tid 1,,2"), -1);
+	assert_int_equal(parse("tid 1,"), -1);
+	assert_int_equal(parse("tid 2147483648"), -1);
+	assert_int_equal(parse("tid a"), -1);
+	assert_int_equal(parse("pid"), -1);
 }
 
 static void names_and_regexes_take_the_rest_of_the_line(void **state)
 {
-	struct fp_rangectl_cmd c;
-	const char *why;
 
-	assert_int_equal(parse("comm Web Content,bash ", &c, &why), 0);
+	assert_int_equal(parse("comm Web Content,bash "), 0);
 	assert_int_equal(c.kind, FP_RC_COMM);
 	assert_int_equal(c.arg.n, strlen("Web Content,bash"));
-	assert_int_equal(parse("include ^app;(a|b) c$", &c, &why), 0);
+	assert_int_equal(parse("include ^app;(a|b) c$"), 0);
 	assert_int_equal(c.kind, FP_RC_INCLUDE);
 	assert_true(c.arg.n == strlen("^app;(a|b) c$") && !memcmp(c.arg.p, "^app;(a|b) c$", c.arg.n));
-	assert_int_equal(parse("exclude -", &c, &why), 0);
+	assert_int_equal(parse("exclude -"), 0);
 	assert_true(c.off);
-	assert_int_equal(parse("event a,", &c, &why), -1);
+	assert_int_equal(parse("event a,"), -1);
 }
 
 static void blank_and_comment_lines_are_nothing_unknown_words_are_errors(void **state)
 {
-	struct fp_rangectl_cmd c;
-	const char *why;
 
-	assert_int_equal(parse("", &c, &why), 0);
+	assert_int_equal(parse(""), 0);
 	assert_int_equal(c.kind, FP_RC_NONE);
-	assert_int_equal(parse("   \r", &c, &why), 0);
+	assert_int_equal(parse("   \r"), 0);
 	assert_int_equal(c.kind, FP_RC_NONE);
-	assert_int_equal(parse("# range 1 2", &c, &why), 0);
+	assert_int_equal(parse("# range 1 2"), 0);
 	assert_int_equal(c.kind, FP_RC_NONE);
-	assert_int_equal(parse("clear", &c, &why), 0);
+	assert_int_equal(parse("clear"), 0);
 	assert_int_equal(c.kind, FP_RC_CLEAR);
-	assert_int_equal(parse("replay", &c, &why), 0);
+	assert_int_equal(parse("replay"), 0);
 	assert_int_equal(c.kind, FP_RC_REPLAY);
-	assert_int_equal(parse("clear now", &c, &why), -1);
-	assert_int_equal(parse("Range 1 2", &c, &why), -1);
-	assert_int_equal(parse("ranges 1 2", &c, &why), -1);
+	assert_int_equal(parse("clear now"), -1);
+	assert_int_equal(parse("Range 1 2"), -1);
+	assert_int_equal(parse("ranges 1 2"), -1);
 }
 
 static void seconds_are_formatted_without_trailing_zeros(void **state)

@@ -42,6 +42,35 @@ static int file_of(const char *const *texts, const uint64_t (*span)[2], size_t n
 
 static const uint64_t SPANS[2][2] = { { 1500000000, 1500000000 }, { 2100000000, 2200000000 } };
 
+/* The fixture of the index tests: a recording of TEXT1 and TEXT2 (spans
+ * SPANS) in a temporary file, and an index to scan it into. */
+struct recording {
+	int fd;
+	struct fp_rec_index ix;
+};
+
+static int two_members(void **state)
+{
+	static const char *const texts[] = { TEXT1, TEXT2 };
+	struct recording *r = calloc(1, sizeof *r);
+
+	if (!r)
+		return -1;
+	r->fd = file_of(texts, SPANS, 2);
+	*state = r;
+	return 0;
+}
+
+static int recording_free(void **state)
+{
+	struct recording *r = *state;
+
+	fp_rec_index_free(&r->ix);
+	close(r->fd);
+	free(r);
+	return 0;
+}
+
 static void a_member_is_valid_gzip_that_inflates_to_its_text(void **state)
 {
 	struct fp_rec_member m = { .min_ns = 1, .max_ns = 2, .samples = 1 };
@@ -65,42 +94,34 @@ static void a_member_is_valid_gzip_that_inflates_to_its_text(void **state)
 
 static void the_headers_are_the_time_index(void **state)
 {
-	const char *texts[] = { TEXT1, TEXT2 };
-	int fd = file_of(texts, SPANS, 2);
-	struct fp_rec_index ix = { 0 };
+	struct recording *r = *state;
 
-	assert_true(fp_rec_is_recording(fd));
-	assert_int_equal(fp_rec_scan(fd, &ix), 0);
-	assert_int_equal(ix.n, 2);
-	assert_false(ix.truncated);
-	assert_true(ix.m[0].offset == 0 && ix.m[1].offset == ix.m[0].length);
-	assert_true(ix.m[1].min_ns == 2100000000 && ix.m[1].max_ns == 2200000000);
-	assert_true(ix.m[1].samples == 2 && ix.m[1].seq == 1);
-	assert_true(fp_rec_base_sec(&ix) == 1);
-	assert_int_equal(fp_rec_first_from(&ix, 2000000000), 1);
-	assert_int_equal(fp_rec_first_from(&ix, 9000000000), 2);
-	fp_rec_index_free(&ix);
-	close(fd);
+	assert_true(fp_rec_is_recording(r->fd));
+	assert_int_equal(fp_rec_scan(r->fd, &r->ix), 0);
+	assert_int_equal(r->ix.n, 2);
+	assert_false(r->ix.truncated);
+	assert_true(r->ix.m[0].offset == 0 && r->ix.m[1].offset == r->ix.m[0].length);
+	assert_true(r->ix.m[1].min_ns == 2100000000 && r->ix.m[1].max_ns == 2200000000);
+	assert_true(r->ix.m[1].samples == 2 && r->ix.m[1].seq == 1);
+	assert_true(fp_rec_base_sec(&r->ix) == 1);
+	assert_int_equal(fp_rec_first_from(&r->ix, 2000000000), 1);
+	assert_int_equal(fp_rec_first_from(&r->ix, 9000000000), 2);
 }
 
 static void a_member_cut_off_ends_the_index_and_a_rescan_picks_up_new_ones(void **state)
 {
-	const char *texts[] = { TEXT1, TEXT2 };
-	int fd = file_of(texts, SPANS, 2);
-	struct fp_rec_index ix = { 0 };
-	off_t full = lseek(fd, 0, SEEK_END);
+	struct recording *r = *state;
+	off_t full = lseek(r->fd, 0, SEEK_END);
 
-	assert_int_equal(ftruncate(fd, full - 3), 0);
-	assert_int_equal(fp_rec_scan(fd, &ix), 0);
-	assert_int_equal(ix.n, 1);
-	assert_true(ix.truncated);
-	assert_int_equal(ftruncate(fd, full), 0);	/* the writer finished it */
-	lseek(fd, 0, SEEK_END);
-	assert_int_equal(fp_rec_scan(fd, &ix), 0);
-	assert_int_equal(ix.n, 2);
-	assert_false(ix.truncated);
-	fp_rec_index_free(&ix);
-	close(fd);
+	assert_int_equal(ftruncate(r->fd, full - 3), 0);
+	assert_int_equal(fp_rec_scan(r->fd, &r->ix), 0);
+	assert_int_equal(r->ix.n, 1);
+	assert_true(r->ix.truncated);
+	assert_int_equal(ftruncate(r->fd, full), 0);	/* the writer finished it */
+	lseek(r->fd, 0, SEEK_END);
+	assert_int_equal(fp_rec_scan(r->fd, &r->ix), 0);
+	assert_int_equal(r->ix.n, 2);
+	assert_false(r->ix.truncated);
 }
 
 static void a_damaged_member_is_an_error_not_a_crash(void **state)
@@ -122,22 +143,18 @@ static void a_damaged_member_is_an_error_not_a_crash(void **state)
 
 static void a_leading_hole_from_retention_is_skipped(void **state)
 {
-	const char *texts[] = { TEXT1, TEXT2 };
-	int fd = file_of(texts, SPANS, 2);
-	struct fp_rec_index ix = { 0 };
+	struct recording *r = *state;
 	char zeros[4096] = { 0 };
 
-	assert_int_equal(fp_rec_scan(fd, &ix), 0);
-	uint64_t second = ix.m[1].offset;
-	fp_rec_index_free(&ix);
+	assert_int_equal(fp_rec_scan(r->fd, &r->ix), 0);
+	uint64_t second = r->ix.m[1].offset;
+	fp_rec_index_free(&r->ix);
 	/* what PUNCH_HOLE leaves: the first member reads as zeros */
-	assert_int_equal(pwrite(fd, zeros, second, 0), (ssize_t)second);
-	assert_true(fp_rec_is_recording(fd));
-	assert_int_equal(fp_rec_scan(fd, &ix), 0);
-	assert_int_equal(ix.n, 1);
-	assert_true(ix.start == second && ix.m[0].min_ns == 2100000000);
-	fp_rec_index_free(&ix);
-	close(fd);
+	assert_int_equal(pwrite(r->fd, zeros, second, 0), (ssize_t)second);
+	assert_true(fp_rec_is_recording(r->fd));
+	assert_int_equal(fp_rec_scan(r->fd, &r->ix), 0);
+	assert_int_equal(r->ix.n, 1);
+	assert_true(r->ix.start == second && r->ix.m[0].min_ns == 2100000000);
 }
 
 static void other_files_are_not_recordings(void **state)
@@ -184,10 +201,12 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_member_is_valid_gzip_that_inflates_to_its_text),
-		cmocka_unit_test(the_headers_are_the_time_index),
-		cmocka_unit_test(a_member_cut_off_ends_the_index_and_a_rescan_picks_up_new_ones),
+		cmocka_unit_test_setup_teardown(the_headers_are_the_time_index, two_members, recording_free),
+		cmocka_unit_test_setup_teardown(a_member_cut_off_ends_the_index_and_a_rescan_picks_up_new_ones,
+						two_members, recording_free),
 		cmocka_unit_test(a_damaged_member_is_an_error_not_a_crash),
-		cmocka_unit_test(a_leading_hole_from_retention_is_skipped),
+		cmocka_unit_test_setup_teardown(a_leading_hole_from_retention_is_skipped, two_members,
+						recording_free),
 		cmocka_unit_test(other_files_are_not_recordings),
 		cmocka_unit_test(sizes_and_durations_parse_with_their_suffixes),
 	};

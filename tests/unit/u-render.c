@@ -147,11 +147,23 @@ static void diff_is_the_union_and_elided_what_only_a_has(void **state)
 	fp_folded_free(&b);
 }
 
+/* The fixture of the heatmap model tests: an empty heatmap hm. */
+static struct fp_heatmap hm;
+
+static int heatmap_empty(void **state)
+{
+	fp_heatmap_init(&hm);
+	return 0;
+}
+
+static int heatmap_free(void **state)
+{
+	fp_heatmap_free(&hm);
+	return 0;
+}
+
 static void heatmap_cells_are_bounded_and_reset_by_geometry(void **state)
 {
-	struct fp_heatmap hm;
-
-	fp_heatmap_init(&hm);
 	fp_heatmap_reset(&hm, 4, 100);
 	assert_int_equal(fp_heatmap_set(&hm, 0, 3, 2), 0);
 	assert_int_equal(fp_heatmap_set(&hm, 200, 1, 5), 0);	/* grows */
@@ -164,15 +176,11 @@ static void heatmap_cells_are_bounded_and_reset_by_geometry(void **state)
 	assert_true(hm.ncols == 0 && fp_heatmap_total(&hm) == 0 && hm.base_sec == 99);
 	fp_heatmap_reset(&hm, 5000, 0);		/* clamped */
 	assert_int_equal(hm.rows, FP_ROWS_MAX);
-	fp_heatmap_free(&hm);
 }
 
 /* t9300's finding: storage is the cells set, whatever their columns. */
 static void heatmap_storage_is_sparse_far_columns_cost_one_cell(void **state)
 {
-	struct fp_heatmap hm;
-
-	fp_heatmap_init(&hm);
 	fp_heatmap_reset(&hm, 1000, 0);
 	assert_int_equal(fp_heatmap_set(&hm, 99900, 5, 1), 0);
 	assert_int_equal(fp_heatmap_set(&hm, 0, 5, 1), 0);	/* out of order */
@@ -184,17 +192,14 @@ static void heatmap_storage_is_sparse_far_columns_cost_one_cell(void **state)
 	assert_true(fp_heatmap_total(&hm) == 5 && !hm.sorted);
 	fp_heatmap_sort(&hm);
 	assert_true(hm.sorted && hm.cells[0].key == 5 && fp_heatmap_get(&hm, 0, 5) == 1);
-	fp_heatmap_free(&hm);
 }
 
 /* The column policy: a whole axis while it is small, else only the
  * columns that hold samples (nothing is ever left out). */
 static void heatmap_axis_is_whole_when_small_and_cut_to_the_columns_with_samples(void **state)
 {
-	struct fp_heatmap hm;
 	struct fp_heatmap_axis ax;
 
-	fp_heatmap_init(&hm);
 	fp_heatmap_reset(&hm, 50, 0);
 	fp_heatmap_set(&hm, 3, 1, 1);
 	fp_heatmap_set(&hm, 7, 1, 1);
@@ -222,7 +227,6 @@ static void heatmap_axis_is_whole_when_small_and_cut_to_the_columns_with_samples
 	fp_heatmap_axis(&hm, &ax);
 	assert_true(ax.n == 2 && ax.cut == 99899);
 	fp_heatmap_axis_free(&ax);
-	fp_heatmap_free(&hm);
 }
 
 static void heatmap_colour_is_white_to_red_and_rounds_like_the_script(void **state)
@@ -301,8 +305,9 @@ static void the_root_frame_is_the_total_and_minwidth_parses(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(heatmap_storage_is_sparse_far_columns_cost_one_cell),
-		cmocka_unit_test(heatmap_axis_is_whole_when_small_and_cut_to_the_columns_with_samples),
+#define HM(f) cmocka_unit_test_setup_teardown(f, heatmap_empty, heatmap_free)
+		HM(heatmap_storage_is_sparse_far_columns_cost_one_cell),
+		HM(heatmap_axis_is_whole_when_small_and_cut_to_the_columns_with_samples),
 		cmocka_unit_test(xml_escape_writes_entities_for_markup_characters),
 		cmocka_unit_test(xml_escape_replaces_bad_utf8_and_control_bytes),
 		cmocka_unit_test(json_escape_makes_strings_safe_inside_html_and_cdata),
@@ -312,7 +317,7 @@ int main(void)
 		cmocka_unit_test(malformed_folded_lines_are_counted_with_the_first_line_number),
 		cmocka_unit_test(merge_sums_identical_stacks_and_reverse_flips_frames),
 		cmocka_unit_test(diff_is_the_union_and_elided_what_only_a_has),
-		cmocka_unit_test(heatmap_cells_are_bounded_and_reset_by_geometry),
+		HM(heatmap_cells_are_bounded_and_reset_by_geometry),
 		cmocka_unit_test(heatmap_colour_is_white_to_red_and_rounds_like_the_script),
 		cmocka_unit_test(flame_colours_are_name_hashes_by_code_type),
 		cmocka_unit_test(an_empty_table_draws_no_samples_and_returns_1),

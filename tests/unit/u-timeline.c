@@ -55,12 +55,24 @@ static void add(struct fp_timeline *tl, const char *line)
 	assert_int_equal(as_fp_fold(tl, line), 0);
 }
 
+/* The fixture of every test: default fold options, no ids yet, and an
+ * empty timeline tl that keeps up to TIMELINE_BOUND samples. */
+#define TIMELINE_BOUND 100
+static struct fp_timeline tl;
+
 static int fresh_fold(void **state)
 {
 	fold_opts = (struct fp_fold_opts)FP_FOLD_OPTS_DEFAULT;
 	weight_period = 0;
 	fp_strtab_free(&ids);
 	fp_strtab_init(&ids);
+	fp_timeline_init(&tl, TIMELINE_BOUND);
+	return 0;
+}
+
+static int timeline_free(void **state)
+{
+	fp_timeline_free(&tl);
 	return 0;
 }
 
@@ -81,10 +93,8 @@ static char *range_text(struct fp_timeline *tl, uint64_t base, uint64_t from, ui
 
 static void range_table_counts_the_half_open_range_sorted_bytewise(void **state)
 {
-	struct fp_timeline tl;
 	char *t;
 
-	fp_timeline_init(&tl, 100);
 	add(&tl, "S\t10000000000\t1\t1\t0\t1\tev\tb b\tuu\tmain;f");
 	add(&tl, "S\t10500000000\t1\t1\t0\t1\tev\ta\tu\tmain");
 	add(&tl, "S\t11000000000\t1\t1\t0\t1\tev\tb b\tuu\tmain;f");
@@ -95,15 +105,12 @@ static void range_table_counts_the_half_open_range_sorted_bytewise(void **state)
 	assert_string_equal(t, "b_b;main;f 1\n");
 	free(t);
 	assert_int_equal(fp_timeline_total(&tl), 3);
-	fp_timeline_free(&tl);
 }
 
 static void names_and_counts_are_fp_folds(void **state)
 {
-	struct fp_timeline tl;
 	char *t;
 
-	fp_timeline_init(&tl, 100);
 	fold_opts.root_id = FP_FOLD_ROOT_PID;
 	fold_opts.annotate_kernel = 1;
 	weight_period = 1;
@@ -112,15 +119,12 @@ static void names_and_counts_are_fp_folds(void **state)
 	assert_string_equal(t, "x-7;sys_[k];main 250\n");
 	free(t);
 	assert_true(tl.weight_period);
-	fp_timeline_free(&tl);
 }
 
 static void each_sample_comes_back_with_its_labels_and_frames(void **state)
 {
-	struct fp_timeline tl;
 	struct fp_sample s;
 
-	fp_timeline_init(&tl, 100);
 	fold_opts.root_id = FP_FOLD_ROOT_TID;
 	fold_opts.event_root = 1;
 	add(&tl, "S\t1000\t7\t8\t3\t250\tcycles\tmy app\tku\tsys;main(int)");
@@ -132,12 +136,10 @@ static void each_sample_comes_back_with_its_labels_and_frames(void **state)
 	fp_timeline_sample(&tl, 1, &s);
 	assert_true(s.tid == 9 && s.stack.n == 0 && s.kinds.n == 0);
 	assert_false(tl.weight_period);
-	fp_timeline_free(&tl);
 }
 
 static void stack_ids_come_in_order_and_may_be_redefined(void **state)
 {
-	struct fp_timeline tl;
 	struct fp_stack_def d0 = { 0, { "-u", 2 }, { "a;f", 3 } };
 	struct fp_stack_def d1 = { 1, { "-u", 2 }, { "a;g", 3 } };
 	struct fp_stack_def again = { 0, { "-u", 2 }, { "a;g", 3 } };
@@ -145,7 +147,6 @@ static void stack_ids_come_in_order_and_may_be_redefined(void **state)
 	struct fp_ref r = { .id = 0, .count = 1, .event = { "-", 1 }, .comm = { "a", 1 } };
 	char *t;
 
-	fp_timeline_init(&tl, 100);
 	assert_int_equal(fp_timeline_add(&tl, &r), -1);	/* not defined yet */
 	assert_int_equal(tl.bad, 1);
 	assert_int_equal(fp_timeline_define(&tl, &d0), 0);
@@ -158,14 +159,11 @@ static void stack_ids_come_in_order_and_may_be_redefined(void **state)
 	assert_string_equal(t, "a;f 1\na;g 1\n");
 	free(t);
 	assert_int_equal(tl.nstacks, 2);
-	fp_timeline_free(&tl);
 }
 
 static void kinds_come_from_the_samples_first_occurrence_wins(void **state)
 {
-	struct fp_timeline tl;
 
-	fp_timeline_init(&tl, 100);
 	add(&tl, "S\t1\t1\t1\t0\t1\tev\tapp\tukj\tmain;sys_read;jitted");
 	add(&tl, "S\t2\t1\t1\t0\t1\tev\tapp\tuu\tmain;sys_read");
 	assert_int_equal(fp_timeline_kind(&tl, LINE("sys_read")), 'k');
@@ -176,17 +174,14 @@ static void kinds_come_from_the_samples_first_occurrence_wins(void **state)
 	/* A later stack is indexed as it comes. */
 	add(&tl, "S\t3\t1\t1\t0\t1\tev\tapp\ti\tinl");
 	assert_int_equal(fp_timeline_kind(&tl, LINE("inl")), 'i');
-	fp_timeline_free(&tl);
 }
 
 static void json_escapes_names_and_lists_cells_with_pairs(void **state)
 {
-	struct fp_timeline tl;
 	struct fp_heatmap hm;
 	struct fp_flame_opts o;
 	struct fp_sink s;
 
-	fp_timeline_init(&tl, 100);
 	fp_heatmap_init(&hm);
 	fp_heatmap_reset(&hm, 50, 10);
 	fp_flame_opts_init(&o);
@@ -206,14 +201,13 @@ static void json_escapes_names_and_lists_cells_with_pairs(void **state)
 	assert_non_null(strstr(s.buf, "\"stacks\":[[0,1],[0,2]]"));
 	fp_sink_free(&s);
 	fp_heatmap_free(&hm);
-	fp_timeline_free(&tl);
 }
 
 static void samples_past_the_bound_are_counted_not_kept(void **state)
 {
-	struct fp_timeline tl;
 
-	fp_timeline_init(&tl, 2);
+	fp_timeline_free(&tl);
+	fp_timeline_init(&tl, 2);	/* a bound of 2 samples */
 	add(&tl, "S\t1\t1\t1\t0\t1\tev\tc\tu\ta");
 	add(&tl, "S\t2\t1\t1\t0\t1\tev\tc\tu\ta");
 	add(&tl, "S\t3\t1\t1\t0\t1\tev\tc\tu\ta");
@@ -224,13 +218,12 @@ static void samples_past_the_bound_are_counted_not_kept(void **state)
 	fp_timeline_reset(&tl);
 	assert_int_equal(tl.n, 0);
 	assert_int_equal(tl.overflow, 0);
-	fp_timeline_free(&tl);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(f) cmocka_unit_test_setup(f, fresh_fold)
+#define T(f) cmocka_unit_test_setup_teardown(f, fresh_fold, timeline_free)
 		T(range_table_counts_the_half_open_range_sorted_bytewise),
 		T(names_and_counts_are_fp_folds),
 		T(each_sample_comes_back_with_its_labels_and_frames),
