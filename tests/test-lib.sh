@@ -11,6 +11,7 @@
 #	test_done
 #
 # Each script runs in its own trash directory ($TRASH), removed on success.
+# FP_TEST_TIMES=1 prints each passing test's wall time ("# 1.23 s").
 # $FP_BIN (default bin/) is put first on PATH, so the same script tests the
 # normal and the sanitizer build. $TOP is the repository, $DATA tests/data.
 # On failure the test prints its body, so it can be reproduced by hand.
@@ -59,8 +60,10 @@ test_expect_success() {
 	if [ -n "${FP_TEST_FILTER:-}" ] && ! echo "$1" | grep -q -- "$FP_TEST_FILTER"; then
 		say "ok $test_count - $1 # skip filtered"; test_skipped=$((test_skipped + 1)); return 0
 	fi
+	[ -n "${FP_TEST_TIMES:-}" ] && _t0=$(date +%s.%N)
 	if _run_test "$2"; then
 		say "ok $test_count - $1"
+		[ -n "${FP_TEST_TIMES:-}" ] && say "# $(echo "$_t0 $(date +%s.%N)" | awk '{ printf "%.2f", $2 - $1 }') s"
 	else
 		test_failed=$((test_failed + 1))
 		say "not ok $test_count - $1"
