@@ -57,9 +57,11 @@ test_expect_success 'a FIFO reader opened with a kept write end survives writers
 	mkfifo g || exit 1
 	"$H/fifo-reader" g >fr.out &
 	pid=$!
-	wait_for "test -s fr.ready" 50 2>/dev/null || wait_for "kill -0 $pid" 10
-	for i in 1 2 3; do echo "writer $i" >g; done
-	wait_for "test \$(wc -l <fr.out) -ge 3" 50 &&
+	test_when_finished "kill $pid 2>/dev/null" &&
+	# the reader holds the FIFO open twice: its read end and the kept write end
+	wait_for "test \$(ls -l /proc/$pid/fd 2>/dev/null | grep -c \" -> $TRASH/g\$\") -ge 2" 50 &&
+	for i in 1 2 3; do echo "writer $i" >g; done &&
+	wait_for "test \$(wc -l <fr.out) -ge 3" 50 || exit 1
 	kill -TERM $pid; wait $pid
 	printf "writer 1\nwriter 2\nwriter 3\n" >expect &&
 	test_cmp expect fr.out
