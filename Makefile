@@ -208,10 +208,13 @@ demo: deps
 FP_JOBS ?= 2
 SUBJOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(FP_JOBS))
 
-# Fast tier: unit and shell tests of the normal build, FP_JOBS at a time.
+# Fast tier: unit and shell tests of the normal build, FP_JOBS at a time,
+# without the scripts tagged slow (valgrind, and those that wait out real
+# time: server deadlines, push intervals, several live captures); make
+# test runs them. FP_SKIP= (empty) make check runs them too.
 check: | $(DEPS_FIRST)
 	$(MAKE) $(SUBJOBS) tests
-	FP_JOBS=$(FP_JOBS) FP_SUITES=$${FP_SUITES:-unit,shell} tests/run-all.sh
+	FP_JOBS=$(FP_JOBS) FP_SUITES=$${FP_SUITES:-unit,shell} FP_SKIP=$${FP_SKIP-slow} tests/run-all.sh
 
 # Everything (what CI runs): normal build, again under ASan+UBSan, then
 # every suite. Installs nothing: `make deps test` does (README, .ci/run).

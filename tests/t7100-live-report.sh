@@ -1,7 +1,7 @@
 #!/bin/sh
 test_description='flamepipe live: a real perf capture through the live chain into -o DIR'
 . "$(dirname "$0")/test-lib.sh"
-test_tags root perf
+test_tags root perf slow
 . "$TOP/tests/lib-live.sh"
 # Skip only when this machine cannot sample at all.
 need_perf_sampling 'live capture'

@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='fp-serve: slow or many clients never lock out a normal one (a head deadline a trickle cannot reset, bounded waiting connections)'
 . "$(dirname "$0")/test-lib.sh"
+test_tags slow
 . "$TOP/tests/lib-serve.sh"
 
 LOAD=$TOP/${FP_BUILD:-build}/tests/http-load

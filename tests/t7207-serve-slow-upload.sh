@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='fp-serve: an upload body that trickles (resetting the idle timeout) is cut off, nothing stored'
 . "$(dirname "$0")/test-lib.sh"
+test_tags slow
 . "$TOP/tests/lib-serve.sh"
 
 command -v perl >/dev/null 2>&1 || { echo "1..0 # SKIP perl not installed"; exit 0; }

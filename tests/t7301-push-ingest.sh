@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='fp-push: profiles to a Pyroscope-style /ingest, checked by a local receiver against the documented contract'
 . "$(dirname "$0")/test-lib.sh"
+test_tags slow
 . "$TOP/tests/lib-render.sh"
 RECEIVER=$TOP/tests/tools/ingest-receiver.mjs
 DEMO=$EXAMPLES/demo-clockloop.perf.gz

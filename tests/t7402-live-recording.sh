@@ -2,7 +2,7 @@
 test_description='flamepipe live: the recording, per-viewer ranges that never reach the final report, an honest summary'
 . "$(dirname "$0")/test-lib.sh"
 . "$TOP/tests/lib-serve.sh"
-test_tags root perf
+test_tags root perf slow
 
 if ! command -v perf >/dev/null 2>&1; then
 	test_skip 'live recording' 'perf is not installed'; test_done
