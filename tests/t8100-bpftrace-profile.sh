@@ -9,6 +9,11 @@ HELPERS=$TOP/build/tests
 [ -x "$HELPERS/sleeper" ] || HELPERS=$TOP/build-asan/tests
 HZ=99			# samples per second per CPU
 BUSY_CPU_MS=1000	# the workload's CPU time (8 s of wall time at most)
+BUSY_WALL_MS=8000
+# then it stays 2 s: bpftrace names user frames when it prints a sample,
+# late on a loaded machine, and cannot once the process is gone (a loaded
+# run found 1 sample of fp_busy_spin_marker instead of about 99)
+BUSY_LINGER_MS=2000
 MIN_SAMPLES=10		# of about HZ * 1 s; be lenient on a shared machine
 ROWS=50
 # bpftrace 0.17 with -c caches user symbols per program and aborts
@@ -30,7 +35,7 @@ need_bpftrace 'bpftrace profile'
 # up stack id", taking busy with it before busy wrote times.txt).
 capture_once() {
 	rm -f times.txt
-	{ timeout -k 5 $LIMIT bpftrace -q -B none -c "$HELPERS/busy $BUSY_CPU_MS times.txt" \
+	{ timeout -k 5 $LIMIT bpftrace -q -B none -c "$HELPERS/busy $BUSY_CPU_MS times.txt $BUSY_WALL_MS $BUSY_LINGER_MS" \
 		"$EXAMPLES/bpftrace/profile.bt" $HZ >profile.txt 2>bpftrace.err ||
 	  grep -q "filesystem error: read_symlink" bpftrace.err; } &&
 	test -s times.txt

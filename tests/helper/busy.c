@@ -1,7 +1,7 @@
 /* busy: a CPU-bound workload with a distinctive function, for the real
  * bpftrace/perf profile tests (tests/t8100-bpftrace-*.sh).
  *
- *	busy CPU_MS TIMES_FILE [WALL_MS]
+ *	busy CPU_MS TIMES_FILE [WALL_MS [LINGER_MS]]
  *
  * Spins in fp_busy_spin_marker() until it has used CPU_MS milliseconds of
  * CPU time (so a loaded machine still gives about HZ * CPU_MS / 1000
@@ -11,11 +11,15 @@
  * to TIMES_FILE, so a test can check that the samples of that function land
  * in those seconds of the heatmap. The pid tells this run's samples from
  * those of another busy on the machine (a system-wide profile sees them all).
+ * Then it sleeps LINGER_MS (default 0) before exiting: bpftrace names user
+ * frames from /proc/PID/maps when it prints a sample, late on a loaded
+ * machine, and cannot once the process is gone.
  * Exit codes: 0 ok, 100 usage, 111 clock or file error.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,6 +29,7 @@
 #define NS_PER_MS 1000000ull
 #define SPINS_PER_CLOCK_CHECK 100000
 #define DEFAULT_WALL_MS 8000ull
+#define MS_PER_SEC 1000ull
 
 static volatile uint64_t sink;	/* keeps the loop from being optimised away */
 
@@ -52,7 +57,7 @@ static unsigned long long parse_ms(const char *s)
 	unsigned long long ms = strtoull(s, &end, 10);
 
 	if (*end || end == s)
-		fp_die(FP_EXIT_USAGE, "usage: busy CPU_MS TIMES_FILE [WALL_MS]");
+		fp_die(FP_EXIT_USAGE, "usage: busy CPU_MS TIMES_FILE [WALL_MS [LINGER_MS]]");
 	return ms;
 }
 
@@ -61,10 +66,11 @@ int main(int argc, char **argv)
 	FILE *f;
 
 	fp_set_prog(argv[0]);
-	if (argc != 3 && argc != 4)
-		fp_die(FP_EXIT_USAGE, "usage: busy CPU_MS TIMES_FILE [WALL_MS]");
+	if (argc < 3 || argc > 5)
+		fp_die(FP_EXIT_USAGE, "usage: busy CPU_MS TIMES_FILE [WALL_MS [LINGER_MS]]");
 	unsigned long long cpu_ms = parse_ms(argv[1]);
-	unsigned long long wall_ms = argc == 4 ? parse_ms(argv[3]) : DEFAULT_WALL_MS;
+	unsigned long long wall_ms = argc >= 4 ? parse_ms(argv[3]) : DEFAULT_WALL_MS;
+	unsigned long long linger_ms = argc == 5 ? parse_ms(argv[4]) : 0;
 	uint64_t start = clock_ns(CLOCK_MONOTONIC);
 	fp_busy_spin_marker(clock_ns(CLOCK_PROCESS_CPUTIME_ID) + cpu_ms * NS_PER_MS,
 			    start + wall_ms * NS_PER_MS);
@@ -73,5 +79,8 @@ int main(int argc, char **argv)
 	if (!f || fprintf(f, "%llu %llu %ld\n", (unsigned long long)start,
 			  (unsigned long long)stop, (long)getpid()) < 0 || fclose(f) != 0)
 		fp_die_sys(FP_EXIT_SYS, "write %s", argv[2]);
+	struct timespec linger = { (time_t)(linger_ms / MS_PER_SEC), (long)(linger_ms % MS_PER_SEC * NS_PER_MS) };
+	while (nanosleep(&linger, &linger) < 0 && errno == EINTR)
+		;
 	return 0;
 }
