@@ -24,7 +24,8 @@ test_expect_success 'the throwaway sshd takes the throwaway key on 127.0.0.1 onl
 
 test_expect_success 'fp-ssh --duration: perf script text from the host, the workload in it, perf gone after' '
 	{ "$SPIN" 5000 >/dev/null & } &&
-	fp-ssh $SSH_OPTS --duration 2 root@127.0.0.1 -F 499 -a -g >cap.perf 2>err &&
+	{ fp-ssh $SSH_OPTS --duration 2 root@127.0.0.1 -F 499 -a -g >cap.perf 2>err ||
+	  { echo "fp-ssh exited $?:"; cat err; false; }; } &&
 	fp-read cap.perf >s 2>rerr &&
 	n=$(grep -c "^S	" s) && echo "samples=$n" && test "$n" -gt 100 &&
 	grep -q flamepipe_live_spin_target s &&
