@@ -15,11 +15,7 @@
 # Needs curl. FP_BIN: the binaries (default bin/).
 set -eu
 
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(dirname "$here")
-FP_BIN=${FP_BIN:-$root/bin}
-case $FP_BIN in /*) ;; *) FP_BIN=$root/$FP_BIN ;; esac
-PATH=$FP_BIN:$PATH
+. "$(dirname "$0")/env.sh"
 RUNS=${1:-5}
 SECONDS_1H=3600
 RATE=1000		# samples per second: 3.6 M in all

@@ -32,12 +32,7 @@
 #                   as the capture at that rate)
 set -eu
 
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(dirname "$here")
-FP_BIN=${FP_BIN:-$root/bin}
-case $FP_BIN in /*) ;; *) FP_BIN=$root/$FP_BIN ;; esac
-PATH=$FP_BIN:$PATH
-export PATH
+. "$(dirname "$0")/env.sh"
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
 	BENCH_RUNS=${BENCH_RUNS:-3}
 	corpus_dir=${BENCH_CORPUS:-$here/cache/quick}

@@ -14,7 +14,7 @@
 # Needs root (BPF). Binaries are taken from bin/ next to this checkout.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
-bin=${FP_BIN:-$top/bin}
+. "$top/examples/bpftrace-env.sh"
 hz=49
 duration=
 outdir=
@@ -23,16 +23,10 @@ while getopts F:d:o:h opt; do
 	F) hz=$OPTARG ;;
 	d) duration=$OPTARG ;;
 	o) outdir=$OPTARG ;;
-	*) sed -n '2,16p' "$0"; exit 100 ;;
+	*) usage 16 ;;
 	esac
 done
-command -v bpftrace >/dev/null || { echo "live.sh: bpftrace is not installed" >&2; exit 111; }
-[ "$(id -u)" = 0 ] || { echo "live.sh: bpftrace needs root" >&2; exit 100; }
-for s in fp-bpftrace fp-read fp-bucket fp-fold; do
-	[ -x "$bin/$s" ] || { echo "live.sh: $bin/$s missing: run make" >&2; exit 100; }
-done
-# BPF maps count against RLIMIT_MEMLOCK on older kernels; newer ones ignore it.
-ulimit -l unlimited 2>/dev/null || true
+need_bpftrace fp-bpftrace fp-read fp-bucket fp-fold
 
 # The source: -q drops "Attaching 1 probe...", -B none writes each sample
 # as soon as it is read (a pipe is fully buffered otherwise).

@@ -14,24 +14,21 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-bin=${FP_BIN:-$top/bin}
+. "$top/examples/bpftrace-env.sh"
 runs=10 init_ms=50 out=$top/out/latency
 while getopts n:i:o:h opt; do
 	case $opt in
 	n) runs=$OPTARG ;;
 	i) init_ms=$OPTARG ;;
 	o) out=$OPTARG ;;
-	*) sed -n '2,12p' "$0"; exit 100 ;;
+	*) usage 12 ;;
 	esac
 done
-command -v bpftrace >/dev/null || { echo "run.sh: bpftrace is not installed" >&2; exit 111; }
-[ "$(id -u)" = 0 ] || { echo "run.sh: bpftrace needs root" >&2; exit 100; }
-[ -x "$bin/fp-latency" ] || { echo "run.sh: $bin/fp-latency missing: run make" >&2; exit 100; }
+need_bpftrace fp-latency
 mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ${CC:-cc} -O2 -o "$tmp/server" "$here/server.c"
-ulimit -l unlimited 2>/dev/null || true
 
 # bpftrace -c starts the launcher once the probes are attached and exits
 # when it ends; latency.bt watches the children of the comm "server".

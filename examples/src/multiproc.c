@@ -173,37 +173,21 @@ NOINLINE static uint64_t run_for(work_fn fn, double secs)
 	return n;
 }
 
-NOINLINE static void *hash_parse_main(void *arg)
-{
-	(void)arg;
-	prctl(PR_SET_NAME, "mp-hash-parse", 0, 0, 0);
-	sink += run_for(parse_request, seconds);
-	return NULL;
-}
+/* A thread's entry: a function of its own (so each thread's stacks start
+ * with its own frame), named COMM, running WORK for the given seconds. */
+#define THREAD_MAIN(fn_name, comm, work)				\
+	NOINLINE static void *fn_name(void *arg)			\
+	{								\
+		(void)arg;						\
+		prctl(PR_SET_NAME, comm, 0, 0, 0);			\
+		sink += run_for(work, seconds);				\
+		return NULL;						\
+	}
 
-NOINLINE static void *worker2_main(void *arg)
-{
-	(void)arg;
-	prctl(PR_SET_NAME, "worker2", 0, 0, 0);
-	sink += run_for(compress_chunk, seconds);
-	return NULL;
-}
-
-NOINLINE static void *sort_merge_main(void *arg)
-{
-	(void)arg;
-	prctl(PR_SET_NAME, "mp-sort-merge", 0, 0, 0);
-	sink += run_for(sort_records, seconds);
-	return NULL;
-}
-
-NOINLINE static void *crc_main(void *arg)
-{
-	(void)arg;
-	prctl(PR_SET_NAME, "mp-crc32", 0, 0, 0);
-	sink += run_for(checksum_file, seconds);
-	return NULL;
-}
+THREAD_MAIN(hash_parse_main, "mp-hash-parse", parse_request)
+THREAD_MAIN(worker2_main, "worker2", compress_chunk)
+THREAD_MAIN(sort_merge_main, "mp-sort-merge", sort_records)
+THREAD_MAIN(crc_main, "mp-crc32", checksum_file)
 
 static int child(const char *name, void *(*a)(void *), void *(*b)(void *))
 {
