@@ -1,9 +1,5 @@
 /* u-io.c: the line pump (fifo/fp_io.c): framing, limits, gzip, pipes. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <fcntl.h>
 #include <stdio.h>

@@ -6,11 +6,7 @@
  * snapshots) could write everything out itself; the write watcher was then
  * stopped, never ran, and the input stayed off for good: the whole chain
  * hung once pipes were big enough to take the whole buffer at once. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,10 +1,6 @@
 /* u-perfparse.c: the perf script parser (fifo/fp_perfparse.c) through its
  * API: time parsing, dso kinds, and records built from fed lines. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +8,6 @@
 #include "fp_io.h"
 #include "fp_perfparse.h"
 
-#define LINE(s) s, sizeof(s) - 1
 #define OUT_MAX 4096
 
 /* Collects the records (joined) and the problems seen. */
@@ -48,6 +43,23 @@ static void on_problem(void *ctx, enum fp_perf_problem what, const char *line, s
 
 static const struct fp_perf_ops ops = { on_record, on_problem };
 
+/* The fixture of the record tests: a parser pp writing into the sink s. */
+static struct fp_perf_parser pp;
+static struct sink s;
+
+static int parser_new(void **state)
+{
+	memset(&s, 0, sizeof s);
+	fp_perf_init(&pp, &ops, &s);
+	return 0;
+}
+
+static int parser_free(void **state)
+{
+	fp_perf_free(&pp);
+	return 0;
+}
+
 /* Feeds text (LF-separated) line by line, then finishes. */
 static void feed(struct fp_perf_parser *pp, const char *text)
 {
@@ -65,16 +77,10 @@ static void feed(struct fp_perf_parser *pp, const char *text)
 
 static void times_scale_to_integer_nanoseconds(void **state)
 {
-	uint64_t ns;
-
-	assert_int_equal(fp_perf_parse_time(LINE("82.657918"), &ns), 0);
-	assert_true(ns == 82657918000ull);
-	assert_int_equal(fp_perf_parse_time(LINE("1.5"), &ns), 0);
-	assert_true(ns == 1500000000ull);
-	assert_int_equal(fp_perf_parse_time(LINE("9999999999.999999999"), &ns), 0);
-	assert_true(ns == 9999999999999999999ull);
-	assert_int_equal(fp_perf_parse_time(LINE("0.000000001"), &ns), 0);
-	assert_true(ns == 1);
+	assert_parses_ns(fp_perf_parse_time, "82.657918", 82657918000ull);
+	assert_parses_ns(fp_perf_parse_time, "1.5", 1500000000ull);
+	assert_parses_ns(fp_perf_parse_time, "9999999999.999999999", 9999999999999999999ull);
+	assert_parses_ns(fp_perf_parse_time, "0.000000001", 1);
 }
 
 static void malformed_times_are_refused(void **state)
@@ -113,10 +119,6 @@ static void dso_kinds_follow_the_documented_rule(void **state)
 
 static void a_sample_becomes_one_root_first_record(void **state)
 {
-	struct fp_perf_parser pp;
-	struct sink s = { 0 };
-
-	fp_perf_init(&pp, &ops, &s);
 	feed(&pp, "app 12/13 [001] 1.5: 1000 cpu-clock:\n"
 		  "\t1 leaf+0x1 (/x/app)\n"
 		  "\t2 operator+=+0x12 (/x/app)\n"
@@ -124,15 +126,10 @@ static void a_sample_becomes_one_root_first_record(void **state)
 	assert_string_equal(s.out, "S\t1500000000\t12\t13\t1\t1000\tcpu-clock\tapp\tkuu\t"
 				   "entry;operator+=;leaf\n");
 	assert_true(pp.st.samples == 1 && pp.st.frames == 3 && pp.st.lines == 5);
-	fp_perf_free(&pp);
 }
 
 static void lost_lines_count_events_not_samples(void **state)
 {
-	struct fp_perf_parser pp;
-	struct sink s = { 0 };
-
-	fp_perf_init(&pp, &ops, &s);
 	feed(&pp, "perf 1 [000] 1.0: PERF_RECORD_LOST lost 7\n"
 		  "PERF_RECORD_LOST lost 3\n"
 		  "PERF_RECORD_LOST_SAMPLES\n"
@@ -140,15 +137,10 @@ static void lost_lines_count_events_not_samples(void **state)
 	assert_int_equal(s.records, 0);
 	assert_true(pp.st.lost_events == 11 && pp.st.lost_records == 3);
 	assert_true(pp.st.other_records == 1 && pp.st.bad_lines == 0);
-	fp_perf_free(&pp);
 }
 
 static void a_too_long_line_drops_its_sample_and_the_rest_of_its_frames(void **state)
 {
-	struct fp_perf_parser pp;
-	struct sink s = { 0 };
-
-	fp_perf_init(&pp, &ops, &s);
 	fp_perf_line(&pp, LINE("app 1 1.0: "));
 	fp_perf_line(&pp, LINE("\t1 a (/x)"));
 	fp_perf_line_too_long(&pp);
@@ -160,31 +152,22 @@ static void a_too_long_line_drops_its_sample_and_the_rest_of_its_frames(void **s
 	assert_string_equal(s.out, "S\t2000000000\t1\t1\t-1\t1\t-\tapp\tu\tc\n");
 	assert_true(pp.st.dropped_samples == 1 && pp.st.too_long_lines == 1);
 	assert_true(pp.st.skipped_lines == 1);
-	fp_perf_free(&pp);
 }
 
 static void a_bad_line_ends_the_sample_and_its_frames_are_not_glued_on(void **state)
 {
-	struct fp_perf_parser pp;
-	struct sink s = { 0 };
-
-	fp_perf_init(&pp, &ops, &s);
 	feed(&pp, "app 1 1.0: \n\t1 a (/x)\ngarbage\n\t2 b (/x)\n\napp 1 2.0: \n\t3 c (/x)\n");
 	assert_string_equal(s.out, "S\t1000000000\t1\t1\t-1\t1\t-\tapp\tu\ta\n"
 				   "S\t2000000000\t1\t1\t-1\t1\t-\tapp\tu\tc\n");
 	assert_int_equal(s.bad_lines, 1);
 	assert_true(pp.st.first_bad_line == 3);
-	fp_perf_free(&pp);
 }
 
 static void a_record_over_the_line_limit_is_dropped_and_reported(void **state)
 {
-	struct fp_perf_parser pp;
-	struct sink s = { 0 };
 	/* 2 bytes per frame ("a;"): this many frames cannot fit. */
 	size_t frames = FP_LINE_MAX / 2 + 1;
 
-	fp_perf_init(&pp, &ops, &s);
 	fp_perf_line(&pp, LINE("app 1 1.0: "));
 	for (size_t i = 0; i < frames; i++)
 		fp_perf_line(&pp, LINE("\t1 a (/x)"));
@@ -195,20 +178,20 @@ static void a_record_over_the_line_limit_is_dropped_and_reported(void **state)
 	assert_int_equal(s.too_big, 1);
 	assert_true(pp.st.dropped_samples == 1 && pp.st.samples == 1);
 	assert_string_equal(s.out, "S\t2000000000\t1\t1\t-1\t1\t-\tapp\tu\tc\n");
-	fp_perf_free(&pp);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+#define P(f) cmocka_unit_test_setup_teardown(f, parser_new, parser_free)
 		cmocka_unit_test(times_scale_to_integer_nanoseconds),
 		cmocka_unit_test(malformed_times_are_refused),
 		cmocka_unit_test(dso_kinds_follow_the_documented_rule),
-		cmocka_unit_test(a_sample_becomes_one_root_first_record),
-		cmocka_unit_test(lost_lines_count_events_not_samples),
-		cmocka_unit_test(a_too_long_line_drops_its_sample_and_the_rest_of_its_frames),
-		cmocka_unit_test(a_bad_line_ends_the_sample_and_its_frames_are_not_glued_on),
-		cmocka_unit_test(a_record_over_the_line_limit_is_dropped_and_reported),
+		P(a_sample_becomes_one_root_first_record),
+		P(lost_lines_count_events_not_samples),
+		P(a_too_long_line_drops_its_sample_and_the_rest_of_its_frames),
+		P(a_bad_line_ends_the_sample_and_its_frames_are_not_glued_on),
+		P(a_record_over_the_line_limit_is_dropped_and_reported),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

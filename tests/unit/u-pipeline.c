@@ -1,10 +1,6 @@
 /* u-pipeline.c: the pipeline file parser and variables (runner/pipeline.c).
  * The runner is not a library: its parser is compiled in here. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,16 +1,11 @@
 /* u-proto.c: the protocol module (fifo/fp_record.h): the tag rule, the CR
  * rule, and parse + write of every record type, well-formed and not. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <string.h>
 
 #include "fp_record.h"
 
-#define LINE(s) s, sizeof(s) - 1
 
 /* What a writer wrote, NUL-terminated, for assert_string_equal. */
 static struct fp_wmem out;

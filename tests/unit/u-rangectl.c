@@ -1,9 +1,5 @@
 /* u-rangectl.c: the fp-range control-line parser (fifo/fp_rangectl.c). */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <string.h>
 

@@ -1,15 +1,10 @@
 /* u-record.c: protocol record parsing and formatting (fifo/fp_record.c). */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <string.h>
 
 #include "fp_record.h"
 
-#define LINE(s) s, sizeof(s) - 1
 
 static void a_well_formed_sample_parses_into_its_fields(void **state)
 {
@@ -53,14 +48,10 @@ static void seconds_parse_to_integer_nanoseconds_without_rounding(void **state)
 {
 	uint64_t ns;
 
-	assert_int_equal(fp_parse_seconds_ns(LINE("82.657918"), &ns), 0);
-	assert_true(ns == 82657918000ull);
-	assert_int_equal(fp_parse_seconds_ns(LINE("0.200000"), &ns), 0);
-	assert_true(ns == 200000000ull);
-	assert_int_equal(fp_parse_seconds_ns(LINE("5.123456789"), &ns), 0);
-	assert_true(ns == 5123456789ull);
-	assert_int_equal(fp_parse_seconds_ns(LINE("7"), &ns), 0);
-	assert_true(ns == 7000000000ull);
+	assert_parses_ns(fp_parse_seconds_ns, "82.657918", 82657918000ull);
+	assert_parses_ns(fp_parse_seconds_ns, "0.200000", 200000000ull);
+	assert_parses_ns(fp_parse_seconds_ns, "5.123456789", 5123456789ull);
+	assert_parses_ns(fp_parse_seconds_ns, "7", 7000000000ull);
 	assert_int_equal(fp_parse_seconds_ns(LINE("1.1234567890"), &ns), -1);
 	assert_int_equal(fp_parse_seconds_ns(LINE("1."), &ns), -1);
 	assert_int_equal(fp_parse_seconds_ns(LINE("-1"), &ns), -1);

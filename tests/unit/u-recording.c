@@ -1,10 +1,6 @@
 /* u-recording.c: live recording members, index and retention options
  * (fifo/fp_recording.c). */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,10 +1,6 @@
 /* u-render.c: the render library's building blocks (render/): escaping,
  * the folded table, number formatting, heatmap storage, flame graph tree. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <string.h>
 
@@ -15,7 +11,6 @@
 #include "heatmap.h"
 #include "sink.h"
 
-#define LINE(s) s, sizeof(s) - 1
 
 /* Runs fn into a memory sink and compares the result with want. */
 #define ASSERT_SINK(want, call) do { \

@@ -1,10 +1,6 @@
 /* u-sniff.c: capture kind by content (fifo/fp_sniff.c): what report and
  * fp-serve use to pick fp-read or fp-chrome. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,11 +1,7 @@
 /* u-stagefsm.c: the supervisor's per-stage state table (runner/stage_fsm.c).
  * The golden table below is the specification: a change to the runner's
  * behaviour shows up here as a changed line. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <stdio.h>
 #include <string.h>

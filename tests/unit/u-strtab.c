@@ -1,9 +1,5 @@
 /* u-strtab.c: the interning table of the exports (render/strtab.c). */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,12 +1,9 @@
 /* u-timeline.c: render/timeline.c, the samples kept for range flame graphs
  * (D and R records as fp-fold writes them, range tables, kinds of names,
  * the page's JSON, bounds, each sample with its labels). */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
+#include "unit.h"
+
 #include <stdlib.h>
-#include <cmocka.h>
 
 #include <string.h>
 
@@ -18,7 +15,6 @@
 #include "sink.h"
 #include "timeline.h"
 
-#define LINE(s) s, sizeof(s) - 1
 #define NS 1000000000ull
 
 /* What fp-fold --pass-samples does with an S record: fold it (with these

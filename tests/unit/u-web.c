@@ -2,11 +2,7 @@
  * (web/safepath.c) and the FlameScope JSON trees (web/tree.c). The web
  * sources are compiled into this test directly (the Makefile links unit
  * tests with libfp only). */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "unit.h"
 
 #include <string.h>
 
