@@ -6,6 +6,9 @@
 #	get PATH                               body in ./body, prints status
 #	post PATH [curl options]               same, POST
 #	json_error_ok STATUS                   body is {"error":"..."} and STATUS is 4xx
+#	tree_total                             the samples of the /flamegraph/ tree in ./body
+#	                                       (jq's streaming parser: a real capture's tree
+#	                                       can be deeper than jq's nesting limit)
 # The server listens on a free port (--listen 127.0.0.1:0) and is killed by
 # an EXIT trap, so a failing test never leaves it behind.
 # (test_when_finished cannot do it: its cleanup runs outside the body's
@@ -45,6 +48,9 @@ post() {
 	_p=$1
 	shift
 	curl -sS --globoff --path-as-is --max-time 20 -o body -w '%{http_code}' -X POST "$@" "$URL$_p"
+}
+tree_total() {
+	jq -n --stream "[inputs | select(length == 2 and .[0][-1] == \"v\") | .[1]] | add // 0" body
 }
 json_error_ok() { # STATUS
 	case $1 in 4??) ;; *) echo "status $1 is not 4xx" >&2; return 1 ;; esac

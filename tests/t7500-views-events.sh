@@ -2,6 +2,7 @@
 test_description='one event at a time: heatmap, flame graph, report and API count the same samples of a two-event capture'
 . "$(dirname "$0")/test-lib.sh"
 . "$TOP/tests/lib-serve.sh"
+. "$TOP/tests/lib-events.sh"
 test_tags perf
 BUSY=$TOP/build/tests/busy-phases
 
@@ -18,15 +19,10 @@ capture() {
 }
 need_capture 'two-event capture' capture
 
-# The independent count: perf script's header lines, by the word after
-# "TIME: PERIOD" without its colon (idle samples cannot occur: no -a).
-awk '/^[^ \t#]/ { for (i = 1; i < NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) {
-	e = $(i + 2); sub(/:$/, "", e); if (!(e in n)) order[k++] = e; n[e]++; break } }
-	END { for (j = 0; j < k; j++) print order[j], n[order[j]] }' two.perf >events.awk
+# The independent count, from perf script's event lines (idle samples
+# cannot occur: no -a).
+count_events two.perf
 FIRST=$(sed -n "1s/ .*//p" events.awk)
-count_of() { awk -v e="$1" '$1 == e { print $2 }' events.awk; }
-folded_total() { awk '{ t += $NF } END { print t + 0 }' "$1"; }
-heat_total() { jq '[.values[][]] | add // 0' "$1"; }
 
 test_expect_success 'the capture has both events, each with samples' '
 	cat events.awk &&
@@ -71,11 +67,8 @@ test_expect_success 'report without --event: both views hold the first event' '
 
 mkdir prof && cp two.perf prof/ && start_server prof || exit 1
 
-# total of a /flamegraph/ tree in ./body, and its root's children (jq's
-# streaming parser: a real capture's tree can be deeper than jq's limit)
-tree_total() {
-	jq -n --stream "[inputs | select(length == 2 and .[0][-1] == \"v\") | .[1]] | add // 0" body
-}
+# the root's children of the /flamegraph/ tree in ./body (jq's streaming
+# parser: a real capture's tree can be deeper than jq's limit)
 tree_roots() {
 	jq -n -r --stream "inputs | select(length == 2 and (.[0] | length) == 3 and
 		.[0][0] == \"c\" and .[0][2] == \"n\") | .[1]" body

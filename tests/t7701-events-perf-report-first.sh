@@ -2,6 +2,7 @@
 test_description='the default event is perf report'"'"'s first (the first -e, perf.data attribute order), not the first sample'"'"'s'
 . "$(dirname "$0")/test-lib.sh"
 . "$TOP/tests/lib-serve.sh"
+. "$TOP/tests/lib-events.sh"
 test_tags perf
 
 # Two events, recorded so that the first sample is of the SECOND event:
@@ -16,18 +17,11 @@ capture() {
 	perf script -i two.data --header >two-header.perf 2>>script.err &&
 	perf report -i two.data --stdio >report.txt 2>report.err
 }
-if ! capture; then
-	cat record.err script.err >&2
-	test_skip 'two-event capture' "perf record failed: $(head -n 1 record.err)"
-	test_done
-fi
+need_capture 'two-event capture' capture
 
 # Independent counts from perf script's text: samples per event (the word
 # after "TIME: PERIOD" without its colon), and the event of the first sample.
-awk '/^[^\t#]/ && NF { for (i = 1; i < NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) {
-	e = $(i + 2); sub(/:$/, "", e); n[e]++; break } }
-	END { for (e in n) print e, n[e] }' two.perf >events.awk
-count_of() { awk -v e="$1" '$1 == e { print $2 }' events.awk; }
+count_events two.perf
 count_comm() { # COMM EVENT: samples of EVENT by COMM (a filtered chain names the event)
 	awk -v c="$1" -v e="$2:" '/^[^\t#]/ && NF && $1 == c { for (i = 1; i < NF; i++) if ($(i + 2) == e && $i ~ /^[0-9]+\.[0-9]+:$/) { n++; break } }
 		END { print n + 0 }' two.perf
@@ -35,8 +29,6 @@ count_comm() { # COMM EVENT: samples of EVENT by COMM (a filtered chain names th
 FIRST_SAMPLE=$(awk '/^[^\t#]/ && NF { for (i = 1; i < NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { e = $(i + 2); sub(/:$/, "", e); print e; exit } }' two.perf)
 # perf report's first event: its first "of event 'NAME'" line
 PERF_FIRST=$(sed -n "s/^# Samples: .* of event '\\(.*\\)'\$/\\1/p" report.txt | head -n 1)
-folded_total() { awk '{ t += $NF } END { print t + 0 }' "$1"; }
-heat_total() { jq '[.values[][]] | add // 0' "$1"; }
 
 test_expect_success 'the capture: perf report lists cpu-clock first, the first sample is a page fault, sort has cpu-clock samples' '
 	cat events.awk && echo "first sample: $FIRST_SAMPLE, perf report first: $PERF_FIRST" &&
@@ -80,9 +72,6 @@ test_expect_success 'report of the perf.data: heatmap total = folded total = the
 '
 
 mkdir prof && cp two.data prof/ && start_server prof || exit 1
-tree_total() {
-	jq -n --stream "[inputs | select(length == 2 and .[0][-1] == \"v\") | .[1]] | add // 0" body
-}
 
 test_expect_success 'API of the perf.data: the first listed event is counted by the heatmap, the flame graph and a comm-filtered one' '
 	test "$(get "/heatmap/?filename=two.data")" = 200 &&
