@@ -62,6 +62,14 @@ async function wheelAndDrag(page, what) {
 	await page.dblclick('#flame', { position: { x: b.width / 2, y: b.height - 10 } });
 	await page.waitForFunction(() => !window.flamepipe.flameView().moved);
 }
+// Opens the filters and the thread picker and draws small multiples per thread.
+async function threadMultiples(page) {
+	await page.click('#filters-box summary');
+	await page.click('#threads-box summary');
+	await page.selectOption('#multiples-by', 'tid');
+	await page.click('#multiples');
+	await page.waitForFunction(() => window.flamepipe.strips().length > 0);
+}
 async function open(width, height, label) {
 	const page = await browser.newPage({ viewport: { width, height } });
 	page.pageErrors = [];
@@ -100,11 +108,7 @@ await step('1366x768: wheel zoom and drag move the flame graph; the help fits', 
 });
 
 await step('1366x768: small multiples per thread and the flame chart fit the page', async () => {
-	await laptop.click('#filters-box summary');
-	await laptop.click('#threads-box summary');
-	await laptop.selectOption('#multiples-by', 'tid');
-	await laptop.click('#multiples');
-	await laptop.waitForFunction(() => window.flamepipe.strips().length > 0);
+	await threadMultiples(laptop);
 	await noOverflow(laptop, '1366 small multiples');
 	await laptop.selectOption('#fview', 'chart');
 	await laptop.waitForFunction(() => window.flamepipe.chart().length > 0);
@@ -119,11 +123,7 @@ await step('390x844: nothing wider than the screen with filters, picker and smal
 	phone = await open(390, 844, 'phone');
 	await noOverflow(phone, '390');
 	await fitsIn(phone, '#flame', '#flame-pane', '390');
-	await phone.click('#filters-box summary');
-	await phone.click('#threads-box summary');
-	await phone.selectOption('#multiples-by', 'tid');
-	await phone.click('#multiples');
-	await phone.waitForFunction(() => window.flamepipe.strips().length > 0);
+	await threadMultiples(phone);
 	await noOverflow(phone, '390 filters, picker, small multiples');
 	await fitsIn(phone, '#strips', '#threads-box', '390 strips');
 	await shot(phone, 'views2-screens-04-390');
