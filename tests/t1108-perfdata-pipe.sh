@@ -5,7 +5,7 @@ test_description='fp-perfdata reads perf pipe format (perf record -o -): equal t
 pd_need_perf
 
 test_expect_success 'setup: one recording in pipe format, and the same as a file (perf inject)' '
-	perf record -q -g -F 999 -o - -- "$BUSY" 400 t 2000 >pipe.data 2>record.err &&
+	perf record -q -g -F 999 -o - -- "$BUSY" 400 t 8000 >pipe.data 2>record.err &&
 	perf inject -i - -o file.data <pipe.data 2>inject.err &&
 	test -s pipe.data && test -s file.data
 '
