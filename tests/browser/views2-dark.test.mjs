@@ -176,12 +176,26 @@ await step('dark heatmap: empty cells are the plot background; lighter with ever
 	await page.waitForFunction((n) => window.flamepipe.flame.data && window.flamepipe.state.file === n && window.flamepipe.flame.data.root.total > 1000, FILE);
 });
 
-await step('dark flame graph: frame names readable on their frames, frames stand out from the pane', async () => {
+await step('dark flame graph: frame names readable on their frames (faded ancestors of a zoom too), frames stand out from the pane', async () => {
 	framesReadable(await frameContrasts(page, '#flame'), 'flame graph');
 	await page.fill('#search', 'hash');
 	await page.waitForFunction(() => document.querySelectorAll('#flame g.frame.match').length > 0);
 	framesReadable(await frameContrasts(page, '#flame'), 'flame graph with search matches');
 	await page.fill('#search', '');
+	// zoomed: the ancestors are drawn faded (half transparent) over the pane
+	await page.evaluate(() => { const d = window.flamepipe.flame.data; window.flamepipe.flame.zoom(d.root.kids[0].kids[0]); });
+	const faded = await page.evaluate(() => {
+		const pane = window.colour.behind(document.getElementById('flame-wrap'));
+		return [...document.querySelectorAll('#flame g.frame.faded')].filter((g) => g.querySelector('text')).map((g) => {
+			const f = window.colour.parse(getComputedStyle(g.querySelector('rect')).fill);
+			const a = Number(getComputedStyle(g.querySelector('rect')).opacity);
+			const seen = pane.map((v, k) => v * (1 - a) + f[k] * a);
+			return window.colour.contrast(window.colour.parse(getComputedStyle(g.querySelector('text')).fill), seen);
+		});
+	});
+	check(faded.length > 0, 'no faded frame with a name');
+	check(faded.every((r) => r >= TEXT_MIN), 'faded frame names under 4.5:1: ' + faded.map((r) => r.toFixed(2)).join());
+	await page.evaluate(() => window.flamepipe.flame.zoom(null));
 });
 
 await step('dark differential: frame names readable on grey, red, blue and orange frames', async () => {

@@ -4,7 +4,8 @@
 // under it; not a step to a frame), the zoom is bounded (never narrower
 // than one sample, never wider than the graph), a drag pans by exactly
 // the distance dragged and is not a click, a double-click and Escape
-// reset; the flame chart does the same. A profile of 4,000 distinct stacks
+// reset, + - Shift+arrows and 0 do it from the keyboard; the flame chart
+// does the same. A profile of 4,000 distinct stacks
 // (made by the test) measures a wheel redraw (frames narrower than a
 // pixel are left out while moving and drawn when it stops).
 // Screenshots: tests/artifacts/views2-panzoom-*.png.
@@ -139,6 +140,23 @@ await step('a double-click resets the view; so does Escape', async () => {
 	await page.waitForFunction(() => window.flamepipe.flameView().moved);
 	await page.keyboard.press('Escape');
 	await page.waitForFunction(() => { const v = window.flamepipe.flameView(); return !v.moved && v.range[1] === v.total; });
+});
+
+await step('from the keyboard: + and - zoom around the middle, Shift+arrows pan, 0 resets', async () => {
+	await page.focus('#flame');
+	await page.keyboard.press('+');
+	await page.waitForFunction((t) => Math.abs(window.flamepipe.flameView().range[1] - window.flamepipe.flameView().range[0] - 0.8 * t) < 1e-6 * t, v0.total);
+	let v = await fview();
+	check(Math.abs(v.range[0] - 0.1 * v0.total) < EPS * v0.total, '+ did not keep the middle: ' + v.range);
+	await page.keyboard.press('Shift+ArrowRight');
+	await waitRange('flameView', v.range);
+	const nv = await fview();
+	check(Math.abs(nv.range[0] - (v.range[0] + 0.1 * width(v))) < EPS * v0.total, 'Shift+ArrowRight: ' + nv.range);
+	eq(await page.evaluate(() => window.flamepipe.focus()), null, 'Shift+ArrowRight moved the focus frame');
+	await page.keyboard.press('-');
+	await waitRange('flameView', nv.range);
+	await page.keyboard.press('0');
+	await page.waitForFunction(() => { const v = window.flamepipe.flameView(); return !v.moved && v.range[0] === 0 && v.range[1] === v.total; });
 });
 
 await step('a click still zooms to the frame; the wheel then moves from its span and Escape returns to it', async () => {

@@ -83,6 +83,7 @@ function paint(keepScroll, moving) {
 // clicking a frame zooms the view to its span.
 export function setupChart() {
 	var svg = $('chart');
+	svg.setAttribute('tabindex', '0');	// + - Shift+arrows 0 (panzoom.js)
 	view = panZoom({
 		el: svg, wrap: $('chart-wrap'),
 		extent: function () { return drawn && drawn.total ? [0, drawn.total] : null; },

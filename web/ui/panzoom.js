@@ -2,7 +2,8 @@
 // flame chart (speedscope's "time order" and "left heavy" views move the
 // same way): the wheel zooms in and out around the pointer, a sideways
 // wheel or Shift+wheel pans, a drag pans (sideways on the axis, up and down
-// by scrolling the element's scroll box), a double-click resets.
+// by scrolling the element's scroll box), a double-click resets; with the
+// focus on the element + and - zoom, Shift+Left/Right pan, 0 resets.
 // Generic: the owner says what the axis spans and draws; this module only
 // keeps the visible range, in the owner's units (samples).
 //
@@ -26,6 +27,8 @@ export var WHEEL_PAGE_PX = 400;		// deltaMode 2 (pages): px per page
 export var DRAG_MIN_PX = 4;		// a press that moves less is a click
 export var MIN_WIDTH_UNITS = 1;
 export var SETTLE_MS = 150;
+export var KEY_ZOOM = 0.8;		// "+": the range x 0.8 around its middle, "-": / 0.8
+export var KEY_PAN_FRACTION = 0.1;	// Shift+arrow: a tenth of the range
 
 function wheelPx(ev, d) {
 	return ev.deltaMode === 1 ? d * WHEEL_LINE_PX : ev.deltaMode === 2 ? d * WHEEL_PAGE_PX : d;
@@ -119,6 +122,20 @@ export function panZoom(o) {
 	o.el.addEventListener('click', function (ev) {
 		if (wasDrag) { ev.stopImmediatePropagation(); wasDrag = false; }
 	}, true);
+	// the keyboard, when the element has the focus: + and - zoom around
+	// the middle, Shift+Left/Right pan, 0 resets
+	o.el.addEventListener('keydown', function (ev) {
+		if (!o.extent() || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+		var W = pxWidth();
+		if (ev.key === '+' || ev.key === '=') v.zoomAt(W / 2, KEY_ZOOM);
+		else if (ev.key === '-' || ev.key === '_') v.zoomAt(W / 2, 1 / KEY_ZOOM);
+		else if (ev.shiftKey && (ev.key === 'ArrowLeft' || ev.key === 'ArrowRight'))
+			v.panPx((ev.key === 'ArrowLeft' ? -1 : 1) * W * KEY_PAN_FRACTION);
+		else if (ev.key === '0') { if (o.onReset) o.onReset(); else v.reset(); }
+		else return;
+		ev.preventDefault();
+		ev.stopImmediatePropagation();
+	});
 	o.el.addEventListener('dblclick', function (ev) {
 		ev.preventDefault();
 		if (o.onReset) o.onReset(); else v.reset();
