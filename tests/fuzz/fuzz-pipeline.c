@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "pipeline.h"
+#include "../unit/pipeline-vars.h"
 
 #define FILE_NAME "fuzz.pipeline"
 
@@ -28,9 +29,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	fp_vars_init(&vars);
-	fp_vars_set(&vars, "FIFODIR", "/tmp/fp.X");
-	fp_vars_set(&vars, "INPUT", "a file with spaces.perf");
+	/* the unit tests' variables, and those of the shipped pipelines */
+	seed_test_vars(&vars);
 	fp_vars_set(&vars, "OUTDIR", "");
 	fp_vars_list(&vars, "READ_ARGS");
 	fp_vars_append(&vars, "RANGE_ARGS", "--from");

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../../runner/pipeline.c"
+#include "pipeline-vars.h"
 
 static struct fp_vars vars;
 static struct fp_pipeline pl;
@@ -13,13 +14,7 @@ static char err[FP_PIPELINE_ERR_MAX];
 
 static int setup(void **state)
 {
-	fp_vars_init(&vars);
-	fp_vars_set(&vars, "FIFODIR", "/tmp/fp.X");
-	fp_vars_set(&vars, "INPUT", "my file.perf");
-	fp_vars_set(&vars, "EMPTY", "");
-	fp_vars_list(&vars, "NONE");
-	fp_vars_append(&vars, "TWO", "--a");
-	fp_vars_append(&vars, "TWO", "b c");
+	seed_test_vars(&vars);
 	memset(&pl, 0, sizeof pl);
 	err[0] = '\0';
 	return 0;
