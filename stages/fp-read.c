@@ -312,12 +312,17 @@ static void header_event(struct reader *r, const char *line, size_t len)
 	if (len <= pl || memcmp(line, EVENT_HEADER_PREFIX, pl) || r->nevents == EVENTS_MAX)
 		return;
 	const char *name = line + pl, *end = line + len;
+	if (end[-1] == '\r')	/* CRLF text: the CR is not part of the name */
+		end--;
 	const char *comma = name;
 	while (comma + 1 < end && !(comma[0] == ',' && comma[1] == ' '))
 		comma++;
 	size_t n = comma + 1 < end ? (size_t)(comma - name) : (size_t)(end - name);
-	if (!n || memchr(name, '\t', n) || (n >= 5 && !memcmp(name, "dummy", 5) && (n == 5 || name[5] == ':')))
+	if (!n || (n >= 5 && !memcmp(name, "dummy", 5) && (n == 5 || name[5] == ':')))
 		return;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)
+			return;	/* a TAB or control byte: not a name a record can carry */
 	r->events[r->nevents++] = fp_xstrndup(name, n);
 }
 

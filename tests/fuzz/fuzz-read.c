@@ -21,7 +21,7 @@
  *	          or stdin: the non-blocking, pollable path)
  * Checks, beyond "no crash, no leak, no undefined behaviour":
  *  - the output is a valid stream: the header first, then S, W and I
- *    records only, each one line, S records parseable by fp_sample_parse
+ *    records only (and one C events record before the first S), each one line, S records parseable by fp_sample_parse
  *    with one kind per frame, no empty frame and no control byte, and the
  *    I record last, its samples= equal to the number of S records;
  *  - plain and gzip input give byte-identical output, and so do a file
@@ -129,6 +129,7 @@ static void check_stream(const struct output *o)
 	const char *p = o->p, *end = o->p + o->n;
 	const char header[] = FP_PROTO_HEADER "\n";
 	uint64_t samples = 0, stat_samples = UINT64_MAX;
+	int seen_events = 0;
 
 	assert(o->n >= sizeof header - 1 && memcmp(p, header, sizeof header - 1) == 0);
 	p += sizeof header - 1;
@@ -165,6 +166,19 @@ static void check_stream(const struct output *o)
 				assert(p[i] == '\t' || !is_ctl((unsigned char)p[i]));
 			}
 			assert(tabs == 3);
+			break;
+		}
+		case 'C': {
+			/* C events NAME...: before the first sample, at most once,
+			 * one name or more, no control byte (fifo/PROTOCOL.md) */
+			static const char ev[] = "C\tevents\t";
+
+			assert(n > sizeof ev - 1 && memcmp(p, ev, sizeof ev - 1) == 0);
+			assert(samples == 0 && !seen_events);
+			seen_events = 1;
+			for (size_t i = 0; i < n; i++)
+				assert(p[i] == '\t' || !is_ctl((unsigned char)p[i]));
+			assert(!memmem(p, n, "\t\t", 2) && p[n - 1] != '\t');
 			break;
 		}
 		case 'I': {
