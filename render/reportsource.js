@@ -337,6 +337,18 @@ function eventNote(events) {
 	pick.parentNode.parentNode.insertBefore(note, pick.parentNode.nextSibling);
 }
 
+// A report of a range or filters holds only their samples (fp-range
+// passed no others): said above the heatmap.
+function selectedNote(what) {
+	var head = document.getElementById('heat-pane');
+	if (!what || !head) return;
+	var note = document.createElement('p');
+	note.id = 'selected-note';
+	note.className = 'hint';
+	note.textContent = 'This report holds only the samples of ' + what + ': the views show those.';
+	head.insertBefore(note, head.firstChild);
+}
+
 // Plugs the source in and starts the page on the report's profile.
 export function start() {
 	var doc = window.parent && window.parent !== window ? window.parent.document : document;
@@ -350,6 +362,7 @@ export function start() {
 	var h = { file: name };
 	if (tl.rows !== ROWS_DEFAULT && ROWS_CHOICES.indexOf(tl.rows) >= 0) h.rows = tl.rows;
 	eventNote(tl.capture_events || []);
+	selectedNote(tl.selected || '');
 	var note = document.createElement('p');
 	note.id = 'chart-note';
 	note.className = 'hint';

@@ -79,6 +79,7 @@
 #include "termheat.h"
 #include "timeline.h"
 #include "views.h"
+#include "escape.h"
 #include "exports.h"
 
 #define STAGE_NAME "render"
@@ -370,13 +371,19 @@ static int timeline_for_page(struct render *r, struct fp_sink *tj, char *note, s
 			 (unsigned long long)total, (unsigned long long)r->table.total);
 		return 0;
 	}
+	char caption[CAPTION_MAX];
+	range_caption(r, caption, sizeof caption);
 	fp_sink_init_mem(tj);
-	struct fp_sink ev;	/* the capture's events: the views name those left out */
-	fp_sink_init_mem(&ev);
-	fp_notes_events_json(&r->notes, &ev);
-	fp_sink_char(&ev, '\0');
-	fp_timeline_json(&r->tl, tj, &r->hm, &o, ev.buf);
-	fp_sink_free(&ev);
+	/* for the views: the capture's events (they name those left out) and
+	 * the range and filters the chain selected (they say what they hold) */
+	struct fp_sink more;
+	fp_sink_init_mem(&more);
+	fp_notes_events_json(&r->notes, &more);
+	fp_sink_str(&more, ",\n\"selected\":");
+	fp_json_string(&more, caption, strlen(caption));
+	fp_sink_char(&more, '\0');
+	fp_timeline_json(&r->tl, tj, &r->hm, &o, more.buf);
+	fp_sink_free(&more);
 	r->timeline_bytes = tj->len;
 	if (tj->len > (uint64_t)r->opt.timeline_max_mb * BYTES_PER_MB) {
 		snprintf(note, n, "The samples' timeline would add %.1f MB to this page (more than "
@@ -387,8 +394,6 @@ static int timeline_for_page(struct render *r, struct fp_sink *tj, char *note, s
 	}
 	/* fp-range passed only the selected samples: say so, or an empty
 	 * selection outside the range would look like a bug. */
-	char caption[CAPTION_MAX];
-	range_caption(r, caption, sizeof caption);
 	if (caption[0])
 		snprintf(note, n, "This page holds only the samples of %s: a selection's flame "
 			 "graph shows its part of them.", caption);

@@ -78,6 +78,13 @@ test_expect_success 'no timeline (--timeline-max 0): no views section, and the p
 	grep -q "<iframe id=\"views\"" some/index.html
 '
 
+test_expect_success 'a report of a range and filter: the timeline says what it holds (selected)' '
+	flamepipe report -q "$MULTI" --from 2 --to 3 --comm mp-crc32 -o ranged &&
+	timeline ranged/index.html | jq -r .selected >got &&
+	echo "range [2, 3) s, filter comm mp-crc32" >want && test_cmp want got &&
+	timeline rep/index.html | jq -e ".selected == \"\""
+'
+
 test_expect_success 'capture_events: every event fp-bucket saw, with its samples and whether it was kept' '
 	e() { printf "S\t%s\t1\t1\t0\t1\t%s\tapp\tu\tmain\n" "$1" "$2"; } &&
 	{ e 1000000000 cpu-clock; e 1100000000 page-faults; e 1200000000 cpu-clock; } >two.S &&

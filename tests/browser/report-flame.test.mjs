@@ -89,4 +89,15 @@ await step('a report with --rows 20 (not one of the page\'s choices) opens at 20
 	await p20.close();
 });
 
+await step('a report of a range and a comm: the views hold and say exactly that', async () => {
+	const rdir = report(CAPTURE, ['--from', '2', '--to', '3', '--comm', 'mp-crc32'], 'ranged');
+	const pr = await openReport(browser, rdir);
+	const want = functionTotals(path.join(rdir, 'stacks.folded')).total;
+	eq(await pr.views.evaluate(() => window.flamepipe.flame.data.root.total), want, 'flame total');
+	eq(await pr.views.evaluate(() => window.flamepipe.state.heat.total), want, 'heatmap total');
+	check((await pr.views.textContent('#selected-note')).includes('range [2, 3) s, filter comm mp-crc32'), 'note');
+	eq(pr.problems.join('; '), '', 'errors');
+	await pr.close();
+});
+
 await endClean(page);
