@@ -1,10 +1,11 @@
 // reportsource.js: the static report's data source for the web page's
 // views (render/views.h). web/ui's modules ask the server's routes
-// (/heatmap/, /flamegraph/, /threads/, /flamechart/, /profile/); here each
-// is answered from the samples' timeline the report page embeds
-// (<script id="fp_timeline">, docs/fp-render.md), offline:
-//   per heatmap cell, entries (stack, owner, count) in the order of their
-//   first sample; an owner is one (pid, tid, cpu, comm, event).
+// (/heatmap/, /flamegraph/, /threads/, /flamechart/, /differential/, /elided/,
+// /profile/); here each is answered from the samples' timeline the report page
+// embeds (<script id="fp_timeline">, docs/fp-render.md), offline, by the
+// server's rules (tests/browser/report-parity checks them against fp-serve).
+// The timeline has per heatmap cell entries (stack, owner, count) in the
+// order of their first sample; an owner is one (pid, tid, cpu, comm, event).
 // So an answer is exact per cell: a selection is a run of cells, and the
 // flame chart's time order is per cell (a cell's stacks in the order they
 // first ran in it). Filters follow fp-range's syntax; include/exclude are
