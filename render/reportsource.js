@@ -350,6 +350,30 @@ function selectedNote(what) {
 	head.insertBefore(note, head.firstChild);
 }
 
+// The views' state (their address, about:srcdoc#/profile?...) is kept in
+// the report's address as views=..., beside the report's own range=a,b,
+// so a reload or a shared link reopens it.
+var STATE_KEY = 'views=';
+function hashParts(doc) {
+	return doc.defaultView.location.hash.replace(/^#/, '').split('&').filter(function (x) { return x; });
+}
+function keptState(doc) {
+	if (doc === document) return null;
+	var p = hashParts(doc).filter(function (x) { return x.indexOf(STATE_KEY) === 0; })[0];
+	var v = p ? decodeURIComponent(p.slice(STATE_KEY.length)) : '';
+	return /^\/profile\?/.test(v) ? v : null;
+}
+function keepState(doc) {
+	if (doc === document) return;
+	var replace = history.replaceState;
+	history.replaceState = function (state, title, url) {
+		replace.call(history, state, title, url);
+		var parts = hashParts(doc).filter(function (x) { return x.indexOf(STATE_KEY) !== 0; });
+		parts.push(STATE_KEY + encodeURIComponent(location.hash.replace(/^#/, '')));
+		doc.defaultView.history.replaceState(null, '', '#' + parts.join('&'));
+	};
+}
+
 // Plugs the source in and starts the page on the report's profile.
 export function start() {
 	var doc = window.parent && window.parent !== window ? window.parent.document : document;
@@ -371,7 +395,10 @@ export function start() {
 		Math.round(1000 / tl.rows * 100) / 100 + ' ms): the stacks of one cell are in the order they first ran in it.';
 	var title = document.getElementById('chart-title');
 	if (title) title.parentNode.insertBefore(note, title.nextSibling);
-	if (!/^#\/profile\?/.test(location.hash))
+	var kept = keptState(doc);
+	if (kept) history.replaceState(null, '', '#' + kept);
+	else if (!/^#\/profile\?/.test(location.hash))
 		history.replaceState(null, '', '#/profile?' + new URLSearchParams(h));
+	keepState(doc);
 	return import('./app.js');
 }

@@ -29,6 +29,18 @@ await step(`two clicks select [${FROM}, ${TO}); its flame graph = the --from/--t
 	eq(sel.from + ',' + sel.to, '2000000000,2500000000', 'selection (ns)');
 });
 
+await step('the views\' state is kept in the report\'s address: a reload reopens the range', async () => {
+	const url = page.url();
+	const kept = decodeURIComponent((/[#&]views=([^&]*)/.exec(url) || [])[1] || '');
+	check(kept.includes('start=2') && kept.includes('end=2.5'), 'views state not in the address: ' + url);
+	const again = await browser.newPage();
+	await again.goto(url);
+	const f = await (await again.waitForSelector('#views')).contentFrame();
+	await f.waitForFunction((n) => window.flamepipe && window.flamepipe.flame.data &&
+		window.flamepipe.flame.data.root.total === n, ranged);
+	await again.close();
+});
+
 await step('the flame chart counts every sample of the range once', async () => {
 	await v.selectOption('#fview', 'chart');
 	await v.waitForFunction(() => window.flamepipe.chart().length > 0);
