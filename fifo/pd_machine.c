@@ -395,6 +395,11 @@ static const struct pd_map *find_map(const struct pd_proc *p, uint64_t ip)
 	return NULL;
 }
 
+uint32_t pd_machine_add_frame(struct pd_machine *m, const char *name, size_t n, char kind)
+{
+	return add_frame(m, name, n, kind);
+}
+
 const struct pd_map *pd_machine_map(const struct pd_proc *p, uint64_t addr)
 {
 	return find_map(p, addr);

@@ -111,6 +111,9 @@ struct pd_thread *pd_machine_thread(struct pd_machine *m, int64_t pid, int64_t t
 uint32_t pd_machine_frame(struct pd_machine *m, struct pd_thread *t, int kernel,
 			  uint64_t ip);
 
+/* A frame named name (cleaned as every frame name) of kind kind: for
+ * frames that are no symbol's (pd_inline's inlined functions). */
+uint32_t pd_machine_add_frame(struct pd_machine *m, const char *name, size_t n, char kind);
 /* The map of process p covering addr, or NULL. */
 const struct pd_map *pd_machine_map(const struct pd_proc *p, uint64_t addr);
 

@@ -83,6 +83,7 @@ struct pd_unwind {
 	size_t n, max;
 	int stale, fresh, ended, full;
 	int read_failed;		/* the last frame's unwinding read outside */
+	int has_cfi;			/* the last frame lies in a reported module */
 };
 
 /* ---- registers ------------------------------------------------------------ */
@@ -329,8 +330,9 @@ static void report(struct pd_unwind *u, struct uw_session *se, const struct pd_m
 	um->mod = mod;
 }
 
-/* Makes sure the module mapped at pc is reported; -1 if the session
- * no longer matches the process's maps. */
+/* Makes sure the module mapped at pc is reported: 1 if there is one (with
+ * its CFI), 0 if not (elfutils falls back to the frame pointer), -1 if
+ * the session no longer matches the process's maps. */
 static int ensure_module(struct pd_unwind *u, uint64_t pc)
 {
 	struct uw_session *se = u->cur;
@@ -346,13 +348,14 @@ static int ensure_module(struct pd_unwind *u, uint64_t pc)
 		if (pc < um->lo || pc >= um->hi)
 			continue;
 		if (um->dso == mp->dso && um->bias == bias)
-			return 0;
+			return um->mod != NULL;
 		/* another file is mapped there now: a fresh session, once */
 		return u->fresh ? 0 : -1;
 	}
 	if (!mp->dso->missing || mp->dso->type == PD_DSO_VDSO)
 		report(u, se, mp, bias);
-	return 0;
+	return se->nmods && se->mods[se->nmods - 1].dso == mp->dso &&
+	       se->mods[se->nmods - 1].mod != NULL;
 }
 
 static int frame_callback(Dwfl_Frame *state, void *arg)
@@ -371,10 +374,12 @@ static int frame_callback(Dwfl_Frame *state, void *arg)
 		u->ips[u->n++] = pc - 1;
 		return DWARF_CB_ABORT;
 	}
-	if (ensure_module(u, pc) < 0 || (pc > 1 && ensure_module(u, pc - 1) < 0)) {
+	int here = ensure_module(u, pc), before = pc > 1 ? ensure_module(u, pc - 1) : here;
+	if (here < 0 || before < 0) {
 		u->stale = 1;
 		return DWARF_CB_ABORT;
 	}
+	u->has_cfi = here > 0 || before > 0;
 	/* asking whether this is an activation unwinds the frame */
 	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
@@ -392,7 +397,7 @@ static int run(struct pd_unwind *u, struct uw_session *se)
 {
 	u->cur = se;
 	u->n = 0;
-	u->stale = u->ended = u->full = u->read_failed = 0;
+	u->stale = u->ended = u->full = u->read_failed = u->has_cfi = 0;
 	pid_t tid = u->s->tid > 0 ? (pid_t)u->s->tid : 1;
 	return dwfl_getthread_frames(se->dwfl, tid, frame_callback, u);
 }
@@ -429,10 +434,11 @@ size_t pd_unwind_user(struct pd_unwind *u, struct pd_thread *t, const struct pd_
 	 * is then undefined): read_failed tells that from the outermost frame */
 	if ((rc != 0 || u->read_failed) && !u->ended && !u->full) {
 		u->st.incomplete++;
-		/* The caller's return address is not in the stack copy (or
-		 * the file): perf's libunwind reads it as 0 and shows one more
-		 * frame there, the address before 0: [unknown]. */
-		if (u->read_failed && u->n && u->n < max)
+		/* The CFI puts the caller's return address outside the stack
+		 * copy (and the files): perf's libunwind reads it as 0 and
+		 * shows one more frame there, the address before 0: [unknown].
+		 * Where there is no CFI (libunwind gives up) it shows none. */
+		if (u->read_failed && u->has_cfi && u->n && u->n < max)
 			ips[u->n++] = (uint64_t)0 - 1;
 	}
 	if (!u->n) {

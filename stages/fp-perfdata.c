@@ -2,13 +2,15 @@
  * same as `perf script | fp-read` would.
  *
  * Interface:
- *	fp-perfdata [--name NAME] [--kallsyms FILE] [--live] [--live-buffer BYTES]
- *	            [--stack-ids] [-q] [FILE]
+ *	fp-perfdata [--name NAME] [--kallsyms FILE] [--inline] [--live]
+ *	            [--live-buffer BYTES] [--stack-ids] [-q] [FILE]
  *
  * Input: a perf.data file (perf record -o FILE), or perf's pipe format
  * (perf record -o - ...) from FILE, a FIFO or stdin. The format is told by
  * the header, not by the kind of input. --kallsyms names the kernel's
- * symbol file (default /proc/kallsyms, as perf script). --live (flamepipe
+ * symbol file (default /proc/kallsyms, as perf script). --inline adds the
+ * inlined functions of user addresses as perf script --inline shows them
+ * (fifo/pd_inline.h; without it: perf script --no-inline). --live (flamepipe
  * live): perf must never be blocked by a slow chain, so while more than
  * --live-buffer bytes (default 1 MiB) wait for the next stage whole samples
  * are dropped and counted (W, `I STAGE dropped=N`, stderr, at most once a
@@ -55,20 +57,22 @@
 #include "fp_opts.h"
 #include "fp_record.h"
 #include "fp_tails.h"
+#include "pd_inline.h"
 #include "pd_machine.h"
 #include "pd_read.h"
 #include "pd_unwind.h"
 
-#define USAGE "usage: fp-perfdata [--name NAME] [--kallsyms FILE] [--live] " \
+#define USAGE "usage: fp-perfdata [--name NAME] [--kallsyms FILE] [--inline] [--live] " \
 	"[--live-buffer BYTES] [--stack-ids] [-q] [FILE]"
 #define DEFAULT_STAGE_NAME "read"	/* the source stage, as fp-read */
 #define READ_CHUNK (256u << 10)
 /* perf script resolves at most this many entries of a callchain
  * (PERF_MAX_STACK_DEPTH, the kernel's default perf_event_max_stack). */
 #define MAX_STACK 127
-/* --call-graph dwarf: the kernel part (at most MAX_STACK) and the unwound
- * user part (at most MAX_STACK too, as perf's unwinder). */
-#define MAX_FRAMES (2 * MAX_STACK)
+/* Frames of one sample: --call-graph dwarf's kernel part (at most
+ * MAX_STACK) and unwound user part (at most MAX_STACK too, as perf's
+ * unwinder), and with --inline the inlined frames of each address. */
+#define MAX_FRAMES 1024
 /* Warnings of one kind shown before the rest are only counted. */
 #define WARNINGS_SHOWN 10
 #define MSG_MAX 512
@@ -91,6 +95,7 @@ struct perfdata_opts {
 	size_t live_buffer;
 	int preload_kernel;	/* read kallsyms in a thread from the start */
 	int stack_ids;		/* --stack-ids: K and P records instead of S */
+	int inline_frames;	/* --inline */
 };
 int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_opts *o);
 
@@ -123,6 +128,7 @@ struct perfdata {
 	struct fp_tailw tails;
 	struct fp_wmem key;
 	int events_written;		/* the C events record, before the first sample */
+	struct pd_inline *inl;		/* --inline: inlined frames */
 	/* the S record being built */
 	uint32_t frames[MAX_FRAMES];
 	uint64_t ips[MAX_STACK];
@@ -169,15 +175,33 @@ static void warn(struct perfdata *pd, enum warn_kind kind, const char *where,
 
 /* ---- samples ------------------------------------------------------------- */
 
+/* One frame of the callchain. */
+static void push_frame(struct perfdata *pd, size_t *n, struct pd_thread *t, int kernel,
+		       uint64_t ip)
+{
+	if (*n < MAX_FRAMES)
+		pd->frames[(*n)++] = pd_machine_frame(&pd->mach, t, kernel, ip);
+}
+
+/* One unwound user frame: with --inline, its inlined functions first.
+ * perf 6.1 appends inlined frames to unwound frames only (its
+ * unwind_entry), never to a frame-pointer callchain's. */
+static void push_unwound(struct perfdata *pd, size_t *n, struct pd_thread *t, uint64_t ip)
+{
+	if (!pd->inl)
+		push_frame(pd, n, t, 0, ip);
+	else if (*n < MAX_FRAMES)
+		*n += pd_inline_frames(pd->inl, t, ip, pd->frames + *n, MAX_FRAMES - *n);
+}
+
 static size_t resolve_chain(struct perfdata *pd, const struct pd_sample *s,
 			    struct pd_thread *t)
 {
 	int mode = s->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	int known = mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_USER;
 	int kernel = mode == PERF_RECORD_MISC_KERNEL;
-	size_t n = 0;
-
 	int dwarf = pd_unwind_wanted(s);
+	size_t n = 0, entries = 0;
 
 	if (!s->chain && !dwarf) {	/* no callchain: the sampled ip alone */
 		if (!(s->ev->sample_type & PERF_SAMPLE_IP))
@@ -186,7 +210,7 @@ static size_t resolve_chain(struct perfdata *pd, const struct pd_sample *s,
 					: pd->mach.unknown_frame;
 		return n;
 	}
-	for (uint64_t i = 0; s->chain && i < s->nr && n < MAX_STACK; i++) {
+	for (uint64_t i = 0; s->chain && i < s->nr && entries < MAX_STACK; i++) {
 		uint64_t ip = s->chain[i];
 		if (ip >= PERF_CONTEXT_MAX) {
 			if (ip != PERF_CONTEXT_KERNEL && ip != PERF_CONTEXT_USER &&
@@ -200,15 +224,18 @@ static size_t resolve_chain(struct perfdata *pd, const struct pd_sample *s,
 			kernel = ip == PERF_CONTEXT_KERNEL;
 			continue;
 		}
-		pd->frames[n++] = known ? pd_machine_frame(&pd->mach, t, kernel, ip)
-					: pd->mach.unknown_frame;
+		entries++;
+		if (known)
+			push_frame(pd, &n, t, kernel, ip);
+		else if (n < MAX_FRAMES)
+			pd->frames[n++] = pd->mach.unknown_frame;
 	}
 	if (dwarf) {	/* perf's thread__resolve_callchain_unwind */
 		if (!pd->unwind)
 			pd->unwind = pd_unwind_new(&pd->mach);
 		size_t nu = pd_unwind_user(pd->unwind, t, s, pd->ips, MAX_STACK);
 		for (size_t i = 0; i < nu; i++)
-			pd->frames[n++] = pd_machine_frame(&pd->mach, t, 0, pd->ips[i]);
+			push_unwound(pd, &n, t, pd->ips[i]);
 	}
 	return n;
 }
@@ -541,6 +568,8 @@ int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_
 	pd.stack = fp_xmalloc(pd.stack_cap);
 	fp_out_init(&pd.out, NULL, out_fd);
 	pd_machine_init(&pd.mach);
+	if (o->inline_frames)
+		pd.inl = pd_inline_new(&pd.mach);
 	pd.mach.missing = on_missing;
 	pd.mach.ctx = &pd;
 	if (o->preload_kernel)
@@ -567,6 +596,7 @@ int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_
 	int rc = pd.fatal ? FP_EXIT_DATA : FP_EXIT_OK;
 	pd_reader_free(&pd.rd);
 	pd_unwind_free(pd.unwind);
+	pd_inline_free(pd.inl);
 	pd_machine_free(&pd.mach);
 	fp_out_free(&pd.out);
 	free(pd.kinds);
@@ -585,7 +615,7 @@ static void opt_kallsyms(void *ctx, const char *opt, const char *arg)
 int main(int argc, char **argv)
 {
 	/* kallsyms is read alongside the recording's first records */
-	struct perfdata_opts o = { DEFAULT_STAGE_NAME, 0, 0, LIVE_BUFFER_MAX, 1, 0 };
+	struct perfdata_opts o = { DEFAULT_STAGE_NAME, 0, 0, LIVE_BUFFER_MAX, 1, 0, 0 };
 	uint64_t live_buffer = LIVE_BUFFER_MAX;
 	const struct fp_opt options[] = {
 		{ "name", FP_OPT_NAME, &o.stage },
@@ -594,6 +624,7 @@ int main(int argc, char **argv)
 		{ "live", FP_OPT_FLAG, &o.live },
 		{ "live-buffer", FP_OPT_U64, &live_buffer, LIVE_BUFFER_MIN, LIVE_BUFFER_MAX },
 		{ "stack-ids", FP_OPT_FLAG, &o.stack_ids },
+		{ "inline", FP_OPT_FLAG, &o.inline_frames },
 		{ NULL },
 	};
 

@@ -8,7 +8,9 @@
  * fuzz-max-len: 65536
  *
  * An input of odd length is read as a file (mmap), an even one
- * through a pipe (the streaming path). The kernel's symbols come from an
+ * through a pipe (the streaming path); one of length 3 mod 4 with
+ * --inline. Samples with user registers and stack go through the dwarf
+ * unwinder (fifo/pd_unwind.c). The kernel's symbols come from an
  * empty file, so a run costs what the record parser costs.
  */
 #define _GNU_SOURCE
@@ -20,11 +22,14 @@
 
 #include "pd_symbols.h"
 
+/* Field for field stages/fp-perfdata.c's struct perfdata_opts. */
 struct perfdata_opts {
 	const char *stage;
 	int quiet, live;
 	size_t live_buffer;
 	int preload_kernel;	/* 0 here: no kallsyms thread per input */
+	int stack_ids;
+	int inline_frames;	/* --inline: inputs whose length is 3 mod 4 */
 };
 int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_opts *o);
 
@@ -60,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 		close(p[1]);
 		fd = p[0];
 	}
-	const struct perfdata_opts o = { "perfdata", 1, 0, 0 };
+	const struct perfdata_opts o = { "perfdata", 1, 0, 0, 0, 0, (n & 3) == 3 };
 	perfdata_run(fd, out, "fuzz", &o);
 	close(fd);
 	close(out);
