@@ -1,10 +1,11 @@
 /* pd-stack-mangle: damage the user stack copies of a --call-graph dwarf
  * perf.data (file format), for t1115.
  *
- *	pd-stack-mangle IN OUT MODE DUMP_SIZE NREGS
+ *	pd-stack-mangle IN OUT MODE DUMP_SIZE REGS_MASK
  *
  * Every SAMPLE record with a user stack copy of DUMP_SIZE bytes (perf
- * record --call-graph dwarf,DUMP_SIZE) after NREGS user registers, and at
+ * record --call-graph dwarf,DUMP_SIZE) after the user registers of
+ * REGS_MASK (sample_regs_user, as perf evlist -v prints it), and at
  * most MAX_TRAILER words after it (perf adds DATA_SRC, WEIGHT...), is
  * changed, the rest is copied as it is:
  *	garbage  the stack bytes become pseudo-random bytes
@@ -72,7 +73,7 @@ static int mangle(unsigned char *rec, size_t size, const char *mode, uint64_t du
 int main(int argc, char **argv)
 {
 	if (argc != 6) {
-		fprintf(stderr, "usage: pd-stack-mangle IN OUT garbage|regs|short DUMP_SIZE NREGS\n");
+		fprintf(stderr, "usage: pd-stack-mangle IN OUT garbage|regs|short DUMP_SIZE REGS_MASK\n");
 		return 1;
 	}
 	FILE *in = fopen(argv[1], "rb");
@@ -90,7 +91,7 @@ int main(int argc, char **argv)
 	}
 	fclose(in);
 	uint64_t off = get64(buf + HEADER_DATA_OFFSET), len = get64(buf + HEADER_DATA_OFFSET + 8);
-	uint64_t dump = strtoull(argv[4], NULL, 10), nregs = strtoull(argv[5], NULL, 10);
+	uint64_t dump = strtoull(argv[4], NULL, 10), nregs = (uint64_t)__builtin_popcountll(strtoull(argv[5], NULL, 0));
 	unsigned changed = 0;
 	if (off > (uint64_t)n || len > (uint64_t)n - off) {
 		fprintf(stderr, "pd-stack-mangle: bad data section\n");

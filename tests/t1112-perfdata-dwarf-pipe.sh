@@ -1,0 +1,41 @@
+#!/bin/sh
+test_description='fp-perfdata: a --call-graph dwarf recording in pipe format unwinds as the same recording in file format'
+. "$(dirname "$0")/test-lib.sh"
+. "$TOP/tests/lib-perfdata.sh"
+pd_need_perf
+
+cat >deep.c <<'CC'
+#include <time.h>
+static volatile unsigned long sink;
+__attribute__((noinline)) void leaf(void) { for (int i = 0; i < 50000; i++) sink += i; }
+__attribute__((noinline, noclone)) void mid(int n) { if (n) { mid(n - 1); sink++; } else leaf(); }
+int main(void) { time_t end = time(0) + 1; while (time(0) <= end) mid(5); return 0; }
+CC
+
+test_expect_success 'setup: one dwarf recording in pipe format, and the same as a file (perf inject)' '
+	cc -O2 -g -o deep deep.c &&
+	perf record -q --call-graph dwarf -F 499 -o - -- ./deep >pipe.data 2>record.err &&
+	perf inject -i - -o file.data <pipe.data 2>inject.err &&
+	test -s pipe.data && test -s file.data
+'
+
+test_expect_success 'pipe format from a pipe equals the file format, record for record' '
+	cat pipe.data | fp-perfdata >from-pipe.s 2>err1 &&
+	fp-perfdata file.data >from-file.s 2>err2 &&
+	grep "^S	" from-pipe.s >a && grep "^S	" from-file.s >b &&
+	test "$(wc -l <a)" -gt 100 &&
+	test_cmp b a &&
+	grep -q ";main;mid;mid;mid;mid;mid;leaf\$" a
+'
+
+test_expect_success 'the unwinding counters are the same both ways' '
+	grep "^I	" from-pipe.s | tr "\t" "\n" | grep "^unw" >c &&
+	grep "^I	" from-file.s | tr "\t" "\n" | grep "^unw" >d &&
+	test_cmp d c && grep -q "^unwound=[1-9]" c
+'
+
+test_expect_success 'pipe format agrees with perf script -i - --no-inline | fp-read (folded agreement >= 0.99)' '
+	pd_compare pipe.data 0.99
+'
+
+test_done

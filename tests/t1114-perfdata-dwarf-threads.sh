@@ -1,0 +1,71 @@
+#!/bin/sh
+test_description='fp-perfdata --call-graph dwarf: threads, an exec, and stacks deeper than the stack copy (the [unknown] perf shows, counted in I)'
+. "$(dirname "$0")/test-lib.sh"
+. "$TOP/tests/lib-perfdata.sh"
+pd_need_perf
+
+# sorter's 16 KiB array puts its caller's return address beyond the 8 KiB
+# stack copy: the unwinding stops there, with perf's [unknown] frame.
+cat >big.c <<'CC'
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+static volatile unsigned long sink;
+static int cmp(const void *a, const void *b) { int x = *(const int *)a, y = *(const int *)b; return (x > y) - (x < y); }
+__attribute__((noinline)) void sorter(void) { int v[4096]; for (int i = 0; i < 4096; i++) v[i] = rand(); qsort(v, 4096, sizeof v[0], cmp); }
+__attribute__((noinline)) void spin(void) { for (int i = 0; i < 200000; i++) sink += i; }
+static void *worker(void *arg) { time_t end = time(0) + 1; while (time(0) <= end) { sorter(); spin(); } return arg; }
+int main(void) { pthread_t t; pthread_create(&t, 0, worker, 0); worker(0); pthread_join(t, 0); return 0; }
+CC
+
+test_expect_success 'setup: dwarf captures of threads that exec, and of deep stack frames' '
+	ln -s "$TOP/build/tests/pd-threads" renamed-prog &&
+	pd_record thr.data --call-graph dwarf -F 499 -- "$TOP/build/tests/pd-threads" 500 &&
+	pd_record exec.data --call-graph dwarf -F 499 -- "$TOP/build/tests/pd-threads" 300 ./renamed-prog &&
+	cc -O2 -g -o big big.c -lpthread &&
+	pd_record big.data --call-graph dwarf -F 499 -- ./big
+'
+
+test_expect_success 'threads: unwound as perf script does (folded agreement >= 0.99)' '
+	pd_compare thr.data 0.99
+'
+
+test_expect_success 'an exec: both images unwound, each thread from its own start' '
+	fp-perfdata exec.data >s &&
+	grep -q "	pd-threads	[^	]*	_start;.*;main;.*spin_until" s &&
+	grep -q "	renamed-prog	[^	]*	_start;.*;main;.*spin_until" s &&
+	grep -q "	renamed-prog	[^	]*	clone3;start_thread;.*spin_until" s
+'
+
+# perf 6.1 (libunwind) cannot step out of the new image's libc frames
+# after an exec: its stacks end there (no __libc_start_main, _start,
+# clone3), sometimes with an [unknown]; before the exec it agrees.
+test_expect_success 'an exec: perf script agrees before it; after it, its stacks are ours cut short at the root' '
+	perf script -i exec.data --no-inline 2>/dev/null | fp-read -q >want.s &&
+	awk -F "\t" "\$1 == \"S\" { print \$8 \"\t\" \$10 }" want.s >w &&
+	awk -F "\t" "\$1 == \"S\" { print \$8 \"\t\" \$10 }" s >g &&
+	test "$(wc -l <w)" = "$(wc -l <g)" &&
+	paste w g | awk -F "\t" "
+		\$1 != \$3 { bad++; next }
+		\$1 == \"pd-threads\" { n++; same += \$2 == \$4; next }
+		{ m++; p = \$2; sub(/^\\[unknown\\];/, \"\", p)
+		  if (\$2 != \$4 && substr(\$4, length(\$4) - length(p)) != \";\" p) { bad++; print } }
+		END { printf \"before: %d of %d equal; after: %d, %d unexplained\\n\", same, n, m, bad
+		      exit !(n > 0 && m > 0 && same >= 0.99 * n && !bad) }"
+'
+
+test_expect_success 'stacks beyond the stack copy: perf script agreement >= 0.99, the cut shown as [unknown]' '
+	pd_compare big.data 0.99 &&
+	fp-perfdata big.data >b &&
+	grep -q "	\[unknown\];sorter;__GI___qsort_r;" b
+'
+
+test_expect_success 'I counts the samples whose unwinding stopped early, the others not' '
+	cut=$(awk -F "\t" "\$1 == \"S\" && \$10 ~ /^\[unknown\];sorter;/" b | wc -l) &&
+	n=$(grep -c "^S	" b) &&
+	echo "$cut of $n samples cut" &&
+	test "$cut" -gt 0 && test "$cut" -lt "$n" &&
+	grep -q "^I	read	.*	unwound=$n	unwind_incomplete=$cut	" b
+'
+
+test_done
