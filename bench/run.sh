@@ -30,6 +30,8 @@
 #   BENCH_LIVE_RATE, BENCH_LIVE_RUNS  the live whole cost row: samples/s
 #                   (default 10000) and runs (default 3; each lasts as long
 #                   as the capture at that rate)
+#   BENCH_ONLY=dwarf     only the floors and the --call-graph dwarf rows
+#                   (bench/dwarf-rows.sh)
 set -eu
 
 . "$(dirname "$0")/env.sh"
@@ -242,8 +244,9 @@ row "floor: zcat" "corpus.gz (MB/s of text)" "$bytes" "$samples" "1.00 x zcat sp
 vs_wc() { printf '%.2f x wc time' "$(calc "$m_wall / $wc_wall")"; }
 vs_zcat() { printf '%.2f x zcat speed' "$(calc "$zcat_wall / $m_wall")"; }
 
-only_perfdata=$( [ "${BENCH_ONLY:-}" = perfdata ] && echo 1 || echo 0 )
+only_perfdata=$( [ "${BENCH_ONLY:-}" = perfdata ] || [ "${BENCH_ONLY:-}" = dwarf ] && echo 1 || echo 0 )
 only_chain=$( [ "${BENCH_ONLY:-}" = chain ] && echo 1 || echo 0 )
+only_dwarf=$( [ "${BENCH_ONLY:-}" = dwarf ] && echo 1 || echo 0 )
 if [ "$only_perfdata" = 0 ]; then
 # ---- the reader alone -------------------------------------------------------
 if have fp-read; then
@@ -455,7 +458,7 @@ fi	# BENCH_ONLY
 
 pd_lines=
 live_whole_line=
-if [ "$only_chain" = 0 ]; then
+if [ "$only_chain" = 0 ] && [ "$only_dwarf" = 0 ]; then
 # ---- live cost: stage CPU vs perf script CPU --------------------------------
 capture_bytes=$(stat -c %s "$capture")
 pdata=$corpus_dir/perf.data
@@ -470,7 +473,6 @@ row "perf script (the live source)" "perf.data -> one capture" "$capture_bytes" 
 # The same perf.data through perf script, KDAB hotspot's parser, fp-perfdata
 # and flamepipe report (MB/s: of perf.data). fp-perfdata's and report's RSS
 # must follow mappings and unique frames, not samples (notes: per sample).
-pd_lines=
 if [ -x "$HOTSPOT_PARSER" ]; then
 	measure hotspot "'$HOTSPOT_PARSER' --input '$pdata' --output '$tmp/hotspot.out' > /dev/null 2>&1"
 	hotspot_wall=$m_wall
@@ -523,7 +525,11 @@ if have flamepipe fp-perfdata; then
 		"$per" "$(calc "100 * $per / $perf_cpu_per")")
 "
 fi
-fi	# BENCH_ONLY=chain
+fi	# BENCH_ONLY=chain, BENCH_ONLY=dwarf
+
+# ---- --call-graph dwarf perf.data (issue 10) ----------------------------------
+[ "$only_chain" = 1 ] || . "$here/dwarf-rows.sh"
+
 live_lines=
 live_cost() {	# live_cost WHAT CPU_S SAMPLES
 	per=$(calc "$2 * $PER_SAMPLES / $3")

@@ -58,4 +58,15 @@ test_expect_success 'fuzz-pipeline inputs: flamepipe check accepts or refuses, n
 	done <list
 '
 
+test_expect_success 'fuzz-perfdata inputs: fp-perfdata (and --inline) exits 0 or 1, S records = samples=' '
+	inputs fuzz-perfdata >list && test -s list &&
+	while read -r f; do
+		for opt in "" --inline; do
+			{ fp-perfdata -q $opt --kallsyms /dev/null "$f" >pd.out; exit_ok $? 0 1; } &&
+			n=$(grep -c "^S	" pd.out; :) &&
+			grep -q "^I	read	.*	samples=$n	" pd.out || { echo "input: $f $opt"; exit 1; }
+		done
+	done <list
+'
+
 test_done

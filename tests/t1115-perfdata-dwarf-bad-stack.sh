@@ -27,10 +27,11 @@ test_expect_success 'setup: a dwarf capture, and copies with garbage stacks, gar
 	pd_record dw.data --call-graph dwarf -F 499 -- ./deep &&
 	mask=$(perf evlist -v -i dw.data 2>/dev/null | grep -o "sample_regs_user: 0x[0-9a-f]*" | cut -d" " -f2) &&
 	dump=$(perf evlist -v -i dw.data 2>/dev/null | grep -o "sample_stack_user: [0-9]*" | cut -d" " -f2) &&
-	echo "regs $mask, stack copy $dump bytes" &&
+	n=$(fp-perfdata dw.data | grep -c "^S	") &&
+	echo "regs $mask, stack copy $dump bytes, $n samples" &&
 	for mode in garbage regs short; do
 		"$MANGLE" dw.data $mode.data $mode "$dump" "$mask" >$mode.changed &&
-		test "$(cat $mode.changed)" -gt 100 || return 1
+		test "$(cat $mode.changed)" -gt 0 && test "$(cat $mode.changed)" -ge "$((n / 2))" || return 1
 	done
 '
 
