@@ -48,7 +48,9 @@ export function prepare(tl) {
 	d.tagged = tl.stacks.map(function (ids) {
 		return ids.map(function (n) { return tl.names[n] + (CHART_TAG[tl.kinds.charAt(n)] || ''); }).join(';');
 	});
-	// events in the order of their first sample (the first is perf's first -e)
+	// the events: in fp-bucket's order (perf's -e order when the capture
+	// says it, so the first is perf report's first, as on the server), then
+	// any others by their first sample
 	d.events = [];
 	d.eventSamples = {};
 	for (var e = 0; e < d.cell.length; e++) {
@@ -56,6 +58,10 @@ export function prepare(tl) {
 		if (!(ev in d.eventSamples)) { d.eventSamples[ev] = 0; d.events.push(ev); }
 		d.eventSamples[ev] += d.count[e];
 	}
+	var order = (tl.capture_events || []).map(function (x) { return x.name; });
+	var rank = function (ev) { var i = order.indexOf(ev); return i < 0 ? order.length : i; };
+	d.events = d.events.map(function (ev, i) { return [rank(ev), i, ev]; })
+		.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; }).map(function (x) { return x[2]; });
 	return d;
 }
 function ownerField(d, o, f) { return d.tl.owners[OWNER * o + f]; }

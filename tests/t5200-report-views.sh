@@ -19,6 +19,9 @@ pid_counts() { # timeline.json
 			.i = $i + 3 + 3 * $k end) | .out | to_entries[] | "\(.key) \(.value)"' "$1" | sort -n
 }
 
+# An S record at TIME ns of EVENT (comm app, one frame).
+e() { printf "S\t%s\t1\t1\t0\t1\t%s\tapp\tu\tmain\n" "$1" "$2"; }
+
 test_expect_success 'flamepipe report writes the views iframe with every web/ui module' '
 	flamepipe report -q "$MULTI" -o rep &&
 	grep -q "<iframe id=\"views\" title=\"flame graph views\" srcdoc=\"" rep/index.html &&
@@ -85,8 +88,14 @@ test_expect_success 'a report of a range and filter: the timeline says what it h
 	timeline rep/index.html | jq -e ".selected == \"\""
 '
 
+test_expect_success 'capture_events follow the capture'"'"'s event order (C events), not the first sample'"'"'s' '
+	{ printf "C\tevents\tcpu-clock\tpage-faults\n"; e 1000000000 page-faults; e 1100000000 cpu-clock; } >ord.S &&
+	fp-bucket --all-events <ord.S | fp-fold --pass-samples --all-events | fp-render --outdir ord 2>/dev/null &&
+	timeline ord/index.html | jq -c "[.capture_events[].name]" >got &&
+	echo "[\"cpu-clock\",\"page-faults\"]" >want && test_cmp want got
+'
+
 test_expect_success 'capture_events: every event fp-bucket saw, with its samples and whether it was kept' '
-	e() { printf "S\t%s\t1\t1\t0\t1\t%s\tapp\tu\tmain\n" "$1" "$2"; } &&
 	{ e 1000000000 cpu-clock; e 1100000000 page-faults; e 1200000000 cpu-clock; } >two.S &&
 	fp-bucket <two.S | fp-fold --pass-samples | fp-render --outdir two 2>/dev/null &&
 	timeline two/index.html >two.json &&
