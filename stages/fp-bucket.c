@@ -72,6 +72,10 @@
 #define EVENT_NAMES_MAX 64
 #define FP_STAGE_NAME_MAX 256	/* "NAME-event" of --name NAME */
 
+#define NO_TAIL UINT32_MAX	/* count_and_pass: an S record */
+#define TAIL_VERDICT_MIN 1024
+enum { TAIL_KNOWN = 1, TAIL_WANT = 2, TAIL_ENTRY = 4 };
+
 struct event_count {
 	char *name;
 	uint64_t samples;
@@ -92,6 +96,9 @@ struct dirty_cell {
 struct bucket {
 	struct fp_pump *pump;
 	struct fp_tails tails;	/* K definitions of the stack-id stream */
+	uint8_t *tail_verdict;	/* by K id: TAIL_* bits, 0: not known */
+	uint16_t *tail_event;	/* by K id: its entry in events[] */
+	size_t tail_verdict_n;
 	unsigned rows;
 	int keep_idle;
 	size_t max_columns;
@@ -394,12 +401,45 @@ static void update_base(struct bucket *b, uint64_t time_ns)
 
 /* A valid sample (from an S, or a P and its K): counted, and its record
  * passed on unless its event is not counted or it is idle. */
+/* event_wanted for a P sample: the verdict of its tail's event is kept
+ * by tail id (looking the event name up was a quarter of the stage's CPU
+ * on the stack-id stream), once the default event is known. */
+static int tail_event_wanted(struct bucket *b, const struct fp_sample *s, uint32_t tail)
+{
+	if (tail < b->tail_verdict_n && b->tail_verdict[tail]) {
+		uint8_t v = b->tail_verdict[tail];
+		if (v & TAIL_ENTRY)
+			b->events[b->tail_event[tail]].samples++;
+		return (v & TAIL_WANT) != 0;
+	}
+	int want = event_wanted(b, s);
+	if (!b->all_events && !b->event_list && !b->first_event)
+		return want;
+	if (tail >= b->tail_verdict_n) {
+		size_t n = b->tail_verdict_n ? b->tail_verdict_n : TAIL_VERDICT_MIN;
+		while (n <= tail)
+			n *= 2;
+		b->tail_verdict = fp_xrealloc(b->tail_verdict, n);
+		b->tail_event = fp_xrealloc(b->tail_event, n * sizeof *b->tail_event);
+		memset(b->tail_verdict + b->tail_verdict_n, 0, n - b->tail_verdict_n);
+		b->tail_verdict_n = n;
+	}
+	for (size_t i = 0; i < b->nevents; i++)
+		if (fp_str_eq(s->event, b->events[i].name)) {
+			b->tail_event[tail] = (uint16_t)i;
+			b->tail_verdict[tail] |= TAIL_ENTRY;
+		}
+	b->tail_verdict[tail] |= TAIL_KNOWN | (want ? TAIL_WANT : 0);
+	return want;
+}
+
+/* tail: the K id of a P sample, NO_TAIL for an S record. */
 static void count_and_pass(struct bucket *b, const struct fp_sample *s, const char *line,
-			   size_t len)
+			   size_t len, uint32_t tail)
 {
 	b->samples++;
 	update_base(b, s->time_ns);
-	if (!event_wanted(b, s))
+	if (!(tail == NO_TAIL ? event_wanted(b, s) : tail_event_wanted(b, s, tail)))
 		return;
 	if (fp_sample_is_idle(s)) {
 		b->idle++;
@@ -420,34 +460,39 @@ static void on_sample(struct bucket *b, const char *line, size_t len)
 			     "see PROTOCOL.md): dropped");
 		return;
 	}
-	count_and_pass(b, &s, line, len);
+	count_and_pass(b, &s, line, len, NO_TAIL);
 }
 
 /* The stack-id stream: K records are kept and passed on, P records are
  * samples. */
 static void on_tail(struct bucket *b, const char *line, size_t len)
 {
-	int err = fp_tails_define_line(&b->tails, line, len);
+	struct fp_tail_def d;
+	int err = fp_tail_def_parse(line, len, &d) < 0 ? FP_TAILS_MALFORMED
+							: fp_tails_define(&b->tails, &d);
 
 	if (err) {
 		b->bad++;
 		fp_pump_warn(b->pump, "%s", fp_tails_problem(err));
 		return;
 	}
+	if (d.id < b->tail_verdict_n)
+		b->tail_verdict[d.id] = 0;	/* a new definition: its event may differ */
 	fp_write_line(fp_out_wr(&b->pump->out), line, len);
 }
 
 static void on_tail_sample(struct bucket *b, const char *line, size_t len)
 {
 	struct fp_sample s;
-	int err = fp_tails_sample_line(&b->tails, line, len, &s, NULL);
+	uint32_t tail;
+	int err = fp_tails_sample_line(&b->tails, line, len, &s, &tail);
 
 	if (err) {
 		b->bad++;
 		fp_pump_warn(b->pump, "%s", fp_tails_problem(err));
 		return;
 	}
-	count_and_pass(b, &s, line, len);
+	count_and_pass(b, &s, line, len, tail);
 }
 
 static void on_control(struct bucket *b, const char *line, size_t len)
@@ -562,6 +607,8 @@ int main(int argc, char **argv)
 	fp_tails_init(&b.tails);
 	rc = fp_pump_run(&p);
 	fp_tails_free(&b.tails);
+	free(b.tail_verdict);
+	free(b.tail_event);
 	free_columns(&b);
 	free(b.dirty);
 	free(b.first_event);

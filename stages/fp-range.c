@@ -394,8 +394,11 @@ static void write_tail_sample(struct range *r, struct fp_out *o, const struct hi
 		fp_write_tail_def(fp_out_wr(o), d.tail, &s);
 		r->out_defined++;
 	}
-	history_sample(r, h, &r->tails[h->tail], &s);
-	fp_tailw_ref(fp_out_wr(o), &s, h->tail);
+	const struct fp_tail_ref ref = {	/* the tail's text is not needed here */
+		.time_ns = h->time_ns, .pid = h->pid, .tid = h->tid, .cpu = h->cpu,
+		.period = h->period, .id = h->tail,
+	};
+	fp_write_tail_ref(fp_out_wr(o), &ref);
 }
 
 /* A replayed sample: as P if its tail is defined downstream, else as the
