@@ -129,6 +129,7 @@ static const struct {
 	{ "fp-perfdata", FP_TAILS_SOURCE },
 	{ "fp-bucket", FP_TAILS_PASSES },
 	{ "fp-range", FP_TAILS_PASSES },
+	{ "fp-record", FP_TAILS_PASSES },	/* records them as S records */
 	{ "fp-fold", FP_TAILS_CONSUMES },
 };
 

@@ -5,8 +5,8 @@
  * The stack-id stream (K and P records): a source writes it only when
  * asked, and the runner asks only when every stage that reads the source's
  * samples reads K and P: from the source, each following stage passes
- * them on (fp-bucket, fp-range) until one consumes them (fp-fold). A stage
- * of any other program on the way (grep, awk, a script, fp-record) gets
+ * them on (fp-bucket, fp-range, fp-record) until one consumes them
+ * (fp-fold). A stage of any other program on the way (grep, awk, a script) gets
  * plain S records, and so does the whole chain. A stage that may be
  * restarted (restart=...) would lose the definitions it was sent, so a
  * chain with one gets plain records too. FLAMEPIPE_STACK_IDS=0 in the

@@ -7,7 +7,9 @@
  *
  * A tee: every record is passed on unchanged and in order (the stage can
  * sit anywhere in a chain; `flamepipe live` puts it right after fp-read).
- * The S records are also appended to FILE in batches: one gzip member per
+ * The S records are also appended to FILE in batches (a P record of the
+ * stack-id stream, fifo/PROTOCOL.md, as the S record it stands for, so a
+ * recording is always S records): one gzip member per
  * batch, written when the batch is --flush-interval old (default
  * FLUSH_INTERVAL_MS) and the input has nothing more right now, when it
  * holds BATCH_MAX bytes, and at the end of input. The format
@@ -45,6 +47,7 @@
 #include "fp_io.h"
 #include "fp_opts.h"
 #include "fp_record.h"
+#include "fp_tails.h"
 #include "fp_recording.h"
 
 #define USAGE "usage: fp-record --output FILE [--flush-interval MS] [--max-size BYTES]\n" \
@@ -84,6 +87,8 @@ struct recorder {
 	int punch_warned;
 	/* the source's own counts, from the last `I read` record */
 	uint64_t src_samples, src_dropped, src_lost;
+	struct fp_tails tails;	/* K definitions of the stack-id stream */
+	struct fp_wmem text;	/* a P sample's S record, for the batch */
 };
 
 static void batch_append(struct recorder *r, const char *p, size_t n)
@@ -228,6 +233,48 @@ static void note_read_stats(struct recorder *r, const char *line, size_t len)
 	fp_info_get(&info, "lost_events", &r->src_lost);
 }
 
+/* A valid sample into the current batch: its S record text (line, no LF). */
+static void record_sample(struct recorder *r, struct fp_pump *p, const struct fp_sample *s,
+			  const char *line, size_t len)
+{
+	/* a batch spans one interval of sample time (aligned: with the
+	 * default 1 s, one heatmap column), however fast samples come; a
+	 * late sample of an earlier interval joins the current batch (its
+	 * min_ns says so), it does not cut it */
+	if (r->b_samples && s->time_ns / r->interval_ns > r->b_first / r->interval_ns)
+		flush_batch(r);
+	if (!r->b_samples) {
+		r->b_first = s->time_ns;
+		r->b_started = ev_now(p->loop);
+	}
+	batch_append(r, line, len);
+	batch_append(r, "\n", 1);
+	r->b_samples++;
+	if (fp_sample_is_idle(s))
+		r->idle++;
+	if (s->time_ns < r->b_min)
+		r->b_min = s->time_ns;
+	if (s->time_ns > r->b_max)
+		r->b_max = s->time_ns;
+	if (r->len >= BATCH_MAX)
+		flush_batch(r);
+}
+
+/* The stack-id stream (fifo/PROTOCOL.md): K and P go on unchanged; a P
+ * is recorded as the S record it stands for, so a recording is always
+ * S records. Bad K/P records are the next stages' to report. */
+static void record_tail_sample(struct recorder *r, struct fp_pump *p, const char *line,
+			       size_t len)
+{
+	struct fp_sample s;
+
+	if (fp_tails_sample_line(&r->tails, line, len, &s, NULL) != FP_TAILS_OK)
+		return;
+	r->text.len = 0;
+	fp_write_sample(fp_wmem_wr(&r->text), &s);
+	record_sample(r, p, &s, r->text.p, r->text.len - 1);	/* without its LF */
+}
+
 static void on_line(struct fp_pump *p, char *line, size_t len)
 {
 	struct recorder *r = p->ctx;
@@ -235,29 +282,7 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 	enum fp_rec tag = fp_record_tag(line, &len);
 
 	fp_write_line(fp_out_wr(&p->out), line, len);
-	if (tag == FP_REC_SAMPLE && !r->failed && fp_sample_parse(line, len, &s) == 0) {
-		/* a batch spans one interval of sample time (aligned: with the
-		 * default 1 s, one heatmap column), however fast samples come; a
-		 * late sample of an earlier interval joins the current batch (its
-		 * min_ns says so), it does not cut it */
-		if (r->b_samples && s.time_ns / r->interval_ns > r->b_first / r->interval_ns)
-			flush_batch(r);
-		if (!r->b_samples) {
-			r->b_first = s.time_ns;
-			r->b_started = ev_now(p->loop);
-		}
-		batch_append(r, line, len);
-		batch_append(r, "\n", 1);
-		r->b_samples++;
-		if (fp_sample_is_idle(&s))
-			r->idle++;
-		if (s.time_ns < r->b_min)
-			r->b_min = s.time_ns;
-		if (s.time_ns > r->b_max)
-			r->b_max = s.time_ns;
-		if (r->len >= BATCH_MAX)
-			flush_batch(r);
-	} else if (tag == FP_REC_INFO) {
+	if (tag == FP_REC_INFO) {
 		note_read_stats(r, line, len);
 	} else if (tag == FP_REC_CONTROL && !r->events && !r->recorded && !r->b_samples) {
 		struct fp_control c;
@@ -266,6 +291,14 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 			r->events_len = len;
 			batch_start(r);		/* the batch holds no sample yet */
 		}
+	} else if (r->failed) {
+		return;
+	} else if (tag == FP_REC_SAMPLE && fp_sample_parse(line, len, &s) == 0) {
+		record_sample(r, p, &s, line, len);
+	} else if (tag == FP_REC_TAIL) {
+		(void)fp_tails_define_line(&r->tails, line, len);
+	} else if (tag == FP_REC_TAIL_SAMPLE) {
+		record_tail_sample(r, p, line, len);
 	}
 }
 
@@ -449,7 +482,10 @@ int main(int argc, char **argv)
 	ev_timer_init(&r.flush_w, on_flush_timer, r.interval, r.interval);
 	r.flush_w.data = &r;
 	ev_timer_start(p.loop, &r.flush_w);
+	fp_tails_init(&r.tails);
 	rc = fp_pump_run(&p);
+	fp_tails_free(&r.tails);
+	fp_wmem_free(&r.text);
 	close(r.fd);
 	free(r.batch);
 	free(r.kept);

@@ -54,4 +54,16 @@ test_expect_success 'no fp-fold after the source: plain S records' '
 	grep -q "^S	" nofold.out
 '
 
+test_expect_success 'fp-record passes K/P on (the chain after it is negotiated) and records S records' '
+	sed "s|^bucket  *fp-bucket|recorder fp-record --output $PWD/rec.fp.gz\nbucket  $PWD/spy/fp-bucket|" \
+		"$EXAMPLES/default.pipeline" >rec.pipeline &&
+	grep -q "^recorder" rec.pipeline &&
+	SPY_OUT=$PWD/seen.rec flamepipe report -q --pipeline rec.pipeline mp.perf -o rec.out &&
+	grep -q "^P	" seen.rec && ! grep -q "^S	" seen.rec &&
+	fp-read rec.fp.gz | grep "^S	" >rec.s &&
+	fp-read mp.perf | grep "^S	" >want.s &&
+	test_cmp want.s rec.s &&
+	test_cmp ids.out/stacks.folded rec.out/stacks.folded
+'
+
 test_done
