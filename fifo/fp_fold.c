@@ -21,13 +21,8 @@ static const char ANON_NAMESPACE[] = "(anonymous namespace)";
 
 static void buf_reserve(struct fp_fold_buf *b, size_t more)
 {
-	if (b->cap - b->len >= more)
-		return;
-	size_t cap = b->cap ? b->cap : BUF_MIN;
-	while (cap - b->len < more)
-		cap *= 2;
-	b->p = fp_xrealloc(b->p, cap);
-	b->cap = cap;
+	if (b->cap - b->len < more)
+		b->p = fp_xgrow(b->p, &b->cap, b->len + more, 1, BUF_MIN);
 }
 
 void fp_fold_buf_add(struct fp_fold_buf *b, const void *s, size_t n)

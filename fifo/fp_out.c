@@ -171,13 +171,8 @@ static void out_reserve(struct fp_out *o, size_t n)
 	/* Past the hard limit, wait for the reader instead of growing. */
 	if (o->len + n > FP_OUT_HARD && o->len)
 		out_wait_until(o, 0);
-	if (o->len + n <= o->cap)
-		return;
-	size_t cap = o->cap;
-	while (cap < o->len + n)
-		cap *= 2;
-	o->buf = fp_xrealloc(o->buf, cap);
-	o->cap = cap;
+	if (o->len + n > o->cap)
+		o->buf = fp_xgrow(o->buf, &o->cap, o->len + n, 1, FP_OUT_CHUNK);
 }
 
 void fp_out_write(struct fp_out *o, const void *p, size_t n)

@@ -20,13 +20,19 @@ void fp_vars_init(struct fp_vars *vars)
 	memset(vars, 0, sizeof *vars);
 }
 
+/* Frees a list of n strings and empties it. */
+static void free_words(char ***w, size_t *n)
+{
+	for (size_t i = 0; i < *n; i++)
+		free((*w)[i]);
+	free(*w);
+	*w = NULL;
+	*n = 0;
+}
+
 static void var_clear(struct fp_var *var)
 {
-	for (size_t i = 0; i < var->n; i++)
-		free(var->words[i]);
-	free(var->words);
-	var->words = NULL;
-	var->n = 0;
+	free_words(&var->words, &var->n);
 }
 
 void fp_vars_free(struct fp_vars *vars)
@@ -166,11 +172,7 @@ static void words_push(struct words *ws, const char *s)
 
 static void words_free(struct words *ws)
 {
-	for (size_t i = 0; i < ws->n; i++)
-		free(ws->w[i]);
-	free(ws->w);
-	ws->w = NULL;
-	ws->n = 0;
+	free_words(&ws->w, &ws->n);
 }
 
 /* ---- the lexer ---------------------------------------------------------- */

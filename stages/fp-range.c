@@ -331,26 +331,19 @@ static int apply_command(struct range *r, const struct fp_rangectl_cmd *c,
 		r->to_ns = c->to_ns;
 		return 0;
 	case FP_RC_PID:
-		fp_id_set_from(&r->pid, c);
-		return 0;
 	case FP_RC_TID:
-		fp_id_set_from(&r->tid, c);
-		return 0;
-	case FP_RC_CPU:
-		fp_id_set_from(&r->cpu, c);
+	case FP_RC_CPU:		/* per sample: the tails' verdicts stand */
+		fp_id_set_from(c->kind == FP_RC_PID ? &r->pid : c->kind == FP_RC_TID ? &r->tid :
+			       &r->cpu, c);
 		return 0;
 	case FP_RC_COMM:
-		fp_name_set_from(&r->comm, c);
-		break;
 	case FP_RC_EVENT:
-		fp_name_set_from(&r->event, c);
+		fp_name_set_from(c->kind == FP_RC_COMM ? &r->comm : &r->event, c);
 		break;
 	case FP_RC_INCLUDE:
-		if (set_regex(r, &r->include, c, why, whysize) < 0)
-			return -1;
-		break;
 	case FP_RC_EXCLUDE:
-		if (set_regex(r, &r->exclude, c, why, whysize) < 0)
+		if (set_regex(r, c->kind == FP_RC_INCLUDE ? &r->include : &r->exclude, c, why,
+			      whysize) < 0)
 			return -1;
 		break;
 	case FP_RC_CLEAR:

@@ -480,14 +480,22 @@ enum MHD_Result api_flamegraph(struct server *srv, struct MHD_Connection *c, int
 }
 
 /* A request on one capture's samples (?filename=F[&start=S][&end=E]
- * [&filters]): 0, or the HTTP status to answer with err. */
-static int get_request(const struct server *srv, struct MHD_Connection *c, struct selection *sel,
-		       struct target *t, char *err, size_t errsz)
+ * [&filters]): the selection, the open file, and room for an error. */
+struct request {
+	struct selection sel;
+	struct target t;
+	char err[ERR_MAX];
+	int status;		/* the HTTP status of an error, 0 if none */
+};
+
+/* 0, or the HTTP status to answer with q->err. */
+static int get_request(const struct server *srv, struct MHD_Connection *c, struct request *q)
 {
 	struct live_range r;
-	int st = get_selection(c, "start", "end", sel, &r, err, errsz);
+	int st = get_selection(c, "start", "end", &q->sel, &r, q->err, sizeof q->err);
 
-	return st ? st : get_target(srv, c, "filename", t, err, errsz);
+	q->status = 0;
+	return st ? st : get_target(srv, c, "filename", &q->t, q->err, sizeof q->err);
 }
 
 /* ---- /pprof/ ------------------------------------------------------------------------ */
@@ -499,24 +507,21 @@ static int get_request(const struct server *srv, struct MHD_Connection *c, struc
  * the live capture, from its recording. */
 enum MHD_Result api_pprof(struct server *srv, struct MHD_Connection *c)
 {
-	char err[ERR_MAX];
-	struct selection sel;
-	struct target t;
-	int status = 0;
-	int st = get_request(srv, c, &sel, &t, err, sizeof err);
+	struct request q;
+	int st = get_request(srv, c, &q);
 
 	if (st)
-		return http_error(c, (unsigned)st, "%s", err);
-	if (t.live && t.fd < 0)
+		return http_error(c, (unsigned)st, "%s", q.err);
+	if (q.t.live && q.t.fd < 0)
 		return http_error(c, 409, "pprof: this live capture has no recording "
 				  "(fp-serve --recording FILE)");
-	if (t.live)
-		live_axis(srv, &sel);
+	if (q.t.live)
+		live_axis(srv, &q.sel);
 	struct job job = http_job(srv, c);
-	const struct folded_text *p = pprof_get(&job, t.fd, &t.st, &sel, &status, err, sizeof err);
-	target_close(&t);
+	const struct folded_text *p = pprof_get(&job, q.t.fd, &q.t.st, &q.sel, &q.status, q.err, sizeof q.err);
+	target_close(&q.t);
 	if (!p)
-		return http_error(c, (unsigned)(status ? status : 500), "%s", err);
+		return http_error(c, (unsigned)(q.status ? q.status : 500), "%s", q.err);
 	struct fp_sink s;
 	fp_sink_init_mem(&s);
 	fp_sink_write(&s, p->buf, p->len);
@@ -533,28 +538,26 @@ enum MHD_Result api_pprof(struct server *srv, struct MHD_Connection *c)
  * the whole capture with the same event set and filters as /heatmap/. */
 enum MHD_Result api_threads(struct server *srv, struct MHD_Connection *c)
 {
-	char err[ERR_MAX];
-	struct selection sel;
-	struct target t;
-	int status = 0;
-	int st = get_request(srv, c, &sel, &t, err, sizeof err);
+	struct request q;
+	int st = get_request(srv, c, &q);
 
 	if (st)
-		return http_error(c, (unsigned)st, "%s", err);
-	if (t.live) {
-		target_close(&t);
+		return http_error(c, (unsigned)st, "%s", q.err);
+	if (q.t.live) {
+		target_close(&q.t);
 		return http_error(c, 409, "threads: not available for a live capture");
 	}
 	struct job job = http_job(srv, c);
-	sel.root = SEL_ROOT_PID;
-	const struct folded_text *fp = folded_get(&job, t.fd, &t.st, &sel, &status, err, sizeof err);
-	sel.root = SEL_ROOT_TID;
-	const struct folded_text *ft = fp ? folded_get(&job, t.fd, &t.st, &sel, &status, err, sizeof err)
-					  : NULL;
-	target_close(&t);
+	q.sel.root = SEL_ROOT_PID;
+	const struct folded_text *fp = folded_get(&job, q.t.fd, &q.t.st, &q.sel, &q.status, q.err,
+						  sizeof q.err);
+	q.sel.root = SEL_ROOT_TID;
+	const struct folded_text *ft = fp ? folded_get(&job, q.t.fd, &q.t.st, &q.sel, &q.status,
+						       q.err, sizeof q.err) : NULL;
+	target_close(&q.t);
 	if (!fp || !ft) {
 		folded_put(fp);
-		return http_error(c, (unsigned)(status ? status : 500), "%s", err);
+		return http_error(c, (unsigned)(q.status ? q.status : 500), "%s", q.err);
 	}
 	struct owner *pv, *tv;
 	size_t np = owners_of(fp, &pv), nt = owners_of(ft, &tv);
@@ -579,25 +582,23 @@ enum MHD_Result api_threads(struct server *srv, struct MHD_Connection *c)
  * time order, runs of one stack merged (web/flamechart.c). */
 enum MHD_Result api_flamechart(struct server *srv, struct MHD_Connection *c)
 {
-	char err[ERR_MAX];
-	struct selection sel;
-	struct target t;
-	int st = get_request(srv, c, &sel, &t, err, sizeof err);
+	struct request q;
+	int st = get_request(srv, c, &q);
 
 	if (st)
-		return http_error(c, (unsigned)st, "%s", err);
-	if (t.live) {
-		target_close(&t);
+		return http_error(c, (unsigned)st, "%s", q.err);
+	if (q.t.live) {
+		target_close(&q.t);
 		return http_error(c, 409, "flamechart: not available for a live capture");
 	}
 	struct job job = http_job(srv, c);
 	struct fp_sink s;
 	fp_sink_init_mem(&s);
-	st = flamechart_json(&job, t.fd, &sel, &s, err, sizeof err);
-	target_close(&t);
+	st = flamechart_json(&job, q.t.fd, &q.sel, &s, q.err, sizeof q.err);
+	target_close(&q.t);
 	if (st) {
 		fp_sink_free(&s);
-		return http_error(c, (unsigned)st, "%s", err);
+		return http_error(c, (unsigned)st, "%s", q.err);
 	}
 	return http_reply(c, 200, CT_JSON, &s);
 }

@@ -198,6 +198,20 @@ static struct cache_entry *new_entry(const char *key, enum entry_kind kind)
 	return e;
 }
 
+/* The cache key of a selection's samples of one file (KEY_MAX bytes):
+ * what, the axis, the root, the range, the filters. 0, or -1 (414). */
+static int selection_key(char *key, const struct stat *st, const char *what,
+			 const struct selection *sel, int *status, char *err, size_t errsz)
+{
+	cache_file_key(key, KEY_MAX, st, what);
+	key_add_axis(key, KEY_MAX, sel);
+	key_add(key, KEY_MAX, "root", sel->root == SEL_ROOT_PID ? "pid" :
+		sel->root == SEL_ROOT_TID ? "tid" : NULL);
+	key_add(key, KEY_MAX, "from", sel->start);
+	key_add(key, KEY_MAX, "to", sel->end);
+	return key_add_filters(key, KEY_MAX, sel, status, err, errsz);
+}
+
 /* A folded-text entry: text's buffer moves to the cache. */
 static const struct folded_text *cache_text(const char *key, struct fp_sink *text,
 					    uint64_t total)
@@ -602,13 +616,7 @@ const struct folded_text *folded_get(const struct job *job, int fd, const struct
 				     char *err, size_t errsz)
 {
 	char key[KEY_MAX];
-	cache_file_key(key, sizeof key, st, "folded");
-	key_add_axis(key, sizeof key, sel);
-	key_add(key, sizeof key, "root", sel->root == SEL_ROOT_PID ? "pid" :
-		sel->root == SEL_ROOT_TID ? "tid" : NULL);
-	key_add(key, sizeof key, "from", sel->start);
-	key_add(key, sizeof key, "to", sel->end);
-	if (key_add_filters(key, sizeof key, sel, status, err, errsz) < 0)
+	if (selection_key(key, st, "folded", sel, status, err, errsz) < 0)
 		return NULL;
 	struct cache_entry *e = cache_lookup(key);
 	if (e)
@@ -675,11 +683,7 @@ const struct folded_text *pprof_get(const struct job *job, int fd, const struct 
 				    char *err, size_t errsz)
 {
 	char key[KEY_MAX];
-	cache_file_key(key, sizeof key, st, "pprof");
-	key_add_axis(key, sizeof key, sel);
-	key_add(key, sizeof key, "from", sel->start);
-	key_add(key, sizeof key, "to", sel->end);
-	if (key_add_filters(key, sizeof key, sel, status, err, errsz) < 0)
+	if (selection_key(key, st, "pprof", sel, status, err, errsz) < 0)
 		return NULL;
 	struct cache_entry *e = cache_lookup(key);
 	if (e)
