@@ -20,6 +20,25 @@ uint64_t fp_opt_u64(const char *opt, const char *arg, uint64_t min, uint64_t max
 	return v;
 }
 
+#define CHOICES_TEXT_MAX 256
+
+/* The index of arg in o->choices, or the program ends with
+ * "--OPT: expected a, b or c, got "arg"". */
+static int choice(const struct fp_opt *o, const char *arg)
+{
+	char list[CHOICES_TEXT_MAX];
+	size_t used = 0, n = 0;
+
+	for (; o->choices[n]; n++)
+		if (!strcmp(o->choices[n], arg))
+			return (int)n;
+	list[0] = '\0';
+	for (size_t i = 0; i < n && used < sizeof list; i++)
+		used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
+					 i == 0 ? "" : i + 1 == n ? " or " : ", ", o->choices[i]);
+	fp_die(FP_EXIT_USAGE, "--%s: expected %s, got \"%s\"", o->name, list, arg);
+}
+
 static void apply(const struct fp_opt *o, const char *arg, void *ctx)
 {
 	switch (o->kind) {
@@ -34,6 +53,7 @@ static void apply(const struct fp_opt *o, const char *arg, void *ctx)
 	case FP_OPT_UINT:
 		*(unsigned *)o->dest = (unsigned)fp_opt_u64(o->name, arg, o->min, o->max);
 		break;
+	case FP_OPT_CHOICE: *(int *)o->dest = choice(o, arg); break;
 	case FP_OPT_FN: case FP_OPT_FN_FLAG: case FP_OPT_FN_OPTIONAL:
 		o->fn(ctx, o->name, arg);
 		break;

@@ -16,6 +16,7 @@
  *		{ "name", FP_OPT_NAME, &name },
  *		{ "event", FP_OPT_FN, .fn = opt_event },   // fn(ctx, opt, arg)
  *		{ "output", FP_OPT_STR, &path, .short_name = 'o' },
+ *		{ "format", FP_OPT_CHOICE, &format, .choices = formats },  // enum order
  *		{ NULL },
  *	};
  *	int first = fp_opts_parse(argc, argv, opts, USAGE, 1, &state);
@@ -39,6 +40,7 @@ enum fp_opt_kind {
 	FP_OPT_NAME,	/* a stage name for W/I records: not empty, no TAB or LF */
 	FP_OPT_U64,	/* *(uint64_t *)dest = an integer from min to max */
 	FP_OPT_UINT,	/* *(unsigned *)dest = an integer from min to max */
+	FP_OPT_CHOICE,	/* *(int *)dest = the index of the argument in choices */
 	FP_OPT_FN,	/* fn(ctx, opt, arg) (arg NULL for FP_OPT_FN_FLAG) */
 	FP_OPT_FN_FLAG,	/* no argument: fn(ctx, opt, NULL) */
 	FP_OPT_FN_OPTIONAL,	/* --opt or --opt=ARG: fn(ctx, opt, ARG or NULL) */
@@ -50,6 +52,7 @@ struct fp_opt {
 	void *dest;		/* FLAG, STR, NAME, U64, UINT */
 	uint64_t min, max;	/* U64, UINT */
 	void (*fn)(void *ctx, const char *opt, const char *arg);	/* FN kinds */
+	const char *const *choices;	/* CHOICE: the words, NULL-terminated */
 	char short_name;	/* 0: none */
 };
 

@@ -288,20 +288,6 @@ static void opt_key(void *ctx, const char *opt, const char *arg)
 		fp_die(FP_EXIT_USAGE, "--key %s: expected pid, tid or field:NAME", arg);
 }
 
-static void opt_format(void *ctx, const char *opt, const char *arg)
-{
-	struct latency_state *st = ctx;
-
-	if (!strcmp(arg, "auto"))
-		st->format = FORMAT_AUTO;
-	else if (!strcmp(arg, "perf"))
-		st->format = FORMAT_PERF;
-	else if (!strcmp(arg, "events"))
-		st->format = FORMAT_EVENTS;
-	else
-		fp_die(FP_EXIT_USAGE, "--format %s: expected auto, perf or events", arg);
-}
-
 static void opt_window(void *ctx, const char *opt, const char *arg)
 {
 	struct latency_state *st = ctx;
@@ -334,10 +320,11 @@ static void opt_max(void *ctx, const char *opt, const char *arg)
 
 static void parse_options(int argc, char **argv, struct latency_state *st)
 {
+	static const char *const formats[] = { "auto", "perf", "events", NULL };	/* enum order */
 	const struct fp_opt options[] = {
 		{ "pair", FP_OPT_FN, .fn = opt_pair, .short_name = 'p' },
 		{ "key", FP_OPT_FN, .fn = opt_key, .short_name = 'k' },
-		{ "format", FP_OPT_FN, .fn = opt_format, .short_name = 'f' },
+		{ "format", FP_OPT_CHOICE, &st->format, .choices = formats, .short_name = 'f' },
 		{ "window", FP_OPT_FN, .fn = opt_window, .short_name = 'w' },
 		{ "interval", FP_OPT_FN, .fn = opt_interval, .short_name = 'i' },
 		{ "tsv", FP_OPT_STR, &st->tsv_path, .short_name = 't' },

@@ -576,18 +576,6 @@ static void opt_seconds(void *ctx, const char *opt, const char *arg)
 	*(strcmp(opt, "drain") ? &o->interval_s : &o->drain_s) = parse_seconds(opt, arg, MAX_INTERVAL_S);
 }
 
-static void opt_format(void *ctx, const char *opt, const char *arg)
-{
-	struct options *o = ctx;
-
-	if (!strcmp(arg, "folded"))
-		o->format = FMT_FOLDED;
-	else if (!strcmp(arg, "pprof"))
-		o->format = FMT_PPROF;
-	else
-		fp_die(FP_EXIT_USAGE, "--format: want folded or pprof, got '%s'", arg);
-}
-
 static void opt_spy(void *ctx, const char *opt, const char *arg)
 {
 	struct options *o = ctx;
@@ -599,11 +587,12 @@ static void opt_spy(void *ctx, const char *opt, const char *arg)
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
+	static const char *const formats[] = { "folded", "pprof", NULL };	/* enum order */
 	const struct fp_opt options[] = {
 		{ "app", FP_OPT_FN, .fn = opt_app },
 		{ "label", FP_OPT_FN, .fn = opt_label },
 		{ "interval", FP_OPT_FN, .fn = opt_seconds },
-		{ "format", FP_OPT_FN, .fn = opt_format },
+		{ "format", FP_OPT_CHOICE, &o->format, .choices = formats },
 		{ "queue", FP_OPT_UINT, &o->queue, 1, MAX_QUEUE },
 		{ "retries", FP_OPT_UINT, &o->retries, 0, MAX_RETRIES },
 		{ "timeout", FP_OPT_UINT, &o->timeout_s, 1, MAX_TIMEOUT_S },
