@@ -13,6 +13,7 @@
 #include "fp_error.h"
 #include "fp_io.h"
 #include "fp_perfparse.h"
+#include "fp_perftext.h"
 #include "fp_record.h"
 
 /* The record is built in rec[0 .. REC_CAP): the stack ends at STACK_END,
@@ -25,27 +26,14 @@
 #define KINDS_CAP (FP_LINE_MAX / 2)
 /* comm and event together come from one input line. */
 #define HDR_CAP FP_LINE_MAX
-/* Widest decimal int64/uint64, with sign. */
-#define DEC_MAX 21
 /* More digits than this before the '.' cannot be a perf timestamp in ns
  * that fits 64 bits (10 digits of seconds = 317 years). */
 #define TIME_SEC_DIGITS_MAX 10
 #define TIME_FRAC_DIGITS_MAX 9
 
-#define PERF_RECORD_PREFIX "PERF_RECORD_"
 #define PERF_RECORD_LOST "PERF_RECORD_LOST"
 #define UNKNOWN_NAME "[unknown]"
 
-/* C_ADDR: may appear in perf's right-aligned address column. */
-enum { C_DIGIT = 1, C_HEX = 2, C_SPACE = 4, C_ADDR = 8 };
-
-static const unsigned char char_class[256] = {
-	['0' ... '9'] = C_DIGIT | C_HEX | C_ADDR,
-	['a' ... 'f'] = C_HEX | C_ADDR,
-	['A' ... 'F'] = C_HEX | C_ADDR,
-	[' '] = C_SPACE | C_ADDR,
-	['\t'] = C_SPACE,
-};
 
 /* perf prints a frame as TAB, the address right-aligned in 16 columns
  * (`%16lx`), a space, then the symbol: the fast path checks that shape. */
@@ -54,21 +42,13 @@ static const unsigned char char_class[256] = {
 /* The per-frame helpers are small and called from one hot spot each. */
 #define HOT_INLINE static inline __attribute__((always_inline))
 
-#define IS_DIGIT(c) (char_class[(unsigned char)(c)] & C_DIGIT)
-#define IS_HEX(c) (char_class[(unsigned char)(c)] & C_HEX)
-#define IS_SPACE(c) (char_class[(unsigned char)(c)] & C_SPACE)
 
-static int has_prefix(const char *s, size_t n, const char *pre, size_t pn)
-{
-	return n >= pn && memcmp(s, pre, pn) == 0;
-}
 
 static int has_suffix(const char *s, size_t n, const char *suf, size_t sn)
 {
 	return n >= sn && memcmp(s + n - sn, suf, sn) == 0;
 }
 
-#define HAS_PREFIX(s, n, lit) has_prefix(s, n, lit, sizeof(lit) - 1)
 #define HAS_SUFFIX(s, n, lit) has_suffix(s, n, lit, sizeof(lit) - 1)
 #define IS_LIT(s, n, lit) ((n) == sizeof(lit) - 1 && memcmp(s, lit, n) == 0)
 
@@ -141,19 +121,6 @@ HOT_INLINE void copy_name(char *dst, const char *src, size_t n)
 	}
 }
 
-static const char *skip_spaces(const char *p, const char *end)
-{
-	while (p < end && IS_SPACE(*p))
-		p++;
-	return p;
-}
-
-static const char *trim_spaces_back(const char *begin, const char *end)
-{
-	while (end > begin && IS_SPACE(end[-1]))
-		end--;
-	return end;
-}
 
 static const char *basename_of(const char *s, size_t n)
 {
@@ -161,7 +128,6 @@ static const char *basename_of(const char *s, size_t n)
 	return slash ? slash + 1 : s;
 }
 
-static int all_digits(const char *s, size_t n);
 
 /* A kernel module file, as perf names it when it reads the module itself
  * rather than [module] from kallsyms: name.ko, or compressed name.ko.xz,
@@ -222,43 +188,7 @@ int fp_perf_parse_time(const char *s, size_t n, uint64_t *ns)
 	return 0;
 }
 
-/* Strict decimal, optional leading '-'. */
-static int parse_int(const char *s, size_t n, int64_t *out)
-{
-	int neg = n > 0 && s[0] == '-';
-	uint64_t v = 0;
-	size_t i = (size_t)neg;
-	if (i == n || n - i > DEC_MAX - 3)	/* at most 18 digits: no overflow */
-		return -1;
-	for (; i < n; i++) {
-		if (!IS_DIGIT(s[i]))
-			return -1;
-		v = v * 10 + (uint64_t)(s[i] - '0');
-	}
-	*out = neg ? -(int64_t)v : (int64_t)v;
-	return 0;
-}
 
-/* Not empty, and every byte of the character class cls. */
-static int all_class(const char *s, size_t n, unsigned char cls)
-{
-	if (n == 0)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (!(char_class[(unsigned char)s[i]] & cls))
-			return 0;
-	return 1;
-}
-
-static int all_digits(const char *s, size_t n)
-{
-	return all_class(s, n, C_DIGIT);
-}
-
-static int all_hex(const char *s, size_t n)
-{
-	return all_class(s, n, C_HEX);
-}
 
 int fp_all_digits(const char *s, size_t n)
 {
@@ -610,79 +540,6 @@ static int parse_frame(struct fp_perf_parser *pp, const char *p, const char *end
 
 /* ---- event lines ------------------------------------------------------- */
 
-/* Finds the timestamp: the first token `digits.digits:` followed by a space
- * or the end of the line. Sets [*tb, *te) to the digits (te is the ':'). */
-static int find_timestamp(const char *line, size_t n, size_t *tb, size_t *te)
-{
-	const char *p = line, *end = line + n, *c;
-
-	while ((c = memchr(p, ':', (size_t)(end - p)))) {
-		if (c + 1 == end || IS_SPACE(c[1])) {
-			const char *f = c;
-			while (f > line && IS_DIGIT(f[-1]))
-				f--;
-			if (f < c && f > line && f[-1] == '.') {
-				const char *s = f - 1;
-				while (s > line && IS_DIGIT(s[-1]))
-					s--;
-				if (s < f - 1 && (s == line || IS_SPACE(s[-1]))) {
-					*tb = (size_t)(s - line);
-					*te = (size_t)(c - line);
-					return 0;
-				}
-			}
-		}
-		p = c + 1;
-	}
-	return -1;
-}
-
-/* The last whitespace-separated token of [begin, end) (end already trimmed). */
-static const char *last_token(const char *begin, const char *end)
-{
-	const char *t = end;
-	while (t > begin && !IS_SPACE(t[-1]))
-		t--;
-	return t;
-}
-
-/* `comm pid/tid [cpu]`, each part optional, parsed from the right, into
- * ev's comm (trimmed, maybe empty), pid, tid and cpu. */
-static void split_task(const char *begin, const char *end, struct fp_perf_event *ev)
-{
-	int64_t pid = -1, tid = -1, cpu = -1;
-
-	end = trim_spaces_back(begin, end);
-	const char *t = last_token(begin, end);
-	size_t tn = (size_t)(end - t);
-	if (tn >= 3 && t[0] == '[' && end[-1] == ']' &&
-	    parse_int(t + 1, tn - 2, &cpu) == 0)
-		end = trim_spaces_back(begin, t);
-
-	t = last_token(begin, end);
-	tn = (size_t)(end - t);
-	const char *slash = memchr(t, '/', tn);
-	if (slash) {
-		if (parse_int(t, (size_t)(slash - t), &pid) == 0 &&
-		    parse_int(slash + 1, (size_t)(end - slash - 1), &tid) == 0)
-			end = trim_spaces_back(begin, t);
-		else
-			pid = tid = -1;
-	} else if (parse_int(t, tn, &tid) == 0) {
-		/* One number: perf's default prints the tid, `-F pid` the pid.
-		 * Either way it is the best pid we have (PROTOCOL.md example). */
-		pid = tid;
-		end = trim_spaces_back(begin, t);
-	}
-	begin = skip_spaces(begin, end);
-	ev->comm.p = begin;
-	ev->comm.n = (size_t)(end - begin);
-	/* One rule for ids (fp_record.h): outside -1 .. FP_ID_MAX is unknown. */
-	ev->pid = pid >= -1 && pid <= FP_ID_MAX ? pid : -1;
-	ev->tid = tid >= -1 && tid <= FP_ID_MAX ? tid : -1;
-	ev->cpu = cpu >= -1 && cpu <= FP_ID_MAX ? cpu : -1;
-}
-
 /* `PERF_RECORD_LOST lost N` (and _LOST_SAMPLES): adds N to lost_events. */
 static void count_side_band(struct fp_perf_parser *pp, const char *p, const char *end)
 {
@@ -703,54 +560,6 @@ static void count_side_band(struct fp_perf_parser *pp, const char *p, const char
 		}
 	}
 	pp->st.lost_events++;	/* a lost record with no count: at least 1 */
-}
-
-static const char *next_token_end(const char *p, const char *end)
-{
-	while (p < end && !IS_SPACE(*p))
-		p++;
-	return p;
-}
-
-int fp_perf_event_line(const char *line, size_t n, struct fp_perf_event *ev)
-{
-	size_t tb, te;
-
-	if (find_timestamp(line, n, &tb, &te) < 0 ||
-	    fp_perf_parse_time(line + tb, te - tb, &ev->time_ns) < 0)
-		return -1;
-	const char *end = line + n;
-	const char *p = skip_spaces(line + te + 1, end);
-	split_task(line, line + tb, ev);
-	ev->side_band = HAS_PREFIX(p, (size_t)(end - p), PERF_RECORD_PREFIX);
-	ev->period = 1;
-	ev->event.p = p;
-	ev->event.n = 0;
-	if (ev->side_band) {
-		ev->rest.p = p;
-		ev->rest.n = (size_t)(end - p);
-		return 0;
-	}
-	/* [period] [event:] [payload | ip sym (dso)] */
-	const char *t1e = next_token_end(p, end);
-	if (all_digits(p, (size_t)(t1e - p))) {
-		const char *t2 = skip_spaces(t1e, end), *t2e = next_token_end(t2, end);
-		if (t2 == end || t2e[-1] == ':' || all_hex(t2, (size_t)(t2e - t2))) {
-			int64_t period;
-			if (parse_int(p, (size_t)(t1e - p), &period) == 0)
-				ev->period = (uint64_t)period;
-			p = t2;
-			t1e = t2e;
-		}
-	}
-	if (t1e - p > 1 && t1e[-1] == ':') {
-		ev->event.p = p;
-		ev->event.n = (size_t)(t1e - 1 - p);
-		p = skip_spaces(t1e, end);
-	}
-	ev->rest.p = p;
-	ev->rest.n = (size_t)(end - p);
-	return 0;
 }
 
 /* Parses an event line; returns -1 if it is not one. Starts a sample, or
