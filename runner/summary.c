@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "summary.h"
 
@@ -102,4 +103,28 @@ void fp_recording_summary(char *buf, size_t n, const struct fp_record_stats *rs,
 	else
 		snprintf(buf, n, "; recording %s: all of it (%" PRIu64 " samples, %.1f s, %.1f MB)",
 			 path, rs->recorded, kept_s, mb);
+}
+
+const char *fp_signal_name(int sig, char *buf, size_t len)
+{
+	const char *abbrev = sigabbrev_np(sig);
+
+	if (abbrev)
+		snprintf(buf, len, "SIG%s", abbrev);
+	else
+		snprintf(buf, len, "signal %d", sig);
+	return buf;
+}
+
+void fp_status_text(int status, char *buf, size_t len)
+{
+	char sig[32];
+
+	if (WIFEXITED(status))
+		snprintf(buf, len, "exited with code %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(buf, len, "killed by signal %s",
+			 fp_signal_name(WTERMSIG(status), sig, sizeof sig));
+	else
+		snprintf(buf, len, "status 0x%x", (unsigned)status);
 }

@@ -28,4 +28,9 @@ void fp_record_stats_read(const char *dir, const char *name, struct fp_record_st
 void fp_recording_summary(char *buf, size_t n, const struct fp_record_stats *rs,
 			  const char *path);
 
+/* "SIGTERM" (or "signal N") into buf; returns buf. */
+const char *fp_signal_name(int sig, char *buf, size_t len);
+/* A wait status in words: "exited with code N", "killed by signal SIGX". */
+void fp_status_text(int status, char *buf, size_t len);
+
 #endif

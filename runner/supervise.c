@@ -47,13 +47,12 @@
 #include "fp_error.h"
 #include "fp_fifo.h"
 #include "fp_io.h"
+#include "summary.h"
 #include "supervise.h"
 #include "negotiate.h"
 
 static struct fp_run *cleanup_run;	/* for the atexit path */
 
-static const char *signal_name(int sig, char *buf, size_t len);
-static void describe_status(int status, char *buf, size_t len);
 static void send_group(struct stage *st, int sig);
 static void cleanup_at_exit(void);
 static void record_failure(struct fp_run *r, int code);
@@ -92,29 +91,6 @@ void sv_log(const char *fmt, ...)
 	fflush(stderr);
 }
 
-static const char *signal_name(int sig, char *buf, size_t len)
-{
-	const char *abbrev = sigabbrev_np(sig);
-
-	if (abbrev)
-		snprintf(buf, len, "SIG%s", abbrev);
-	else
-		snprintf(buf, len, "signal %d", sig);
-	return buf;
-}
-
-static void describe_status(int status, char *buf, size_t len)
-{
-	char sig[32];
-
-	if (WIFEXITED(status))
-		snprintf(buf, len, "exited with code %d", WEXITSTATUS(status));
-	else if (WIFSIGNALED(status))
-		snprintf(buf, len, "killed by signal %s",
-			 signal_name(WTERMSIG(status), sig, sizeof sig));
-	else
-		snprintf(buf, len, "status 0x%x", (unsigned)status);
-}
 
 char *sv_path_in(const char *dir, const char *name)
 {
@@ -322,7 +298,7 @@ static void signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
 	char name[32];
 
 	if (w->signum == SIGQUIT) {
-		sv_log("%s: killing every stage", signal_name(w->signum, name, sizeof name));
+		sv_log("%s: killing every stage", fp_signal_name(w->signum, name, sizeof name));
 		r->stop_signal = w->signum;
 		sv_begin_stop(r, STOP_SIGNAL, 0);
 		for (size_t i = 0; i < r->n; i++)
@@ -333,10 +309,10 @@ static void signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
 	if (r->signals_seen == 1) {
 		r->stop_signal = w->signum;
 		sv_log("%s: stopping (the source first, then the rest drains)",
-		       signal_name(w->signum, name, sizeof name));
+		       fp_signal_name(w->signum, name, sizeof name));
 		sv_begin_stop(r, STOP_SIGNAL, 0);
 	} else if (r->signals_seen == 2) {
-		sv_log("%s again: sending SIGTERM to every stage", signal_name(w->signum, name, sizeof name));
+		sv_log("%s again: sending SIGTERM to every stage", fp_signal_name(w->signum, name, sizeof name));
 		for (size_t i = 0; i < r->n; i++)
 			sv_stage_event(r->stages[i], FP_EV_TERM);
 	} else {
@@ -551,7 +527,7 @@ void child_cb(struct ev_loop *loop, ev_child *w, int revents)
 	ev_child_stop(loop, w);
 	ev_timer_stop(loop, &st->kill_w);
 	st->pid = 0;	/* state stays RUNNING until the table decides */
-	describe_status(status, st->last, sizeof st->last);
+	fp_status_text(status, st->last, sizeof st->last);
 	/* Leftovers of the stage (children of a shell stage) go too. */
 	kill(-pid, SIGTERM);
 	kill(-pid, SIGCONT);
