@@ -73,10 +73,15 @@ int fp_opts_parse(int argc, char **argv, const struct fp_opt *opts, const char *
 	size_t n = 0, ns = 0;
 	int c, idx;
 
+	/* Static: a value checked in apply() may end the program, and what
+	 * exit() leaves must still be reachable (no leak under LSan). */
+	static struct option *lo;
+	static char *shorts;
+
 	while (opts[n].name)
 		n++;
-	struct option *lo = fp_xmalloc((n + 2) * sizeof *lo);
-	char *shorts = fp_xmalloc(2 * n + 3);
+	lo = fp_xrealloc(lo, (n + 2) * sizeof *lo);
+	shorts = fp_xrealloc(shorts, 2 * n + 3);
 
 	if (max_operands == FP_OPTS_REST)
 		shorts[ns++] = '+';	/* stop at the first operand */
@@ -110,6 +115,8 @@ int fp_opts_parse(int argc, char **argv, const struct fp_opt *opts, const char *
 	}
 	free(lo);
 	free(shorts);
+	lo = NULL;
+	shorts = NULL;
 	if (max_operands != FP_OPTS_REST && argc - optind > max_operands)
 		fp_die(FP_EXIT_USAGE, "%s", usage);
 	return optind;
