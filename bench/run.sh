@@ -574,7 +574,7 @@ if [ "$only_perfdata$only_chain" = 00 ] && have fp-read fp-bucket fp-range fp-fo
 	done
 fi
 
-if [ "$only_chain" = 0 ]; then
+if [ "$only_chain" = 0 ] && [ "$only_dwarf" = 0 ]; then
 # ---- live whole cost: flamepipe live fed perf's pipe format at a rate ------
 # The measure: CPU of fp-perfdata, every stage and the runner per
 # wall second, as % of one core, perf record's own aside. bench/pdreplay
