@@ -488,14 +488,23 @@ struct request {
 	int status;		/* the HTTP status of an error, 0 if none */
 };
 
-/* 0, or the HTTP status to answer with q->err. */
-static int get_request(const struct server *srv, struct MHD_Connection *c, struct request *q)
+/* 0, or the HTTP status to answer with q->err. A route that has no
+ * answer for the live capture names itself in no_live (a 409). */
+static int get_request(const struct server *srv, struct MHD_Connection *c, struct request *q,
+		       const char *no_live)
 {
 	struct live_range r;
 	int st = get_selection(c, "start", "end", &q->sel, &r, q->err, sizeof q->err);
 
 	q->status = 0;
-	return st ? st : get_target(srv, c, "filename", &q->t, q->err, sizeof q->err);
+	if (!st)
+		st = get_target(srv, c, "filename", &q->t, q->err, sizeof q->err);
+	if (!st && no_live && q->t.live) {
+		target_close(&q->t);
+		snprintf(q->err, sizeof q->err, "%s: not available for a live capture", no_live);
+		st = 409;
+	}
+	return st;
 }
 
 /* ---- /pprof/ ------------------------------------------------------------------------ */
@@ -508,7 +517,7 @@ static int get_request(const struct server *srv, struct MHD_Connection *c, struc
 enum MHD_Result api_pprof(struct server *srv, struct MHD_Connection *c)
 {
 	struct request q;
-	int st = get_request(srv, c, &q);
+	int st = get_request(srv, c, &q, NULL);
 
 	if (st)
 		return http_error(c, (unsigned)st, "%s", q.err);
@@ -539,14 +548,10 @@ enum MHD_Result api_pprof(struct server *srv, struct MHD_Connection *c)
 enum MHD_Result api_threads(struct server *srv, struct MHD_Connection *c)
 {
 	struct request q;
-	int st = get_request(srv, c, &q);
+	int st = get_request(srv, c, &q, "threads");
 
 	if (st)
 		return http_error(c, (unsigned)st, "%s", q.err);
-	if (q.t.live) {
-		target_close(&q.t);
-		return http_error(c, 409, "threads: not available for a live capture");
-	}
 	struct job job = http_job(srv, c);
 	q.sel.root = SEL_ROOT_PID;
 	const struct folded_text *fp = folded_get(&job, q.t.fd, &q.t.st, &q.sel, &q.status, q.err,
@@ -583,14 +588,10 @@ enum MHD_Result api_threads(struct server *srv, struct MHD_Connection *c)
 enum MHD_Result api_flamechart(struct server *srv, struct MHD_Connection *c)
 {
 	struct request q;
-	int st = get_request(srv, c, &q);
+	int st = get_request(srv, c, &q, "flamechart");
 
 	if (st)
 		return http_error(c, (unsigned)st, "%s", q.err);
-	if (q.t.live) {
-		target_close(&q.t);
-		return http_error(c, 409, "flamechart: not available for a live capture");
-	}
 	struct job job = http_job(srv, c);
 	struct fp_sink s;
 	fp_sink_init_mem(&s);
