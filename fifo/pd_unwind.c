@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -477,12 +478,25 @@ static int vdso_memfd(void)
 	return fd;
 }
 
+/* Each session keeps its modules' files open: up to the hard limit of
+ * open files, as perf does (rlimit__increase_nofile), not the soft one. */
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 struct pd_unwind *pd_unwind_new(struct pd_machine *m)
 {
 	struct pd_unwind *u = fp_xcalloc(1, sizeof *u);
 	Elf64_Ehdr eh;
 
 	u->m = m;
+	raise_nofile();
 	elf_version(EV_CURRENT);
 	memset(&eh, 0, sizeof eh);
 	memcpy(eh.e_ident, ELFMAG, SELFMAG);

@@ -5,14 +5,17 @@ test_description='fp-perfdata --call-graph dwarf: threads, an exec, and stacks d
 pd_need_perf
 
 # sorter's 16 KiB array puts its caller's return address beyond the 8 KiB
-# stack copy: the unwinding stops there, with perf's [unknown] frame.
+# stack copy: the unwinding stops there, with perf's [unknown] frame. No
+# libc call in the hot loops: samples in a PLT entry are named differently
+# (tests/data/perfdata/differences), which a few samples would make count.
 cat >big.c <<'CC'
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
 static volatile unsigned long sink;
 static int cmp(const void *a, const void *b) { int x = *(const int *)a, y = *(const int *)b; return (x > y) - (x < y); }
-__attribute__((noinline)) void sorter(void) { int v[4096]; for (int i = 0; i < 4096; i++) v[i] = rand(); qsort(v, 4096, sizeof v[0], cmp); }
+static unsigned next(unsigned *x) { *x ^= *x << 13; *x ^= *x >> 17; *x ^= *x << 5; return *x; }
+__attribute__((noinline)) void sorter(void) { int v[4096]; unsigned x = 2463534242u; for (int i = 0; i < 4096; i++) v[i] = (int)(next(&x) >> 1); qsort(v, 4096, sizeof v[0], cmp); }
 __attribute__((noinline)) void spin(void) { for (int i = 0; i < 200000; i++) sink += i; }
 static void *worker(void *arg) { time_t end = time(0) + 1; while (time(0) <= end) { sorter(); spin(); } return arg; }
 int main(void) { pthread_t t; pthread_create(&t, 0, worker, 0); worker(0); pthread_join(t, 0); return 0; }
@@ -64,7 +67,7 @@ test_expect_success 'stacks beyond the stack copy: perf script agreement >= 0.99
 '
 
 test_expect_success 'I counts the samples whose unwinding stopped early, the others not' '
-	cut=$(awk -F "\t" "\$1 == \"S\" && \$10 ~ /^\[unknown\];sorter;/" b | wc -l) &&
+	cut=$(awk -F "\t" "\$1 == \"S\" && \$10 ~ /^\[unknown\];sorter(;|\$)/" b | wc -l) &&
 	n=$(grep -c "^S	" b) &&
 	echo "$cut of $n samples cut" &&
 	test "$cut" -gt 0 && test "$cut" -lt "$n" &&
