@@ -210,7 +210,7 @@ SUBJOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(FP_JOBS))
 
 # Fast tier: unit and shell tests of the normal build, FP_JOBS at a time,
 # without the scripts tagged slow (valgrind, and those that wait out real
-# time: server deadlines, push intervals, several live captures); make
+# time: server deadlines, push intervals, live, ssh and bpftrace captures); make
 # test runs them. FP_SKIP= (empty) make check runs them too.
 check: | $(DEPS_FIRST)
 	$(MAKE) $(SUBJOBS) tests

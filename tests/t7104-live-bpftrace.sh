@@ -1,7 +1,7 @@
 #!/bin/sh
 test_description='flamepipe live --source bpftrace: a live bpftrace profile shows a busy function'
 . "$(dirname "$0")/test-lib.sh"
-test_tags root bpftrace
+test_tags root bpftrace slow
 . "$TOP/tests/lib-live.sh"
 need_bpftrace 'live bpftrace'
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 test_description='remote capture over ssh: fp-ssh runs only perf on the host, a throwaway sshd on 127.0.0.1 is the host'
 . "$(dirname "$0")/test-lib.sh"
-test_tags root perf
+test_tags root perf slow
 . "$TOP/tests/lib-sshd.sh"
 SPIN=$TOP/build/tests/live-spin
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 test_description='real bpftrace profile of a busy workload through fp-bpftrace | fp-read | fp-bucket | fp-fold'
 . "$(dirname "$0")/test-lib.sh"
-test_tags root bpftrace
+test_tags root bpftrace slow
 
 # The workload is not under test: the plain build even for the ASan suite
 # (the sanitizer runtime makes syscalls of its own, getppid among them).
