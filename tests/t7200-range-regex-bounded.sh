@@ -37,8 +37,11 @@ test_expect_success '(.*;)*zzz on ordinary stacks costs about what a plain regex
 '
 
 test_expect_success 'a filter set through the control FIFO that hits the limit is removed, the stage keeps running' '
-	mkfifo ctl &&
-	{ cat deep.S; sleep 1; echo "include (f;)*[xy]" >ctl; sleep 2; } |
+	mkfifo ctl && rm -f out err &&
+	# the filter comes once the sample is through, the input ends once the
+	# filter is removed (fp-range writes what it has when it waits for input)
+	{ cat deep.S; wait_for "grep -qs \"^S	\" out" 100 &&
+	  echo "include (f;)*[xy]" >ctl && wait_for "grep -qs \"^C	filter	clear\" out" 100; } |
 		timeout 30 fp-range --control ctl >out 2>err &&
 	grep -q "^W	range	stdin:1	include regex: no answer within the match limit.*: filter removed$" out &&
 	grep -q "^C	filter	clear$" out &&
