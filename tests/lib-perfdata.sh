@@ -3,6 +3,12 @@
 #
 #	pd_need_perf                 skip the whole script unless perf can sample
 #	pd_record OUT PERF-ARGS...   perf record -o OUT PERF-ARGS (quietly)
+#	pd_record_pipe PERF-ARGS...  perf record PERF-ARGS in pipe format
+#	                             (pipe.data), and the same as a file
+#	                             (file.data, perf inject)
+#	pd_pipe_equals_file MIN      fp-perfdata reading pipe.data from a pipe
+#	                             gives the S records of file.data, more
+#	                             than MIN of them (in ./a)
 #	pd_compare DATA [MIN]        fp-perfdata DATA | fp-fold against
 #	                             perf script -i DATA --no-inline | fp-read | fp-fold:
 #	                             same sample count, same per-second counts,
@@ -37,6 +43,20 @@ pd_record() { # out args...
 	_out=$1; shift
 	perf record -q -o "$_out" "$@" >"$_out.record.log" 2>&1 ||
 		{ cat "$_out.record.log" >&2; return 1; }
+}
+
+pd_record_pipe() { # perf record args...
+	perf record -q -o - "$@" >pipe.data 2>record.err &&
+	perf inject -i - -o file.data <pipe.data 2>inject.err &&
+	test -s pipe.data && test -s file.data
+}
+
+pd_pipe_equals_file() { # min
+	cat pipe.data | fp-perfdata >from-pipe.s 2>err1 &&
+	fp-perfdata file.data >from-file.s 2>err2 &&
+	grep "^S	" from-pipe.s >a && grep "^S	" from-file.s >b &&
+	test "$(wc -l <a)" -gt "$1" &&
+	test_cmp b a
 }
 
 # Folded table of a stream, every event: "stack TAB count", sorted.

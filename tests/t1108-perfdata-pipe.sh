@@ -5,17 +5,11 @@ test_description='fp-perfdata reads perf pipe format (perf record -o -): equal t
 pd_need_perf
 
 test_expect_success 'setup: one recording in pipe format, and the same as a file (perf inject)' '
-	perf record -q -g -F 999 -o - -- "$BUSY" 400 t 8000 >pipe.data 2>record.err &&
-	perf inject -i - -o file.data <pipe.data 2>inject.err &&
-	test -s pipe.data && test -s file.data
+	pd_record_pipe -g -F 999 -- "$BUSY" 400 t 8000
 '
 
 test_expect_success 'pipe format from a pipe equals the file format, record for record' '
-	cat pipe.data | fp-perfdata >from-pipe.s 2>err1 &&
-	fp-perfdata file.data >from-file.s 2>err2 &&
-	grep "^S	" from-pipe.s >a && grep "^S	" from-file.s >b &&
-	test "$(wc -l <a)" -gt 100 &&
-	test_cmp b a
+	pd_pipe_equals_file 100
 '
 
 test_expect_success 'pipe format saved in a file reads the same as from a pipe' '

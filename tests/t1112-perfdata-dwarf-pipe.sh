@@ -14,17 +14,11 @@ CC
 
 test_expect_success 'setup: one dwarf recording in pipe format, and the same as a file (perf inject)' '
 	cc -O2 -g -o deep deep.c &&
-	perf record -q --call-graph dwarf -F 499 -o - -- ./deep >pipe.data 2>record.err &&
-	perf inject -i - -o file.data <pipe.data 2>inject.err &&
-	test -s pipe.data && test -s file.data
+	pd_record_pipe --call-graph dwarf -F 499 -- ./deep
 '
 
 test_expect_success 'pipe format from a pipe equals the file format, record for record' '
-	cat pipe.data | fp-perfdata >from-pipe.s 2>err1 &&
-	fp-perfdata file.data >from-file.s 2>err2 &&
-	grep "^S	" from-pipe.s >a && grep "^S	" from-file.s >b &&
-	test "$(wc -l <a)" -gt 20 &&
-	test_cmp b a &&
+	pd_pipe_equals_file 20 &&
 	grep -q ";main;mid;mid;mid;mid;mid;leaf\$" a
 '
 
