@@ -3,6 +3,9 @@
 #
 #	pd_need_perf                 skip the whole script unless perf can sample
 #	pd_record OUT PERF-ARGS...   perf record -o OUT PERF-ARGS (quietly)
+#	pd_c_program FILE CALL       FILE (C): <time.h>, a volatile sink, the
+#	                             functions on stdin, and a main that runs
+#	                             CALL for a second or two
 #	pd_record_pipe PERF-ARGS...  perf record PERF-ARGS in pipe format
 #	                             (pipe.data), and the same as a file
 #	                             (file.data, perf inject)
@@ -43,6 +46,14 @@ pd_record() { # out args...
 	_out=$1; shift
 	perf record -q -o "$_out" "$@" >"$_out.record.log" 2>&1 ||
 		{ cat "$_out.record.log" >&2; return 1; }
+}
+
+pd_c_program() { # file call
+	{
+		printf '#include <time.h>\nstatic volatile unsigned long sink;\n'
+		cat
+		printf 'int main(void) { time_t end = time(0) + 1; while (time(0) <= end) %s; return 0; }\n' "$2"
+	} >"$1"
 }
 
 pd_record_pipe() { # perf record args...

@@ -4,12 +4,9 @@ test_description='fp-perfdata on a --call-graph dwarf capture: user stacks unwou
 . "$TOP/tests/lib-perfdata.sh"
 pd_need_perf
 
-cat >inl.c <<'CC'
-#include <time.h>
-static volatile unsigned long sink;
+pd_c_program inl.c 'outer()' <<'CC'
 static inline __attribute__((always_inline)) void inner(int n) { for (int i = 0; i < n; i++) sink += i; }
 __attribute__((noinline)) void outer(void) { inner(100000); }
-int main(void) { time_t end = time(0) + 1; while (time(0) <= end) outer(); return 0; }
 CC
 
 test_expect_success 'setup: a dwarf capture of a small C program with inlined functions' '

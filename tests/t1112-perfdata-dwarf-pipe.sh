@@ -4,12 +4,9 @@ test_description='fp-perfdata: a --call-graph dwarf recording in pipe format unw
 . "$TOP/tests/lib-perfdata.sh"
 pd_need_perf
 
-cat >deep.c <<'CC'
-#include <time.h>
-static volatile unsigned long sink;
+pd_c_program deep.c 'mid(5)' <<'CC'
 __attribute__((noinline)) void leaf(void) { for (int i = 0; i < 50000; i++) sink += i; }
 __attribute__((noinline, noclone)) void mid(int n) { if (n) { mid(n - 1); sink++; } else leaf(); }
-int main(void) { time_t end = time(0) + 1; while (time(0) <= end) mid(5); return 0; }
 CC
 
 test_expect_success 'setup: one dwarf recording in pipe format, and the same as a file (perf inject)' '

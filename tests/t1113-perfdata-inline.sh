@@ -4,13 +4,10 @@ test_description='fp-perfdata --inline: inlined functions as perf script --inlin
 . "$TOP/tests/lib-perfdata.sh"
 pd_need_perf
 
-cat >inl.c <<'CC'
-#include <time.h>
-static volatile unsigned long sink;
+pd_c_program inl.c 'outer()' <<'CC'
 static inline __attribute__((always_inline)) void inner(int n) { for (int i = 0; i < n; i++) sink += i; }
 static inline __attribute__((always_inline)) void middle(int n) { inner(n); sink++; }
 __attribute__((noinline)) void outer(void) { middle(100000); }
-int main(void) { time_t end = time(0) + 1; while (time(0) <= end) outer(); return 0; }
 CC
 
 test_expect_success 'setup: a C program with two levels of inlined functions, recorded with dwarf and with frame pointers' '
