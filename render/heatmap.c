@@ -608,7 +608,8 @@ static void write_range_flame(struct fp_sink *s, const struct fp_heatmap_opts *o
 	fp_sink_str(s, "//]]></script>\n");
 }
 
-void fp_heatmap_html(struct fp_sink *s, const struct fp_heatmap *hm, const struct fp_heatmap_opts *o)
+/* <head> with the page's style sheet, the title and the how-to line. */
+static void write_html_head(struct fp_sink *s, const struct fp_heatmap_opts *o)
 {
 	fp_sink_str(s, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n"
 		    "<head>\n<meta charset=\"utf-8\"/>\n<title>");
@@ -630,42 +631,43 @@ void fp_heatmap_html(struct fp_sink *s, const struct fp_heatmap *hm, const struc
 			    "time, processes and threads, left-heavy order, sandwich, flame chart.");
 	fp_sink_str(s, "</p>\n"
 		    "<div id=\"main\">\n<div id=\"heat\">\n");
-	write_svg(s, hm, o, 0);
-	fp_sink_str(s, "</div>\n");
-	if (o->flame_src) {
-		fp_sink_str(s, "<div id=\"flame\">\n<p><span id=\"flame_caption\">");
-		put_escaped(s, o->flame_caption ? o->flame_caption : "Flame graph");
-		fp_sink_str(s, "</span>");
-		if (o->whole_href) {
-			fp_sink_str(s, " &#8212; <a id=\"whole\" href=\"");
-			fp_html_attr_escape(s, o->whole_href, strlen(o->whole_href));
-			fp_sink_str(s, "\">Whole profile</a>");
-		}
-		fp_sink_str(s, "</p>\n<iframe id=\"flameframe\" src=\"");
-		fp_html_attr_escape(s, o->flame_src, strlen(o->flame_src));
-		fp_sink_str(s, "\" title=\"flame graph\"></iframe>\n");
-		/* A static page without the samples' timeline cannot redraw the
-		 * flame graph: say how to get the selected range's graph
-		 * (heatmap.js fills in the numbers). */
-		if (!o->range_url && !o->timeline_json)
-			fp_sink_str(s, "<p id=\"range_hint\">This page is static: select a range, then "
-				    "run <code>flamepipe report CAPTURE -o DIR --from S --to S</code> "
-				    "(or use <code>flamepipe serve</code>) for its flame graph.</p>\n");
-		if (o->timeline_note) {
-			fp_sink_str(s, "<p id=\"timeline_note\">");
-			put_escaped(s, o->timeline_note);
-			fp_sink_str(s, "</p>\n");
-		}
-		if (o->timeline_json)
-			write_range_flame(s, o);
-		fp_sink_str(s, "</div>\n");
+}
+
+/* The flame graph panel beside the heatmap: its caption, the iframe, and
+ * either the in-page range flame graph or a hint on how to get one. */
+static void write_flame_panel(struct fp_sink *s, const struct fp_heatmap_opts *o)
+{
+	fp_sink_str(s, "<div id=\"flame\">\n<p><span id=\"flame_caption\">");
+	put_escaped(s, o->flame_caption ? o->flame_caption : "Flame graph");
+	fp_sink_str(s, "</span>");
+	if (o->whole_href) {
+		fp_sink_str(s, " &#8212; <a id=\"whole\" href=\"");
+		fp_html_attr_escape(s, o->whole_href, strlen(o->whole_href));
+		fp_sink_str(s, "\">Whole profile</a>");
 	}
-	fp_sink_str(s, "</div>\n");
-	if (o->views_html) {
-		fp_sink_str(s, "<h2 id=\"views_title\">Views: events, processes and threads, "
-			    "sandwich, flame chart</h2>\n");
-		fp_sink_write(s, o->views_html, o->views_len);
+	fp_sink_str(s, "</p>\n<iframe id=\"flameframe\" src=\"");
+	fp_html_attr_escape(s, o->flame_src, strlen(o->flame_src));
+	fp_sink_str(s, "\" title=\"flame graph\"></iframe>\n");
+	/* A static page without the samples' timeline cannot redraw the
+	 * flame graph: say how to get the selected range's graph
+	 * (heatmap.js fills in the numbers). */
+	if (!o->range_url && !o->timeline_json)
+		fp_sink_str(s, "<p id=\"range_hint\">This page is static: select a range, then "
+			    "run <code>flamepipe report CAPTURE -o DIR --from S --to S</code> "
+			    "(or use <code>flamepipe serve</code>) for its flame graph.</p>\n");
+	if (o->timeline_note) {
+		fp_sink_str(s, "<p id=\"timeline_note\">");
+		put_escaped(s, o->timeline_note);
+		fp_sink_str(s, "</p>\n");
 	}
+	if (o->timeline_json)
+		write_range_flame(s, o);
+	fp_sink_str(s, "</div>\n");
+}
+
+/* The "Warnings (N)" section: a list, or "None.". */
+static void write_warnings(struct fp_sink *s, const struct fp_heatmap_opts *o)
+{
 	fp_sink_printf(s, "<h2>Warnings (%zu)</h2>\n", o->n_warnings);
 	if (o->n_warnings) {
 		fp_sink_str(s, "<ul id=\"warnings\">\n");
@@ -678,30 +680,52 @@ void fp_heatmap_html(struct fp_sink *s, const struct fp_heatmap *hm, const struc
 	} else {
 		fp_sink_str(s, "<p id=\"warnings\">None.</p>\n");
 	}
-	if (o->n_stats) {
-		fp_sink_str(s, "<h2>Statistics</h2>\n<table id=\"stats\">\n");
-		for (size_t i = 0; i < o->n_stats; i++) {
-			/* "stage<TAB>k=v<TAB>k=v" -> one row per stage. */
-			const char *line = o->stats[i];
-			const char *tab = strchr(line, '\t');
-			size_t stage_len = tab ? (size_t)(tab - line) : strlen(line);
-			fp_sink_str(s, "<tr><th>");
-			fp_xml_escape(s, line, stage_len);
-			fp_sink_str(s, "</th><td>");
-			const char *p = tab ? tab + 1 : line + stage_len;
-			while (*p) {
-				const char *t = strchr(p, '\t');
-				size_t n = t ? (size_t)(t - p) : strlen(p);
-				fp_xml_escape(s, p, n);
-				if (!t)
-					break;
-				fp_sink_str(s, " &#160; ");
-				p = t + 1;
-			}
-			fp_sink_str(s, "</td></tr>\n");
+}
+
+/* The statistics table, one row per stage (none when there are no stats). */
+static void write_stats(struct fp_sink *s, const struct fp_heatmap_opts *o)
+{
+	if (!o->n_stats)
+		return;
+	fp_sink_str(s, "<h2>Statistics</h2>\n<table id=\"stats\">\n");
+	for (size_t i = 0; i < o->n_stats; i++) {
+		/* "stage<TAB>k=v<TAB>k=v" -> one row per stage. */
+		const char *line = o->stats[i];
+		const char *tab = strchr(line, '\t');
+		size_t stage_len = tab ? (size_t)(tab - line) : strlen(line);
+		fp_sink_str(s, "<tr><th>");
+		fp_xml_escape(s, line, stage_len);
+		fp_sink_str(s, "</th><td>");
+		const char *p = tab ? tab + 1 : line + stage_len;
+		while (*p) {
+			const char *t = strchr(p, '\t');
+			size_t n = t ? (size_t)(t - p) : strlen(p);
+			fp_xml_escape(s, p, n);
+			if (!t)
+				break;
+			fp_sink_str(s, " &#160; ");
+			p = t + 1;
 		}
-		fp_sink_str(s, "</table>\n");
+		fp_sink_str(s, "</td></tr>\n");
 	}
+	fp_sink_str(s, "</table>\n");
+}
+
+void fp_heatmap_html(struct fp_sink *s, const struct fp_heatmap *hm, const struct fp_heatmap_opts *o)
+{
+	write_html_head(s, o);
+	write_svg(s, hm, o, 0);
+	fp_sink_str(s, "</div>\n");
+	if (o->flame_src)
+		write_flame_panel(s, o);
+	fp_sink_str(s, "</div>\n");
+	if (o->views_html) {
+		fp_sink_str(s, "<h2 id=\"views_title\">Views: events, processes and threads, "
+			    "sandwich, flame chart</h2>\n");
+		fp_sink_write(s, o->views_html, o->views_len);
+	}
+	write_warnings(s, o);
+	write_stats(s, o);
 	if (o->footer_html_text) {
 		fp_sink_str(s, "<p id=\"footer\">");
 		put_escaped(s, o->footer_html_text);
