@@ -3,10 +3,7 @@ test_description='fp-perfdata: a C++ program, its names demangled as perf script
 . "$(dirname "$0")/test-lib.sh"
 . "$TOP/tests/lib-perfdata.sh"
 pd_need_perf
-if ! command -v g++ >/dev/null 2>&1; then
-	test_skip 'C++ capture' 'g++ is not installed'
-	test_done
-fi
+command -v g++ >/dev/null 2>&1 || skip_all 'C++ capture' 'g++ is not installed'
 
 cat >cx.cc <<'CXX'
 #include <chrono>

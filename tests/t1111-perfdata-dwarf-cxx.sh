@@ -3,10 +3,7 @@ test_description='fp-perfdata: --call-graph dwarf of a C++ program (libstdc++ fr
 . "$(dirname "$0")/test-lib.sh"
 . "$TOP/tests/lib-perfdata.sh"
 pd_need_perf
-if ! command -v g++ >/dev/null 2>&1; then
-	test_skip 'C++ dwarf capture' 'g++ is not installed'
-	test_done
-fi
+command -v g++ >/dev/null 2>&1 || skip_all 'C++ dwarf capture' 'g++ is not installed'
 
 # -O2 without frame pointers: only the dwarf unwinder finds the callers.
 cat >cx.cc <<'CXX'
