@@ -18,7 +18,7 @@
  *         with the commands of fifo/fp_rangectl.h; lines that arrive
  *         together are applied together with one replay. A bad line gives
  *         a W record and a warning, never an exit.
- * Memory: HISTORY_ENTRY_BYTES per sample kept (--history, default
+ * Memory: FP_HISTORY_ENTRY_BYTES per sample kept (--history, default
  *         HISTORY_DEFAULT, oldest dropped beyond it with one W record) plus
  *         each unique event+comm+kinds+stack once.
  * Signals: SIGHUP replays; SIGINT/SIGTERM end input as at EOF.
@@ -35,12 +35,12 @@
 
 #include "fp_ctlfifo.h"
 #include "fp_error.h"
-#include "fp_strtab.h"
 #include "fp_io.h"
 #include "fp_opts.h"
 #include "fp_rangectl.h"
 #include "fp_record.h"
-#include "fp_tails.h"
+#include "fp_history.h"
+#include "fp_tailtab.h"
 #include "fp_regex.h"
 
 #define USAGE "usage: fp-range [--from S] [--to S] [--pid LIST] [--tid LIST] [--cpu LIST]\n" \
@@ -48,32 +48,9 @@
 	"                [--history N] [--control PATH] [--name NAME]"
 
 #define HISTORY_DEFAULT 4000000u
-#define HISTORY_INITIAL 4096u
-#define TAILS_MIN 1024u
 #define CONTROL_READ_CHUNK 4096
 #define EXCERPT_MAX 80		/* bytes of a bad control line quoted back */
 #define CONTROL_WARNING_MAX 1024	/* the W record's message about it */
-
-/* One sample of the history: everything but the interned tail. */
-struct history_entry {
-	uint64_t time_ns;
-	uint64_t period;
-	int32_t pid, tid, cpu;
-	uint32_t tail;
-};
-#define HISTORY_ENTRY_BYTES 32
-_Static_assert(sizeof(struct history_entry) == HISTORY_ENTRY_BYTES, "history entry grew");
-
-/* The interned "event TAB comm TAB kinds TAB stack" of an S record (its
- * text in range.strs, same id), and the cached verdict of the filters that
- * depend only on it. */
-struct tail {
-	uint32_t len;
-	uint32_t comm_off, comm_len, stack_off;
-	uint32_t event_len;
-	uint32_t verdict_gen;	/* tail_filters.gen the verdict is for */
-	uint8_t verdict;
-};
 
 struct regex_filter {
 	int on;
@@ -104,78 +81,32 @@ struct range {
 	size_t over_limit_len;			/* on a subject of this many bytes */
 	size_t folded_cap;
 
-	/* interned tails */
-	struct fp_strtab strs;	/* tail texts, id = index in tails */
-	struct tail *tails;
-	size_t ntails, captails;
-	/* the stack-id stream: upstream K id -> own tail id + 1 (0: undefined).
-	 * Downstream gets K records of the own ids, so replays keep working
-	 * whatever the upstream numbering (and a restarted source's). */
-	struct fp_tails up_defs;	/* the upstream K records */
-	uint32_t *up_tail;	/* up id -> own tail id + 1, 0: not interned yet */
-	size_t up_tail_cap;
+	/* interned tails and the upstream stack-id map. Downstream gets K
+	 * records of the own ids, so replays keep working whatever the
+	 * upstream numbering (and a restarted source's). */
+	struct fp_tailtab tt;
 	size_t out_defined;	/* own ids 0 .. out_defined-1 have gone out as K */
 
-	/* history ring */
-	struct history_entry *hist;
-	size_t hist_start, hist_len, hist_cap, hist_max;
+	struct fp_history hist;	/* the samples kept for replays */
 	int hist_warned;
 
 	struct fp_ctlfifo ctl;
 	ev_signal sig_hup;
 
-	uint64_t seen, passed, bad, hist_dropped, replays, replayed, regex_runs;
+	uint64_t seen, passed, bad, replays, replayed, regex_runs;
 };
 
-/* ---- tails ---------------------------------------------------------------- */
-
 /* The text of tail t. */
-static const char *tail_text(const struct range *r, const struct tail *t)
+static const char *tail_text(const struct range *r, const struct fp_tailtab_tail *t)
 {
-	return fp_strtab_str(&r->strs, (uint32_t)(t - r->tails), NULL);
-}
-
-/* Returns the id of a tail text ("event TAB comm TAB kinds TAB stack"),
- * interning it on first sight; offsets of its comm and stack given. */
-static uint32_t intern_tail_text(struct range *r, const char *text, size_t n, size_t event_n,
-				 size_t comm_off, size_t comm_n, size_t stack_off)
-{
-	int added;
-	uint32_t id = fp_strtab_intern(&r->strs, text, n, &added);
-	struct tail *t;
-
-	if (!added)
-		return id;
-	if (r->ntails == r->captails) {
-		r->captails = r->captails ? r->captails * 2 : TAILS_MIN;
-		r->tails = fp_xrealloc(r->tails, r->captails * sizeof *r->tails);
-	}
-	t = &r->tails[r->ntails++];
-	t->len = (uint32_t)n;
-	t->event_len = (uint32_t)event_n;
-	t->comm_off = (uint32_t)comm_off;
-	t->comm_len = (uint32_t)comm_n;
-	t->stack_off = (uint32_t)stack_off;
-	t->verdict_gen = 0;
-	t->verdict = 0;
-	return id;
-}
-
-/* The id of an S sample's tail: the end of its line from the event field on. */
-static uint32_t intern_tail(struct range *r, const char *line, size_t len,
-			    const struct fp_sample *s)
-{
-	const char *text = s->event.p;
-
-	return intern_tail_text(r, text, (size_t)(line + len - text), s->event.n,
-				(size_t)(s->comm.p - text), s->comm.n, (size_t)(s->stack.p - text));
+	return fp_tailtab_text(&r->tt, (uint32_t)(t - r->tt.tails));
 }
 
 /* ---- filters -------------------------------------------------------------- */
 
 /* Builds "comm;stack" (or "comm" for an empty stack), NUL-terminated;
  * its length in *len. */
-static const char *folded_form(struct range *r, const struct tail *t, size_t *len)
+static const char *folded_form(struct range *r, const struct fp_tailtab_tail *t, size_t *len)
 {
 	size_t stack_n = t->len - t->stack_off;
 	size_t need = t->comm_len + 1 + stack_n + 1;
@@ -211,7 +142,7 @@ static int regex_says(struct range *r, struct regex_filter *f, const char *s, si
 	return m == FP_REGEX_MATCH;
 }
 
-static int tail_passes(struct range *r, struct tail *t)
+static int tail_passes(struct range *r, struct fp_tailtab_tail *t)
 {
 	int ok = 1;
 
@@ -249,13 +180,13 @@ static int in_range(const struct range *r, uint64_t time_ns)
 	return 1;
 }
 
-static int sample_passes(struct range *r, const struct history_entry *h)
+static int sample_passes(struct range *r, const struct fp_history_entry *h)
 {
 	return in_range(r, h->time_ns) &&
 	       (!r->pid.on || fp_id_set_has(&r->pid, h->pid)) &&
 	       (!r->tid.on || fp_id_set_has(&r->tid, h->tid)) &&
 	       (!r->cpu.on || fp_id_set_has(&r->cpu, h->cpu)) &&
-	       tail_passes(r, &r->tails[h->tail]);
+	       tail_passes(r, &r->tt.tails[h->tail]);
 }
 
 static void update_tail_filters_on(struct range *r)
@@ -356,34 +287,27 @@ static int apply_command(struct range *r, const struct fp_rangectl_cmd *c,
 
 /* ---- output --------------------------------------------------------------- */
 
-/* The sample of h and tail t (the tail "event TAB comm TAB kinds TAB stack"
- * of a valid S record). */
-static void history_sample(const struct range *r, const struct history_entry *h,
-			   const struct tail *t, struct fp_sample *s)
+/* The sample of h (its tail's fields from the tail table). */
+static void history_sample(const struct range *r, const struct fp_history_entry *h,
+			   struct fp_sample *s)
 {
-	struct fp_str f[4];
-
 	*s = (struct fp_sample){
 		.time_ns = h->time_ns, .pid = h->pid, .tid = h->tid, .cpu = h->cpu,
 		.period = h->period,
 	};
-	fp_split_fields(tail_text(r, t), t->len, f, 4);
-	s->event = f[0];
-	s->comm = f[1];
-	s->kinds = f[2];
-	s->stack = f[3];
+	fp_tailtab_fields(&r->tt, h->tail, s);
 }
 
 /* A sample as the stack-id stream: the K records of the own ids up to its
  * tail's first (ids go out dense, 0, 1, 2, ..., as the protocol wants,
  * whatever order the tails are first selected in), then the P record. */
-static void write_tail_sample(struct range *r, struct fp_out *o, const struct history_entry *h)
+static void write_tail_sample(struct range *r, struct fp_out *o, const struct fp_history_entry *h)
 {
 	struct fp_sample s;
 
 	while (r->out_defined <= h->tail) {
-		const struct history_entry d = { .tail = (uint32_t)r->out_defined };
-		history_sample(r, &d, &r->tails[d.tail], &s);
+		const struct fp_history_entry d = { .tail = (uint32_t)r->out_defined };
+		history_sample(r, &d, &s);
 		fp_write_tail_def(fp_out_wr(o), d.tail, &s);
 		r->out_defined++;
 	}
@@ -397,7 +321,7 @@ static void write_tail_sample(struct range *r, struct fp_out *o, const struct hi
 /* A replayed sample: as P if its tail is defined downstream, else as the
  * S record it came as. */
 static void write_history_sample(struct range *r, struct fp_out *o,
-				 const struct history_entry *h, const struct tail *t)
+				 const struct fp_history_entry *h)
 {
 	struct fp_sample s;
 
@@ -405,7 +329,7 @@ static void write_history_sample(struct range *r, struct fp_out *o,
 		write_tail_sample(r, o, h);
 		return;
 	}
-	history_sample(r, h, t, &s);
+	history_sample(r, h, &s);
 	fp_write_sample(fp_out_wr(o), &s);
 }
 
@@ -493,13 +417,13 @@ static void replay(struct range *r)
 
 	r->replays++;
 	fp_write_reset(fp_out_wr(o));
-	for (size_t i = 0; i < r->hist_len; i++) {
-		const struct history_entry *h = &r->hist[(r->hist_start + i) % r->hist_cap];
+	for (size_t i = 0; i < r->hist.len; i++) {
+		const struct fp_history_entry *h = fp_history_at(&r->hist, i);
 
 		if (i % REPLAY_SIGNAL_CHECK == 0 && fp_signal_pending())
 			return;		/* the stage is ending: no C flush */
 		if (sample_passes(r, h)) {
-			write_history_sample(r, o, h, &r->tails[h->tail]);
+			write_history_sample(r, o, h);
 			r->replayed++;
 		}
 		if (r->over_limit)
@@ -516,35 +440,18 @@ static void replay(struct range *r)
 
 /* ---- input ---------------------------------------------------------------- */
 
-static void remember(struct range *r, const struct history_entry *h)
+static void remember(struct range *r, const struct fp_history_entry *h)
 {
-	if (!r->hist_max)
-		return;
-	if (r->hist_len == r->hist_cap && r->hist_cap < r->hist_max) {
-		/* Not wrapped yet: the ring only wraps at its final size. */
-		size_t cap = r->hist_cap ? r->hist_cap * 2 : HISTORY_INITIAL;
-
-		r->hist_cap = cap < r->hist_max ? cap : r->hist_max;
-		r->hist = fp_xrealloc(r->hist, r->hist_cap * sizeof *r->hist);
+	if (fp_history_add(&r->hist, h) && !r->hist_warned) {
+		fp_pump_warn(r->pump, "history full (%zu samples): oldest samples dropped, "
+			     "replays after a range change miss them (see --history)", r->hist.max);
+		r->hist_warned = 1;
 	}
-	if (r->hist_len == r->hist_cap) {
-		r->hist[r->hist_start] = *h;
-		r->hist_start = (r->hist_start + 1) % r->hist_cap;
-		r->hist_dropped++;
-		if (!r->hist_warned) {
-			fp_pump_warn(r->pump, "history full (%zu samples): oldest samples dropped, "
-				     "replays after a range change miss them (see --history)",
-				     r->hist_max);
-			r->hist_warned = 1;
-		}
-		return;
-	}
-	r->hist[(r->hist_start + r->hist_len++) % r->hist_cap] = *h;
 }
 
 /* A valid sample whose tail is interned: kept, and passed on if it is
  * selected (the S line as it came, or a P of the own tail id). */
-static void take_sample(struct range *r, const struct history_entry *h, const char *line,
+static void take_sample(struct range *r, const struct fp_history_entry *h, const char *line,
 			size_t len, int as_tail_ref)
 {
 	r->seen++;
@@ -573,63 +480,42 @@ static void on_sample(struct range *r, const char *line, size_t len)
 			     "see PROTOCOL.md): dropped");
 		return;
 	}
-	const struct history_entry h = {
+	const struct fp_history_entry h = {
 		.time_ns = s.time_ns, .period = s.period,
 		.pid = (int32_t)s.pid, .tid = (int32_t)s.tid, .cpu = (int32_t)s.cpu,
-		.tail = intern_tail(r, line, len, &s),
+		.tail = fp_tailtab_intern_sample(&r->tt, line, len, &s),
 	};
 	take_sample(r, &h, line, len, 0);
 }
 
-/* K: the upstream id now names this tail (interned like an S record's).
- * Not passed on: downstream gets the K of the own id before its first P. */
 /* K: kept by its upstream id; its tail is interned at its first sample
  * (so unique_stacks counts the tails of samples, as with S records). Not
  * passed on: downstream gets the K of the own id before its first P. */
 static void on_tail(struct range *r, const char *line, size_t len)
 {
-	struct fp_tail_def d;
-	int err = fp_tail_def_parse(line, len, &d) < 0 ? FP_TAILS_MALFORMED
-							: fp_tails_define(&r->up_defs, &d);
+	int err = fp_tailtab_define_line(&r->tt, line, len);
 
 	if (err) {
 		r->bad++;
 		fp_pump_warn(r->pump, "%s", fp_tails_problem(err));
-		return;
 	}
-	if (d.id >= r->up_tail_cap) {
-		size_t cap = r->up_tail_cap ? r->up_tail_cap : TAILS_MIN;
-		while (cap <= d.id)
-			cap *= 2;
-		r->up_tail = fp_xrealloc(r->up_tail, cap * sizeof *r->up_tail);
-		memset(r->up_tail + r->up_tail_cap, 0, (cap - r->up_tail_cap) * sizeof *r->up_tail);
-		r->up_tail_cap = cap;
-	}
-	r->up_tail[d.id] = 0;	/* (re)defined: interned at its next sample */
 }
 
 static void on_tail_sample(struct range *r, const char *line, size_t len)
 {
 	struct fp_tail_ref ref;
-	struct fp_sample s;
-	int err = fp_tail_ref_parse(line, len, &ref) < 0 ? FP_TAILS_MALFORMED
-							 : fp_tails_sample(&r->up_defs, &ref, &s);
+	uint32_t id;
+	int err = fp_tailtab_ref_line(&r->tt, line, len, &ref, &id);
 
 	if (err) {
 		r->bad++;
 		fp_pump_warn(r->pump, "%s", fp_tails_problem(err));
 		return;
 	}
-	if (!r->up_tail[ref.id]) {
-		const char *text = s.event.p;
-		r->up_tail[ref.id] = intern_tail_text(r, text, (size_t)(s.stack.p + s.stack.n - text),
-						      s.event.n, (size_t)(s.comm.p - text), s.comm.n,
-						      (size_t)(s.stack.p - text)) + 1;
-	}
-	const struct history_entry h = {
+	const struct fp_history_entry h = {
 		.time_ns = ref.time_ns, .period = ref.period,
 		.pid = (int32_t)ref.pid, .tid = (int32_t)ref.tid, .cpu = (int32_t)ref.cpu,
-		.tail = r->up_tail[ref.id] - 1,
+		.tail = id,
 	};
 	take_sample(r, &h, line, len, 1);
 }
@@ -685,7 +571,7 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 		break;
 	case FP_REC_CONTROL:
 		if (fp_control_parse(line, len, &c) == 0 && c.kind == FP_CTL_RESET)
-			r->hist_start = r->hist_len = 0;	/* upstream re-sends */
+			fp_history_clear(&r->hist);	/* upstream re-sends */
 		break;
 	default:
 		break;
@@ -697,8 +583,8 @@ static void on_eof(struct fp_pump *p)
 {
 	struct range *r = p->ctx;
 	const struct fp_stat stats[] = {
-		{ "seen", r->seen }, { "passed", r->passed }, { "history", r->hist_len },
-		{ "unique_stacks", r->ntails }, { "history_dropped", r->hist_dropped },
+		{ "seen", r->seen }, { "passed", r->passed }, { "history", r->hist.len },
+		{ "unique_stacks", r->tt.ntails }, { "history_dropped", r->hist.dropped },
 		{ "replays", r->replays }, { "replayed", r->replayed }, { "bad", r->bad },
 		{ "regex_runs", r->regex_runs },
 		{ "too_long", p->lines_too_long },	/* only when some line was */
@@ -847,7 +733,7 @@ static void opt_event(void *ctx, const char *opt, const char *arg)
 
 int main(int argc, char **argv)
 {
-	struct range r = { .gen = 1, .hist_max = HISTORY_DEFAULT,
+	struct range r = { .gen = 1,
 			   .include = { .word = "include" }, .exclude = { .word = "exclude" } };
 	struct fp_pump p;
 	const char *name = "range";
@@ -863,17 +749,16 @@ int main(int argc, char **argv)
 		{ "event", FP_OPT_FN, .fn = opt_event },
 		{ "include", FP_OPT_FN, .fn = opt_command },
 		{ "exclude", FP_OPT_FN, .fn = opt_command },
-		{ "history", FP_OPT_U64, &hist_max, .max = SIZE_MAX / HISTORY_ENTRY_BYTES },
+		{ "history", FP_OPT_U64, &hist_max, .max = SIZE_MAX / FP_HISTORY_ENTRY_BYTES },
 		{ "control", FP_OPT_STR, &r.ctl.path },
 		{ "name", FP_OPT_STR, &name },
 		{ NULL },
 	};
 
 	fp_set_prog(argv[0]);
-	fp_strtab_init(&r.strs);
-	fp_tails_init(&r.up_defs);
+	fp_tailtab_init(&r.tt);
 	fp_opts_parse(argc, argv, options, USAGE, 0, &r);
-	r.hist_max = (size_t)hist_max;
+	r.hist.max = (size_t)hist_max;
 	if (r.has_from && r.has_to && r.from_ns > r.to_ns)
 		fp_die(FP_EXIT_USAGE, "--from is after --to");
 	if (r.comms)
@@ -902,10 +787,7 @@ int main(int argc, char **argv)
 	fp_ctlfifo_close(&r.ctl, p.loop);
 	clear_filters(&r);
 	free(r.folded);
-	free(r.hist);
-	free(r.tails);
-	fp_strtab_free(&r.strs);
-	fp_tails_free(&r.up_defs);
-	free(r.up_tail);
+	fp_history_free(&r.hist);
+	fp_tailtab_free(&r.tt);
 	return rc;
 }
