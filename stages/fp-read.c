@@ -74,6 +74,7 @@
 #include "fp_io.h"
 #include "fp_opts.h"
 #include "fp_perfparse.h"
+#include "fp_quote.h"
 #include "fp_record.h"
 #include "fp_tails.h"
 #include "fp_recording.h"
@@ -89,12 +90,11 @@
 #define BAD_LINES_BEFORE_GIVING_UP 10
 /* How much of a bad line a message quotes (input bytes). */
 #define EXCERPT_MAX 40
-/* A quoted byte takes at most 4 characters (\xHH); quotes and "..." */
-#define EXCERPT_CAP (4 * EXCERPT_MAX + 8)
+#define EXCERPT_CAP FP_QUOTE_CAP(EXCERPT_MAX)
 #define MSG_MAX 512
 /* How much of the input's name messages show (bytes before escaping). */
 #define NAME_SHOWN_MAX 200
-#define NAME_CAP (4 * NAME_SHOWN_MAX + 8)
+#define NAME_CAP FP_QUOTE_CAP(NAME_SHOWN_MAX)
 #define EXPECTED_EVENT_LINE "expected a perf script event line " \
 	"(comm pid/tid [cpu] secs.frac: [period] [event:])"
 
@@ -149,63 +149,10 @@ struct reader {
 	int events_written;
 };
 
-/* Copies bytes for a message: printable ASCII as is, `"` and `\` escaped,
- * every other byte (control bytes, TAB, >= 0x80) as \xHH, so a binary file
- * never puts raw bytes on a terminal nor a TAB or LF into a W record.
- * dst has room for 4 * n + 1; returns the length written. */
-static size_t escape_bytes(char *dst, const char *src, size_t n)
-{
-	static const char hex[] = "0123456789abcdef";
-	size_t j = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)src[i];
-
-		if (c == '"' || c == '\\') {
-			dst[j++] = '\\';
-			dst[j++] = (char)c;
-		} else if (c >= 0x20 && c < 0x7f) {
-			dst[j++] = (char)c;
-		} else {
-			dst[j++] = '\\';
-			dst[j++] = 'x';
-			dst[j++] = hex[c >> 4];
-			dst[j++] = hex[c & 0xf];
-		}
-	}
-	dst[j] = '\0';
-	return j;
-}
-
-/* Quotes at most EXCERPT_MAX bytes of a line: "..." with escapes, then ...
- * if the line is longer. dst has EXCERPT_CAP bytes. */
-static void excerpt(char *dst, const char *line, size_t len)
-{
-	size_t n = len < EXCERPT_MAX ? len : EXCERPT_MAX, j = 0;
-
-	dst[j++] = '"';
-	j += escape_bytes(dst + j, line, n);
-	dst[j++] = '"';
-	if (n < len) {
-		memcpy(dst + j, "...", 3);
-		j += 3;
-	}
-	dst[j] = '\0';
-}
-
 /* The input's name as messages show it (escaped, cut). dst: NAME_CAP. */
 static const char *shown_name(const struct reader *r, char *dst)
 {
-	const char *name = r->pump.in_name;
-	size_t n = strlen(name);
-
-	if (n <= NAME_SHOWN_MAX) {
-		escape_bytes(dst, name, n);
-	} else {
-		size_t j = escape_bytes(dst, name, NAME_SHOWN_MAX);
-		memcpy(dst + j, "...", 4);
-	}
-	return dst;
+	return fp_quote_name(dst, r->pump.in_name, NAME_SHOWN_MAX);
 }
 
 /* `prog: FILE:LINE: msg` on stderr in one write (stages share stderr). */
@@ -380,7 +327,7 @@ static void on_problem(void *ctx, enum fp_perf_problem what, const char *line, s
 
 	switch (what) {
 	case FP_PERF_BAD_LINE:
-		excerpt(ex, line, len);
+		fp_quote_excerpt(ex, line, len, EXCERPT_MAX);
 		if (r->parser.st.bad_lines == 1)
 			memcpy(r->first_bad, ex, sizeof ex);
 		reader_warn(r, WARN_BAD_LINE, EXPECTED_EVENT_LINE ", a frame line "
