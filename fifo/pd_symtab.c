@@ -1,0 +1,209 @@
+/* pd_symtab.c: a DSO's symbol table prepared the way perf prepares its
+ * own (symbols__fixup_end, symbols__fixup_duplicate, choose_best_symbol),
+ * and the address lookup on it (pd_dso_find). Internal to pd_symbols.c,
+ * which reads the tables (pd_symtab.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <gelf.h>
+#include <libiberty/demangle.h>
+
+#include "fp_error.h"
+#include "pd_symbols.h"
+#include "pd_symtab.h"
+
+#define PAGE 4096u
+#define ROUNDUP_PAGE(x) (((x) + PAGE - 1) & ~(uint64_t)(PAGE - 1))
+
+static size_t underscores(const char *s)
+{
+	size_t n = 0;
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* Only Itanium C++ (_Z) and Rust v0 (_R) names demangle: the others are
+ * not handed to the demangler (it would try every scheme on each). */
+static int is_mangled(const char *name)
+{
+	return name[0] == '_' && (name[1] == 'Z' || name[1] == 'R');
+}
+
+/* perf's choose_best_symbol: 1 if a is kept over b. perf compares the
+ * names it shows, demangled: so does this (only for symbols that share an
+ * address, which are few). */
+static int better(const struct pd_sym *a, const struct pd_sym *b, int demangle)
+{
+	uint64_t la = a->end - a->start, lb = b->end - b->start;
+	if (lb == 0 && la > 0) return 1;
+	if (la == 0 && lb > 0) return 0;
+	int wa = a->binding == STB_WEAK, wb = b->binding == STB_WEAK;
+	if (wb && !wa) return 1;
+	if (wa && !wb) return 0;
+	int ga = a->binding == STB_GLOBAL, gb = b->binding == STB_GLOBAL;
+	if (ga && !gb) return 1;
+	if (gb && !ga) return 0;
+	if (strcmp(a->name, b->name) == 0)	/* .symtab and .dynsym: one name */
+		return 1;
+	char *da = demangle && !a->plain && is_mangled(a->name) ?
+		   cplus_demangle(a->name, DMGL_NO_OPTS) : NULL;
+	char *db = demangle && !b->plain && is_mangled(b->name) ?
+		   cplus_demangle(b->name, DMGL_NO_OPTS) : NULL;
+	const char *sa = da ? da : a->name, *sb = db ? db : b->name;
+	size_t ua = underscores(sa), ub = underscores(sb);
+	size_t na = strlen(sa), nb = strlen(sb);
+	free(da);
+	free(db);
+	if (ub > ua) return 1;
+	if (ua > ub) return 0;
+	if (na > nb) return 1;
+	if (na < nb) return 0;
+	return 1;
+}
+
+struct sort_key {
+	uint64_t start;
+	uint64_t index;		/* reading order: the tie-break (stable) */
+};
+
+#define RADIX_BITS 16
+#define RADIX_SIZE (1u << RADIX_BITS)
+#define RADIX_PASSES (64 / RADIX_BITS)
+
+/* Stable LSD radix sort of k[0..n) by start (ties stay in reading order):
+ * a few linear passes instead of n log n indirect compares (qsort was the
+ * largest cost of loading a big table). A digit all keys share is skipped. */
+static void radix_sort_keys(struct sort_key *k, size_t n)
+{
+	struct sort_key *tmp = fp_xmalloc(n * sizeof *tmp);
+	size_t *count = fp_xmalloc(RADIX_SIZE * sizeof *count);
+
+	for (unsigned pass = 0; pass < RADIX_PASSES; pass++) {
+		unsigned shift = pass * RADIX_BITS;
+		memset(count, 0, RADIX_SIZE * sizeof *count);
+		for (size_t j = 0; j < n; j++)
+			count[(k[j].start >> shift) & (RADIX_SIZE - 1)]++;
+		if (count[(k[0].start >> shift) & (RADIX_SIZE - 1)] == n)
+			continue;	/* every key has this digit */
+		size_t sum = 0;
+		for (size_t b = 0; b < RADIX_SIZE; b++) {
+			size_t c = count[b];
+			count[b] = sum;
+			sum += c;
+		}
+		for (size_t j = 0; j < n; j++)
+			tmp[count[(k[j].start >> shift) & (RADIX_SIZE - 1)]++] = k[j];
+		memcpy(k, tmp, n * sizeof *k);
+	}
+	free(count);
+	free(tmp);
+}
+
+/* Sorts the table by start, ties in reading order. Sorts 16-byte keys,
+ * then moves each symbol once: cheaper than sorting the symbols. */
+static void sort_table(struct pd_dso *d)
+{
+	size_t i = 1;
+
+	while (i < d->nsyms && d->syms[i - 1].start <= d->syms[i].start)
+		i++;
+	if (i >= d->nsyms)
+		return;		/* kallsyms and most .symtab: sorted already */
+	struct sort_key *k = fp_xmalloc(d->nsyms * sizeof *k);
+	for (size_t j = 0; j < d->nsyms; j++) {
+		k[j].start = d->syms[j].start;
+		k[j].index = j;
+	}
+	radix_sort_keys(k, d->nsyms);
+	struct pd_sym *sorted = fp_xmalloc(d->nsyms * sizeof *sorted);
+	for (size_t j = 0; j < d->nsyms; j++)
+		sorted[j] = d->syms[k[j].index];
+	free(k);
+	free(d->syms);
+	d->syms = sorted;
+	d->syms_cap = d->nsyms;
+}
+
+/* max_end[i]: the furthest end of syms[0..i], for pd_dso_find. */
+static void index_ends(struct pd_dso *d)
+{
+	free(d->max_end);
+	d->max_end = fp_xmalloc((d->nsyms ? d->nsyms : 1) * sizeof *d->max_end);
+	for (size_t i = 0; i < d->nsyms; i++)
+		d->max_end[i] = i && d->max_end[i - 1] > d->syms[i].end ? d->max_end[i - 1]
+									 : d->syms[i].end;
+}
+
+void pd_symtab_index(struct pd_dso *d)
+{
+	sort_table(d);
+	index_ends(d);
+}
+
+/* symbols__fixup_end, then symbols__fixup_duplicate. Kallsyms symbols
+ * have no size; module symbols carry their [module] after a TAB. */
+void pd_symtab_fixup(struct pd_dso *d, int kallsyms)
+{
+	if (!d->nsyms)
+		return;
+	sort_table(d);
+	for (size_t i = 0; i + 1 < d->nsyms; i++) {
+		struct pd_sym *prev = &d->syms[i], *curr = &d->syms[i + 1];
+		if (prev->end != prev->start)
+			continue;
+		if (kallsyms && (!strchr(prev->name, '\t') != !strchr(curr->name, '\t')))
+			prev->end = ROUNDUP_PAGE(prev->end + PAGE);
+		else
+			prev->end = curr->start;
+	}
+	struct pd_sym *last = &d->syms[d->nsyms - 1];
+	if (last->end == last->start)
+		last->end = ROUNDUP_PAGE(last->start) + PAGE;
+	size_t out = 0;
+	for (size_t i = 0; i < d->nsyms; i++) {
+		if (out && d->syms[out - 1].start == d->syms[i].start) {
+			if (!better(&d->syms[out - 1], &d->syms[i], !kallsyms))
+				d->syms[out - 1] = d->syms[i];
+			continue;
+		}
+		d->syms[out++] = d->syms[i];
+	}
+	d->nsyms = out;
+	index_ends(d);
+}
+
+void pd_dso_fixup(struct pd_dso *d)
+{
+	pd_symtab_fixup(d, 0);
+}
+
+const struct pd_sym *pd_dso_find(struct pd_dso *d, uint64_t addr)
+{
+	if (!d->loaded)
+		pd_dso_load(d);
+	size_t lo = 0, hi = d->nsyms;
+	while (lo < hi) {		/* first symbol starting after addr */
+		size_t mid = lo + (hi - lo) / 2;
+		if (d->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	/* Of several symbols covering addr (a zero-size label extended over
+	 * the rest of its function, _init over the PLT entries added after
+	 * perf's fixups), the earliest: perf's red-black tree lookup meets
+	 * the earlier, earlier inserted symbol first. max_end bounds the walk. */
+	const struct pd_sym *found = NULL;
+	for (size_t i = lo; i-- > 0;) {
+		const struct pd_sym *s = &d->syms[i];
+		if ((addr < s->end || addr == s->start) && !(found && found->plt))
+			found = s;	/* a PLT entry wins over _init reaching over it */
+		if (!i || d->max_end[i - 1] <= addr)
+			break;
+	}
+	return found;
+}
