@@ -7,7 +7,6 @@
 #include "fp_tails.h"
 
 #define TAILS_MIN 1024
-#define TEXT_MIN (64u << 10)
 
 void fp_tails_init(struct fp_tails *t)
 {
@@ -17,23 +16,8 @@ void fp_tails_init(struct fp_tails *t)
 void fp_tails_free(struct fp_tails *t)
 {
 	free(t->v);
-	free(t->text);
+	fp_wmem_free(&t->text);
 	memset(t, 0, sizeof *t);
-}
-
-static size_t text_add(struct fp_tails *t, const char *p, size_t n)
-{
-	if (t->text_cap - t->text_len < n) {
-		size_t cap = t->text_cap ? t->text_cap : TEXT_MIN;
-		while (cap - t->text_len < n)
-			cap *= 2;
-		t->text = fp_xrealloc(t->text, cap);
-		t->text_cap = cap;
-	}
-	size_t off = t->text_len;
-	memcpy(t->text + off, p, n);
-	t->text_len += n;
-	return off;
 }
 
 int fp_tails_define(struct fp_tails *t, const struct fp_tail_def *d)
@@ -53,7 +37,8 @@ int fp_tails_define(struct fp_tails *t, const struct fp_tail_def *d)
 		t->redefined++;	/* the old text stays in the arena: bounded by input */
 	else
 		t->defined++;
-	sl->off = text_add(t, base, d->text.n);
+	sl->off = t->text.len;	/* the arena: the memory writer's buffer */
+	fp_wmem_add(&t->text, base, d->text.n);
 	sl->event_n = (uint32_t)d->event.n;
 	sl->comm_off = (uint32_t)(d->comm.p - base);
 	sl->comm_n = (uint32_t)d->comm.n;
@@ -79,7 +64,7 @@ int fp_tails_sample(const struct fp_tails *t, const struct fp_tail_ref *r, struc
 	if (r->id >= t->n || !t->v[r->id].defined)
 		return FP_TAILS_UNDEFINED;
 	const struct fp_tail_slot *sl = &t->v[r->id];
-	const char *base = t->text + sl->off;
+	const char *base = t->text.p + sl->off;
 	s->time_ns = r->time_ns;
 	s->pid = r->pid;
 	s->tid = r->tid;

@@ -37,8 +37,7 @@ struct fp_tail_slot {
 struct fp_tails {
 	struct fp_tail_slot *v;
 	size_t n, cap;		/* ids 0 .. n-1 have a slot */
-	char *text;
-	size_t text_len, text_cap;
+	struct fp_wmem text;	/* the K tails' text, slots point into it */
 	uint64_t defined, redefined;
 };
 
