@@ -13,6 +13,7 @@
 #include "fp_hash.h"
 #include "fp_record.h"
 #include "pd_inline.h"
+#include "pd_symbols.h"
 
 #define CACHE_MIN 1024
 #define IDS_MIN 4096
@@ -44,15 +45,6 @@ struct pd_inline {
 	struct pd_inline_stats st;
 };
 
-static char *debuginfo_path;
-
-static const Dwfl_Callbacks offline_callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
-	.debuginfo_path = &debuginfo_path,
-};
-
 /* ---- a dso's DWARF ----------------------------------------------------------- */
 
 static struct in_dso *dso_state(struct pd_inline *in, const struct pd_dso *d)
@@ -67,7 +59,7 @@ static struct in_dso *dso_state(struct pd_inline *in, const struct pd_dso *d)
 	if (s->tried)
 		return s->mod ? s : NULL;
 	s->tried = 1;
-	if (!d->path || !(s->dwfl = dwfl_begin(&offline_callbacks)))
+	if (!d->path || !(s->dwfl = pd_dwfl_offline()))
 		return NULL;
 	Dwfl_Module *mod = dwfl_report_elf(s->dwfl, d->name, d->path, -1, 0, false);
 	dwfl_report_end(s->dwfl, NULL, NULL);

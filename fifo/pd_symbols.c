@@ -86,6 +86,11 @@ static const Dwfl_Callbacks offline_callbacks = {
 	.debuginfo_path = &debuginfo_path,
 };
 
+Dwfl *pd_dwfl_offline(void)
+{
+	return dwfl_begin(&offline_callbacks);
+}
+
 /* What keep_symbol needs of a section, looked up once per section (not
  * once per symbol): SCN_UNKNOWN until then. */
 enum { SCN_UNKNOWN, SCN_SKIP, SCN_ALLOC, SCN_ALLOC_TEXT_DATA };
@@ -304,7 +309,7 @@ static int same_build_id(const struct pd_dso *d, Dwfl_Module *m)
 /* Opens path as a dwfl module; 0 with *dw set, or -1 (errno or -2: other build). */
 static int open_elf(struct pd_dso *d, const char *path, int fd, Dwfl **dwp, Dwfl_Module **mp)
 {
-	Dwfl *dw = dwfl_begin(&offline_callbacks);
+	Dwfl *dw = pd_dwfl_offline();
 	if (!dw) {
 		close(fd);
 		return -1;

@@ -86,6 +86,10 @@ void pd_dso_preload(struct pd_dso *d);
 const struct pd_sym *pd_dso_find(struct pd_dso *d, uint64_t addr);
 /* ELF: file offset -> virtual address through the PT_LOAD segments. */
 uint64_t pd_dso_vaddr(const struct pd_dso *d, uint64_t offset);
+/* A libdwfl session for ELF files reported by path (dwfl_report_elf), their
+ * debug files found the standard way (build-id, .gnu_debuglink, under
+ * /usr/lib/debug); NULL if libdwfl fails. End it with dwfl_end. */
+struct Dwfl *pd_dwfl_offline(void);
 /* Adds a symbol (kernel BPF programs from KSYMBOL). */
 void pd_dso_add_sym(struct pd_dso *d, uint64_t start, uint64_t end, const char *name,
 		    size_t len);
