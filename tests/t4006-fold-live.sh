@@ -22,7 +22,9 @@ start_live() {
 	{ fp-fold --interval 50 "$@" <in >out 2>err & echo $! >pid; } &&
 	exec 3>in
 }
-stop_live() { exec 3>&-; kill "$(cat pid)" 2>/dev/null; }
+# Reaps fp-fold: killed, it still writes its final snapshot, which must
+# reach this test's out before the next test empties out and starts its own.
+stop_live() { exec 3>&-; kill "$(cat pid)" 2>/dev/null; wait "$(cat pid)" 2>/dev/null; }
 
 test_expect_success 'live: a snapshot follows new samples within the interval' '
 	start_live && test_when_finished stop_live &&
