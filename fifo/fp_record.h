@@ -9,8 +9,10 @@
  *
  * Calling sequence of a filter stage:
  *
- *	switch (fp_record_tag(line, &len)) {   // the CR rule applied to len
- *	case FP_REC_SAMPLE: if (fp_sample_parse(line, len, &s) < 0) ...
+ *	tag = fp_record_tag(line, &len);       // the CR rule applied to len
+ *	if (fp_sample_records(&handlers, ctx, tag, line, len))  // S, K, P
+ *		return;
+ *	switch (tag) {
  *	case FP_REC_HEADER: fp_header_require(line, len, in_name, lineno);
  *	case FP_REC_CONTROL: fp_control_parse(line, len, &c);
  *		if (c.kind == FP_CTL_RESET) ...
@@ -107,6 +109,35 @@ enum fp_rec {
  * passes the record on passes it without the CR. A one-letter tag is the
  * whole first field: "S" or "S TAB ..." is a sample, "Sx ..." is unknown. */
 enum fp_rec fp_record_tag(const char *line, size_t *len);
+
+/* The records that carry samples: S, and the stack-id stream's K and P
+ * (fifo/PROTOCOL.md). A stage that takes samples names its handler of each
+ * in a static const table and gives every record to fp_sample_records first:
+ * 1 if it was one of them (handled), 0 if not. Inline, and with the table a
+ * constant the calls are direct: this is the per-record path. */
+struct fp_sample_handlers {
+	void (*sample)(void *ctx, const char *line, size_t len);	/* S */
+	void (*tail)(void *ctx, const char *line, size_t len);	/* K */
+	void (*tail_sample)(void *ctx, const char *line, size_t len);	/* P */
+};
+
+static inline int fp_sample_records(const struct fp_sample_handlers *h, void *ctx,
+				    enum fp_rec tag, const char *line, size_t len)
+{
+	switch (tag) {
+	case FP_REC_SAMPLE:
+		h->sample(ctx, line, len);
+		return 1;
+	case FP_REC_TAIL:
+		h->tail(ctx, line, len);
+		return 1;
+	case FP_REC_TAIL_SAMPLE:
+		h->tail_sample(ctx, line, len);
+		return 1;
+	default:
+		return 0;
+	}
+}
 
 /* Passes a record on unchanged: line[0..len) and its LF. */
 void fp_write_line(struct fp_wr w, const char *line, size_t len);

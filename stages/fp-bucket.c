@@ -450,8 +450,9 @@ static void count_and_pass(struct bucket *b, const struct fp_sample *s, const ch
 	fp_write_line(fp_out_wr(&b->pump->out), line, len);
 }
 
-static void on_sample(struct bucket *b, const char *line, size_t len)
+static void on_sample(void *ctx, const char *line, size_t len)
 {
+	struct bucket *b = ctx;
 	struct fp_sample s;
 
 	if (fp_sample_parse(line, len, &s) < 0) {
@@ -465,8 +466,9 @@ static void on_sample(struct bucket *b, const char *line, size_t len)
 
 /* The stack-id stream: K records are kept and passed on, P records are
  * samples. */
-static void on_tail(struct bucket *b, const char *line, size_t len)
+static void on_tail(void *ctx, const char *line, size_t len)
 {
+	struct bucket *b = ctx;
 	struct fp_tail_def d;
 	int err = fp_tail_def_parse(line, len, &d) < 0 ? FP_TAILS_MALFORMED
 							: fp_tails_define(&b->tails, &d);
@@ -481,8 +483,9 @@ static void on_tail(struct bucket *b, const char *line, size_t len)
 	fp_write_line(fp_out_wr(&b->pump->out), line, len);
 }
 
-static void on_tail_sample(struct bucket *b, const char *line, size_t len)
+static void on_tail_sample(void *ctx, const char *line, size_t len)
 {
+	struct bucket *b = ctx;
 	struct fp_sample s;
 	uint32_t tail;
 	int err = fp_tails_sample_line(&b->tails, line, len, &s, &tail);
@@ -515,20 +518,19 @@ static void on_control(struct bucket *b, const char *line, size_t len)
 	}
 }
 
+static const struct fp_sample_handlers sample_handlers = {
+	.sample = on_sample, .tail = on_tail, .tail_sample = on_tail_sample,
+};
+
 static void on_line(struct fp_pump *p, char *line, size_t len)
 {
 	struct bucket *b = p->ctx;
 
-	switch (fp_record_tag(line, &len)) {
-	case FP_REC_SAMPLE:
-		on_sample(b, line, len);
+	enum fp_rec tag = fp_record_tag(line, &len);
+
+	if (fp_sample_records(&sample_handlers, b, tag, line, len))
 		return;
-	case FP_REC_TAIL:
-		on_tail(b, line, len);
-		return;
-	case FP_REC_TAIL_SAMPLE:
-		on_tail_sample(b, line, len);
-		return;
+	switch (tag) {
 	case FP_REC_HEADER:
 		fp_header_require(line, len, p->in_name, p->lineno);
 		break;

@@ -291,8 +291,9 @@ static void fold_parsed(struct fold_state *st, const struct fp_sample *s, uint32
 		pass_sample(st, s, id, added, count);
 }
 
-static void fold_sample(struct fold_state *st, const char *line, size_t len)
+static void fold_sample(void *ctx, const char *line, size_t len)
 {
+	struct fold_state *st = ctx;
 	struct fp_sample s;
 
 	if (fp_sample_parse(line, len, &s) != 0) {
@@ -305,8 +306,9 @@ static void fold_sample(struct fold_state *st, const char *line, size_t len)
 
 /* The stack-id stream: K records define tails (consumed: what follows fold
  * sees D and R), P records are samples. */
-static void on_tail(struct fold_state *st, const char *line, size_t len)
+static void on_tail(void *ctx, const char *line, size_t len)
 {
+	struct fold_state *st = ctx;
 	struct fp_tail_def d;
 	int err = fp_tail_def_parse(line, len, &d) < 0 ? FP_TAILS_MALFORMED
 							: fp_tails_define(&st->tails, &d);
@@ -320,8 +322,9 @@ static void on_tail(struct fold_state *st, const char *line, size_t len)
 		st->tail_fold[d.id] = 0;	/* a new definition of the id */
 }
 
-static void on_tail_sample(struct fold_state *st, const char *line, size_t len)
+static void on_tail_sample(void *ctx, const char *line, size_t len)
 {
+	struct fold_state *st = ctx;
 	struct fp_sample s;
 	uint32_t tail;
 	int err = fp_tails_sample_line(&st->tails, line, len, &s, &tail);
@@ -409,21 +412,20 @@ static void default_event(struct fold_state *st, const struct fp_control *c)
 	st->event_defaulted = 1;
 }
 
+static const struct fp_sample_handlers sample_handlers = {
+	.sample = fold_sample, .tail = on_tail, .tail_sample = on_tail_sample,
+};
+
 static void on_line(struct fp_pump *p, char *line, size_t len)
 {
 	struct fold_state *st = p->ctx;
 	struct fp_control c;
 
-	switch (fp_record_tag(line, &len)) {
-	case FP_REC_SAMPLE:
-		fold_sample(st, line, len);
+	enum fp_rec tag = fp_record_tag(line, &len);
+
+	if (fp_sample_records(&sample_handlers, st, tag, line, len))
 		return;
-	case FP_REC_TAIL:
-		on_tail(st, line, len);
-		return;
-	case FP_REC_TAIL_SAMPLE:
-		on_tail_sample(st, line, len);
-		return;
+	switch (tag) {
 	case FP_REC_CONTROL:
 		if (fp_control_parse(line, len, &c) < 0)
 			break;

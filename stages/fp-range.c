@@ -470,8 +470,9 @@ static void take_sample(struct range *r, const struct fp_history_entry *h, const
 	regex_over_limit(r);
 }
 
-static void on_sample(struct range *r, const char *line, size_t len)
+static void on_sample(void *ctx, const char *line, size_t len)
 {
+	struct range *r = ctx;
 	struct fp_sample s;
 
 	if (fp_sample_parse(line, len, &s) < 0) {
@@ -491,8 +492,9 @@ static void on_sample(struct range *r, const char *line, size_t len)
 /* K: kept by its upstream id; its tail is interned at its first sample
  * (so unique_stacks counts the tails of samples, as with S records). Not
  * passed on: downstream gets the K of the own id before its first P. */
-static void on_tail(struct range *r, const char *line, size_t len)
+static void on_tail(void *ctx, const char *line, size_t len)
 {
+	struct range *r = ctx;
 	int err = fp_tailtab_define_line(&r->tt, line, len);
 
 	if (err) {
@@ -501,8 +503,9 @@ static void on_tail(struct range *r, const char *line, size_t len)
 	}
 }
 
-static void on_tail_sample(struct range *r, const char *line, size_t len)
+static void on_tail_sample(void *ctx, const char *line, size_t len)
 {
+	struct range *r = ctx;
 	struct fp_tail_ref ref;
 	uint32_t id;
 	int err = fp_tailtab_ref_line(&r->tt, line, len, &ref, &id);
@@ -544,22 +547,21 @@ static void on_geometry(struct range *r, const char *line, size_t len)
 	r->have_base = 1;
 }
 
+static const struct fp_sample_handlers sample_handlers = {
+	.sample = on_sample, .tail = on_tail, .tail_sample = on_tail_sample,
+};
+
 static void on_line(struct fp_pump *p, char *line, size_t len)
 {
 	struct range *r = p->ctx;
 	struct fp_control c;
 	size_t replays;
 
-	switch (fp_record_tag(line, &len)) {
-	case FP_REC_SAMPLE:
-		on_sample(r, line, len);
+	enum fp_rec tag = fp_record_tag(line, &len);
+
+	if (fp_sample_records(&sample_handlers, r, tag, line, len))
 		return;
-	case FP_REC_TAIL:
-		on_tail(r, line, len);
-		return;
-	case FP_REC_TAIL_SAMPLE:
-		on_tail_sample(r, line, len);
-		return;
+	switch (tag) {
 	case FP_REC_GEOMETRY:
 		replays = r->replays;
 		on_geometry(r, line, len);
