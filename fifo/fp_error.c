@@ -133,6 +133,19 @@ void *fp_xgrow(void *p, size_t *cap, size_t need, size_t size, size_t min)
 	return fp_xrealloc(p, c * size);
 }
 
+void *fp_xgrow_zeroed(void *p, size_t *n, size_t need, size_t size)
+{
+	if (need <= *n)
+		return p;
+	if (need > SIZE_MAX / 2 / size)
+		fp_die(FP_EXIT_SYS, "out of memory: an array of %zu elements", need);
+	size_t c = need * 2;
+	p = fp_xrealloc(p, c * size);
+	memset((char *)p + *n * size, 0, (c - *n) * size);
+	*n = c;
+	return p;
+}
+
 char *fp_xstrdup(const char *s)
 {
 	return fp_xstrndup(s, strlen(s));

@@ -60,6 +60,10 @@ void fp_free_all(void *const *p, size_t n);
 /* Grows p, an array of *cap elements of `size` bytes, so it holds at
  * least `need` (doubling, from `min`); returns the array, *cap its size. */
 void *fp_xgrow(void *p, size_t *cap, size_t need, size_t size, size_t min);
+/* Grows p, an array of *n elements indexed by id, so it holds at least
+ * `need` (to twice need, the new elements zeroed); returns the array, *n its
+ * size. For tables indexed by ids handed out one by one. */
+void *fp_xgrow_zeroed(void *p, size_t *n, size_t need, size_t size);
 char *fp_xstrdup(const char *s);
 char *fp_xstrndup(const char *s, size_t n);
 

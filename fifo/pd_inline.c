@@ -49,12 +49,7 @@ struct pd_inline {
 
 static struct in_dso *dso_state(struct pd_inline *in, const struct pd_dso *d)
 {
-	if (d->id > in->ndsos) {
-		size_t n = d->id * 2;
-		in->dsos = fp_xrealloc(in->dsos, n * sizeof *in->dsos);
-		memset(in->dsos + in->ndsos, 0, (n - in->ndsos) * sizeof *in->dsos);
-		in->ndsos = n;
-	}
+	in->dsos = fp_xgrow_zeroed(in->dsos, &in->ndsos, d->id, sizeof *in->dsos);
 	struct in_dso *s = &in->dsos[d->id - 1];
 	if (s->tried)
 		return s->mod ? s : NULL;

@@ -124,12 +124,7 @@ static size_t vdso_image(const unsigned char **img)
 
 static struct uw_image *image_of(struct pd_unwind *u, const struct pd_dso *d)
 {
-	if (d->id > u->nimages) {
-		size_t n = d->id * 2;
-		u->images = fp_xrealloc(u->images, n * sizeof *u->images);
-		memset(u->images + u->nimages, 0, (n - u->nimages) * sizeof *u->images);
-		u->nimages = n;
-	}
+	u->images = fp_xgrow_zeroed(u->images, &u->nimages, d->id, sizeof *u->images);
 	struct uw_image *im = &u->images[d->id - 1];
 	if (im->tried)
 		return im;
