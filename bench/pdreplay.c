@@ -2,9 +2,14 @@
  * rate, as `perf record --no-buffering -o -` would while a machine is
  * sampled: the bench's live source (the "live whole cost" row, bench/run.sh).
  *
- *	pdreplay RATE TICK_MS FILE
+ *	pdreplay RATE TICK_MS FILE [LOOPS]
  *
  * FILE is perf's pipe format (`perf inject -i perf.data -o - > FILE`).
+ * LOOPS (default 1) replays the samples that many times, each pass
+ * time-shifted by the capture's span (plus one sample interval) so the
+ * times keep rising, for a steady state longer than the capture: after
+ * the first pass only the samples and the FINISHED_ROUND records go out
+ * again (the mmaps, comms and attrs are known by then).
  * The header and every record that is not a sample go out as they come;
  * the samples are paced: every TICK_MS milliseconds one write() carries the
  * records due by then (RATE samples per second in all), so the reader wakes
@@ -25,6 +30,14 @@
 #define PIPE_HEADER_BYTES 16	/* "PERFILE2" + its size */
 #define REC_HEADER_BYTES 8	/* type u32, misc u16, size u16 */
 #define RECORD_SAMPLE 9		/* PERF_RECORD_SAMPLE */
+#define RECORD_HEADER_ATTR 64	/* PERF_RECORD_HEADER_ATTR */
+#define RECORD_FINISHED_ROUND 68
+#define ATTR_SAMPLE_TYPE_AT 32	/* record header 8 + attr's sample_type at 24 */
+#define SAMPLE_IP (1u << 0)	/* PERF_SAMPLE_*: the fields before TIME */
+#define SAMPLE_TID (1u << 1)
+#define SAMPLE_TIME (1u << 2)
+#define SAMPLE_IDENTIFIER (1u << 16)
+#define NO_TIME ((size_t)-1)
 #define NS_PER_S 1000000000.0
 
 static double now(void)
@@ -68,51 +81,174 @@ static unsigned char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
+/* where a sample record's time is, from an attr's sample_type (NO_TIME if
+ * none); -2 (as size_t) when two attrs disagree */
+static size_t time_at(uint64_t type)
+{
+	size_t at = REC_HEADER_BYTES;
+
+	if (!(type & SAMPLE_TIME))
+		return NO_TIME;
+	at += (type & SAMPLE_IDENTIFIER) ? 8 : 0;
+	at += (type & SAMPLE_IP) ? 8 : 0;
+	at += (type & SAMPLE_TID) ? 8 : 0;
+	return at;
+}
+
+struct replay {
+	const unsigned char *d;
+	size_t len;
+	double rate, tick, start, next;
+	uint64_t samples;
+	size_t tat;		/* the sample time's offset, NO_TIME if none */
+	uint64_t shift;		/* ns added to this pass's sample times */
+	uint64_t last_ns;	/* the last sample time seen (unshifted) */
+	unsigned char *out;	/* a later pass's records, time-shifted */
+	size_t out_n, out_cap;
+};
+
+static void emit(struct replay *r, const unsigned char *p, size_t n, int copy)
+{
+	if (!copy) {
+		put(p, n);
+		return;
+	}
+	if (r->out_n + n > r->out_cap) {
+		put(r->out, r->out_n);
+		r->out_n = 0;
+	}
+	memcpy(r->out + r->out_n, p, n);
+	r->out_n += n;
+}
+
+/* one pass over the records: pass 0 sends everything (the header's records
+ * as they come), later passes the samples (time-shifted) and the rounds */
+static void pass(struct replay *r, int again)
+{
+	size_t pos = PIPE_HEADER_BYTES, from = pos;
+
+	while (pos + REC_HEADER_BYTES <= r->len) {
+		uint32_t type;
+		uint16_t size;
+		memcpy(&type, r->d + pos, 4);
+		memcpy(&size, r->d + pos + 6, 2);
+		if (size < REC_HEADER_BYTES || pos + size > r->len)
+			break;
+		const unsigned char *rec = r->d + pos;
+		pos += size;
+		if (type == RECORD_HEADER_ATTR && !again && size >= ATTR_SAMPLE_TYPE_AT + 8) {
+			uint64_t st;
+			memcpy(&st, rec + ATTR_SAMPLE_TYPE_AT, 8);
+			size_t at = time_at(st);
+			r->tat = (r->samples == 0 && r->tat == (size_t)-2) ? at
+				: (r->tat == at ? at : (size_t)-3);
+		}
+		if (again && type != RECORD_SAMPLE && type != RECORD_FINISHED_ROUND)
+			continue;
+		if (again) {
+			if (type == RECORD_SAMPLE && r->tat < size) {
+				uint64_t t;
+				memcpy(&t, rec + r->tat, 8);
+				t += r->shift;
+				emit(r, rec, r->tat, 1);
+				emit(r, (const unsigned char *)&t, 8, 1);
+				emit(r, rec + r->tat + 8, size - r->tat - 8, 1);
+			} else {
+				emit(r, rec, size, 1);
+			}
+		}
+		if (type != RECORD_SAMPLE)
+			continue;
+		if (!again && r->tat < size)
+			memcpy(&r->last_ns, rec + r->tat, 8);
+		r->samples++;
+		/* the samples due by the next tick go out with it */
+		if (r->start + (double)r->samples / r->rate < r->next)
+			continue;
+		double t = now();
+		if (t < r->next) {
+			struct timespec ts = { 0, (long)((r->next - t) * NS_PER_S) };
+			nanosleep(&ts, NULL);
+		}
+		if (again) {
+			put(r->out, r->out_n);
+			r->out_n = 0;
+		} else {
+			put(r->d + from, pos - from);
+		}
+		from = pos;
+		r->next += r->tick;
+	}
+	if (again) {
+		put(r->out, r->out_n);
+		r->out_n = 0;
+	} else {
+		put(r->d + from, pos - from);
+	}
+}
+
+/* the first sample's time (unshifted), 0 if none */
+static uint64_t first_ns(const struct replay *r)
+{
+	size_t pos = PIPE_HEADER_BYTES;
+	uint64_t t = 0;
+
+	while (pos + REC_HEADER_BYTES <= r->len) {
+		uint32_t type;
+		uint16_t size;
+		memcpy(&type, r->d + pos, 4);
+		memcpy(&size, r->d + pos + 6, 2);
+		if (size < REC_HEADER_BYTES || pos + size > r->len)
+			break;
+		if (type == RECORD_SAMPLE && r->tat < size) {
+			memcpy(&t, r->d + pos + r->tat, 8);
+			break;
+		}
+		pos += size;
+	}
+	return t;
+}
+
+#define OUT_BYTES (1 << 20)	/* a later pass's buffer between ticks */
+
 int main(int argc, char **argv)
 {
-	if (argc != 4) {
-		fprintf(stderr, "usage: pdreplay RATE TICK_MS FILE\n");
+	if (argc != 4 && argc != 5) {
+		fprintf(stderr, "usage: pdreplay RATE TICK_MS FILE [LOOPS]\n");
 		return 2;
 	}
-	double rate = atof(argv[1]), tick = atof(argv[2]) / 1000.0;
-	size_t len = 0, pos = PIPE_HEADER_BYTES, from;
-	unsigned char *d = slurp(argv[3], &len);
+	struct replay r = { .rate = atof(argv[1]), .tick = atof(argv[2]) / 1000.0,
+			    .tat = (size_t)-2 };
+	long loops = argc == 5 ? atol(argv[4]) : 1;
+	unsigned char *d = slurp(argv[3], &r.len);
 
-	if (rate <= 0 || tick <= 0 || !d || len < PIPE_HEADER_BYTES || memcmp(d, "PERFILE2", 8)) {
+	if (r.rate <= 0 || r.tick <= 0 || loops < 1) {
+		fprintf(stderr, "usage: pdreplay RATE TICK_MS FILE [LOOPS]\n");
+		return 2;
+	}
+	if (!d || r.len < PIPE_HEADER_BYTES || memcmp(d, "PERFILE2", 8)) {
 		fprintf(stderr, "pdreplay: %s: not perf's pipe format\n", argv[3]);
 		return 1;
 	}
+	r.d = d;
 	signal(SIGPIPE, SIG_IGN);
 	put(d, PIPE_HEADER_BYTES);
-	double start = now(), next = start + tick;
-	uint64_t samples = 0;
-
-	from = pos;
-	while (pos + REC_HEADER_BYTES <= len) {
-		uint32_t type;
-		uint16_t size;
-		memcpy(&type, d + pos, 4);
-		memcpy(&size, d + pos + 6, 2);
-		if (size < REC_HEADER_BYTES || pos + size > len)
-			break;
-		pos += size;
-		if (type != RECORD_SAMPLE)
-			continue;
-		samples++;
-		/* the samples due by the next tick go out with it */
-		if (start + (double)samples / rate < next)
-			continue;
-		double t = now();
-		if (t < next) {
-			struct timespec ts = { 0, (long)((next - t) * NS_PER_S) };
-			nanosleep(&ts, NULL);
-		}
-		put(d + from, pos - from);
-		from = pos;
-		next += tick;
+	r.start = now();
+	r.next = r.start + r.tick;
+	pass(&r, 0);
+	if (loops > 1 && r.tat >= r.len) {
+		fprintf(stderr, "pdreplay: %s: no single sample time field to shift for LOOPS\n", argv[3]);
+		return 1;
 	}
-	put(d + from, pos - from);
-	fprintf(stderr, "samples=%llu seconds=%.3f\n", (unsigned long long)samples, now() - start);
+	if (loops > 1 && !(r.out = malloc(r.out_cap = OUT_BYTES)))
+		return 1;
+	uint64_t span = r.last_ns - first_ns(&r) + (uint64_t)(NS_PER_S / r.rate);
+	for (long k = 1; k < loops; k++) {
+		r.shift = span * (uint64_t)k;
+		pass(&r, 1);
+	}
+	fprintf(stderr, "samples=%llu seconds=%.3f\n", (unsigned long long)r.samples, now() - r.start);
+	free(r.out);
 	free(d);
 	return 0;
 }

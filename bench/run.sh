@@ -27,6 +27,8 @@
 #                   perf script, hotspot-perfparser, fp-perfdata, report,
 #                   the live whole cost)
 #   BENCH_ONLY=chain  only the floors, fp-read and the text chain rows
+#   BENCH_LIVE_LOOPS  the live whole cost's steady-state run: passes of the
+#                   capture (default 4; 1 leaves that run out)
 #   BENCH_LIVE_RATE, BENCH_LIVE_RUNS  the live whole cost row: samples/s
 #                   (default 10000) and runs (default 3; each lasts as long
 #                   as the capture at that rate)
@@ -68,6 +70,8 @@ TARGET_LIVE_CORE_PCT=5		# issue 10: live whole cost at 10 k samples/s, % of one 
 LIVE_RATE=${BENCH_LIVE_RATE:-10000}	# samples/s of the live whole cost row
 LIVE_TICK_MS=1			# ... one write per ms (perf --no-buffering wakes often)
 LIVE_RUNS=${BENCH_LIVE_RUNS:-3}	# runs of that row (each lasts the capture)
+LIVE_LOOPS=${BENCH_LIVE_LOOPS:-4}	# ... and of the steady-state run: the capture replayed
+				# this many times, time-shifted (pdreplay LOOPS)
 TARGET_DELAY_MS=50		# sample in -> H record out of fp-bucket
 WEB_SLOW=64			# web load row: slowloris clients (trickling headers)
 WEB_NORMAL=50			# ... and concurrent normal clients, loopback only
@@ -593,14 +597,32 @@ if have flamepipe fp-perfdata fp-record fp-bucket fp-range fp-fold fp-render &&
 	runs_saved=$BENCH_RUNS
 	BENCH_RUNS=$LIVE_RUNS	# each run lasts the capture's length
 	measure live-whole "rm -rf '$tmp/live'; flamepipe live -q --no-term --pipeline '$tmp/live-replay.pipeline' -o '$tmp/live' > /dev/null 2>&1"
-	BENCH_RUNS=$runs_saved
 	replay_cpu=$(cat "$tmp/stage.replay.cpu" 2>/dev/null || echo 0)
 	live_cpu=$(calc "$m_cpu - $replay_cpu")
-	live_pct=$(calc "100 * $live_cpu / $m_wall")
+	live_wall=$m_wall
+	live_pct=$(calc "100 * $live_cpu / $live_wall")
 	live_n=$(awk '{ n += $NF } END { print n + 0 }' "$tmp/live/stacks.folded" 2>/dev/null || echo 0)
 	# every sample the batch report of the same perf.data counted
 	batch_n=$(awk '{ n += $NF } END { print n + 0 }' "$tmp/report-pd/stacks.folded" 2>/dev/null || echo -1)
-	live_whole_line="| live whole cost: \`flamepipe live -o DIR\` fed $(fmtn "$LIVE_RATE") samples/s of perf's pipe format (bench/pdreplay, a write per $LIVE_TICK_MS ms): CPU of fp-perfdata, every stage and the runner per wall second | $(printf '%.2f' "$live_pct") % of one core | $(printf '%.3f' "$live_cpu") CPU s over $(printf '%.2f' "$m_wall") s (the replayer's $(printf '%.3f' "$replay_cpu") s aside); $(fmtn "$live_n") samples in the flame graph, as in the batch report ($(fmtn "$batch_n")) | <= $TARGET_LIVE_CORE_PCT % of one core | $(verdict "$live_pct <= $TARGET_LIVE_CORE_PCT && $live_n == $batch_n") |"
+	live_whole_line="| live whole cost: \`flamepipe live -o DIR\` fed $(fmtn "$LIVE_RATE") samples/s of perf's pipe format (bench/pdreplay, a write per $LIVE_TICK_MS ms): CPU of fp-perfdata, every stage and the runner per wall second, one pass of the capture (startup included) | $(printf '%.2f' "$live_pct") % of one core | $(printf '%.3f' "$live_cpu") CPU s over $(printf '%.2f' "$live_wall") s (the replayer's $(printf '%.3f' "$replay_cpu") s aside); $(fmtn "$live_n") samples in the flame graph, as in the batch report ($(fmtn "$batch_n")) | <= $TARGET_LIVE_CORE_PCT % of one core | $(verdict "$live_pct <= $TARGET_LIVE_CORE_PCT && $live_n == $batch_n") |"
+	# steady state: the same chain fed LIVE_LOOPS passes (time-shifted); the
+	# cost per further wall second is the difference of the two runs over
+	# the difference of their walls, the startup what the one pass spent
+	# beyond that rate
+	if [ "$LIVE_LOOPS" -gt 1 ]; then
+		sed "s|^record .*|record  '$rtime' -o '$tmp/st.replay' '$corpus_dir/pdreplay' $LIVE_RATE $LIVE_TICK_MS '$tmp/pipe.data' $LIVE_LOOPS|" \
+			"$root/examples/live-perfdata.pipeline" > "$tmp/live-loop.pipeline"
+		measure live-steady "rm -rf '$tmp/live'; flamepipe live -q --no-term --pipeline '$tmp/live-loop.pipeline' -o '$tmp/live' > /dev/null 2>&1"
+		loop_replay=$(cat "$tmp/stage.replay.cpu" 2>/dev/null || echo 0)
+		loop_cpu=$(calc "$m_cpu - $loop_replay")
+		loop_n=$(awk '{ n += $NF } END { print n + 0 }' "$tmp/live/stacks.folded" 2>/dev/null || echo 0)
+		loop_want=$(calc "$batch_n * $LIVE_LOOPS")
+		steady_pct=$(calc "100 * ($loop_cpu - $live_cpu) / ($m_wall - $live_wall)")
+		startup_s=$(calc "$live_cpu - $steady_pct / 100 * $live_wall")
+		live_whole_line="$live_whole_line
+| live whole cost, steady state: the same, the capture replayed $LIVE_LOOPS times (pdreplay LOOPS, times shifted); CPU per further wall second = (CPU of this run - CPU of the one pass) / (wall of this run - wall of the one pass) | $(printf '%.2f' "$steady_pct") % of one core | $(printf '%.3f' "$loop_cpu") CPU s over $(printf '%.2f' "$m_wall") s (the replayer's $(printf '%.3f' "$loop_replay") s aside); one-time startup $(printf '%.3f' "$startup_s") CPU s (symbol tables, kallsyms, stage start); $(fmtn "$loop_n") samples in the flame graph, $LIVE_LOOPS x the batch report's ($(fmtn "$loop_want")) | <= $TARGET_LIVE_CORE_PCT % of one core | $(verdict "$steady_pct <= $TARGET_LIVE_CORE_PCT && $loop_n == $loop_want") |"
+	fi
+	BENCH_RUNS=$runs_saved
 else
 	live_whole_line="| live whole cost at $(fmtn "$LIVE_RATE") samples/s | - | - | <= $TARGET_LIVE_CORE_PCT % of one core | missing ($(missing_of flamepipe fp-perfdata fp-record fp-bucket fp-range fp-fold fp-render) or perf inject) |"
 fi
