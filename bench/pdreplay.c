@@ -121,19 +121,27 @@ static void emit(struct replay *r, const unsigned char *p, size_t n, int copy)
 	r->out_n += n;
 }
 
+/* the record header at pos: 1 and its type and size if a whole record
+ * starts there, 0 at the end or at a damaged size */
+static int record_at(const struct replay *r, size_t pos, uint32_t *type, uint16_t *size)
+{
+	if (pos + REC_HEADER_BYTES > r->len)
+		return 0;
+	memcpy(type, r->d + pos, 4);
+	memcpy(size, r->d + pos + 6, 2);
+	return *size >= REC_HEADER_BYTES && pos + *size <= r->len;
+}
+
 /* one pass over the records: pass 0 sends everything (the header's records
  * as they come), later passes the samples (time-shifted) and the rounds */
 static void pass(struct replay *r, int again)
 {
 	size_t pos = PIPE_HEADER_BYTES, from = pos;
 
-	while (pos + REC_HEADER_BYTES <= r->len) {
-		uint32_t type;
-		uint16_t size;
-		memcpy(&type, r->d + pos, 4);
-		memcpy(&size, r->d + pos + 6, 2);
-		if (size < REC_HEADER_BYTES || pos + size > r->len)
-			break;
+	uint32_t type;
+	uint16_t size;
+
+	while (record_at(r, pos, &type, &size)) {
 		const unsigned char *rec = r->d + pos;
 		pos += size;
 		if (type == RECORD_HEADER_ATTR && !again && size >= ATTR_SAMPLE_TYPE_AT + 8) {
@@ -193,13 +201,10 @@ static uint64_t first_ns(const struct replay *r)
 	size_t pos = PIPE_HEADER_BYTES;
 	uint64_t t = 0;
 
-	while (pos + REC_HEADER_BYTES <= r->len) {
-		uint32_t type;
-		uint16_t size;
-		memcpy(&type, r->d + pos, 4);
-		memcpy(&size, r->d + pos + 6, 2);
-		if (size < REC_HEADER_BYTES || pos + size > r->len)
-			break;
+	uint32_t type;
+	uint16_t size;
+
+	while (record_at(r, pos, &type, &size)) {
 		if (type == RECORD_SAMPLE && r->tat < size) {
 			memcpy(&t, r->d + pos + r->tat, 8);
 			break;
