@@ -84,7 +84,6 @@ void fp_out_write(struct fp_out *o, const void *p, size_t n);
 void fp_out_str(struct fp_out *o, const char *s);
 void fp_out_char(struct fp_out *o, char c);
 void fp_out_u64(struct fp_out *o, uint64_t v);
-void fp_out_i64(struct fp_out *o, int64_t v);
 /* Writes what it can now; arms EV_WRITE for the rest. */
 void fp_out_flush(struct fp_out *o);
 /* Writes everything, waiting for the reader (used at exit). */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fp_error.h"
+#include "fp_fmt.h"
 #include "fp_io.h"
 
 #define BLOCKING_POLL_MS 1000
@@ -200,23 +201,8 @@ void fp_out_char(struct fp_out *o, char c)
 
 void fp_out_u64(struct fp_out *o, uint64_t v)
 {
-	char tmp[20];
-	size_t i = sizeof tmp;
+	char buf[FP_FMT_U64_MAX], *end = buf + sizeof buf, *p = fp_fmt_u64(end, v);
 
-	do {
-		tmp[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	fp_out_write(o, tmp + i, sizeof tmp - i);
-}
-
-void fp_out_i64(struct fp_out *o, int64_t v)
-{
-	if (v < 0) {
-		fp_out_char(o, '-');
-		fp_out_u64(o, (uint64_t)0 - (uint64_t)v);
-	} else {
-		fp_out_u64(o, (uint64_t)v);
-	}
+	fp_out_write(o, p, (size_t)(end - p));
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fp_error.h"
+#include "fp_fmt.h"
 #include "fp_io.h"
 #include "fp_perfparse.h"
 #include "fp_perftext.h"
@@ -266,38 +267,6 @@ static void push_dso_name(struct fp_perf_parser *pp, const char *dso, size_t n,
 	dst[bn + 1] = ']';
 }
 
-static const char two_digits[201] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
-
-/* Writes v in decimal ending just before rec[h]; returns the new head.
- * Two digits per division: this runs five times per sample. */
-static size_t put_u64_back(char *rec, size_t h, uint64_t v)
-{
-	while (v >= 100) {
-		unsigned d = (unsigned)(v % 100) * 2;
-		v /= 100;
-		rec[--h] = two_digits[d + 1];
-		rec[--h] = two_digits[d];
-	}
-	if (v >= 10) {
-		rec[--h] = two_digits[v * 2 + 1];
-		rec[--h] = two_digits[v * 2];
-	} else {
-		rec[--h] = (char)('0' + v);
-	}
-	return h;
-}
-
-static size_t put_i64_back(char *rec, size_t h, int64_t v)
-{
-	if (v >= 0)
-		return put_u64_back(rec, h, (uint64_t)v);
-	h = put_u64_back(rec, h, (uint64_t)0 - (uint64_t)v);
-	rec[--h] = '-';
-	return h;
-}
 
 static size_t put_str_back(char *rec, size_t h, const char *s, size_t n)
 {
@@ -337,15 +306,15 @@ static void emit_sample(struct fp_perf_parser *pp)
 	r[--h] = '\t';
 	h = put_str_back(r, h, pp->hdr + pp->comm_len, pp->event_len);
 	r[--h] = '\t';
-	h = put_u64_back(r, h, pp->period);
+	h = (size_t)(fp_fmt_u64(r + h, pp->period) - r);
 	r[--h] = '\t';
-	h = put_i64_back(r, h, pp->cpu);
+	h = (size_t)(fp_fmt_i64(r + h, pp->cpu) - r);
 	r[--h] = '\t';
-	h = put_i64_back(r, h, pp->tid);
+	h = (size_t)(fp_fmt_i64(r + h, pp->tid) - r);
 	r[--h] = '\t';
-	h = put_i64_back(r, h, pp->pid);
+	h = (size_t)(fp_fmt_i64(r + h, pp->pid) - r);
 	r[--h] = '\t';
-	h = put_u64_back(r, h, pp->time_ns);
+	h = (size_t)(fp_fmt_u64(r + h, pp->time_ns) - r);
 	r[--h] = '\t';
 	r[--h] = FP_TAG_SAMPLE;
 	pp->st.samples++;

@@ -4,10 +4,10 @@
 #include <string.h>
 
 #include "fp_error.h"
+#include "fp_fmt.h"
 #include "fp_record.h"
 
-#define U64_DIGITS 20
-#define NUM_MAX (U64_DIGITS + 2)	/* sign + digits + TAB */
+#define NUM_MAX (FP_FMT_I64_MAX + 1)	/* sign + digits + TAB */
 #define WMEM_MIN 256u
 
 /* ---- the memory writer ------------------------------------------------- */
@@ -54,20 +54,10 @@ static void put_str(struct fp_wr w, const char *s)
 	w.write(w.ctx, s, strlen(s));
 }
 
-/* Formats v into the end of buf[0..NUM_MAX); returns where it starts. */
-static char *fmt_u64(char *end, uint64_t v)
-{
-	do {
-		*--end = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	return end;
-}
-
 /* A TAB, then v. */
 static void put_tab_u64(struct fp_wr w, uint64_t v)
 {
-	char buf[NUM_MAX], *end = buf + sizeof buf, *p = fmt_u64(end, v);
+	char buf[NUM_MAX], *end = buf + sizeof buf, *p = fp_fmt_u64(end, v);
 
 	*--p = '\t';
 	put(w, p, (size_t)(end - p));
@@ -75,11 +65,8 @@ static void put_tab_u64(struct fp_wr w, uint64_t v)
 
 static void put_tab_i64(struct fp_wr w, int64_t v)
 {
-	char buf[NUM_MAX], *end = buf + sizeof buf;
-	char *p = fmt_u64(end, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+	char buf[NUM_MAX], *end = buf + sizeof buf, *p = fp_fmt_i64(end, v);
 
-	if (v < 0)
-		*--p = '-';
 	*--p = '\t';
 	put(w, p, (size_t)(end - p));
 }
@@ -295,7 +282,7 @@ static void put_warning(struct fp_wr w, const char *stage, const char *file, int
 	} else {
 		put_tab_text(w, file);
 		if (has_line) {
-			char buf[NUM_MAX], *end = buf + sizeof buf, *p = fmt_u64(end, line);
+			char buf[NUM_MAX], *end = buf + sizeof buf, *p = fp_fmt_u64(end, line);
 
 			*--p = ':';
 			put(w, p, (size_t)(end - p));
@@ -322,7 +309,7 @@ static void put_info_fields(struct fp_wr w, const char *stage, const struct fp_s
 	put_tag(w, FP_TAG_INFO);
 	put_tab_text(w, stage);
 	for (size_t i = 0; i < n; i++) {
-		char buf[NUM_MAX], *end = buf + sizeof buf, *p = fmt_u64(end, kv[i].value);
+		char buf[NUM_MAX], *end = buf + sizeof buf, *p = fp_fmt_u64(end, kv[i].value);
 
 		put_tab_str(w, kv[i].key, strlen(kv[i].key));
 		*--p = '=';

@@ -7,9 +7,10 @@
 #include <string.h>
 
 #include "fp_error.h"
+#include "fp_fmt.h"
 
 #define SINK_MIN_CAP 4096
-#define U64_DIGITS_MAX 20
+#define U64_DIGITS_MAX FP_FMT_U64_MAX
 
 void fp_sink_init_mem(struct fp_sink *s)
 {
@@ -76,23 +77,16 @@ static void put_reversed(struct fp_sink *s, const char *tmp, size_t n)
 
 void fp_sink_u64(struct fp_sink *s, uint64_t v)
 {
-	char tmp[U64_DIGITS_MAX];
-	size_t n = 0;
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	put_reversed(s, tmp, n);
+	char buf[FP_FMT_U64_MAX], *end = buf + sizeof buf, *p = fp_fmt_u64(end, v);
+
+	fp_sink_write(s, p, (size_t)(end - p));
 }
 
 void fp_sink_i64(struct fp_sink *s, int64_t v)
 {
-	if (v < 0) {
-		fp_sink_char(s, '-');
-		fp_sink_u64(s, (uint64_t)0 - (uint64_t)v);
-	} else {
-		fp_sink_u64(s, (uint64_t)v);
-	}
+	char buf[FP_FMT_I64_MAX], *end = buf + sizeof buf, *p = fp_fmt_i64(end, v);
+
+	fp_sink_write(s, p, (size_t)(end - p));
 }
 
 void fp_sink_u64_sep(struct fp_sink *s, uint64_t v)
