@@ -114,29 +114,49 @@ enum fp_rec fp_record_tag(const char *line, size_t *len);
  * (fifo/PROTOCOL.md). A stage that takes samples names its handler of each
  * in a static const table and gives every record to fp_sample_records first:
  * 1 if it was one of them (handled), 0 if not. Inline, and with the table a
- * constant the calls are direct: this is the per-record path. */
+ * constant the calls are direct: this is the per-record path.
+ *
+ * Each handler returns 0, or nonzero when the record is malformed (for K
+ * and P: the FP_TAILS_* error of fp_tails.h); fp_sample_records then gives
+ * the problem's text to the stage's one `bad` handler, which counts the
+ * record where malformed S records are counted and writes it as the W
+ * record: every stage drops a bad S, K or P record alike (PROTOCOL.md). A
+ * stage with a more detailed message of its own writes it and returns 0. */
 struct fp_sample_handlers {
-	void (*sample)(void *ctx, const char *line, size_t len);	/* S */
-	void (*tail)(void *ctx, const char *line, size_t len);	/* K */
-	void (*tail_sample)(void *ctx, const char *line, size_t len);	/* P */
+	int (*sample)(void *ctx, const char *line, size_t len);	/* S */
+	int (*tail)(void *ctx, const char *line, size_t len);	/* K */
+	int (*tail_sample)(void *ctx, const char *line, size_t len);	/* P */
+	void (*bad)(void *ctx, const char *problem);	/* a record refused */
 };
+
+/* The W record's text for a malformed S record; fp_tails_problem(err) for
+ * a K or P record (fp_tails.c). */
+#define FP_SAMPLE_DROPPED \
+	"malformed S record (expected 10 TAB-separated fields, see PROTOCOL.md): dropped"
+const char *fp_tails_problem(int err);
 
 static inline int fp_sample_records(const struct fp_sample_handlers *h, void *ctx,
 				    enum fp_rec tag, const char *line, size_t len)
 {
+	int err;
+
 	switch (tag) {
 	case FP_REC_SAMPLE:
-		h->sample(ctx, line, len);
+		if (h->sample(ctx, line, len))
+			h->bad(ctx, FP_SAMPLE_DROPPED);
 		return 1;
 	case FP_REC_TAIL:
-		h->tail(ctx, line, len);
-		return 1;
+		err = h->tail(ctx, line, len);
+		break;
 	case FP_REC_TAIL_SAMPLE:
-		h->tail_sample(ctx, line, len);
-		return 1;
+		err = h->tail_sample(ctx, line, len);
+		break;
 	default:
 		return 0;
 	}
+	if (err)
+		h->bad(ctx, fp_tails_problem(err));
+	return 1;
 }
 
 /* Passes a record on unchanged: line[0..len) and its LF. */

@@ -50,12 +50,14 @@ int fp_tails_define(struct fp_tails *t, const struct fp_tail_def *d)
 	return FP_TAILS_OK;
 }
 
-int fp_tails_define_line(struct fp_tails *t, const char *line, size_t len)
+int fp_tails_define_line(struct fp_tails *t, const char *line, size_t len, uint32_t *id)
 {
 	struct fp_tail_def d;
 
 	if (fp_tail_def_parse(line, len, &d) < 0)
 		return FP_TAILS_MALFORMED;
+	if (id)
+		*id = d.id;
 	return fp_tails_define(t, &d);
 }
 

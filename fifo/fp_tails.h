@@ -5,7 +5,7 @@
  * each P record back into the struct fp_sample its S record would have
  * parsed to, so a stage handles S and P samples with one code path:
  *
- *	case FP_REC_TAIL:        fp_tails_define_line(&t, line, len);  (then pass it on)
+ *	case FP_REC_TAIL:        fp_tails_define_line(&t, line, len, &id);  (then pass it on)
  *	case FP_REC_TAIL_SAMPLE: if (fp_tails_sample_line(&t, line, len, &s) == 0) ...
  *
  * A writer (fp-read, fp-perfdata with --stack-ids) numbers the tails it
@@ -54,14 +54,15 @@ void fp_tails_free(struct fp_tails *t);
 /* Stores a K record's definition (an id defined before is replaced: a
  * restarted source numbers from 0 again). FP_TAILS_OK or an error. */
 int fp_tails_define(struct fp_tails *t, const struct fp_tail_def *d);
-int fp_tails_define_line(struct fp_tails *t, const char *line, size_t len);
+/* The same for a K record's line; *id (if id is not NULL) is its id. */
+int fp_tails_define_line(struct fp_tails *t, const char *line, size_t len, uint32_t *id);
 /* The sample of a P record, its strings pointing into t (valid until the
  * next define). FP_TAILS_OK or an error. */
 int fp_tails_sample(const struct fp_tails *t, const struct fp_tail_ref *r, struct fp_sample *s);
 int fp_tails_sample_line(const struct fp_tails *t, const char *line, size_t len,
 			 struct fp_sample *s, uint32_t *id);
-/* The message of an error, for a W record. */
-const char *fp_tails_problem(int err);
+/* The message of an error, for a W record: fp_tails_problem(err), declared
+ * in fp_record.h (fp_sample_records writes it). */
 
 /* ---- negotiation (PROTOCOL.md) ------------------------------------------- */
 

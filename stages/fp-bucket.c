@@ -450,52 +450,51 @@ static void count_and_pass(struct bucket *b, const struct fp_sample *s, const ch
 	fp_write_line(fp_out_wr(&b->pump->out), line, len);
 }
 
-static void on_sample(void *ctx, const char *line, size_t len)
+static int on_sample(void *ctx, const char *line, size_t len)
 {
 	struct bucket *b = ctx;
 	struct fp_sample s;
 
-	if (fp_sample_parse(line, len, &s) < 0) {
-		b->bad++;
-		fp_pump_warn(b->pump, "malformed S record (expected 10 TAB-separated fields, "
-			     "see PROTOCOL.md): dropped");
-		return;
-	}
+	if (fp_sample_parse(line, len, &s) < 0)
+		return -1;
 	count_and_pass(b, &s, line, len, NO_TAIL);
+	return 0;
 }
 
 /* The stack-id stream: K records are kept and passed on, P records are
  * samples. */
-static void on_tail(void *ctx, const char *line, size_t len)
+static int on_tail(void *ctx, const char *line, size_t len)
 {
 	struct bucket *b = ctx;
-	struct fp_tail_def d;
-	int err = fp_tail_def_parse(line, len, &d) < 0 ? FP_TAILS_MALFORMED
-							: fp_tails_define(&b->tails, &d);
+	uint32_t id;
+	int err = fp_tails_define_line(&b->tails, line, len, &id);
 
-	if (err) {
-		b->bad++;
-		fp_pump_warn(b->pump, "%s", fp_tails_problem(err));
-		return;
-	}
-	if (d.id < b->tail_verdict_n)
-		b->tail_verdict[d.id] = 0;	/* a new definition: its event may differ */
+	if (err)
+		return err;
+	if (id < b->tail_verdict_n)
+		b->tail_verdict[id] = 0;	/* a new definition: its event may differ */
 	fp_write_line(fp_out_wr(&b->pump->out), line, len);
+	return 0;
 }
 
-static void on_tail_sample(void *ctx, const char *line, size_t len)
+static int on_tail_sample(void *ctx, const char *line, size_t len)
 {
 	struct bucket *b = ctx;
 	struct fp_sample s;
 	uint32_t tail;
 	int err = fp_tails_sample_line(&b->tails, line, len, &s, &tail);
 
-	if (err) {
-		b->bad++;
-		fp_pump_warn(b->pump, "%s", fp_tails_problem(err));
-		return;
-	}
-	count_and_pass(b, &s, line, len, tail);
+	if (!err)
+		count_and_pass(b, &s, line, len, tail);
+	return err;
+}
+
+static void on_bad(void *ctx, const char *problem)
+{
+	struct bucket *b = ctx;
+
+	b->bad++;
+	fp_pump_warn(b->pump, "%s", problem);
 }
 
 static void on_control(struct bucket *b, const char *line, size_t len)
@@ -519,7 +518,7 @@ static void on_control(struct bucket *b, const char *line, size_t len)
 }
 
 static const struct fp_sample_handlers sample_handlers = {
-	.sample = on_sample, .tail = on_tail, .tail_sample = on_tail_sample,
+	.sample = on_sample, .tail = on_tail, .tail_sample = on_tail_sample, .bad = on_bad,
 };
 
 static void on_line(struct fp_pump *p, char *line, size_t len)

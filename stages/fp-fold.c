@@ -291,7 +291,9 @@ static void fold_parsed(struct fold_state *st, const struct fp_sample *s, uint32
 		pass_sample(st, s, id, added, count);
 }
 
-static void fold_sample(void *ctx, const char *line, size_t len)
+/* A malformed S record: counted and warned about here, with what is wrong
+ * in it (sample_warning), so 0 for fp_sample_records. */
+static int fold_sample(void *ctx, const char *line, size_t len)
 {
 	struct fold_state *st = ctx;
 	struct fp_sample s;
@@ -299,42 +301,43 @@ static void fold_sample(void *ctx, const char *line, size_t len)
 	if (fp_sample_parse(line, len, &s) != 0) {
 		st->bad_samples++;
 		sample_warning(st, line, len);
-		return;
+		return 0;
 	}
 	fold_parsed(st, &s, FP_STRTAB_NONE);
+	return 0;
 }
 
 /* The stack-id stream: K records define tails (consumed: what follows fold
  * sees D and R), P records are samples. */
-static void on_tail(void *ctx, const char *line, size_t len)
+static int on_tail(void *ctx, const char *line, size_t len)
 {
 	struct fold_state *st = ctx;
-	struct fp_tail_def d;
-	int err = fp_tail_def_parse(line, len, &d) < 0 ? FP_TAILS_MALFORMED
-							: fp_tails_define(&st->tails, &d);
+	uint32_t id;
+	int err = fp_tails_define_line(&st->tails, line, len, &id);
 
-	if (err) {
-		st->bad_samples++;
-		input_warning(st, fp_tails_problem(err));
-		return;
-	}
-	if (d.id < st->tail_fold_n)
-		st->tail_fold[d.id] = 0;	/* a new definition of the id */
+	if (!err && id < st->tail_fold_n)
+		st->tail_fold[id] = 0;	/* a new definition of the id */
+	return err;
 }
 
-static void on_tail_sample(void *ctx, const char *line, size_t len)
+static int on_tail_sample(void *ctx, const char *line, size_t len)
 {
 	struct fold_state *st = ctx;
 	struct fp_sample s;
 	uint32_t tail;
 	int err = fp_tails_sample_line(&st->tails, line, len, &s, &tail);
 
-	if (err) {
-		st->bad_samples++;
-		input_warning(st, fp_tails_problem(err));
-		return;
-	}
-	fold_parsed(st, &s, tail);
+	if (!err)
+		fold_parsed(st, &s, tail);
+	return err;
+}
+
+static void on_bad(void *ctx, const char *problem)
+{
+	struct fold_state *st = ctx;
+
+	st->bad_samples++;
+	input_warning(st, problem);
 }
 
 static void write_stats(struct fold_state *st)
@@ -413,7 +416,7 @@ static void default_event(struct fold_state *st, const struct fp_control *c)
 }
 
 static const struct fp_sample_handlers sample_handlers = {
-	.sample = fold_sample, .tail = on_tail, .tail_sample = on_tail_sample,
+	.sample = fold_sample, .tail = on_tail, .tail_sample = on_tail_sample, .bad = on_bad,
 };
 
 static void on_line(struct fp_pump *p, char *line, size_t len)

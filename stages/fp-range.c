@@ -470,57 +470,56 @@ static void take_sample(struct range *r, const struct fp_history_entry *h, const
 	regex_over_limit(r);
 }
 
-static void on_sample(void *ctx, const char *line, size_t len)
+static int on_sample(void *ctx, const char *line, size_t len)
 {
 	struct range *r = ctx;
 	struct fp_sample s;
 
-	if (fp_sample_parse(line, len, &s) < 0) {
-		r->bad++;
-		fp_pump_warn(r->pump, "malformed S record (expected 10 TAB-separated fields, "
-			     "see PROTOCOL.md): dropped");
-		return;
-	}
+	if (fp_sample_parse(line, len, &s) < 0)
+		return -1;
 	const struct fp_history_entry h = {
 		.time_ns = s.time_ns, .period = s.period,
 		.pid = (int32_t)s.pid, .tid = (int32_t)s.tid, .cpu = (int32_t)s.cpu,
 		.tail = fp_tailtab_intern_sample(&r->tt, line, len, &s),
 	};
 	take_sample(r, &h, line, len, 0);
+	return 0;
 }
 
 /* K: kept by its upstream id; its tail is interned at its first sample
  * (so unique_stacks counts the tails of samples, as with S records). Not
  * passed on: downstream gets the K of the own id before its first P. */
-static void on_tail(void *ctx, const char *line, size_t len)
+static int on_tail(void *ctx, const char *line, size_t len)
 {
 	struct range *r = ctx;
-	int err = fp_tailtab_define_line(&r->tt, line, len);
 
-	if (err) {
-		r->bad++;
-		fp_pump_warn(r->pump, "%s", fp_tails_problem(err));
-	}
+	return fp_tailtab_define_line(&r->tt, line, len);
 }
 
-static void on_tail_sample(void *ctx, const char *line, size_t len)
+static void on_bad(void *ctx, const char *problem)
+{
+	struct range *r = ctx;
+
+	r->bad++;
+	fp_pump_warn(r->pump, "%s", problem);
+}
+
+static int on_tail_sample(void *ctx, const char *line, size_t len)
 {
 	struct range *r = ctx;
 	struct fp_tail_ref ref;
 	uint32_t id;
 	int err = fp_tailtab_ref_line(&r->tt, line, len, &ref, &id);
 
-	if (err) {
-		r->bad++;
-		fp_pump_warn(r->pump, "%s", fp_tails_problem(err));
-		return;
-	}
+	if (err)
+		return err;
 	const struct fp_history_entry h = {
 		.time_ns = ref.time_ns, .period = ref.period,
 		.pid = (int32_t)ref.pid, .tid = (int32_t)ref.tid, .cpu = (int32_t)ref.cpu,
 		.tail = id,
 	};
 	take_sample(r, &h, line, len, 1);
+	return 0;
 }
 
 /* G <rows> <base_sec>: the heatmap axis. When it moves while a range is
@@ -548,7 +547,7 @@ static void on_geometry(struct range *r, const char *line, size_t len)
 }
 
 static const struct fp_sample_handlers sample_handlers = {
-	.sample = on_sample, .tail = on_tail, .tail_sample = on_tail_sample,
+	.sample = on_sample, .tail = on_tail, .tail_sample = on_tail_sample, .bad = on_bad,
 };
 
 static void on_line(struct fp_pump *p, char *line, size_t len)

@@ -296,7 +296,7 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 	} else if (tag == FP_REC_SAMPLE && fp_sample_parse(line, len, &s) == 0) {
 		record_sample(r, p, &s, line, len);
 	} else if (tag == FP_REC_TAIL) {
-		(void)fp_tails_define_line(&r->tails, line, len);
+		(void)fp_tails_define_line(&r->tails, line, len, NULL);
 	} else if (tag == FP_REC_TAIL_SAMPLE) {
 		record_tail_sample(r, p, line, len);
 	}
