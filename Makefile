@@ -83,6 +83,7 @@ tests: all $(UNITS) $(HELPERS)
 probe: | $(DEPS_FIRST)
 	$(call require,libev,ev.h,libev-dev)
 	$(call require,zlib,zlib.h,zlib1g-dev)
+	$(call require,libdeflate,libdeflate.h,libdeflate-dev)
 	$(call require,libprotobuf-c,protobuf-c/protobuf-c.h,libprotobuf-c-dev)
 	$(call require,jansson,jansson.h,libjansson-dev)
 	$(call require,libcurl,curl/curl.h,libcurl4-openssl-dev)
@@ -138,6 +139,8 @@ $(BIN)/fp-push: LDLIBS += -lcurl -lpthread
 # fp-perfdata alone reads ELF files and demangles: elfutils, libiberty.
 PERFDATA_LIBS := -ldw -lelf -liberty
 $(BIN)/fp-perfdata: LDLIBS += $(PERFDATA_LIBS)
+# fp-record compresses its recording's members with libdeflate (fifo/fp_recenc.c).
+$(BIN)/fp-record: LDLIBS += -ldeflate
 
 $(BIN)/flamepipe: $(call obj,$(RUNNER_SRCS)) $(LIBFP)
 	@mkdir -p $(BIN)
@@ -164,6 +167,7 @@ $(call obj,$(UNIT_SRCS)): | probe-tests
 
 $(BUILD)/tests/u-%: $(BUILD)/tests/unit/u-%.o $(LIBFP)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+$(BUILD)/tests/u-recording: LDLIBS += -ldeflate
 
 $(BUILD)/tests/%: $(BUILD)/tests/helper/%.o $(LIBFP)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

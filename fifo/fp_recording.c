@@ -19,12 +19,11 @@
 #define SUBFIELD_ID1 'F'
 #define SUBFIELD_ID2 'P'
 #define XLEN (4 + FP_REC_PAYLOAD)
-#define RAW_WINDOW_BITS (-15)	/* raw deflate: we write the gzip framing */
-#define MEM_LEVEL 8
+#define RAW_WINDOW_BITS (-15)	/* raw deflate: the gzip framing is the member's */
 #define ZERO_SCAN_CHUNK 4096
 #define PAYLOAD_AT 16		/* payload offset in the header */
 
-static void put_le(unsigned char *p, uint64_t v, int n)
+void fp_rec_put_le(unsigned char *p, uint64_t v, int n)
 {
 	for (int i = 0; i < n; i++)
 		p[i] = (unsigned char)(v >> (8 * i));
@@ -39,7 +38,7 @@ static uint64_t get_le(const unsigned char *p, int n)
 	return v;
 }
 
-static void write_header(unsigned char *h, const struct fp_rec_member *m)
+void fp_rec_write_header(unsigned char *h, const struct fp_rec_member *m)
 {
 	unsigned char *p = h + PAYLOAD_AT;
 
@@ -49,18 +48,18 @@ static void write_header(unsigned char *h, const struct fp_rec_member *m)
 	h[2] = GZ_CM_DEFLATE;
 	h[3] = GZ_FLG_FEXTRA;
 	h[9] = GZ_OS_UNIX;
-	put_le(h + 10, XLEN, 2);
+	fp_rec_put_le(h + 10, XLEN, 2);
 	h[12] = SUBFIELD_ID1;
 	h[13] = SUBFIELD_ID2;
-	put_le(h + 14, FP_REC_PAYLOAD, 2);
-	put_le(p + 0, FP_REC_VERSION, 4);
-	put_le(p + 8, m->length, 8);
-	put_le(p + 16, m->min_ns, 8);
-	put_le(p + 24, m->max_ns, 8);
-	put_le(p + 32, m->samples, 8);
-	put_le(p + 40, m->seq, 8);
-	put_le(p + 48, m->samples_before, 8);
-	put_le(p + 56, m->capture_min_ns, 8);
+	fp_rec_put_le(h + 14, FP_REC_PAYLOAD, 2);
+	fp_rec_put_le(p + 0, FP_REC_VERSION, 4);
+	fp_rec_put_le(p + 8, m->length, 8);
+	fp_rec_put_le(p + 16, m->min_ns, 8);
+	fp_rec_put_le(p + 24, m->max_ns, 8);
+	fp_rec_put_le(p + 32, m->samples, 8);
+	fp_rec_put_le(p + 40, m->seq, 8);
+	fp_rec_put_le(p + 48, m->samples_before, 8);
+	fp_rec_put_le(p + 56, m->capture_min_ns, 8);
 }
 
 /* 0 and m filled (offset excepted) if h is a member header. */
@@ -83,35 +82,6 @@ static int parse_header(const unsigned char *h, struct fp_rec_member *m)
 	    m->length > FP_REC_MEMBER_MAX || m->min_ns > m->max_ns)
 		return -1;
 	return 0;
-}
-
-unsigned char *fp_rec_encode(const char *text, size_t len, struct fp_rec_member *m, int level)
-{
-	z_stream z;
-
-	memset(&z, 0, sizeof z);
-	if (deflateInit2(&z, level, Z_DEFLATED, RAW_WINDOW_BITS, MEM_LEVEL,
-			 Z_DEFAULT_STRATEGY) != Z_OK)
-		fp_die(FP_EXIT_SYS, "deflateInit2: out of memory");
-	size_t bound = deflateBound(&z, (uLong)len);
-	unsigned char *out = fp_xmalloc(FP_REC_HEADER_BYTES + bound + FP_REC_TRAILER_BYTES);
-
-	z.next_in = (Bytef *)text;
-	z.avail_in = (uInt)len;
-	z.next_out = out + FP_REC_HEADER_BYTES;
-	z.avail_out = (uInt)bound;
-	if (deflate(&z, Z_FINISH) != Z_STREAM_END)
-		fp_die(FP_EXIT_SYS, "deflate: cannot compress a batch of %zu bytes", len);
-	size_t clen = bound - z.avail_out;
-	deflateEnd(&z);
-
-	m->length = FP_REC_HEADER_BYTES + clen + FP_REC_TRAILER_BYTES;
-	m->text_len = (uint32_t)len;
-	write_header(out, m);
-	unsigned char *t = out + FP_REC_HEADER_BYTES + clen;
-	put_le(t, crc32(0L, (const Bytef *)text, (uInt)len), 4);
-	put_le(t + 4, (uint32_t)len, 4);
-	return out;
 }
 
 static int pread_full(int fd, void *buf, size_t n, uint64_t off)

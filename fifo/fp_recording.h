@@ -62,10 +62,18 @@ struct fp_rec_member {
 };
 
 /* Compresses text (complete lines, the %flamepipe header first) into one
- * member described by m (offset, length and text_len are set here).
- * Returns a malloc'ed buffer of m->length bytes. */
+ * member described by m (offset, length and text_len are set here), with
+ * libdeflate's whole-buffer compressor at gzip level `level` (1..9; a
+ * batch is one buffer, so one member is one call; fifo/fp_recenc.c, the
+ * only part that links libdeflate). Returns a malloc'ed buffer of
+ * m->length bytes: plain gzip (RFC 1952) that zlib, zcat and every reader
+ * of older recordings inflate. */
 unsigned char *fp_rec_encode(const char *text, size_t len, struct fp_rec_member *m,
 			     int level);
+/* The member header (FP_REC_HEADER_BYTES) of m into h; v as n bytes
+ * little endian into p. For the encoder. */
+void fp_rec_write_header(unsigned char *h, const struct fp_rec_member *m);
+void fp_rec_put_le(unsigned char *p, uint64_t v, int n);
 
 /* The members of a recording: what fp_rec_scan found. */
 struct fp_rec_index {

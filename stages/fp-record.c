@@ -40,8 +40,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <zlib.h>
-
 #include "fp_error.h"
 #include "fp_idle.h"
 #include "fp_io.h"
@@ -58,6 +56,7 @@
 #define FLUSH_INTERVAL_MAX_MS 60000
 #define BATCH_MAX (4u << 20)	/* uncompressed bytes: then write at once */
 #define MEMBERS_INITIAL 256
+#define DEFAULT_LEVEL 6		/* gzip's own default */
 
 struct recorder {
 	struct fp_pump *pump;
@@ -467,7 +466,7 @@ int main(int argc, char **argv)
 
 	fp_set_prog(argv[0]);
 	r.interval = FLUSH_INTERVAL_MS / 1000.0;
-	r.level = Z_DEFAULT_COMPRESSION;
+	r.level = DEFAULT_LEVEL;
 	r.capture_min = UINT64_MAX;
 	parse_options(argc, argv, &r, &name);
 	r.interval_ns = (uint64_t)(r.interval * 1e9 + 0.5);

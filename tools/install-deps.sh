@@ -2,7 +2,7 @@
 # Installs the Debian packages flamepipe needs, only those that are missing.
 # Run as root on Debian 12 (apt-get update runs first when anything is missing).
 set -eu
-pkgs="build-essential pkg-config libev-dev zlib1g-dev libpcre2-dev libmicrohttpd-dev libcmocka-dev
+pkgs="build-essential pkg-config libev-dev zlib1g-dev libdeflate-dev libpcre2-dev libmicrohttpd-dev libcmocka-dev
       libxml2-utils jq curl linux-perf bpftrace valgrind chromium clang libclang-rt-14-dev nodejs npm
       libprotobuf-c-dev protobuf-c-compiler golang-go libjansson-dev
       libcurl4-openssl-dev go-md2man groff-base man-db openssh-server openssh-client
