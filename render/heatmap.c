@@ -36,6 +36,7 @@ void fp_heatmap_free(struct fp_heatmap *hm)
 {
 	free(hm->cells);
 	free(hm->slot);
+	free(hm->pin.col);
 	memset(hm, 0, sizeof *hm);
 }
 
@@ -167,11 +168,57 @@ static const struct fp_heatmap_cell *sorted_cells(const struct fp_heatmap *hm,
 	return *copy;
 }
 
+void fp_heatmap_copy(struct fp_heatmap *dst, const struct fp_heatmap *src)
+{
+	fp_heatmap_reset(dst, src->rows, src->base_sec);
+	for (size_t i = 0; i < src->n; i++)
+		fp_heatmap_set(dst, src->cells[i].key / src->rows, src->cells[i].key % src->rows,
+			       src->cells[i].count);
+	if (src->pinned) {
+		fp_heatmap_axis(src, &dst->pin);
+		dst->pinned = 1;
+	}
+}
+
+int fp_heatmap_onto(struct fp_heatmap *dst, const struct fp_heatmap *src,
+		    const struct fp_heatmap *on)
+{
+	fp_heatmap_reset(dst, on->rows, on->base_sec);
+	if (src->n && (src->rows != dst->rows || src->base_sec < on->base_sec))
+		return -1;
+	/* src's column 0 is on's column shift (src's samples are among on's,
+	 * so its first second is never before on's) */
+	uint64_t shift = src->n ? (uint64_t)(src->base_sec - on->base_sec) : 0;
+	for (size_t i = 0; i < src->n; i++) {
+		uint64_t col = src->cells[i].key / src->rows;
+		if (shift < on->ncols && col < on->ncols - shift)
+			fp_heatmap_set(dst, col + shift, src->cells[i].key % src->rows,
+				       src->cells[i].count);
+	}
+	fp_heatmap_axis(on, &dst->pin);
+	dst->pinned = 1;
+	return 0;
+}
+
+size_t fp_heatmap_bytes(const struct fp_heatmap *hm)
+{
+	return hm->cap * sizeof *hm->cells + hm->nslot * sizeof *hm->slot +
+	       (hm->pin.col ? hm->pin.n * sizeof *hm->pin.col : 0);
+}
+
 /* ---- the axis ------------------------------------------------------------ */
 
 void fp_heatmap_axis(const struct fp_heatmap *hm, struct fp_heatmap_axis *ax)
 {
 	memset(ax, 0, sizeof *ax);
+	if (hm->pinned) {	/* a copy of the pinned axis */
+		*ax = hm->pin;
+		if (hm->pin.col) {
+			ax->col = fp_xmalloc((ax->n ? ax->n : 1) * sizeof *ax->col);
+			memcpy(ax->col, hm->pin.col, ax->n * sizeof *ax->col);
+		}
+		return;
+	}
 	if (hm->ncols <= FP_HEATMAP_AXIS_COLS &&
 	    (uint64_t)hm->ncols * hm->rows <= FP_HEATMAP_AXIS_CELLS) {
 		ax->n = hm->ncols;
@@ -299,10 +346,40 @@ static void view_free(struct view *v)
 	free(v->colbuf);
 }
 
+/* A column's counts (counts[row]) as "[top,...,bottom]": the end of the
+ * second first, as FlameScope lists them. */
+static void put_column(struct fp_sink *s, const uint64_t *counts, unsigned rows)
+{
+	fp_sink_char(s, '[');
+	for (unsigned i = 0; i < rows; i++) {
+		if (i)
+			fp_sink_char(s, ',');
+		fp_sink_u64(s, counts[rows - 1 - i]);
+	}
+	fp_sink_char(s, ']');
+}
+
+void fp_heatmap_json_column(struct fp_sink *s, const struct fp_heatmap *hm, uint64_t col)
+{
+	uint64_t counts[FP_ROWS_MAX];
+	unsigned rows = hm->rows < FP_ROWS_MAX ? hm->rows : FP_ROWS_MAX;
+
+	for (unsigned r = 0; r < rows; r++)
+		counts[r] = fp_heatmap_get(hm, col, r);
+	put_column(s, counts, rows);
+}
+
 void fp_heatmap_json(struct fp_sink *s, const struct fp_heatmap *hm)
+{
+	fp_heatmap_json_keys(s, hm);
+	fp_sink_str(s, "}\n");
+}
+
+void fp_heatmap_json_keys(struct fp_sink *s, const struct fp_heatmap *hm)
 {
 	struct view v;
 	size_t pos = 0;
+	uint64_t max = 0;
 
 	view_init(&v, hm);
 	fp_sink_str(s, "{\"columns\":[");
@@ -320,23 +397,21 @@ void fp_heatmap_json(struct fp_sink *s, const struct fp_heatmap *hm)
 	fp_sink_str(s, "],\"values\":[");
 	for (size_t c = 0; c < v.ax.n; c++) {
 		column_counts(hm, v.c, &pos, axis_col(&v.ax, c), v.colbuf);
-		fp_sink_str(s, c ? ",[" : "[");
-		for (unsigned i = 0; i < hm->rows; i++) {
-			if (i)
-				fp_sink_char(s, ',');
-			fp_sink_u64(s, v.colbuf[hm->rows - 1 - i]);
-		}
-		fp_sink_char(s, ']');
+		if (c)
+			fp_sink_char(s, ',');
+		put_column(s, v.colbuf, hm->rows);
+		for (unsigned r = 0; r < hm->rows; r++)
+			if (v.colbuf[r] > max)
+				max = v.colbuf[r];
 	}
 	fp_sink_str(s, "],\"maxvalue\":");
-	fp_sink_u64(s, fp_heatmap_max(hm));
+	fp_sink_u64(s, max);	/* of the drawn cells (a pinned axis may leave some out) */
 	fp_sink_str(s, ",\"base_sec\":");
 	fp_sink_i64(s, hm->base_sec);
 	if (v.ax.cut) {
 		fp_sink_str(s, ",\"cut\":");
 		fp_sink_u64(s, v.ax.cut);
 	}
-	fp_sink_str(s, "}\n");
 	view_free(&v);
 }
 

@@ -29,15 +29,25 @@
  *  - fp_heatmap_html: an XHTML page (also valid HTML) with that SVG inline,
  *    optionally a flame graph beside it (an <iframe>), warnings and
  *    statistics.
- *  - fp_heatmap_json: FlameScope's /heatmap/ shape:
+ *  - fp_heatmap_json: FlameScope's /heatmap/ shape, the one JSON writer of
+ *    fp-render's heatmap.json and fp-serve's /heatmap/ (which adds its own
+ *    keys after these, through fp_heatmap_json_keys):
  *	{"columns":[0,1,...],"rows":[980,960,...,0],
- *	 "values":[[...],...],"maxvalue":N}
+ *	 "values":[[...],...],"maxvalue":N,"base_sec":B[,"cut":N]}
  *    values[column][i] is the count of the slice starting at rows[i] ms
  *    (rows are listed from the end of the second down to 0, as FlameScope
- *    does).
+ *    does; each start in ms with up to 3 decimals, truncated, no trailing
+ *    zeros: rows=49 gives 979.591, 959.183, ...). columns are the drawn
+ *    columns' seconds since base_sec; maxvalue the largest drawn cell.
  *  - fp_heatmap_tsv: `second<TAB>row_start_ms<TAB>count`, a header line then
  *    every cell (zeros too) of every column on the axis, for
  *    matplotlib/gnuplot.
+ *
+ * A heatmap built against another one's axis (fp_heatmap_onto): a filtered
+ * heatmap takes the unfiltered heatmap's base second, rows and axis (whole
+ * or cut), so that it can be drawn in its place, cell for cell; its axis is
+ * *pinned*: fp_heatmap_axis and every rendering give the unfiltered one's
+ * columns, whatever the filtered cells are.
  *
  * Calling sequence:
  *	struct fp_heatmap hm; fp_heatmap_init(&hm);
@@ -65,6 +75,14 @@ struct fp_heatmap_cell {
 	uint64_t count;
 };
 
+/* The columns drawn (see above). col[i] is the heatmap column drawn i-th;
+ * col is NULL when the axis is whole (col[i] = i). */
+struct fp_heatmap_axis {
+	size_t n;
+	uint64_t *col;
+	uint64_t cut;		/* empty columns left out (0: whole) */
+};
+
 struct fp_heatmap {
 	unsigned rows;		/* slices per second */
 	int64_t base_sec;	/* absolute perf second of column 0 */
@@ -74,14 +92,9 @@ struct fp_heatmap {
 	uint32_t *slot;		/* index into cells + 1; 0: free */
 	size_t nslot;		/* a power of two, > 2 * n */
 	int sorted;		/* cells are in key order (the usual case) */
-};
-
-/* The columns drawn (see above). col[i] is the heatmap column drawn i-th;
- * col is NULL when the axis is whole (col[i] = i). */
-struct fp_heatmap_axis {
-	size_t n;
-	uint64_t *col;
-	uint64_t cut;		/* empty columns left out (0: whole) */
+	/* pinned: the axis drawn is pin, not hm's own (fp_heatmap_onto) */
+	int pinned;
+	struct fp_heatmap_axis pin;
 };
 
 struct fp_heatmap_opts {
@@ -120,8 +133,20 @@ uint64_t fp_heatmap_total(const struct fp_heatmap *hm);
 /* Sorts the cells by (column, row) if they are not (renderings of an
  * unsorted heatmap sort a copy). */
 void fp_heatmap_sort(struct fp_heatmap *hm);
+/* dst (initialised, any state) becomes a copy of src, pinned axis too. */
+void fp_heatmap_copy(struct fp_heatmap *dst, const struct fp_heatmap *src);
+/* dst (initialised, any state) becomes src's cells on the axis of `on`:
+ * on's rows and base second, src's column c moved to column
+ * c + (src->base_sec - on->base_sec), cells past on's last column dropped,
+ * dst's axis pinned to on's. -1 (dst empty) if the rows differ or src has
+ * cells before on's base second (its samples are not among on's). */
+int fp_heatmap_onto(struct fp_heatmap *dst, const struct fp_heatmap *src,
+		    const struct fp_heatmap *on);
+/* The bytes hm's storage takes (cells, their index, a pinned axis). */
+size_t fp_heatmap_bytes(const struct fp_heatmap *hm);
 
-/* The axis of hm (see above); free with fp_heatmap_axis_free. */
+/* The axis of hm (see above; a pinned one if hm has one); free with
+ * fp_heatmap_axis_free. */
 void fp_heatmap_axis(const struct fp_heatmap *hm, struct fp_heatmap_axis *ax);
 void fp_heatmap_axis_free(struct fp_heatmap_axis *ax);
 /* Where column col is drawn: its index on the axis, or SIZE_MAX if it is
@@ -137,6 +162,11 @@ void fp_heatmap_color(uint64_t count, uint64_t max, char *buf);
 void fp_heatmap_svg(struct fp_sink *s, const struct fp_heatmap *hm, const struct fp_heatmap_opts *o);
 void fp_heatmap_html(struct fp_sink *s, const struct fp_heatmap *hm, const struct fp_heatmap_opts *o);
 void fp_heatmap_json(struct fp_sink *s, const struct fp_heatmap *hm);
+/* fp_heatmap_json without its closing "}\n": a caller adds its own keys
+ * (",\"k\":v"...) and closes the object. */
+void fp_heatmap_json_keys(struct fp_sink *s, const struct fp_heatmap *hm);
+/* One column as in "values": "[top,...,bottom]" (col past the last: zeros). */
+void fp_heatmap_json_column(struct fp_sink *s, const struct fp_heatmap *hm, uint64_t col);
 void fp_heatmap_tsv(struct fp_sink *s, const struct fp_heatmap *hm);
 
 #endif
