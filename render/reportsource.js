@@ -152,14 +152,21 @@ function heatmap(d, p) {
 		if (v > max) max = v;
 		counted += d.count[e];
 	}
+	// each row's start in ms as render/heatmap.h writes it: 3 decimals,
+	// truncated (the exact quotient is never within 1e-3 of the next integer)
 	var ms = [];
-	for (r = rows - 1; r >= 0; r--) ms.push(Math.round(r * 1e6 / rows) / 1000);
+	for (r = rows - 1; r >= 0; r--) ms.push(Math.floor(r * 1e6 / rows) / 1000);
 	var cols = d.colmap ? d.colmap.slice() : values.map(function (x, i) { return i; });
-	// the server's fields, in its order
-	var j = { columns: cols, rows: ms, values: values, maxvalue: max, rows_per_second: rows,
-		  start_sec: d.tl.base_sec, samples: samples, counted: counted, idle: 0, warnings: 0,
-		  filtered: q.filtered };
+	// the server's fields, in its order (render's FlameScope keys, then fp-serve's)
+	var j = { columns: cols, rows: ms, values: values, maxvalue: max, base_sec: d.tl.base_sec };
 	if (d.colmap) j.cut = d.cut;
+	j.rows_per_second = rows;
+	j.start_sec = d.tl.base_sec;
+	j.samples = samples;
+	j.counted = counted;
+	j.idle = 0;
+	j.warnings = 0;
+	j.filtered = q.filtered;
 	j.all_events = q.all;
 	j.events = d.events.map(function (ev) { return { name: ev, samples: d.eventSamples[ev], counted: q.counted[ev] }; });
 	return j;

@@ -247,12 +247,7 @@ static enum MHD_Result live_heatmap(struct server *srv, struct MHD_Connection *c
 		struct live *l = srv->live;
 		struct heatmap h = { 0 };
 		pthread_mutex_lock(&l->lock);
-		const struct fp_heatmap *lh = &l->hb.h.hm;
-		fp_heatmap_init(&h.hm);
-		fp_heatmap_reset(&h.hm, lh->rows, lh->base_sec);
-		for (size_t i = 0; i < lh->n; i++)
-			fp_heatmap_set(&h.hm, lh->cells[i].key / lh->rows,
-				       lh->cells[i].key % lh->rows, lh->cells[i].count);
+		fp_heatmap_copy(&h.hm, &l->hb.h.hm);
 		pthread_mutex_unlock(&l->lock);
 		heatmap_svg_from(s, &h, fname);
 		fp_heatmap_free(&h.hm);
@@ -305,7 +300,7 @@ enum MHD_Result api_heatmap(struct server *srv, struct MHD_Connection *c, int sv
 		fp_sink_free(&s);
 		return http_error(c, (unsigned)(st ? st : 500), "%s", err);
 	}
-	if (t.live && h->base_sec != live_base) {
+	if (t.live && (uint64_t)h->hm.base_sec != live_base) {
 		/* retention dropped the recording's oldest seconds: its axis is
 		 * not the page's; the live (unfiltered) heatmap it is */
 		heatmap_put(h);

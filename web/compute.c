@@ -321,8 +321,8 @@ int selection_has_filters(const struct selection *sel)
 
 static void hm_set(struct heatmap_builder *b, uint64_t col, uint64_t row, uint64_t count)
 {
-	if (row >= b->h.rows || b->h.hm.rows != b->h.rows)
-		return;	/* no G record yet */
+	if (!b->geometry || row >= b->h.hm.rows)
+		return;	/* no G record yet, or not one of its rows */
 	if (col > FP_HEATMAP_MAX_COL) {
 		b->too_big = 1;
 		return;
@@ -366,9 +366,9 @@ static void hm_geometry(struct heatmap_builder *b, const char *line, size_t len)
 
 	if (fp_geometry_parse(line, len, &g) < 0 || g.rows > FP_ROWS_MAX)
 		return;
-	b->h.rows = (unsigned)g.rows;	/* live: rows come from fp-bucket */
-	b->h.base_sec = g.base_sec;
-	fp_heatmap_reset(&b->h.hm, b->h.rows, (int64_t)g.base_sec);
+	/* live: rows come from fp-bucket */
+	fp_heatmap_reset(&b->h.hm, (unsigned)g.rows, (int64_t)g.base_sec);
+	b->geometry = 1;
 	if (b->on_geometry)
 		b->on_geometry(b->ctx);
 }
@@ -467,13 +467,14 @@ const struct heatmap *heatmap_get(const struct job *job, int fd, const struct st
 	char *bucket_argv[BUCKET_ARGV_MAX];
 	bucket_argv_of(bucket_argv, rows_s, sel, NULL);
 	char *const *argv[] = { read_argv, bucket_argv };
-	struct heatmap_builder b = { .h = { .rows = rows, .all_events = sel->all_events } };
+	struct heatmap_builder b = { .h = { .all_events = sel->all_events } };
+	fp_heatmap_reset(&b.h.hm, rows, 0);	/* the rows listed if no G comes */
 	if (run_heatmap_chain(job, argv, 2, fd, &b, status, err, errsz) < 0)
 		return NULL;
 	b.h.counted = fp_heatmap_total(&b.h.hm);
 	e = new_entry(key, KIND_HEATMAP);
 	e->hm = b.h;
-	e->bytes = heatmap_bytes(&b.h) + sizeof *e;
+	e->bytes = fp_heatmap_bytes(&b.h.hm) + sizeof *e;
 	e = cache_insert(e);
 	return &e->hm;
 }
@@ -488,33 +489,13 @@ void heatmap_put(const struct heatmap *h)
 }
 
 /* The heatmap of the samples that pass the filters, on the unfiltered
- * heatmap's axis (same start_sec, same columns), so that a page can draw
- * it in place of the unfiltered one. fp-range runs before fp-bucket so the
- * counting (idle rule, rows arithmetic, column limit) is fp-bucket's own:
- * the cells are exactly `fp-read | fp-range FILTERS | fp-bucket`'s. That
- * fp-bucket's column 0 is the first *matching* sample's second, never
- * before the unfiltered first sample's (the matching samples are among
- * all samples), so its columns move right by the difference. */
-/* The filtered heatmap's cells into dst on the unfiltered one's axis:
- * they move right by the difference of the base seconds; columns past
- * the unfiltered heatmap's are dropped. */
-static void onto_axis(struct fp_heatmap *dst, const struct heatmap *filtered,
-		      const struct heatmap *all)
-{
-	const struct fp_heatmap *src = &filtered->hm;
-	uint64_t shift = src->ncols ? filtered->base_sec - all->base_sec : 0;
-
-	fp_heatmap_init(dst);
-	fp_heatmap_reset(dst, filtered->rows, (int64_t)all->base_sec);
-	for (size_t i = 0; i < src->n; i++) {
-		uint64_t key = src->cells[i].key;
-		uint64_t col = key / src->rows + shift;
-
-		if (col < all->hm.ncols)
-			fp_heatmap_set(dst, col, key % src->rows, src->cells[i].count);
-	}
-}
-
+ * heatmap's axis (same start_sec, same columns, whole or cut), so that a
+ * page can draw it in place of the unfiltered one. fp-range runs before
+ * fp-bucket so the counting (idle rule, rows arithmetic, column limit) is
+ * fp-bucket's own: the cells are exactly `fp-read | fp-range FILTERS |
+ * fp-bucket`'s, moved onto the unfiltered heatmap's columns by
+ * fp_heatmap_onto (render/heatmap.h): that fp-bucket's column 0 is the
+ * first *matching* sample's second. */
 static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
 					    const struct stat *st, unsigned rows,
 					    const struct selection *sel, int *status,
@@ -546,7 +527,8 @@ static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
 	char *bucket_argv[BUCKET_ARGV_MAX];
 	bucket_argv_of(bucket_argv, rows_s, sel, first);
 	char *const *argv[] = { read_argv, range_argv, bucket_argv };
-	struct heatmap_builder b = { .h = { .rows = rows } };
+	struct heatmap_builder b = { .geometry = 0 };
+	fp_heatmap_reset(&b.h.hm, rows, 0);
 	int rc = run_heatmap_chain(job, argv, 3, fd, &b, status, err, errsz);
 	char *events = rc < 0 ? NULL : events_counted_as(all, sel, first);
 	free(first);
@@ -555,18 +537,7 @@ static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
 		heatmap_put(all);
 		return NULL;
 	}
-	if (b.h.hm.ncols && b.h.base_sec < all->base_sec) {
-		/* only if the file changed between the two runs */
-		heatmap_put(all);
-		fp_heatmap_free(&b.h.hm);
-		free(events);
-		*status = 500;
-		snprintf(err, errsz, "the capture changed while it was read: try again");
-		return NULL;
-	}
 	struct heatmap h = {
-		.rows = rows,
-		.base_sec = all->base_sec,
 		.samples = b.h.samples,
 		.idle = b.h.idle,
 		.warnings = b.h.warnings,
@@ -579,15 +550,20 @@ static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
 		.events = events,
 		.events_len = all->events_len,
 	};
-	onto_axis(&h.hm, &b.h, all);
-	h.counted = fp_heatmap_total(&h.hm);
+	rc = fp_heatmap_onto(&h.hm, &b.h.hm, &all->hm);
 	fp_heatmap_free(&b.h.hm);
-	heatmap_axis_of(all, &h.axis);
-	h.has_axis = 1;
 	heatmap_put(all);
+	if (rc < 0) {
+		/* only if the file changed between the two runs */
+		heatmap_free(&h);
+		*status = 500;
+		snprintf(err, errsz, "the capture changed while it was read: try again");
+		return NULL;
+	}
+	h.counted = fp_heatmap_total(&h.hm);
 	e = new_entry(key, KIND_HEATMAP);
 	e->hm = h;
-	e->bytes = heatmap_bytes(&h) + sizeof *e;
+	e->bytes = fp_heatmap_bytes(&h.hm) + sizeof *e;
 	e = cache_insert(e);
 	return &e->hm;
 }

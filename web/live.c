@@ -66,7 +66,7 @@ struct live *live_create(const char *name, const char *recording)
 	pthread_condattr_destroy(&ca);
 	l->name = fp_xstrdup(name);
 	l->recording = recording ? fp_xstrdup(recording) : NULL;
-	l->hb.h.rows = SERVE_ROWS_DEFAULT;
+	fp_heatmap_reset(&l->hb.h.hm, SERVE_ROWS_DEFAULT, 0);	/* until the G record */
 	l->hb.on_change = on_change;
 	l->hb.on_geometry = on_geometry;
 	l->hb.ctx = l;
@@ -233,7 +233,7 @@ int live_base_sec(struct live *l, uint64_t *base)
 {
 	pthread_mutex_lock(&l->lock);
 	int has = l->hb.h.hm.ncols > 0;
-	*base = l->hb.h.base_sec;
+	*base = (uint64_t)l->hb.h.hm.base_sec;
 	pthread_mutex_unlock(&l->lock);
 	return has;
 }
@@ -330,7 +330,7 @@ static int sse_collect(struct live *l, struct live_client *c, struct fp_sink *ou
 	if (!c->started || l->geometry_version > c->seen_version) {
 		c->started = 1;
 		fp_sink_printf(out, "event: heatmap\ndata: {\"rows\":%u,\"start_sec\":%llu}\n\n",
-			       l->hb.h.rows, (unsigned long long)l->hb.h.base_sec);
+			       l->hb.h.hm.rows, (unsigned long long)l->hb.h.hm.base_sec);
 		wrote = 1;
 	} else if (l->version > c->seen_version) {
 		int any = 0;
@@ -345,13 +345,8 @@ static int sse_collect(struct live *l, struct live_client *c, struct fp_sink *ou
 			else
 				fp_sink_char(out, ',');
 			any = 1;
-			fp_sink_printf(out, "\"%u\":[", col);
-			for (unsigned r = l->hb.h.rows; r-- > 0;) {
-				fp_sink_u64(out, fp_heatmap_get(&l->hb.h.hm, col, r));
-				if (r)
-					fp_sink_char(out, ',');
-			}
-			fp_sink_char(out, ']');
+			fp_sink_printf(out, "\"%u\":", col);
+			fp_heatmap_json_column(out, &l->hb.h.hm, col);
 		}
 		if (any) {
 			fp_sink_str(out, "}}\n\n");

@@ -110,18 +110,13 @@ void pipeline_run(const struct job *job, char *const *const *argv, size_t nstage
 
 /* ---- compute.c: heatmap and folded tables, cached ------------------------ */
 
-/* The cells are render's sparse model (render/heatmap.h): memory is the
- * cells held, not the span of the seconds; the JSON draws its axis (whole,
- * or cut to the columns with samples: "columns" then lists their seconds
- * and "cut" how many empty ones were left out). */
+/* A capture's heatmap: render's model (render/heatmap.h: sparse cells,
+ * rows, base second, the axis drawn: whole, or cut to the columns with
+ * samples; a filtered heatmap has the unfiltered one's axis pinned, see
+ * fp_heatmap_onto) and what the chain said about it, which /heatmap/ adds
+ * to render's FlameScope JSON (heatmeta.c). */
 struct heatmap {
-	unsigned rows;
-	uint64_t base_sec;
 	struct fp_heatmap hm;	/* cells; hm.ncols: the last column set + 1 */
-	/* has_axis: the axis to draw is this one, not hm's own (a filtered
-	 * heatmap is drawn on the unfiltered heatmap's axis) */
-	int has_axis;
-	struct fp_heatmap_axis axis;
 	uint64_t samples;	/* from I read samples= (all samples read) */
 	uint64_t counted;	/* sum of the cells */
 	uint64_t idle;		/* idle samples dropped */
@@ -210,17 +205,20 @@ const struct folded_text *pprof_get(const struct job *job, int fd, const struct 
 				    const struct selection *sel, int *status,
 				    char *err, size_t errsz);
 
+/* /heatmap/'s JSON (heatmeta.c): render's fp_heatmap_json_keys of h->hm,
+ * then fp-serve's keys (rows_per_second, start_sec, samples, counted,
+ * idle, warnings, filtered, all_events, events, recording; docs/web.md)
+ * and the closing brace, no newline. */
 void heatmap_json(struct fp_sink *s, const struct heatmap *h);
-/* Frees h's cells, axis and event list. */
+/* Frees h's cells and event list. */
 void heatmap_free(struct heatmap *h);
-/* The axis h is drawn on, into ax (free with fp_heatmap_axis_free). */
-void heatmap_axis_of(const struct heatmap *h, struct fp_heatmap_axis *ax);
-/* The bytes h's cells and axis take (the cache's budget). */
-size_t heatmap_bytes(const struct heatmap *h);
 
 /* Builds a heatmap from G/H/I/W records (files and the live capture). */
 struct heatmap_builder {
-	struct heatmap h;	/* h.hm zero-initialised is an empty heatmap */
+	/* h.hm: before the G record, the rows to list (fp_heatmap_reset);
+	 * zero-initialised it is an empty heatmap */
+	struct heatmap h;
+	int geometry;		/* a G record came: H records are taken */
 	int too_big;		/* a column past FP_HEATMAP_MAX_COL */
 	/* optional: called with each column whose cells changed */
 	void (*on_change)(void *ctx, uint32_t col);
