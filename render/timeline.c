@@ -26,6 +26,7 @@ void fp_timeline_init(struct fp_timeline *tl, size_t max_samples)
 	fp_strtab_init(&tl->kinds);
 	fp_strtab_init(&tl->labels);
 	fp_strtab_init(&tl->names);
+	fp_strtab_init(&tl->owner_keys);
 	tl->frame_off = fp_xgrow(NULL, &tl->frame_off_cap, 1, sizeof *tl->frame_off, ARRAY_MIN);
 	tl->frame_off[0] = 0;
 }
@@ -37,7 +38,9 @@ void fp_timeline_free(struct fp_timeline *tl)
 	fp_strtab_free(&tl->kinds);
 	fp_strtab_free(&tl->labels);
 	fp_strtab_free(&tl->names);
-	FP_FREE_ALL(tl->stack_kinds, tl->ext, tl->name_kind, tl->frames, tl->frame_off);
+	fp_strtab_free(&tl->owner_keys);
+	FP_FREE_ALL(tl->stack_kinds, tl->ext, tl->name_kind, tl->frames, tl->frame_off, tl->owner,
+		    tl->key);
 	memset(tl, 0, sizeof *tl);
 }
 
@@ -108,6 +111,33 @@ int fp_timeline_define(struct fp_timeline *tl, const struct fp_stack_def *d)
 	return 0;
 }
 
+/* The owner of an R record's sample: one lookup of its key (pid, tid,
+ * cpu, then comm TAB event: names never hold a TAB); a new owner's comm
+ * and event go into labels, comm first, as they would sample by sample. */
+static uint32_t owner_of(struct fp_timeline *tl, const struct fp_ref *r)
+{
+	const int64_t ids[] = { r->pid, r->tid, r->cpu };
+	size_t n = sizeof ids + r->comm.n + 1 + r->event.n;
+	int added;
+
+	tl->key = fp_xgrow(tl->key, &tl->key_cap, n, 1, ARRAY_MIN);
+	memcpy(tl->key, ids, sizeof ids);
+	memcpy(tl->key + sizeof ids, r->comm.p, r->comm.n);
+	tl->key[sizeof ids + r->comm.n] = '\t';
+	memcpy(tl->key + sizeof ids + r->comm.n + 1, r->event.p, r->event.n);
+	uint32_t id = fp_strtab_intern(&tl->owner_keys, tl->key, n, &added);
+	if (added) {
+		tl->owner = fp_xgrow(tl->owner, &tl->owner_cap, (size_t)id + 1, sizeof *tl->owner,
+				     ARRAY_MIN);
+		tl->owner[id] = (struct fp_tl_owner){
+			.pid = r->pid, .tid = r->tid, .cpu = r->cpu,
+			.comm = fp_strtab_intern(&tl->labels, r->comm.p, r->comm.n, NULL),
+			.event = fp_strtab_intern(&tl->labels, r->event.p, r->event.n, NULL),
+		};
+	}
+	return id;
+}
+
 int fp_timeline_add(struct fp_timeline *tl, const struct fp_ref *r)
 {
 	if (r->id >= tl->next) {
@@ -128,9 +158,7 @@ int fp_timeline_add(struct fp_timeline *tl, const struct fp_ref *r)
 	}
 	tl->s[tl->n++] = (struct fp_tl_sample){
 		.time_ns = r->time_ns, .count = r->count, .period = r->period,
-		.pid = r->pid, .tid = r->tid, .cpu = r->cpu, .stack = tl->ext[r->id],
-		.comm = fp_strtab_intern(&tl->labels, r->comm.p, r->comm.n, NULL),
-		.event = fp_strtab_intern(&tl->labels, r->event.p, r->event.n, NULL),
+		.stack = tl->ext[r->id], .owner = owner_of(tl, r),
 	};
 	return 0;
 }
@@ -165,14 +193,15 @@ static void stack_frames(const struct fp_timeline *tl, uint32_t stack, struct fp
 void fp_timeline_sample(const struct fp_timeline *tl, size_t i, struct fp_sample *s)
 {
 	const struct fp_tl_sample *x = &tl->s[i];
+	const struct fp_tl_owner *o = &tl->owner[x->owner];
 
 	*s = (struct fp_sample){
-		.time_ns = x->time_ns, .pid = x->pid, .tid = x->tid, .cpu = x->cpu,
+		.time_ns = x->time_ns, .pid = o->pid, .tid = o->tid, .cpu = o->cpu,
 		.period = x->period,
 	};
 	stack_frames(tl, x->stack, s);
-	s->comm.p = fp_strtab_str(&tl->labels, x->comm, &s->comm.n);
-	s->event.p = fp_strtab_str(&tl->labels, x->event, &s->event.n);
+	s->comm.p = fp_strtab_str(&tl->labels, o->comm, &s->comm.n);
+	s->event.p = fp_strtab_str(&tl->labels, o->event, &s->event.n);
 }
 
 int fp_timeline_ref_sample(const struct fp_timeline *tl, const struct fp_ref *r,
@@ -236,22 +265,16 @@ char fp_timeline_kind(const struct fp_timeline *tl, const char *name, size_t n)
 
 /* ---- the page's JSON ------------------------------------------------------ */
 
-/* One sample on its way into the page: its cell, stack, owner (the
- * thread, cpu, comm and event it belongs to, numbered in owners) and
- * time; samples of one (cell, stack, owner) become one entry that keeps
- * the earliest time. */
+/* One (stack, owner) of a cell on its way into the page: its samples'
+ * sum and the earliest of them. key: stack << 32 | owner (the owner's
+ * number in the page), so one compare orders by stack, then owner. */
 struct cell_entry {
-	uint64_t cell;		/* col * rows + row */
-	uint64_t first_ns;	/* earliest sample of the entry */
+	uint64_t key;
+	uint64_t first_ns;
 	uint64_t count;
-	uint32_t stack, owner;
 };
 
-/* The owner key of a sample, as bytes for the interning table. */
-struct owner_key {
-	int64_t pid, tid, cpu;
-	uint32_t comm, event;
-};
+#define OWNER_BITS 32
 
 static int cmp_u64(uint64_t a, uint64_t b)
 {
@@ -261,12 +284,8 @@ static int cmp_u64(uint64_t a, uint64_t b)
 static int entry_key_cmp(const void *a, const void *b)
 {
 	const struct cell_entry *x = a, *y = b;
-	int c = cmp_u64(x->cell, y->cell);
+	int c = cmp_u64(x->key, y->key);
 
-	if (!c)
-		c = cmp_u64(x->stack, y->stack);
-	if (!c)
-		c = cmp_u64(x->owner, y->owner);
 	return c ? c : cmp_u64(x->first_ns, y->first_ns);
 }
 
@@ -274,11 +293,9 @@ static int entry_key_cmp(const void *a, const void *b)
 static int entry_time_cmp(const void *a, const void *b)
 {
 	const struct cell_entry *x = a, *y = b;
-	int c = cmp_u64(x->cell, y->cell);
+	int c = cmp_u64(x->first_ns, y->first_ns);
 
-	if (!c)
-		c = cmp_u64(x->first_ns, y->first_ns);
-	return c ? c : entry_key_cmp(a, b);
+	return c ? c : cmp_u64(x->key, y->key);
 }
 
 /* Every string of t as a JSON list (escaped for a <script>). */
@@ -369,115 +386,213 @@ static void json_names(const struct fp_timeline *tl, struct fp_sink *s, const st
 	fp_sink_char(s, ']');
 }
 
-/* The samples on the axis as entries (one per sample, owners interned in
- * *owners); returns how many. */
-static size_t collect_entries(const struct fp_timeline *tl, const struct fp_heatmap *hm,
-			      const struct fp_heatmap_axis *ax, struct fp_strtab *owners,
-			      struct cell_entry *c)
+/* The page's cells: the samples on the heatmap's axis grouped by cell,
+ * in the cells' order, each cell's samples in arrival order; the owners
+ * numbered in the order the page first names them. */
+struct page_cells {
+	uint64_t *key;		/* per cell (first seen first): col * rows + row */
+	size_t ncells, key_cap;
+	uint32_t *order;	/* the cells, sorted by key */
+	size_t *start;		/* per sorted cell: its first in sample[] (ncells + 1) */
+	uint32_t *sample;	/* sample indices, cell by cell */
+	uint32_t *owner_page;	/* owner -> its number in the page, or NO_STACK */
+	uint32_t *page_owner;	/* the page's owners, in order */
+	size_t npage_owners;
+};
+
+static const uint64_t *sort_keys;	/* qsort has no context argument */
+
+static int cell_key_cmp(const void *a, const void *b)
+{
+	return cmp_u64(sort_keys[*(const uint32_t *)a], sort_keys[*(const uint32_t *)b]);
+}
+
+/* The cell of sample x on the axis (its column's place on it unless the
+ * axis is cut, heatmap.h), or UINT64_MAX when the axis does not show it. */
+static uint64_t sample_cell(const struct fp_tl_sample *x, const struct fp_heatmap_axis *ax,
+			    uint64_t base_ns, unsigned rows)
+{
+	if (x->time_ns < base_ns)
+		return UINT64_MAX;
+	uint64_t sec = (x->time_ns - base_ns) / FP_NSEC_PER_SEC;
+	size_t col = ax->col ? fp_heatmap_axis_index(ax, sec, 0) :
+		sec < FP_HEATMAP_AXIS_COLS ? (size_t)sec : SIZE_MAX;
+	if (col == SIZE_MAX)
+		return UINT64_MAX;
+	return (uint64_t)col * rows + (x->time_ns % FP_NSEC_PER_SEC) * rows / FP_NSEC_PER_SEC;
+}
+
+static void group_cells(const struct fp_timeline *tl, const struct fp_heatmap *hm,
+			const struct fp_heatmap_axis *ax, struct page_cells *pc)
 {
 	unsigned rows = hm->rows ? hm->rows : 1;
 	uint64_t base_ns = hm->base_sec > 0 ? (uint64_t)hm->base_sec * FP_NSEC_PER_SEC : 0;
-	size_t nc = 0;
+	uint32_t *cell_of = fp_xmalloc((tl->n ? tl->n : 1) * sizeof *cell_of);
+	size_t nowners = fp_strtab_count(&tl->owner_keys), *count = NULL, count_cap = 0;
+	struct fp_strtab cells;
 
+	memset(pc, 0, sizeof *pc);
+	fp_strtab_init(&cells);
+	pc->owner_page = fp_xmalloc((nowners ? nowners : 1) * sizeof *pc->owner_page);
+	pc->page_owner = fp_xmalloc((nowners ? nowners : 1) * sizeof *pc->page_owner);
+	for (size_t i = 0; i < nowners; i++)
+		pc->owner_page[i] = NO_STACK;
+	uint64_t last_key = UINT64_MAX;
+	uint32_t c = NO_STACK;
 	for (size_t i = 0; i < tl->n; i++) {
 		const struct fp_tl_sample *x = &tl->s[i];
-		if (x->time_ns < base_ns)
-			continue;
-		/* cells are indexed by the column's place on the heatmap's axis
-		 * (its number unless the axis is cut, heatmap.h) */
-		uint64_t sec = (x->time_ns - base_ns) / FP_NSEC_PER_SEC;
-		size_t col = ax->col ? fp_heatmap_axis_index(ax, sec, 0) :
-			sec < FP_HEATMAP_AXIS_COLS ? (size_t)sec : SIZE_MAX;
-		uint64_t row = (x->time_ns % FP_NSEC_PER_SEC) * rows / FP_NSEC_PER_SEC;
-		if (col == SIZE_MAX)
-			continue;
-		struct owner_key k;
-		memset(&k, 0, sizeof k);	/* the padding is part of the key */
-		k.pid = x->pid;
-		k.tid = x->tid;
-		k.cpu = x->cpu;
-		k.comm = x->comm;
-		k.event = x->event;
-		uint32_t owner = fp_strtab_intern(owners, (const char *)&k, sizeof k, NULL);
-		c[nc++] = (struct cell_entry){ (uint64_t)col * rows + row, x->time_ns, x->count,
-					       x->stack, owner };
-	}
-	return nc;
-}
+		uint64_t key = sample_cell(x, ax, base_ns, rows);
+		int added = 0;
 
-/* Sums the entries of one (cell, stack, owner); returns how many stay. */
-static size_t merge_entries(struct cell_entry *c, size_t nc)
-{
-	size_t out = 0;
-
-	qsort(c, nc, sizeof *c, entry_key_cmp);
-	for (size_t i = 0; i < nc; i++) {
-		if (out && c[out - 1].cell == c[i].cell && c[out - 1].stack == c[i].stack &&
-		    c[out - 1].owner == c[i].owner) {
-			c[out - 1].count = fp_add_sat(c[out - 1].count, c[i].count);
-			continue;	/* sorted: the first kept has the earliest time */
+		cell_of[i] = NO_STACK;
+		if (key == UINT64_MAX)
+			continue;
+		/* samples come by time: most are in the cell of the one before */
+		if (key != last_key)
+			c = fp_strtab_intern(&cells, (const char *)&key, sizeof key, &added);
+		last_key = key;
+		if (added) {
+			pc->key = fp_xgrow(pc->key, &pc->key_cap, (size_t)c + 1, sizeof *pc->key, ARRAY_MIN);
+			count = fp_xgrow(count, &count_cap, (size_t)c + 1, sizeof *count, ARRAY_MIN);
+			pc->key[c] = key;
+			count[c] = 0;
+			pc->ncells = (size_t)c + 1;
 		}
-		c[out++] = c[i];
+		count[c]++;
+		cell_of[i] = c;
+		if (pc->owner_page[x->owner] == NO_STACK) {
+			pc->owner_page[x->owner] = (uint32_t)pc->npage_owners;
+			pc->page_owner[pc->npage_owners++] = x->owner;
+		}
 	}
-	qsort(c, out, sizeof *c, entry_time_cmp);
-	return out;
+	fp_strtab_free(&cells);
+	/* a counting sort of the samples by cell, stable */
+	pc->order = fp_xmalloc((pc->ncells ? pc->ncells : 1) * sizeof *pc->order);
+	pc->start = fp_xmalloc((pc->ncells + 1) * sizeof *pc->start);
+	for (size_t c = 0; c < pc->ncells; c++)
+		pc->order[c] = (uint32_t)c;
+	sort_keys = pc->key;
+	qsort(pc->order, pc->ncells, sizeof *pc->order, cell_key_cmp);
+	size_t *at = fp_xmalloc((pc->ncells ? pc->ncells : 1) * sizeof *at), sum = 0;
+	for (size_t k = 0; k < pc->ncells; k++) {
+		pc->start[k] = sum;
+		at[pc->order[k]] = sum;
+		sum += count[pc->order[k]];
+	}
+	pc->start[pc->ncells] = sum;
+	pc->sample = fp_xmalloc((sum ? sum : 1) * sizeof *pc->sample);
+	for (size_t i = 0; i < tl->n; i++)
+		if (cell_of[i] != NO_STACK)
+			pc->sample[at[cell_of[i]]++] = (uint32_t)i;
+	FP_FREE_ALL(cell_of, count, at);
 }
 
-static void json_owners(const struct fp_timeline *tl, struct fp_sink *s, const struct fp_strtab *owners)
+static void page_cells_free(struct page_cells *pc)
+{
+	FP_FREE_ALL(pc->key, pc->order, pc->start, pc->sample, pc->owner_page, pc->page_owner);
+}
+
+static void json_owners(const struct fp_timeline *tl, struct fp_sink *s, const struct page_cells *pc)
 {
 	fp_sink_str(s, ",\n\"labels\":");
 	json_strings(s, &tl->labels);
 	fp_sink_str(s, ",\n\"owners\":[");
-	for (size_t i = 0; i < fp_strtab_count(owners); i++) {
-		struct owner_key k;
+	for (size_t i = 0; i < pc->npage_owners; i++) {
+		const struct fp_tl_owner *o = &tl->owner[pc->page_owner[i]];
 
-		memcpy(&k, fp_strtab_str(owners, (uint32_t)i, NULL), sizeof k);
-		fp_sink_printf(s, "%s%lld,%lld,%lld,%u,%u", i ? "," : "", (long long)k.pid,
-			       (long long)k.tid, (long long)k.cpu, k.comm, k.event);
+		if (i)
+			fp_sink_char(s, ',');
+		fp_sink_i64(s, o->pid);
+		fp_sink_char(s, ',');
+		fp_sink_i64(s, o->tid);
+		fp_sink_char(s, ',');
+		fp_sink_i64(s, o->cpu);
+		fp_sink_char(s, ',');
+		fp_sink_u64(s, o->comm);
+		fp_sink_char(s, ',');
+		fp_sink_u64(s, o->event);
 	}
 	fp_sink_char(s, ']');
 }
 
-static void json_cells(struct fp_sink *s, const struct cell_entry *c, size_t nc, unsigned rows)
+/* The entries of one cell's samples: one per (stack, owner), summed, in
+ * the order of their first samples; returns how many. */
+static size_t cell_entries(const struct fp_timeline *tl, const struct page_cells *pc,
+			   const uint32_t *sample, size_t n, struct cell_entry *e)
 {
-	fp_sink_str(s, ",\n\"cells\":[");
-	for (size_t i = 0; i < nc;) {
-		size_t j = i;
-		while (j < nc && c[j].cell == c[i].cell)
-			j++;
-		fp_sink_printf(s, "%s%llu,%llu,%zu", i ? ",\n" : "",
-			       (unsigned long long)(c[i].cell / rows),
-			       (unsigned long long)(c[i].cell % rows), j - i);
-		for (size_t k = i; k < j; k++) {
-			fp_sink_printf(s, ",%u,%u,", c[k].stack, c[k].owner);
-			fp_sink_u64(s, c[k].count);
+	size_t out = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		const struct fp_tl_sample *x = &tl->s[sample[k]];
+
+		e[k] = (struct cell_entry){
+			(uint64_t)x->stack << OWNER_BITS | pc->owner_page[x->owner], x->time_ns, x->count,
+		};
+	}
+	qsort(e, n, sizeof *e, entry_key_cmp);
+	for (size_t k = 0; k < n; k++) {
+		if (out && e[out - 1].key == e[k].key) {
+			e[out - 1].count = fp_add_sat(e[out - 1].count, e[k].count);
+			continue;	/* sorted: the first kept has the earliest time */
 		}
-		i = j;
+		e[out++] = e[k];
+	}
+	qsort(e, out, sizeof *e, entry_time_cmp);
+	return out;
+}
+
+static void json_cells(const struct fp_timeline *tl, struct fp_sink *s, const struct page_cells *pc,
+		       unsigned rows)
+{
+	size_t most = 1;
+
+	for (size_t k = 0; k < pc->ncells; k++)
+		if (pc->start[k + 1] - pc->start[k] > most)
+			most = pc->start[k + 1] - pc->start[k];
+	struct cell_entry *e = fp_xmalloc(most * sizeof *e);
+	fp_sink_str(s, ",\n\"cells\":[");
+	for (size_t k = 0; k < pc->ncells; k++) {
+		uint64_t cell = pc->key[pc->order[k]];
+		size_t n = cell_entries(tl, pc, pc->sample + pc->start[k],
+					pc->start[k + 1] - pc->start[k], e);
+
+		if (k)
+			fp_sink_str(s, ",\n");
+		fp_sink_u64(s, cell / rows);
+		fp_sink_char(s, ',');
+		fp_sink_u64(s, cell % rows);
+		fp_sink_char(s, ',');
+		fp_sink_u64(s, n);
+		for (size_t j = 0; j < n; j++) {
+			fp_sink_char(s, ',');
+			fp_sink_u64(s, e[j].key >> OWNER_BITS);
+			fp_sink_char(s, ',');
+			fp_sink_u64(s, e[j].key & UINT32_MAX);
+			fp_sink_char(s, ',');
+			fp_sink_u64(s, e[j].count);
+		}
 	}
 	fp_sink_char(s, ']');
+	free(e);
 }
 
 void fp_timeline_json(const struct fp_timeline *tl, struct fp_sink *s, const struct fp_heatmap *hm,
 		      const struct fp_flame_opts *o, const char *members)
 {
-	struct cell_entry *c = fp_xmalloc((tl->n ? tl->n : 1) * sizeof *c);
 	struct fp_heatmap_axis ax;
-	struct fp_strtab owners;
-	size_t nc;
+	struct page_cells pc;
 
 	fp_heatmap_axis(hm, &ax);
-	fp_strtab_init(&owners);
 	json_header(tl, s, hm, &ax, o);
 	json_names(tl, s, o);
-	nc = merge_entries(c, collect_entries(tl, hm, &ax, &owners, c));
-	json_owners(tl, s, &owners);
-	json_cells(s, c, nc, hm->rows ? hm->rows : 1);
+	group_cells(tl, hm, &ax, &pc);
+	json_owners(tl, s, &pc);
+	json_cells(tl, s, &pc, hm->rows ? hm->rows : 1);
 	if (members) {
 		fp_sink_str(s, ",\n");
 		fp_sink_str(s, members);
 	}
 	fp_sink_str(s, "}");
-	free(c);
-	fp_strtab_free(&owners);
+	page_cells_free(&pc);
 	fp_heatmap_axis_free(&ax);
 }

@@ -36,13 +36,20 @@
 #include "heatmap.h"
 #include "sink.h"
 
+/* A kept sample: 32 bytes. Its pid, tid, cpu, comm and event (the
+ * "owner" the views group it by) are interned once per distinct owner. */
 struct fp_tl_sample {
 	uint64_t time_ns;
 	uint64_t count;		/* what fp-fold counted: 1, or the period */
 	uint64_t period;
-	int64_t pid, tid, cpu;
 	uint32_t stack;		/* in stacks */
-	uint32_t comm, event;	/* in labels */
+	uint32_t owner;		/* in owners */
+};
+
+/* pid, tid, cpu, comm and event of samples; comm and event in labels */
+struct fp_tl_owner {
+	int64_t pid, tid, cpu;
+	uint32_t comm, event;
 };
 
 struct fp_timeline {
@@ -56,6 +63,14 @@ struct fp_timeline {
 	struct fp_strtab stacks, kinds, labels;
 	uint32_t *stack_kinds;
 	size_t nstacks, stack_kinds_cap;
+	/* owners: their keys (pid, tid, cpu, comm TAB event as bytes) and
+	 * what they stand for; labels get a comm or event the first time an
+	 * owner has it, so in the order the samples first name them */
+	struct fp_strtab owner_keys;
+	struct fp_tl_owner *owner;
+	size_t owner_cap;
+	char *key;		/* an owner key being looked up */
+	size_t key_cap;
 	/* the D record ids of the stream -> stacks (a restarted fp-fold
 	 * numbers from 0 again: a known id is redefined) */
 	uint32_t *ext;

@@ -219,7 +219,8 @@ static void on_ref(struct render *r, const char *line, size_t len)
 			   "event TAB comm");
 		return;
 	}
-	if (fp_timeline_ref_sample(&r->tl, &ref, &s) == 0)
+	/* the exports get the sample as an S record would give it */
+	if ((r->ex.pprof_on || r->ex.speedscope_on) && fp_timeline_ref_sample(&r->tl, &ref, &s) == 0)
 		fp_exports_add_sample(&r->ex, &s);
 	if (fp_timeline_add(&r->tl, &ref) < 0)
 		bad_record(r, "R record of a stack no D record defined skipped");
