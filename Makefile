@@ -134,6 +134,7 @@ $(BIN)/%: $(BUILD)/stages/%.o $(LIBFP)
 # stages with a library of their own
 # fp-render embeds the web page's files (render/views.h)
 $(BIN)/fp-render: $(BUILD)/web/ui_files.o
+$(BIN)/fp-render: LDLIBS += -lpthread
 $(BIN)/fp-chrome: LDLIBS += -ljansson
 $(BIN)/fp-push: LDLIBS += -lcurl -lpthread
 # fp-perfdata alone reads ELF files and demangles: elfutils, libiberty.

@@ -46,18 +46,14 @@ static size_t plain_run(const unsigned char *p, size_t n, const unsigned char *s
 	return i;
 }
 
-static unsigned char xml_special[256];
-static unsigned char json_special[256];
-
-static void init_tables(void)
-{
-	if (xml_special['&'])
-		return;
-	xml_special['&'] = xml_special['<'] = xml_special['>'] = 1;
-	xml_special['"'] = xml_special['\''] = 1;
-	json_special['"'] = json_special['\\'] = 1;
-	json_special['<'] = json_special['>'] = json_special['&'] = 1;
-}
+/* constant, so that threads may escape at once (fp-render writes its
+ * files two at a time) */
+static const unsigned char xml_special[256] = {
+	['&'] = 1, ['<'] = 1, ['>'] = 1, ['"'] = 1, ['\''] = 1,
+};
+static const unsigned char json_special[256] = {
+	['"'] = 1, ['\\'] = 1, ['<'] = 1, ['>'] = 1, ['&'] = 1,
+};
 
 /* Copies text to s: runs of plain bytes as they are, each other byte (a
  * special one, a control byte, UTF-8) through one(), which writes its
@@ -68,7 +64,6 @@ static void escape_runs(struct fp_sink *s, const char *text, size_t n,
 {
 	const unsigned char *p = (const unsigned char *)text;
 
-	init_tables();
 	while (n) {
 		size_t run = plain_run(p, n, special);
 		fp_sink_write(s, p, run);

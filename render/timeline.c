@@ -400,11 +400,15 @@ struct page_cells {
 	size_t npage_owners;
 };
 
-static const uint64_t *sort_keys;	/* qsort has no context argument */
+/* a cell's key and number, to sort the cells by key */
+struct cell_order {
+	uint64_t key;
+	uint32_t cell;
+};
 
 static int cell_key_cmp(const void *a, const void *b)
 {
-	return cmp_u64(sort_keys[*(const uint32_t *)a], sort_keys[*(const uint32_t *)b]);
+	return cmp_u64(((const struct cell_order *)a)->key, ((const struct cell_order *)b)->key);
 }
 
 /* The cell of sample x on the axis (its column's place on it unless the
@@ -469,10 +473,13 @@ static void group_cells(const struct fp_timeline *tl, const struct fp_heatmap *h
 	/* a counting sort of the samples by cell, stable */
 	pc->order = fp_xmalloc((pc->ncells ? pc->ncells : 1) * sizeof *pc->order);
 	pc->start = fp_xmalloc((pc->ncells + 1) * sizeof *pc->start);
+	struct cell_order *by_key = fp_xmalloc((pc->ncells ? pc->ncells : 1) * sizeof *by_key);
 	for (size_t c = 0; c < pc->ncells; c++)
-		pc->order[c] = (uint32_t)c;
-	sort_keys = pc->key;
-	qsort(pc->order, pc->ncells, sizeof *pc->order, cell_key_cmp);
+		by_key[c] = (struct cell_order){ pc->key[c], (uint32_t)c };
+	qsort(by_key, pc->ncells, sizeof *by_key, cell_key_cmp);
+	for (size_t k = 0; k < pc->ncells; k++)
+		pc->order[k] = by_key[k].cell;
+	free(by_key);
 	size_t *at = fp_xmalloc((pc->ncells ? pc->ncells : 1) * sizeof *at), sum = 0;
 	for (size_t k = 0; k < pc->ncells; k++) {
 		pc->start[k] = sum;

@@ -199,6 +199,35 @@ static void json_escapes_names_and_lists_cells_with_pairs(void **state)
 	fp_heatmap_free(&hm);
 }
 
+/* In a cell the entries come by their earliest sample, whatever order the
+ * samples arrived in; owners are numbered as samples on the axis first
+ * name them (one before the axis names none); labels as samples first
+ * name them. */
+static void cell_entries_come_by_earliest_sample_and_owners_by_first_use(void **state)
+{
+	struct fp_heatmap hm;
+	struct fp_flame_opts o;
+	struct fp_sink s;
+
+	fp_heatmap_init(&hm);
+	fp_heatmap_reset(&hm, 50, 10);
+	fp_flame_opts_init(&o);
+	add(&tl, "S	9500000000	9	9	0	1	ev	early	u	x");	/* before column 0 */
+	add(&tl, "S	10030000000	2	2	0	1	ev	b	u	g");	/* cell (0,1) */
+	add(&tl, "S	10020000000	1	1	0	1	ev	a	u	f");	/* (0,1), earlier */
+	add(&tl, "S	10025000000	2	2	0	1	ev	b	u	g");	/* (0,1), b's earliest */
+	add(&tl, "S	10001000000	2	2	1	1	ev	b	u	g");	/* (0,0), another cpu */
+	fp_sink_init_mem(&s);
+	fp_timeline_json(&tl, &s, &hm, &o, NULL);
+	fp_sink_char(&s, '\0');
+	assert_non_null(strstr(s.buf, "\"labels\":[\"early\",\"ev\",\"b\",\"a\"]"));
+	assert_non_null(strstr(s.buf, "\"owners\":[2,2,0,2,1,1,1,0,3,1,2,2,1,2,1]"));
+	/* stacks: early;x 0, b;g 1, a;f 2 */
+	assert_non_null(strstr(s.buf, "\"cells\":[0,0,1,1,2,1,\n0,1,2,2,1,1,1,0,2]}"));
+	fp_sink_free(&s);
+	fp_heatmap_free(&hm);
+}
+
 static void samples_past_the_bound_are_counted_not_kept(void **state)
 {
 
@@ -226,6 +255,7 @@ int main(void)
 		T(stack_ids_come_in_order_and_may_be_redefined),
 		T(kinds_come_from_the_samples_first_occurrence_wins),
 		T(json_escapes_names_and_lists_cells_with_pairs),
+		T(cell_entries_come_by_earliest_sample_and_owners_by_first_use),
 		T(samples_past_the_bound_are_counted_not_kept),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
