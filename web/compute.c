@@ -277,7 +277,6 @@ struct sel_chain {
 	char *const *argv[4];
 };
 
-
 static void sel_chain_init(struct sel_chain *c, int fd, const struct selection *sel,
 			   char **fold_argv)
 {
@@ -296,19 +295,31 @@ static void sel_chain_init(struct sel_chain *c, int fd, const struct selection *
 	c->argv[3] = fold_argv;
 }
 
+/* Runs the chain of sel over fd, from its start, ending in fold_argv (NULL:
+ * after fp-range) into on_line. 0, or -1 with *status and err. */
+static int sel_chain_run(const struct job *job, int fd, const struct selection *sel,
+			 char **fold_argv, void (*on_line)(void *ctx, char *line, size_t len),
+			 void *ctx, int *status, char *err, size_t errsz)
+{
+	struct sel_chain chain;
+	struct pipeline_result res;
+
+	sel_chain_init(&chain, fd, sel, fold_argv);
+	if (rewind_input(fd, status, err, errsz) < 0)
+		return -1;
+	chain_run(job, chain.argv, fold_argv ? 4 : 3, fd, on_line, ctx, &res);
+	if (res.ok)
+		return 0;
+	fail_from_pipeline(&res, status, err, errsz);
+	return -1;
+}
+
 void selection_chain_run(const struct job *job, int fd, const struct selection *sel,
 			 void (*on_line)(void *ctx, char *line, size_t len), void *ctx,
 			 int *status, char *err, size_t errsz)
 {
-	struct sel_chain chain;
-	struct pipeline_result res;
-	sel_chain_init(&chain, fd, sel, NULL);
 	*status = 0;
-	if (rewind_input(fd, status, err, errsz) < 0)
-		return;
-	chain_run(job, chain.argv, 3, fd, on_line, ctx, &res);
-	if (!res.ok)
-		fail_from_pipeline(&res, status, err, errsz);
+	sel_chain_run(job, fd, sel, NULL, on_line, ctx, status, err, errsz);
 }
 
 int selection_has_filters(const struct selection *sel)
@@ -571,7 +582,7 @@ static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
 /* ---- folded tables ------------------------------------------------------------ */
 
 struct fold_build {
-	struct fp_sink text;
+	struct fp_sink *text;
 	uint64_t total;
 };
 
@@ -583,42 +594,57 @@ static void fold_line(void *ctx, char *line, size_t len)
 	if (!sp || fp_parse_u64(sp + 1, len - (size_t)(sp + 1 - line), &v) < 0)
 		return;
 	b->total += v;
-	fp_sink_write(&b->text, line, len);
-	fp_sink_char(&b->text, '\n');
+	fp_sink_write(b->text, line, len);
+	fp_sink_char(b->text, '\n');
+}
+
+/* Builds the text of a selection into out (its total in *total): 0, or
+ * -1 with *status and err (out freed). */
+typedef int text_builder(const struct job *job, int fd, const struct selection *sel,
+			 struct fp_sink *out, uint64_t *total, int *status, char *err,
+			 size_t errsz);
+
+/* The cached text result `what` of sel, built by build on a miss. */
+static const struct folded_text *text_get(const struct job *job, int fd, const struct stat *st,
+					  const struct selection *sel, const char *what,
+					  text_builder *build, int *status, char *err, size_t errsz)
+{
+	char key[KEY_MAX];
+	struct fp_sink out;
+	uint64_t total = 0;
+
+	if (selection_key(key, st, what, sel, status, err, errsz) < 0)
+		return NULL;
+	struct cache_entry *e = cache_lookup(key);
+	if (e)
+		return &e->ft;
+	fp_sink_init_mem(&out);
+	if (build(job, fd, sel, &out, &total, status, err, errsz) < 0)
+		return NULL;
+	return cache_text(key, &out, total);
+}
+
+static int build_folded(const struct job *job, int fd, const struct selection *sel,
+			struct fp_sink *out, uint64_t *total, int *status, char *err, size_t errsz)
+{
+	char *fold_argv[] = { "fp-fold", "--plain", "--all",
+			      sel->all_events ? "--event-root" : "--all-events",
+			      sel->root == SEL_ROOT_PID ? "--pid" : sel->root == SEL_ROOT_TID ? "--tid" : NULL,
+			      NULL };
+	struct fold_build b = { .text = out, .total = 0 };
+	int rc = sel_chain_run(job, fd, sel, fold_argv, fold_line, &b, status, err, errsz);
+
+	*total = b.total;
+	if (rc < 0)
+		fp_sink_free(out);
+	return rc;
 }
 
 const struct folded_text *folded_get(const struct job *job, int fd, const struct stat *st,
 				     const struct selection *sel, int *status,
 				     char *err, size_t errsz)
 {
-	char key[KEY_MAX];
-	if (selection_key(key, st, "folded", sel, status, err, errsz) < 0)
-		return NULL;
-	struct cache_entry *e = cache_lookup(key);
-	if (e)
-		return &e->ft;
-
-	char *fold_argv[] = { "fp-fold", "--plain", "--all",
-			      sel->all_events ? "--event-root" : "--all-events",
-			      sel->root == SEL_ROOT_PID ? "--pid" : sel->root == SEL_ROOT_TID ? "--tid" : NULL,
-			      NULL };
-	struct sel_chain chain;
-	sel_chain_init(&chain, fd, sel, fold_argv);
-
-	struct fold_build b = { .total = 0 };
-	fp_sink_init_mem(&b.text);
-	struct pipeline_result res;
-	if (rewind_input(fd, status, err, errsz) < 0) {
-		fp_sink_free(&b.text);
-		return NULL;
-	}
-	chain_run(job, chain.argv, 4, fd, fold_line, &b, &res);
-	if (!res.ok) {
-		fp_sink_free(&b.text);
-		fail_from_pipeline(&res, status, err, errsz);
-		return NULL;
-	}
-	return cache_text(key, &b.text, b.total);
+	return text_get(job, fd, st, sel, "folded", build_folded, status, err, errsz);
 }
 
 /* ---- pprof ---------------------------------------------------------------------- */
@@ -654,41 +680,30 @@ static void pprof_line(void *ctx, char *line, size_t len)
 /* The same chain as folded_get's, but fp-fold passes the samples it
  * counted (--pass-samples: D and R records) and they become a pprof
  * profile (render/pprof.h): its stacks and counts are that folded table's. */
+static int build_pprof(const struct job *job, int fd, const struct selection *sel,
+		       struct fp_sink *out, uint64_t *total, int *status, char *err, size_t errsz)
+{
+	char *fold_argv[] = { "fp-fold", "--pass-samples", "--all-events", NULL };
+	struct pprof_build b = { .bad = 0 };
+
+	fp_pprof_init(&b.p);
+	fp_timeline_init(&b.stacks, 0);
+	int rc = sel_chain_run(job, fd, sel, fold_argv, pprof_line, &b, status, err, errsz);
+	fp_timeline_free(&b.stacks);
+	if (rc < 0)
+		fp_sink_free(out);
+	else
+		fp_pprof_write(&b.p, out);
+	*total = b.p.n_samples;
+	fp_pprof_free(&b.p);
+	return rc;
+}
+
 const struct folded_text *pprof_get(const struct job *job, int fd, const struct stat *st,
 				    const struct selection *sel, int *status,
 				    char *err, size_t errsz)
 {
-	char key[KEY_MAX];
-	if (selection_key(key, st, "pprof", sel, status, err, errsz) < 0)
-		return NULL;
-	struct cache_entry *e = cache_lookup(key);
-	if (e)
-		return &e->ft;
-
-	char *fold_argv[] = { "fp-fold", "--pass-samples", "--all-events", NULL };
-	struct sel_chain chain;
-	sel_chain_init(&chain, fd, sel, fold_argv);
-	struct pprof_build b = { .bad = 0 };
-	struct pipeline_result res;
-	struct fp_sink out;
-
-	if (rewind_input(fd, status, err, errsz) < 0)
-		return NULL;
-	fp_pprof_init(&b.p);
-	fp_timeline_init(&b.stacks, 0);
-	chain_run(job, chain.argv, 4, fd, pprof_line, &b, &res);
-	fp_timeline_free(&b.stacks);
-	if (!res.ok) {
-		fp_pprof_free(&b.p);
-		fail_from_pipeline(&res, status, err, errsz);
-		return NULL;
-	}
-	fp_sink_init_mem(&out);
-	fp_pprof_write(&b.p, &out);
-	uint64_t total = b.p.n_samples;
-
-	fp_pprof_free(&b.p);
-	return cache_text(key, &out, total);
+	return text_get(job, fd, st, sel, "pprof", build_pprof, status, err, errsz);
 }
 
 void folded_put(const struct folded_text *f)
