@@ -228,6 +228,35 @@ static void folded_view_free(struct folded_view *fv)
 	memset(fv, 0, sizeof *fv);
 }
 
+/* The folded view of filename's selection into fv and, with csel, of
+ * compareFilename's csel into cfv. 0, or an HTTP status with err (both
+ * views empty). */
+static int get_folded_pair(const struct server *srv, struct MHD_Connection *c,
+			   const struct selection *sel, const struct live_range *r,
+			   const struct selection *csel, const struct live_range *cr,
+			   struct folded_view *fv, struct folded_view *cfv, char *err, size_t errsz)
+{
+	struct target t, ct = { .fd = -1 };
+
+	memset(fv, 0, sizeof *fv);
+	memset(cfv, 0, sizeof *cfv);
+	int st = get_target(srv, c, "filename", &t, err, errsz);
+	if (!st && csel && (st = get_target(srv, c, "compareFilename", &ct, err, errsz)))
+		target_close(&t);
+	if (st)
+		return st;
+	st = get_folded(srv, c, &t, sel, r, fv, err, errsz);
+	if (!st && csel)
+		st = get_folded(srv, c, &ct, csel, cr, cfv, err, errsz);
+	target_close(&t);
+	target_close(&ct);
+	if (st) {
+		folded_view_free(fv);
+		folded_view_free(cfv);
+	}
+	return st;
+}
+
 /* ---- /heatmap/ and /svg/heatmap ---------------------------------------------------- */
 
 static void heatmap_svg_from(struct fp_sink *s, const struct heatmap *h, const char *title)
@@ -425,32 +454,16 @@ enum MHD_Result api_flamegraph(struct server *srv, struct MHD_Connection *c, int
 	}
 	struct selection csel;
 	struct live_range cr;
-	struct target t, ct = { .fd = -1 };
 	if (diff || elided) {
 		st = get_selection(c, "compareStart", "compareEnd", &csel, &cr, err, sizeof err);
 		if (st)
 			return http_error(c, (unsigned)st, "%s", err);
 	}
-	st = get_target(srv, c, "filename", &t, err, sizeof err);
+	struct folded_view fv, cfv;
+	st = get_folded_pair(srv, c, &sel, &r, diff || elided ? &csel : NULL, &cr, &fv, &cfv,
+			     err, sizeof err);
 	if (st)
 		return http_error(c, (unsigned)st, "%s", err);
-	if (diff || elided) {
-		st = get_target(srv, c, "compareFilename", &ct, err, sizeof err);
-		if (st) {
-			target_close(&t);
-			return http_error(c, (unsigned)st, "%s", err);
-		}
-	}
-	struct folded_view fv, cfv = { 0 };
-	st = get_folded(srv, c, &t, &sel, &r, &fv, err, sizeof err);
-	target_close(&t);
-	if (!st && (diff || elided))
-		st = get_folded(srv, c, &ct, &csel, &cr, &cfv, err, sizeof err);
-	target_close(&ct);
-	if (st) {
-		folded_view_free(&fv);
-		return http_error(c, (unsigned)st, "%s", err);
-	}
 
 	struct fp_sink s;
 	fp_sink_init_mem(&s);
@@ -502,6 +515,41 @@ static int get_request(const struct server *srv, struct MHD_Connection *c, struc
 	return st;
 }
 
+/* Fills s with the answer to q (the reply's body): 0, or an HTTP status
+ * with q->err. */
+typedef int request_answer(const struct job *job, struct request *q, struct fp_sink *s);
+
+/* A route on one capture's samples: get_request, answer, then a reply of
+ * type ctype (an attachment named so when attachment is not NULL). */
+static enum MHD_Result answer_request(struct server *srv, struct MHD_Connection *c,
+				      const char *no_live, request_answer *answer,
+				      const char *ctype, const char *attachment)
+{
+	struct request q;
+	struct fp_sink s;
+	int st = get_request(srv, c, &q, no_live);
+
+	if (st)
+		return http_error(c, (unsigned)st, "%s", q.err);
+	struct job job = http_job(srv, c);
+	fp_sink_init_mem(&s);
+	st = answer(&job, &q, &s);
+	target_close(&q.t);
+	if (st) {
+		fp_sink_free(&s);
+		return http_error(c, (unsigned)st, "%s", q.err);
+	}
+	return http_reply_hdr(c, 200, ctype, &s, attachment ? "Content-Disposition" : NULL,
+			      attachment);
+}
+
+/* A cached folded_text's answer: its status (500 if it has none) when f
+ * is NULL. */
+static int text_status(const struct folded_text *f, const struct request *q)
+{
+	return f ? 0 : q->status ? q->status : 500;
+}
+
 /* ---- /pprof/ ------------------------------------------------------------------------ */
 
 #define CT_PPROF "application/octet-stream"
@@ -509,28 +557,26 @@ static int get_request(const struct server *srv, struct MHD_Connection *c, struc
 /* /pprof/?filename=F[&start=S][&end=E][&filters]: the samples of that
  * selection as profile.pb.gz (the same samples as /folded's table); for
  * the live capture, from its recording. */
+static int pprof_answer(const struct job *job, struct request *q, struct fp_sink *s)
+{
+	if (q->t.live && q->t.fd < 0) {
+		snprintf(q->err, sizeof q->err, "pprof: this live capture has no recording "
+			 "(fp-serve --recording FILE)");
+		return 409;
+	}
+	if (q->t.live)
+		live_axis(job->srv, &q->sel);
+	const struct folded_text *p = pprof_get(job, q->t.fd, &q->t.st, &q->sel, &q->status,
+						q->err, sizeof q->err);
+	if (p)
+		fp_sink_write(s, p->buf, p->len);
+	folded_put(p);
+	return text_status(p, q);
+}
+
 enum MHD_Result api_pprof(struct server *srv, struct MHD_Connection *c)
 {
-	struct request q;
-	int st = get_request(srv, c, &q, NULL);
-
-	if (st)
-		return http_error(c, (unsigned)st, "%s", q.err);
-	if (q.t.live && q.t.fd < 0)
-		return http_error(c, 409, "pprof: this live capture has no recording "
-				  "(fp-serve --recording FILE)");
-	if (q.t.live)
-		live_axis(srv, &q.sel);
-	struct job job = http_job(srv, c);
-	const struct folded_text *p = pprof_get(&job, q.t.fd, &q.t.st, &q.sel, &q.status, q.err, sizeof q.err);
-	target_close(&q.t);
-	if (!p)
-		return http_error(c, (unsigned)(q.status ? q.status : 500), "%s", q.err);
-	struct fp_sink s;
-	fp_sink_init_mem(&s);
-	fp_sink_write(&s, p->buf, p->len);
-	folded_put(p);
-	return http_reply_hdr(c, 200, CT_PPROF, &s, "Content-Disposition",
+	return answer_request(srv, c, NULL, pprof_answer, CT_PPROF,
 			      "attachment; filename=\"profile.pb.gz\"");
 }
 
@@ -540,33 +586,24 @@ enum MHD_Result api_pprof(struct server *srv, struct MHD_Connection *c)
  * "samples"}...],"threads":[{"tid",...}...]}, heaviest first, from the
  * folded tables rooted at comm-pid and comm-tid (fp-fold --pid, --tid) of
  * the whole capture with the same event set and filters as /heatmap/. */
-enum MHD_Result api_threads(struct server *srv, struct MHD_Connection *c)
+static int threads_answer(const struct job *job, struct request *q, struct fp_sink *s)
 {
-	struct request q;
-	int st = get_request(srv, c, &q, "threads");
-
-	if (st)
-		return http_error(c, (unsigned)st, "%s", q.err);
-	struct job job = http_job(srv, c);
-	q.sel.root = SEL_ROOT_PID;
-	const struct folded_text *fp = folded_get(&job, q.t.fd, &q.t.st, &q.sel, &q.status, q.err,
-						  sizeof q.err);
-	q.sel.root = SEL_ROOT_TID;
-	const struct folded_text *ft = fp ? folded_get(&job, q.t.fd, &q.t.st, &q.sel, &q.status,
-						       q.err, sizeof q.err) : NULL;
-	target_close(&q.t);
-	if (!fp || !ft) {
+	q->sel.root = SEL_ROOT_PID;
+	const struct folded_text *fp = folded_get(job, q->t.fd, &q->t.st, &q->sel, &q->status,
+						  q->err, sizeof q->err);
+	q->sel.root = SEL_ROOT_TID;
+	const struct folded_text *ft = fp ? folded_get(job, q->t.fd, &q->t.st, &q->sel,
+						       &q->status, q->err, sizeof q->err) : NULL;
+	if (!ft) {
 		folded_put(fp);
-		return http_error(c, (unsigned)(q.status ? q.status : 500), "%s", q.err);
+		return text_status(ft, q);
 	}
 	struct owner *pv, *tv;
 	size_t np = owners_of(fp, &pv), nt = owners_of(ft, &tv);
-	struct fp_sink s;
-	fp_sink_init_mem(&s);
-	fp_sink_printf(&s, "{\"total\":%" PRIu64, fp->total);
-	owners_json(&s, "processes", "pid", pv, np);
-	owners_json(&s, "threads", "tid", tv, nt);
-	fp_sink_str(&s, "}\n");
+	fp_sink_printf(s, "{\"total\":%" PRIu64, fp->total);
+	owners_json(s, "processes", "pid", pv, np);
+	owners_json(s, "threads", "tid", tv, nt);
+	fp_sink_str(s, "}\n");
 	for (size_t i = 0; i < np; i++)
 		free(pv[i].comm);
 	for (size_t i = 0; i < nt; i++)
@@ -575,28 +612,24 @@ enum MHD_Result api_threads(struct server *srv, struct MHD_Connection *c)
 	free(tv);
 	folded_put(fp);
 	folded_put(ft);
-	return http_reply(c, 200, CT_JSON, &s);
+	return 0;
+}
+
+enum MHD_Result api_threads(struct server *srv, struct MHD_Connection *c)
+{
+	return answer_request(srv, c, "threads", threads_answer, CT_JSON, NULL);
 }
 
 /* /flamechart/?filename=F[&start&end&filters]: the selection's samples in
  * time order, runs of one stack merged (web/flamechart.c). */
+static int flamechart_answer(const struct job *job, struct request *q, struct fp_sink *s)
+{
+	return flamechart_json(job, q->t.fd, &q->sel, s, q->err, sizeof q->err);
+}
+
 enum MHD_Result api_flamechart(struct server *srv, struct MHD_Connection *c)
 {
-	struct request q;
-	int st = get_request(srv, c, &q, "flamechart");
-
-	if (st)
-		return http_error(c, (unsigned)st, "%s", q.err);
-	struct job job = http_job(srv, c);
-	struct fp_sink s;
-	fp_sink_init_mem(&s);
-	st = flamechart_json(&job, q.t.fd, &q.sel, &s, q.err, sizeof q.err);
-	target_close(&q.t);
-	if (st) {
-		fp_sink_free(&s);
-		return http_error(c, (unsigned)st, "%s", q.err);
-	}
-	return http_reply(c, 200, CT_JSON, &s);
+	return answer_request(srv, c, "flamechart", flamechart_answer, CT_JSON, NULL);
 }
 
 /* ---- /differential/, /elided/ --------------------------------------------------------- */
@@ -611,26 +644,10 @@ enum MHD_Result api_compare(struct server *srv, struct MHD_Connection *c, int el
 		st = get_selection(c, "compareStart", "compareEnd", &csel, &cr, err, sizeof err);
 	if (st)
 		return http_error(c, (unsigned)st, "%s", err);
-	struct target t, ct;
-	st = get_target(srv, c, "filename", &t, err, sizeof err);
+	struct folded_view a, b;
+	st = get_folded_pair(srv, c, &sel, &r, &csel, &cr, &a, &b, err, sizeof err);
 	if (st)
 		return http_error(c, (unsigned)st, "%s", err);
-	st = get_target(srv, c, "compareFilename", &ct, err, sizeof err);
-	if (st) {
-		target_close(&t);
-		return http_error(c, (unsigned)st, "%s", err);
-	}
-	struct folded_view a, b = { 0 };
-	st = get_folded(srv, c, &t, &sel, &r, &a, err, sizeof err);
-	if (!st)
-		st = get_folded(srv, c, &ct, &csel, &cr, &b, err, sizeof err);
-	target_close(&t);
-	target_close(&ct);
-	if (st) {
-		folded_view_free(&a);
-		folded_view_free(&b);
-		return http_error(c, (unsigned)st, "%s", err);
-	}
 	struct fp_sink s;
 	fp_sink_init_mem(&s);
 	if (elided)
