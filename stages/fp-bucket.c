@@ -49,6 +49,7 @@
 
 #include "fp_error.h"
 #include "fp_io.h"
+#include "fp_map.h"
 #include "fp_opts.h"
 #include "fp_idle.h"
 #include "fp_rangectl.h"
@@ -65,7 +66,6 @@
 #define MAX_CELLS_DEFAULT (16u << 20)
 /* Write pending H records once this many cells have changed. */
 #define DIRTY_MAX 65536
-#define HASH_MIN_SLOTS 64
 #define NO_COLUMN UINT32_MAX
 /* Distinct event names counted for the bucket-event records; samples of
  * further names are still filtered, their names just not listed. */
@@ -109,8 +109,7 @@ struct bucket {
 
 	struct column *col;
 	size_t ncol, capcol;
-	uint32_t *slot;		/* hash: column index, or NO_COLUMN */
-	size_t nslot;
+	struct fp_map by_sec;	/* absolute second -> column index */
 	uint32_t last_col;	/* cache: most samples share a second */
 
 	struct dirty_cell *dirty;
@@ -208,42 +207,14 @@ static void write_event_counts(struct bucket *b)
 
 /* ---- columns ------------------------------------------------------------- */
 
-static size_t hash_sec(uint64_t sec, size_t nslot)
-{
-	return (size_t)((sec * 0x9E3779B97F4A7C15ull) >> 32) & (nslot - 1);
-}
-
-static void hash_insert(struct bucket *b, uint32_t idx)
-{
-	size_t i = hash_sec(b->col[idx].sec, b->nslot);
-
-	while (b->slot[i] != NO_COLUMN)
-		i = (i + 1) & (b->nslot - 1);
-	b->slot[i] = idx;
-}
-
-static void hash_grow(struct bucket *b)
-{
-	free(b->slot);
-	b->nslot = b->nslot ? b->nslot * 2 : HASH_MIN_SLOTS;
-	b->slot = fp_xmalloc(b->nslot * sizeof *b->slot);
-	memset(b->slot, 0xff, b->nslot * sizeof *b->slot);
-	for (size_t i = 0; i < b->ncol; i++)
-		hash_insert(b, (uint32_t)i);
-}
-
 static uint32_t find_column(struct bucket *b, uint64_t sec)
 {
-	size_t i;
-
 	if (b->last_col != NO_COLUMN && b->col[b->last_col].sec == sec)
 		return b->last_col;
-	if (!b->nslot)
-		return NO_COLUMN;
-	for (i = hash_sec(sec, b->nslot); b->slot[i] != NO_COLUMN; i = (i + 1) & (b->nslot - 1))
-		if (b->col[b->slot[i]].sec == sec)
-			return b->last_col = b->slot[i];
-	return NO_COLUMN;
+
+	uint32_t idx = fp_map_get(&b->by_sec, sec, 0);
+
+	return idx == FP_MAP_NONE ? NO_COLUMN : (b->last_col = idx);
 }
 
 static uint32_t add_column(struct bucket *b, uint64_t sec)
@@ -261,10 +232,7 @@ static uint32_t add_column(struct bucket *b, uint64_t sec)
 	/* One allocation: counters, then dirty flags. */
 	c->count = fp_xcalloc(1, b->rows * (sizeof *c->count + 1));
 	c->dirty = (uint8_t *)(c->count + b->rows);
-	if (2 * b->ncol > b->nslot)
-		hash_grow(b);
-	else
-		hash_insert(b, idx);
+	fp_map_add(&b->by_sec, sec, 0, idx);
 	return b->last_col = idx;
 }
 
@@ -273,10 +241,9 @@ static void free_columns(struct bucket *b)
 	for (size_t i = 0; i < b->ncol; i++)
 		free(b->col[i].count);
 	free(b->col);
-	free(b->slot);
+	fp_map_free(&b->by_sec);
 	b->col = NULL;
-	b->slot = NULL;
-	b->ncol = b->capcol = b->nslot = 0;
+	b->ncol = b->capcol = 0;
 	b->last_col = NO_COLUMN;
 	b->ndirty = 0;
 	b->cells = 0;
@@ -316,9 +283,9 @@ static void write_all_cells(struct bucket *b)
 	if (!b->ncol)	/* only idle samples so far: no columns, no arrays */
 		return;
 	qsort(b->col, b->ncol, sizeof *b->col, cmp_column_sec);
-	memset(b->slot, 0xff, b->nslot * sizeof *b->slot);
+	fp_map_clear(&b->by_sec);	/* the columns moved: index them again */
 	for (size_t i = 0; i < b->ncol; i++)
-		hash_insert(b, (uint32_t)i);
+		fp_map_add(&b->by_sec, b->col[i].sec, 0, (uint32_t)i);
 	b->last_col = NO_COLUMN;
 	for (size_t i = 0; i < b->ncol; i++) {
 		memset(b->col[i].dirty, 0, b->rows);
