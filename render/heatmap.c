@@ -22,8 +22,7 @@
 #define FONT_SIZE 12
 #define MS_X1000 1000000ull	/* 1000 ms, in 1/1000 ms */
 
-#define HASH_MIN_SLOTS 64
-#define HASH_MUL 0x9E3779B97F4A7C15ull	/* Fibonacci hashing */
+#define CELLS_MIN 32
 
 void fp_heatmap_init(struct fp_heatmap *hm)
 {
@@ -35,7 +34,7 @@ void fp_heatmap_init(struct fp_heatmap *hm)
 void fp_heatmap_free(struct fp_heatmap *hm)
 {
 	free(hm->cells);
-	free(hm->slot);
+	fp_map_free(&hm->by_key);
 	free(hm->pin.col);
 	memset(hm, 0, sizeof *hm);
 }
@@ -55,30 +54,18 @@ void fp_heatmap_reset(struct fp_heatmap *hm, unsigned rows, int64_t base_sec)
 	hm->sorted = 1;
 }
 
-static size_t slot_of(const struct fp_heatmap *hm, uint64_t key)
-{
-	return (size_t)((key * HASH_MUL) >> 32) & (hm->nslot - 1);
-}
-
 static void index_cells(struct fp_heatmap *hm)
 {
-	memset(hm->slot, 0, hm->nslot * sizeof *hm->slot);
-	for (size_t i = 0; i < hm->n; i++) {
-		size_t k = slot_of(hm, hm->cells[i].key);
-		while (hm->slot[k])
-			k = (k + 1) & (hm->nslot - 1);
-		hm->slot[k] = (uint32_t)(i + 1);
-	}
+	fp_map_clear(&hm->by_key);
+	for (size_t i = 0; i < hm->n; i++)
+		fp_map_add(&hm->by_key, hm->cells[i].key, 0, (uint32_t)i);
 }
 
 static struct fp_heatmap_cell *find_cell(const struct fp_heatmap *hm, uint64_t key)
 {
-	if (!hm->nslot)
-		return NULL;
-	for (size_t k = slot_of(hm, key); hm->slot[k]; k = (k + 1) & (hm->nslot - 1))
-		if (hm->cells[hm->slot[k] - 1].key == key)
-			return &hm->cells[hm->slot[k] - 1];
-	return NULL;
+	uint32_t i = fp_map_get(&hm->by_key, key, 0);
+
+	return i == FP_MAP_NONE ? NULL : &hm->cells[i];
 }
 
 int fp_heatmap_set(struct fp_heatmap *hm, uint64_t col, uint64_t row, uint64_t count)
@@ -86,29 +73,18 @@ int fp_heatmap_set(struct fp_heatmap *hm, uint64_t col, uint64_t row, uint64_t c
 	if (row >= hm->rows || col > FP_HEATMAP_MAX_COL)
 		return -1;
 	uint64_t key = col * hm->rows + row;
-	struct fp_heatmap_cell *c = find_cell(hm, key);
-	if (c) {
-		c->count = count;
+	uint32_t i = fp_map_put(&hm->by_key, key, 0, (uint32_t)hm->n);
+	if (i < hm->n) {
+		hm->cells[i].count = count;
 		return 0;
 	}
 	if (hm->n == hm->cap) {
-		hm->cap = hm->cap ? hm->cap * 2 : HASH_MIN_SLOTS / 2;
+		hm->cap = hm->cap ? hm->cap * 2 : CELLS_MIN;
 		hm->cells = fp_xrealloc(hm->cells, hm->cap * sizeof *hm->cells);
 	}
 	if (hm->n && key < hm->cells[hm->n - 1].key)
 		hm->sorted = 0;
 	hm->cells[hm->n++] = (struct fp_heatmap_cell){ key, count };
-	if (2 * hm->n > hm->nslot) {
-		free(hm->slot);
-		hm->nslot = hm->nslot ? hm->nslot * 2 : HASH_MIN_SLOTS;
-		hm->slot = fp_xmalloc(hm->nslot * sizeof *hm->slot);
-		index_cells(hm);
-	} else {
-		size_t k = slot_of(hm, key);
-		while (hm->slot[k])
-			k = (k + 1) & (hm->nslot - 1);
-		hm->slot[k] = (uint32_t)hm->n;
-	}
 	if (col >= hm->ncols)
 		hm->ncols = (size_t)col + 1;
 	return 0;
@@ -202,7 +178,7 @@ int fp_heatmap_onto(struct fp_heatmap *dst, const struct fp_heatmap *src,
 
 size_t fp_heatmap_bytes(const struct fp_heatmap *hm)
 {
-	return hm->cap * sizeof *hm->cells + hm->nslot * sizeof *hm->slot +
+	return hm->cap * sizeof *hm->cells + fp_map_bytes(&hm->by_key) +
 	       (hm->pin.col ? hm->pin.n * sizeof *hm->pin.col : 0);
 }
 

@@ -4,8 +4,8 @@
  * the first sample's time) and `rows` slices per second; a cell counts the
  * samples whose time falls in that slice (fp-bucket's H records).
  *
- * Storage is sparse: only the cells set are kept (an open-addressing hash
- * of col * rows + row), so memory and the cost of a G record are those of
+ * Storage is sparse: only the cells set are kept (indexed by their key
+ * col * rows + row in a fifo/fp_map.h table), so memory and the cost of a G record are those of
  * the cells received, whatever the columns' numbers (two samples 99,900 s
  * apart cost two cells). Columns are limited to FP_HEATMAP_MAX_COL.
  *
@@ -65,6 +65,7 @@
 
 #include "sink.h"
 
+#include "fp_map.h"
 #include "fp_record.h"	/* FP_ROWS_MAX */
 #define FP_HEATMAP_MAX_COL UINT32_MAX	/* largest column: 136 years */
 #define FP_HEATMAP_AXIS_COLS 100000	/* a whole axis: about 28 hours, */
@@ -89,8 +90,7 @@ struct fp_heatmap {
 	size_t ncols;		/* columns 0 .. ncols-1: the last column set + 1 */
 	struct fp_heatmap_cell *cells;	/* in the order they were first set */
 	size_t n, cap;
-	uint32_t *slot;		/* index into cells + 1; 0: free */
-	size_t nslot;		/* a power of two, > 2 * n */
+	struct fp_map by_key;	/* cell key -> index into cells */
 	int sorted;		/* cells are in key order (the usual case) */
 	/* pinned: the axis drawn is pin, not hm's own (fp_heatmap_onto) */
 	int pinned;
