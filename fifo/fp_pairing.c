@@ -9,19 +9,20 @@
 #include "fp_error.h"
 #include "fp_hash.h"
 #include "fp_io.h"
+#include "fp_map.h"
 
 #define HEAP_MIN_ACTIONS 256u
 #define HIST_BAR_WIDTH 52		/* as bpftrace's hist() */
 #define HIST_LABEL_WIDTH 16
 #define HIST_COUNT_WIDTH 8
-#define TABLE_MIN_SLOTS 256u		/* power of two */
+#define OPEN_MIN 256u			/* keys with open starts, at first */
 
 /* Open starts of one (pair, key). */
 struct fp_open_entry {
 	uint64_t hash;
 	uint16_t pair;
 	uint8_t key_len;
-	uint8_t depth;			/* 0: slot is free */
+	uint8_t depth;			/* open starts, 1 .. FP_PAIRING_NEST */
 	char key[FP_PAIRING_KEY_MAX];
 	uint64_t starts_ns[FP_PAIRING_NEST];	/* oldest first */
 };
@@ -70,71 +71,70 @@ static void heap_pop(struct fp_pairing *h, struct fp_action *out)
 		h->heap[i] = last;
 }
 
-/* ---- open starts: open addressing, linear probing, backward-shift delete */
+/* ---- open starts: a dense array, indexed by their key's hash in an fp_map */
 
 static uint64_t key_hash(uint16_t pair, const char *key, size_t n)
 {
 	return fp_hash_bytes(key, n) ^ ((uint64_t)pair * 0x9e3779b97f4a7c15ull);
 }
 
-static void table_init(struct fp_pairing *t, size_t nslots)
+/* The index of (pair, key)'s open starts, or FP_MAP_NONE; *pos its map
+ * entry. Keys of one hash are told apart by their bytes. */
+static uint32_t open_find(const struct fp_pairing *t, uint64_t h, uint16_t pair,
+			  const char *key, size_t n, size_t *pos)
 {
-	t->slots = fp_xcalloc(nslots, sizeof *t->slots);
-	t->nslots = nslots;
-	t->used = 0;
+	uint32_t i;
+
+	for (i = fp_map_first(&t->open_by_key, h, 0, pos); i != FP_MAP_NONE;
+	     i = fp_map_next(&t->open_by_key, pos)) {
+		const struct fp_open_entry *e = &t->open[i];
+		if (e->pair == pair && e->key_len == n && !memcmp(e->key, key, n))
+			break;
+	}
+	return i;
 }
 
-static struct fp_open_entry *table_find(struct fp_pairing *t, uint64_t h, uint16_t pair,
-				     const char *key, size_t n)
+/* The map entry of index i (its entry is there: i < t->used). */
+static size_t open_pos(const struct fp_pairing *t, uint32_t i)
 {
-	size_t mask = t->nslots - 1;
+	size_t pos = 0;
+	uint32_t v = fp_map_first(&t->open_by_key, t->open[i].hash, 0, &pos);
 
-	for (size_t i = h & mask;; i = (i + 1) & mask) {
-		struct fp_open_entry *e = &t->slots[i];
-		if (e->depth == 0)
-			return e;	/* the free slot where it would go */
-		if (e->hash == h && e->pair == pair && e->key_len == n && !memcmp(e->key, key, n))
-			return e;
-	}
+	while (v != i)
+		v = fp_map_next(&t->open_by_key, &pos);
+	return pos;
 }
 
-static void table_grow(struct fp_pairing *t)
+static uint32_t open_add(struct fp_pairing *t, uint64_t h, const struct fp_action *a)
 {
-	struct fp_pairing bigger;
-
-	table_init(&bigger, 2 * t->nslots);
-	for (size_t i = 0; i < t->nslots; i++) {
-		struct fp_open_entry *e = &t->slots[i];
-		if (e->depth == 0)
-			continue;
-		*table_find(&bigger, e->hash, e->pair, e->key, e->key_len) = *e;
-		bigger.used++;
+	if (t->used == t->capopen) {
+		t->capopen = t->capopen ? 2 * t->capopen : OPEN_MIN;
+		t->open = fp_xrealloc(t->open, t->capopen * sizeof *t->open);
 	}
-	free(t->slots);
-	t->slots = bigger.slots;
-	t->nslots = bigger.nslots;
-	t->used = bigger.used;
+	uint32_t i = (uint32_t)t->used++;
+	struct fp_open_entry *e = &t->open[i];
+
+	e->hash = h;
+	e->pair = a->pair;
+	e->key_len = a->key_len;
+	e->depth = 0;
+	memcpy(e->key, a->key, a->key_len);
+	fp_map_add(&t->open_by_key, h, 0, i);
+	return i;
 }
 
-/* Frees e's slot and moves later entries of its probe run back. */
-static void table_delete(struct fp_pairing *t, struct fp_open_entry *e)
+/* Forgets the open starts at index i (map entry pos): the last entry moves
+ * into its place, so the array stays dense. */
+static void open_delete(struct fp_pairing *t, uint32_t i, size_t pos)
 {
-	size_t mask = t->nslots - 1;
-	size_t hole = (size_t)(e - t->slots);
+	uint32_t last = (uint32_t)--t->used;
 
-	t->slots[hole].depth = 0;
-	t->used--;
-	for (size_t i = (hole + 1) & mask; t->slots[i].depth != 0; i = (i + 1) & mask) {
-		size_t home = t->slots[i].hash & mask;
-		/* Move it if its home is not cyclically in (hole, i]. */
-		int home_after_hole = hole <= i ? (home > hole && home <= i)
-						: (home > hole || home <= i);
-		if (!home_after_hole) {
-			t->slots[hole] = t->slots[i];
-			t->slots[i].depth = 0;
-			hole = i;
-		}
-	}
+	fp_map_del_at(&t->open_by_key, pos);
+	if (i == last)
+		return;
+	fp_map_del_at(&t->open_by_key, open_pos(t, last));
+	t->open[i] = t->open[last];
+	fp_map_add(&t->open_by_key, t->open[i].hash, 0, i);
 }
 
 /* ---- pairing ------------------------------------------------------------ */
@@ -171,37 +171,33 @@ static void limit_hit(struct fp_pairing *pg, enum fp_pairing_limit which)
 		pg->on_limit(pg->ctx, which);
 }
 
-static void start(struct fp_pairing *pg, struct fp_open_entry *e, uint64_t h,
-		  const struct fp_action *a)
+static void start(struct fp_pairing *pg, uint32_t i, uint64_t h, const struct fp_action *a)
 {
 	struct fp_pair_stats *ps = &pg->stats[a->pair];
 
-	if (e->depth == 0 && pg->used >= pg->max_open) {
+	if (i == FP_MAP_NONE && pg->used >= pg->max_open) {
 		pg->dropped_starts++;
 		limit_hit(pg, FP_LIMIT_OPEN);
 		return;
 	}
-	if (e->depth == 0) {
-		e->hash = h;
-		e->pair = a->pair;
-		e->key_len = a->key_len;
-		memcpy(e->key, a->key, a->key_len);
-		pg->used++;
-	} else if (e->depth == FP_PAIRING_NEST) {
+	if (i == FP_MAP_NONE)
+		i = open_add(pg, h, a);
+	struct fp_open_entry *e = &pg->open[i];
+	if (e->depth == FP_PAIRING_NEST) {
 		memmove(e->starts_ns, e->starts_ns + 1, (FP_PAIRING_NEST - 1) * sizeof e->starts_ns[0]);
 		e->depth--;
 		ps->replaced++;
 	}
 	e->starts_ns[e->depth++] = a->ts_ns;
-	if (2 * pg->used > pg->nslots)
-		table_grow(pg);
 }
 
 static void apply_action(struct fp_pairing *pg, const struct fp_action *a)
 {
 	struct fp_pair_stats *ps = &pg->stats[a->pair];
 	uint64_t h = key_hash(a->pair, a->key, a->key_len);
-	struct fp_open_entry *e = table_find(pg, h, a->pair, a->key, a->key_len);
+	size_t pos = 0;
+	uint32_t i = open_find(pg, h, a->pair, a->key, a->key_len, &pos);
+	struct fp_open_entry *e = i == FP_MAP_NONE ? NULL : &pg->open[i];
 
 	if (pg->applied_any && a->ts_ns < pg->last_applied_ns)
 		pg->late++;
@@ -211,23 +207,23 @@ static void apply_action(struct fp_pairing *pg, const struct fp_action *a)
 
 	switch (a->role) {
 	case FP_ROLE_START:
-		start(pg, e, h, a);
+		start(pg, i, h, a);
 		break;
 	case FP_ROLE_END:
 		/* A start later than the end can only come from a late event. */
-		if (e->depth == 0 || e->starts_ns[e->depth - 1] > a->ts_ns) {
+		if (!e || e->starts_ns[e->depth - 1] > a->ts_ns) {
 			ps->unmatched_ends++;
 			break;
 		}
 		record_interval(pg, a, e->starts_ns[--e->depth]);
 		if (e->depth == 0)
-			table_delete(pg, e);
+			open_delete(pg, i, pos);
 		break;
 	case FP_ROLE_CANCEL:
-		if (e->depth == 0)
+		if (!e)
 			break;
 		ps->cancelled += e->depth;
-		table_delete(pg, e);
+		open_delete(pg, i, pos);
 		break;
 	}
 }
@@ -266,9 +262,8 @@ void fp_pairing_add(struct fp_pairing *pg, uint64_t ts_ns, uint16_t pair, enum f
 void fp_pairing_open(const struct fp_pairing *pg, uint64_t *open)
 {
 	memset(open, 0, pg->npairs * sizeof *open);
-	for (size_t i = 0; i < pg->nslots; i++)
-		if (pg->slots[i].depth)
-			open[pg->slots[i].pair] += pg->slots[i].depth;
+	for (size_t i = 0; i < pg->used; i++)
+		open[pg->open[i].pair] += pg->open[i].depth;
 }
 
 void fp_pairing_init(struct fp_pairing *pg, size_t npairs, uint64_t window_ns,
@@ -280,14 +275,15 @@ void fp_pairing_init(struct fp_pairing *pg, size_t npairs, uint64_t window_ns,
 	pg->window_ns = window_ns;
 	pg->max_open = max_open;
 	pg->max_pending = max_pending;
-	table_init(pg, TABLE_MIN_SLOTS);
+	fp_map_init(&pg->open_by_key);
 }
 
 void fp_pairing_free(struct fp_pairing *pg)
 {
 	free(pg->stats);
 	free(pg->heap);
-	free(pg->slots);
+	free(pg->open);
+	fp_map_free(&pg->open_by_key);
 	memset(pg, 0, sizeof *pg);
 }
 

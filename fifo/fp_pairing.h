@@ -29,6 +29,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fp_map.h"
+
 #define FP_PAIRING_NEST 16		/* open starts kept per key */
 #define FP_PAIRING_KEY_MAX 64		/* longest key, bytes */
 #define FP_PAIRING_HIST 66		/* (..,0), [0], [1], then 2^0 .. 2^63 */
@@ -65,8 +67,9 @@ struct fp_pairing {
 	/* private */
 	struct fp_action *heap;
 	size_t nheap, capheap;
-	struct fp_open_entry *slots;
-	size_t nslots, used;
+	struct fp_open_entry *open;	/* keys with open starts, 0 .. used-1 */
+	size_t used, capopen;
+	struct fp_map open_by_key;	/* key_hash -> index into open */
 	uint64_t seq, max_ts_ns, last_applied_ns;
 	int applied_any, warned[2];
 };
