@@ -65,6 +65,7 @@ void pd_dso_add_sym(struct pd_dso *d, uint64_t start, uint64_t end, const char *
 	s->binding = STB_GLOBAL;
 	s->plain = 0;
 	s->plt = 0;
+	s->group = PD_SYM_ALONE;
 }
 
 uint64_t pd_dso_vaddr(const struct pd_dso *d, uint64_t offset)
@@ -246,9 +247,13 @@ static void read_segments(struct pd_dso *d, Elf *elf)
 	}
 }
 
-static void read_elf_symbols(struct pd_dso *d, Dwfl_Module *m, GElf_Addr bias)
+/* Reads the module's symbol table (libdwfl's choice: the file's .symtab,
+ * a debug file's, or the .dynsym, plus .gnu_debugdata's); returns 1 if
+ * every symbol came from elf itself (then, when elf has no .symtab, the
+ * table was its .dynsym). */
+static int read_elf_symbols(struct pd_dso *d, Dwfl_Module *m, Elf *elf, GElf_Addr bias)
 {
-	int n = dwfl_module_getsymtab(m);
+	int n = dwfl_module_getsymtab(m), own = 1;
 	struct scn_cache c = { 0 };
 
 	for (int i = 1; i < n; i++) {
@@ -259,12 +264,27 @@ static void read_elf_symbols(struct pd_dso *d, Dwfl_Module *m, GElf_Addr bias)
 		Dwarf_Addr sbias;
 		const char *name = dwfl_module_getsym_info(m, i, &sym, &addr, &shndx,
 							   &selfelf, &sbias);
-		if (!name || !*name || !keep_symbol(&c, selfelf, &sym, shndx))
+		if (!name)
+			continue;
+		own &= selfelf == elf;
+		if (!*name || !keep_symbol(&c, selfelf, &sym, shndx))
 			continue;
 		pd_dso_add_sym(d, addr - bias, addr - bias + sym.st_size, name, strlen(name));
 		d->syms[d->nsyms - 1].binding = (uint8_t)GELF_ST_BIND(sym.st_info);
 	}
 	free(c.v);
+	return own && n > 0;
+}
+
+static int has_symtab(Elf *elf)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			return 1;
+	return 0;
 }
 
 /* perf (since 6.0) loads .dynsym as well as .symtab: a binary with a tiny
@@ -345,15 +365,17 @@ static void build_id_cache_path(const struct pd_dso *d, char *buf, size_t cap)
 /* Opens a regular file only: a recording may name a FIFO or a device,
  * which must neither block nor be read. */
 /* The segments and .symtab/.gnu_debugdata symbols of an opened module;
- * returns its ELF (for .dynsym), or NULL. */
-static Elf *read_module(struct pd_dso *d, Dwfl_Module *m)
+ * returns its ELF, or NULL; *dynsym_read: the symbols read were its
+ * .dynsym. */
+static Elf *read_module(struct pd_dso *d, Dwfl_Module *m, int *dynsym_read)
 {
 	GElf_Addr bias = 0;
 	Elf *elf = dwfl_module_getelf(m, &bias);
 
 	if (elf)
 		read_segments(d, elf);
-	read_elf_symbols(d, m, bias);
+	int own = read_elf_symbols(d, m, elf, bias);
+	*dynsym_read = elf && own && !has_symtab(elf);
 	return elf;
 }
 
@@ -405,8 +427,12 @@ static void load_elf(struct pd_dso *d)
 		d->missing_why = fp_xstrdup(why);
 		return;
 	}
-	Elf *elf = read_module(d, m);
-	if (elf)
+	int dynsym_read;
+	Elf *elf = read_module(d, m, &dynsym_read);
+	/* perf reads .dynsym too; when libdwfl's table was the .dynsym (a
+	 * file without .symtab nor debug file) its symbols are all there,
+	 * and a second copy of each would only be dropped by the fixups */
+	if (elf && !dynsym_read)
 		read_dynsym(d, elf);
 	pd_symtab_fixup(d, 0);
 	/* perf adds the PLT entries after its fixups: a zero-size symbol
@@ -415,7 +441,7 @@ static void load_elf(struct pd_dso *d)
 		size_t before = d->nsyms;
 		synthesize_plt(d, elf);
 		if (d->nsyms != before)
-			pd_symtab_index(d);
+			pd_symtab_index(d, before);
 	}
 	dwfl_end(dw);
 }
@@ -574,7 +600,8 @@ static void load_vdso(struct pd_dso *d)
 		d->missing = 1;
 		return;
 	}
-	read_module(d, m);
+	int dynsym_read;
+	read_module(d, m, &dynsym_read);
 	dwfl_end(dw);
 	pd_symtab_fixup(d, 0);
 }

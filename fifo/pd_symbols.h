@@ -44,6 +44,17 @@ struct pd_sym {
 	uint8_t binding;	/* STB_* */
 	uint8_t plain;		/* the name is final: no demangling */
 	uint8_t plt;		/* a PLT entry perf synthesizes */
+	uint8_t group;		/* PD_SYM_*: of several symbols at one address */
+};
+
+/* Symbols that share an address are kept side by side, and the one perf
+ * keeps of them (its choose_best_symbol) is chosen on the first lookup
+ * that meets them (pd_symtab.c): most groups are never looked up, and the
+ * choice may demangle names. */
+enum {
+	PD_SYM_ALONE,		/* no other symbol at its address, or chosen */
+	PD_SYM_UNCHOSEN,	/* the first of a group, the choice not made yet */
+	PD_SYM_OTHER,		/* a later member of the group before it */
 };
 
 struct pd_seg { uint64_t offset, vaddr, size; };

@@ -68,25 +68,31 @@ struct sort_key {
 	uint64_t index;		/* reading order: the tie-break (stable) */
 };
 
-#define RADIX_BITS 16
+#define RADIX_BITS 11		/* a count array of 16 KiB stays in L1 */
 #define RADIX_SIZE (1u << RADIX_BITS)
-#define RADIX_PASSES (64 / RADIX_BITS)
+#define RADIX_MASK ((uint64_t)RADIX_SIZE - 1)
 
 /* Stable LSD radix sort of k[0..n) by start (ties stay in reading order):
  * a few linear passes instead of n log n indirect compares (qsort was the
- * largest cost of loading a big table). A digit all keys share is skipped. */
+ * largest cost of loading a big table). Only the digits in which the keys
+ * differ get a pass: a dso's addresses span a few of them. */
 static void radix_sort_keys(struct sort_key *k, size_t n)
 {
 	struct sort_key *tmp = fp_xmalloc(n * sizeof *tmp);
-	size_t *count = fp_xmalloc(RADIX_SIZE * sizeof *count);
+	size_t count[RADIX_SIZE];
+	uint64_t any = 0, all = ~(uint64_t)0;
 
-	for (unsigned pass = 0; pass < RADIX_PASSES; pass++) {
-		unsigned shift = pass * RADIX_BITS;
-		memset(count, 0, RADIX_SIZE * sizeof *count);
-		for (size_t j = 0; j < n; j++)
-			count[(k[j].start >> shift) & (RADIX_SIZE - 1)]++;
-		if (count[(k[0].start >> shift) & (RADIX_SIZE - 1)] == n)
+	for (size_t j = 0; j < n; j++) {
+		any |= k[j].start;
+		all &= k[j].start;
+	}
+	uint64_t differ = any ^ all;
+	for (unsigned shift = 0; shift < 64; shift += RADIX_BITS) {
+		if (!((differ >> shift) & RADIX_MASK))
 			continue;	/* every key has this digit */
+		memset(count, 0, sizeof count);
+		for (size_t j = 0; j < n; j++)
+			count[(k[j].start >> shift) & RADIX_MASK]++;
 		size_t sum = 0;
 		for (size_t b = 0; b < RADIX_SIZE; b++) {
 			size_t c = count[b];
@@ -94,10 +100,9 @@ static void radix_sort_keys(struct sort_key *k, size_t n)
 			sum += c;
 		}
 		for (size_t j = 0; j < n; j++)
-			tmp[count[(k[j].start >> shift) & (RADIX_SIZE - 1)]++] = k[j];
+			tmp[count[(k[j].start >> shift) & RADIX_MASK]++] = k[j];
 		memcpy(k, tmp, n * sizeof *k);
 	}
-	free(count);
 	free(tmp);
 }
 
@@ -136,14 +141,41 @@ static void index_ends(struct pd_dso *d)
 									 : d->syms[i].end;
 }
 
-void pd_symtab_index(struct pd_dso *d)
+/* Merges syms[from..n), if sorted, into the sorted syms[0..from): the
+ * stable sort's order (of equal starts the earlier read first) in one
+ * pass. 0 if they are not sorted. */
+static int merge_added(struct pd_dso *d, size_t from)
 {
-	sort_table(d);
+	size_t n = d->nsyms;
+
+	for (size_t i = from + 1; i < n; i++)
+		if (d->syms[i].start < d->syms[i - 1].start)
+			return 0;
+	struct pd_sym *out = fp_xmalloc((n ? n : 1) * sizeof *out);
+	size_t a = 0, b = from, o = 0;
+	while (a < from && b < n)
+		out[o++] = d->syms[a].start <= d->syms[b].start ? d->syms[a++] : d->syms[b++];
+	while (a < from)
+		out[o++] = d->syms[a++];
+	while (b < n)
+		out[o++] = d->syms[b++];
+	free(d->syms);
+	d->syms = out;
+	d->syms_cap = n;
+	return 1;
+}
+
+void pd_symtab_index(struct pd_dso *d, size_t from)
+{
+	if (from > d->nsyms || !merge_added(d, from))
+		sort_table(d);
 	index_ends(d);
 }
 
-/* symbols__fixup_end, then symbols__fixup_duplicate. Kallsyms symbols
- * have no size; module symbols carry their [module] after a TAB. */
+/* symbols__fixup_end, then symbols__fixup_duplicate (for other tables
+ * than kallsyms: the groups marked, each chosen by choose() when a lookup
+ * first meets it). Kallsyms symbols have no size; module symbols carry
+ * their [module] after a TAB. */
 void pd_symtab_fixup(struct pd_dso *d, int kallsyms)
 {
 	if (!d->nsyms)
@@ -161,17 +193,46 @@ void pd_symtab_fixup(struct pd_dso *d, int kallsyms)
 	struct pd_sym *last = &d->syms[d->nsyms - 1];
 	if (last->end == last->start)
 		last->end = ROUNDUP_PAGE(last->start) + PAGE;
-	size_t out = 0;
-	for (size_t i = 0; i < d->nsyms; i++) {
-		if (out && d->syms[out - 1].start == d->syms[i].start) {
-			if (!better(&d->syms[out - 1], &d->syms[i], !kallsyms))
-				d->syms[out - 1] = d->syms[i];
-			continue;
+	if (kallsyms) {
+		/* the choice compares the names with their [module]: now */
+		size_t out = 0;
+		for (size_t i = 0; i < d->nsyms; i++) {
+			if (out && d->syms[out - 1].start == d->syms[i].start) {
+				if (!better(&d->syms[out - 1], &d->syms[i], 0))
+					d->syms[out - 1] = d->syms[i];
+				continue;
+			}
+			d->syms[out++] = d->syms[i];
 		}
-		d->syms[out++] = d->syms[i];
+		d->nsyms = out;
+	} else {
+		/* the choice demangles: on the first lookup (choose) */
+		for (size_t i = 1; i < d->nsyms; i++)
+			if (d->syms[i].start == d->syms[i - 1].start) {
+				d->syms[i].group = PD_SYM_OTHER;
+				if (d->syms[i - 1].group == PD_SYM_ALONE)
+					d->syms[i - 1].group = PD_SYM_UNCHOSEN;
+			}
 	}
-	d->nsyms = out;
 	index_ends(d);
+}
+
+/* perf's symbols__fixup_duplicate for the group that starts at syms[g]:
+ * of the symbols at one address the one perf keeps, found as perf's
+ * pass finds it (each next one against the one kept so far), moved to
+ * the front of the group. The others stay behind it, never returned. */
+static void choose(struct pd_dso *d, size_t g)
+{
+	size_t best = g;
+
+	for (size_t i = g + 1; i < d->nsyms && d->syms[i].group == PD_SYM_OTHER; i++)
+		if (!better(&d->syms[best], &d->syms[i], 1))
+			best = i;
+	struct pd_sym t = d->syms[g];
+	d->syms[g] = d->syms[best];
+	d->syms[best] = t;
+	d->syms[best].group = PD_SYM_OTHER;
+	d->syms[g].group = PD_SYM_ALONE;
 }
 
 void pd_dso_fixup(struct pd_dso *d)
@@ -199,9 +260,14 @@ const struct pd_sym *pd_dso_find(struct pd_dso *d, uint64_t addr)
 	 * the earlier, earlier inserted symbol first. max_end bounds the walk. */
 	const struct pd_sym *found = NULL;
 	for (size_t i = lo; i-- > 0;) {
+		if (d->syms[i].group == PD_SYM_OTHER)
+			continue;	/* its group is met at its first symbol */
+		if (d->syms[i].group == PD_SYM_UNCHOSEN)
+			choose(d, i);
 		const struct pd_sym *s = &d->syms[i];
 		if ((addr < s->end || addr == s->start) && !(found && found->plt))
 			found = s;	/* a PLT entry wins over _init reaching over it */
+		/* max_end counts the unchosen too: it bounds the walk, no more */
 		if (!i || d->max_end[i - 1] <= addr)
 			break;
 	}
