@@ -76,6 +76,7 @@
 #include "heatmap.h"
 #include "notes.h"
 #include "renderopts.h"
+#include "snapshot.h"
 #include "sink.h"
 #include "termheat.h"
 #include "timeline.h"
@@ -95,8 +96,8 @@ struct render {
 	struct fp_pump pump;
 
 	struct fp_heatmap hm;
-	struct fp_folded table;		/* the latest complete snapshot */
-	struct fp_folded pending;	/* the snapshot being received */
+	struct fp_snapshot snap;	/* the latest complete snapshot, the one coming */
+	const struct fp_folded *table;	/* snap's table (its strings re-pointed when written) */
 	struct fp_timeline tl;		/* the D and R records of fp-fold --pass-samples */
 	struct fp_exports ex;		/* the same samples for pprof (render/exports.h) */
 	uint64_t timeline_bytes;	/* size of the last embedded timeline */
@@ -189,8 +190,7 @@ static void on_folded(struct render *r, const char *line, size_t len)
 	if (fp_folded_parse(line, len, &f) < 0) {
 		bad_record(r, "malformed F record skipped: expected F TAB count TAB stack");
 	} else if (f.count) {
-		fp_folded_add(r->in_snapshot ? &r->pending : &r->table, f.stack.p, f.stack.n,
-			      f.count, 0, FP_FOLDED_COPY);
+		fp_snapshot_add(&r->snap, &r->tl, r->in_snapshot, f.stack.p, f.stack.n, f.count);
 		r->files_dirty |= !r->in_snapshot;
 	}
 }
@@ -249,17 +249,14 @@ static void on_control(struct render *r, const char *line, size_t len)
 	if (fp_control_is(&c, FP_CTL_BEGIN, "fold")) {
 		if (r->in_snapshot)
 			own_warning(r, "snapshot begins inside another one: the unfinished one is dropped");
-		fp_folded_clear(&r->pending);
+		fp_snapshot_begin(&r->snap);
 		r->in_snapshot = 1;
 	} else if (fp_control_is(&c, FP_CTL_END, "fold")) {
 		if (!r->in_snapshot) {
 			own_warning(r, "snapshot end without a begin ignored");
 			return;
 		}
-		struct fp_folded t = r->table;
-		r->table = r->pending;
-		r->pending = t;
-		fp_folded_clear(&r->pending);
+		fp_snapshot_end(&r->snap);
 		r->in_snapshot = 0;
 		r->snapshots++;
 		r->files_dirty = 1;
@@ -334,8 +331,8 @@ static void render_flame(struct render *r, struct fp_sink *s, int json)
 		o.kind_ctx = &r->tl;
 	}
 	fp_folded_init(&t);
-	for (size_t i = 0; i < r->table.n; i++)
-		fp_folded_add(&t, r->table.e[i].stack, r->table.e[i].len, r->table.e[i].count, 0,
+	for (size_t i = 0; i < r->table->n; i++)
+		fp_folded_add(&t, r->table->e[i].stack, r->table->e[i].len, r->table->e[i].count, 0,
 			      FP_FOLDED_REF);
 	if (json)
 		fp_flame_json(s, &t, &o);
@@ -367,10 +364,10 @@ static int timeline_for_page(struct render *r, struct fp_sink *tj, char *note, s
 			 "graph itself and has no views section.", (unsigned long long)r->opt.timeline_samples);
 		return 0;
 	}
-	if (total != r->table.total) {
+	if (total != r->table->total) {
 		snprintf(note, n, "The samples' timeline (%llu) does not match the folded table "
 			 "(%llu): range flame graphs and the views are not in the page.",
-			 (unsigned long long)total, (unsigned long long)r->table.total);
+			 (unsigned long long)total, (unsigned long long)r->table->total);
 		return 0;
 	}
 	char caption[CAPTION_MAX];
@@ -433,7 +430,7 @@ static void render_html(struct render *r, struct fp_sink *s)
 	if (r->opt.want[FP_OUT_FLAME_SVG]) {
 		range_caption(r, range, sizeof range);
 		snprintf(caption, sizeof caption, "Flame graph of %s (%llu samples)",
-			 range[0] ? range : "the whole capture", (unsigned long long)r->table.total);
+			 range[0] ? range : "the whole capture", (unsigned long long)r->table->total);
 		o.flame_src = fp_outputs[FP_OUT_FLAME_SVG].file;
 		o.flame_caption = caption;
 		/* A static page has one flame graph: the link is there only when
@@ -448,7 +445,7 @@ static void render_html(struct render *r, struct fp_sink *s)
 	}
 	snprintf(own_stats, sizeof own_stats,
 		 STAGE_NAME "\tsnapshots=%llu\tstacks=%zu\ttotal=%llu\theatmap_total=%llu\tbad_records=%llu",
-		 (unsigned long long)r->snapshots, r->table.n, (unsigned long long)r->table.total,
+		 (unsigned long long)r->snapshots, r->table->n, (unsigned long long)r->table->total,
 		 (unsigned long long)fp_heatmap_total(&r->hm), (unsigned long long)r->bad_records);
 	fp_notes_to_page(&r->notes, &o, stats, own_stats);
 	snprintf(footer, sizeof footer, "Made by flamepipe fp-render: heatmap.svg, flame.svg, "
@@ -493,7 +490,7 @@ static void render_output(struct render *r, enum fp_output which, struct fp_sink
 	}
 	switch (which) {
 	case FP_OUT_TSV: fp_heatmap_tsv(s, &r->hm); break;
-	case FP_OUT_FOLDED: fp_folded_write(s, &r->table); break;
+	case FP_OUT_FOLDED: fp_folded_write(s, r->table); break;
 	case FP_OUT_HEAT_JSON: fp_heatmap_json(s, &r->hm); break;
 	case FP_OUT_HEAT_SVG: fp_heatmap_svg(s, &r->hm, &ho); break;
 	case FP_OUT_FLAME_SVG: render_flame(r, s, 0); break;
@@ -599,6 +596,7 @@ static void write_files(struct render *r, int final)
 	if (!r->opt.outdir)
 		return;
 	fp_heatmap_sort(&r->hm);	/* once, not in every rendering */
+	r->table = fp_snapshot_table(&r->snap, &r->tl);
 	note_axis(r);
 	for (int i = 0; i < FP_N_OUT; i++) {
 		out[i] = (struct one_output){ .r = r, .which = (enum fp_output)i };
@@ -704,8 +702,8 @@ static void on_eof(struct fp_pump *p)
 	write_files(r, 1);
 	if (r->opt.passthrough) {
 		const struct fp_stat stats[] = {
-			{ "snapshots", r->snapshots }, { "stacks", r->table.n },
-			{ "total", r->table.total }, { "bad_records", r->bad_records },
+			{ "snapshots", r->snapshots }, { "stacks", r->table->n },
+			{ "total", r->table->total }, { "bad_records", r->bad_records },
 			{ "too_long", p->lines_too_long },	/* only when some line was */
 		};
 
@@ -752,8 +750,8 @@ int main(int argc, char **argv)
 	}
 	snprintf(r.filter, sizeof r.filter, "%s", r.opt.filter);
 	fp_heatmap_init(&r.hm);
-	fp_folded_init(&r.table);
-	fp_folded_init(&r.pending);
+	fp_snapshot_init(&r.snap);
+	r.table = &r.snap.table.t;
 	fp_timeline_init(&r.tl, (size_t)r.opt.timeline_samples);
 	fp_exports_init(&r.ex, r.opt.want[FP_OUT_PPROF], r.opt.want[FP_OUT_SPEEDSCOPE],
 			(size_t)r.opt.timeline_samples);
@@ -777,8 +775,7 @@ int main(int argc, char **argv)
 	int rc = fp_pump_run(&r.pump);
 
 	fp_heatmap_free(&r.hm);
-	fp_folded_free(&r.table);
-	fp_folded_free(&r.pending);
+	fp_snapshot_free(&r.snap);
 	fp_timeline_free(&r.tl);
 	fp_exports_free(&r.ex);
 	fp_notes_free(&r.notes);

@@ -1,0 +1,54 @@
+/* snapshot.h: fp-fold's folded snapshots as fp-render keeps them: the
+ * latest complete table, and the one being received (F records between
+ * C begin fold and C end fold).
+ *
+ * With fp-fold --pass-samples every stack of a snapshot was defined in a
+ * D record before, with the same string, and the timeline holds it: such
+ * an entry is not copied but points into the timeline's text (which may
+ * move as stacks come: fp_snapshot_table re-points the entries first).
+ * Other stacks (hand-written input, a chain without --pass-samples) are
+ * copied. So the stacks' text is held once, not once more per snapshot.
+ *
+ *	struct fp_snapshot sn; fp_snapshot_init(&sn);
+ *	fp_snapshot_begin(&sn);                      // C begin fold
+ *	fp_snapshot_add(&sn, &tl, 1, stack, n, count);   // each F record
+ *	fp_snapshot_end(&sn);                        // C end fold: replaces the table
+ *	const struct fp_folded *t = fp_snapshot_table(&sn, &tl);
+ *	fp_snapshot_free(&sn);
+ */
+#ifndef FP_SNAPSHOT_H
+#define FP_SNAPSHOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "folded.h"
+#include "timeline.h"
+
+/* A table, and per entry the timeline stack its string is (or
+ * FP_STRTAB_NONE: copied into the table). */
+struct fp_snap_table {
+	struct fp_folded t;
+	uint32_t *stack;
+	size_t cap;
+};
+
+struct fp_snapshot {
+	struct fp_snap_table table;	/* the latest complete snapshot */
+	struct fp_snap_table pending;	/* the snapshot being received */
+};
+
+void fp_snapshot_init(struct fp_snapshot *sn);
+void fp_snapshot_free(struct fp_snapshot *sn);
+/* A new snapshot begins: the pending one is dropped. */
+void fp_snapshot_begin(struct fp_snapshot *sn);
+/* An F record: into the pending snapshot (pending = 1), or straight into
+ * the table (an F outside a snapshot: hand-written input). */
+void fp_snapshot_add(struct fp_snapshot *sn, const struct fp_timeline *tl, int pending,
+		     const char *stack, size_t n, uint64_t count);
+/* The pending snapshot is complete: it becomes the table. */
+void fp_snapshot_end(struct fp_snapshot *sn);
+/* The table, its entries pointing into tl's text as it is now. */
+const struct fp_folded *fp_snapshot_table(struct fp_snapshot *sn, const struct fp_timeline *tl);
+
+#endif

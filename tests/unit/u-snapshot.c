@@ -1,0 +1,103 @@
+/* u-snapshot.c: render/snapshot.c, fp-fold's snapshots whose stacks are
+ * the timeline's strings (not copied), re-pointed when the timeline's
+ * text moved. */
+#include "unit.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "snapshot.h"
+#include "timeline.h"
+
+static struct fp_timeline tl;
+static struct fp_snapshot sn;
+
+static int fresh(void **state)
+{
+	fp_timeline_init(&tl, 100);
+	fp_snapshot_init(&sn);
+	return 0;
+}
+
+static int done(void **state)
+{
+	fp_snapshot_free(&sn);
+	fp_timeline_free(&tl);
+	return 0;
+}
+
+/* A D record of stack id (its frames all user code). */
+static void define(uint32_t id, const char *folded)
+{
+	char kinds[64];
+	size_t frames = 1;
+
+	for (const char *p = folded; *p; p++)
+		frames += *p == ';';
+	memset(kinds, 'u', frames);
+	struct fp_stack_def d = { id, { kinds, frames }, { folded, strlen(folded) } };
+	assert_int_equal(fp_timeline_define(&tl, &d), 0);
+}
+
+static void a_snapshot_replaces_the_table_only_when_it_ends(void **state)
+{
+	define(0, "app;main;f");
+	fp_snapshot_begin(&sn);
+	fp_snapshot_add(&sn, &tl, 1, LINE("app;main;f"), 3);
+	assert_int_equal(fp_snapshot_table(&sn, &tl)->n, 0);
+	fp_snapshot_end(&sn);
+	const struct fp_folded *t = fp_snapshot_table(&sn, &tl);
+	assert_int_equal(t->n, 1);
+	assert_int_equal(t->total, 3);
+	assert_int_equal(t->e[0].len, 10);
+	assert_memory_equal(t->e[0].stack, "app;main;f", 10);
+	/* the next one replaces it whole */
+	fp_snapshot_begin(&sn);
+	fp_snapshot_add(&sn, &tl, 1, LINE("app;main;f"), 5);
+	fp_snapshot_end(&sn);
+	assert_int_equal(fp_snapshot_table(&sn, &tl)->total, 5);
+}
+
+static void a_stack_of_the_timeline_is_its_string_not_a_copy(void **state)
+{
+	define(0, "app;main;f");
+	fp_snapshot_add(&sn, &tl, 0, LINE("app;main;f"), 1);
+	fp_snapshot_add(&sn, &tl, 0, LINE("app;no;d;record"), 2);	/* hand-written */
+	const struct fp_folded *t = fp_snapshot_table(&sn, &tl);
+	assert_ptr_equal(t->e[0].stack, fp_strtab_str(&tl.stacks, 0, NULL));
+	assert_memory_equal(t->e[1].stack, "app;no;d;record", 15);
+}
+
+/* Live: stacks keep coming after a snapshot, the timeline's text grows
+ * (and moves); the table's strings follow it (ASan: no stale pointer). */
+static void entries_follow_the_timelines_text_when_it_moves(void **state)
+{
+	char name[64];
+
+	define(0, "app;main;first");
+	fp_snapshot_begin(&sn);
+	fp_snapshot_add(&sn, &tl, 1, LINE("app;main;first"), 7);
+	const char *before = fp_strtab_str(&tl.stacks, 0, NULL);
+	uint32_t id = 1;
+	for (; fp_strtab_str(&tl.stacks, 0, NULL) == before; id++) {	/* until it moves */
+		snprintf(name, sizeof name, "app;main;stack%u", id);
+		define(id, name);
+	}
+	fp_snapshot_end(&sn);
+	const struct fp_folded *t = fp_snapshot_table(&sn, &tl);
+	assert_int_equal(t->n, 1);
+	assert_ptr_equal(t->e[0].stack, fp_strtab_str(&tl.stacks, 0, NULL));
+	assert_memory_equal(t->e[0].stack, "app;main;first", 14);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(f) cmocka_unit_test_setup_teardown(f, fresh, done)
+		T(a_snapshot_replaces_the_table_only_when_it_ends),
+		T(a_stack_of_the_timeline_is_its_string_not_a_copy),
+		T(entries_follow_the_timelines_text_when_it_moves),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
