@@ -224,6 +224,105 @@ static void heatmap_axis_is_whole_when_small_and_cut_to_the_columns_with_samples
 	fp_heatmap_axis_free(&ax);
 }
 
+/* The unfiltered heatmap of the fp_heatmap_onto tests: 4 rows from second
+ * 100, samples in columns 0 and 5 (a whole axis of 6 columns). */
+static void unfiltered_heatmap(struct fp_heatmap *on)
+{
+	fp_heatmap_init(on);
+	fp_heatmap_reset(on, 4, 100);
+	fp_heatmap_set(on, 0, 0, 1);
+	fp_heatmap_set(on, 5, 1, 2);
+}
+
+/* A heatmap built against another one's axis (a filtered heatmap on the
+ * unfiltered one's): cells moved by the difference of the base seconds,
+ * those past the other's last column dropped, the other's axis pinned. */
+static void heatmap_onto_moves_cells_onto_the_other_axis_and_pins_it(void **state)
+{
+	struct fp_heatmap on, dst;
+	struct fp_heatmap_axis ax;
+	struct fp_sink a, b;
+
+	unfiltered_heatmap(&on);
+	fp_heatmap_init(&dst);
+	fp_heatmap_reset(&hm, 4, 103);		/* hm: the filtered cells */
+	fp_heatmap_set(&hm, 0, 1, 3);
+	fp_heatmap_set(&hm, 2, 0, 4);
+	fp_heatmap_set(&hm, 3, 0, 9);		/* column 6: past on's last */
+	assert_int_equal(fp_heatmap_onto(&dst, &hm, &on), 0);
+	assert_true(dst.rows == 4 && dst.base_sec == 100 && dst.pinned);
+	assert_true(fp_heatmap_get(&dst, 3, 1) == 3 && fp_heatmap_get(&dst, 5, 0) == 4);
+	assert_true(fp_heatmap_get(&dst, 6, 0) == 0 && fp_heatmap_total(&dst) == 7);
+	fp_heatmap_axis(&dst, &ax);
+	assert_true(ax.n == 6 && ax.col == NULL && ax.cut == 0);
+	fp_heatmap_axis_free(&ax);
+	/* the JSON: fp_heatmap_json_keys, then the closing brace */
+	fp_sink_init_mem(&a);
+	fp_sink_init_mem(&b);
+	fp_heatmap_json(&a, &dst);
+	fp_heatmap_json_keys(&b, &dst);
+	fp_sink_str(&b, "}\n");
+	fp_sink_char(&a, '\0');
+	fp_sink_char(&b, '\0');
+	assert_string_equal(a.buf, b.buf);
+	assert_string_equal(a.buf, "{\"columns\":[0,1,2,3,4,5],\"rows\":[750,500,250,0],"
+			    "\"values\":[[0,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,3,0],[0,0,0,0],[0,0,0,4]],"
+			    "\"maxvalue\":4,\"base_sec\":100}\n");
+	b.len = 0;
+	fp_heatmap_json_column(&b, &dst, 3);
+	fp_sink_char(&b, '\0');
+	assert_string_equal(b.buf, "[0,0,3,0]");
+	/* a filtered heatmap never starts before the other, nor has other rows */
+	fp_heatmap_reset(&hm, 4, 99);
+	fp_heatmap_set(&hm, 0, 0, 1);
+	assert_int_equal(fp_heatmap_onto(&dst, &hm, &on), -1);
+	assert_true(dst.n == 0);
+	fp_heatmap_reset(&hm, 5, 100);
+	fp_heatmap_set(&hm, 0, 0, 1);
+	assert_int_equal(fp_heatmap_onto(&dst, &hm, &on), -1);
+	fp_heatmap_reset(&hm, 4, 0);		/* no cells: nothing to move */
+	assert_int_equal(fp_heatmap_onto(&dst, &hm, &on), 0);
+	fp_sink_free(&a);
+	fp_sink_free(&b);
+	fp_heatmap_free(&dst);
+	fp_heatmap_free(&on);
+}
+
+/* A cut axis is pinned as it is: the filtered cells in its columns; a
+ * copy keeps the pin, a new geometry drops it. */
+static void heatmap_onto_a_cut_axis_pins_its_columns(void **state)
+{
+	struct fp_heatmap on, dst, copy;
+	struct fp_heatmap_axis ax;
+	struct fp_sink a;
+
+	unfiltered_heatmap(&on);
+	fp_heatmap_set(&on, 100002, 3, 5);	/* the axis is cut */
+	fp_heatmap_init(&dst);
+	fp_heatmap_init(&copy);
+	fp_sink_init_mem(&a);
+	fp_heatmap_reset(&hm, 4, 100 + 100002);
+	fp_heatmap_set(&hm, 0, 3, 2);
+	assert_int_equal(fp_heatmap_onto(&dst, &hm, &on), 0);
+	fp_heatmap_copy(&copy, &dst);
+	fp_heatmap_axis(&copy, &ax);
+	assert_true(ax.n == 3 && ax.col[0] == 0 && ax.col[1] == 5 && ax.col[2] == 100002);
+	assert_int_equal(ax.cut, 100003 - 3);
+	fp_heatmap_axis_free(&ax);
+	fp_heatmap_json(&a, &copy);
+	fp_sink_char(&a, '\0');
+	assert_string_equal(a.buf, "{\"columns\":[0,5,100002],\"rows\":[750,500,250,0],"
+			    "\"values\":[[0,0,0,0],[0,0,0,0],[2,0,0,0]],\"maxvalue\":2,"
+			    "\"base_sec\":100,\"cut\":100000}\n");
+	assert_true(fp_heatmap_bytes(&copy) >= copy.n * sizeof *copy.cells + 3 * sizeof *ax.col);
+	fp_heatmap_reset(&copy, 4, 0);		/* a new geometry drops the pin */
+	assert_false(copy.pinned);
+	fp_sink_free(&a);
+	fp_heatmap_free(&copy);
+	fp_heatmap_free(&dst);
+	fp_heatmap_free(&on);
+}
+
 static void heatmap_colour_is_white_to_red_and_rounds_like_the_script(void **state)
 {
 	char c[20];
@@ -303,6 +402,8 @@ int main(void)
 #define HM(f) cmocka_unit_test_setup_teardown(f, heatmap_empty, heatmap_free)
 		HM(heatmap_storage_is_sparse_far_columns_cost_one_cell),
 		HM(heatmap_axis_is_whole_when_small_and_cut_to_the_columns_with_samples),
+		HM(heatmap_onto_moves_cells_onto_the_other_axis_and_pins_it),
+		HM(heatmap_onto_a_cut_axis_pins_its_columns),
 		cmocka_unit_test(xml_escape_writes_entities_for_markup_characters),
 		cmocka_unit_test(xml_escape_replaces_bad_utf8_and_control_bytes),
 		cmocka_unit_test(json_escape_makes_strings_safe_inside_html_and_cdata),
