@@ -56,6 +56,10 @@
  *	struct fp_heatmap_opts o; fp_heatmap_opts_init(&o);
  *	fp_heatmap_svg(&sink, &hm, &o);
  *	fp_heatmap_free(&hm);
+ * A filtered heatmap f on the unfiltered heatmap all's axis (fp-serve):
+ *	struct fp_heatmap on_axis; fp_heatmap_init(&on_axis);
+ *	if (fp_heatmap_onto(&on_axis, &f, &all) < 0) ...  // f not within all
+ *	fp_heatmap_json_keys(&sink, &on_axis); ...own keys...; "}"
  */
 #ifndef FP_HEATMAP_H
 #define FP_HEATMAP_H
