@@ -3,9 +3,21 @@
 #
 #	pd_need_perf                 skip the whole script unless perf can sample
 #	pd_record OUT PERF-ARGS...   perf record -o OUT PERF-ARGS (quietly)
+#	pd_record_dwarf OUT CMD...   pd_record OUT with $PD_DWARF (--call-graph
+#	                             dwarf at 499 Hz) of CMD
 #	pd_c_program FILE CALL       FILE (C): <time.h>, a volatile sink, the
 #	                             functions on stdin, and a main that runs
 #	                             CALL for a second or two
+#	pd_inline_program FILE       FILE (C, pd_c_program): main calls the
+#	                             noinline outer, into which middle and
+#	                             inner (always_inline) are inlined
+#	pd_cxx_program FILE MS [CALL]  FILE (C++): a template method
+#	                             ns::Box<double>::spin (its loop calls the
+#	                             inline Box::step) under work(), the code on
+#	                             stdin, and a main that calls work (and CALL)
+#	                             for MS milliseconds
+#	pd_build SOURCE [FLAGS...]   SOURCE (.c: cc, .cc: g++) -O2 -g FLAGS into
+#	                             SOURCE without its extension
 #	pd_record_pipe PERF-ARGS...  perf record PERF-ARGS in pipe format
 #	                             (pipe.data), and the same as a file
 #	                             (file.data, perf inject)
@@ -46,6 +58,52 @@ pd_record() { # out args...
 	_out=$1; shift
 	perf record -q -o "$_out" "$@" >"$_out.record.log" 2>&1 ||
 		{ cat "$_out.record.log" >&2; return 1; }
+}
+
+# The dwarf captures' options: 499 Hz keeps perf's 8 KiB stack copies at a
+# rate perf writes without losing samples on a loaded machine.
+PD_DWARF="--call-graph dwarf -F 499"
+
+pd_record_dwarf() { # out cmd...
+	_out=$1; shift
+	pd_record "$_out" $PD_DWARF -- "$@"
+}
+
+pd_build() { # source flags...
+	_src=$1; shift
+	case $_src in *.cc) _cc=g++ ;; *) _cc=cc ;; esac
+	$_cc -O2 -g -o "${_src%.*}" "$_src" "$@"
+}
+
+pd_inline_program() { # file
+	pd_c_program "$1" 'outer()' <<-\CC
+	static inline __attribute__((always_inline)) void inner(int n) { for (int i = 0; i < n; i++) sink += i; }
+	static inline __attribute__((always_inline)) void middle(int n) { inner(n); sink++; }
+	__attribute__((noinline)) void outer(void) { middle(100000); }
+	CC
+}
+
+pd_cxx_program() { # file ms [call]
+	{
+		cat <<-\CXX
+		#include <chrono>
+		#include <cstdio>
+		namespace ns {
+		template <class T> struct Box {
+			T v;
+			inline T step(int i) const { return v * i; }
+			__attribute__((noinline)) T spin(int n) { volatile T s = 0; for (int i = 0; i < n; i++) s += step(i); return s; }
+		};
+		}
+		__attribute__((noinline)) double work(int n) { ns::Box<double> b{1.5}; return b.spin(n); }
+		CXX
+		cat
+		printf 'int main() {\n'
+		printf '\tauto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(%s);\n' "$2"
+		printf '\tdouble s = 0;\n'
+		printf '\twhile (std::chrono::steady_clock::now() < end) { s += work(100000); %s; }\n' "${3:-}"
+		printf '\tstd::printf("%%g\\n", s);\n}\n'
+	} >"$1"
 }
 
 pd_c_program() { # file call

@@ -5,26 +5,10 @@ test_description='fp-perfdata: a C++ program, its names demangled as perf script
 pd_need_perf
 command -v g++ >/dev/null 2>&1 || skip_all 'C++ capture' 'g++ is not installed'
 
-cat >cx.cc <<'CXX'
-#include <chrono>
-#include <cstdio>
-namespace ns {
-template <class T> struct Box {
-	T v;
-	__attribute__((noinline)) T spin(int n) { volatile T s = 0; for (int i = 0; i < n; i++) s += v * i; return s; }
-};
-}
-__attribute__((noinline)) double work(int n) { ns::Box<double> b{1.5}; return b.spin(n); }
-int main(int argc, char **argv) {
-	auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(600);
-	double s = 0;
-	while (std::chrono::steady_clock::now() < end) s += work(100000);
-	std::printf("%g\n", s);
-}
-CXX
+pd_cxx_program cx.cc 600 </dev/null
 
 test_expect_success 'C++ capture: same samples, seconds and stacks' '
-	g++ -O1 -g -fno-omit-frame-pointer -o cx cx.cc &&
+	pd_build cx.cc -O1 -fno-omit-frame-pointer &&
 	pd_record cx.data -g -F 999 -- ./cx &&
 	pd_compare cx.data
 '

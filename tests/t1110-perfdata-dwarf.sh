@@ -4,14 +4,11 @@ test_description='fp-perfdata on a --call-graph dwarf capture: user stacks unwou
 . "$TOP/tests/lib-perfdata.sh"
 pd_need_perf
 
-pd_c_program inl.c 'outer()' <<'CC'
-static inline __attribute__((always_inline)) void inner(int n) { for (int i = 0; i < n; i++) sink += i; }
-__attribute__((noinline)) void outer(void) { inner(100000); }
-CC
+pd_inline_program inl.c
 
 test_expect_success 'setup: a dwarf capture of a small C program with inlined functions' '
-	cc -O2 -g -o inl inl.c &&
-	pd_record dw.data --call-graph dwarf -F 499 -- ./inl
+	pd_build inl.c &&
+	pd_record_dwarf dw.data ./inl
 '
 
 test_expect_success 'dwarf: user stacks unwound as perf script does (folded agreement >= 0.99)' '

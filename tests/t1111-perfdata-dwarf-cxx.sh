@@ -6,36 +6,20 @@ pd_need_perf
 command -v g++ >/dev/null 2>&1 || skip_all 'C++ dwarf capture' 'g++ is not installed'
 
 # -O2 without frame pointers: only the dwarf unwinder finds the callers.
-cat >cx.cc <<'CXX'
-#include <chrono>
-#include <cstdio>
+pd_cxx_program cx.cc 800 's += mapper(2000)' <<'CXX'
 #include <map>
 #include <string>
 #include <vector>
-namespace ns {
-template <class T> struct Box {
-	T v;
-	inline T step(int i) const { return v * i; }
-	__attribute__((noinline)) T spin(int n) { volatile T s = 0; for (int i = 0; i < n; i++) s += step(i); return s; }
-};
-}
-__attribute__((noinline)) double work(int n) { ns::Box<double> b{1.5}; return b.spin(n); }
 __attribute__((noinline)) size_t mapper(int n) {
 	std::map<std::string, std::vector<int>> m;
 	for (int i = 0; i < n; i++) m[std::to_string(i % 97)].push_back(i);
 	return m.size();
 }
-int main() {
-	auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(800);
-	double s = 0;
-	while (std::chrono::steady_clock::now() < end) { s += work(100000); s += mapper(2000); }
-	std::printf("%g\n", s);
-}
 CXX
 
 test_expect_success 'setup: a dwarf capture of a C++ program built without frame pointers' '
-	g++ -O2 -g -fomit-frame-pointer -o cx cx.cc &&
-	pd_record cx.data --call-graph dwarf -F 499 -- ./cx
+	pd_build cx.cc -fomit-frame-pointer &&
+	pd_record_dwarf cx.data ./cx
 '
 
 test_expect_success 'C++ dwarf: same samples and seconds, folded agreement >= 0.99' '

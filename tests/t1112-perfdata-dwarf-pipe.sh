@@ -10,8 +10,8 @@ __attribute__((noinline, noclone)) void mid(int n) { if (n) { mid(n - 1); sink++
 CC
 
 test_expect_success 'setup: one dwarf recording in pipe format, and the same as a file (perf inject)' '
-	cc -O2 -g -o deep deep.c &&
-	pd_record_pipe --call-graph dwarf -F 499 -- ./deep
+	pd_build deep.c &&
+	pd_record_pipe $PD_DWARF -- ./deep
 '
 
 test_expect_success 'pipe format from a pipe equals the file format, record for record' '

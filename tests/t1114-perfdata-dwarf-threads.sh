@@ -23,10 +23,10 @@ CC
 
 test_expect_success 'setup: dwarf captures of threads that exec, and of deep stack frames' '
 	ln -s "$TOP/build/tests/pd-threads" renamed-prog &&
-	pd_record thr.data --call-graph dwarf -F 499 -- "$TOP/build/tests/pd-threads" 500 &&
-	pd_record exec.data --call-graph dwarf -F 499 -- "$TOP/build/tests/pd-threads" 300 ./renamed-prog &&
-	cc -O2 -g -o big big.c -lpthread &&
-	pd_record big.data --call-graph dwarf -F 499 -- ./big
+	pd_record_dwarf thr.data "$TOP/build/tests/pd-threads" 500 &&
+	pd_record_dwarf exec.data "$TOP/build/tests/pd-threads" 300 ./renamed-prog &&
+	pd_build big.c -lpthread &&
+	pd_record_dwarf big.data ./big
 '
 
 test_expect_success 'threads: unwound as perf script does (folded agreement >= 0.99)' '

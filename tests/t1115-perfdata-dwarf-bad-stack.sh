@@ -7,12 +7,9 @@ MANGLE=$TOP/build/tests/pd-stack-mangle
 # A bound for one fp-perfdata run (ASan included): a hang fails the test.
 RUN_LIMIT=120
 
-cat >deep.c <<'CC'
-#include <time.h>
-static volatile unsigned long sink;
+pd_c_program deep.c 'mid(8)' <<'CC'
 __attribute__((noinline)) void leaf(void) { for (int i = 0; i < 50000; i++) sink += i; }
 __attribute__((noinline, noclone)) void mid(int n) { if (n) { mid(n - 1); sink++; } else leaf(); }
-int main(void) { time_t end = time(0) + 1; while (time(0) <= end) mid(8); return 0; }
 CC
 
 # run_bounded DATA OUT: fp-perfdata DATA > OUT within RUN_LIMIT seconds, exit 0
@@ -23,8 +20,8 @@ run_bounded() {
 incomplete() { sed -n "s/^I	read	.*	unwind_incomplete=\([0-9]*\)	.*/\1/p" "$1"; }
 
 test_expect_success 'setup: a dwarf capture, and copies with garbage stacks, garbage registers, 16-byte copies' '
-	cc -O2 -g -o deep deep.c &&
-	pd_record dw.data --call-graph dwarf -F 499 -- ./deep &&
+	pd_build deep.c &&
+	pd_record_dwarf dw.data ./deep &&
 	mask=$(perf evlist -v -i dw.data 2>/dev/null | grep -o "sample_regs_user: 0x[0-9a-f]*" | cut -d" " -f2) &&
 	dump=$(perf evlist -v -i dw.data 2>/dev/null | grep -o "sample_stack_user: [0-9]*" | cut -d" " -f2) &&
 	n=$(fp-perfdata dw.data | grep -c "^S	") &&
