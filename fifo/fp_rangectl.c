@@ -7,11 +7,9 @@
 #include "fp_error.h"
 #include "fp_rangectl.h"
 #include "fp_record.h"
+#include "fp_words.h"
 
-static const struct {
-	const char *word;
-	enum fp_rangectl_kind kind;
-} commands[] = {
+static const struct fp_word commands[] = {
 	{ "range", FP_RC_RANGE },
 	{ "pid", FP_RC_PID },
 	{ "tid", FP_RC_TID },
@@ -23,7 +21,6 @@ static const struct {
 	{ "clear", FP_RC_CLEAR },
 	{ "replay", FP_RC_REPLAY },
 };
-#define N_COMMANDS (sizeof commands / sizeof commands[0])
 
 static int is_blank(char c)
 {
@@ -32,10 +29,7 @@ static int is_blank(char c)
 
 const char *fp_rangectl_name(enum fp_rangectl_kind kind)
 {
-	for (size_t i = 0; i < N_COMMANDS; i++)
-		if (commands[i].kind == kind)
-			return commands[i].word;
-	return "none";
+	return fp_word_name(commands, FP_WORDS(commands), (int)kind, "none");
 }
 
 int fp_rangectl_next_item(const char **cur, const char *end, struct fp_str *item)
@@ -180,7 +174,6 @@ int fp_rangectl_parse(const char *line, size_t len, struct fp_rangectl_cmd *cmd,
 {
 	const char *cur = line, *end = line + len;
 	struct fp_str word, extra;
-	size_t i;
 
 	memset(cmd, 0, sizeof *cmd);
 	cmd->kind = FP_RC_NONE;
@@ -193,16 +186,12 @@ int fp_rangectl_parse(const char *line, size_t len, struct fp_rangectl_cmd *cmd,
 		*why = "control line too long";
 		return -1;
 	}
-	for (i = 0; i < N_COMMANDS; i++)
-		if (strlen(commands[i].word) == word.n &&
-		    !memcmp(commands[i].word, word.p, word.n))
-			break;
-	if (i == N_COMMANDS) {
+	cmd->kind = fp_word_value(commands, FP_WORDS(commands), word.p, word.n, FP_RC_NONE);
+	if (cmd->kind == FP_RC_NONE) {
 		*why = "unknown command (expected range, pid, tid, cpu, comm, event, "
 		       "include, exclude, clear or replay)";
 		return -1;
 	}
-	cmd->kind = commands[i].kind;
 
 	switch (cmd->kind) {
 	case FP_RC_CLEAR:

@@ -5,6 +5,7 @@
 
 #include "fp_error.h"
 #include "fp_tails.h"
+#include "fp_words.h"
 
 #define TAILS_MIN 1024
 
@@ -108,10 +109,7 @@ const char *fp_tails_problem(int err)
 
 /* ---- negotiation ---------------------------------------------------------- */
 
-static const struct {
-	const char *program;
-	enum fp_tails_role role;
-} roles[] = {
+static const struct fp_word roles[] = {
 	{ "fp-read", FP_TAILS_SOURCE },
 	{ "fp-perfdata", FP_TAILS_SOURCE },
 	{ "fp-bucket", FP_TAILS_PASSES },
@@ -122,10 +120,7 @@ static const struct {
 
 enum fp_tails_role fp_tails_role_of(const char *program)
 {
-	for (size_t i = 0; i < sizeof roles / sizeof roles[0]; i++)
-		if (strcmp(program, roles[i].program) == 0)
-			return roles[i].role;
-	return FP_TAILS_NO;
+	return fp_word_value(roles, FP_WORDS(roles), program, strlen(program), FP_TAILS_NO);
 }
 
 /* ---- writers -------------------------------------------------------------- */

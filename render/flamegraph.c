@@ -16,6 +16,7 @@
 
 #include "escape.h"
 #include "fp_error.h"
+#include "fp_words.h"
 #include "flamegraph_js.inc"
 
 #define XPAD 10			/* left and right margin, px */
@@ -355,7 +356,7 @@ void fp_flame_opts_init(struct fp_flame_opts *o)
 	o->search_color = DEFAULT_SEARCH_COLOR;
 }
 
-static const struct { const char *name; enum fp_palette pal; } palettes[] = {
+static const struct fp_word palettes[] = {
 	{ "flamepipe", FP_PAL_FLAMEPIPE }, { "hot", FP_PAL_HOT }, { "mem", FP_PAL_MEM },
 	{ "io", FP_PAL_IO }, { "java", FP_PAL_JAVA }, { "js", FP_PAL_JS },
 	{ "perl", FP_PAL_PERL }, { "red", FP_PAL_RED }, { "green", FP_PAL_GREEN },
@@ -365,13 +366,12 @@ static const struct { const char *name; enum fp_palette pal; } palettes[] = {
 
 int fp_palette_parse(const char *name, enum fp_palette *out)
 {
-	for (size_t i = 0; i < sizeof palettes / sizeof *palettes; i++) {
-		if (strcmp(name, palettes[i].name) == 0) {
-			*out = palettes[i].pal;
-			return 0;
-		}
-	}
-	return -1;
+	int pal = fp_word_value(palettes, FP_WORDS(palettes), name, strlen(name), -1);
+
+	if (pal < 0)
+		return -1;
+	*out = (enum fp_palette)pal;
+	return 0;
 }
 
 int fp_flame_parse_minwidth(struct fp_flame_opts *o, const char *arg)
