@@ -71,16 +71,12 @@ test_expect_success 'several event types: cpu-clock, page-faults, a tracepoint w
 test_expect_success 'a tracepoint payload that looks like an address is not a frame when frames follow' '
 	printf "app 1 [000] 1.0: 1 probe:fn: dead beef=1\n\tffffffff81000000 entry+0x2 ([kernel.kallsyms])\n\n" >t.perf &&
 	printf "app 1 [000] 2.0: 1 cpu-clock:  55aa0001 work+0x8 (/x/app)\n\n" >>t.perf &&
-	fp-read t.perf | grep "^S" | cut -f 7,9,10 >got &&
-	printf "probe:fn\tk\tentry\ncpu-clock\tu\twork\n" >expect &&
-	test_cmp expect got
+	read_fields_are 7,9,10 "probe:fn\tk\tentry\ncpu-clock\tu\twork\n"
 '
 
 test_expect_success 'times: fraction digits are scaled to ns, --ns (9 digits) is exact' '
 	printf "a 1 1.5: \n\tf (/x)\n\na 1 2.000000001: \n\tf (/x)\n\na 1 3.123456: \n\tf (/x)\n" >t.perf &&
-	fp-read t.perf | grep "^S	" | cut -f 2 >times &&
-	printf "1500000000\n2000000001\n3123456000\n" >expect &&
-	test_cmp expect times
+	read_fields_are 2 "1500000000\n2000000001\n3123456000\n"
 '
 
 test_expect_success 'an event line with spaces before it and no comm (right-aligned fields)' '

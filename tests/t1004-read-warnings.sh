@@ -27,8 +27,7 @@ test_expect_success 'input that ends inside an event line: earlier samples kept,
 test_expect_success 'a warning names FILE:LINE on stderr and in a W record' '
 	good_then "this is not perf script\n" >t.perf &&
 	fp-read t.perf >out 2>err &&
-	grep -q "^W	read	t.perf:4	expected a perf script event line .*, got \"this is not perf script\"\$" out &&
-	grep -qx "fp-read: t.perf:4: expected a perf script event line .*, got \"this is not perf script\"" err
+	read_warned t.perf:4 "expected a perf script event line .*, got \"this is not perf script\""
 '
 
 test_expect_success 'non-printable bytes in a warning are escaped as \xHH, quotes and backslashes too' '
