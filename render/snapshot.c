@@ -26,12 +26,18 @@ void fp_snapshot_init(struct fp_snapshot *sn)
 {
 	table_init(&sn->table);
 	table_init(&sn->pending);
+	fp_strtab_init(&sn->index);
+	sn->entry = NULL;
+	sn->entry_cap = 0;
+	sn->indexed = 0;
 }
 
 void fp_snapshot_free(struct fp_snapshot *sn)
 {
 	table_free(&sn->table);
 	table_free(&sn->pending);
+	fp_strtab_free(&sn->index);
+	free(sn->entry);
 }
 
 void fp_snapshot_begin(struct fp_snapshot *sn)
@@ -44,6 +50,9 @@ void fp_snapshot_add(struct fp_snapshot *sn, const struct fp_timeline *tl, int p
 {
 	struct fp_snap_table *st = pending ? &sn->pending : &sn->table;
 	uint32_t id = fp_strtab_find(&tl->stacks, stack, n);
+
+	if (!pending)
+		sn->indexed = 0;	/* the table changed: index it again */
 
 	st->stack = fp_xgrow(st->stack, &st->cap, st->t.n + 1, sizeof *st->stack, IDS_MIN);
 	st->stack[st->t.n] = id;
@@ -61,6 +70,65 @@ void fp_snapshot_end(struct fp_snapshot *sn)
 	sn->table = sn->pending;
 	sn->pending = t;
 	fp_folded_clear(&sn->pending.t);
+	sn->indexed = 0;
+}
+
+/* The string of entry i of the table (its timeline stack's, if it has one:
+ * the entry's own pointer may be stale). */
+static const char *entry_str(const struct fp_snap_table *st, const struct fp_timeline *tl,
+			     size_t i)
+{
+	return st->stack[i] != FP_STRTAB_NONE ? fp_strtab_str(&tl->stacks, st->stack[i], NULL) :
+		st->t.e[i].stack;
+}
+
+static void index_entry(struct fp_snapshot *sn, const char *stack, size_t n, size_t i)
+{
+	uint32_t id = fp_strtab_intern(&sn->index, stack, n, NULL);
+
+	sn->entry = fp_xgrow(sn->entry, &sn->entry_cap, (size_t)id + 1, sizeof *sn->entry,
+			     IDS_MIN);
+	sn->entry[id] = i;
+}
+
+static void index_table(struct fp_snapshot *sn, const struct fp_timeline *tl)
+{
+	const struct fp_snap_table *st = &sn->table;
+
+	fp_strtab_clear(&sn->index);
+	for (size_t i = 0; i < st->t.n; i++)
+		index_entry(sn, entry_str(st, tl, i), st->t.e[i].len, i);
+	sn->indexed = 1;
+}
+
+void fp_snapshot_set(struct fp_snapshot *sn, const struct fp_timeline *tl, const char *stack,
+		     size_t n, uint64_t count)
+{
+	struct fp_snap_table *st = &sn->table;
+
+	if (!sn->indexed)
+		index_table(sn, tl);
+	uint32_t id = fp_strtab_find(&sn->index, stack, n);
+
+	if (id == FP_STRTAB_NONE) {
+		fp_snapshot_add(sn, tl, 0, stack, n, count);
+		index_entry(sn, stack, n, st->t.n - 1);
+		sn->indexed = 1;	/* still true: the new entry is in it */
+		return;
+	}
+	struct fp_folded_entry *e = &st->t.e[sn->entry[id]];
+
+	st->t.total = st->t.total - e->count + count;	/* e->count is part of it */
+	e->count = count;
+}
+
+size_t fp_snapshot_stacks(const struct fp_snapshot *sn)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < sn->table.t.n; i++)
+		n += sn->table.t.e[i].count != 0;
+	return n;
 }
 
 const struct fp_folded *fp_snapshot_table(struct fp_snapshot *sn, const struct fp_timeline *tl)

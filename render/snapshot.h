@@ -13,6 +13,7 @@
  *	fp_snapshot_begin(&sn);                      // C begin fold
  *	fp_snapshot_add(&sn, &tl, 1, stack, n, count);   // each F record
  *	fp_snapshot_end(&sn);                        // C end fold: replaces the table
+ *	fp_snapshot_set(&sn, &tl, stack, n, count);  // an F record of a delta snapshot
  *	const struct fp_folded *t = fp_snapshot_table(&sn, &tl);
  *	fp_snapshot_free(&sn);
  */
@@ -36,6 +37,12 @@ struct fp_snap_table {
 struct fp_snapshot {
 	struct fp_snap_table table;	/* the latest complete snapshot */
 	struct fp_snap_table pending;	/* the snapshot being received */
+	/* delta snapshots: the table's stacks -> their entries, made by
+	 * the first delta after the table changed otherwise */
+	struct fp_strtab index;
+	size_t *entry;			/* by index id: entry in table.t */
+	size_t entry_cap;
+	int indexed;
 };
 
 void fp_snapshot_init(struct fp_snapshot *sn);
@@ -48,6 +55,13 @@ void fp_snapshot_add(struct fp_snapshot *sn, const struct fp_timeline *tl, int p
 		     const char *stack, size_t n, uint64_t count);
 /* The pending snapshot is complete: it becomes the table. */
 void fp_snapshot_end(struct fp_snapshot *sn);
+/* An F record of a delta snapshot (fp-fold --delta-snapshots,
+ * fifo/PROTOCOL.md): the count of that stack in the table becomes count
+ * (a stack not in it is added), as the F record comes. */
+void fp_snapshot_set(struct fp_snapshot *sn, const struct fp_timeline *tl, const char *stack,
+		     size_t n, uint64_t count);
+/* Entries of the table with a count (a delta's end record says how many). */
+size_t fp_snapshot_stacks(const struct fp_snapshot *sn);
 /* The table, its entries pointing into tl's text as it is now. */
 const struct fp_folded *fp_snapshot_table(struct fp_snapshot *sn, const struct fp_timeline *tl);
 

@@ -11,11 +11,20 @@
  * restarted (restart=...) would lose the definitions it was sent, so a
  * chain with one gets plain records too. FLAMEPIPE_STACK_IDS=0 in the
  * environment turns the negotiation off (the bench compares both).
+ *
+ * Delta snapshots (fifo/fp_foldsnap.h): fp-fold writes them only when
+ * asked, and the runner asks when every stage after it reads them
+ * (fp-render, fp-serve) or passes them on untouched (fp-bucket, fp-range,
+ * fp-record), the last stage reads them and keeps the stream to itself
+ * (not fp-render --passthrough), and none of them restarts (a restarted
+ * reader would have lost the table the deltas update).
+ * FLAMEPIPE_DELTA_SNAPSHOTS=0 turns it off.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "fp_error.h"
+#include "fp_foldsnap.h"
 #include "fp_tails.h"
 #include "negotiate.h"
 
@@ -60,6 +69,15 @@ static long stack_id_source(const struct fp_pipeline *pl)
 	return -1;	/* no consumer: the samples leave the pipeline */
 }
 
+/* argv[1] = opt (a stage's last argument may be its input file) */
+static void insert_option(struct fp_stage_spec *st, const char *opt)
+{
+	st->argv = fp_xrealloc(st->argv, (st->argc + 2) * sizeof *st->argv);
+	memmove(st->argv + 2, st->argv + 1, st->argc * sizeof *st->argv);
+	st->argv[1] = fp_xstrdup(opt);
+	st->argc++;
+}
+
 int fp_negotiate_stack_ids(struct fp_pipeline *pl)
 {
 	const char *env = getenv("FLAMEPIPE_STACK_IDS");
@@ -70,10 +88,42 @@ int fp_negotiate_stack_ids(struct fp_pipeline *pl)
 	struct fp_stage_spec *st = &pl->stages[src];
 	if (has_arg(st, FP_TAILS_SOURCE_OPTION))
 		return 1;
-	/* the option goes first: a source's last argument is its input */
-	st->argv = fp_xrealloc(st->argv, (st->argc + 2) * sizeof *st->argv);
-	memmove(st->argv + 2, st->argv + 1, st->argc * sizeof *st->argv);
-	st->argv[1] = fp_xstrdup(FP_TAILS_SOURCE_OPTION);
-	st->argc++;
+	insert_option(st, FP_TAILS_SOURCE_OPTION);
 	return 1;
+}
+
+/* 1 if every stage after stage `fold` takes delta snapshots (see the top). */
+static int deltas_read_after(const struct fp_pipeline *pl, size_t fold)
+{
+	for (size_t i = fold + 1; i < pl->n; i++) {
+		const struct fp_stage_spec *st = &pl->stages[i];
+		enum fp_foldsnap_role role = fp_foldsnap_role_of(program_name(st));
+
+		if (st->restart != FP_RESTART_NEVER ||
+		    (role != FP_FSNAP_READS && role != FP_FSNAP_PASSES))
+			return 0;
+		if (i == pl->n - 1)
+			return role == FP_FSNAP_READS && !has_arg(st, "--passthrough");
+	}
+	return 0;	/* fp-fold is the last stage: its snapshots leave the pipeline */
+}
+
+int fp_negotiate_delta_snapshots(struct fp_pipeline *pl)
+{
+	const char *env = getenv("FLAMEPIPE_DELTA_SNAPSHOTS");
+	int n = 0;
+
+	if (env && strcmp(env, "0") == 0)
+		return 0;
+	for (size_t i = 0; i < pl->n; i++) {
+		struct fp_stage_spec *st = &pl->stages[i];
+
+		if (fp_foldsnap_role_of(program_name(st)) != FP_FSNAP_WRITES ||
+		    !deltas_read_after(pl, i))
+			continue;
+		if (!has_arg(st, FP_FOLDSNAP_DELTA_OPTION))
+			insert_option(st, FP_FOLDSNAP_DELTA_OPTION);
+		n++;
+	}
+	return n;
 }

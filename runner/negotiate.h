@@ -8,5 +8,9 @@
 /* Gives the source `--stack-ids` when every stage reading its samples
  * reads the stack-id stream. Returns 1 if it did (or it had it), else 0. */
 int fp_negotiate_stack_ids(struct fp_pipeline *pl);
+/* Gives each fp-fold `--delta-snapshots` when every stage after it reads
+ * delta snapshots or passes them on, up to a last stage that reads them.
+ * Returns how many fp-fold stages have it. */
+int fp_negotiate_delta_snapshots(struct fp_pipeline *pl);
 
 #endif

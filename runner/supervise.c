@@ -635,6 +635,7 @@ int fp_run_load(struct fp_run *r, const char *file, const struct fp_vars *v)
 		return FP_EXIT_USAGE;
 	}
 	fp_negotiate_stack_ids(&r->pl);
+	fp_negotiate_delta_snapshots(&r->pl);
 	r->loaded = 1;
 	r->n = r->pl.n;
 	r->stages = fp_xcalloc(r->n, sizeof *r->stages);

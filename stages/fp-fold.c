@@ -3,7 +3,7 @@
  * Interface:
  *	fp-fold [--plain] [--weight samples|period] [--pid|--tid]
  *		[--kernel] [--jit] [--all] [--event-filter EV|--all-events]
- *		[--event-root] [--interval MS] [--pass-samples] [FILE]
+ *		[--event-root] [--interval MS] [--delta-snapshots] [--pass-samples] [FILE]
  *
  * Input: a flamepipe stream (fifo/PROTOCOL.md) on stdin or FILE (gzip ok).
  * Each S record becomes one folded stack `comm;root;...;leaf`, tidied as
@@ -17,6 +17,12 @@
  * A snapshot is written at end of input, on `C flush` (before passing the
  * flush on), and every --interval ms while the table changed, once the input
  * has been seen idle (a live stream; a batch run writes only the final one).
+ * With --delta-snapshots (the runner gives it when every reader downstream
+ * reads them: fifo/fp_foldsnap.h) a timed or flush snapshot after the first
+ * full one carries only the stacks whose count changed since the last
+ * snapshot, with their new counts (C begin fold-delta ... C end fold-delta
+ * STACKS TOTAL); the first snapshot after a C reset, and the final one at
+ * end of input, are full.
  * `C reset` zeroes the counts (the stacks and their ids stay) and is passed on.
  * With --pass-samples: each sample that was folded (valid, and of the event
  * folded) also goes on as an R record (time, pid, tid, cpu, period, the
@@ -53,11 +59,12 @@
 #include "fp_opts.h"
 #include "fp_rangectl.h"
 #include "fp_record.h"
+#include "fp_foldsnap.h"
 #include "fp_tails.h"
 
 #define USAGE "usage: fp-fold [--plain] [--weight samples|period] [--pid|--tid] " \
 	"[--kernel] [--jit] [--all] [--event-filter EV|--all-events] [--event-root] " \
-	"[--interval MS] [--pass-samples] [FILE]"
+	"[--interval MS] [--delta-snapshots] [--pass-samples] [FILE]"
 
 #define STAGE_NAME "fold"
 #define DEFAULT_INTERVAL_MS 1000
@@ -73,6 +80,7 @@ struct fold_options {
 	int all_events;
 	const char *event_filter;	/* NULL: the first event seen */
 	unsigned interval_ms;		/* 0: no timed snapshots */
+	int delta;			/* --delta-snapshots */
 	int pass_samples;		/* D and R records for the folded samples */
 };
 
@@ -145,6 +153,11 @@ struct fold_state {
 	uint64_t event_matched;	/* samples --event-filter kept, since the start */
 	char event_seen[FP_EVENT_EXAMPLE_MAX];	/* an event it did not match */
 	int changed;		/* since the last snapshot */
+	/* --delta-snapshots: the stacks counted since the last snapshot */
+	uint8_t *dirty;		/* by stack id: 1 if in dirty_ids */
+	uint32_t *dirty_ids;
+	size_t dirty_n, dirty_cap;
+	int full_sent;		/* a full snapshot since the last reset */
 	ev_timer snapshot_timer;
 	/* I statistics */
 	uint64_t samples;	/* folded since the last reset */
@@ -257,6 +270,31 @@ static void remember_fold(struct fold_state *st, uint32_t tail, uint32_t id)
 	st->tail_fold[tail] = id + 1;
 }
 
+/* --delta-snapshots: stack id goes into the next delta. */
+static void mark_dirty(struct fold_state *st, uint32_t id)
+{
+	if (id >= st->dirty_cap) {
+		size_t n = st->dirty_cap ? st->dirty_cap : TAIL_FOLD_MIN;
+		while (n <= id)
+			n *= 2;
+		st->dirty = fp_xrealloc(st->dirty, n);
+		memset(st->dirty + st->dirty_cap, 0, n - st->dirty_cap);
+		st->dirty_ids = fp_xrealloc(st->dirty_ids, n * sizeof *st->dirty_ids);
+		st->dirty_cap = n;
+	}
+	if (!st->dirty[id]) {
+		st->dirty[id] = 1;
+		st->dirty_ids[st->dirty_n++] = id;
+	}
+}
+
+static void clear_dirty(struct fold_state *st)
+{
+	for (size_t i = 0; i < st->dirty_n; i++)
+		st->dirty[st->dirty_ids[i]] = 0;
+	st->dirty_n = 0;
+}
+
 /* Folds and counts a valid sample; tail is its K id (P records) or
  * FP_STRTAB_NONE (S records). */
 static void fold_parsed(struct fold_state *st, const struct fp_sample *s, uint32_t tail)
@@ -285,6 +323,8 @@ static void fold_parsed(struct fold_state *st, const struct fp_sample *s, uint32
 	if (st->table.ent[id].count == 0)
 		st->stacks++;
 	fp_strtab_add(&st->table, id, count);
+	if (st->opt.delta)
+		mark_dirty(st, id);
 	st->samples++;
 	st->changed = 1;
 	if (st->opt.pass_samples)
@@ -353,25 +393,37 @@ static void write_stats(struct fold_state *st)
 		      sizeof stats / sizeof *stats - !st->pump.lines_too_long);
 }
 
-static void write_snapshot(struct fold_state *st)
+/* A snapshot: full (every counted stack), or with --delta-snapshots and
+ * delta set only the stacks counted since the last one; F records in
+ * bytewise order either way. */
+static void write_snapshot_of(struct fold_state *st, int delta)
 {
 	struct fp_wr w = fp_out_wr(&st->pump.out);
 	const uint64_t end[] = { st->stacks, st->table.total };
+	const char *what = delta ? FP_FOLDSNAP_DELTA : FP_FOLDSNAP_FULL;
 
 	sorted_update(&st->sorted, &st->table);
-	fp_write_begin(w, STAGE_NAME);
+	fp_write_begin(w, what);
 	for (size_t i = 0; i < st->sorted.n; i++) {
 		uint32_t id = st->sorted.ids[i];
 		size_t len;
-		if (!st->table.ent[id].count)
-			continue;	/* not counted since the last reset */
+		if (!st->table.ent[id].count || (delta && !st->dirty[id]))
+			continue;	/* not counted since the last reset / snapshot */
 		const char *key = fp_strtab_str(&st->table, id, &len);
 
 		fp_write_folded(w, st->table.ent[id].count, key, len);
 	}
-	fp_write_end(w, STAGE_NAME, end, sizeof end / sizeof *end);
+	fp_write_end(w, what, end, sizeof end / sizeof *end);
 	write_stats(st);
 	st->changed = 0;
+	clear_dirty(st);
+	st->full_sent |= !delta;
+}
+
+/* A snapshot while the input goes on (timer, C flush): a delta when it can. */
+static void write_snapshot(struct fold_state *st)
+{
+	write_snapshot_of(st, st->opt.delta && st->full_sent);
 }
 
 static void write_plain(struct fold_state *st)
@@ -400,6 +452,8 @@ static void reset_table(struct fold_state *st)
 	st->dropped_event = 0;
 	st->resets++;
 	st->changed = 1;	/* the empty table is news downstream */
+	st->full_sent = 0;	/* so the next snapshot is full */
+	clear_dirty(st);
 }
 
 /* C events NAME... before the first sample: the default event is its first
@@ -475,7 +529,7 @@ static void on_eof(struct fp_pump *p)
 	if (st->opt.plain)
 		write_plain(st);
 	else
-		write_snapshot(st);
+		write_snapshot_of(st, 0);	/* the last word is the whole table */
 }
 
 static void on_too_long(struct fp_pump *p, uint64_t lineno)
@@ -556,6 +610,7 @@ static void parse_options(int argc, char **argv, struct fold_options *o)
 		{ "event-root", FP_OPT_FN_FLAG, .fn = opt_event_root },
 		{ "interval", FP_OPT_UINT, &o->interval_ms, .max = UINT32_MAX },
 		{ "pass-samples", FP_OPT_FLAG, &o->pass_samples },
+		{ FP_FOLDSNAP_DELTA_OPTION + 2, FP_OPT_FLAG, &o->delta },
 		{ NULL },
 	};
 
@@ -602,6 +657,8 @@ int main(int argc, char **argv)
 	fp_fold_buf_free(&st.kinds);
 	free(st.sorted.ids);
 	free(st.sorted.tmp);
+	free(st.dirty);
+	free(st.dirty_ids);
 	free(st.event_filter);
 	return rc;
 }

@@ -11,7 +11,10 @@
  *  G/H      the heatmap (G drops every cell, H sets one to an absolute count)
  *  C begin fold / F ... / C end fold
  *           a folded snapshot: replaces the whole table when complete
- *           (F records outside a snapshot add to the table: hand-written input)
+ *           (F records outside a snapshot add to the table: hand-written input);
+ *           C begin fold-delta / F ... / C end fold-delta (fp-fold
+ *           --delta-snapshots, negotiated by the runner): sets the counts
+ *           of the stacks it names (fifo/PROTOCOL.md, "Delta snapshots")
  *  C range  the range the chain selected (drawn on the heatmap, named in the
  *           flame graph's subtitle; --from/--to give it until a C range
  *           arrives: fp-range announces only changes); C filter likewise
@@ -72,6 +75,7 @@
 #include "folded.h"
 #include "fp_error.h"
 #include "fp_io.h"
+#include "fp_foldsnap.h"
 #include "fp_record.h"
 #include "heatmap.h"
 #include "notes.h"
@@ -91,6 +95,8 @@
 #define CAPTION_MAX 768
 #define BYTES_PER_MB (1024u * 1024u)
 
+enum { SNAP_NONE, SNAP_FULL, SNAP_DELTA };	/* inside which snapshot */
+
 struct render {
 	struct fp_render_opts opt;
 	struct fp_pump pump;
@@ -102,8 +108,8 @@ struct render {
 	struct fp_exports ex;		/* the same samples for pprof (render/exports.h) */
 	uint64_t timeline_bytes;	/* size of the last embedded timeline */
 	int speedscope_warned;
-	int in_snapshot;
-	uint64_t snapshots;
+	int in_snapshot;		/* SNAP_NONE, SNAP_FULL, SNAP_DELTA */
+	uint64_t snapshots, deltas;
 
 	char range_from[FP_RENDER_BOUND_MAX], range_to[FP_RENDER_BOUND_MAX];
 	int have_range;
@@ -189,8 +195,11 @@ static void on_folded(struct render *r, const char *line, size_t len)
 
 	if (fp_folded_parse(line, len, &f) < 0) {
 		bad_record(r, "malformed F record skipped: expected F TAB count TAB stack");
+	} else if (r->in_snapshot == SNAP_DELTA) {
+		fp_snapshot_set(&r->snap, &r->tl, f.stack.p, f.stack.n, f.count);
 	} else if (f.count) {
-		fp_snapshot_add(&r->snap, &r->tl, r->in_snapshot, f.stack.p, f.stack.n, f.count);
+		fp_snapshot_add(&r->snap, &r->tl, r->in_snapshot == SNAP_FULL, f.stack.p, f.stack.n,
+				f.count);
 		r->files_dirty |= !r->in_snapshot;
 	}
 }
@@ -240,26 +249,46 @@ static void add_filter(struct render *r, const char *spec, size_t n)
 		snprintf(r->filter + used, sizeof r->filter - used, "%.*s", (int)n, spec);
 }
 
+/* C end fold / fold-delta: the snapshot is the table now. A delta's
+ * table must add up to its end record's stacks and total. */
+static void end_snapshot(struct render *r, const struct fp_control *c)
+{
+	int delta = fp_control_is(c, FP_CTL_END, FP_FOLDSNAP_DELTA);
+	uint64_t stacks, total;
+
+	if (r->in_snapshot != (delta ? SNAP_DELTA : SNAP_FULL)) {
+		own_warning(r, "snapshot end without a begin ignored");
+		return;
+	}
+	if (!delta)
+		fp_snapshot_end(&r->snap);
+	else if (fp_foldsnap_end_fields(c, &stacks, &total) == 0 &&
+		 (stacks != fp_snapshot_stacks(&r->snap) || total != r->snap.table.t.total))
+		own_warning(r, "a delta snapshot's table does not add up to its end record's "
+			    "stacks and total (records were lost on the way)");
+	r->in_snapshot = SNAP_NONE;
+	r->snapshots++;
+	r->deltas += delta;
+	r->files_dirty = 1;
+}
+
 static void on_control(struct render *r, const char *line, size_t len)
 {
 	struct fp_control c;
 
 	if (fp_control_parse(line, len, &c) < 0)
 		return;
-	if (fp_control_is(&c, FP_CTL_BEGIN, "fold")) {
+	int full = fp_control_is(&c, FP_CTL_BEGIN, FP_FOLDSNAP_FULL);
+
+	if (full || fp_control_is(&c, FP_CTL_BEGIN, FP_FOLDSNAP_DELTA)) {
 		if (r->in_snapshot)
 			own_warning(r, "snapshot begins inside another one: the unfinished one is dropped");
-		fp_snapshot_begin(&r->snap);
-		r->in_snapshot = 1;
-	} else if (fp_control_is(&c, FP_CTL_END, "fold")) {
-		if (!r->in_snapshot) {
-			own_warning(r, "snapshot end without a begin ignored");
-			return;
-		}
-		fp_snapshot_end(&r->snap);
-		r->in_snapshot = 0;
-		r->snapshots++;
-		r->files_dirty = 1;
+		if (full)
+			fp_snapshot_begin(&r->snap);
+		r->in_snapshot = full ? SNAP_FULL : SNAP_DELTA;
+	} else if (fp_control_is(&c, FP_CTL_END, FP_FOLDSNAP_FULL) ||
+		   fp_control_is(&c, FP_CTL_END, FP_FOLDSNAP_DELTA)) {
+		end_snapshot(r, &c);
 	} else if (c.kind == FP_CTL_RESET) {
 		fp_timeline_reset(&r->tl);	/* fp-range re-sends the samples */
 		fp_exports_reset(&r->ex);
@@ -444,8 +473,10 @@ static void render_html(struct render *r, struct fp_sink *s)
 		o.range_to = bound_seconds(r->range_to);
 	}
 	snprintf(own_stats, sizeof own_stats,
-		 STAGE_NAME "\tsnapshots=%llu\tstacks=%zu\ttotal=%llu\theatmap_total=%llu\tbad_records=%llu",
-		 (unsigned long long)r->snapshots, r->table->n, (unsigned long long)r->table->total,
+		 STAGE_NAME "\tsnapshots=%llu\tdelta_snapshots=%llu\tstacks=%zu\ttotal=%llu"
+		 "\theatmap_total=%llu\tbad_records=%llu",
+		 (unsigned long long)r->snapshots, (unsigned long long)r->deltas, r->table->n,
+		 (unsigned long long)r->table->total,
 		 (unsigned long long)fp_heatmap_total(&r->hm), (unsigned long long)r->bad_records);
 	fp_notes_to_page(&r->notes, &o, stats, own_stats);
 	snprintf(footer, sizeof footer, "Made by flamepipe fp-render: heatmap.svg, flame.svg, "
@@ -695,14 +726,16 @@ static void on_eof(struct fp_pump *p)
 	ev_timer_stop(p->loop, &r->files_timer);
 	ev_timer_stop(p->loop, &r->term_timer);
 	if (r->in_snapshot)
-		own_warning(r, "input ended inside a folded snapshot: the last complete one is drawn");
+		own_warning(r, "input ended inside a folded snapshot: the last complete one is drawn "
+			    "(a delta as far as it came)");
 	/* The terminal first: a fatal write error must not leave the cursor hidden. */
 	if (r->opt.term != FP_TERM_MODE_OFF)
 		term_draw(r, 1);
 	write_files(r, 1);
 	if (r->opt.passthrough) {
 		const struct fp_stat stats[] = {
-			{ "snapshots", r->snapshots }, { "stacks", r->table->n },
+			{ "snapshots", r->snapshots }, { "delta_snapshots", r->deltas },
+			{ "stacks", r->table->n },
 			{ "total", r->table->total }, { "bad_records", r->bad_records },
 			{ "too_long", p->lines_too_long },	/* only when some line was */
 		};

@@ -4,7 +4,11 @@
  * update the heatmap cells (the newest absolute count of each cell), F
  * records between `C begin fold` and `C end fold` build the next fold
  * snapshot of the whole capture, which replaces the current one when
- * complete; `I read` records carry the live reader's counts. Connection
+ * complete, and those between `C begin fold-delta` and `C end fold-delta`
+ * (fp-fold --delta-snapshots, negotiated by the runner) update the counts
+ * they name (fifo/fp_foldsnap.h keeps the table; its folded text is made
+ * only when a client asks for it); `I read` records carry the live
+ * reader's counts. Connection
  * threads read this state under l->lock and wait on l->changed (SSE
  * streams).
  *
@@ -70,7 +74,8 @@ struct live *live_create(const char *name, const char *recording)
 	l->hb.on_change = on_change;
 	l->hb.on_geometry = on_geometry;
 	l->hb.ctx = l;
-	fp_sink_init_mem(&l->building);
+	fp_foldsnap_init(&l->snap);
+	fp_sink_init_mem(&l->snapshot);
 	return l;
 }
 
@@ -96,33 +101,22 @@ static void bump(struct live *l)
 	pthread_cond_broadcast(&l->changed);
 }
 
-/* F inside a snapshot: added to the one being built, as a plain folded
- * line (`stack count`). */
+/* F inside a snapshot (full or delta); outside one it is ignored. */
 static void on_folded(struct live *l, const char *line, size_t len)
 {
 	struct fp_folded_rec f;
 
-	if (!l->in_fold || fp_folded_parse(line, len, &f) < 0)
+	if (!fp_foldsnap_busy(&l->snap) || fp_folded_parse(line, len, &f) < 0)
 		return;
-	fp_sink_write(&l->building, f.stack.p, f.stack.n);
-	fp_sink_char(&l->building, ' ');
-	fp_sink_u64(&l->building, f.count);
-	fp_sink_char(&l->building, '\n');
-	l->building_total += f.count;
+	fp_foldsnap_folded(&l->snap, &f);
 }
 
-/* C end fold: the finished snapshot becomes current. */
+/* C end fold / fold-delta: the finished snapshot becomes current (its
+ * text is made when a client asks: live_copy_snapshot). */
 static void end_snapshot(struct live *l)
 {
-	struct fp_sink t = l->snapshot;
-
-	l->in_fold = 0;
-	l->snapshot = l->building;
-	l->building = t.buf ? t : (struct fp_sink){ 0 };
-	if (!l->building.buf)
-		fp_sink_init_mem(&l->building);
-	l->building.len = 0;
-	l->snapshot_total = l->building_total;
+	l->snapshot_stale = 1;
+	l->snapshot_total = l->snap.cur.total;
 	l->snapshot_seq++;
 	bump(l);
 }
@@ -135,16 +129,13 @@ static void on_control(struct live *l, const char *line, size_t len)
 		return;
 	switch (c.kind) {
 	case FP_CTL_BEGIN:
-		if (fp_control_is(&c, FP_CTL_BEGIN, "fold")) {
-			l->in_fold = 1;
-			l->building.len = 0;
-			l->building_total = 0;
-		}
-		break;
-	case FP_CTL_END:
-		if (fp_control_is(&c, FP_CTL_END, "fold") && l->in_fold)
+	case FP_CTL_END: {
+		enum fp_fsnap_result r = fp_foldsnap_control(&l->snap, &c);
+
+		if (r == FP_FSNAP_DONE || r == FP_FSNAP_MISMATCH)
 			end_snapshot(l);
 		break;
+	}
 	case FP_CTL_EVENTS:
 		if (!l->event_names)
 			l->event_names = fp_xstrndup(c.rest.p, c.rest.n);
@@ -246,9 +237,33 @@ int live_ended(struct live *l)
 	return e;
 }
 
+/* l->snapshot: the table as plain folded lines (`stack count`), in id
+ * order. Called with the lock held. */
+static void snapshot_text(struct live *l)
+{
+	const struct fp_strtab *t = &l->snap.cur;
+
+	if (!l->snapshot_stale)
+		return;
+	l->snapshot.len = 0;
+	for (uint32_t id = 0; id < fp_strtab_count(t); id++) {
+		size_t n;
+		const char *stack = fp_strtab_str(t, id, &n);
+
+		if (!t->ent[id].count)
+			continue;
+		fp_sink_write(&l->snapshot, stack, n);
+		fp_sink_char(&l->snapshot, ' ');
+		fp_sink_u64(&l->snapshot, t->ent[id].count);
+		fp_sink_char(&l->snapshot, '\n');
+	}
+	l->snapshot_stale = 0;
+}
+
 char *live_copy_snapshot(struct live *l, size_t *len, uint64_t *total)
 {
 	pthread_mutex_lock(&l->lock);
+	snapshot_text(l);
 	char *buf = fp_xmalloc(l->snapshot.len + 1);
 	if (l->snapshot.len)
 		memcpy(buf, l->snapshot.buf, l->snapshot.len);

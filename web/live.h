@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
+#include "fp_foldsnap.h"
 #include "serve.h"
 #include "sink.h"
 
@@ -28,10 +29,12 @@ struct live {
 	uint64_t *colver;	/* per column: version of its last change */
 	uint32_t ncolver;
 	int cells_dirty;	/* changes not yet published */
-	/* fold snapshots of the whole capture (plain folded text) */
-	int in_fold;
-	struct fp_sink building, snapshot;
-	uint64_t building_total, snapshot_total, snapshot_seq;
+	/* fold snapshots of the whole capture, full and delta (the table
+	 * in snap.cur); its plain folded text made when asked for */
+	struct fp_foldsnap snap;
+	struct fp_sink snapshot;	/* snap.cur as text, if !snapshot_stale */
+	int snapshot_stale;
+	uint64_t snapshot_total, snapshot_seq;
 	/* fp-read --live's counts: samples written, dropped (so as not to
 	 * block perf), perf's own lost events; fp-bucket's idle at the end */
 	uint64_t warnings, samples_read, dropped, lost, idle;

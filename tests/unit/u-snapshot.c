@@ -90,6 +90,38 @@ static void entries_follow_the_timelines_text_when_it_moves(void **state)
 	assert_memory_equal(t->e[0].stack, "app;main;first", 14);
 }
 
+/* A delta snapshot (fp-fold --delta-snapshots) sets the counts it names
+ * in the table, stacks of the timeline and copied ones alike, and adds a
+ * stack it did not have; the table is then what a full snapshot holds. */
+static void a_delta_sets_counts_in_the_table_and_adds_new_stacks(void **state)
+{
+	define(0, "app;main;f");
+	fp_snapshot_begin(&sn);
+	fp_snapshot_add(&sn, &tl, 1, LINE("app;main;f"), 3);
+	fp_snapshot_add(&sn, &tl, 1, LINE("app;copied"), 1);
+	fp_snapshot_end(&sn);
+	fp_snapshot_set(&sn, &tl, LINE("app;main;f"), 5);
+	fp_snapshot_set(&sn, &tl, LINE("app;new"), 2);
+	fp_snapshot_set(&sn, &tl, LINE("app;copied"), 4);
+	const struct fp_folded *t = fp_snapshot_table(&sn, &tl);
+	assert_int_equal(t->n, 3);
+	assert_int_equal(t->total, 11);
+	assert_int_equal(t->e[0].count, 5);
+	assert_int_equal(t->e[1].count, 4);
+	assert_memory_equal(t->e[2].stack, "app;new", 7);
+	assert_int_equal(t->e[2].count, 2);
+	assert_int_equal(fp_snapshot_stacks(&sn), 3);
+	/* a full snapshot after it replaces the table, and the next delta
+	 * finds its stacks (the index is made again) */
+	fp_snapshot_begin(&sn);
+	fp_snapshot_add(&sn, &tl, 1, LINE("app;new"), 9);
+	fp_snapshot_end(&sn);
+	fp_snapshot_set(&sn, &tl, LINE("app;new"), 10);
+	t = fp_snapshot_table(&sn, &tl);
+	assert_int_equal(t->n, 1);
+	assert_int_equal(t->total, 10);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -97,6 +129,7 @@ int main(void)
 		T(a_snapshot_replaces_the_table_only_when_it_ends),
 		T(a_stack_of_the_timeline_is_its_string_not_a_copy),
 		T(entries_follow_the_timelines_text_when_it_moves),
+		T(a_delta_sets_counts_in_the_table_and_adds_new_stacks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

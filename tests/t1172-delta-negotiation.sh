@@ -1,0 +1,59 @@
+#!/bin/sh
+test_description='the runner gives fp-fold --delta-snapshots only when every stage after it reads them'
+. "$(dirname "$0")/test-lib.sh"
+T=$(printf "\t")
+
+# spy/fp-render: keeps a copy of what the render stage is sent, then runs
+# the real fp-render (the runner tells a program by its file name). The
+# source pauses twice, so fp-fold's timer writes snapshots while it runs.
+test_expect_success 'setup: a spy in front of fp-render, a source that pauses' '
+	mkdir spy &&
+	printf "%s\n" "#!/bin/sh" "tee \"\$SPY_OUT\" | exec \"$(command -v fp-render)\" \"\$@\"" \
+		>spy/fp-render &&
+	chmod +x spy/fp-render &&
+	fp-read -q "$EXAMPLES/multiproc.perf.gz" >mp.S &&
+	head -n 1000 mp.S >a.S && tail -n +1001 mp.S >b.S &&
+	printf "%s\n" "cat a.S; sleep 0.6; cat b.S; sleep 0.6" >source.sh &&
+	printf "%s\n" "read sh source.sh" "fold fp-fold --interval 100" \
+		"render $PWD/spy/fp-render --outdir \${OUTDIR}" >spy.pipeline
+'
+
+test_expect_success 'fp-fold then fp-render: delta snapshots, and the same report as with full ones' '
+	SPY_OUT=$PWD/seen.delta flamepipe run spy.pipeline --outdir delta.out &&
+	grep -q "^C${T}begin${T}fold-delta$" seen.delta &&
+	SPY_OUT=$PWD/seen.full FLAMEPIPE_DELTA_SNAPSHOTS=0 flamepipe run spy.pipeline --outdir full.out &&
+	grep -q "^C${T}begin${T}fold$" seen.full && ! grep -q "fold-delta" seen.full &&
+	for f in stacks.folded heatmap.tsv flame.svg; do
+		test_cmp full.out/$f delta.out/$f || return 1
+	done
+'
+
+test_expect_success 'a stage of another program after fp-fold (awk): full snapshots only' '
+	printf "%s\n" "read sh source.sh" "fold fp-fold --interval 100" "pass awk 1" \
+		"render $PWD/spy/fp-render --outdir \${OUTDIR}" >awk.pipeline &&
+	SPY_OUT=$PWD/seen.awk flamepipe run awk.pipeline --outdir awk.out &&
+	grep -q "^C${T}begin${T}fold$" seen.awk && ! grep -q "fold-delta" seen.awk
+'
+
+test_expect_success 'a reader that may be restarted: full snapshots only (it would lose the table)' '
+	sed "s|^render |render restart=on-failure |" spy.pipeline >restart.pipeline &&
+	SPY_OUT=$PWD/seen.restart flamepipe run restart.pipeline --outdir restart.out &&
+	grep -q "^C${T}begin${T}fold$" seen.restart && ! grep -q "fold-delta" seen.restart
+'
+
+test_expect_success 'the snapshots leave the pipeline (fp-render --passthrough last): full only' '
+	printf "%s\n" "read sh source.sh" "fold fp-fold --interval 100" \
+		"render $PWD/spy/fp-render --passthrough" >pt.pipeline &&
+	SPY_OUT=$PWD/seen.pt flamepipe run pt.pipeline >pt.stdout &&
+	grep -q "^C${T}begin${T}fold$" pt.stdout && ! grep -q "fold-delta" pt.stdout
+'
+
+test_expect_success 'a stage that passes snapshots on (fp-range) before the reader: deltas' '
+	printf "%s\n" "read sh source.sh" "fold fp-fold --interval 100" "range fp-range" \
+		"render $PWD/spy/fp-render --outdir \${OUTDIR}" >range.pipeline &&
+	SPY_OUT=$PWD/seen.range flamepipe run range.pipeline --outdir range.out &&
+	grep -q "^C${T}begin${T}fold-delta$" seen.range &&
+	test_cmp full.out/stacks.folded range.out/stacks.folded
+'
+
+test_done
