@@ -405,12 +405,25 @@ const struct pd_map *pd_machine_map(const struct pd_proc *p, uint64_t addr)
 	return find_map(p, addr);
 }
 
+struct pd_thread *pd_machine_find_thread(struct pd_machine *m, int64_t tid)
+{
+	if (!m->threads_cap)
+		return NULL;
+	size_t s = slot_of((uint64_t)tid, m->threads_cap);
+	while (m->threads[s] && m->threads[s]->tid != tid)
+		s = (s + 1) & (m->threads_cap - 1);
+	return m->threads[s];
+}
+
+
 /* ---- frames ---------------------------------------------------------------- */
 
 /* The frame of dso-relative address rel (not cached yet). */
 static uint32_t resolve(struct pd_machine *m, struct pd_dso *d, uint64_t rel)
 {
 	if (!d->loaded) {
+		if (d == m->kernel && m->waiting && !pd_dso_ready(d))
+			m->waiting(m->ctx);
 		pd_dso_load(d);
 		if (d->missing) {
 			m->st.missing_dsos++;

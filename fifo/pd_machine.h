@@ -83,6 +83,10 @@ struct pd_machine {
 	struct pd_machine_stats st;
 	/* called once per dso that cannot be read (optional) */
 	void (*missing)(void *ctx, const struct pd_dso *d);
+	/* called when the first kernel address is resolved while the
+	 * kernel's symbols are still being read (pd_machine_preload_kernel):
+	 * time for other work before waiting for them (optional) */
+	void (*waiting)(void *ctx);
 	void *ctx;
 };
 
@@ -107,6 +111,13 @@ void pd_machine_build_id(struct pd_machine *m, const char *file,
 void pd_machine_preload_kernel(struct pd_machine *m);
 /* The thread of (pid, tid), created as perf creates it if unknown. */
 struct pd_thread *pd_machine_thread(struct pd_machine *m, int64_t pid, int64_t tid);
+/* The thread of tid if it is known, else NULL: nothing is created. */
+struct pd_thread *pd_machine_find_thread(struct pd_machine *m, int64_t tid);
+/* The kernel's dso, or NULL before pd_machine_preload_kernel. */
+static inline struct pd_dso *pd_machine_kernel(const struct pd_machine *m)
+{
+	return m->kernel;
+}
 /* The frame of a sampled address in kernel or user context. */
 uint32_t pd_machine_frame(struct pd_machine *m, struct pd_thread *t, int kernel,
 			  uint64_t ip);

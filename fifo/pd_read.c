@@ -1,9 +1,10 @@
 /* pd_read.c: perf.data records to decoded events, in time order
  * (pd_read.h). Attributes, features and names: pd_attr.c.
  *
- * Hot path: one memcpy of each record into an aligned scratch buffer (perf
- * does not align records in pipe mode), a queue entry per timed record, a
- * sort per round, and a field walk of each sample.
+ * Hot path: a memcpy of a record into an aligned scratch buffer only when
+ * it is not 8-byte aligned (perf does not align records in pipe mode; a
+ * mapped file's are), a queue entry per timed record, a merge of the
+ * round's sorted runs, and a field walk of each sample.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -289,13 +290,24 @@ static int decode_side(struct pd_reader *r, const struct perf_event_header *h,
 	return 1;	/* not an event we deliver */
 }
 
+/* The record as 8-byte aligned words: itself when it is aligned (the
+ * records of a mapped file are, and the queue's own copies), else its
+ * copy in the scratch buffer. */
+static const unsigned char *aligned(struct pd_reader *r, const unsigned char *rec, size_t len)
+{
+	if (((uintptr_t)rec & 7u) == 0)
+		return rec;
+	memcpy(r->scratch, rec, len);
+	return (const unsigned char *)r->scratch;
+}
+
 /* Decodes a queued (or immediate) kernel record and delivers it. */
 static void deliver(struct pd_reader *r, const unsigned char *rec, size_t len,
 		    uint64_t time, uint64_t off)
 {
-	memcpy(r->scratch, rec, len);
-	const struct perf_event_header *h = (const void *)r->scratch;
-	const unsigned char *body = (const unsigned char *)r->scratch + HDR_SIZE;
+	const unsigned char *a = aligned(r, rec, len);
+	const struct perf_event_header *h = (const void *)a;
+	const unsigned char *body = a + HDR_SIZE;
 	const uint64_t *w = (const uint64_t *)(const void *)body;
 	size_t nw = (len - HDR_SIZE) / 8;
 	struct pd_event e;
@@ -317,7 +329,7 @@ static void deliver(struct pd_reader *r, const unsigned char *rec, size_t len,
 		e.type = PD_EV_SAMPLE;
 		r->st.samples++;
 	} else {
-		int rc = decode_side(r, h, body, (const unsigned char *)r->scratch + len, &e);
+		int rc = decode_side(r, h, body, a + len, &e);
 		if (rc < 0) {
 			pd_reader_problem(r, PD_PROB_BAD_RECORD, off, "record type %u of %zu bytes "
 				"is too short", h->type, len);
@@ -344,16 +356,83 @@ static int cmp_queued(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+static int queued_before(const struct pd_queued *x, const struct pd_queued *y)
+{
+	return x->time < y->time || (x->time == y->time && x->seq < y->seq);
+}
+
+/* The end of the sorted run of q[0..n) that starts at i. */
+static size_t run_end(const struct pd_queued *q, size_t i, size_t n)
+{
+	while (++i < n && !queued_before(&q[i], &q[i - 1]))
+		;
+	return i;
+}
+
+/* One pass of a bottom-up merge: each two neighbouring runs of src into
+ * one in dst. Returns how many runs dst has. */
+static size_t merge_runs(const struct pd_queued *src, struct pd_queued *dst, size_t n)
+{
+	size_t runs = 0;
+
+	for (size_t i = 0; i < n; runs++) {
+		size_t mid = run_end(src, i, n), end = mid < n ? run_end(src, mid, n) : n;
+		size_t a = i, b = mid, o = i;
+		while (a < mid && b < end)
+			dst[o++] = queued_before(&src[b], &src[a]) ? src[b++] : src[a++];
+		while (a < mid)
+			dst[o++] = src[a++];
+		while (b < end)
+			dst[o++] = src[b++];
+		i = end;
+	}
+	return runs;
+}
+
+#define QSORT_RUNS_DIV 8	/* more runs than n / this: qsort */
+
+/* Sorts the queue by (time, arrival). What a round brings is a few
+ * sorted runs (perf writes each CPU's buffer in turn) after the sorted
+ * rest of the last round: merged in a few linear passes. */
+static void sort_queue(struct pd_reader *r)
+{
+	size_t n = r->qn, runs = 0;
+
+	for (size_t i = 0; i < n; runs++)
+		i = run_end(r->q, i, n);
+	if (runs <= 1)
+		return;
+	if (runs > n / QSORT_RUNS_DIV) {
+		qsort(r->q, n, sizeof r->q[0], cmp_queued);
+		return;
+	}
+	if (r->qtmp_cap < n) {
+		r->qtmp_cap = r->qcap;
+		r->qtmp = fp_xrealloc(r->qtmp, r->qtmp_cap * sizeof *r->qtmp);
+	}
+	struct pd_queued *src = r->q, *dst = r->qtmp;
+	while (runs > 1) {
+		runs = merge_runs(src, dst, n);
+		struct pd_queued *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != r->q)
+		memcpy(r->q, src, n * sizeof *src);
+}
+
 /* Delivers every queued event with time <= limit, oldest first. */
 static void flush_until(struct pd_reader *r, uint64_t limit)
 {
 	if (!r->qn)
 		return;
-	qsort(r->q, r->qn, sizeof r->q[0], cmp_queued);
+	sort_queue(r);
 	size_t i = 0;
 	for (; i < r->qn && r->q[i].time <= limit; i++) {
 		struct pd_queued *q = &r->q[i];
+		r->delivering = i + 1;
 		deliver(r, q->rec, q->len, q->time, 0);
+		r->delivering = 0;
 		r->last_flushed = q->time;
 		r->flushed_any = 1;
 		r->qbytes -= q->len;
@@ -362,6 +441,31 @@ static void flush_until(struct pd_reader *r, uint64_t limit)
 	}
 	memmove(r->q, r->q + i, (r->qn - i) * sizeof r->q[0]);
 	r->qn -= i;
+}
+
+void pd_reader_peek_samples(struct pd_reader *r,
+			    int (*fn)(void *ctx, const struct pd_sample *s), void *ctx)
+{
+	if (!r->peek)
+		r->peek = fp_xmalloc(SCRATCH_WORDS * 8);
+	for (size_t i = r->delivering; i < r->qn; i++) {
+		const struct pd_queued *q = &r->q[i];
+		struct perf_event_header h;
+		struct pd_sample smp;
+
+		memcpy(&h, q->rec, HDR_SIZE);
+		if (h.type != PERF_RECORD_SAMPLE)
+			continue;
+		memcpy(r->peek, q->rec, q->len);
+		const uint64_t *w = r->peek + HDR_SIZE / 8;
+		size_t nw = (q->len - HDR_SIZE) / 8;
+		const struct pd_evsel *ev = sample_evsel(r, w, nw);
+		if (!ev || decode_sample(ev, w, nw, &smp) < 0)
+			continue;
+		smp.misc = h.misc;
+		if (fn(ctx, &smp))
+			break;
+	}
 }
 
 static void queue_event(struct pd_reader *r, const unsigned char *rec, size_t len,
@@ -375,7 +479,7 @@ static void queue_event(struct pd_reader *r, const unsigned char *rec, size_t le
 	}
 	if (r->qbytes + len > PD_QUEUE_MAX_BYTES && r->qn) {
 		/* Bounded window: deliver the older half now. */
-		qsort(r->q, r->qn, sizeof r->q[0], cmp_queued);
+		sort_queue(r);
 		r->st.forced_flushes++;
 		flush_until(r, r->q[r->qn / 2].time);
 	}
@@ -413,13 +517,13 @@ static void finished_round(struct pd_reader *r)
 static void kernel_record(struct pd_reader *r, const unsigned char *rec, size_t len,
 			  uint64_t off)
 {
-	const struct perf_event_header *h = (const void *)r->scratch;
-	const uint64_t *w = (const uint64_t *)(const void *)((const unsigned char *)r->scratch + HDR_SIZE);
+	const unsigned char *a = aligned(r, rec, len);
+	const struct perf_event_header *h = (const void *)a;
+	const uint64_t *w = (const uint64_t *)(const void *)(a + HDR_SIZE);
 	size_t nw = (len - HDR_SIZE) / 8;
 	uint64_t time = 0;
 	int timed;
 
-	memcpy(r->scratch, rec, len);
 	if (h->type == PERF_RECORD_SAMPLE) {
 		const struct pd_evsel *ev = sample_evsel(r, w, nw);
 		uint64_t st = ev ? ev->sample_type : 0;
@@ -632,6 +736,6 @@ void pd_reader_free(struct pd_reader *r)
 			free((void *)r->q[i].rec);
 	for (size_t i = 0; i < r->nevsels; i++)
 		free(r->evsels[i].name);
-	FP_FREE_ALL(r->q, r->evsels, r->ids, r->buf, r->scratch, r->hostname);
+	FP_FREE_ALL(r->q, r->qtmp, r->evsels, r->ids, r->buf, r->scratch, r->peek, r->hostname);
 	memset(r, 0, sizeof *r);
 }

@@ -137,13 +137,17 @@ struct pd_reader {
 	uint64_t offset;	/* stream offset of buf[0] */
 
 	/* reorder queue */
-	struct pd_queued *q;
-	size_t qn, qcap, qbytes;
+	struct pd_queued *q, *qtmp;	/* qtmp: sort_queue's merge buffer */
+	size_t qn, qcap, qbytes, qtmp_cap;
 	uint64_t seq, round_max, next_flush, last_flushed;
 	int flushed_any;
 
 	/* scratch for aligned copies of records */
 	uint64_t *scratch;
+	/* pd_reader_peek_samples: its own copies, and where the queue's
+	 * delivery is (the index after the record being delivered, or 0) */
+	uint64_t *peek;
+	size_t delivering;
 };
 
 void pd_reader_init(struct pd_reader *r, const struct pd_ops *ops, void *ctx);
@@ -153,6 +157,12 @@ void pd_reader_file(struct pd_reader *r, const unsigned char *data, size_t size)
 void pd_reader_feed(struct pd_reader *r, const unsigned char *data, size_t n);
 void pd_reader_end(struct pd_reader *r);
 void pd_reader_free(struct pd_reader *r);
+/* Calls fn with each sample still queued for delivery (after the event
+ * being delivered, in delivery order), decoded but not delivered, until fn
+ * returns nonzero: what is coming, for a look ahead (fp-perfdata loads the
+ * symbols it will need while it waits for the kernel's). Nothing changes. */
+void pd_reader_peek_samples(struct pd_reader *r,
+			    int (*fn)(void *ctx, const struct pd_sample *s), void *ctx);
 /* Is this the start of a perf.data file (either format)? n >= 8. */
 int pd_is_perf_data(const unsigned char *p, size_t n);
 

@@ -644,6 +644,26 @@ static void join_loader(struct pd_dso *d)
 	d->loader = NULL;
 }
 
+int pd_dso_ready(struct pd_dso *d)
+{
+	if (!d->loader)
+		return d->loaded || d->ready;
+	if (pthread_tryjoin_np(*(pthread_t *)d->loader, NULL) != 0)
+		return 0;
+	free(d->loader);
+	d->loader = NULL;
+	d->ready = 1;		/* loaded by the thread */
+	return 1;
+}
+
+void pd_dso_load_ahead(struct pd_dso *d)
+{
+	if (d->loaded || d->ready || d->loader)
+		return;
+	load_now(d);
+	d->ready = 1;
+}
+
 void pd_dso_load(struct pd_dso *d)
 {
 	if (d->loaded)
@@ -651,7 +671,7 @@ void pd_dso_load(struct pd_dso *d)
 	d->loaded = 1;
 	if (d->loader)
 		join_loader(d);		/* loaded by the thread */
-	else
+	else if (!d->ready)
 		load_now(d);
 }
 

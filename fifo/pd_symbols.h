@@ -66,6 +66,8 @@ struct pd_dso {
 	uint32_t id;		/* index + 1 in its machine: the cache key */
 	char kind;		/* frame kind of its frames (FP_KIND_*) */
 	int loaded, missing;
+	int ready;		/* loaded ahead, by pd_dso_load_ahead or a finished
+				 * preload thread: pd_dso_load only sets loaded */
 	uint32_t unknown_frame;	/* frame id + 1 of "[basename]", or 0 */
 	unsigned char build_id[20];
 	size_t build_id_len;
@@ -93,6 +95,13 @@ void pd_dso_load(struct pd_dso *d);
  * waits less or not at all; pd_dso_load joins it. Touches nothing but d.
  * Falls back to loading on first use if no thread can be started. */
 void pd_dso_preload(struct pd_dso *d);
+/* 1 if the symbols are there or a pd_dso_preload thread has ended
+ * (pd_dso_load will not wait), without waiting. */
+int pd_dso_ready(struct pd_dso *d);
+/* Loads the symbols now, as pd_dso_load would, but leaves d as a dso
+ * not used yet (d->loaded stays 0, so its first use is still told apart:
+ * the machine reports a missing file then). */
+void pd_dso_load_ahead(struct pd_dso *d);
 /* The symbol covering addr (dso-relative), or NULL. */
 const struct pd_sym *pd_dso_find(struct pd_dso *d, uint64_t addr);
 /* ELF: file offset -> virtual address through the PT_LOAD segments. */

@@ -377,6 +377,45 @@ static void on_event(void *ctx, const struct pd_event *e)
 	}
 }
 
+/* The kernel's symbols are read in a thread from the start, and the
+ * first kernel frame waits for them. Meanwhile the symbol tables that the
+ * samples queued after it will need are loaded, in the order they need
+ * them, until the kernel's are there: only loaded, so frames, counts and
+ * warnings come out as they would without it (the machine's map of each
+ * user address is today's, so one may be loaded that is never used). */
+static int load_ahead(void *ctx, const struct pd_sample *s)
+{
+	struct perfdata *pd = ctx;
+	struct pd_dso *kernel = pd_machine_kernel(&pd->mach);
+	int mode = s->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	int user = mode == PERF_RECORD_MISC_USER;
+
+	if (!kernel || pd_dso_ready(kernel))
+		return 1;	/* done waiting */
+	struct pd_thread *t = pd_machine_find_thread(&pd->mach, s->tid);
+	for (uint64_t i = 0; t && s->chain && i < s->nr && i < MAX_STACK; i++) {
+		uint64_t ip = s->chain[i];
+		if (ip >= PERF_CONTEXT_MAX) {
+			user = ip == PERF_CONTEXT_USER;
+			continue;
+		}
+		const struct pd_map *mp = user ? pd_machine_map(t->proc, ip) : NULL;
+		if (mp && mp->dso && !pd_dso_ready(mp->dso)) {
+			pd_dso_load_ahead(mp->dso);
+			if (pd_dso_ready(kernel))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+static void on_kernel_wait(void *ctx)
+{
+	struct perfdata *pd = ctx;
+
+	pd_reader_peek_samples(&pd->rd, load_ahead, pd);
+}
+
 static void on_problem(void *ctx, enum pd_problem what, uint64_t off, const char *msg)
 {
 	struct perfdata *pd = ctx;
@@ -572,8 +611,10 @@ int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_
 		pd.inl = pd_inline_new(&pd.mach);
 	pd.mach.missing = on_missing;
 	pd.mach.ctx = &pd;
-	if (o->preload_kernel)
+	if (o->preload_kernel) {
 		pd_machine_preload_kernel(&pd.mach);
+		pd.mach.waiting = on_kernel_wait;
+	}
 	pd_reader_init(&pd.rd, &reader_ops, &pd);
 	pd.wr = fp_out_wr(&pd.out);
 	fp_write_header(pd.wr);
