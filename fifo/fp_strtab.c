@@ -13,6 +13,23 @@
 #define TEXT_MIN 4096u
 #define ENT_MIN 64u
 
+/* A slot: 0 empty, else the top SLOT_TAG_BITS of the string's hash and
+ * 1 + the offset of its header in text. The header (struct head) sits
+ * right before the string's bytes: a lookup that hits reads the slot, then
+ * one place in text (header and string share a cache line), never ent[]. */
+#define SLOT_TAG_BITS 24u
+#define SLOT_OFF_BITS (64u - SLOT_TAG_BITS)
+#define SLOT_OFF_MASK ((UINT64_C(1) << SLOT_OFF_BITS) - 1)
+
+struct head {
+	uint32_t id, len;
+};
+
+static uint64_t slot_of(uint64_t h, size_t head_off)
+{
+	return (h >> SLOT_OFF_BITS) << SLOT_OFF_BITS | ((uint64_t)head_off + 1);
+}
+
 void fp_strtab_init(struct fp_strtab *t)
 {
 	memset(t, 0, sizeof *t);
@@ -39,14 +56,14 @@ void fp_strtab_clear(struct fp_strtab *t)
 static void grow_slots(struct fp_strtab *t)
 {
 	size_t nslots = (t->mask + 1) * 2;
-	uint32_t *slots = fp_xcalloc(nslots, sizeof *slots);
+	uint64_t *slots = fp_xcalloc(nslots, sizeof *slots);
 
 	for (size_t id = 0; id < t->n; id++) {
 		size_t j = t->ent[id].hash & (nslots - 1);
 
 		while (slots[j])
 			j = (j + 1) & (nslots - 1);
-		slots[j] = (uint32_t)id + 1;
+		slots[j] = slot_of(t->ent[id].hash, t->ent[id].off - sizeof(struct head));
 	}
 	free(t->slots);
 	t->slots = slots;
@@ -62,53 +79,69 @@ static size_t grown(size_t cap, size_t min, size_t need)
 	return cap;
 }
 
-/* The slot of p[0..n) with hash h: where it is, or the empty one where it
- * would go. */
-static size_t find_slot(const struct fp_strtab *t, const char *p, size_t n, uint64_t h)
+/* The slot of p[0..n) with hash h: where it is (*id its id), or the empty
+ * one where it would go. */
+static size_t find_slot(const struct fp_strtab *t, const char *p, size_t n, uint64_t h,
+			uint32_t *id)
 {
+	const uint64_t tag = (h >> SLOT_OFF_BITS) << SLOT_OFF_BITS;
 	size_t i = h & t->mask;
 
-	for (; t->slots[i]; i = (i + 1) & t->mask) {
-		const struct fp_strtab_ent *e = &t->ent[t->slots[i] - 1];
+	for (uint64_t v; (v = t->slots[i]); i = (i + 1) & t->mask) {
+		if ((v & ~SLOT_OFF_MASK) != tag)
+			continue;
+		const char *at = t->text + (v & SLOT_OFF_MASK) - 1;
+		struct head hd;
 
-		if (e->hash == h && e->len == n && !memcmp(t->text + e->off, p, n))
+		memcpy(&hd, at, sizeof hd);
+		if (hd.len == n && !memcmp(at + sizeof hd, p, n)) {
+			*id = hd.id;
 			break;
+		}
 	}
 	return i;
 }
 
 uint32_t fp_strtab_find(const struct fp_strtab *t, const char *p, size_t n)
 {
-	size_t i = find_slot(t, p, n, fp_hash_bytes(p, n));
+	uint32_t id = FP_STRTAB_NONE;
 
-	return t->slots[i] ? t->slots[i] - 1 : FP_STRTAB_NONE;
+	find_slot(t, p, n, fp_hash_bytes(p, n), &id);
+	return id;
 }
 
 uint32_t fp_strtab_intern(struct fp_strtab *t, const char *p, size_t n, int *added)
 {
 	uint64_t h = fp_hash_bytes(p, n);
-	size_t i = find_slot(t, p, n, h);
+	uint32_t id;
+	size_t i = find_slot(t, p, n, h, &id);
 
 	if (t->slots[i]) {
 		if (added)
 			*added = 0;
-		return t->slots[i] - 1;
+		return id;
 	}
 	if (t->n >= FP_STRTAB_MAX)
 		fp_die(FP_EXIT_SYS, "string table: more than %u entries", FP_STRTAB_MAX);
-	if (t->text_cap - t->text_len < n + 1) {
-		t->text_cap = grown(t->text_cap, TEXT_MIN, t->text_len + n + 1);
+	if (n > UINT32_MAX || t->text_len + sizeof(struct head) + n >= SLOT_OFF_MASK)
+		fp_die(FP_EXIT_SYS, "string table: a string of %zu bytes does not fit", n);
+	struct head hd = { (uint32_t)t->n, (uint32_t)n };
+	size_t need = sizeof hd + n + 1;
+	if (t->text_cap - t->text_len < need) {
+		t->text_cap = grown(t->text_cap, TEXT_MIN, t->text_len + need);
 		t->text = fp_xrealloc(t->text, t->text_cap);
 	}
 	if (t->n == t->cap) {
 		t->cap = grown(t->cap, ENT_MIN, t->n + 1);
 		t->ent = fp_xrealloc(t->ent, t->cap * sizeof *t->ent);
 	}
-	memcpy(t->text + t->text_len, p, n);
-	t->text[t->text_len + n] = '\0';
-	t->ent[t->n] = (struct fp_strtab_ent){ t->text_len, n, h, 0 };
-	t->text_len += n + 1;
-	t->slots[i] = (uint32_t)++t->n;
+	memcpy(t->text + t->text_len, &hd, sizeof hd);
+	memcpy(t->text + t->text_len + sizeof hd, p, n);
+	t->text[t->text_len + sizeof hd + n] = '\0';
+	t->ent[t->n] = (struct fp_strtab_ent){ t->text_len + sizeof hd, n, h, 0 };
+	t->slots[i] = slot_of(h, t->text_len);
+	t->text_len += need;
+	t->n++;
 	if (t->n * LOAD_DEN > (t->mask + 1) * LOAD_NUM)
 		grow_slots(t);
 	if (added)
