@@ -7,6 +7,8 @@
 
 #include "escape.h"
 #include "fp_error.h"
+#include "fp_fmt.h"
+#include "fp_map.h"
 #include "fp_record.h"
 
 #define SAMPLES_MIN 4096u
@@ -275,18 +277,11 @@ struct cell_entry {
 };
 
 #define OWNER_BITS 32
+#define MAP_SLOTS_PER_ENTRY 8	/* a table bigger than this per entry is made afresh */
 
 static int cmp_u64(uint64_t a, uint64_t b)
 {
 	return (a > b) - (a < b);
-}
-
-static int entry_key_cmp(const void *a, const void *b)
-{
-	const struct cell_entry *x = a, *y = b;
-	int c = cmp_u64(x->key, y->key);
-
-	return c ? c : cmp_u64(x->first_ns, y->first_ns);
 }
 
 /* In a cell, the entries by their first sample: the flame chart's order. */
@@ -296,6 +291,21 @@ static int entry_time_cmp(const void *a, const void *b)
 	int c = cmp_u64(x->first_ns, y->first_ns);
 
 	return c ? c : cmp_u64(x->key, y->key);
+}
+
+/* A list's number v at d (after a comma if comma); returns the end. The
+ * lists of stacks and cells are most of the page's bytes: written in
+ * place, space reserved a stack or a cell at a time. */
+#define LIST_ITEM_MAX (FP_FMT_U64_MAX + 1)
+
+static char *put_item(char *d, uint64_t v, int comma)
+{
+	char buf[FP_FMT_U64_MAX], *end = buf + sizeof buf, *p = fp_fmt_u64(end, v);
+
+	if (comma)
+		*d++ = ',';
+	memcpy(d, p, (size_t)(end - p));
+	return d + (end - p);
 }
 
 /* Every string of t as a JSON list (escaped for a <script>). */
@@ -375,13 +385,16 @@ static void json_names(const struct fp_timeline *tl, struct fp_sink *s, const st
 	}
 	fp_sink_str(s, "],\n\"stacks\":[");
 	for (size_t i = 0; i < tl->nstacks; i++) {
-		fp_sink_str(s, i ? ",[" : "[");
-		for (size_t k = tl->frame_off[i]; k < tl->frame_off[i + 1]; k++) {
-			if (k > tl->frame_off[i])
-				fp_sink_char(s, ',');
-			fp_sink_u64(s, tl->frames[k]);
-		}
-		fp_sink_char(s, ']');
+		size_t from = tl->frame_off[i], to = tl->frame_off[i + 1];
+		char *d = fp_sink_reserve(s, (to - from + 1) * LIST_ITEM_MAX + 2), *at = d;
+
+		if (i)
+			*at++ = ',';
+		*at++ = '[';
+		for (size_t k = from; k < to; k++)
+			at = put_item(at, tl->frames[k], k > from);
+		*at++ = ']';
+		fp_sink_commit(s, (size_t)(at - d));
 	}
 	fp_sink_char(s, ']');
 }
@@ -433,10 +446,10 @@ static void group_cells(const struct fp_timeline *tl, const struct fp_heatmap *h
 	uint64_t base_ns = hm->base_sec > 0 ? (uint64_t)hm->base_sec * FP_NSEC_PER_SEC : 0;
 	uint32_t *cell_of = fp_xmalloc((tl->n ? tl->n : 1) * sizeof *cell_of);
 	size_t nowners = fp_strtab_count(&tl->owner_keys), *count = NULL, count_cap = 0;
-	struct fp_strtab cells;
+	struct fp_map cells;
 
 	memset(pc, 0, sizeof *pc);
-	fp_strtab_init(&cells);
+	fp_map_init(&cells);
 	pc->owner_page = fp_xmalloc((nowners ? nowners : 1) * sizeof *pc->owner_page);
 	pc->page_owner = fp_xmalloc((nowners ? nowners : 1) * sizeof *pc->page_owner);
 	for (size_t i = 0; i < nowners; i++)
@@ -446,16 +459,14 @@ static void group_cells(const struct fp_timeline *tl, const struct fp_heatmap *h
 	for (size_t i = 0; i < tl->n; i++) {
 		const struct fp_tl_sample *x = &tl->s[i];
 		uint64_t key = sample_cell(x, ax, base_ns, rows);
-		int added = 0;
-
 		cell_of[i] = NO_STACK;
 		if (key == UINT64_MAX)
 			continue;
 		/* samples come by time: most are in the cell of the one before */
 		if (key != last_key)
-			c = fp_strtab_intern(&cells, (const char *)&key, sizeof key, &added);
+			c = fp_map_put(&cells, key, 0, (uint32_t)pc->ncells);
 		last_key = key;
-		if (added) {
+		if (c == pc->ncells) {
 			pc->key = fp_xgrow(pc->key, &pc->key_cap, (size_t)c + 1, sizeof *pc->key, ARRAY_MIN);
 			count = fp_xgrow(count, &count_cap, (size_t)c + 1, sizeof *count, ARRAY_MIN);
 			pc->key[c] = key;
@@ -469,7 +480,7 @@ static void group_cells(const struct fp_timeline *tl, const struct fp_heatmap *h
 			pc->page_owner[pc->npage_owners++] = x->owner;
 		}
 	}
-	fp_strtab_free(&cells);
+	fp_map_free(&cells);
 	/* a counting sort of the samples by cell, stable */
 	pc->order = fp_xmalloc((pc->ncells ? pc->ncells : 1) * sizeof *pc->order);
 	pc->start = fp_xmalloc((pc->ncells + 1) * sizeof *pc->start);
@@ -523,28 +534,42 @@ static void json_owners(const struct fp_timeline *tl, struct fp_sink *s, const s
 }
 
 /* The entries of one cell's samples: one per (stack, owner), summed, in
- * the order of their first samples; returns how many. */
+ * the order of their first samples; returns how many. The samples of a
+ * cell come in arrival order, which is their time order unless the
+ * capture's is not: the entries are sorted only then. */
 static size_t cell_entries(const struct fp_timeline *tl, const struct page_cells *pc,
-			   const uint32_t *sample, size_t n, struct cell_entry *e)
+			   const uint32_t *sample, size_t n, struct cell_entry *e, struct fp_map *m)
 {
 	size_t out = 0;
+	int sorted = 1;
 
+	/* clearing costs the table's size: after a big cell, a small one
+	 * starts a fresh table */
+	if (fp_map_bytes(m) > MAP_SLOTS_PER_ENTRY * n * sizeof(struct fp_map_slot)) {
+		fp_map_free(m);
+		fp_map_init(m);
+	} else {
+		fp_map_clear(m);
+	}
 	for (size_t k = 0; k < n; k++) {
 		const struct fp_tl_sample *x = &tl->s[sample[k]];
+		uint64_t key = (uint64_t)x->stack << OWNER_BITS | pc->owner_page[x->owner];
+		uint32_t v = fp_map_put(m, key, 0, (uint32_t)out);
 
-		e[k] = (struct cell_entry){
-			(uint64_t)x->stack << OWNER_BITS | pc->owner_page[x->owner], x->time_ns, x->count,
-		};
-	}
-	qsort(e, n, sizeof *e, entry_key_cmp);
-	for (size_t k = 0; k < n; k++) {
-		if (out && e[out - 1].key == e[k].key) {
-			e[out - 1].count = fp_add_sat(e[out - 1].count, e[k].count);
-			continue;	/* sorted: the first kept has the earliest time */
+		if (v == out) {
+			e[out++] = (struct cell_entry){ key, x->time_ns, x->count };
+			if (out > 1 && entry_time_cmp(&e[out - 2], &e[out - 1]) > 0)
+				sorted = 0;
+			continue;
 		}
-		e[out++] = e[k];
+		e[v].count = fp_add_sat(e[v].count, x->count);
+		if (x->time_ns < e[v].first_ns) {
+			e[v].first_ns = x->time_ns;
+			sorted = 0;
+		}
 	}
-	qsort(e, out, sizeof *e, entry_time_cmp);
+	if (!sorted)
+		qsort(e, out, sizeof *e, entry_time_cmp);
 	return out;
 }
 
@@ -557,30 +582,32 @@ static void json_cells(const struct fp_timeline *tl, struct fp_sink *s, const st
 		if (pc->start[k + 1] - pc->start[k] > most)
 			most = pc->start[k + 1] - pc->start[k];
 	struct cell_entry *e = fp_xmalloc(most * sizeof *e);
+	struct fp_map m;
+
+	fp_map_init(&m);
 	fp_sink_str(s, ",\n\"cells\":[");
 	for (size_t k = 0; k < pc->ncells; k++) {
 		uint64_t cell = pc->key[pc->order[k]];
 		size_t n = cell_entries(tl, pc, pc->sample + pc->start[k],
-					pc->start[k + 1] - pc->start[k], e);
+					pc->start[k + 1] - pc->start[k], e, &m);
 
 		if (k)
 			fp_sink_str(s, ",\n");
-		fp_sink_u64(s, cell / rows);
-		fp_sink_char(s, ',');
-		fp_sink_u64(s, cell % rows);
-		fp_sink_char(s, ',');
-		fp_sink_u64(s, n);
+		char *d = fp_sink_reserve(s, (3 + 3 * n) * LIST_ITEM_MAX), *at = d;
+
+		at = put_item(at, cell / rows, 0);
+		at = put_item(at, cell % rows, 1);
+		at = put_item(at, n, 1);
 		for (size_t j = 0; j < n; j++) {
-			fp_sink_char(s, ',');
-			fp_sink_u64(s, e[j].key >> OWNER_BITS);
-			fp_sink_char(s, ',');
-			fp_sink_u64(s, e[j].key & UINT32_MAX);
-			fp_sink_char(s, ',');
-			fp_sink_u64(s, e[j].count);
+			at = put_item(at, e[j].key >> OWNER_BITS, 1);
+			at = put_item(at, e[j].key & UINT32_MAX, 1);
+			at = put_item(at, e[j].count, 1);
 		}
+		fp_sink_commit(s, (size_t)(at - d));
 	}
 	fp_sink_char(s, ']');
 	free(e);
+	fp_map_free(&m);
 }
 
 void fp_timeline_json(const struct fp_timeline *tl, struct fp_sink *s, const struct fp_heatmap *hm,
