@@ -1,7 +1,7 @@
 /* fp-bucket: the FlameScope subsecond-offset heatmap, in integer arithmetic.
  *
  * Interface: fp-bucket [--rows N] [--keep-idle] [--max-columns N] [--name NAME]
- *            [--event NAMES|--all-events] < stream > stream
+ *            [--event NAMES|--all-events] [--cells-only] < stream > stream
  * Input:  a flamepipe stream (fifo/PROTOCOL.md). S records are counted into
  *         cells: column = second - base_sec, row = (time_ns mod 1e9) * rows
  *         / 1e9, base_sec = floor(earliest sample time seen).
@@ -22,7 +22,9 @@
  *         The stack-id stream (PROTOCOL.md): K records are kept and passed
  *         on, a P record is a sample like an S record (counted, passed on
  *         or dropped by the same rules); a malformed or undefined one is
- *         dropped with a W record and counted in bad=.
+ *         dropped with a W record and counted in bad=. --cells-only: the
+ *         samples (S, P, and the K records) are counted but not passed on,
+ *         for a reader that wants the heatmap alone (fp-serve's /heatmap/).
  * Events: one event at a time, so that the heatmap and the flame graph
  *         count the same samples. By default only samples of the first
  *         event are counted and passed on: perf report's first event (the
@@ -58,7 +60,7 @@
 #include "fp_tails.h"
 
 #define USAGE "usage: fp-bucket [--rows N] [--keep-idle] [--max-columns N] [--name NAME] " \
-	"[--event NAMES|--all-events]"
+	"[--event NAMES|--all-events] [--cells-only]"
 
 #define ROWS_DEFAULT 50
 /* Total cells (columns * rows) allowed by default: 16 Mi cells = 144 MiB
@@ -101,6 +103,7 @@ struct bucket {
 	size_t tail_verdict_n;
 	unsigned rows;
 	int keep_idle;
+	int cells_only;		/* samples are not passed on */
 	size_t max_columns;
 
 	int have_base;
@@ -414,7 +417,8 @@ static void count_and_pass(struct bucket *b, const struct fp_sample *s, const ch
 			return;
 	}
 	count_sample(b, s->time_ns);
-	fp_write_line(fp_out_wr(&b->pump->out), line, len);
+	if (!b->cells_only)
+		fp_write_line(fp_out_wr(&b->pump->out), line, len);
 }
 
 static int on_sample(void *ctx, const char *line, size_t len)
@@ -440,7 +444,8 @@ static int on_tail(void *ctx, const char *line, size_t len)
 		return err;
 	if (id < b->tail_verdict_n)
 		b->tail_verdict[id] = 0;	/* a new definition: its event may differ */
-	fp_write_line(fp_out_wr(&b->pump->out), line, len);
+	if (!b->cells_only)
+		fp_write_line(fp_out_wr(&b->pump->out), line, len);
 	return 0;
 }
 
@@ -559,6 +564,7 @@ int main(int argc, char **argv)
 		{ "name", FP_OPT_STR, &name },
 		{ "event", FP_OPT_FN, .fn = opt_event },
 		{ "all-events", FP_OPT_FLAG, &b.all_events },
+		{ "cells-only", FP_OPT_FLAG, &b.cells_only },
 		{ NULL },
 	};
 

@@ -1,9 +1,9 @@
 /* compute.c: heatmaps and folded tables of capture files, via the stages,
  * with a cache.
  *
- *   heatmap:     fp-read < FILE | fp-bucket --rows N [--keep-idle] [EVENTS]
+ *   heatmap:     fp-read < FILE | fp-bucket --rows N --cells-only [--keep-idle] [EVENTS]
  *   filtered:    fp-read < FILE | fp-range --history 0 FILTERS |
- *                fp-bucket --rows N [--keep-idle] EVENTS, its columns
+ *                fp-bucket --rows N --cells-only [--keep-idle] EVENTS, its columns
  *                shifted onto the unfiltered heatmap's axis (see heatmap_get)
  *   flame graph: fp-read < FILE | fp-bucket [--keep-idle] EVENTS |
  *                fp-range --history 0 [--from S] [--to E] [filters] |
@@ -55,7 +55,9 @@ static void fail_from_pipeline(const struct pipeline_result *res, int *status,
 
 /* fp-bucket's argv: [--rows R] [--keep-idle] and the event set:
  * --all-events, --event sel->event, --event default_event, or nothing
- * (fp-bucket's default, the first event). */
+ * (fp-bucket's default, the first event). With rows_s the chain ends in
+ * fp-bucket (a heatmap): --cells-only, its samples are not passed on to be
+ * read here only to be dropped. */
 #define BUCKET_ARGV_MAX 8
 static void bucket_argv_of(char **argv, const char *rows_s, const struct selection *sel,
 			   const char *default_event)
@@ -65,6 +67,7 @@ static void bucket_argv_of(char **argv, const char *rows_s, const struct selecti
 	if (rows_s) {
 		argv[n++] = "--rows";
 		argv[n++] = (char *)rows_s;
+		argv[n++] = "--cells-only";
 	}
 	if (sel->keep_idle)
 		argv[n++] = "--keep-idle";
