@@ -106,4 +106,19 @@ test_expect_success 'a filtered /svg/heatmap is drawn on the unfiltered axis: as
 	echo "cols: 4" >expect && test_cmp expect f.cols
 '
 
+test_expect_success 'the live capture'"'"'s /heatmap/ begins with fp-render'"'"'s heatmap.json of the same stream' '
+	fp-read -q "prof/$M" | fp-bucket --rows 25 --cells-only >live.stream &&
+	fp-render --outdir live <live.stream &&
+	_n=$(wc -c <live/heatmap.json) &&
+	head -c $((_n - 2)) live/heatmap.json >core &&
+	rm -f serve.out &&
+	{ fp-serve --dir prof --listen 127.0.0.1:0 --live cap <live.stream >serve.out 2>>serve.err & } &&
+	register_pid $! &&
+	wait_for "grep -qs \"listening on\" serve.out" 100 &&
+	URL=http://127.0.0.1:$(sed -n "s|.*http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p" serve.out) &&
+	wait_for "get \"/heatmap/?filename=cap\" >/dev/null && jq -e \".ended == true\" body >/dev/null" 100 &&
+	body_extends_core &&
+	jq -e ".live == true and .rows_per_second == 25" body
+'
+
 test_done
