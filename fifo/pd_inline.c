@@ -10,7 +10,7 @@
 #include <libiberty/demangle.h>
 
 #include "fp_error.h"
-#include "fp_hash.h"
+#include "fp_map.h"
 #include "fp_record.h"
 #include "pd_inline.h"
 #include "pd_symbols.h"
@@ -28,18 +28,18 @@ struct in_dso {
 	int tried;
 };
 
-struct in_slot {
-	uint64_t addr;
-	uint32_t dso;		/* dso id; 0: empty */
-	uint32_t off, n;	/* the frames, leaf first, in ids[off..off+n) */
+/* The frames of one (dso, address), leaf first: ids[off..off+n). */
+struct in_frames {
+	uint32_t off, n;
 };
 
 struct pd_inline {
 	struct pd_machine *m;
 	struct in_dso *dsos;	/* by dso id - 1 */
 	size_t ndsos;
-	struct in_slot *cache;
-	size_t cache_cap, cache_used;
+	struct in_frames *lists;	/* by_addr's values index it */
+	size_t nlists, lists_cap;
+	struct fp_map by_addr;		/* (address, dso id) -> its frames */
 	uint32_t *ids;
 	size_t nids, ids_cap;
 	struct pd_inline_stats st;
@@ -221,40 +221,16 @@ static void add_name(void *ctx, const char *name)
 	free(dem);
 }
 
-static void grow_cache(struct pd_inline *in)
-{
-	size_t cap = in->cache_cap ? in->cache_cap * 2 : CACHE_MIN;
-	struct in_slot *c = fp_xcalloc(cap, sizeof *c);
-
-	for (size_t i = 0; i < in->cache_cap; i++) {
-		const struct in_slot *o = &in->cache[i];
-		if (!o->dso)
-			continue;
-		uint64_t key = o->addr ^ ((uint64_t)o->dso << 48);
-		size_t s = fp_hash_bytes((const char *)&key, sizeof key) & (cap - 1);
-		while (c[s].dso)
-			s = (s + 1) & (cap - 1);
-		c[s] = *o;
-	}
-	free(in->cache);
-	in->cache = c;
-	in->cache_cap = cap;
-}
-
 /* The frames of (d, vaddr) whose own frame is f: looked up once. */
-static const struct in_slot *frames_of(struct pd_inline *in, const struct pd_dso *d,
-				       uint64_t vaddr, uint32_t f)
+static const struct in_frames *frames_of(struct pd_inline *in, const struct pd_dso *d,
+					 uint64_t vaddr, uint32_t f)
 {
-	if (in->cache_used * 2 >= in->cache_cap)
-		grow_cache(in);
-	uint64_t key = vaddr ^ ((uint64_t)d->id << 48);
-	size_t s = fp_hash_bytes((const char *)&key, sizeof key) & (in->cache_cap - 1);
-	while (in->cache[s].dso) {
-		if (in->cache[s].addr == vaddr && in->cache[s].dso == d->id)
-			return &in->cache[s];
-		s = (s + 1) & (in->cache_cap - 1);
-	}
-	struct in_slot *slot = &in->cache[s];
+	uint32_t i = fp_map_put(&in->by_addr, vaddr, d->id, (uint32_t)in->nlists);
+
+	if (i < in->nlists)
+		return &in->lists[i];
+	in->lists = fp_xgrow(in->lists, &in->lists_cap, in->nlists + 1, sizeof *in->lists,
+			     CACHE_MIN);
 	struct build b = { in, f, pd_frame_name(in->m, f) };
 	struct in_dso *ds = dso_state(in, d);
 	size_t off = in->nids, n = 0;
@@ -274,12 +250,10 @@ static const struct in_slot *frames_of(struct pd_inline *in, const struct pd_dso
 	}
 	if (!n)
 		push_id(in, f);
-	slot->addr = vaddr;
-	slot->dso = d->id;
-	slot->off = (uint32_t)off;
-	slot->n = (uint32_t)(in->nids - off);
-	in->cache_used++;
-	return slot;
+	struct in_frames *l = &in->lists[in->nlists++];
+	l->off = (uint32_t)off;
+	l->n = (uint32_t)(in->nids - off);
+	return l;
 }
 
 /* ---- the interface ------------------------------------------------------------------ */
@@ -302,7 +276,7 @@ size_t pd_inline_frames(struct pd_inline *in, struct pd_thread *t, uint64_t ip,
 		out[0] = f;
 		return 1;
 	}
-	const struct in_slot *s = frames_of(in, d, vaddr, f);
+	const struct in_frames *s = frames_of(in, d, vaddr, f);
 	size_t n = s->n < max ? s->n : max;
 	memcpy(out, in->ids + s->off, n * sizeof *out);
 	return n;
@@ -328,8 +302,7 @@ void pd_inline_free(struct pd_inline *in)
 	for (size_t i = 0; i < in->ndsos; i++)
 		if (in->dsos[i].dwfl)
 			dwfl_end(in->dsos[i].dwfl);
-	free(in->dsos);
-	free(in->cache);
-	free(in->ids);
+	FP_FREE_ALL(in->dsos, in->lists, in->ids);
+	fp_map_free(&in->by_addr);
 	free(in);
 }

@@ -25,11 +25,6 @@
 
 /* ---- small helpers ------------------------------------------------------- */
 
-static size_t slot_of(uint64_t key, size_t cap)
-{
-	return (size_t)(fp_hash_bytes((const char *)&key, sizeof key) & (cap - 1));
-}
-
 /* fp-read's name rules: spaces and TABs around the name dropped, ';' -> ':',
  * control bytes -> ' '. Returns the cleaned length. */
 static size_t clean_name(char *dst, const char *src, size_t n)
@@ -76,25 +71,15 @@ static uint32_t add_frame(struct pd_machine *m, const char *name, size_t n, char
 static struct pd_dso *find_dso(struct pd_machine *m, const char *name, size_t n,
 			       enum pd_dso_type type)
 {
-	if (m->ndsos * 2 >= m->dso_hash_cap) {
-		size_t cap = m->dso_hash_cap ? m->dso_hash_cap * 2 : TABLE_MIN;
-		uint32_t *h = fp_xcalloc(cap, sizeof *h);
-		for (size_t i = 0; i < m->ndsos; i++) {
-			size_t s = fp_hash_bytes(m->dsos[i]->name, m->dsos[i]->name_len) & (cap - 1);
-			while (h[s])
-				s = (s + 1) & (cap - 1);
-			h[s] = (uint32_t)i + 1;
-		}
-		free(m->dso_hash);
-		m->dso_hash = h;
-		m->dso_hash_cap = cap;
-	}
-	size_t s = fp_hash_bytes(name, n) & (m->dso_hash_cap - 1);
-	while (m->dso_hash[s]) {
-		struct pd_dso *d = m->dsos[m->dso_hash[s] - 1];
+	uint64_t h = fp_hash_bytes(name, n);
+	size_t pos = 0;
+
+	/* a multi-map: dsos whose names hash alike are told apart here */
+	for (uint32_t i = fp_map_first(&m->by_name, h, 0, &pos); i != FP_MAP_NONE;
+	     i = fp_map_next(&m->by_name, &pos)) {
+		struct pd_dso *d = m->dsos[i];
 		if (d->name_len == n && memcmp(d->name, name, n) == 0)
 			return d;
-		s = (s + 1) & (m->dso_hash_cap - 1);
 	}
 	struct pd_dso *d = pd_dso_new(name, n, type);
 	d->kind = fp_perf_dso_kind(name, n);
@@ -102,9 +87,9 @@ static struct pd_dso *find_dso(struct pd_machine *m, const char *name, size_t n,
 		m->dsos_cap = m->dsos_cap ? m->dsos_cap * 2 : TABLE_MIN;
 		m->dsos = fp_xrealloc(m->dsos, m->dsos_cap * sizeof *m->dsos);
 	}
+	fp_map_add(&m->by_name, h, 0, (uint32_t)m->ndsos);
 	m->dsos[m->ndsos++] = d;
 	d->id = (uint32_t)m->ndsos;
-	m->dso_hash[s] = d->id;
 	m->st.dsos++;
 	return d;
 }
@@ -126,57 +111,32 @@ void pd_machine_build_id(struct pd_machine *m, const char *file,
 
 static struct pd_proc *proc_get(struct pd_machine *m, int64_t pid, int create)
 {
-	if (create && m->nprocs * 2 >= m->procs_cap) {
-		size_t cap = m->procs_cap ? m->procs_cap * 2 : TABLE_MIN;
-		struct pd_proc **t = fp_xcalloc(cap, sizeof *t);
-		for (size_t i = 0; i < m->procs_cap; i++)
-			if (m->procs[i]) {
-				size_t s = slot_of((uint64_t)m->procs[i]->pid, cap);
-				while (t[s])
-					s = (s + 1) & (cap - 1);
-				t[s] = m->procs[i];
-			}
-		free(m->procs);
-		m->procs = t;
-		m->procs_cap = cap;
-	}
-	if (!m->procs_cap)
-		return NULL;
-	size_t s = slot_of((uint64_t)pid, m->procs_cap);
-	while (m->procs[s]) {
-		if (m->procs[s]->pid == pid)
-			return m->procs[s];
-		s = (s + 1) & (m->procs_cap - 1);
-	}
+	uint32_t i = fp_map_get(&m->by_pid, (uint64_t)pid, 0);
+
+	if (i != FP_MAP_NONE)
+		return m->procs[i];
 	if (!create)
 		return NULL;
+	m->procs = fp_xgrow(m->procs, &m->procs_cap, m->nprocs + 1, sizeof *m->procs, TABLE_MIN);
 	struct pd_proc *p = fp_xcalloc(1, sizeof *p);
 	p->pid = pid;
-	m->procs[s] = p;
-	m->nprocs++;
+	fp_map_add(&m->by_pid, (uint64_t)pid, 0, (uint32_t)m->nprocs);
+	m->procs[m->nprocs++] = p;
 	return p;
 }
 
+/* The slot of tid's thread in m->threads: its thread, or NULL where a new
+ * one goes (the slot is made then; valid until the next thread_slot). */
 static struct pd_thread **thread_slot(struct pd_machine *m, int64_t tid)
 {
-	if (m->nthreads * 2 >= m->threads_cap) {
-		size_t cap = m->threads_cap ? m->threads_cap * 2 : TABLE_MIN;
-		struct pd_thread **t = fp_xcalloc(cap, sizeof *t);
-		for (size_t i = 0; i < m->threads_cap; i++)
-			if (m->threads[i]) {
-				size_t s = slot_of((uint64_t)m->threads[i]->tid, cap);
-				while (t[s])
-					s = (s + 1) & (cap - 1);
-				t[s] = m->threads[i];
-			}
-		free(m->threads);
-		m->threads = t;
-		m->threads_cap = cap;
+	uint32_t i = fp_map_put(&m->by_tid, (uint64_t)tid, 0, (uint32_t)m->nthreads);
+
+	if (i == m->nthreads) {
+		m->threads = fp_xgrow(m->threads, &m->threads_cap, m->nthreads + 1,
+				      sizeof *m->threads, TABLE_MIN);
+		m->threads[m->nthreads++] = NULL;
 	}
-	size_t s = slot_of((uint64_t)tid, m->threads_cap);
-	while (m->threads[s] && m->threads[s]->tid != tid)
-		s = (s + 1) & (m->threads_cap - 1);
-	return &m->threads[s];
+	return &m->threads[i];
 }
 
 static void set_comm(struct pd_thread *t, const char *comm, size_t n)
@@ -221,7 +181,6 @@ struct pd_thread *pd_machine_thread(struct pd_machine *m, int64_t pid, int64_t t
 		t->proc = fp_xcalloc(1, sizeof *t->proc);	/* private until its pid is known */
 	t->proc->refs++;
 	*slot = t;
-	m->nthreads++;
 	m->st.threads++;
 	return t;
 }
@@ -407,12 +366,9 @@ const struct pd_map *pd_machine_map(const struct pd_proc *p, uint64_t addr)
 
 struct pd_thread *pd_machine_find_thread(struct pd_machine *m, int64_t tid)
 {
-	if (!m->threads_cap)
-		return NULL;
-	size_t s = slot_of((uint64_t)tid, m->threads_cap);
-	while (m->threads[s] && m->threads[s]->tid != tid)
-		s = (s + 1) & (m->threads_cap - 1);
-	return m->threads[s];
+	uint32_t i = fp_map_get(&m->by_tid, (uint64_t)tid, 0);
+
+	return i == FP_MAP_NONE ? NULL : m->threads[i];
 }
 
 
@@ -466,39 +422,14 @@ static uint32_t resolve(struct pd_machine *m, struct pd_dso *d, uint64_t rel)
 	return d->unknown_frame - 1;
 }
 
-static void grow_cache(struct pd_machine *m)
-{
-	size_t cap = m->cache_cap ? m->cache_cap * 2 : CACHE_MIN;
-	struct pd_cache_slot *c = fp_xcalloc(cap, sizeof *c);
-	for (size_t i = 0; i < m->cache_cap; i++) {
-		struct pd_cache_slot *o = &m->cache[i];
-		if (!o->dso)
-			continue;
-		size_t s = slot_of(o->addr ^ ((uint64_t)o->dso << 48), cap);
-		while (c[s].dso)
-			s = (s + 1) & (cap - 1);
-		c[s] = *o;
-	}
-	free(m->cache);
-	m->cache = c;
-	m->cache_cap = cap;
-}
-
 static uint32_t cached_frame(struct pd_machine *m, struct pd_dso *d, uint64_t rel)
 {
-	if (m->cache_used * 2 >= m->cache_cap)
-		grow_cache(m);
-	size_t s = slot_of(rel ^ ((uint64_t)d->id << 48), m->cache_cap);
-	while (m->cache[s].dso) {
-		if (m->cache[s].addr == rel && m->cache[s].dso == d->id)
-			return m->cache[s].frame;
-		s = (s + 1) & (m->cache_cap - 1);
+	uint32_t f = fp_map_get(&m->frame_of, rel, d->id);
+
+	if (f == FP_MAP_NONE) {
+		f = resolve(m, d, rel);
+		fp_map_add(&m->frame_of, rel, d->id, f);
 	}
-	uint32_t f = resolve(m, d, rel);
-	m->cache[s].addr = rel;
-	m->cache[s].dso = d->id;
-	m->cache[s].frame = f;
-	m->cache_used++;
 	return f;
 }
 
@@ -538,7 +469,7 @@ void pd_machine_init(struct pd_machine *m)
 
 void pd_machine_free(struct pd_machine *m)
 {
-	for (size_t i = 0; i < m->threads_cap; i++) {
+	for (size_t i = 0; i < m->nthreads; i++) {
 		struct pd_thread *t = m->threads[i];
 		if (!t)
 			continue;
@@ -549,14 +480,16 @@ void pd_machine_free(struct pd_machine *m)
 		free(t->comm);
 		free(t);
 	}
-	for (size_t i = 0; i < m->procs_cap; i++)
-		if (m->procs[i]) {
-			free(m->procs[i]->maps);
-			free(m->procs[i]);
-		}
+	for (size_t i = 0; i < m->nprocs; i++) {
+		free(m->procs[i]->maps);
+		free(m->procs[i]);
+	}
 	for (size_t i = 0; i < m->ndsos; i++)
 		pd_dso_free(m->dsos[i]);
-	FP_FREE_ALL(m->threads, m->procs, m->dsos, m->dso_hash, m->bpf, m->frames, m->names,
-		    m->cache);
+	FP_FREE_ALL(m->threads, m->procs, m->dsos, m->bpf, m->frames, m->names);
+	fp_map_free(&m->by_tid);
+	fp_map_free(&m->by_pid);
+	fp_map_free(&m->by_name);
+	fp_map_free(&m->frame_of);
 	memset(m, 0, sizeof *m);
 }

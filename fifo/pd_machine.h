@@ -2,7 +2,7 @@
  * their comm, processes and their memory maps, the dsos, and the frame
  * (name + kind) of every sampled address.
  *
- * Frames are resolved once per (dso, address): a hash lookup for a hot
+ * Frames are resolved once per (dso, address): an fp_map lookup for a hot
  * address. Frame names and kinds follow fp-read's rules for perf script
  * text (fifo/fp_perfparse.h): the symbol as perf prints it, without the
  * offset; "[<dso basename>]" when the dso is known but not the symbol;
@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fp_map.h"
 #include "pd_symbols.h"
 
 struct pd_map {
@@ -51,23 +52,18 @@ struct pd_machine_stats {
 	uint64_t frames, unique_frames, unresolved, missing_dsos, dsos, threads;
 };
 
-struct pd_cache_slot {
-	uint64_t addr;
-	uint32_t dso;		/* dso index + 1; 0: empty slot */
-	uint32_t frame;
-};
-
 struct pd_bpf { uint64_t start, end; struct pd_dso *dso; };
 
 struct pd_machine {
-	struct pd_thread **threads;	/* open addressing by tid */
+	struct pd_thread **threads;	/* 0 .. nthreads-1, by_tid indexes them */
 	size_t threads_cap, nthreads;
-	struct pd_proc **procs;		/* open addressing by pid */
+	struct fp_map by_tid;
+	struct pd_proc **procs;		/* 0 .. nprocs-1, by_pid indexes them */
 	size_t procs_cap, nprocs;
-	struct pd_dso **dsos;		/* by index; dso_hash maps names */
+	struct fp_map by_pid;
+	struct pd_dso **dsos;		/* by index (id - 1) */
 	size_t ndsos, dsos_cap;
-	uint32_t *dso_hash;		/* index + 1 */
-	size_t dso_hash_cap;
+	struct fp_map by_name;		/* hash of a dso's name -> index */
 	struct pd_dso *kernel;
 	uint64_t kernel_start;		/* from the [kernel.kallsyms]_text map */
 	struct pd_bpf *bpf;
@@ -77,8 +73,7 @@ struct pd_machine {
 	size_t nframes, frames_cap;
 	char *names;
 	size_t names_len, names_cap;
-	struct pd_cache_slot *cache;
-	size_t cache_cap, cache_used;
+	struct fp_map frame_of;		/* (dso-relative address, dso id) -> frame */
 	uint32_t unknown_frame;		/* "[unknown]", kind x */
 	struct pd_machine_stats st;
 	/* called once per dso that cannot be read (optional) */
