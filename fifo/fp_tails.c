@@ -135,6 +135,8 @@ void fp_tailw_free(struct fp_tailw *w)
 {
 	fp_strtab_free(&w->keys);
 	fp_wmem_free(&w->scratch);
+	for (size_t i = 0; i < FP_TAILW_AHEAD + 1; i++)
+		fp_wmem_free(&w->held[i].rec);
 }
 
 void fp_tailw_ref(struct fp_wr out, const struct fp_sample *s, uint32_t id)
@@ -177,28 +179,95 @@ void fp_tailw_write(struct fp_tailw *w, struct fp_wr out, const struct fp_sample
 }
 
 #define SAMPLE_HEAD_FIELDS 5	/* time pid tid cpu period, before the tail */
+#define NO_TAB SIZE_MAX
 
-void fp_tailw_write_line(struct fp_tailw *w, struct fp_wr out, const char *rec, size_t len)
+/* The offset of the TAB before an S record's tail (rec without its LF),
+ * or NO_TAB when it has not that many fields. */
+static size_t tail_tab(const char *rec, size_t len)
 {
 	const char *end = rec + len, *p = len > 1 ? rec + 1 : NULL;	/* the TAB after the tag */
+
+	for (int i = 0; i < SAMPLE_HEAD_FIELDS && p && p + 1 < end; i++)
+		p = memchr(p + 1, '\t', (size_t)(end - p - 1));
+	return p ? (size_t)(p - rec) : NO_TAB;
+}
+
+/* The K record (a new tail) and the P record of the S record rec (without
+ * its LF), whose tail starts after the TAB at offset tab and hashes to h. */
+static void write_sample_line(struct fp_tailw *w, struct fp_wr out, const char *rec, size_t len,
+			      size_t tab, uint64_t h)
+{
+	const char *tail = tab == NO_TAB ? rec + len : rec + tab + 1;
+	size_t n = (size_t)(rec + len - tail);
+	uint32_t id = tab != NO_TAB ? fp_strtab_find_hashed(&w->keys, tail, n, h) : FP_STRTAB_NONE;
 	struct fp_sample s;
 	int added;
 
-	if (len && end[-1] == '\n')
-		end--;
-	for (int i = 0; i < SAMPLE_HEAD_FIELDS && p && p + 1 < end; i++)
-		p = memchr(p + 1, '\t', (size_t)(end - p - 1));
-	const char *tail = p ? p + 1 : end;
-	size_t n = (size_t)(end - tail);
-	uint32_t id = p ? fp_strtab_find(&w->keys, tail, n) : FP_STRTAB_NONE;
 	if (id == FP_STRTAB_NONE) {
-		if (!p || fp_sample_parse(rec, (size_t)(end - rec), &s) < 0) {
+		if (tab == NO_TAB || fp_sample_parse(rec, len, &s) < 0) {
 			/* not a well-formed S record: passed on as it is */
-			fp_write_line(out, rec, (size_t)(end - rec));
+			fp_write_line(out, rec, len);
 			return;
 		}
-		id = fp_tailw_intern(w, tail, n, &added);
+		id = fp_strtab_intern_hashed(&w->keys, tail, n, h, &added);
 		fp_write_tail_def(out, id, &s);
 	}
-	fp_write_tail_ref_head(out, rec + 2, (size_t)(p - rec - 2), id);
+	fp_write_tail_ref_head(out, rec + 2, tab - 2, id);
+}
+
+static uint64_t tail_hash(const char *rec, size_t len, size_t tab)
+{
+	return tab == NO_TAB ? 0 : fp_strtab_hash(rec + tab + 1, len - tab - 1);
+}
+
+void fp_tailw_defer(struct fp_tailw *w, int on)
+{
+	w->defer = on;
+}
+
+/* Writes the oldest held record. */
+static void write_held(struct fp_tailw *w, struct fp_wr out)
+{
+	struct fp_tailw_held *h = &w->held[w->first];
+
+	write_sample_line(w, out, h->rec.p, h->rec.len, h->tab, h->hash);
+	w->first = (w->first + 1) % (FP_TAILW_AHEAD + 1);
+	w->nheld--;
+}
+
+void fp_tailw_flush(struct fp_tailw *w, struct fp_wr out)
+{
+	while (w->nheld)
+		write_held(w, out);
+}
+
+void fp_tailw_write_line(struct fp_tailw *w, struct fp_wr out, const char *rec, size_t len)
+{
+	const size_t ring = FP_TAILW_AHEAD + 1;
+
+	if (len && rec[len - 1] == '\n')
+		len--;
+	if (!w->defer) {
+		size_t tab = tail_tab(rec, len);
+
+		write_sample_line(w, out, rec, len, tab, tail_hash(rec, len, tab));
+		return;
+	}
+	struct fp_tailw_held *h = &w->held[(w->first + w->nheld) % ring];
+	h->rec.len = 0;
+	fp_wmem_add(&h->rec, rec, len);
+	h->tab = tail_tab(h->rec.p, len);
+	h->hash = tail_hash(h->rec.p, len, h->tab);
+	if (h->tab != NO_TAB)
+		fp_strtab_prefetch_slot(&w->keys, h->hash);
+	w->nheld++;
+	/* the one before asked for its slot a record ago: now its string */
+	if (w->nheld >= 2) {
+		const struct fp_tailw_held *prev = &w->held[(w->first + w->nheld - 2) % ring];
+
+		if (prev->tab != NO_TAB)
+			fp_strtab_prefetch_string(&w->keys, prev->hash);
+	}
+	if (w->nheld > FP_TAILW_AHEAD)
+		write_held(w, out);
 }

@@ -83,13 +83,35 @@ enum fp_tails_role fp_tails_role_of(const char *program);
 
 /* ---- writers -------------------------------------------------------------- */
 
+/* A deferring writer holds this many S records back (see fp_tailw_defer). */
+#define FP_TAILW_AHEAD 2
+
+struct fp_tailw_held {
+	struct fp_wmem rec;	/* the S record, without its LF */
+	size_t tab;		/* offset of the TAB before its tail, or SIZE_MAX: none */
+	uint64_t hash;		/* of its tail */
+};
+
 struct fp_tailw {
 	struct fp_strtab keys;	/* the tails' keys; id = tail id */
 	struct fp_wmem scratch;	/* a tail whose fields are not contiguous */
+	int defer;		/* fp_tailw_write_line holds records back */
+	struct fp_tailw_held held[FP_TAILW_AHEAD + 1];	/* a ring */
+	size_t first, nheld;
 };
 
 void fp_tailw_init(struct fp_tailw *w);
 void fp_tailw_free(struct fp_tailw *w);
+/* A batch source (fp-read on a file) looks up a sample's tail among all
+ * the tails so far, a table larger than the cache: with defer on,
+ * fp_tailw_write_line writes each S record's K and P records
+ * FP_TAILW_AHEAD records later, having asked for its slot and then its
+ * string meanwhile, so the lookup finds them in the cache. The writer must
+ * call fp_tailw_flush before it writes anything else (and at the end), so
+ * the stream's order is the same as without. Off by default (a live
+ * source writes each sample at once). */
+void fp_tailw_defer(struct fp_tailw *w, int on);
+void fp_tailw_flush(struct fp_tailw *w, struct fp_wr out);
 /* The id of a tail key, *added = 1 if new (write its K record then). */
 static inline uint32_t fp_tailw_intern(struct fp_tailw *w, const char *key, size_t n,
 				       int *added)

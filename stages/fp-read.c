@@ -171,6 +171,14 @@ static void say(const struct reader *r, uint64_t lineno, const char *msg)
 	fwrite(buf, 1, (size_t)n, stderr);
 }
 
+/* The samples the stack-id writer still holds (fp_tailw_defer), out
+ * before any other record, so the stream keeps its order. */
+static void flush_tails(struct reader *r)
+{
+	if (r->stack_ids)
+		fp_tailw_flush(&r->tails, fp_out_wr(&r->pump.out));
+}
+
 /* W <stage> <file>:<line> <message> downstream, and the same on stderr
  * unless -q. */
 static void write_warning(struct reader *r, const char *msg)
@@ -178,6 +186,7 @@ static void write_warning(struct reader *r, const char *msg)
 	struct fp_pump *p = &r->pump;
 	char name[NAME_CAP];
 
+	flush_tails(r);
 	if (!r->quiet)
 		say(r, p->lineno, msg);
 	fp_write_warning(fp_out_wr(&p->out), p->stage, shown_name(r, name), p->lineno, msg);
@@ -276,6 +285,7 @@ static void header_event(struct reader *r, const char *line, size_t len)
 static void write_events(struct reader *r)
 {
 	r->events_written = 1;
+	flush_tails(r);
 	if (r->nevents)
 		fp_write_control(fp_out_wr(&r->pump.out), FP_EVENTS_VERB,
 				 (const char *const *)r->events, r->nevents);
@@ -316,8 +326,10 @@ static void on_record(void *ctx, const char *rec, size_t len)
 	n = len;
 	if (r->stack_ids && fp_record_tag(rec, &n) == FP_REC_SAMPLE)
 		fp_tailw_write_line(&r->tails, fp_out_wr(&r->pump.out), rec, len);
-	else
+	else {
+		flush_tails(r);
 		fp_out_write(&r->pump.out, rec, len);
+	}
 }
 
 static void on_problem(void *ctx, enum fp_perf_problem what, const char *line, size_t len)
@@ -418,6 +430,7 @@ static void write_stats(struct reader *r)
 	};
 	size_t n = sizeof stats / sizeof stats[0];
 
+	flush_tails(r);
 	/* live: the last key is dropped= (samples dropped not to block perf) */
 	stats[n - 1] = (struct fp_stat){ "dropped", r->dropped };
 	fp_write_info(fp_out_wr(o), r->pump.stage, stats, r->live ? n : n - 1);
@@ -440,6 +453,7 @@ static void report_drops(struct reader *r, int force)
 		return;
 	r->last_drop_report = now;
 	r->dropped_reported = r->dropped;
+	flush_tails(r);
 	snprintf(msg, sizeof msg, "dropped %llu samples (%llu in all): the chain fell "
 		 "behind the live source, which is never blocked",
 		 (unsigned long long)n, (unsigned long long)r->dropped);
@@ -456,6 +470,7 @@ static void on_idle(struct fp_pump *p)
 	struct reader *r = p->ctx;
 	ev_tstamp now = ev_now(p->loop);
 
+	flush_tails(r);		/* a pausing input: what it gave goes out now */
 	if (!r->live || p->out.len > r->live_buffer)
 		return;
 	report_drops(r, 0);
@@ -471,6 +486,7 @@ static void on_eof(struct fp_pump *p)
 	struct reader *r = p->ctx;
 
 	fp_perf_finish(&r->parser);
+	flush_tails(r);
 	if (r->progress_fd)
 		report_progress(r);
 	if (r->live)
@@ -689,6 +705,9 @@ static int read_input(struct reader *r, const struct options *o, int in_fd,
 	}
 	fp_perf_init(&r->parser, &perf_ops, r);
 	r->parser.srcline = o->srcline;
+	/* a batch: each sample's tail is looked up a little later, its slot
+	 * and string asked for meanwhile (a live source writes at once) */
+	fp_tailw_defer(&r->tails, !o->live);
 	fp_pump_init(&r->pump, EV_DEFAULT, in_fd, out_fd, &pump_ops, r,
 		     FP_PUMP_GZIP | FP_PUMP_MMAP | (o->live ? FP_PUMP_NEVER_BLOCK : 0));
 	r->pump.in_name = in_name;
