@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "fp_error.h"
+#include "fp_fmt.h"
 #include "fp_idle.h"
 #include "fp_io.h"
 #include "fp_opts.h"
@@ -87,8 +88,11 @@ struct recorder {
 	/* the source's own counts, from the last `I read` record */
 	uint64_t src_samples, src_dropped, src_lost;
 	struct fp_tails tails;	/* K definitions of the stack-id stream */
-	struct fp_wmem text;	/* a P sample's S record, for the batch */
+	uint8_t *tail_idle;	/* by K id: TAIL_IDLE_UNKNOWN, _NO, _YES */
+	size_t tail_idle_n;
 };
+
+enum { TAIL_IDLE_UNKNOWN, TAIL_IDLE_NO, TAIL_IDLE_YES };
 
 static void batch_append(struct recorder *r, const char *p, size_t n)
 {
@@ -232,25 +236,26 @@ static void note_read_stats(struct recorder *r, const char *line, size_t len)
 	fp_info_get(&info, "lost_events", &r->src_lost);
 }
 
-/* A valid sample into the current batch: its S record text (line, no LF). */
-static void record_sample(struct recorder *r, struct fp_pump *p, const struct fp_sample *s,
-			  const char *line, size_t len)
+/* Before a valid sample's text goes into the batch: a batch spans one
+ * interval of sample time (aligned: with the default 1 s, one heatmap
+ * column), however fast samples come; a late sample of an earlier
+ * interval joins the current batch (its min_ns says so), it does not cut
+ * it. */
+static void sample_begin(struct recorder *r, struct fp_pump *p, const struct fp_sample *s)
 {
-	/* a batch spans one interval of sample time (aligned: with the
-	 * default 1 s, one heatmap column), however fast samples come; a
-	 * late sample of an earlier interval joins the current batch (its
-	 * min_ns says so), it does not cut it */
 	if (r->b_samples && s->time_ns / r->interval_ns > r->b_first / r->interval_ns)
 		flush_batch(r);
 	if (!r->b_samples) {
 		r->b_first = s->time_ns;
 		r->b_started = ev_now(p->loop);
 	}
-	batch_append(r, line, len);
-	batch_append(r, "\n", 1);
+}
+
+/* After it (its LF included): the batch's counts and span. */
+static void sample_end(struct recorder *r, const struct fp_sample *s, int idle)
+{
 	r->b_samples++;
-	if (fp_sample_is_idle(s))
-		r->idle++;
+	r->idle += idle != 0;
 	if (s->time_ns < r->b_min)
 		r->b_min = s->time_ns;
 	if (s->time_ns > r->b_max)
@@ -259,19 +264,79 @@ static void record_sample(struct recorder *r, struct fp_pump *p, const struct fp
 		flush_batch(r);
 }
 
+/* A valid S record into the current batch (line: its text, no LF). */
+static void record_sample(struct recorder *r, struct fp_pump *p, const struct fp_sample *s,
+			  const char *line, size_t len)
+{
+	sample_begin(r, p, s);
+	batch_append(r, line, len);
+	batch_append(r, "\n", 1);
+	sample_end(r, s, fp_sample_is_idle(s));
+}
+
+/* Whether the samples of tail id are idle (fifo/fp_idle.h): the rule
+ * reads only the tail, so it runs once per K definition. */
+static int tail_is_idle(struct recorder *r, uint32_t id, const struct fp_sample *s)
+{
+	if (id >= r->tail_idle_n) {
+		size_t n = r->tail_idle_n ? r->tail_idle_n : MEMBERS_INITIAL;
+		while (n <= id)
+			n *= 2;
+		r->tail_idle = fp_xrealloc(r->tail_idle, n);
+		memset(r->tail_idle + r->tail_idle_n, TAIL_IDLE_UNKNOWN, n - r->tail_idle_n);
+		r->tail_idle_n = n;
+	}
+	if (r->tail_idle[id] == TAIL_IDLE_UNKNOWN)
+		r->tail_idle[id] = fp_sample_is_idle(s) ? TAIL_IDLE_YES : TAIL_IDLE_NO;
+	return r->tail_idle[id] == TAIL_IDLE_YES;
+}
+
+/* "S TAB time TAB pid TAB tid TAB cpu TAB period TAB" of a P record's
+ * numbers, ending at end, in the decimal every writer writes
+ * (fifo/fp_fmt.h); returns its start. */
+static char *s_head(char *end, const struct fp_tail_ref *ref)
+{
+	*--end = '\t';
+	end = fp_fmt_u64(end, ref->period);
+	*--end = '\t';
+	end = fp_fmt_i64(end, ref->cpu);
+	*--end = '\t';
+	end = fp_fmt_i64(end, ref->tid);
+	*--end = '\t';
+	end = fp_fmt_i64(end, ref->pid);
+	*--end = '\t';
+	end = fp_fmt_u64(end, ref->time_ns);
+	*--end = '\t';
+	*--end = 'S';
+	return end;
+}
+
+/* "S", five numbers and six TABs */
+#define S_HEAD_MAX (1 + 2 * FP_FMT_U64_MAX + 3 * FP_FMT_I64_MAX + 6)
+
 /* The stack-id stream (fifo/PROTOCOL.md): K and P go on unchanged; a P
- * is recorded as the S record it stands for, so a recording is always
- * S records. Bad K/P records are the next stages' to report. */
+ * is recorded as the S record it stands for ("S head tail-of-id"), so a
+ * recording is always S records: the head from the P record's numbers,
+ * the tail the K definition's text as it came (event, comm, kinds,
+ * stack: contiguous in fp_tails), copied once, into the batch. Bad K/P
+ * records are the next stages' to report. */
 static void record_tail_sample(struct recorder *r, struct fp_pump *p, const char *line,
 			       size_t len)
 {
+	struct fp_tail_ref ref;
 	struct fp_sample s;
+	char head[S_HEAD_MAX], *end = head + sizeof head;
 
-	if (fp_tails_sample_line(&r->tails, line, len, &s, NULL) != FP_TAILS_OK)
+	if (fp_tail_ref_parse(line, len, &ref) < 0 ||
+	    fp_tails_sample(&r->tails, &ref, &s) != FP_TAILS_OK)
 		return;
-	r->text.len = 0;
-	fp_write_sample(fp_wmem_wr(&r->text), &s);
-	record_sample(r, p, &s, r->text.p, r->text.len - 1);	/* without its LF */
+	const char *h = s_head(end, &ref);
+
+	sample_begin(r, p, &s);
+	batch_append(r, h, (size_t)(end - h));
+	batch_append(r, s.event.p, (size_t)(s.stack.p + s.stack.n - s.event.p));
+	batch_append(r, "\n", 1);
+	sample_end(r, &s, tail_is_idle(r, ref.id, &s));
 }
 
 static void on_line(struct fp_pump *p, char *line, size_t len)
@@ -295,7 +360,11 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 	} else if (tag == FP_REC_SAMPLE && fp_sample_parse(line, len, &s) == 0) {
 		record_sample(r, p, &s, line, len);
 	} else if (tag == FP_REC_TAIL) {
-		(void)fp_tails_define_line(&r->tails, line, len, NULL);
+		uint32_t id;
+
+		if (fp_tails_define_line(&r->tails, line, len, &id) == FP_TAILS_OK &&
+		    id < r->tail_idle_n)
+			r->tail_idle[id] = TAIL_IDLE_UNKNOWN;	/* a new definition */
 	} else if (tag == FP_REC_TAIL_SAMPLE) {
 		record_tail_sample(r, p, line, len);
 	}
@@ -484,7 +553,7 @@ int main(int argc, char **argv)
 	fp_tails_init(&r.tails);
 	rc = fp_pump_run(&p);
 	fp_tails_free(&r.tails);
-	fp_wmem_free(&r.text);
+	free(r.tail_idle);
 	close(r.fd);
 	free(r.batch);
 	free(r.kept);
