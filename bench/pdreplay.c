@@ -6,8 +6,9 @@
  *
  * FILE is perf's pipe format (`perf inject -i perf.data -o - > FILE`).
  * LOOPS (default 1) replays the samples that many times, each pass
- * time-shifted by the capture's span (plus one sample interval) so the
- * times keep rising, for a steady state longer than the capture: after
+ * time-shifted by the capture's span (its latest sample time minus its
+ * earliest, plus one sample interval) so each pass begins after every
+ * sample of the one before, for a steady state longer than the capture: after
  * the first pass only the samples and the FINISHED_ROUND records go out
  * again (the mmaps, comms and attrs are known by then).
  * The header and every record that is not a sample go out as they come;
@@ -102,7 +103,8 @@ struct replay {
 	uint64_t samples;
 	size_t tat;		/* the sample time's offset, NO_TIME if none */
 	uint64_t shift;		/* ns added to this pass's sample times */
-	uint64_t last_ns;	/* the last sample time seen (unshifted) */
+	uint64_t min_ns, max_ns;	/* the first pass's sample times (perf's
+				 * order is by time only within a round) */
 	unsigned char *out;	/* a later pass's records, time-shifted */
 	size_t out_n, out_cap;
 };
@@ -167,8 +169,15 @@ static void pass(struct replay *r, int again)
 		}
 		if (type != RECORD_SAMPLE)
 			continue;
-		if (!again && r->tat < size)
-			memcpy(&r->last_ns, rec + r->tat, 8);
+		if (!again && r->tat < size) {
+			uint64_t t;
+
+			memcpy(&t, rec + r->tat, 8);
+			if (t < r->min_ns)
+				r->min_ns = t;
+			if (t > r->max_ns)
+				r->max_ns = t;
+		}
 		r->samples++;
 		/* the samples due by the next tick go out with it */
 		if (r->start + (double)r->samples / r->rate < r->next)
@@ -195,25 +204,6 @@ static void pass(struct replay *r, int again)
 	}
 }
 
-/* the first sample's time (unshifted), 0 if none */
-static uint64_t first_ns(const struct replay *r)
-{
-	size_t pos = PIPE_HEADER_BYTES;
-	uint64_t t = 0;
-
-	uint32_t type;
-	uint16_t size;
-
-	while (record_at(r, pos, &type, &size)) {
-		if (type == RECORD_SAMPLE && r->tat < size) {
-			memcpy(&t, r->d + pos + r->tat, 8);
-			break;
-		}
-		pos += size;
-	}
-	return t;
-}
-
 #define OUT_BYTES (1 << 20)	/* a later pass's buffer between ticks */
 
 int main(int argc, char **argv)
@@ -223,7 +213,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	struct replay r = { .rate = atof(argv[1]), .tick = atof(argv[2]) / 1000.0,
-			    .tat = (size_t)-2 };
+			    .tat = (size_t)-2, .min_ns = UINT64_MAX };
 	long loops = argc == 5 ? atol(argv[4]) : 1;
 	unsigned char *d = slurp(argv[3], &r.len);
 
@@ -247,7 +237,10 @@ int main(int argc, char **argv)
 	}
 	if (loops > 1 && !(r.out = malloc(r.out_cap = OUT_BYTES)))
 		return 1;
-	uint64_t span = r.last_ns - first_ns(&r) + (uint64_t)(NS_PER_S / r.rate);
+	/* the whole span, not last minus first in file order: a pass must
+	 * begin after every sample of the one before */
+	uint64_t span = (r.max_ns >= r.min_ns ? r.max_ns - r.min_ns : 0) +
+			(uint64_t)(NS_PER_S / r.rate);
 	for (long k = 1; k < loops; k++) {
 		r.shift = span * (uint64_t)k;
 		pass(&r, 1);

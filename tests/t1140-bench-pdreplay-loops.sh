@@ -28,8 +28,12 @@ test_expect_success 'LOOPS passes: LOOPS times the samples, the same stacks, LOO
 	test_cmp want.fold got.fold
 '
 
-test_expect_success 'LOOPS passes: sample times never go back (each pass shifted by the span)' '
-	awk -F "\t" "\$1 == \"S\" { if (\$2 < p) bad++; p = \$2 } END { exit bad > 0 }" loop.s &&
+# the samples perf wrote out of time order (beyond its rounds: fp-perfdata
+# delivers them late, as perf does) in a file
+backward() { awk -F "\t" "\$1 == \"S\" { if (\$2 < p) bad++; p = \$2 } END { print bad + 0 }" "$1"; }
+
+test_expect_success 'LOOPS passes: sample times go back only where the capture'"'"'s own do (each pass after the one before)' '
+	test "$(backward loop.s)" -le $(( LOOPS * $(backward one.s) )) &&
 	first=$(awk -F "\t" "\$1 == \"S\" { print \$2; exit }" one.s) &&
 	last=$(awk -F "\t" "\$1 == \"S\" { t = \$2 } END { print t }" one.s) &&
 	lastloop=$(awk -F "\t" "\$1 == \"S\" { t = \$2 } END { print t }" loop.s) &&
