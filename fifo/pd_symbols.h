@@ -78,6 +78,7 @@ struct pd_dso {
 	size_t nsegs;
 	char **arena;		/* name blocks */
 	size_t narena;
+	char *text;		/* kallsyms: its text, which the names point into */
 	char *missing_why;	/* why the file could not be read, or NULL */
 	char *path;		/* ELF: the file its symbols were read from (the
 				 * recorded path or the build-id cache), or NULL */
