@@ -57,6 +57,7 @@
 #include "fp_opts.h"
 #include "fp_record.h"
 #include "fp_tails.h"
+#include "fp_warnings.h"
 #include "pd_inline.h"
 #include "pd_machine.h"
 #include "pd_read.h"
@@ -74,12 +75,10 @@
  * unwinder), and with --inline the inlined frames of each address. */
 #define MAX_FRAMES 1024
 /* Warnings of one kind shown before the rest are only counted. */
-#define WARNINGS_SHOWN 10
 #define MSG_MAX 512
 #define STACK_CAP_MIN 4096
 /* Live mode: seconds between two drop reports and two I records; the
  * --live-buffer range (fp-read --live's). */
-#define DROP_REPORT_INTERVAL 1.0
 #define STATS_INTERVAL 1.0
 #define LIVE_BUFFER_MIN 4096
 #define LIVE_BUFFER_MAX FP_OUT_HIGH
@@ -115,10 +114,11 @@ struct perfdata {
 	int quiet, fatal;
 	int live;			/* --live: drop samples rather than block */
 	size_t live_buffer;
-	uint64_t live_dropped, live_reported;
-	double last_drop_report, last_stats;
+	struct fp_drops drops;		/* --live: samples dropped */
+	double last_stats;
 	uint64_t stats_samples;
-	uint64_t warnings[WARN_KINDS];
+	struct fp_warnings warnings;	/* by warn_kind */
+	const char *warn_where;		/* of the warning being said */
 	uint64_t dropped_samples;
 	uint64_t frames_out;		/* frames in the written samples */
 	uint64_t corrupt_chains;	/* callchains discarded as perf does */
@@ -154,23 +154,25 @@ static void on_signal(int sig)
 static void warn(struct perfdata *pd, enum warn_kind kind, const char *where,
 		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+static void say_warning(void *ctx, const char *msg)
+{
+	struct perfdata *pd = ctx;
+
+	if (!pd->quiet)
+		fprintf(stderr, "%s: %s: %s\n", fp_prog(), pd->warn_where, msg);
+	fp_write_warning_at(fp_out_wr(&pd->out), pd->stage, pd->warn_where, msg);
+}
+
+/* Rate-limited per kind (fifo/fp_warnings.h). */
 static void warn(struct perfdata *pd, enum warn_kind kind, const char *where,
 		 const char *fmt, ...)
 {
-	char msg[MSG_MAX];
 	va_list ap;
 
-	if (pd->warnings[kind]++ >= WARNINGS_SHOWN)
-		return;
+	pd->warn_where = where;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	fp_warnings_vsay(&pd->warnings, kind, fmt, ap);
 	va_end(ap);
-	for (char *c = msg; *c; c++)
-		if (*c == '\t' || *c == '\n' || *c == '\r')
-			*c = ' ';
-	if (!pd->quiet)
-		fprintf(stderr, "%s: %s: %s\n", fp_prog(), where, msg);
-	fp_write_warning_at(fp_out_wr(&pd->out), pd->stage, where, msg);
 }
 
 /* ---- samples ------------------------------------------------------------- */
@@ -269,10 +271,10 @@ static void write_sample(struct perfdata *pd, const struct pd_sample *s)
 	if (pd->live) {
 		/* the chain is behind: drop the sample, never block perf */
 		if (pd->out.len > pd->live_buffer) {
-			pd->live_dropped++;
+			pd->drops.dropped++;
 			return;
 		}
-		if (pd->live_dropped != pd->live_reported)
+		if (pd->drops.dropped != pd->drops.reported)
 			report_drops(pd, 0);
 	}
 	struct pd_thread *t = pd_machine_thread(&pd->mach, s->pid, s->tid);
@@ -469,7 +471,7 @@ static void write_info(struct perfdata *pd)
 	const struct pd_unwind_stats *uw = pd->unwind ? pd_unwind_stats(pd->unwind) : NULL;
 	const struct fp_stat stats[] = {
 		{ "records", st->records },
-		{ "samples", st->samples - pd->dropped_samples - pd->live_dropped },
+		{ "samples", st->samples - pd->dropped_samples - pd->drops.dropped },
 		{ "frames", pd->frames_out },
 		{ "unique_frames", ms->unique_frames },
 		{ "unresolved", ms->unresolved },
@@ -489,33 +491,18 @@ static void write_info(struct perfdata *pd)
 		{ "unwind_incomplete", uw ? uw->incomplete : 0 },
 		{ "truncated", st->truncated },
 		{ "bytes", st->bytes },
-		{ "dropped", pd->live_dropped },	/* --live: never blocking perf */
+		{ "dropped", pd->drops.dropped },	/* --live: never blocking perf */
 	};
 	fp_write_info(pd->wr, pd->stage, stats,
 		      sizeof stats / sizeof stats[0] - (pd->live ? 0 : 1));
 }
 
 /* Live: W, `I STAGE dropped=N` and a stderr line for the samples dropped
- * since the last report, at most once per DROP_REPORT_INTERVAL (fp-read
+ * since the last report, at most once per FP_DROP_REPORT_INTERVAL (fp-read
  * --live does the same). */
 static void report_drops(struct perfdata *pd, int force)
 {
-	uint64_t n = pd->live_dropped - pd->live_reported;
-	double now = now_s();
-	char msg[MSG_MAX];
-
-	if (!n || (!force && now - pd->last_drop_report < DROP_REPORT_INTERVAL))
-		return;
-	pd->last_drop_report = now;
-	pd->live_reported = pd->live_dropped;
-	snprintf(msg, sizeof msg, "dropped %llu samples (%llu in all): the chain fell "
-		 "behind the live source, which is never blocked", (unsigned long long)n,
-		 (unsigned long long)pd->live_dropped);
-	if (!pd->quiet)
-		fp_warn("%s: %s", pd->in_name, msg);
-	fp_write_warning_at(pd->wr, pd->stage, NULL, msg);
-	const struct fp_stat d = { "dropped", pd->live_dropped };
-	fp_write_info(pd->wr, pd->stage, &d, 1);
+	fp_drops_report(&pd->drops, now_s(), force, pd->wr, pd->stage, pd->in_name, pd->quiet);
 }
 
 /* Live, between reads: drop reports, and the I record about once per
@@ -537,14 +524,8 @@ static void write_stats(struct perfdata *pd)
 {
 	if (pd->live)
 		report_drops(pd, 1);
-	for (int k = 0; k < WARN_KINDS; k++)
-		if (pd->warnings[k] > WARNINGS_SHOWN) {
-			uint64_t n = pd->warnings[k];
-			pd->warnings[k] = 0;	/* let this one through */
-			warn(pd, k, pd->in_name, "%llu more '%s' warnings not shown (%llu in all)",
-			     (unsigned long long)(n - WARNINGS_SHOWN), warn_kind_name[k],
-			     (unsigned long long)n);
-		}
+	pd->warn_where = pd->in_name;
+	fp_warnings_end(&pd->warnings);	/* per kind: how many were not shown */
 	write_info(pd);
 }
 
@@ -595,6 +576,7 @@ int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_
 	struct stat st;
 
 	memset(&pd, 0, sizeof pd);
+	fp_warnings_init(&pd.warnings, warn_kind_name, WARN_KINDS, say_warning, &pd);
 	pd.stage = o->stage;
 	pd.in_name = in_name;
 	pd.quiet = o->quiet;

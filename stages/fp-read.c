@@ -33,7 +33,7 @@
  * (FP_PUMP_NEVER_BLOCK). While more than --live-buffer bytes (default
  * FP_OUT_HIGH) wait for the next stage, whole samples are dropped and
  * counted instead of written.
- * When the output has room again (at most once per DROP_REPORT_INTERVAL)
+ * When the output has room again (at most once per FP_DROP_REPORT_INTERVAL)
  * a `W read - dropped N samples ...` record, an `I read dropped=N` record
  * (N counts every drop so far) and a line on stderr report them. In live
  * mode the full I record (with dropped=N added) is also written about once
@@ -41,7 +41,7 @@
  *
  * Bad input: a line that is not perf script is counted, reported in a W
  * record and on stderr as `fp-read: FILE:LINE: ...` with non-printable
- * bytes escaped as \xHH (the first WARNINGS_SHOWN of each kind, then a
+ * bytes escaped as \xHH (the first FP_WARNINGS_SHOWN of each kind, then a
  * total per kind at end of input), and the
  * sample it interrupts is ended. If no sample was found and bad lines were
  * (the input is not perf script at all), fp-read stops and exits 1 naming
@@ -77,6 +77,7 @@
 #include "fp_quote.h"
 #include "fp_record.h"
 #include "fp_tails.h"
+#include "fp_warnings.h"
 #include "fp_recording.h"
 
 #define USAGE "usage: fp-read [--name NAME] [--live] [--live-buffer BYTES] [--time START,END] [--index] [--srcline] [--stack-ids] [-q] [FILE]"
@@ -84,7 +85,6 @@
 #define DEFAULT_STAGE_NAME "read"
 /* Warnings of one kind (W records and stderr lines) shown before the rest
  * of that kind are only counted; the count is reported at end of input. */
-#define WARNINGS_SHOWN 10
 /* Bad lines with no sample yet after which the input is taken for
  * something that is not perf script, and reading stops. */
 #define BAD_LINES_BEFORE_GIVING_UP 10
@@ -110,7 +110,6 @@ static const char *const warn_kind_name[WARN_KINDS] = {
 };
 /* Live mode: seconds between two drop reports, and between two live
  * I records (both keep the stream and stderr quiet under sustained load). */
-#define DROP_REPORT_INTERVAL 1.0
 #define STATS_INTERVAL 1.0
 /* --live-buffer range: at least a few records, at most what fp_out lets
  * a stage hold without blocking. */
@@ -130,11 +129,10 @@ struct reader {
 	int quiet;
 	int live;			/* --live: drop samples rather than block */
 	size_t live_buffer;		/* drop while more than this is waiting */
-	uint64_t dropped;		/* live: samples dropped, in all */
-	uint64_t dropped_reported;	/* ... as of the last report */
-	ev_tstamp last_drop_report, last_stats;
+	struct fp_drops drops;		/* live: samples dropped */
+	ev_tstamp last_stats;
 	uint64_t stats_samples;		/* samples as of the last live I record */
-	uint64_t warnings[WARN_KINDS];	/* seen, shown or not */
+	struct fp_warnings warnings;	/* by warn_kind */
 	int not_perf;			/* gave up: the input is not perf script */
 	char first_bad[EXCERPT_CAP];	/* quoted excerpt of the first bad line */
 	int progress_fd;		/* the runner's progress socket, or 0: none */
@@ -192,40 +190,23 @@ static void write_warning(struct reader *r, const char *msg)
 	fp_write_warning(fp_out_wr(&p->out), p->stage, shown_name(r, name), p->lineno, msg);
 }
 
-/* Rate-limited per kind: after WARNINGS_SHOWN only counted. */
+static void say_warning(void *ctx, const char *msg)
+{
+	write_warning(ctx, msg);
+}
+
+/* Rate-limited per kind (fifo/fp_warnings.h): after FP_WARNINGS_SHOWN
+ * only counted. */
 static void reader_warn(struct reader *r, enum warn_kind kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 static void reader_warn(struct reader *r, enum warn_kind kind, const char *fmt, ...)
 {
-	char msg[MSG_MAX];
 	va_list ap;
 
-	if (r->warnings[kind]++ >= WARNINGS_SHOWN)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	fp_warnings_vsay(&r->warnings, kind, fmt, ap);
 	va_end(ap);
-	for (char *c = msg; *c; c++)	/* W fields never hold TAB or LF */
-		if (*c == '\t' || *c == '\n' || *c == '\r')
-			*c = ' ';
-	write_warning(r, msg);
-}
-
-/* End of input: one line per kind that had warnings not shown. */
-static void report_hidden_warnings(struct reader *r)
-{
-	for (int k = 0; k < WARN_KINDS; k++) {
-		char msg[MSG_MAX];
-
-		if (r->warnings[k] <= WARNINGS_SHOWN)
-			continue;
-		snprintf(msg, sizeof msg, "%llu more '%s' warnings not shown "
-			 "(%llu in all)",
-			 (unsigned long long)(r->warnings[k] - WARNINGS_SHOWN),
-			 warn_kind_name[k], (unsigned long long)r->warnings[k]);
-		write_warning(r, msg);
-	}
 }
 
 /* ---- parser callbacks -------------------------------------------------- */
@@ -317,10 +298,10 @@ static void on_record(void *ctx, const char *rec, size_t len)
 	if (r->live) {
 		/* Downstream is behind: drop the whole sample, never block. */
 		if (r->pump.out.len > r->live_buffer) {
-			r->dropped++;
+			r->drops.dropped++;
 			return;
 		}
-		if (r->dropped != r->dropped_reported)
+		if (r->drops.dropped != r->drops.reported)
 			report_drops(r, 0);
 	}
 	n = len;
@@ -411,7 +392,7 @@ static void on_too_long(struct fp_pump *p, uint64_t lineno)
 
 static void write_stats(struct reader *r)
 {
-	uint64_t samples_out = r->parser.st.samples - (r->live ? r->dropped : 0) - r->outside;
+	uint64_t samples_out = r->parser.st.samples - (r->live ? r->drops.dropped : 0) - r->outside;
 	const struct fp_perf_stats *st = &r->parser.st;
 	struct fp_out *o = &r->pump.out;
 	struct fp_stat stats[] = {
@@ -432,35 +413,24 @@ static void write_stats(struct reader *r)
 
 	flush_tails(r);
 	/* live: the last key is dropped= (samples dropped not to block perf) */
-	stats[n - 1] = (struct fp_stat){ "dropped", r->dropped };
+	stats[n - 1] = (struct fp_stat){ "dropped", r->drops.dropped };
 	fp_write_info(fp_out_wr(o), r->pump.stage, stats, r->live ? n : n - 1);
 }
 
 /* Live mode: W record, `I read dropped=N` and a stderr line for the
  * samples dropped since the last report. Not more than once per
- * DROP_REPORT_INTERVAL unless forced (end of input). The records are small
+ * FP_DROP_REPORT_INTERVAL unless forced (end of input). The records are small
  * and only written when the output has room again, so they are never lost
  * to the same congestion they report. */
 static void report_drops(struct reader *r, int force)
 {
 	struct fp_pump *p = &r->pump;
-	struct fp_out *o = &p->out;
-	uint64_t n = r->dropped - r->dropped_reported;
 	ev_tstamp now = ev_now(p->loop);
-	char msg[MSG_MAX];
 
-	if (!n || (!force && now - r->last_drop_report < DROP_REPORT_INTERVAL))
+	if (!fp_drops_due(&r->drops, now, force))
 		return;
-	r->last_drop_report = now;
-	r->dropped_reported = r->dropped;
 	flush_tails(r);
-	snprintf(msg, sizeof msg, "dropped %llu samples (%llu in all): the chain fell "
-		 "behind the live source, which is never blocked",
-		 (unsigned long long)n, (unsigned long long)r->dropped);
-	if (!r->quiet)
-		fp_warn("%s: %s", p->in_name, msg);
-	fp_write_warning(fp_out_wr(o), p->stage, NULL, 0, msg);
-	fp_write_info(fp_out_wr(o), p->stage, &(struct fp_stat){ "dropped", r->dropped }, 1);
+	fp_drops_report(&r->drops, now, force, fp_out_wr(&p->out), p->stage, p->in_name, r->quiet);
 }
 
 /* Live mode, input idle for now: catch up on drop reports, and publish the
@@ -491,7 +461,7 @@ static void on_eof(struct fp_pump *p)
 		report_progress(r);
 	if (r->live)
 		report_drops(r, 1);
-	report_hidden_warnings(r);
+	fp_warnings_end(&r->warnings);	/* per kind: how many were not shown */
 	write_stats(r);
 }
 
@@ -690,6 +660,7 @@ static int read_input(struct reader *r, const struct options *o, int in_fd,
 		      int out_fd, const char *in_name)
 {
 	memset(r, 0, sizeof *r);
+	fp_warnings_init(&r->warnings, warn_kind_name, WARN_KINDS, say_warning, r);
 	r->quiet = o->quiet;
 	r->live = o->live;
 	r->live_buffer = o->live_buffer;
