@@ -20,6 +20,9 @@
 #define TEXT_MAX ((size_t)256 << 20)
 #define NO_STACK UINT32_MAX
 
+/* docs/fp-render.md promises it: the timeline's memory per sample */
+_Static_assert(sizeof(struct fp_tl_sample) == 32, "a kept sample is 32 bytes");
+
 void fp_timeline_init(struct fp_timeline *tl, size_t max_samples)
 {
 	memset(tl, 0, sizeof *tl);
