@@ -5,6 +5,10 @@
 #	pd_record OUT PERF-ARGS...   perf record -o OUT PERF-ARGS (quietly)
 #	pd_record_dwarf OUT CMD...   pd_record OUT with $PD_DWARF (--call-graph
 #	                             dwarf at 499 Hz) of CMD
+#	pd_record_system OUT CPU_MS WALL_MS [HZ]
+#	                             a system-wide -g capture (-F HZ, default 999)
+#	                             while $BUSY spins CPU_MS ms of CPU within
+#	                             at most WALL_MS ms (its times in ./times)
 #	pd_c_program FILE CALL       FILE (C): <time.h>, a volatile sink, the
 #	                             functions on stdin, and a main that runs
 #	                             CALL for a second or two
@@ -67,6 +71,10 @@ PD_DWARF="--call-graph dwarf -F 499"
 pd_record_dwarf() { # out cmd...
 	_out=$1; shift
 	pd_record "$_out" $PD_DWARF -- "$@"
+}
+
+pd_record_system() { # out cpu_ms wall_ms [hz]
+	pd_record "$1" -a -g -F "${4:-999}" -- "$BUSY" "$2" times "$3"
 }
 
 pd_build() { # source flags...

@@ -5,7 +5,7 @@ test_description='fp-perfdata on a system-wide -g capture made here agrees with 
 pd_need_perf
 
 test_expect_success 'system-wide frame-pointer callchains: same samples, seconds and stacks' '
-	pd_record sys.data -a -g -F 999 -- "$BUSY" 800 times 2000 &&
+	pd_record_system sys.data 800 2000 &&
 	pd_compare sys.data
 '
 

@@ -9,7 +9,7 @@ pd_need_perf
 # FINISHED_ROUND ordering), the earlier written first on equal times.
 
 test_expect_success 'every sample is not earlier than the one before it' '
-	pd_record sys.data -a -g -F 999 -- "$BUSY" 600 times 1500 &&
+	pd_record_system sys.data 600 1500 &&
 	fp-perfdata sys.data >s &&
 	grep -q "	late_events=0	" s &&
 	awk -F "\t" "\$1 == \"S\" { n++; if (\$2 < last) bad++; last = \$2 }
