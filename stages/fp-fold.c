@@ -70,6 +70,10 @@
 #define DEFAULT_INTERVAL_MS 1000
 #define MS_PER_SEC 1000.0
 #define TAIL_FOLD_MIN 1024
+/* --delta-snapshots: every FULL_EVERY-th snapshot is full all the same, so
+ * a reader that came late (a stage replaced or restarted with flamepipe
+ * ctl) has the whole table again within FULL_EVERY intervals */
+#define FULL_EVERY 20
 
 enum weight { WEIGHT_SAMPLES, WEIGHT_PERIOD };
 
@@ -158,6 +162,7 @@ struct fold_state {
 	uint32_t *dirty_ids;
 	size_t dirty_n, dirty_cap;
 	int full_sent;		/* a full snapshot since the last reset */
+	unsigned deltas_since_full;
 	ev_timer snapshot_timer;
 	/* I statistics */
 	uint64_t samples;	/* folded since the last reset */
@@ -418,12 +423,14 @@ static void write_snapshot_of(struct fold_state *st, int delta)
 	st->changed = 0;
 	clear_dirty(st);
 	st->full_sent |= !delta;
+	st->deltas_since_full = delta ? st->deltas_since_full + 1 : 0;
 }
 
 /* A snapshot while the input goes on (timer, C flush): a delta when it can. */
 static void write_snapshot(struct fold_state *st)
 {
-	write_snapshot_of(st, st->opt.delta && st->full_sent);
+	write_snapshot_of(st, st->opt.delta && st->full_sent &&
+			  st->deltas_since_full + 1 < FULL_EVERY);
 }
 
 static void write_plain(struct fold_state *st)

@@ -58,6 +58,17 @@ test_expect_success 'after C reset the next snapshot is full again (and holds on
 	test_cmp p2.F got.F
 '
 
+test_expect_success 'every 20th snapshot is full all the same (a late reader is whole again)' '
+	{ i=0; while [ $i -lt 25 ]; do
+		sed -n "$((i * 50 + 1)),$((i * 50 + 50))p" all.S && echo "C${T}flush"; i=$((i + 1))
+	done; } | fp-fold --delta-snapshots | grep "^C${T}begin" | cut -f3 >kinds25 &&
+	test "$(sed -n 1p kinds25)" = fold &&
+	test "$(sed -n 2,20p kinds25 | sort -u)" = fold-delta &&
+	test "$(sed -n 21p kinds25)" = fold &&
+	test "$(sed -n 22,25p kinds25 | sort -u)" = fold-delta &&
+	test "$(sed -n 26p kinds25)" = fold
+'
+
 test_expect_success 'fp-render applies the deltas: stacks.folded is the table a full snapshot gives' '
 	sed -n "1,/^C${T}end${T}fold-delta/p" delta.out >cut.stream &&
 	fp-render --outdir r <cut.stream 2>err &&
