@@ -42,10 +42,10 @@
 #include <string.h>
 
 #include <jansson.h>
-#include <zlib.h>
 
 #include "fp_error.h"
 #include "fp_opts.h"
+#include "fp_readall.h"
 #include "fp_record.h"
 
 #define USAGE "usage: fp-chrome [--comm NAME] [--max-mb N] [-q] [FILE]"
@@ -54,8 +54,6 @@
 #define DEFAULT_COMM "v8"
 #define DEFAULT_MAX_MB 256
 #define MAX_MB_LIMIT 4096
-#define BYTES_PER_MB (1024u * 1024u)
-#define READ_CHUNK (1u << 20)
 #define NS_PER_US 1000
 #define EXIT_PIPE 141
 #define MAX_PROFILES 4096		/* (pid, id) pairs in a trace */
@@ -101,39 +99,6 @@ static _Noreturn void bad(const struct chrome *c, const char *what)
 }
 
 /* ---- input ---------------------------------------------------------------- */
-
-static char *read_all(const char *path, size_t max, size_t *len, const char *name)
-{
-	gzFile gz = path ? gzopen(path, "rb") : gzdopen(0, "rb");
-	size_t cap = READ_CHUNK, n = 0;
-	char *buf;
-	int got;
-
-	if (!gz)
-		fp_die_sys(FP_EXIT_SYS, "open %s", name);
-	buf = fp_xmalloc(cap + 1);
-	while ((got = gzread(gz, buf + n, (unsigned)(cap - n))) > 0) {
-		n += (size_t)got;
-		if (n > max)
-			fp_die(FP_EXIT_DATA, "%s: larger than %zu MB (--max-mb): not read",
-			       name, max / BYTES_PER_MB);
-		if (n == cap) {
-			cap *= 2;
-			buf = fp_xrealloc(buf, cap + 1);
-		}
-	}
-	if (got < 0) {
-		int zerr;
-		const char *msg = gzerror(gz, &zerr);
-
-		if (zerr == Z_ERRNO)
-			fp_die_sys(FP_EXIT_SYS, "read %s", name);
-		fp_die(FP_EXIT_DATA, "%s: bad gzip data: %s", name, msg);
-	}
-	gzclose(gz);
-	*len = n;
-	return buf;
-}
 
 /* ---- nodes ------------------------------------------------------------------ */
 
@@ -557,7 +522,7 @@ int main(int argc, char **argv)
 	if (first < argc && strcmp(argv[first], "-"))
 		c.in_name = path = argv[first];
 	signal(SIGPIPE, SIG_IGN);
-	buf = read_all(path, (size_t)max_mb * BYTES_PER_MB, &len, c.in_name);
+	buf = fp_read_all(path, c.in_name, (size_t)max_mb * FP_BYTES_PER_MB, &len);
 	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
 	free(buf);
 	if (!root)

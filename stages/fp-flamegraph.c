@@ -24,27 +24,24 @@
  * written), 100 usage, 111 read or write error.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include <zlib.h>
 
 #include "diff.h"
 #include "flamegraph.h"
 #include "flameopts.h"
 #include "folded.h"
 #include "fp_error.h"
+#include "fp_readall.h"
 #include "sink.h"
 
 #define USAGE "usage: fp-flamegraph\n" FP_FLAME_USAGE \
 	"\n\t[--json] [FILE... | --diff A B | --elided A B]"
 
-#define READ_CHUNK (1u << 20)
 
 enum mode { MODE_PLAIN, MODE_DIFF, MODE_ELIDED };
 
@@ -53,48 +50,10 @@ struct input {
 	size_t n;
 };
 
-/* Reads a whole file (plain or gzip) into memory. "-" is stdin. */
-static char *read_file(const char *path, size_t *len)
-{
-	int fd = strcmp(path, "-") == 0 ? dup(0) : open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	size_t cap = READ_CHUNK, n = 0;
-	if (fd < 0)
-		fp_die_sys(FP_EXIT_SYS, "open '%s'", path);
-	/* A plain file's size is known: one exact buffer instead of doubling
-	 * (which peaks at old + new buffer during realloc). */
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-		cap = (size_t)st.st_size + READ_CHUNK;
-	gzFile gz = gzdopen(fd, "rb");
-	if (!gz)
-		fp_die_sys(FP_EXIT_SYS, "open '%s'", path);
-	char *buf = fp_xmalloc(cap);
-	for (;;) {
-		if (cap - n < READ_CHUNK) {
-			cap *= 2;
-			buf = fp_xrealloc(buf, cap);
-		}
-		int got = gzread(gz, buf + n, READ_CHUNK);
-		if (got < 0) {
-			int zerr;
-			const char *msg = gzerror(gz, &zerr);
-			if (zerr == Z_ERRNO)
-				fp_die_sys(FP_EXIT_SYS, "read '%s'", path);
-			fp_die(FP_EXIT_DATA, "read '%s': %s", path, msg);
-		}
-		if (got == 0)
-			break;
-		n += (size_t)got;
-	}
-	gzclose(gz);
-	*len = n;
-	return buf;
-}
-
 static void load(struct fp_folded *t, struct input *in, const char *path)
 {
 	size_t len;
-	char *buf = read_file(path, &len);
+	char *buf = fp_read_all(path, path, 0, &len);
 	in->bufs = fp_xrealloc(in->bufs, (in->n + 1) * sizeof *in->bufs);
 	in->bufs[in->n++] = buf;
 	uint64_t ignored = t->ignored, lines = t->lines;
