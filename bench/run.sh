@@ -499,7 +499,7 @@ if have fp-perfdata; then
 		row "fp-perfdata > /dev/null" "perf.data" "$pdata_bytes" "$perf_data_samples" \
 			"$(printf '%.2f x perf script' "$(calc "$script_wall / $pd_wall")")" "" ""
 	fi
-	note "fp-perfdata peak RSS $(calc "$pd_rss / 1024") MiB for $perf_data_samples samples of $pdata_bytes bytes of perf.data (the file is mapped, so its pages count; its tables follow mappings and unique frames)"
+	note "fp-perfdata peak RSS $(calc "$pd_rss / 1024") MiB for $perf_data_samples samples of $pdata_bytes bytes of perf.data (the file is mapped, its pages dropped as its records are read; its tables follow mappings and unique frames)"
 	per=$(calc "$pd_cpu * $PER_SAMPLES / $perf_data_samples")
 	pd_lines="$pd_lines$(printf '| live cost: fp-perfdata (the default live source) | %.3f s vs %.3f s per 100k samples | %.1f %% of perf script | - | - |' \
 		"$per" "$perf_cpu_per" "$(calc "100 * $per / $perf_cpu_per")")

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <linux/perf_event.h>
 
@@ -21,6 +23,7 @@
 #define REC_MAX 65536u		/* header.size is 16 bits */
 #define SCRATCH_WORDS (REC_MAX / 8 + 1)
 #define QUEUE_MIN 1024
+#define PD_DROP_CHUNK (1u << 20)	/* a mapped file's read pages dropped this often */
 /* A PERF_RECORD_AUXTRACE record is followed by its payload, which its
  * header.size does not count; the payload size is the first u64. */
 #define AUXTRACE_SIZE_OFF HDR_SIZE
@@ -593,6 +596,25 @@ static void one_record(struct pd_reader *r, const unsigned char *p, size_t len, 
 	}
 }
 
+/* A mapped file (pd_reader_file_mapped): its pages before upto and before
+ * every queued record are dropped from the mapping, so the file's pages
+ * do not all stay resident. The mapping is private and never written:
+ * a dropped page touched again is read from the file again. */
+static void drop_read_pages(struct pd_reader *r, const unsigned char *upto)
+{
+	const unsigned char *keep = upto;
+
+	for (size_t i = 0; i < r->qn; i++)
+		if (r->q[i].rec < keep)
+			keep = r->q[i].rec;
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	const unsigned char *to = (const unsigned char *)((uintptr_t)keep & ~(page - 1));
+	if (to <= r->map_dropped)
+		return;
+	(void)madvise((void *)r->map_dropped, (size_t)(to - r->map_dropped), MADV_DONTNEED);
+	r->map_dropped = to;
+}
+
 /* Walks the records in [p, p + n); returns the bytes used (a record cut
  * at the end is left for later). */
 static size_t walk_records(struct pd_reader *r, const unsigned char *p, size_t n,
@@ -614,6 +636,8 @@ static size_t walk_records(struct pd_reader *r, const unsigned char *p, size_t n
 			break;
 		one_record(r, p + pos, h.size, base + pos);
 		pos += (size_t)ext;
+		if (r->map && p + pos - r->map_dropped >= PD_DROP_CHUNK)
+			drop_read_pages(r, p + pos);
 	}
 	return pos;
 }
@@ -640,6 +664,7 @@ void pd_reader_file(struct pd_reader *r, const unsigned char *data, size_t size)
 	if (pd_file_header(r, data, size, &data_off, &data_size) < 0)
 		return;
 	if (r->pipe_mode) {		/* a pipe-format stream saved to a file */
+		r->map = NULL;		/* its records are walked where they lie: kept */
 		r->header_done = 0;
 		pd_reader_feed(r, data, size);
 		pd_reader_end(r);
@@ -654,6 +679,13 @@ void pd_reader_file(struct pd_reader *r, const unsigned char *data, size_t size)
 			(unsigned long long)(data_size - used));
 	}
 	flush_until(r, UINT64_MAX);
+}
+
+void pd_reader_file_mapped(struct pd_reader *r, const unsigned char *map, size_t size)
+{
+	r->map = r->map_dropped = map;
+	pd_reader_file(r, map, size);
+	r->map = r->map_dropped = NULL;
 }
 
 void pd_reader_feed(struct pd_reader *r, const unsigned char *data, size_t n)

@@ -148,11 +148,17 @@ struct pd_reader {
 	 * delivery is (the index after the record being delivered, or 0) */
 	uint64_t *peek;
 	size_t delivering;
+	/* pd_reader_file_mapped: the mapping, and how far it was dropped */
+	const unsigned char *map, *map_dropped;
 };
 
 void pd_reader_init(struct pd_reader *r, const struct pd_ops *ops, void *ctx);
 /* A whole perf.data file (file format or pipe format) in memory. */
 void pd_reader_file(struct pd_reader *r, const unsigned char *data, size_t size);
+/* The same for a file mapped by the caller (mmap, PROT_READ, MAP_PRIVATE,
+ * page-aligned): the pages read are dropped as the records are read
+ * (MADV_DONTNEED), so the resident memory does not follow the file. */
+void pd_reader_file_mapped(struct pd_reader *r, const unsigned char *map, size_t size);
 /* Pipe format, fed in pieces; then pd_reader_end. */
 void pd_reader_feed(struct pd_reader *r, const unsigned char *data, size_t n);
 void pd_reader_end(struct pd_reader *r);

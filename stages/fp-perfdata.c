@@ -606,7 +606,7 @@ int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_
 		if (map == MAP_FAILED)
 			fp_die_sys(FP_EXIT_SYS, "cannot map '%s'", in_name);
 		(void)madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
-		pd_reader_file(&pd.rd, map, (size_t)st.st_size);
+		pd_reader_file_mapped(&pd.rd, map, (size_t)st.st_size);
 		munmap(map, (size_t)st.st_size);
 	} else {
 		read_stream(&pd, fd);
