@@ -3,7 +3,7 @@
  *
  * fuzz-sources: stages/fp-perfdata.c fifo/*.c
  * fuzz-cflags: -DFP_PERFDATA_NO_MAIN
- * fuzz-libs: -lev -lz -lm -lpcre2-8
+ * fuzz-libs: -lev -lz -lm -lpcre2-8 -ldeflate
  * (run.sh adds -ldw -lelf -liberty for the fifo/pd_*.c modules)
  * fuzz-max-len: 65536
  *

@@ -5,7 +5,7 @@
  * the option parsing).
  *
  * fuzz-sources: fifo/*.c
- * fuzz-libs: -lev -lz -lm -lpcre2-8
+ * fuzz-libs: -lev -lz -lm -lpcre2-8 -ldeflate
  * fuzz-max-len: 16384
  * fuzz-cflags: -DFP_LINE_MAX=4096
  *
