@@ -65,11 +65,46 @@ static size_t tree_add(struct tree *t, const char *name, size_t len,
 }
 
 struct frame_ref {
-	const char *p;
-	size_t n;
+	size_t end;	/* offset of the frame's end in its stack (and in every
+			 * stack that shares it: the bytes before are the same) */
 	size_t node;
 };
 
+/* How many leading bytes a[0..an) and b[0..bn) share. */
+static size_t common_prefix(const char *a, size_t an, const char *b, size_t bn)
+{
+	size_t n = an < bn ? an : bn, i = 0;
+
+	while (i + sizeof(uint64_t) <= n && !memcmp(a + i, b + i, sizeof(uint64_t)))
+		i += sizeof(uint64_t);
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/* How many of the open path's frames the stack s[0..n) shares, given the bytes
+ * it shares with the last stack added (the path is that stack's frames):
+ * frame d is shared when those bytes reach its end and s has a frame
+ * boundary there. A frame the walk below would not make (s empty, or an
+ * empty frame after a last ';') is not shared. */
+static size_t shared_frames(const struct frame_ref *path, size_t depth, const char *s, size_t n,
+			    size_t same)
+{
+	size_t d = 0;
+
+	while (d < depth) {
+		size_t start = d ? path[d - 1].end + 1 : 0, end = path[d].end;
+
+		if (start >= n || end > same || (end != n && s[end] != ';'))
+			break;
+		d++;
+	}
+	return d;
+}
+
+/* The tree of t's stacks (sorted, so siblings merge): each stack keeps the
+ * frames it shares with the one before (found from their common bytes,
+ * without splitting them again) and opens the rest. */
 static void tree_build(struct tree *tr, struct fp_folded *t)
 {
 	memset(tr, 0, sizeof *tr);
@@ -78,51 +113,38 @@ static void tree_build(struct tree *tr, struct fp_folded *t)
 	tree_add(tr, "all", 3, 0, 0);
 
 	struct frame_ref *path = NULL;	/* open frames below the root */
-	size_t depth = 0, path_cap = 0;
+	size_t depth = 0, path_cap = 0, prev_len = 0;
+	const char *prev = NULL;	/* the last stack added: the path's frames */
 	uint64_t x = 0;
 	for (size_t i = 0; i < t->n; i++) {
 		struct fp_folded_entry *e = &t->e[i];
 		uint64_t width = tr->diff ? e->count2 : e->count;
 		if (width == 0)
 			continue;
-		/* Walk the frames, keeping the prefix shared with the path. */
-		const char *p = e->stack, *end = e->stack + e->len;
-		size_t d = 0;
-		int diverged = 0;
-		while (p < end) {
+		size_t same = prev ? common_prefix(prev, prev_len, e->stack, e->len) : 0;
+		size_t d = shared_frames(path, depth, e->stack, e->len, same);
+		/* Close the frames that differ (or lie deeper than the stack). */
+		for (size_t k = d; k < depth; k++)
+			tr->n[path[k].node].w = x - tr->n[path[k].node].x;
+		depth = d;
+		const char *end = e->stack + e->len;
+		size_t from = d ? path[d - 1].end + 1 : 0;
+		const char *p = from < e->len ? e->stack + from : end;
+		while (p < end) {	/* the frames it does not share: new nodes */
 			const char *semi = memchr(p, ';', (size_t)(end - p));
 			const char *fe = semi ? semi : end;
 			size_t fl = (size_t)(fe - p);
-			if (!diverged && d < depth && path[d].n == fl &&
-			    memcmp(path[d].p, p, fl) == 0) {
-				d++;
-			} else {
-				if (!diverged) {
-					/* Close the frames that differ. */
-					for (size_t k = d; k < depth; k++)
-						tr->n[path[k].node].w = x - tr->n[path[k].node].x;
-					depth = d;
-					diverged = 1;
-				}
-				if (depth == path_cap) {
-					path_cap = path_cap ? path_cap * 2 : 64;
-					path = fp_xrealloc(path, path_cap * sizeof *path);
-				}
-				path[depth].p = p;
-				path[depth].n = fl;
-				path[depth].node = tree_add(tr, p, fl, (uint32_t)depth + 1, x);
-				depth++;
-				d++;
+			if (depth == path_cap) {
+				path_cap = path_cap ? path_cap * 2 : 64;
+				path = fp_xrealloc(path, path_cap * sizeof *path);
 			}
+			path[depth].end = (size_t)(fe - e->stack);
+			path[depth].node = tree_add(tr, p, fl, (uint32_t)depth + 1, x);
+			depth++;
 			p = semi ? semi + 1 : end;
 		}
-		if (!diverged) {
-			/* The stack is a prefix of the path (or equal to it):
-			 * close what lies deeper. */
-			for (size_t k = d; k < depth; k++)
-				tr->n[path[k].node].w = x - tr->n[path[k].node].x;
-			depth = d;
-		}
+		prev = e->stack;
+		prev_len = e->len;
 		size_t leaf = depth ? path[depth - 1].node : 0;
 		tr->n[leaf].self += width;
 		tr->n[leaf].self1 += tr->diff ? e->count : 0;
