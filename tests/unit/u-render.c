@@ -69,6 +69,43 @@ static void a_frame_sorts_before_its_children_and_siblings_by_name(void **state)
 	assert_int_equal(fp_stack_cmp(LINE("same"), LINE("same")), 0);
 }
 
+/* fp_folded_sort merges the runs already in order: the result is the
+ * frame-wise order, equal stacks in input order, every entry once. */
+static void sort_is_frame_wise_and_stable_across_runs(void **state)
+{
+	static const char alphabet[] = "ab;!";
+	enum { N = 300, MAXLEN = 6 };
+	char text[N][MAXLEN];
+	struct fp_folded t;
+	uint64_t sum = 0, seed = 12345;
+
+	fp_folded_init(&t);
+	fp_folded_parse_buffer(&t, LINE("b 1\na 2\nb 3\na 4\na;b 5\na! 6\n"), FP_FOLDED_REF);
+	fp_folded_sort(&t);
+	const uint64_t want[] = { 2, 4, 5, 6, 1, 3 };
+	for (size_t i = 0; i < t.n; i++)
+		assert_true(t.e[i].count == want[i]);
+	fp_folded_clear(&t);
+	for (size_t i = 0; i < N; i++) {	/* many short runs, many equal stacks */
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		size_t len = (size_t)(seed >> 60) % MAXLEN;
+		for (size_t j = 0; j < len; j++)
+			text[i][j] = alphabet[(seed >> (8 * j + 8)) & 3];
+		fp_folded_add(&t, text[i], len, i + 1, 0, FP_FOLDED_REF);
+	}
+	fp_folded_sort(&t);
+	assert_int_equal(t.n, N);
+	for (size_t i = 0; i < t.n; i++) {
+		sum += t.e[i].count;
+		if (!i)
+			continue;
+		int c = fp_stack_cmp(t.e[i - 1].stack, t.e[i - 1].len, t.e[i].stack, t.e[i].len);
+		assert_true(c < 0 || (c == 0 && t.e[i - 1].count < t.e[i].count));
+	}
+	assert_true(sum == (uint64_t)N * (N + 1) / 2);
+	fp_folded_free(&t);
+}
+
 static void folded_lines_parse_with_one_or_two_counts(void **state)
 {
 	struct fp_folded t;
@@ -353,6 +390,32 @@ static void flame_colours_are_name_hashes_by_code_type(void **state)
 	assert_true(fp_fnv1a("a", 1) == 0xaf63dc4c8601ec8cull);
 }
 
+/* A stack keeps only the frames it shares with the one before: "a;bc"
+ * does not share a;b, "a;" is a's own samples (no empty frame). */
+static void frames_merge_only_where_whole_frames_are_shared(void **state)
+{
+	struct fp_folded t;
+	struct fp_flame_opts o;
+	struct fp_sink s;
+
+	fp_folded_init(&t);
+	fp_folded_parse_buffer(&t, LINE("ab 32\na;bc 4\na;b;c 2\na 8\na; 16\na;b 1\n"),
+			       FP_FOLDED_REF);
+	fp_flame_opts_init(&o);
+	fp_sink_init_mem(&s);
+	assert_int_equal(fp_flame_render(&s, &t, &o), 0);
+	fp_sink_char(&s, '\0');
+	assert_non_null(strstr(s.buf, "<title>all (63 samples"));
+	assert_non_null(strstr(s.buf, "<title>a (31 samples"));
+	assert_non_null(strstr(s.buf, "<title>b (3 samples"));
+	assert_non_null(strstr(s.buf, "<title>c (2 samples"));
+	assert_non_null(strstr(s.buf, "<title>bc (4 samples"));
+	assert_non_null(strstr(s.buf, "<title>ab (32 samples"));
+	assert_null(strstr(s.buf, "<title> ("));	/* no empty frame */
+	fp_sink_free(&s);
+	fp_folded_free(&t);
+}
+
 static void an_empty_table_draws_no_samples_and_returns_1(void **state)
 {
 	struct fp_folded t;
@@ -409,6 +472,7 @@ int main(void)
 		cmocka_unit_test(json_escape_makes_strings_safe_inside_html_and_cdata),
 		cmocka_unit_test(sink_formats_numbers_exactly),
 		cmocka_unit_test(a_frame_sorts_before_its_children_and_siblings_by_name),
+		cmocka_unit_test(sort_is_frame_wise_and_stable_across_runs),
 		cmocka_unit_test(folded_lines_parse_with_one_or_two_counts),
 		cmocka_unit_test(malformed_folded_lines_are_counted_with_the_first_line_number),
 		cmocka_unit_test(merge_sums_identical_stacks_and_reverse_flips_frames),
@@ -417,6 +481,7 @@ int main(void)
 		cmocka_unit_test(heatmap_colour_is_white_to_red_and_rounds_like_the_script),
 		cmocka_unit_test(flame_colours_are_name_hashes_by_code_type),
 		cmocka_unit_test(an_empty_table_draws_no_samples_and_returns_1),
+		cmocka_unit_test(frames_merge_only_where_whole_frames_are_shared),
 		cmocka_unit_test(the_root_frame_is_the_total_and_minwidth_parses),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
