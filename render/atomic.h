@@ -11,10 +11,12 @@
  *	if (fp_write_atomic(dir, "flame.svg", 0644, draw, ctx, path, sizeof path) < 0)
  *		fp_die_sys(FP_EXIT_SYS, "write %s", path);   // errno says why
  * draw(ctx, sink) writes the content into the sink (render/sink.h).
+ * fp_write_atomic_set() writes several such files, one in a thread.
  */
 #ifndef FP_ATOMIC_H
 #define FP_ATOMIC_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -26,5 +28,22 @@ typedef void fp_fill_fn(void *ctx, struct fp_sink *s);
  * DIR/NAME either way, for the caller's message. */
 int fp_write_atomic(const char *dir, const char *name, mode_t mode, fp_fill_fn *fill,
 		    void *ctx, char *path, size_t path_n);
+
+/* A set of files written together by fp_write_atomic_set. */
+struct fp_atomic_file {
+	const char *name;	/* in the directory */
+	int wanted;		/* 0: skipped */
+	void *ctx;		/* given to fill */
+	int rc, err;		/* out: fp_write_atomic's result, its errno */
+	char path[PATH_MAX];	/* out: DIR/NAME, for the caller's message */
+};
+
+/* Writes every wanted file of files[0..n) with fp_write_atomic, and
+ * files[own_thread] (the longest; -1: none) in a thread of its own
+ * meanwhile, so two cores share the work: fill must then be safe to run
+ * for two files at once. Every file is attempted; the caller reads rc/err
+ * in its own order. (Without a thread, in turn.) */
+void fp_write_atomic_set(const char *dir, mode_t mode, struct fp_atomic_file *files, size_t n,
+			 int own_thread, fp_fill_fn *fill);
 
 #endif

@@ -59,7 +59,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -540,9 +539,6 @@ static void render_output(struct render *r, enum fp_output which, struct fp_sink
 struct one_output {
 	struct render *r;
 	enum fp_output which;
-	int wanted;
-	int rc, err;		/* fp_write_atomic's result, its errno */
-	char path[PATH_MAX];
 };
 
 static void fill_output(void *ctx, struct fp_sink *s)
@@ -599,19 +595,6 @@ static void note_axis(struct render *r)
 	fp_heatmap_axis_free(&ax);
 }
 
-static void write_one(struct one_output *o)
-{
-	o->rc = fp_write_atomic(o->r->opt.outdir, fp_outputs[o->which].file, o->r->file_mode,
-				fill_output, o, o->path, sizeof o->path);
-	o->err = o->rc < 0 ? errno : 0;
-}
-
-static void *write_page_main(void *arg)
-{
-	write_one(arg);
-	return NULL;
-}
-
 /* Writes every wanted file: index.html (the longest: the timeline) in a
  * thread of its own while this one writes the others. The renderers only
  * read what both use (the heatmap is sorted first); index.html alone
@@ -621,8 +604,7 @@ static void *write_page_main(void *arg)
 static void write_files(struct render *r, int final)
 {
 	struct one_output out[FP_N_OUT];
-	pthread_t page;
-	int page_thread = 0;
+	struct fp_atomic_file f[FP_N_OUT];
 
 	if (!r->opt.outdir)
 		return;
@@ -631,23 +613,18 @@ static void write_files(struct render *r, int final)
 	note_axis(r);
 	for (int i = 0; i < FP_N_OUT; i++) {
 		out[i] = (struct one_output){ .r = r, .which = (enum fp_output)i };
-		out[i].wanted = r->opt.want[i] && !skip_partial(r, (enum fp_output)i);
+		f[i] = (struct fp_atomic_file){ .name = fp_outputs[i].file, .ctx = &out[i] };
+		f[i].wanted = r->opt.want[i] && !skip_partial(r, (enum fp_output)i);
 	}
-	if (out[FP_OUT_HTML].wanted)	/* else (no thread) written below, in turn */
-		page_thread = pthread_create(&page, NULL, write_page_main, &out[FP_OUT_HTML]) == 0;
-	for (int i = 0; i < FP_N_OUT; i++)
-		if (out[i].wanted && !(i == FP_OUT_HTML && page_thread))
-			write_one(&out[i]);
-	if (page_thread)
-		pthread_join(page, NULL);
+	fp_write_atomic_set(r->opt.outdir, r->file_mode, f, FP_N_OUT, FP_OUT_HTML, fill_output);
 	for (int i = 0; i < FP_N_OUT; i++) {
-		if (!out[i].wanted || out[i].rc == 0)
+		if (!f[i].wanted || f[i].rc == 0)
 			continue;
 		r->write_errors++;
-		errno = out[i].err;
+		errno = f[i].err;
 		if (final)
-			fp_die_sys(FP_EXIT_SYS, "write %s", out[i].path);
-		fp_warn_sys("write %s (trying again in %u ms)", out[i].path, r->opt.interval_ms);
+			fp_die_sys(FP_EXIT_SYS, "write %s", f[i].path);
+		fp_warn_sys("write %s (trying again in %u ms)", f[i].path, r->opt.interval_ms);
 		return;
 	}
 	r->files_written++;
