@@ -42,6 +42,16 @@ void fp_heatmap_free(struct fp_heatmap *hm)
 /* Every storage is given back, so a reset costs O(1) and the memory it
  * takes again is paid for by the cells that fill it (20,000 G records
  * with changing geometry stay linear). */
+int fp_heatmap_geometry(struct fp_heatmap *hm, const char *line, size_t len)
+{
+	struct fp_geometry g;
+
+	if (fp_geometry_parse(line, len, &g) < 0 || g.rows > FP_ROWS_MAX || g.base_sec > INT64_MAX)
+		return -1;
+	fp_heatmap_reset(hm, (unsigned)g.rows, (int64_t)g.base_sec);
+	return 0;
+}
+
 void fp_heatmap_reset(struct fp_heatmap *hm, unsigned rows, int64_t base_sec)
 {
 	if (rows < 1)

@@ -129,6 +129,10 @@ void fp_heatmap_free(struct fp_heatmap *hm);
 /* Drops all cells and sets the geometry (rows clamped to 1..FP_ROWS_MAX).
  * Costs the cells held, not their columns. */
 void fp_heatmap_reset(struct fp_heatmap *hm, unsigned rows, int64_t base_sec);
+/* A G record (fifo/fp_record.h) applied: fp_heatmap_reset with its rows and
+ * base second. -1 (the heatmap untouched) if it is malformed, its rows are
+ * past FP_ROWS_MAX or its base second past INT64_MAX. */
+int fp_heatmap_geometry(struct fp_heatmap *hm, const char *line, size_t len);
 /* Sets a cell to an absolute count. -1 if row >= rows or col > MAX_COL. */
 int fp_heatmap_set(struct fp_heatmap *hm, uint64_t col, uint64_t row, uint64_t count);
 uint64_t fp_heatmap_get(const struct fp_heatmap *hm, uint64_t col, unsigned row);

@@ -162,15 +162,10 @@ static void bad_record(struct render *r, const char *msg)
 
 static void on_geometry(struct render *r, const char *line, size_t len)
 {
-	struct fp_geometry g;
-
-	if (fp_geometry_parse(line, len, &g) < 0 || g.rows > FP_ROWS_MAX ||
-	    g.base_sec > INT64_MAX) {
+	if (fp_heatmap_geometry(&r->hm, line, len) < 0)
 		bad_record(r, "malformed G record skipped: expected G TAB rows(1..1000) TAB base_sec");
-	} else {
-		fp_heatmap_reset(&r->hm, (unsigned)g.rows, (int64_t)g.base_sec);
+	else
 		r->files_dirty = r->term_dirty = 1;
-	}
 }
 
 static void on_cell(struct render *r, const char *line, size_t len)

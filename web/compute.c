@@ -376,12 +376,9 @@ static void hm_line(void *ctx, char *line, size_t len)
 
 static void hm_geometry(struct heatmap_builder *b, const char *line, size_t len)
 {
-	struct fp_geometry g;
-
-	if (fp_geometry_parse(line, len, &g) < 0 || g.rows > FP_ROWS_MAX)
-		return;
 	/* live: rows come from fp-bucket */
-	fp_heatmap_reset(&b->h.hm, (unsigned)g.rows, (int64_t)g.base_sec);
+	if (fp_heatmap_geometry(&b->h.hm, line, len) < 0)
+		return;
 	b->geometry = 1;
 	if (b->on_geometry)
 		b->on_geometry(b->ctx);
