@@ -141,6 +141,7 @@ $(BIN)/fp-push: LDLIBS += -lcurl -lpthread
 PERFDATA_LIBS := -ldw -lelf -liberty
 $(BIN)/fp-perfdata: LDLIBS += $(PERFDATA_LIBS)
 $(BUILD)/tests/u-pdsymtab: LDLIBS += $(PERFDATA_LIBS)
+$(BUILD)/tests/u-kcache: LDLIBS += $(PERFDATA_LIBS)
 # fp-record compresses its recording's members with libdeflate (fifo/fp_recenc.c).
 $(BIN)/fp-record: LDLIBS += -ldeflate
 

@@ -18,11 +18,13 @@
 #include <libiberty/demangle.h>
 
 #include "fp_error.h"
+#include "pd_kcache.h"
 #include "pd_symbols.h"
 #include "pd_symtab.h"
 
 #define ARENA_BLOCK (64u << 10)
 #define KALLSYMS "/proc/kallsyms"
+#define PROC_MODULES "/proc/modules"
 #define BUILD_ID_CACHE "/.debug/.build-id/"
 #define PATH_CAP 4096
 #define SYMS_MIN 256
@@ -456,7 +458,8 @@ static void load_elf(struct pd_dso *d)
 
 /* ---- kernel, JIT maps, vdso ------------------------------------------- */
 
-static const char *kallsyms_path = KALLSYMS;
+static const char kallsyms_default[] = KALLSYMS;
+static const char *kallsyms_path = kallsyms_default;
 
 void pd_symbols_set_kallsyms(const char *path)
 {
@@ -580,9 +583,54 @@ static void kallsyms_line(struct pd_dso *d, char *line, size_t n)
 	add_sym_in_place(d, addr, addr, name)->binding = (uint8_t)kallsyms_binding(type);
 }
 
+/* A line of perf's copy (pd_kcache.h): as kallsyms_line, without the
+ * symbols of code the kernel makes and frees as it runs. */
+static void kallsyms_copy_line(struct pd_dso *d, char *line, size_t n)
+{
+	if (!pd_kcache_dynamic(line, n))
+		kallsyms_line(d, line, n);
+}
+
+/* Forgets what a rejected copy put in d. */
+static void drop_symbols(struct pd_dso *d)
+{
+	free(d->text);
+	d->text = NULL;
+	d->nsyms = 0;
+	d->missing = 0;
+	free(d->missing_why);
+	d->missing_why = NULL;
+}
+
+/* The symbols of perf's copy of kallsyms, if it must hold what
+ * /proc/kallsyms holds now (pd_kcache.h): 1, else 0 and d as it was. */
+static int load_kallsyms_copy(struct pd_dso *d)
+{
+	char path[PATH_CAP];
+
+	if (kallsyms_path != kallsyms_default || !pd_kcache_find(path, sizeof path))
+		return 0;
+	if (each_line(d, path, kallsyms_copy_line, 1) == 0) {
+		int err;
+		int fd = open_regular(PROC_MODULES, &err);
+		size_t len = 0;
+		char *mods = fd >= 0 ? read_all(fd, &len) : NULL;
+		int agree = (fd >= 0) == (mods != NULL) &&
+			    pd_kcache_modules_agree(d, mods, len);
+		if (fd >= 0)
+			close(fd);
+		free(mods);
+		if (agree)
+			return 1;
+	}
+	drop_symbols(d);
+	return 0;
+}
+
 static void load_kallsyms(struct pd_dso *d)
 {
-	if (each_line(d, kallsyms_path, kallsyms_line, 1) < 0)
+	d->kallsyms_copy = load_kallsyms_copy(d);
+	if (!d->kallsyms_copy && each_line(d, kallsyms_path, kallsyms_line, 1) < 0)
 		return;
 	pd_symtab_fixup(d, 1);
 	/* the shown name stops at the module's TAB */

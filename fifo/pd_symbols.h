@@ -11,7 +11,8 @@
  *    /usr/lib/debug); a file that is gone or was rebuilt is taken from
  *    perf's build-id cache (~/.debug/.build-id/xx/yyyy/elf) when the
  *    recording names its build-id.
- *  - The kernel from /proc/kallsyms (module symbols named [module]), plus
+ *  - The kernel from /proc/kallsyms (module symbols named [module]), or
+ *    perf's copy of it when that must hold the same (pd_kcache.h), plus
  *    the BPF programs of KSYMBOL records.
  *  - JIT code from /tmp/perf-PID.map ("START SIZE NAME" lines).
  * The table is then prepared as perf prepares its own (symbols__fixup_end,
@@ -79,6 +80,7 @@ struct pd_dso {
 	char **arena;		/* name blocks */
 	size_t narena;
 	char *text;		/* kallsyms: its text, which the names point into */
+	int kallsyms_copy;	/* kernel: read from perf's copy (pd_kcache.h) */
 	char *missing_why;	/* why the file could not be read, or NULL */
 	char *path;		/* ELF: the file its symbols were read from (the
 				 * recorded path or the build-id cache), or NULL */

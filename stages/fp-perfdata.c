@@ -491,6 +491,7 @@ static void write_info(struct perfdata *pd)
 		{ "unwind_incomplete", uw ? uw->incomplete : 0 },
 		{ "truncated", st->truncated },
 		{ "bytes", st->bytes },
+		{ "kallsyms_copy", pd->mach.kernel && pd->mach.kernel->kallsyms_copy },
 		{ "dropped", pd->drops.dropped },	/* --live: never blocking perf */
 	};
 	fp_write_info(pd->wr, pd->stage, stats,

@@ -7,7 +7,7 @@ pd_need_perf
 test_expect_success 'a copy of /proc/kallsyms gives what /proc/kallsyms gives' '
 	pd_record_system sys.data 300 800 499 &&
 	cat /proc/kallsyms >ks.plain &&
-	fp-perfdata -q sys.data >default.s &&
+	fp-perfdata -q --kallsyms /proc/kallsyms sys.data >default.s &&
 	fp-perfdata -q --kallsyms ks.plain sys.data >plain.s &&
 	test_cmp default.s plain.s &&
 	awk -F "\t" "\$1 == \"S\" && \$9 ~ /k/" plain.s >kernel.s &&

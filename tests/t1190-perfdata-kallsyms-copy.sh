@@ -1,0 +1,82 @@
+#!/bin/sh
+test_description='fp-perfdata reads the kernel symbols from perf'"'"'s copy of /proc/kallsyms only when it must hold what /proc/kallsyms holds now'
+. "$(dirname "$0")/test-lib.sh"
+. "$TOP/tests/lib-perfdata.sh"
+pd_need_perf
+
+# The running kernel's build-id, as perf names its cache directory.
+running_build_id() { perf buildid-list -k 2>/dev/null; }
+
+id=$(running_build_id)
+
+# A copy in cache/ (PERF_BUILDID_DIR) made from the kallsyms text on stdin.
+put_copy() {
+	rm -rf cache && mkdir -p "cache/[kernel.kallsyms]/$id" &&
+	cat >"cache/[kernel.kallsyms]/$id/kallsyms"
+}
+
+# The S records of sys.data read with the copy in cache/.
+with_copy() {
+	PERF_BUILDID_DIR=$PWD/cache fp-perfdata -q "$@" sys.data >with.out &&
+	grep -v "^I" with.out >with.s
+}
+
+copy_used() { grep -q "^I	read	.*	kallsyms_copy=1" with.out; }
+copy_not_used() { grep -q "^I	read	.*	kallsyms_copy=0" with.out; }
+
+test_expect_success 'setup: a system-wide recording with kernel frames' '
+	test -n "$id" &&
+	pd_record_system sys.data 300 800 499 &&
+	fp-perfdata -q --kallsyms /proc/kallsyms sys.data >proc.out &&
+	grep -q "^I	read	.*	kallsyms_copy=0" proc.out &&
+	grep -v "^I" proc.out >proc.s &&
+	awk -F "\t" "\$1 == \"S\" && \$9 ~ /k/" proc.s >kernel.s &&
+	test -s kernel.s
+'
+
+test_expect_success 'a copy made this boot is read, and names what /proc/kallsyms names' '
+	put_copy </proc/kallsyms &&
+	with_copy && copy_used &&
+	test_cmp proc.s with.s
+'
+
+test_expect_success 'the names come from the copy when it is read' '
+	awk "BEGIN { OFS = \" \" } \$2 ~ /^[tTwW]$/ { \$3 = \"copy_\" \$3 } { print }" /proc/kallsyms | put_copy &&
+	with_copy && copy_used &&
+	grep -q "copy_" with.s
+'
+
+test_expect_success 'a copy older than this boot is not read' '
+	btime=$(awk "/^btime/ { print \$2 }" /proc/stat) &&
+	touch -d "@$((btime - 60))" "cache/[kernel.kallsyms]/$id/kallsyms" &&
+	with_copy && copy_not_used &&
+	test_cmp proc.s with.s
+'
+
+test_expect_success 'a copy naming a module the kernel does not have now is not read' '
+	{ awk "BEGIN { OFS = \" \" } \$2 ~ /^[tTwW]$/ { \$3 = \"copy_\" \$3 } { print }" /proc/kallsyms &&
+	  printf "ffffffffc9000000 t gone_fn\t[fp_gone_module]\n"; } | put_copy &&
+	with_copy && copy_not_used &&
+	test_cmp proc.s with.s
+'
+
+test_expect_success 'a copy under another build-id is not read' '
+	awk "BEGIN { OFS = \" \" } \$2 ~ /^[tTwW]$/ { \$3 = \"copy_\" \$3 } { print }" /proc/kallsyms | put_copy &&
+	mv "cache/[kernel.kallsyms]/$id" "cache/[kernel.kallsyms]/0000000000000000000000000000000000000000" &&
+	with_copy && copy_not_used &&
+	test_cmp proc.s with.s
+'
+
+test_expect_success '--kallsyms /proc/kallsyms reads /proc/kallsyms even with a copy' '
+	awk "BEGIN { OFS = \" \" } \$2 ~ /^[tTwW]$/ { \$3 = \"copy_\" \$3 } { print }" /proc/kallsyms | put_copy &&
+	with_copy --kallsyms /proc/kallsyms && copy_not_used &&
+	test_cmp proc.s with.s
+'
+
+test_expect_success 'a copy that is not a regular file is not read' '
+	rm -rf cache && mkdir -p "cache/[kernel.kallsyms]/$id/kallsyms" &&
+	with_copy && copy_not_used &&
+	test_cmp proc.s with.s
+'
+
+test_done
