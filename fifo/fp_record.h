@@ -277,8 +277,17 @@ struct fp_tail_ref {
 int fp_tail_def_parse(const char *line, size_t len, struct fp_tail_def *d);
 /* 0, or -1 if not a well-formed P record. */
 int fp_tail_ref_parse(const char *line, size_t len, struct fp_tail_ref *r);
+/* fp_tail_ref_parse, and how the line stands to fp_write_tail_ref's:
+ * *head_n is the length of "P TAB time TAB pid TAB tid TAB cpu TAB period"
+ * (the TAB before the id follows it), *canonical 1 when every number is
+ * written as the writers write it (no leading zero, no "-0"), so that
+ * fp_write_tail_ref(r) writes the line itself. */
+int fp_tail_ref_parse_head(const char *line, size_t len, struct fp_tail_ref *r, size_t *head_n,
+			   int *canonical);
 /* K id event comm kinds stack */
 void fp_write_tail_def(struct fp_wr w, uint32_t id, const struct fp_sample *s);
+/* The same, the tail given as its text "event TAB comm TAB kinds TAB stack". */
+void fp_write_tail_def_text(struct fp_wr w, uint32_t id, const char *text, size_t n);
 /* P time pid tid cpu period id */
 void fp_write_tail_ref(struct fp_wr w, const struct fp_tail_ref *r);
 /* The same, its first five fields the text "time TAB pid TAB tid TAB cpu

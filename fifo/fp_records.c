@@ -191,19 +191,47 @@ static int id_field_ok(int64_t v)
 	return v >= -1 && v <= FP_ID_MAX;
 }
 
-int fp_tail_ref_parse(const char *line, size_t len, struct fp_tail_ref *r)
-{
-	enum { FIELDS = 7 };
-	struct fp_str f[FIELDS];
+enum { TAIL_REF_FIELDS = 7 };
 
+static int tail_ref_fields(const char *line, size_t len, struct fp_tail_ref *r, struct fp_str *f)
+{
 	if (!has_tag(line, len, FP_TAG_TAIL_SAMPLE) ||
-	    fp_split_fields(line, len, f, FIELDS) != FIELDS ||
+	    fp_split_fields(line, len, f, TAIL_REF_FIELDS) != TAIL_REF_FIELDS ||
 	    fp_parse_u64(f[1].p, f[1].n, &r->time_ns) < 0 ||
 	    fp_parse_i64(f[2].p, f[2].n, &r->pid) < 0 || fp_parse_i64(f[3].p, f[3].n, &r->tid) < 0 ||
 	    fp_parse_i64(f[4].p, f[4].n, &r->cpu) < 0 ||
 	    fp_parse_u64(f[5].p, f[5].n, &r->period) < 0 || parse_id(f[6], &r->id) < 0 ||
 	    !id_field_ok(r->pid) || !id_field_ok(r->tid) || !id_field_ok(r->cpu))
 		return -1;
+	return 0;
+}
+
+int fp_tail_ref_parse(const char *line, size_t len, struct fp_tail_ref *r)
+{
+	struct fp_str f[TAIL_REF_FIELDS];
+
+	return tail_ref_fields(line, len, r, f);
+}
+
+/* A parsed decimal field as the writers write its value: no leading zero
+ * (but "0"), no "-0..." (the parsers accept both). */
+static int decimal_canonical(struct fp_str f)
+{
+	return f.n == 1 || (f.p[0] != '0' && !(f.p[0] == '-' && f.p[1] == '0'));
+}
+
+int fp_tail_ref_parse_head(const char *line, size_t len, struct fp_tail_ref *r, size_t *head_n,
+			   int *canonical)
+{
+	struct fp_str f[TAIL_REF_FIELDS];
+	int canon = 1;
+
+	if (tail_ref_fields(line, len, r, f) < 0)
+		return -1;
+	for (size_t i = 1; i < TAIL_REF_FIELDS; i++)
+		canon &= decimal_canonical(f[i]);
+	*head_n = (size_t)(f[6].p - 1 - line);
+	*canonical = canon;
 	return 0;
 }
 

@@ -180,6 +180,14 @@ void fp_write_tail_def(struct fp_wr w, uint32_t id, const struct fp_sample *s)
 	put_lf(w);
 }
 
+void fp_write_tail_def_text(struct fp_wr w, uint32_t id, const char *text, size_t n)
+{
+	put_tag(w, FP_TAG_TAIL);
+	put_tab_u64(w, id);
+	put_tab_str(w, text, n);
+	put_lf(w);
+}
+
 void fp_write_tail_ref(struct fp_wr w, const struct fp_tail_ref *r)
 {
 	put_tag(w, FP_TAG_TAIL_SAMPLE);

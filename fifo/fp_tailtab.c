@@ -7,47 +7,65 @@
 #include "fp_tailtab.h"
 
 #define TAILS_MIN 1024u		/* entries of the first allocation */
+#define TAIL_FIELDS 4		/* event comm kinds stack */
 
 void fp_tailtab_init(struct fp_tailtab *tt)
 {
 	memset(tt, 0, sizeof *tt);
 	fp_strtab_init(&tt->strs);
-	fp_tails_init(&tt->up_defs);
 }
 
 void fp_tailtab_free(struct fp_tailtab *tt)
 {
 	free(tt->tails);
+	free(tt->texts);
 	fp_strtab_free(&tt->strs);
-	fp_tails_free(&tt->up_defs);
-	free(tt->up_tail);
+	free(tt->up_text);
 	memset(tt, 0, sizeof *tt);
 }
 
-/* Returns the id of a tail text ("event TAB comm TAB kinds TAB stack"),
- * interning it on first sight; offsets of its comm and stack given. */
+/* Room for entry i of an array of *cap elements of size each. */
+static void *grow_for(void *v, size_t *cap, size_t i, size_t size)
+{
+	if (i < *cap)
+		return v;
+	size_t cap2 = *cap ? *cap : TAILS_MIN;
+	while (cap2 <= i)
+		cap2 *= 2;
+	*cap = cap2;
+	return fp_xrealloc(v, cap2 * size);
+}
+
+/* The texts index of a tail text ("event TAB comm TAB kinds TAB stack"),
+ * kept on first sight with the offsets of its comm and stack. */
 static uint32_t intern_text(struct fp_tailtab *tt, const char *text, size_t n, size_t event_n,
 			    size_t comm_off, size_t comm_n, size_t stack_off)
 {
 	int added;
 	uint32_t id = fp_strtab_intern(&tt->strs, text, n, &added);
-	struct fp_tailtab_tail *t;
 
 	if (!added)
 		return id;
-	if (tt->ntails == tt->captails) {
-		tt->captails = tt->captails ? tt->captails * 2 : TAILS_MIN;
-		tt->tails = fp_xrealloc(tt->tails, tt->captails * sizeof *tt->tails);
-	}
-	t = &tt->tails[tt->ntails++];
-	t->len = (uint32_t)n;
-	t->event_len = (uint32_t)event_n;
-	t->comm_off = (uint32_t)comm_off;
-	t->comm_len = (uint32_t)comm_n;
-	t->stack_off = (uint32_t)stack_off;
-	t->verdict_gen = 0;
-	t->verdict = 0;
+	tt->texts = grow_for(tt->texts, &tt->captexts, id, sizeof *tt->texts);
+	tt->texts[id] = (struct fp_tailtab_text){
+		.len = (uint32_t)n, .event_len = (uint32_t)event_n, .comm_off = (uint32_t)comm_off,
+		.comm_len = (uint32_t)comm_n, .stack_off = (uint32_t)stack_off,
+		.own = FP_TAILTAB_NO_OWN,
+	};
 	return id;
+}
+
+/* The own id of text id: a new one at its first sample. */
+static uint32_t own_of(struct fp_tailtab *tt, uint32_t text)
+{
+	struct fp_tailtab_text *x = &tt->texts[text];
+
+	if (x->own != FP_TAILTAB_NO_OWN)
+		return x->own - 1;
+	tt->tails = grow_for(tt->tails, &tt->captails, tt->ntails, sizeof *tt->tails);
+	tt->tails[tt->ntails] = (struct fp_tailtab_tail){ .text = text };
+	x->own = (uint32_t)++tt->ntails;
+	return x->own - 1;
 }
 
 uint32_t fp_tailtab_intern_sample(struct fp_tailtab *tt, const char *line, size_t len,
@@ -55,57 +73,70 @@ uint32_t fp_tailtab_intern_sample(struct fp_tailtab *tt, const char *line, size_
 {
 	const char *text = s->event.p;
 
-	return intern_text(tt, text, (size_t)(line + len - text), s->event.n,
-			   (size_t)(s->comm.p - text), s->comm.n, (size_t)(s->stack.p - text));
+	return own_of(tt, intern_text(tt, text, (size_t)(line + len - text), s->event.n,
+				      (size_t)(s->comm.p - text), s->comm.n,
+				      (size_t)(s->stack.p - text)));
 }
 
 void fp_tailtab_fields(const struct fp_tailtab *tt, uint32_t id, struct fp_sample *s)
 {
-	struct fp_str f[4];
+	struct fp_str f[TAIL_FIELDS];
 
-	fp_split_fields(fp_tailtab_text(tt, id), tt->tails[id].len, f, 4);
+	fp_split_fields(fp_tailtab_text(tt, id), fp_tailtab_info(tt, id)->len, f, TAIL_FIELDS);
 	s->event = f[0];
 	s->comm = f[1];
 	s->kinds = f[2];
 	s->stack = f[3];
 }
 
+/* The rules of fp_tails_define (fp_tails.h): an id is the next one or
+ * one defined before (a new definition, a restarted source). */
 int fp_tailtab_define_line(struct fp_tailtab *tt, const char *line, size_t len)
 {
 	struct fp_tail_def d;
-	int err = fp_tail_def_parse(line, len, &d) < 0 ? FP_TAILS_MALFORMED
-							: fp_tails_define(&tt->up_defs, &d);
 
-	if (err)
-		return err;
-	if (d.id >= tt->up_tail_cap) {
-		size_t cap = tt->up_tail_cap ? tt->up_tail_cap : TAILS_MIN;
-		while (cap <= d.id)
-			cap *= 2;
-		tt->up_tail = fp_xrealloc(tt->up_tail, cap * sizeof *tt->up_tail);
-		memset(tt->up_tail + tt->up_tail_cap, 0,
-		       (cap - tt->up_tail_cap) * sizeof *tt->up_tail);
-		tt->up_tail_cap = cap;
+	if (fp_tail_def_parse(line, len, &d) < 0)
+		return FP_TAILS_MALFORMED;
+	if (d.id > tt->up_n)
+		return FP_TAILS_SKIPS_AHEAD;
+	const char *base = d.text.p;
+	uint32_t text = intern_text(tt, base, d.text.n, d.event.n, (size_t)(d.comm.p - base),
+				    d.comm.n, (size_t)(d.stack.p - base));
+	if (d.id == tt->up_n) {
+		tt->up_text = grow_for(tt->up_text, &tt->up_cap, d.id, sizeof *tt->up_text);
+		tt->up_n++;
 	}
-	tt->up_tail[d.id] = 0;	/* (re)defined: interned at its next sample */
-	return 0;
+	tt->up_text[d.id] = text;
+	return FP_TAILS_OK;
 }
 
 int fp_tailtab_ref_line(struct fp_tailtab *tt, const char *line, size_t len,
-			struct fp_tail_ref *ref, uint32_t *id)
+			struct fp_tailtab_ref *r)
 {
-	struct fp_sample s;
-	int err = fp_tail_ref_parse(line, len, ref) < 0 ? FP_TAILS_MALFORMED
-							: fp_tails_sample(&tt->up_defs, ref, &s);
+	if (fp_tail_ref_parse_head(line, len, &r->ref, &r->head_n, &r->canonical) < 0)
+		return FP_TAILS_MALFORMED;
+	r->len = len;
+	if (r->ref.id >= tt->up_n)
+		return FP_TAILS_UNDEFINED;
+	r->own = own_of(tt, tt->up_text[r->ref.id]);
+	return FP_TAILS_OK;
+}
 
-	if (err)
-		return err;
-	if (!tt->up_tail[ref->id]) {
-		const char *text = s.event.p;
-		tt->up_tail[ref->id] = intern_text(tt, text, (size_t)(s.stack.p + s.stack.n - text),
-						   s.event.n, (size_t)(s.comm.p - text), s.comm.n,
-						   (size_t)(s.stack.p - text)) + 1;
+void fp_tailtab_write_ref(struct fp_wr w, const char *line, const struct fp_tailtab_ref *r)
+{
+	if (!r->canonical) {
+		struct fp_tail_ref own = r->ref;
+
+		own.id = r->own;
+		fp_write_tail_ref(w, &own);
+	} else if (r->own == r->ref.id) {
+		fp_write_line(w, line, r->len);
+	} else {
+		fp_write_tail_ref_head(w, line + 2, r->head_n - 2, r->own);
 	}
-	*id = tt->up_tail[ref->id] - 1;
-	return 0;
+}
+
+void fp_tailtab_write_def(const struct fp_tailtab *tt, struct fp_wr w, uint32_t id)
+{
+	fp_write_tail_def_text(w, id, fp_tailtab_text(tt, id), fp_tailtab_info(tt, id)->len);
 }

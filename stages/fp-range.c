@@ -96,18 +96,26 @@ struct range {
 	uint64_t seen, passed, bad, replays, replayed, regex_runs;
 };
 
-/* The text of tail t. */
+/* The text of tail t, and its fields' offsets. */
 static const char *tail_text(const struct range *r, const struct fp_tailtab_tail *t)
 {
-	return fp_tailtab_text(&r->tt, (uint32_t)(t - r->tt.tails));
+	return fp_strtab_str(&r->tt.strs, t->text, NULL);
+}
+
+static const struct fp_tailtab_text *tail_info(const struct range *r,
+					       const struct fp_tailtab_tail *t)
+{
+	return &r->tt.texts[t->text];
 }
 
 /* ---- filters -------------------------------------------------------------- */
 
 /* Builds "comm;stack" (or "comm" for an empty stack), NUL-terminated;
  * its length in *len. */
-static const char *folded_form(struct range *r, const struct fp_tailtab_tail *t, size_t *len)
+static const char *folded_form(struct range *r, const struct fp_tailtab_tail *tail, size_t *len)
 {
+	const struct fp_tailtab_text *t = tail_info(r, tail);
+	const char *text = tail_text(r, tail);
 	size_t stack_n = t->len - t->stack_off;
 	size_t need = t->comm_len + 1 + stack_n + 1;
 	char *f;
@@ -117,11 +125,11 @@ static const char *folded_form(struct range *r, const struct fp_tailtab_tail *t,
 		r->folded = fp_xrealloc(r->folded, need);
 	}
 	f = r->folded;
-	memcpy(f, tail_text(r, t) + t->comm_off, t->comm_len);
+	memcpy(f, text + t->comm_off, t->comm_len);
 	f += t->comm_len;
 	if (stack_n) {
 		*f++ = ';';
-		memcpy(f, tail_text(r, t) + t->stack_off, stack_n);
+		memcpy(f, text + t->stack_off, stack_n);
 		f += stack_n;
 	}
 	*f = '\0';
@@ -144,15 +152,17 @@ static int regex_says(struct range *r, struct regex_filter *f, const char *s, si
 
 static int tail_passes(struct range *r, struct fp_tailtab_tail *t)
 {
+	const struct fp_tailtab_text *x;
 	int ok = 1;
 
 	if (!r->tail_filters_on)
 		return 1;
 	if (t->verdict_gen == r->gen)
 		return t->verdict;
-	if (r->comm.on && !fp_name_set_has(&r->comm, tail_text(r, t) + t->comm_off, t->comm_len))
+	x = tail_info(r, t);
+	if (r->comm.on && !fp_name_set_has(&r->comm, tail_text(r, t) + x->comm_off, x->comm_len))
 		ok = 0;
-	if (ok && r->event.on && !fp_name_set_has_event(&r->event, tail_text(r, t), t->event_len))
+	if (ok && r->event.on && !fp_name_set_has_event(&r->event, tail_text(r, t), x->event_len))
 		ok = 0;
 	if (ok && (r->include.on || r->exclude.on)) {
 		size_t n;
@@ -300,16 +310,19 @@ static void history_sample(const struct range *r, const struct fp_history_entry 
 
 /* A sample as the stack-id stream: the K records of the own ids up to its
  * tail's first (ids go out dense, 0, 1, 2, ..., as the protocol wants,
- * whatever order the tails are first selected in), then the P record. */
-static void write_tail_sample(struct range *r, struct fp_out *o, const struct fp_history_entry *h)
+ * whatever order the tails are first selected in), then the P record:
+ * from the P line it came as when p is not NULL (fp_tailtab_write_ref:
+ * the line itself while the ids coincide), else from the history. */
+static void write_tail_sample(struct range *r, struct fp_out *o, const struct fp_history_entry *h,
+			      const char *line, const struct fp_tailtab_ref *p)
 {
-	struct fp_sample s;
-
 	while (r->out_defined <= h->tail) {
-		const struct fp_history_entry d = { .tail = (uint32_t)r->out_defined };
-		history_sample(r, &d, &s);
-		fp_write_tail_def(fp_out_wr(o), d.tail, &s);
+		fp_tailtab_write_def(&r->tt, fp_out_wr(o), (uint32_t)r->out_defined);
 		r->out_defined++;
+	}
+	if (p) {
+		fp_tailtab_write_ref(fp_out_wr(o), line, p);
+		return;
 	}
 	const struct fp_tail_ref ref = {	/* the tail's text is not needed here */
 		.time_ns = h->time_ns, .pid = h->pid, .tid = h->tid, .cpu = h->cpu,
@@ -326,7 +339,7 @@ static void write_history_sample(struct range *r, struct fp_out *o,
 	struct fp_sample s;
 
 	if (h->tail < r->out_defined) {
-		write_tail_sample(r, o, h);
+		write_tail_sample(r, o, h, NULL, NULL);
 		return;
 	}
 	history_sample(r, h, &s);
@@ -450,9 +463,9 @@ static void remember(struct range *r, const struct fp_history_entry *h)
 }
 
 /* A valid sample whose tail is interned: kept, and passed on if it is
- * selected (the S line as it came, or a P of the own tail id). */
+ * selected (the S line as it came, or, p not NULL, a P of the own tail id). */
 static void take_sample(struct range *r, const struct fp_history_entry *h, const char *line,
-			size_t len, int as_tail_ref)
+			size_t len, const struct fp_tailtab_ref *p)
 {
 	r->seen++;
 	if (!r->have_base) {
@@ -462,8 +475,8 @@ static void take_sample(struct range *r, const struct fp_history_entry *h, const
 	remember(r, h);
 	if (sample_passes(r, h)) {
 		r->passed++;
-		if (as_tail_ref)
-			write_tail_sample(r, &r->pump->out, h);
+		if (p)
+			write_tail_sample(r, &r->pump->out, h, line, p);
 		else
 			fp_write_line(fp_out_wr(&r->pump->out), line, len);
 	}
@@ -482,13 +495,14 @@ static int on_sample(void *ctx, const char *line, size_t len)
 		.pid = (int32_t)s.pid, .tid = (int32_t)s.tid, .cpu = (int32_t)s.cpu,
 		.tail = fp_tailtab_intern_sample(&r->tt, line, len, &s),
 	};
-	take_sample(r, &h, line, len, 0);
+	take_sample(r, &h, line, len, NULL);
 	return 0;
 }
 
-/* K: kept by its upstream id; its tail is interned at its first sample
- * (so unique_stacks counts the tails of samples, as with S records). Not
- * passed on: downstream gets the K of the own id before its first P. */
+/* K: its text kept for its upstream id; its tail gets an own id at its
+ * first sample (so unique_stacks counts the tails of samples, as with S
+ * records). Not passed on: downstream gets the K of the own id before its
+ * first P. */
 static int on_tail(void *ctx, const char *line, size_t len)
 {
 	struct range *r = ctx;
@@ -507,18 +521,17 @@ static void on_bad(void *ctx, const char *problem)
 static int on_tail_sample(void *ctx, const char *line, size_t len)
 {
 	struct range *r = ctx;
-	struct fp_tail_ref ref;
-	uint32_t id;
-	int err = fp_tailtab_ref_line(&r->tt, line, len, &ref, &id);
+	struct fp_tailtab_ref p;
+	int err = fp_tailtab_ref_line(&r->tt, line, len, &p);
 
 	if (err)
 		return err;
 	const struct fp_history_entry h = {
-		.time_ns = ref.time_ns, .period = ref.period,
-		.pid = (int32_t)ref.pid, .tid = (int32_t)ref.tid, .cpu = (int32_t)ref.cpu,
-		.tail = id,
+		.time_ns = p.ref.time_ns, .period = p.ref.period,
+		.pid = (int32_t)p.ref.pid, .tid = (int32_t)p.ref.tid, .cpu = (int32_t)p.ref.cpu,
+		.tail = p.own,
 	};
-	take_sample(r, &h, line, len, 1);
+	take_sample(r, &h, line, len, &p);
 	return 0;
 }
 

@@ -1,0 +1,228 @@
+/* u-tailtab.c: fp-range's tail table (fifo/fp_tailtab.h): the own ids of
+ * an upstream stack-id stream, and P and K records written from the
+ * lines as they came that are byte for byte what the record writers
+ * (fp_write_tail_ref, fp_write_tail_def) write for the own ids. */
+#include "unit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fp_tailtab.h"
+
+struct fixture {
+	struct fp_tailtab tt;
+	struct fp_wmem got, want;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof *f);
+
+	fp_tailtab_init(&f->tt);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	fp_tailtab_free(&f->tt);
+	fp_wmem_free(&f->got);
+	fp_wmem_free(&f->want);
+	free(f);
+	return 0;
+}
+
+static void define(struct fixture *f, const char *line)
+{
+	assert_int_equal(fp_tailtab_define_line(&f->tt, line, strlen(line)), FP_TAILS_OK);
+}
+
+/* P line through fp_tailtab_ref_line: its own id, and the record
+ * fp_tailtab_write_ref writes compared with fp_write_tail_ref's (the
+ * stage's old path: the parsed numbers and the own id written anew). */
+static uint32_t ref_written_as_writer_would(struct fixture *f, const char *line)
+{
+	struct fp_tailtab_ref r;
+	struct fp_tail_ref own;
+
+	assert_int_equal(fp_tailtab_ref_line(&f->tt, line, strlen(line), &r), FP_TAILS_OK);
+	f->got.len = f->want.len = 0;
+	fp_tailtab_write_ref(fp_wmem_wr(&f->got), line, &r);
+	own = r.ref;
+	own.id = r.own;
+	fp_write_tail_ref(fp_wmem_wr(&f->want), &own);
+	assert_int_equal(f->got.len, f->want.len);
+	assert_memory_equal(f->got.p, f->want.p, f->want.len);
+	return r.own;
+}
+
+/* The K record of own id as fp_tailtab_write_def writes it, compared with
+ * fp_write_tail_def's of its fields; it is want_line. */
+static void def_is(struct fixture *f, uint32_t id, const char *want_line)
+{
+	struct fp_sample s = { 0 };
+
+	f->got.len = f->want.len = 0;
+	fp_tailtab_write_def(&f->tt, fp_wmem_wr(&f->got), id);
+	fp_tailtab_fields(&f->tt, id, &s);
+	fp_write_tail_def(fp_wmem_wr(&f->want), id, &s);
+	assert_int_equal(f->got.len, f->want.len);
+	assert_memory_equal(f->got.p, f->want.p, f->want.len);
+	assert_int_equal(f->got.len, strlen(want_line));
+	assert_memory_equal(f->got.p, want_line, strlen(want_line));
+}
+
+static void a_p_of_coinciding_ids_goes_out_as_it_came(void **state)
+{
+	struct fixture *f = *state;
+
+	define(f, "K\t0\tcycles\tsh\tkk\ta;b");
+	assert_int_equal(ref_written_as_writer_would(f, "P\t5\t-1\t7\t0\t1\t0"), 0);
+	assert_memory_equal(f->got.p, "P\t5\t-1\t7\t0\t1\t0\n", f->got.len);
+	define(f, "K\t1\tcycles\tsh\tk\tc");
+	assert_int_equal(ref_written_as_writer_would(f, "P\t6\t2\t2\t1\t1\t1"), 1);
+	assert_memory_equal(f->got.p, "P\t6\t2\t2\t1\t1\t1\n", f->got.len);
+	assert_int_equal(f->tt.ntails, 2);
+	def_is(f, 0, "K\t0\tcycles\tsh\tkk\ta;b\n");
+}
+
+static void own_ids_follow_the_first_samples_not_the_k_records(void **state)
+{
+	struct fixture *f = *state;
+
+	define(f, "K\t0\tcycles\tsh\tk\ta");
+	define(f, "K\t1\tcycles\tsh\tk\tb");
+	assert_int_equal(ref_written_as_writer_would(f, "P\t5\t1\t1\t0\t1\t1"), 0);
+	assert_memory_equal(f->got.p, "P\t5\t1\t1\t0\t1\t0\n", f->got.len);
+	assert_int_equal(ref_written_as_writer_would(f, "P\t6\t1\t1\t0\t1\t0"), 1);
+	assert_memory_equal(f->got.p, "P\t6\t1\t1\t0\t1\t1\n", f->got.len);
+	def_is(f, 0, "K\t0\tcycles\tsh\tk\tb\n");
+}
+
+static void two_k_records_of_one_text_share_an_own_id(void **state)
+{
+	struct fixture *f = *state;
+
+	define(f, "K\t0\tcycles\tsh\tk\tmain");
+	define(f, "K\t1\tcycles\tsh\tk\tmain");
+	define(f, "K\t2\tcycles\tsh\tk\tother");
+	assert_int_equal(ref_written_as_writer_would(f, "P\t1\t1\t1\t1\t1\t0"), 0);
+	assert_int_equal(ref_written_as_writer_would(f, "P\t2\t1\t1\t1\t1\t1"), 0);
+	assert_memory_equal(f->got.p, "P\t2\t1\t1\t1\t1\t0\n", f->got.len);
+	/* the ids no longer coincide: 2 is own id 1 */
+	assert_int_equal(ref_written_as_writer_would(f, "P\t3\t1\t1\t1\t1\t2"), 1);
+	assert_memory_equal(f->got.p, "P\t3\t1\t1\t1\t1\t1\n", f->got.len);
+	assert_int_equal(f->tt.ntails, 2);
+	def_is(f, 1, "K\t1\tcycles\tsh\tk\tother\n");
+}
+
+static void a_k_without_samples_gets_no_own_id(void **state)
+{
+	struct fixture *f = *state;
+
+	define(f, "K\t0\tcycles\tswapper\tk\tcpu_idle");
+	define(f, "K\t1\tcycles\tsh\tk\tmain");
+	assert_int_equal(ref_written_as_writer_would(f, "P\t1\t1\t1\t1\t1\t1"), 0);
+	assert_memory_equal(f->got.p, "P\t1\t1\t1\t1\t1\t0\n", f->got.len);
+	assert_int_equal(f->tt.ntails, 1);
+	def_is(f, 0, "K\t0\tcycles\tsh\tk\tmain\n");
+}
+
+static void numbers_not_written_canonically_are_written_anew(void **state)
+{
+	struct fixture *f = *state;
+
+	define(f, "K\t0\tcycles\tsh\tk\tmain");
+	ref_written_as_writer_would(f, "P\t007\t1\t1\t1\t1\t0");
+	assert_memory_equal(f->got.p, "P\t7\t1\t1\t1\t1\t0\n", f->got.len);
+	ref_written_as_writer_would(f, "P\t1\t-0\t1\t1\t1\t0");
+	assert_memory_equal(f->got.p, "P\t1\t0\t1\t1\t1\t0\n", f->got.len);
+	ref_written_as_writer_would(f, "P\t1\t-01\t1\t1\t1\t0");
+	assert_memory_equal(f->got.p, "P\t1\t-1\t1\t1\t1\t0\n", f->got.len);
+	ref_written_as_writer_would(f, "P\t1\t1\t1\t1\t1\t00");
+	assert_memory_equal(f->got.p, "P\t1\t1\t1\t1\t1\t0\n", f->got.len);
+	ref_written_as_writer_would(f, "P\t0\t0\t0\t0\t0\t0");	/* zeros are canonical */
+	assert_memory_equal(f->got.p, "P\t0\t0\t0\t0\t0\t0\n", f->got.len);
+}
+
+static void a_head_not_canonical_keeps_the_own_id(void **state)
+{
+	struct fixture *f = *state;
+
+	define(f, "K\t0\tcycles\tsh\tk\tmain");
+	define(f, "K\t1\tcycles\tsh\tk\tmain");
+	ref_written_as_writer_would(f, "P\t1\t1\t1\t1\t1\t0");
+	ref_written_as_writer_would(f, "P\t1\t01\t1\t1\t1\t1");
+	assert_memory_equal(f->got.p, "P\t1\t1\t1\t1\t1\t0\n", f->got.len);
+}
+
+static void a_redefined_id_takes_its_new_text_from_its_next_sample(void **state)
+{
+	struct fixture *f = *state;
+
+	define(f, "K\t0\tcycles\tsh\tk\tmain");
+	assert_int_equal(ref_written_as_writer_would(f, "P\t1\t1\t1\t1\t1\t0"), 0);
+	define(f, "K\t0\tcycles\tsh\tkk\tmain;work");	/* a restarted source */
+	assert_int_equal(ref_written_as_writer_would(f, "P\t2\t1\t1\t1\t1\t0"), 1);
+	assert_memory_equal(f->got.p, "P\t2\t1\t1\t1\t1\t1\n", f->got.len);
+	def_is(f, 1, "K\t1\tcycles\tsh\tkk\tmain;work\n");
+	define(f, "K\t0\tcycles\tsh\tk\tmain");	/* back to the first text */
+	assert_int_equal(ref_written_as_writer_would(f, "P\t3\t1\t1\t1\t1\t0"), 0);
+}
+
+static void s_and_p_samples_of_one_tail_share_an_own_id(void **state)
+{
+	struct fixture *f = *state;
+	static const char s_line[] = "S\t1\t1\t1\t1\t1\tcycles\tsh\tk\tmain";
+	struct fp_sample s;
+
+	assert_int_equal(fp_sample_parse(LINE(s_line), &s), 0);
+	define(f, "K\t0\tcycles\tsh\tk\tother");
+	assert_int_equal(fp_tailtab_intern_sample(&f->tt, LINE(s_line), &s), 0);
+	define(f, "K\t1\tcycles\tsh\tk\tmain");
+	assert_int_equal(ref_written_as_writer_would(f, "P\t1\t1\t1\t1\t1\t1"), 0);
+	assert_int_equal(ref_written_as_writer_would(f, "P\t1\t1\t1\t1\t1\t0"), 1);
+}
+
+static void bad_k_and_p_records_are_refused_as_fp_tails_refuses_them(void **state)
+{
+	struct fixture *f = *state;
+	struct fp_tailtab_ref r;
+
+	assert_int_equal(fp_tailtab_define_line(&f->tt, LINE("K\t1\tcycles\tsh\tk\tmain")),
+			 FP_TAILS_SKIPS_AHEAD);
+	assert_int_equal(fp_tailtab_define_line(&f->tt, LINE("K\t0\tcycles\tsh\tkk\tmain")),
+			 FP_TAILS_MALFORMED);	/* two kinds, one frame */
+	assert_int_equal(fp_tailtab_ref_line(&f->tt, LINE("P\t1\t1\t1\t1\t1\t0"), &r),
+			 FP_TAILS_UNDEFINED);
+	define(f, "K\t0\tcycles\tsh\tk\tmain");
+	assert_int_equal(fp_tailtab_ref_line(&f->tt, LINE("P\t1\t1\t1\t1\t0"), &r),
+			 FP_TAILS_MALFORMED);
+	assert_int_equal(fp_tailtab_ref_line(&f->tt, LINE("P\t1\t-2\t1\t1\t1\t0"), &r),
+			 FP_TAILS_MALFORMED);
+	assert_int_equal(f->tt.ntails, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(a_p_of_coinciding_ids_goes_out_as_it_came, setup, teardown),
+		cmocka_unit_test_setup_teardown(own_ids_follow_the_first_samples_not_the_k_records, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(two_k_records_of_one_text_share_an_own_id, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_k_without_samples_gets_no_own_id, setup, teardown),
+		cmocka_unit_test_setup_teardown(numbers_not_written_canonically_are_written_anew, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(a_head_not_canonical_keeps_the_own_id, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_redefined_id_takes_its_new_text_from_its_next_sample,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(s_and_p_samples_of_one_tail_share_an_own_id, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(bad_k_and_p_records_are_refused_as_fp_tails_refuses_them,
+						setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
