@@ -90,17 +90,21 @@ static void index_stack(struct fp_timeline *tl, uint32_t stack)
 
 int fp_timeline_define(struct fp_timeline *tl, const struct fp_stack_def *d)
 {
-	uint32_t stack = fp_strtab_find(&tl->stacks, d->folded.p, d->folded.n);
-
 	if (d->id > tl->next)
 		return -1;
+	/* hashed once: looked up (a redefinition may name a known stack),
+	 * then interned with the same hash if new */
+	uint64_t h = fp_strtab_hash(d->folded.p, d->folded.n);
+	uint32_t stack = fp_strtab_find_hashed(&tl->stacks, d->folded.p, d->folded.n, h);
+
 	if (stack == FP_STRTAB_NONE) {
 		int added;
 
 		if (tl->stacks.text_len + tl->kinds.text_len + d->folded.n + d->kinds.n > TEXT_MAX)
 			stack = NO_STACK;	/* its samples count as overflow */
 		else {
-			stack = fp_strtab_intern(&tl->stacks, d->folded.p, d->folded.n, &added);
+			stack = fp_strtab_intern_hashed(&tl->stacks, d->folded.p, d->folded.n, h,
+							&added);
 			tl->stack_kinds = fp_xgrow(tl->stack_kinds, &tl->stack_kinds_cap, (size_t)stack + 1,
 					       sizeof *tl->stack_kinds, ARRAY_MIN);
 			tl->stack_kinds[stack] = fp_strtab_intern(&tl->kinds, d->kinds.p, d->kinds.n, NULL);
@@ -116,14 +120,35 @@ int fp_timeline_define(struct fp_timeline *tl, const struct fp_stack_def *d)
 	return 0;
 }
 
-/* The owner of an R record's sample: one lookup of its key (pid, tid,
- * cpu, then comm TAB event: names never hold a TAB); a new owner's comm
- * and event go into labels, comm first, as they would sample by sample. */
+/* Whether owner id is r's pid, tid, cpu, comm and event. */
+static int owner_is(const struct fp_timeline *tl, uint32_t id, const struct fp_ref *r)
+{
+	const struct fp_tl_owner *o = &tl->owner[id];
+	size_t cn, en;
+	const char *comm, *event;
+
+	if (o->pid != r->pid || o->tid != r->tid || o->cpu != r->cpu)
+		return 0;
+	comm = fp_strtab_str(&tl->labels, o->comm, &cn);
+	event = fp_strtab_str(&tl->labels, o->event, &en);
+	return cn == r->comm.n && en == r->event.n && !memcmp(comm, r->comm.p, cn) &&
+		!memcmp(event, r->event.p, en);
+}
+
+/* The owner of an R record's sample: the one of the sample before on its
+ * cpu if it is the same (a task runs on a cpu for a while: most samples),
+ * else one lookup of its key (pid, tid, cpu, then comm TAB event: names
+ * never hold a TAB); a new owner's comm and event go into labels, comm
+ * first, as they would sample by sample. */
 static uint32_t owner_of(struct fp_timeline *tl, const struct fp_ref *r)
 {
 	const int64_t ids[] = { r->pid, r->tid, r->cpu };
 	size_t n = sizeof ids + r->comm.n + 1 + r->event.n;
+	uint32_t *last = &tl->owner_last[(uint64_t)r->cpu & (FP_TL_OWNER_CACHE - 1)];
 	int added;
+
+	if (*last && owner_is(tl, *last - 1, r))
+		return *last - 1;
 
 	tl->key = fp_xgrow(tl->key, &tl->key_cap, n, 1, ARRAY_MIN);
 	memcpy(tl->key, ids, sizeof ids);
@@ -140,6 +165,7 @@ static uint32_t owner_of(struct fp_timeline *tl, const struct fp_ref *r)
 			.event = fp_strtab_intern(&tl->labels, r->event.p, r->event.n, NULL),
 		};
 	}
+	*last = id + 1;
 	return id;
 }
 

@@ -46,6 +46,9 @@ struct fp_tl_sample {
 	uint32_t owner;		/* in owners */
 };
 
+/* cpus whose latest sample's owner is remembered (a power of two) */
+#define FP_TL_OWNER_CACHE 256u
+
 /* pid, tid, cpu, comm and event of samples; comm and event in labels */
 struct fp_tl_owner {
 	int64_t pid, tid, cpu;
@@ -71,6 +74,9 @@ struct fp_timeline {
 	size_t owner_cap;
 	char *key;		/* an owner key being looked up */
 	size_t key_cap;
+	/* per cpu (its number modulo the size): the owner of its latest
+	 * sample + 1, 0 none; checked before the owner's key is looked up */
+	uint32_t owner_last[FP_TL_OWNER_CACHE];
 	/* the D record ids of the stream -> stacks (a restarted fp-fold
 	 * numbers from 0 again: a known id is redefined) */
 	uint32_t *ext;

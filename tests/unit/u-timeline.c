@@ -228,6 +228,33 @@ static void cell_entries_come_by_earliest_sample_and_owners_by_first_use(void **
 	fp_heatmap_free(&hm);
 }
 
+/* A sample's owner is its pid, tid, cpu, comm and event: on one cpu a
+ * sample that differs from the one before in any of them has another
+ * owner, one like an earlier sample has that sample's (cpus 0 and 256
+ * share a place in the per-cpu memory of the latest owner). */
+static void owners_differ_in_any_label_on_one_cpu(void **state)
+{
+	static const char *const lines[] = {
+		"S	1	1	1	0	1	ev	a	u	f",	/* owner 0 */
+		"S	2	1	1	0	1	ev	a	u	g",	/* 0: another stack only */
+		"S	3	2	1	0	1	ev	a	u	f",	/* 1: pid */
+		"S	4	2	3	0	1	ev	a	u	f",	/* 2: tid */
+		"S	5	2	3	0	1	ev	b	u	f",	/* 3: comm */
+		"S	6	2	3	0	1	ev2	b	u	f",	/* 4: event */
+		"S	7	2	3	256	1	ev2	b	u	f",	/* 5: cpu (same place) */
+		"S	8	2	3	0	1	ev2	b	u	f",	/* 4 again */
+		"S	9	1	1	0	1	ev	a	u	f",	/* 0 again */
+		"S	10	1	1	0	1	ev	ab	u	f",	/* 6: a longer comm */
+	};
+	static const uint32_t owner[] = { 0, 0, 1, 2, 3, 4, 5, 4, 0, 6 };
+
+	for (size_t i = 0; i < sizeof lines / sizeof *lines; i++)
+		add(&tl, lines[i]);
+	for (size_t i = 0; i < sizeof owner / sizeof *owner; i++)
+		assert_int_equal(tl.s[i].owner, owner[i]);
+	assert_int_equal(fp_strtab_count(&tl.owner_keys), 7);
+}
+
 static void samples_past_the_bound_are_counted_not_kept(void **state)
 {
 
@@ -256,6 +283,7 @@ int main(void)
 		T(kinds_come_from_the_samples_first_occurrence_wins),
 		T(json_escapes_names_and_lists_cells_with_pairs),
 		T(cell_entries_come_by_earliest_sample_and_owners_by_first_use),
+		T(owners_differ_in_any_label_on_one_cpu),
 		T(samples_past_the_bound_are_counted_not_kept),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
