@@ -205,8 +205,9 @@ stage_rows() {
 # The same pipeline file with every stage wrapped in rtime (for the
 # per-stage breakdown of a chain).
 stage_wrap() {	# stage_wrap PIPELINE [ids] > PIPELINE: rtime before each program
-	# With "ids" the read stage gets --stack-ids itself: behind rtime the
-	# runner cannot tell its program, so it would not negotiate it.
+	# With "ids" the read stage gets --stack-ids itself, and a fold stage
+	# with --pass-samples --snapshot-ids: behind rtime the runner cannot
+	# tell their programs, so it would not negotiate them.
 	awk -v rt="$rtime" -v dir="$tmp" -v ids="${2:-}" '
 	/^[ \t]*(#|$)/ { print; next }
 	{
@@ -214,6 +215,7 @@ stage_wrap() {	# stage_wrap PIPELINE [ids] > PIPELINE: rtime before each program
 		while (i <= NF && $i ~ /=/) { out = out " " $i; i++ }
 		out = out " " rt " -o " dir "/st." $1 " " $i
 		if (ids == "ids" && $1 == "read") out = out " --stack-ids"
+		if (ids == "ids" && $1 == "fold" && / --pass-samples/) out = out " --snapshot-ids"
 		for (i++; i <= NF; i++) out = out " " $i
 		print out
 	}' "$1"

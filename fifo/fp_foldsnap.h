@@ -13,7 +13,10 @@
  * fp-serve's live view keeps its table here; fp-render keeps its own
  * (render/snapshot.h: stacks shared with its timeline) and takes the
  * bracket names and the end record's fields from here. The runner
- * negotiates deltas by the roles of fp_foldsnap_role_of.
+ * negotiates deltas by the roles of fp_foldsnap_role_of, and snapshots by
+ * id (E records, fp-fold --snapshot-ids) by fp_foldsnap_reads_ids: this
+ * table does not take E records (it has no D records), so fp-serve is
+ * not a reader of them and gets F records.
  *
  *	struct fp_foldsnap s; fp_foldsnap_init(&s);
  *	switch (fp_foldsnap_control(&s, &c)) { case FP_FSNAP_DONE: ... }
@@ -32,6 +35,10 @@
 #define FP_FOLDSNAP_FULL "fold"		/* C begin/end WHAT of a full snapshot */
 #define FP_FOLDSNAP_DELTA "fold-delta"	/* ... of a delta snapshot */
 #define FP_FOLDSNAP_DELTA_OPTION "--delta-snapshots"	/* fp-fold's option */
+/* fp-fold's option for snapshots of E records (stacks by D id) instead of
+ * F records; only with --pass-samples, whose D records define the ids */
+#define FP_FOLDSNAP_IDS_OPTION "--snapshot-ids"
+#define FP_FOLDSNAP_PASS_SAMPLES_OPTION "--pass-samples"
 
 enum fp_fsnap_in { FP_FSNAP_IN_NONE, FP_FSNAP_IN_FULL, FP_FSNAP_IN_DELTA };
 
@@ -80,5 +87,10 @@ enum fp_foldsnap_role {
 	FP_FSNAP_PASSES,		/* passes F and C records on untouched */
 };
 enum fp_foldsnap_role fp_foldsnap_role_of(const char *program);
+/* 1 if program (an FP_FSNAP_READS one) reads snapshots by id (E records
+ * resolved through the D records it keeps: fp-render), else 0. A stage
+ * that passes snapshots on (FP_FSNAP_PASSES) passes E and D records on
+ * untouched too. */
+int fp_foldsnap_reads_ids(const char *program);
 
 #endif

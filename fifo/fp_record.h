@@ -45,6 +45,7 @@
 #define FP_TAG_GEOMETRY 'G'
 #define FP_TAG_CELL 'H'
 #define FP_TAG_FOLDED 'F'
+#define FP_TAG_FOLDED_ID 'E'
 #define FP_TAG_CONTROL 'C'
 #define FP_TAG_WARNING 'W'
 #define FP_TAG_INFO 'I'
@@ -95,6 +96,7 @@ enum fp_rec {
 	FP_REC_GEOMETRY,	/* G */
 	FP_REC_CELL,		/* H */
 	FP_REC_FOLDED,		/* F */
+	FP_REC_FOLDED_ID,	/* E: a snapshot's stack named by its D record's id */
 	FP_REC_CONTROL,		/* C */
 	FP_REC_WARNING,		/* W */
 	FP_REC_INFO,		/* I */
@@ -224,6 +226,18 @@ struct fp_folded_rec {
 
 int fp_folded_parse(const char *line, size_t len, struct fp_folded_rec *f);
 void fp_write_folded(struct fp_wr w, uint64_t count, const char *stack, size_t n);
+
+/* ---- E folded stack by id (fp-fold --snapshot-ids, negotiated) ---------------- */
+
+/* `E TAB count TAB id`: in a snapshot, the F record of the stack the D
+ * record `id` defined (fifo/PROTOCOL.md, "Snapshots by id"). */
+struct fp_folded_id_rec {
+	uint64_t count;
+	uint32_t id;		/* below FP_STACK_ID_MAX */
+};
+
+int fp_folded_id_parse(const char *line, size_t len, struct fp_folded_id_rec *f);
+void fp_write_folded_id(struct fp_wr w, uint64_t count, uint32_t id);
 
 /* ---- D folded stack definition, R folded sample ------------------------------ */
 

@@ -29,6 +29,7 @@ enum fp_rec fp_record_tag(const char *line, size_t *len)
 	case FP_TAG_GEOMETRY: return FP_REC_GEOMETRY;
 	case FP_TAG_CELL: return FP_REC_CELL;
 	case FP_TAG_FOLDED: return FP_REC_FOLDED;
+	case FP_TAG_FOLDED_ID: return FP_REC_FOLDED_ID;
 	case FP_TAG_CONTROL: return FP_REC_CONTROL;
 	case FP_TAG_WARNING: return FP_REC_WARNING;
 	case FP_TAG_INFO: return FP_REC_INFO;
@@ -123,7 +124,7 @@ int fp_folded_parse(const char *line, size_t len, struct fp_folded_rec *r)
 	return 0;
 }
 
-/* ---- D, R --------------------------------------------------------------- */
+/* ---- D, R, E -------------------------------------------------------------- */
 
 static int parse_id(struct fp_str f, uint32_t *id)
 {
@@ -132,6 +133,18 @@ static int parse_id(struct fp_str f, uint32_t *id)
 	if (fp_parse_u64(f.p, f.n, &v) < 0 || v >= FP_STACK_ID_MAX)
 		return -1;
 	*id = (uint32_t)v;
+	return 0;
+}
+
+int fp_folded_id_parse(const char *line, size_t len, struct fp_folded_id_rec *r)
+{
+	enum { FIELDS = 3 };
+	struct fp_str f[FIELDS];
+
+	if (!has_tag(line, len, FP_TAG_FOLDED_ID) ||
+	    fp_split_fields(line, len, f, FIELDS) != FIELDS ||
+	    fp_parse_u64(f[1].p, f[1].n, &r->count) < 0 || parse_id(f[2], &r->id) < 0)
+		return -1;
 	return 0;
 }
 

@@ -148,6 +148,14 @@ void fp_write_folded(struct fp_wr w, uint64_t count, const char *stack, size_t n
 	put_lf(w);
 }
 
+void fp_write_folded_id(struct fp_wr w, uint64_t count, uint32_t id)
+{
+	put_tag(w, FP_TAG_FOLDED_ID);
+	put_tab_u64(w, count);
+	put_tab_u64(w, id);
+	put_lf(w);
+}
+
 void fp_write_stack_def(struct fp_wr w, uint32_t id, const char *kinds, size_t kn,
 			const char *folded, size_t fn)
 {

@@ -30,6 +30,9 @@ void fp_snapshot_init(struct fp_snapshot *sn)
 	sn->entry = NULL;
 	sn->entry_cap = 0;
 	sn->indexed = 0;
+	sn->entry_of_stack = NULL;
+	sn->entry_of_stack_cap = 0;
+	sn->stacks_indexed = 0;
 }
 
 void fp_snapshot_free(struct fp_snapshot *sn)
@@ -38,6 +41,7 @@ void fp_snapshot_free(struct fp_snapshot *sn)
 	table_free(&sn->pending);
 	fp_strtab_free(&sn->index);
 	free(sn->entry);
+	free(sn->entry_of_stack);
 }
 
 void fp_snapshot_begin(struct fp_snapshot *sn)
@@ -45,14 +49,15 @@ void fp_snapshot_begin(struct fp_snapshot *sn)
 	fp_folded_clear(&sn->pending.t);
 }
 
-void fp_snapshot_add(struct fp_snapshot *sn, const struct fp_timeline *tl, int pending,
-		     const char *stack, size_t n, uint64_t count)
+/* A new entry: timeline stack id (its text), or FP_STRTAB_NONE (a copy
+ * of stack[0..n)). */
+static void add_entry(struct fp_snapshot *sn, const struct fp_timeline *tl, int pending,
+		      uint32_t id, const char *stack, size_t n, uint64_t count)
 {
 	struct fp_snap_table *st = pending ? &sn->pending : &sn->table;
-	uint32_t id = fp_strtab_find(&tl->stacks, stack, n);
 
 	if (!pending)
-		sn->indexed = 0;	/* the table changed: index it again */
+		sn->indexed = sn->stacks_indexed = 0;	/* the table changed: index it again */
 
 	st->stack = fp_xgrow(st->stack, &st->cap, st->t.n + 1, sizeof *st->stack, IDS_MIN);
 	st->stack[st->t.n] = id;
@@ -63,6 +68,21 @@ void fp_snapshot_add(struct fp_snapshot *sn, const struct fp_timeline *tl, int p
 			      FP_FOLDED_REF);
 }
 
+void fp_snapshot_add(struct fp_snapshot *sn, const struct fp_timeline *tl, int pending,
+		     const char *stack, size_t n, uint64_t count)
+{
+	add_entry(sn, tl, pending, fp_strtab_find(&tl->stacks, stack, n), stack, n, count);
+}
+
+void fp_snapshot_add_stack(struct fp_snapshot *sn, const struct fp_timeline *tl, int pending,
+			   uint32_t stack, uint64_t count)
+{
+	size_t n;
+
+	fp_strtab_str(&tl->stacks, stack, &n);
+	add_entry(sn, tl, pending, stack, NULL, n, count);
+}
+
 void fp_snapshot_end(struct fp_snapshot *sn)
 {
 	struct fp_snap_table t = sn->table;
@@ -70,7 +90,7 @@ void fp_snapshot_end(struct fp_snapshot *sn)
 	sn->table = sn->pending;
 	sn->pending = t;
 	fp_folded_clear(&sn->pending.t);
-	sn->indexed = 0;
+	sn->indexed = sn->stacks_indexed = 0;
 }
 
 /* The string of entry i of the table (its timeline stack's, if it has one:
@@ -120,6 +140,50 @@ void fp_snapshot_set(struct fp_snapshot *sn, const struct fp_timeline *tl, const
 
 	st->t.total = st->t.total - e->count + count;	/* e->count is part of it */
 	e->count = count;
+}
+
+/* entry_of_stack: timeline stack -> 1 + its entry in the table, 0 none */
+static void index_stacks(struct fp_snapshot *sn, const struct fp_timeline *tl)
+{
+	const struct fp_snap_table *st = &sn->table;
+
+	sn->entry_of_stack = fp_xgrow(sn->entry_of_stack, &sn->entry_of_stack_cap,
+				      tl->nstacks ? tl->nstacks : 1, sizeof *sn->entry_of_stack,
+				      IDS_MIN);
+	memset(sn->entry_of_stack, 0, sn->entry_of_stack_cap * sizeof *sn->entry_of_stack);
+	for (size_t i = 0; i < st->t.n; i++)
+		if (st->stack[i] != FP_STRTAB_NONE)
+			sn->entry_of_stack[st->stack[i]] = i + 1;
+	sn->stacks_indexed = 1;
+}
+
+void fp_snapshot_set_stack(struct fp_snapshot *sn, const struct fp_timeline *tl, uint32_t stack,
+			   uint64_t count)
+{
+	struct fp_snap_table *st = &sn->table;
+
+	if (!sn->stacks_indexed || stack >= sn->entry_of_stack_cap)
+		index_stacks(sn, tl);
+	size_t e = sn->entry_of_stack[stack];
+
+	if (!e) {
+		int text_indexed = sn->indexed;
+		size_t n, i = st->t.n;
+		const char *text = fp_strtab_str(&tl->stacks, stack, &n);
+
+		add_entry(sn, tl, 0, stack, NULL, n, count);
+		if (text_indexed) {	/* both indexes stay true with the new entry in */
+			index_entry(sn, text, n, i);
+			sn->indexed = 1;
+		}
+		sn->entry_of_stack[stack] = i + 1;
+		sn->stacks_indexed = 1;
+		return;
+	}
+	struct fp_folded_entry *en = &st->t.e[e - 1];
+
+	st->t.total = st->t.total - en->count + count;	/* en->count is part of it */
+	en->count = count;
 }
 
 size_t fp_snapshot_stacks(const struct fp_snapshot *sn)

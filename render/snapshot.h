@@ -14,6 +14,8 @@
  *	fp_snapshot_add(&sn, &tl, 1, stack, n, count);   // each F record
  *	fp_snapshot_end(&sn);                        // C end fold: replaces the table
  *	fp_snapshot_set(&sn, &tl, stack, n, count);  // an F record of a delta snapshot
+ *	fp_snapshot_add_stack(&sn, &tl, 1, id, count);   // E records (fp-fold
+ *	fp_snapshot_set_stack(&sn, &tl, id, count);      //  --snapshot-ids): by timeline stack
  *	const struct fp_folded *t = fp_snapshot_table(&sn, &tl);
  *	fp_snapshot_free(&sn);
  */
@@ -43,6 +45,12 @@ struct fp_snapshot {
 	size_t *entry;			/* by index id: entry in table.t */
 	size_t entry_cap;
 	int indexed;
+	/* delta snapshots of E records: timeline stack -> 1 + its entry in
+	 * table.t (0: not in it), made by the first such delta after the
+	 * table changed otherwise */
+	size_t *entry_of_stack;
+	size_t entry_of_stack_cap;
+	int stacks_indexed;
 };
 
 void fp_snapshot_init(struct fp_snapshot *sn);
@@ -53,6 +61,11 @@ void fp_snapshot_begin(struct fp_snapshot *sn);
  * the table (an F outside a snapshot: hand-written input). */
 void fp_snapshot_add(struct fp_snapshot *sn, const struct fp_timeline *tl, int pending,
 		     const char *stack, size_t n, uint64_t count);
+/* An E record (fp-fold --snapshot-ids, fifo/PROTOCOL.md): the same with
+ * the stack named by its index in tl->stacks (fp_timeline_stack of the
+ * record's D id), nothing looked up. */
+void fp_snapshot_add_stack(struct fp_snapshot *sn, const struct fp_timeline *tl, int pending,
+			   uint32_t stack, uint64_t count);
 /* The pending snapshot is complete: it becomes the table. */
 void fp_snapshot_end(struct fp_snapshot *sn);
 /* An F record of a delta snapshot (fp-fold --delta-snapshots,
@@ -60,6 +73,9 @@ void fp_snapshot_end(struct fp_snapshot *sn);
  * (a stack not in it is added), as the F record comes. */
 void fp_snapshot_set(struct fp_snapshot *sn, const struct fp_timeline *tl, const char *stack,
 		     size_t n, uint64_t count);
+/* An E record of a delta snapshot: fp_snapshot_set by timeline stack. */
+void fp_snapshot_set_stack(struct fp_snapshot *sn, const struct fp_timeline *tl, uint32_t stack,
+			   uint64_t count);
 /* Entries of the table with a count (a delta's end record says how many). */
 size_t fp_snapshot_stacks(const struct fp_snapshot *sn);
 /* The table, its entries pointing into tl's text as it is now. */

@@ -120,6 +120,15 @@ int fp_timeline_define(struct fp_timeline *tl, const struct fp_stack_def *d)
 	return 0;
 }
 
+enum fp_tl_stack_of fp_timeline_stack(const struct fp_timeline *tl, uint32_t id,
+				      uint32_t *stack)
+{
+	if (id >= tl->next)
+		return FP_TL_UNDEFINED;
+	*stack = tl->ext[id];
+	return *stack == NO_STACK ? FP_TL_NOT_KEPT : FP_TL_STACK;
+}
+
 /* Whether owner id is r's pid, tid, cpu, comm and event. */
 static int owner_is(const struct fp_timeline *tl, uint32_t id, const struct fp_ref *r)
 {

@@ -99,6 +99,16 @@ void fp_timeline_reset(struct fp_timeline *tl);
 /* A D record. 0, or -1 if its id skips ahead (ids come 0, 1, 2, ...; an
  * id already defined is redefined) or the stacks outgrew their bound. */
 int fp_timeline_define(struct fp_timeline *tl, const struct fp_stack_def *d);
+/* What a D record's id names (fp_timeline_stack). */
+enum fp_tl_stack_of {
+	FP_TL_STACK,		/* a stack: *stack its index in tl->stacks */
+	FP_TL_UNDEFINED,	/* no D record defined the id */
+	FP_TL_NOT_KEPT,		/* defined, but past the stacks' bound (its text is not kept) */
+};
+/* The stack the D record id defined (its latest definition), by id: an
+ * array, no lookup of its text. */
+enum fp_tl_stack_of fp_timeline_stack(const struct fp_timeline *tl, uint32_t id,
+				      uint32_t *stack);
 /* An R record. 0 (kept, or counted in overflow), or -1 if its stack was
  * never defined (counted in tl->bad). */
 int fp_timeline_add(struct fp_timeline *tl, const struct fp_ref *r);

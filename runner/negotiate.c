@@ -19,6 +19,17 @@
  * (not fp-render --passthrough), and none of them restarts (a restarted
  * reader would have lost the table the deltas update).
  * FLAMEPIPE_DELTA_SNAPSHOTS=0 turns it off.
+ *
+ * Snapshots by id (E records, fifo/PROTOCOL.md "Snapshots by id"): an
+ * fp-fold with --pass-samples (its D records define the ids) gets
+ * --snapshot-ids when every stage after it reads E records (fp-render,
+ * fp_foldsnap_reads_ids) or passes them on untouched with the D records
+ * (fp-bucket, fp-range, fp-record), the last one reads them and keeps
+ * the stream (not fp-render --passthrough), and neither fp-fold nor a
+ * stage after it may be restarted (a restarted reader would have lost
+ * the D records the ids name). fp-serve reads F records only, any other
+ * program (grep, awk, a script) gets them too. FLAMEPIPE_SNAPSHOT_IDS=0
+ * turns it off.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +117,45 @@ static int deltas_read_after(const struct fp_pipeline *pl, size_t fold)
 			return role == FP_FSNAP_READS && !has_arg(st, "--passthrough");
 	}
 	return 0;	/* fp-fold is the last stage: its snapshots leave the pipeline */
+}
+
+/* 1 if every stage after stage `fold` takes snapshots by id (see the top). */
+static int ids_read_after(const struct fp_pipeline *pl, size_t fold)
+{
+	if (pl->stages[fold].restart != FP_RESTART_NEVER)
+		return 0;
+	for (size_t i = fold + 1; i < pl->n; i++) {
+		const struct fp_stage_spec *st = &pl->stages[i];
+		const char *prog = program_name(st);
+		enum fp_foldsnap_role role = fp_foldsnap_role_of(prog);
+		int reads = role == FP_FSNAP_READS && fp_foldsnap_reads_ids(prog);
+
+		if (st->restart != FP_RESTART_NEVER || (!reads && role != FP_FSNAP_PASSES))
+			return 0;
+		if (i == pl->n - 1)
+			return reads && !has_arg(st, "--passthrough");
+	}
+	return 0;	/* fp-fold is the last stage: its snapshots leave the pipeline */
+}
+
+int fp_negotiate_snapshot_ids(struct fp_pipeline *pl)
+{
+	const char *env = getenv("FLAMEPIPE_SNAPSHOT_IDS");
+	int n = 0;
+
+	if (env && strcmp(env, "0") == 0)
+		return 0;
+	for (size_t i = 0; i < pl->n; i++) {
+		struct fp_stage_spec *st = &pl->stages[i];
+
+		if (fp_foldsnap_role_of(program_name(st)) != FP_FSNAP_WRITES ||
+		    !has_arg(st, FP_FOLDSNAP_PASS_SAMPLES_OPTION) || !ids_read_after(pl, i))
+			continue;
+		if (!has_arg(st, FP_FOLDSNAP_IDS_OPTION))
+			insert_option(st, FP_FOLDSNAP_IDS_OPTION);
+		n++;
+	}
+	return n;
 }
 
 int fp_negotiate_delta_snapshots(struct fp_pipeline *pl)

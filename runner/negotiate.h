@@ -12,5 +12,10 @@ int fp_negotiate_stack_ids(struct fp_pipeline *pl);
  * delta snapshots or passes them on, up to a last stage that reads them.
  * Returns how many fp-fold stages have it. */
 int fp_negotiate_delta_snapshots(struct fp_pipeline *pl);
+/* Gives each fp-fold --pass-samples `--snapshot-ids` when every stage
+ * after it reads snapshots by id or passes them on, up to a last stage
+ * that reads them, and none of them (nor fp-fold) restarts. Returns how
+ * many fp-fold stages have it. */
+int fp_negotiate_snapshot_ids(struct fp_pipeline *pl);
 
 #endif

@@ -636,6 +636,7 @@ int fp_run_load(struct fp_run *r, const char *file, const struct fp_vars *v)
 	}
 	fp_negotiate_stack_ids(&r->pl);
 	fp_negotiate_delta_snapshots(&r->pl);
+	fp_negotiate_snapshot_ids(&r->pl);
 	r->loaded = 1;
 	r->n = r->pl.n;
 	r->stages = fp_xcalloc(r->n, sizeof *r->stages);

@@ -3,7 +3,8 @@
  * Interface:
  *	fp-fold [--plain] [--weight samples|period] [--pid|--tid]
  *		[--kernel] [--jit] [--all] [--event-filter EV|--all-events]
- *		[--event-root] [--interval MS] [--delta-snapshots] [--pass-samples] [FILE]
+ *		[--event-root] [--interval MS] [--delta-snapshots]
+ *		[--pass-samples [--snapshot-ids]] [FILE]
  *
  * Input: a flamepipe stream (fifo/PROTOCOL.md) on stdin or FILE (gzip ok).
  * Each S record becomes one folded stack `comm;root;...;leaf`, tidied as
@@ -22,7 +23,11 @@
  * full one carries only the stacks whose count changed since the last
  * snapshot, with their new counts (C begin fold-delta ... C end fold-delta
  * STACKS TOTAL); the first snapshot after a C reset, and the final one at
- * end of input, are full.
+ * end of input, are full. With --snapshot-ids (and --pass-samples; the
+ * runner gives it when every reader downstream reads them) each stack of
+ * a snapshot is an E record naming its D record's id (E TAB <count> TAB
+ * <id>) instead of an F record repeating its folded text, in the same
+ * (bytewise) order.
  * `C reset` zeroes the counts (the stacks and their ids stay) and is passed on.
  * With --pass-samples: each sample that was folded (valid, and of the event
  * folded) also goes on as an R record (time, pid, tid, cpu, period, the
@@ -64,7 +69,7 @@
 
 #define USAGE "usage: fp-fold [--plain] [--weight samples|period] [--pid|--tid] " \
 	"[--kernel] [--jit] [--all] [--event-filter EV|--all-events] [--event-root] " \
-	"[--interval MS] [--delta-snapshots] [--pass-samples] [FILE]"
+	"[--interval MS] [--delta-snapshots] [--pass-samples [--snapshot-ids]] [FILE]"
 
 #define STAGE_NAME "fold"
 #define DEFAULT_INTERVAL_MS 1000
@@ -86,6 +91,7 @@ struct fold_options {
 	unsigned interval_ms;		/* 0: no timed snapshots */
 	int delta;			/* --delta-snapshots */
 	int pass_samples;		/* D and R records for the folded samples */
+	int snapshot_ids;		/* --snapshot-ids: E records, not F */
 };
 
 /* ---- the stack table: fifo/fp_strtab.h, a count per folded stack ------- */
@@ -414,6 +420,10 @@ static void write_snapshot_of(struct fold_state *st, int delta)
 		size_t len;
 		if (!st->table.ent[id].count || (delta && !st->dirty[id]))
 			continue;	/* not counted since the last reset / snapshot */
+		if (st->opt.snapshot_ids) {	/* its D record was written */
+			fp_write_folded_id(w, st->table.ent[id].count, id);
+			continue;
+		}
 		const char *key = fp_strtab_str(&st->table, id, &len);
 
 		fp_write_folded(w, st->table.ent[id].count, key, len);
@@ -618,6 +628,7 @@ static void parse_options(int argc, char **argv, struct fold_options *o)
 		{ "interval", FP_OPT_UINT, &o->interval_ms, .max = UINT32_MAX },
 		{ "pass-samples", FP_OPT_FLAG, &o->pass_samples },
 		{ FP_FOLDSNAP_DELTA_OPTION + 2, FP_OPT_FLAG, &o->delta },
+		{ FP_FOLDSNAP_IDS_OPTION + 2, FP_OPT_FLAG, &o->snapshot_ids },
 		{ NULL },
 	};
 
@@ -629,6 +640,9 @@ static void parse_options(int argc, char **argv, struct fold_options *o)
 		fp_die(FP_EXIT_USAGE, "--event-filter and --all-events/--event-root exclude each other");
 	if (o->pass_samples && o->plain)
 		fp_die(FP_EXIT_USAGE, "--pass-samples and --plain exclude each other (--plain writes only a folded file)");
+	if (o->snapshot_ids && !o->pass_samples)
+		fp_die(FP_EXIT_USAGE, "--snapshot-ids needs --pass-samples (its E records name the "
+		       "stacks by the ids of the D records --pass-samples writes)");
 }
 
 int main(int argc, char **argv)

@@ -14,7 +14,9 @@
  *           (F records outside a snapshot add to the table: hand-written input);
  *           C begin fold-delta / F ... / C end fold-delta (fp-fold
  *           --delta-snapshots, negotiated by the runner): sets the counts
- *           of the stacks it names (fifo/PROTOCOL.md, "Delta snapshots")
+ *           of the stacks it names (fifo/PROTOCOL.md, "Delta snapshots");
+ *           E records instead of F (fp-fold --snapshot-ids, negotiated):
+ *           the stack of a D record by its id ("Snapshots by id")
  *  C range  the range the chain selected (drawn on the heatmap, named in the
  *           flame graph's subtitle; --from/--to give it until a C range
  *           arrives: fp-range announces only changes); C filter likewise
@@ -194,6 +196,36 @@ static void on_folded(struct render *r, const char *line, size_t len)
 	} else if (f.count) {
 		fp_snapshot_add(&r->snap, &r->tl, r->in_snapshot == SNAP_FULL, f.stack.p, f.stack.n,
 				f.count);
+		r->files_dirty |= !r->in_snapshot;
+	}
+}
+
+/* An E record (fp-fold --snapshot-ids): an F record of the stack a D
+ * record defined, named by its id: no text to look up. */
+static void on_folded_id(struct render *r, const char *line, size_t len)
+{
+	struct fp_folded_id_rec f;
+	uint32_t stack;
+
+	if (fp_folded_id_parse(line, len, &f) < 0) {
+		bad_record(r, "malformed E record skipped: expected E TAB count TAB id");
+		return;
+	}
+	switch (fp_timeline_stack(&r->tl, f.id, &stack)) {
+	case FP_TL_UNDEFINED:
+		bad_record(r, "E record of a stack no D record defined skipped");
+		return;
+	case FP_TL_NOT_KEPT:
+		bad_record(r, "E record of a stack not kept (the stacks' text passed its bound) "
+			   "skipped: the flame graph lacks it");
+		return;
+	default:
+		break;
+	}
+	if (r->in_snapshot == SNAP_DELTA) {
+		fp_snapshot_set_stack(&r->snap, &r->tl, stack, f.count);
+	} else if (f.count) {
+		fp_snapshot_add_stack(&r->snap, &r->tl, r->in_snapshot == SNAP_FULL, stack, f.count);
 		r->files_dirty |= !r->in_snapshot;
 	}
 }
@@ -678,6 +710,7 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 	case FP_REC_GEOMETRY: on_geometry(r, line, len); break;
 	case FP_REC_CELL: on_cell(r, line, len); break;
 	case FP_REC_FOLDED: on_folded(r, line, len); break;
+	case FP_REC_FOLDED_ID: on_folded_id(r, line, len); break;
 	case FP_REC_SAMPLE: fp_exports_add(&r->ex, line, len); break;	/* hand-written */
 	case FP_REC_STACK: on_stack_def(r, line, len); break;
 	case FP_REC_REF: on_ref(r, line, len); break;

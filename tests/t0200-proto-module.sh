@@ -6,11 +6,11 @@ test_description='the protocol is one code module: no tag dispatch outside fifo/
 # byte, a switch on it, the FP_TAG_ letters, or a record spelled as a
 # string ("C\treset", "W\t..."). Outside fifo/ every one of them is a
 # second copy of the protocol (fifo/fp_record.h has the one).
-TAGS='[SGHFCWIDRKP%]'
+TAGS='[SGHFECWIDRKP%]'
 PATTERNS="\\[0\\] *[!=]= *'$TAGS'
 switch *\\( *[a-z_>.-]*line\\[0\\] *\\)
 FP_TAG_
-\"(\\\\n)?[SGHFCWIDRKP]\\\\t
+\"(\\\\n)?[SGHFECWIDRKP]\\\\t
 and was restarted\", *[0-9]"
 
 tag_dispatch() { # the offending lines, file:line: text

@@ -142,6 +142,19 @@ static void the_runner_knows_who_reads_deltas(void **state)
 	assert_int_equal(fp_foldsnap_role_of("awk"), FP_FSNAP_OTHER);
 }
 
+/* Snapshots by id (E records): fp-render reads them, fp-serve (whose
+ * table here is by text) does not, nor a stage that passes them on. */
+static void the_runner_knows_who_reads_snapshots_by_id(void **state)
+{
+	assert_true(fp_foldsnap_reads_ids("fp-render"));
+	assert_false(fp_foldsnap_reads_ids("fp-serve"));
+	assert_false(fp_foldsnap_reads_ids("fp-fold"));
+	assert_false(fp_foldsnap_reads_ids("fp-range"));
+	assert_false(fp_foldsnap_reads_ids("awk"));
+	assert_false(fp_foldsnap_reads_ids("fp-render2"));
+	assert_int_equal(fp_foldsnap_role_of("fp-render"), FP_FSNAP_READS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -152,6 +165,7 @@ int main(void)
 		cmocka_unit_test(brackets_out_of_place_are_reported),
 		cmocka_unit_test(f_outside_a_snapshot_adds_to_the_table),
 		cmocka_unit_test(the_runner_knows_who_reads_deltas),
+		cmocka_unit_test(the_runner_knows_who_reads_snapshots_by_id),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

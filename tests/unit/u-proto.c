@@ -44,6 +44,7 @@ static void each_tag_letter_followed_by_a_tab_names_its_record_type(void **state
 	assert_int_equal(tag_of("G\t1\t2"), FP_REC_GEOMETRY);
 	assert_int_equal(tag_of("H\t1\t2\t3"), FP_REC_CELL);
 	assert_int_equal(tag_of("F\t1\ta"), FP_REC_FOLDED);
+	assert_int_equal(tag_of("E\t1\t0"), FP_REC_FOLDED_ID);
 	assert_int_equal(tag_of("C\treset"), FP_REC_CONTROL);
 	assert_int_equal(tag_of("W\ta\tb\tc"), FP_REC_WARNING);
 	assert_int_equal(tag_of("I\tread"), FP_REC_INFO);
@@ -157,6 +158,26 @@ static void folded_records_round_trip_and_need_a_stack(void **state)
 	assert_int_equal(fp_folded_parse(LINE("F\t3"), &f), -1);
 	fp_write_folded(fp_wmem_wr(&out), 3, LINE("comm;a"));
 	assert_string_equal(written(), "F\t3\tcomm;a\n");
+}
+
+/* E: count and a D record's id, both whole decimal fields, nothing after */
+static void folded_id_records_round_trip_and_need_count_and_id(void **state)
+{
+	struct fp_folded_id_rec f;
+
+	assert_int_equal(fp_folded_id_parse(LINE("E\t3\t17"), &f), 0);
+	assert_true(f.count == 3 && f.id == 17);
+	assert_int_equal(fp_folded_id_parse(LINE("E\t18446744073709551615\t4294967293"), &f), 0);
+	assert_true(f.count == UINT64_MAX && f.id == 4294967293u);
+	assert_int_equal(fp_folded_id_parse(LINE("E\t3\t4294967294"), &f), -1);	/* FP_STACK_ID_MAX */
+	assert_int_equal(fp_folded_id_parse(LINE("E\t3\t-1"), &f), -1);
+	assert_int_equal(fp_folded_id_parse(LINE("E\t3\t"), &f), -1);
+	assert_int_equal(fp_folded_id_parse(LINE("E\tx\t1"), &f), -1);
+	assert_int_equal(fp_folded_id_parse(LINE("E\t3"), &f), -1);
+	assert_int_equal(fp_folded_id_parse(LINE("E\t3\t1\t2"), &f), -1);
+	assert_int_equal(fp_folded_id_parse(LINE("F\t3\t1"), &f), -1);	/* another tag */
+	fp_write_folded_id(fp_wmem_wr(&out), 3, 17);
+	assert_string_equal(written(), "E\t3\t17\n");
 }
 
 /* ---- C ------------------------------------------------------------------------- */
@@ -284,6 +305,7 @@ int main(void)
 		T(geometry_and_cells_round_trip),
 		T(malformed_geometry_and_cells_are_refused),
 		T(folded_records_round_trip_and_need_a_stack),
+		T(folded_id_records_round_trip_and_need_count_and_id),
 		T(each_control_verb_is_matched_exactly),
 		T(a_known_verb_without_its_fields_is_refused),
 		T(control_fields_and_the_rest_are_given),

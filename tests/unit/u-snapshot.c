@@ -122,6 +122,65 @@ static void a_delta_sets_counts_in_the_table_and_adds_new_stacks(void **state)
 	assert_int_equal(t->total, 10);
 }
 
+/* E records (fp-fold --snapshot-ids) name the timeline's stack: the
+ * entry is its string, as for an F record of the same text. */
+static void a_stack_by_id_is_the_entry_an_f_record_of_its_text_makes(void **state)
+{
+	define(0, "app;main;f");
+	define(1, "app;main;g");
+	fp_snapshot_begin(&sn);
+	fp_snapshot_add_stack(&sn, &tl, 1, 1, 4);
+	fp_snapshot_add(&sn, &tl, 1, LINE("app;main;f"), 3);
+	fp_snapshot_end(&sn);
+	const struct fp_folded *t = fp_snapshot_table(&sn, &tl);
+	assert_int_equal(t->n, 2);
+	assert_int_equal(t->total, 7);
+	assert_ptr_equal(t->e[0].stack, fp_strtab_str(&tl.stacks, 1, NULL));
+	assert_int_equal(t->e[0].len, 10);
+	assert_int_equal(t->e[0].count, 4);
+	assert_ptr_equal(t->e[1].stack, fp_strtab_str(&tl.stacks, 0, NULL));
+}
+
+/* A delta of E records sets the counts of the stacks it names, found by
+ * id whether an E or an F record put them in the table, and adds the
+ * others; F and E deltas after each other find each other's entries. */
+static void a_delta_by_id_sets_counts_and_adds_new_stacks(void **state)
+{
+	define(0, "app;main;f");
+	define(1, "app;main;g");
+	define(2, "app;new");
+	fp_snapshot_begin(&sn);
+	fp_snapshot_add(&sn, &tl, 1, LINE("app;main;f"), 3);
+	fp_snapshot_add_stack(&sn, &tl, 1, 1, 1);
+	fp_snapshot_add(&sn, &tl, 1, LINE("app;copied"), 1);
+	fp_snapshot_end(&sn);
+	fp_snapshot_set_stack(&sn, &tl, 0, 5);
+	fp_snapshot_set_stack(&sn, &tl, 2, 2);
+	fp_snapshot_set_stack(&sn, &tl, 1, 6);
+	fp_snapshot_set(&sn, &tl, LINE("app;new"), 8);	/* an F delta finds the E's entry */
+	fp_snapshot_set_stack(&sn, &tl, 2, 9);		/* and back */
+	fp_snapshot_set(&sn, &tl, LINE("app;copied"), 0);
+	const struct fp_folded *t = fp_snapshot_table(&sn, &tl);
+	assert_int_equal(t->n, 4);
+	assert_int_equal(t->e[0].count, 5);
+	assert_int_equal(t->e[1].count, 6);
+	assert_int_equal(t->e[2].count, 0);
+	assert_memory_equal(t->e[3].stack, "app;new", 7);
+	assert_int_equal(t->e[3].count, 9);
+	assert_int_equal(t->total, 20);
+	assert_int_equal(fp_snapshot_stacks(&sn), 3);
+	/* a full snapshot replaces the table: the next delta indexes it again */
+	fp_snapshot_begin(&sn);
+	fp_snapshot_add_stack(&sn, &tl, 1, 2, 1);
+	fp_snapshot_end(&sn);
+	fp_snapshot_set_stack(&sn, &tl, 2, 3);
+	fp_snapshot_set_stack(&sn, &tl, 0, 1);
+	t = fp_snapshot_table(&sn, &tl);
+	assert_int_equal(t->n, 2);
+	assert_int_equal(t->e[0].count, 3);
+	assert_int_equal(t->total, 4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -130,6 +189,8 @@ int main(void)
 		T(a_stack_of_the_timeline_is_its_string_not_a_copy),
 		T(entries_follow_the_timelines_text_when_it_moves),
 		T(a_delta_sets_counts_in_the_table_and_adds_new_stacks),
+		T(a_stack_by_id_is_the_entry_an_f_record_of_its_text_makes),
+		T(a_delta_by_id_sets_counts_and_adds_new_stacks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
