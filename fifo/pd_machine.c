@@ -393,9 +393,11 @@ static uint32_t resolve(struct pd_machine *m, struct pd_dso *d, uint64_t rel)
 	if (s) {
 		if (!s->frame) {
 			char *dem = NULL;
-			if ((d->type == PD_DSO_ELF || d->type == PD_DSO_VDSO) && !s->plain)
-				dem = cplus_demangle(s->name, DMGL_NO_OPTS);
-			const char *name = dem ? dem : s->name;
+			const char *raw = pd_sym_name(d, s, 0);
+			if ((d->type == PD_DSO_ELF || d->type == PD_DSO_VDSO) &&
+			    !(s->flags & PD_SYM_PLAIN))
+				dem = cplus_demangle(raw, DMGL_NO_OPTS);
+			const char *name = dem ? dem : raw;
 			s->frame = add_frame(m, name, strlen(name), d->kind) + 1;
 			free(dem);
 		}

@@ -20,6 +20,7 @@
 #include "fp_error.h"
 #include "pd_kcache.h"
 #include "pd_symbols.h"
+#include "pd_symfile.h"
 #include "pd_symtab.h"
 
 #define ARENA_BLOCK (64u << 10)
@@ -53,8 +54,7 @@ static char *arena_copy(struct pd_dso *d, const char *s, size_t n)
 }
 
 /* A symbol whose name (NUL-terminated) is kept by d already. */
-static struct pd_sym *add_sym_in_place(struct pd_dso *d, uint64_t start, uint64_t end,
-				       const char *name)
+struct pd_sym *pd_dso_push_sym(struct pd_dso *d, uint64_t start, uint64_t end, const char *name)
 {
 	if (d->nsyms == d->syms_cap) {
 		d->syms_cap = d->syms_cap ? d->syms_cap * 2 : SYMS_MIN;
@@ -66,8 +66,7 @@ static struct pd_sym *add_sym_in_place(struct pd_dso *d, uint64_t start, uint64_
 	s->name = name;
 	s->frame = 0;
 	s->binding = STB_GLOBAL;
-	s->plain = 0;
-	s->plt = 0;
+	s->flags = 0;
 	s->group = PD_SYM_ALONE;
 	return s;
 }
@@ -75,7 +74,7 @@ static struct pd_sym *add_sym_in_place(struct pd_dso *d, uint64_t start, uint64_
 void pd_dso_add_sym(struct pd_dso *d, uint64_t start, uint64_t end, const char *name,
 		    size_t len)
 {
-	add_sym_in_place(d, start, end, arena_copy(d, name, len));
+	pd_dso_push_sym(d, start, end, arena_copy(d, name, len));
 }
 
 uint64_t pd_dso_vaddr(const struct pd_dso *d, uint64_t offset)
@@ -232,8 +231,7 @@ static void synthesize_plt(struct pd_dso *d, Elf *elf)
 		uint64_t start = plt.sh_addr + header + i * entry;
 		if (len > 0 && (size_t)len < sizeof buf) {
 			pd_dso_add_sym(d, start, start + entry, buf, (size_t)len);
-			d->syms[d->nsyms - 1].plain = 1;
-			d->syms[d->nsyms - 1].plt = 1;
+			d->syms[d->nsyms - 1].flags = PD_SYM_PLAIN | PD_SYM_PLT;
 		}
 	}
 }
@@ -279,8 +277,8 @@ static int read_elf_symbols(struct pd_dso *d, Dwfl_Module *m, Elf *elf, GElf_Add
 		own &= selfelf == elf;
 		if (!*name || !keep_symbol(&c, selfelf, &sym, shndx))
 			continue;
-		pd_dso_add_sym(d, addr - bias, addr - bias + sym.st_size, name, strlen(name));
-		d->syms[d->nsyms - 1].binding = (uint8_t)GELF_ST_BIND(sym.st_info);
+		pd_symfile_add_sym(d, addr - bias, addr - bias + sym.st_size, name,
+				   GELF_ST_BIND(sym.st_info));
 	}
 	free(c.v);
 	return own && n > 0;
@@ -319,8 +317,8 @@ static void read_dynsym(struct pd_dso *d, Elf *elf)
 		const char *name = elf_strptr(elf, sh.sh_link, sym.st_name);
 		if (!name || !*name || !keep_symbol(&c, elf, &sym, sym.st_shndx))
 			continue;
-		pd_dso_add_sym(d, sym.st_value, sym.st_value + sym.st_size, name, strlen(name));
-		d->syms[d->nsyms - 1].binding = (uint8_t)GELF_ST_BIND(sym.st_info);
+		pd_symfile_add_sym(d, sym.st_value, sym.st_value + sym.st_size, name,
+				   GELF_ST_BIND(sym.st_info));
 	}
 	free(c.v);
 }
@@ -336,23 +334,23 @@ static int same_build_id(const struct pd_dso *d, Dwfl_Module *m)
 	return (size_t)n >= d->build_id_len && memcmp(bits, d->build_id, d->build_id_len) == 0;
 }
 
-/* Opens path as a dwfl module; 0 with *dw set, or -1 (errno or -2: other build). */
+/* Opens path (fd: pd_symfile_map keeps or closes it) as a dwfl module
+ * read from its mapping; 0 with *dw set, or -1 (errno or -2: other build). */
 static int open_elf(struct pd_dso *d, const char *path, int fd, Dwfl **dwp, Dwfl_Module **mp)
 {
+	if (pd_symfile_map(d, fd) < 0)
+		return -1;
 	Dwfl *dw = pd_dwfl_offline();
 	if (!dw) {
-		close(fd);
+		pd_symfile_drop(d);
 		return -1;
 	}
-	Dwfl_Module *m = dwfl_report_elf(dw, d->name, path, fd, 0, false);
+	Dwfl_Module *m = dwfl_report_offline_memory(dw, d->name, path, d->image, d->image_size);
 	dwfl_report_end(dw, NULL, NULL);
-	if (!m) {
+	if (!m || !same_build_id(d, m)) {
 		dwfl_end(dw);
-		return -1;
-	}
-	if (!same_build_id(d, m)) {
-		dwfl_end(dw);
-		return -2;
+		pd_symfile_drop(d);
+		return m ? -2 : -1;
 	}
 	*dwp = dw;
 	*mp = m;
@@ -454,6 +452,7 @@ static void load_elf(struct pd_dso *d)
 			pd_symtab_index(d, before);
 	}
 	dwfl_end(dw);
+	pd_symfile_release(d);
 }
 
 /* ---- kernel, JIT maps, vdso ------------------------------------------- */
@@ -580,7 +579,7 @@ static void kallsyms_line(struct pd_dso *d, char *line, size_t n)
 	char *name = end + 3;
 	size_t len = n - (size_t)(name - line);	/* the line has no LF */
 	name[strnlen(name, len)] = '\0';	/* "name\t[module]", in place */
-	add_sym_in_place(d, addr, addr, name)->binding = (uint8_t)kallsyms_binding(type);
+	pd_dso_push_sym(d, addr, addr, name)->binding = (uint8_t)kallsyms_binding(type);
 }
 
 /* A line of perf's copy (pd_kcache.h): as kallsyms_line, without the
@@ -681,14 +680,18 @@ static void load_vdso(struct pd_dso *d)
 	memcpy(&eh, img, sizeof eh);	/* 64-bit vdso on a 64-bit host */
 	size_t size = eh.e_shoff + (size_t)eh.e_shnum * eh.e_shentsize;
 	int fd = memfd_create("vdso", MFD_CLOEXEC);
-	if (fd < 0 || write(fd, img, size) != (ssize_t)size ||
-	    open_elf(d, "[vdso]", fd, &dw, &m) < 0) {
+	if (fd >= 0 && write(fd, img, size) != (ssize_t)size) {
+		close(fd);
+		fd = -1;
+	}
+	if (fd < 0 || open_elf(d, "[vdso]", fd, &dw, &m) < 0) {
 		d->missing = 1;
 		return;
 	}
 	int dynsym_read;
 	read_module(d, m, &dynsym_read);
 	dwfl_end(dw);
+	pd_symfile_release(d);
 	pd_symtab_fixup(d, 0);
 }
 
@@ -767,6 +770,7 @@ struct pd_dso *pd_dso_new(const char *name, size_t len, enum pd_dso_type type)
 
 	d->name = fp_xstrndup(name, len);
 	d->name_len = len;
+	d->fd = -1;
 	d->type = type;
 	return d;
 }
@@ -778,7 +782,8 @@ void pd_dso_free(struct pd_dso *d)
 	join_loader(d);
 	for (size_t i = 0; i < d->narena; i++)
 		free(d->arena[i]);
-	FP_FREE_ALL(d->arena, d->syms, d->max_end, d->segs, d->name, d->missing_why,
+	pd_symfile_drop(d);
+	FP_FREE_ALL(d->namebuf[0].p, d->namebuf[1].p, d->arena, d->syms, d->max_end, d->segs, d->name, d->missing_why,
 		    d->path, d->text);
 	free(d);
 }

@@ -20,6 +20,8 @@
  * the next one, of several symbols at one address the one perf would show
  * is kept. C++ names are demangled with libiberty's cplus_demangle without
  * parameters, as perf script prints them.
+ * The names of an ELF file's own tables stay in the file until a lookup
+ * shows them (pd_sym_name; fifo/pd_symfile.h).
  *
  * Lookups take a dso-relative address: for ELF files the ELF virtual
  * address (pd_dso_vaddr converts a file offset), for the kernel and JIT
@@ -40,12 +42,30 @@ enum pd_dso_type {
 
 struct pd_sym {
 	uint64_t start, end;
-	const char *name;	/* demangled, in the dso's string arena */
+	/* As read (demangled when the frame is made): in the dso's string
+	 * arena or its kallsyms text, or (PD_SYM_IN_FILE) at name_off in
+	 * the ELF file, read by pd_sym_name. */
+	union {
+		const char *name;
+		uint64_t name_off;
+	};
 	uint32_t frame;		/* frame id + 1, or 0: not assigned yet */
 	uint8_t binding;	/* STB_* */
-	uint8_t plain;		/* the name is final: no demangling */
-	uint8_t plt;		/* a PLT entry perf synthesizes */
+	uint8_t flags;		/* PD_SYM_PLAIN, PD_SYM_PLT, PD_SYM_IN_FILE */
 	uint8_t group;		/* PD_SYM_*: of several symbols at one address */
+};
+
+enum {
+	PD_SYM_PLAIN = 1,	/* the name is final: no demangling */
+	PD_SYM_PLT = 2,		/* a PLT entry perf synthesizes */
+	PD_SYM_IN_FILE = 4,	/* the name is in the dso's file, at name_off */
+};
+
+/* A buffer pd_sym_name reads names into: the name at off + 1 (0: none). */
+struct pd_namebuf {
+	char *p;
+	size_t cap;
+	uint64_t off1;
 };
 
 /* Symbols that share an address are kept side by side, and the one perf
@@ -81,6 +101,12 @@ struct pd_dso {
 	size_t narena;
 	char *text;		/* kallsyms: its text, which the names point into */
 	int kallsyms_copy;	/* kernel: read from perf's copy (pd_kcache.h) */
+	char *image;		/* ELF, while its tables are read: the file mapped
+				 * privately, a zero page after it */
+	size_t image_size, image_span;
+	int fd;			/* ELF: the file, which PD_SYM_IN_FILE names are
+				 * read from (pread), or -1 */
+	struct pd_namebuf namebuf[2];	/* pd_sym_name's, by slot */
 	char *missing_why;	/* why the file could not be read, or NULL */
 	char *path;		/* ELF: the file its symbols were read from (the
 				 * recorded path or the build-id cache), or NULL */
@@ -107,6 +133,10 @@ int pd_dso_ready(struct pd_dso *d);
 void pd_dso_load_ahead(struct pd_dso *d);
 /* The symbol covering addr (dso-relative), or NULL. */
 const struct pd_sym *pd_dso_find(struct pd_dso *d, uint64_t addr);
+/* The name of s, a symbol of d: s->name, or for a name kept in the file
+ * (PD_SYM_IN_FILE) the name read from it into d's buffer slot (0 or 1;
+ * valid until the next read into that slot). */
+const char *pd_sym_name(struct pd_dso *d, const struct pd_sym *s, int slot);
 /* ELF: file offset -> virtual address through the PT_LOAD segments. */
 uint64_t pd_dso_vaddr(const struct pd_dso *d, uint64_t offset);
 /* A libdwfl session for ELF files reported by path (dwfl_report_elf), their

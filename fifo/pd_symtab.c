@@ -34,7 +34,8 @@ static int is_mangled(const char *name)
 /* perf's choose_best_symbol: 1 if a is kept over b. perf compares the
  * names it shows, demangled: so does this (only for symbols that share an
  * address, which are few). */
-static int better(const struct pd_sym *a, const struct pd_sym *b, int demangle)
+static int better(struct pd_dso *d, const struct pd_sym *a, const struct pd_sym *b,
+		  int demangle)
 {
 	uint64_t la = a->end - a->start, lb = b->end - b->start;
 	if (lb == 0 && la > 0) return 1;
@@ -45,13 +46,14 @@ static int better(const struct pd_sym *a, const struct pd_sym *b, int demangle)
 	int ga = a->binding == STB_GLOBAL, gb = b->binding == STB_GLOBAL;
 	if (ga && !gb) return 1;
 	if (gb && !ga) return 0;
-	if (strcmp(a->name, b->name) == 0)	/* .symtab and .dynsym: one name */
+	const char *name_a = pd_sym_name(d, a, 0), *name_b = pd_sym_name(d, b, 1);
+	if (strcmp(name_a, name_b) == 0)	/* .symtab and .dynsym: one name */
 		return 1;
-	char *da = demangle && !a->plain && is_mangled(a->name) ?
-		   cplus_demangle(a->name, DMGL_NO_OPTS) : NULL;
-	char *db = demangle && !b->plain && is_mangled(b->name) ?
-		   cplus_demangle(b->name, DMGL_NO_OPTS) : NULL;
-	const char *sa = da ? da : a->name, *sb = db ? db : b->name;
+	char *da = demangle && !(a->flags & PD_SYM_PLAIN) && is_mangled(name_a) ?
+		   cplus_demangle(name_a, DMGL_NO_OPTS) : NULL;
+	char *db = demangle && !(b->flags & PD_SYM_PLAIN) && is_mangled(name_b) ?
+		   cplus_demangle(name_b, DMGL_NO_OPTS) : NULL;
+	const char *sa = da ? da : name_a, *sb = db ? db : name_b;
 	size_t ua = underscores(sa), ub = underscores(sb);
 	size_t na = strlen(sa), nb = strlen(sb);
 	free(da);
@@ -198,7 +200,7 @@ void pd_symtab_fixup(struct pd_dso *d, int kallsyms)
 		size_t out = 0;
 		for (size_t i = 0; i < d->nsyms; i++) {
 			if (out && d->syms[out - 1].start == d->syms[i].start) {
-				if (!better(&d->syms[out - 1], &d->syms[i], 0))
+				if (!better(d, &d->syms[out - 1], &d->syms[i], 0))
 					d->syms[out - 1] = d->syms[i];
 				continue;
 			}
@@ -226,7 +228,7 @@ static void choose(struct pd_dso *d, size_t g)
 	size_t best = g;
 
 	for (size_t i = g + 1; i < d->nsyms && d->syms[i].group == PD_SYM_OTHER; i++)
-		if (!better(&d->syms[best], &d->syms[i], 1))
+		if (!better(d, &d->syms[best], &d->syms[i], 1))
 			best = i;
 	struct pd_sym t = d->syms[g];
 	d->syms[g] = d->syms[best];
@@ -265,7 +267,7 @@ const struct pd_sym *pd_dso_find(struct pd_dso *d, uint64_t addr)
 		if (d->syms[i].group == PD_SYM_UNCHOSEN)
 			choose(d, i);
 		const struct pd_sym *s = &d->syms[i];
-		if ((addr < s->end || addr == s->start) && !(found && found->plt))
+		if ((addr < s->end || addr == s->start) && !(found && (found->flags & PD_SYM_PLT)))
 			found = s;	/* a PLT entry wins over _init reaching over it */
 		/* max_end counts the unchosen too: it bounds the walk, no more */
 		if (!i || d->max_end[i - 1] <= addr)

@@ -28,7 +28,7 @@ static const char *name_at(struct pd_dso *d, uint64_t addr)
 {
 	const struct pd_sym *s = pd_dso_find(d, addr);
 
-	return s ? s->name : NULL;
+	return s ? pd_sym_name(d, s, 0) : NULL;
 }
 
 static void a_sized_symbol_wins_over_a_zero_size_one_at_its_address(void **state)
@@ -126,9 +126,9 @@ static void a_plt_entry_added_later_wins_over_init_reaching_over_it(void **state
 	pd_symtab_fixup(d, 0);	/* _init now reaches 0x1100 */
 	size_t fixed = d->nsyms;
 	pd_dso_add_sym(d, 0x1000, 0x1010, "puts@plt", 8);
-	d->syms[d->nsyms - 1].plain = d->syms[d->nsyms - 1].plt = 1;
+	d->syms[d->nsyms - 1].flags = PD_SYM_PLAIN | PD_SYM_PLT;
 	pd_dso_add_sym(d, 0x1010, 0x1020, "exit@plt", 8);
-	d->syms[d->nsyms - 1].plain = d->syms[d->nsyms - 1].plt = 1;
+	d->syms[d->nsyms - 1].flags = PD_SYM_PLAIN | PD_SYM_PLT;
 	pd_symtab_index(d, fixed);
 	assert_string_equal(name_at(d, 0x1000), "puts@plt");
 	assert_string_equal(name_at(d, 0x1015), "exit@plt");
