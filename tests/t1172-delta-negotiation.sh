@@ -5,7 +5,10 @@ T=$(printf "\t")
 
 # spy/fp-render: keeps a copy of what the render stage is sent, then runs
 # the real fp-render (the runner tells a program by its file name). The
-# source pauses twice, so fp-fold's timer writes snapshots while it runs.
+# source pauses twice, so fp-fold's timer writes snapshots while it runs:
+# after each half of the input it waits (at most 10 s) until the spy has
+# seen one more snapshot end, rather than sleeping a time that a loaded
+# machine may not honour.
 test_expect_success 'setup: a spy in front of fp-render, a source that pauses' '
 	mkdir spy &&
 	printf "%s\n" "#!/bin/sh" "tee \"\$SPY_OUT\" | exec \"$(command -v fp-render)\" \"\$@\"" \
@@ -13,7 +16,15 @@ test_expect_success 'setup: a spy in front of fp-render, a source that pauses' '
 	chmod +x spy/fp-render &&
 	fp-read -q "$EXAMPLES/multiproc.perf.gz" >mp.S &&
 	head -n 1000 mp.S >a.S && tail -n +1001 mp.S >b.S &&
-	printf "%s\n" "cat a.S; sleep 0.6; cat b.S; sleep 0.6" >source.sh &&
+	cat >source.sh <<-\EOS &&
+	snapshots_seen() { # N: wait until the spy has seen N snapshot ends
+		i=0
+		while [ "$(grep -c "^C	end	fold" "$SPY_OUT" 2>/dev/null)" -lt "$1" ] && [ $i -lt 100 ]; do
+			sleep 0.05; i=$((i + 1))
+		done
+	}
+	cat a.S; snapshots_seen 1; cat b.S; snapshots_seen 2
+	EOS
 	printf "%s\n" "read sh source.sh" "fold fp-fold --interval 100" \
 		"render $PWD/spy/fp-render --outdir \${OUTDIR}" >spy.pipeline
 '
@@ -28,8 +39,13 @@ test_expect_success 'fp-fold then fp-render: delta snapshots, and the same repor
 	done
 '
 
+# awk that passes each line on as it comes (the source waits for the
+# snapshots to reach the spy): mawk reads a pipe a buffer at a time
+# unless -W interactive; other awks read what there is, fflush writes it.
+if awk -W version 2>&1 | grep -q mawk; then AWK_PASS="awk -W interactive 1"
+else AWK_PASS="awk \"{ print; fflush() }\""; fi
 test_expect_success 'a stage of another program after fp-fold (awk): full snapshots only' '
-	printf "%s\n" "read sh source.sh" "fold fp-fold --interval 100" "pass awk 1" \
+	printf "%s\n" "read sh source.sh" "fold fp-fold --interval 100" "pass $AWK_PASS" \
 		"render $PWD/spy/fp-render --outdir \${OUTDIR}" >awk.pipeline &&
 	SPY_OUT=$PWD/seen.awk flamepipe run awk.pipeline --outdir awk.out &&
 	grep -q "^C${T}begin${T}fold$" seen.awk && ! grep -q "fold-delta" seen.awk
