@@ -35,7 +35,7 @@ run_one() { # suite kind path bindir
 	*) name=$kind ;;
 	esac
 	mkdir -p "$outdir/$suite"; log=$outdir/$suite/$name.log
-	start=$(date +%s)
+	start=$(date +%s%N)
 	case $kind in
 	unit) env CMOCKA_MESSAGE_OUTPUT=TAP "$path" ;;
 	shell) if [ "$suite" = asan ]; then env FP_ASAN=1 FP_BIN="$bindir" sh "$path"
@@ -44,14 +44,16 @@ run_one() { # suite kind path bindir
 	*) "$path" ;;
 	esac >"$log" 2>&1
 	rc=$?
-	end=$(date +%s)
-	echo "$rc $((end - start))" >"$log.rc"
+	ms=$((($(date +%s%N) - start) / 1000000))
+	took="$((ms / 1000)).$((ms % 1000 / 100)) s"
+	# exit code, whole seconds, milliseconds (the times file's source)
+	echo "$rc $((ms / 1000)) $ms" >"$log.rc"
 	if [ $rc -ne 0 ] || grep '^not ok ' "$log" | grep -qv '# TODO'; then
 		# one write, so parallel jobs do not interleave their reports
-		{ echo "FAIL $suite/$name ($((end - start)) s, rc=$rc):"; grep -v '^ok ' "$log" | tail -n 60; } |
+		{ echo "FAIL $suite/$name ($took, rc=$rc):"; grep -v '^ok ' "$log" | tail -n 60; } |
 			cat
 	else
-		echo "pass $suite/$name ($((end - start)) s)"
+		echo "pass $suite/$name ($took)"
 	fi
 }
 
@@ -64,7 +66,12 @@ fi
 suites=${FP_SUITES:-unit,shell,asan,browser,fuzz}
 jobs=${FP_JOBS:-1}
 case $jobs in ''|*[!0-9]*|0) echo "run-all.sh: FP_JOBS=$jobs: expected a positive number" >&2; exit 100 ;; esac
+# tests/out/times: "SUITE/NAME MS" of each test's latest run, kept across
+# runs (of any suites) to start the longest jobs first.
+times=$outdir/times
+kept_times=$(cat "$times" 2>/dev/null)
 rm -rf "$outdir"; mkdir -p "$outdir"
+[ -n "$kept_times" ] && printf '%s\n' "$kept_times" >"$times"
 passed=0; failed=0; skipped=0
 joblist=$outdir/jobs
 
@@ -114,10 +121,30 @@ if has_suite asan && [ -d bin-asan ]; then
 	add_units asan build-asan
 	add_shell asan bin-asan
 fi
-# first, so that the longest job starts at once
-if [ -n "$lane" ]; then
-	{ echo "- lane $lane -"; cat "$joblist"; } >"$joblist.new" && mv "$joblist.new" "$joblist"
-fi
+[ -n "$lane" ] && echo "- lane $lane -" >>"$joblist"
+# Longest first (by tests/out/times; the lane by the sum of its tests), so
+# that no long test starts last and runs on alone: a test with no time
+# yet (new, or the first run here) first of all, in the list's order.
+order_longest_first() { # joblist times
+	awk 'NR == FNR { t[$1] = $2; next }
+		function key(suite, path,    n) {
+			n = path; sub(/.*\//, "", n); sub(/\.sh$/, "", n)
+			return suite "/" n
+		}
+		{
+			ms = 0; unknown = 0
+			if ($2 == "lane") {
+				n = split($3, item, ",")
+				for (i = 1; i <= n; i++) {
+					split(item[i], f, "=")
+					if ((k = key(f[1], f[2])) in t) ms += t[k]; else unknown = 1
+				}
+			} else if ((k = key($1, $3)) in t) ms = t[k]; else unknown = 1
+			printf "%d\t%d\t%d\t%s\n", unknown, ms, FNR, $0
+		}' "$2" "$1" | sort -t "$(printf '\t')" -k1,1nr -k2,2nr -k3,3n | cut -f 4-
+}
+[ -f "$times" ] || : >"$times"
+order_longest_first "$joblist" "$times" >"$joblist.new" && mv "$joblist.new" "$joblist"
 
 # Adds the counts from a TAP log: "ok" lines pass, "not ok" lines fail.
 count_tap() {
@@ -152,5 +179,13 @@ fi
 for log in "$outdir"/*/*.log; do
 	[ -f "$log" ] && count_log "$log"
 done
+# this run's times replace the kept ones of the same tests
+for rc in "$outdir"/*/*.log.rc; do
+	[ -f "$rc" ] || continue
+	k=${rc#"$outdir"/}; echo "${k%.log.rc} $(cut -d' ' -f3 "$rc")"
+done >"$times.new"
+awk 'NR == FNR { seen[$1] = 1; print; next } !($1 in seen)' "$times.new" "$times" >"$times.all" &&
+	mv "$times.all" "$times"
+rm -f "$times.new"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]
