@@ -11,7 +11,8 @@
 #	                             at most WALL_MS ms (its times in ./times)
 #	pd_c_program FILE CALL       FILE (C): <time.h>, a volatile sink, the
 #	                             functions on stdin, and a main that runs
-#	                             CALL for a second or two
+#	                             CALL until it has used $PD_RUN_MS ms of
+#	                             CPU (at most 10 s of wall time)
 #	pd_inline_program FILE       FILE (C, pd_c_program): main calls the
 #	                             noinline outer, into which middle and
 #	                             inner (always_inline) are inlined
@@ -19,7 +20,7 @@
 #	                             ns::Box<double>::spin (its loop calls the
 #	                             inline Box::step) under work(), the code on
 #	                             stdin, and a main that calls work (and CALL)
-#	                             for MS milliseconds
+#	                             until it has used MS ms of CPU
 #	pd_build SOURCE [FLAGS...]   SOURCE (.c: cc, .cc: g++) -O2 -g FLAGS into
 #	                             SOURCE without its extension
 #	pd_record_pipe PERF-ARGS...  perf record PERF-ARGS in pipe format
@@ -46,27 +47,42 @@
 # $BUSY: the CPU-bound workload, tests/helper/busy.c (BUSY CPU_MS TIMES_FILE [WALL_MS]).
 PD_DIFFERENCES=$DATA/perfdata/differences
 BUSY=$TOP/build/tests/busy
+# perf record's own options here. perf 6.1 starts a side-band thread for
+# BPF program events that polls with a 1 s timeout and is only joined when
+# that poll ends: every perf record outlives its workload by up to 1 s
+# (perf record -- true: 1.1 s; with --no-bpf-event 0.2 s). Without it
+# perf records no BPF program events: the system-wide captures
+# (pd_record_system), where BPF programs of other processes come and go,
+# keep the default, and with it the records of a user's perf.data.
+PD_RECORD_OPTS=--no-bpf-event
 
 pd_need_perf() {
 	if ! command -v perf >/dev/null 2>&1; then
 		test_skip 'real perf captures' 'perf is not installed'
 		test_done
 	fi
-	if ! perf record -q -o probe.data -F 99 -g -- true >probe.err 2>&1; then
+	if ! perf record -q $PD_RECORD_OPTS -o probe.data -F 99 -g -- true >probe.err 2>&1; then
 		test_skip 'real perf captures' "perf record fails here: $(head -n 1 probe.err)"
 		test_done
 	fi
 }
 
 pd_record() { # out args...
-	_out=$1; shift
-	perf record -q -o "$_out" "$@" >"$_out.record.log" 2>&1 ||
+	pd_record_opts "$PD_RECORD_OPTS" "$@"
+}
+pd_record_opts() { # opts out args...
+	_opts=$1 _out=$2; shift 2
+	perf record -q $_opts -o "$_out" "$@" >"$_out.record.log" 2>&1 ||
 		{ cat "$_out.record.log" >&2; return 1; }
 }
 
 # The dwarf captures' options: 499 Hz keeps perf's 8 KiB stack copies at a
 # rate perf writes without losing samples on a loaded machine.
 PD_DWARF="--call-graph dwarf -F 499"
+# The C workloads' CPU time: about 250 samples at 499 Hz, as many on a
+# loaded machine as on an idle one (a wall-time loop got fewer, and took
+# 1-2 s on an idle one).
+PD_RUN_MS=500
 
 pd_record_dwarf() { # out cmd...
 	_out=$1; shift
@@ -74,7 +90,7 @@ pd_record_dwarf() { # out cmd...
 }
 
 pd_record_system() { # out cpu_ms wall_ms [hz]
-	pd_record "$1" -a -g -F "${4:-999}" -- "$BUSY" "$2" times "$3"
+	pd_record_opts "" "$1" -a -g -F "${4:-999}" -- "$BUSY" "$2" times "$3"
 }
 
 pd_build() { # source flags...
@@ -94,8 +110,8 @@ pd_inline_program() { # file
 pd_cxx_program() { # file ms [call]
 	{
 		cat <<-\CXX
-		#include <chrono>
 		#include <cstdio>
+		#include <ctime>
 		namespace ns {
 		template <class T> struct Box {
 			T v;
@@ -107,9 +123,9 @@ pd_cxx_program() { # file ms [call]
 		CXX
 		cat
 		printf 'int main() {\n'
-		printf '\tauto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(%s);\n' "$2"
+		printf '\tstd::clock_t end = std::clock() + %s * (CLOCKS_PER_SEC / 1000);\n' "$2"
 		printf '\tdouble s = 0;\n'
-		printf '\twhile (std::chrono::steady_clock::now() < end) { s += work(100000); %s; }\n' "${3:-}"
+		printf '\twhile (std::clock() < end) { s += work(100000); %s; }\n' "${3:-}"
 		printf '\tstd::printf("%%g\\n", s);\n}\n'
 	} >"$1"
 }
@@ -118,12 +134,16 @@ pd_c_program() { # file call
 	{
 		printf '#include <time.h>\nstatic volatile unsigned long sink;\n'
 		cat
-		printf 'int main(void) { time_t end = time(0) + 1; while (time(0) <= end) %s; return 0; }\n' "$2"
+		printf 'int main(void) {\n'
+		printf '\tclock_t end = clock() + %s * (CLOCKS_PER_SEC / 1000);\n' "$PD_RUN_MS"
+		printf '\ttime_t wall_end = time(0) + 10;\n'
+		printf '\twhile (clock() < end && time(0) <= wall_end) %s;\n' "$2"
+		printf '\treturn 0;\n}\n'
 	} >"$1"
 }
 
 pd_record_pipe() { # perf record args...
-	perf record -q -o - "$@" >pipe.data 2>record.err &&
+	perf record -q $PD_RECORD_OPTS -o - "$@" >pipe.data 2>record.err &&
 	perf inject -i - -o file.data <pipe.data 2>inject.err &&
 	test -s pipe.data && test -s file.data
 }
