@@ -7,7 +7,7 @@ BUSY=$TOP/build/tests/busy-phases
 # perf's timestamps on CLOCK_MONOTONIC (-k), so they can be compared with
 # the seconds busy-phases reports: busy, idle, busy (about 3.5 s in all).
 capture() {
-	perf record -k CLOCK_MONOTONIC -g -F 999 -o - -- "$BUSY" 101 phases \
+	perf record --no-bpf-event -k CLOCK_MONOTONIC -g -F 999 -o - -- "$BUSY" 101 phases \
 		2>record.err >perf.data &&
 	perf script -i - <perf.data >cap.perf 2>script.err &&
 	test -s cap.perf

@@ -26,7 +26,7 @@ test_expect_success 'pipe format agrees with perf script -i - | fp-read' '
 
 test_expect_success 'live: perf record --no-buffering -o - | fp-perfdata delivers samples while perf runs' '
 	mkfifo live.fifo &&
-	{ perf record -q --no-buffering -F 999 -g -o - -- "$BUSY" 3000 live.t 6000 >live.fifo 2>live.err & } &&
+	{ perf record -q --no-bpf-event --no-buffering -F 999 -g -o - -- "$BUSY" 3000 live.t 6000 >live.fifo 2>live.err & } &&
 	recorder=$! &&
 	{ fp-perfdata live.fifo >live.s 2>live.perr & } &&
 	reader=$! &&

@@ -97,7 +97,7 @@ test_expect_success 'inlined frames are lines of their caller'"'"'s location, in
 '
 
 capture() {
-	perf record -e cpu-clock -e task-clock -g -F 499 -o perf.data -- "$BUSY" 11 phases \
+	perf record --no-bpf-event -e cpu-clock -e task-clock -g -F 499 -o perf.data -- "$BUSY" 11 phases \
 		>record.out 2>record.err &&
 	perf script -i perf.data >cap.perf 2>script.err && test -s cap.perf
 }

@@ -11,7 +11,7 @@ BUSY=$TOP/build/tests/busy-phases
 # event has samples in seconds where the first has none, so a heatmap on
 # the first event's axis would lose them.
 capture() {
-	perf record -e cpu-clock -e page-faults -g -F 999 -o two.data -- \
+	perf record --no-bpf-event -e cpu-clock -e page-faults -g -F 999 -o two.data -- \
 		sh -c "seq 1 200000 | sort -r >/dev/null; '$BUSY' 01 2>/dev/null" \
 		2>record.err >/dev/null &&
 	perf script -i two.data >two.perf 2>script.err &&

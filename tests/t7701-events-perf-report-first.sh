@@ -10,7 +10,7 @@ test_tags perf
 # cpu-clock only every 10 ms. perf report lists cpu-clock first (-e order).
 CPU=cpu-clock/period=10000000/ PF=page-faults/period=1/
 capture() {
-	perf record -e "$CPU" -e "$PF" -o two.data -- \
+	perf record --no-bpf-event -e "$CPU" -e "$PF" -o two.data -- \
 		sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i + 1)); done; seq 1 400000 | sort -r >/dev/null' \
 		2>record.err >/dev/null &&
 	perf script -i two.data >two.perf 2>script.err &&

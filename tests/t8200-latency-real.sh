@@ -43,11 +43,11 @@ if ! test_have root perf; then
 	test_skip 'perf tracepoints' "tagged root, perf: $(_tag_missing root)$(_tag_missing perf)"
 elif ! command -v perf >/dev/null 2>&1; then
 	test_skip 'perf tracepoints' 'perf is not installed (tools/install-deps.sh)'
-elif ! timeout 30 perf record -q -e syscalls:sys_enter_getppid -o probe.data -- true >probe.out 2>&1; then
+elif ! timeout 30 perf record -q --no-bpf-event -e syscalls:sys_enter_getppid -o probe.data -- true >probe.out 2>&1; then
 	test_skip 'perf tracepoints' "perf cannot record syscall tracepoints: $(head -n 1 probe.out)"
 else
 	test_expect_success 'perf: sys_enter_getppid -> sys_enter_getpgid of sleeper is 100 ms, 3 times' '
-		timeout -k 5 $LIMIT perf record -q -e syscalls:sys_enter_getppid \
+		timeout -k 5 $LIMIT perf record -q --no-bpf-event -e syscalls:sys_enter_getppid \
 			-e syscalls:sys_enter_getpgid -o perf.data -- \
 			"$HELPERS/sleeper" $ROUNDS $SLEEP_MS perf.times &&
 		perf script -i perf.data >events.txt 2>perf.err &&

@@ -34,7 +34,7 @@ if ! command -v perf >/dev/null 2>&1 || ! ${CC:-cc} -O2 -g -o x x.c 2>cc.err; th
 	test_skip 'real capture' 'perf or a C compiler is not installed'
 	test_done
 fi
-if ! perf record -q -F 999 --call-graph dwarf -o x.data ./x 2>record.err ||
+if ! perf record -q --no-bpf-event -F 999 --call-graph dwarf -o x.data ./x 2>record.err ||
    ! perf script -i x.data -F +srcline --inline >sl.perf 2>script.err || ! grep -q "(inlined)" sl.perf; then
 	cat record.err script.err >&2
 	test_skip 'real capture' "perf could not record inlined frames here: $(head -n 1 record.err)"
