@@ -40,6 +40,15 @@
 # Folded agreement: sum over stacks of min(count by perf script, count by
 # fp-perfdata) over the number of samples.
 #
+# PD_OWN_PIDS (a system-wide capture: the test's workload): the stacks
+# compared (agreement and the golden list) are those of these pids and
+# those with kernel frames only (idle, kernel threads, any process in the
+# kernel: one symbol table for all); every process's samples are still
+# counted on both sides, per thread. A system-wide capture also catches the
+# processes of whatever else runs: binaries rebuilt or deleted while perf
+# script reads them, tools of other tests (a parallel perf script
+# --inline's addr2line), each a difference of its own nobody can list.
+#
 # PD_SCRIPT_OPTS (default --no-inline, what fp-perfdata matches without
 # options and what flamepipe's perf-script chain runs) and PD_PERFDATA_OPTS
 # (default none) are the options of the two sides: --inline for both
@@ -167,6 +176,17 @@ pd_per_second() { # stream-file
 		sort -n
 }
 
+# Samples per tid (perf script shows the tid alone, fp-read takes it for the pid too).
+pd_per_tid() { # stream-file
+	awk -F '\t' '$1 == "S" { n[$4]++ } END { for (t in n) print t, n[t] }' "$1" | sort -n
+}
+
+# The stream with only the S records of $PD_OWN_PIDS or of kernel frames alone.
+pd_own() { # stream-file
+	awk -F '\t' -v pids="$PD_OWN_PIDS" 'BEGIN { n = split(pids, p, " "); for (i = 1; i <= n; i++) own[p[i]] = 1 }
+		$1 != "S" || ($3 in own) || ($4 in own) || $9 ~ /^k*$/' "$1"
+}
+
 pd_compare() { # data [min]
 	_min=${2:-0.999}
 	perf script -i "$1" ${PD_SCRIPT_OPTS---no-inline} 2>script.err | fp-read -q >want.s || return 1
@@ -185,7 +205,17 @@ pd_compare() { # data [min]
 	[ "$_want" -gt 0 ] && [ "$_want" = "$_got" ] || return 1
 	pd_per_second want.s >want.sec && pd_per_second got.s >got.sec &&
 	test_cmp want.sec got.sec || return 1
-	pd_folded want.s >want.fold && pd_folded got.s >got.fold || return 1
+	if [ -n "${PD_OWN_PIDS:-}" ]; then
+		pd_per_tid want.s >want.tid && pd_per_tid got.s >got.tid &&
+		test_cmp want.tid got.tid || return 1
+		pd_own want.s >want.own && pd_own got.s >got.own || return 1
+		_want=$(grep -c '^S	' want.own)
+		echo "stacks compared: $_want samples of pids $PD_OWN_PIDS or of the kernel alone"
+		[ "$_want" -gt 0 ] || return 1
+		pd_folded want.own >want.fold && pd_folded got.own >got.fold || return 1
+	else
+		pd_folded want.s >want.fold && pd_folded got.s >got.fold || return 1
+	fi
 	awk -F '\t' -v min="$_min" -v total="$_want" '
 		NR == FNR { a[$1] = $2; next }
 		{ b[$1] = $2 }
