@@ -275,7 +275,10 @@ static int read_elf_symbols(struct pd_dso *d, Dwfl_Module *m, Elf *elf, GElf_Add
 		if (!name)
 			continue;
 		own &= selfelf == elf;
-		if (!*name || !keep_symbol(&c, selfelf, &sym, shndx))
+		/* perf's test for a name is st_name != 0 (elf_sym__is_function,
+		 * _object, _label): the name itself is not read here, so the
+		 * string table's pages are not touched while the table is read */
+		if (!sym.st_name || !keep_symbol(&c, selfelf, &sym, shndx))
 			continue;
 		pd_symfile_add_sym(d, addr - bias, addr - bias + sym.st_size, name,
 				   GELF_ST_BIND(sym.st_info));
@@ -314,9 +317,9 @@ static void read_dynsym(struct pd_dso *d, Elf *elf)
 		GElf_Sym sym;
 		if (!gelf_getsym(data, (int)i, &sym))
 			break;
-		const char *name = elf_strptr(elf, sh.sh_link, sym.st_name);
-		if (!name || !*name || !keep_symbol(&c, elf, &sym, sym.st_shndx))
-			continue;
+		const char *name = sym.st_name ? elf_strptr(elf, sh.sh_link, sym.st_name) : NULL;
+		if (!name || !keep_symbol(&c, elf, &sym, sym.st_shndx))
+			continue;	/* as perf: st_name 0 is no name */
 		pd_symfile_add_sym(d, sym.st_value, sym.st_value + sym.st_size, name,
 				   GELF_ST_BIND(sym.st_info));
 	}
