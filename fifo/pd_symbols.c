@@ -71,6 +71,14 @@ struct pd_sym *pd_dso_push_sym(struct pd_dso *d, uint64_t start, uint64_t end, c
 	return s;
 }
 
+void pd_dso_reserve_syms(struct pd_dso *d, size_t more)
+{
+	if (more <= d->syms_cap - d->nsyms)
+		return;
+	d->syms_cap = d->nsyms + more;
+	d->syms = fp_xrealloc(d->syms, d->syms_cap * sizeof *d->syms);
+}
+
 void pd_dso_add_sym(struct pd_dso *d, uint64_t start, uint64_t end, const char *name,
 		    size_t len)
 {
@@ -204,6 +212,7 @@ static void synthesize_plt(struct pd_dso *d, Elf *elf)
 	if (!dscn || !gelf_getshdr(dscn, &dynsym) || !rdata || !sdata || !rel.sh_entsize)
 		return;
 	size_t n = rel.sh_size / rel.sh_entsize;
+	pd_dso_reserve_syms(d, n);
 	for (size_t i = 0; i < n; i++) {
 		GElf_Rela ra;
 		GElf_Rel r;
@@ -264,6 +273,9 @@ static int read_elf_symbols(struct pd_dso *d, Dwfl_Module *m, Elf *elf, GElf_Add
 	int n = dwfl_module_getsymtab(m), own = 1;
 	struct scn_cache c = { 0 };
 
+	if (n > 1)
+		pd_dso_reserve_syms(d, (size_t)n - 1);	/* one allocation, not doublings */
+
 	for (int i = 1; i < n; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;
@@ -313,6 +325,8 @@ static void read_dynsym(struct pd_dso *d, Elf *elf)
 	if (!data || !sh.sh_entsize)
 		return;
 	size_t n = sh.sh_size / sh.sh_entsize;
+	if (n > 1)
+		pd_dso_reserve_syms(d, n - 1);
 	for (size_t i = 1; i < n; i++) {
 		GElf_Sym sym;
 		if (!gelf_getsym(data, (int)i, &sym))

@@ -109,7 +109,8 @@ static void radix_sort_keys(struct sort_key *k, size_t n)
 }
 
 /* Sorts the table by start, ties in reading order. Sorts 16-byte keys,
- * then moves each symbol once: cheaper than sorting the symbols. */
+ * then moves each symbol once, in place (a cycle of the permutation at a
+ * time): cheaper than sorting the symbols, and no second table. */
 static void sort_table(struct pd_dso *d)
 {
 	size_t i = 1;
@@ -124,13 +125,23 @@ static void sort_table(struct pd_dso *d)
 		k[j].index = j;
 	}
 	radix_sort_keys(k, d->nsyms);
-	struct pd_sym *sorted = fp_xmalloc(d->nsyms * sizeof *sorted);
-	for (size_t j = 0; j < d->nsyms; j++)
-		sorted[j] = d->syms[k[j].index];
+	/* k[j].index: the symbol that goes to j; set to j once it is there */
+	for (size_t j = 0; j < d->nsyms; j++) {
+		if (k[j].index == j)
+			continue;
+		struct pd_sym first = d->syms[j];
+		for (size_t at = j;;) {
+			size_t from = (size_t)k[at].index;
+			k[at].index = at;
+			if (from == j) {
+				d->syms[at] = first;
+				break;
+			}
+			d->syms[at] = d->syms[from];
+			at = from;
+		}
+	}
 	free(k);
-	free(d->syms);
-	d->syms = sorted;
-	d->syms_cap = d->nsyms;
 }
 
 /* max_end[i]: the furthest end of syms[0..i], for pd_dso_find. */
@@ -145,7 +156,8 @@ static void index_ends(struct pd_dso *d)
 
 /* Merges syms[from..n), if sorted, into the sorted syms[0..from): the
  * stable sort's order (of equal starts the earlier read first) in one
- * pass. 0 if they are not sorted. */
+ * pass from the end, in place (only the added run is copied aside: the
+ * PLT entries, few). 0 if they are not sorted. */
 static int merge_added(struct pd_dso *d, size_t from)
 {
 	size_t n = d->nsyms;
@@ -153,17 +165,16 @@ static int merge_added(struct pd_dso *d, size_t from)
 	for (size_t i = from + 1; i < n; i++)
 		if (d->syms[i].start < d->syms[i - 1].start)
 			return 0;
-	struct pd_sym *out = fp_xmalloc((n ? n : 1) * sizeof *out);
-	size_t a = 0, b = from, o = 0;
-	while (a < from && b < n)
-		out[o++] = d->syms[a].start <= d->syms[b].start ? d->syms[a++] : d->syms[b++];
-	while (a < from)
-		out[o++] = d->syms[a++];
-	while (b < n)
-		out[o++] = d->syms[b++];
-	free(d->syms);
-	d->syms = out;
-	d->syms_cap = n;
+	size_t b = n - from, a = from, o = n;
+	struct pd_sym *added = fp_xmalloc((b ? b : 1) * sizeof *added);
+	memcpy(added, d->syms + from, b * sizeof *added);
+	while (b > 0) {	/* of equal starts the added one goes after */
+		if (a > 0 && d->syms[a - 1].start > added[b - 1].start)
+			d->syms[--o] = d->syms[--a];
+		else
+			d->syms[--o] = added[--b];
+	}
+	free(added);
 	return 1;
 }
 

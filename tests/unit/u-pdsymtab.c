@@ -5,6 +5,8 @@
 #include "unit.h"
 
 #include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pd_symbols.h"
@@ -137,6 +139,62 @@ static void a_plt_entry_added_later_wins_over_init_reaching_over_it(void **state
 	pd_dso_free(d);
 }
 
+#define SHUFFLED 5000	/* symbols: several radix passes, long cycles */
+
+/* The table is sorted in place by moving whole symbols along the cycles
+ * of the permutation: every symbol ends up once, at its place, and of
+ * equal starts the one read first comes first (perf's rb-tree order). */
+static void an_unsorted_table_is_sorted_by_start_ties_in_reading_order(void **state)
+{
+	struct pd_dso *d = table();
+	char name[32];
+	uint64_t x = 12345;
+
+	for (int i = 0; i < SHUFFLED; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		/* few distinct starts: many ties; spread over 40 bits */
+		uint64_t start = ((x >> 33) % (SHUFFLED / 4)) << 20;
+		snprintf(name, sizeof name, "%d", i);
+		add(d, start, 0x10, STB_GLOBAL, name);
+	}
+	pd_symtab_index(d, 0);
+	assert_int_equal(d->nsyms, SHUFFLED);
+	char *seen = calloc(SHUFFLED, 1);
+	for (size_t i = 0; i < d->nsyms; i++) {
+		int order = atoi(pd_sym_name(d, &d->syms[i], 0));
+		assert_false(seen[order]);
+		seen[order] = 1;
+		if (i) {
+			assert_true(d->syms[i - 1].start <= d->syms[i].start);
+			if (d->syms[i - 1].start == d->syms[i].start)
+				assert_true(atoi(pd_sym_name(d, &d->syms[i - 1], 0)) < order);
+		}
+	}
+	free(seen);
+	pd_dso_free(d);
+}
+
+/* Symbols added sorted after the fixups (the PLT entries) are merged in
+ * place: of equal starts the one there before comes first. */
+static void added_symbols_are_merged_in_after_those_at_the_same_start(void **state)
+{
+	static const char *const want[] = { "b0", "a0", "a1", "b1", "a2", "b2" };
+	struct pd_dso *d = table();
+
+	add(d, 0x10, 0x10, STB_GLOBAL, "a0");
+	add(d, 0x20, 0x10, STB_GLOBAL, "a1");
+	add(d, 0x30, 0x10, STB_GLOBAL, "a2");
+	pd_symtab_fixup(d, 0);
+	add(d, 0x05, 0x5, STB_GLOBAL, "b0");
+	add(d, 0x20, 0x8, STB_GLOBAL, "b1");
+	add(d, 0x40, 0x10, STB_GLOBAL, "b2");
+	pd_symtab_index(d, 3);
+	assert_int_equal(d->nsyms, 6);
+	for (size_t i = 0; i < 6; i++)
+		assert_string_equal(pd_sym_name(d, &d->syms[i], 0), want[i]);
+	pd_dso_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -146,6 +204,8 @@ int main(void)
 		cmocka_unit_test(each_next_symbol_is_weighed_against_the_one_kept_so_far),
 		cmocka_unit_test(a_zero_size_symbol_ends_where_the_next_address_begins),
 		cmocka_unit_test(a_plt_entry_added_later_wins_over_init_reaching_over_it),
+		cmocka_unit_test(an_unsorted_table_is_sorted_by_start_ties_in_reading_order),
+		cmocka_unit_test(added_symbols_are_merged_in_after_those_at_the_same_start),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
