@@ -53,14 +53,40 @@ static int frame_is_idle_loop(const char *f, size_t n)
 	return 0;
 }
 
-static int is_swapper(const struct fp_sample *s)
+int fp_comm_is_swapper(struct fp_str comm)
 {
 	static const char swapper[] = "swapper";
 
+	return comm.n >= sizeof swapper - 1 && !memcmp(comm.p, swapper, sizeof swapper - 1);
+}
+
+static int is_swapper(const struct fp_sample *s)
+{
 	if (s->pid == 0)
 		return 1;
-	return s->pid == -1 && s->comm.n >= sizeof swapper - 1 &&
-	       !memcmp(s->comm.p, swapper, sizeof swapper - 1);
+	return s->pid == -1 && fp_comm_is_swapper(s->comm);
+}
+
+/* The leaf is looked at first: most stacks end elsewhere, and then no
+ * frame needs the interrupt-work search. */
+int fp_stack_is_idle(struct fp_str stack)
+{
+	const char *p = stack.p, *end = stack.p + stack.n, *semi;
+
+	if (stack.n == 0)
+		return 1;
+	const char *leaf = memrchr(p, ';', stack.n);
+	leaf = leaf ? leaf + 1 : p;
+	if (!frame_is_idle_loop(leaf, end - leaf))
+		return 0;
+	for (; p <= end; p = semi + 1) {
+		semi = memchr(p, ';', end - p);
+		if (!semi)
+			semi = end;
+		if (frame_is_interrupt_work(p, semi - p))
+			return 0;
+	}
+	return 1;
 }
 
 /* A sample is idle when it ran in the idle task (pid 0, or comm swapper*
@@ -68,20 +94,5 @@ static int is_swapper(const struct fp_sample *s)
  * stack is empty or its leaf is an idle-loop function. */
 int fp_sample_is_idle(const struct fp_sample *s)
 {
-	const char *p = s->stack.p, *end = s->stack.p + s->stack.n, *semi;
-	const char *leaf = p;
-
-	if (!is_swapper(s))
-		return 0;
-	if (s->stack.n == 0)
-		return 1;
-	for (; p <= end; p = semi + 1) {
-		semi = memchr(p, ';', end - p);
-		if (!semi)
-			semi = end;
-		if (frame_is_interrupt_work(p, semi - p))
-			return 0;
-		leaf = p;
-	}
-	return frame_is_idle_loop(leaf, end - leaf);
+	return is_swapper(s) && fp_stack_is_idle(s->stack);
 }

@@ -14,4 +14,15 @@
 
 int fp_sample_is_idle(const struct fp_sample *s);
 
+/* The rule in two parts, for a reader that keeps what a tail (comm and
+ * stack, fifo/PROTOCOL.md's K record) decides and not the tail:
+ * fp_sample_is_idle(s) is fp_idle_of(s->pid, fp_comm_is_swapper(s->comm),
+ * fp_stack_is_idle(s->stack)). */
+int fp_comm_is_swapper(struct fp_str comm);
+int fp_stack_is_idle(struct fp_str stack);
+static inline int fp_idle_of(int64_t pid, int comm_is_swapper, int stack_is_idle)
+{
+	return (pid == 0 || (pid == -1 && comm_is_swapper)) && stack_is_idle;
+}
+
 #endif

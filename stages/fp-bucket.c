@@ -19,8 +19,9 @@
  *         first, in its order, then the others in the order first seen),
  *         then I bucket samples= counted= idle= cells= columns= overflow=
  *         bad=.
- *         The stack-id stream (PROTOCOL.md): K records are kept and passed
- *         on, a P record is a sample like an S record (counted, passed on
+ *         The stack-id stream (PROTOCOL.md): K records are passed on (of
+ *         each, its event and what the idle rule says of its comm and
+ *         stack are kept), a P record is a sample like an S record (counted, passed on
  *         or dropped by the same rules); a malformed or undefined one is
  *         dropped with a W record and counted in bad=. --cells-only: the
  *         samples (S, P, and the K records) are counted but not passed on,
@@ -95,9 +96,18 @@ struct dirty_cell {
 	uint32_t col, row;
 };
 
+/* A K record of the stack-id stream, as much of it as a P needs: not its
+ * text (the sample's event, and the idle rule's parts of the tail). */
+struct tail_slot {
+	uint32_t event;		/* the id of its event name in event_names */
+	uint8_t comm_is_swapper, stack_is_idle;	/* fp_idle.h */
+};
+
 struct bucket {
 	struct fp_pump *pump;
-	struct fp_tails tails;	/* K definitions of the stack-id stream */
+	struct tail_slot *tails;	/* by K id: ids 0 .. ntails-1 are defined */
+	size_t ntails, captails;
+	struct fp_strtab event_names;	/* of the K records */
 	uint8_t *tail_verdict;	/* by K id: TAIL_* bits, 0: not known */
 	uint16_t *tail_event;	/* by K id: its entry in events[] */
 	size_t tail_verdict_n;
@@ -403,7 +413,8 @@ static int tail_event_wanted(struct bucket *b, const struct fp_sample *s, uint32
 	return want;
 }
 
-/* tail: the K id of a P sample, NO_TAIL for an S record. */
+/* tail: the K id of a P sample (s has its event, not its other tail
+ * fields), NO_TAIL for an S record. */
 static void count_and_pass(struct bucket *b, const struct fp_sample *s, const char *line,
 			   size_t len, uint32_t tail)
 {
@@ -411,7 +422,9 @@ static void count_and_pass(struct bucket *b, const struct fp_sample *s, const ch
 	update_base(b, s->time_ns);
 	if (!(tail == NO_TAIL ? event_wanted(b, s) : tail_event_wanted(b, s, tail)))
 		return;
-	if (fp_sample_is_idle(s)) {
+	if (tail == NO_TAIL ? fp_sample_is_idle(s)
+			    : fp_idle_of(s->pid, b->tails[tail].comm_is_swapper,
+					 b->tails[tail].stack_is_idle)) {
 		b->idle++;
 		if (!b->keep_idle)
 			return;
@@ -432,16 +445,32 @@ static int on_sample(void *ctx, const char *line, size_t len)
 	return 0;
 }
 
-/* The stack-id stream: K records are kept and passed on, P records are
- * samples. */
+#define TAILS_MIN 1024u	/* slots of the first allocation */
+
+/* The stack-id stream: K records are kept (by the rules of fp_tails.h: the
+ * next id, or one defined before) and passed on, P records are samples. */
 static int on_tail(void *ctx, const char *line, size_t len)
 {
 	struct bucket *b = ctx;
-	uint32_t id;
-	int err = fp_tails_define_line(&b->tails, line, len, &id);
+	struct fp_tail_def d;
 
-	if (err)
-		return err;
+	if (fp_tail_def_parse(line, len, &d) < 0)
+		return FP_TAILS_MALFORMED;
+	if (d.id > b->ntails)
+		return FP_TAILS_SKIPS_AHEAD;
+	if (d.id == b->ntails) {
+		if (b->ntails == b->captails) {
+			b->captails = b->captails ? b->captails * 2 : TAILS_MIN;
+			b->tails = fp_xrealloc(b->tails, b->captails * sizeof *b->tails);
+		}
+		b->ntails++;
+	}
+	b->tails[d.id] = (struct tail_slot){
+		.event = fp_strtab_intern(&b->event_names, d.event.p, d.event.n, NULL),
+		.comm_is_swapper = (uint8_t)fp_comm_is_swapper(d.comm),
+		.stack_is_idle = (uint8_t)fp_stack_is_idle(d.stack),
+	};
+	uint32_t id = d.id;
 	if (id < b->tail_verdict_n)
 		b->tail_verdict[id] = 0;	/* a new definition: its event may differ */
 	if (!b->cells_only)
@@ -452,13 +481,20 @@ static int on_tail(void *ctx, const char *line, size_t len)
 static int on_tail_sample(void *ctx, const char *line, size_t len)
 {
 	struct bucket *b = ctx;
-	struct fp_sample s;
-	uint32_t tail;
-	int err = fp_tails_sample_line(&b->tails, line, len, &s, &tail);
+	struct fp_tail_ref r;
 
-	if (!err)
-		count_and_pass(b, &s, line, len, tail);
-	return err;
+	if (fp_tail_ref_parse(line, len, &r) < 0)
+		return FP_TAILS_MALFORMED;
+	if (r.id >= b->ntails)
+		return FP_TAILS_UNDEFINED;
+	size_t event_n;
+	const char *event = fp_strtab_str(&b->event_names, b->tails[r.id].event, &event_n);
+	const struct fp_sample s = {
+		.time_ns = r.time_ns, .pid = r.pid, .tid = r.tid, .cpu = r.cpu, .period = r.period,
+		.event = { event, event_n },
+	};
+	count_and_pass(b, &s, line, len, r.id);
+	return 0;
 }
 
 static void on_bad(void *ctx, const char *problem)
@@ -578,9 +614,10 @@ int main(int argc, char **argv)
 	fp_pump_init(&p, EV_DEFAULT, 0, 1, &bucket_ops, &b, 0);
 	p.stage = name;
 	b.pump = &p;
-	fp_tails_init(&b.tails);
+	fp_strtab_init(&b.event_names);
 	rc = fp_pump_run(&p);
-	fp_tails_free(&b.tails);
+	free(b.tails);
+	fp_strtab_free(&b.event_names);
 	free(b.tail_verdict);
 	free(b.tail_event);
 	free_columns(&b);
