@@ -204,48 +204,95 @@ static int id_field_ok(int64_t v)
 	return v >= -1 && v <= FP_ID_MAX;
 }
 
-enum { TAIL_REF_FIELDS = 7 };
+/* The P parser reads its six numbers in one pass, each up to the TAB
+ * that ends it (the per-record path of every reader of the stack-id
+ * stream), by exactly the rules of fp_split_fields and fp_parse_u64 /
+ * fp_parse_i64: 1 to FP_U64_DIGITS_MAX digits, no overflow, a '-' only
+ * before an i64's digits; the last field runs to the end of the line. */
+#define FP_U64_DIGITS_MAX 20
+#define NO_STOP 256		/* scan_u64's stop for the last field: none */
 
-static int tail_ref_fields(const char *line, size_t len, struct fp_tail_ref *r, struct fp_str *f)
+struct num_scan {
+	const char *p, *end;
+	int canonical;		/* every number so far as the writers write it */
+};
+
+/* Reads an unsigned decimal from sc->p up to stop (a TAB, then skipped)
+ * or the end of the line (stop NO_STOP). 0, or -1. */
+static int scan_u64(struct num_scan *sc, int stop, uint64_t *out)
 {
-	if (!has_tag(line, len, FP_TAG_TAIL_SAMPLE) ||
-	    fp_split_fields(line, len, f, TAIL_REF_FIELDS) != TAIL_REF_FIELDS ||
-	    fp_parse_u64(f[1].p, f[1].n, &r->time_ns) < 0 ||
-	    fp_parse_i64(f[2].p, f[2].n, &r->pid) < 0 || fp_parse_i64(f[3].p, f[3].n, &r->tid) < 0 ||
-	    fp_parse_i64(f[4].p, f[4].n, &r->cpu) < 0 ||
-	    fp_parse_u64(f[5].p, f[5].n, &r->period) < 0 || parse_id(f[6], &r->id) < 0 ||
+	const char *p = sc->p, *s = p, *end = sc->end;
+	uint64_t v = 0;
+
+	for (; p < end && (unsigned char)*p != stop; p++) {
+		unsigned d = (unsigned char)*p - '0';
+
+		if (d > 9 || v > (UINT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	size_t n = (size_t)(p - s);
+	if (n == 0 || n > FP_U64_DIGITS_MAX || (stop != NO_STOP && p == end))
+		return -1;
+	if (n > 1 && *s == '0')
+		sc->canonical = 0;
+	sc->p = stop == NO_STOP ? p : p + 1;
+	*out = v;
+	return 0;
+}
+
+/* The same for a signed decimal: a '-' before the digits. */
+static int scan_i64(struct num_scan *sc, int stop, int64_t *out)
+{
+	uint64_t v;
+
+	if (sc->p < sc->end && *sc->p == '-') {
+		sc->p++;
+		if (scan_u64(sc, stop, &v) < 0 || v > (uint64_t)INT64_MAX + 1)
+			return -1;
+		if (v == 0)
+			sc->canonical = 0;	/* "-0" */
+		*out = (int64_t)(0 - v);
+		return 0;
+	}
+	if (scan_u64(sc, stop, &v) < 0 || v > (uint64_t)INT64_MAX)
+		return -1;
+	*out = (int64_t)v;
+	return 0;
+}
+
+static int tail_ref_scan(const char *line, size_t len, struct fp_tail_ref *r, size_t *head_n,
+			 int *canonical)
+{
+	struct num_scan sc = { line + 2, line + len, 1 };
+	uint64_t id;
+
+	if (len < 2 || !has_tag(line, len, FP_TAG_TAIL_SAMPLE) ||
+	    scan_u64(&sc, '\t', &r->time_ns) < 0 || scan_i64(&sc, '\t', &r->pid) < 0 ||
+	    scan_i64(&sc, '\t', &r->tid) < 0 || scan_i64(&sc, '\t', &r->cpu) < 0 ||
+	    scan_u64(&sc, '\t', &r->period) < 0)
+		return -1;
+	*head_n = (size_t)(sc.p - 1 - line);
+	if (scan_u64(&sc, NO_STOP, &id) < 0 || id >= FP_STACK_ID_MAX ||
 	    !id_field_ok(r->pid) || !id_field_ok(r->tid) || !id_field_ok(r->cpu))
 		return -1;
+	r->id = (uint32_t)id;
+	*canonical = sc.canonical;
 	return 0;
 }
 
 int fp_tail_ref_parse(const char *line, size_t len, struct fp_tail_ref *r)
 {
-	struct fp_str f[TAIL_REF_FIELDS];
+	size_t head_n;
+	int canonical;
 
-	return tail_ref_fields(line, len, r, f);
-}
-
-/* A parsed decimal field as the writers write its value: no leading zero
- * (but "0"), no "-0..." (the parsers accept both). */
-static int decimal_canonical(struct fp_str f)
-{
-	return f.n == 1 || (f.p[0] != '0' && !(f.p[0] == '-' && f.p[1] == '0'));
+	return tail_ref_scan(line, len, r, &head_n, &canonical);
 }
 
 int fp_tail_ref_parse_head(const char *line, size_t len, struct fp_tail_ref *r, size_t *head_n,
 			   int *canonical)
 {
-	struct fp_str f[TAIL_REF_FIELDS];
-	int canon = 1;
-
-	if (tail_ref_fields(line, len, r, f) < 0)
-		return -1;
-	for (size_t i = 1; i < TAIL_REF_FIELDS; i++)
-		canon &= decimal_canonical(f[i]);
-	*head_n = (size_t)(f[6].p - 1 - line);
-	*canonical = canon;
-	return 0;
+	return tail_ref_scan(line, len, r, head_n, canonical);
 }
 
 /* ---- C ------------------------------------------------------------------ */

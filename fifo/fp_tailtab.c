@@ -20,7 +20,7 @@ void fp_tailtab_free(struct fp_tailtab *tt)
 	free(tt->tails);
 	free(tt->texts);
 	fp_strtab_free(&tt->strs);
-	free(tt->up_text);
+	free(tt->up);
 	memset(tt, 0, sizeof *tt);
 }
 
@@ -103,10 +103,10 @@ int fp_tailtab_define_line(struct fp_tailtab *tt, const char *line, size_t len)
 	uint32_t text = intern_text(tt, base, d.text.n, d.event.n, (size_t)(d.comm.p - base),
 				    d.comm.n, (size_t)(d.stack.p - base));
 	if (d.id == tt->up_n) {
-		tt->up_text = grow_for(tt->up_text, &tt->up_cap, d.id, sizeof *tt->up_text);
+		tt->up = grow_for(tt->up, &tt->up_cap, d.id, sizeof *tt->up);
 		tt->up_n++;
 	}
-	tt->up_text[d.id] = text;
+	tt->up[d.id] = (struct fp_tailtab_up){ .text = text, .own = tt->texts[text].own };
 	return FP_TAILS_OK;
 }
 
@@ -118,7 +118,10 @@ int fp_tailtab_ref_line(struct fp_tailtab *tt, const char *line, size_t len,
 	r->len = len;
 	if (r->ref.id >= tt->up_n)
 		return FP_TAILS_UNDEFINED;
-	r->own = own_of(tt, tt->up_text[r->ref.id]);
+	struct fp_tailtab_up *u = &tt->up[r->ref.id];
+	if (u->own == FP_TAILTAB_NO_OWN)
+		u->own = own_of(tt, u->text) + 1;
+	r->own = u->own - 1;
 	return FP_TAILS_OK;
 }
 

@@ -57,13 +57,20 @@ struct fp_tailtab_tail {
 	uint8_t verdict;
 };
 
+/* An upstream K id: its text, and the text's own id once known (so a P
+ * reads this one small entry, not the text's). */
+struct fp_tailtab_up {
+	uint32_t text;		/* index in texts */
+	uint32_t own;		/* own id + 1, FP_TAILTAB_NO_OWN: look it up */
+};
+
 struct fp_tailtab {
 	struct fp_strtab strs;	/* the distinct tail texts */
 	struct fp_tailtab_text *texts;	/* by strs id */
 	size_t captexts;
 	struct fp_tailtab_tail *tails;	/* by own id */
 	size_t ntails, captails;
-	uint32_t *up_text;	/* upstream K id -> texts index */
+	struct fp_tailtab_up *up;	/* by upstream K id */
 	size_t up_n, up_cap;	/* upstream ids 0 .. up_n-1 are defined */
 };
 

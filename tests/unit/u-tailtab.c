@@ -205,6 +205,125 @@ static void bad_k_and_p_records_are_refused_as_fp_tails_refuses_them(void **stat
 	assert_int_equal(f->tt.ntails, 0);
 }
 
+/* ---- the P parser against the field-by-field rules ---------------------- */
+
+#define P_FIELDS 7
+
+/* fp_tail_ref_parse_head as PROTOCOL.md states it, field by field with
+ * fp_split_fields and fp_parse_u64/i64 (the parser reads in one pass). */
+static int reference_parse(const char *line, size_t len, struct fp_tail_ref *r, size_t *head_n,
+			   int *canonical)
+{
+	struct fp_str f[P_FIELDS];
+	uint64_t id;
+
+	if (len < 1 || line[0] != 'P' || (len > 1 && line[1] != '\t') ||
+	    fp_split_fields(line, len, f, P_FIELDS) != P_FIELDS ||
+	    fp_parse_u64(f[1].p, f[1].n, &r->time_ns) < 0 || fp_parse_i64(f[2].p, f[2].n, &r->pid) < 0 ||
+	    fp_parse_i64(f[3].p, f[3].n, &r->tid) < 0 || fp_parse_i64(f[4].p, f[4].n, &r->cpu) < 0 ||
+	    fp_parse_u64(f[5].p, f[5].n, &r->period) < 0 || fp_parse_u64(f[6].p, f[6].n, &id) < 0 ||
+	    id >= FP_STACK_ID_MAX)
+		return -1;
+	for (int i = 2; i <= 4; i++) {
+		int64_t v = i == 2 ? r->pid : i == 3 ? r->tid : r->cpu;
+		if (v < -1 || v > FP_ID_MAX)
+			return -1;
+	}
+	r->id = (uint32_t)id;
+	*canonical = 1;
+	for (int i = 1; i < P_FIELDS; i++)
+		if (f[i].n > 1 && (f[i].p[0] == '0' || (f[i].p[0] == '-' && f[i].p[1] == '0')))
+			*canonical = 0;
+	*head_n = (size_t)(f[6].p - 1 - line);
+	return 0;
+}
+
+/* The parser and the reference agree on line: refused by both, or read
+ * alike. Returns 1 if it was read. */
+static int parsers_agree(const char *line, size_t len)
+{
+	struct fp_tail_ref a = { 0 }, b = { 0 };
+	size_t ha = 0, hb = 0;
+	int ca = -1, cb = -1;
+	int ra = fp_tail_ref_parse_head(line, len, &a, &ha, &ca);
+	int rb = reference_parse(line, len, &b, &hb, &cb);
+	struct fp_tail_ref c;
+
+	if (ra != rb)
+		fail_msg("\"%.*s\": parser %d, reference %d", (int)len, line, ra, rb);
+	assert_int_equal(fp_tail_ref_parse(line, len, &c), ra);
+	if (ra < 0)
+		return 0;
+	if (a.time_ns != b.time_ns || a.pid != b.pid || a.tid != b.tid || a.cpu != b.cpu ||
+	    a.period != b.period || a.id != b.id || ha != hb || ca != cb)
+		fail_msg("\"%.*s\": read otherwise than the reference", (int)len, line);
+	return 1;
+}
+
+static void the_p_parser_reads_what_the_field_rules_read(void **state)
+{
+	static const char *const seeds[] = {
+		"P\t5873583507224\t26327\t26327\t0\t200040\t0",
+		"P\t0\t-1\t-1\t-1\t0\t4294967293",
+		"P\t18446744073709551615\t2147483647\t0\t1\t18446744073709551615\t12",
+	};
+	static const char *const numbers[] = {
+		"", "0", "00", "-0", "-00", "-1", "-01", "-2", "1", "01", "2147483647", "2147483648",
+		"-2147483648", "4294967293", "4294967294", "4294967295", "9223372036854775807",
+		"9223372036854775808", "-9223372036854775808", "-9223372036854775809",
+		"18446744073709551615", "18446744073709551616", "99999999999999999999",
+		"00000000000000000001", "000000000000000000001", "1-", "+1", "1 ", "0x1",
+	};
+	static const char edits[] = "019-\ta \r";
+	char buf[256];
+	size_t read = 0, tried = 0;
+
+	for (size_t k = 0; k < sizeof seeds / sizeof *seeds; k++) {
+		const char *seed = seeds[k];
+		size_t n = strlen(seed);
+
+		read += parsers_agree(seed, n), tried++;
+		for (size_t i = 0; i <= n; i++) {
+			for (size_t e = 0; e < sizeof edits - 1; e++) {
+				/* replace byte i, insert before it */
+				memcpy(buf, seed, n);
+				if (i < n) {
+					buf[i] = edits[e];
+					read += parsers_agree(buf, n), tried++;
+				}
+				memcpy(buf, seed, i);
+				buf[i] = edits[e];
+				memcpy(buf + i + 1, seed + i, n - i);
+				read += parsers_agree(buf, n + 1), tried++;
+			}
+			if (i < n) {	/* delete byte i */
+				memcpy(buf, seed, i);
+				memcpy(buf + i, seed + i + 1, n - i - 1);
+				read += parsers_agree(buf, n - 1), tried++;
+			}
+		}
+		for (int field = 1; field < P_FIELDS; field++)	/* each number in each field */
+			for (size_t v = 0; v < sizeof numbers / sizeof *numbers; v++) {
+				struct fp_str f[P_FIELDS];
+				size_t len = 0;
+
+				fp_split_fields(seed, n, f, P_FIELDS);
+				for (int j = 0; j < P_FIELDS; j++) {
+					const char *p = j == field ? numbers[v] : f[j].p;
+					size_t m = j == field ? strlen(numbers[v]) : f[j].n;
+
+					if (j)
+						buf[len++] = '\t';
+					memcpy(buf + len, p, m);
+					len += m;
+				}
+				read += parsers_agree(buf, len), tried++;
+			}
+	}
+	/* both outcomes were tried many times */
+	assert_true(read > 100 && tried - read > 100);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -222,6 +341,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(bad_k_and_p_records_are_refused_as_fp_tails_refuses_them,
 						setup, teardown),
+		cmocka_unit_test(the_p_parser_reads_what_the_field_rules_read),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
