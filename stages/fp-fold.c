@@ -58,6 +58,7 @@
 #include <ev.h>
 
 #include "fp_error.h"
+#include "fp_strsort.h"
 #include "fp_strtab.h"
 #include "fp_fold.h"
 #include "fp_io.h"
@@ -131,8 +132,7 @@ static void sorted_update(struct sorted_ids *so, struct fp_strtab *t)
 	uint32_t *add = so->tmp;	/* the new ids, sorted, then merged */
 	for (size_t i = 0; i < k; i++)
 		add[i] = (uint32_t)(so->n + i);
-	if (k > 1)
-		qsort_r(add, k, sizeof *add, id_cmp, t);
+	fp_strtab_sort_ids(t, add, k);	/* fifo/fp_strsort.h: shared prefixes compared once */
 	/* merge from the back: ids[0..n) and add[0..k) into ids[0..n+k) */
 	size_t i = so->n, j = k, out = total;
 	while (j > 0) {

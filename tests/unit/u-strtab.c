@@ -1,9 +1,12 @@
-/* u-strtab.c: the interning table of the exports (render/strtab.c). */
+/* u-strtab.c: the interning table (fifo/fp_strtab.c) and the sort of its
+ * ids by their strings (fifo/fp_strsort.c). */
 #include "unit.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "fp_strsort.h"
 #include "fp_strtab.h"
 
 #define MANY 100000
@@ -72,6 +75,96 @@ static void clear_forgets_every_string(void **state)
 	fp_strtab_free(&t);
 }
 
+/* ---- fp_strtab_sort_ids ------------------------------------------------ */
+
+static const struct fp_strtab *cmp_table;
+
+/* the order the sort must give: memcmp, then the shorter first */
+static int bytewise(const void *a, const void *b)
+{
+	size_t xn, yn;
+	const char *x = fp_strtab_str(cmp_table, *(const uint32_t *)a, &xn);
+	const char *y = fp_strtab_str(cmp_table, *(const uint32_t *)b, &yn);
+	int c = memcmp(x, y, xn < yn ? xn : yn);
+
+	return c ? c : (xn > yn) - (xn < yn);
+}
+
+/* Sorts every id of t and checks the order against qsort's bytewise one. */
+static void check_sorted(const struct fp_strtab *t)
+{
+	size_t n = fp_strtab_count(t);
+	uint32_t *got = malloc((n ? n : 1) * sizeof *got), *want = malloc((n ? n : 1) * sizeof *want);
+
+	for (size_t i = 0; i < n; i++)
+		got[i] = want[i] = (uint32_t)(n - 1 - i);	/* reversed: no run in order */
+	cmp_table = t;
+	qsort(want, n, sizeof *want, bytewise);
+	fp_strtab_sort_ids(t, got, n);
+	assert_memory_equal(got, want, n * sizeof *got);
+	free(got);
+	free(want);
+}
+
+/* Prefixes (shorter first), NUL and 0xff bytes (unsigned order, NUL is
+ * not the end), lengths around the 8-byte chunks, the empty string. */
+static void ids_sort_bytewise_a_prefix_first(void **state)
+{
+	static const char *const s[] = {
+		"", "a", "ab", "abcdefg", "abcdefgh", "abcdefghi", "abcdefgh\0", "abcdefgh\0\0",
+		"abcdefgh\xff", "b;a", "a;b;c;d;e;f;g;h;i", "a;b;c;d;e;f;g;h;j", "a;b;c;d;e;f;g;h",
+		"\xff\xff", "\x01", "abcdefg\0", "abcdefg\0\0\0\0\0\0\0\0\0",
+	};
+	static const size_t len[] = { 0, 1, 2, 7, 8, 9, 9, 10, 9, 3, 17, 17, 15, 2, 1, 8, 16 };
+	struct fp_strtab t;
+
+	fp_strtab_init(&t);
+	for (size_t i = 0; i < sizeof s / sizeof *s; i++)
+		fp_strtab_intern(&t, s[i], len[i], NULL);
+	check_sorted(&t);
+	fp_strtab_free(&t);
+}
+
+/* Many strings sharing long prefixes, as folded stacks do (a root, then
+ * one of a few frames per level), and random bytes: the same order as
+ * qsort's; none, one and two ids too. */
+static void many_stacks_sort_as_qsort_sorts_them(void **state)
+{
+	static const char *const frame[] = { "start_thread", "do_syscall_64", "a", "ab",
+					      "entry_SYSCALL_64_after_hwframe", "x\0y" };
+	struct fp_strtab t;
+	char buf[512];
+	unsigned seed = 1;
+
+	fp_strtab_init(&t);
+	check_sorted(&t);
+	fp_strtab_intern(&t, "only", 4, NULL);
+	check_sorted(&t);
+	fp_strtab_intern(&t, "ONLY", 4, NULL);
+	check_sorted(&t);
+	for (int i = 0; i < 20000; i++) {
+		size_t n = (size_t)snprintf(buf, sizeof buf, "comm%u", (seed = seed * 1103515245 + 12345) >> 28);
+		int depth = (int)((seed >> 16) % 24);
+
+		for (int k = 0; k < depth && n + 40 < sizeof buf; k++) {
+			seed = seed * 1103515245 + 12345;
+			const char *f = frame[(seed >> 16) % (sizeof frame / sizeof *frame)];
+			size_t fl = strcmp(f, "x") == 0 ? 3 : strlen(f);
+
+			buf[n++] = ';';
+			memcpy(buf + n, f, fl);
+			n += fl;
+		}
+		if (i % 7 == 0)	/* and some random bytes at the end */
+			for (int k = 0; k < 5; k++)
+				buf[n++] = (char)((seed = seed * 1103515245 + 12345) >> 24);
+		fp_strtab_intern(&t, buf, n, NULL);
+	}
+	assert_true(fp_strtab_count(&t) > 5000);
+	check_sorted(&t);
+	fp_strtab_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -79,6 +172,8 @@ int main(void)
 		cmocka_unit_test(strings_are_kept_nul_terminated_with_their_length),
 		cmocka_unit_test(many_strings_survive_the_table_growing),
 		cmocka_unit_test(clear_forgets_every_string),
+		cmocka_unit_test(ids_sort_bytewise_a_prefix_first),
+		cmocka_unit_test(many_stacks_sort_as_qsort_sorts_them),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
