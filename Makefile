@@ -171,6 +171,7 @@ $(call obj,$(UNIT_SRCS)): | probe-tests
 $(BUILD)/tests/u-%: $(BUILD)/tests/unit/u-%.o $(LIBFP)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 $(BUILD)/tests/u-recording: LDLIBS += -ldeflate
+$(BUILD)/tests/u-atomic: LDLIBS += -lpthread
 
 $(BUILD)/tests/%: $(BUILD)/tests/helper/%.o $(LIBFP)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "atomic.h"
+#include "fp_error.h"
 
 /* Undoes a failed write: the temporary file goes, errno stays err. */
 static int fail(const char *tmp, int err)
@@ -51,43 +52,67 @@ int fp_write_atomic(const char *dir, const char *name, mode_t mode, fp_fill_fn *
 	return err ? fail(tmp, err) : 0;
 }
 
+/* The files of a set, costliest first, and the next one to start. */
 struct set_job {
 	const char *dir;
 	mode_t mode;
-	struct fp_atomic_file *f;
 	fp_fill_fn *fill;
+	struct fp_atomic_file **order;
+	size_t n, next;
+	pthread_mutex_t lock;
 };
 
-static void write_set_one(struct set_job *j)
+static struct fp_atomic_file *next_file(struct set_job *j)
 {
-	j->f->rc = fp_write_atomic(j->dir, j->f->name, j->mode, j->fill, j->f->ctx, j->f->path,
-				   sizeof j->f->path);
-	j->f->err = j->f->rc < 0 ? errno : 0;
+	struct fp_atomic_file *f = NULL;
+
+	pthread_mutex_lock(&j->lock);
+	if (j->next < j->n)
+		f = j->order[j->next++];
+	pthread_mutex_unlock(&j->lock);
+	return f;
 }
 
-static void *write_set_thread(void *arg)
+static void *write_set_worker(void *arg)
 {
-	write_set_one(arg);
+	struct set_job *j = arg;
+	struct fp_atomic_file *f;
+
+	while ((f = next_file(j))) {
+		f->rc = fp_write_atomic(j->dir, f->name, j->mode, j->fill, f->ctx, f->path,
+					sizeof f->path);
+		f->err = f->rc < 0 ? errno : 0;
+	}
 	return NULL;
 }
 
-void fp_write_atomic_set(const char *dir, mode_t mode, struct fp_atomic_file *files, size_t n,
-			 int own_thread, fp_fill_fn *fill)
+static int costlier_first(const void *a, const void *b)
 {
-	struct set_job side = { dir, mode, NULL, fill };
+	const struct fp_atomic_file *x = *(struct fp_atomic_file *const *)a;
+	const struct fp_atomic_file *y = *(struct fp_atomic_file *const *)b;
+
+	if (x->cost != y->cost)
+		return x->cost < y->cost ? 1 : -1;
+	return (x > y) - (x < y);	/* equal costs: in the caller's order */
+}
+
+void fp_write_atomic_set(const char *dir, mode_t mode, struct fp_atomic_file *files, size_t n,
+			 fp_fill_fn *fill)
+{
+	struct set_job j = { .dir = dir, .mode = mode, .fill = fill };
 	pthread_t tid;
-	int threaded = 0;
 
-	if (own_thread >= 0 && (size_t)own_thread < n && files[own_thread].wanted) {
-		side.f = &files[own_thread];
-		threaded = pthread_create(&tid, NULL, write_set_thread, &side) == 0;
-	}
-	for (size_t i = 0; i < n; i++) {
-		struct set_job j = { dir, mode, &files[i], fill };
+	j.order = fp_xmalloc((n ? n : 1) * sizeof *j.order);
+	for (size_t i = 0; i < n; i++)
+		if (files[i].wanted)
+			j.order[j.n++] = &files[i];
+	qsort(j.order, j.n, sizeof *j.order, costlier_first);
+	pthread_mutex_init(&j.lock, NULL);
+	int threaded = j.n > 1 && pthread_create(&tid, NULL, write_set_worker, &j) == 0;
 
-		if (files[i].wanted && !(threaded && (int)i == own_thread))
-			write_set_one(&j);
-	}
+	write_set_worker(&j);
 	if (threaded)
 		pthread_join(tid, NULL);
+	pthread_mutex_destroy(&j.lock);
+	free(j.order);
 }

@@ -11,13 +11,14 @@
  *	if (fp_write_atomic(dir, "flame.svg", 0644, draw, ctx, path, sizeof path) < 0)
  *		fp_die_sys(FP_EXIT_SYS, "write %s", path);   // errno says why
  * draw(ctx, sink) writes the content into the sink (render/sink.h).
- * fp_write_atomic_set() writes several such files, one in a thread.
+ * fp_write_atomic_set() writes several such files on two threads.
  */
 #ifndef FP_ATOMIC_H
 #define FP_ATOMIC_H
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "sink.h"
@@ -34,16 +35,18 @@ struct fp_atomic_file {
 	const char *name;	/* in the directory */
 	int wanted;		/* 0: skipped */
 	void *ctx;		/* given to fill */
+	uint64_t cost;		/* what it should take, in any unit: the order they start in */
 	int rc, err;		/* out: fp_write_atomic's result, its errno */
 	char path[PATH_MAX];	/* out: DIR/NAME, for the caller's message */
 };
 
-/* Writes every wanted file of files[0..n) with fp_write_atomic, and
- * files[own_thread] (the longest; -1: none) in a thread of its own
- * meanwhile, so two cores share the work: fill must then be safe to run
- * for two files at once. Every file is attempted; the caller reads rc/err
- * in its own order. (Without a thread, in turn.) */
+/* Writes every wanted file of files[0..n) with fp_write_atomic, on this
+ * thread and one more, so two cores share the work: each takes the next
+ * file not started, the costliest first (the longest one starts at once,
+ * the short ones fill in beside it), so fill must be safe to run for any
+ * two files at once. Every file is attempted; the caller reads rc/err in
+ * its own order. (If the thread cannot start, all on this one.) */
 void fp_write_atomic_set(const char *dir, mode_t mode, struct fp_atomic_file *files, size_t n,
-			 int own_thread, fp_fill_fn *fill);
+			 fp_fill_fn *fill);
 
 #endif

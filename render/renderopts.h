@@ -42,6 +42,17 @@ struct fp_output_spec {
 
 extern const struct fp_output_spec fp_outputs[FP_N_OUT];
 
+/* What the files are made of: the folded table's stacks, the timeline's
+ * samples and frames, the heatmap's cells. */
+struct fp_output_size {
+	uint64_t table_bytes, samples, frames, cells;
+};
+
+/* What file `which` should take to make, roughly (tenths of a ns): the
+ * order fp-render's two writing threads start them in (render/atomic.h),
+ * the costliest first. */
+uint64_t fp_output_cost(enum fp_output which, const struct fp_output_size *sz);
+
 struct fp_render_opts {
 	const char *outdir;
 	int want[FP_N_OUT];

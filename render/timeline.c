@@ -294,6 +294,26 @@ void fp_timeline_range(const struct fp_timeline *tl, uint64_t base_ns, uint64_t 
 		qsort(t->e, t->n, sizeof *t->e, entry_bytewise);
 }
 
+void fp_timeline_range_folded(const struct fp_timeline *tl, const struct fp_heatmap *hm,
+			      const char *from_to, struct fp_sink *s)
+{
+	const char *colon = strchr(from_to, ':');	/* fp-render's options checked it is there */
+	uint64_t from = 0, to = UINT64_MAX;
+	uint64_t base = hm->rows && hm->base_sec > 0 ? (uint64_t)hm->base_sec * FP_NSEC_PER_SEC : 0;
+	struct fp_folded t;
+
+	if (!colon)
+		colon = from_to + strlen(from_to);	/* FROM alone: no upper bound */
+	if (colon > from_to && !(colon - from_to == 1 && *from_to == '-'))
+		fp_parse_seconds_ns(from_to, (size_t)(colon - from_to), &from);
+	if (*colon && colon[1] && strcmp(colon + 1, "-"))
+		fp_parse_seconds_ns(colon + 1, strlen(colon + 1), &to);
+	fp_folded_init(&t);
+	fp_timeline_range(tl, base, from, to, &t);
+	fp_folded_write(s, &t);
+	fp_folded_free(&t);
+}
+
 /* ---- the name index ---------------------------------------------------- */
 
 char fp_timeline_kind(const struct fp_timeline *tl, const char *name, size_t n)

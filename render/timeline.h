@@ -131,6 +131,12 @@ int fp_timeline_ref_sample(const struct fp_timeline *tl, const struct fp_ref *r,
 void fp_timeline_range(const struct fp_timeline *tl, uint64_t base_ns, uint64_t from_ns,
 		       uint64_t to_ns, struct fp_folded *t);
 
+/* --range-folded FROM:TO (seconds on hm's axis, "-" or empty: open):
+ * that range's table written as stacks.folded is, which a --from/--to
+ * report's stacks.folded equals (tests/t5007). */
+void fp_timeline_range_folded(const struct fp_timeline *tl, const struct fp_heatmap *hm,
+			      const char *from_to, struct fp_sink *s);
+
 /* The kind of a frame name: 'k', 'j', 'i', 'u', 'x', or 0 if unknown (root
  * frames). */
 char fp_timeline_kind(const struct fp_timeline *tl, const char *name, size_t n);

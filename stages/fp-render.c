@@ -185,19 +185,36 @@ static void on_cell(struct render *r, const char *line, size_t len)
 
 /* ---- folded snapshots --------------------------------------------------- */
 
+/* A snapshot's entry (an F record: text, or an E record: the timeline's
+ * stack): a delta sets its count, a full snapshot (or none: hand-written
+ * input) adds it. */
+static void snapshot_entry(struct render *r, const struct fp_str *text, uint32_t stack,
+			   uint64_t count)
+{
+	if (r->in_snapshot == SNAP_DELTA) {
+		if (text)
+			fp_snapshot_set(&r->snap, &r->tl, text->p, text->n, count);
+		else
+			fp_snapshot_set_stack(&r->snap, &r->tl, stack, count);
+	} else if (count) {
+		if (text)
+			fp_snapshot_add(&r->snap, &r->tl, r->in_snapshot == SNAP_FULL, text->p,
+					text->n, count);
+		else
+			fp_snapshot_add_stack(&r->snap, &r->tl, r->in_snapshot == SNAP_FULL, stack,
+					      count);
+		r->files_dirty |= !r->in_snapshot;
+	}
+}
+
 static void on_folded(struct render *r, const char *line, size_t len)
 {
 	struct fp_folded_rec f;
 
-	if (fp_folded_parse(line, len, &f) < 0) {
+	if (fp_folded_parse(line, len, &f) < 0)
 		bad_record(r, "malformed F record skipped: expected F TAB count TAB stack");
-	} else if (r->in_snapshot == SNAP_DELTA) {
-		fp_snapshot_set(&r->snap, &r->tl, f.stack.p, f.stack.n, f.count);
-	} else if (f.count) {
-		fp_snapshot_add(&r->snap, &r->tl, r->in_snapshot == SNAP_FULL, f.stack.p, f.stack.n,
-				f.count);
-		r->files_dirty |= !r->in_snapshot;
-	}
+	else
+		snapshot_entry(r, &f.stack, 0, f.count);
 }
 
 /* An E record (fp-fold --snapshot-ids): an F record of the stack a D
@@ -206,28 +223,16 @@ static void on_folded_id(struct render *r, const char *line, size_t len)
 {
 	struct fp_folded_id_rec f;
 	uint32_t stack;
+	enum fp_tl_stack_of k;
 
-	if (fp_folded_id_parse(line, len, &f) < 0) {
+	if (fp_folded_id_parse(line, len, &f) < 0)
 		bad_record(r, "malformed E record skipped: expected E TAB count TAB id");
-		return;
-	}
-	switch (fp_timeline_stack(&r->tl, f.id, &stack)) {
-	case FP_TL_UNDEFINED:
-		bad_record(r, "E record of a stack no D record defined skipped");
-		return;
-	case FP_TL_NOT_KEPT:
-		bad_record(r, "E record of a stack not kept (the stacks' text passed its bound) "
+	else if ((k = fp_timeline_stack(&r->tl, f.id, &stack)) != FP_TL_STACK)
+		bad_record(r, k == FP_TL_UNDEFINED ? "E record of a stack no D record defined skipped" :
+			   "E record of a stack not kept (the stacks' text passed its bound) "
 			   "skipped: the flame graph lacks it");
-		return;
-	default:
-		break;
-	}
-	if (r->in_snapshot == SNAP_DELTA) {
-		fp_snapshot_set_stack(&r->snap, &r->tl, stack, f.count);
-	} else if (f.count) {
-		fp_snapshot_add_stack(&r->snap, &r->tl, r->in_snapshot == SNAP_FULL, stack, f.count);
-		r->files_dirty |= !r->in_snapshot;
-	}
+	else
+		snapshot_entry(r, NULL, stack, f.count);
 }
 
 /* A D record (fp-fold --pass-samples): a folded stack, defined once. */
@@ -514,26 +519,6 @@ static void render_html(struct render *r, struct fp_sink *s)
 		fp_sink_free(&tj);
 }
 
-/* --range-folded FROM:TO: the folded table of that range from the
- * timeline, as stacks.folded would be for a --from/--to report. */
-static void render_range_folded(struct render *r, struct fp_sink *s)
-{
-	const char *arg = r->opt.range_folded, *colon = strchr(arg, ':');
-	uint64_t from = 0, to = UINT64_MAX;
-	uint64_t base = r->hm.rows && r->hm.base_sec > 0 ?
-		(uint64_t)r->hm.base_sec * FP_NSEC_PER_SEC : 0;
-	struct fp_folded t;
-
-	if (colon > arg && !(colon - arg == 1 && *arg == '-'))
-		fp_parse_seconds_ns(arg, (size_t)(colon - arg), &from);
-	if (colon[1] && strcmp(colon + 1, "-"))
-		fp_parse_seconds_ns(colon + 1, strlen(colon + 1), &to);
-	fp_folded_init(&t);
-	fp_timeline_range(&r->tl, base, from, to, &t);
-	fp_folded_write(s, &t);
-	fp_folded_free(&t);
-}
-
 static void render_output(struct render *r, enum fp_output which, struct fp_sink *s)
 {
 	struct fp_heatmap_opts ho;
@@ -557,7 +542,7 @@ static void render_output(struct render *r, enum fp_output which, struct fp_sink
 	case FP_OUT_SPEEDSCOPE:
 		fp_speedscope_write(&r->ex.speedscope, s, r->opt.page_title, r->tl.weight_period);
 		break;
-	case FP_OUT_RANGE_FOLDED: render_range_folded(r, s); break;
+	case FP_OUT_RANGE_FOLDED: fp_timeline_range_folded(&r->tl, &r->hm, r->opt.range_folded, s); break;
 	case FP_N_OUT: break;
 	}
 }
@@ -622,12 +607,12 @@ static void note_axis(struct render *r)
 	fp_heatmap_axis_free(&ax);
 }
 
-/* Writes every wanted file: index.html (the longest: the timeline) in a
- * thread of its own while this one writes the others. The renderers only
- * read what both use (the heatmap is sorted first); index.html alone
- * touches the notes (a warning about its views). At end of input a
- * failure is fatal; while live it is a warning and the next interval
- * tries again. */
+/* Writes every wanted file, two at a time, the costliest first (on the
+ * bench perf.data flame.svg on one thread, index.html then the others on
+ * the other). The renderers only read what they share (the heatmap is
+ * sorted first); index.html alone touches the notes (a warning about its
+ * views), the exports only their own tables. At end of input a failure
+ * is fatal; while live it is a warning and the next interval tries again. */
 static void write_files(struct render *r, int final)
 {
 	struct one_output out[FP_N_OUT];
@@ -638,12 +623,17 @@ static void write_files(struct render *r, int final)
 	fp_heatmap_sort(&r->hm);	/* once, not in every rendering */
 	r->table = fp_snapshot_table(&r->snap, &r->tl);
 	note_axis(r);
+	struct fp_output_size size = { .samples = r->tl.n, .frames = r->tl.frames_len,
+				       .cells = r->hm.n };
+	for (size_t i = 0; i < r->table->n; i++)
+		size.table_bytes += r->table->e[i].len;
 	for (int i = 0; i < FP_N_OUT; i++) {
 		out[i] = (struct one_output){ .r = r, .which = (enum fp_output)i };
-		f[i] = (struct fp_atomic_file){ .name = fp_outputs[i].file, .ctx = &out[i] };
+		f[i] = (struct fp_atomic_file){ .name = fp_outputs[i].file, .ctx = &out[i],
+						.cost = fp_output_cost((enum fp_output)i, &size) };
 		f[i].wanted = r->opt.want[i] && !skip_partial(r, (enum fp_output)i);
 	}
-	fp_write_atomic_set(r->opt.outdir, r->file_mode, f, FP_N_OUT, FP_OUT_HTML, fill_output);
+	fp_write_atomic_set(r->opt.outdir, r->file_mode, f, FP_N_OUT, fill_output);
 	for (int i = 0; i < FP_N_OUT; i++) {
 		if (!f[i].wanted || f[i].rc == 0)
 			continue;
