@@ -126,7 +126,7 @@ fi
 # that no long test starts last and runs on alone: a test with no time
 # yet (new, or the first run here) first of all, in the list's order.
 order_longest_first() { # joblist times
-	awk 'NR == FNR { t[$1] = $2; next }
+	awk 'FILENAME == ARGV[1] { t[$1] = $2; next }
 		function key(suite, path,    n) {
 			n = path; sub(/.*\//, "", n); sub(/\.sh$/, "", n)
 			return suite "/" n
@@ -184,7 +184,7 @@ for rc in "$outdir"/*/*.log.rc; do
 	[ -f "$rc" ] || continue
 	k=${rc#"$outdir"/}; echo "${k%.log.rc} $(cut -d' ' -f3 "$rc")"
 done >"$times.new"
-awk 'NR == FNR { seen[$1] = 1; print; next } !($1 in seen)' "$times.new" "$times" >"$times.all" &&
+awk 'FILENAME == ARGV[1] { seen[$1] = 1; print; next } !($1 in seen)' "$times.new" "$times" >"$times.all" &&
 	mv "$times.all" "$times"
 rm -f "$times.new"
 echo "$passed passed, $failed failed, $skipped skipped"
