@@ -266,6 +266,44 @@ static void build_stack(struct perfdata *pd, size_t n, size_t len, struct fp_sam
 	out->stack = (struct fp_str){ pd->stack, (size_t)(p - pd->stack) };
 }
 
+#define VARINT_MAX 10	/* bytes of a 64-bit LEB128 number */
+
+/* LEB128: 7 bits a byte, low first, the high bit set on all but the last. */
+static size_t put_varint(unsigned char *p, uint64_t v)
+{
+	size_t n = 0;
+
+	for (; v >= 0x80; v >>= 7)
+		p[n++] = (unsigned char)(v | 0x80);
+	p[n++] = (unsigned char)v;
+	return n;
+}
+
+/* pd->key: the tail's key, its event, comm and the n frame ids, cheaper to
+ * hash than its text (which is built for a new tail only). The numbers as
+ * LEB128 (a frame id takes 1-2 bytes, not 4): half the bytes to hash,
+ * compare and keep. The encoding is prefix-free, so two keys are equal
+ * only for the same tail. */
+static void tail_key(struct perfdata *pd, const struct pd_evsel *ev,
+		     const struct pd_thread *t, size_t n)
+{
+	size_t need = sizeof ev + VARINT_MAX * (n + 1) + t->comm_len;
+
+	if (pd->key.cap < need) {
+		pd->key.cap = need * 2;
+		pd->key.p = fp_xrealloc(pd->key.p, pd->key.cap);
+	}
+	unsigned char *p = (unsigned char *)pd->key.p;
+	size_t len = sizeof ev;
+	memcpy(p, &ev, sizeof ev);
+	len += put_varint(p + len, t->comm_len);
+	memcpy(p + len, t->comm, t->comm_len);
+	len += t->comm_len;
+	for (size_t i = 0; i < n; i++)
+		len += put_varint(p + len, pd->frames[i]);
+	pd->key.len = len;
+}
+
 static void write_sample(struct perfdata *pd, const struct pd_sample *s)
 {
 	if (pd->live) {
@@ -297,14 +335,7 @@ static void write_sample(struct perfdata *pd, const struct pd_sample *s)
 	uint32_t id = 0;
 	int added = 1;
 	if (pd->stack_ids) {
-		/* the tail's key: its event, comm and frame ids, cheaper to hash
-		 * than its text, which is built for a new tail only */
-		const struct pd_evsel *ev = s->ev;
-		pd->key.len = 0;
-		fp_wmem_add(&pd->key, &ev, sizeof ev);
-		fp_wmem_add(&pd->key, &t->comm_len, sizeof t->comm_len);
-		fp_wmem_add(&pd->key, t->comm, t->comm_len);
-		fp_wmem_add(&pd->key, pd->frames, n * sizeof pd->frames[0]);
+		tail_key(pd, s->ev, t, n);
 		id = fp_tailw_intern(&pd->tails, pd->key.p, pd->key.len, &added);
 	}
 	pd->frames_out += n;
