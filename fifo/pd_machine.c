@@ -339,7 +339,8 @@ void pd_machine_ksymbol(struct pd_machine *m, uint64_t addr, uint32_t len,
 	m->nbpf++;
 }
 
-static const struct pd_map *find_map(const struct pd_proc *p, uint64_t ip)
+/* The index of the map covering ip, or SIZE_MAX. */
+static size_t search_map(const struct pd_proc *p, uint64_t ip)
 {
 	size_t lo = 0, hi = p->nmaps;
 	while (lo < hi) {
@@ -349,9 +350,30 @@ static const struct pd_map *find_map(const struct pd_proc *p, uint64_t ip)
 		else
 			hi = mid;
 	}
-	if (lo && ip < p->maps[lo - 1].end)
-		return &p->maps[lo - 1];
-	return NULL;
+	return lo && ip < p->maps[lo - 1].end ? lo - 1 : SIZE_MAX;
+}
+
+/* The maps do not overlap: the map found last, if it covers ip, is the
+ * one (a callchain's user frames are mostly in a file or two; a search
+ * of a process with hundreds of maps is ~10 mispredicted steps). */
+static const struct pd_map *find_map(struct pd_proc *p, uint64_t ip)
+{
+	for (size_t k = 0; k < PD_MAP_HINTS; k++) {
+		size_t h = p->hint[k];
+		if (h < p->nmaps && ip >= p->maps[h].start && ip < p->maps[h].end) {
+			if (k) {	/* most recent first */
+				p->hint[k] = p->hint[0];
+				p->hint[0] = h;
+			}
+			return &p->maps[h];
+		}
+	}
+	size_t i = search_map(p, ip);
+	if (i == SIZE_MAX)
+		return NULL;
+	memmove(p->hint + 1, p->hint, (PD_MAP_HINTS - 1) * sizeof p->hint[0]);
+	p->hint[0] = i;
+	return &p->maps[i];
 }
 
 uint32_t pd_machine_add_frame(struct pd_machine *m, const char *name, size_t n, char kind)
@@ -361,7 +383,9 @@ uint32_t pd_machine_add_frame(struct pd_machine *m, const char *name, size_t n, 
 
 const struct pd_map *pd_machine_map(const struct pd_proc *p, uint64_t addr)
 {
-	return find_map(p, addr);
+	size_t i = search_map(p, addr);
+
+	return i == SIZE_MAX ? NULL : &p->maps[i];
 }
 
 struct pd_thread *pd_machine_find_thread(struct pd_machine *m, int64_t tid)

@@ -29,11 +29,15 @@ struct pd_map {
 	int identity;		/* JIT map: the address is the symbol address */
 };
 
+#define PD_MAP_HINTS 2
+
 struct pd_proc {
 	int64_t pid;
 	struct pd_map *maps;	/* sorted by start, not overlapping */
 	size_t nmaps, cap;
 	unsigned refs;
+	size_t hint[PD_MAP_HINTS];	/* maps found last, most recent first (checked
+					 * against the address: any value is safe) */
 };
 
 struct pd_thread {
