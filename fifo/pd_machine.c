@@ -448,14 +448,30 @@ static uint32_t resolve(struct pd_machine *m, struct pd_dso *d, uint64_t rel)
 	return d->unknown_frame - 1;
 }
 
+/* The slot of (rel, dso id) in the hot cache: a multiply and the top bits. */
+static size_t hot_slot(uint64_t rel, uint32_t dso)
+{
+	uint64_t h = (rel ^ (uint64_t)dso << 47) * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h >> (64 - PD_HOT_BITS));
+}
+
+/* The frame of (d, rel): from the hot cache (64 KiB, in the CPU's caches:
+ * 97 % of the bench perf.data's 3 M lookups), else from frame_of (every
+ * address seen, 38 k there: 2 MiB of slots, a cache miss a lookup), else
+ * resolved. An address's frame never changes, so neither needs to forget. */
 static uint32_t cached_frame(struct pd_machine *m, struct pd_dso *d, uint64_t rel)
 {
-	uint32_t f = fp_map_get(&m->frame_of, rel, d->id);
+	struct pd_hot *h = &m->hot[hot_slot(rel, d->id)];
 
+	if (h->rel == rel && h->dso == d->id)
+		return h->frame;
+	uint32_t f = fp_map_get(&m->frame_of, rel, d->id);
 	if (f == FP_MAP_NONE) {
 		f = resolve(m, d, rel);
 		fp_map_add(&m->frame_of, rel, d->id, f);
 	}
+	*h = (struct pd_hot){ .rel = rel, .dso = d->id, .frame = f };
 	return f;
 }
 
@@ -490,6 +506,7 @@ uint32_t pd_machine_frame(struct pd_machine *m, struct pd_thread *t, int kernel,
 void pd_machine_init(struct pd_machine *m)
 {
 	memset(m, 0, sizeof *m);
+	m->hot = fp_xcalloc(PD_HOT_SLOTS, sizeof *m->hot);	/* dso 0: no entry */
 	m->unknown_frame = add_frame(m, UNKNOWN_NAME, sizeof UNKNOWN_NAME - 1, FP_KIND_UNKNOWN);
 }
 
@@ -512,7 +529,7 @@ void pd_machine_free(struct pd_machine *m)
 	}
 	for (size_t i = 0; i < m->ndsos; i++)
 		pd_dso_free(m->dsos[i]);
-	FP_FREE_ALL(m->threads, m->procs, m->dsos, m->bpf, m->frames, m->names);
+	FP_FREE_ALL(m->threads, m->procs, m->dsos, m->bpf, m->frames, m->names, m->hot);
 	fp_map_free(&m->by_tid);
 	fp_map_free(&m->by_pid);
 	fp_map_free(&m->by_name);

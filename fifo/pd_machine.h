@@ -52,6 +52,15 @@ struct pd_frame {
 	char kind;
 };
 
+/* The hot cache's entries: (dso-relative address, dso id) -> frame; dso 0
+ * (no dso has it) marks an empty one. */
+#define PD_HOT_BITS 12
+#define PD_HOT_SLOTS ((size_t)1 << PD_HOT_BITS)
+struct pd_hot {
+	uint64_t rel;
+	uint32_t dso, frame;
+};
+
 struct pd_machine_stats {
 	uint64_t frames, unique_frames, unresolved, missing_dsos, dsos, threads;
 };
@@ -78,6 +87,7 @@ struct pd_machine {
 	char *names;
 	size_t names_len, names_cap;
 	struct fp_map frame_of;		/* (dso-relative address, dso id) -> frame */
+	struct pd_hot *hot;		/* PD_HOT_SLOTS: a direct-mapped cache of frame_of */
 	uint32_t unknown_frame;		/* "[unknown]", kind x */
 	struct pd_machine_stats st;
 	/* called once per dso that cannot be read (optional) */
