@@ -19,11 +19,14 @@ int fp_history_add(struct fp_history *h, const struct fp_history_entry *e)
 	}
 	if (h->len == h->cap) {
 		h->v[h->start] = *e;
-		h->start = (h->start + 1) % h->cap;
+		if (++h->start == h->cap)
+			h->start = 0;
 		h->dropped++;
 		return 1;
 	}
-	h->v[(h->start + h->len++) % h->cap] = *e;
+	/* start + len < 2 * cap: one subtraction wraps it (no division per sample) */
+	size_t at = h->start + h->len++;
+	h->v[at < h->cap ? at : at - h->cap] = *e;
 	return 0;
 }
 

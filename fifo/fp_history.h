@@ -41,7 +41,9 @@ int fp_history_add(struct fp_history *h, const struct fp_history_entry *e);
 /* The i-th entry, oldest first (i < h->len). */
 static inline const struct fp_history_entry *fp_history_at(const struct fp_history *h, size_t i)
 {
-	return &h->v[(h->start + i) % h->cap];
+	size_t at = h->start + i;	/* < 2 * cap */
+
+	return &h->v[at < h->cap ? at : at - h->cap];
 }
 
 static inline void fp_history_clear(struct fp_history *h)

@@ -23,14 +23,20 @@ static int frame_is_interrupt_work(const char *f, size_t n)
 
 /* Functions the idle task sits in while the CPU has nothing to do. A name
  * matches exactly or with a compiler suffix (".isra.0", ".constprop.0");
- * entries ending in '*' match as prefixes. */
-static const char *const idle_loop_functions[] = {
-	"pv_native_safe_halt", "native_safe_halt", "safe_halt", "xen_safe_halt",
-	"acpi_safe_halt", "io_idle", "default_idle", "default_idle_call",
-	"arch_cpu_idle", "cpu_idle_poll", "poll_idle", "amd_e400_idle",
-	"cpu_do_idle", "cpuidle_idle_call", "call_cpuidle", "do_idle",
-	"cpu_startup_entry", "cpu_idle", "intel_idle*", "acpi_idle_*",
-	"mwait_idle*", "cpuidle_enter*", "psci_enter_idle*",
+ * entries ending in '*' match as prefixes. With their lengths: a K record
+ * of fp-bucket's stack-id stream looks its leaf up in all of them. */
+#define NAME(s) { s, sizeof s - 1 }
+static const struct {
+	const char *name;
+	size_t len;
+} idle_loop_functions[] = {
+	NAME("pv_native_safe_halt"), NAME("native_safe_halt"), NAME("safe_halt"),
+	NAME("xen_safe_halt"), NAME("acpi_safe_halt"), NAME("io_idle"), NAME("default_idle"),
+	NAME("default_idle_call"), NAME("arch_cpu_idle"), NAME("cpu_idle_poll"),
+	NAME("poll_idle"), NAME("amd_e400_idle"), NAME("cpu_do_idle"),
+	NAME("cpuidle_idle_call"), NAME("call_cpuidle"), NAME("do_idle"),
+	NAME("cpu_startup_entry"), NAME("cpu_idle"), NAME("intel_idle*"), NAME("acpi_idle_*"),
+	NAME("mwait_idle*"), NAME("cpuidle_enter*"), NAME("psci_enter_idle*"),
 };
 
 static int frame_is_idle_loop(const char *f, size_t n)
@@ -40,8 +46,8 @@ static int frame_is_idle_loop(const char *f, size_t n)
 	if (dot)
 		n = dot - f;
 	for (size_t i = 0; i < sizeof idle_loop_functions / sizeof idle_loop_functions[0]; i++) {
-		const char *name = idle_loop_functions[i];
-		size_t len = strlen(name);
+		const char *name = idle_loop_functions[i].name;
+		size_t len = idle_loop_functions[i].len;
 
 		if (name[len - 1] == '*') {
 			if (n >= len - 1 && !memcmp(f, name, len - 1))

@@ -167,6 +167,14 @@ size_t fp_stack_depth(struct fp_str stack)
 	return count_semis(stack.p, stack.n, &has_tab) + 1;
 }
 
+int fp_frames_ok(struct fp_str kinds, struct fp_str stack)
+{
+	int has_tab = 0;
+	size_t depth = stack.n ? count_semis(stack.p, stack.n, &has_tab) + 1 : 0;
+
+	return !has_tab && kinds.n == depth;
+}
+
 int fp_str_eq(struct fp_str a, const char *s)
 {
 	size_t n = strlen(s);
@@ -201,14 +209,7 @@ int fp_sample_parse(const char *line, size_t len, struct fp_sample *s)
 	s->comm = f[7];
 	s->kinds = f[8];
 	s->stack = f[9];
-	int has_tab;
-	size_t depth = s->stack.n ? count_semis(s->stack.p, s->stack.n, &has_tab) + 1 : 0;
-
-	if (s->stack.n && has_tab)
-		return -1;	/* one field too many */
-	if (s->kinds.n != depth)
-		return -1;
-	return 0;
+	return fp_frames_ok(s->kinds, s->stack) ? 0 : -1;	/* a TAB: one field too many */
 }
 
 const char *fp_sample_problem(const char *line, size_t len)

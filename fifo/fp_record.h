@@ -409,5 +409,8 @@ int fp_parse_seconds_ns(const char *s, size_t n, uint64_t *ns);
 
 /* Number of frames in a stack field (0 for an empty stack). */
 size_t fp_stack_depth(struct fp_str stack);
+/* 1 if stack has no TAB and kinds one character per frame of it (the
+ * frames of an S, K or D record), in one pass over the stack. */
+int fp_frames_ok(struct fp_str kinds, struct fp_str stack);
 
 #endif

@@ -154,8 +154,7 @@ int fp_stack_def_parse(const char *line, size_t len, struct fp_stack_def *d)
 	struct fp_str f[FIELDS];
 
 	if (!has_tag(line, len, FP_TAG_STACK) || fp_split_fields(line, len, f, FIELDS) != FIELDS ||
-	    parse_id(f[1], &d->id) < 0 || f[3].n == 0 || memchr(f[3].p, '\t', f[3].n) ||
-	    f[2].n != fp_stack_depth(f[3]))
+	    parse_id(f[1], &d->id) < 0 || f[3].n == 0 || !fp_frames_ok(f[2], f[3]))
 		return -1;
 	d->kinds = f[2];
 	d->folded = f[3];
@@ -187,8 +186,7 @@ int fp_tail_def_parse(const char *line, size_t len, struct fp_tail_def *d)
 	struct fp_str f[FIELDS];
 
 	if (!has_tag(line, len, FP_TAG_TAIL) || fp_split_fields(line, len, f, FIELDS) != FIELDS ||
-	    parse_id(f[1], &d->id) < 0 || memchr(f[5].p, '\t', f[5].n) ||
-	    f[4].n != fp_stack_depth(f[5]))
+	    parse_id(f[1], &d->id) < 0 || !fp_frames_ok(f[4], f[5]))
 		return -1;
 	d->event = f[2];
 	d->comm = f[3];
@@ -207,10 +205,10 @@ static int id_field_ok(int64_t v)
 /* The P parser reads its six numbers in one pass, each up to the TAB
  * that ends it (the per-record path of every reader of the stack-id
  * stream), by exactly the rules of fp_split_fields and fp_parse_u64 /
- * fp_parse_i64: 1 to FP_U64_DIGITS_MAX digits, no overflow, a '-' only
+ * fp_parse_i64: 1 to U64_DIGITS_MAX digits, no overflow, a '-' only
  * before an i64's digits; the last field runs to the end of the line. */
-#define FP_U64_DIGITS_MAX 20
 #define NO_STOP 256		/* scan_u64's stop for the last field: none */
+#define U64_DIGITS_MAX 20	/* UINT64_MAX has 20 digits */
 
 struct num_scan {
 	const char *p, *end;
@@ -218,21 +216,26 @@ struct num_scan {
 };
 
 /* Reads an unsigned decimal from sc->p up to stop (a TAB, then skipped)
- * or the end of the line (stop NO_STOP). 0, or -1. */
+ * or the end of the line (stop NO_STOP). 0, or -1. Up to 19 digits
+ * cannot overflow; 20 are compared with UINT64_MAX's. */
 static int scan_u64(struct num_scan *sc, int stop, uint64_t *out)
 {
+	static const char max_digits[] = "18446744073709551615";
 	const char *p = sc->p, *s = p, *end = sc->end;
 	uint64_t v = 0;
 
-	for (; p < end && (unsigned char)*p != stop; p++) {
+	for (; p < end; p++) {
 		unsigned d = (unsigned char)*p - '0';
 
-		if (d > 9 || v > (UINT64_MAX - d) / 10)
-			return -1;
+		if (d > 9)
+			break;
 		v = v * 10 + d;
 	}
 	size_t n = (size_t)(p - s);
-	if (n == 0 || n > FP_U64_DIGITS_MAX || (stop != NO_STOP && p == end))
+	if (stop == NO_STOP ? p != end : p == end || (unsigned char)*p != stop)
+		return -1;
+	if (n == 0 || n > U64_DIGITS_MAX ||
+	    (n == U64_DIGITS_MAX && memcmp(s, max_digits, U64_DIGITS_MAX) > 0))
 		return -1;
 	if (n > 1 && *s == '0')
 		sc->canonical = 0;

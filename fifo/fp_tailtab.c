@@ -13,12 +13,14 @@ void fp_tailtab_init(struct fp_tailtab *tt)
 {
 	memset(tt, 0, sizeof *tt);
 	fp_strtab_init(&tt->strs);
+	tt->texts_are_own = 1;
 }
 
 void fp_tailtab_free(struct fp_tailtab *tt)
 {
 	free(tt->tails);
 	free(tt->texts);
+	free(tt->text_own);
 	fp_strtab_free(&tt->strs);
 	free(tt->up);
 	memset(tt, 0, sizeof *tt);
@@ -46,36 +48,44 @@ static uint32_t intern_text(struct fp_tailtab *tt, const char *text, size_t n, s
 
 	if (!added)
 		return id;
-	tt->texts = grow_for(tt->texts, &tt->captexts, id, sizeof *tt->texts);
+	if (id >= tt->captexts) {
+		size_t cap = tt->captexts;
+
+		tt->texts = grow_for(tt->texts, &cap, id, sizeof *tt->texts);
+		tt->text_own = grow_for(tt->text_own, &tt->captexts, id, sizeof *tt->text_own);
+	}
 	tt->texts[id] = (struct fp_tailtab_text){
 		.len = (uint32_t)n, .event_len = (uint32_t)event_n, .comm_off = (uint32_t)comm_off,
 		.comm_len = (uint32_t)comm_n, .stack_off = (uint32_t)stack_off,
-		.own = FP_TAILTAB_NO_OWN,
 	};
+	tt->text_own[id] = FP_TAILTAB_NO_OWN;
 	return id;
 }
 
 /* The own id of text id: a new one at its first sample. */
 static uint32_t own_of(struct fp_tailtab *tt, uint32_t text)
 {
-	struct fp_tailtab_text *x = &tt->texts[text];
+	uint32_t *own = &tt->text_own[text];
 
-	if (x->own != FP_TAILTAB_NO_OWN)
-		return x->own - 1;
+	if (*own != FP_TAILTAB_NO_OWN)
+		return *own - 1;
 	tt->tails = grow_for(tt->tails, &tt->captails, tt->ntails, sizeof *tt->tails);
 	tt->tails[tt->ntails] = (struct fp_tailtab_tail){ .text = text };
-	x->own = (uint32_t)++tt->ntails;
-	return x->own - 1;
+	*own = (uint32_t)++tt->ntails;
+	return *own - 1;
 }
 
 uint32_t fp_tailtab_intern_sample(struct fp_tailtab *tt, const char *line, size_t len,
 				  const struct fp_sample *s)
 {
 	const char *text = s->event.p;
+	size_t ntexts = fp_strtab_count(&tt->strs);
+	uint32_t id = intern_text(tt, text, (size_t)(line + len - text), s->event.n,
+				  (size_t)(s->comm.p - text), s->comm.n, (size_t)(s->stack.p - text));
 
-	return own_of(tt, intern_text(tt, text, (size_t)(line + len - text), s->event.n,
-				      (size_t)(s->comm.p - text), s->comm.n,
-				      (size_t)(s->stack.p - text)));
+	if (tt->texts_are_own && id < ntexts)
+		return id;	/* a text seen before: its own id is its id */
+	return own_of(tt, id);
 }
 
 void fp_tailtab_fields(const struct fp_tailtab *tt, uint32_t id, struct fp_sample *s)
@@ -100,13 +110,16 @@ int fp_tailtab_define_line(struct fp_tailtab *tt, const char *line, size_t len)
 	if (d.id > tt->up_n)
 		return FP_TAILS_SKIPS_AHEAD;
 	const char *base = d.text.p;
+	size_t ntexts = fp_strtab_count(&tt->strs);
 	uint32_t text = intern_text(tt, base, d.text.n, d.event.n, (size_t)(d.comm.p - base),
 				    d.comm.n, (size_t)(d.stack.p - base));
+	if (text == ntexts)
+		tt->texts_are_own = 0;	/* a new text without a sample */
 	if (d.id == tt->up_n) {
 		tt->up = grow_for(tt->up, &tt->up_cap, d.id, sizeof *tt->up);
 		tt->up_n++;
 	}
-	tt->up[d.id] = (struct fp_tailtab_up){ .text = text, .own = tt->texts[text].own };
+	tt->up[d.id] = (struct fp_tailtab_up){ .text = text, .own = tt->text_own[text] };
 	return FP_TAILS_OK;
 }
 

@@ -39,14 +39,13 @@
 #include "fp_strtab.h"
 #include "fp_tails.h"
 
-#define FP_TAILTAB_NO_OWN 0u	/* struct fp_tailtab_text.own: no sample yet */
+#define FP_TAILTAB_NO_OWN 0u	/* own id + 1 fields: no sample yet */
 
-/* One distinct tail text (its index is its fp_strtab id): its length,
- * field offsets and own id + 1 (FP_TAILTAB_NO_OWN before its first sample). */
+/* One distinct tail text (its index is its fp_strtab id): its length and
+ * field offsets. */
 struct fp_tailtab_text {
 	uint32_t len;
 	uint32_t event_len, comm_off, comm_len, stack_off;
-	uint32_t own;
 };
 
 /* One own tail: its text and a verdict cache owned by the caller (zero
@@ -67,9 +66,14 @@ struct fp_tailtab_up {
 struct fp_tailtab {
 	struct fp_strtab strs;	/* the distinct tail texts */
 	struct fp_tailtab_text *texts;	/* by strs id */
+	uint32_t *text_own;	/* by strs id: own id + 1, or FP_TAILTAB_NO_OWN (an array of
+				 * its own: an S sample reads it, a small one stays cached) */
 	size_t captexts;
 	struct fp_tailtab_tail *tails;	/* by own id */
 	size_t ntails, captails;
+	/* every text got its own id when it was interned (no K record
+	 * brought one yet): the own id is the text's, text_own is not read */
+	int texts_are_own;
 	struct fp_tailtab_up *up;	/* by upstream K id */
 	size_t up_n, up_cap;	/* upstream ids 0 .. up_n-1 are defined */
 };

@@ -186,6 +186,32 @@ static void s_and_p_samples_of_one_tail_share_an_own_id(void **state)
 	assert_int_equal(ref_written_as_writer_would(f, "P\t1\t1\t1\t1\t1\t0"), 1);
 }
 
+static uint32_t intern_s(struct fixture *f, const char *line)
+{
+	struct fp_sample s;
+
+	assert_int_equal(fp_sample_parse(line, strlen(line), &s), 0);
+	return fp_tailtab_intern_sample(&f->tt, line, strlen(line), &s);
+}
+
+static void s_samples_then_a_k_of_a_new_text_keep_their_own_ids(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(intern_s(f, "S\t1\t1\t1\t1\t1\tcycles\tsh\tk\ta"), 0);
+	assert_int_equal(intern_s(f, "S\t1\t1\t1\t1\t1\tcycles\tsh\tk\tb"), 1);
+	define(f, "K\t0\tcycles\tsh\tk\tnew");	/* a text, no own id yet */
+	define(f, "K\t1\tcycles\tsh\tk\tb");
+	assert_int_equal(intern_s(f, "S\t1\t1\t1\t1\t1\tcycles\tsh\tk\tc"), 2);
+	assert_int_equal(intern_s(f, "S\t1\t1\t1\t1\t1\tcycles\tsh\tk\ta"), 0);
+	assert_int_equal(ref_written_as_writer_would(f, "P\t1\t1\t1\t1\t1\t0"), 3);
+	assert_int_equal(ref_written_as_writer_would(f, "P\t1\t1\t1\t1\t1\t1"), 1);
+	assert_int_equal(intern_s(f, "S\t1\t1\t1\t1\t1\tcycles\tsh\tk\tnew"), 3);
+	assert_int_equal(intern_s(f, "S\t1\t1\t1\t1\t1\tcycles\tsh\tk\tc"), 2);
+	assert_int_equal(f->tt.ntails, 4);
+	def_is(f, 3, "K\t3\tcycles\tsh\tk\tnew\n");
+}
+
 static void bad_k_and_p_records_are_refused_as_fp_tails_refuses_them(void **state)
 {
 	struct fixture *f = *state;
@@ -209,8 +235,44 @@ static void bad_k_and_p_records_are_refused_as_fp_tails_refuses_them(void **stat
 
 #define P_FIELDS 7
 
+/* A decimal digit by digit, refusing the digit that would overflow (the
+ * rule fp_parse_u64 keeps four digits at a time). */
+static int ref_u64(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (n == 0 || n > 20)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		unsigned d = (unsigned char)s[i] - '0';
+
+		if (d > 9 || v > (UINT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+static int ref_i64(const char *s, size_t n, int64_t *out)
+{
+	uint64_t v;
+
+	if (n > 0 && s[0] == '-') {
+		if (ref_u64(s + 1, n - 1, &v) < 0 || v > (uint64_t)INT64_MAX + 1)
+			return -1;
+		*out = (int64_t)(0 - v);
+		return 0;
+	}
+	if (ref_u64(s, n, &v) < 0 || v > (uint64_t)INT64_MAX)
+		return -1;
+	*out = (int64_t)v;
+	return 0;
+}
+
 /* fp_tail_ref_parse_head as PROTOCOL.md states it, field by field with
- * fp_split_fields and fp_parse_u64/i64 (the parser reads in one pass). */
+ * fp_split_fields and the digit-by-digit rules (the parser reads in one
+ * pass, with fp_parse_u64). */
 static int reference_parse(const char *line, size_t len, struct fp_tail_ref *r, size_t *head_n,
 			   int *canonical)
 {
@@ -219,9 +281,9 @@ static int reference_parse(const char *line, size_t len, struct fp_tail_ref *r, 
 
 	if (len < 1 || line[0] != 'P' || (len > 1 && line[1] != '\t') ||
 	    fp_split_fields(line, len, f, P_FIELDS) != P_FIELDS ||
-	    fp_parse_u64(f[1].p, f[1].n, &r->time_ns) < 0 || fp_parse_i64(f[2].p, f[2].n, &r->pid) < 0 ||
-	    fp_parse_i64(f[3].p, f[3].n, &r->tid) < 0 || fp_parse_i64(f[4].p, f[4].n, &r->cpu) < 0 ||
-	    fp_parse_u64(f[5].p, f[5].n, &r->period) < 0 || fp_parse_u64(f[6].p, f[6].n, &id) < 0 ||
+	    ref_u64(f[1].p, f[1].n, &r->time_ns) < 0 || ref_i64(f[2].p, f[2].n, &r->pid) < 0 ||
+	    ref_i64(f[3].p, f[3].n, &r->tid) < 0 || ref_i64(f[4].p, f[4].n, &r->cpu) < 0 ||
+	    ref_u64(f[5].p, f[5].n, &r->period) < 0 || ref_u64(f[6].p, f[6].n, &id) < 0 ||
 	    id >= FP_STACK_ID_MAX)
 		return -1;
 	for (int i = 2; i <= 4; i++) {
@@ -324,6 +386,44 @@ static void the_p_parser_reads_what_the_field_rules_read(void **state)
 	assert_true(read > 100 && tried - read > 100);
 }
 
+static void fp_parse_u64_reads_what_the_digit_rule_reads(void **state)
+{
+	static const char *const numbers[] = {
+		"", "0", "7", "00", "1234", "12345", "99999999", "123456789", "4294967296",
+		"9223372036854775807", "9999999999999999999", "10000000000000000000",
+		"18446744073709551614", "18446744073709551615", "18446744073709551616",
+		"18446744073709551625", "19999999999999999999", "28446744073709551615",
+		"99999999999999999999", "00000000000000000001", "000000000000000000001",
+		"1x", "x1", "12 4", "-1", "+1", "1:", "/1",
+	};
+	char buf[24];
+	uint64_t seed = 88172645463325252ull;
+
+	for (size_t i = 0; i < sizeof numbers / sizeof *numbers; i++) {
+		uint64_t a = 1, b = 2;
+		size_t n = strlen(numbers[i]);
+		int ra = fp_parse_u64(numbers[i], n, &a), rb = ref_u64(numbers[i], n, &b);
+
+		if (ra != rb || (ra == 0 && a != b))
+			fail_msg("\"%s\": %d %llu, the digit rule %d %llu", numbers[i], ra,
+				 (unsigned long long)a, rb, (unsigned long long)b);
+	}
+	for (int k = 0; k < 100000; k++) {	/* random digit strings of 1 .. 21 digits */
+		uint64_t a = 1, b = 2;
+
+		seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+		size_t n = 1 + seed % 21;
+		for (size_t i = 0; i < n; i++) {
+			seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+			buf[i] = (char)(i == 0 && n >= 20 ? '1' + seed % 2 : '0' + seed % 10);
+		}
+		int ra = fp_parse_u64(buf, n, &a), rb = ref_u64(buf, n, &b);
+		if (ra != rb || (ra == 0 && a != b))
+			fail_msg("\"%.*s\": %d %llu, the digit rule %d %llu", (int)n, buf, ra,
+				 (unsigned long long)a, rb, (unsigned long long)b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -339,9 +439,12 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(s_and_p_samples_of_one_tail_share_an_own_id, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(s_samples_then_a_k_of_a_new_text_keep_their_own_ids, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(bad_k_and_p_records_are_refused_as_fp_tails_refuses_them,
 						setup, teardown),
 		cmocka_unit_test(the_p_parser_reads_what_the_field_rules_read),
+		cmocka_unit_test(fp_parse_u64_reads_what_the_digit_rule_reads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
