@@ -594,9 +594,12 @@ static void kallsyms_line(struct pd_dso *d, char *line, size_t n)
 	if (toupper((unsigned char)type) != 'T' && toupper((unsigned char)type) != 'W')
 		return;
 	char *name = end + 3;
-	size_t len = n - (size_t)(name - line);	/* the line has no LF */
-	name[strnlen(name, len)] = '\0';	/* "name\t[module]", in place */
-	pd_dso_push_sym(d, addr, addr, name)->binding = (uint8_t)kallsyms_binding(type);
+	size_t len = strnlen(name, n - (size_t)(name - line));	/* the line has no LF */
+	name[len] = '\0';	/* "name\t[module]", in place */
+	struct pd_sym *s = pd_dso_push_sym(d, addr, addr, name);
+	s->binding = (uint8_t)kallsyms_binding(type);
+	if (memchr(name, '\t', len))
+		s->flags = PD_SYM_MODULE;
 }
 
 /* A line of perf's copy (pd_kcache.h): as kallsyms_line, without the
@@ -643,6 +646,26 @@ static int load_kallsyms_copy(struct pd_dso *d)
 	return 0;
 }
 
+/* The names of d's symbols moved out of the text they were read in (its
+ * addresses, types and the symbols not kept: twice the names' size) into
+ * one block of their own; the text is freed. */
+static void compact_names(struct pd_dso *d)
+{
+	size_t total = 0;
+
+	for (size_t i = 0; i < d->nsyms; i++)
+		total += strlen(d->syms[i].name) + 1;
+	char *names = fp_xmalloc(total ? total : 1), *w = names;
+	for (size_t i = 0; i < d->nsyms; i++) {
+		size_t n = strlen(d->syms[i].name) + 1;
+		memcpy(w, d->syms[i].name, n);
+		d->syms[i].name = w;
+		w += n;
+	}
+	free(d->text);
+	d->text = names;
+}
+
 static void load_kallsyms(struct pd_dso *d)
 {
 	d->kallsyms_copy = load_kallsyms_copy(d);
@@ -650,11 +673,10 @@ static void load_kallsyms(struct pd_dso *d)
 		return;
 	pd_symtab_fixup(d, 1);
 	/* the shown name stops at the module's TAB */
-	for (size_t i = 0; i < d->nsyms; i++) {
-		char *tab = strchr(d->syms[i].name, '\t');
-		if (tab)
-			*tab = '\0';
-	}
+	for (size_t i = 0; i < d->nsyms; i++)
+		if (d->syms[i].flags & PD_SYM_MODULE)
+			*strchr(d->syms[i].name, '\t') = '\0';
+	compact_names(d);
 }
 
 /* /tmp/perf-PID.map: "START SIZE NAME", both in hex. */

@@ -59,6 +59,8 @@ enum {
 	PD_SYM_PLAIN = 1,	/* the name is final: no demangling */
 	PD_SYM_PLT = 2,		/* a PLT entry perf synthesizes */
 	PD_SYM_IN_FILE = 4,	/* the name is in the dso's file, at name_off */
+	PD_SYM_MODULE = 8,	/* kallsyms: "name\t[module]" (the TAB and what
+				 * follows cut off after the fixups) */
 };
 
 /* A buffer pd_sym_name reads names into: the name at off + 1 (0: none). */

@@ -198,7 +198,7 @@ void pd_symtab_fixup(struct pd_dso *d, int kallsyms)
 		struct pd_sym *prev = &d->syms[i], *curr = &d->syms[i + 1];
 		if (prev->end != prev->start)
 			continue;
-		if (kallsyms && (!strchr(prev->name, '\t') != !strchr(curr->name, '\t')))
+		if (kallsyms && ((prev->flags ^ curr->flags) & PD_SYM_MODULE))
 			prev->end = ROUNDUP_PAGE(prev->end + PAGE);
 		else
 			prev->end = curr->start;
