@@ -475,6 +475,13 @@ static void put_px(struct fp_sink *s, uint64_t v100)
 	fp_sink_fixed(s, (int64_t)v100, 2);
 }
 
+static void put_u_between(struct fp_sink *s, const char *before, uint64_t v, const char *after)
+{
+	fp_sink_str(s, before);
+	fp_sink_u64(s, v);
+	fp_sink_str(s, after);
+}
+
 static void put_attr_px(struct fp_sink *s, const char *name, uint64_t v100)
 {
 	fp_sink_str(s, name);
@@ -670,12 +677,15 @@ static void write_frame(struct fp_sink *s, const struct fp_flame_opts *o, const 
 			o->kind_of(o->kind_ctx, n->name, n->name_len) : 0;
 		c = name_color(o->palette, n->name, n->name_len, kind);
 	}
+	/* numbers by hand, not printf: this runs for every frame drawn */
 	fp_sink_str(s, ")</title><rect x=\"");
 	put_px(s, XPAD * 100u + x1);
-	fp_sink_printf(s, "\" y=\"%u\" width=\"", y);
+	put_u_between(s, "\" y=\"", y, "\" width=\"");
 	put_px(s, w100);
-	fp_sink_printf(s, "\" height=\"%u\" fill=\"rgb(%u,%u,%u)\" rx=\"2\" ry=\"2\"/><text x=\"",
-		       L->fh - FRAMEPAD, c.r, c.g, c.b);
+	put_u_between(s, "\" height=\"", L->fh - FRAMEPAD, "\" fill=\"rgb(");
+	put_u_between(s, "", c.r, ",");
+	put_u_between(s, "", c.g, ",");
+	put_u_between(s, "", c.b, ")\" rx=\"2\" ry=\"2\"/><text x=\"");
 	put_px(s, XPAD * 100u + x1 + LABEL_XOFF * 100u);
 	fp_sink_str(s, "\" y=\"");
 	/* Baseline: centre of the frame plus about a third of the font size. */
