@@ -44,9 +44,16 @@ void fp_snapshot_free(struct fp_snapshot *sn)
 	free(sn->entry_of_stack);
 }
 
+static void table_clear(struct fp_snap_table *st)
+{
+	fp_folded_clear(&st->t);
+	st->text = NULL;
+	st->moved = 0;
+}
+
 void fp_snapshot_begin(struct fp_snapshot *sn)
 {
-	fp_folded_clear(&sn->pending.t);
+	table_clear(&sn->pending);
 }
 
 /* A new entry: timeline stack id (its text), or FP_STRTAB_NONE (a copy
@@ -61,26 +68,35 @@ static void add_entry(struct fp_snapshot *sn, const struct fp_timeline *tl, int 
 
 	st->stack = fp_xgrow(st->stack, &st->cap, st->t.n + 1, sizeof *st->stack, IDS_MIN);
 	st->stack[st->t.n] = id;
-	if (id == FP_STRTAB_NONE)
+	if (id == FP_STRTAB_NONE) {
 		fp_folded_add(&st->t, stack, n, count, 0, FP_FOLDED_COPY);
-	else	/* the timeline's copy (re-pointed before use) */
-		fp_folded_add(&st->t, fp_strtab_str(&tl->stacks, id, NULL), n, count, 0,
-			      FP_FOLDED_REF);
+		return;
+	}
+	/* the timeline's copy (re-pointed before use if the text moved) */
+	if (st->text != tl->stacks.text) {
+		st->moved |= st->text != NULL;
+		st->text = tl->stacks.text;
+	}
+	fp_folded_add(&st->t, stack ? stack : fp_strtab_str(&tl->stacks, id, NULL), n, count, 0,
+		      FP_FOLDED_REF);
 }
 
 void fp_snapshot_add(struct fp_snapshot *sn, const struct fp_timeline *tl, int pending,
 		     const char *stack, size_t n, uint64_t count)
 {
-	add_entry(sn, tl, pending, fp_strtab_find(&tl->stacks, stack, n), stack, n, count);
+	uint32_t id = fp_strtab_find(&tl->stacks, stack, n);
+
+	/* a stack of the timeline: its copy, not the record's bytes */
+	add_entry(sn, tl, pending, id, id == FP_STRTAB_NONE ? stack : NULL, n, count);
 }
 
 void fp_snapshot_add_stack(struct fp_snapshot *sn, const struct fp_timeline *tl, int pending,
 			   uint32_t stack, uint64_t count)
 {
 	size_t n;
+	const char *text = fp_strtab_str(&tl->stacks, stack, &n);
 
-	fp_strtab_str(&tl->stacks, stack, &n);
-	add_entry(sn, tl, pending, stack, NULL, n, count);
+	add_entry(sn, tl, pending, stack, text, n, count);
 }
 
 void fp_snapshot_end(struct fp_snapshot *sn)
@@ -89,7 +105,7 @@ void fp_snapshot_end(struct fp_snapshot *sn)
 
 	sn->table = sn->pending;
 	sn->pending = t;
-	fp_folded_clear(&sn->pending.t);
+	table_clear(&sn->pending);
 	sn->indexed = sn->stacks_indexed = 0;
 }
 
@@ -171,7 +187,7 @@ void fp_snapshot_set_stack(struct fp_snapshot *sn, const struct fp_timeline *tl,
 		size_t n, i = st->t.n;
 		const char *text = fp_strtab_str(&tl->stacks, stack, &n);
 
-		add_entry(sn, tl, 0, stack, NULL, n, count);
+		add_entry(sn, tl, 0, stack, text, n, count);
 		if (text_indexed) {	/* both indexes stay true with the new entry in */
 			index_entry(sn, text, n, i);
 			sn->indexed = 1;
@@ -199,8 +215,12 @@ const struct fp_folded *fp_snapshot_table(struct fp_snapshot *sn, const struct f
 {
 	struct fp_snap_table *st = &sn->table;
 
+	if (!st->moved && st->text == tl->stacks.text)
+		return &st->t;	/* every entry points into the text as it is */
 	for (size_t i = 0; i < st->t.n; i++)
 		if (st->stack[i] != FP_STRTAB_NONE)
 			st->t.e[i].stack = fp_strtab_str(&tl->stacks, st->stack[i], NULL);
+	st->text = tl->stacks.text;
+	st->moved = 0;
 	return &st->t;
 }

@@ -34,6 +34,10 @@ struct fp_snap_table {
 	struct fp_folded t;
 	uint32_t *stack;
 	size_t cap;
+	/* the timeline's text its entries point into, and whether an entry
+	 * was pointed into an older place (then all are re-pointed) */
+	const char *text;
+	int moved;
 };
 
 struct fp_snapshot {

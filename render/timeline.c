@@ -90,27 +90,23 @@ static void index_stack(struct fp_timeline *tl, uint32_t stack)
 
 int fp_timeline_define(struct fp_timeline *tl, const struct fp_stack_def *d)
 {
+	uint32_t stack;
+	int added = 0;
+
 	if (d->id > tl->next)
 		return -1;
-	/* hashed once: looked up (a redefinition may name a known stack),
-	 * then interned with the same hash if new */
-	uint64_t h = fp_strtab_hash(d->folded.p, d->folded.n);
-	uint32_t stack = fp_strtab_find_hashed(&tl->stacks, d->folded.p, d->folded.n, h);
-
-	if (stack == FP_STRTAB_NONE) {
-		int added;
-
-		if (tl->stacks.text_len + tl->kinds.text_len + d->folded.n + d->kinds.n > TEXT_MAX)
-			stack = NO_STACK;	/* its samples count as overflow */
-		else {
-			stack = fp_strtab_intern_hashed(&tl->stacks, d->folded.p, d->folded.n, h,
-							&added);
-			tl->stack_kinds = fp_xgrow(tl->stack_kinds, &tl->stack_kinds_cap, (size_t)stack + 1,
-					       sizeof *tl->stack_kinds, ARRAY_MIN);
-			tl->stack_kinds[stack] = fp_strtab_intern(&tl->kinds, d->kinds.p, d->kinds.n, NULL);
-			tl->nstacks = (size_t)stack + 1;
-			index_stack(tl, stack);
-		}
+	/* one lookup: interned (a redefinition may name a known stack), or,
+	 * past the bound, only looked up */
+	if (tl->stacks.text_len + tl->kinds.text_len + d->folded.n + d->kinds.n <= TEXT_MAX)
+		stack = fp_strtab_intern(&tl->stacks, d->folded.p, d->folded.n, &added);
+	else if ((stack = fp_strtab_find(&tl->stacks, d->folded.p, d->folded.n)) == FP_STRTAB_NONE)
+		stack = NO_STACK;	/* its samples count as overflow */
+	if (added) {
+		tl->stack_kinds = fp_xgrow(tl->stack_kinds, &tl->stack_kinds_cap, (size_t)stack + 1,
+					   sizeof *tl->stack_kinds, ARRAY_MIN);
+		tl->stack_kinds[stack] = fp_strtab_intern(&tl->kinds, d->kinds.p, d->kinds.n, NULL);
+		tl->nstacks = (size_t)stack + 1;
+		index_stack(tl, stack);
 	}
 	if (d->id == tl->next) {
 		tl->ext = fp_xgrow(tl->ext, &tl->ext_cap, tl->next + 1, sizeof *tl->ext, ARRAY_MIN);

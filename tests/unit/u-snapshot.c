@@ -90,6 +90,34 @@ static void entries_follow_the_timelines_text_when_it_moves(void **state)
 	assert_memory_equal(t->e[0].stack, "app;main;first", 14);
 }
 
+/* The text moves in the middle of a snapshot (entries before the move
+ * point into the old place, those after into the new one): every entry
+ * is re-pointed, not only those of a table pointed into an older text. */
+static void entries_from_before_and_after_a_move_all_follow_the_text(void **state)
+{
+	char name[64];
+
+	define(0, "app;main;first");
+	fp_snapshot_begin(&sn);
+	fp_snapshot_add_stack(&sn, &tl, 1, 0, 7);
+	const char *before = fp_strtab_str(&tl.stacks, 0, NULL);
+	uint32_t id = 1;
+	for (; fp_strtab_str(&tl.stacks, 0, NULL) == before; id++) {	/* until it moves */
+		snprintf(name, sizeof name, "app;main;stack%u", id);
+		define(id, name);
+	}
+	fp_snapshot_add_stack(&sn, &tl, 1, 1, 2);	/* pointed into the new place */
+	fp_snapshot_end(&sn);
+	const struct fp_folded *t = fp_snapshot_table(&sn, &tl);
+	assert_int_equal(t->n, 2);
+	assert_ptr_equal(t->e[0].stack, fp_strtab_str(&tl.stacks, 0, NULL));
+	assert_ptr_equal(t->e[1].stack, fp_strtab_str(&tl.stacks, 1, NULL));
+	assert_memory_equal(t->e[0].stack, "app;main;first", 14);
+	/* and a table whose text did not move is as it was */
+	assert_ptr_equal(fp_snapshot_table(&sn, &tl), t);
+	assert_ptr_equal(t->e[0].stack, fp_strtab_str(&tl.stacks, 0, NULL));
+}
+
 /* A delta snapshot (fp-fold --delta-snapshots) sets the counts it names
  * in the table, stacks of the timeline and copied ones alike, and adds a
  * stack it did not have; the table is then what a full snapshot holds. */
@@ -188,6 +216,7 @@ int main(void)
 		T(a_snapshot_replaces_the_table_only_when_it_ends),
 		T(a_stack_of_the_timeline_is_its_string_not_a_copy),
 		T(entries_follow_the_timelines_text_when_it_moves),
+		T(entries_from_before_and_after_a_move_all_follow_the_text),
 		T(a_delta_sets_counts_in_the_table_and_adds_new_stacks),
 		T(a_stack_by_id_is_the_entry_an_f_record_of_its_text_makes),
 		T(a_delta_by_id_sets_counts_and_adds_new_stacks),
