@@ -317,14 +317,22 @@ static void write_sample(struct perfdata *pd, const struct pd_sample *s)
 	}
 	struct pd_thread *t = pd_machine_thread(&pd->mach, s->pid, s->tid);
 	size_t n = resolve_chain(pd, s, t), len = 0;
-
-	for (size_t i = 0; i < n; i++)
-		len += pd->mach.frames[pd->frames[i]].len + 1;
-	if (len + t->comm_len + s->ev->name_len + 2 * n + 128 > FP_LINE_MAX) {
-		pd->dropped_samples++;
-		warn(pd, WARN_BAD, pd->in_name, "sample of %s needs a record longer than "
-		     "%u bytes: dropped", t->comm, FP_LINE_MAX);
-		return;
+	uint32_t id = FP_STRTAB_NONE;
+	uint64_t hash = 0;
+	if (pd->stack_ids) {
+		tail_key(pd, s->ev, t, n);
+		hash = fp_strtab_hash(pd->key.p, pd->key.len);
+		id = fp_strtab_find_hashed(&pd->tails.keys, pd->key.p, pd->key.len, hash);
+	}
+	if (id == FP_STRTAB_NONE) {	/* a tail seen before was not too long */
+		for (size_t i = 0; i < n; i++)
+			len += pd->mach.frames[pd->frames[i]].len + 1;
+		if (len + t->comm_len + s->ev->name_len + 2 * n + 128 > FP_LINE_MAX) {
+			pd->dropped_samples++;
+			warn(pd, WARN_BAD, pd->in_name, "sample of %s needs a record longer "
+			     "than %u bytes: dropped", t->comm, FP_LINE_MAX);
+			return;
+		}
 	}
 	struct fp_sample out = {
 		.time_ns = s->time, .pid = s->pid, .tid = s->tid, .cpu = s->cpu,
@@ -332,12 +340,9 @@ static void write_sample(struct perfdata *pd, const struct pd_sample *s)
 		.event = { s->ev->name, s->ev->name_len },
 		.comm = { t->comm, t->comm_len },
 	};
-	uint32_t id = 0;
-	int added = 1;
-	if (pd->stack_ids) {
-		tail_key(pd, s->ev, t, n);
-		id = fp_tailw_intern(&pd->tails, pd->key.p, pd->key.len, &added);
-	}
+	int added = id == FP_STRTAB_NONE;
+	if (pd->stack_ids && added)	/* the slot found is in the cache */
+		id = fp_strtab_intern_hashed(&pd->tails.keys, pd->key.p, pd->key.len, hash, NULL);
 	pd->frames_out += n;
 	if (added) {
 		build_stack(pd, n, len, &out);
