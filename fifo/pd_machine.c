@@ -448,21 +448,13 @@ static uint32_t resolve(struct pd_machine *m, struct pd_dso *d, uint64_t rel)
 	return d->unknown_frame - 1;
 }
 
-/* The slot of (rel, dso id) in the hot cache: a multiply and the top bits. */
-static size_t hot_slot(uint64_t rel, uint32_t dso)
-{
-	uint64_t h = (rel ^ (uint64_t)dso << 47) * 0x9e3779b97f4a7c15ull;
-
-	return (size_t)(h >> (64 - PD_HOT_BITS));
-}
-
 /* The frame of (d, rel): from the hot cache (64 KiB, in the CPU's caches:
  * 97 % of the bench perf.data's 3 M lookups), else from frame_of (every
  * address seen, 38 k there: 2 MiB of slots, a cache miss a lookup), else
  * resolved. An address's frame never changes, so neither needs to forget. */
 static uint32_t cached_frame(struct pd_machine *m, struct pd_dso *d, uint64_t rel)
 {
-	struct pd_hot *h = &m->hot[hot_slot(rel, d->id)];
+	struct pd_hot *h = &m->hot[pd_hot_slot(rel, d->id)];
 
 	if (h->rel == rel && h->dso == d->id)
 		return h->frame;
@@ -482,8 +474,8 @@ void pd_machine_preload_kernel(struct pd_machine *m)
 	pd_dso_preload(m->kernel);
 }
 
-uint32_t pd_machine_frame(struct pd_machine *m, struct pd_thread *t, int kernel,
-			  uint64_t ip)
+uint32_t pd_machine_frame_slow(struct pd_machine *m, struct pd_thread *t, int kernel,
+			       uint64_t ip)
 {
 	m->st.frames++;
 	if (kernel) {

@@ -127,9 +127,49 @@ static inline struct pd_dso *pd_machine_kernel(const struct pd_machine *m)
 {
 	return m->kernel;
 }
-/* The frame of a sampled address in kernel or user context. */
-uint32_t pd_machine_frame(struct pd_machine *m, struct pd_thread *t, int kernel,
-			  uint64_t ip);
+/* The slot of (rel, dso id) in the hot cache: a multiply and the top bits. */
+static inline size_t pd_hot_slot(uint64_t rel, uint32_t dso)
+{
+	uint64_t h = (rel ^ (uint64_t)dso << 47) * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h >> (64 - PD_HOT_BITS));
+}
+
+/* pd_machine_frame's every case. */
+uint32_t pd_machine_frame_slow(struct pd_machine *m, struct pd_thread *t, int kernel,
+			       uint64_t ip);
+
+/* The frame of a sampled address in kernel or user context. Inline when
+ * the hot cache has it and the address is the kernel's text (no BPF
+ * programs known) or in the map of the thread's process found last: what
+ * pd_machine_frame_slow would find there; else that. */
+static inline uint32_t pd_machine_frame(struct pd_machine *m, struct pd_thread *t, int kernel,
+					uint64_t ip)
+{
+	const struct pd_dso *d = NULL;
+	uint64_t rel = ip;
+
+	if (kernel) {
+		if (!m->nbpf && m->kernel && ip >= m->kernel_start)
+			d = m->kernel;
+	} else {
+		const struct pd_proc *p = t->proc;
+		size_t h = p->hint[0];
+		if (h < p->nmaps && ip >= p->maps[h].start && ip < p->maps[h].end) {
+			const struct pd_map *mp = &p->maps[h];
+			d = mp->dso;
+			rel = mp->identity ? ip : ip - mp->start + mp->pgoff;
+		}
+	}
+	if (d) {
+		const struct pd_hot *e = &m->hot[pd_hot_slot(rel, d->id)];
+		if (e->rel == rel && e->dso == d->id) {
+			m->st.frames++;
+			return e->frame;
+		}
+	}
+	return pd_machine_frame_slow(m, t, kernel, ip);
+}
 
 /* A frame named name (cleaned as every frame name) of kind kind: for
  * frames that are no symbol's (pd_inline's inlined functions). */
