@@ -151,6 +151,7 @@ static int add_id(struct pd_reader *r, uint64_t id, size_t ev, uint64_t off)
 	r->ids[r->nids].ev = (uint32_t)ev;
 	r->nids++;
 	r->ids_sorted = 0;
+	memset(r->id_hint, 0, sizeof r->id_hint);
 	return 0;
 }
 
@@ -158,6 +159,11 @@ const struct pd_evsel *pd_evsel_by_id(struct pd_reader *r, uint64_t id)
 {
 	if (!r->nids)
 		return NULL;
+	/* few ids (an event's per CPU) come again and again: a cache of
+	 * them by their low bits before the search */
+	size_t *hint = &r->id_hint[id & (PD_ID_HINTS - 1)];
+	if (*hint && r->ids[*hint - 1].id == id)
+		return &r->evsels[r->ids[*hint - 1].ev];
 	if (!r->ids_sorted) {
 		qsort(r->ids, r->nids, sizeof *r->ids, cmp_id);
 		r->ids_sorted = 1;
@@ -170,8 +176,10 @@ const struct pd_evsel *pd_evsel_by_id(struct pd_reader *r, uint64_t id)
 		else
 			hi = mid;
 	}
-	if (lo < r->nids && r->ids[lo].id == id)
+	if (lo < r->nids && r->ids[lo].id == id) {
+		*hint = lo + 1;
 		return &r->evsels[r->ids[lo].ev];
+	}
 	return NULL;
 }
 

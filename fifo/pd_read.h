@@ -117,6 +117,8 @@ struct pd_stats {
 
 struct pd_queued;
 
+#define PD_ID_HINTS 8	/* a power of two */
+
 struct pd_reader {
 	const struct pd_ops *ops;
 	void *ctx;
@@ -129,6 +131,8 @@ struct pd_reader {
 	struct pd_idmap { uint64_t id; uint32_t ev; } *ids;	/* sorted by id */
 	size_t nids, ids_cap;
 	int ids_sorted;
+	/* index + 1 in ids of ids found lately, or 0: by the id's low bits */
+	size_t id_hint[PD_ID_HINTS];
 	char *hostname;
 
 	/* pipe mode input assembly */
