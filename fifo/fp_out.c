@@ -67,9 +67,24 @@ static void out_wr_write(void *o, const void *p, size_t n)
 	fp_out_write(o, p, n);
 }
 
+static void out_reserve(struct fp_out *o, size_t n);
+
+/* A line and its LF: one reservation and one flush test. */
+static void out_wr_line(void *ctx, const void *p, size_t n)
+{
+	struct fp_out *o = ctx;
+
+	out_reserve(o, n + 1);
+	memcpy(o->buf + o->len, p, n);
+	o->buf[o->len + n] = '\n';
+	o->len += n + 1;
+	if (o->len >= FP_OUT_CHUNK)
+		fp_out_flush(o);
+}
+
 struct fp_wr fp_out_wr(struct fp_out *o)
 {
-	return (struct fp_wr){ out_wr_write, o };
+	return (struct fp_wr){ out_wr_write, o, out_wr_line };
 }
 
 void fp_out_init(struct fp_out *o, struct ev_loop *loop, int fd)

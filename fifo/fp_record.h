@@ -74,6 +74,9 @@ int fp_str_eq(struct fp_str a, const char *s);
 struct fp_wr {
 	void (*write)(void *ctx, const void *p, size_t n);
 	void *ctx;
+	/* Optional: writes p and an LF in one step (fp_write_line, the
+	 * records a stage passes on); NULL: write, then write the LF. */
+	void (*line)(void *ctx, const void *p, size_t n);
 };
 
 /* A growable memory buffer (allocation failure exits, fp_error.h). */

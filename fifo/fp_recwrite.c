@@ -90,6 +90,10 @@ static void put_tag(struct fp_wr w, char tag)
 
 void fp_write_line(struct fp_wr w, const char *line, size_t len)
 {
+	if (w.line) {
+		w.line(w.ctx, line, len);
+		return;
+	}
 	put(w, line, len);
 	put_lf(w);
 }

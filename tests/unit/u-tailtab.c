@@ -386,6 +386,38 @@ static void the_p_parser_reads_what_the_field_rules_read(void **state)
 	assert_true(read > 100 && tried - read > 100);
 }
 
+/* Random lines of six fields of 0 to 22 characters, mostly digits (a '-'
+ * first, a stray byte, a missing or extra TAB now and then): numbers of
+ * every length at every distance from the end of the line. */
+static void random_p_lines_are_read_as_the_field_rules_read(void **state)
+{
+	static const char stray[] = "-+ /:a\t\r0";
+	uint64_t seed = 0x2545F4914F6CDD1Dull;
+	char buf[256];
+	size_t read = 0;
+
+#define NEXT() (seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17, seed)
+	for (int k = 0; k < 200000; k++) {
+		size_t len = 0;
+
+		buf[len++] = 'P';
+		for (int field = 1; field < P_FIELDS; field++) {
+			if (NEXT() % 64 != 0)	/* else a TAB missing */
+				buf[len++] = '\t';
+			size_t n = NEXT() % 23;
+			if (NEXT() % 8 == 0)
+				buf[len++] = '-';
+			for (size_t i = 0; i < n; i++)
+				buf[len++] = (char)('0' + NEXT() % 10);
+			if (NEXT() % 32 == 0)
+				buf[len++] = stray[NEXT() % (sizeof stray - 1)];
+		}
+		read += parsers_agree(buf, len);
+	}
+#undef NEXT
+	assert_true(read > 1000);
+}
+
 static void fp_parse_u64_reads_what_the_digit_rule_reads(void **state)
 {
 	static const char *const numbers[] = {
@@ -444,6 +476,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(bad_k_and_p_records_are_refused_as_fp_tails_refuses_them,
 						setup, teardown),
 		cmocka_unit_test(the_p_parser_reads_what_the_field_rules_read),
+		cmocka_unit_test(random_p_lines_are_read_as_the_field_rules_read),
 		cmocka_unit_test(fp_parse_u64_reads_what_the_digit_rule_reads),
 	};
 
