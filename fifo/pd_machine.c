@@ -235,10 +235,42 @@ void pd_machine_fork(struct pd_machine *m, int64_t pid, int64_t ppid, int64_t ti
 
 /* ---- maps ------------------------------------------------------------------ */
 
+#define MAPS_MIN 16
+
+/* A map that overlaps none (most: a process maps its files once) goes
+ * into its place in the sorted array, which grows by doubling: the first
+ * map starting at or after it found by a binary search. 0 if nm overlaps
+ * a map. */
+static int insert_map_between(struct pd_proc *p, const struct pd_map *nm)
+{
+	size_t lo = 0, hi = p->nmaps;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->maps[mid].start < nm->start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if ((lo > 0 && p->maps[lo - 1].end > nm->start) ||
+	    (lo < p->nmaps && p->maps[lo].start < nm->end))
+		return 0;
+	if (p->nmaps == p->cap) {
+		p->cap = p->cap ? p->cap + p->cap / 4 + 1 : MAPS_MIN;
+		p->maps = fp_xrealloc(p->maps, p->cap * sizeof *p->maps);
+	}
+	memmove(&p->maps[lo + 1], &p->maps[lo], (p->nmaps - lo) * sizeof *p->maps);
+	p->maps[lo] = *nm;
+	p->nmaps++;
+	return 1;
+}
+
 /* Inserts [start, end) into p, cutting what it overlaps (perf's
  * maps__fixup_overlappings). */
 static void insert_map(struct pd_proc *p, const struct pd_map *nm)
 {
+	if (insert_map_between(p, nm))
+		return;
 	size_t out = 0, n = p->nmaps;
 	struct pd_map *v = fp_xmalloc((n + 2) * sizeof *v);
 
