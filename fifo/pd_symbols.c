@@ -784,6 +784,14 @@ int pd_dso_ready(struct pd_dso *d)
 	return 1;
 }
 
+void pd_dso_wait(struct pd_dso *d)
+{
+	if (!d->loader)
+		return;
+	join_loader(d);
+	d->ready = 1;		/* loaded by the thread */
+}
+
 void pd_dso_load_ahead(struct pd_dso *d)
 {
 	if (d->loaded || d->ready || d->loader)

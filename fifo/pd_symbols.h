@@ -129,6 +129,9 @@ void pd_dso_preload(struct pd_dso *d);
 /* 1 if the symbols are there or a pd_dso_preload thread has ended
  * (pd_dso_load will not wait), without waiting. */
 int pd_dso_ready(struct pd_dso *d);
+/* Waits for a pd_dso_preload thread, if there is one (then pd_dso_ready
+ * is 1). */
+void pd_dso_wait(struct pd_dso *d);
 /* Loads the symbols now, as pd_dso_load would, but leaves d as a dso
  * not used yet (d->loaded stays 0, so its first use is still told apart:
  * the machine reports a missing file then). */

@@ -500,6 +500,15 @@ static const struct pd_ops reader_ops = {
 
 /* ---- end of input ------------------------------------------------------------ */
 
+/* 1 if the kernel's symbols came from perf's copy of kallsyms; read once
+ * the thread reading them has ended (before, 0: live's I records). */
+static int kallsyms_copied(struct pd_machine *m)
+{
+	struct pd_dso *k = pd_machine_kernel(m);
+
+	return k && pd_dso_ready(k) && k->kallsyms_copy;
+}
+
 static void write_info(struct perfdata *pd)
 {
 	const struct pd_stats *st = &pd->rd.st;
@@ -527,7 +536,7 @@ static void write_info(struct perfdata *pd)
 		{ "unwind_incomplete", uw ? uw->incomplete : 0 },
 		{ "truncated", st->truncated },
 		{ "bytes", st->bytes },
-		{ "kallsyms_copy", pd->mach.kernel && pd->mach.kernel->kallsyms_copy },
+		{ "kallsyms_copy", kallsyms_copied(&pd->mach) },
 		{ "dropped", pd->drops.dropped },	/* --live: never blocking perf */
 	};
 	fp_write_info(pd->wr, pd->stage, stats,
@@ -563,6 +572,10 @@ static void write_stats(struct perfdata *pd)
 		report_drops(pd, 1);
 	pd->warn_where = pd->in_name;
 	fp_warnings_end(&pd->warnings);	/* per kind: how many were not shown */
+	/* the kernel's thread is waited for at the end anyway: the last I
+	 * record says where its symbols came from even when none was used */
+	if (pd_machine_kernel(&pd->mach))
+		pd_dso_wait(pd_machine_kernel(&pd->mach));
 	write_info(pd);
 }
 
