@@ -8,6 +8,8 @@ pd_need_perf
 # stack copy: the unwinding stops there, with perf's [unknown] frame. No
 # libc call in the hot loops: samples in a PLT entry are named differently
 # (tests/data/perfdata/differences), which a few samples would make count.
+# Each thread runs for 500 ms of its own CPU time: as many samples on a
+# loaded machine as on an idle one.
 cat >big.c <<'CC'
 #include <pthread.h>
 #include <stdlib.h>
@@ -17,7 +19,8 @@ static int cmp(const void *a, const void *b) { int x = *(const int *)a, y = *(co
 static unsigned next(unsigned *x) { *x ^= *x << 13; *x ^= *x >> 17; *x ^= *x << 5; return *x; }
 __attribute__((noinline)) void sorter(void) { int v[4096]; unsigned x = 2463534242u; for (int i = 0; i < 4096; i++) v[i] = (int)(next(&x) >> 1); qsort(v, 4096, sizeof v[0], cmp); }
 __attribute__((noinline)) void spin(void) { for (int i = 0; i < 200000; i++) sink += i; }
-static void *worker(void *arg) { time_t end = time(0) + 1; while (time(0) <= end) { sorter(); spin(); } return arg; }
+static long cpu_ms(void) { struct timespec t; clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t); return t.tv_sec * 1000 + t.tv_nsec / 1000000; }
+static void *worker(void *arg) { do { sorter(); spin(); } while (cpu_ms() < 500); return arg; }
 int main(void) { pthread_t t; pthread_create(&t, 0, worker, 0); worker(0); pthread_join(t, 0); return 0; }
 CC
 
