@@ -16,7 +16,7 @@ void fp_tails_init(struct fp_tails *t)
 
 void fp_tails_free(struct fp_tails *t)
 {
-	free(t->v);
+	free(t->off);
 	fp_wmem_free(&t->text);
 	memset(t, 0, sizeof *t);
 }
@@ -28,26 +28,20 @@ int fp_tails_define(struct fp_tails *t, const struct fp_tail_def *d)
 	if (d->id == t->n) {
 		if (t->n == t->cap) {
 			t->cap = t->cap ? t->cap * 2 : TAILS_MIN;
-			t->v = fp_xrealloc(t->v, t->cap * sizeof *t->v);
+			t->off = fp_xrealloc(t->off, t->cap * sizeof *t->off);
 		}
-		t->v[t->n++].defined = 0;
-	}
-	struct fp_tail_slot *sl = &t->v[d->id];
-	const char *base = d->text.p;
-	if (sl->defined)
-		t->redefined++;	/* the old text stays in the arena: bounded by input */
-	else
+		t->n++;
 		t->defined++;
-	sl->off = t->text.len;	/* the arena: the memory writer's buffer */
-	fp_wmem_add(&t->text, base, d->text.n);
-	sl->event_n = (uint32_t)d->event.n;
-	sl->comm_off = (uint32_t)(d->comm.p - base);
-	sl->comm_n = (uint32_t)d->comm.n;
-	sl->kinds_off = (uint32_t)(d->kinds.p - base);
-	sl->kinds_n = (uint32_t)d->kinds.n;
-	sl->stack_off = (uint32_t)(d->stack.p - base);
-	sl->stack_n = (uint32_t)d->stack.n;
-	sl->defined = 1;
+	} else {
+		t->redefined++;	/* the old text stays in the arena: bounded by input */
+	}
+	const struct fp_tail_head h = {
+		.event_n = (uint32_t)d->event.n, .comm_n = (uint32_t)d->comm.n,
+		.kinds_n = (uint32_t)d->kinds.n, .stack_n = (uint32_t)d->stack.n,
+	};
+	t->off[d->id] = t->text.len;	/* the arena: the memory writer's buffer */
+	fp_wmem_add(&t->text, &h, sizeof h);
+	fp_wmem_add(&t->text, d->text.p, d->text.n);
 	return FP_TAILS_OK;
 }
 
@@ -64,19 +58,23 @@ int fp_tails_define_line(struct fp_tails *t, const char *line, size_t len, uint3
 
 int fp_tails_sample(const struct fp_tails *t, const struct fp_tail_ref *r, struct fp_sample *s)
 {
-	if (r->id >= t->n || !t->v[r->id].defined)
+	struct fp_tail_head h;
+
+	if (r->id >= t->n)
 		return FP_TAILS_UNDEFINED;
-	const struct fp_tail_slot *sl = &t->v[r->id];
-	const char *base = t->text.p + sl->off;
+	const char *at = t->text.p + t->off[r->id];
+	memcpy(&h, at, sizeof h);	/* the arena has no alignment */
+	const char *event = at + sizeof h, *comm = event + h.event_n + 1;
+	const char *kinds = comm + h.comm_n + 1, *stack = kinds + h.kinds_n + 1;
 	s->time_ns = r->time_ns;
 	s->pid = r->pid;
 	s->tid = r->tid;
 	s->cpu = r->cpu;
 	s->period = r->period;
-	s->event = (struct fp_str){ base, sl->event_n };
-	s->comm = (struct fp_str){ base + sl->comm_off, sl->comm_n };
-	s->kinds = (struct fp_str){ base + sl->kinds_off, sl->kinds_n };
-	s->stack = (struct fp_str){ base + sl->stack_off, sl->stack_n };
+	s->event = (struct fp_str){ event, h.event_n };
+	s->comm = (struct fp_str){ comm, h.comm_n };
+	s->kinds = (struct fp_str){ kinds, h.kinds_n };
+	s->stack = (struct fp_str){ stack, h.stack_n };
 	return FP_TAILS_OK;
 }
 

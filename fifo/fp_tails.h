@@ -27,17 +27,18 @@
 #include "fp_record.h"
 #include "fp_strtab.h"
 
-/* One definition: offsets into the arena. */
-struct fp_tail_slot {
-	size_t off;		/* "event TAB comm TAB kinds TAB stack" */
-	uint32_t event_n, comm_off, comm_n, kinds_off, kinds_n, stack_off, stack_n;
-	int defined;
+/* The definitions: each in the arena as its fields' lengths (struct
+ * fp_tail_head) right before its text "event TAB comm TAB kinds TAB
+ * stack", so a P's lookup reads its id's offset (a small array) and then
+ * one place, the one its reader reads the event and comm from anyway. */
+struct fp_tail_head {
+	uint32_t event_n, comm_n, kinds_n, stack_n;
 };
 
 struct fp_tails {
-	struct fp_tail_slot *v;
-	size_t n, cap;		/* ids 0 .. n-1 have a slot */
-	struct fp_wmem text;	/* the K tails' text, slots point into it */
+	size_t *off;		/* by id: where its head is in text */
+	size_t n, cap;		/* ids 0 .. n-1 are defined */
+	struct fp_wmem text;	/* the heads and texts */
 	uint64_t defined, redefined;
 };
 

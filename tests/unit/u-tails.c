@@ -1,0 +1,92 @@
+/* u-tails.c: the K definitions of a stack-id stream reader (fifo/fp_tails.h,
+ * fp-fold's and fp-record's): a P record is the sample of its S record. */
+#include "unit.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "fp_tails.h"
+
+/* The fields of a sample as one "event|comm|kinds|stack" string. */
+static void fields_are(const struct fp_sample *s, const char *want)
+{
+	char got[256];
+
+	snprintf(got, sizeof got, "%.*s|%.*s|%.*s|%.*s", (int)s->event.n, s->event.p,
+		 (int)s->comm.n, s->comm.p, (int)s->kinds.n, s->kinds.p, (int)s->stack.n,
+		 s->stack.p);
+	assert_string_equal(got, want);
+}
+
+static void a_p_record_is_its_s_record(void **state)
+{
+	struct fp_tails t;
+	struct fp_sample s;
+	uint32_t id;
+
+	fp_tails_init(&t);
+	assert_int_equal(fp_tails_define_line(&t, LINE("K\t0\tcycles:ppp\tmy app\tku\tdo_it;main"), &id),
+			 FP_TAILS_OK);
+	assert_int_equal(id, 0);
+	assert_int_equal(fp_tails_define_line(&t, LINE("K\t1\t-\t?\t\t"), &id), FP_TAILS_OK);
+	assert_int_equal(fp_tails_sample_line(&t, LINE("P\t5\t-1\t7\t2\t100\t0"), &s, &id), FP_TAILS_OK);
+	assert_int_equal(id, 0);
+	assert_true(s.time_ns == 5 && s.pid == -1 && s.tid == 7 && s.cpu == 2 && s.period == 100);
+	fields_are(&s, "cycles:ppp|my app|ku|do_it;main");
+	assert_int_equal(fp_tails_sample_line(&t, LINE("P\t6\t1\t1\t0\t1\t1"), &s, &id), FP_TAILS_OK);
+	fields_are(&s, "-|?||");	/* no frames */
+	fp_tails_free(&t);
+}
+
+static void a_new_definition_replaces_the_old_one(void **state)
+{
+	struct fp_tails t;
+	struct fp_sample s;
+
+	fp_tails_init(&t);
+	for (int i = 0; i < 3000; i++)	/* the arena grows and moves meanwhile */
+		assert_int_equal(fp_tails_define_line(&t, LINE("K\t0\tcycles\tsh\tk\tmain"), NULL),
+				 FP_TAILS_OK);
+	assert_int_equal(fp_tails_define_line(&t, LINE("K\t0\tclock\tbash\tkku\ta;b;c"), NULL),
+			 FP_TAILS_OK);
+	assert_int_equal(fp_tails_sample_line(&t, LINE("P\t1\t1\t1\t1\t1\t0"), &s, NULL), FP_TAILS_OK);
+	fields_are(&s, "clock|bash|kku|a;b;c");
+	assert_true(t.defined == 1 && t.redefined == 3000);
+	fp_tails_free(&t);
+}
+
+static void ids_are_dense_and_a_p_names_a_defined_one(void **state)
+{
+	struct fp_tails t;
+	struct fp_sample s;
+
+	fp_tails_init(&t);
+	assert_int_equal(fp_tails_define_line(&t, LINE("K\t1\tcycles\tsh\tk\tmain"), NULL),
+			 FP_TAILS_SKIPS_AHEAD);
+	assert_int_equal(fp_tails_sample_line(&t, LINE("P\t1\t1\t1\t1\t1\t0"), &s, NULL),
+			 FP_TAILS_UNDEFINED);
+	assert_int_equal(fp_tails_define_line(&t, LINE("K\t0\tcycles\tsh\tkk\tmain"), NULL),
+			 FP_TAILS_MALFORMED);
+	for (uint32_t i = 0; i < 5000; i++) {
+		char line[64];
+		int n = snprintf(line, sizeof line, "K\t%u\tcycles\tc%u\tu\tf%u", i, i, i);
+		assert_int_equal(fp_tails_define_line(&t, line, (size_t)n, NULL), FP_TAILS_OK);
+	}
+	assert_int_equal(fp_tails_sample_line(&t, LINE("P\t1\t1\t1\t1\t1\t4321"), &s, NULL),
+			 FP_TAILS_OK);
+	fields_are(&s, "cycles|c4321|u|f4321");
+	assert_int_equal(fp_tails_sample_line(&t, LINE("P\t1\t1\t1\t1\t1\t5000"), &s, NULL),
+			 FP_TAILS_UNDEFINED);
+	fp_tails_free(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(a_p_record_is_its_s_record),
+		cmocka_unit_test(a_new_definition_replaces_the_old_one),
+		cmocka_unit_test(ids_are_dense_and_a_p_names_a_defined_one),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
