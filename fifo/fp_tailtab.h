@@ -24,7 +24,7 @@
  *   K record:  err = fp_tailtab_define_line(&tt, line, len);
  *   P record:  err = fp_tailtab_ref_line(&tt, line, len, &ref);
  *              (err: an FP_TAILS_* code for fp_tails_problem, 0 ok)
- *              fp_tailtab_write_ref(&tt, out, line, &ref): the P of the own id
+ *              fp_tailtab_write_ref(out, line, &ref): the P of the own id
  *   fp_tailtab_text(&tt, id), fp_tailtab_fields(&tt, id, &sample),
  *   fp_tailtab_write_def(&tt, out, id): the K of an own id
  *   fp_tailtab_free(&tt);
