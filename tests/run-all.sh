@@ -144,7 +144,15 @@ order_longest_first() { # joblist times
 		}' "$2" "$1" | sort -t "$(printf '\t')" -k1,1nr -k2,2nr -k3,3n | cut -f 4-
 }
 [ -f "$times" ] || : >"$times"
+# How many results the job list must leave (a lane's tests each leave one):
+# a run that leaves fewer fails, so a broken list can never pass as "0 failed".
+results_due() { awk '$2 == "lane" { n += split($3, x, ","); next } { n++ } END { print n + 0 }' "$1"; }
+due=$(results_due "$joblist")
 order_longest_first "$joblist" "$times" >"$joblist.new" && mv "$joblist.new" "$joblist"
+if [ "$(results_due "$joblist")" -ne "$due" ]; then
+	echo "run-all.sh: ordering the job list lost jobs ($(results_due "$joblist") of $due)" >&2
+	exit 100
+fi
 
 # Adds the counts from a TAP log: "ok" lines pass, "not ok" lines fail.
 count_tap() {
@@ -165,6 +173,11 @@ count_log() { # log
 
 # shellcheck disable=SC2086
 xargs -n 4 -P "$jobs" sh "$TOP/tests/run-all.sh" --one <"$joblist"
+left=$(find "$outdir" -mindepth 2 -name '*.log.rc' | wc -l)
+if [ "$left" -lt "$due" ]; then
+	echo "FAIL run-all.sh: $left of $due unit/shell jobs left a result" >&2
+	failed=$((failed + 1))
+fi
 
 if has_suite browser && ! skipped_tag browser && [ -d tests/browser ] &&
    command -v node >/dev/null && command -v chromium >/dev/null; then
