@@ -161,23 +161,6 @@ int fp_stack_def_parse(const char *line, size_t len, struct fp_stack_def *d)
 	return 0;
 }
 
-int fp_ref_parse(const char *line, size_t len, struct fp_ref *r)
-{
-	enum { FIELDS = 10 };
-	struct fp_str f[FIELDS];
-
-	if (!has_tag(line, len, FP_TAG_REF) || fp_split_fields(line, len, f, FIELDS) != FIELDS ||
-	    parse_id(f[1], &r->id) < 0 || fp_parse_u64(f[2].p, f[2].n, &r->time_ns) < 0 ||
-	    fp_parse_i64(f[3].p, f[3].n, &r->pid) < 0 || fp_parse_i64(f[4].p, f[4].n, &r->tid) < 0 ||
-	    fp_parse_i64(f[5].p, f[5].n, &r->cpu) < 0 ||
-	    fp_parse_u64(f[6].p, f[6].n, &r->period) < 0 ||
-	    fp_parse_u64(f[7].p, f[7].n, &r->count) < 0 || memchr(f[9].p, '\t', f[9].n))
-		return -1;
-	r->event = f[8];
-	r->comm = f[9];
-	return 0;
-}
-
 /* ---- K, P --------------------------------------------------------------- */
 
 int fp_tail_def_parse(const char *line, size_t len, struct fp_tail_def *d)
@@ -335,6 +318,31 @@ static int scan_i64(struct num_scan *sc, int stop, int64_t *out)
 	if (scan_u64(sc, stop, &v) < 0 || v > (uint64_t)INT64_MAX)
 		return -1;
 	*out = (int64_t)v;
+	return 0;
+}
+
+/* An R record is read field by field where it stands, as a P record is
+ * (fp-render reads one per sample): no split first, then a parse of each
+ * field. The rules are fp_split_fields' and fp_parse_u64/i64's. */
+int fp_ref_parse(const char *line, size_t len, struct fp_ref *r)
+{
+	struct num_scan sc = { line + 2, line + len, 1 };
+	const char *tab;
+	uint64_t id;
+
+	if (len < 2 || !has_tag(line, len, FP_TAG_REF) ||
+	    scan_u64(&sc, '\t', &id) < 0 || id >= FP_STACK_ID_MAX ||
+	    scan_u64(&sc, '\t', &r->time_ns) < 0 || scan_i64(&sc, '\t', &r->pid) < 0 ||
+	    scan_i64(&sc, '\t', &r->tid) < 0 || scan_i64(&sc, '\t', &r->cpu) < 0 ||
+	    scan_u64(&sc, '\t', &r->period) < 0 || scan_u64(&sc, '\t', &r->count) < 0)
+		return -1;
+	/* then event TAB comm, the comm without a TAB */
+	if (!(tab = memchr(sc.p, '\t', (size_t)(sc.end - sc.p))) ||
+	    memchr(tab + 1, '\t', (size_t)(sc.end - tab - 1)))
+		return -1;
+	r->id = (uint32_t)id;
+	r->event = (struct fp_str){ sc.p, (size_t)(tab - sc.p) };
+	r->comm = (struct fp_str){ tab + 1, (size_t)(sc.end - tab - 1) };
 	return 0;
 }
 

@@ -160,6 +160,44 @@ static void folded_records_round_trip_and_need_a_stack(void **state)
 	assert_string_equal(written(), "F\t3\tcomm;a\n");
 }
 
+/* R: ten fields, the numbers whole decimal fields in range (leading zeros
+ * allowed, as everywhere), event and comm as they are, no TAB in the comm */
+static void ref_records_round_trip_and_check_every_number(void **state)
+{
+	struct fp_ref r;
+	const struct fp_ref w = { .id = 7, .time_ns = 82657918000, .pid = -1, .tid = 1945,
+				  .cpu = 3, .period = 250, .count = 1, .event = { "cycles", 6 },
+				  .comm = { "my app", 6 } };
+
+	fp_write_ref(fp_wmem_wr(&out), &w);
+	assert_string_equal(written(), "R\t7\t82657918000\t-1\t1945\t3\t250\t1\tcycles\tmy app\n");
+	assert_int_equal(fp_ref_parse(LINE("R\t7\t82657918000\t-1\t1945\t3\t250\t1\tcycles\tmy app"), &r), 0);
+	assert_true(r.id == 7 && r.time_ns == 82657918000ull && r.pid == -1 && r.tid == 1945 &&
+		    r.cpu == 3 && r.period == 250 && r.count == 1);
+	assert_true(fp_str_eq(r.event, "cycles") && fp_str_eq(r.comm, "my app"));
+	assert_int_equal(fp_ref_parse(LINE("R\t4294967293\t18446744073709551615\t-9223372036854775808\t"
+					   "9223372036854775807\t007\t0\t18446744073709551615\t\t"), &r), 0);
+	assert_true(r.id == 4294967293u && r.time_ns == UINT64_MAX && r.pid == INT64_MIN &&
+		    r.tid == INT64_MAX && r.cpu == 7 && r.count == UINT64_MAX);
+	assert_true(r.event.n == 0 && r.comm.n == 0);
+	static const char *const bad[] = {
+		"R\t4294967294\t1\t1\t1\t1\t1\t1\te\tc",	/* id FP_STACK_ID_MAX */
+		"R\t1\t18446744073709551616\t1\t1\t1\t1\t1\te\tc",
+		"R\t1\t1\t-9223372036854775809\t1\t1\t1\t1\te\tc",
+		"R\t1\t1\t9223372036854775808\t1\t1\t1\t1\te\tc",
+		"R\t1\t1\t1\t1\t1\t1\t-1\te\tc",		/* a negative count */
+		"R\t1\t\t1\t1\t1\t1\t1\te\tc",		/* an empty number */
+		"R\t1\t1\t1\t1\t1\t1\t1\te",		/* nine fields */
+		"R\t1\t1\t1\t1\t1\t1\t1\te\tc\td",	/* a TAB in the comm */
+		"R\t1\t1\t1\t1\t1\t1x\t1\te\tc",
+		"R\t1\t1\t-\t1\t1\t1\t1\te\tc",
+		"R\t1\t1\t1\t1\t1\t1\t123456789012345678901\te\tc",
+		"R", "R\t", "D\t1\t1\t1\t1\t1\t1\t1\te\tc",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+		assert_int_equal(fp_ref_parse(bad[i], strlen(bad[i]), &r), -1);
+}
+
 /* E: count and a D record's id, both whole decimal fields, nothing after */
 static void folded_id_records_round_trip_and_need_count_and_id(void **state)
 {
@@ -306,6 +344,7 @@ int main(void)
 		T(malformed_geometry_and_cells_are_refused),
 		T(folded_records_round_trip_and_need_a_stack),
 		T(folded_id_records_round_trip_and_need_count_and_id),
+		T(ref_records_round_trip_and_check_every_number),
 		T(each_control_verb_is_matched_exactly),
 		T(a_known_verb_without_its_fields_is_refused),
 		T(control_fields_and_the_rest_are_given),
