@@ -269,6 +269,11 @@ int fp_ref_parse(const char *line, size_t len, struct fp_ref *r);
 void fp_write_stack_def(struct fp_wr w, uint32_t id, const char *kinds, size_t kn,
 			const char *folded, size_t fn);
 void fp_write_ref(struct fp_wr w, const struct fp_ref *r);
+/* The same with r's time_ns pid tid cpu period given as their text
+ * head[0..n) ("time TAB pid TAB tid TAB cpu TAB period", canonical as the
+ * writers write them: a P record's, fp_tail_ref_parse_head): fp-fold
+ * --pass-samples copies it rather than formatting five numbers again. */
+void fp_write_ref_head(struct fp_wr w, const struct fp_ref *r, const char *head, size_t n);
 
 /* ---- K sample tail, P sample of a tail: the stack-id stream --------------------- */
 

@@ -181,6 +181,17 @@ void fp_write_ref(struct fp_wr w, const struct fp_ref *r)
 	put_lf(w);
 }
 
+void fp_write_ref_head(struct fp_wr w, const struct fp_ref *r, const char *head, size_t n)
+{
+	put_tag(w, FP_TAG_REF);
+	put_tab_u64(w, r->id);
+	put_tab_str(w, head, n);
+	put_tab_u64(w, r->count);
+	put_tab_str(w, r->event.p, r->event.n);
+	put_tab_str(w, r->comm.p, r->comm.n);
+	put_lf(w);
+}
+
 void fp_write_tail_def(struct fp_wr w, uint32_t id, const struct fp_sample *s)
 {
 	put_tag(w, FP_TAG_TAIL);

@@ -163,6 +163,7 @@ struct fold_state {
 	uint64_t event_matched;	/* samples --event-filter kept, since the start */
 	char event_seen[FP_EVENT_EXAMPLE_MAX];	/* an event it did not match */
 	int changed;		/* since the last snapshot */
+	struct fp_str head;	/* the P record's "time ... period" text if canonical, else empty */
 	/* --delta-snapshots: the stacks counted since the last snapshot */
 	uint8_t *dirty;		/* by stack id: 1 if in dirty_ids */
 	uint32_t *dirty_ids;
@@ -251,7 +252,10 @@ static void pass_sample(struct fold_state *st, const struct fp_sample *s, uint32
 
 	if (added)
 		fp_write_stack_def(w, id, st->kinds.p, st->kinds.len, st->folded.p, st->folded.len);
-	fp_write_ref(w, &r);
+	if (st->head.n)	/* a P record's numbers, as the writers write them */
+		fp_write_ref_head(w, &r, st->head.p, st->head.n);
+	else
+		fp_write_ref(w, &r);
 }
 
 /* The folded stack id of a P sample of tail `tail`, if folded before: the
@@ -375,12 +379,19 @@ static int on_tail_sample(void *ctx, const char *line, size_t len)
 {
 	struct fold_state *st = ctx;
 	struct fp_sample s;
-	uint32_t tail;
-	int err = fp_tails_sample_line(&st->tails, line, len, &s, &tail);
+	struct fp_tail_ref ref;
+	size_t head_n;
+	int canonical, err;
 
-	if (!err)
-		fold_parsed(st, &s, tail);
-	return err;
+	if (fp_tail_ref_parse_head(line, len, &ref, &head_n, &canonical) < 0)
+		return FP_TAILS_MALFORMED;
+	if ((err = fp_tails_sample(&st->tails, &ref, &s)) != FP_TAILS_OK)
+		return err;
+	/* "P TAB " is not part of the head the R record copies */
+	st->head = canonical ? (struct fp_str){ line + 2, head_n - 2 } : (struct fp_str){ NULL, 0 };
+	fold_parsed(st, &s, ref.id);
+	st->head = (struct fp_str){ NULL, 0 };
+	return 0;
 }
 
 static void on_bad(void *ctx, const char *problem)

@@ -52,6 +52,18 @@ test_expect_success 'the same with the stack-id stream (K and P) in, and --pid r
 	test_cmp kp.text kp.expanded
 '
 
+# fp-fold copies a P record's "time pid tid cpu period" into its R record
+# when they are written as the writers write them; others are formatted.
+test_expect_success 'P records with leading zeros or -0: the R records of the canonical ones' '
+	awk -F "\t" -v OFS="\t" "\$1 == \"P\" { if (\$3 >= 0) \$3 = \"00\" \$3; if (\$5 == \"0\") \$5 = \"-0\"; \$2 = \"0\" \$2 } { print }" \
+		all.KP >zeros.KP &&
+	grep -q "^P${T}0[0-9]*${T}00" zeros.KP && grep -q "^P${T}.*${T}-0${T}" zeros.KP &&
+	fp-fold --pass-samples <all.KP >canon.out &&
+	fp-fold --pass-samples <zeros.KP >zeros.out &&
+	grep -q "^R" canon.out &&
+	test_cmp canon.out zeros.out
+'
+
 test_expect_success 'flush snapshots and deltas: every snapshot by id, the same once expanded' '
 	fp-fold --pass-samples --delta-snapshots --snapshot-ids <parts.S >d.ids &&
 	fp-fold --pass-samples --delta-snapshots <parts.S >d.text &&
