@@ -524,6 +524,10 @@ if have flamepipe fp-perfdata; then
 	row "flamepipe report perf.data, plain S stream (FLAMEPIPE_STACK_IDS=0)" "perf.data" "$pdata_bytes" "$perf_data_samples" \
 		"$(printf '%.2f x perf script speed' "$(calc "$script_wall / $m_wall")")" \
 		">= $TARGET_REPORT_VS_SCRIPT x perf script" "$(verdict "$script_wall / $m_wall >= $TARGET_REPORT_VS_SCRIPT")"
+	measure report-perfdata-ftext "rm -rf '$tmp/report-pd'; FLAMEPIPE_SNAPSHOT_IDS=0 flamepipe report -q '$pdata' -o '$tmp/report-pd' > /dev/null 2>&1"
+	row "flamepipe report perf.data, F snapshots (FLAMEPIPE_SNAPSHOT_IDS=0)" "perf.data" "$pdata_bytes" "$perf_data_samples" \
+		"$(printf '%.2f x perf script speed; snapshots by id %.2f x faster' "$(calc "$script_wall / $m_wall")" "$(calc "$m_wall / $pd_report_wall")")" \
+		">= $TARGET_REPORT_VS_SCRIPT x perf script" "$(verdict "$script_wall / $m_wall >= $TARGET_REPORT_VS_SCRIPT")"
 	m_wall=$pd_report_wall
 	m_cpu=$pd_report_cpu
 	per=$(calc "$m_cpu * $PER_SAMPLES / $perf_data_samples")
