@@ -561,20 +561,25 @@ static int each_line(struct pd_dso *d, const char *path,
 /* The hex number at the start of s, as strtoull(s, end, 16) reads it: by
  * hand for the ADDR_DIGITS digits and a space of every kallsyms line
  * (strtoull was a third of the time parsing it), else by strtoull. */
+/* A hex digit's value + 1, 0 for any other byte: one load a digit, no
+ * branches on its kind. */
+static const unsigned char hex_digit1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 static unsigned long long hex_field(char *s, char **end)
 {
 	unsigned long long v = 0;
 	int i = 0;
 
 	for (; i <= ADDR_DIGITS; i++) {
-		unsigned c = (unsigned char)s[i], d;
-		if (c - '0' < 10)
-			d = c - '0';
-		else if ((c | 0x20) - 'a' < 6)
-			d = (c | 0x20) - 'a' + 10;
-		else
+		unsigned d = hex_digit1[(unsigned char)s[i]];
+		if (!d)
 			break;
-		v = v << 4 | d;
+		v = v << 4 | (d - 1);
 	}
 	if (i == 0 || i > ADDR_DIGITS || s[i] != ' ')
 		return strtoull(s, end, 16);
