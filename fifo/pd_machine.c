@@ -430,6 +430,26 @@ struct pd_thread *pd_machine_find_thread(struct pd_machine *m, int64_t tid)
 
 /* ---- frames ---------------------------------------------------------------- */
 
+/* The name perf shows for s: an ELF file's demangled, a PLT entry's as
+ * perf's dso__synthesize_plt_symbols makes it (demangled, "@plt"
+ * appended, cut to its buffer's size) in plt; *dem is to be freed. */
+static const char *shown_name(struct pd_dso *d, const struct pd_sym *s,
+			      char plt[PD_PLT_NAME_MAX], char **dem)
+{
+	const char *raw = pd_sym_name(d, s, 0);
+
+	*dem = NULL;
+	if (s->flags & PD_SYM_PLT_NAME) {
+		char *pdem = cplus_demangle(raw, DMGL_NO_OPTS);
+		snprintf(plt, PD_PLT_NAME_MAX, "%s@plt", pdem ? pdem : raw);
+		free(pdem);
+		return plt;
+	}
+	if ((d->type == PD_DSO_ELF || d->type == PD_DSO_VDSO) && !(s->flags & PD_SYM_PLAIN))
+		*dem = cplus_demangle(raw, DMGL_NO_OPTS);
+	return *dem ? *dem : raw;
+}
+
 /* The frame of dso-relative address rel (not cached yet). */
 static uint32_t resolve(struct pd_machine *m, struct pd_dso *d, uint64_t rel)
 {
@@ -448,12 +468,8 @@ static uint32_t resolve(struct pd_machine *m, struct pd_dso *d, uint64_t rel)
 
 	if (s) {
 		if (!s->frame) {
-			char *dem = NULL;
-			const char *raw = pd_sym_name(d, s, 0);
-			if ((d->type == PD_DSO_ELF || d->type == PD_DSO_VDSO) &&
-			    !(s->flags & PD_SYM_PLAIN))
-				dem = cplus_demangle(raw, DMGL_NO_OPTS);
-			const char *name = dem ? dem : raw;
+			char plt[PD_PLT_NAME_MAX], *dem = NULL;
+			const char *name = shown_name(d, s, plt, &dem);
 			s->frame = add_frame(m, name, strlen(name), d->kind) + 1;
 			free(dem);
 		}

@@ -186,8 +186,6 @@ static Elf_Scn *section_named(Elf *elf, const char *want, GElf_Shdr *shdr)
 	return NULL;
 }
 
-#define PLT_SUFFIX "@plt"
-#define PLT_NAME_MAX 1024
 
 /* perf's dso__synthesize_plt_symbols: entry i of .plt (after its header
  * entry) or of .plt.sec (no header) is "<name of relocation i>@plt". */
@@ -230,18 +228,13 @@ static void synthesize_plt(struct pd_dso *d, Elf *elf)
 		if (!gelf_getsym(sdata, (int)GELF_R_SYM(info), &sym))
 			continue;
 		const char *name = elf_strptr(elf, dynsym.sh_link, sym.st_name);
-		char buf[PLT_NAME_MAX];
 		if (!name)
 			name = "";	/* IRELATIVE: perf names it "@plt" */
-		/* perf demangles the name, then appends @plt */
-		char *dem = cplus_demangle(name, DMGL_NO_OPTS);
-		int len = snprintf(buf, sizeof buf, "%s" PLT_SUFFIX, dem ? dem : name);
-		free(dem);
+		/* perf demangles the name and appends @plt: when a lookup
+		 * shows it (PD_SYM_PLT_NAME), most entries never are */
 		uint64_t start = plt.sh_addr + header + i * entry;
-		if (len > 0 && (size_t)len < sizeof buf) {
-			pd_dso_add_sym(d, start, start + entry, buf, (size_t)len);
-			d->syms[d->nsyms - 1].flags = PD_SYM_PLAIN | PD_SYM_PLT;
-		}
+		pd_symfile_add_sym(d, start, start + entry, name, STB_GLOBAL);
+		d->syms[d->nsyms - 1].flags |= PD_SYM_PLT | PD_SYM_PLT_NAME;
 	}
 }
 

@@ -61,7 +61,12 @@ enum {
 	PD_SYM_IN_FILE = 4,	/* the name is in the dso's file, at name_off */
 	PD_SYM_MODULE = 8,	/* kallsyms: "name\t[module]" (the TAB and what
 				 * follows cut off after the fixups) */
+	PD_SYM_PLT_NAME = 16,	/* a PLT entry whose name is its relocation's
+				 * symbol: shown demangled + "@plt" */
 };
+
+/* A PLT entry's shown name, perf's: at most this long (with its NUL). */
+#define PD_PLT_NAME_MAX 1024
 
 /* A buffer pd_sym_name reads names into: the name at off + 1 (0: none). */
 struct pd_namebuf {
