@@ -187,28 +187,22 @@ static int fp_id_ok(int64_t v)
 	return v >= -1 && v <= FP_ID_MAX;
 }
 
+#define SAMPLE_TAIL_FIELDS 4	/* event comm kinds stack, after the head's five numbers */
+
 int fp_sample_parse(const char *line, size_t len, struct fp_sample *s)
 {
-	struct fp_str f[SAMPLE_FIELDS];
+	struct fp_str f[SAMPLE_TAIL_FIELDS];
+	size_t off;
 
-	if (len < 2 || line[0] != FP_TAG_SAMPLE || line[1] != '\t')
-		return -1;
-	if (fp_split_fields(line, len, f, SAMPLE_FIELDS) != SAMPLE_FIELDS)
-		return -1;
-	if (f[0].n != 1)
-		return -1;
-	if (fp_parse_u64(f[1].p, f[1].n, &s->time_ns) < 0 ||
-	    fp_parse_i64(f[2].p, f[2].n, &s->pid) < 0 ||
-	    fp_parse_i64(f[3].p, f[3].n, &s->tid) < 0 ||
-	    fp_parse_i64(f[4].p, f[4].n, &s->cpu) < 0 ||
-	    fp_parse_u64(f[5].p, f[5].n, &s->period) < 0)
+	if (fp_sample_head_parse(line, len, s, &off) < 0 ||
+	    fp_split_fields(line + off, len - off, f, SAMPLE_TAIL_FIELDS) != SAMPLE_TAIL_FIELDS)
 		return -1;
 	if (!fp_id_ok(s->pid) || !fp_id_ok(s->tid) || !fp_id_ok(s->cpu))
 		return -1;
-	s->event = f[6];
-	s->comm = f[7];
-	s->kinds = f[8];
-	s->stack = f[9];
+	s->event = f[0];
+	s->comm = f[1];
+	s->kinds = f[2];
+	s->stack = f[3];
 	return fp_frames_ok(s->kinds, s->stack) ? 0 : -1;	/* a TAB: one field too many */
 }
 

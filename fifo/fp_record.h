@@ -196,6 +196,10 @@ struct fp_sample {
  * Returns 0, or -1 if the line is not a well-formed S record (pid, tid
  * or cpu outside -1 .. FP_ID_MAX included). */
 int fp_sample_parse(const char *line, size_t len, struct fp_sample *s);
+/* fp_sample_parse's first part (fp_records.c, with the P parser's number
+ * scanner): "S TAB time TAB pid TAB tid TAB cpu TAB period TAB" read into
+ * s, *tail_off where the tail starts. 0, or -1. */
+int fp_sample_head_parse(const char *line, size_t len, struct fp_sample *s, size_t *tail_off);
 /* What is wrong with a line fp_sample_parse refused (for the W record). */
 const char *fp_sample_problem(const char *line, size_t len);
 void fp_write_sample(struct fp_wr w, const struct fp_sample *s);

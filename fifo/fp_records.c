@@ -366,6 +366,19 @@ static int tail_ref_scan(const char *line, size_t len, struct fp_tail_ref *r, si
 	return 0;
 }
 
+int fp_sample_head_parse(const char *line, size_t len, struct fp_sample *s, size_t *tail_off)
+{
+	struct num_scan sc = { line + 2, line + len, 1 };
+
+	if (len < 2 || line[0] != FP_TAG_SAMPLE || line[1] != '\t' ||
+	    scan_u64(&sc, '\t', &s->time_ns) < 0 || scan_i64(&sc, '\t', &s->pid) < 0 ||
+	    scan_i64(&sc, '\t', &s->tid) < 0 || scan_i64(&sc, '\t', &s->cpu) < 0 ||
+	    scan_u64(&sc, '\t', &s->period) < 0)
+		return -1;
+	*tail_off = (size_t)(sc.p - line);
+	return 0;
+}
+
 int fp_tail_ref_parse(const char *line, size_t len, struct fp_tail_ref *r)
 {
 	size_t head_n;

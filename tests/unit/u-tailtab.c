@@ -418,6 +418,96 @@ static void random_p_lines_are_read_as_the_field_rules_read(void **state)
 	assert_true(read > 1000);
 }
 
+/* fp_sample_parse as PROTOCOL.md states it: ten fields, the numbers by
+ * the digit rule, one kind per frame and no TAB in the stack. */
+static int reference_s_parse(const char *line, size_t len, struct fp_sample *s)
+{
+	struct fp_str f[10];
+	size_t frames = 0;
+
+	if (len < 2 || line[0] != 'S' || line[1] != '\t' || fp_split_fields(line, len, f, 10) != 10 ||
+	    ref_u64(f[1].p, f[1].n, &s->time_ns) < 0 || ref_i64(f[2].p, f[2].n, &s->pid) < 0 ||
+	    ref_i64(f[3].p, f[3].n, &s->tid) < 0 || ref_i64(f[4].p, f[4].n, &s->cpu) < 0 ||
+	    ref_u64(f[5].p, f[5].n, &s->period) < 0)
+		return -1;
+	for (int i = 2; i <= 4; i++) {
+		int64_t v = i == 2 ? s->pid : i == 3 ? s->tid : s->cpu;
+		if (v < -1 || v > FP_ID_MAX)
+			return -1;
+	}
+	if (memchr(f[9].p, '\t', f[9].n))
+		return -1;
+	for (size_t i = 0; i < f[9].n; i++)
+		frames += f[9].p[i] == ';';
+	if (f[8].n != (f[9].n ? frames + 1 : 0))
+		return -1;
+	s->event = f[6], s->comm = f[7], s->kinds = f[8], s->stack = f[9];
+	return 0;
+}
+
+static int same_str(struct fp_str a, struct fp_str b)
+{
+	return a.p == b.p && a.n == b.n;
+}
+
+/* Random S lines (numbers as in the P lines, a tail of four fields with
+ * TABs and ';' here and there, kinds of the right length or not). */
+static void random_s_lines_are_read_as_the_field_rules_read(void **state)
+{
+	static const char tail_bytes[] = "ab;;\t-?k";
+	uint64_t seed = 0x9E3779B97F4A7C15ull;
+	char buf[512];
+	size_t read = 0;
+
+#define NEXT() (seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17, seed)
+	for (int k = 0; k < 200000; k++) {
+		size_t len = 0, frames = 1;
+
+		buf[len++] = NEXT() % 64 ? 'S' : 'P';
+		for (int field = 1; field <= 5; field++) {
+			if (NEXT() % 64 != 0)
+				buf[len++] = '\t';
+			size_t n = NEXT() % 23;
+			if (NEXT() % 8 == 0)
+				buf[len++] = '-';
+			for (size_t i = 0; i < n; i++)
+				buf[len++] = (char)('0' + NEXT() % 10);
+		}
+		buf[len++] = '\t';
+		size_t ev = NEXT() % 4, cm = NEXT() % 4, st = NEXT() % 12;
+		for (size_t i = 0; i < ev; i++)
+			buf[len++] = tail_bytes[NEXT() % (sizeof tail_bytes - 1)];
+		buf[len++] = '\t';
+		for (size_t i = 0; i < cm; i++)
+			buf[len++] = 'c';
+		buf[len++] = '\t';
+		char stack[16];
+		for (size_t i = 0; i < st; i++) {
+			stack[i] = NEXT() % 3 ? 'f' : NEXT() % 16 ? ';' : '\t';
+			frames += stack[i] == ';';
+		}
+		size_t kinds = st == 0 ? 0 : NEXT() % 4 ? frames : NEXT() % 5;
+		for (size_t i = 0; i < kinds; i++)
+			buf[len++] = 'k';
+		buf[len++] = '\t';
+		memcpy(buf + len, stack, st);
+		len += st;
+
+		struct fp_sample a = { 0 }, b = { 0 };
+		int ra = fp_sample_parse(buf, len, &a), rb = reference_s_parse(buf, len, &b);
+		if (ra != rb)
+			fail_msg("\"%.*s\": parser %d, reference %d", (int)len, buf, ra, rb);
+		if (ra == 0 && (a.time_ns != b.time_ns || a.pid != b.pid || a.tid != b.tid ||
+				a.cpu != b.cpu || a.period != b.period || !same_str(a.event, b.event) ||
+				!same_str(a.comm, b.comm) || !same_str(a.kinds, b.kinds) ||
+				!same_str(a.stack, b.stack)))
+			fail_msg("\"%.*s\": read otherwise than the reference", (int)len, buf);
+		read += ra == 0;
+	}
+#undef NEXT
+	assert_true(read > 1000);
+}
+
 static void fp_parse_u64_reads_what_the_digit_rule_reads(void **state)
 {
 	static const char *const numbers[] = {
@@ -478,6 +568,7 @@ int main(void)
 		cmocka_unit_test(the_p_parser_reads_what_the_field_rules_read),
 		cmocka_unit_test(random_p_lines_are_read_as_the_field_rules_read),
 		cmocka_unit_test(fp_parse_u64_reads_what_the_digit_rule_reads),
+		cmocka_unit_test(random_s_lines_are_read_as_the_field_rules_read),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
