@@ -70,18 +70,6 @@ struct frame_ref {
 	size_t node;
 };
 
-/* How many leading bytes a[0..an) and b[0..bn) share. */
-static size_t common_prefix(const char *a, size_t an, const char *b, size_t bn)
-{
-	size_t n = an < bn ? an : bn, i = 0;
-
-	while (i + sizeof(uint64_t) <= n && !memcmp(a + i, b + i, sizeof(uint64_t)))
-		i += sizeof(uint64_t);
-	while (i < n && a[i] == b[i])
-		i++;
-	return i;
-}
-
 /* How many of the open path's frames the stack s[0..n) shares, given the bytes
  * it shares with the last stack added (the path is that stack's frames):
  * frame d is shared when those bytes reach its end and s has a frame
@@ -121,7 +109,7 @@ static void tree_build(struct tree *tr, struct fp_folded *t)
 		uint64_t width = tr->diff ? e->count2 : e->count;
 		if (width == 0)
 			continue;
-		size_t same = prev ? common_prefix(prev, prev_len, e->stack, e->len) : 0;
+		size_t same = prev ? fp_common_prefix(prev, prev_len, e->stack, e->len) : 0;
 		size_t d = shared_frames(path, depth, e->stack, e->len, same);
 		/* Close the frames that differ (or lie deeper than the stack). */
 		for (size_t k = d; k < depth; k++)

@@ -166,15 +166,11 @@ void fp_folded_parse_buffer(struct fp_folded *t, const char *buf, size_t len, in
  * and split a's subtree). */
 int fp_stack_cmp(const char *a, size_t an, const char *b, size_t bn)
 {
-	size_t n = an < bn ? an : bn;
-	size_t i = 0;
-	/* Fast skip of the common prefix. */
-	while (i + 8 <= n && memcmp(a + i, b + i, 8) == 0)
-		i += 8;
-	for (; i < n; i++) {
+	size_t n = an < bn ? an : bn, i = fp_common_prefix(a, an, b, bn);
+
+	if (i < n) {	/* the first byte that differs decides */
 		unsigned char x = (unsigned char)a[i], y = (unsigned char)b[i];
-		if (x == y)
-			continue;
+
 		if (x == ';')
 			return -1;
 		if (y == ';')

@@ -459,6 +459,31 @@ static void the_root_frame_is_the_total_and_minwidth_parses(void **state)
 	assert_int_equal(fp_flame_check_bgcolors("red"), -1);
 }
 
+/* fp_common_prefix (16, 8, then 1 byte a step) against a byte loop: a
+ * difference at every position of strings of every length up to 40, and
+ * the shorter of two equal prefixes. */
+static void common_prefix_finds_the_first_difference_at_any_position(void **state)
+{
+	char a[48], b[48];
+
+	for (size_t n = 0; n <= 40; n++) {
+		memset(a, 'x', sizeof a);
+		memset(b, 'x', sizeof b);
+		assert_int_equal(fp_common_prefix(a, n, b, n), n);
+		assert_int_equal(fp_common_prefix(a, n, b, n + 3), n);
+		for (size_t at = 0; at < n; at++) {
+			b[at] = 'y';
+			assert_int_equal(fp_common_prefix(a, n, b, n), at);
+			assert_int_equal(fp_common_prefix(b, n, a, 40), at);
+			b[at] = 'x';
+		}
+	}
+	assert_true(fp_stack_cmp(LINE("a;b"), LINE("a!")) < 0);	/* ';' before every byte */
+	assert_true(fp_stack_cmp(LINE("a;b;c"), LINE("a;b")) > 0);
+	assert_int_equal(fp_stack_cmp(LINE("x;yyyyyyyyyyyyyyyyyyyyy"), LINE("x;yyyyyyyyyyyyyyyyyyyyy")), 0);
+	assert_true(fp_stack_cmp(LINE("x;yyyyyyyyyyyyyyyyyyyyyz"), LINE("x;yyyyyyyyyyyyyyyyyyyyy;")) > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -483,6 +508,7 @@ int main(void)
 		cmocka_unit_test(an_empty_table_draws_no_samples_and_returns_1),
 		cmocka_unit_test(frames_merge_only_where_whole_frames_are_shared),
 		cmocka_unit_test(the_root_frame_is_the_total_and_minwidth_parses),
+		cmocka_unit_test(common_prefix_finds_the_first_difference_at_any_position),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
