@@ -1,7 +1,6 @@
 /* pd_symbols.c: symbol tables with elfutils, /proc/kallsyms and perf JIT
  * maps, prepared the way perf prepares its own (pd_symbols.h).
  */
-#include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <fcntl.h>
@@ -18,14 +17,12 @@
 #include <libiberty/demangle.h>
 
 #include "fp_error.h"
-#include "pd_kcache.h"
 #include "pd_symbols.h"
 #include "pd_symfile.h"
 #include "pd_symtab.h"
+#include "pd_textsyms.h"
 
 #define ARENA_BLOCK (64u << 10)
-#define KALLSYMS "/proc/kallsyms"
-#define PROC_MODULES "/proc/modules"
 #define BUILD_ID_CACHE "/.debug/.build-id/"
 #define PATH_CAP 4096
 #define SYMS_MIN 256
@@ -380,8 +377,6 @@ static void build_id_cache_path(const struct pd_dso *d, char *buf, size_t cap)
 	snprintf(buf + n, cap > n ? cap - n : 0, "/elf");
 }
 
-/* Opens a regular file only: a recording may name a FIFO or a device,
- * which must neither block nor be read. */
 /* The segments and .symtab/.gnu_debugdata symbols of an opened module;
  * returns its ELF, or NULL; *dynsym_read: the symbols read were its
  * .dynsym. */
@@ -397,7 +392,8 @@ static Elf *read_module(struct pd_dso *d, Dwfl_Module *m, int *dynsym_read)
 	return elf;
 }
 
-static int open_regular(const char *path, int *err)
+/* pd_textsyms.h */
+int pd_open_regular(const char *path, int *err)
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -421,7 +417,7 @@ static void load_elf(struct pd_dso *d)
 	Dwfl_Module *m = NULL;
 	char path[PATH_CAP];
 	int rc = -1, err = 0;
-	int fd = open_regular(d->name, &err);
+	int fd = pd_open_regular(d->name, &err);
 
 	if (fd >= 0)
 		rc = open_elf(d, d->name, fd, &dw, &m);
@@ -430,7 +426,7 @@ static void load_elf(struct pd_dso *d)
 	if (rc < 0 && d->build_id_len) {
 		build_id_cache_path(d, path, sizeof path);
 		int err2;
-		fd = open_regular(path, &err2);
+		fd = pd_open_regular(path, &err2);
 		if (fd >= 0 && open_elf(d, path, fd, &dw, &m) == 0) {
 			rc = 0;
 			d->path = fp_xstrdup(path);
@@ -465,241 +461,7 @@ static void load_elf(struct pd_dso *d)
 	pd_symfile_release(d);
 }
 
-/* ---- kernel, JIT maps, vdso ------------------------------------------- */
-
-static const char kallsyms_default[] = KALLSYMS;
-static const char *kallsyms_path = kallsyms_default;
-
-void pd_symbols_set_kallsyms(const char *path)
-{
-	kallsyms_path = path;
-}
-
-static int kallsyms_binding(char type)
-{
-	if (type == 'W')
-		return STB_WEAK;
-	return isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL;
-}
-
-#define TEXT_READ (1u << 20)	/* bytes per read(): fewer seq_file rounds for kallsyms */
-
-/* The whole of fd (a /proc file reports size 0: read until EOF); NULL and
- * errno on a read error. */
-static char *read_all(int fd, size_t *len)
-{
-	size_t cap = TEXT_READ, n = 0;
-	char *buf = fp_xmalloc(cap + 1);
-
-	for (;;) {
-		if (cap - n < TEXT_READ) {
-			cap *= 2;
-			buf = fp_xrealloc(buf, cap + 1);
-		}
-		ssize_t r = read(fd, buf + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int e = errno;
-			free(buf);
-			errno = e;
-			return NULL;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
-/* Calls fn for each line of the text file at path (kallsyms, a perf map),
- * NUL-terminated without its LF; the file is read whole, in large reads
- * (not stdio: kallsyms is 120 k lines the kernel formats per read). An
- * unreadable file marks d missing and returns -1. */
-static int each_line(struct pd_dso *d, const char *path,
-		     void (*fn)(struct pd_dso *, char *, size_t), int keep)
-{
-	int err;
-	int fd = open_regular(path, &err);	/* /proc files are regular */
-	size_t len = 0;
-	char *text = fd >= 0 ? read_all(fd, &len) : NULL;
-
-	if (!text) {
-		d->missing = 1;
-		d->missing_why = fp_xstrdup(strerror(err ? err : errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	close(fd);
-	for (char *p = text, *end = text + len; p < end;) {
-		char *eol = memchr(p, '\n', (size_t)(end - p));
-		if (!eol)
-			eol = end;
-		*eol = '\0';
-		fn(d, p, (size_t)(eol - p));
-		p = eol + 1;
-	}
-	if (keep)
-		d->text = text;		/* the names point into it */
-	else
-		free(text);
-	return 0;
-}
-
-#define ADDR_DIGITS 16	/* a 64-bit address in hex */
-
-/* The hex number at the start of s, as strtoull(s, end, 16) reads it: by
- * hand for the ADDR_DIGITS digits and a space of every kallsyms line
- * (strtoull was a third of the time parsing it), else by strtoull. */
-/* A hex digit's value + 1, 0 for any other byte: one load a digit, no
- * branches on its kind. */
-static const unsigned char hex_digit1[256] = {
-	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
-	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
-	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
-	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
-};
-
-static unsigned long long hex_field(char *s, char **end)
-{
-	unsigned long long v = 0;
-	int i = 0;
-
-	for (; i <= ADDR_DIGITS; i++) {
-		unsigned d = hex_digit1[(unsigned char)s[i]];
-		if (!d)
-			break;
-		v = v << 4 | (d - 1);
-	}
-	if (i == 0 || i > ADDR_DIGITS || s[i] != ' ')
-		return strtoull(s, end, 16);
-	*end = s + i;
-	return v;
-}
-
-/* "ADDR TYPE NAME[\t[module]]": text and weak symbols. */
-static void kallsyms_line(struct pd_dso *d, char *line, size_t n)
-{
-	char *end;
-	unsigned long long addr = hex_field(line, &end);
-
-	if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
-		return;
-	char type = end[1];
-	if (toupper((unsigned char)type) != 'T' && toupper((unsigned char)type) != 'W')
-		return;
-	char *name = end + 3;
-	size_t len = strnlen(name, n - (size_t)(name - line));	/* the line has no LF */
-	name[len] = '\0';	/* "name\t[module]", in place */
-	struct pd_sym *s = pd_dso_push_sym(d, addr, addr, name);
-	s->binding = (uint8_t)kallsyms_binding(type);
-	if (memchr(name, '\t', len))
-		s->flags = PD_SYM_MODULE;
-}
-
-/* A line of perf's copy (pd_kcache.h): as kallsyms_line, without the
- * symbols of code the kernel makes and frees as it runs. */
-static void kallsyms_copy_line(struct pd_dso *d, char *line, size_t n)
-{
-	if (!pd_kcache_dynamic(line, n))
-		kallsyms_line(d, line, n);
-}
-
-/* Forgets what a rejected copy put in d. */
-static void drop_symbols(struct pd_dso *d)
-{
-	free(d->text);
-	d->text = NULL;
-	d->nsyms = 0;
-	d->missing = 0;
-	free(d->missing_why);
-	d->missing_why = NULL;
-}
-
-/* The symbols of perf's copy of kallsyms, if it must hold what
- * /proc/kallsyms holds now (pd_kcache.h): 1, else 0 and d as it was. */
-static int load_kallsyms_copy(struct pd_dso *d)
-{
-	char path[PATH_CAP];
-
-	if (kallsyms_path != kallsyms_default || !pd_kcache_find(path, sizeof path))
-		return 0;
-	if (each_line(d, path, kallsyms_copy_line, 1) == 0) {
-		int err;
-		int fd = open_regular(PROC_MODULES, &err);
-		size_t len = 0;
-		char *mods = fd >= 0 ? read_all(fd, &len) : NULL;
-		int agree = (fd >= 0) == (mods != NULL) &&
-			    pd_kcache_modules_agree(d, mods, len);
-		if (fd >= 0)
-			close(fd);
-		free(mods);
-		if (agree)
-			return 1;
-	}
-	drop_symbols(d);
-	return 0;
-}
-
-/* The names of d's symbols moved out of the text they were read in (its
- * addresses, types and the symbols not kept: twice the names' size) into
- * one block of their own; the text is freed. */
-static void compact_names(struct pd_dso *d)
-{
-	size_t total = 0;
-
-	for (size_t i = 0; i < d->nsyms; i++)
-		total += strlen(d->syms[i].name) + 1;
-	char *names = fp_xmalloc(total ? total : 1), *w = names;
-	for (size_t i = 0; i < d->nsyms; i++) {
-		size_t n = strlen(d->syms[i].name) + 1;
-		memcpy(w, d->syms[i].name, n);
-		d->syms[i].name = w;
-		w += n;
-	}
-	free(d->text);
-	d->text = names;
-}
-
-static void load_kallsyms(struct pd_dso *d)
-{
-	d->kallsyms_copy = load_kallsyms_copy(d);
-	if (!d->kallsyms_copy && each_line(d, kallsyms_path, kallsyms_line, 1) < 0)
-		return;
-	pd_symtab_fixup(d, 1);
-	/* the shown name stops at the module's TAB */
-	for (size_t i = 0; i < d->nsyms; i++)
-		if (d->syms[i].flags & PD_SYM_MODULE)
-			*strchr(d->syms[i].name, '\t') = '\0';
-	compact_names(d);
-}
-
-/* /tmp/perf-PID.map: "START SIZE NAME", both in hex. */
-static void jitmap_line(struct pd_dso *d, char *line, size_t n)
-{
-	char *p = line, *e;
-	unsigned long long start = strtoull(p, &e, 16), size;
-
-	if (e == p || *e != ' ')
-		return;
-	p = e + 1;
-	size = strtoull(p, &e, 16);
-	if (e == p || *e != ' ')
-		return;
-	p = e + 1;
-	size_t len = strcspn(p, "\n");
-	if (len)
-		pd_dso_add_sym(d, start, start + size, p, len);
-}
-
-static void load_jitmap(struct pd_dso *d)
-{
-	if (each_line(d, d->name, jitmap_line, 0) == 0)
-		pd_symtab_fixup(d, 0);
-}
+/* ---- vdso --------------------------------------------------------------- */
 
 /* [vdso]: this process's own vdso, which is the recorded one when the
  * recording was made on this machine (perf does the same). */
@@ -736,8 +498,8 @@ static void load_now(struct pd_dso *d)
 {
 	switch (d->type) {
 	case PD_DSO_ELF: load_elf(d); break;
-	case PD_DSO_KERNEL: load_kallsyms(d); break;
-	case PD_DSO_JITMAP: load_jitmap(d); break;
+	case PD_DSO_KERNEL: pd_load_kallsyms(d); break;
+	case PD_DSO_JITMAP: pd_load_jitmap(d); break;
 	case PD_DSO_VDSO: load_vdso(d); break;
 	}
 }
