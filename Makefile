@@ -20,8 +20,11 @@ OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
 BUILD   ?= build
 BIN     ?= bin
+# A call of an undeclared function, or an int taken for a pointer, is an
+# error (gcc 12 only warns, and the program runs with a truncated pointer).
 WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
-           -Wno-missing-field-initializers
+           -Wno-missing-field-initializers -Werror=implicit-function-declaration \
+           -Werror=int-conversion -Werror=incompatible-pointer-types
 INCLUDES = -Ififo -Irender -I$(BUILD)/gen
 DEPFLAGS = -MMD -MP
 LDLIBS  ?= -lev -lz -lm -lprotobuf-c -lpcre2-8
