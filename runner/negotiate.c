@@ -103,32 +103,23 @@ int fp_negotiate_stack_ids(struct fp_pipeline *pl)
 	return 1;
 }
 
-/* 1 if every stage after stage `fold` takes delta snapshots (see the top). */
-static int deltas_read_after(const struct fp_pipeline *pl, size_t fold)
-{
-	for (size_t i = fold + 1; i < pl->n; i++) {
-		const struct fp_stage_spec *st = &pl->stages[i];
-		enum fp_foldsnap_role role = fp_foldsnap_role_of(program_name(st));
+/* A snapshot form fp-fold writes when asked (see the top). */
+struct snapshot_form {
+	const char *env;	/* "0" there turns the negotiation off */
+	const char *option;	/* what fp-fold is given */
+	int by_id;		/* E records: readers must take them, fp-fold must
+				 * pass samples (its D records) and never restart */
+};
 
-		if (st->restart != FP_RESTART_NEVER ||
-		    (role != FP_FSNAP_READS && role != FP_FSNAP_PASSES))
-			return 0;
-		if (i == pl->n - 1)
-			return role == FP_FSNAP_READS && !has_arg(st, "--passthrough");
-	}
-	return 0;	/* fp-fold is the last stage: its snapshots leave the pipeline */
-}
-
-/* 1 if every stage after stage `fold` takes snapshots by id (see the top). */
-static int ids_read_after(const struct fp_pipeline *pl, size_t fold)
+/* 1 if every stage after stage `fold` takes the form f (see the top). */
+static int form_read_after(const struct fp_pipeline *pl, size_t fold,
+			   const struct snapshot_form *f)
 {
-	if (pl->stages[fold].restart != FP_RESTART_NEVER)
-		return 0;
 	for (size_t i = fold + 1; i < pl->n; i++) {
 		const struct fp_stage_spec *st = &pl->stages[i];
 		const char *prog = program_name(st);
 		enum fp_foldsnap_role role = fp_foldsnap_role_of(prog);
-		int reads = role == FP_FSNAP_READS && fp_foldsnap_reads_ids(prog);
+		int reads = role == FP_FSNAP_READS && (!f->by_id || fp_foldsnap_reads_ids(prog));
 
 		if (st->restart != FP_RESTART_NEVER || (!reads && role != FP_FSNAP_PASSES))
 			return 0;
@@ -138,9 +129,11 @@ static int ids_read_after(const struct fp_pipeline *pl, size_t fold)
 	return 0;	/* fp-fold is the last stage: its snapshots leave the pipeline */
 }
 
-int fp_negotiate_snapshot_ids(struct fp_pipeline *pl)
+/* Gives f's option to each fp-fold whose snapshots every later stage takes
+ * in form f; how many. */
+static int negotiate_snapshot_form(struct fp_pipeline *pl, const struct snapshot_form *f)
 {
-	const char *env = getenv("FLAMEPIPE_SNAPSHOT_IDS");
+	const char *env = getenv(f->env);
 	int n = 0;
 
 	if (env && strcmp(env, "0") == 0)
@@ -148,32 +141,34 @@ int fp_negotiate_snapshot_ids(struct fp_pipeline *pl)
 	for (size_t i = 0; i < pl->n; i++) {
 		struct fp_stage_spec *st = &pl->stages[i];
 
-		if (fp_foldsnap_role_of(program_name(st)) != FP_FSNAP_WRITES ||
-		    !has_arg(st, FP_FOLDSNAP_PASS_SAMPLES_OPTION) || !ids_read_after(pl, i))
+		if (fp_foldsnap_role_of(program_name(st)) != FP_FSNAP_WRITES)
 			continue;
-		if (!has_arg(st, FP_FOLDSNAP_IDS_OPTION))
-			insert_option(st, FP_FOLDSNAP_IDS_OPTION);
+		if (f->by_id && (!has_arg(st, FP_FOLDSNAP_PASS_SAMPLES_OPTION) ||
+				 st->restart != FP_RESTART_NEVER))
+			continue;
+		if (!form_read_after(pl, i, f))
+			continue;
+		if (!has_arg(st, f->option))
+			insert_option(st, f->option);
 		n++;
 	}
 	return n;
 }
 
+int fp_negotiate_snapshot_ids(struct fp_pipeline *pl)
+{
+	static const struct snapshot_form ids = {
+		"FLAMEPIPE_SNAPSHOT_IDS", FP_FOLDSNAP_IDS_OPTION, 1,
+	};
+
+	return negotiate_snapshot_form(pl, &ids);
+}
+
 int fp_negotiate_delta_snapshots(struct fp_pipeline *pl)
 {
-	const char *env = getenv("FLAMEPIPE_DELTA_SNAPSHOTS");
-	int n = 0;
+	static const struct snapshot_form deltas = {
+		"FLAMEPIPE_DELTA_SNAPSHOTS", FP_FOLDSNAP_DELTA_OPTION, 0,
+	};
 
-	if (env && strcmp(env, "0") == 0)
-		return 0;
-	for (size_t i = 0; i < pl->n; i++) {
-		struct fp_stage_spec *st = &pl->stages[i];
-
-		if (fp_foldsnap_role_of(program_name(st)) != FP_FSNAP_WRITES ||
-		    !deltas_read_after(pl, i))
-			continue;
-		if (!has_arg(st, FP_FOLDSNAP_DELTA_OPTION))
-			insert_option(st, FP_FOLDSNAP_DELTA_OPTION);
-		n++;
-	}
-	return n;
+	return negotiate_snapshot_form(pl, &deltas);
 }
