@@ -13,49 +13,18 @@
 #include "fp_error.h"
 #include "pd_kcache.h"
 #include "pd_symbols.h"
+#include "pd_textsyms.h"
 
 #define KERNEL_NOTES "/sys/kernel/notes"
 #define PROC_STAT "/proc/stat"
 #define BTIME_KEY "\nbtime "
 #define KCACHE_DIR "/[kernel.kallsyms]/"
 #define KCACHE_FILE "/kallsyms"
-#define NOTES_MAX (64u << 10)		/* /sys/kernel/notes: a few notes */
-#define STAT_MAX (1u << 20)		/* /proc/stat: a line per CPU and more */
 #define NOTE_ALIGN 4u
 #define NT_GNU_BUILD_ID 3u
 #define GNU_NOTE_NAME "GNU"
 #define BUILD_ID_HEX_MIN 41		/* 20 bytes as hex, and the NUL */
 #define MODULE_NAME_MAX 64		/* MODULE_NAME_LEN is 56 */
-
-/* Up to max bytes of a (small, often /proc or /sys) file, NUL-terminated;
- * NULL if it cannot be read. */
-static char *read_small(const char *path, size_t max, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	char *buf;
-	size_t n = 0;
-
-	if (fd < 0)
-		return NULL;
-	buf = fp_xmalloc(max + 1);
-	while (n < max) {
-		ssize_t r = read(fd, buf + n, max - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			free(buf);
-			close(fd);
-			return NULL;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
 
 static size_t align_note(size_t n)
 {
@@ -92,7 +61,8 @@ int pd_kcache_build_id(const unsigned char *notes, size_t len, char *hex, size_t
 static long long boot_time(void)
 {
 	size_t len;
-	char *text = read_small(PROC_STAT, STAT_MAX, &len);
+	int err;
+	char *text = pd_read_file(PROC_STAT, &len, &err);
 	long long t = -1;
 
 	if (text) {
@@ -108,7 +78,8 @@ int pd_kcache_find(char *buf, size_t cap)
 {
 	char id[BUILD_ID_HEX_MIN * 2];
 	size_t len;
-	unsigned char *notes = (unsigned char *)read_small(KERNEL_NOTES, NOTES_MAX, &len);
+	int err;
+	unsigned char *notes = (unsigned char *)pd_read_file(KERNEL_NOTES, &len, &err);
 	int found = notes && pd_kcache_build_id(notes, len, id, sizeof id);
 
 	free(notes);

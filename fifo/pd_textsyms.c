@@ -67,6 +67,19 @@ static char *read_all(int fd, size_t *len)
 	return buf;
 }
 
+char *pd_read_file(const char *path, size_t *len, int *err)
+{
+	int fd = pd_open_regular(path, err);	/* /proc and /sys files are regular */
+	char *text = fd >= 0 ? read_all(fd, len) : NULL;
+
+	if (fd >= 0) {
+		if (!text)
+			*err = errno;
+		close(fd);
+	}
+	return text;
+}
+
 /* Calls fn for each line of the text file at path (kallsyms, a perf map),
  * NUL-terminated without its LF; the file is read whole, in large reads
  * (not stdio: kallsyms is 120 k lines the kernel formats per read). An
@@ -75,18 +88,14 @@ static int each_line(struct pd_dso *d, const char *path,
 		     void (*fn)(struct pd_dso *, char *, size_t), int keep)
 {
 	int err;
-	int fd = pd_open_regular(path, &err);	/* /proc files are regular */
 	size_t len = 0;
-	char *text = fd >= 0 ? read_all(fd, &len) : NULL;
+	char *text = pd_read_file(path, &len, &err);
 
 	if (!text) {
 		d->missing = 1;
-		d->missing_why = fp_xstrdup(strerror(err ? err : errno));
-		if (fd >= 0)
-			close(fd);
+		d->missing_why = fp_xstrdup(strerror(err));
 		return -1;
 	}
-	close(fd);
 	for (char *p = text, *end = text + len; p < end;) {
 		char *eol = memchr(p, '\n', (size_t)(end - p));
 		if (!eol)
@@ -182,13 +191,10 @@ static int load_kallsyms_copy(struct pd_dso *d)
 		return 0;
 	if (each_line(d, path, kallsyms_copy_line, 1) == 0) {
 		int err;
-		int fd = pd_open_regular(PROC_MODULES, &err);
 		size_t len = 0;
-		char *mods = fd >= 0 ? read_all(fd, &len) : NULL;
-		int agree = (fd >= 0) == (mods != NULL) &&
-			    pd_kcache_modules_agree(d, mods, len);
-		if (fd >= 0)
-			close(fd);
+		char *mods = pd_read_file(PROC_MODULES, &len, &err);
+		/* no /proc/modules: a kernel without modules */
+		int agree = (mods || err == ENOENT) && pd_kcache_modules_agree(d, mods, len);
 		free(mods);
 		if (agree)
 			return 1;

@@ -1,8 +1,10 @@
 /* pd_textsyms.h: symbol tables read from text files (pd_textsyms.c), and
- * the one way pd_symbols.c and it open a file to read.
+ * the one way pd_symbols.c, pd_kcache.c and it open and read a file.
  */
 #ifndef PD_TEXTSYMS_H
 #define PD_TEXTSYMS_H
+
+#include <stddef.h>
 
 struct pd_dso;
 
@@ -16,5 +18,9 @@ void pd_load_jitmap(struct pd_dso *d);
  * which must neither block nor be read (/proc files are regular). The fd,
  * or -1 with *err the errno (EINVAL: not a regular file). */
 int pd_open_regular(const char *path, int *err);
+/* The whole of the regular file at path, NUL-terminated, in *len bytes
+ * (read until EOF: /proc files report size 0); NULL with *err the errno
+ * (ENOENT: no such file). */
+char *pd_read_file(const char *path, size_t *len, int *err);
 
 #endif
