@@ -68,7 +68,8 @@ struct pd_sym *pd_dso_push_sym(struct pd_dso *d, uint64_t start, uint64_t end, c
 	return s;
 }
 
-void pd_dso_reserve_syms(struct pd_dso *d, size_t more)
+/* Room for more symbols to be added without growing the table again. */
+static void reserve_syms(struct pd_dso *d, size_t more)
 {
 	if (more <= d->syms_cap - d->nsyms)
 		return;
@@ -207,7 +208,7 @@ static void synthesize_plt(struct pd_dso *d, Elf *elf)
 	if (!dscn || !gelf_getshdr(dscn, &dynsym) || !rdata || !sdata || !rel.sh_entsize)
 		return;
 	size_t n = rel.sh_size / rel.sh_entsize;
-	pd_dso_reserve_syms(d, n);
+	reserve_syms(d, n);
 	for (size_t i = 0; i < n; i++) {
 		GElf_Rela ra;
 		GElf_Rel r;
@@ -264,7 +265,7 @@ static int read_elf_symbols(struct pd_dso *d, Dwfl_Module *m, Elf *elf, GElf_Add
 	struct scn_cache c = { 0 };
 
 	if (n > 1)
-		pd_dso_reserve_syms(d, (size_t)n - 1);	/* one allocation, not doublings */
+		reserve_syms(d, (size_t)n - 1);	/* one allocation, not doublings */
 
 	for (int i = 1; i < n; i++) {
 		GElf_Sym sym;
@@ -316,7 +317,7 @@ static void read_dynsym(struct pd_dso *d, Elf *elf)
 		return;
 	size_t n = sh.sh_size / sh.sh_entsize;
 	if (n > 1)
-		pd_dso_reserve_syms(d, n - 1);
+		reserve_syms(d, n - 1);
 	for (size_t i = 1; i < n; i++) {
 		GElf_Sym sym;
 		if (!gelf_getsym(data, (int)i, &sym))

@@ -153,8 +153,6 @@ uint64_t pd_dso_vaddr(const struct pd_dso *d, uint64_t offset);
  * debug files found the standard way (build-id, .gnu_debuglink, under
  * /usr/lib/debug); NULL if libdwfl fails. End it with dwfl_end. */
 struct Dwfl *pd_dwfl_offline(void);
-/* Room for more symbols to be added without growing the table again. */
-void pd_dso_reserve_syms(struct pd_dso *d, size_t more);
 /* Adds a symbol (kernel BPF programs from KSYMBOL). */
 void pd_dso_add_sym(struct pd_dso *d, uint64_t start, uint64_t end, const char *name,
 		    size_t len);
