@@ -29,41 +29,6 @@ size_t fp_split_fields(const char *line, size_t len, struct fp_str *f, size_t ma
 	return n + 1;
 }
 
-int fp_parse_u64(const char *s, size_t n, uint64_t *out)
-{
-	uint64_t v = 0;
-
-	if (n == 0 || n > 20)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		unsigned d = (unsigned char)s[i] - '0';
-
-		if (d > 9)
-			return -1;
-		if (v > (UINT64_MAX - d) / 10)
-			return -1;
-		v = v * 10 + d;
-	}
-	*out = v;
-	return 0;
-}
-
-int fp_parse_i64(const char *s, size_t n, int64_t *out)
-{
-	uint64_t v;
-
-	if (n > 0 && s[0] == '-') {
-		if (fp_parse_u64(s + 1, n - 1, &v) < 0 || v > (uint64_t)INT64_MAX + 1)
-			return -1;
-		*out = (int64_t)(0 - v);
-		return 0;
-	}
-	if (fp_parse_u64(s, n, &v) < 0 || v > (uint64_t)INT64_MAX)
-		return -1;
-	*out = (int64_t)v;
-	return 0;
-}
-
 int fp_parse_seconds_ns(const char *s, size_t n, uint64_t *ns)
 {
 	const char *dot = memchr(s, '.', n);

@@ -321,6 +321,22 @@ static int scan_i64(struct num_scan *sc, int stop, int64_t *out)
 	return 0;
 }
 
+/* fp_parse_u64 and fp_parse_i64 (fp_record.h) are the scanner on a
+ * field alone: one decimal parser for every record. */
+int fp_parse_u64(const char *s, size_t n, uint64_t *out)
+{
+	struct num_scan sc = { s, s + n, 1 };
+
+	return scan_u64(&sc, NO_STOP, out);
+}
+
+int fp_parse_i64(const char *s, size_t n, int64_t *out)
+{
+	struct num_scan sc = { s, s + n, 1 };
+
+	return scan_i64(&sc, NO_STOP, out);
+}
+
 /* An R record is read field by field where it stands, as a P record is
  * (fp-render reads one per sample): no split first, then a parse of each
  * field. The rules are fp_split_fields' and fp_parse_u64/i64's. */
