@@ -12,7 +12,7 @@
  * chain with one gets plain records too. FLAMEPIPE_STACK_IDS=0 in the
  * environment turns the negotiation off (the bench compares both).
  *
- * Delta snapshots (fifo/fp_foldsnap.h): fp-fold writes them only when
+ * Delta snapshots (fold/fp_foldsnap.h): fp-fold writes them only when
  * asked, and the runner asks when every stage after it reads them
  * (fp-render, fp-serve) or passes them on untouched (fp-bucket, fp-range,
  * fp-record), the last stage reads them and keeps the stream to itself

@@ -81,7 +81,7 @@ int query_rows(const char *s, size_t n, unsigned *rows, const char **why);
 int query_seconds(const char *s, size_t n, uint64_t *ns, const char **why);
 /* A filter value for fp-range's `word` command (pid, tid, cpu, comm, event,
  * include, exclude), checked with fp-range's own parser; regexes compiled
- * with fp-range's bounds (fifo/fp_regex.h). 1, or 0 with the reason in why. */
+ * with fp-range's bounds (lib/fp_regex.h). 1, or 0 with the reason in why. */
 #define QUERY_WHY_MAX 320
 int query_filter_ok(const char *word, const char *s, size_t n, char *why, size_t whysize);
 /* The name an upload is stored under: basename, bytes outside

@@ -1,5 +1,5 @@
 /* u-foldsnap.c: fold snapshots as their readers keep them, full and
- * delta (fifo/fp_foldsnap.c). */
+ * delta (fold/fp_foldsnap.c). */
 #include "unit.h"
 
 #include <string.h>
