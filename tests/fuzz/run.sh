@@ -73,7 +73,7 @@ build() { # name -> 0 if build-fuzz/name is up to date or was built
 	out=$B/$1
 	newer=
 	for f in "$src" $srcs lib/*.h fifo/*.h recording/*.h fold/*.h perf/*/*.h runner/*.h web/*.h stages/*.c stages/*/*.c; do
-		[ -f "$f" ] && [ "$f" -nt "$out" ] && newer=1
+		[ -f "$f" ] && [ -n "$(find "$f" -newer "$out" 2>/dev/null)" ] && newer=1
 	done
 	[ -x "$out" ] && [ -z "$newer" ] && return 0
 	# shellcheck disable=SC2086
