@@ -81,6 +81,12 @@ test_expect_success 'the shared protocol folder includes no perf.data, render or
 	if test -s found; then cat found; false; fi
 '
 
+test_expect_success 'the shared folders name no stage of the chain (the runner owns the roles)' '
+	(cd "$TOP" && grep -rnE "\"fp-(bucket|range|fold|render|record|serve)\"" \
+		--include="*.[ch]" lib recording fifo fold perf) >found || true
+	if test -s found; then cat found; false; fi
+'
+
 test_expect_success 'every folder of the tree has its sentence in docs/ARCHITECTURE.md' '
 	for d in lib recording fifo fold perf/script perf/data render stages runner web tests examples; do
 		grep -q "^| \`$d/\` |" "$TOP/docs/ARCHITECTURE.md" || { echo "no row for $d/"; return 1; }
