@@ -207,12 +207,12 @@ $(BUILD)/tests/%: $(BUILD)/tests/helper/%.o $(LIBFP)
 # PROG=DOC=SECTION ("-": the whole doc). A program without an entry stops
 # `make man` (and `make install`).
 MAN_SRC := flamepipe=docs/flamepipe.md=- fp-read=docs/fp-read.md=- \
-	fp-bucket=docs/stages.md=fp-bucket fp-range=docs/stages.md=fp-range \
-	fp-fold=docs/stages.md=fp-fold fp-render=docs/fp-render.md=- \
-	fp-flamegraph=docs/fp-render.md=fp-flamegraph fp-serve=docs/web.md=- \
-	fp-bpftrace=docs/bpftrace.md=- fp-latency=docs/fp-latency.md=- \
-	fp-chrome=docs/fp-chrome.md=- fp-push=docs/push.md=- fp-record=docs/recording.md=- \
-	fp-ssh=docs/remote.md=- \
+	fp-bucket=docs/fp-bucket.md=- fp-range=docs/fp-range.md=- \
+	fp-fold=docs/fp-fold.md=- fp-render=docs/fp-render.md=- \
+	fp-flamegraph=docs/fp-flamegraph.md=- fp-serve=docs/fp-serve.md=- \
+	fp-bpftrace=docs/fp-bpftrace.md=- fp-latency=docs/fp-latency.md=- \
+	fp-chrome=docs/fp-chrome.md=- fp-push=docs/fp-push.md=- fp-record=docs/fp-record.md=- \
+	fp-ssh=docs/fp-ssh.md=- \
 	fp-perfdata=docs/fp-perfdata.md=-
 FP_VERSION := $(shell sed -n 's/^$(HASH)define FP_VERSION "\(.*\)"/\1/p' runner/commands.h)
 MAN_PROGS := $(notdir $(STAGES) $(RUNNER) $(WEB))
