@@ -157,7 +157,8 @@ struct push {
 	struct fp_strtab stacks;	/* folded stack -> count */
 	struct fp_pprof pprof;
 	struct fp_fold_buf folded;
-	uint64_t samples, first_ns, last_ns, clock_period;
+	uint64_t samples, first_ns, last_ns;
+	uint64_t clock_n, clock_ns;	/* samples of clock events, their periods */
 	struct fp_str other_event;	/* a non-clock event seen (for the rate) */
 	char other_event_buf[LABEL_MAX];
 	uint64_t truncated, truncated_seen;	/* samples whose stacks were cut */
@@ -382,6 +383,8 @@ static void profile_reset(struct push *ps)
 		pprof_start(ps);
 	}
 	ps->samples = 0;
+	ps->clock_n = ps->clock_ns = 0;
+	ps->other_event.n = 0;
 }
 
 /* Where UTF-8 text may be cut at or before n: not inside a character. */
@@ -400,8 +403,8 @@ static size_t frame_start(const char *st, size_t end)
 	return end;
 }
 
-/* A stack deeper than --max-depth frames or longer than a line may be
- * becomes its first frames (at most ROOT_FRAMES_KEPT), FP_PUSH_MARKER and
+/* A stack deeper than --max-depth frames (its comm root included) or
+ * longer than a line may be becomes its first frames (at most ROOT_FRAMES_KEPT), FP_PUSH_MARKER and
  * as many leaf frames as fit (the leaf's name itself cut if it alone does
  * not fit); s->stack and s->kinds then point into ps's buffers. The leaf
  * keeps its self time, the root its process; Pyroscope would instead end
@@ -412,17 +415,16 @@ static int trim_stack(struct push *ps, struct fp_sample *s)
 	size_t n = s->stack.n, nframes = n ? 1 : 0, mlen = strlen(FP_PUSH_MARKER);
 	size_t comm = s->comm.n < LINE_MAX_BYTES / 4 ? s->comm.n : LINE_MAX_BYTES / 4;
 	size_t budget = LINE_MAX_BYTES - LINE_SLACK - comm - 1, root_end = 0, root_n, pos = n;
-	size_t leaf_n = 0, max_leaf, room;
+	size_t leaf_n = 0, max_leaf, room, depth = ps->opt.max_depth - 1;	/* the comm root is one */
 	struct fp_fold_buf *b = &ps->trim_stack, *k = &ps->trim_kinds;
 	int kinds_ok;
 
 	for (const char *q = st; (q = memchr(q, ';', st + n - q)); q++)
 		nframes++;
-	if (nframes <= ps->opt.max_depth && n <= budget)
+	if (nframes <= depth && n <= budget)
 		return 0;
 	kinds_ok = s->kinds.n == nframes;
-	root_n = ROOT_FRAMES_KEPT < (ps->opt.max_depth - 1) / 2 ? ROOT_FRAMES_KEPT :
-		 (ps->opt.max_depth - 1) / 2;
+	root_n = ROOT_FRAMES_KEPT < (depth - 1) / 2 ? ROOT_FRAMES_KEPT : (depth - 1) / 2;
 	for (size_t i = 0; i < root_n; i++) {
 		const char *semi = memchr(st + root_end, ';', n - root_end);
 		size_t next = semi ? (size_t)(semi - st) + 1 : n + 1;
@@ -434,7 +436,7 @@ static int trim_stack(struct push *ps, struct fp_sample *s)
 		root_end = next;	/* the root frames and their ';' */
 	}
 	room = budget - root_end - mlen - 1;
-	max_leaf = ps->opt.max_depth - root_n - 1;
+	max_leaf = depth - root_n - 1;
 	while (leaf_n < max_leaf && pos > root_end) {
 		size_t start = frame_start(st, pos == n ? n : pos - 1);
 
@@ -468,6 +470,16 @@ static int trim_stack(struct push *ps, struct fp_sample *s)
 	return 1;
 }
 
+/* Events whose periods are nanoseconds: perf's clocks, and V8's samples
+ * (fp-chrome: a sample's period is the time since the one before). */
+static int timed_event(const struct fp_str *ev)
+{
+	static const char v8[] = "v8-sample";
+
+	return fp_export_clock_event(ev->p, ev->n) ||
+	       (ev->n == sizeof v8 - 1 && !memcmp(ev->p, v8, ev->n));
+}
+
 static void on_sample(struct push *ps, const char *line, size_t len)
 {
 	static const struct fp_fold_opts plain = FP_FOLD_OPTS_DEFAULT;
@@ -495,9 +507,11 @@ static void on_sample(struct push *ps, const char *line, size_t len)
 		ps->first_ns = s.time_ns;
 	if (s.time_ns > ps->last_ns || ps->samples == 1)
 		ps->last_ns = s.time_ns;
-	if (fp_export_clock_event(s.event.p, s.event.n)) {
-		if (!ps->clock_period && s.period > 1)
-			ps->clock_period = s.period;
+	if (timed_event(&s.event)) {
+		if (s.period > 1) {
+			ps->clock_n++;
+			ps->clock_ns += s.period;
+		}
 	} else if (!ps->other_event.n) {
 		size_t m = s.event.n < sizeof ps->other_event_buf - 1 ? s.event.n :
 			   sizeof ps->other_event_buf - 1;
@@ -516,8 +530,8 @@ static uint64_t sample_rate(const struct push *ps)
 {
 	if (ps->opt.sample_rate)
 		return ps->opt.sample_rate;
-	if (ps->clock_period && !ps->other_event.n)
-		return (FP_NSEC_PER_SEC + ps->clock_period / 2) / ps->clock_period;
+	if (ps->clock_n && !ps->other_event.n)	/* 1e9 / the mean period */
+		return (FP_NSEC_PER_SEC * ps->clock_n + ps->clock_ns / 2) / ps->clock_ns;
 	return 0;
 }
 

@@ -10,11 +10,12 @@
 //
 //   node ingest-receiver.mjs LOG [--port-file F] [--refuse N] [--status S]
 //        [--answers S,S,...] [--hang] [--save DIR] [--max-seconds S]
-//        [--require-token T] [--require-basic USER:PASS] [--multitenant]
+//        [--require-token-file F] [--require-basic-file F] [--multitenant]
 //
 // The rules:
 //  - POST /ingest or /pyroscope/ingest; anything else 404.
-//  - --require-token / --require-basic: the proxy deployments put in front
+//  - --require-token-file / --require-basic-file (TOKEN, USER:PASS): the
+//    proxy deployments put in front
 //    (Pyroscope has no authentication of its own): 401 without it;
 //    --multitenant: 401 "no org id" without X-Scope-OrgID (dskit).
 //  - name: labelset.Parse: APP up to the first '{' (spaces trimmed), APP
@@ -73,8 +74,10 @@ const save = opt('--save', null);
 const hang = args.includes('--hang');
 const portFile = opt('--port-file', null);
 const maxSeconds = Number(opt('--max-seconds', '120'));
-const requireToken = opt('--require-token', null);
-const requireBasic = opt('--require-basic', null);
+// the secrets from files, so that no argv holds them (the tests look)
+const secret = (o) => { const f = opt(o, null); return f === null ? null : fs.readFileSync(f, 'utf8').split('\n')[0]; };
+const requireToken = secret('--require-token-file');
+const requireBasic = secret('--require-basic-file');
 const multitenant = args.includes('--multitenant');
 let n = 0;
 
@@ -234,8 +237,9 @@ function ingestPprof(rec, body, app) {
   } catch (e) { throw new Refusal(422, `invalid gzip: ${e.message}`); }
   if (!raw.length) return [];
   if (raw.length > MAX_SIZE) throw new Refusal(422, `profile too big: ${raw.length} bytes, the limit is ${MAX_SIZE}`);
-  let p;
-  try { p = pprofLib().Profile.decode(raw); } catch (e) { throw new Refusal(422, `failed to parse pprof: ${e.message}`); }
+  let p, lib;
+  try { lib = pprofLib(); } catch (e) { throw new Refusal(501, `pprof-format is not installed (tools/install-deps.sh): ${e.message}`); }
+  try { p = lib.Profile.decode(raw); } catch (e) { throw new Refusal(422, `failed to parse pprof: ${e.message}`); }
   const S = p.stringTable.strings;
   const str = (i) => S[Number(i)] ?? '';
   const types = p.sampleType.map((t) => str(t.type));
