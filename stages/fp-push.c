@@ -29,8 +29,9 @@
  * default ingestion window (from more than --max-age s ago, or more than
  * 10 min ahead) is refused here, before sending, unless --restamp.
  * sampleRate: perf's sampling frequency: --sample-rate (perf's -F), else
- * 1e9 / the first clock event's period (cpu-clock, task-clock); another
- * event without --sample-rate is not sent (its CPU time is unknown).
+ * 1e9 / the mean period of clock events (cpu-clock, task-clock, V8's
+ * samples); another event without --sample-rate is not sent (its CPU time
+ * is unknown).
  * The server reads folded lines of at most 64 KiB and ends its parse,
  * silently, at a longer one; it keeps the 1000 root-most frames of a
  * deeper stack: a stack over either limit is cut here instead, its root
@@ -768,8 +769,8 @@ static void check_label(const char *kv)
 	    !name_chars_ok(eq + 1, "_.:/@+-"))
 		fp_die(FP_EXIT_USAGE, "--label: '%s': KEY is [A-Za-z_][A-Za-z0-9_.]*, VALUE "
 		       "[A-Za-z0-9_.:/@+-]+", kv);
-	if (!strcmp(key, "__name__"))
-		fp_die(FP_EXIT_USAGE, "--label: __name__ is the application name: use --app");
+	if (!strcmp(key, "__name__") || !strcmp(key, "service_name"))
+		fp_die(FP_EXIT_USAGE, "--label: %s is the service name: use --app", key);
 }
 
 static double parse_seconds(const char *opt, const char *arg, double max)

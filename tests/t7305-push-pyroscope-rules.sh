@@ -104,8 +104,11 @@ test_expect_success 'a non-clock event without a frequency is not sent: its CPU 
 test_expect_success 'flamepipe push sends the capture'"'"'s own -F (the perf script header), not samples per second' '
 	receiver log7 || return 1
 	cp "$DEMO" demo.perf.gz &&
-	flamepipe push "$URL" demo.perf.gz --app demo 2>err && stop_receiver &&
-	test "$(logq log7 "L[0].rate + \" \" + L[0].status")" = "49 200"
+	zcat "$DEMO" | sed "s/cpu-clock:ppp/cycles/; s/sample_freq } = 49,/sample_freq } = 97,/" >cycles.perf &&
+	grep -q "^# event : name = cycles, .* sample_freq } = 97, .* freq = 1" cycles.perf &&
+	flamepipe push "$URL" demo.perf.gz cycles.perf --app demo 2>err && stop_receiver && cat err &&
+	test "$(logq log7 "L.map((r) => r.rate + \" \" + r.status + \" \" + r.samples).join(\",\")")" = "49 200 $NS,97 200 $NS" &&
+	test "$(logq log7 "L[1].cpu_ns")" = $((NS * (1000000000 / 97)))
 '
 
 test_expect_success 'a 3-hour-old capture: refused before sending, the window named; --restamp sends it as of now' '
