@@ -111,6 +111,16 @@ test_expect_success 'flamepipe push sends the capture'"'"'s own -F (the perf scr
 	test "$(logq log7 "L[1].cpu_ns")" = $((NS * (1000000000 / 97)))
 '
 
+test_expect_success 'flamepipe push of a perf.data: -F from its attributes (page-faults, not a clock, at -F 73)' '
+	{ command -v perf >/dev/null 2>&1 &&
+	  perf record -q -e page-faults -F 73 -o pf.data -- sh -c "ls -R /usr/lib >/dev/null" 2>perf.err; } ||
+		{ echo "perf cannot record here: skipped"; cat perf.err; return 0; }
+	n=$(fp-perfdata -q pf.data | grep -c "^S	") && test "$n" -gt 0 &&
+	receiver log15 || return 1
+	flamepipe push "$URL" pf.data --app pd 2>err && stop_receiver && cat err &&
+	test "$(logq log15 "L[0].status + \" \" + L[0].rate + \" \" + L[0].samples")" = "200 73 $n"
+'
+
 test_expect_success 'a 3-hour-old capture: refused before sending, the window named; --restamp sends it as of now' '
 	receiver log8 || return 1
 	cp "$DEMO" old.perf.gz && touch -d "@$(( $(date +%s) - 3 * 3600 ))" old.perf.gz &&
@@ -148,6 +158,7 @@ test_expect_success 'bearer token and tenant: headers present, the token never i
 	fp-push "$URL" --interval 0.5 --auth-token-file token --tenant team-a >out 2>err &
 	pid=$! &&
 	wait_for "test -s log10" 100 &&
+	tr "\0" " " </proc/$pid/cmdline | grep -q -- "--auth-token-file token --tenant team-a" &&
 	! cat /proc/[0-9]*/cmdline 2>/dev/null | tr "\0" " " | grep -qFf token &&	# (not in grep'"'"'s argv either)
 	wait $pid && stop_receiver &&
 	test "$(logq log10 "L.filter((r) => r.status !== 200 || r.auth !== \"Bearer $SECRET\" || r.tenant !== \"team-a\").length")" = 0 &&
