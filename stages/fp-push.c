@@ -536,7 +536,7 @@ static uint64_t sample_rate(const struct push *ps)
 	return 0;
 }
 
-/* A closed profile that is not sent: counted as failed, told once. */
+/* A closed profile that is not sent: counted as failed, told in a W record. */
 static void refuse(struct push *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void refuse(struct push *ps, const char *fmt, ...)
 {
