@@ -225,8 +225,13 @@ static void source_vars(const struct live_opts *o, struct fp_vars *v)
 	fp_vars_set(v, "SSH_HOST", o->ssh_host ? o->ssh_host : "");
 	fp_vars_list(v, "SSH_ARGS");
 	fp_vars_list(v, "PUSH_ARGS");
-	if (o->push)
+	if (o->push) {
+		/* perf's -F: Pyroscope's sampleRate, whatever the event (a
+		 * --perf-arg -c would make it wrong: docs/fp-push.md) */
+		fp_vars_append(v, "PUSH_ARGS", "--sample-rate");
+		fp_vars_append(v, "PUSH_ARGS", o->hz);
 		fp_vars_append(v, "PUSH_ARGS", o->push);
+	}
 	if (o->source == SRC_BPFTRACE) {
 		char *bt = fp_find_data_file("bpftrace/profile.bt");
 		char cmd[TEXT_MAX] = "";
