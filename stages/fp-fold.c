@@ -248,6 +248,7 @@ static void pass_sample(struct fold_state *st, const struct fp_sample *s, uint32
 	const struct fp_ref r = {
 		.id = id, .time_ns = s->time_ns, .pid = s->pid, .tid = s->tid, .cpu = s->cpu,
 		.period = s->period, .count = count, .event = s->event, .comm = s->comm,
+		.cgroup = s->cgroup,
 	};
 
 	if (added)

@@ -116,7 +116,7 @@ static const char *folded_form(struct range *r, const struct fp_tailtab_tail *ta
 {
 	const struct fp_tailtab_text *t = tail_info(r, tail);
 	const char *text = tail_text(r, tail);
-	size_t stack_n = t->len - t->stack_off;
+	size_t stack_n = t->stack_len;
 	size_t need = t->comm_len + 1 + stack_n + 1;
 	char *f;
 
