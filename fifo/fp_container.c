@@ -201,6 +201,8 @@ size_t fp_container_name(const char *path, size_t n, char *out, size_t cap)
 		}
 		return o.n;
 	}
+	while (n > 1 && *path == '/')	/* the path below the root */
+		path++, n--;
 	put(&o, path, n);
 	return o.n;
 }

@@ -21,7 +21,7 @@
  *	/system.slice/nginx.service                       nginx.service
  *	/user.slice/user-1000.slice/session-3.scope       session-3.scope
  *	/                                                 /
- *	anything else                                     the path itself
+ *	/a/b (anything else)                              a/b
  *
  * (the pod UID as Kubernetes prints it: systemd's '_' back to '-').
  */

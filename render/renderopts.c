@@ -171,6 +171,7 @@ static const struct option own_options[] = {
 	{ "event", required_argument, NULL, OPT_FILTER },
 	{ "include", required_argument, NULL, OPT_FILTER },
 	{ "exclude", required_argument, NULL, OPT_FILTER },
+	{ "container", required_argument, NULL, OPT_FILTER },
 	{ "timeline-max", required_argument, NULL, OPT_TIMELINE_MAX },
 	{ "range-folded", required_argument, NULL, OPT_RANGE_FOLDED },
 	{ "timeline-samples", required_argument, NULL, OPT_TIMELINE_SAMPLES },

@@ -26,7 +26,7 @@ const char cmd_live_usage[] =
 	"live [-F HZ] [-a | -p PID] [-g | --call-graph MODE] [--duration S] [--rows N]\n"
 	"        [--source perf|perf-script|bpftrace] [--ssh [USER@]HOST [--ssh-arg A]...]\n"
 	"        [--push URL [--app NAME] [--label KEY=VALUE]... [--push-interval S]]\n"
-	"        [--http [ADDR:]PORT] [-o DIR] [--name NAME]\n"
+	"        [--http [ADDR:]PORT] [-o DIR] [--name NAME] [--container NAME|REGEX]\n"
 	"        [--interval MS] [--serve-dir DIR] [--keep-serving] [--no-term] [--perf-arg A]...\n"
 	"        [--max-size BYTES] [--keep DURATION]\n"
 	"        [--pipeline FILE] [-D NAME=VALUE]... [-A NAME=WORD]... [--dir-file F]\n"
@@ -56,6 +56,7 @@ enum {
 	OPT_DURATION = 256, OPT_SOURCE, OPT_HTTP, OPT_NAME, OPT_SERVE_DIR,
 	OPT_KEEP, OPT_NO_TERM, OPT_PERF_ARG, OPT_CALL_GRAPH, OPT_INTERVAL, OPT_MAX_SIZE,
 	OPT_KEEP_FOR, OPT_SSH, OPT_SSH_ARG, OPT_PUSH, OPT_APP, OPT_LABEL, OPT_PUSH_INTERVAL,
+	OPT_CONTAINER,
 };
 
 /* With --user, the leading stages that keep root: perf record and perf
@@ -86,6 +87,7 @@ static const struct option live_options[] = {
 	{ "app", required_argument, NULL, OPT_APP },
 	{ "label", required_argument, NULL, OPT_LABEL },
 	{ "push-interval", required_argument, NULL, OPT_PUSH_INTERVAL },
+	{ "container", required_argument, NULL, OPT_CONTAINER },
 };
 #define NLIVE_OPTIONS (sizeof live_options / sizeof *live_options)
 
@@ -154,6 +156,7 @@ static void live_option(struct live_opts *o, int c, const char *arg)
 		fp_cli_append(&o->cli, "SSH_ARGS", arg);
 		break;
 	case OPT_PUSH: o->push = arg; break;
+	case OPT_CONTAINER: o->container = arg; break;	/* fp-range checks the regex */
 	case OPT_APP:
 	case OPT_LABEL:
 	case OPT_PUSH_INTERVAL:

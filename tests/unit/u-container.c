@@ -35,13 +35,13 @@ static const struct {
 	{ "/system.slice/nginx.service", "nginx.service" },
 	{ "/user.slice/user-1000.slice/session-3.scope", "session-3.scope" },
 	{ "/", "/" },
-	{ "/fpcg-a", "/fpcg-a" },
-	{ "/a/b", "/a/b" },
-	{ "/system.slice", "/system.slice" },
+	{ "/fpcg-a", "fpcg-a" },
+	{ "/a/b", "a/b" },
+	{ "/system.slice", "system.slice" },
 	/* not ids: too short, or not hex, stay as they are */
 	{ "/system.slice/docker-abc.scope", "docker-abc.scope" },
-	{ "/docker/" "0123456789ABCDEF0123456789ABCDEF", "/docker/0123456789ABCDEF0123456789ABCDEF" },
-	{ "/kubepods/podnot-a-uid", "/kubepods/podnot-a-uid" },
+	{ "/docker/" "0123456789ABCDEF0123456789ABCDEF", "docker/0123456789ABCDEF0123456789ABCDEF" },
+	{ "/kubepods/podnot-a-uid", "kubepods/podnot-a-uid" },
 };
 
 static void each_runtime_path_has_its_readable_name(void **state)
@@ -98,7 +98,8 @@ static void the_filter_takes_a_name_a_path_or_a_whole_regex(void **state)
 	/* the regex matches the whole name: a prefix is not enough */
 	assert_false(passes("docker-0123", docker));
 	assert_false(passes("podman-.*", docker));
-	/* a name with regex characters matches itself */
+	/* a name with regex characters matches itself, as does its path */
+	assert_true(passes("a+b", "/a+b"));
 	assert_true(passes("/a+b", "/a+b"));
 	/* no cgroup: only a regex that matches the empty name */
 	assert_false(passes("docker-.*", ""));
