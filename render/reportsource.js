@@ -114,6 +114,8 @@ function query(d, p) {
 	if (q.all && q.evnames) refuse('allevents', 'allevents=1 and event exclude each other');
 	var pid = intList(p, 'pid'), tid = intList(p, 'tid'), cpu = intList(p, 'cpu');
 	var comm = nameList(p, 'comm'), inc = regex(p, 'include'), exc = regex(p, 'exclude');
+	// the report's timeline keeps no cgroups: said, never ignored
+	if (p.get('container')) refuse('container', 'this report keeps no cgroups: filter by container with flamepipe report --container, or in fp-serve');
 	q.from = seconds(p, 'start');
 	q.to = seconds(p, 'end');
 	q.counted = {};
