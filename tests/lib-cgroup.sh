@@ -7,11 +7,14 @@
 #	cg_make NAME          makes the group NAME at the hierarchy's root
 #	                      (removed when the script ends); its path as perf
 #	                      names it is then $(cg_path NAME): /NAME
-#	$CG_EXEC DIR CMD...   (a script) moves itself into the group at DIR,
-#	                      then execs CMD: every sample of CMD is in DIR
 #	cg_dir NAME           the group's directory
+#
+# A workload joins its group before it runs anything, in a script:
+#	( echo 0 >"$(cg_dir NAME)/cgroup.procs" && exec CMD ) &
+# (0 is the writer itself; the subshell is a fork of the script, not a
+# new shell, whose start-up perf could sample outside the group: every
+# sample of the workload's pid is then in the group).
 CG_ROOT=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
-CG_EXEC=$TRASH/cg-exec.sh
 CG_MADE=
 
 cg_need() {
@@ -21,7 +24,6 @@ cg_need() {
 	rmdir "$CG_ROOT/fpcg-probe-$$"
 	perf record -q --no-bpf-event --all-cgroups -o cg-probe.data -- true >cg.err 2>&1 ||
 		skip_all "$1" "perf record --all-cgroups fails here: $(head -n 1 cg.err)"
-	printf '%s\n' 'echo $$ >"$1/cgroup.procs" || exit 111' 'shift' 'exec "$@"' >"$CG_EXEC"
 }
 
 cg_dir() { echo "$CG_ROOT/$1"; }

@@ -10,16 +10,15 @@ pd_need_perf
 cg_need 'container views'
 
 # Two groups made here, a CPU-bound workload in each (400 and 250 ms of
-# CPU). perf samples every 2 ms of a task's own CPU time (-c, not -F: a
-# fixed period, so a workload's first sample comes after it has run 2 ms,
-# long after it joined its group): every sample of a workload's pid is in
-# its group, and the independent count of a group is perf script's count
-# of its pid.
+# CPU), each in its group before it runs (lib-cgroup.sh): every sample of
+# a workload's pid is in its group, and the independent count of a group
+# is perf script's count of its pid. A fixed period (-c 2 ms of a task's
+# own CPU time) rather than -F.
 A=fpcg-$$-a B=fpcg-$$-b
 cg_make $A && cg_make $B || exit 1
 cat >work.sh <<SH
-sh "$CG_EXEC" "$(cg_dir $A)" "$BUSY" 400 times.a &
-sh "$CG_EXEC" "$(cg_dir $B)" "$BUSY" 250 times.b &
+( echo 0 >"$(cg_dir $A)/cgroup.procs" && exec "$BUSY" 400 times.a ) &
+( echo 0 >"$(cg_dir $B)/cgroup.procs" && exec "$BUSY" 250 times.b ) &
 wait
 SH
 pd_record cg.data --all-cgroups -e cpu-clock -c 2000000 -g -- sh work.sh || exit 1
