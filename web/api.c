@@ -588,9 +588,16 @@ enum MHD_Result api_pprof(struct server *srv, struct MHD_Connection *c)
  * "samples"}...]}, heaviest first, from the folded tables rooted at
  * comm-pid, comm-tid and the container (fp-fold --pid, --tid,
  * --container-root) of the whole capture with the same event set and
- * filters as /heatmap/. */
+ * filters as /heatmap/; for a live capture, of its recording so far. */
 static int threads_answer(const struct job *job, struct request *q, struct fp_sink *s)
 {
+	if (q->t.live && q->t.fd < 0) {
+		snprintf(q->err, sizeof q->err, "threads: this live capture has no recording "
+			 "(fp-serve --recording FILE)");
+		return 409;
+	}
+	if (q->t.live)	/* from the recording, on the live heatmap's axis */
+		live_axis(job->srv, &q->sel);
 	q->sel.root = SEL_ROOT_PID;
 	const struct folded_text *fp = folded_get(job, q->t.fd, &q->t.st, &q->sel, &q->status,
 						  q->err, sizeof q->err);
@@ -626,7 +633,7 @@ static int threads_answer(const struct job *job, struct request *q, struct fp_si
 
 enum MHD_Result api_threads(struct server *srv, struct MHD_Connection *c)
 {
-	return answer_request(srv, c, "threads", threads_answer, CT_JSON, NULL);
+	return answer_request(srv, c, NULL, threads_answer, CT_JSON, NULL);
 }
 
 /* /flamechart/?filename=F[&start&end&filters]: the selection's samples in

@@ -16,6 +16,7 @@ import { $, clear, el, fmtCount, merge, pct, text } from './util.js';
 var PICKER_ROWS = 12;		// containers listed
 var STRIPS_MAX = 8;		// small multiples: heaviest containers drawn
 var NO_CGROUP = '(no cgroup)';	// the samples without one ("" from the server)
+var LIVE_RETRY_MS = 3000;	// live, no container seen yet: ask again this often
 
 var last = null;		// the /threads/ answer on screen
 var strips = [];		// [{name, total, ncols, start_sec, cols}] drawn
@@ -52,6 +53,8 @@ export function loadContainers() {
 		if (g !== gen.view || file !== st.file) return;
 		var named = (j.containers || []).filter(function (c) { return c.name !== ''; });
 		box.hidden = named.length === 0;
+		// a live capture may have no sample of a container yet: asked again
+		if (st.live && !named.length) setTimeout(function () { if (g === gen.view) loadContainers(); }, LIVE_RETRY_MS);
 		last = j;
 		drawPicker();
 		if (multiples) drawStrips();
@@ -123,6 +126,10 @@ export function setupContainers() {
 		else delete st.filters.container;
 		applyFilters();
 		drawPicker();
+	});
+	// opened: the list as it is now (a live capture's grows)
+	$('containers-box').addEventListener('toggle', function () {
+		if ($('containers-box').open && st.live) loadContainers();
 	});
 	$('cmultiples').addEventListener('click', function () {
 		multiples = !multiples;
