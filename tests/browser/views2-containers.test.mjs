@@ -1,62 +1,28 @@
-// views2-containers.test.mjs: the container picker and small multiples. A
-// capture made by the test as a flamepipe recording (fp-record) of S
-// records with cgroups (the 11th field, as fp-perfdata writes it from
-// perf record --all-cgroups): a docker container (two processes), a
-// Kubernetes pod's container, a systemd service, and samples without a
-// cgroup. The page lists the containers by their readable names with
+// views2-containers.test.mjs: the container picker and small multiples,
+// on fp-serve, of a capture with cgroups made by the test
+// (containers-lib.mjs: a docker container of two processes, a Kubernetes
+// pod's container, a systemd service, samples without a cgroup). The page lists the containers by their readable names with
 // their counts; checking one filters the heatmap and the flame graph to
 // exactly its samples (and the URL keeps it); checking two filters to
 // their sum; the small multiples draw one strip per container with
 // exactly its samples, on the heatmap's axis; a capture without cgroups
 // shows no container box. Screenshots: tests/artifacts/views2-containers-*.png.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BIN, step, check, eq, finish, deadline, onCleanup, startServe, launch, newPage, shot, shootOnFailure,
+import { step, check, eq, finish, deadline, onCleanup, startServe, launch, newPage, shot, shootOnFailure,
 	 waitCells } from './serve-lib.mjs';
+import { GROUPS, containerCapture } from './containers-lib.mjs';
 
 const TEST_DEADLINE_MS = 60000;
 const WAIT_MS = 15000;
 const FILE = 'containers.fp.gz';
 const PLAIN = 'plain.fp.gz';
-const SECONDS = 5;
-const HEX = '3f6c1a9e2b7d4c5e8f0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f6a';
-const UID = '1a2b3c4d_0000_4e5f_8a9b_00112233aabb';
-// [cgroup path, readable name (fp_container.h), pids, samples a second per pid]
-const GROUPS = [
-	[`/system.slice/docker-${HEX}.scope`, `docker-${HEX.slice(0, 12)}`, [700, 701], 9],
-	[`/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod${UID}.slice/cri-containerd-${HEX}.scope`,
-	 `pod-${UID.replace(/_/g, '-')}/${HEX.slice(0, 12)}`, [800], 7],
-	['/system.slice/nginx.service', 'nginx.service', [900], 4],
-	['', '', [1], 2],	// no cgroup (the 11th field absent)
-];
 
 deadline(TEST_DEADLINE_MS);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fp-views2-containers-'));
 if (!process.env.KEEP) onCleanup(() => fs.rmSync(dir, { recursive: true, force: true }));
-const want = new Map();
-const lines = ['%flamepipe\t1'];
-for (let s = 0; s < SECONDS; s++)
-	for (const [cg, name, pids, k] of GROUPS)
-		for (const pid of pids)
-			for (let i = 0; i < k; i++) {
-				const t = (1000 + s) * 1e9 + Math.floor((i + 0.5) / (k + 1) * 1e9) + pid;
-				lines.push(['S', t, pid, pid, 0, 1, 'cpu-clock', `app${pid}`, 'uu', `main;work_${pid}`]
-					   .concat(cg ? [cg] : []).join('\t'));
-				want.set(name, (want.get(name) || 0) + 1);
-			}
-lines.sort((a, b) => (a[0] === '%' ? -1 : b[0] === '%' ? 1 : Number(a.split('\t')[1]) - Number(b.split('\t')[1])));
-function record(file, text) {
-	const r = spawnSync(path.join(BIN, 'fp-record'), ['--output', path.join(dir, file)],
-			    { input: text, stdio: ['pipe', 'ignore', 'pipe'] });
-	if (r.status !== 0) throw new Error(`fp-record: ${r.stderr}`);
-}
-record(FILE, lines.join('\n') + '\n');
-// the same samples without their cgroups
-record(PLAIN, lines.map((l) => l.split('\t').slice(0, 10).join('\t')).join('\n') + '\n');
-const TOTAL = [...want.values()].reduce((a, b) => a + b, 0);
-const named = GROUPS.filter((g) => g[1] !== '').map((g) => g[1]);
+const { want, total: TOTAL, named } = containerCapture(dir, FILE, PLAIN);
 
 const browser = await launch();
 let srv;
