@@ -142,7 +142,7 @@ static int owner_is(const struct fp_timeline *tl, uint32_t id, const struct fp_r
 		cgroup = fp_strtab_str(&tl->labels, o->cgroup, &gn);
 	return cn == r->comm.n && en == r->event.n && gn == r->cgroup.n &&
 		!memcmp(comm, r->comm.p, cn) && !memcmp(event, r->event.p, en) &&
-		!memcmp(cgroup, r->cgroup.p, gn);
+		(gn == 0 || !memcmp(cgroup, r->cgroup.p, gn));
 }
 
 /* A new owner's cgroup path and container name into labels. */
