@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # tests/lib-cgroup.sh: cgroup v2 groups made by a test, a workload in
 # each, for the container tests (t1160, t7106). Source after test-lib.sh.
 #
