@@ -520,8 +520,17 @@ static void load_vdso(struct pd_dso *d)
 	}
 	if (fd >= 0)
 		rc = open_elf(d, "[vdso]", fd, &dw, &m);
-	if (rc < 0 && find_elf(d, 0, &dw, &m) < 0)
+	if (rc < 0 && find_elf(d, 0, &dw, &m) < 0) {
+		if (rc == -2 && !d->pending) {
+			char why[PATH_CAP + 256];
+			snprintf(why, sizeof why, "this process's vdso is another build than the "
+				 "recorded one, and %s/[vdso]/ has no copy of that (%s)",
+				 pd_buildid_dir(), d->missing_why);
+			free(d->missing_why);
+			d->missing_why = fp_xstrdup(why);
+		}
 		return;
+	}
 	int dynsym_read;
 	read_module(d, m, &dynsym_read);
 	dwfl_end(dw);
