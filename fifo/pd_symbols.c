@@ -457,6 +457,8 @@ static int debuginfo_arrived(struct pd_dso *d)
 	return s == PD_DI_FOUND;
 }
 
+static void forget_symbols(struct pd_dso *d);
+
 static void load_elf_from(struct pd_dso *d, size_t from, int retry)
 {
 	Dwfl *dw = NULL;
@@ -466,10 +468,21 @@ static void load_elf_from(struct pd_dso *d, size_t from, int retry)
 		return;
 	int dynsym_read;
 	Elf *elf = read_module(d, m, &dynsym_read);
+	if (!d->build_id_len) {
+		/* none recorded (pipe format): the file's own, which its debug
+		 * file is asked by */
+		const unsigned char *bits;
+		GElf_Addr vaddr;
+		int n = dwfl_module_build_id(m, &bits, &vaddr);
+		if (n > 0 && (size_t)n <= sizeof d->build_id) {
+			memcpy(d->build_id, bits, (size_t)n);
+			d->build_id_len = (size_t)n;
+		}
+	}
 	if (dynsym_read && retry && debuginfo_arrived(d)) {
 		/* pd_find_debuginfo gives libdwfl the debug file now */
 		dwfl_end(dw);
-		pd_dso_reset(d);
+		forget_symbols(d);
 		load_elf_from(d, from, 0);
 		return;
 	}
@@ -626,9 +639,10 @@ struct pd_dso *pd_dso_new(const char *name, size_t len, enum pd_dso_type type)
 	return d;
 }
 
-void pd_dso_reset(struct pd_dso *d)
+/* Forgets d's symbols and what was found of its file; its load state
+ * (loaded, ready) stays. */
+static void forget_symbols(struct pd_dso *d)
 {
-	join_loader(d);
 	for (size_t i = 0; i < d->narena; i++)
 		free(d->arena[i]);
 	pd_symfile_drop(d);
@@ -639,8 +653,15 @@ void pd_dso_reset(struct pd_dso *d)
 	d->segs = NULL;
 	d->missing_why = d->path = d->text = NULL;
 	d->narena = d->nsyms = d->syms_cap = d->nsegs = 0;
-	d->loaded = d->ready = d->missing = d->pending = 0;
+	d->missing = d->pending = 0;
 	d->unknown_frame = 0;
+}
+
+void pd_dso_reset(struct pd_dso *d)
+{
+	join_loader(d);
+	forget_symbols(d);
+	d->loaded = d->ready = 0;
 }
 
 void pd_dso_free(struct pd_dso *d)

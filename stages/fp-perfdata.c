@@ -2,13 +2,18 @@
  * same as `perf script | fp-read` would.
  *
  * Interface:
- *	fp-perfdata [--name NAME] [--kallsyms FILE] [--inline] [--live]
+ *	fp-perfdata [--name NAME] [--kallsyms FILE] [--symfs DIR]
+ *	            [--debuginfod-timeout SECONDS] [--no-debuginfod] [--inline] [--live]
  *	            [--live-buffer BYTES] [--stack-ids] [-q] [FILE]
  *
  * Input: a perf.data file (perf record -o FILE), or perf's pipe format
  * (perf record -o - ...) from FILE, a FIFO or stdin. The format is told by
  * the header, not by the kind of input. --kallsyms names the kernel's
- * symbol file (default /proc/kallsyms, as perf script). --inline adds the
+ * symbol file (default: the recorded kernel's, by build-id). Files are
+ * found by their recorded build-ids (fifo/pd_buildid.h): the recorded
+ * path (under --symfs DIR), perf's build-id cache, debuginfod servers
+ * (DEBUGINFOD_URLS; fifo/pd_debuginfod.h: worker threads, a time limit of
+ * --debuginfod-timeout seconds per look-up, default 10; --no-debuginfod). --inline adds the
  * inlined functions of user addresses as perf script --inline shows them
  * (fifo/pd_inline.h; without it: perf script --no-inline). --live (flamepipe
  * live): perf must never be blocked by a slow chain, so while more than
@@ -23,7 +28,8 @@
  *	unresolved=.. lost_events=.. lost_records=.. unknown_records=..
  *	bad_records=.. dsos=.. missing_dsos=.. threads=.. rounds=..
  *	late_events=.. forced_flushes=.. dropped_samples=.. corrupt_callchains=..
- *	unwound=.. unwind_incomplete=.. truncated=0|1 bytes=..
+ *	unwound=.. unwind_incomplete=.. truncated=0|1 bytes=.. kallsyms_copy=0|1
+ *	debuginfod_asked=.. debuginfod_found=.. debuginfod_timed_out=..
  * --call-graph dwarf user stacks are unwound with libdwfl (fifo/pd_unwind.h).
  * With --stack-ids (the runner asks for it when every stage reading the
  * samples reads the stack-id stream, fifo/PROTOCOL.md): each distinct tail
@@ -732,9 +738,10 @@ static void opt_symfs(void *ctx, const char *opt, const char *arg)
 {
 	struct stat st;
 
-	if (stat(arg, &st) < 0 || !S_ISDIR(st.st_mode))
-		fp_die(FP_EXIT_USAGE, "--symfs %s: %s", arg,
-		       errno && !S_ISDIR(st.st_mode) ? strerror(errno) : "not a directory");
+	if (stat(arg, &st) < 0)
+		fp_die(FP_EXIT_USAGE, "--symfs %s: %s", arg, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		fp_die(FP_EXIT_USAGE, "--symfs %s: not a directory", arg);
 	pd_buildid_set_symfs(arg);
 }
 

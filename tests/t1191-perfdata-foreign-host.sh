@@ -39,6 +39,11 @@ s_records() { # s args...
 	fp-perfdata "$@" >"$_s.out" 2>"$_s.err" && grep "^S" "$_s.out" >"$_s"
 }
 
+# The build-id of an ELF file (its GNU build-id note).
+pd_build_id_of() { # file
+	readelf -n "$1" | awk "/Build ID:/ { print \$3; exit }"
+}
+
 # Seconds since the epoch, with fractions.
 now() { date +%s.%N; }
 
@@ -164,6 +169,43 @@ test_expect_success 'a stripped binary gets its symbols from the debug file debu
 	DEBUGINFOD_URLS=$DI_URL DEBUGINFOD_CACHE_PATH=$PWD/dicache2 s_records di2.s app2.data &&
 	test_cmp ref2.s di2.s &&
 	test -s "dicache2/$id2/debuginfo"
+'
+
+# --live reads perf's pipe format from a pipe: app3, stripped, whose
+# debug file only the server has. A small buffer (-m 4: 16 KiB) makes
+# perf write a round every 8 KiB or so, as a live capture does.
+test_expect_success 'setup: --live input of a stripped binary' '
+	app_program app3.c && pd_build app3.c -fno-omit-frame-pointer &&
+	mkdir srv3 && cp app3 srv3/app3.debug && strip app3 &&
+	perf record -q $PD_RECORD_OPTS -m 4 -g -F 999 -o - -- ./app3 >pipe.data 2>pipe.err &&
+	pd_build_id_of app3 >app3.id && test -s app3.id
+'
+
+test_expect_success '--live: a look-up the server never answers holds no sample back' '
+	di_start srv3 && test_when_finished di_stop &&
+	wait_for "di_serves $(cat app3.id) debuginfo" 300 &&
+	kill -STOP $DI_PID &&
+	start=$(now) &&
+	cat pipe.data | DEBUGINFOD_URLS=$DI_URL DEBUGINFOD_CACHE_PATH=$PWD/live-silent \
+		fp-perfdata --live --debuginfod-timeout 60 >silent-live.out 2>silent-live.err &&
+	end=$(now) &&
+	echo "$start $end" | awk "{ d = \$2 - \$1; print d; exit !(d < 10) }" &&
+	grep -q "\[app3\]" silent-live.out && ! grep -q spin_user silent-live.out &&
+	grep -q "debuginfod_asked=1" silent-live.out
+'
+
+test_expect_success '--live: frames are named from the answer on' '
+	di_start srv3 && test_when_finished di_stop &&
+	wait_for "di_serves $(cat app3.id) debuginfo" 300 &&
+	half=$(( $(wc -c <pipe.data) / 2 )) &&
+	{ head -c $half pipe.data &&
+	  wait_for "test -s live/$(cat app3.id)/debuginfo" 300 &&
+	  tail -c +$((half + 1)) pipe.data; } |
+	DEBUGINFOD_URLS=$DI_URL DEBUGINFOD_CACHE_PATH=$PWD/live fp-perfdata --live >live.out &&
+	grep "^S" live.out | grep "app3" >live.s &&
+	head -n 1 live.s | grep -q "\[app3\]" &&
+	tail -n 20 live.s >late.s && ! grep -q "\[app3\]" late.s && grep -q ";main;" late.s &&
+	grep -q "debuginfod_found=1" live.out
 '
 
 test_done
