@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,15 +53,22 @@ int pd_buildid_wait(void)
 	return wait_answers;
 }
 
-const char *pd_buildid_dir(void)
+static char buildid_dir[PATH_CAP];
+static pthread_once_t buildid_dir_once = PTHREAD_ONCE_INIT;
+
+static void set_buildid_dir(void)
 {
-	static char dir[PATH_CAP];
 	const char *env = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
 
-	if (!dir[0])
-		snprintf(dir, sizeof dir, "%s%s", env && *env ? env : home ? home : "/root",
-			 env && *env ? "" : "/.debug");
-	return dir;
+	snprintf(buildid_dir, sizeof buildid_dir, "%s%s", env && *env ? env : home ? home : "/root",
+		 env && *env ? "" : "/.debug");
+}
+
+const char *pd_buildid_dir(void)
+{
+	/* the kernel's thread and the sample reader may ask first at once */
+	pthread_once(&buildid_dir_once, set_buildid_dir);
+	return buildid_dir;
 }
 
 void pd_buildid_hex(const unsigned char *id, size_t n, char *hex)

@@ -34,7 +34,9 @@ static struct {
 	pthread_mutex_t lock;
 	pthread_cond_t answered, queued, idle;
 	int on, stopping, unresponsive;
-	int busy;		/* look-ups under way in a worker */
+	int alive;		/* workers not returned yet */
+	pthread_t workers[WORKERS];
+	int nworkers;
 	double limit;
 	struct request **reqs;
 	size_t nreqs, cap;
@@ -159,7 +161,6 @@ static void *worker_main(void *arg)
 				       : why_of(ETIME));
 			continue;
 		}
-		di.busy++;
 		pthread_mutex_unlock(&di.lock);
 		/* r stays: requests are never freed while workers run */
 		char *path = NULL;
@@ -175,8 +176,6 @@ static void *worker_main(void *arg)
 		if (fd >= 0)
 			close(fd);
 		pthread_mutex_lock(&di.lock);
-		if (!--di.busy)
-			pthread_cond_broadcast(&di.idle);
 		if (late && r->state == PD_DI_PENDING)
 			di.st.timed_out++;
 		if (silent)
@@ -195,6 +194,10 @@ static void *worker_main(void *arg)
 	pthread_mutex_unlock(&di.lock);
 	if (c)
 		debuginfod_end(c);
+	pthread_mutex_lock(&di.lock);
+	if (!--di.alive)
+		pthread_cond_broadcast(&di.idle);
+	pthread_mutex_unlock(&di.lock);
 	return NULL;
 }
 
@@ -206,13 +209,14 @@ int pd_debuginfod_start(double limit_s)
 	if (di.on || !urls || !urls[strspn(urls, " ")])
 		return di.on;
 	di.limit = limit_s;
-	for (int i = 0; i < WORKERS; i++) {
-		pthread_t t;
-		if (pthread_create(&t, NULL, worker_main, NULL) == 0) {
-			pthread_detach(t);
+	pthread_mutex_lock(&di.lock);
+	for (int i = 0; i < WORKERS; i++)
+		if (pthread_create(&di.workers[di.nworkers], NULL, worker_main, NULL) == 0) {
+			di.nworkers++;
+			di.alive++;
 			started++;
 		}
-	}
+	pthread_mutex_unlock(&di.lock);
 	di.on = started > 0;
 	return di.on;
 }
@@ -335,7 +339,13 @@ void pd_debuginfod_stop(double wait_s)
 	pthread_mutex_lock(&di.lock);
 	di.stopping = 1;
 	pthread_cond_broadcast(&di.queued);
-	while (di.busy && pthread_cond_timedwait(&di.idle, &di.lock, &until) == 0)
+	while (di.alive && pthread_cond_timedwait(&di.idle, &di.lock, &until) == 0)
 		;
+	int all = !di.alive;
 	pthread_mutex_unlock(&di.lock);
+	/* all returned: joined, so their thread-exit cleanups (OpenSSL's
+	 * per-thread state) have run; else they are left to the exit */
+	for (int i = 0; all && i < di.nworkers; i++)
+		pthread_join(di.workers[i], NULL);
+	di.nworkers = all ? 0 : di.nworkers;
 }

@@ -57,8 +57,8 @@ struct pd_di_stats { unsigned long asked, found, failed, timed_out; };
 void pd_debuginfod_stats(struct pd_di_stats *st);
 /* Cancels what is under way and waits at most wait_s seconds for the
  * workers to leave their look-ups (libdebuginfod then removes its partial
- * files from its cache; it notices a cancel about once a second). The
- * workers are not joined: the process is ending. */
+ * files from its cache; it notices a cancel about once a second) and end;
+ * joins them if they all did, else leaves them to the process's exit. */
 void pd_debuginfod_stop(double wait_s);
 
 #endif
