@@ -55,10 +55,19 @@ test_expect_success 'setup: a capture of a program since deleted, its cache entr
 	grep -q "spin_user" ref.s && grep -q "in_vdso" ref.s &&
 	awk -F "\t" "\$9 ~ /k/" ref.s | grep -q "clear_user\|read" &&
 	pd_build_id app.data "$PWD/app" >app.id && test -s app.id &&
+	cp -a bid bid-full &&
 	rm app && pd_forget_cache bid "$(cat app.id)" &&
 	s_records gone.s app.data &&
 	grep "cannot read $PWD/app (No such file or directory)" gone.s.err &&
 	! grep -q spin_user gone.s && grep -q "\[app\]" gone.s
+'
+
+test_expect_success 'perf'"'"'s build-id cache names the deleted binary: PERF_BUILDID_DIR, else ~/.debug' '
+	PERF_BUILDID_DIR=$PWD/bid-full s_records cache.s app.data &&
+	test_cmp ref.s cache.s &&
+	mkdir home && cp -a bid-full home/.debug &&
+	(unset PERF_BUILDID_DIR && HOME=$PWD/home s_records home.s app.data) &&
+	test_cmp ref.s home.s
 '
 
 test_expect_success 'a debuginfod server on 127.0.0.1 names the frames of the deleted binary' '
