@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # tests/lib-debuginfod.sh: captures "from another host" and a real
 # debuginfod server, for fp-perfdata's build-id tests (t1191). Debian's
 # debuginfod listens on every address of its network namespace, so the
