@@ -79,6 +79,14 @@ test_expect_success 'a debuginfod server on 127.0.0.1 names the frames of the de
 	test -s "dicache/$(cat app.id)/executable"
 '
 
+test_expect_success '--no-debuginfod asks no server, DEBUGINFOD_URLS set or not' '
+	di_start srv && test_when_finished di_stop &&
+	wait_for "di_serves $(cat app.id) executable" 300 &&
+	DEBUGINFOD_URLS=$DI_URL DEBUGINFOD_CACHE_PATH=$PWD/nodi s_records nodi.s --no-debuginfod app.data &&
+	test_cmp gone.s nodi.s &&
+	grep -q "	debuginfod_asked=0	" nodi.s.out && ! test -e nodi
+'
+
 test_expect_success 'a server that refuses the connection: frames without symbols, a warning' '
 	start=$(now) &&
 	DEBUGINFOD_URLS=http://127.0.0.1:1 DEBUGINFOD_CACHE_PATH=$PWD/refused s_records refused.s app.data &&

@@ -294,8 +294,11 @@ int pd_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 	char path[PATH_CAP];
 	int n = dwfl_module_build_id(mod, &bits, &vaddr), fd;
 
-	if (!pd_debuginfod_on()) {
-		/* libdwfl's own search, whose debuginfod client has no server */
+	const char *urls = getenv("DEBUGINFOD_URLS");
+	if (!urls || !urls[strspn(urls, " ")]) {
+		/* libdwfl's own search, whose debuginfod client has no server
+		 * to ask (with one, it would ask here, on the sample path, even
+		 * under --no-debuginfod) */
 		fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
 						  debuglink_file, debuglink_crc,
 						  debuginfo_file_name);
