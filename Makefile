@@ -101,6 +101,7 @@ probe: | $(DEPS_FIRST)
 	$(call require,libcurl,curl/curl.h,libcurl4-openssl-dev)
 	$(call require,libpcre2-8,pcre2.h,libpcre2-dev)
 	$(call require,libdw,elfutils/libdw.h,libdw-dev)
+	$(call require,libdebuginfod,elfutils/debuginfod.h,libdebuginfod-dev)
 	$(call require,libelf,libelf.h,libelf-dev)
 	$(call require,libiberty,libiberty/libiberty.h,libiberty-dev)
 	$(if $(shell command -v protoc-c),,$(error protoc-c not found: apt-get install protobuf-c-compiler, or run make deps))
@@ -158,7 +159,7 @@ $(BIN)/fp-render: LDLIBS += -lpthread
 $(BIN)/fp-chrome: LDLIBS += -ljansson
 $(BIN)/fp-push: LDLIBS += -lcurl -lpthread
 # fp-perfdata alone reads ELF files and demangles: elfutils, libiberty.
-PERFDATA_LIBS := -ldw -lelf -liberty
+PERFDATA_LIBS := -ldw -lelf -liberty -ldebuginfod -lpthread
 $(BIN)/fp-perfdata: LDLIBS += $(PERFDATA_LIBS)
 $(BUILD)/tests/u-pdsymtab: LDLIBS += $(PERFDATA_LIBS)
 $(BUILD)/tests/u-kcache: LDLIBS += $(PERFDATA_LIBS)
