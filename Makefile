@@ -25,7 +25,7 @@ BIN     ?= bin
 WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
            -Wno-missing-field-initializers -Werror=implicit-function-declaration \
            -Werror=int-conversion -Werror=incompatible-pointer-types
-INCLUDES = -Ififo -Irender -I$(BUILD)/gen
+INCLUDES = -Ififo -Irender -Iui -I$(BUILD)/gen
 DEPFLAGS = -MMD -MP
 LDLIBS  ?= -lev -lz -lm -lprotobuf-c -lpcre2-8
 ifeq ($(SAN),1)
@@ -136,8 +136,8 @@ $(BIN)/%: $(BUILD)/stages/%.o $(LIBFP)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # stages with a library of their own
-# fp-render embeds the web page's files (render/views.h)
-$(BIN)/fp-render: $(BUILD)/web/ui_files.o
+# fp-render embeds the page's files (ui/, render/views.h)
+$(BIN)/fp-render: $(BUILD)/ui/ui_files.o
 $(BIN)/fp-render: LDLIBS += -lpthread
 $(BIN)/fp-chrome: LDLIBS += -ljansson
 $(BIN)/fp-push: LDLIBS += -lcurl -lpthread
@@ -153,20 +153,21 @@ $(BIN)/flamepipe: $(call obj,$(RUNNER_SRCS)) $(LIBFP)
 	@mkdir -p $(BIN)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# The web page (web/ui/*) is embedded into fp-serve by web/embed.sh.
-UI_FILES := $(shell find web/ui -type f ! -name '.*' 2>/dev/null | LC_ALL=C sort)
+# The page (ui/*), one for fp-serve and fp-render's report, is embedded
+# into both by ui/embed.sh.
+UI_FILES := $(shell find ui -type f ! -name '.*' ! -name '*.sh' ! -name '*.h' 2>/dev/null | LC_ALL=C sort)
 # the list itself, rewritten only when it changes: a removed file re-embeds
-UI_LIST  := $(BUILD)/web/ui_files.list
-$(shell mkdir -p $(BUILD)/web && { echo '$(UI_FILES)' | cmp -s - $(UI_LIST) || echo '$(UI_FILES)' >$(UI_LIST); })
+UI_LIST  := $(BUILD)/ui/ui_files.list
+$(shell mkdir -p $(BUILD)/ui && { echo '$(UI_FILES)' | cmp -s - $(UI_LIST) || echo '$(UI_FILES)' >$(UI_LIST); })
 
-$(BUILD)/web/ui_files.c: web/embed.sh $(UI_FILES) $(UI_LIST)
+$(BUILD)/ui/ui_files.c: ui/embed.sh $(UI_FILES) $(UI_LIST)
 	@mkdir -p $(dir $@)
-	sh web/embed.sh $(UI_FILES) >$@.tmp && mv $@.tmp $@
+	sh ui/embed.sh $(UI_FILES) >$@.tmp && mv $@.tmp $@
 
-$(BUILD)/web/ui_files.o: $(BUILD)/web/ui_files.c web/ui_files.h
-	$(CC) $(WARN) -Iweb $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+$(BUILD)/ui/ui_files.o: $(BUILD)/ui/ui_files.c ui/ui_files.h
+	$(CC) $(WARN) -Iui $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(BIN)/fp-serve: $(call obj,$(WEB_SRCS)) $(BUILD)/web/ui_files.o $(LIBFP)
+$(BIN)/fp-serve: $(call obj,$(WEB_SRCS)) $(BUILD)/ui/ui_files.o $(LIBFP)
 	@mkdir -p $(BIN)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lmicrohttpd
 
