@@ -462,20 +462,21 @@ static int timeline_for_page(struct render *r, struct fp_sink *tj, char *note, s
 }
 
 /* Without the timeline, the whole capture's folded stacks as one JSON
- * string for the page's flame graph (views.h), within the same size
- * limit; 0 (nothing in fj) if they do not fit. */
+ * string for the page's flame graph (views.h), within the timeline's size
+ * limit (FOLDED_PAGE_MAX_MB with --timeline-max 0, which drops only the
+ * timeline); 0 (nothing in fj) if they do not fit. */
+#define FOLDED_PAGE_MAX_MB 32
 static int folded_for_page(struct render *r, struct fp_sink *fj)
 {
 	struct fp_sink text;
+	uint64_t max_mb = r->opt.timeline_max_mb ? r->opt.timeline_max_mb : FOLDED_PAGE_MAX_MB;
 
-	if (!r->opt.timeline_max_mb)
-		return 0;
 	fp_sink_init_mem(&text);
 	fp_folded_write(&text, r->table);
 	fp_sink_init_mem(fj);
 	fp_json_string(fj, text.buf ? text.buf : "", text.len);
 	fp_sink_free(&text);
-	if (fj->len > (uint64_t)r->opt.timeline_max_mb * BYTES_PER_MB) {
+	if (fj->len > max_mb * BYTES_PER_MB) {
 		fp_sink_free(fj);
 		return 0;
 	}

@@ -490,7 +490,7 @@ export function start() {
 	var d = tl ? prepare(tl) : prepareWhole(JSON.parse(document.getElementById('fp_heatmap').textContent),
 					       document.getElementById('fp_folded'));
 	setSource(function (url) { return answer(d, name, url); });
-	window.flamepipeReport = { data: d, answer: function (url) { return answer(d, name, url); } };
+	window.flamepipeReport = { data: d, name: name, answer: function (url) { return answer(d, name, url); } };
 	// the heatmap's rows are the report's (its cells are bucketed once;
 	// the answers carry them, the address names one of the page's choices)
 	var h = { file: name };

@@ -18,7 +18,7 @@ deadline(TEST_DEADLINE_MS);
 const dir = report('examples/' + FILE);
 const browser = await launch();
 const page = await openReport(browser, dir);
-const name = await page.title();
+const name = await page.evaluate(() => window.flamepipeReport.name);
 let srv;
 await step('fp-serve --dir examples starts', async () => { srv = await startServe(['--dir', 'examples']); });
 
