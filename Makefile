@@ -46,7 +46,7 @@ HELPER_SRCS := $(wildcard tests/helper/*.c)
 
 # The renderers embed their scripts: render/NAME.js -> $(BUILD)/gen/NAME_js.inc
 JS_SRCS  := $(wildcard render/*.js)
-JS_INCS  := $(patsubst render/%.js,$(BUILD)/gen/%_js.inc,$(JS_SRCS))
+JS_INCS  := $(patsubst render/%.js,$(BUILD)/gen/%_js.inc,$(JS_SRCS)) $(BUILD)/gen/heatscale_js.inc
 
 # ---- the package probe ----------------------------------------------------
 # Each library: its pkg-config name, a header (for libraries without a .pc
@@ -123,6 +123,12 @@ $(call obj,$(RENDER_SRCS) $(STAGE_SRCS) $(WEB_SRCS)): | $(PROTO_H)
 $(BUILD)/gen/%_js.inc: render/%.js render/js2c.sh
 	@mkdir -p $(dir $@)
 	sh render/js2c.sh $< $*_js >$@.tmp && mv $@.tmp $@
+
+# heatmap.svg's Enhanced scale is the page's (ui/heatscale.js, a module:
+# its `export`s dropped for the SVG's plain script)
+$(BUILD)/gen/heatscale_js.inc: ui/heatscale.js render/js2c.sh
+	@mkdir -p $(dir $@)
+	sed 's/^export //' $< >$@.js && sh render/js2c.sh $@.js heatscale_js >$@.tmp && mv $@.tmp $@ && rm -f $@.js
 
 # the embedded scripts exist before any renderer compiles
 $(call obj,$(RENDER_SRCS)): | $(JS_INCS)

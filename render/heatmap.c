@@ -9,6 +9,7 @@
 #include "escape.h"
 #include "fp_error.h"
 #include "heatmap_js.inc"
+#include "heatscale_js.inc"
 
 #define MARGIN_LEFT 56		/* room for the ms axis labels */
 #define MARGIN_TOP 52		/* title and hover status */
@@ -636,6 +637,7 @@ static void write_svg(struct fp_sink *s, const struct fp_heatmap *hm,
 		       g.x0, g.y0 + g.grid_h + 48);
 	fp_sink_str(s, "<script type=\"text/ecmascript\"><![CDATA[\n");
 	write_cfg(s, hm, &v, o, &g, max);
+	fp_sink_write(s, heatscale_js, sizeof heatscale_js - 1);
 	fp_sink_write(s, heatmap_js, sizeof heatmap_js - 1);
 	fp_sink_str(s, "]]></script>\n</svg>\n");
 	view_free(&v);
