@@ -546,7 +546,6 @@ static void write_cfg(struct fp_sink *s, const struct fp_heatmap *hm, const stru
 	fp_sink_printf(s, "var hm_cfg = { rows: %u, cols: %zu, cw: %u, ch: %u, x0: %u, y0: %u, max: ",
 		       hm->rows, ax->n, g->cw, g->ch, g->x0, g->y0);
 	fp_sink_u64(s, max ? max : 1);
-	fp_sink_str(s, ", range_url: null");	/* heatmap.js's: no page loads a range */
 	double last = (double)ax->n * hm->rows;
 	if (o->have_range && last > 0) {
 		double from = o->range_from < 0 ? 0 : axis_cell(hm, ax, o->range_from, 0);

@@ -114,19 +114,6 @@ function select_range(a, b) {
 	// Kept in the URL, so a reload or a shared link shows the same range.
 	if (window.history && history.replaceState)
 		history.replaceState(null, "", "#range=" + a + "," + b);
-	var hint = document.getElementById("range_hint");
-	if (hint)
-		set_text(hint, "For the flame graph of this range: flamepipe report CAPTURE -o DIR --from " +
-			from + " --to " + to + " (or flamepipe serve).");
-	// index.html with the samples' timeline draws the range (rangeflame.js).
-	document.dispatchEvent(new CustomEvent("fp-range",
-		{ detail: { a: a, b: b, from: from, to: to } }));
-	var frame = document.getElementById("flameframe");
-	if (frame && cfg.range_url) {
-		frame.setAttribute("src", cfg.range_url.replace("{from}", from).replace("{to}", to));
-		set_text(document.getElementById("flame_caption"),
-			"Flame graph of [" + from + ", " + to + ") s");
-	}
 }
 
 svg.addEventListener("mousemove", function (evt) {
@@ -153,25 +140,10 @@ svg.addEventListener("click", function (evt) {
 		select_range(a, b);
 	}
 }, false);
-// The link comes after this script in the page: listen on the document.
-document.addEventListener("click", function (evt) {
-	var whole = evt.target && evt.target.id === "whole" ? evt.target : null;
-	var frame = document.getElementById("flameframe");
-	if (!whole || !frame) return;
-	evt.preventDefault();
-	frame.setAttribute("src", whole.getAttribute("href"));
-	set_text(document.getElementById("flame_caption"), "Flame graph of the whole profile");
-	while (snake.firstChild) snake.removeChild(snake.firstChild);
-	set_text(selected, " ");
-	start = null;
-	if (window.history && history.replaceState)
-		history.replaceState(null, "", window.location.pathname + window.location.search);
-	document.dispatchEvent(new CustomEvent("fp-whole"));
-}, false);
 if (cfg.sel_from !== null)
 	draw_snake(cfg.sel_from, cfg.sel_to);
-// A #range=A,B from an earlier selection: selected again once the page is
-// complete (the range flame graph's script comes after this one).
+// A #range=A,B from an earlier selection: selected again once the picture
+// is complete.
 var m = /[#&]range=(\d+),(\d+)/.exec(window.location.hash || "");
 if (m && +m[1] <= +m[2] && +m[2] < cfg.cols * cfg.rows)
 	window.addEventListener("load", function () { select_range(+m[1], +m[2]); }, false);
