@@ -30,6 +30,12 @@ test_expect_success 'no C file writes an HTML page of its own (but fp-serve'"'"'
 	grep -q "The web page is not built into this fp-serve" "$TOP/web/ui.c"
 '
 
+test_expect_success 'render/ includes nothing from web/; the page comes from ui/' '
+	! grep -n "include.*web/" "$TOP"/render/*.c "$TOP"/render/*.h &&
+	grep -q "^#include \"ui_files.h\"" "$TOP/render/views.c" &&
+	test -f "$TOP/ui/ui_files.h" && test -f "$TOP/ui/embed.sh"
+'
+
 test_expect_success 'the report embeds every ui/ module byte for byte, and app.css' '
 	flamepipe report -q "$TOP/examples/multiproc.perf.gz" -o rep &&
 	page_ok rep/index.html &&
