@@ -25,7 +25,11 @@ BIN     ?= bin
 WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
            -Wno-missing-field-initializers -Werror=implicit-function-declaration \
            -Werror=int-conversion -Werror=incompatible-pointer-types
-INCLUDES = -Ififo -Irender -Iui -I$(BUILD)/gen
+# The shared folders, lowest first (docs/ARCHITECTURE.md; tests/t0201 checks
+# that each includes only the folders below it). ui/ is the page (its
+# embedding's header for render/ and web/).
+SHARED_DIRS := lib recording fifo fold perf/script perf/data ui render
+INCLUDES = $(addprefix -I,$(SHARED_DIRS)) -I$(BUILD)/gen
 DEPFLAGS = -MMD -MP
 LDLIBS  ?= -lev -lz -lm -lprotobuf-c -lpcre2-8
 ifeq ($(SAN),1)
@@ -33,12 +37,16 @@ CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 LDFLAGS += -fsanitize=address,undefined
 endif
 
-# Shared code: fifo/ (I/O, protocol, FIFOs), render/ (SVG/HTML/JSON output).
-FIFO_SRCS   := $(wildcard fifo/*.c)
+# Shared code, one concern a folder (SHARED_DIRS); render/ is kept apart
+# because it embeds generated scripts.
+SHARED_SRCS := $(foreach d,$(filter-out render,$(SHARED_DIRS)),$(wildcard $(d)/*.c))
 RENDER_SRCS := $(wildcard render/*.c)
-# One program per file in stages/; the runner and the web server are built
-# from all .c files in their directories.
+# One program per file in stages/, or per folder stages/NAME/ (NAME.c and
+# the modules only that stage uses); the runner and the web server are
+# built from all .c files in their directories.
 STAGE_SRCS  := $(wildcard stages/*.c)
+STAGE_DIRS  := $(patsubst %/,%,$(dir $(wildcard stages/*/*.c)))
+STAGE_DIRS  := $(sort $(STAGE_DIRS))
 RUNNER_SRCS := $(wildcard runner/*.c)
 WEB_SRCS    := $(wildcard web/*.c)
 UNIT_SRCS   := $(wildcard tests/unit/u-*.c)
@@ -67,7 +75,7 @@ DEPS_FIRST := $(filter deps,$(MAKECMDGOALS))
 # fp-serve needs libmicrohttpd; without it `make` builds the rest.
 HAVE_MHD := $(call have_now,libmicrohttpd,microhttpd.h)
 
-STAGES   := $(patsubst stages/%.c,$(BIN)/%,$(STAGE_SRCS))
+STAGES   := $(patsubst stages/%.c,$(BIN)/%,$(STAGE_SRCS)) $(patsubst stages/%,$(BIN)/%,$(STAGE_DIRS))
 RUNNER   := $(if $(RUNNER_SRCS),$(BIN)/flamepipe)
 WEB      := $(if $(and $(WEB_SRCS),$(HAVE_MHD)),$(BIN)/fp-serve)
 UNITS    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
@@ -118,7 +126,7 @@ $(BUILD)/gen/profile.pb-c.o: $(PROTO_C) $(PROTO_H)
 	$(CC) -std=c11 $(INCLUDES) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 # whatever includes the generated header waits for it
-$(call obj,$(RENDER_SRCS) $(STAGE_SRCS) $(WEB_SRCS)): | $(PROTO_H)
+$(call obj,$(RENDER_SRCS) $(STAGE_SRCS) $(wildcard stages/*/*.c) $(WEB_SRCS)): | $(PROTO_H)
 
 $(BUILD)/gen/%_js.inc: render/%.js render/js2c.sh
 	@mkdir -p $(dir $@)
@@ -133,13 +141,21 @@ $(BUILD)/gen/heatscale_js.inc: ui/heatscale.js render/js2c.sh
 # the embedded scripts exist before any renderer compiles
 $(call obj,$(RENDER_SRCS)): | $(JS_INCS)
 
-$(LIBFP): $(call obj,$(FIFO_SRCS) $(RENDER_SRCS)) $(BUILD)/gen/profile.pb-c.o
+$(LIBFP): $(call obj,$(SHARED_SRCS) $(RENDER_SRCS)) $(BUILD)/gen/profile.pb-c.o
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
 $(BIN)/%: $(BUILD)/stages/%.o $(LIBFP)
 	@mkdir -p $(BIN)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# a stage with private modules: every .c file of its folder
+define stage_dir
+$(BIN)/$(notdir $(1)): $(call obj,$(wildcard $(1)/*.c)) $(LIBFP)
+	@mkdir -p $(BIN)
+	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS)
+endef
+$(foreach d,$(STAGE_DIRS),$(eval $(call stage_dir,$(d))))
 
 # stages with a library of their own
 # fp-render embeds the page's files (ui/, render/views.h)
@@ -152,7 +168,7 @@ PERFDATA_LIBS := -ldw -lelf -liberty
 $(BIN)/fp-perfdata: LDLIBS += $(PERFDATA_LIBS)
 $(BUILD)/tests/u-pdsymtab: LDLIBS += $(PERFDATA_LIBS)
 $(BUILD)/tests/u-kcache: LDLIBS += $(PERFDATA_LIBS)
-# fp-record compresses its recording's members with libdeflate (fifo/fp_recenc.c).
+# fp-record compresses its recording's members with libdeflate (recording/fp_recenc.c).
 $(BIN)/fp-record: LDLIBS += -ldeflate
 
 $(BIN)/flamepipe: $(call obj,$(RUNNER_SRCS)) $(LIBFP)
@@ -183,6 +199,13 @@ $(BUILD)/tests/u-%: $(BUILD)/tests/unit/u-%.o $(LIBFP)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 $(BUILD)/tests/u-recording: LDLIBS += -ldeflate
 $(BUILD)/tests/u-atomic: LDLIBS += -lpthread
+# unit tests of a stage's private modules
+$(BUILD)/tests/unit/u-tailtab.o: INCLUDES += -Istages/fp-range
+$(BUILD)/tests/unit/u-pairing.o: INCLUDES += -Istages/fp-latency
+$(BUILD)/tests/u-tailtab: $(BUILD)/tests/unit/u-tailtab.o $(call obj,stages/fp-range/fp_tailtab.c) $(LIBFP)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+$(BUILD)/tests/u-pairing: $(BUILD)/tests/unit/u-pairing.o $(call obj,stages/fp-latency/fp_pairing.c) $(LIBFP)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
 $(BUILD)/tests/%: $(BUILD)/tests/helper/%.o $(LIBFP)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -192,12 +215,12 @@ $(BUILD)/tests/%: $(BUILD)/tests/helper/%.o $(LIBFP)
 # PROG=DOC=SECTION ("-": the whole doc). A program without an entry stops
 # `make man` (and `make install`).
 MAN_SRC := flamepipe=docs/flamepipe.md=- fp-read=docs/fp-read.md=- \
-	fp-bucket=docs/stages.md=fp-bucket fp-range=docs/stages.md=fp-range \
-	fp-fold=docs/stages.md=fp-fold fp-render=docs/fp-render.md=- \
-	fp-flamegraph=docs/fp-render.md=fp-flamegraph fp-serve=docs/web.md=- \
-	fp-bpftrace=docs/bpftrace.md=- fp-latency=docs/fp-latency.md=- \
-	fp-chrome=docs/fp-chrome.md=- fp-push=docs/push.md=- fp-record=docs/recording.md=- \
-	fp-ssh=docs/remote.md=- \
+	fp-bucket=docs/fp-bucket.md=- fp-range=docs/fp-range.md=- \
+	fp-fold=docs/fp-fold.md=- fp-render=docs/fp-render.md=- \
+	fp-flamegraph=docs/fp-flamegraph.md=- fp-serve=docs/fp-serve.md=- \
+	fp-bpftrace=docs/fp-bpftrace.md=- fp-latency=docs/fp-latency.md=- \
+	fp-chrome=docs/fp-chrome.md=- fp-push=docs/fp-push.md=- fp-record=docs/fp-record.md=- \
+	fp-ssh=docs/fp-ssh.md=- \
 	fp-perfdata=docs/fp-perfdata.md=-
 FP_VERSION := $(shell sed -n 's/^$(HASH)define FP_VERSION "\(.*\)"/\1/p' runner/commands.h)
 MAN_PROGS := $(notdir $(STAGES) $(RUNNER) $(WEB))

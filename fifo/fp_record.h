@@ -23,6 +23,7 @@
 #ifndef FP_RECORD_H
 #define FP_RECORD_H
 
+#include "fp_num.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -203,6 +204,15 @@ int fp_sample_head_parse(const char *line, size_t len, struct fp_sample *s, size
 /* What is wrong with a line fp_sample_parse refused (for the W record). */
 const char *fp_sample_problem(const char *line, size_t len);
 void fp_write_sample(struct fp_wr w, const struct fp_sample *s);
+/* An S record's head written backwards in front of its stack, for a
+ * writer that builds the stack first (the perf script parser): the tag,
+ * time, pid, tid, cpu, period, event, comm and kinds fields, each followed
+ * by its TAB, end at r[h]; returns where the record now starts. The caller
+ * leaves FP_SAMPLE_HEAD_MAX(en, cn, kn) bytes before h. */
+#define FP_SAMPLE_HEAD_MAX(en, cn, kn) (2 + 5 * 21 + (en) + 1 + (cn) + 1 + (kn) + 1)
+size_t fp_write_sample_head_back(char *r, size_t h, uint64_t time, int64_t pid, int64_t tid,
+				 int64_t cpu, uint64_t period, const char *event, size_t en,
+				 const char *comm, size_t cn, const char *kinds, size_t kn);
 
 /* ---- G geometry, H cell --------------------------------------------------- */
 
@@ -411,9 +421,8 @@ void fp_write_info_text(struct fp_wr w, const char *stage, const struct fp_stat 
  * rest). Returns the number of fields. */
 size_t fp_split_fields(const char *line, size_t len, struct fp_str *f, size_t max);
 
-/* Strict decimal parsing of a whole field; 0 on success, -1 otherwise. */
-int fp_parse_u64(const char *s, size_t n, uint64_t *out);
-int fp_parse_i64(const char *s, size_t n, int64_t *out);
+/* Strict decimal parsing of a whole field: fp_parse_u64 and fp_parse_i64
+ * (lib/fp_num.h, included above). */
 
 /* Parses "SECONDS[.FRACTION]" (up to 9 fraction digits) into ns; used for
  * perf timestamps and range bounds. 0 on success, -1 otherwise. */

@@ -383,3 +383,35 @@ void fp_write_control(struct fp_wr w, const char *verb, const char *const *args,
 		put_tab_str(w, args[i], strlen(args[i]));
 	put_lf(w);
 }
+
+static size_t put_back(char *r, size_t h, const char *s, size_t n)
+{
+	h -= n;
+	memcpy(r + h, s, n);
+	return h;
+}
+
+size_t fp_write_sample_head_back(char *r, size_t h, uint64_t time, int64_t pid, int64_t tid,
+				 int64_t cpu, uint64_t period, const char *event, size_t en,
+				 const char *comm, size_t cn, const char *kinds, size_t kn)
+{
+	r[--h] = '\t';
+	h = put_back(r, h, kinds, kn);
+	r[--h] = '\t';
+	h = put_back(r, h, comm, cn);
+	r[--h] = '\t';
+	h = put_back(r, h, event, en);
+	r[--h] = '\t';
+	h = (size_t)(fp_fmt_u64(r + h, period) - r);
+	r[--h] = '\t';
+	h = (size_t)(fp_fmt_i64(r + h, cpu) - r);
+	r[--h] = '\t';
+	h = (size_t)(fp_fmt_i64(r + h, tid) - r);
+	r[--h] = '\t';
+	h = (size_t)(fp_fmt_i64(r + h, pid) - r);
+	r[--h] = '\t';
+	h = (size_t)(fp_fmt_u64(r + h, time) - r);
+	r[--h] = '\t';
+	r[--h] = FP_TAG_SAMPLE;
+	return h;
+}

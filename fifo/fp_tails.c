@@ -5,7 +5,6 @@
 
 #include "fp_error.h"
 #include "fp_tails.h"
-#include "fp_words.h"
 
 #define TAILS_MIN 1024
 
@@ -103,22 +102,6 @@ const char *fp_tails_problem(int err)
 	default:
 		return "ok";
 	}
-}
-
-/* ---- negotiation ---------------------------------------------------------- */
-
-static const struct fp_word roles[] = {
-	{ "fp-read", FP_TAILS_SOURCE },
-	{ "fp-perfdata", FP_TAILS_SOURCE },
-	{ "fp-bucket", FP_TAILS_PASSES },
-	{ "fp-range", FP_TAILS_PASSES },
-	{ "fp-record", FP_TAILS_PASSES },	/* records them as S records */
-	{ "fp-fold", FP_TAILS_CONSUMES },
-};
-
-enum fp_tails_role fp_tails_role_of(const char *program)
-{
-	return fp_word_value(roles, FP_WORDS(roles), program, strlen(program), FP_TAILS_NO);
 }
 
 /* ---- writers -------------------------------------------------------------- */

@@ -71,17 +71,6 @@ int fp_tails_sample_line(const struct fp_tails *t, const char *line, size_t len,
  * stream. */
 #define FP_TAILS_SOURCE_OPTION "--stack-ids"
 
-enum fp_tails_role {
-	FP_TAILS_NO,		/* reads S only: wants plain samples */
-	FP_TAILS_SOURCE,	/* writes K and P when given FP_TAILS_SOURCE_OPTION */
-	FP_TAILS_PASSES,	/* reads K and P and passes samples on */
-	FP_TAILS_CONSUMES,	/* reads K and P; nothing after it sees samples */
-};
-
-/* What a program (its file name, without directories) does with the
- * stack-id stream: flamepipe's own stages declare it here, once. */
-enum fp_tails_role fp_tails_role_of(const char *program);
-
 /* ---- writers -------------------------------------------------------------- */
 
 /* A deferring writer holds this many S records back (see fp_tailw_defer). */

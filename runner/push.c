@@ -1,5 +1,5 @@
 /* push.c: `flamepipe push URL PROFILE...`: finished captures to a
- * Pyroscope-style /ingest endpoint (docs/push.md).
+ * Pyroscope-style /ingest endpoint (docs/fp-push.md).
  *
  * For each PROFILE: its source stage (fp-read, or fp-chrome for a Chrome
  * profile: fifo/fp_sniff.h) piped into `fp-push URL --once --until MTIME`

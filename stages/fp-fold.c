@@ -19,7 +19,7 @@
  * flush on), and every --interval ms while the table changed, once the input
  * has been seen idle (a live stream; a batch run writes only the final one).
  * With --delta-snapshots (the runner gives it when every reader downstream
- * reads them: fifo/fp_foldsnap.h) a timed or flush snapshot after the first
+ * reads them: fold/fp_foldsnap.h) a timed or flush snapshot after the first
  * full one carries only the stacks whose count changed since the last
  * snapshot, with their new counts (C begin fold-delta ... C end fold-delta
  * STACKS TOTAL); the first snapshot after a C reset, and the final one at
@@ -95,7 +95,7 @@ struct fold_options {
 	int snapshot_ids;		/* --snapshot-ids: E records, not F */
 };
 
-/* ---- the stack table: fifo/fp_strtab.h, a count per folded stack ------- */
+/* ---- the stack table: lib/fp_strtab.h, a count per folded stack ------- */
 
 static int id_cmp(const void *a, const void *b, void *t)
 {
@@ -132,7 +132,7 @@ static void sorted_update(struct sorted_ids *so, struct fp_strtab *t)
 	uint32_t *add = so->tmp;	/* the new ids, sorted, then merged */
 	for (size_t i = 0; i < k; i++)
 		add[i] = (uint32_t)(so->n + i);
-	fp_strtab_sort_ids(t, add, k);	/* fifo/fp_strsort.h: shared prefixes compared once */
+	fp_strtab_sort_ids(t, add, k);	/* lib/fp_strsort.h: shared prefixes compared once */
 	/* merge from the back: ids[0..n) and add[0..k) into ids[0..n+k) */
 	size_t i = so->n, j = k, out = total;
 	while (j > 0) {

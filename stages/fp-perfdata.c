@@ -10,7 +10,7 @@
  * the header, not by the kind of input. --kallsyms names the kernel's
  * symbol file (default /proc/kallsyms, as perf script). --inline adds the
  * inlined functions of user addresses as perf script --inline shows them
- * (fifo/pd_inline.h; without it: perf script --no-inline). --live (flamepipe
+ * (perf/data/pd_inline.h; without it: perf script --no-inline). --live (flamepipe
  * live): perf must never be blocked by a slow chain, so while more than
  * --live-buffer bytes (default 1 MiB) wait for the next stage whole samples
  * are dropped and counted (W, `I STAGE dropped=N`, stderr, at most once a
@@ -24,7 +24,7 @@
  *	bad_records=.. dsos=.. missing_dsos=.. threads=.. rounds=..
  *	late_events=.. forced_flushes=.. dropped_samples=.. corrupt_callchains=..
  *	unwound=.. unwind_incomplete=.. truncated=0|1 bytes=..
- * --call-graph dwarf user stacks are unwound with libdwfl (fifo/pd_unwind.h).
+ * --call-graph dwarf user stacks are unwound with libdwfl (perf/data/pd_unwind.h).
  * With --stack-ids (the runner asks for it when every stage reading the
  * samples reads the stack-id stream, fifo/PROTOCOL.md): each distinct tail
  * (event, comm, kinds, stack) once as a K record, each sample as a P record

@@ -10,7 +10,7 @@
  * stdout unchanged and in order; the network never holds it back: requests
  * are made by a sender thread from a bounded queue.
  *
- * The HTTP API (docs/push.md): Pyroscope's /ingest, as Grafana Pyroscope
+ * The HTTP API (docs/fp-push.md): Pyroscope's /ingest, as Grafana Pyroscope
  * documents it and its /ingest handler reads it:
  *	POST URL/ingest?name=APP{k=v,...}&from=UNIX_S&until=UNIX_S
  *	     &sampleRate=HZ&spyName=flamepipe&units=samples&aggregationType=sum

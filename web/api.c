@@ -1,4 +1,4 @@
-/* api.c: fp-serve's JSON/SVG routes (docs/web.md lists them).
+/* api.c: fp-serve's JSON/SVG routes (docs/fp-serve.md lists them).
  *
  * Every handler validates its parameters first (query.c, safepath.c) and
  * answers 4xx with {"error":...} on the first bad one; only then are
@@ -298,7 +298,7 @@ enum MHD_Result api_heatmap(struct server *srv, struct MHD_Connection *c, int sv
 		return http_error(c, 400, "rows: %s", why);
 	/* filters (start/end are ignored: a heatmap is always the whole
 	 * capture); a running live capture's heatmap is never filtered: once
-	 * it ended, a filtered one comes from its recording (docs/web.md) */
+	 * it ended, a filtered one comes from its recording (docs/fp-serve.md) */
 	struct selection sel = { 0 };
 	int st = get_filters(c, &sel, err, sizeof err);
 	if (st)

@@ -229,7 +229,7 @@ static const struct folded_text *cache_text(const char *key, struct fp_sink *tex
 	return &e->ft;
 }
 
-/* A range of a recording (fifo/fp_recording.h) is read through its time
+/* A range of a recording (recording/fp_recording.h) is read through its time
  * index: fp-read --time gets the range in absolute perf time (on the
  * axis of floor(earliest sample), which is fp-bucket's, or the caller's)
  * and reads only those seconds; fp-range then only filters. Returns 1

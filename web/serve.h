@@ -1,6 +1,6 @@
 /* serve.h: the parts of fp-serve, the flamepipe web UI server.
  *
- * Threading model (see docs/web.md "Implementation"): libmicrohttpd runs
+ * Threading model (see docs/fp-serve.md "Implementation"): libmicrohttpd runs
  * one thread per connection (MHD_USE_THREAD_PER_CONNECTION), so a request
  * that waits for a stage pipeline or an SSE stream blocks only its own
  * thread. The main thread runs a libev loop that reads the live protocol
@@ -81,7 +81,7 @@ int query_rows(const char *s, size_t n, unsigned *rows, const char **why);
 int query_seconds(const char *s, size_t n, uint64_t *ns, const char **why);
 /* A filter value for fp-range's `word` command (pid, tid, cpu, comm, event,
  * include, exclude), checked with fp-range's own parser; regexes compiled
- * with fp-range's bounds (fifo/fp_regex.h). 1, or 0 with the reason in why. */
+ * with fp-range's bounds (lib/fp_regex.h). 1, or 0 with the reason in why. */
 #define QUERY_WHY_MAX 320
 int query_filter_ok(const char *word, const char *s, size_t n, char *why, size_t whysize);
 /* The name an upload is stored under: basename, bytes outside
@@ -128,7 +128,7 @@ struct heatmap {
 	char *events;
 	size_t events_len;
 	/* a live recording (fp-read's I read recording=1): what retention
-	 * dropped from it (docs/recording.md) */
+	 * dropped from it (docs/fp-record.md) */
 	int recording;
 	uint64_t retention_dropped, kept_from_ns, capture_from_ns;
 };
@@ -207,7 +207,7 @@ const struct folded_text *pprof_get(const struct job *job, int fd, const struct 
 
 /* /heatmap/'s JSON (heatmeta.c): render's fp_heatmap_json_keys of h->hm,
  * then fp-serve's keys (rows_per_second, start_sec, samples, counted,
- * idle, warnings, filtered, all_events, events, recording; docs/web.md)
+ * idle, warnings, filtered, all_events, events, recording; docs/fp-serve.md)
  * and the closing brace, no newline. */
 void heatmap_json(struct fp_sink *s, const struct heatmap *h);
 /* Frees h's cells and event list. */

@@ -1,6 +1,6 @@
 // ingest-receiver.mjs: a stand-in for a Pyroscope server's /ingest endpoint
 // on 127.0.0.1, for the push tests (tests/t7301). It checks every request
-// against the contract docs/push.md documents and logs one JSON line per
+// against the contract docs/fp-push.md documents and logs one JSON line per
 // request; it is NOT Pyroscope, only its HTTP contract.
 //
 //   node ingest-receiver.mjs LOG [--port-file F] [--refuse N] [--status S]

@@ -1,4 +1,4 @@
-/* u-tailtab.c: fp-range's tail table (fifo/fp_tailtab.h): the own ids of
+/* u-tailtab.c: fp-range's tail table (stages/fp-range/fp_tailtab.h): the own ids of
  * an upstream stack-id stream, and P and K records written from the
  * lines as they came that are byte for byte what the record writers
  * (fp_write_tail_ref, fp_write_tail_def) write for the own ids. */

@@ -4,7 +4,7 @@
  *
  * Frames are resolved once per (dso, address): an fp_map lookup for a hot
  * address. Frame names and kinds follow fp-read's rules for perf script
- * text (fifo/fp_perfparse.h): the symbol as perf prints it, without the
+ * text (perf/script/fp_perfparse.h): the symbol as perf prints it, without the
  * offset; "[<dso basename>]" when the dso is known but not the symbol;
  * "[unknown]" when no map covers the address. The kind comes from the dso
  * name perf prints, through fp_perf_dso_kind. So memory follows mappings,

@@ -75,6 +75,7 @@ struct range {
 	struct fp_name_set comm, event;
 	struct regex_filter include, exclude;
 	uint32_t gen;		/* bumped when a tail filter changes */
+	int announced;		/* the starting selection was written */
 	int tail_filters_on;
 	char *folded;		/* scratch "comm;stack" for the regexes */
 	struct regex_filter *over_limit;	/* its match hit FP_REGEX_* bounds */
@@ -394,6 +395,13 @@ static void write_selection(struct range *r)
 
 static void replay(struct range *r);
 
+/* 1 if a range or a filter is in force. */
+static int selection_given(const struct range *r)
+{
+	return r->has_from || r->has_to || r->pid.on || r->tid.on || r->cpu.on || r->comm.on ||
+	       r->event.on || r->include.on || r->exclude.on;
+}
+
 /* After a verdict that hit the regex bounds: a filter given as an option
  * ends the stage (W record, exit FP_EXIT_USAGE: the filter cannot be
  * answered); one set through the control FIFO is dropped (W record) and
@@ -571,6 +579,20 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 
 	enum fp_rec tag = fp_record_tag(line, &len);
 
+	if (!r->announced) {
+		/* The selection it was started with, once, after the header:
+		 * the stages after it (fp-render's captions) learn it from the
+		 * stream, as they learn every later change. */
+		r->announced = 1;
+		if (tag == FP_REC_HEADER) {
+			fp_header_require(line, len, p->in_name, p->lineno);
+			fp_write_line(fp_out_wr(&p->out), line, len);
+		}
+		if (selection_given(r))
+			write_selection(r);
+		if (tag == FP_REC_HEADER)
+			return;
+	}
 	if (fp_sample_records(&sample_handlers, r, tag, line, len))
 		return;
 	switch (tag) {

@@ -78,19 +78,4 @@ static inline int fp_foldsnap_busy(const struct fp_foldsnap *s)
 	return s->in != FP_FSNAP_IN_NONE;
 }
 
-/* ---- negotiation (runner/negotiate.c) ----------------------------------- */
-
-enum fp_foldsnap_role {
-	FP_FSNAP_OTHER,		/* unknown program: full snapshots only */
-	FP_FSNAP_WRITES,		/* fp-fold: writes deltas when given the option */
-	FP_FSNAP_READS,		/* reads deltas (fp-render, fp-serve) */
-	FP_FSNAP_PASSES,		/* passes F and C records on untouched */
-};
-enum fp_foldsnap_role fp_foldsnap_role_of(const char *program);
-/* 1 if program (an FP_FSNAP_READS one) reads snapshots by id (E records
- * resolved through the D records it keeps: fp-render), else 0. A stage
- * that passes snapshots on (FP_FSNAP_PASSES) passes E and D records on
- * untouched too. */
-int fp_foldsnap_reads_ids(const char *program);
-
 #endif

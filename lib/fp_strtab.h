@@ -4,7 +4,7 @@
  * fp-fold counts its folded stacks in it, fp-range interns sample tails,
  * fp-render's timeline its stacks and frame names, the exports
  * (render/pprof.c, render/speedscope.c) number frame names, stacks, comms
- * and aggregation keys with it. The hash is fifo/fp_hash.h's. Strings are copied into one
+ * and aggregation keys with it. The hash is lib/fp_hash.h's. Strings are copied into one
  * growing arena and NUL-terminated (protobuf-c wants C strings); ids stay
  * valid until fp_strtab_clear or fp_strtab_free. The table is bounded by
  * what the caller interns: FP_STRTAB_MAX ids at most (fp_die past it).

@@ -2,7 +2,6 @@
 #include <string.h>
 
 #include "fp_foldsnap.h"
-#include "fp_words.h"
 
 void fp_foldsnap_init(struct fp_foldsnap *s)
 {
@@ -103,34 +102,4 @@ enum fp_fsnap_result fp_foldsnap_control(struct fp_foldsnap *s, const struct fp_
 	if (fp_control_is(c, FP_CTL_END, FP_FOLDSNAP_DELTA))
 		return end_snapshot(s, c, FP_FSNAP_IN_DELTA);
 	return FP_FSNAP_NOTHING;
-}
-
-/* ---- negotiation ---------------------------------------------------------- */
-
-/* a program's role, and READS_IDS if it reads E records as well */
-#define READS_IDS 0x100
-#define ROLE_MASK 0xff
-
-static const struct fp_word roles[] = {
-	{ "fp-fold", FP_FSNAP_WRITES },
-	{ "fp-render", FP_FSNAP_READS | READS_IDS },
-	{ "fp-serve", FP_FSNAP_READS },		/* F only: its table is by text */
-	{ "fp-bucket", FP_FSNAP_PASSES },
-	{ "fp-range", FP_FSNAP_PASSES },
-	{ "fp-record", FP_FSNAP_PASSES },
-};
-
-static int role_word(const char *program)
-{
-	return fp_word_value(roles, FP_WORDS(roles), program, strlen(program), FP_FSNAP_OTHER);
-}
-
-enum fp_foldsnap_role fp_foldsnap_role_of(const char *program)
-{
-	return (enum fp_foldsnap_role)(role_word(program) & ROLE_MASK);
-}
-
-int fp_foldsnap_reads_ids(const char *program)
-{
-	return (role_word(program) & READS_IDS) != 0;
 }

@@ -21,7 +21,7 @@
  * is kept. C++ names are demangled with libiberty's cplus_demangle without
  * parameters, as perf script prints them.
  * The names of an ELF file's own tables stay in the file until a lookup
- * shows them (pd_sym_name; fifo/pd_symfile.h).
+ * shows them (pd_sym_name; perf/data/pd_symfile.h).
  *
  * Lookups take a dso-relative address: for ELF files the ELF virtual
  * address (pd_dso_vaddr converts a file offset), for the kernel and JIT

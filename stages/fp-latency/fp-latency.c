@@ -23,7 +23,7 @@
  * sched:sched_process_exit) discards the open starts of its key. Starts nest:
  * each key holds a stack, an END closes the most recent START (LIFO), up to
  * FP_PAIRING_NEST deep (a deeper START pushes the oldest out: counted
- * `replaced`). The pairing engine is fifo/fp_pairing.c.
+ * `replaced`). The pairing engine is stages/fp-latency/fp_pairing.c.
  * Events are put back in time order through a reorder window (--window,
  * default 1 s): an event is paired once an event at least WINDOW later has
  * been read, or at end of input. An event older than what was already paired
@@ -380,7 +380,7 @@ static int parse_events_line(const char *line, size_t len, struct event *ev)
 }
 
 /* `comm pid/tid [cpu] secs.frac: [period] event: fields`: perf's event
- * line, read by fifo/fp_perfparse.c's rules (the same as fp-read's).
+ * line, read by perf/script/fp_perfparse.c's rules (the same as fp-read's).
  * 0, or -1 if the line is not a perf event line with an event name. */
 static int parse_perf_line(const char *line, size_t len, struct event *ev)
 {

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "fp_error.h"
+#include "fp_num.h"
 #include "fp_opts.h"
-#include "fp_record.h"
 
 #define HELP_CODE 'h'		/* getopt's code for --help and -h */
 

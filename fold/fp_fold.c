@@ -1,5 +1,5 @@
 /* fp_fold.c: one S sample -> its folded stack (see fp_fold.h).
- * The rules are stackcollapse-perf.pl's; docs/stages.md lists them. */
+ * The rules are stackcollapse-perf.pl's; docs/fp-fold.md lists them. */
 #include "fp_fold.h"
 
 #include <stdint.h>

@@ -268,13 +268,6 @@ static void push_dso_name(struct fp_perf_parser *pp, const char *dso, size_t n,
 }
 
 
-static size_t put_str_back(char *rec, size_t h, const char *s, size_t n)
-{
-	h -= n;
-	memcpy(rec + h, s, n);
-	return h;
-}
-
 static void problem(struct fp_perf_parser *pp, enum fp_perf_problem what,
 		    const char *line, size_t len)
 {
@@ -289,8 +282,7 @@ static void emit_sample(struct fp_perf_parser *pp)
 	if (!pp->in_sample)
 		return;
 	size_t klen = KINDS_CAP - pp->kinds_head;
-	size_t header_max = 2 + 5 * (DEC_MAX + 1) + pp->event_len + 1 +
-			    pp->comm_len + 1 + klen + 1;
+	size_t header_max = FP_SAMPLE_HEAD_MAX(pp->event_len, pp->comm_len, klen);
 	if (pp->overflow || header_max > pp->rec_head) {
 		pp->st.dropped_samples++;
 		problem(pp, FP_PERF_SAMPLE_TOO_BIG, NULL, 0);
@@ -298,25 +290,10 @@ static void emit_sample(struct fp_perf_parser *pp)
 		return;
 	}
 	char *r = pp->rec;
-	size_t h = pp->rec_head;
-	r[--h] = '\t';
-	h = put_str_back(r, h, pp->kinds + pp->kinds_head, klen);
-	r[--h] = '\t';
-	h = put_str_back(r, h, pp->hdr, pp->comm_len);
-	r[--h] = '\t';
-	h = put_str_back(r, h, pp->hdr + pp->comm_len, pp->event_len);
-	r[--h] = '\t';
-	h = (size_t)(fp_fmt_u64(r + h, pp->period) - r);
-	r[--h] = '\t';
-	h = (size_t)(fp_fmt_i64(r + h, pp->cpu) - r);
-	r[--h] = '\t';
-	h = (size_t)(fp_fmt_i64(r + h, pp->tid) - r);
-	r[--h] = '\t';
-	h = (size_t)(fp_fmt_i64(r + h, pp->pid) - r);
-	r[--h] = '\t';
-	h = (size_t)(fp_fmt_u64(r + h, pp->time_ns) - r);
-	r[--h] = '\t';
-	r[--h] = FP_TAG_SAMPLE;
+	size_t h = fp_write_sample_head_back(r, pp->rec_head, pp->time_ns, pp->pid, pp->tid,
+					     pp->cpu, pp->period, pp->hdr + pp->comm_len,
+					     pp->event_len, pp->hdr, pp->comm_len,
+					     pp->kinds + pp->kinds_head, klen);
 	pp->st.samples++;
 	pp->st.frames += pp->nframes;
 	pp->ops->record(pp->ctx, r + h, REC_CAP - h);

@@ -1,6 +1,6 @@
 /* fp_fold.h: one S sample -> its folded stack `comm;root;...;leaf`.
  *
- * The folding rules of stackcollapse-perf.pl (docs/stages.md, fp-fold).
+ * The folding rules of stackcollapse-perf.pl (docs/fp-fold.md).
  * fp-fold folds every sample once with them (and sends the folded stacks
  * on as D records with --pass-samples); the exports fold the samples of
  * a hand-written stream with the default rules.

@@ -64,7 +64,7 @@ struct fp_rec_member {
 /* Compresses text (complete lines, the %flamepipe header first) into one
  * member described by m (offset, length and text_len are set here), with
  * libdeflate's whole-buffer compressor at gzip level `level` (1..9; a
- * batch is one buffer, so one member is one call; fifo/fp_recenc.c, the
+ * batch is one buffer, so one member is one call; recording/fp_recenc.c, the
  * only part that links libdeflate). Returns a malloc'ed buffer of
  * m->length bytes: plain gzip (RFC 1952) that zlib, zcat and every reader
  * of older recordings inflate. */

@@ -15,7 +15,7 @@
  *
  * Syntax: PCRE2 (Perl-compatible), byte-wise (no UTF-8 decoding: frame
  * names are bytes). What a POSIX extended regex means is meant the same
- * here, with these differences (docs/stages.md "Regex syntax"):
+ * here, with these differences (docs/fp-range.md "Regex syntax"):
  *  - inside brackets a backslash escapes ("[\]]" is a ']'; POSIX: "[\]"
  *    is a backslash);
  *  - "\d", "\w", "\s", "\b" ... are PCRE2 escapes (POSIX: undefined);
