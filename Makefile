@@ -13,6 +13,7 @@
 #   make bench      the benchmark (bench/run.sh)
 #   make man        the man pages, from docs/ (tools/mkman.sh, go-md2man)
 #   make install    PREFIX=/usr/local (programs, pipeline files, man pages)
+#   make deb        build/flamepipe_VERSION_ARCH.deb (tools/mkdeb.sh)
 #   make SAN=1 BUILD=build-asan BIN=bin-asan   sanitizer build
 
 CC      ?= cc
@@ -274,21 +275,36 @@ test: | $(DEPS_FIRST)
 bench: $(STAGES) $(RUNNER) $(WEB)
 	bench/run.sh
 
-# Programs into PREFIX/bin; pipeline files and the bpftrace program into
-# PREFIX/share/flamepipe, where `flamepipe` looks for its default pipeline.
+# Programs into PREFIX/bin; pipeline files, the bpftrace program and the
+# bundled captures into PREFIX/share/flamepipe, where `flamepipe` looks for
+# its default pipeline (bpftrace/profile.bt: where `live --source bpftrace`
+# looks for it).
 PREFIX  ?= /usr/local
 install: all man
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/flamepipe \
-		$(DESTDIR)$(PREFIX)/share/man/man1
+		$(DESTDIR)$(PREFIX)/share/flamepipe/bpftrace \
+		$(DESTDIR)$(PREFIX)/share/flamepipe/examples $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0644 $(MANPAGES) $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 $(STAGES) $(RUNNER) $(WEB) $(DESTDIR)$(PREFIX)/bin
 	install -m 0644 examples/*.pipeline $(DESTDIR)$(PREFIX)/share/flamepipe
-	install -m 0644 examples/bpftrace/profile.bt $(DESTDIR)$(PREFIX)/share/flamepipe
+	install -m 0644 examples/bpftrace/profile.bt $(DESTDIR)$(PREFIX)/share/flamepipe/bpftrace
+	install -m 0644 examples/*.perf.gz $(DESTDIR)$(PREFIX)/share/flamepipe/examples
+
+# The Debian package, $(BUILD)/flamepipe_VERSION_ARCH.deb (tools/mkdeb.sh:
+# dpkg-deb under fakeroot, Depends from dpkg-shlibdeps: runtime libraries
+# only). Install it with apt-get install ./flamepipe_VERSION_ARCH.deb.
+DEB_ROOT := $(BUILD)/deb/root
+deb: all man
+	$(if $(shell command -v dpkg-deb),,$(error dpkg-deb not found: apt-get install dpkg-dev, or run make deps))
+	$(if $(shell command -v fakeroot),,$(error fakeroot not found: apt-get install fakeroot, or run make deps))
+	rm -rf $(DEB_ROOT)
+	$(MAKE) install DESTDIR=$(abspath $(DEB_ROOT)) PREFIX=/usr
+	tools/mkdeb.sh $(FP_VERSION) $(DEB_ROOT) $(BUILD)
 
 clean:
 	rm -rf build build-asan bin bin-asan
 
-.PHONY: all man tests probe probe-tests deps demo test check bench install clean
+.PHONY: all man tests probe probe-tests deps demo test check bench install deb clean
 .SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -138,7 +138,7 @@ struct fp_sample_handlers {
 /* The W record's text for a malformed S record; fp_tails_problem(err) for
  * a K or P record (fp_tails.c). */
 #define FP_SAMPLE_DROPPED \
-	"malformed S record (expected 10 TAB-separated fields, see PROTOCOL.md): dropped"
+	"malformed S record (expected 10 or 11 TAB-separated fields, see PROTOCOL.md): dropped"
 const char *fp_tails_problem(int err);
 
 static inline int fp_sample_records(const struct fp_sample_handlers *h, void *ctx,
@@ -191,6 +191,8 @@ struct fp_sample {
 	struct fp_str comm;	/* "?" when absent */
 	struct fp_str kinds;	/* one char per frame, root first */
 	struct fp_str stack;	/* frames root first, ';'-joined */
+	struct fp_str cgroup;	/* the task's cgroup path; empty when the
+				 * record has no 11th field (PROTOCOL.md) */
 };
 
 /* Parses an S record (the whole line, tag included, no LF).
@@ -276,6 +278,7 @@ struct fp_ref {
 	uint64_t period;
 	uint64_t count;		/* what fp-fold added to the stack's count */
 	struct fp_str event, comm;
+	struct fp_str cgroup;	/* empty: the R record has no 11th field */
 };
 
 int fp_stack_def_parse(const char *line, size_t len, struct fp_stack_def *d);
@@ -299,7 +302,8 @@ void fp_write_ref_head(struct fp_wr w, const struct fp_ref *r, const char *head,
 struct fp_tail_def {
 	uint32_t id;
 	struct fp_str event, comm, kinds, stack;	/* as in S */
-	struct fp_str text;	/* "event TAB comm TAB kinds TAB stack" */
+	struct fp_str cgroup;	/* as in S: empty when the K has no 7th field */
+	struct fp_str text;	/* "event TAB comm TAB kinds TAB stack [TAB cgroup]" */
 };
 
 struct fp_tail_ref {
@@ -320,7 +324,7 @@ int fp_tail_ref_parse(const char *line, size_t len, struct fp_tail_ref *r);
  * fp_write_tail_ref(r) writes the line itself. */
 int fp_tail_ref_parse_head(const char *line, size_t len, struct fp_tail_ref *r, size_t *head_n,
 			   int *canonical);
-/* K id event comm kinds stack */
+/* K id event comm kinds stack [cgroup] */
 void fp_write_tail_def(struct fp_wr w, uint32_t id, const struct fp_sample *s);
 /* The same, the tail given as its text "event TAB comm TAB kinds TAB stack". */
 void fp_write_tail_def_text(struct fp_wr w, uint32_t id, const char *text, size_t n);

@@ -166,16 +166,21 @@ int fp_stack_def_parse(const char *line, size_t len, struct fp_stack_def *d)
 
 int fp_tail_def_parse(const char *line, size_t len, struct fp_tail_def *d)
 {
-	enum { FIELDS = 6 };
-	struct fp_str f[FIELDS];
+	enum { FIELDS = 6, FIELDS_MAX = 7 };	/* and the optional cgroup */
+	struct fp_str f[FIELDS_MAX];
+	size_t n;
 
-	if (!has_tag(line, len, FP_TAG_TAIL) || fp_split_fields(line, len, f, FIELDS) != FIELDS ||
+	if (!has_tag(line, len, FP_TAG_TAIL) ||
+	    (n = fp_split_fields(line, len, f, FIELDS_MAX)) < FIELDS ||
 	    parse_id(f[1], &d->id) < 0 || !fp_frames_ok(f[4], f[5]))
 		return -1;
 	d->event = f[2];
 	d->comm = f[3];
 	d->kinds = f[4];
 	d->stack = f[5];
+	d->cgroup = n > FIELDS ? f[6] : (struct fp_str){ "", 0 };
+	if (memchr(d->cgroup.p, '\t', d->cgroup.n))
+		return -1;
 	d->text.p = f[2].p;
 	d->text.n = (size_t)(line + len - f[2].p);
 	return 0;
@@ -201,13 +206,21 @@ int fp_ref_parse(const char *line, size_t len, struct fp_ref *r)
 	    fp_scan_i64(&sc, '\t', &r->tid) < 0 || fp_scan_i64(&sc, '\t', &r->cpu) < 0 ||
 	    fp_scan_u64(&sc, '\t', &r->period) < 0 || fp_scan_u64(&sc, '\t', &r->count) < 0)
 		return -1;
-	/* then event TAB comm, the comm without a TAB */
-	if (!(tab = memchr(sc.p, '\t', (size_t)(sc.end - sc.p))) ||
-	    memchr(tab + 1, '\t', (size_t)(sc.end - tab - 1)))
+	/* then event TAB comm [TAB cgroup], neither of the last two with a TAB */
+	const char *tab2;
+	if (!(tab = memchr(sc.p, '\t', (size_t)(sc.end - sc.p))))
 		return -1;
 	r->id = (uint32_t)id;
 	r->event = (struct fp_str){ sc.p, (size_t)(tab - sc.p) };
-	r->comm = (struct fp_str){ tab + 1, (size_t)(sc.end - tab - 1) };
+	r->cgroup = (struct fp_str){ "", 0 };
+	if ((tab2 = memchr(tab + 1, '\t', (size_t)(sc.end - tab - 1)))) {
+		if (memchr(tab2 + 1, '\t', (size_t)(sc.end - tab2 - 1)))
+			return -1;
+		r->cgroup = (struct fp_str){ tab2 + 1, (size_t)(sc.end - tab2 - 1) };
+	} else {
+		tab2 = sc.end;
+	}
+	r->comm = (struct fp_str){ tab + 1, (size_t)(tab2 - tab - 1) };
 	return 0;
 }
 

@@ -124,6 +124,8 @@ void fp_write_sample(struct fp_wr w, const struct fp_sample *s)
 	put_tab_str(w, s->comm.p, s->comm.n);
 	put_tab_str(w, s->kinds.p, s->kinds.n);
 	put_tab_str(w, s->stack.p, s->stack.n);
+	if (s->cgroup.n)
+		put_tab_str(w, s->cgroup.p, s->cgroup.n);
 	put_lf(w);
 }
 
@@ -178,6 +180,8 @@ void fp_write_ref(struct fp_wr w, const struct fp_ref *r)
 	put_tab_u64(w, r->count);
 	put_tab_str(w, r->event.p, r->event.n);
 	put_tab_str(w, r->comm.p, r->comm.n);
+	if (r->cgroup.n)
+		put_tab_str(w, r->cgroup.p, r->cgroup.n);
 	put_lf(w);
 }
 
@@ -189,6 +193,8 @@ void fp_write_ref_head(struct fp_wr w, const struct fp_ref *r, const char *head,
 	put_tab_u64(w, r->count);
 	put_tab_str(w, r->event.p, r->event.n);
 	put_tab_str(w, r->comm.p, r->comm.n);
+	if (r->cgroup.n)
+		put_tab_str(w, r->cgroup.p, r->cgroup.n);
 	put_lf(w);
 }
 
@@ -200,6 +206,8 @@ void fp_write_tail_def(struct fp_wr w, uint32_t id, const struct fp_sample *s)
 	put_tab_str(w, s->comm.p, s->comm.n);
 	put_tab_str(w, s->kinds.p, s->kinds.n);
 	put_tab_str(w, s->stack.p, s->stack.n);
+	if (s->cgroup.n)
+		put_tab_str(w, s->cgroup.p, s->cgroup.n);
 	put_lf(w);
 }
 

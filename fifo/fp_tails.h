@@ -29,10 +29,10 @@
 
 /* The definitions: each in the arena as its fields' lengths (struct
  * fp_tail_head) right before its text "event TAB comm TAB kinds TAB
- * stack", so a P's lookup reads its id's offset (a small array) and then
+ * stack [TAB cgroup]", so a P's lookup reads its id's offset (a small array) and then
  * one place, the one its reader reads the event and comm from anyway. */
 struct fp_tail_head {
-	uint32_t event_n, comm_n, kinds_n, stack_n;
+	uint32_t event_n, comm_n, kinds_n, stack_n, cgroup_n;	/* cgroup_n 0: none */
 };
 
 struct fp_tails {

@@ -1,6 +1,7 @@
 /* fp_fold.c: one S sample -> its folded stack (see fp_fold.h).
  * The rules are stackcollapse-perf.pl's; docs/fp-fold.md lists them. */
 #include "fp_fold.h"
+#include "fp_container.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -257,6 +258,24 @@ static void add_root(struct fp_fold_buf *b, const struct fp_sample *s, const str
 			*p = '_';
 }
 
+/* The container root frame and its ';': the readable name, a ';' in it
+ * as ':' (a frame never holds one). */
+static void add_container(struct fp_fold_buf *b, const struct fp_sample *s)
+{
+	if (s->cgroup.n == 0) {
+		fp_fold_buf_add(b, FP_FOLD_NO_CONTAINER ";", sizeof FP_FOLD_NO_CONTAINER);
+		return;
+	}
+	buf_reserve(b, s->cgroup.n + FP_CONTAINER_NAME_EXTRA + 2);
+	size_t start = b->len;
+	b->len += fp_container_name(s->cgroup.p, s->cgroup.n, b->p + start,
+				    s->cgroup.n + FP_CONTAINER_NAME_EXTRA + 1);
+	for (char *p = b->p + start; p < b->p + b->len; p++)
+		if (*p == ';')
+			*p = ':';
+	b->p[b->len++] = ';';
+}
+
 /* The common case: no frame needs tidying or an annotation, so the folded
  * stack is the stack field as it is. */
 static int stack_is_tidy(const struct fp_sample *s, int java, const struct fp_fold_opts *o)
@@ -283,6 +302,10 @@ int fp_fold_build(struct fp_fold_buf *b, const struct fp_sample *s,
 	b->len = 0;
 	if (kinds)
 		kinds->len = 0;
+	if (o->container_root) {
+		add_container(b, s);
+		kind_add(kinds, FP_FOLD_KIND_ROOT);
+	}
 	if (o->event_root) {
 		fp_fold_buf_add(b, s->event.p, s->event.n);
 		fp_fold_buf_add(b, ";", 1);

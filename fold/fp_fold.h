@@ -25,7 +25,12 @@ struct fp_fold_opts {
 	int annotate_kernel, annotate_jit;	/* append _[k] / _[j] */
 	int event_root;			/* the event name as an extra root frame */
 	int annotate_inlined;		/* append _[i] to inlined frames (kind i) */
+	int container_root;		/* the container (fp_container.h) as the outermost
+					 * root frame, FP_FOLD_NO_CONTAINER without one */
 };
+
+/* The container root frame of a sample without a cgroup. */
+#define FP_FOLD_NO_CONTAINER "[no-cgroup]"
 
 #define FP_FOLD_OPTS_DEFAULT { FP_FOLD_ROOT_COMM, 0, 0, 0, 0 }
 

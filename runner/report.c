@@ -43,7 +43,8 @@
 const char cmd_report_usage[] =
 	"report FILE|- -o DIR [--rows N] [--keep-idle] [--weight samples|period]\n"
 	"        [--from S] [--to S] [--pid LIST] [--tid LIST] [--cpu LIST] [--comm NAMES]\n"
-	"        [--event NAMES|--all-events] [--include REGEX] [--exclude REGEX] [--pid-root|--tid-root]\n"
+	"        [--event NAMES|--all-events] [--include REGEX] [--exclude REGEX] [--container NAME|REGEX]\n"
+	"        [--pid-root|--tid-root]\n"
 	"        [--kernel] [--jit] [--pipeline FILE] [-D NAME=VALUE]... [-A NAME=WORD]...\n"
 	"        [--format LIST] [--read-arg A] [--bucket-arg A] [--range-arg A] [--fold-arg A] [--render-arg A]\n"
 	"        [--progress|--no-progress] [--dir-file F] [--drain-timeout S] [--kill-timeout S]\n"
@@ -76,6 +77,7 @@ static const struct passthrough passthroughs[] = {
 	{ "all-events", 0, "BUCKET_ARGS", "--all-events" },
 	{ "include", 1, "RANGE_ARGS", "--include" },
 	{ "exclude", 1, "RANGE_ARGS", "--exclude" },
+	{ "container", 1, "RANGE_ARGS", "--container" },
 	{ "pid-root", 0, "FOLD_ARGS", "--pid" },
 	{ "tid-root", 0, "FOLD_ARGS", "--tid" },
 	{ "kernel", 0, "FOLD_ARGS", "--kernel" },

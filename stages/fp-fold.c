@@ -3,7 +3,7 @@
  * Interface:
  *	fp-fold [--plain] [--weight samples|period] [--pid|--tid]
  *		[--kernel] [--jit] [--all] [--event-filter EV|--all-events]
- *		[--event-root] [--interval MS] [--delta-snapshots]
+ *		[--event-root] [--container-root] [--interval MS] [--delta-snapshots]
  *		[--pass-samples [--snapshot-ids]] [FILE]
  *
  * Input: a flamepipe stream (fifo/PROTOCOL.md) on stdin or FILE (gzip ok).
@@ -70,6 +70,7 @@
 
 #define USAGE "usage: fp-fold [--plain] [--weight samples|period] [--pid|--tid] " \
 	"[--kernel] [--jit] [--all] [--event-filter EV|--all-events] [--event-root] " \
+	"[--container-root] " \
 	"[--interval MS] [--delta-snapshots] [--pass-samples [--snapshot-ids]] [FILE]"
 
 #define STAGE_NAME "fold"
@@ -248,6 +249,7 @@ static void pass_sample(struct fold_state *st, const struct fp_sample *s, uint32
 	const struct fp_ref r = {
 		.id = id, .time_ns = s->time_ns, .pid = s->pid, .tid = s->tid, .cpu = s->cpu,
 		.period = s->period, .count = count, .event = s->event, .comm = s->comm,
+		.cgroup = s->cgroup,
 	};
 
 	if (added)
@@ -636,6 +638,7 @@ static void parse_options(int argc, char **argv, struct fold_options *o)
 		{ "event-filter", FP_OPT_STR, &o->event_filter },
 		{ "all-events", FP_OPT_FLAG, &o->all_events },
 		{ "event-root", FP_OPT_FN_FLAG, .fn = opt_event_root },
+		{ "container-root", FP_OPT_FLAG, &o->fold.container_root },
 		{ "interval", FP_OPT_UINT, &o->interval_ms, .max = UINT32_MAX },
 		{ "pass-samples", FP_OPT_FLAG, &o->pass_samples },
 		{ FP_FOLDSNAP_DELTA_OPTION + 2, FP_OPT_FLAG, &o->delta },

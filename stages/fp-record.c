@@ -334,7 +334,8 @@ static void record_tail_sample(struct recorder *r, struct fp_pump *p, const char
 
 	sample_begin(r, p, &s);
 	batch_append(r, h, (size_t)(end - h));
-	batch_append(r, s.event.p, (size_t)(s.stack.p + s.stack.n - s.event.p));
+	const char *tail_end = s.cgroup.n ? s.cgroup.p + s.cgroup.n : s.stack.p + s.stack.n;
+	batch_append(r, s.event.p, (size_t)(tail_end - s.event.p));
 	batch_append(r, "\n", 1);
 	sample_end(r, &s, tail_is_idle(r, ref.id, &s));
 }

@@ -35,7 +35,7 @@ test_expect_success 'NAME is "prog - summary" and SYNOPSIS is the program'"'"'s 
 
 test_expect_success 'the text comes from the docs (a sentence of docs/fp-push.md is in fp-push.1)' '
 	MANWIDTH=2000 man -l man/fp-push.1 2>/dev/null | tr -s " " >push.txt &&
-	grep -q "No real Pyroscope server was run while this was written or tested" push.txt &&
+	grep -q "No Pyroscope server ran while this was written or tested" push.txt &&
 	MANWIDTH=2000 man -l man/fp-bucket.1 2>/dev/null | tr -s " " >bucket.txt &&
 	grep -q "subsecond-offset heatmap" bucket.txt && ! grep -q "fp-range: time range" bucket.txt
 '

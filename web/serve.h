@@ -137,15 +137,16 @@ struct heatmap {
 struct fp_sink;
 void heatmap_recording_json(struct fp_sink *s, const struct heatmap *h);
 
-enum { SEL_ROOT_COMM, SEL_ROOT_PID, SEL_ROOT_TID };
+enum { SEL_ROOT_COMM, SEL_ROOT_PID, SEL_ROOT_TID, SEL_ROOT_CONTAINER };
 
 /* Filters and range of a flame graph request. Strings NULL when absent. */
 struct selection {
 	const char *start, *end;	/* decimal seconds or NULL */
-	const char *pid, *tid, *cpu, *comm, *event, *include, *exclude;
+	const char *pid, *tid, *cpu, *comm, *event, *include, *exclude, *container;
 	int keep_idle;
 	int all_events;		/* allevents=1: every event, each as the root frame */
-	int root;		/* folded tables: SEL_ROOT_COMM, _PID ("comm-pid"), _TID */
+	int root;		/* folded tables: SEL_ROOT_COMM, _PID ("comm-pid"), _TID,
+				 * _CONTAINER (the container as the root frame) */
 	/* the time axis start/end are on, when it is not the file's own:
 	 * the live capture's heatmap (its recording may have dropped its
 	 * oldest seconds) */
@@ -187,6 +188,10 @@ size_t owners_of(const struct folded_text *f, struct owner **out);
  * (at most THREADS_MAX entries; "pid" for a thread whose pid is known) */
 void owners_json(struct fp_sink *s, const char *key, const char *idkey,
 		 const struct owner *v, size_t n);
+/* ,"containers":[{"name":NAME,"samples":N}...],"containers_count":N from a
+ * folded table rooted at the container (fp-fold --container-root),
+ * heaviest first; a sample without a cgroup is in the entry named "". */
+void containers_json(struct fp_sink *s, const struct folded_text *f);
 
 /* ---- flamechart.c: /flamechart/ -------------------------------------------- */
 /* The samples of sel in time order as a flame chart (see flamechart.c):

@@ -121,6 +121,7 @@ static struct pd_evsel *add_evsel(struct pd_reader *r, const unsigned char *attr
 	ev->sample_type = a.sample_type;
 	ev->read_format = a.read_format;
 	ev->regs_user = a.sample_regs_user;
+	ev->regs_intr = a.sample_regs_intr;
 	ev->branch_type = a.branch_sample_type;
 	ev->type = a.type;
 	ev->config = a.config;

@@ -201,6 +201,24 @@ static int decode_sample(const struct pd_evsel *ev, const uint64_t *w, size_t nw
 			s->stack_size = dyn < size ? dyn : size;
 		}
 	}
+	if (!(st & PERF_SAMPLE_CGROUP))
+		return 0;
+	/* the fields between STACK_USER and CGROUP, in the kernel's order */
+	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) { NEED(1); p++; }
+	if (st & PERF_SAMPLE_DATA_SRC) { NEED(1); p++; }
+	if (st & PERF_SAMPLE_TRANSACTION) { NEED(1); p++; }
+	if (st & PERF_SAMPLE_REGS_INTR) {
+		NEED(1);
+		if (*p++) {
+			size_t n = (size_t)__builtin_popcountll(ev->regs_intr);
+			NEED(n);
+			p += n;
+		}
+	}
+	if (st & PERF_SAMPLE_PHYS_ADDR) { NEED(1); p++; }
+	NEED(1);
+	s->cgroup = *p++;
+	s->has_cgroup = 1;
 	return 0;
 }
 
@@ -288,6 +306,15 @@ static int decode_side(struct pd_reader *r, const struct perf_event_header *h,
 		e->u.ksym.name = (const char *)body + 16;
 		e->u.ksym.name_len = (size_t)sl;
 		r->st.ksymbol++;
+		return 0;
+	case PERF_RECORD_CGROUP:	/* u64 id, char path[] */
+		if (n < 8 || (sl = cstr_len(body + 8, end)) < 0)
+			return -1;
+		e->type = PD_EV_CGROUP;
+		e->u.cgroup.id = pd_rd64(body);
+		e->u.cgroup.path = (const char *)body + 8;
+		e->u.cgroup.path_len = (size_t)sl;
+		r->st.cgroup++;
 		return 0;
 	}
 	return 1;	/* not an event we deliver */
@@ -578,7 +605,7 @@ static void one_record(struct pd_reader *r, const unsigned char *p, size_t len, 
 		    h.type != PERF_RECORD_FORK && h.type != PERF_RECORD_EXIT &&
 		    h.type != PERF_RECORD_MMAP && h.type != PERF_RECORD_MMAP2 &&
 		    h.type != PERF_RECORD_LOST && h.type != PERF_RECORD_LOST_SAMPLES &&
-		    h.type != PERF_RECORD_KSYMBOL)
+		    h.type != PERF_RECORD_KSYMBOL && h.type != PERF_RECORD_CGROUP)
 			r->st.other_records++;
 		return;
 	}

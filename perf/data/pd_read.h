@@ -44,10 +44,12 @@ enum pd_event_type {
 	PD_EV_MMAP,
 	PD_EV_LOST,		/* LOST and LOST_SAMPLES */
 	PD_EV_KSYMBOL,
+	PD_EV_CGROUP,		/* PERF_RECORD_CGROUP: a cgroup id's path */
 };
 
 struct pd_evsel {
 	uint64_t sample_type, read_format, regs_user, branch_type;
+	uint64_t regs_intr;	/* sample_regs_intr: PERF_SAMPLE_REGS_INTR's size */
 	uint32_t type;
 	uint64_t config;
 	int sample_id_all;
@@ -69,6 +71,8 @@ struct pd_sample {
 	size_t nregs;
 	const unsigned char *stack;	/* user stack bytes (dwarf callchains) */
 	uint64_t stack_size;
+	uint64_t cgroup;	/* PERF_SAMPLE_CGROUP (perf record --all-cgroups) */
+	int has_cgroup;
 };
 
 struct pd_event {
@@ -88,6 +92,7 @@ struct pd_event {
 		} mmap;
 		struct { uint64_t lost; } lost;
 		struct { uint64_t addr; uint32_t len; int unregister; const char *name; size_t name_len; } ksym;
+		struct { uint64_t id; const char *path; size_t path_len; } cgroup;
 	} u;
 };
 
@@ -109,7 +114,7 @@ struct pd_ops {
 struct pd_stats {
 	uint64_t records, samples, bad_records, unknown_records;
 	uint64_t lost_events, lost_records;
-	uint64_t comm, fork, exit, mmap, ksymbol, other_records;
+	uint64_t comm, fork, exit, mmap, ksymbol, cgroup, other_records;
 	uint64_t rounds, late_events, forced_flushes;
 	uint64_t bytes;
 	uint64_t truncated;	/* 1 if the input ended inside a record/section */

@@ -3,7 +3,8 @@
  *
  * Interface: fp-range [--from S] [--to S] [--pid LIST] [--tid LIST]
  *            [--cpu LIST] [--comm NAMES]... [--event NAMES]...
- *            [--include REGEX] [--exclude REGEX] [--history N]
+ *            [--include REGEX] [--exclude REGEX] [--container NAME|REGEX]
+ *            [--history N]
  *            [--control PATH] [--name NAME]  < stream > stream
  * Input:  a flamepipe stream. G records give base_sec (else the first
  *         sample's whole second); S records are kept when
@@ -33,6 +34,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fp_container.h"
 #include "fp_ctlfifo.h"
 #include "fp_error.h"
 #include "fp_io.h"
@@ -45,6 +47,7 @@
 
 #define USAGE "usage: fp-range [--from S] [--to S] [--pid LIST] [--tid LIST] [--cpu LIST]\n" \
 	"                [--comm NAMES] [--event NAMES] [--include REGEX] [--exclude REGEX]\n" \
+	"                [--container NAME|REGEX]\n" \
 	"                [--history N] [--control PATH] [--name NAME]"
 
 #define HISTORY_DEFAULT 4000000u
@@ -74,6 +77,8 @@ struct range {
 	struct fp_id_set pid, tid, cpu;
 	struct fp_name_set comm, event;
 	struct regex_filter include, exclude;
+	struct fp_container_filter container;	/* on when container.src */
+	int container_warned;	/* a container match hit the regex bounds */
 	uint32_t gen;		/* bumped when a tail filter changes */
 	int announced;		/* the starting selection was written */
 	int tail_filters_on;
@@ -117,7 +122,7 @@ static const char *folded_form(struct range *r, const struct fp_tailtab_tail *ta
 {
 	const struct fp_tailtab_text *t = tail_info(r, tail);
 	const char *text = tail_text(r, tail);
-	size_t stack_n = t->len - t->stack_off;
+	size_t stack_n = t->stack_len;
 	size_t need = t->comm_len + 1 + stack_n + 1;
 	char *f;
 
@@ -165,6 +170,10 @@ static int tail_passes(struct range *r, struct fp_tailtab_tail *t)
 		ok = 0;
 	if (ok && r->event.on && !fp_name_set_has_event(&r->event, tail_text(r, t), x->event_len))
 		ok = 0;
+	if (ok && r->container.src &&
+	    !fp_container_filter_passes(&r->container, tail_text(r, t) + x->cgroup_off,
+					x->cgroup_len))
+		ok = 0;
 	if (ok && (r->include.on || r->exclude.on)) {
 		size_t n;
 		const char *folded = folded_form(r, t, &n);
@@ -202,7 +211,8 @@ static int sample_passes(struct range *r, const struct fp_history_entry *h)
 
 static void update_tail_filters_on(struct range *r)
 {
-	r->tail_filters_on = r->comm.on || r->event.on || r->include.on || r->exclude.on;
+	r->tail_filters_on = r->comm.on || r->event.on || r->include.on || r->exclude.on ||
+			     r->container.src;
 	r->gen++;
 	if (r->gen == 0)	/* 0 means "no verdict" in a fresh tail */
 		r->gen = 1;
@@ -256,6 +266,28 @@ static void clear_filters(struct range *r)
 	fp_name_set_from(&r->event, &off);
 	clear_regex(&r->include);
 	clear_regex(&r->exclude);
+	fp_container_filter_free(&r->container);
+}
+
+/* container NAME|REGEX|-: 0, or -1 with the compiler's message in why
+ * (the filter unchanged). */
+static int set_container(struct range *r, const struct fp_rangectl_cmd *c, char *why,
+			 size_t whysize)
+{
+	struct fp_container_filter f;
+	char msg[FP_REGEX_WHY_MAX];
+
+	if (c->off) {
+		fp_container_filter_free(&r->container);
+		return 0;
+	}
+	if (fp_container_filter_init(&f, c->arg.p, c->arg.n, msg, sizeof msg) < 0) {
+		snprintf(why, whysize, "bad container regex: %.200s", msg);
+		return -1;
+	}
+	fp_container_filter_free(&r->container);
+	r->container = f;
+	return 0;
 }
 
 /* Applies a parsed command. Returns 0, or -1 with a message in why. */
@@ -286,6 +318,10 @@ static int apply_command(struct range *r, const struct fp_rangectl_cmd *c,
 	case FP_RC_EXCLUDE:
 		if (set_regex(r, c->kind == FP_RC_INCLUDE ? &r->include : &r->exclude, c, why,
 			      whysize) < 0)
+			return -1;
+		break;
+	case FP_RC_CONTAINER:
+		if (set_container(r, c, why, whysize) < 0)
 			return -1;
 		break;
 	case FP_RC_CLEAR:
@@ -388,6 +424,8 @@ static void write_selection(struct range *r)
 		write_text_filter(o, &spec, "include", r->include.src), any = 1;
 	if (r->exclude.on)
 		write_text_filter(o, &spec, "exclude", r->exclude.src), any = 1;
+	if (r->container.src)
+		write_text_filter(o, &spec, "container", r->container.src), any = 1;
 	if (!any)
 		fp_write_filter(fp_out_wr(o), "clear", strlen("clear"));
 	fp_wmem_free(&spec);
@@ -395,11 +433,23 @@ static void write_selection(struct range *r)
 
 static void replay(struct range *r);
 
+/* A container regex that hit the bounds on a cgroup path (a few hundred
+ * bytes: a pathological regex) counts the sample as not matching; said
+ * once, never silent. */
+static void container_over_limit(struct range *r)
+{
+	if (!r->container.over_limit || r->container_warned)
+		return;
+	r->container_warned = 1;
+	fp_pump_warn(r->pump, "container regex: no answer within the match limit on a cgroup "
+		     "path: its samples counted as not matching");
+}
+
 /* 1 if a range or a filter is in force. */
 static int selection_given(const struct range *r)
 {
 	return r->has_from || r->has_to || r->pid.on || r->tid.on || r->cpu.on || r->comm.on ||
-	       r->event.on || r->include.on || r->exclude.on;
+	       r->event.on || r->include.on || r->exclude.on || r->container.src;
 }
 
 /* After a verdict that hit the regex bounds: a filter given as an option
@@ -489,6 +539,7 @@ static void take_sample(struct range *r, const struct fp_history_entry *h, const
 			fp_write_line(fp_out_wr(&r->pump->out), line, len);
 	}
 	regex_over_limit(r);
+	container_over_limit(r);
 }
 
 static int on_sample(void *ctx, const char *line, size_t len)
@@ -734,7 +785,7 @@ static void opt_bound(void *ctx, const char *opt, const char *arg)
 	*(from ? &r->has_from : &r->has_to) = 1;
 }
 
-/* --pid, --tid, --cpu, --include, --exclude: a control command now. */
+/* --pid, --tid, --cpu, --include, --exclude, --container: a control command now. */
 static void opt_command(void *ctx, const char *opt, const char *arg)
 {
 	option_command(ctx, opt, arg);
@@ -785,6 +836,7 @@ int main(int argc, char **argv)
 		{ "event", FP_OPT_FN, .fn = opt_event },
 		{ "include", FP_OPT_FN, .fn = opt_command },
 		{ "exclude", FP_OPT_FN, .fn = opt_command },
+		{ "container", FP_OPT_FN, .fn = opt_command },
 		{ "history", FP_OPT_U64, &hist_max, .max = SIZE_MAX / FP_HISTORY_ENTRY_BYTES },
 		{ "control", FP_OPT_STR, &r.ctl.path },
 		{ "name", FP_OPT_STR, &name },
@@ -825,5 +877,6 @@ int main(int argc, char **argv)
 	free(r.folded);
 	fp_history_free(&r.hist);
 	fp_tailtab_free(&r.tt);
+	fp_container_filter_free(&r.container);
 	return rc;
 }

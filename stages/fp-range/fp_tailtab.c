@@ -7,7 +7,7 @@
 #include "fp_tailtab.h"
 
 #define TAILS_MIN 1024u		/* entries of the first allocation */
-#define TAIL_FIELDS 4		/* event comm kinds stack */
+#define TAIL_FIELDS 5		/* event comm kinds stack [cgroup] */
 
 void fp_tailtab_init(struct fp_tailtab *tt)
 {
@@ -41,7 +41,8 @@ static void *grow_for(void *v, size_t *cap, size_t i, size_t size)
 /* The texts index of a tail text ("event TAB comm TAB kinds TAB stack"),
  * kept on first sight with the offsets of its comm and stack. */
 static uint32_t intern_text(struct fp_tailtab *tt, const char *text, size_t n, size_t event_n,
-			    size_t comm_off, size_t comm_n, size_t stack_off)
+			    size_t comm_off, size_t comm_n, size_t stack_off, size_t stack_n,
+			    size_t cgroup_n)
 {
 	int added;
 	uint32_t id = fp_strtab_intern(&tt->strs, text, n, &added);
@@ -57,6 +58,8 @@ static uint32_t intern_text(struct fp_tailtab *tt, const char *text, size_t n, s
 	tt->texts[id] = (struct fp_tailtab_text){
 		.len = (uint32_t)n, .event_len = (uint32_t)event_n, .comm_off = (uint32_t)comm_off,
 		.comm_len = (uint32_t)comm_n, .stack_off = (uint32_t)stack_off,
+		.stack_len = (uint32_t)stack_n, .cgroup_len = (uint32_t)cgroup_n,
+		.cgroup_off = (uint32_t)(n - cgroup_n),
 	};
 	tt->text_own[id] = FP_TAILTAB_NO_OWN;
 	return id;
@@ -81,7 +84,8 @@ uint32_t fp_tailtab_intern_sample(struct fp_tailtab *tt, const char *line, size_
 	const char *text = s->event.p;
 	size_t ntexts = fp_strtab_count(&tt->strs);
 	uint32_t id = intern_text(tt, text, (size_t)(line + len - text), s->event.n,
-				  (size_t)(s->comm.p - text), s->comm.n, (size_t)(s->stack.p - text));
+				  (size_t)(s->comm.p - text), s->comm.n, (size_t)(s->stack.p - text),
+				  s->stack.n, s->cgroup.n);
 
 	if (tt->texts_are_own && id < ntexts)
 		return id;	/* a text seen before: its own id is its id */
@@ -91,12 +95,14 @@ uint32_t fp_tailtab_intern_sample(struct fp_tailtab *tt, const char *line, size_
 void fp_tailtab_fields(const struct fp_tailtab *tt, uint32_t id, struct fp_sample *s)
 {
 	struct fp_str f[TAIL_FIELDS];
+	size_t n = fp_split_fields(fp_tailtab_text(tt, id), fp_tailtab_info(tt, id)->len, f,
+				   TAIL_FIELDS);
 
-	fp_split_fields(fp_tailtab_text(tt, id), fp_tailtab_info(tt, id)->len, f, TAIL_FIELDS);
 	s->event = f[0];
 	s->comm = f[1];
 	s->kinds = f[2];
 	s->stack = f[3];
+	s->cgroup = n == TAIL_FIELDS ? f[4] : (struct fp_str){ "", 0 };
 }
 
 /* The rules of fp_tails_define (fp_tails.h): an id is the next one or
@@ -112,7 +118,7 @@ int fp_tailtab_define_line(struct fp_tailtab *tt, const char *line, size_t len)
 	const char *base = d.text.p;
 	size_t ntexts = fp_strtab_count(&tt->strs);
 	uint32_t text = intern_text(tt, base, d.text.n, d.event.n, (size_t)(d.comm.p - base),
-				    d.comm.n, (size_t)(d.stack.p - base));
+				    d.comm.n, (size_t)(d.stack.p - base), d.stack.n, d.cgroup.n);
 	if (text == ntexts)
 		tt->texts_are_own = 0;	/* a new text without a sample */
 	if (d.id == tt->up_n) {

@@ -45,7 +45,8 @@
  * field offsets. */
 struct fp_tailtab_text {
 	uint32_t len;
-	uint32_t event_len, comm_off, comm_len, stack_off;
+	uint32_t event_len, comm_off, comm_len, stack_off, stack_len;
+	uint32_t cgroup_off, cgroup_len;	/* cgroup_len 0: none */
 };
 
 /* One own tail: its text and a verdict cache owned by the caller (zero
@@ -106,7 +107,7 @@ static inline const char *fp_tailtab_text(const struct fp_tailtab *tt, uint32_t 
 uint32_t fp_tailtab_intern_sample(struct fp_tailtab *tt, const char *line, size_t len,
 				  const struct fp_sample *s);
 
-/* Fills s's event, comm, kinds and stack from own tail id (other fields untouched). */
+/* Fills s's event, comm, kinds, stack and cgroup from own tail id (other fields untouched). */
 void fp_tailtab_fields(const struct fp_tailtab *tt, uint32_t id, struct fp_sample *s);
 
 /* A K record: its text kept (once per distinct text) for its upstream

@@ -1,6 +1,6 @@
 // report-parity.test.mjs: the static report's data source answers as the
 // server does. The same capture (examples/multiproc.perf.gz) as a report
-// (index.html's views, render/reportsource.js, offline) and served by
+// (index.html's views, ui/reportsource.js, offline) and served by
 // fp-serve: for the same parameters (whole profile and cell-aligned
 // ranges, filters, a bad filter) /heatmap/, /flamegraph/, /threads/,
 // /differential/ and /elided/ give the same JSON, and /flamechart/ the

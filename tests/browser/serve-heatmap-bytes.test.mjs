@@ -1,7 +1,7 @@
 // serve-heatmap-bytes.test.mjs: the three places that write FlameScope's
 // /heatmap/ JSON write the same bytes. fp-serve's /heatmap/ body is
 // render's writer (render/heatmap.c) plus fp-serve's keys; a report's page
-// answers /heatmap/ offline in JavaScript (render/reportsource.js): for the
+// answers /heatmap/ offline in JavaScript (ui/reportsource.js): for the
 // same capture and rows the page's answer, written with JSON.stringify, is
 // the server's body byte for byte, row starts included (3 decimals,
 // truncated: rows=49 gives 979.591), on a whole axis, with filters and on
