@@ -217,6 +217,34 @@ void fp_pump_init(struct fp_pump *p, struct ev_loop *loop, int in_fd, int out_fd
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+uint64_t fp_inflate_max(void)
+{
+	static int read_env;
+	static uint64_t max;
+
+	if (!read_env) {
+		const char *v = getenv("FP_INFLATE_MAX");
+		char *end;
+
+		read_env = 1;
+		if (v && *v) {
+			unsigned long long n = strtoull(v, &end, 10);
+			if (*end == '\0')
+				max = n;
+		}
+	}
+	return max;
+}
+
+void fp_inflate_check(const char *name, uint64_t inflated)
+{
+	uint64_t max = fp_inflate_max();
+
+	if (max && inflated > max)
+		fp_die(FP_EXIT_DATA, "%s: gzip data inflates to more than FP_INFLATE_MAX=%llu "
+		       "bytes: stopped", name, (unsigned long long)max);
+}
+
 /* gzip: inflate raw bytes into the line buffer. */
 static int gz_start(struct fp_pump *p, const char *first, size_t n)
 {
@@ -300,6 +328,9 @@ static ssize_t pump_fill(struct fp_pump *p, size_t room)
 		zs->avail_out = (uInt)room;
 		int r = inflate(zs, Z_NO_FLUSH);
 		size_t got = room - zs->avail_out;
+
+		p->inflated += got;
+		fp_inflate_check(p->in_name, p->inflated);
 
 		if (r == Z_STREAM_END) {
 			/* Concatenated members: start again on what follows. */

@@ -8,6 +8,7 @@
 #include <zlib.h>
 
 #include "fp_error.h"
+#include "fp_io.h"
 #include "fp_readall.h"
 
 #define READ_CHUNK (1u << 20)
@@ -39,6 +40,8 @@ char *fp_read_all(const char *path, const char *name, size_t max, size_t *len)
 		if (got <= 0)
 			break;
 		n += (size_t)got;
+		if (gzdirect(gz) == 0)
+			fp_inflate_check(name, n);
 		if (max && n > max)
 			fp_die(FP_EXIT_DATA, "%s: larger than %zu MB (--max-mb): not read", name,
 			       max / FP_BYTES_PER_MB);

@@ -63,7 +63,7 @@
 #include "pd_read.h"
 #include "pd_unwind.h"
 
-#define USAGE "usage: fp-perfdata [--name NAME] [--kallsyms FILE] [--inline] [--live] " \
+#define USAGE "usage: fp-perfdata [--name NAME] [--kallsyms FILE] [--no-host-files] [--inline] [--live] " \
 	"[--live-buffer BYTES] [--stack-ids] [-q] [FILE]"
 #define DEFAULT_STAGE_NAME "read"	/* the source stage, as fp-read */
 #define READ_CHUNK (256u << 10)
@@ -687,6 +687,11 @@ static void opt_kallsyms(void *ctx, const char *opt, const char *arg)
 	pd_symbols_set_kallsyms(arg);
 }
 
+static void opt_no_host_files(void *ctx, const char *opt, const char *arg)
+{
+	pd_symbols_set_host_files(0);
+}
+
 int main(int argc, char **argv)
 {
 	/* kallsyms is read alongside the recording's first records */
@@ -696,6 +701,7 @@ int main(int argc, char **argv)
 		{ "name", FP_OPT_NAME, &o.stage },
 		{ "quiet", FP_OPT_FLAG, &o.quiet, .short_name = 'q' },
 		{ "kallsyms", FP_OPT_FN, .fn = opt_kallsyms },
+		{ "no-host-files", FP_OPT_FN_FLAG, .fn = opt_no_host_files },
 		{ "live", FP_OPT_FLAG, &o.live },
 		{ "live-buffer", FP_OPT_U64, &live_buffer, LIVE_BUFFER_MIN, LIVE_BUFFER_MAX },
 		{ "stack-ids", FP_OPT_FLAG, &o.stack_ids },

@@ -32,6 +32,14 @@ start_server() { # DIR [options]
 	_d=$1
 	shift
 	rm -f serve.out
+	# as root, fp-serve serves as nobody unless told (docs/web.md,
+	# "Privilege"): the tests of other behaviour keep the tester's user,
+	# so a checkout nobody cannot reach still runs them; tests of the
+	# privilege rules pass --user themselves
+	case " $* " in
+	*" --user "*) ;;
+	*) [ "$(id -u)" != 0 ] || set -- --user root "$@" ;;
+	esac
 	fp-serve --dir "$_d" --listen 127.0.0.1:0 "$@" >serve.out 2>>serve.err &
 	serve_pid=$!
 	register_pid $serve_pid
