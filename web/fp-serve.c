@@ -353,6 +353,7 @@ static void stop_grace_expired(int sig)
 	if (write(2, msg, sizeof msg - 1) < 0) {
 		/* nothing more to do: we are leaving */
 	}
+	index_cleanup_now();
 	_exit(FP_EXIT_OK);
 }
 

@@ -62,6 +62,7 @@ static struct ix *ixs;
 static uint64_t ix_bytes, ix_clock;
 static unsigned ix_failed;
 static int cache_fd = -1;
+static const char *temp_dir;	/* the private cache directory, removed at exit */
 
 static void ix_key(char *buf, size_t n, const struct stat *st, int untrusted)
 {
@@ -407,6 +408,7 @@ void index_init(struct server *srv)
 			fp_die_sys(FP_EXIT_SYS, "cannot create an index directory %s", tmpl);
 		srv->cache_dir = tmpl;
 		srv->cache_dir_temp = 1;
+		temp_dir = tmpl;
 	} else if (mkdir(srv->cache_dir, 0700) < 0 && errno != EEXIST) {
 		fp_die_sys(FP_EXIT_SYS, "--cache-dir %s", srv->cache_dir);
 	}
@@ -419,6 +421,19 @@ void index_init(struct server *srv)
 	pthread_mutex_lock(&ix_lock);
 	ix_trim(srv->cache_max, NULL);
 	pthread_mutex_unlock(&ix_lock);
+}
+
+/* From a signal handler (the stop's grace period ran out): unlinkat and
+ * rmdir only, over the names known; no lock (the process ends now). */
+
+void index_cleanup_now(void)
+{
+	if (!temp_dir || cache_fd < 0)
+		return;
+	for (struct ix *x = ixs; x; x = x->next)
+		if (x->state == IX_READY)
+			unlinkat(cache_fd, x->name, 0);
+	rmdir(temp_dir);
 }
 
 void index_cleanup(const struct server *srv)

@@ -334,6 +334,8 @@ int index_open(struct job *job, int fd, const struct stat *st, int *status, char
 void index_init(struct server *srv);
 /* At exit: a temporary cache directory is removed. */
 void index_cleanup(const struct server *srv);
+/* The same from a signal handler, as far as it can (async-signal-safe). */
+void index_cleanup_now(void);
 
 /* ---- privilege.c ------------------------------------------------------------ */
 
