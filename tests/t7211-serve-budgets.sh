@@ -1,7 +1,7 @@
 #!/bin/sh
 test_description='fp-serve budgets: a gzip bomb ends at its inflate budget with a JSON error while other users are served as usual; CPU, time and output budgets; one user never holds every chain slot'
 . "$(dirname "$0")/test-lib.sh"
-test_tags root
+test_tags root slow
 . "$TOP/tests/lib-serve.sh"
 
 command -v setpriv >/dev/null 2>&1 || { test_skip "$test_name" 'setpriv not installed'; test_done; }

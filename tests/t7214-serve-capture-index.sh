@@ -42,6 +42,17 @@ test_expect_success 'answers from the index: the heatmap counts the reader'"'"'s
 	test "$(awk "{ n += \$NF } END { print n }" body)" = 1
 '
 
+test_expect_success 'a range of the index counts the capture'"'"'s first event, not the range'"'"'s first' '
+	printf "%s\n" "a 1 [000] 1.000000: 1 cpu-clock: " "	1 f (/x)" "" \
+		"b 1 [000] 5.500000: 1 page-faults: " "	1 g (/x)" "" \
+		"a 1 [000] 6.000000: 1 cpu-clock: " "	1 h (/x)" "" >prof/two.perf &&
+	fresh --cache-dir cache4 &&
+	test "$(get "/folded?filename=two.perf&start=4&end=9")" = 200 &&
+	test "$(cat body)" = "a;h 1" &&
+	test "$(get "/folded?filename=two.perf&start=4&end=9&event=page-faults")" = 200 &&
+	test "$(cat body)" = "b;g 1"
+'
+
 test_expect_success 'eight first opens at once build one index' '
 	fresh --cache-dir cache2 &&
 	for i in 1 2 3 4 5 6 7 8; do

@@ -297,7 +297,9 @@ static int sel_chain_init(struct sel_chain *c, const struct job *job, int fd,
 	c->read_argv[2] = by_index ? "--time" : NULL;
 	c->read_argv[3] = by_index ? c->time_arg : NULL;
 	c->read_argv[4] = NULL;
-	bucket_argv_of(c->bucket_argv, NULL, sel, NULL);
+	/* a range read of an index starts mid-capture: fp-bucket's default
+	 * would be the range's first event, not the capture's */
+	bucket_argv_of(c->bucket_argv, NULL, sel, by_index ? job->index_first_event : NULL);
 	range_argv_of(sel, !by_index, c->range_argv);
 	c->argv[0] = c->read_argv;
 	c->argv[1] = c->bucket_argv;

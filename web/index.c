@@ -13,8 +13,9 @@
  * recently used indexes (a request that has one open keeps reading it).
  *
  * What the reader said that the recording does not keep (its samples
- * count and its warning records) is kept in the index's name
- * (KEY.wN.sN.fpr) and given to /heatmap/ (job->index_*). A capture whose
+ * count and its warning records) and the capture's first event (a range
+ * read starts elsewhere) are kept in the index's name
+ * (KEY.wN.sN.eHEX.fpr) and given to the chains (job->index_*). A capture whose
  * conversion failed (bad data, a spent budget) is remembered with its
  * error for that identity: asking again costs nothing.
  */
@@ -36,6 +37,7 @@
 #include "serve.h"
 
 #define KEY_LEN 96
+#define FIRST_EVENT_MAX 80	/* longer names are not kept (then fp-bucket chooses) */
 #define FAILED_MAX 1024		/* remembered failures (then the oldest go) */
 #define SUFFIX ".fpr"
 #define TMP_PREFIX ".tmp-"
@@ -45,7 +47,8 @@ enum ix_state { IX_BUILDING, IX_READY, IX_FAILED, IX_NOINDEX };
 struct ix {
 	struct ix *next;
 	char key[KEY_LEN];
-	char name[KEY_LEN + 64];	/* file in the cache directory (READY) */
+	char name[KEY_LEN + 64 + 2 * FIRST_EVENT_MAX];	/* file in the cache
+							 * directory (READY) */
 	enum ix_state state;
 	uint64_t bytes, last_used;
 	uint64_t samples, warnings;
@@ -54,6 +57,7 @@ struct ix {
 	int forget;		/* a failure not to remember */
 	int base_known;
 	uint64_t base_sec;	/* the index's axis: floor(earliest sample) */
+	char first_event[FIRST_EVENT_MAX + 1];	/* "" if unknown */
 };
 
 static pthread_mutex_t ix_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -135,14 +139,40 @@ static struct ix *ix_find(const char *key)
 struct convert {
 	uint64_t samples, warnings;
 	int record_failed, record_seen;
+	int event_known;	/* first_event is the capture's first event */
+	char first_event[FIRST_EVENT_MAX + 1];
 };
+
+/* The capture's first event, fp-bucket's default over the whole capture:
+ * the first name of a C events record before the first sample, else the
+ * first sample's event. A range read of the index starts elsewhere, so
+ * its chain names it (compute.c). */
+static void note_first_event(struct convert *cv, const char *p, size_t n)
+{
+	cv->event_known = 1;
+	if (n > 0 && n <= FIRST_EVENT_MAX && !(n == 1 && p[0] == '-')) {
+		memcpy(cv->first_event, p, n);
+		cv->first_event[n] = '\0';
+	}
+}
 
 static void convert_line(void *ctx, char *line, size_t len)
 {
 	struct convert *cv = ctx;
 	struct fp_info info;
 
+	if (!cv->event_known && strncmp(line, "C\tevents\t", 9) == 0) {
+		const char *name = line + 9;
+		note_first_event(cv, name, strcspn(name, "\t"));
+	}
 	switch (fp_record_tag(line, &len)) {
+	case FP_REC_SAMPLE:
+		if (!cv->event_known) {
+			struct fp_sample smp;
+			if (fp_sample_parse(line, len, &smp) == 0)
+				note_first_event(cv, smp.event.p, smp.event.n);
+		}
+		break;
 	case FP_REC_WARNING:
 		if (strncmp(line, "W\trecord\t", 9) == 0)
 			cv->record_failed = 1;	/* the index is not whole */
@@ -221,8 +251,12 @@ static enum ix_state convert(struct job *job, int fd, struct ix *x)
 			"served from the file", srv->cache_dir);
 		return IX_NOINDEX;
 	}
-	snprintf(x->name, sizeof x->name, "%s.w%" PRIu64 ".s%" PRIu64 SUFFIX, x->key,
-		 cv.warnings, cv.samples);
+	char hex[2 * FIRST_EVENT_MAX + 1] = "";
+	for (size_t i = 0; cv.first_event[i]; i++)
+		snprintf(hex + 2 * i, 3, "%02x", (unsigned char)cv.first_event[i]);
+	snprintf(x->name, sizeof x->name, "%s.w%" PRIu64 ".s%" PRIu64 ".e%s" SUFFIX, x->key,
+		 cv.warnings, cv.samples, hex);
+	memcpy(x->first_event, cv.first_event, sizeof x->first_event);
 	if (renameat(cache_fd, tmp, cache_fd, x->name) < 0) {
 		unlinkat(cache_fd, tmp, 0);
 		return IX_NOINDEX;
@@ -270,6 +304,7 @@ static int open_ready(struct job *job, struct ix *x)
 		fp_rec_index_free(&ri);
 	}
 	job->index_base_sec = x->base_sec;
+	job->index_first_event = x->first_event[0] ? x->first_event : NULL;
 	job->indexed = 1;
 	job->index_samples = x->samples;
 	job->index_warnings = x->warnings;
@@ -380,9 +415,17 @@ static void adopt(void)
 		x = fp_xcalloc(1, sizeof *x);
 		memcpy(x->key, n, (size_t)(w - n));
 		snprintf(x->name, sizeof x->name, "%s", n);
-		if (sscanf(w, ".w%" SCNu64 ".s%" SCNu64, &x->warnings, &x->samples) != 2) {
+		int at = 0;
+		if (sscanf(w, ".w%" SCNu64 ".s%" SCNu64 ".e%n", &x->warnings, &x->samples, &at) < 2 ||
+		    at == 0) {
 			free(x);
 			continue;
+		}
+		for (size_t i = 0; i < FIRST_EVENT_MAX; i++) {
+			unsigned v;
+			if (sscanf(w + at + 2 * i, "%2x", &v) != 1 || w[at + 2 * i] == '.')
+				break;
+			x->first_event[i] = (char)v;
 		}
 		x->state = IX_READY;
 		x->bytes = (uint64_t)st.st_size;

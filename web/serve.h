@@ -76,6 +76,7 @@ struct job {
 	int indexed;		/* fd is the capture's index (index.c), not
 				 * the file: its reader's counts are these */
 	uint64_t index_samples, index_warnings, index_base_sec;
+	const char *index_first_event;	/* the capture's first event, or NULL */
 	int unlimited_output;	/* the index's conversion: its stream is not an answer */
 };
 
