@@ -9,7 +9,11 @@ mkdir prof &&
 sh "$TOP/tests/mk-long-capture.sh" 120 100 300 >whole.perf &&
 awk 'NR == 30001 { print "this is not perf script" } { print }' whole.perf >prof/cap.perf &&
 rm whole.perf &&
-cp prof/cap.perf prof/copy.perf || exit 1
+cp prof/cap.perf prof/copy.perf &&
+# two events, the second one's sample first in [4, 9)
+printf "%s\n" "a 1 [000] 1.000000: 1 cpu-clock: " "	1 f (/x)" "" \
+	"b 1 [000] 5.500000: 1 page-faults: " "	1 g (/x)" "" \
+	"a 1 [000] 6.000000: 1 cpu-clock: " "	1 h (/x)" "" >prof/two.perf || exit 1
 
 fresh() { # start_server's options: the previous test's server stopped first
 	while read -r _p; do kill "$_p" 2>/dev/null; done <"$SERVE_PIDS"
@@ -43,14 +47,37 @@ test_expect_success 'answers from the index: the heatmap counts the reader'"'"'s
 '
 
 test_expect_success 'a range of the index counts the capture'"'"'s first event, not the range'"'"'s first' '
-	printf "%s\n" "a 1 [000] 1.000000: 1 cpu-clock: " "	1 f (/x)" "" \
-		"b 1 [000] 5.500000: 1 page-faults: " "	1 g (/x)" "" \
-		"a 1 [000] 6.000000: 1 cpu-clock: " "	1 h (/x)" "" >prof/two.perf &&
 	fresh --cache-dir cache4 &&
 	test "$(get "/folded?filename=two.perf&start=4&end=9")" = 200 &&
 	test "$(cat body)" = "a;h 1" &&
 	test "$(get "/folded?filename=two.perf&start=4&end=9&event=page-faults")" = 200 &&
 	test "$(cat body)" = "b;g 1"
+'
+
+# What fp-serve answered for a range before it had indexes: the chain over
+# the file itself (docs/web.md), fp-range cutting the range on fp-bucket's axis.
+file_chain() { # FILE FROM TO BUCKET_OPTS FOLD_OPTS
+	fp-read -q "$1" | fp-bucket $4 | fp-range --history 0 ${2:+--from $2} ${3:+--to $3} |
+		fp-fold --plain --all $5
+}
+test_expect_success 'a range without filters, folded by fp-serve from the index, is byte for byte the file chain'"'"'s' '
+	cp "$EXAMPLES/multiproc.perf.gz" prof/ &&
+	fresh --cache-dir cache6 &&
+	for f in cap.perf multiproc.perf.gz two.perf; do
+		for r in "3 10.5" "0.25 -" "- 4.999" "1.5 2.25" "100.5 117.25" "5 9"; do
+			from=${r% *}; to=${r#* }; [ "$from" != - ] || from=; [ "$to" != - ] || to=
+			q="filename=$f${from:+&start=$from}${to:+&end=$to}"
+			test "$(get "/folded?$q")" = 200 && cp body got &&
+			file_chain "prof/$f" "$from" "$to" "" "--all-events" >want &&
+			test_cmp want got &&
+			test "$(get "/folded?$q&keepidle=1")" = 200 && cp body got &&
+			file_chain "prof/$f" "$from" "$to" "--keep-idle" "--all-events" >want &&
+			test_cmp want got &&
+			test "$(get "/folded?$q&allevents=1")" = 200 && cp body got &&
+			file_chain "prof/$f" "$from" "$to" "--all-events" "--event-root" >want &&
+			test_cmp want got || return 1
+		done
+	done
 '
 
 test_expect_success 'eight first opens at once build one index' '

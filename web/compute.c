@@ -237,7 +237,7 @@ static const struct folded_text *cache_text(const char *key, struct fp_sink *tex
  * and the --time argument in buf, or 0: fp-range cuts the range. */
 #define TIME_ARG_MAX 64
 static int recording_range(const struct job *job, int fd, const struct selection *sel,
-			   char *buf, size_t n)
+			   char *buf, size_t n, uint64_t *from_ns, uint64_t *to_ns)
 {
 	uint64_t base, from = 0, to = 0;
 	char a[32] = "", b[32] = "";
@@ -264,6 +264,10 @@ static int recording_range(const struct job *job, int fd, const struct selection
 	const uint64_t ns = FP_NSEC_PER_SEC;
 
 	base *= ns;
+	if (from_ns)
+		*from_ns = sel->start ? base + from : 0;
+	if (to_ns)
+		*to_ns = sel->end ? base + to : UINT64_MAX;
 	if (sel->start)
 		snprintf(a, sizeof a, "%" PRIu64 ".%09" PRIu64, (base + from) / ns,
 			 (base + from) % ns);
@@ -289,7 +293,7 @@ struct sel_chain {
 static int sel_chain_init(struct sel_chain *c, const struct job *job, int fd,
 			  const struct selection *sel, char **fold_argv)
 {
-	int by_index = recording_range(job, fd, sel, c->time_arg, sizeof c->time_arg);
+	int by_index = recording_range(job, fd, sel, c->time_arg, sizeof c->time_arg, NULL, NULL);
 	int no_range = by_index && !selection_has_filters(sel);
 
 	c->read_argv[0] = (char *)fp_sniff_reader(fp_sniff_fd(fd));
@@ -656,6 +660,19 @@ static const struct folded_text *text_get(const struct job *job, int fd, const s
 static int build_folded(const struct job *job, int fd, const struct selection *sel,
 			struct fp_sink *out, uint64_t *total, int *status, char *err, size_t errsz)
 {
+	/* a range of an index without filters: folded here (rangefold.c) */
+	char targ[TIME_ARG_MAX];
+	uint64_t from_ns, to_ns;
+	if (job->indexed && recording_range(job, fd, sel, targ, sizeof targ, &from_ns, &to_ns)) {
+		int rc = rangefold(job, fd, sel, from_ns, to_ns, out, total, err, errsz);
+		if (rc > 0)
+			return 0;
+		if (rc < 0) {
+			fp_sink_free(out);
+			*status = 422;
+			return -1;
+		}
+	}
 	char *fold_argv[] = { "fp-fold", "--plain", "--all",
 			      sel->all_events ? "--event-root" : "--all-events",
 			      sel->root == SEL_ROOT_PID ? "--pid" : sel->root == SEL_ROOT_TID ? "--tid" : NULL,

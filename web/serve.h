@@ -338,6 +338,16 @@ void index_cleanup(const struct server *srv);
 /* The same from a signal handler, as far as it can (async-signal-safe). */
 void index_cleanup_now(void);
 
+/* ---- rangefold.c ------------------------------------------------------------ */
+
+/* The folded table of sel's range [from_ns, to_ns) of an index (fd), as
+ * the range chain would write it, into out (its total in *total), when
+ * sel has no filters and the range holds at most a bound of samples: 1.
+ * 0: not done here (run the chain). -1: the index is damaged (err). */
+struct fp_sink;
+int rangefold(const struct job *job, int fd, const struct selection *sel, uint64_t from_ns,
+	      uint64_t to_ns, struct fp_sink *out, uint64_t *total, char *err, size_t errsz);
+
 /* ---- privilege.c ------------------------------------------------------------ */
 
 /* Started as root: becomes user (default "nobody"; "root" keeps root,
