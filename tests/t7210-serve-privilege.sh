@@ -6,6 +6,11 @@ test_tags root
 
 getent passwd nobody >/dev/null || { test_skip "$test_name" 'no user nobody'; test_done; }
 NOBODY=$(id -u nobody)
+# the checkout must be reachable by nobody (fp-serve refuses to start else)
+setpriv --reuid=nobody --regid=nogroup --clear-groups test -x "$FP_BIN/fp-read" 2>/dev/null || {
+	test_skip "$test_name" "user nobody cannot run $FP_BIN/fp-read (a checkout below a 0700 directory)"
+	test_done
+}
 F=demo-clockloop.perf.gz
 
 mkdir prof && chmod 755 prof && cp "$EXAMPLES/$F" prof/ &&

@@ -222,6 +222,8 @@ static int read_chain(const struct job *job, int out_fd, int out_open, int err_f
 {
 	int err_open = 1, cancelled = 0;
 	int timed = job->budget && (job->budget->deadline_ms || job->srv->limits.cpu_ms);
+	long long next_check = 0;	/* the budget is looked at every tick, not
+					 * at every read of a chatty chain */
 
 	while (out_open || err_open) {
 		struct pollfd pf[3] = {
@@ -235,8 +237,10 @@ static int read_chain(const struct job *job, int out_fd, int out_open, int err_f
 				continue;
 			break;
 		}
-		if (timed)
+		if (timed && budget_now_ms() >= next_check) {
 			check_budget(job, pid, started, res, err_used);
+			next_check = budget_now_ms() + BUDGET_TICK_MS;
+		}
 		if (lr->over && !res->over_budget) {
 			char msg[160];
 			int m = snprintf(msg, sizeof msg, "the answer is larger than the output "
