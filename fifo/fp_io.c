@@ -21,6 +21,7 @@
 
 #include "fp_error.h"
 #include "fp_io.h"
+#include "fp_readall.h"
 
 #define GZIP_MAGIC0 0x1f
 #define GZIP_MAGIC1 0x8b
@@ -215,34 +216,6 @@ void fp_pump_init(struct fp_pump *p, struct ev_loop *loop, int in_fd, int out_fd
 	sa.sa_flags = SA_RESTART;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-}
-
-uint64_t fp_inflate_max(void)
-{
-	static int read_env;
-	static uint64_t max;
-
-	if (!read_env) {
-		const char *v = getenv("FP_INFLATE_MAX");
-		char *end;
-
-		read_env = 1;
-		if (v && *v) {
-			unsigned long long n = strtoull(v, &end, 10);
-			if (*end == '\0')
-				max = n;
-		}
-	}
-	return max;
-}
-
-void fp_inflate_check(const char *name, uint64_t inflated)
-{
-	uint64_t max = fp_inflate_max();
-
-	if (max && inflated > max)
-		fp_die(FP_EXIT_DATA, "%s: gzip data inflates to more than FP_INFLATE_MAX=%llu "
-		       "bytes: stopped", name, (unsigned long long)max);
 }
 
 /* gzip: inflate raw bytes into the line buffer. */

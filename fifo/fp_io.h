@@ -79,13 +79,6 @@ struct fp_out {
 	void *owner;
 };
 
-/* The inflate budget: environment FP_INFLATE_MAX=BYTES (fp-serve sets it
- * for its stages, docs/web.md "Budgets"); 0 when unset. A reader that has
- * inflated more than that from one input ends with exit 1 and
- * `prog: NAME: gzip data inflates to more than FP_INFLATE_MAX=N bytes`. */
-uint64_t fp_inflate_max(void);
-void fp_inflate_check(const char *name, uint64_t inflated);
-
 void fp_out_init(struct fp_out *o, struct ev_loop *loop, int fd);
 void fp_out_write(struct fp_out *o, const void *p, size_t n);
 void fp_out_str(struct fp_out *o, const char *s);

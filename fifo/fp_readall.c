@@ -8,10 +8,37 @@
 #include <zlib.h>
 
 #include "fp_error.h"
-#include "fp_io.h"
 #include "fp_readall.h"
 
 #define READ_CHUNK (1u << 20)
+
+uint64_t fp_inflate_max(void)
+{
+	static int read_env;
+	static uint64_t max;
+
+	if (!read_env) {
+		const char *v = getenv("FP_INFLATE_MAX");
+		char *end;
+
+		read_env = 1;
+		if (v && *v) {
+			unsigned long long n = strtoull(v, &end, 10);
+			if (*end == '\0')
+				max = n;
+		}
+	}
+	return max;
+}
+
+void fp_inflate_check(const char *name, uint64_t inflated)
+{
+	uint64_t max = fp_inflate_max();
+
+	if (max && inflated > max)
+		fp_die(FP_EXIT_DATA, "%s: gzip data inflates to more than FP_INFLATE_MAX=%llu "
+		       "bytes: stopped", name, (unsigned long long)max);
+}
 
 char *fp_read_all(const char *path, const char *name, size_t max, size_t *len)
 {
