@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # bench/dwarf-rows.sh: the --call-graph dwarf rows of bench/run.sh (issue
 # 10), sourced by it (its measure/row/note helpers and variables).
 #

@@ -109,8 +109,8 @@ notes=$tmp/notes.txt
 rtime=$corpus_dir/rtime
 cc -O2 -Wall -Wextra -o "$rtime" "$here/rtime.c"
 cc -O2 -Wall -Wextra -o "$corpus_dir/trickle" "$here/trickle.c"
-cc -O2 -Wall -Wextra -D_GNU_SOURCE -I"$root/fifo" -o "$corpus_dir/http-load" \
-	"$root/tests/helper/http-load.c" "$root/fifo/fp_error.c" -lpthread
+cc -O2 -Wall -Wextra -D_GNU_SOURCE -I"$root/lib" -o "$corpus_dir/http-load" \
+	"$root/tests/helper/http-load.c" "$root/lib/fp_error.c" -lpthread
 
 calc() { awk "BEGIN { print $* }"; }
 note() { echo "$*" >> "$notes"; echo "  note: $*" >&2; }

@@ -2,7 +2,7 @@
  * replaces itself with fp-serve (found next to the flamepipe binary), so
  * signals and the exit code are fp-serve's own. DIR defaults to the
  * examples/ directory next to bin/ (the bundled captures), else
- * ./examples. docs/web.md describes the server. */
+ * ./examples. docs/fp-serve.md describes the server. */
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -24,7 +24,7 @@ const char cmd_serve_usage[] =
 	"          [--max-inflate BYTES] [--max-output BYTES] [--upload-quota BYTES]\n"
 	"          [--upload-evict] [--upload-host-symbols]   (default: examples/, 127.0.0.1:5000)";
 
-/* options handed to fp-serve as they are (docs/web.md) */
+/* options handed to fp-serve as they are (docs/fp-serve.md) */
 static const struct option pass_opts[] = {
 	{ "max-upload", required_argument, NULL, 0 },
 	{ "user", required_argument, NULL, 0 },

@@ -55,7 +55,7 @@ test_expect_success 'a range of the index counts the capture'"'"'s first event, 
 '
 
 # What fp-serve answered for a range before it had indexes: the chain over
-# the file itself (docs/web.md), fp-range cutting the range on fp-bucket's axis.
+# the file itself (docs/fp-serve.md), fp-range cutting the range on fp-bucket's axis.
 file_chain() { # FILE FROM TO BUCKET_OPTS FOLD_OPTS
 	fp-read -q "$1" | fp-bucket $4 | fp-range --history 0 ${2:+--from $2} ${3:+--to $3} |
 		fp-fold --plain --all $5

@@ -2,7 +2,7 @@
  *
  * A capture in DIR (perf script text, gzip, perf.data, Chrome profile) is
  * converted on its first open into the time-indexed recording form
- * (docs/recording.md): `READER -q < FILE | fp-record --output INDEX`, once.
+ * (docs/fp-record.md): `READER -q < FILE | fp-record --output INDEX`, once.
  * Every later query runs its chain over the index, and a range reads only
  * the members of its seconds (fp-read --time, compute.c). The index is
  * kept in the cache directory (--cache-dir, else a private temporary one

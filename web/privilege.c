@@ -6,7 +6,7 @@
  * no_new_privs so no set-uid program run by a chain can gain any. Every
  * file is then opened, every chain run, with that user's rights only: a
  * file of DIR the user cannot read is neither listed nor served (the
- * kernel refuses the open, docs/web.md "Privilege"). DIR/uploads is
+ * kernel refuses the open, docs/fp-serve.md "Privilege"). DIR/uploads is
  * created for that user before the drop when it does not exist.
  */
 #include <errno.h>
