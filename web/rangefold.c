@@ -87,9 +87,12 @@ int rangefold(const struct job *job, int fd, const struct selection *sel, uint64
 		.first = sel->all_events ? NULL : job->index_first_event,
 		.from_ns = from_ns,
 		.to_ns = to_ns,
-		.o = { sel->root == SEL_ROOT_PID ? FP_FOLD_ROOT_PID :
-		       sel->root == SEL_ROOT_TID ? FP_FOLD_ROOT_TID : FP_FOLD_ROOT_COMM,
-		       1, 1, sel->all_events, 1 },
+		/* fp-fold --all [--event-root] [--pid|--tid|--container-root] */
+		.o = { .root_id = sel->root == SEL_ROOT_PID ? FP_FOLD_ROOT_PID :
+				  sel->root == SEL_ROOT_TID ? FP_FOLD_ROOT_TID : FP_FOLD_ROOT_COMM,
+		       .annotate_kernel = 1, .annotate_jit = 1, .annotate_inlined = 1,
+		       .event_root = sel->all_events,
+		       .container_root = sel->root == SEL_ROOT_CONTAINER },
 	};
 	fp_strtab_init(&r.t);
 	int rc = fp_rec_each_line(fd, &ix, from_ns, to_ns, rf_line, &r, err, errsz);
