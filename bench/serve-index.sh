@@ -37,6 +37,7 @@ rm -f "$dir/serve/long.perf"
 ln "$cap" "$dir/serve/long.perf" 2>/dev/null || cp "$cap" "$dir/serve/long.perf"
 rm -rf "$dir/index"
 out=$dir/serve.out
+rm -f "$out"	# else a stale "listening on" of the last run may be read first
 user=
 [ "$(id -u)" != 0 ] || user="--user root"	# the bench's own files, any checkout
 fp-serve --dir "$dir/serve" --listen 127.0.0.1:0 --cache-dir "$dir/index" $user \

@@ -106,6 +106,8 @@ static void target_close(struct target *t)
 	if (t->fd >= 0)
 		close(t->fd);
 	t->fd = -1;
+	if (!t->live)
+		index_release(&t->job);
 }
 
 static const char *const filter_words[] = { "pid", "tid", "cpu", "comm", "event",

@@ -65,23 +65,17 @@ static void rf_line(void *ctx, char *line, size_t len)
 int rangefold(const struct job *job, int fd, const struct selection *sel, uint64_t from_ns,
 	      uint64_t to_ns, struct fp_sink *out, uint64_t *total, char *err, size_t errsz)
 {
-	struct fp_rec_index ix = { 0 };
+	const struct fp_rec_index *ix = job->index_members;	/* index.c's, shared */
 	uint64_t n = 0;
 
-	if (!job->indexed || selection_has_filters(sel) ||
+	if (!job->indexed || !ix || selection_has_filters(sel) ||
 	    (!sel->all_events && !job->index_first_event))
 		return 0;
-	if (fp_rec_scan(fd, &ix) < 0) {
-		fp_rec_index_free(&ix);
+	for (size_t i = fp_rec_first_from(ix, from_ns); i < ix->n; i++)
+		if (ix->m[i].min_ns < to_ns)
+			n += ix->m[i].samples;
+	if (n > RANGEFOLD_MAX_SAMPLES)
 		return 0;
-	}
-	for (size_t i = fp_rec_first_from(&ix, from_ns); i < ix.n; i++)
-		if (ix.m[i].min_ns < to_ns)
-			n += ix.m[i].samples;
-	if (n > RANGEFOLD_MAX_SAMPLES) {
-		fp_rec_index_free(&ix);
-		return 0;
-	}
 	struct rf r = {
 		.sel = sel,
 		.first = sel->all_events ? NULL : job->index_first_event,
@@ -95,8 +89,7 @@ int rangefold(const struct job *job, int fd, const struct selection *sel, uint64
 		       .container_root = sel->root == SEL_ROOT_CONTAINER },
 	};
 	fp_strtab_init(&r.t);
-	int rc = fp_rec_each_line(fd, &ix, from_ns, to_ns, rf_line, &r, err, errsz);
-	fp_rec_index_free(&ix);
+	int rc = fp_rec_each_line(fd, ix, from_ns, to_ns, rf_line, &r, err, errsz);
 	fp_fold_buf_free(&r.b);
 	if (rc < 0) {
 		fp_strtab_free(&r.t);

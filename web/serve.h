@@ -26,6 +26,7 @@
 #include "fp_record.h"	/* FP_ROWS_MAX */
 
 struct live;
+struct fp_rec_index;
 
 /* What one request may spend (docs/fp-serve.md "Budgets"); 0: no limit. */
 struct limits {
@@ -77,6 +78,8 @@ struct job {
 				 * the file: its reader's counts are these */
 	uint64_t index_samples, index_warnings, index_base_sec;
 	const char *index_first_event;	/* the capture's first event, or NULL */
+	const struct fp_rec_index *index_members;	/* its member table (shared) */
+	void *index_members_ref;	/* released by index_release */
 	int unlimited_output;	/* the index's conversion: its stream is not an answer */
 };
 
@@ -336,6 +339,8 @@ void tree_elided_json(struct fp_sink *s, const char *a, size_t alen,
  * or -1 with *status and err. */
 int index_open(struct job *job, int fd, const struct stat *st, int *status, char *err,
 	       size_t errsz);
+/* Drops job's reference to its index's member table (target_close). */
+void index_release(struct job *job);
 /* After the privilege drop: creates or adopts the cache directory. */
 void index_init(struct server *srv);
 /* At exit: a temporary cache directory is removed. */
