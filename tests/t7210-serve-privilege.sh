@@ -96,6 +96,20 @@ else
 	test_skip 'the operator may allow host symbols for uploads' 'perf cannot record kernel stacks here'
 fi
 
+test_expect_success '--live without --user keeps the user the runner started it as; with --user it serves as that user' '
+	mkfifo in.fifo &&
+	{ fp-serve --dir prof --listen 127.0.0.1:0 --live cap <in.fifo >live.out 2>live.err & } &&
+	p1=$! && register_pid $p1 && exec 8>in.fifo &&
+	wait_for "grep -qs \"listening on\" live.out" 100 &&
+	grep -q "^Uid:[[:space:]]*0[[:space:]]" /proc/$p1/status &&
+	mkfifo in2.fifo &&
+	{ fp-serve --dir prof --listen 127.0.0.1:0 --live cap --user nobody <in2.fifo >live2.out 2>live2.err & } &&
+	p2=$! && register_pid $p2 && exec 7>in2.fifo &&
+	wait_for "grep -qs \"listening on\" live2.out" 100 &&
+	grep -q "^Uid:[[:space:]]*$NOBODY[[:space:]]" /proc/$p2/status &&
+	exec 8>&- 7>&-
+'
+
 test_expect_success 'the default refuses to start when nobody cannot read DIR, saying so (exit 111)' '
 	mkdir closed && chmod 700 closed && cp "$EXAMPLES/$F" closed/ &&
 	code_is 111 fp-serve --dir closed --listen 127.0.0.1:0 >out 2>err &&

@@ -360,10 +360,11 @@ int rangefold(const struct job *job, int fd, const struct selection *sel, uint64
 
 /* ---- privilege.c ------------------------------------------------------------ */
 
-/* Started as root: becomes user (default "nobody"; "root" keeps root,
- * with a warning) after the socket is bound: DIR/uploads is created for
- * that user, groups, gid and uid are set, no new privileges. Not root: a
- * user other than oneself is a usage error. */
+/* Started as root: becomes user (default "nobody"; "root" keeps root)
+ * after the socket is bound: DIR/uploads is created for that user,
+ * groups, gid and uid are set, no new privileges. Not root: a user other
+ * than oneself is a usage error. With --live and no --user: unchanged
+ * (the runner chose the chain's user). */
 void privilege_drop(const struct server *srv, const char *user);
 
 /* ---- live.c ------------------------------------------------------------- */
