@@ -102,6 +102,7 @@ probe: | $(DEPS_FIRST)
 	$(call require,libdw,elfutils/libdw.h,libdw-dev)
 	$(call require,libelf,libelf.h,libelf-dev)
 	$(call require,libiberty,libiberty/libiberty.h,libiberty-dev)
+	$(call require,ncursesw,curses.h,libncurses-dev)
 	$(if $(shell command -v protoc-c),,$(error protoc-c not found: apt-get install protobuf-c-compiler, or run make deps))
 
 probe-tests: | $(DEPS_FIRST)
@@ -161,6 +162,9 @@ PERFDATA_LIBS := -ldw -lelf -liberty
 $(BIN)/fp-perfdata: LDLIBS += $(PERFDATA_LIBS)
 $(BUILD)/tests/u-pdsymtab: LDLIBS += $(PERFDATA_LIBS)
 $(BUILD)/tests/u-kcache: LDLIBS += $(PERFDATA_LIBS)
+# fp-tui draws the terminal view with ncurses (libncurses-dev).
+TUI_LIBS := $(or $(shell pkg-config --libs ncursesw 2>/dev/null),-lncursesw -ltinfo)
+$(BIN)/fp-tui: LDLIBS += $(TUI_LIBS)
 # fp-record compresses its recording's members with libdeflate (recording/fp_recenc.c).
 $(BIN)/fp-record: LDLIBS += -ldeflate
 

@@ -1,0 +1,48 @@
+/* tuiview.h: fp-tui as the runner's terminal view (`flamepipe live` on a
+ * terminal, `flamepipe report FILE --tui`; docs/fp-tui.md).
+ *
+ * The view is the stage named "tui" (fp-tui ${TUI_ARGS}) near the end of
+ * the chain. It owns the screen, so while it runs the runner and the
+ * other stages must not write on it: their stderr goes to a log in the
+ * FIFO directory, shown once the view is gone. When the user quits the
+ * view, the whole run stops (a report's chain may still be reading, a
+ * live capture still recording).
+ *
+ *	char *file = fp_tui_pipeline(fp_run_dir(r), pipeline, keep_render);
+ *	fp_tui_stderr_begin(fp_run_dir(r));     // before fp_run_start
+ *	fp_run_load(r, file, &v); fp_run_start(r);
+ *	struct fp_tui_watch tw; fp_tui_watch_start(&tw, r);
+ *	fp_run_wait(r);
+ *	fp_tui_watch_stop(&tw);
+ *	fp_tui_stderr_end();                    // the log, then the summary
+ */
+#ifndef FP_RUNNER_TUIVIEW_H
+#define FP_RUNNER_TUIVIEW_H
+
+#include <stddef.h>
+#include <ev.h>
+
+#include "pipeline_run.h"
+
+#define FP_TUI_STAGE "tui"
+
+struct fp_tui_watch {
+	ev_timer w;
+	struct fp_run *run;
+	size_t index;		/* the stage named tui */
+	int found;
+};
+
+/* DIR/tui.pipeline: FILE's stages, without the one named render unless
+ * keep_render, then `tui fp-tui ${TUI_ARGS}`. Its path (free it). */
+char *fp_tui_pipeline(const char *dir, const char *file, int keep_render);
+/* Once the tui stage has ended, fp_run_stop. */
+void fp_tui_watch_start(struct fp_tui_watch *tw, struct fp_run *r);
+void fp_tui_watch_stop(struct fp_tui_watch *tw);
+/* While stderr is a terminal: stderr (this process's and the stages')
+ * into DIR/stderr.log until fp_tui_stderr_end, which puts stderr back
+ * and copies the log's last 64 KiB to it (also at exit). */
+void fp_tui_stderr_begin(const char *dir);
+void fp_tui_stderr_end(void);
+
+#endif
