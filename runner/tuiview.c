@@ -1,5 +1,6 @@
 /* tuiview.c: fp-tui as the runner's terminal view (tuiview.h). */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,8 +72,17 @@ static void watch_cb(struct ev_loop *loop, ev_timer *w, int revents)
 			return;
 		}
 	}
-	if (fp_run_stage_pid(tw->run, tw->index) > 0)
+	pid_t pid = fp_run_stage_pid(tw->run, tw->index);
+
+	if (pid > 0) {
+		/* stopped by a signal (SIGTERM, Ctrl-C of a shell script...):
+		 * the view does not wait for its input's end, it goes now */
+		if (fp_run_stop_signal(tw->run) && !tw->termed) {
+			tw->termed = 1;
+			kill(pid, SIGTERM);
+		}
 		return;
+	}
 	/* the user quit the view: the capture or the report ends with it */
 	ev_timer_stop(loop, w);
 	fp_run_stop(tw->run);

@@ -31,12 +31,14 @@ struct fp_tui_watch {
 	struct fp_run *run;
 	size_t index;		/* the stage named tui */
 	int found;
+	int termed;		/* SIGTERM sent to it */
 };
 
 /* DIR/tui.pipeline: FILE's stages, without the one named render unless
  * keep_render, then `tui fp-tui ${TUI_ARGS}`. Its path (free it). */
 char *fp_tui_pipeline(const char *dir, const char *file, int keep_render);
-/* Once the tui stage has ended, fp_run_stop. */
+/* Once the tui stage has ended, fp_run_stop; on a stop by a signal,
+ * SIGTERM to the tui stage at once (it would wait for the user). */
 void fp_tui_watch_start(struct fp_tui_watch *tw, struct fp_run *r);
 void fp_tui_watch_stop(struct fp_tui_watch *tw);
 /* While stderr is a terminal: stderr (this process's and the stages')

@@ -92,7 +92,8 @@ test_expect_success 'the terminal is restored after SIGTERM to flamepipe' '
 	tui_run "sh -c '"'"'echo \$\$ >pid; exec flamepipe report $CAPTURE --tui'"'"'; echo exit=\$? >rc" &&
 	tui_wait "range all: 2390 samples" &&
 	kill -TERM "$(cat pid)" &&
-	restored
+	# at once: not after the runner's 5 s drain (the view waits for no input end)
+	wait_for tui_at_prompt 40 && restored
 '
 
 test_expect_success 'the terminal is restored after fp-tui dies of SIGSEGV' '

@@ -180,6 +180,8 @@ void tui_view_rows(struct tui *t)
 	find_row(t);
 }
 
+static void open_matches(struct tui *t);
+
 void tui_view_build(struct tui *t, double now, double min_interval)
 {
 	uint64_t from = 0, to = UINT64_MAX;
@@ -200,6 +202,8 @@ void tui_view_build(struct tui *t, double now, double min_interval)
 	t->built_at = now;
 	t->need_build = 0;
 	t->dirty = 1;
+	if (t->search_len && !t->prompting && t->pane != TUI_FUNCS)
+		open_matches(t);	/* a live match shows as soon as it is sampled */
 	tui_view_rows(t);
 }
 
