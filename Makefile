@@ -217,7 +217,7 @@ MAN_SRC := flamepipe=docs/flamepipe.md=- fp-read=docs/fp-read.md=- \
 	fp-bpftrace=docs/bpftrace.md=- fp-latency=docs/fp-latency.md=- \
 	fp-chrome=docs/fp-chrome.md=- fp-push=docs/push.md=- fp-record=docs/recording.md=- \
 	fp-ssh=docs/remote.md=- \
-	fp-perfdata=docs/fp-perfdata.md=-
+	fp-perfdata=docs/fp-perfdata.md=- fp-tui=docs/fp-tui.md=-
 FP_VERSION := $(shell sed -n 's/^$(HASH)define FP_VERSION "\(.*\)"/\1/p' runner/commands.h)
 MAN_PROGS := $(notdir $(STAGES) $(RUNNER) $(WEB))
 MANDIR    ?= $(BUILD)/man
