@@ -92,7 +92,7 @@ test_expect_success 'the terminal is restored after SIGTERM to flamepipe' '
 	tui_run "sh -c '"'"'echo \$\$ >pid; exec flamepipe report $CAPTURE --tui'"'"'; echo exit=\$? >rc" &&
 	tui_wait "range all: 2390 samples" &&
 	kill -TERM "$(cat pid)" &&
-	# at once: not after the runner's 5 s drain (the view waits for no input end)
+	# at once: not after the 5 s drain of the runner: the view waits for no input end
 	wait_for tui_at_prompt 40 && restored
 '
 
@@ -133,6 +133,26 @@ test_expect_success 'report --tui -o DIR: the view and the report files' '
 	wait_for "test -s out/stacks.folded" &&
 	tui_keys q && restored && grep -q "exit=0" rc &&
 	test "$(folded_total out/stacks.folded)" = 2390
+'
+
+test_expect_success '--max-samples: the oldest samples go, and the screen says how many' '
+	test_when_finished tui_stop &&
+	tui_start && tui_stty stty.before &&
+	tui_run "fp-read $CAPTURE | fp-bucket | fp-fold --pass-samples | fp-tui --max-samples 100; echo exit=\$? >rc" &&
+	tui_wait "range all: 100 samples" &&
+	tui_has "the oldest 2290 samples were let go" &&
+	test "$(tui_root_total)" = 100 &&
+	tui_keys q && restored && grep -q "exit=0" rc
+'
+
+test_expect_success 'fp-tui folds S records itself: the same tree as fp-fold --pass-samples gives' '
+	test_when_finished tui_stop &&
+	tui_start && tui_stty stty.before &&
+	tui_run "fp-read $CAPTURE | fp-bucket | fp-tui; echo exit=\$? >rc" &&
+	tui_wait "range all: 2390 samples" &&
+	tui_keys Tab j l && tui_wait "- mp-sort-merge" &&
+	tui_screen | grep -q "607   - mp-sort-merge" &&
+	tui_keys q && restored
 '
 
 test_expect_success 'fp-tui without a terminal: a clear error and exit 100' '

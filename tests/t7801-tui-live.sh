@@ -68,7 +68,7 @@ test_expect_success 'SIGTERM to flamepipe stops the live capture and gives the t
 	tui_run "sh live.sh; echo exit=\$? >rc" &&
 	wait_for "tui_has $TARGET" 200 &&
 	kill -TERM "$(cat pid)" &&
-	# at once: not after the runner's 15 s drain (the view waits for no input end)
+	# at once: not after the 15 s drain of the runner: the view waits for no input end
 	wait_for tui_at_prompt 80 && restored
 '
 
