@@ -315,7 +315,8 @@ struct views {
 };
 
 /* RENDER_VIEW_ARGS for the render stage; which stages to append. */
-static void pick_views(const struct live_opts *o, int tty, struct views *vw, struct fp_vars *v)
+static void pick_views(const struct live_opts *o, struct fp_run *r, int tty, struct views *vw,
+		       struct fp_vars *v)
 {
 	int term = tty && !o->no_term;
 
@@ -332,6 +333,7 @@ static void pick_views(const struct live_opts *o, int tty, struct views *vw, str
 		fp_vars_append(v, "TUI_ARGS", "flamepipe live");
 		if (vw->web)	/* fp-serve comes next */
 			fp_vars_append(v, "TUI_ARGS", "--passthrough");
+		fp_tui_vars(r, v);	/* its messages log and quit file */
 		if (!vw->web && !o->outdir)	/* nobody reads fp-fold's snapshots */
 			fp_vars_set(v, "FOLD_INTERVAL", "0");
 	}
@@ -534,7 +536,7 @@ static char *live_vars(const struct live_opts *o, struct fp_run *r, int tty, str
 
 	fp_vars_init(v);
 	fp_run_default_vars(r, v);
-	pick_views(o, tty, vw, v);
+	pick_views(o, r, tty, vw, v);
 	source_vars(o, v);
 	workload_vars(o, v);
 	recording = recording_vars(o, r, v);

@@ -268,6 +268,7 @@ static char *tui_vars(struct fp_run *r, const struct fp_cli *cli, const char *pi
 	const char *slash = strrchr(input, '/');
 
 	fp_vars_list(v, "TUI_ARGS");
+	fp_tui_vars(r, v);	/* its messages log and quit file */
 	fp_vars_append(v, "TUI_ARGS", "--title");
 	fp_vars_append(v, "TUI_ARGS", strcmp(input, "-") ? (slash ? slash + 1 : input) : "stdin");
 	if (cli->outdir)

@@ -1,5 +1,6 @@
 /* tuiview.c: fp-tui as the runner's terminal view (tuiview.h). */
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #define TUI_PIPELINE_NAME "tui.pipeline"
 #define STDERR_LOG_NAME "stderr.log"
+#define QUIT_FILE_NAME "tui.quit"
 #define LOG_TAIL (64 * 1024)	/* bytes of the log shown at the end */
 #define WATCH_POLL 0.1		/* s between checks of the view */
 #define LINE_MAX_TEXT 8192
@@ -57,9 +59,15 @@ char *fp_tui_pipeline(const char *dir, const char *file, int keep_render)
 	return out;
 }
 
+static void quit_path(const struct fp_run *r, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s/%s", fp_run_dir(r), QUIT_FILE_NAME);
+}
+
 static void watch_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
 	struct fp_tui_watch *tw = w->data;
+	char quit[PATH_MAX];
 
 	if (!tw->found) {
 		for (size_t i = 0; i < fp_run_stage_count(tw->run); i++)
@@ -74,6 +82,11 @@ static void watch_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	}
 	pid_t pid = fp_run_stage_pid(tw->run, tw->index);
 
+	quit_path(tw->run, quit, sizeof quit);
+	if (!tw->stopped && access(quit, F_OK) == 0) {	/* the user quit: the chain drains */
+		tw->stopped = 1;
+		fp_run_stop(tw->run);
+	}
 	if (pid > 0) {
 		/* stopped by a signal (SIGTERM, Ctrl-C of a shell script...):
 		 * the view does not wait for its input's end, it goes now */
@@ -83,9 +96,10 @@ static void watch_cb(struct ev_loop *loop, ev_timer *w, int revents)
 		}
 		return;
 	}
-	/* the user quit the view: the capture or the report ends with it */
+	/* the view has ended: the capture or the report ends with it */
 	ev_timer_stop(loop, w);
-	fp_run_stop(tw->run);
+	if (!tw->stopped)
+		fp_run_stop(tw->run);
 }
 
 void fp_tui_watch_start(struct fp_tui_watch *tw, struct fp_run *r)
@@ -103,17 +117,38 @@ void fp_tui_watch_stop(struct fp_tui_watch *tw)
 		ev_timer_stop(fp_run_loop(tw->run), &tw->w);
 }
 
-static int saved_stderr = -1;
+static int saved_stderr = -1, saved_stdout = -1;
 static char log_path[4096];
+
+/* DIR/stderr.log into buf; -1 if stderr is not a terminal (no log then). */
+static int log_path_of(const char *dir, char *buf, size_t n)
+{
+	if (!isatty(2))
+		return -1;
+	snprintf(buf, n, "%s/%s", dir, STDERR_LOG_NAME);
+	return 0;
+}
+
+void fp_tui_vars(struct fp_run *r, struct fp_vars *v)
+{
+	char path[PATH_MAX];
+
+	if (log_path_of(fp_run_dir(r), path, sizeof path) == 0) {
+		fp_vars_append(v, "TUI_ARGS", "--messages");
+		fp_vars_append(v, "TUI_ARGS", path);
+	}
+	quit_path(r, path, sizeof path);
+	fp_vars_append(v, "TUI_ARGS", "--quit-file");
+	fp_vars_append(v, "TUI_ARGS", path);
+}
 
 void fp_tui_stderr_begin(const char *dir)
 {
 	static int registered;
 	int fd;
 
-	if (saved_stderr >= 0 || !isatty(2))
+	if (saved_stderr >= 0 || log_path_of(dir, log_path, sizeof log_path) < 0)
 		return;
-	snprintf(log_path, sizeof log_path, "%s/%s", dir, STDERR_LOG_NAME);
 	fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return;	/* the view still works; messages land on it */
@@ -122,6 +157,15 @@ void fp_tui_stderr_begin(const char *dir)
 	if (saved_stderr < 0 || dup2(fd, 2) < 0) {
 		close(fd);
 		return;
+	}
+	/* the last stage's stdout too (fp-serve's "listening on" line) */
+	if (isatty(1)) {
+		fflush(stdout);
+		saved_stdout = fcntl(1, F_DUPFD_CLOEXEC, 3);
+		if (saved_stdout >= 0 && dup2(fd, 1) < 0) {
+			close(saved_stdout);
+			saved_stdout = -1;
+		}
 	}
 	close(fd);
 	if (!registered) {
@@ -143,6 +187,12 @@ void fp_tui_stderr_end(void)
 	dup2(saved_stderr, 2);
 	close(saved_stderr);
 	saved_stderr = -1;
+	if (saved_stdout >= 0) {
+		fflush(stdout);
+		dup2(saved_stdout, 1);
+		close(saved_stdout);
+		saved_stdout = -1;
+	}
 	fd = open(log_path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;

@@ -53,6 +53,21 @@ test_expect_success 'a range picked while the capture runs: its tree counts its 
 	tui_keys q && restored
 '
 
+test_expect_success 'with -o and --http: q leaves a complete report; M shows the web view URL' '
+	test_when_finished tui_stop &&
+	tui_start && tui_stty stty.before &&
+	tui_run "flamepipe live -F 99 -g -o out --http 127.0.0.1:0 -- $(workload 60000); echo exit=\$? >rc" &&
+	wait_for "tui_has $TARGET" 200 &&
+	tui_keys M && tui_wait "fp-serve: listening on http://127.0.0.1:" &&
+	url=$(tui_screen | grep -o "http://127.0.0.1:[0-9]*/" | head -n 1) &&
+	curl -sf "${url}heatmap/?filename=live" >heat.json &&
+	jq -e ".columns | length > 0" heat.json &&
+	tui_keys x q && restored && grep -q "exit=0" rc &&
+	report_complete out &&
+	grep -q "^live-spin;.*$TARGET" out/stacks.folded &&
+	! tui_has "exited with code 141"
+'
+
 test_expect_success 'Ctrl-C stops the live capture and gives the terminal back' '
 	test_when_finished tui_stop &&
 	tui_start && tui_stty stty.before &&

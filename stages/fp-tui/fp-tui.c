@@ -2,7 +2,7 @@
  * (docs/fp-tui.md).
  *
  *	fp-tui [--live] [--passthrough] [--max-samples N] [--max-frames N] [--tty PATH]
- *	       [--no-color] [--title TEXT] [FILE]
+ *	       [--no-color] [--title TEXT] [--messages FILE] [--quit-file FILE] [FILE]
  *
  * A view stage: it reads the stream (stdin or FILE) to its end and draws
  * on the terminal (/dev/tty, not stdout: in `flamepipe live` and `report
@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -55,13 +56,14 @@
 #include "tui.h"
 
 #define USAGE "usage: fp-tui [--live] [--passthrough] [--max-samples N] [--max-frames N] [--tty PATH] " \
-	"[--no-color] [--title TEXT] [FILE]\n"
+	"[--no-color] [--title TEXT] [--messages FILE] [--quit-file FILE] [FILE]\n"
 #define MAX_SAMPLES_DEFAULT (4u << 20)	/* 64 MiB of samples */
 #define MAX_FRAMES_DEFAULT (16u << 20)	/* 64 MiB of stack frames */
 #define TICK 0.1		/* s between redraws, at most */
 #define LIVE_BUILD_EVERY 0.5	/* s between rebuilds of a live tree */
 #define RESTORE_MAX 256
 #define HEAT_256_BASE 16	/* xterm-256's colour cube */
+#define HANGUP_WAKEUPS 50	/* the tty readable this often with no key: it hung up */
 
 /* ---- the terminal, and giving it back on every way out ------------------------ */
 
@@ -74,7 +76,7 @@ static struct {
 	int active;		/* curses is on the screen */
 	SCREEN *scr;
 	FILE *in, *out;
-	char restore[RESTORE_MAX];	/* terminfo's rmcup, cnorm, sgr0 */
+	char restore[RESTORE_MAX];	/* terminfo's sgr0, cnorm, rmkx, rmcup */
 	size_t restore_len;
 } term = { .fd = -1 };
 
@@ -190,6 +192,7 @@ static void term_open(struct tui *t, const char *path, int no_color)
 	set_term(term.scr);
 	add_restore("sgr0");
 	add_restore("cnorm");
+	add_restore("rmkx");	/* the cursor keys as the shell expects them */
 	add_restore("rmcup");
 	raw();
 	noecho();
@@ -344,11 +347,85 @@ static const struct fp_pump_ops ops = { .line = on_line, .eof = on_eof };
 /* ---- the loop ---------------------------------------------------------------------- */
 
 static struct ev_loop *loop;
+static const char *messages_path;
+static const char *quit_file;	/* --quit-file */
+static ev_timer tick;
+static ev_io keys;
+static int draining;		/* off the screen, reading the input to its end */
+
+/* The user quit (or a stop signal came). With --quit-file and input still
+ * coming: off the screen now, FILE made (the runner then stops the chain
+ * from its source), and the stream read to its end, so every stage before
+ * this one drains and ends as on any stop (fp-render's report complete),
+ * none of them cut off by EPIPE. Otherwise, or the second time: out. */
+static void leave(struct tui *t)
+{
+	t->quit = 1;
+	if (!quit_file || t->ended || draining) {
+		ev_break(loop, EVBREAK_ALL);
+		return;
+	}
+	draining = 1;
+	ev_io_stop(loop, &keys);
+	ev_timer_stop(loop, &tick);
+	term_end();
+	int fd = open(quit_file, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+
+	if (fd >= 0)
+		close(fd);
+	else
+		ev_break(loop, EVBREAK_ALL);	/* nobody would stop the chain: go */
+}
+
+/* --messages FILE grew: its last bytes, and its last line for the last
+ * line of the screen. */
+static void read_messages(struct tui *t)
+{
+	static off_t seen = -1;
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	if (!messages_path || stat(messages_path, &st) < 0 || st.st_size == seen)
+		return;
+	seen = st.st_size;
+	fd = open(messages_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = pread(fd, t->messages, sizeof t->messages - 1,
+		  st.st_size > (off_t)sizeof t->messages - 1 ? st.st_size - (off_t)sizeof t->messages + 1 : 0);
+	close(fd);
+	if (n <= 0)
+		return;
+	t->messages_len = (size_t)n;
+	t->messages[n] = '\0';
+	for (ssize_t e = n; e > 0; e--) {	/* the last non-empty line */
+		if (t->messages[e - 1] == '\n')
+			continue;
+		ssize_t b = e;
+
+		while (b > 0 && t->messages[b - 1] != '\n')
+			b--;
+		snprintf(t->last_message, sizeof t->last_message, "%.*s", (int)(e - b), t->messages + b);
+		break;
+	}
+	t->message_at = ev_now(loop);
+	t->dirty = 1;
+}
 
 static void draw(struct tui *t)
 {
 	static uint64_t drawn_gen = UINT64_MAX;
+	static int message_on;
 
+	if (draining)
+		return;
+
+	t->now = ev_now(loop);
+	read_messages(t);
+	if (message_on != (t->now - t->message_at < 10.0))	/* a message leaves the last line */
+		t->dirty = 1;
+	message_on = t->now - t->message_at < TUI_MESSAGE_SHOWN;
 	tui_view_build(t, ev_now(loop), t->ended ? 0 : LIVE_BUILD_EVERY);
 	if (t->dirty || drawn_gen != t->m.gen) {
 		tui_screen_draw(t);
@@ -363,10 +440,12 @@ static void on_tick(struct ev_loop *l, ev_timer *w, int revents)
 
 static void on_keys(struct ev_loop *l, ev_io *w, int revents)
 {
+	static unsigned empty;
 	struct tui *t = w->data;
-	int key;
+	int key, got = 0;
 
 	while ((key = getch()) != ERR) {
+		got = 1;
 		if (key == KEY_RESIZE) {
 			t->dirty = 2;
 			continue;
@@ -374,19 +453,23 @@ static void on_keys(struct ev_loop *l, ev_io *w, int revents)
 		if (tui_key(t, key) && !t->dirty)
 			t->dirty = 1;
 		if (t->quit) {
-			ev_break(l, EVBREAK_ALL);
+			leave(t);
 			return;
 		}
+	}
+	/* A terminal that went away reads as readable for ever with nothing
+	 * in it (EOF, EIO): quit rather than spin. */
+	empty = got ? 0 : empty + 1;
+	if (empty >= HANGUP_WAKEUPS) {
+		leave(t);
+		return;
 	}
 	draw(t);
 }
 
 static void on_stop(struct ev_loop *l, ev_signal *w, int revents)
 {
-	struct tui *t = w->data;
-
-	t->quit = 1;
-	ev_break(l, EVBREAK_ALL);
+	leave(w->data);
 }
 
 static void on_winch(struct ev_loop *l, ev_signal *w, int revents)
@@ -408,8 +491,6 @@ int main(int argc, char **argv)
 	uint64_t max_samples = MAX_SAMPLES_DEFAULT, max_frames = MAX_FRAMES_DEFAULT;
 	const char *tty = "/dev/tty", *input = NULL, *in_name;
 	int live = 0, no_color = 0, in_fd, null_fd, rc;
-	ev_timer tick;
-	ev_io keys;
 	ev_signal sigs[5];
 	static const int stop_sigs[] = { SIGTERM, SIGINT, SIGHUP, SIGQUIT };
 	const struct fp_opt options[] = {
@@ -420,6 +501,8 @@ int main(int argc, char **argv)
 		{ "tty", FP_OPT_STR, &tty },
 		{ "no-color", FP_OPT_FLAG, &no_color },
 		{ "title", FP_OPT_STR, &t->title },
+		{ "messages", FP_OPT_STR, &messages_path },
+		{ "quit-file", FP_OPT_STR, &quit_file },
 		{ NULL },
 	};
 	int first;

@@ -116,6 +116,15 @@ struct tui {
 	char last_warning[160];
 	char msg[160];
 	const char *title;
+	/* the other stages' messages (--messages FILE: the runner's log of
+	 * their stderr while the view is on the screen) */
+	char messages[8192];	/* the log's last bytes */
+	size_t messages_len;
+	char last_message[160];
+	double message_at;	/* when last_message changed */
+#define TUI_MESSAGE_SHOWN 10.0	/* s a new message stays on the last line */
+	int show_messages;	/* the M overlay */
+	double now;
 };
 
 /* After new data or a size change: the axis, the cursor kept on it. */

@@ -256,6 +256,12 @@ static int help(struct tui *t, int key)
 	return 1;
 }
 
+static int messages(struct tui *t, int key)
+{
+	t->show_messages = !t->show_messages;
+	return 1;
+}
+
 static int redraw(struct tui *t, int key)
 {
 	t->dirty = 2;	/* the whole screen again */
@@ -294,6 +300,7 @@ static const struct binding bindings[] = {
 	{ { '/' }, W_ANY, search_start, "/", "search frames (substring, any case); Enter finds" },
 	{ { 'n', 'N' }, W_ANY, search_next, "n N", "next / previous match" },
 	{ { '?', KEY_F(1) }, W_ANY, help, "? F1", "this help (any key closes it)" },
+	{ { 'M' }, W_ANY, messages, "M", "the other stages' messages (perf, warnings, the web view's URL)" },
 	{ { CTRL('l') }, W_ANY, redraw, "Ctrl-L", "draw the whole screen again" },
 	{ { 'q', 'Q', CTRL('c') }, W_ANY, quit, "q Ctrl-C", "quit (the terminal is restored)" },
 };
@@ -326,8 +333,8 @@ int tui_key(struct tui *t, int key)
 
 	if (t->prompting)
 		return prompt_key(t, key);
-	if (t->help) {	/* any key closes the help; q still quits */
-		t->help = 0;
+	if (t->help || t->show_messages) {	/* any key closes an overlay; q still quits */
+		t->help = t->show_messages = 0;
 		if (key != 'q' && key != CTRL('c'))
 			return 1;
 	}

@@ -261,6 +261,8 @@ static void draw_bottom(struct tui *t, int y)
 		snprintf(line, sizeof line, "/%s", t->search);
 	else if (t->msg[0])
 		snprintf(line, sizeof line, "%s", t->msg);
+	else if (t->last_message[0] && t->now - t->message_at < TUI_MESSAGE_SHOWN)
+		snprintf(line, sizeof line, "%s  (M: all)", t->last_message);
 	else if (t->warnings)
 		snprintf(line, sizeof line, "%" PRIu64 " warning%s: %s", t->warnings,
 			 t->warnings == 1 ? "" : "s", t->last_warning);
@@ -298,6 +300,30 @@ static void draw_help(void)
 		mvaddch(y0, x0 + i, '-');
 		if (y0 + n + 3 < LINES)
 			mvaddch(y0 + n + 3, x0 + i, '-');
+	}
+}
+
+/* The M overlay: the newest lines of the stages' messages that fit. */
+static void draw_messages(const struct tui *t)
+{
+	int h = LINES - 2, y = LINES - 2;
+	const char *end = t->messages + t->messages_len;
+
+	for (int i = 1; i < LINES - 1; i++)
+		fill_line(i, 0, COLS);
+	attron(A_BOLD);
+	mvaddnstr(1, 0, t->messages_len ? "messages of the stages, newest last (any key closes):" :
+		  "no messages from the stages (any key closes)", COLS);
+	attroff(A_BOLD);
+	while (end > t->messages && end[-1] == '\n')
+		end--;
+	while (end > t->messages && y > 1 && h-- > 0) {
+		const char *start = end;
+
+		while (start > t->messages && start[-1] != '\n')
+			start--;
+		mvaddnstr(y--, 0, start, (int)(end - start) < COLS ? (int)(end - start) : COLS);
+		end = start > t->messages ? start - 1 : start;
 	}
 }
 
@@ -341,6 +367,8 @@ void tui_screen_draw(struct tui *t)
 		}
 	}
 	draw_bottom(t, LINES - 1);
+	if (t->show_messages)
+		draw_messages(t);
 	if (t->help)
 		draw_help();
 	if (!t->prompting)
