@@ -172,8 +172,15 @@ static void print_summary(struct fp_run *r, const char *input, const struct stat
 	uint64_t samples = 0, stacks = 0;
 	char files[FILES_LIST_MAX], counts[128], in[160];
 
-	if (!outdir) {	/* --tui alone: the view was the report */
-		describe_input(in, sizeof in, input, st, fp_run_bytes_read(r), elapsed, rc);
+	if (!outdir) {	/* --tui alone: the view was the report (its time is the user's) */
+		long long read = fp_run_bytes_read(r);
+
+		if (read < 0 && S_ISREG(st->st_mode) && rc == 0)
+			read = st->st_size;	/* a source that is not fp-read, and it ended well */
+		if (read >= 0)
+			snprintf(in, sizeof in, "%.2f MB read", (double)read / FP_BYTES_PER_MB);
+		else
+			snprintf(in, sizeof in, "how much was read is unknown");
 		fprintf(stderr, "%s: report: %s: %s, shown in the terminal view%s\n", fp_prog(),
 			strcmp(input, "-") ? input : "stdin", in,
 			rc ? " (incomplete: a stage failed)" : "");
