@@ -155,6 +155,16 @@ test_expect_success 'fp-tui folds S records itself: the same tree as fp-fold --p
 	tui_keys q && restored
 '
 
+test_expect_success 'in a background job the view does not take the terminal from the shell' '
+	test_when_finished tui_stop &&
+	tui_start && tui_stty stty.before &&
+	tui_run "flamepipe report $CAPTURE --tui 2>bg.err & wait \$!; echo exit=\$? >rc" &&
+	wait_for "test -s rc" 200 && grep -q "exit=2" rc &&
+	grep -q "^fp-tui: /dev/tty belongs to another job: run it in the foreground" bg.err &&
+	wait_for tui_at_prompt 100 &&
+	tui_stty stty.after && test_cmp stty.before stty.after
+'
+
 test_expect_success 'fp-tui without a terminal: a clear error and exit 100' '
 	fp-read "$CAPTURE" | fp-bucket | fp-fold --pass-samples | { setsid fp-tui 2>err; echo $? >rc2; } &&
 	test "$(cat rc2)" = 100 &&

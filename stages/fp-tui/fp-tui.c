@@ -167,6 +167,12 @@ static void term_open(struct tui *t, const char *path, int no_color)
 	signal(SIGTTIN, SIG_IGN);
 	term.orig_pgrp = tcgetpgrp(term.fd);
 	if (term.orig_pgrp > 0 && term.orig_pgrp != getpgrp()) {
+		/* only from the job that has the terminal: the runner that
+		 * started us (a job in the background must not take it from
+		 * the shell) */
+		if (term.orig_pgrp != getpgid(getppid()))
+			fp_die(FP_EXIT_USAGE, "%s belongs to another job: run it in the foreground "
+			       "(flamepipe live: --no-term or --term heatmap in the background)", path);
 		if (tcsetpgrp(term.fd, getpgrp()) == 0)
 			term.took_fg = 1;
 	}
