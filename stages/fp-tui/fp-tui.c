@@ -196,6 +196,13 @@ static void term_open(struct tui *t, const char *path, int no_color)
 		       getenv("TERM") ? getenv("TERM") : "");
 	term.active = 1;
 	set_term(term.scr);
+	{
+		const char *cup = tigetstr((char *)"cup");
+
+		if (!cup || cup == (char *)-1)	/* TERM=dumb: no cursor addressing */
+			fp_die(FP_EXIT_USAGE, "%s: the terminal type '%s' cannot move the cursor "
+			       "(set TERM to the terminal's type)", path, getenv("TERM") ? getenv("TERM") : "");
+	}
 	add_restore("sgr0");
 	add_restore("cnorm");
 	add_restore("rmkx");	/* the cursor keys as the shell expects them */
@@ -346,6 +353,9 @@ static void on_eof(struct fp_pump *p)
 
 	st->t.ended = 1;
 	st->t.dirty = 1;
+	if (!st->t.m.ring_n && !st->t.m.evicted && !st->t.m.hm.n)
+		snprintf(st->t.msg, sizeof st->t.msg, "%s: no samples and no heatmap: not a flamepipe "
+			 "stream? (perf script text: fp-read FILE | fp-bucket | fp-tui)", p->in_name);
 }
 
 static const struct fp_pump_ops ops = { .line = on_line, .eof = on_eof };
