@@ -3,7 +3,9 @@
 # with one 80x24 window running sh in the test's directory, the prompt
 # "tui-test$ ". Source after test-lib.sh; the script is tagged tmux.
 #
-#	tui_start           the server and its shell (kill it: tui_stop)
+#	tui_start           the server and its shell (kill it: tui_stop); removes
+#	                    ./rc and ./pid, where the tests' commands leave their
+#	                    exit code and process id
 #	tui_run CMD         types CMD and Enter
 #	tui_keys KEY...     tmux send-keys (Enter, Tab, Escape, C-c, l, ...)
 #	tui_screen          the screen as text (capture-pane -p)
@@ -18,6 +20,7 @@ TUI_PROMPT='tui-test$ '
 
 tui_tmux() { tmux -L "$TUI_SOCK" "$@"; }
 tui_start() {
+	rm -f rc pid	# what the previous test's command left (the scripts share a directory)
 	TUI_SOCK=fptui.$$.$(date +%s%N)	# a server of its own for each test
 	tui_tmux -f /dev/null new-session -d -x 80 -y 24 -s t \
 		"cd '$PWD' && exec env PS1='$TUI_PROMPT' ENV= sh -i" &&
