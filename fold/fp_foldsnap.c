@@ -115,6 +115,9 @@ static const struct fp_word roles[] = {
 	{ "fp-fold", FP_FSNAP_WRITES },
 	{ "fp-render", FP_FSNAP_READS | READS_IDS },
 	{ "fp-serve", FP_FSNAP_READS },		/* F only: its table is by text */
+	/* fp-tui's trees are of D/R samples: it ignores snapshots in any form
+	 * (and passes them on untouched with --passthrough) */
+	{ "fp-tui", FP_FSNAP_READS | READS_IDS },
 	{ "fp-bucket", FP_FSNAP_PASSES },
 	{ "fp-range", FP_FSNAP_PASSES },
 	{ "fp-record", FP_FSNAP_PASSES },
