@@ -201,9 +201,12 @@ static void copy_maps(struct pd_proc *dst, const struct pd_proc *src)
 }
 
 /* perf's machine__process_fork_event: a reused tid starts afresh; the
- * child gets the parent's comm, and a new process a copy of its maps. */
+ * child gets the parent's comm, and a new process a copy of its maps
+ * unless the FORK is one perf synthesized for a task already running
+ * (its MMAP records follow: the parent's maps would stay where the child
+ * has none). */
 void pd_machine_fork(struct pd_machine *m, int64_t pid, int64_t ppid, int64_t tid,
-		     int64_t ptid)
+		     int64_t ptid, int synthesized)
 {
 	struct pd_thread *parent = pd_machine_thread(m, ppid, ptid);
 	struct pd_thread **slot = thread_slot(m, tid);
@@ -229,7 +232,7 @@ void pd_machine_fork(struct pd_machine *m, int64_t pid, int64_t ppid, int64_t ti
 	if (t == parent)
 		return;
 	set_comm(t, parent->comm, parent->comm_len);
-	if (pid != ppid && t->proc->nmaps == 0 && parent->proc != t->proc)
+	if (!synthesized && pid != ppid && t->proc->nmaps == 0 && parent->proc != t->proc)
 		copy_maps(t->proc, parent->proc);
 }
 

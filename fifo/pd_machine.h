@@ -104,8 +104,10 @@ void pd_machine_free(struct pd_machine *m);
 
 void pd_machine_comm(struct pd_machine *m, int64_t pid, int64_t tid, const char *comm,
 		     size_t len);
+/* synthesized: perf's FORK of a task running when the recording started,
+ * whose own maps follow (the parent's are not copied, as in perf). */
 void pd_machine_fork(struct pd_machine *m, int64_t pid, int64_t ppid, int64_t tid,
-		     int64_t ptid);
+		     int64_t ptid, int synthesized);
 void pd_machine_mmap(struct pd_machine *m, int64_t pid, uint64_t start, uint64_t len,
 		     uint64_t pgoff, uint32_t prot, const char *file, size_t flen,
 		     int kernel);

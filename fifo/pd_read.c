@@ -31,6 +31,9 @@
  * then that many bytes not counted in header.size. */
 #define TRACING_SIZE_OFF HDR_SIZE
 #define PAD8(n) (((n) + 7u) & ~(uint64_t)7)
+/* perf's own mark on the FORK records it synthesizes for the tasks running
+ * when it starts (tools/perf/util/event.h; the bit of COMM_EXEC). */
+#define PD_MISC_FORK_EXEC (1 << 13)
 
 #define PROBLEM_MAX 256		/* a problem's message, at most */
 
@@ -241,6 +244,7 @@ static int decode_side(struct pd_reader *r, const struct perf_event_header *h,
 		e->u.fork.ppid = (int32_t)pd_rd32(body + 4);
 		e->u.fork.tid = (int32_t)pd_rd32(body + 8);
 		e->u.fork.ptid = (int32_t)pd_rd32(body + 12);
+		e->u.fork.synthesized = !!(h->misc & PD_MISC_FORK_EXEC);
 		if (h->type == PERF_RECORD_FORK)
 			r->st.fork++;
 		else

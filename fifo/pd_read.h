@@ -77,7 +77,9 @@ struct pd_event {
 	union {
 		struct pd_sample sample;
 		struct { int64_t pid, tid; const char *comm; size_t len; int exec; } comm;
-		struct { int64_t pid, ppid, tid, ptid; } fork;	/* also exit */
+		/* also exit; synthesized: perf record made it up for a task
+		 * running when it started (PERF_RECORD_MISC_FORK_EXEC) */
+		struct { int64_t pid, ppid, tid, ptid; int synthesized; } fork;
 		struct {
 			int64_t pid, tid;
 			uint64_t start, len, pgoff;

@@ -396,7 +396,7 @@ static void on_event(void *ctx, const struct pd_event *e)
 		break;
 	case PD_EV_FORK:
 		pd_machine_fork(&pd->mach, e->u.fork.pid, e->u.fork.ppid, e->u.fork.tid,
-				e->u.fork.ptid);
+				e->u.fork.ptid, e->u.fork.synthesized);
 		break;
 	case PD_EV_EXIT:
 		break;	/* perf keeps an exited thread's comm and maps too */
