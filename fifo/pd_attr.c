@@ -479,14 +479,9 @@ enum pd_user_result pd_user_record(struct pd_reader *r, const unsigned char *p,
 	case PD_REC_HEADER_BUILD_ID:
 		feature_build_ids(r, p, p + len, off);
 		return PD_USER_DONE;
-	case PD_REC_COMPRESSED:
-	case PD_REC_COMPRESSED2:
-		r->st.other_records++;
-		pd_reader_problem(r, PD_PROB_UNKNOWN_RECORD, off, "compressed records (perf record -z) "
-		    "are not supported: skipped");
-		return PD_USER_DONE;
 	}
-	if (h.type >= PD_REC_HEADER_ATTR && h.type <= PD_REC_FINISHED_INIT) {
+	/* COMPRESSED and COMPRESSED2 are pd_read.c's */
+	if (h.type >= PD_REC_HEADER_ATTR && h.type <= PD_REC_COMPRESSED2) {
 		r->st.other_records++;
 		return PD_USER_DONE;
 	}

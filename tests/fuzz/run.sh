@@ -66,7 +66,7 @@ build() { # name -> 0 if build-fuzz/name is up to date or was built
 	# shellcheck disable=SC2086  # word splitting and globbing wanted
 	srcs=$(ls $srcs 2>/dev/null)
 	# fp-perfdata's modules in fifo/ read ELF files and demangle.
-	case " $(echo $srcs) " in *" fifo/pd_"*) libs="$libs -ldw -lelf -liberty" ;; esac
+	case " $(echo $srcs) " in *" fifo/pd_"*) libs="$libs -ldw -lelf -liberty -lzstd" ;; esac
 	out=$B/$1
 	newer=
 	for f in "$src" $srcs fifo/*.h runner/*.h web/*.h stages/*.c; do
