@@ -38,6 +38,10 @@ struct pd_proc {
 	unsigned refs;
 	size_t hint[PD_MAP_HINTS];	/* maps found last, most recent first (checked
 					 * against the address: any value is safe) */
+	/* its mount namespace if not fp-perfdata's (pd_procroot.h), looked
+	 * up at its first MMAP record: ns_checked */
+	uint64_t mntns;
+	int ns_checked;
 };
 
 struct pd_thread {

@@ -17,6 +17,7 @@
 #include <libiberty/demangle.h>
 
 #include "fp_error.h"
+#include "pd_procroot.h"
 #include "pd_symbols.h"
 #include "pd_symfile.h"
 #include "pd_symtab.h"
@@ -412,18 +413,32 @@ int pd_open_regular(const char *path, int *err)
 	return fd;
 }
 
+/* The file as its process sees it (pd_procroot.h), else by the host's
+ * path: 0 with d->path set, -1 (errno in *err, or -2: another build). */
+static int open_mapped(struct pd_dso *d, Dwfl **dw, Dwfl_Module **m, int *err)
+{
+	char nspath[PATH_CAP];
+	const char *path = pd_procroot_path(d, nspath, sizeof nspath);
+	int rc = -1, fd;
+
+	if (path && (fd = pd_open_regular(path, err)) >= 0 &&
+	    (rc = open_elf(d, d->name, fd, dw, m)) == 0) {
+		d->path = fp_xstrdup(path);
+		return 0;
+	}
+	if ((fd = pd_open_regular(d->name, err)) >= 0 && (rc = open_elf(d, d->name, fd, dw, m)) == 0)
+		d->path = fp_xstrdup(d->name);
+	return fd < 0 ? -1 : rc;
+}
+
 static void load_elf(struct pd_dso *d)
 {
 	Dwfl *dw = NULL;
 	Dwfl_Module *m = NULL;
 	char path[PATH_CAP];
-	int rc = -1, err = 0;
-	int fd = pd_open_regular(d->name, &err);
+	int err = 0;
+	int rc = open_mapped(d, &dw, &m, &err), fd = rc == -1 && err ? -1 : 0;
 
-	if (fd >= 0)
-		rc = open_elf(d, d->name, fd, &dw, &m);
-	if (rc == 0)
-		d->path = fp_xstrdup(d->name);
 	if (rc < 0 && d->build_id_len) {
 		build_id_cache_path(d, path, sizeof path);
 		int err2;
@@ -579,6 +594,7 @@ struct pd_dso *pd_dso_new(const char *name, size_t len, enum pd_dso_type type)
 	d->name = fp_xstrndup(name, len);
 	d->name_len = len;
 	d->fd = -1;
+	d->ns_fd = -1;
 	d->type = type;
 	return d;
 }
@@ -591,6 +607,7 @@ void pd_dso_free(struct pd_dso *d)
 	for (size_t i = 0; i < d->narena; i++)
 		free(d->arena[i]);
 	pd_symfile_drop(d);
+	pd_procroot_release(d);
 	FP_FREE_ALL(d->namebuf[0].p, d->namebuf[1].p, d->arena, d->syms, d->max_end, d->segs, d->name, d->missing_why,
 		    d->path, d->text);
 	free(d);

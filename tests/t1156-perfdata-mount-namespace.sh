@@ -1,0 +1,112 @@
+#!/bin/sh
+test_description='fp-perfdata names a container'"'"'s frames through its own mount namespace, as perf script, also after it has exited'
+. "$(dirname "$0")/test-lib.sh"
+. "$TOP/tests/lib-perfdata.sh"
+test_tags root perf
+pd_need_perf
+unshare -m true 2>/dev/null || skip_all 'mount namespaces' 'unshare -m fails here'
+T="timeout 120"
+
+# The workload as a container runs it: in a mount namespace of its own,
+# its binary on a tmpfs only that namespace sees ($TRASH/ns is empty on
+# the host). perf script opens it through /proc/PID/root (perf's nsinfo);
+# so must fp-perfdata, and keep it: the frames must still be named when
+# the samples are read after the process has exited.
+
+test_expect_success 'setup: a program that waits for go, spins, and waits for quit' '
+	cat >app.c <<-\CC &&
+	#include <stdio.h>
+	#include <time.h>
+	#include <unistd.h>
+	static volatile unsigned long sink;
+	__attribute__((noinline)) void container_spin(void) { for (int i = 0; i < 100000; i++) sink += i; }
+	__attribute__((noinline)) void container_work(void) { container_spin(); sink++; }
+	static void touch(const char *d, const char *f) {
+		char p[4096]; snprintf(p, sizeof p, "%s/%s", d, f);
+		FILE *o = fopen(p, "w"); if (o) fclose(o);
+	}
+	static void wait_for_file(const char *d, const char *f, time_t until) {
+		char p[4096]; snprintf(p, sizeof p, "%s/%s", d, f);
+		while (access(p, F_OK) != 0 && time(0) <= until) usleep(5000);
+	}
+	int main(int argc, char **argv) {	/* argv[1]: where the test signals */
+		time_t until = time(0) + 100;
+		touch(argv[1], "ready");
+		wait_for_file(argv[1], "go", until);
+		clock_t end = clock() + 400 * (CLOCKS_PER_SEC / 1000);
+		while (clock() < end && time(0) <= until) container_work();
+		touch(argv[1], "spun");
+		wait_for_file(argv[1], "quit", until);
+		return 0;
+	}
+	CC
+	cc -O2 -g -o app app.c && mkdir ns &&
+	# the live chain of flamepipe live, perf'"'"'s stream and the samples saved
+	sed -e "s|^read |save tee \${STREAM}\nread |" \
+	    -e "s|^recorder |keep tee \${SAMPLES}\nrecorder |" \
+	    "$TOP/examples/live-perfdata.pipeline" >live.pipeline &&
+	grep -q "^save" live.pipeline && grep -q "^keep" live.pipeline
+'
+
+test_expect_success 'setup: the program in its own mount namespace, profiled live' '
+	pd_in_mount_ns "$PWD/ns" "$PWD/app" "$PWD" && app_pid=$! &&
+	wait_for "test -e ready" &&
+	pid=$(pgrep -f "^$PWD/ns/app") && echo "$pid" >app.pid && echo "app: pid $pid" &&
+	test -e /proc/$pid/root$PWD/ns/app && ! test -e ns/app &&
+	# system-wide (how a host with containers is profiled) until it has spun
+	$T flamepipe live -q -g -F 999 -a --pipeline live.pipeline -o out \
+		-D STREAM="$PWD/stream.data" -D SAMPLES="$PWD/live.s" \
+		-- sh -c "touch go; while ! test -e spun; do sleep 0.02; done" >live.log 2>&1 ||
+		{ cat live.log; false; }
+	test -s stream.data && test -e /proc/$pid
+'
+
+test_expect_success 'while it runs: the live frames are perf script'"'"'s on the same stream' '
+	perf script -i stream.data --no-inline 2>script.err | fp-read -q >want.s &&
+	grep -q "container_spin" want.s &&
+	cp live.s got.s && PD_OWN_PIDS=$(cat app.pid) pd_compare_streams 0.999 &&
+	grep "^S	" got.s | grep -q "	app	.*container_spin" &&
+	! grep -q "cannot read $PWD/ns/app" live.log
+'
+
+test_expect_success 'after it has exited: fp-perfdata that saw its maps while it ran still names its frames' '
+	# the stream up to its first round (the maps perf synthesized at its
+	# start) while the program runs; the rest once it has exited
+	cut=$(pd_pipe_first_round_end stream.data) && echo "first round ends at $cut" &&
+	pid=$(cat app.pid) && rm -f feed && mkfifo feed &&
+	{ $T fp-perfdata --live <feed >got.s 2>late.err & } && reader=$! &&
+	exec 7>feed && head -c "$cut" stream.data >&7 &&
+	wait_for "pgrep -P $reader >reader.pid" &&
+	wait_for "ls -l /proc/$(cat reader.pid)/fd | grep -q ns/app" &&
+	touch quit && wait_for "! test -e /proc/$pid" &&
+	tail -c +$((cut + 1)) stream.data >&7 && exec 7>&- && wait $reader &&
+	cat late.err && PD_OWN_PIDS=$pid pd_compare_streams 0.999 &&
+	grep "^S	" got.s | grep -q "	app	.*container_spin"
+'
+
+test_expect_success 'after it has exited, read afresh: the frames without symbols, as perf script now gives them' '
+	fp-perfdata stream.data >afresh.s 2>afresh.err && cat afresh.err &&
+	grep -q "cannot read $PWD/ns/app" afresh.err &&
+	! grep -q "	app	.*container_spin" afresh.s &&
+	perf script -i stream.data --no-inline 2>/dev/null | fp-read -q >now.s &&
+	grep -q "	app	" now.s && ! grep -q "	app	.*container_spin" now.s
+'
+
+test_expect_success 'JIT code in its own pid and mount namespace: its /tmp/perf-NSPID.map there names it, as perf script' '
+	[ "$(uname -m)" = x86_64 ] || { echo "skipped: the JIT helper writes x86-64 code"; return 0; }
+	# pid 1 of its pid namespace, its own /tmp: the host has no map of it
+	unshare -m -p -f --mount-proc --propagation private sh -c "
+		exec 3<\"$PWD\" && mount -t tmpfs fp-ns /tmp &&
+		exec \"$TOP/build/tests/pd-jit\" 1500 /proc/self/fd/3/jit.pid /proc/self/fd/3/jit.quit" &
+	wait_for "pgrep -f \"^$TOP/build/tests/pd-jit 1500\" >jit.host" &&
+	jpid=$(cat jit.host) && echo "pd-jit: pid $jpid, in its namespace $(cat /proc/$jpid/status | grep NStgid)" &&
+	pd_record_opts "" jit.data -a -g -F 999 -- sh -c "while ! test -e jit.pid; do sleep 0.02; done" &&
+	test "$(cat jit.pid)" = 1 && ! test -e /tmp/perf-$jpid.map &&
+	PD_OWN_PIDS=$jpid pd_compare jit.data &&
+	awk -F "\t" -v p=$jpid "\$1 == \"S\" && \$3 == p" got.s >jit.s &&
+	grep -q "pd_jit_named_loop" jit.s && grep -q "\[perf-$jpid.map\]" jit.s &&
+	touch jit.quit
+'
+
+touch quit jit.quit
+test_done
