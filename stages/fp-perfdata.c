@@ -26,6 +26,8 @@
  *	unwound=.. unwind_incomplete=.. skipped_samples=.. compressed_records=..
  *	compressed_unread=.. truncated=0|1 bytes=..
  * --call-graph dwarf user stacks are unwound with libdwfl (fifo/pd_unwind.h).
+ * A file mapped by a process of another mount namespace (a container's) is
+ * opened through /proc/PID/root and kept open (fifo/pd_procroot.h).
  * With --stack-ids (the runner asks for it when every stage reading the
  * samples reads the stack-id stream, fifo/PROTOCOL.md): each distinct tail
  * (event, comm, kinds, stack) once as a K record, each sample as a P record
@@ -576,9 +578,9 @@ static void live_tick(struct perfdata *pd)
 }
 
 /* Samples the input had and the output has not: never silent. One
- * warning that says how many and why (W and stderr, even with -q: it is
- * the summary; -q keeps stderr quiet). Returns 1 if nothing usable was read: no sample written
- * while something was skipped. */
+ * warning that says how many and why (a W record; stderr unless -q). Returns 1 if nothing usable was
+ * read: no sample written while samples (or compressed records, which
+ * hold them) were skipped. */
 static int say_skipped(struct perfdata *pd)
 {
 	const struct pd_stats *st = &pd->rd.st;
@@ -600,7 +602,7 @@ static int say_skipped(struct perfdata *pd)
 	if (!pd->quiet)
 		fprintf(stderr, "%s: %s: %s\n", fp_prog(), pd->in_name, msg);
 	fp_write_warning_at(fp_out_wr(&pd->out), pd->stage, pd->in_name, msg);
-	return written == 0;
+	return written == 0 && (skipped || st->compressed_unread);
 }
 
 static int write_stats(struct perfdata *pd)
