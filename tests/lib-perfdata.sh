@@ -263,15 +263,25 @@ pd_in_mount_ns() { # dir program args...
 # The stream offset just after the first FINISHED_ROUND record of a
 # pipe-format perf.data file: what perf record had written by then.
 pd_pipe_first_round_end() { # file
-	_off=16 _len=$(wc -c <"$1")
-	while [ "$_off" -lt "$_len" ]; do
-		_type=$(od -A n -t u4 -j "$_off" -N 4 "$1" | tr -d ' ')
-		_size=$(od -A n -t u2 -j $((_off + 6)) -N 2 "$1" | tr -d ' ')
-		[ "$_size" -gt 0 ] || return 1
-		_off=$((_off + _size))
-		[ "$_type" = 68 ] && { echo "$_off"; return 0; }
-	done
-	return 1
+	# its bytes in decimal, the records walked by their headers (type:
+	# u32 at 0, size: u16 at 6) from the pipe header's end (16)
+	od -A n -v -t u1 "$1" | awk '
+		BEGIN { rec = 16 }
+		{
+			for (i = 1; i <= NF; i++) {
+				if (pos >= rec && pos < rec + 8) {
+					h[pos - rec] = $i + 0
+					if (pos - rec == 7) {
+						size = h[6] + 256 * h[7]
+						if (size < 8) exit
+						if (h[0] + 256 * h[1] + 65536 * h[2] == 68) { found = rec + size; exit }
+						rec += size
+					}
+				}
+				pos++
+			}
+		}
+		END { if (!found) exit 1; print found }'
 }
 
 # pd_expect_rc CODE CMD...: CMD exits with exactly CODE (not by a signal).

@@ -13,7 +13,7 @@ T="timeout 120"
 # so must fp-perfdata, and keep it: the frames must still be named when
 # the samples are read after the process has exited.
 
-test_expect_success 'setup: a program that waits for go, spins, and waits for quit' '
+test_expect_success 'setup: a program that spins at go and again at go2, and exits at quit' '
 	cat >app.c <<-\CC &&
 	#include <stdio.h>
 	#include <time.h>
@@ -31,11 +31,14 @@ test_expect_success 'setup: a program that waits for go, spins, and waits for qu
 	}
 	int main(int argc, char **argv) {	/* argv[1]: where the test signals */
 		time_t until = time(0) + 100;
+		static const char *const phase[2][2] = { { "go", "spun" }, { "go2", "spun2" } };
 		touch(argv[1], "ready");
-		wait_for_file(argv[1], "go", until);
-		clock_t end = clock() + 400 * (CLOCKS_PER_SEC / 1000);
-		while (clock() < end && time(0) <= until) container_work();
-		touch(argv[1], "spun");
+		for (int p = 0; p < 2; p++) {
+			wait_for_file(argv[1], phase[p][0], until);
+			clock_t end = clock() + 400 * (CLOCKS_PER_SEC / 1000);
+			while (clock() < end && time(0) <= until) container_work();
+			touch(argv[1], phase[p][1]);
+		}
 		wait_for_file(argv[1], "quit", until);
 		return 0;
 	}
@@ -70,16 +73,22 @@ test_expect_success 'while it runs: the live frames are perf script'"'"'s on the
 '
 
 test_expect_success 'after it has exited: fp-perfdata that saw its maps while it ran still names its frames' '
-	# the stream up to its first round (the maps perf synthesized at its
-	# start) while the program runs; the rest once it has exited
-	cut=$(pd_pipe_first_round_end stream.data) && echo "first round ends at $cut" &&
-	pid=$(cat app.pid) && rm -f feed && mkfifo feed &&
-	{ $T fp-perfdata --live <feed >got.s 2>late.err & } && reader=$! &&
-	exec 7>feed && head -c "$cut" stream.data >&7 &&
+	# its second spin recorded alone (its maps synthesized first), and
+	# perf script of it while it runs; fp-perfdata is given the stream up
+	# to its first round while it runs, the rest once it has exited
+	pid=$(cat app.pid) &&
+	perf record -q --no-bpf-event --no-buffering -g -F 999 -p "$pid" -o - \
+		-- sh -c "touch go2; while ! test -e spun2; do sleep 0.02; done" >p.data 2>p.err &&
+	perf script -i p.data --no-inline 2>script.err | fp-read -q >want.s &&
+	grep -q "container_spin" want.s &&
+	cut=$(pd_pipe_first_round_end p.data) && echo "first round ends at $cut" &&
+	rm -f feed && mkfifo feed &&
+	{ $T fp-perfdata <feed >got.s 2>late.err & } && reader=$! &&
+	exec 7>feed && head -c "$cut" p.data >&7 &&
 	wait_for "pgrep -P $reader >reader.pid" &&
 	wait_for "ls -l /proc/$(cat reader.pid)/fd | grep -q ns/app" &&
 	touch quit && wait_for "! test -e /proc/$pid" &&
-	tail -c +$((cut + 1)) stream.data >&7 && exec 7>&- && wait $reader &&
+	tail -c +$((cut + 1)) p.data >&7 && exec 7>&- && wait $reader &&
 	cat late.err && PD_OWN_PIDS=$pid pd_compare_streams 0.999 &&
 	grep "^S	" got.s | grep -q "	app	.*container_spin"
 '
@@ -94,16 +103,23 @@ test_expect_success 'after it has exited, read afresh: the frames without symbol
 
 test_expect_success 'JIT code in its own pid and mount namespace: its /tmp/perf-NSPID.map there names it, as perf script' '
 	[ "$(uname -m)" = x86_64 ] || { echo "skipped: the JIT helper writes x86-64 code"; return 0; }
-	# pid 1 of its pid namespace, its own /tmp: the host has no map of it
-	unshare -m -p -f --mount-proc --propagation private sh -c "
-		exec 3<\"$PWD\" && mount -t tmpfs fp-ns /tmp &&
-		exec \"$TOP/build/tests/pd-jit\" 1500 /proc/self/fd/3/jit.pid /proc/self/fd/3/jit.quit" &
-	wait_for "pgrep -f \"^$TOP/build/tests/pd-jit 1500\" >jit.host" &&
-	jpid=$(cat jit.host) && echo "pd-jit: pid $jpid, in its namespace $(cat /proc/$jpid/status | grep NStgid)" &&
-	pd_record_opts "" jit.data -a -g -F 999 -- sh -c "while ! test -e jit.pid; do sleep 0.02; done" &&
+	# pid 1 of its pid namespace, its own /tmp: the host has no map of it;
+	# started under perf record -a, which ends once it has spun
+	cat >jit-ns.sh <<-\EOS &&
+	unshare -m -p -f --mount-proc --propagation private sh -c '"'"'
+		exec 3<"$2" && mount -t tmpfs fp-ns /tmp &&
+		exec "$1" 600 /proc/self/fd/3/jit.pid /proc/self/fd/3/jit.quit'"'"' sh "$1" "$2" &
+	i=0
+	while ! test -e "$2/jit.pid" && [ $i -lt 1500 ]; do sleep 0.02; i=$((i + 1)); done
+	test -e "$2/jit.pid"
+	EOS
+	pd_record_opts "" jit.data -a -g -F 999 -- sh jit-ns.sh "$TOP/build/tests/pd-jit" "$PWD" &&
+	jpid=$(pgrep -f "^$TOP/build/tests/pd-jit 600") &&
+	echo "pd-jit: pid $jpid, in its namespace $(grep NStgid /proc/$jpid/status)" &&
 	test "$(cat jit.pid)" = 1 && ! test -e /tmp/perf-$jpid.map &&
 	PD_OWN_PIDS=$jpid pd_compare jit.data &&
 	awk -F "\t" -v p=$jpid "\$1 == \"S\" && \$3 == p" got.s >jit.s &&
+	echo "$(wc -l <jit.s) samples of pd-jit" &&
 	grep -q "pd_jit_named_loop" jit.s && grep -q "\[perf-$jpid.map\]" jit.s &&
 	touch jit.quit
 '
