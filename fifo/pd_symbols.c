@@ -451,9 +451,13 @@ static void load_elf(struct pd_dso *d)
 	if (rc < 0) {
 		char why[PATH_CAP + 64];
 		d->missing = 1;
-		snprintf(why, sizeof why, "%s", fd < 0 && err ? strerror(err) :
+		char ns[96] = "";
+		if (d->ns_pid && d->ns_fd < 0)	/* pd_procroot.h: its process has exited */
+			snprintf(ns, sizeof ns, "; nor through the root of process %lld (another "
+				 "mount namespace)", (long long)d->ns_pid);
+		snprintf(why, sizeof why, "%s%s", fd < 0 && err ? strerror(err) :
 			 rc == -2 ? "a different build than the one recorded" :
-			 "not an ELF file elfutils can read");
+			 "not an ELF file elfutils can read", ns);
 		d->missing_why = fp_xstrdup(why);
 		return;
 	}
