@@ -1,12 +1,17 @@
 /* pd_procroot.c: a live process's files through its own root
  * (pd_procroot.h).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+#include <linux/openat2.h>
 
 #include "fp_error.h"
 #include "pd_procroot.h"
@@ -14,13 +19,14 @@
 #include "pd_textsyms.h"
 
 #define PATH_CAP 4096
-#define JIT_MAP_PREFIX "/tmp/perf-"
+#define JIT_MAP_FMT "/tmp/perf-%lld.map"
 #define NSTGID "NStgid:"
 /* Of RLIMIT_NOFILE, the share kept open for files of other namespaces
- * (pd_symfile keeps up to half for names). */
+ * when their MMAP records are read (pd_symfile keeps up to half for
+ * names); a file is kept past it only once its symbols are read. */
 #define KEEP_SHARE 4
 
-static int kept;		/* descriptors kept open by pd_procroot_attach */
+static int kept;		/* descriptors kept open for dsos */
 
 uint64_t pd_procroot_mntns(int64_t pid)
 {
@@ -73,49 +79,93 @@ static int budget(void)
 	return (int)(rl.rlim_cur / KEEP_SHARE);
 }
 
-/* The file of d as process pid sees it: for a JIT map, the map of its
- * pid in its own pid namespace. */
-static int ns_file(const struct pd_dso *d, int64_t pid, char *buf, size_t cap)
+/* path resolved as process pid resolves it: inside its root, absolute
+ * symbolic links and ".." too (openat2's RESOLVE_IN_ROOT; a plain
+ * /proc/PID/root/path would follow an absolute link planted in the
+ * container out to this host's files). A regular file only, as
+ * pd_open_regular. */
+static int open_in_root(int64_t pid, const char *path, int *err)
 {
+	char root[64];
+	struct open_how how = {
+		.flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	struct stat st;
+
+	snprintf(root, sizeof root, "/proc/%lld/root", (long long)pid);
+	int dir = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0) {
+		*err = errno;
+		return -1;
+	}
+	int fd = (int)syscall(SYS_openat2, dir, path, &how, sizeof how);
+	*err = fd < 0 ? errno : 0;
+	close(dir);
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+		close(fd);
+		*err = EINVAL;
+		fd = -1;
+	}
+	return fd;
+}
+
+/* Opens d's file as process pid sees it: for a JIT map, the map of its pid
+ * in its own pid namespace. */
+static int open_ns_file(const struct pd_dso *d, int64_t pid, int *err)
+{
+	char jit[64];
+	const char *path = d->name;
+
 	if (d->type == PD_DSO_JITMAP) {
 		int64_t ns = pd_procroot_nstgid(pid);
-		if (ns < 0)
+		if (ns < 0) {
+			*err = ESRCH;
 			return -1;
-		return snprintf(buf, cap, "/proc/%lld/root" JIT_MAP_PREFIX "%lld.map",
-				(long long)pid, (long long)ns) < (int)cap ? 0 : -1;
-	}
-	if (d->name[0] != '/')
+		}
+		snprintf(jit, sizeof jit, JIT_MAP_FMT, (long long)ns);
+		path = jit;
+	} else if (d->name[0] != '/') {
+		*err = ENOENT;
 		return -1;
-	return snprintf(buf, cap, "/proc/%lld/root%s", (long long)pid, d->name) < (int)cap ? 0 : -1;
+	}
+	return open_in_root(pid, path, err);
+}
+
+static void keep(struct pd_dso *d, int fd)
+{
+	d->ns_fd = fd;
+	kept++;
 }
 
 void pd_procroot_attach(struct pd_dso *d, int64_t pid)
 {
-	char path[PATH_CAP];
 	int err;
 
 	if (d->ns_pid || d->loaded || d->ready || (d->type != PD_DSO_ELF && d->type != PD_DSO_JITMAP))
 		return;
-	if (ns_file(d, pid, path, sizeof path) < 0)
-		return;
 	d->ns_pid = pid;
 	if (kept >= budget())
-		return;		/* opened by path when read: while pid lives */
+		return;		/* opened when its symbols are read: while pid lives */
 	/* not there yet (a JIT map is written as code is made): looked for
 	 * again when the symbols are read */
-	d->ns_fd = pd_open_regular(path, &err);
-	if (d->ns_fd >= 0)
-		kept++;
+	int fd = open_ns_file(d, pid, &err);
+	if (fd >= 0)
+		keep(d, fd);
 }
 
-const char *pd_procroot_path(const struct pd_dso *d, char *buf, size_t cap)
+const char *pd_procroot_open(struct pd_dso *d, char *buf, size_t cap)
 {
-	if (d->ns_fd >= 0) {
-		snprintf(buf, cap, "/proc/self/fd/%d", d->ns_fd);
-		return buf;
+	int err;
+
+	if (d->ns_fd < 0 && d->ns_pid) {
+		int fd = open_ns_file(d, d->ns_pid, &err);
+		if (fd >= 0)
+			keep(d, fd);
 	}
-	if (!d->ns_pid || ns_file(d, d->ns_pid, buf, cap) < 0)
+	if (d->ns_fd < 0)
 		return NULL;
+	snprintf(buf, cap, "/proc/self/fd/%d", d->ns_fd);
 	return buf;
 }
 

@@ -418,7 +418,7 @@ int pd_open_regular(const char *path, int *err)
 static int open_mapped(struct pd_dso *d, Dwfl **dw, Dwfl_Module **m, int *err)
 {
 	char nspath[PATH_CAP];
-	const char *path = pd_procroot_path(d, nspath, sizeof nspath);
+	const char *path = pd_procroot_open(d, nspath, sizeof nspath);
 	int rc = -1, fd;
 
 	if (path && (fd = pd_open_regular(path, err)) >= 0 &&

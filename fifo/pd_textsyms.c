@@ -260,7 +260,7 @@ static void jitmap_line(struct pd_dso *d, char *line, size_t n)
 void pd_load_jitmap(struct pd_dso *d)
 {
 	char nspath[PATH_CAP];
-	const char *ns = pd_procroot_path(d, nspath, sizeof nspath);
+	const char *ns = pd_procroot_open(d, nspath, sizeof nspath);
 
 	if (ns && each_line(d, ns, jitmap_line, 0) == 0) {
 		pd_symtab_fixup(d, 0);

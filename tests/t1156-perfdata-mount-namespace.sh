@@ -124,5 +124,50 @@ test_expect_success 'JIT code in its own pid and mount namespace: its /tmp/perf-
 	touch jit.quit
 '
 
+test_expect_success 'a container that swaps its binary for an absolute link to a host file: resolved in its own root, never the host'"'"'s file' '
+	# a root of its own (pivot_root into a tmpfs), as container runtimes
+	# make it; the program renames its binary and links /app to the
+	# host'"'"'s libc, which its root does not have. /proc/PID/root/app would
+	# follow the link out to this host'"'"'s libc and name the frames after
+	# it; perf (setns) and fp-perfdata (RESOLVE_IN_ROOT) find nothing.
+	cat >swap.c <<-\CC &&
+	#include <stdio.h>
+	#include <time.h>
+	#include <unistd.h>
+	static volatile unsigned long sink;
+	__attribute__((noinline)) void swapped_spin(void) { for (int i = 0; i < 100000; i++) sink += i; }
+	int main(int argc, char **argv) {	/* argv[1]: where the test signals, argv[2]: the link target */
+		char p[4096];
+		time_t until = time(0) + 100;
+		if (rename("/app", "/app.orig") != 0 || symlink(argv[2], "/app") != 0) return 1;
+		clock_t end = clock() + 400 * (CLOCKS_PER_SEC / 1000);
+		while (clock() < end && time(0) <= until) swapped_spin();
+		snprintf(p, sizeof p, "%s/swapped", argv[1]);
+		FILE *o = fopen(p, "w"); if (o) fclose(o);
+		snprintf(p, sizeof p, "%s/quit", argv[1]);
+		while (access(p, F_OK) != 0 && time(0) <= until) usleep(5000);
+		return 0;
+	}
+	CC
+	cc -O2 -g -static -o swap swap.c && mkdir -p root &&
+	libc=$(ldd /bin/sh | awk "/libc.so/ { print \$3 }") && test -f "$libc" && echo "link target $libc" &&
+	cat >swap-ns.sh <<-\EOS &&
+	unshare -m --propagation private sh -c '"'"'
+		mount -t tmpfs fp-root "$1/root" && cp "$1/swap" "$1/root/app" && mkdir "$1/root/old" &&
+		cd "$1/root" && pivot_root . old && exec /app "/old$1" "$2"'"'"' sh "$1" "$2" &
+	i=0
+	while ! test -e "$1/swapped" && [ $i -lt 1500 ]; do sleep 0.02; i=$((i + 1)); done
+	test -e "$1/swapped"
+	EOS
+	pd_record_opts "" swap.data -a -g -F 999 -- sh swap-ns.sh "$PWD" "$libc" &&
+	spid=$(pgrep -f "^/app /old$PWD") && echo "swap: pid $spid" &&
+	test -L /proc/$spid/root/app && ! test -e "/proc/$spid/root$libc" &&
+	PD_OWN_PIDS=$spid pd_compare swap.data &&
+	awk -F "\t" -v p=$spid "\$1 == \"S\" && \$3 == p && \$9 ~ /^u+\$/" got.s >swap.s &&
+	echo "$(wc -l <swap.s) user-only samples of the program" && test -s swap.s &&
+	awk -F "\t" "{ n = split(\$10, f, \";\"); print f[n] }" swap.s | sort | uniq -c >leaves &&
+	cat leaves && test "$(awk "{ print \$2 }" leaves)" = "[app]"
+'
+
 touch quit jit.quit
 test_done
