@@ -13,6 +13,7 @@
 #   make bench      the benchmark (bench/run.sh)
 #   make man        the man pages, from docs/ (tools/mkman.sh, go-md2man)
 #   make install    PREFIX=/usr/local (programs, pipeline files, man pages)
+#   make deb        build/flamepipe_VERSION_ARCH.deb (tools/mkdeb.sh)
 #   make SAN=1 BUILD=build-asan BIN=bin-asan   sanitizer build
 
 CC      ?= cc
@@ -25,7 +26,10 @@ BIN     ?= bin
 WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
            -Wno-missing-field-initializers -Werror=implicit-function-declaration \
            -Werror=int-conversion -Werror=incompatible-pointer-types
-INCLUDES = -Ififo -Irender -I$(BUILD)/gen
+# The shared folders, lowest first (docs/ARCHITECTURE.md; tests/t0201 checks
+# that each includes only the folders below it).
+SHARED_DIRS := lib recording fifo fold perf/script perf/data render
+INCLUDES = $(addprefix -I,$(SHARED_DIRS)) -I$(BUILD)/gen
 DEPFLAGS = -MMD -MP
 LDLIBS  ?= -lev -lz -lm -lprotobuf-c -lpcre2-8
 ifeq ($(SAN),1)
@@ -33,12 +37,16 @@ CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 LDFLAGS += -fsanitize=address,undefined
 endif
 
-# Shared code: fifo/ (I/O, protocol, FIFOs), render/ (SVG/HTML/JSON output).
-FIFO_SRCS   := $(wildcard fifo/*.c)
+# Shared code, one concern a folder (SHARED_DIRS); render/ is kept apart
+# because it embeds generated scripts.
+SHARED_SRCS := $(foreach d,$(filter-out render,$(SHARED_DIRS)),$(wildcard $(d)/*.c))
 RENDER_SRCS := $(wildcard render/*.c)
-# One program per file in stages/; the runner and the web server are built
-# from all .c files in their directories.
+# One program per file in stages/, or per folder stages/NAME/ (NAME.c and
+# the modules only that stage uses); the runner and the web server are
+# built from all .c files in their directories.
 STAGE_SRCS  := $(wildcard stages/*.c)
+STAGE_DIRS  := $(patsubst %/,%,$(dir $(wildcard stages/*/*.c)))
+STAGE_DIRS  := $(sort $(STAGE_DIRS))
 RUNNER_SRCS := $(wildcard runner/*.c)
 WEB_SRCS    := $(wildcard web/*.c)
 UNIT_SRCS   := $(wildcard tests/unit/u-*.c)
@@ -67,7 +75,7 @@ DEPS_FIRST := $(filter deps,$(MAKECMDGOALS))
 # fp-serve needs libmicrohttpd; without it `make` builds the rest.
 HAVE_MHD := $(call have_now,libmicrohttpd,microhttpd.h)
 
-STAGES   := $(patsubst stages/%.c,$(BIN)/%,$(STAGE_SRCS))
+STAGES   := $(patsubst stages/%.c,$(BIN)/%,$(STAGE_SRCS)) $(patsubst stages/%,$(BIN)/%,$(STAGE_DIRS))
 RUNNER   := $(if $(RUNNER_SRCS),$(BIN)/flamepipe)
 WEB      := $(if $(and $(WEB_SRCS),$(HAVE_MHD)),$(BIN)/fp-serve)
 UNITS    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
@@ -119,7 +127,7 @@ $(BUILD)/gen/profile.pb-c.o: $(PROTO_C) $(PROTO_H)
 	$(CC) -std=c11 $(INCLUDES) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 # whatever includes the generated header waits for it
-$(call obj,$(RENDER_SRCS) $(STAGE_SRCS) $(WEB_SRCS)): | $(PROTO_H)
+$(call obj,$(RENDER_SRCS) $(STAGE_SRCS) $(wildcard stages/*/*.c) $(WEB_SRCS)): | $(PROTO_H)
 
 $(BUILD)/gen/%_js.inc: render/%.js render/js2c.sh
 	@mkdir -p $(dir $@)
@@ -128,13 +136,21 @@ $(BUILD)/gen/%_js.inc: render/%.js render/js2c.sh
 # the embedded scripts exist before any renderer compiles
 $(call obj,$(RENDER_SRCS)): | $(JS_INCS)
 
-$(LIBFP): $(call obj,$(FIFO_SRCS) $(RENDER_SRCS)) $(BUILD)/gen/profile.pb-c.o
+$(LIBFP): $(call obj,$(SHARED_SRCS) $(RENDER_SRCS)) $(BUILD)/gen/profile.pb-c.o
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
 $(BIN)/%: $(BUILD)/stages/%.o $(LIBFP)
 	@mkdir -p $(BIN)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# a stage with private modules: every .c file of its folder
+define stage_dir
+$(BIN)/$(notdir $(1)): $(call obj,$(wildcard $(1)/*.c)) $(LIBFP)
+	@mkdir -p $(BIN)
+	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS)
+endef
+$(foreach d,$(STAGE_DIRS),$(eval $(call stage_dir,$(d))))
 
 # stages with a library of their own
 # fp-render embeds the web page's files (render/views.h)
@@ -147,7 +163,7 @@ PERFDATA_LIBS := -ldw -lelf -liberty -lzstd
 $(BIN)/fp-perfdata: LDLIBS += $(PERFDATA_LIBS)
 $(BUILD)/tests/u-pdsymtab: LDLIBS += $(PERFDATA_LIBS)
 $(BUILD)/tests/u-kcache: LDLIBS += $(PERFDATA_LIBS)
-# fp-record compresses its recording's members with libdeflate (fifo/fp_recenc.c).
+# fp-record compresses its recording's members with libdeflate (recording/fp_recenc.c).
 $(BIN)/fp-record: LDLIBS += -ldeflate
 
 $(BIN)/flamepipe: $(call obj,$(RUNNER_SRCS)) $(LIBFP)
@@ -177,6 +193,13 @@ $(BUILD)/tests/u-%: $(BUILD)/tests/unit/u-%.o $(LIBFP)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 $(BUILD)/tests/u-recording: LDLIBS += -ldeflate
 $(BUILD)/tests/u-atomic: LDLIBS += -lpthread
+# unit tests of a stage's private modules
+$(BUILD)/tests/unit/u-tailtab.o: INCLUDES += -Istages/fp-range
+$(BUILD)/tests/unit/u-pairing.o: INCLUDES += -Istages/fp-latency
+$(BUILD)/tests/u-tailtab: $(BUILD)/tests/unit/u-tailtab.o $(call obj,stages/fp-range/fp_tailtab.c) $(LIBFP)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+$(BUILD)/tests/u-pairing: $(BUILD)/tests/unit/u-pairing.o $(call obj,stages/fp-latency/fp_pairing.c) $(LIBFP)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
 $(BUILD)/tests/%: $(BUILD)/tests/helper/%.o $(LIBFP)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -186,12 +209,12 @@ $(BUILD)/tests/%: $(BUILD)/tests/helper/%.o $(LIBFP)
 # PROG=DOC=SECTION ("-": the whole doc). A program without an entry stops
 # `make man` (and `make install`).
 MAN_SRC := flamepipe=docs/flamepipe.md=- fp-read=docs/fp-read.md=- \
-	fp-bucket=docs/stages.md=fp-bucket fp-range=docs/stages.md=fp-range \
-	fp-fold=docs/stages.md=fp-fold fp-render=docs/fp-render.md=- \
-	fp-flamegraph=docs/fp-render.md=fp-flamegraph fp-serve=docs/web.md=- \
-	fp-bpftrace=docs/bpftrace.md=- fp-latency=docs/fp-latency.md=- \
-	fp-chrome=docs/fp-chrome.md=- fp-push=docs/push.md=- fp-record=docs/recording.md=- \
-	fp-ssh=docs/remote.md=- \
+	fp-bucket=docs/fp-bucket.md=- fp-range=docs/fp-range.md=- \
+	fp-fold=docs/fp-fold.md=- fp-render=docs/fp-render.md=- \
+	fp-flamegraph=docs/fp-flamegraph.md=- fp-serve=docs/fp-serve.md=- \
+	fp-bpftrace=docs/fp-bpftrace.md=- fp-latency=docs/fp-latency.md=- \
+	fp-chrome=docs/fp-chrome.md=- fp-push=docs/fp-push.md=- fp-record=docs/fp-record.md=- \
+	fp-ssh=docs/fp-ssh.md=- \
 	fp-perfdata=docs/fp-perfdata.md=-
 FP_VERSION := $(shell sed -n 's/^$(HASH)define FP_VERSION "\(.*\)"/\1/p' runner/commands.h)
 MAN_PROGS := $(notdir $(STAGES) $(RUNNER) $(WEB))
@@ -245,21 +268,36 @@ test: | $(DEPS_FIRST)
 bench: $(STAGES) $(RUNNER) $(WEB)
 	bench/run.sh
 
-# Programs into PREFIX/bin; pipeline files and the bpftrace program into
-# PREFIX/share/flamepipe, where `flamepipe` looks for its default pipeline.
+# Programs into PREFIX/bin; pipeline files, the bpftrace program and the
+# bundled captures into PREFIX/share/flamepipe, where `flamepipe` looks for
+# its default pipeline (bpftrace/profile.bt: where `live --source bpftrace`
+# looks for it).
 PREFIX  ?= /usr/local
 install: all man
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/flamepipe \
-		$(DESTDIR)$(PREFIX)/share/man/man1
+		$(DESTDIR)$(PREFIX)/share/flamepipe/bpftrace \
+		$(DESTDIR)$(PREFIX)/share/flamepipe/examples $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0644 $(MANPAGES) $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 $(STAGES) $(RUNNER) $(WEB) $(DESTDIR)$(PREFIX)/bin
 	install -m 0644 examples/*.pipeline $(DESTDIR)$(PREFIX)/share/flamepipe
-	install -m 0644 examples/bpftrace/profile.bt $(DESTDIR)$(PREFIX)/share/flamepipe
+	install -m 0644 examples/bpftrace/profile.bt $(DESTDIR)$(PREFIX)/share/flamepipe/bpftrace
+	install -m 0644 examples/*.perf.gz $(DESTDIR)$(PREFIX)/share/flamepipe/examples
+
+# The Debian package, $(BUILD)/flamepipe_VERSION_ARCH.deb (tools/mkdeb.sh:
+# dpkg-deb under fakeroot, Depends from dpkg-shlibdeps: runtime libraries
+# only). Install it with apt-get install ./flamepipe_VERSION_ARCH.deb.
+DEB_ROOT := $(BUILD)/deb/root
+deb: all man
+	$(if $(shell command -v dpkg-deb),,$(error dpkg-deb not found: apt-get install dpkg-dev, or run make deps))
+	$(if $(shell command -v fakeroot),,$(error fakeroot not found: apt-get install fakeroot, or run make deps))
+	rm -rf $(DEB_ROOT)
+	$(MAKE) install DESTDIR=$(abspath $(DEB_ROOT)) PREFIX=/usr
+	tools/mkdeb.sh $(FP_VERSION) $(DEB_ROOT) $(BUILD)
 
 clean:
 	rm -rf build build-asan bin bin-asan
 
-.PHONY: all man tests probe probe-tests deps demo test check bench install clean
+.PHONY: all man tests probe probe-tests deps demo test check bench install deb clean
 .SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -5,7 +5,7 @@
  * samples whose time falls in that slice (fp-bucket's H records).
  *
  * Storage is sparse: only the cells set are kept (indexed by their key
- * col * rows + row in a fifo/fp_map.h table), so memory and the cost of a G record are those of
+ * col * rows + row in a lib/fp_map.h table), so memory and the cost of a G record are those of
  * the cells received, whatever the columns' numbers (two samples 99,900 s
  * apart cost two cells). Columns are limited to FP_HEATMAP_MAX_COL.
  *

@@ -36,7 +36,7 @@ void fp_notes_warning_record(struct fp_notes *n, const char *line, size_t len)
 
 #define BUCKET_EVENT "bucket-event"
 
-/* I bucket-event samples=N counted=0|1 event=NAME (docs/stages.md). */
+/* I bucket-event samples=N counted=0|1 event=NAME (docs/fp-bucket.md). */
 static void bucket_event(struct fp_notes *n, const struct fp_info *info)
 {
 	struct fp_str name;

@@ -98,17 +98,6 @@ static unsigned parse_ms(const char *opt, const char *arg)
 	return (unsigned)ms;
 }
 
-/* --from/--to: seconds on the heatmap axis, as fp-range takes them. */
-static const char *parse_bound(const char *opt, const char *arg)
-{
-	char *end;
-	double v = strtod(arg, &end);
-
-	if (end == arg || *end || !(v >= 0) || strlen(arg) >= FP_RENDER_BOUND_MAX)
-		fp_die(FP_EXIT_USAGE, "--%s: want seconds (e.g. 12.5), got '%s'", opt, arg);
-	return arg;
-}
-
 static void parse_term_size(struct fp_render_opts *o, const char *arg)
 {
 	unsigned c, l;
@@ -150,7 +139,7 @@ static const char *parse_range_folded(const char *arg)
 }
 
 enum { OPT_OUTDIR = 256, OPT_FORMAT, OPT_INTERVAL, OPT_PASSTHROUGH, OPT_TERM,
-       OPT_TERM_SIZE, OPT_PAGE_TITLE, OPT_FROM, OPT_TO, OPT_FILTER, OPT_TIMELINE_MAX,
+       OPT_TERM_SIZE, OPT_PAGE_TITLE, OPT_TIMELINE_MAX,
        OPT_RANGE_FOLDED, OPT_TIMELINE_SAMPLES, OPT_HELP };
 
 static const struct option own_options[] = {
@@ -161,16 +150,6 @@ static const struct option own_options[] = {
 	{ "term", optional_argument, NULL, OPT_TERM },
 	{ "term-size", required_argument, NULL, OPT_TERM_SIZE },
 	{ "page-title", required_argument, NULL, OPT_PAGE_TITLE },
-	{ "from", required_argument, NULL, OPT_FROM },
-	{ "to", required_argument, NULL, OPT_TO },
-	/* fp-range's filters, to name them (flamepipe report passes them) */
-	{ "pid", required_argument, NULL, OPT_FILTER },
-	{ "tid", required_argument, NULL, OPT_FILTER },
-	{ "cpu", required_argument, NULL, OPT_FILTER },
-	{ "comm", required_argument, NULL, OPT_FILTER },
-	{ "event", required_argument, NULL, OPT_FILTER },
-	{ "include", required_argument, NULL, OPT_FILTER },
-	{ "exclude", required_argument, NULL, OPT_FILTER },
 	{ "timeline-max", required_argument, NULL, OPT_TIMELINE_MAX },
 	{ "range-folded", required_argument, NULL, OPT_RANGE_FOLDED },
 	{ "timeline-samples", required_argument, NULL, OPT_TIMELINE_SAMPLES },
@@ -181,8 +160,6 @@ enum { N_OWN = sizeof own_options / sizeof *own_options };
 /* One of fp-render's own options (c, with the name it was given as). */
 static void apply_option(struct fp_render_opts *o, int c, const char *name, const char *arg)
 {
-	size_t used;
-
 	switch (c) {
 	case 'o': case OPT_OUTDIR: o->outdir = arg; break;
 	case OPT_FORMAT: parse_formats(o, arg); break;
@@ -191,8 +168,6 @@ static void apply_option(struct fp_render_opts *o, int c, const char *name, cons
 	case OPT_TERM: o->term = parse_term(arg); break;
 	case OPT_TERM_SIZE: parse_term_size(o, arg); break;
 	case OPT_PAGE_TITLE: o->page_title = arg; o->page_title_set = 1; break;
-	case OPT_FROM: o->from = parse_bound("from", arg); break;
-	case OPT_TO: o->to = parse_bound("to", arg); break;
 	case OPT_TIMELINE_MAX:
 		o->timeline_max_mb = parse_ms("timeline-max", arg);
 		if (o->timeline_max_mb > UINT32_MAX / BYTES_PER_MB)
@@ -207,11 +182,6 @@ static void apply_option(struct fp_render_opts *o, int c, const char *name, cons
 	case OPT_RANGE_FOLDED:
 		o->range_folded = parse_range_folded(arg);
 		o->want[FP_OUT_RANGE_FOLDED] = 1;
-		break;
-	case OPT_FILTER:
-		used = strlen(o->filter);
-		snprintf(o->filter + used, sizeof o->filter - used, "%s%s %s",
-			 used ? "; " : "", name, arg);
 		break;
 	case 'h': case OPT_HELP:
 		puts(FP_RENDER_USAGE);

@@ -16,7 +16,8 @@ import { ROWS_CHOICES, ROWS_DEFAULT } from './util.js';
 
 var NS_PER_SEC = 1e9;
 var ENTRY = 3;			// stack, owner, count
-var OWNER = 5;			// pid, tid, cpu, comm label, event label
+var OWNER = 5;			// pid, tid, cpu, comm label, event label; with cgroups
+				// (tl.owner_fields 7) their path's and container name's labels, -1 none
 var LIB = { k: 'kernel', u: 'user', j: 'jit', i: 'inlined', x: 'unknown' };
 var CHART_TAG = { k: '_[k]', j: '_[j]', i: '_[i]', u: '_[w]' };	// chart.js reads them
 var LIST_ERROR = 'expected a comma-separated list of decimal integers, or -';
@@ -31,7 +32,7 @@ function refuse(what, why) {
 // ---- the embedded data -------------------------------------------------------------
 export function prepare(tl) {
 	var d = { tl: tl, rows: tl.rows, ncols: tl.ncols || 0, colmap: tl.colmap || null,
-		  cut: tl.cut || 0, cell: [], stack: [], owner: [], count: [] };
+		  cut: tl.cut || 0, cell: [], stack: [], owner: [], count: [], stride: tl.owner_fields || OWNER };
 	for (var i = 0; i < tl.cells.length;) {
 		var t = tl.cells[i] * tl.rows + tl.cells[i + 1], k = tl.cells[i + 2];
 		for (var j = 0; j < k; j++) {
@@ -54,7 +55,7 @@ export function prepare(tl) {
 	d.events = [];
 	d.eventSamples = {};
 	for (var e = 0; e < d.cell.length; e++) {
-		var ev = tl.labels[tl.owners[OWNER * d.owner[e] + 4]];
+		var ev = tl.labels[tl.owners[d.stride * d.owner[e] + 4]];
 		if (!(ev in d.eventSamples)) { d.eventSamples[ev] = 0; d.events.push(ev); }
 		d.eventSamples[ev] += d.count[e];
 	}
@@ -64,7 +65,10 @@ export function prepare(tl) {
 		.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; }).map(function (x) { return x[2]; });
 	return d;
 }
-function ownerField(d, o, f) { return d.tl.owners[OWNER * o + f]; }
+function ownerField(d, o, f) { return d.tl.owners[d.stride * o + f]; }
+// A sample's container name and cgroup path ('' without one).
+function containerOf(d, o) { return d.stride > OWNER && ownerField(d, o, 6) >= 0 ? label(d, o, 6) : ''; }
+function cgroupOf(d, o) { return d.stride > OWNER && ownerField(d, o, 5) >= 0 ? label(d, o, 5) : ''; }
 function label(d, o, f) { return d.tl.labels[ownerField(d, o, f)]; }
 
 // Where cell t starts, in ns since base_sec (a cut axis: colmap's second).
@@ -114,21 +118,33 @@ function query(d, p) {
 	if (q.all && q.evnames) refuse('allevents', 'allevents=1 and event exclude each other');
 	var pid = intList(p, 'pid'), tid = intList(p, 'tid'), cpu = intList(p, 'cpu');
 	var comm = nameList(p, 'comm'), inc = regex(p, 'include'), exc = regex(p, 'exclude');
+	// fp-range's container filter: the name or path, or a regex of the
+	// whole of either (JavaScript's regex syntax here, PCRE2's there)
+	var cont = p.get('container'), contRe = null;
+	if (cont && d.stride === OWNER) refuse('container', 'this capture has no cgroups (perf record --all-cgroups)');
+	if (cont) {
+		try { contRe = new RegExp('^(?:' + cont + ')$'); } catch (e) { refuse('container', 'bad regex: ' + e.message); }
+	}
 	q.from = seconds(p, 'start');
 	q.to = seconds(p, 'end');
 	q.counted = {};
 	d.events.forEach(function (ev, i) {
 		q.counted[ev] = q.all || (q.evnames ? eventMatches(q.evnames, ev) : i === 0);
 	});
-	var no = d.tl.owners.length / OWNER;
+	var no = d.tl.owners.length / d.stride;
 	q.owner = new Array(no);
 	for (var o = 0; o < no; o++)
 		q.owner[o] = q.counted[label(d, o, 4)] && (!pid || pid[ownerField(d, o, 0)]) &&
 			(!tid || tid[ownerField(d, o, 1)]) && (!cpu || cpu[ownerField(d, o, 2)]) &&
-			(!comm || comm.indexOf(label(d, o, 3)) >= 0);
+			(!comm || comm.indexOf(label(d, o, 3)) >= 0) &&
+			(!cont || containerPasses(d, o, cont, contRe));
 	q.stack = d.folded.map(function (s) { return (!inc || inc.test(s)) && !(exc && exc.test(s)); });
-	q.filtered = !!(pid || tid || cpu || comm || inc || exc || q.evnames);
+	q.filtered = !!(pid || tid || cpu || comm || inc || exc || q.evnames || cont);
 	return q;
+}
+function containerPasses(d, o, cont, re) {
+	var name = containerOf(d, o), path = cgroupOf(d, o);
+	return name === cont || path === cont || re.test(name) || (path !== '' && re.test(path));
 }
 function passes(d, q, e) { return q.owner[d.owner[e]] && q.stack[d.stack[e]]; }
 function inRange(d, q, e) {
@@ -269,7 +285,7 @@ function relabel(n, fn) {
 	return out;
 }
 function threads(d, p) {
-	var q = query(d, p), procs = {}, thr = {}, total = 0;
+	var q = query(d, p), procs = {}, thr = {}, conts = {}, total = 0;
 	function add(map, id, comm, n, pid) {
 		var x = map[id] || (map[id] = { id: id, pid: pid, samples: 0, comms: {} });
 		x.samples += n;
@@ -280,6 +296,8 @@ function threads(d, p) {
 		var o = d.owner[e], comm = label(d, o, 3), n = d.count[e];
 		add(procs, ownerField(d, o, 0), comm, n);
 		add(thr, ownerField(d, o, 1), comm, n, ownerField(d, o, 0));
+		var c = containerOf(d, o);
+		conts[c] = (conts[c] || 0) + n;
 		total += n;
 	}
 	// each named by its busiest comm, heaviest first
@@ -296,7 +314,10 @@ function threads(d, p) {
 		}).sort(function (a, b) { return b.samples - a.samples || a[key] - b[key]; });
 	}
 	var ps = list(procs, 'pid'), ts = list(thr, 'tid');
-	return { total: total, processes: ps, processes_count: ps.length, threads: ts, threads_count: ts.length };
+	var cs = Object.keys(conts).map(function (k) { return { name: k, samples: conts[k] }; })
+		.sort(function (a, b) { return b.samples - a.samples || (a.name < b.name ? -1 : a.name > b.name); });
+	return { total: total, processes: ps, processes_count: ps.length, threads: ts, threads_count: ts.length,
+		 containers: cs, containers_count: cs.length };
 }
 function flamechart(d, p) {
 	var q = query(d, p), runs = [], total = 0, first = null, last = null;

@@ -225,9 +225,17 @@ static void source_vars(const struct live_opts *o, struct fp_vars *v)
 	fp_vars_set(v, "SSH_HOST", o->ssh_host ? o->ssh_host : "");
 	fp_vars_list(v, "SSH_ARGS");
 	fp_vars_list(v, "PUSH_ARGS");
-	if (o->push)
+	if (o->push) {
+		/* perf's -F: Pyroscope's sampleRate, whatever the event (a
+		 * --perf-arg -c would make it wrong: docs/fp-push.md) */
+		fp_vars_append(v, "PUSH_ARGS", "--sample-rate");
+		fp_vars_append(v, "PUSH_ARGS", o->hz);
 		fp_vars_append(v, "PUSH_ARGS", o->push);
+	}
 	if (o->source == SRC_BPFTRACE) {
+		if (o->container)
+			fp_die(FP_EXIT_USAGE, "live: --container: needs --source perf (only "
+			       "fp-perfdata reads the samples' cgroups)");
 		char *bt = fp_find_data_file("bpftrace/profile.bt");
 		char cmd[TEXT_MAX] = "";
 
@@ -265,6 +273,19 @@ static void source_vars(const struct live_opts *o, struct fp_vars *v)
 	if (o->pid) {
 		fp_vars_append(v, "RECORD_ARGS", "-p");
 		fp_vars_append(v, "RECORD_ARGS", o->pid);
+	}
+	/* each sample's cgroup, for the container views (fp-perfdata reads it) */
+	int cgroups = o->source == SRC_PERF && fp_perf_records_cgroups();
+	if (cgroups)
+		fp_vars_append(v, "RECORD_ARGS", "--all-cgroups");
+	if (o->container && !cgroups)
+		fp_die(FP_EXIT_USAGE, "live: --container: %s", o->source != SRC_PERF ?
+		       "needs --source perf (only fp-perfdata reads the samples' cgroups)" :
+		       "this kernel or perf cannot record cgroups (perf record --all-cgroups: "
+		       "Linux 5.7 and perf 5.7 or later)");
+	if (o->container) {
+		fp_vars_append(v, "RANGE_ARGS", "--container");
+		fp_vars_append(v, "RANGE_ARGS", o->container);
 	}
 	if (o->call_graph) {
 		fp_vars_append(v, "RECORD_ARGS", "--call-graph");

@@ -43,7 +43,8 @@
 const char cmd_report_usage[] =
 	"report FILE|- -o DIR [--rows N] [--keep-idle] [--weight samples|period]\n"
 	"        [--from S] [--to S] [--pid LIST] [--tid LIST] [--cpu LIST] [--comm NAMES]\n"
-	"        [--event NAMES|--all-events] [--include REGEX] [--exclude REGEX] [--pid-root|--tid-root]\n"
+	"        [--event NAMES|--all-events] [--include REGEX] [--exclude REGEX] [--container NAME|REGEX]\n"
+	"        [--pid-root|--tid-root]\n"
 	"        [--kernel] [--jit] [--pipeline FILE] [-D NAME=VALUE]... [-A NAME=WORD]...\n"
 	"        [--format LIST] [--read-arg A] [--bucket-arg A] [--range-arg A] [--fold-arg A] [--render-arg A]\n"
 	"        [--progress|--no-progress] [--dir-file F] [--drain-timeout S] [--kill-timeout S]\n"
@@ -61,20 +62,22 @@ struct passthrough {
 static const struct passthrough passthroughs[] = {
 	{ "keep-idle", 0, "BUCKET_ARGS", "--keep-idle" },
 	{ "weight", 1, "FOLD_ARGS", "--weight" },
-	/* fp-render names the range and filters on the flame graph (and
-	 * draws the range on the heatmap): they go to RENDER_ARGS too. */
-	{ "from", 1, "RANGE_ARGS", "--from", "RENDER_ARGS" },
-	{ "to", 1, "RANGE_ARGS", "--to", "RENDER_ARGS" },
-	{ "pid", 1, "RANGE_ARGS", "--pid", "RENDER_ARGS" },
-	{ "tid", 1, "RANGE_ARGS", "--tid", "RENDER_ARGS" },
-	{ "cpu", 1, "RANGE_ARGS", "--cpu", "RENDER_ARGS" },
-	{ "comm", 1, "RANGE_ARGS", "--comm", "RENDER_ARGS" },
-	/* one event set for both views: fp-bucket drops the other events
-	 * before the heatmap is counted (fp-fold folds what it is given) */
-	{ "event", 1, "BUCKET_ARGS", "--event", "RENDER_ARGS" },
+	/* fp-range writes the range and filters it starts with into the
+	 * stream, where fp-render reads them to name them */
+	{ "from", 1, "RANGE_ARGS", "--from" },
+	{ "to", 1, "RANGE_ARGS", "--to" },
+	{ "pid", 1, "RANGE_ARGS", "--pid" },
+	{ "tid", 1, "RANGE_ARGS", "--tid" },
+	{ "cpu", 1, "RANGE_ARGS", "--cpu" },
+	{ "comm", 1, "RANGE_ARGS", "--comm" },
+	/* one event set for both views: fp-bucket counts the heatmap of
+	 * these events only and drops the others; fp-range's selection is
+	 * the flame graph's, and names them */
+	{ "event", 1, "BUCKET_ARGS", "--event", "RANGE_ARGS" },
 	{ "all-events", 0, "BUCKET_ARGS", "--all-events" },
-	{ "include", 1, "RANGE_ARGS", "--include", "RENDER_ARGS" },
-	{ "exclude", 1, "RANGE_ARGS", "--exclude", "RENDER_ARGS" },
+	{ "include", 1, "RANGE_ARGS", "--include" },
+	{ "exclude", 1, "RANGE_ARGS", "--exclude" },
+	{ "container", 1, "RANGE_ARGS", "--container" },
 	{ "pid-root", 0, "FOLD_ARGS", "--pid" },
 	{ "tid-root", 0, "FOLD_ARGS", "--tid" },
 	{ "kernel", 0, "FOLD_ARGS", "--kernel" },

@@ -2,7 +2,7 @@
  * replaces itself with fp-serve (found next to the flamepipe binary), so
  * signals and the exit code are fp-serve's own. DIR defaults to the
  * examples/ directory next to bin/ (the bundled captures), else
- * ./examples. docs/web.md describes the server. */
+ * ./examples. docs/fp-serve.md describes the server. */
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>

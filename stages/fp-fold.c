@@ -3,7 +3,7 @@
  * Interface:
  *	fp-fold [--plain] [--weight samples|period] [--pid|--tid]
  *		[--kernel] [--jit] [--all] [--event-filter EV|--all-events]
- *		[--event-root] [--interval MS] [--delta-snapshots]
+ *		[--event-root] [--container-root] [--interval MS] [--delta-snapshots]
  *		[--pass-samples [--snapshot-ids]] [FILE]
  *
  * Input: a flamepipe stream (fifo/PROTOCOL.md) on stdin or FILE (gzip ok).
@@ -19,7 +19,7 @@
  * flush on), and every --interval ms while the table changed, once the input
  * has been seen idle (a live stream; a batch run writes only the final one).
  * With --delta-snapshots (the runner gives it when every reader downstream
- * reads them: fifo/fp_foldsnap.h) a timed or flush snapshot after the first
+ * reads them: fold/fp_foldsnap.h) a timed or flush snapshot after the first
  * full one carries only the stacks whose count changed since the last
  * snapshot, with their new counts (C begin fold-delta ... C end fold-delta
  * STACKS TOTAL); the first snapshot after a C reset, and the final one at
@@ -70,6 +70,7 @@
 
 #define USAGE "usage: fp-fold [--plain] [--weight samples|period] [--pid|--tid] " \
 	"[--kernel] [--jit] [--all] [--event-filter EV|--all-events] [--event-root] " \
+	"[--container-root] " \
 	"[--interval MS] [--delta-snapshots] [--pass-samples [--snapshot-ids]] [FILE]"
 
 #define STAGE_NAME "fold"
@@ -95,7 +96,7 @@ struct fold_options {
 	int snapshot_ids;		/* --snapshot-ids: E records, not F */
 };
 
-/* ---- the stack table: fifo/fp_strtab.h, a count per folded stack ------- */
+/* ---- the stack table: lib/fp_strtab.h, a count per folded stack ------- */
 
 static int id_cmp(const void *a, const void *b, void *t)
 {
@@ -132,7 +133,7 @@ static void sorted_update(struct sorted_ids *so, struct fp_strtab *t)
 	uint32_t *add = so->tmp;	/* the new ids, sorted, then merged */
 	for (size_t i = 0; i < k; i++)
 		add[i] = (uint32_t)(so->n + i);
-	fp_strtab_sort_ids(t, add, k);	/* fifo/fp_strsort.h: shared prefixes compared once */
+	fp_strtab_sort_ids(t, add, k);	/* lib/fp_strsort.h: shared prefixes compared once */
 	/* merge from the back: ids[0..n) and add[0..k) into ids[0..n+k) */
 	size_t i = so->n, j = k, out = total;
 	while (j > 0) {
@@ -248,6 +249,7 @@ static void pass_sample(struct fold_state *st, const struct fp_sample *s, uint32
 	const struct fp_ref r = {
 		.id = id, .time_ns = s->time_ns, .pid = s->pid, .tid = s->tid, .cpu = s->cpu,
 		.period = s->period, .count = count, .event = s->event, .comm = s->comm,
+		.cgroup = s->cgroup,
 	};
 
 	if (added)
@@ -636,6 +638,7 @@ static void parse_options(int argc, char **argv, struct fold_options *o)
 		{ "event-filter", FP_OPT_STR, &o->event_filter },
 		{ "all-events", FP_OPT_FLAG, &o->all_events },
 		{ "event-root", FP_OPT_FN_FLAG, .fn = opt_event_root },
+		{ "container-root", FP_OPT_FLAG, &o->fold.container_root },
 		{ "interval", FP_OPT_UINT, &o->interval_ms, .max = UINT32_MAX },
 		{ "pass-samples", FP_OPT_FLAG, &o->pass_samples },
 		{ FP_FOLDSNAP_DELTA_OPTION + 2, FP_OPT_FLAG, &o->delta },

@@ -10,7 +10,7 @@
  * the header, not by the kind of input. --kallsyms names the kernel's
  * symbol file (default /proc/kallsyms, as perf script). --inline adds the
  * inlined functions of user addresses as perf script --inline shows them
- * (fifo/pd_inline.h; without it: perf script --no-inline). --live (flamepipe
+ * (perf/data/pd_inline.h; without it: perf script --no-inline). --live (flamepipe
  * live): perf must never be blocked by a slow chain, so while more than
  * --live-buffer bytes (default 1 MiB) wait for the next stage whole samples
  * are dropped and counted (W, `I STAGE dropped=N`, stderr, at most once a
@@ -24,10 +24,13 @@
  *	bad_records=.. dsos=.. missing_dsos=.. threads=.. rounds=..
  *	late_events=.. forced_flushes=.. dropped_samples=.. corrupt_callchains=..
  *	unwound=.. unwind_incomplete=.. skipped_samples=.. compressed_records=..
- *	compressed_unread=.. truncated=0|1 bytes=..
- * --call-graph dwarf user stacks are unwound with libdwfl (fifo/pd_unwind.h).
+ *	compressed_unread=.. truncated=0|1 bytes=.. kallsyms_copy=..
+ *	cgroups=.. unknown_cgroup_samples=..
+ * A capture of perf record --all-cgroups gives each S record its task's
+ * cgroup path as an 11th field (perf/data/pd_cgroup.h).
+ * --call-graph dwarf user stacks are unwound with libdwfl (perf/data/pd_unwind.h).
  * A file mapped by a process of another mount namespace (a container's) is
- * opened through /proc/PID/root and kept open (fifo/pd_procroot.h).
+ * opened through /proc/PID/root and kept open (perf/data/pd_procroot.h).
  * With --stack-ids (the runner asks for it when every stage reading the
  * samples reads the stack-id stream, fifo/PROTOCOL.md): each distinct tail
  * (event, comm, kinds, stack) once as a K record, each sample as a P record
@@ -66,6 +69,7 @@
 #include "fp_record.h"
 #include "fp_tails.h"
 #include "fp_warnings.h"
+#include "pd_cgroup.h"
 #include "pd_inline.h"
 #include "pd_machine.h"
 #include "pd_read.h"
@@ -137,6 +141,7 @@ struct perfdata {
 	struct fp_wmem key;
 	int events_written;		/* the C events record, before the first sample */
 	struct pd_inline *inl;		/* --inline: inlined frames */
+	struct pd_cgroups cgroups;	/* --all-cgroups captures: the S records' cgroup */
 	/* the S record being built */
 	uint32_t frames[MAX_FRAMES];
 	uint64_t ips[MAX_STACK];
@@ -293,9 +298,9 @@ static size_t put_varint(unsigned char *p, uint64_t v)
  * compare and keep. The encoding is prefix-free, so two keys are equal
  * only for the same tail. */
 static void tail_key(struct perfdata *pd, const struct pd_evsel *ev,
-		     const struct pd_thread *t, size_t n)
+		     const struct pd_thread *t, size_t n, uint64_t cgroup_key)
 {
-	size_t need = sizeof ev + VARINT_MAX * (n + 1) + t->comm_len;
+	size_t need = sizeof ev + VARINT_MAX * (n + 2) + t->comm_len;
 
 	if (pd->key.cap < need) {
 		pd->key.cap = need * 2;
@@ -307,6 +312,7 @@ static void tail_key(struct perfdata *pd, const struct pd_evsel *ev,
 	len += put_varint(p + len, t->comm_len);
 	memcpy(p + len, t->comm, t->comm_len);
 	len += t->comm_len;
+	len += put_varint(p + len, cgroup_key);
 	for (size_t i = 0; i < n; i++)
 		len += put_varint(p + len, pd->frames[i]);
 	pd->key.len = len;
@@ -327,15 +333,20 @@ static void write_sample(struct perfdata *pd, const struct pd_sample *s)
 	size_t n = resolve_chain(pd, s, t), len = 0;
 	uint32_t id = FP_STRTAB_NONE;
 	uint64_t hash = 0;
+	struct fp_str cgroup = { "", 0 };
+	uint32_t cgroup_sid = 0;
+	if (s->has_cgroup && (cgroup.p = pd_cgroups_path(&pd->cgroups, s->cgroup, &cgroup.n,
+							 &cgroup_sid)) == NULL)
+		cgroup = (struct fp_str){ "", 0 };
 	if (pd->stack_ids) {
-		tail_key(pd, s->ev, t, n);
+		tail_key(pd, s->ev, t, n, cgroup.n ? (uint64_t)cgroup_sid + 1 : 0);
 		hash = fp_strtab_hash(pd->key.p, pd->key.len);
 		id = fp_strtab_find_hashed(&pd->tails.keys, pd->key.p, pd->key.len, hash);
 	}
 	if (id == FP_STRTAB_NONE) {	/* a tail seen before was not too long */
 		for (size_t i = 0; i < n; i++)
 			len += pd->mach.frames[pd->frames[i]].len + 1;
-		if (len + t->comm_len + s->ev->name_len + 2 * n + 128 > FP_LINE_MAX) {
+		if (len + t->comm_len + s->ev->name_len + cgroup.n + 2 * n + 128 > FP_LINE_MAX) {
 			pd->dropped_samples++;
 			warn(pd, WARN_BAD, pd->in_name, "sample of %s needs a record longer "
 			     "than %u bytes: dropped", t->comm, FP_LINE_MAX);
@@ -347,6 +358,7 @@ static void write_sample(struct perfdata *pd, const struct pd_sample *s)
 		.period = s->period,
 		.event = { s->ev->name, s->ev->name_len },
 		.comm = { t->comm, t->comm_len },
+		.cgroup = cgroup,
 	};
 	int added = id == FP_STRTAB_NONE;
 	if (pd->stack_ids && added)	/* the slot found is in the cache */
@@ -419,6 +431,10 @@ static void on_event(void *ctx, const struct pd_event *e)
 		if (!e->u.ksym.unregister)
 			pd_machine_ksymbol(&pd->mach, e->u.ksym.addr, e->u.ksym.len,
 					   e->u.ksym.name, e->u.ksym.name_len);
+		break;
+	case PD_EV_CGROUP:
+		pd_cgroups_add(&pd->cgroups, e->u.cgroup.id, e->u.cgroup.path,
+			       e->u.cgroup.path_len);
 		break;
 	}
 }
@@ -548,6 +564,8 @@ static void write_info(struct perfdata *pd)
 		{ "truncated", st->truncated },
 		{ "bytes", st->bytes },
 		{ "kallsyms_copy", kallsyms_copied(&pd->mach) },
+		{ "cgroups", fp_strtab_count(&pd->cgroups.paths) },
+		{ "unknown_cgroup_samples", pd->cgroups.unknown },
 		{ "dropped", pd->drops.dropped },	/* --live: never blocking perf */
 	};
 	fp_write_info(pd->wr, pd->stage, stats,
@@ -677,6 +695,7 @@ int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_
 	pd.live_buffer = o->live_buffer;
 	pd.stack_ids = o->stack_ids;
 	fp_tailw_init(&pd.tails);
+	pd_cgroups_init(&pd.cgroups);
 	pd.kinds = fp_xmalloc(MAX_FRAMES);
 	pd.stack_cap = STACK_CAP_MIN;
 	pd.stack = fp_xmalloc(pd.stack_cap);
@@ -721,6 +740,7 @@ int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_
 	free(pd.stack);
 	fp_tailw_free(&pd.tails);
 	fp_wmem_free(&pd.key);
+	pd_cgroups_free(&pd.cgroups);
 	return rc;
 }
 

@@ -19,7 +19,7 @@
  * A FIFO works as FILE. CRLF line ends are accepted.
  *
  * Output (fifo/PROTOCOL.md): `%flamepipe 1`, one S record per sample, in
- * input order (root-first stacks, see fifo/fp_perfparse.h for the rules),
+ * input order (root-first stacks, see perf/script/fp_perfparse.h for the rules),
  * W records for bad input, and at end of input one
  *	I TAB read TAB lines=.. samples=.. frames=.. bad_lines=.. lost_events=..
  *	lost_records=.. other_records=.. skipped_lines=.. too_long_lines=..
@@ -541,7 +541,7 @@ static int open_input(const char *path)
 	return fd;
 }
 
-/* ---- recordings (fifo/fp_recording.h) ---------------------------------- */
+/* ---- recordings (recording/fp_recording.h) ---------------------------------- */
 
 struct rec_reader {
 	struct reader *r;
@@ -702,7 +702,7 @@ static int read_input(struct reader *r, const struct options *o, int in_fd,
 	return rc;
 }
 
-/* --index: one line per batch of a recording (fifo/fp_recording.h). */
+/* --index: one line per batch of a recording (recording/fp_recording.h). */
 static int print_index(int fd, const char *name)
 {
 	struct fp_rec_index ix = { 0 };

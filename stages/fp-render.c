@@ -18,9 +18,8 @@
  *           E records instead of F (fp-fold --snapshot-ids, negotiated):
  *           the stack of a D record by its id ("Snapshots by id")
  *  C range  the range the chain selected (drawn on the heatmap, named in the
- *           flame graph's subtitle; --from/--to give it until a C range
- *           arrives: fp-range announces only changes); C filter likewise
- *           (--pid, --comm ... name the filters fp-range was started with)
+ *           flame graph's subtitle: fp-range writes the one it starts with,
+ *           then every change); C filter likewise
  *  W, I     shown on index.html (warnings, the latest statistics per stage)
  *  D, R     (fp-fold --pass-samples) each folded stack once, then each
  *           folded sample naming it: stored, not folded again, in a
@@ -771,12 +770,6 @@ int main(int argc, char **argv)
 	mask = umask(0);
 	umask(mask);
 	r.file_mode = 0666 & ~mask;
-	if (r.opt.from || r.opt.to) {
-		snprintf(r.range_from, sizeof r.range_from, "%s", r.opt.from ? r.opt.from : "-");
-		snprintf(r.range_to, sizeof r.range_to, "%s", r.opt.to ? r.opt.to : "-");
-		r.have_range = 1;
-	}
-	snprintf(r.filter, sizeof r.filter, "%s", r.opt.filter);
 	fp_heatmap_init(&r.hm);
 	fp_snapshot_init(&r.snap);
 	r.table = &r.snap.table.t;

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # tests/lib-render.sh: helpers for the renderer tests (tests/t5*.sh).
 # Source after test-lib.sh.
 

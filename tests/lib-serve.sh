@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # tests/lib-serve.sh: start and query a real fp-serve (sourced by t70*.sh
 # after test-lib.sh).
 #

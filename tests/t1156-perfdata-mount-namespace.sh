@@ -114,7 +114,8 @@ test_expect_success 'JIT code in its own pid and mount namespace: its /tmp/perf-
 	test -e "$2/jit.pid"
 	EOS
 	pd_record_opts "" jit.data -a -g -F 999 -- sh jit-ns.sh "$TOP/build/tests/pd-jit" "$PWD" &&
-	jpid=$(pgrep -f "^$TOP/build/tests/pd-jit 600") &&
+	# the child of this test'"'"'s unshare (its arguments name $PWD)
+	jpid=$(pgrep -P "$(pgrep -f "^unshare .* $PWD\$")") &&
 	echo "pd-jit: pid $jpid, in its namespace $(grep NStgid /proc/$jpid/status)" &&
 	test "$(cat jit.pid)" = 1 && ! test -e /tmp/perf-$jpid.map &&
 	PD_OWN_PIDS=$jpid pd_compare jit.data &&
@@ -144,7 +145,7 @@ test_expect_success 'a container that swaps its binary for an absolute link to a
 		while (clock() < end && time(0) <= until) swapped_spin();
 		snprintf(p, sizeof p, "%s/swapped", argv[1]);
 		FILE *o = fopen(p, "w"); if (o) fclose(o);
-		snprintf(p, sizeof p, "%s/quit", argv[1]);
+		snprintf(p, sizeof p, "%s/swap.quit", argv[1]);
 		while (access(p, F_OK) != 0 && time(0) <= until) usleep(5000);
 		return 0;
 	}
@@ -163,11 +164,15 @@ test_expect_success 'a container that swaps its binary for an absolute link to a
 	spid=$(pgrep -f "^/app /old$PWD") && echo "swap: pid $spid" &&
 	test -L /proc/$spid/root/app && ! test -e "/proc/$spid/root$libc" &&
 	PD_OWN_PIDS=$spid pd_compare swap.data &&
-	awk -F "\t" -v p=$spid "\$1 == \"S\" && \$3 == p && \$9 ~ /^u+\$/" got.s >swap.s &&
+	# (its comm: the pid ran sh before it became /app)
+	awk -F "\t" -v p=$spid "\$1 == \"S\" && \$3 == p && \$8 == \"app\" && \$9 ~ /^u+\$/" got.s >swap.s &&
 	echo "$(wc -l <swap.s) user-only samples of the program" && test -s swap.s &&
 	awk -F "\t" "{ n = split(\$10, f, \";\"); print f[n] }" swap.s | sort | uniq -c >leaves &&
-	cat leaves && test "$(awk "{ print \$2 }" leaves)" = "[app]"
+	cat leaves && test "$(awk "{ print \$2 }" leaves)" = "[app]" &&
+	touch swap.quit
 '
 
-touch quit jit.quit
+# the programs see their quit files before the trash directory goes
+touch quit jit.quit swap.quit
+for p in $(pgrep -f "$PWD"); do wait_for "! kill -0 $p 2>/dev/null" 50; done
 test_done

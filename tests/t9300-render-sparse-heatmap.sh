@@ -48,7 +48,8 @@ test_expect_success 'the page timeline indexes cells by their place on the cut a
 '
 
 test_expect_success 'a --from/--to range on a cut axis is drawn on the columns that hold it' '
-	fp-bucket <stray.S | fp-fold --pass-samples | fp-render --outdir sel --from 100001 --to 100002 2>/dev/null &&
+	fp-bucket <stray.S | fp-range --from 100001 --to 100002 | fp-fold --pass-samples |
+		fp-render --outdir sel 2>/dev/null &&
 	grep -q "sel_from: 50, sel_to: 99," sel/heatmap.svg
 '
 

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # tests/test-lib.sh: a minimal git-style test library (TAP output).
 #
 # A test script:
@@ -134,6 +135,7 @@ need_capture() {
 need_bpftrace() {
 	[ "$(id -u)" = 0 ] || skip_all "$1" 'bpftrace needs root'
 	command -v bpftrace >/dev/null 2>&1 || skip_all "$1" 'bpftrace is not installed (tools/install-deps.sh)'
+	# shellcheck disable=SC3045  # dash has ulimit -l
 	ulimit -l unlimited 2>/dev/null || true
 	timeout 30 bpftrace -q -e 'BEGIN { exit(); }' >bpf.out 2>bpf.err ||
 		skip_all "$1" "the kernel refuses BPF: $(grep -v RLIMIT_MEMLOCK bpf.err | head -n 1)"

@@ -1,4 +1,4 @@
-/* api.c: fp-serve's JSON/SVG routes (docs/web.md lists them).
+/* api.c: fp-serve's JSON/SVG routes (docs/fp-serve.md lists them).
  *
  * Every handler validates its parameters first (query.c, safepath.c) and
  * answers 4xx with {"error":...} on the first bad one; only then are
@@ -96,7 +96,7 @@ static void target_close(struct target *t)
 }
 
 static const char *const filter_words[] = { "pid", "tid", "cpu", "comm", "event",
-					    "include", "exclude" };
+					    "include", "exclude", "container" };
 #define NFILTERS (sizeof filter_words / sizeof filter_words[0])
 
 /* The filters and keepidle into sel. 0 or an HTTP status. */
@@ -106,7 +106,8 @@ static int get_filters(struct MHD_Connection *c, struct selection *sel, char *er
 	size_t n;
 	const char *v;
 	const char **slot[NFILTERS] = { &sel->pid, &sel->tid, &sel->cpu, &sel->comm,
-					&sel->event, &sel->include, &sel->exclude };
+					&sel->event, &sel->include, &sel->exclude,
+					&sel->container };
 	for (size_t i = 0; i < NFILTERS; i++) {
 		if (!(v = http_arg(c, filter_words[i], &n)))
 			continue;
@@ -298,7 +299,7 @@ enum MHD_Result api_heatmap(struct server *srv, struct MHD_Connection *c, int sv
 		return http_error(c, 400, "rows: %s", why);
 	/* filters (start/end are ignored: a heatmap is always the whole
 	 * capture); a running live capture's heatmap is never filtered: once
-	 * it ended, a filtered one comes from its recording (docs/web.md) */
+	 * it ended, a filtered one comes from its recording (docs/fp-serve.md) */
 	struct selection sel = { 0 };
 	int st = get_filters(c, &sel, err, sizeof err);
 	if (st)
@@ -583,26 +584,40 @@ enum MHD_Result api_pprof(struct server *srv, struct MHD_Connection *c)
 /* ---- /threads/ ------------------------------------------------------------------------ */
 
 /* /threads/?filename=F[&filters]: {"total":N,"processes":[{"pid","comm",
- * "samples"}...],"threads":[{"tid",...}...]}, heaviest first, from the
- * folded tables rooted at comm-pid and comm-tid (fp-fold --pid, --tid) of
- * the whole capture with the same event set and filters as /heatmap/. */
+ * "samples"}...],"threads":[{"tid",...}...],"containers":[{"name",
+ * "samples"}...]}, heaviest first, from the folded tables rooted at
+ * comm-pid, comm-tid and the container (fp-fold --pid, --tid,
+ * --container-root) of the whole capture with the same event set and
+ * filters as /heatmap/; for a live capture, of its recording so far. */
 static int threads_answer(const struct job *job, struct request *q, struct fp_sink *s)
 {
+	if (q->t.live && q->t.fd < 0) {
+		snprintf(q->err, sizeof q->err, "threads: this live capture has no recording "
+			 "(fp-serve --recording FILE)");
+		return 409;
+	}
+	if (q->t.live)	/* from the recording, on the live heatmap's axis */
+		live_axis(job->srv, &q->sel);
 	q->sel.root = SEL_ROOT_PID;
 	const struct folded_text *fp = folded_get(job, q->t.fd, &q->t.st, &q->sel, &q->status,
 						  q->err, sizeof q->err);
 	q->sel.root = SEL_ROOT_TID;
 	const struct folded_text *ft = fp ? folded_get(job, q->t.fd, &q->t.st, &q->sel,
 						       &q->status, q->err, sizeof q->err) : NULL;
-	if (!ft) {
+	q->sel.root = SEL_ROOT_CONTAINER;
+	const struct folded_text *fc = ft ? folded_get(job, q->t.fd, &q->t.st, &q->sel,
+						       &q->status, q->err, sizeof q->err) : NULL;
+	if (!fc) {
 		folded_put(fp);
-		return text_status(ft, q);
+		folded_put(ft);
+		return text_status(fc, q);
 	}
 	struct owner *pv, *tv;
 	size_t np = owners_of(fp, &pv), nt = owners_of(ft, &tv);
 	fp_sink_printf(s, "{\"total\":%" PRIu64, fp->total);
 	owners_json(s, "processes", "pid", pv, np);
 	owners_json(s, "threads", "tid", tv, nt);
+	containers_json(s, fc);
 	fp_sink_str(s, "}\n");
 	for (size_t i = 0; i < np; i++)
 		free(pv[i].comm);
@@ -612,12 +627,13 @@ static int threads_answer(const struct job *job, struct request *q, struct fp_si
 	free(tv);
 	folded_put(fp);
 	folded_put(ft);
+	folded_put(fc);
 	return 0;
 }
 
 enum MHD_Result api_threads(struct server *srv, struct MHD_Connection *c)
 {
-	return answer_request(srv, c, "threads", threads_answer, CT_JSON, NULL);
+	return answer_request(srv, c, NULL, threads_answer, CT_JSON, NULL);
 }
 
 /* /flamechart/?filename=F[&start&end&filters]: the selection's samples in

@@ -139,6 +139,7 @@ static void range_argv_of(const struct selection *sel, int with_range, char **ar
 	OPT("--event", sel->event);
 	OPT("--include", sel->include);
 	OPT("--exclude", sel->exclude);
+	OPT("--container", sel->container);
 #undef OPT
 	argv[n] = NULL;
 }
@@ -172,6 +173,7 @@ static int key_add_filters(char *key, size_t n, const struct selection *sel, int
 	key_add(key, n, "event", sel->event);
 	key_add(key, n, "include", sel->include);
 	key_add(key, n, "exclude", sel->exclude);
+	key_add(key, n, "container", sel->container);
 	key_add(key, n, "idle", sel->keep_idle ? "1" : "0");
 	key_add(key, n, "allevents", sel->all_events ? "1" : "0");
 	if (strlen(key) < n - 1)
@@ -209,7 +211,8 @@ static int selection_key(char *key, const struct stat *st, const char *what,
 	cache_file_key(key, KEY_MAX, st, what);
 	key_add_axis(key, KEY_MAX, sel);
 	key_add(key, KEY_MAX, "root", sel->root == SEL_ROOT_PID ? "pid" :
-		sel->root == SEL_ROOT_TID ? "tid" : NULL);
+		sel->root == SEL_ROOT_TID ? "tid" :
+		sel->root == SEL_ROOT_CONTAINER ? "container" : NULL);
 	key_add(key, KEY_MAX, "from", sel->start);
 	key_add(key, KEY_MAX, "to", sel->end);
 	return key_add_filters(key, KEY_MAX, sel, status, err, errsz);
@@ -229,7 +232,7 @@ static const struct folded_text *cache_text(const char *key, struct fp_sink *tex
 	return &e->ft;
 }
 
-/* A range of a recording (fifo/fp_recording.h) is read through its time
+/* A range of a recording (recording/fp_recording.h) is read through its time
  * index: fp-read --time gets the range in absolute perf time (on the
  * axis of floor(earliest sample), which is fp-bucket's, or the caller's)
  * and reads only those seconds; fp-range then only filters. Returns 1
@@ -328,7 +331,7 @@ void selection_chain_run(const struct job *job, int fd, const struct selection *
 int selection_has_filters(const struct selection *sel)
 {
 	return sel->pid || sel->tid || sel->cpu || sel->comm || sel->event || sel->include ||
-		sel->exclude;
+		sel->exclude || sel->container;
 }
 
 /* ---- heatmap ---------------------------------------------------------------- */
@@ -629,7 +632,8 @@ static int build_folded(const struct job *job, int fd, const struct selection *s
 {
 	char *fold_argv[] = { "fp-fold", "--plain", "--all",
 			      sel->all_events ? "--event-root" : "--all-events",
-			      sel->root == SEL_ROOT_PID ? "--pid" : sel->root == SEL_ROOT_TID ? "--tid" : NULL,
+			      sel->root == SEL_ROOT_PID ? "--pid" : sel->root == SEL_ROOT_TID ? "--tid" :
+			      sel->root == SEL_ROOT_CONTAINER ? "--container-root" : NULL,
 			      NULL };
 	struct fold_build b = { .text = out, .total = 0 };
 	int rc = sel_chain_run(job, fd, sel, fold_argv, fold_line, &b, status, err, errsz);

@@ -10,7 +10,7 @@
  *         runs stages or holds an SSE stream blocks only its own thread.
  *         Connections are accepted by the gate (gate.h), which hands each
  *         one over only once its request head is complete (slow clients
- *         hold no thread). Routes: docs/web.md.
+ *         hold no thread). Routes: docs/fp-serve.md.
  * Signals: SIGINT/SIGTERM stop the server (exit 0). They are blocked in
  *         every server thread and handled by the main thread's libev loop.
  * Exit codes: 0 ok, 100 usage, 111 system error (cannot bind ...).
@@ -106,7 +106,7 @@ static enum MHD_Result handle_get(struct server *srv, struct MHD_Connection *c, 
 	enum MHD_Result r = ui_serve(c, url + 1, &found);
 	if (found)
 		return r;
-	return http_error(c, MHD_HTTP_NOT_FOUND, "no such route: see docs/web.md");
+	return http_error(c, MHD_HTTP_NOT_FOUND, "no such route: see docs/fp-serve.md");
 }
 
 static enum MHD_Result access_handler(void *cls, struct MHD_Connection *c, const char *url,

@@ -1,6 +1,6 @@
 /* serve.h: the parts of fp-serve, the flamepipe web UI server.
  *
- * Threading model (see docs/web.md "Implementation"): libmicrohttpd runs
+ * Threading model (see docs/fp-serve.md "Implementation"): libmicrohttpd runs
  * one thread per connection (MHD_USE_THREAD_PER_CONNECTION), so a request
  * that waits for a stage pipeline or an SSE stream blocks only its own
  * thread. The main thread runs a libev loop that reads the live protocol
@@ -81,7 +81,7 @@ int query_rows(const char *s, size_t n, unsigned *rows, const char **why);
 int query_seconds(const char *s, size_t n, uint64_t *ns, const char **why);
 /* A filter value for fp-range's `word` command (pid, tid, cpu, comm, event,
  * include, exclude), checked with fp-range's own parser; regexes compiled
- * with fp-range's bounds (fifo/fp_regex.h). 1, or 0 with the reason in why. */
+ * with fp-range's bounds (lib/fp_regex.h). 1, or 0 with the reason in why. */
 #define QUERY_WHY_MAX 320
 int query_filter_ok(const char *word, const char *s, size_t n, char *why, size_t whysize);
 /* The name an upload is stored under: basename, bytes outside
@@ -128,7 +128,7 @@ struct heatmap {
 	char *events;
 	size_t events_len;
 	/* a live recording (fp-read's I read recording=1): what retention
-	 * dropped from it (docs/recording.md) */
+	 * dropped from it (docs/fp-record.md) */
 	int recording;
 	uint64_t retention_dropped, kept_from_ns, capture_from_ns;
 };
@@ -137,15 +137,16 @@ struct heatmap {
 struct fp_sink;
 void heatmap_recording_json(struct fp_sink *s, const struct heatmap *h);
 
-enum { SEL_ROOT_COMM, SEL_ROOT_PID, SEL_ROOT_TID };
+enum { SEL_ROOT_COMM, SEL_ROOT_PID, SEL_ROOT_TID, SEL_ROOT_CONTAINER };
 
 /* Filters and range of a flame graph request. Strings NULL when absent. */
 struct selection {
 	const char *start, *end;	/* decimal seconds or NULL */
-	const char *pid, *tid, *cpu, *comm, *event, *include, *exclude;
+	const char *pid, *tid, *cpu, *comm, *event, *include, *exclude, *container;
 	int keep_idle;
 	int all_events;		/* allevents=1: every event, each as the root frame */
-	int root;		/* folded tables: SEL_ROOT_COMM, _PID ("comm-pid"), _TID */
+	int root;		/* folded tables: SEL_ROOT_COMM, _PID ("comm-pid"), _TID,
+				 * _CONTAINER (the container as the root frame) */
 	/* the time axis start/end are on, when it is not the file's own:
 	 * the live capture's heatmap (its recording may have dropped its
 	 * oldest seconds) */
@@ -187,6 +188,10 @@ size_t owners_of(const struct folded_text *f, struct owner **out);
  * (at most THREADS_MAX entries; "pid" for a thread whose pid is known) */
 void owners_json(struct fp_sink *s, const char *key, const char *idkey,
 		 const struct owner *v, size_t n);
+/* ,"containers":[{"name":NAME,"samples":N}...],"containers_count":N from a
+ * folded table rooted at the container (fp-fold --container-root),
+ * heaviest first; a sample without a cgroup is in the entry named "". */
+void containers_json(struct fp_sink *s, const struct folded_text *f);
 
 /* ---- flamechart.c: /flamechart/ -------------------------------------------- */
 /* The samples of sel in time order as a flame chart (see flamechart.c):
@@ -207,7 +212,7 @@ const struct folded_text *pprof_get(const struct job *job, int fd, const struct 
 
 /* /heatmap/'s JSON (heatmeta.c): render's fp_heatmap_json_keys of h->hm,
  * then fp-serve's keys (rows_per_second, start_sec, samples, counted,
- * idle, warnings, filtered, all_events, events, recording; docs/web.md)
+ * idle, warnings, filtered, all_events, events, recording; docs/fp-serve.md)
  * and the closing brace, no newline. */
 void heatmap_json(struct fp_sink *s, const struct heatmap *h);
 /* Frees h's cells and event list. */

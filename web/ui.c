@@ -11,7 +11,7 @@ static const char placeholder[] =
 	"<title>flamepipe</title></head><body>\n"
 	"<h1>flamepipe</h1>\n<p>The web page is not built into this fp-serve. The JSON API "
 	"works: <a href=\"/profile/\">/profile/</a>, /heatmap/?filename=F&amp;rows=50, "
-	"/flamegraph/?filename=F&amp;start=S&amp;end=E (see docs/web.md).</p>\n"
+	"/flamegraph/?filename=F&amp;start=S&amp;end=E (see docs/fp-serve.md).</p>\n"
 	"</body></html>\n";
 
 enum MHD_Result ui_serve(struct MHD_Connection *c, const char *path, int *found)

@@ -14,6 +14,7 @@ import { gen, parseHash, showError, st } from './state.js';
 import { setupEventPicker } from './events.js';
 import { sandwichRows, setupSandwich } from './sandwich.js';
 import { drawnStrips, loadThreads, setupThreads, stripsOther } from './threads.js';
+import { drawnContainerStrips, loadContainers, setupContainers } from './containers.js';
 import { focusNode, setupFlameKeys } from './flamekeys.js';
 import { chartView, drawnChart, setupChart } from './chart.js';
 import { setupToolbar } from './toolbar.js';
@@ -119,6 +120,7 @@ export function openProfile(params) {
 		loadHeatmap().then(function () {
 			if (st.live) openLive();
 			else loadThreads();
+			loadContainers();
 		});
 		// a live page: the chain's snapshot of the whole capture, or the
 		// URL's selection from the recording (live.js)
@@ -136,6 +138,7 @@ export function init() {
 	setupEventPicker();
 	setupSandwich();
 	setupThreads();
+	setupContainers();
 	setupFlameKeys();
 	setupChart();
 	window.addEventListener('hashchange', route);
@@ -148,6 +151,7 @@ window.flamepipe = {
 	sandwich: function () { return sandwichRows(); },
 	strips: function () { return drawnStrips(); },
 	stripsOther: function () { return stripsOther(); },
+	containerStrips: function () { return drawnContainerStrips(); },
 	chart: function () { return drawnChart(); },
 	chartView: function () { return chartView(); },
 	// the flame graph's visible range in samples and its width in px

@@ -2,7 +2,7 @@
 // A capture made with several events (perf record -e cpu-clock -e
 // page-faults) holds counts that must not be added up: the server counts
 // one event set everywhere (the first event by default, as perf report
-// shows first; docs/web.md "One event at a time"). The picker lists the
+// shows first; docs/fp-serve.md "One event at a time"). The picker lists the
 // capture's events from the heatmap answer and sets the `event` filter, or
 // `allevents=1` (every event, each as a frame under the root).
 

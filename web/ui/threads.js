@@ -113,7 +113,7 @@ function drawStrips() {
 		}
 	}).catch(function (e) { showRequestError('small multiples', e); });
 }
-function stripCanvas(h, max, cw, name) {
+export function stripCanvas(h, max, cw, name) {
 	var ncols = h.values.length, nrows = h.rows_per_second;
 	var cv = el('canvas');
 	cv.width = Math.max(1, ncols * cw);

@@ -5,7 +5,7 @@ export var SVGNS = 'http://www.w3.org/2000/svg';
 export var NS_PER_SEC = 1e9;
 export var ROWS_CHOICES = [10, 25, 49, 50, 99, 100];
 export var ROWS_DEFAULT = 50;
-export var FILTER_KEYS = ['pid', 'tid', 'comm', 'cpu', 'event', 'include', 'exclude'];
+export var FILTER_KEYS = ['pid', 'tid', 'comm', 'cpu', 'event', 'include', 'exclude', 'container'];
 export var HEAT_MARGIN = { left: 52, right: 8, top: 8, bottom: 34 };
 export var HEAT_PLOT_HEIGHT = 420;	// px for all rows of a column, before rounding
 export var CELL_W_MIN = 3, CELL_W_MAX = 24;
