@@ -413,6 +413,8 @@ static void on_event(void *ctx, const struct pd_event *e)
 	case PD_EV_COMM:
 		pd_machine_comm(&pd->mach, e->u.comm.pid, e->u.comm.tid, e->u.comm.comm,
 				e->u.comm.len);
+		if (e->u.comm.exec)
+			pd_machine_exec(&pd->mach, e->u.comm.pid);
 		break;
 	case PD_EV_FORK:
 		pd_machine_fork(&pd->mach, e->u.fork.pid, e->u.fork.ppid, e->u.fork.tid,

@@ -172,6 +172,30 @@ test_expect_success 'a container that swaps its binary for an absolute link to a
 	touch swap.quit
 '
 
+test_expect_success 'a process that enters its own mount namespace and execs there (a container'"'"'s first process), read live: named' '
+	# the same pid first maps sh in the host'"'"'s namespace (and spins there
+	# until fp-perfdata has written its samples: that map was read while
+	# it was there), then unshare -m and the program from a tmpfs
+	mkdir t8 ns2 &&
+	cat >enter.sh <<-\EOS &&
+	while ! test -e "$1/go-ns"; do :; done
+	exec unshare -m --propagation private sh -c '"'"'
+		mount -t tmpfs fp-ns "$1/ns2" && cp "$1/app" "$1/ns2/" && exec "$1/ns2/app" "$1/t8"'"'"' sh "$1"
+	EOS
+	{ perf record -q --no-bpf-event --no-buffering -a -g -F 999 -o - \
+		-- sh -c "while ! test -e t8/spun; do sleep 0.02; done" 2>t8.rec |
+		tee t8.data | fp-perfdata --live >t8.s 2>t8.err & } &&
+	wait_for "test -s t8.data" &&
+	{ sh enter.sh "$PWD" & } && epid=$! && echo "$epid" >t8.pid &&
+	wait_for "grep -q \"^S	[0-9]*	$epid	\" t8.s" 300 &&
+	touch go-ns && wait_for "test -e t8/ready" 300 && touch t8/go &&
+	wait_for "test -e t8/spun" 300 && wait_for "grep -q \"^I	read	\" t8.s && ! pgrep -f \"^perf record -q --no-bpf-event --no-buffering -a\" >/dev/null" 300 &&
+	perf script -i t8.data --no-inline 2>script.err | fp-read -q >want.s &&
+	kill "$epid" && cp t8.s got.s &&
+	PD_OWN_PIDS=$epid pd_compare_streams 0.999 &&
+	grep "^S	[0-9]*	$epid	.*	app	" got.s | grep -q container_spin
+'
+
 # the programs see their quit files before the trash directory goes
 touch quit jit.quit swap.quit
 for p in $(pgrep -f "$PWD"); do wait_for "! kill -0 $p 2>/dev/null" 50; done

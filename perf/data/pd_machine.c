@@ -230,6 +230,14 @@ void pd_machine_comm(struct pd_machine *m, int64_t pid, int64_t tid, const char 
 	set_comm(pd_machine_thread(m, pid, tid), comm, len);
 }
 
+void pd_machine_exec(struct pd_machine *m, int64_t pid)
+{
+	struct pd_proc *p = pid != -1 ? proc_get(m, pid, 0) : NULL;
+
+	if (p)
+		p->ns_checked = 0;
+}
+
 static void copy_maps(struct pd_proc *dst, const struct pd_proc *src)
 {
 	free(dst->maps);
@@ -258,6 +266,7 @@ void pd_machine_fork(struct pd_machine *m, int64_t pid, int64_t ppid, int64_t ti
 			if (p == old->proc) {
 				p->nmaps = 0;
 				p->refs = 0;
+				p->ns_checked = 0;	/* a new process: its own namespace */
 			} else {
 				free(old->proc->maps);
 				free(old->proc);

@@ -108,6 +108,11 @@ void pd_machine_free(struct pd_machine *m);
 
 void pd_machine_comm(struct pd_machine *m, int64_t pid, int64_t tid, const char *comm,
 		     size_t len);
+/* Process pid exec'd (COMM with PERF_RECORD_MISC_COMM_EXEC): its mount
+ * namespace is looked at again at its next map (a container's first
+ * process enters the container's namespaces, then execs its entrypoint:
+ * the same pid, first in the host's namespace, then in the container's). */
+void pd_machine_exec(struct pd_machine *m, int64_t pid);
 /* synthesized: perf's FORK of a task running when the recording started,
  * whose own maps follow (the parent's are not copied, as in perf). */
 void pd_machine_fork(struct pd_machine *m, int64_t pid, int64_t ppid, int64_t tid,
