@@ -47,7 +47,7 @@ dir=$BENCH_CORPUS
 facts=$dir/corpus.facts
 
 if [ "${BENCH_REBUILD:-0}" != 1 ] && [ -f "$facts" ] &&
-   grep -qx "corpora=$CORPORA" "$facts" &&
+   grep -qx "corpora=\"$CORPORA\"" "$facts" &&
    grep -qx "perf_freq=$PERF_FREQ" "$facts" &&
    grep -qx "capture_seconds=$BENCH_CAPTURE_S" "$facts" &&
    grep -qx "small_seconds=$BENCH_SMALL_S" "$facts" &&
@@ -140,7 +140,7 @@ done
 perf_data_samples=$(perf report -i "$dir/perf.data" --stats 2>/dev/null |
 	awk '/SAMPLE events:/ { print $3; exit }')
 cat > "$facts" <<EOF
-corpora=$CORPORA
+corpora="$CORPORA"
 bytes=$bytes
 lines=$lines
 samples=$samples
