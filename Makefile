@@ -106,6 +106,7 @@ probe: | $(DEPS_FIRST)
 	$(call require,libelf,libelf.h,libelf-dev)
 	$(call require,libiberty,libiberty/libiberty.h,libiberty-dev)
 	$(call require,libzstd,zstd.h,libzstd-dev)
+	$(call require,ncursesw,curses.h,libncurses-dev)
 	$(if $(shell command -v protoc-c),,$(error protoc-c not found: apt-get install protobuf-c-compiler, or run make deps))
 
 probe-tests: | $(DEPS_FIRST)
@@ -171,6 +172,9 @@ PERFDATA_LIBS := -ldw -lelf -liberty -ldebuginfod -lpthread -lzstd
 $(BIN)/fp-perfdata: LDLIBS += $(PERFDATA_LIBS)
 $(BUILD)/tests/u-pdsymtab: LDLIBS += $(PERFDATA_LIBS)
 $(BUILD)/tests/u-kcache: LDLIBS += $(PERFDATA_LIBS)
+# fp-tui draws the terminal view with ncurses (libncurses-dev).
+TUI_LIBS := $(or $(shell pkg-config --libs ncursesw 2>/dev/null),-lncursesw -ltinfo)
+$(BIN)/fp-tui: LDLIBS += $(TUI_LIBS)
 # fp-record compresses its recording's members with libdeflate (recording/fp_recenc.c).
 $(BIN)/fp-record: LDLIBS += -ldeflate
 
@@ -224,7 +228,7 @@ MAN_SRC := flamepipe=docs/flamepipe.md=- fp-read=docs/fp-read.md=- \
 	fp-bpftrace=docs/fp-bpftrace.md=- fp-latency=docs/fp-latency.md=- \
 	fp-chrome=docs/fp-chrome.md=- fp-push=docs/fp-push.md=- fp-record=docs/fp-record.md=- \
 	fp-ssh=docs/fp-ssh.md=- \
-	fp-perfdata=docs/fp-perfdata.md=-
+	fp-perfdata=docs/fp-perfdata.md=- fp-tui=docs/fp-tui.md=-
 FP_VERSION := $(shell sed -n 's/^$(HASH)define FP_VERSION "\(.*\)"/\1/p' runner/commands.h)
 MAN_PROGS := $(notdir $(STAGES) $(RUNNER) $(WEB))
 MANDIR    ?= $(BUILD)/man

@@ -684,6 +684,30 @@ else
 		"$(missing_of fp-read fp-record fp-bucket fp-range fp-fold fp-serve) or curl"
 fi
 
+# ---- a served capture: its index, then 200 concurrent range queries (issue 23)
+TARGET_SERVE_P99_MS=1000
+if have fp-read fp-record fp-bucket fp-fold fp-serve && command -v curl >/dev/null 2>&1; then
+	s_line=$("$here/serve-index.sh" 200) || s_line="exit=1"
+	echo "    $s_line" >&2
+	sget() { echo "$s_line" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+	m_exit=$(sget exit)
+	s_input="long.perf: $(fmtn "$(sget samples)") samples, 600 s, $(fmtn "$(sget bytes)") bytes of perf script text (tests/mk-long-capture.sh)"
+	printf '%s\t%s\t%s\t%s\t\t\t\t%s\t%s\t%s\n' \
+		"served capture: first open (fp-serve /heatmap/: conversion into its index, $(fmtn "$(sget index_bytes)") bytes, and the heatmap)" \
+		"$s_input" "$(calc "$(sget open_ms) / 1000")" \
+		"$(calc "$(sget bytes) / $MB / ($(sget open_ms) / 1000)")" \
+		"" "once per capture and file version" "$(verdict 1)" >> "$rows"
+	printf '%s\t%s\t%s\t\t\t\t\t%s\t%s\t%s\n' \
+		"served capture: 200 concurrent /flamegraph/ range queries (random 2-20 s, after the first open; bench/rangeq.c)" \
+		"$s_input" "$(calc "$(sget p99_ms) / 1000")" \
+		"p99 $(sget p99_ms) ms, median $(sget p50_ms), max $(sget max_ms); $(sget ok) of $(sget requests) answered 200" \
+		"p99 <= $TARGET_SERVE_P99_MS ms, every one answered" \
+		"$(verdict "$(sget p99_ms) <= $TARGET_SERVE_P99_MS && $(sget ok) == $(sget requests)")" >> "$rows"
+else
+	row_missing "served capture: 200 concurrent range queries" "long.perf" \
+		"p99 <= $TARGET_SERVE_P99_MS ms" "$(missing_of fp-read fp-record fp-bucket fp-fold fp-serve) or curl"
+fi
+
 # ---- the web server under slow clients --------------------------------------
 # WEB_SLOW connections trickling a header line each WEB_TRICKLE_MS while
 # WEB_NORMAL clients fetch a (cached) heatmap back to back, for BENCH_WEB_S

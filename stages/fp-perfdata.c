@@ -84,7 +84,7 @@
 #include "pd_unwind.h"
 
 #define USAGE "usage: fp-perfdata [--name NAME] [--kallsyms FILE] [--symfs DIR] " \
-	"[--debuginfod-timeout SECONDS] [--no-debuginfod] [--inline] [--live] " \
+	"[--debuginfod-timeout SECONDS] [--no-debuginfod] [--no-host-files] [--inline] [--live] " \
 	"[--live-buffer BYTES] [--stack-ids] [-q] [FILE]"
 #define DEFAULT_STAGE_NAME "read"	/* the source stage, as fp-read */
 #define READ_CHUNK (256u << 10)
@@ -810,6 +810,14 @@ static void opt_symfs(void *ctx, const char *opt, const char *arg)
 	pd_buildid_set_symfs(arg);
 }
 
+/* An upload to fp-serve: no file of this host and no debuginfod look-up
+ * (it would announce the upload's build-ids to this host's servers). */
+static void opt_no_host_files(void *ctx, const char *opt, const char *arg)
+{
+	pd_symbols_set_host_files(0);
+	*(int *)ctx = 1;
+}
+
 int main(int argc, char **argv)
 {
 	/* kallsyms is read alongside the recording's first records */
@@ -820,6 +828,7 @@ int main(int argc, char **argv)
 		{ "name", FP_OPT_NAME, &o.stage },
 		{ "quiet", FP_OPT_FLAG, &o.quiet, .short_name = 'q' },
 		{ "kallsyms", FP_OPT_FN, .fn = opt_kallsyms },
+		{ "no-host-files", FP_OPT_FN_FLAG, .fn = opt_no_host_files },
 		{ "live", FP_OPT_FLAG, &o.live },
 		{ "live-buffer", FP_OPT_U64, &live_buffer, LIVE_BUFFER_MIN, LIVE_BUFFER_MAX },
 		{ "stack-ids", FP_OPT_FLAG, &o.stack_ids },
@@ -831,7 +840,7 @@ int main(int argc, char **argv)
 	};
 
 	fp_set_prog(argv[0]);
-	int first = fp_opts_parse(argc, argv, options, USAGE, 1, NULL);
+	int first = fp_opts_parse(argc, argv, options, USAGE, 1, &no_debuginfod);
 	o.live_buffer = (size_t)live_buffer;
 	if (!no_debuginfod)
 		pd_debuginfod_start(di_limit);

@@ -552,8 +552,21 @@ static void load_vdso(struct pd_dso *d)
 	pd_symtab_fixup(d, 0);
 }
 
+/* 0: names only from the recording itself (KSYMBOL records); no file of
+ * this host is read: fp-serve's uploads (docs/fp-serve.md "Privilege") */
+static int host_files = 1;
+
+void pd_symbols_set_host_files(int on)
+{
+	host_files = on;
+}
+
 static void load_now(struct pd_dso *d)
 {
+	if (!host_files) {
+		d->ready = 1;	/* an empty table: frames are named by their dso */
+		return;
+	}
 	switch (d->type) {
 	case PD_DSO_ELF: load_elf(d); break;
 	case PD_DSO_KERNEL: pd_load_kallsyms(d); break;

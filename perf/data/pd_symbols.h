@@ -172,6 +172,10 @@ void pd_dso_add_sym(struct pd_dso *d, uint64_t start, uint64_t end, const char *
 /* Where the kernel's symbols are read from (default /proc/kallsyms, whose
  * size stat reports as 0: it is read as it is). */
 void pd_symbols_set_kallsyms(const char *path);
+/* 0: read no file of this host for symbols (no kallsyms, no binaries, no
+ * build-id cache, no vdso image): every frame is named from the recording
+ * alone ([unknown] or its dso). Default 1. */
+void pd_symbols_set_host_files(int on);
 /* Sorts and fixes up the table after pd_dso_add_sym calls. */
 void pd_dso_fixup(struct pd_dso *d);
 
