@@ -1,17 +1,18 @@
 // report-calltree.test.mjs: the call tree view in the static report's page
 // (ui/calltree.js on the embedded data, offline): top-down and bottom-up,
 // every row's self and total equal to what the report's stacks.folded
-// gives (the whole capture, and a heatmap range with a comm filter checked
-// against `flamepipe report --from --to --comm`), its total the flame
-// graph's; bottom-up first-level selfs add up to the samples; rows open
-// and close with the keyboard and the mouse; a search marks the same
+// gives (the whole capture; a heatmap range with a comm filter checked
+// against `flamepipe report --from --to --comm`; two processes picked
+// against `report --pid`), its total the flame graph's; bottom-up
+// first-level selfs add up to the samples; rows open and close with the
+// keyboard and the mouse; a search marks the same
 // samples as the flame graph's, "only matches" keeps only the paths
 // through a match; dark mode and a phone's width. Screenshots:
 // tests/artifacts/report-calltree-*.png.
 import fs from 'node:fs';
 import path from 'node:path';
 import { step, check, eq, deadline, launch, report, openReport, clickViewsCell, viewsShot,
-	 waitTotals, endClean } from './report-lib.mjs';
+	 waitTotals, pickProcesses, endClean } from './report-lib.mjs';
 import { foldedTrees, treeMismatches, treeRows, waitTreeTotal } from './calltree-lib.mjs';
 
 const TEST_DEADLINE_MS = 120000;
@@ -131,6 +132,22 @@ await step('the whole capture again: search marks the flame graph\'s samples; "o
 	await v.uncheck('#ct-filter');
 	await v.fill('#ct-search', '');
 	await v.press('#ct-search', 'Enter');
+});
+
+await step('two processes picked in the processes and threads box: both trees equal `report --pid`', async () => {
+	await v.click('#threads-box summary');
+	await v.waitForSelector('#threads input[data-kind=pid]');
+	const pids = (await v.$$eval('#threads input[data-kind=pid]', (cs) => cs.map((c) => Number(c.value)))).slice(1, 3);
+	await pickProcesses(v, pids);
+	const out = report(CAPTURE, ['--pid', pids.join(',')], 'calltree-pids');
+	const want = foldedTrees(fs.readFileSync(path.join(out, 'stacks.folded'), 'utf8'));
+	check(want.total > 0 && want.total < whole.total, `picked total ${want.total} of ${whole.total}`);
+	await v.waitForFunction((n) => window.flamepipe.flame.data.root.total === n, want.total);
+	await waitTreeTotal(v, want.total);
+	eq((await treeMismatches(v, 'top', want.top)).join('; '), '', 'top-down vs report --pid');
+	eq((await treeMismatches(v, 'bottom', want.bottom)).join('; '), '', 'bottom-up vs report --pid');
+	await pickProcesses(v, []);
+	await waitTreeTotal(v, whole.total);
 });
 
 await step('dark mode and a phone\'s width: nothing wider than the screen', async () => {
