@@ -36,18 +36,21 @@ var ct = {
 };
 
 // ---- the trees --------------------------------------------------------------------
-// A tree's node: {name, lib, self, total, kids (by total), parent, depth,
-// path}. Top-down reuses fg.data's nodes; bottom-up inverts them.
-function topDown(d) {
-	// parents come before their children in d.nodes
-	d.nodes.forEach(function (n) { n.ctPath = !n.parent ? '' : n.parent.ctPath ? n.parent.ctPath + ';' + n.name : n.name; });
-	return d.root;
+// A tree's node: {name, lib, self, total, kids, parent, depth} and the
+// fields of this view (ct*). Top-down is fg.data's own nodes; bottom-up
+// inverts them.
+// A row's path (names joined by ';', which frame names never contain),
+// made when first needed: only drawn rows need one.
+function pathOf(n) {
+	if (n.ctPath === undefined)
+		n.ctPath = n.depth === 0 ? '' : n.depth === 1 ? n.name : pathOf(n.parent) + ';' + n.name;
+	return n.ctPath;
 }
 // Each frame with self samples contributes them along its path read from
 // the leaf back to the root's child (the comm, or the event with every
 // event counted): the bottom-up tree of the same stacks.
 export function bottomUp(d) {
-	var root = { name: 'all', lib: '', self: 0, total: 0, kids: [], parent: null, depth: 0, ctPath: '', byName: new Map() };
+	var root = { name: 'all', lib: '', self: 0, total: 0, kids: [], parent: null, depth: 0, byName: new Map() };
 	d.nodes.forEach(function (n) {
 		if (n.depth === 0 || !n.self) return;
 		var cur = root;
@@ -56,7 +59,7 @@ export function bottomUp(d) {
 			var k = cur.byName.get(a.name);
 			if (!k) {
 				k = { name: a.name, lib: a.lib, self: 0, total: 0, kids: [], parent: cur, depth: cur.depth + 1,
-				      ctPath: cur.ctPath ? cur.ctPath + ';' + a.name : a.name, byName: new Map() };
+				      byName: new Map() };
 				cur.byName.set(a.name, k);
 				cur.kids.push(k);
 			}
@@ -74,7 +77,7 @@ function tree(mode) {
 		ct.trees = { top: null, bottom: null };
 	}
 	if (!ct.data) return null;
-	if (!ct.trees[mode]) ct.trees[mode] = mode === 'bottom' ? bottomUp(ct.data) : topDown(ct.data);
+	if (!ct.trees[mode]) ct.trees[mode] = mode === 'bottom' ? bottomUp(ct.data) : ct.data.root;
 	return ct.trees[mode];
 }
 // Children by total (heaviest first), whatever order the flame graph uses.
@@ -108,7 +111,7 @@ function filtering() { return !!ct.re && $('ct-filter').checked; }
 // What the user opened or closed wins; else a search opens the way to
 // every match.
 function isOpen(mode, n) {
-	var o = ct.open[mode].get(n.ctPath);
+	var o = ct.open[mode].get(pathOf(n));
 	if (o !== undefined) return o;
 	return n.depth === 0 || (!!ct.re && n.ctBelow);
 }
@@ -134,17 +137,17 @@ function autoOpen(mode, root) {
 	for (var i = 0; i < AUTO_DEPTH_MAX; i++) {
 		var k = kids(n)[0];
 		if (!k || !k.kids.length) break;
-		ct.open[mode].set(k.ctPath, true);
+		ct.open[mode].set(pathOf(k), true);
 		n = k;
 	}
 }
 function row(mode, n, total) {
 	var tr = el('tr', n.ctMatch ? 'match' : '');
 	var hasKids = n.kids.length > 0, open = hasKids && isOpen(mode, n);
-	tr.setAttribute('data-path', n.ctPath);
+	tr.setAttribute('data-path', pathOf(n));
 	tr.setAttribute('aria-level', n.depth);
 	if (hasKids) tr.setAttribute('aria-expanded', open ? 'true' : 'false');
-	tr.tabIndex = n.ctPath === ct.focus ? 0 : -1;
+	tr.tabIndex = pathOf(n) === ct.focus ? 0 : -1;
 	var fn = el('td', 'fn');
 	fn.style.paddingLeft = (0.3 + (n.depth - 1) * INDENT_EM) + 'em';
 	fn.appendChild(el('span', 'ct-tw', hasKids ? (open ? '\u25be' : '\u25b8') : ''));
@@ -180,7 +183,7 @@ function draw() {
 	if (!ct.touched[mode]) autoOpen(mode, root);
 	var m = mark(root);
 	ct.rows = visibleRows(mode, root);
-	if (!ct.rows.some(function (n) { return n.ctPath === ct.focus; })) ct.focus = ct.rows.length ? ct.rows[0].ctPath : '';
+	if (!ct.rows.some(function (n) { return pathOf(n) === ct.focus; })) ct.focus = ct.rows.length ? pathOf(ct.rows[0]) : '';
 	var frag = document.createDocumentFragment();
 	ct.rows.forEach(function (n) { frag.appendChild(row(mode, n, root.total)); });
 	tb.appendChild(frag);
@@ -211,16 +214,16 @@ function focusRow(path) {
 	tr.focus();
 }
 function nodeOf(path) {
-	for (var i = 0; i < ct.rows.length; i++) if (ct.rows[i].ctPath === path) return ct.rows[i];
+	for (var i = 0; i < ct.rows.length; i++) if (pathOf(ct.rows[i]) === path) return ct.rows[i];
 	return null;
 }
 function setOpen(n, open) {
 	var mode = st.ctMode;
 	ct.touched[mode] = true;
-	ct.open[mode].set(n.ctPath, open);
-	ct.focus = n.ctPath;
+	ct.open[mode].set(pathOf(n), open);
+	ct.focus = pathOf(n);
 	draw();
-	focusRow(n.ctPath);
+	focusRow(pathOf(n));
 }
 // Opens n's subtree, heaviest first, until ROWS_MAX rows would be drawn.
 function openAll(root) {
@@ -229,7 +232,7 @@ function openAll(root) {
 	while (todo.length && budget > 0) {
 		var n = todo.shift();
 		if (!n.kids.length) continue;
-		if (n.depth > 0) ct.open[mode].set(n.ctPath, true);
+		if (n.depth > 0) ct.open[mode].set(pathOf(n), true);
 		budget -= n.kids.length;
 		kids(n).forEach(function (k) { todo.push(k); });
 	}
@@ -259,13 +262,13 @@ function key(ev) {
 	case '*':
 		openAll(n);
 		draw();
-		focusRow(n.ctPath);
+		focusRow(pathOf(n));
 		break;
 	default:
 		return;
 	}
 	ev.preventDefault();
-	if (to) focusRow(to.ctPath);
+	if (to) focusRow(pathOf(to));
 }
 function setSearch(v) {
 	ct.re = null;
@@ -303,7 +306,7 @@ export function setupCallTree() {
 		var open = ct.open[st.ctMode];
 		open.clear();
 		// what a search opened closes too
-		ct.rows.forEach(function (n) { if (n.kids.length) open.set(n.ctPath, false); });
+		ct.rows.forEach(function (n) { if (n.kids.length) open.set(pathOf(n), false); });
 		ct.touched[st.ctMode] = true;
 		draw();
 	});
@@ -314,7 +317,7 @@ export function setupCallTree() {
 	});
 	$('ct-search').addEventListener('keydown', function (ev) {
 		if (ev.key === 'Enter') { clearTimeout(timer); setSearch($('ct-search').value); }
-		else if (ev.key === 'ArrowDown' && ct.rows.length) { ev.preventDefault(); focusRow(ct.rows[0].ctPath); }
+		else if (ev.key === 'ArrowDown' && ct.rows.length) { ev.preventDefault(); focusRow(pathOf(ct.rows[0])); }
 	});
 	$('ct-case').addEventListener('change', function () { setSearch($('ct-search').value); });
 	$('ct-filter').addEventListener('change', draw);
@@ -325,14 +328,14 @@ export function setupCallTree() {
 		var n = tr && nodeOf(tr.getAttribute('data-path'));
 		if (!n) return;
 		if (n.kids.length) setOpen(n, !isOpen(st.ctMode, n));
-		else focusRow(n.ctPath);
+		else focusRow(pathOf(n));
 	});
 }
 
 // For tests: the rows drawn, and every node of the mode's tree.
 export function callTreeRows() {
 	return ct.rows.map(function (n) {
-		return { path: n.ctPath, name: n.name, depth: n.depth, self: n.self, total: n.total,
+		return { path: pathOf(n), name: n.name, depth: n.depth, self: n.self, total: n.total,
 			 open: n.kids.length ? isOpen(st.ctMode, n) : null, match: !!n.ctMatch };
 	});
 }
@@ -340,7 +343,7 @@ export function callTreeNodes(mode) {
 	var root = tree(mode || st.ctMode), out = [];
 	if (!root) return null;
 	(function walk(n) {
-		if (n.depth > 0) out.push({ path: n.ctPath, depth: n.depth, self: n.self, total: n.total });
+		if (n.depth > 0) out.push({ path: pathOf(n), depth: n.depth, self: n.self, total: n.total });
 		n.kids.forEach(walk);
 	})(root);
 	return { total: root.total, nodes: out };
