@@ -70,6 +70,7 @@ static const struct role {
 	{ "fp-fold",     TAILS_CONSUMES, SNAP_WRITES, 0 },
 	{ "fp-render",   TAILS_NO,       SNAP_READS,  1 },
 	{ "fp-serve",    TAILS_NO,       SNAP_READS,  0 },	/* its table is by text */
+	{ "fp-baseline", TAILS_NO,       SNAP_PASSES, 0 },	/* counts D and R itself */
 };
 
 static const char *program_name(const struct fp_stage_spec *st)
