@@ -144,10 +144,12 @@ static int looks_folded(const char *buf, size_t len)
 }
 
 /* A capture folded by the stages (see the header). */
-static int fold_capture(int fd, enum fp_capture_kind kind, const char *from, const char *to,
-			char **text, size_t *len, char *err, size_t errsz)
+static int fold_capture(int fd, const char *path, enum fp_capture_kind kind, const char *from,
+			const char *to, char **text, size_t *len, char *err, size_t errsz)
 {
-	char *reader[] = { (char *)fp_sniff_reader(kind), "-q", NULL };
+	/* the path as operand: the reader's messages name the file (not -q:
+	 * that silences its fatal message too) */
+	char *reader[] = { (char *)fp_sniff_reader(kind), (char *)path, NULL };
 	char *bucket[] = { "fp-bucket", NULL };
 	char *range[8] = { "fp-range", "--history", "0" };
 	char *fold[] = { "fp-fold", "--plain", "--all-events", NULL };
@@ -202,7 +204,7 @@ int fp_baseload(const char *path, const char *from, const char *to, struct fp_fo
 			goto fail;
 		}
 	} else if (lseek(fd, 0, SEEK_SET) < 0 ||
-		   fold_capture(fd, kind, from, to, &text, &len, why, sizeof why) < 0) {
+		   fold_capture(fd, path, kind, from, to, &text, &len, why, sizeof why) < 0) {
 		snprintf(err, errsz, "%s: cannot fold it: %s", path, why[0] ? why : strerror(errno));
 		goto fail;
 	}

@@ -1,0 +1,37 @@
+#!/bin/sh
+test_description='flamepipe live --baseline --alert: a real workload that switches functions gets one alert line within 2 s'
+. "$(dirname "$0")/test-lib.sh"
+. "$TOP/tests/lib-baseline.sh"
+test_tags perf
+need_perf_sampling 'live alert'
+
+# The workload spins 4 s in $OLD, then 4 s in $NEW; perf samples it at
+# 199 Hz. The delay is wall clock: from the switch (the workload's own
+# mark) to the moment the alert line is on flamepipe's stderr, measured
+# every 20 ms; it is printed by the test (FP_TEST_TIMES shows the run).
+
+test_expect_success 'baseline = the first 2 s of this capture: one alert within 2 s of the switch' '
+	bl_live_alert --baseline-from 0 --baseline-to 2 --alert 20 &&
+	cat err &&
+	test "$(grep -c "alert:" err)" = 1 &&
+	grep -q "alert: function $NEW grew" err &&
+	delay=$(bl_delay) && echo "delay: $delay s" &&
+	echo "$delay" | awk "{ exit !(\$1 > 0 && \$1 <= 2) }"
+'
+
+test_expect_success 'baseline = an earlier capture file: one alert within 2 s of the switch' '
+	perf record --no-bpf-event -g -F 199 -o before.data -- "$SWITCH" 2 0 /dev/null \
+		2>record.err >/dev/null &&
+	bl_live_alert --baseline before.data --alert 20 &&
+	cat err &&
+	test "$(grep -c "alert:" err)" = 1 &&
+	grep -q "alert: function $NEW grew" err &&
+	delay=$(bl_delay) && echo "delay: $delay s" &&
+	echo "$delay" | awk "{ exit !(\$1 > 0 && \$1 <= 2) }"
+'
+
+test_expect_success 'the old function never alerts, and the end summary shows the change' '
+	! grep -q "alert: function $OLD" err &&
+	bl_row grew "$NEW" err >row && test -s row
+'
+test_done
