@@ -707,8 +707,8 @@ static void live_state_json(struct fp_sink *s, struct live *l)
 
 #define BASELINE_TOP 10	/* keys listed that grew, and that shrank */
 
-/* now = the live capture's last `window` seconds (the whole capture
- * without window=), from its recording: folded as the baseline is, so
+/* now = the live capture's last `window` whole seconds and the current
+ * one (the whole capture without window=), from its recording: folded as the baseline is, so
  * their stacks compare (the chain's snapshot is folded without frame
  * annotations). */
 static int live_now_selection(const struct server *srv, struct MHD_Connection *c,
@@ -727,7 +727,11 @@ static int live_now_selection(const struct server *srv, struct MHD_Connection *c
 	pthread_mutex_lock(&srv->live->lock);
 	ncols = srv->live->hb.h.hm.ncols;
 	pthread_mutex_unlock(&srv->live->lock);
-	uint64_t end_ns = ncols * FP_NSEC_PER_SEC, from = w && w < end_ns ? end_ns - w : 0;
+	/* the last column is the second being filled (the recording may not
+	 * have its newest samples yet): the window is the w seconds before it,
+	 * and what it has so far */
+	uint64_t end_ns = (ncols ? ncols - 1 : 0) * FP_NSEC_PER_SEC;
+	uint64_t from = w && w < end_ns ? end_ns - w : 0;
 	snprintf(buf, bufsz, "%" PRIu64 ".%09" PRIu64, (uint64_t)(from / FP_NSEC_PER_SEC),
 		 (uint64_t)(from % FP_NSEC_PER_SEC));
 	sel->start = buf;
