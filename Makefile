@@ -213,7 +213,7 @@ MAN_SRC := flamepipe=docs/flamepipe.md=- fp-read=docs/fp-read.md=- \
 	fp-flamegraph=docs/fp-flamegraph.md=- fp-serve=docs/fp-serve.md=- \
 	fp-bpftrace=docs/fp-bpftrace.md=- fp-latency=docs/fp-latency.md=- \
 	fp-chrome=docs/fp-chrome.md=- fp-push=docs/fp-push.md=- fp-record=docs/fp-record.md=- \
-	fp-ssh=docs/fp-ssh.md=- \
+	fp-ssh=docs/fp-ssh.md=- fp-baseline=docs/fp-baseline.md=- \
 	fp-perfdata=docs/fp-perfdata.md=-
 FP_VERSION := $(shell sed -n 's/^$(HASH)define FP_VERSION "\(.*\)"/\1/p' runner/commands.h)
 MAN_PROGS := $(notdir $(STAGES) $(RUNNER) $(WEB))
