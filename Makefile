@@ -195,9 +195,12 @@ $(BUILD)/tests/u-atomic: LDLIBS += -lpthread
 # unit tests of a stage's private modules
 $(BUILD)/tests/unit/u-tailtab.o: INCLUDES += -Istages/fp-range
 $(BUILD)/tests/unit/u-pairing.o: INCLUDES += -Istages/fp-latency
+$(BUILD)/tests/unit/u-baseline.o: INCLUDES += -Istages/fp-baseline
 $(BUILD)/tests/u-tailtab: $(BUILD)/tests/unit/u-tailtab.o $(call obj,stages/fp-range/fp_tailtab.c) $(LIBFP)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 $(BUILD)/tests/u-pairing: $(BUILD)/tests/unit/u-pairing.o $(call obj,stages/fp-latency/fp_pairing.c) $(LIBFP)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+$(BUILD)/tests/u-baseline: $(BUILD)/tests/unit/u-baseline.o $(call obj,stages/fp-baseline/fp_basewin.c) $(LIBFP)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
 $(BUILD)/tests/%: $(BUILD)/tests/helper/%.o $(LIBFP)
