@@ -24,7 +24,7 @@ const mark = path.join(dir, 'mark');
 let live, url;
 await step('flamepipe live --http on a workload that switches functions', async () => {
 	live = startGroup(path.join(BIN, 'flamepipe'), ['live', '-F', '199', '-g', '--http', '127.0.0.1:0',
-							'--no-term', '--name', NAME, '--', SWITCH, '4', '8', mark],
+							'--no-term', '--name', NAME, '--', SWITCH, '4', '12', mark],
 			  { cleanupSignal: 'SIGINT' });
 	url = await listeningUrl(live, WAIT_MS, 'flamepipe live');
 });
@@ -62,6 +62,22 @@ await step(`against the first 2 s, the new function leads what grew after the sw
 	eq(row[2], '0.0%', 'share in the baseline');
 	check(live.exitCode === null, 'the capture had already ended');
 	await shot(page, 'live-baseline-01-grew');
+});
+
+await step('meanwhile the flame graph is the live differential: the new function red (a bigger share)', async () => {
+	await page.waitForFunction((f) => {
+		const d = window.flamepipe.flame.data;
+		return /^Live differential/.test(document.getElementById('flame-title').textContent) &&
+			d && d.nodes.some((n) => n.name === f && Number(n.d) > 0);
+	}, NEW, { timeout: WAIT_MS });
+	check(await page.evaluate(() => window.flamepipe.flame.diff), 'the flame graph is not differential');
+});
+
+await step('stop gives the live flame graph back', async () => {
+	await page.click('#baseline-box button');
+	await page.waitForFunction(() => /^(Live flame graph|Flame graph)/.test(document.getElementById('flame-title').textContent),
+				   null, { timeout: WAIT_MS });
+	check(!(await page.evaluate(() => window.flamepipe.flame.diff)), 'still differential');
 });
 
 await step('Ctrl-C ends the capture cleanly', async () => {

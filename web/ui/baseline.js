@@ -5,13 +5,25 @@
 // asks /live/flamegraph?baseline=... for the last `window` seconds and
 // lists the functions (or stacks) whose share grew and shrank most, in
 // percentage points (shares, not counts: the server's render/baseline.c,
-// the engine of `flamepipe live --baseline --alert`).
+// the engine of `flamepipe live --baseline --alert`). While it compares,
+// and no range or compare is selected, the flame graph is the live
+// differential: the window drawn, each frame coloured by its change of
+// share from the baseline (red more, blue less); stop gives the live
+// flame graph back.
 
 import { API, getJSON, qs } from './api.js';
+import { loadFlame } from './flameload.js';
+import { fg } from './flamegraph.js';
+import { st } from './state.js';
 import { $, el, text } from './util.js';
 
 var BASELINE_REFRESH_MS = 1000;
-var box = null, timer = null, busy = false, query = null;
+var box = null, timer = null, busy = false, query = null, label = '';
+
+// The flame graph is this box's (flameload.js leaves it alone meanwhile).
+export function baselineDrawing() {
+	return query !== null && !st.sel && !st.cmp;
+}
 
 // "0-10" | "FILE" | "FILE 0-10" -> the request's parameters, or an Error.
 function parseBaseline(s, file) {
@@ -52,6 +64,11 @@ function show(j) {
 	out.appendChild(el('div', 'hint', b.now_samples + ' samples now against ' + b.samples +
 			   ' in the baseline' + (j.ended ? ' (capture ended)' : '')));
 	out.appendChild(t);
+	if (baselineDrawing()) {
+		fg.set(j.tree, { diff: true });
+		text($('flame-title'), 'Live differential: the last ' + query.window + ' s against ' + label +
+		     ' by share; red = a bigger share now, blue = smaller');
+	}
 }
 
 function refresh() {
@@ -68,10 +85,19 @@ function refresh() {
 	});
 }
 
+// Polling stops (the capture ended, or an error): the last answer stays.
 function stop() {
 	if (timer) clearInterval(timer);
 	timer = null;
 	if (box) text(box.querySelector('button'), 'compare');
+}
+
+// The user's stop: the live flame graph comes back.
+function release() {
+	var was = baselineDrawing();
+	stop();
+	query = null;
+	if (was) loadFlame();
 }
 
 function start(file) {
@@ -81,6 +107,7 @@ function start(file) {
 	p.window = f.elements.window.value;
 	p.by = f.elements.by.value;
 	query = p;
+	label = f.elements.baseline.value.trim();
 	text(box.querySelector('button'), 'stop');
 	refresh();
 	timer = setInterval(refresh, BASELINE_REFRESH_MS);
@@ -89,7 +116,7 @@ function start(file) {
 // Called when a live capture is opened (file: its name) and closed (null).
 export function baselineBox(file) {
 	stop();
-	query = null;
+	query = null;	// another capture: its flame graph is loaded by the caller
 	if (box) { box.remove(); box = null; }
 	var anchor = $('flame-controls');
 	if (!file || !anchor) return;
@@ -103,7 +130,7 @@ export function baselineBox(file) {
 		'<button type="submit">compare</button>';
 	f.addEventListener('submit', function (ev) {
 		ev.preventDefault();
-		if (timer) stop(); else start(file);
+		if (timer) release(); else start(file);
 	});
 	box.appendChild(f);
 	box.appendChild(el('div', 'baseline-out'));
