@@ -60,6 +60,20 @@ test_expect_success '--by stack: the alert names the whole stack' '
 	grep -q "alert: stack switch-phases;.*;$NEW grew" err
 '
 
+test_expect_success 'a stage of a pipeline file (flamepipe run): the alert and the report' '
+	cat >base.pipeline <<-\EOF &&
+	read     fp-perfdata ${INPUT}
+	bucket   fp-bucket
+	fold     fp-fold --pass-samples --all-events
+	baseline fp-baseline --from 0 --to 2 --alert 20
+	render   fp-render --outdir ${OUTDIR}
+	EOF
+	flamepipe run -q base.pipeline --input cap.data --outdir rep 2>err &&
+	test "$(grep -c "alert: function $NEW grew" err)" = 1 &&
+	bl_grew err &&
+	grep -q "$NEW" rep/stacks.folded
+'
+
 # The first sample of $NEW on the heatmap axis (seconds): the switch.
 switch_at() { # STREAM (fp-fold --pass-samples output)
 	awk -F "	" -v new="$NEW" '
