@@ -64,7 +64,9 @@ test_expect_success 'usage errors exit 100' '
 	stream | code_is 100 fp-baseline --from 0 --to 1 --alert 5x 2>err &&
 	stream | code_is 100 fp-baseline --from 0 --to 1 --by module 2>err &&
 	stream | code_is 100 fp-baseline --from 0 --to 1 --window 1000 --step 300 2>err &&
-	grep "whole number of --step" err
+	grep "whole number of --step" err &&
+	stream | code_is 100 fp-baseline --from 0 --to 1 --window 100000 --step 10 2>err &&
+	grep "at most 100 of them" err
 '
 
 test_expect_success 'a stream without R records: a warning, not a silent "no change"' '

@@ -57,6 +57,8 @@
 #define MS_NS 1000000ull
 #define WINDOW_MAX_MS 3600000
 #define TOP_MAX 1000
+/* steps in a window: each keeps a count per stack (memory: steps x stacks) */
+#define STEPS_MAX 100u
 
 struct state {
 	/* options */
@@ -371,9 +373,11 @@ int main(int argc, char **argv)
 		{ NULL },
 	};
 	fp_opts_parse(argc, argv, options, USAGE, 0, &st);
-	if (st.step_ms > st.window_ms || st.window_ms % st.step_ms)
-		fp_die(FP_EXIT_USAGE, "--window %llu: expected a whole number of --step %llu ms",
-		       (unsigned long long)st.window_ms, (unsigned long long)st.step_ms);
+	if (st.step_ms > st.window_ms || st.window_ms % st.step_ms ||
+	    st.window_ms / st.step_ms > STEPS_MAX)
+		fp_die(FP_EXIT_USAGE, "--window %llu: expected a whole number of --step %llu ms, "
+		       "at most %u of them", (unsigned long long)st.window_ms,
+		       (unsigned long long)st.step_ms, STEPS_MAX);
 	if (!st.file && !(st.from_s && st.to_s))
 		fp_die(FP_EXIT_USAGE, "no baseline: give --baseline FILE, or --from S --to S "
 		       "(a range of this stream)\n%s", USAGE);
