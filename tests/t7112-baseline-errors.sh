@@ -91,4 +91,14 @@ test_expect_success 'flamepipe live: --alert without a baseline, half a range: u
 	code_is 100 flamepipe live --baseline x --alert-by stack -o out 2>err &&
 	grep "goes with --alert" err
 '
+if test_have perf; then
+	test_expect_success 'flamepipe live with a missing baseline: exit 1 at once, the file named' '
+		code_is 1 timeout 60 flamepipe live -g --baseline nonexistent.data --alert 10 \
+			-- "$HELPERS/switch-phases" 1 1 /dev/null >out 2>err &&
+		grep "^fp-baseline: baseline nonexistent.data: cannot open" err &&
+		grep -q "incomplete: a stage failed" err
+	'
+else
+	test_skip 'flamepipe live with a missing baseline' 'needs perf'
+fi
 test_done
