@@ -335,7 +335,9 @@ struct views {
 /* RENDER_VIEW_ARGS for the render stage; which stages to append. */
 static void pick_views(const struct live_opts *o, int tty, struct views *vw, struct fp_vars *v)
 {
-	int term = tty && !o->no_term;
+	/* --alert: the alert lines are the terminal's output (the heatmap,
+	 * redrawn in place, would draw over them) */
+	int term = tty && !o->no_term && !o->alert;
 
 	vw->web = o->http != NULL;
 	vw->render = o->outdir || term;

@@ -45,4 +45,14 @@ test_expect_success 'with -o DIR too: the alert, and the report is whole (fp-fol
 	done &&
 	grep -q "$NEW" rep/stacks.folded
 '
+if command -v script >/dev/null 2>&1; then
+	test_expect_success 'on a terminal: the alert line is there, no heatmap drawn over it' '
+		script -qfec "flamepipe live -g -F 199 --baseline-from 0 --baseline-to 2 --alert 20 \
+			-- $SWITCH 3 3 /dev/null" /dev/null >tty.out 2>&1 &&
+		test "$(grep -c "alert: function $NEW grew" tty.out)" = 1 &&
+		! grep -q "flamepipe heatmap" tty.out
+	'
+else
+	test_skip 'on a terminal' 'needs script (util-linux) for a pseudo-terminal'
+fi
 test_done
