@@ -7,7 +7,7 @@ test_tags perf
 # A real capture: 3 s in $OLD, then 3 s in $NEW. The first 2 s of the
 # heatmap axis (which starts at the first sample's second) are all $OLD.
 capture() {
-	perf record --no-bpf-event -g -F 499 -o cap.data -- "$SWITCH" 3 3 mark \
+	perf record --no-bpf-event --no-buildid-cache -g -F 499 -o cap.data -- "$SWITCH" 3 3 mark \
 		2>record.err >/dev/null &&
 	perf script -i cap.data >cap.perf 2>script.err && test -s cap.perf
 }

@@ -21,7 +21,7 @@ test_expect_success 'baseline = the first 2 s of this capture: one alert within 
 [ -s delay.range ] && say "# the alert line came $(cat delay.range) s after the switch (baseline: a range)"
 
 test_expect_success 'baseline = an earlier capture file: one alert within 2 s of the switch' '
-	perf record --no-bpf-event -g -F 199 -o before.data -- "$SWITCH" 2 0 /dev/null \
+	perf record --no-bpf-event --no-buildid-cache -g -F 199 -o before.data -- "$SWITCH" 2 0 /dev/null \
 		2>record.err >/dev/null &&
 	bl_live_alert --baseline before.data --alert 20 &&
 	cat err &&
