@@ -340,8 +340,8 @@ struct views {
 static void pick_views(const struct live_opts *o, struct fp_run *r, int tty, struct views *vw,
 		       struct fp_vars *v)
 {
-	/* --alert: the alert lines are the terminal's output (the heatmap,
-	 * redrawn in place, would draw over them) */
+	/* --alert: the alert lines are the terminal's output (a terminal
+	 * view owns the screen: it would draw over them or hold them) */
 	int term = tty && !o->no_term && !o->alert;
 
 	vw->web = o->http != NULL;
