@@ -131,6 +131,8 @@ struct heatmap {
 	 * dropped from it (docs/recording.md) */
 	int recording;
 	uint64_t retention_dropped, kept_from_ns, capture_from_ns;
+	/* damaged batches fp-read skipped (I read damaged_*): said on the page */
+	uint64_t damaged_batches, damaged_samples, damaged_regions;
 };
 
 /* ,"recording":{...} for heatmap JSON when h is a recording */
