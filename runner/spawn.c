@@ -89,6 +89,11 @@ static void child_exec(struct stage *st, int in_fd, int out_fd, int notify_fd, p
 		setenv("FLAMEPIPE_PROGRESS_FD", "3", 1);
 	else
 		unsetenv("FLAMEPIPE_PROGRESS_FD");
+	/* dup2 clears close-on-exec: only this stage gets it */
+	if (r->opts.pass_fd >= 0 && r->opts.pass_fd_stage &&
+	    !strcmp(st->spec->name, r->opts.pass_fd_stage) &&
+	    dup2(r->opts.pass_fd, FP_RUN_PASS_FD) != FP_RUN_PASS_FD)
+		goto fail;
 	execv(st->spec->path, st->spec->argv);
 fail:
 	e = errno;

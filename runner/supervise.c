@@ -161,6 +161,7 @@ void fp_run_opts_init(struct fp_run_opts *o)
 	o->in_fd = 0;
 	o->out_fd = 1;
 	o->announce_dir = 1;
+	o->pass_fd = -1;
 }
 
 void fp_vars_builtin(struct fp_vars *v, const char *fifodir)
@@ -737,6 +738,11 @@ const char *fp_run_stage_name(const struct fp_run *r, size_t i)
 pid_t fp_run_stage_pid(const struct fp_run *r, size_t i)
 {
 	return i < r->n ? r->stages[i]->pid : 0;
+}
+
+unsigned fp_run_stage_starts(const struct fp_run *r, size_t i)
+{
+	return i < r->n ? r->stages[i]->starts : 0;
 }
 
 /* Datagrams: each is a whole `samples=N bytes=M`; the last one is current.

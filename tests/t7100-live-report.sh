@@ -41,7 +41,7 @@ test_expect_success 'live without -g: single-frame stacks still name the functio
 '
 
 test_expect_success 'live --user nobody: perf record and fp-perfdata keep root, every other stage runs as nobody' '
-	flamepipe live -g -u nobody --duration 3 -o outu --http 127.0.0.1:0 >out.txt 2>err &
+	flamepipe live -g -u nobody --duration 3 -o outu --http 127.0.0.1:0 --exit-at-end >out.txt 2>err &
 	fp=$! &&
 	wait_for "ps -o args= --ppid $fp | grep -q \"^perf record\"" 100 &&
 	wait_for "ps -o args= --ppid $fp | grep -q \"^fp-perfdata\"" 100 &&
