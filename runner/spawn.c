@@ -26,6 +26,7 @@
 #include "fp_error.h"
 #include "fp_fifo.h"
 #include "supervise.h"
+#include "watchdog.h"
 
 static int open_link_reader(const char *path);
 static int is_reader(const struct stage *st);
@@ -132,6 +133,7 @@ int sv_spawn_stage(struct stage *st)
 	if (pid == 0)
 		child_exec(st, in_fd, out_fd, notify[1], r->owner);
 	setpgid(pid, pid);	/* also in the parent: no window for signals */
+	fp_watchdog_watch(r->watchdog_fd, pid);
 	close(notify[1]);
 	if (i > 0)
 		close(in_fd);

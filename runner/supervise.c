@@ -50,6 +50,7 @@
 #include "summary.h"
 #include "supervise.h"
 #include "negotiate.h"
+#include "watchdog.h"
 
 static struct fp_run *cleanup_run;	/* for the atexit path */
 
@@ -555,6 +556,7 @@ struct fp_run *fp_run_new(const struct fp_run_opts *o)
 	r->opts = *o;
 	r->owner = getpid();
 	r->ctl_fd = r->ctl_keep = -1;
+	r->watchdog_fd = -1;
 	r->samples = r->bytes_read = -1;
 	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, r->progress) < 0)
 		r->progress[0] = r->progress[1] = -1;	/* no sample count: fine */
@@ -658,6 +660,7 @@ int fp_run_start(struct fp_run *r)
 		sv_log("fifo dir %s", r->dir);
 	if (r->opts.dir_file && (rc = sv_write_dir_file(r)))
 		return rc;
+	r->watchdog_fd = fp_watchdog_start();
 	/* Downstream first: every reader is in place before its writer. */
 	for (size_t k = r->n; k-- > 0;) {
 		if (r->stopping)
@@ -698,6 +701,8 @@ void fp_run_free(struct fp_run *r)
 		sv_close_fd(&r->links[i].hold_w);
 		free(r->links[i].path);
 	}
+	fp_watchdog_done(r->watchdog_fd);	/* the groups were killed above */
+	r->watchdog_fd = -1;
 	if (r->ctl_fd >= 0) {
 		ev_io_stop(r->loop, &r->ctl_w);
 		sv_close_fd(&r->ctl_fd);
