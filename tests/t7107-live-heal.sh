@@ -1,7 +1,7 @@
 #!/bin/sh
 test_description='flamepipe live heals: a killed or restarted stage comes back, the capture goes on, the summary is exact'
 . "$(dirname "$0")/test-lib.sh"
-test_tags root perf
+test_tags root perf slow
 . "$TOP/tests/lib-live.sh"
 . "$TOP/tests/lib-serve.sh"
 need_perf_sampling 'live heal'
