@@ -33,7 +33,8 @@ PATH=$bin:$PATH
 export PATH
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/fp-soak.XXXXXX")
-trap 'kill "$live" 2>/dev/null; rm -rf "$work"' EXIT
+live=
+trap '[ -z "$live" ] || kill "$live" 2>/dev/null || :; rm -rf "$work"' EXIT
 cc -O2 -o "$work/soakgen" "$here/soakgen.c"
 
 # live's own chain after the source (examples/live-perfdata.pipeline),
@@ -75,26 +76,38 @@ mkdir -p "$(dirname "$out")"
 cp "$tsv" "$out.tsv"
 
 # the table: per process, RSS at the warm-up's end, at the end, the peak,
-# and the slope of a least-squares line through the samples after it
-table=$(awk -F '\t' -v w="$SOAK_WARMUP" 'NR > 1 {
+# and the slopes of least-squares lines through the samples after it and
+# through those of the second half of the run (what is left once the
+# allocators and buffers have settled)
+table=$(awk -F '\t' -v w="$SOAK_WARMUP" -v half="$((SOAK_S / 2))" '
+function fit(p, k,   d) {
+	d = n[k, p] * sxx[k, p] - sx[k, p] * sx[k, p]
+	return d > 0 ? (n[k, p] * sxy[k, p] - sx[k, p] * sy[k, p]) / d * 60 : 0	# KiB/min
+}
+function add(k, p, t, r) {
+	n[k, p]++; sx[k, p] += t; sy[k, p] += r; sxx[k, p] += t * t; sxy[k, p] += t * r
+}
+NR > 1 {
 	p = $2; t = $1; r = $3
 	if (!(p in seen)) { seen[p] = 1; order[++np] = p }
 	last[p] = r; if (r > peak[p]) peak[p] = r
 	if (t >= w) {
 		if (!(p in first)) first[p] = r
-		n[p]++; sx[p] += t; sy[p] += r; sxx[p] += t * t; sxy[p] += t * r
-		tmin[p] = (p in tmin) ? tmin[p] : t; tmax[p] = t
+		add(1, p, t, r)
+		if (!(p in t0)) t0[p] = t
+		t1[p] = t
 	}
+	if (t >= half) add(2, p, t, r)
 }
 END {
 	for (i = 1; i <= np; i++) {
 		p = order[i]
-		d = n[p] * sxx[p] - sx[p] * sx[p]
-		slope = d > 0 ? (n[p] * sxy[p] - sx[p] * sy[p]) / d * 60 : 0	# KiB/min
-		grow = slope * (tmax[p] - tmin[p]) / 60
-		flat = grow <= 2048 || grow <= 0.05 * first[p]
-		printf "| %s | %.1f | %.1f | %.1f | %+.1f | %+.1f | %s |\n", p, first[p] / 1024,
-			last[p] / 1024, peak[p] / 1024, slope, grow / 1024, flat ? "flat" : "GROWS"
+		s1 = fit(p, 1); s2 = fit(p, 2)
+		grow = s1 * (t1[p] - t0[p]) / 60
+		late = s2 * (t1[p] - t0[p]) / 60	# the late slope over the whole time
+		flat = late <= 2048 || late <= 0.05 * first[p]
+		printf "| %s | %.1f | %.1f | %.1f | %+.1f | %+.1f | %+.1f | %s |\n", p, first[p] / 1024,
+			last[p] / 1024, peak[p] / 1024, s1, grow / 1024, s2, flat ? "flat" : "GROWS"
 	}
 }' "$tsv")
 
@@ -144,12 +157,13 @@ summary=$(grep "stopped after" "$work/live.err" || true)
 	echo "Source: $SOAK_RATE samples/s for $SOAK_S s (bench/soakgen.c: every 4th sample a new stack,"
 	echo "$((SOAK_RATE / 4)) new stacks/s); the chain of flamepipe live (examples/live-perfdata.pipeline"
 	echo "after its source, fp-fold --max-stacks 100000, fp-render --outdir, fp-serve --live)."
-	echo "RSS sampled every $SOAK_EVERY s; the slope is a least-squares line through the samples"
-	echo "after the first $SOAK_WARMUP s; \"flat\": it grows less than 2 MiB or 5 % over that time."
+	echo "RSS sampled every $SOAK_EVERY s. Slopes are least-squares lines: through the samples after"
+	echo "the first $SOAK_WARMUP s, and through those of the second half of the run; \"flat\": the"
+	echo "second half's slope, carried over the whole time after the warm-up, is under 2 MiB or 5 %."
 	echo "flamepipe live exited $rc after $elapsed s."
 	echo
-	echo "| process | RSS at ${SOAK_WARMUP} s MiB | at the end MiB | peak MiB | slope KiB/min | growth after warm-up MiB | verdict |"
-	echo "|---|--:|--:|--:|--:|--:|---|"
+	echo "| process | RSS at ${SOAK_WARMUP} s MiB | at the end MiB | peak MiB | slope after warm-up KiB/min | growth after warm-up MiB | slope of the second half KiB/min | verdict |"
+	echo "|---|--:|--:|--:|--:|--:|--:|---|"
 	echo "$table"
 	echo
 	echo "Summary line: \`${summary#flamepipe: }\`"
