@@ -45,7 +45,7 @@ trap 'exit 130' INT TERM
 
 cc -O2 -g -fno-omit-frame-pointer -o "$tmp/clockloop" "$here/src/clockloop.c"
 
-set -- -g --http "$DEMO_HTTP" --dir-file "$tmp/dir"
+set -- -g --http "$DEMO_HTTP" --exit-at-end --dir-file "$tmp/dir"
 [ -z "$DEMO_OUT" ] || set -- "$@" -o "$DEMO_OUT"
 "$bin/flamepipe" live "$@" &
 live=$!

@@ -28,10 +28,15 @@
  * source ends by itself; for bpftrace a timer started by the first bytes
  * fp-read reads), when COMMAND exits, or on Ctrl-C/SIGTERM (the
  * runner sends SIGTERM to perf record; perf script, then every stage,
- * drain and write their final tables). The web server would serve the
- * ended capture for ever, so once every stage before it has finished it
- * gets SIGTERM (it exits 0; unless --keep-serving: then it stays until
- * Ctrl-C).
+ * drain and write their final tables). The web server stays up on the
+ * ended capture until the user ends the session (Ctrl-C); with
+ * --exit-at-end, or after SIGTERM, it gets SIGTERM once every stage
+ * before it has finished (web_watch_cb).
+ *
+ * Healing: every stage after the source is restart=on-failure (the
+ * pipeline files, the views added here); the summary counts from the
+ * recording, and the report is rebuilt from it when a stage after the
+ * recorder was restarted or no report was written (print_summary).
  *
  * --user USER (as root): perf record and perf script (or bpftrace) keep
  * root, every analysis stage and the web server run as USER (the runner's
