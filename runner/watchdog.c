@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -17,6 +18,8 @@
 
 #define WATCH_MAX 256
 #define READ_FD 3
+
+static pid_t watchdog_pid;	/* reaped by fp_watchdog_done */
 
 static void sleep_s(int s)
 {
@@ -102,6 +105,7 @@ int fp_watchdog_start(void)
 		watch();
 	}
 	close(p[0]);
+	watchdog_pid = pid;
 	return p[1];
 }
 
@@ -125,4 +129,9 @@ void fp_watchdog_done(int fd)
 		/* gone already */
 	}
 	close(fd);
+	/* it exits at once: reap it, so no zombie outlives the runner (the
+	 * event loop that reaps children has stopped by now) */
+	while (watchdog_pid > 0 && waitpid(watchdog_pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	watchdog_pid = 0;
 }
