@@ -415,6 +415,10 @@ static void hm_info(struct heatmap_builder *b, const char *line, size_t len)
 			fp_info_get(&info, "damaged_batches", &b->h.damaged_batches);
 			fp_info_get(&info, "damaged_samples", &b->h.damaged_samples);
 			fp_info_get(&info, "damaged_regions", &b->h.damaged_regions);
+			/* fp-read's one W record for them is no bad input line:
+			 * the page says it as the damage */
+			if ((b->h.damaged_batches || b->h.damaged_regions) && b->h.warnings)
+				b->h.warnings--;
 		}
 	}
 	else if (fp_str_eq(info.stage, "bucket"))
