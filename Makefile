@@ -13,6 +13,7 @@
 #   make bench      the benchmark (bench/run.sh)
 #   make man        the man pages, from docs/ (tools/mkman.sh, go-md2man)
 #   make install    PREFIX=/usr/local (programs, pipeline files, man pages)
+#   make deb        build/flamepipe_VERSION_ARCH.deb (tools/mkdeb.sh)
 #   make SAN=1 BUILD=build-asan BIN=bin-asan   sanitizer build
 
 CC      ?= cc
@@ -25,7 +26,11 @@ BIN     ?= bin
 WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
            -Wno-missing-field-initializers -Werror=implicit-function-declaration \
            -Werror=int-conversion -Werror=incompatible-pointer-types
-INCLUDES = -Ififo -Irender -I$(BUILD)/gen
+# The shared folders, lowest first (docs/ARCHITECTURE.md; tests/t0201 checks
+# that each includes only the folders below it). ui/ is the page (its
+# embedding's header for render/ and web/).
+SHARED_DIRS := lib recording fifo fold perf/script perf/data ui render
+INCLUDES = $(addprefix -I,$(SHARED_DIRS)) -I$(BUILD)/gen
 DEPFLAGS = -MMD -MP
 LDLIBS  ?= -lev -lz -lm -lprotobuf-c -lpcre2-8
 ifeq ($(SAN),1)
@@ -33,12 +38,16 @@ CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 LDFLAGS += -fsanitize=address,undefined
 endif
 
-# Shared code: fifo/ (I/O, protocol, FIFOs), render/ (SVG/HTML/JSON output).
-FIFO_SRCS   := $(wildcard fifo/*.c)
+# Shared code, one concern a folder (SHARED_DIRS); render/ is kept apart
+# because it embeds generated scripts.
+SHARED_SRCS := $(foreach d,$(filter-out render,$(SHARED_DIRS)),$(wildcard $(d)/*.c))
 RENDER_SRCS := $(wildcard render/*.c)
-# One program per file in stages/; the runner and the web server are built
-# from all .c files in their directories.
+# One program per file in stages/, or per folder stages/NAME/ (NAME.c and
+# the modules only that stage uses); the runner and the web server are
+# built from all .c files in their directories.
 STAGE_SRCS  := $(wildcard stages/*.c)
+STAGE_DIRS  := $(patsubst %/,%,$(dir $(wildcard stages/*/*.c)))
+STAGE_DIRS  := $(sort $(STAGE_DIRS))
 RUNNER_SRCS := $(wildcard runner/*.c)
 WEB_SRCS    := $(wildcard web/*.c)
 UNIT_SRCS   := $(wildcard tests/unit/u-*.c)
@@ -46,7 +55,7 @@ HELPER_SRCS := $(wildcard tests/helper/*.c)
 
 # The renderers embed their scripts: render/NAME.js -> $(BUILD)/gen/NAME_js.inc
 JS_SRCS  := $(wildcard render/*.js)
-JS_INCS  := $(patsubst render/%.js,$(BUILD)/gen/%_js.inc,$(JS_SRCS))
+JS_INCS  := $(patsubst render/%.js,$(BUILD)/gen/%_js.inc,$(JS_SRCS)) $(BUILD)/gen/heatscale_js.inc
 
 # ---- the package probe ----------------------------------------------------
 # Each library: its pkg-config name, a header (for libraries without a .pc
@@ -67,7 +76,7 @@ DEPS_FIRST := $(filter deps,$(MAKECMDGOALS))
 # fp-serve needs libmicrohttpd; without it `make` builds the rest.
 HAVE_MHD := $(call have_now,libmicrohttpd,microhttpd.h)
 
-STAGES   := $(patsubst stages/%.c,$(BIN)/%,$(STAGE_SRCS))
+STAGES   := $(patsubst stages/%.c,$(BIN)/%,$(STAGE_SRCS)) $(patsubst stages/%,$(BIN)/%,$(STAGE_DIRS))
 RUNNER   := $(if $(RUNNER_SRCS),$(BIN)/flamepipe)
 WEB      := $(if $(and $(WEB_SRCS),$(HAVE_MHD)),$(BIN)/fp-serve)
 UNITS    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
@@ -93,8 +102,10 @@ probe: | $(DEPS_FIRST)
 	$(call require,libcurl,curl/curl.h,libcurl4-openssl-dev)
 	$(call require,libpcre2-8,pcre2.h,libpcre2-dev)
 	$(call require,libdw,elfutils/libdw.h,libdw-dev)
+	$(call require,libdebuginfod,elfutils/debuginfod.h,libdebuginfod-dev)
 	$(call require,libelf,libelf.h,libelf-dev)
 	$(call require,libiberty,libiberty/libiberty.h,libiberty-dev)
+	$(call require,ncursesw,curses.h,libncurses-dev)
 	$(if $(shell command -v protoc-c),,$(error protoc-c not found: apt-get install protobuf-c-compiler, or run make deps))
 
 probe-tests: | $(DEPS_FIRST)
@@ -118,16 +129,22 @@ $(BUILD)/gen/profile.pb-c.o: $(PROTO_C) $(PROTO_H)
 	$(CC) -std=c11 $(INCLUDES) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 # whatever includes the generated header waits for it
-$(call obj,$(RENDER_SRCS) $(STAGE_SRCS) $(WEB_SRCS)): | $(PROTO_H)
+$(call obj,$(RENDER_SRCS) $(STAGE_SRCS) $(wildcard stages/*/*.c) $(WEB_SRCS)): | $(PROTO_H)
 
 $(BUILD)/gen/%_js.inc: render/%.js render/js2c.sh
 	@mkdir -p $(dir $@)
 	sh render/js2c.sh $< $*_js >$@.tmp && mv $@.tmp $@
 
+# heatmap.svg's Enhanced scale is the page's (ui/heatscale.js, a module:
+# its `export`s dropped for the SVG's plain script)
+$(BUILD)/gen/heatscale_js.inc: ui/heatscale.js render/js2c.sh
+	@mkdir -p $(dir $@)
+	sed 's/^export //' $< >$@.js && sh render/js2c.sh $@.js heatscale_js >$@.tmp && mv $@.tmp $@ && rm -f $@.js
+
 # the embedded scripts exist before any renderer compiles
 $(call obj,$(RENDER_SRCS)): | $(JS_INCS)
 
-$(LIBFP): $(call obj,$(FIFO_SRCS) $(RENDER_SRCS)) $(BUILD)/gen/profile.pb-c.o
+$(LIBFP): $(call obj,$(SHARED_SRCS) $(RENDER_SRCS)) $(BUILD)/gen/profile.pb-c.o
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
@@ -135,38 +152,50 @@ $(BIN)/%: $(BUILD)/stages/%.o $(LIBFP)
 	@mkdir -p $(BIN)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# a stage with private modules: every .c file of its folder
+define stage_dir
+$(BIN)/$(notdir $(1)): $(call obj,$(wildcard $(1)/*.c)) $(LIBFP)
+	@mkdir -p $(BIN)
+	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS)
+endef
+$(foreach d,$(STAGE_DIRS),$(eval $(call stage_dir,$(d))))
+
 # stages with a library of their own
-# fp-render embeds the web page's files (render/views.h)
-$(BIN)/fp-render: $(BUILD)/web/ui_files.o
+# fp-render embeds the page's files (ui/, render/views.h)
+$(BIN)/fp-render: $(BUILD)/ui/ui_files.o
 $(BIN)/fp-render: LDLIBS += -lpthread
 $(BIN)/fp-chrome: LDLIBS += -ljansson
 $(BIN)/fp-push: LDLIBS += -lcurl -lpthread
 # fp-perfdata alone reads ELF files and demangles: elfutils, libiberty.
-PERFDATA_LIBS := -ldw -lelf -liberty
+PERFDATA_LIBS := -ldw -lelf -liberty -ldebuginfod -lpthread
 $(BIN)/fp-perfdata: LDLIBS += $(PERFDATA_LIBS)
 $(BUILD)/tests/u-pdsymtab: LDLIBS += $(PERFDATA_LIBS)
 $(BUILD)/tests/u-kcache: LDLIBS += $(PERFDATA_LIBS)
-# fp-record compresses its recording's members with libdeflate (fifo/fp_recenc.c).
+# fp-tui draws the terminal view with ncurses (libncurses-dev).
+TUI_LIBS := $(or $(shell pkg-config --libs ncursesw 2>/dev/null),-lncursesw -ltinfo)
+$(BIN)/fp-tui: LDLIBS += $(TUI_LIBS)
+# fp-record compresses its recording's members with libdeflate (recording/fp_recenc.c).
 $(BIN)/fp-record: LDLIBS += -ldeflate
 
 $(BIN)/flamepipe: $(call obj,$(RUNNER_SRCS)) $(LIBFP)
 	@mkdir -p $(BIN)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# The web page (web/ui/*) is embedded into fp-serve by web/embed.sh.
-UI_FILES := $(shell find web/ui -type f ! -name '.*' 2>/dev/null | LC_ALL=C sort)
+# The page (ui/*), one for fp-serve and fp-render's report, is embedded
+# into both by ui/embed.sh.
+UI_FILES := $(shell find ui -type f ! -name '.*' ! -name '*.sh' ! -name '*.h' 2>/dev/null | LC_ALL=C sort)
 # the list itself, rewritten only when it changes: a removed file re-embeds
-UI_LIST  := $(BUILD)/web/ui_files.list
-$(shell mkdir -p $(BUILD)/web && { echo '$(UI_FILES)' | cmp -s - $(UI_LIST) || echo '$(UI_FILES)' >$(UI_LIST); })
+UI_LIST  := $(BUILD)/ui/ui_files.list
+$(shell mkdir -p $(BUILD)/ui && { echo '$(UI_FILES)' | cmp -s - $(UI_LIST) || echo '$(UI_FILES)' >$(UI_LIST); })
 
-$(BUILD)/web/ui_files.c: web/embed.sh $(UI_FILES) $(UI_LIST)
+$(BUILD)/ui/ui_files.c: ui/embed.sh $(UI_FILES) $(UI_LIST)
 	@mkdir -p $(dir $@)
-	sh web/embed.sh $(UI_FILES) >$@.tmp && mv $@.tmp $@
+	sh ui/embed.sh $(UI_FILES) >$@.tmp && mv $@.tmp $@
 
-$(BUILD)/web/ui_files.o: $(BUILD)/web/ui_files.c web/ui_files.h
-	$(CC) $(WARN) -Iweb $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+$(BUILD)/ui/ui_files.o: $(BUILD)/ui/ui_files.c ui/ui_files.h
+	$(CC) $(WARN) -Iui $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(BIN)/fp-serve: $(call obj,$(WEB_SRCS)) $(BUILD)/web/ui_files.o $(LIBFP)
+$(BIN)/fp-serve: $(call obj,$(WEB_SRCS)) $(BUILD)/ui/ui_files.o $(LIBFP)
 	@mkdir -p $(BIN)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lmicrohttpd
 
@@ -176,6 +205,13 @@ $(BUILD)/tests/u-%: $(BUILD)/tests/unit/u-%.o $(LIBFP)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 $(BUILD)/tests/u-recording: LDLIBS += -ldeflate
 $(BUILD)/tests/u-atomic: LDLIBS += -lpthread
+# unit tests of a stage's private modules
+$(BUILD)/tests/unit/u-tailtab.o: INCLUDES += -Istages/fp-range
+$(BUILD)/tests/unit/u-pairing.o: INCLUDES += -Istages/fp-latency
+$(BUILD)/tests/u-tailtab: $(BUILD)/tests/unit/u-tailtab.o $(call obj,stages/fp-range/fp_tailtab.c) $(LIBFP)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+$(BUILD)/tests/u-pairing: $(BUILD)/tests/unit/u-pairing.o $(call obj,stages/fp-latency/fp_pairing.c) $(LIBFP)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
 $(BUILD)/tests/%: $(BUILD)/tests/helper/%.o $(LIBFP)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -185,13 +221,13 @@ $(BUILD)/tests/%: $(BUILD)/tests/helper/%.o $(LIBFP)
 # PROG=DOC=SECTION ("-": the whole doc). A program without an entry stops
 # `make man` (and `make install`).
 MAN_SRC := flamepipe=docs/flamepipe.md=- fp-read=docs/fp-read.md=- \
-	fp-bucket=docs/stages.md=fp-bucket fp-range=docs/stages.md=fp-range \
-	fp-fold=docs/stages.md=fp-fold fp-render=docs/fp-render.md=- \
-	fp-flamegraph=docs/fp-render.md=fp-flamegraph fp-serve=docs/web.md=- \
-	fp-bpftrace=docs/bpftrace.md=- fp-latency=docs/fp-latency.md=- \
-	fp-chrome=docs/fp-chrome.md=- fp-push=docs/push.md=- fp-record=docs/recording.md=- \
-	fp-ssh=docs/remote.md=- \
-	fp-perfdata=docs/fp-perfdata.md=-
+	fp-bucket=docs/fp-bucket.md=- fp-range=docs/fp-range.md=- \
+	fp-fold=docs/fp-fold.md=- fp-render=docs/fp-render.md=- \
+	fp-flamegraph=docs/fp-flamegraph.md=- fp-serve=docs/fp-serve.md=- \
+	fp-bpftrace=docs/fp-bpftrace.md=- fp-latency=docs/fp-latency.md=- \
+	fp-chrome=docs/fp-chrome.md=- fp-push=docs/fp-push.md=- fp-record=docs/fp-record.md=- \
+	fp-ssh=docs/fp-ssh.md=- \
+	fp-perfdata=docs/fp-perfdata.md=- fp-tui=docs/fp-tui.md=-
 FP_VERSION := $(shell sed -n 's/^$(HASH)define FP_VERSION "\(.*\)"/\1/p' runner/commands.h)
 MAN_PROGS := $(notdir $(STAGES) $(RUNNER) $(WEB))
 MANDIR    ?= $(BUILD)/man
@@ -250,21 +286,36 @@ bench: $(STAGES) $(RUNNER) $(WEB)
 soak: $(STAGES) $(RUNNER) $(WEB)
 	bench/soak.sh
 
-# Programs into PREFIX/bin; pipeline files and the bpftrace program into
-# PREFIX/share/flamepipe, where `flamepipe` looks for its default pipeline.
+# Programs into PREFIX/bin; pipeline files, the bpftrace program and the
+# bundled captures into PREFIX/share/flamepipe, where `flamepipe` looks for
+# its default pipeline (bpftrace/profile.bt: where `live --source bpftrace`
+# looks for it).
 PREFIX  ?= /usr/local
 install: all man
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/flamepipe \
-		$(DESTDIR)$(PREFIX)/share/man/man1
+		$(DESTDIR)$(PREFIX)/share/flamepipe/bpftrace \
+		$(DESTDIR)$(PREFIX)/share/flamepipe/examples $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0644 $(MANPAGES) $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 $(STAGES) $(RUNNER) $(WEB) $(DESTDIR)$(PREFIX)/bin
 	install -m 0644 examples/*.pipeline $(DESTDIR)$(PREFIX)/share/flamepipe
-	install -m 0644 examples/bpftrace/profile.bt $(DESTDIR)$(PREFIX)/share/flamepipe
+	install -m 0644 examples/bpftrace/profile.bt $(DESTDIR)$(PREFIX)/share/flamepipe/bpftrace
+	install -m 0644 examples/*.perf.gz $(DESTDIR)$(PREFIX)/share/flamepipe/examples
+
+# The Debian package, $(BUILD)/flamepipe_VERSION_ARCH.deb (tools/mkdeb.sh:
+# dpkg-deb under fakeroot, Depends from dpkg-shlibdeps: runtime libraries
+# only). Install it with apt-get install ./flamepipe_VERSION_ARCH.deb.
+DEB_ROOT := $(BUILD)/deb/root
+deb: all man
+	$(if $(shell command -v dpkg-deb),,$(error dpkg-deb not found: apt-get install dpkg-dev, or run make deps))
+	$(if $(shell command -v fakeroot),,$(error fakeroot not found: apt-get install fakeroot, or run make deps))
+	rm -rf $(DEB_ROOT)
+	$(MAKE) install DESTDIR=$(abspath $(DEB_ROOT)) PREFIX=/usr
+	tools/mkdeb.sh $(FP_VERSION) $(DEB_ROOT) $(BUILD)
 
 clean:
 	rm -rf build build-asan bin bin-asan
 
-.PHONY: all man tests probe probe-tests deps demo test check bench soak install clean
+.PHONY: all man tests probe probe-tests deps demo test check bench soak install deb clean
 .SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # bench/env.sh: sourced first by the bench scripts. Sets $here (bench/),
 # $root (the checkout) and puts FP_BIN (the binaries; default bin/, a
 # relative path is taken from the checkout) first on PATH, exported.

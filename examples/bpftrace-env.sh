@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # examples/bpftrace-env.sh: sourced by the bpftrace example scripts
 # (bpftrace/live.sh, latency/run.sh) after they set $top (the checkout).
 #	$bin                   the flamepipe programs (FP_BIN, default bin/)
@@ -18,5 +19,6 @@ need_bpftrace() {
 	for _p in "$@"; do
 		[ -x "$bin/$_p" ] || { echo "$me: $bin/$_p missing: run make" >&2; exit 100; }
 	done
+	# shellcheck disable=SC3045  # dash has ulimit -l
 	ulimit -l unlimited 2>/dev/null || true
 }

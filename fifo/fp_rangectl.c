@@ -18,6 +18,7 @@ static const struct fp_word commands[] = {
 	{ "event", FP_RC_EVENT },
 	{ "include", FP_RC_INCLUDE },
 	{ "exclude", FP_RC_EXCLUDE },
+	{ "container", FP_RC_CONTAINER },
 	{ "clear", FP_RC_CLEAR },
 	{ "replay", FP_RC_REPLAY },
 };
@@ -189,7 +190,7 @@ int fp_rangectl_parse(const char *line, size_t len, struct fp_rangectl_cmd *cmd,
 	cmd->kind = fp_word_value(commands, FP_WORDS(commands), word.p, word.n, FP_RC_NONE);
 	if (cmd->kind == FP_RC_NONE) {
 		*why = "unknown command (expected range, pid, tid, cpu, comm, event, "
-		       "include, exclude, clear or replay)";
+		       "include, exclude, container, clear or replay)";
 		return -1;
 	}
 

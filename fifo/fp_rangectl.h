@@ -11,11 +11,14 @@
  *	event NAMES|-       NAMES: comma-separated event names
  *	include REGEX|-     regex (fp_regex.h: PCRE2, bounded) on "comm;frame;...;leaf"
  *	exclude REGEX|-
+ *	container NAME|REGEX|-  the sample's container (fp_container.h): its
+ *	                    readable name or cgroup path is NAME, or REGEX
+ *	                    matches the whole name or path
  *	clear               every filter and the range off
  *	replay              re-send the selection without changing it
  *
  * Words are separated by one or more spaces; the argument of comm, event,
- * include and exclude is the rest of the line (it may contain spaces).
+ * include, exclude and container is the rest of the line (it may contain spaces).
  * Leading and trailing blanks and a final CR are ignored. A blank line or a
  * line starting with '#' is FP_RC_NONE (not an error).
  *
@@ -52,6 +55,7 @@ enum fp_rangectl_kind {
 	FP_RC_INCLUDE,
 	FP_RC_EXCLUDE,
 	FP_RC_CLEAR,
+	FP_RC_CONTAINER,
 	FP_RC_REPLAY,
 };
 
@@ -61,7 +65,8 @@ struct fp_rangectl_cmd {
 	/* FP_RC_RANGE: an absent end is open */
 	int has_from, has_to;
 	uint64_t from_ns, to_ns;
-	/* pid/tid/cpu/comm/event: the list; include/exclude: the regex */
+	/* pid/tid/cpu/comm/event: the list; include/exclude: the regex;
+	 * container: the name or regex */
 	struct fp_str arg;
 };
 

@@ -153,14 +153,17 @@ static int fp_id_ok(int64_t v)
 }
 
 #define SAMPLE_TAIL_FIELDS 4	/* event comm kinds stack, after the head's five numbers */
+#define SAMPLE_TAIL_FIELDS_MAX 5	/* and the optional cgroup */
 
 int fp_sample_parse(const char *line, size_t len, struct fp_sample *s)
 {
-	struct fp_str f[SAMPLE_TAIL_FIELDS];
-	size_t off;
+	struct fp_str f[SAMPLE_TAIL_FIELDS_MAX];
+	size_t off, n;
 
-	if (fp_sample_head_parse(line, len, s, &off) < 0 ||
-	    fp_split_fields(line + off, len - off, f, SAMPLE_TAIL_FIELDS) != SAMPLE_TAIL_FIELDS)
+	if (fp_sample_head_parse(line, len, s, &off) < 0)
+		return -1;
+	n = fp_split_fields(line + off, len - off, f, SAMPLE_TAIL_FIELDS_MAX);
+	if (n < SAMPLE_TAIL_FIELDS)
 		return -1;
 	if (!fp_id_ok(s->pid) || !fp_id_ok(s->tid) || !fp_id_ok(s->cpu))
 		return -1;
@@ -168,19 +171,22 @@ int fp_sample_parse(const char *line, size_t len, struct fp_sample *s)
 	s->comm = f[1];
 	s->kinds = f[2];
 	s->stack = f[3];
-	return fp_frames_ok(s->kinds, s->stack) ? 0 : -1;	/* a TAB: one field too many */
+	s->cgroup = n > SAMPLE_TAIL_FIELDS ? f[4] : (struct fp_str){ "", 0 };
+	if (memchr(s->cgroup.p, '\t', s->cgroup.n))
+		return -1;	/* a 12th field */
+	return fp_frames_ok(s->kinds, s->stack) ? 0 : -1;
 }
 
 const char *fp_sample_problem(const char *line, size_t len)
 {
-	struct fp_str f[SAMPLE_FIELDS + 1];
-	size_t n = fp_split_fields(line, len, f, SAMPLE_FIELDS + 1);
+	struct fp_str f[SAMPLE_FIELDS + 2];
+	size_t n = fp_split_fields(line, len, f, SAMPLE_FIELDS + 2);
 	uint64_t u;
 	int64_t i;
 
-	if (n != SAMPLE_FIELDS)
-		return "want 10 TAB-separated fields "
-		       "(S time_ns pid tid cpu period event comm kinds stack)";
+	if (n != SAMPLE_FIELDS && n != SAMPLE_FIELDS + 1)
+		return "want 10 or 11 TAB-separated fields "
+		       "(S time_ns pid tid cpu period event comm kinds stack [cgroup])";
 	if (fp_parse_u64(f[1].p, f[1].n, &u) || fp_parse_i64(f[2].p, f[2].n, &i) ||
 	    fp_parse_i64(f[3].p, f[3].n, &i) || fp_parse_i64(f[4].p, f[4].n, &i) ||
 	    fp_parse_u64(f[5].p, f[5].n, &u))

@@ -23,6 +23,7 @@
 #ifndef FP_RECORD_H
 #define FP_RECORD_H
 
+#include "fp_num.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -137,7 +138,7 @@ struct fp_sample_handlers {
 /* The W record's text for a malformed S record; fp_tails_problem(err) for
  * a K or P record (fp_tails.c). */
 #define FP_SAMPLE_DROPPED \
-	"malformed S record (expected 10 TAB-separated fields, see PROTOCOL.md): dropped"
+	"malformed S record (expected 10 or 11 TAB-separated fields, see PROTOCOL.md): dropped"
 const char *fp_tails_problem(int err);
 
 static inline int fp_sample_records(const struct fp_sample_handlers *h, void *ctx,
@@ -190,6 +191,8 @@ struct fp_sample {
 	struct fp_str comm;	/* "?" when absent */
 	struct fp_str kinds;	/* one char per frame, root first */
 	struct fp_str stack;	/* frames root first, ';'-joined */
+	struct fp_str cgroup;	/* the task's cgroup path; empty when the
+				 * record has no 11th field (PROTOCOL.md) */
 };
 
 /* Parses an S record (the whole line, tag included, no LF).
@@ -203,6 +206,15 @@ int fp_sample_head_parse(const char *line, size_t len, struct fp_sample *s, size
 /* What is wrong with a line fp_sample_parse refused (for the W record). */
 const char *fp_sample_problem(const char *line, size_t len);
 void fp_write_sample(struct fp_wr w, const struct fp_sample *s);
+/* An S record's head written backwards in front of its stack, for a
+ * writer that builds the stack first (the perf script parser): the tag,
+ * time, pid, tid, cpu, period, event, comm and kinds fields, each followed
+ * by its TAB, end at r[h]; returns where the record now starts. The caller
+ * leaves FP_SAMPLE_HEAD_MAX(en, cn, kn) bytes before h. */
+#define FP_SAMPLE_HEAD_MAX(en, cn, kn) (2 + 5 * 21 + (en) + 1 + (cn) + 1 + (kn) + 1)
+size_t fp_write_sample_head_back(char *r, size_t h, uint64_t time, int64_t pid, int64_t tid,
+				 int64_t cpu, uint64_t period, const char *event, size_t en,
+				 const char *comm, size_t cn, const char *kinds, size_t kn);
 
 /* ---- G geometry, H cell --------------------------------------------------- */
 
@@ -266,6 +278,7 @@ struct fp_ref {
 	uint64_t period;
 	uint64_t count;		/* what fp-fold added to the stack's count */
 	struct fp_str event, comm;
+	struct fp_str cgroup;	/* empty: the R record has no 11th field */
 };
 
 int fp_stack_def_parse(const char *line, size_t len, struct fp_stack_def *d);
@@ -289,7 +302,8 @@ void fp_write_ref_head(struct fp_wr w, const struct fp_ref *r, const char *head,
 struct fp_tail_def {
 	uint32_t id;
 	struct fp_str event, comm, kinds, stack;	/* as in S */
-	struct fp_str text;	/* "event TAB comm TAB kinds TAB stack" */
+	struct fp_str cgroup;	/* as in S: empty when the K has no 7th field */
+	struct fp_str text;	/* "event TAB comm TAB kinds TAB stack [TAB cgroup]" */
 };
 
 struct fp_tail_ref {
@@ -310,7 +324,7 @@ int fp_tail_ref_parse(const char *line, size_t len, struct fp_tail_ref *r);
  * fp_write_tail_ref(r) writes the line itself. */
 int fp_tail_ref_parse_head(const char *line, size_t len, struct fp_tail_ref *r, size_t *head_n,
 			   int *canonical);
-/* K id event comm kinds stack */
+/* K id event comm kinds stack [cgroup] */
 void fp_write_tail_def(struct fp_wr w, uint32_t id, const struct fp_sample *s);
 /* The same, the tail given as its text "event TAB comm TAB kinds TAB stack". */
 void fp_write_tail_def_text(struct fp_wr w, uint32_t id, const char *text, size_t n);
@@ -411,9 +425,8 @@ void fp_write_info_text(struct fp_wr w, const char *stage, const struct fp_stat 
  * rest). Returns the number of fields. */
 size_t fp_split_fields(const char *line, size_t len, struct fp_str *f, size_t max);
 
-/* Strict decimal parsing of a whole field; 0 on success, -1 otherwise. */
-int fp_parse_u64(const char *s, size_t n, uint64_t *out);
-int fp_parse_i64(const char *s, size_t n, int64_t *out);
+/* Strict decimal parsing of a whole field: fp_parse_u64 and fp_parse_i64
+ * (lib/fp_num.h, included above). */
 
 /* Parses "SECONDS[.FRACTION]" (up to 9 fraction digits) into ns; used for
  * perf timestamps and range bounds. 0 on success, -1 otherwise. */

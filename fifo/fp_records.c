@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "fp_error.h"
+#include "fp_num.h"
 #include "fp_record.h"
 
 #define HEADER_PREFIX "%flamepipe\t"
@@ -165,16 +166,21 @@ int fp_stack_def_parse(const char *line, size_t len, struct fp_stack_def *d)
 
 int fp_tail_def_parse(const char *line, size_t len, struct fp_tail_def *d)
 {
-	enum { FIELDS = 6 };
-	struct fp_str f[FIELDS];
+	enum { FIELDS = 6, FIELDS_MAX = 7 };	/* and the optional cgroup */
+	struct fp_str f[FIELDS_MAX];
+	size_t n;
 
-	if (!has_tag(line, len, FP_TAG_TAIL) || fp_split_fields(line, len, f, FIELDS) != FIELDS ||
+	if (!has_tag(line, len, FP_TAG_TAIL) ||
+	    (n = fp_split_fields(line, len, f, FIELDS_MAX)) < FIELDS ||
 	    parse_id(f[1], &d->id) < 0 || !fp_frames_ok(f[4], f[5]))
 		return -1;
 	d->event = f[2];
 	d->comm = f[3];
 	d->kinds = f[4];
 	d->stack = f[5];
+	d->cgroup = n > FIELDS ? f[6] : (struct fp_str){ "", 0 };
+	if (memchr(d->cgroup.p, '\t', d->cgroup.n))
+		return -1;
 	d->text.p = f[2].p;
 	d->text.n = (size_t)(line + len - f[2].p);
 	return 0;
@@ -185,196 +191,52 @@ static int id_field_ok(int64_t v)
 	return v >= -1 && v <= FP_ID_MAX;
 }
 
-/* The P parser reads its six numbers in one pass, each up to the TAB
- * that ends it (the per-record path of every reader of the stack-id
- * stream), by exactly the rules of fp_split_fields and fp_parse_u64 /
- * fp_parse_i64: 1 to U64_DIGITS_MAX digits, no overflow, a '-' only
- * before an i64's digits; the last field runs to the end of the line. */
-#define NO_STOP 256		/* scan_u64's stop for the last field: none */
-#define U64_DIGITS_MAX 20	/* UINT64_MAX has 20 digits */
-
-struct num_scan {
-	const char *p, *end;
-	int canonical;		/* every number so far as the writers write it */
-};
-
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* Eight bytes at a time (SWAR): the digits of a field are found and
- * combined without a branch per digit (the branch at a field's end, and
- * the multiply-add chain per digit, were the P parser's cost). */
-#define SWAR_BYTES 8
-#define SWAR_ONES 0x0101010101010101ull
-
-/* The number of digits the 8 bytes of w (the first in the lowest byte)
- * start with: a byte is flagged when it is below '0' or above '9'
- * (borrows and carries only reach bytes after the first flagged one). */
-static unsigned swar_digits(uint64_t w)
-{
-	uint64_t bad = ((w - '0' * SWAR_ONES) | (w + (0x7f - '9') * SWAR_ONES)) &
-		       (0x80 * SWAR_ONES);
-
-	return bad ? (unsigned)__builtin_ctzll(bad) / 8 : SWAR_BYTES;
-}
-
-/* The value of the first n (1 .. 8) digits of w: the others are replaced
- * by leading zeros, then pairs, fours and the eight are combined. */
-static uint64_t swar_value(uint64_t w, unsigned n)
-{
-	if (n < SWAR_BYTES)
-		w = w << (8 * (SWAR_BYTES - n)) | ('0' * SWAR_ONES) >> (8 * n);
-	w = (w & 0x0F0F0F0F0F0F0F0Full) * (10 * 256 + 1) >> 8;
-	w = (w & 0x00FF00FF00FF00FFull) * (100 * 65536 + 1) >> 16;
-	return (w & 0x0000FFFF0000FFFFull) * (10000ull * (1ull << 32) + 1) >> 32;
-}
-
-/* Up to 15 digits in the 16 bytes at p (of which avail are the line's):
- * their count in *n and value in *v, or 0 when the slow path must read
- * them (too close to the end of the line, or 16 digits or more). */
-static int swar_scan(const char *p, size_t avail, size_t *n, uint64_t *v)
-{
-	static const uint64_t pow10[SWAR_BYTES] = {
-		1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
-	};
-	uint64_t w, w2;
-
-	if (avail < SWAR_BYTES)
-		return 0;
-	memcpy(&w, p, SWAR_BYTES);
-	unsigned k = swar_digits(w);
-	if (k == 0) {
-		*n = 0;
-		return 1;
-	}
-	if (k < SWAR_BYTES) {
-		*n = k;
-		*v = swar_value(w, k);
-		return 1;
-	}
-	if (avail < 2 * SWAR_BYTES)
-		return 0;
-	memcpy(&w2, p + SWAR_BYTES, SWAR_BYTES);
-	unsigned k2 = swar_digits(w2);
-	if (k2 == SWAR_BYTES)
-		return 0;
-	*n = SWAR_BYTES + k2;
-	*v = swar_value(w, SWAR_BYTES) * pow10[k2] + (k2 ? swar_value(w2, k2) : 0);
-	return 1;
-}
-#else
-static int swar_scan(const char *p, size_t avail, size_t *n, uint64_t *v)
-{
-	return 0;
-}
-#endif
-
-/* Reads an unsigned decimal from sc->p up to stop (a TAB, then skipped)
- * or the end of the line (stop NO_STOP). 0, or -1. Up to 19 digits
- * cannot overflow; 20 are compared with UINT64_MAX's. */
-static int scan_u64(struct num_scan *sc, int stop, uint64_t *out)
-{
-	static const char max_digits[] = "18446744073709551615";
-	const char *p = sc->p, *s = p, *end = sc->end;
-	uint64_t v = 0;
-	size_t n;
-
-	if (swar_scan(p, (size_t)(end - p), &n, &v)) {
-		p += n;
-	} else {
-		for (; p < end; p++) {
-			unsigned d = (unsigned char)*p - '0';
-
-			if (d > 9)
-				break;
-			v = v * 10 + d;
-		}
-		n = (size_t)(p - s);
-	}
-	if (stop == NO_STOP ? p != end : p == end || (unsigned char)*p != stop)
-		return -1;
-	if (n == 0 || n > U64_DIGITS_MAX ||
-	    (n == U64_DIGITS_MAX && memcmp(s, max_digits, U64_DIGITS_MAX) > 0))
-		return -1;
-	if (n > 1 && *s == '0')
-		sc->canonical = 0;
-	sc->p = stop == NO_STOP ? p : p + 1;
-	*out = v;
-	return 0;
-}
-
-/* The same for a signed decimal: a '-' before the digits. */
-static int scan_i64(struct num_scan *sc, int stop, int64_t *out)
-{
-	uint64_t v;
-
-	if (sc->p < sc->end && *sc->p == '-') {
-		sc->p++;
-		if (scan_u64(sc, stop, &v) < 0 || v > (uint64_t)INT64_MAX + 1)
-			return -1;
-		if (v == 0)
-			sc->canonical = 0;	/* "-0" */
-		*out = (int64_t)(0 - v);
-		return 0;
-	}
-	if (scan_u64(sc, stop, &v) < 0 || v > (uint64_t)INT64_MAX)
-		return -1;
-	*out = (int64_t)v;
-	return 0;
-}
-
-/* fp_parse_u64 and fp_parse_i64 (fp_record.h) are the scanner on a
- * field alone: one decimal parser for every record. */
-int fp_parse_u64(const char *s, size_t n, uint64_t *out)
-{
-	struct num_scan sc = { s, s + n, 1 };
-
-	return scan_u64(&sc, NO_STOP, out);
-}
-
-int fp_parse_i64(const char *s, size_t n, int64_t *out)
-{
-	struct num_scan sc = { s, s + n, 1 };
-
-	return scan_i64(&sc, NO_STOP, out);
-}
-
 /* An R record is read field by field where it stands, as a P record is
  * (fp-render reads one per sample): no split first, then a parse of each
  * field. The rules are fp_split_fields' and fp_parse_u64/i64's. */
 int fp_ref_parse(const char *line, size_t len, struct fp_ref *r)
 {
-	struct num_scan sc = { line + 2, line + len, 1 };
+	struct fp_num_scan sc = { line + 2, line + len, 1 };
 	const char *tab;
 	uint64_t id;
 
 	if (len < 2 || !has_tag(line, len, FP_TAG_REF) ||
-	    scan_u64(&sc, '\t', &id) < 0 || id >= FP_STACK_ID_MAX ||
-	    scan_u64(&sc, '\t', &r->time_ns) < 0 || scan_i64(&sc, '\t', &r->pid) < 0 ||
-	    scan_i64(&sc, '\t', &r->tid) < 0 || scan_i64(&sc, '\t', &r->cpu) < 0 ||
-	    scan_u64(&sc, '\t', &r->period) < 0 || scan_u64(&sc, '\t', &r->count) < 0)
+	    fp_scan_u64(&sc, '\t', &id) < 0 || id >= FP_STACK_ID_MAX ||
+	    fp_scan_u64(&sc, '\t', &r->time_ns) < 0 || fp_scan_i64(&sc, '\t', &r->pid) < 0 ||
+	    fp_scan_i64(&sc, '\t', &r->tid) < 0 || fp_scan_i64(&sc, '\t', &r->cpu) < 0 ||
+	    fp_scan_u64(&sc, '\t', &r->period) < 0 || fp_scan_u64(&sc, '\t', &r->count) < 0)
 		return -1;
-	/* then event TAB comm, the comm without a TAB */
-	if (!(tab = memchr(sc.p, '\t', (size_t)(sc.end - sc.p))) ||
-	    memchr(tab + 1, '\t', (size_t)(sc.end - tab - 1)))
+	/* then event TAB comm [TAB cgroup], neither of the last two with a TAB */
+	const char *tab2;
+	if (!(tab = memchr(sc.p, '\t', (size_t)(sc.end - sc.p))))
 		return -1;
 	r->id = (uint32_t)id;
 	r->event = (struct fp_str){ sc.p, (size_t)(tab - sc.p) };
-	r->comm = (struct fp_str){ tab + 1, (size_t)(sc.end - tab - 1) };
+	r->cgroup = (struct fp_str){ "", 0 };
+	if ((tab2 = memchr(tab + 1, '\t', (size_t)(sc.end - tab - 1)))) {
+		if (memchr(tab2 + 1, '\t', (size_t)(sc.end - tab2 - 1)))
+			return -1;
+		r->cgroup = (struct fp_str){ tab2 + 1, (size_t)(sc.end - tab2 - 1) };
+	} else {
+		tab2 = sc.end;
+	}
+	r->comm = (struct fp_str){ tab + 1, (size_t)(tab2 - tab - 1) };
 	return 0;
 }
 
 static int tail_ref_scan(const char *line, size_t len, struct fp_tail_ref *r, size_t *head_n,
 			 int *canonical)
 {
-	struct num_scan sc = { line + 2, line + len, 1 };
+	struct fp_num_scan sc = { line + 2, line + len, 1 };
 	uint64_t id;
 
 	if (len < 2 || !has_tag(line, len, FP_TAG_TAIL_SAMPLE) ||
-	    scan_u64(&sc, '\t', &r->time_ns) < 0 || scan_i64(&sc, '\t', &r->pid) < 0 ||
-	    scan_i64(&sc, '\t', &r->tid) < 0 || scan_i64(&sc, '\t', &r->cpu) < 0 ||
-	    scan_u64(&sc, '\t', &r->period) < 0)
+	    fp_scan_u64(&sc, '\t', &r->time_ns) < 0 || fp_scan_i64(&sc, '\t', &r->pid) < 0 ||
+	    fp_scan_i64(&sc, '\t', &r->tid) < 0 || fp_scan_i64(&sc, '\t', &r->cpu) < 0 ||
+	    fp_scan_u64(&sc, '\t', &r->period) < 0)
 		return -1;
 	*head_n = (size_t)(sc.p - 1 - line);
-	if (scan_u64(&sc, NO_STOP, &id) < 0 || id >= FP_STACK_ID_MAX ||
+	if (fp_scan_u64(&sc, FP_SCAN_TO_END, &id) < 0 || id >= FP_STACK_ID_MAX ||
 	    !id_field_ok(r->pid) || !id_field_ok(r->tid) || !id_field_ok(r->cpu))
 		return -1;
 	r->id = (uint32_t)id;
@@ -384,12 +246,12 @@ static int tail_ref_scan(const char *line, size_t len, struct fp_tail_ref *r, si
 
 int fp_sample_head_parse(const char *line, size_t len, struct fp_sample *s, size_t *tail_off)
 {
-	struct num_scan sc = { line + 2, line + len, 1 };
+	struct fp_num_scan sc = { line + 2, line + len, 1 };
 
 	if (len < 2 || line[0] != FP_TAG_SAMPLE || line[1] != '\t' ||
-	    scan_u64(&sc, '\t', &s->time_ns) < 0 || scan_i64(&sc, '\t', &s->pid) < 0 ||
-	    scan_i64(&sc, '\t', &s->tid) < 0 || scan_i64(&sc, '\t', &s->cpu) < 0 ||
-	    scan_u64(&sc, '\t', &s->period) < 0)
+	    fp_scan_u64(&sc, '\t', &s->time_ns) < 0 || fp_scan_i64(&sc, '\t', &s->pid) < 0 ||
+	    fp_scan_i64(&sc, '\t', &s->tid) < 0 || fp_scan_i64(&sc, '\t', &s->cpu) < 0 ||
+	    fp_scan_u64(&sc, '\t', &s->period) < 0)
 		return -1;
 	*tail_off = (size_t)(sc.p - line);
 	return 0;

@@ -124,6 +124,8 @@ void fp_write_sample(struct fp_wr w, const struct fp_sample *s)
 	put_tab_str(w, s->comm.p, s->comm.n);
 	put_tab_str(w, s->kinds.p, s->kinds.n);
 	put_tab_str(w, s->stack.p, s->stack.n);
+	if (s->cgroup.n)
+		put_tab_str(w, s->cgroup.p, s->cgroup.n);
 	put_lf(w);
 }
 
@@ -178,6 +180,8 @@ void fp_write_ref(struct fp_wr w, const struct fp_ref *r)
 	put_tab_u64(w, r->count);
 	put_tab_str(w, r->event.p, r->event.n);
 	put_tab_str(w, r->comm.p, r->comm.n);
+	if (r->cgroup.n)
+		put_tab_str(w, r->cgroup.p, r->cgroup.n);
 	put_lf(w);
 }
 
@@ -189,6 +193,8 @@ void fp_write_ref_head(struct fp_wr w, const struct fp_ref *r, const char *head,
 	put_tab_u64(w, r->count);
 	put_tab_str(w, r->event.p, r->event.n);
 	put_tab_str(w, r->comm.p, r->comm.n);
+	if (r->cgroup.n)
+		put_tab_str(w, r->cgroup.p, r->cgroup.n);
 	put_lf(w);
 }
 
@@ -200,6 +206,8 @@ void fp_write_tail_def(struct fp_wr w, uint32_t id, const struct fp_sample *s)
 	put_tab_str(w, s->comm.p, s->comm.n);
 	put_tab_str(w, s->kinds.p, s->kinds.n);
 	put_tab_str(w, s->stack.p, s->stack.n);
+	if (s->cgroup.n)
+		put_tab_str(w, s->cgroup.p, s->cgroup.n);
 	put_lf(w);
 }
 
@@ -382,4 +390,36 @@ void fp_write_control(struct fp_wr w, const char *verb, const char *const *args,
 	for (size_t i = 0; i < n; i++)
 		put_tab_str(w, args[i], strlen(args[i]));
 	put_lf(w);
+}
+
+static size_t put_back(char *r, size_t h, const char *s, size_t n)
+{
+	h -= n;
+	memcpy(r + h, s, n);
+	return h;
+}
+
+size_t fp_write_sample_head_back(char *r, size_t h, uint64_t time, int64_t pid, int64_t tid,
+				 int64_t cpu, uint64_t period, const char *event, size_t en,
+				 const char *comm, size_t cn, const char *kinds, size_t kn)
+{
+	r[--h] = '\t';
+	h = put_back(r, h, kinds, kn);
+	r[--h] = '\t';
+	h = put_back(r, h, comm, cn);
+	r[--h] = '\t';
+	h = put_back(r, h, event, en);
+	r[--h] = '\t';
+	h = (size_t)(fp_fmt_u64(r + h, period) - r);
+	r[--h] = '\t';
+	h = (size_t)(fp_fmt_i64(r + h, cpu) - r);
+	r[--h] = '\t';
+	h = (size_t)(fp_fmt_i64(r + h, tid) - r);
+	r[--h] = '\t';
+	h = (size_t)(fp_fmt_i64(r + h, pid) - r);
+	r[--h] = '\t';
+	h = (size_t)(fp_fmt_u64(r + h, time) - r);
+	r[--h] = '\t';
+	r[--h] = FP_TAG_SAMPLE;
+	return h;
 }

@@ -202,7 +202,7 @@ struct fp_sniffed fp_sniff_profile(int fd)
 		r.format = "perf.data";
 		return r;
 	}
-	if (fp_rec_is_recording(fd)) {	/* fp-record's (docs/recording.md) */
+	if (fp_rec_is_recording(fd)) {	/* fp-record's (docs/fp-record.md) */
 		r.kind = FP_CAPTURE_PERF;	/* fp-read reads it */
 		r.gzip = 1;
 		r.format = "flamepipe recording";

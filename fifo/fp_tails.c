@@ -5,7 +5,6 @@
 
 #include "fp_error.h"
 #include "fp_tails.h"
-#include "fp_words.h"
 
 #define TAILS_MIN 1024
 
@@ -38,6 +37,7 @@ int fp_tails_define(struct fp_tails *t, const struct fp_tail_def *d)
 	const struct fp_tail_head h = {
 		.event_n = (uint32_t)d->event.n, .comm_n = (uint32_t)d->comm.n,
 		.kinds_n = (uint32_t)d->kinds.n, .stack_n = (uint32_t)d->stack.n,
+		.cgroup_n = (uint32_t)d->cgroup.n,
 	};
 	t->off[d->id] = t->text.len;	/* the arena: the memory writer's buffer */
 	fp_wmem_add(&t->text, &h, sizeof h);
@@ -75,6 +75,7 @@ int fp_tails_sample(const struct fp_tails *t, const struct fp_tail_ref *r, struc
 	s->comm = (struct fp_str){ comm, h.comm_n };
 	s->kinds = (struct fp_str){ kinds, h.kinds_n };
 	s->stack = (struct fp_str){ stack, h.stack_n };
+	s->cgroup = (struct fp_str){ stack + h.stack_n + 1, h.cgroup_n };
 	return FP_TAILS_OK;
 }
 
@@ -94,7 +95,7 @@ const char *fp_tails_problem(int err)
 {
 	switch (err) {
 	case FP_TAILS_MALFORMED:
-		return "malformed K or P record (K id event comm kinds stack; "
+		return "malformed K or P record (K id event comm kinds stack [cgroup]; "
 		       "P time_ns pid tid cpu period id; see PROTOCOL.md): dropped";
 	case FP_TAILS_SKIPS_AHEAD:
 		return "K record whose id skips ahead (ids are 0, 1, 2, ...): dropped";
@@ -103,22 +104,6 @@ const char *fp_tails_problem(int err)
 	default:
 		return "ok";
 	}
-}
-
-/* ---- negotiation ---------------------------------------------------------- */
-
-static const struct fp_word roles[] = {
-	{ "fp-read", FP_TAILS_SOURCE },
-	{ "fp-perfdata", FP_TAILS_SOURCE },
-	{ "fp-bucket", FP_TAILS_PASSES },
-	{ "fp-range", FP_TAILS_PASSES },
-	{ "fp-record", FP_TAILS_PASSES },	/* records them as S records */
-	{ "fp-fold", FP_TAILS_CONSUMES },
-};
-
-enum fp_tails_role fp_tails_role_of(const char *program)
-{
-	return fp_word_value(roles, FP_WORDS(roles), program, strlen(program), FP_TAILS_NO);
 }
 
 /* ---- writers -------------------------------------------------------------- */

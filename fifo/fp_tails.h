@@ -29,10 +29,10 @@
 
 /* The definitions: each in the arena as its fields' lengths (struct
  * fp_tail_head) right before its text "event TAB comm TAB kinds TAB
- * stack", so a P's lookup reads its id's offset (a small array) and then
+ * stack [TAB cgroup]", so a P's lookup reads its id's offset (a small array) and then
  * one place, the one its reader reads the event and comm from anyway. */
 struct fp_tail_head {
-	uint32_t event_n, comm_n, kinds_n, stack_n;
+	uint32_t event_n, comm_n, kinds_n, stack_n, cgroup_n;	/* cgroup_n 0: none */
 };
 
 struct fp_tails {
@@ -70,17 +70,6 @@ int fp_tails_sample_line(const struct fp_tails *t, const char *line, size_t len,
 /* The option a source (fp-read, fp-perfdata) takes to write the stack-id
  * stream. */
 #define FP_TAILS_SOURCE_OPTION "--stack-ids"
-
-enum fp_tails_role {
-	FP_TAILS_NO,		/* reads S only: wants plain samples */
-	FP_TAILS_SOURCE,	/* writes K and P when given FP_TAILS_SOURCE_OPTION */
-	FP_TAILS_PASSES,	/* reads K and P and passes samples on */
-	FP_TAILS_CONSUMES,	/* reads K and P; nothing after it sees samples */
-};
-
-/* What a program (its file name, without directories) does with the
- * stack-id stream: flamepipe's own stages declare it here, once. */
-enum fp_tails_role fp_tails_role_of(const char *program);
 
 /* ---- writers -------------------------------------------------------------- */
 

@@ -36,7 +36,7 @@ void fp_notes_warning_record(struct fp_notes *n, const char *line, size_t len)
 
 #define BUCKET_EVENT "bucket-event"
 
-/* I bucket-event samples=N counted=0|1 event=NAME (docs/stages.md). */
+/* I bucket-event samples=N counted=0|1 event=NAME (docs/fp-bucket.md). */
 static void bucket_event(struct fp_notes *n, const struct fp_info *info)
 {
 	struct fp_str name;
@@ -96,7 +96,7 @@ void fp_notes_info_record(struct fp_notes *n, const char *line, size_t len)
 	n->stats[i].text = fp_xstrndup(rest, rest_n);
 }
 
-void fp_notes_to_page(struct fp_notes *n, struct fp_heatmap_opts *o, const char **stats,
+void fp_notes_to_page(struct fp_notes *n, struct fp_views_page *o, const char **stats,
 		      const char *own_stats)
 {
 	size_t ns = 0;

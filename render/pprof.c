@@ -196,14 +196,28 @@ int fp_pprof_add(struct fp_pprof *p, const struct fp_sample *s)
 	size_t nframes, nkinds;
 	int added;
 
+	struct fp_sample ids = *s;
+
 	if (fp_export_fold(&p->folded, &p->kinds, s, &frames, &nframes, &kinds, &nkinds) < 0) {
 		p->bad++;
 		return -1;
 	}
+	if (p->push_rate) {
+		/* Pyroscope's shape: the comm is the root frame, as in the folded
+		 * body; ids not asked for are not part of the key */
+		frames = p->folded.p, nframes = p->folded.len;
+		kinds = p->kinds.p, nkinds = p->kinds.len;
+		if (!(p->push_labels & FP_PPROF_LABEL_PID))
+			ids.pid = -1;
+		if (!(p->push_labels & FP_PPROF_LABEL_TID))
+			ids.tid = -1;
+		if (!(p->push_labels & FP_PPROF_LABEL_CPU))
+			ids.cpu = -1;
+	}
 	stack = stack_id(p, frames, nframes, kinds, nkinds);
 	comm = fp_strtab_intern(&p->comms, s->comm.p, s->comm.n, NULL);
 	event = fp_strtab_intern(&p->events, s->event.p, s->event.n, NULL);
-	id = fp_strtab_intern(&p->keys, (const char *)key, pack_key(key, stack, comm, event, s),
+	id = fp_strtab_intern(&p->keys, (const char *)key, pack_key(key, stack, comm, event, &ids),
 			      &added);
 	if (added) {
 		p->samples = fp_xgrow(p->samples, &p->samples_cap, id + 1, sizeof *p->samples, CAP_MIN);
@@ -254,10 +268,37 @@ static int64_t str_id(struct fp_pprof *p, const char *s)
 	return fp_strtab_intern(&p->strings, s, strlen(s), NULL);
 }
 
+/* fp-push's shape: samples/count, cpu/nanoseconds (see pprof.h). */
+static void build_push_types(struct fp_pprof *p, struct build *b)
+{
+	b->types = fp_xcalloc(2, sizeof *b->types);
+	b->type_ptrs = fp_xcalloc(2, sizeof *b->type_ptrs);
+	for (size_t i = 0; i < 2; i++) {
+		perftools__profiles__value_type__init(&b->types[i]);
+		b->type_ptrs[i] = &b->types[i];
+	}
+	b->types[0].type = str_id(p, "samples");
+	b->types[0].unit = str_id(p, "count");
+	b->types[1].type = str_id(p, "cpu");
+	b->types[1].unit = str_id(p, "nanoseconds");
+	b->prof.n_sample_type = 2;
+	b->prof.sample_type = b->type_ptrs;
+	b->prof.default_sample_type = b->types[1].type;
+	perftools__profiles__value_type__init(&b->period_type);
+	b->period_type = b->types[1];
+	b->prof.period_type = &b->period_type;
+	b->prof.period = (int64_t)(FP_NSEC_PER_SEC / p->push_rate);
+}
+
 /* samples/count, then one type per event (see pprof.h). */
 static void build_types(struct fp_pprof *p, struct build *b)
 {
 	size_t nev = fp_strtab_count(&p->events), ntypes = 1 + nev, cpu = SIZE_MAX;
+
+	if (p->push_rate) {
+		build_push_types(p, b);
+		return;
+	}
 
 	/* "cpu": cpu-clock if there is one, else the first clock event */
 	for (int pass = 0; pass < 2 && cpu == SIZE_MAX; pass++)
@@ -335,6 +376,8 @@ static void build_samples(struct fp_pprof *p, struct build *b)
 	int64_t k_comm = str_id(p, "comm"), k_event = str_id(p, "event");
 	int64_t *comm_str = fp_xcalloc(ncomm + 1, sizeof *comm_str);
 	int64_t *event_str = fp_xcalloc(nev + 1, sizeof *event_str);
+	char *event_clock = fp_xcalloc(nev + 1, 1);
+	unsigned want = p->push_rate ? p->push_labels : ~0u;
 
 	for (size_t i = 0; i < ncomm; i++) {
 		size_t len;
@@ -345,6 +388,7 @@ static void build_samples(struct fp_pprof *p, struct build *b)
 		size_t len;
 		const char *c = fp_strtab_str(&p->events, (uint32_t)i, &len);
 		event_str[i] = fp_strtab_intern(&p->strings, c, len, NULL);
+		event_clock[i] = (char)fp_export_clock_event(c, len);
 	}
 	b->samples = fp_xcalloc(n + 1, sizeof *b->samples);
 	b->sample_ptrs = fp_xcalloc(n + 1, sizeof *b->sample_ptrs);
@@ -374,12 +418,18 @@ static void build_samples(struct fp_pprof *p, struct build *b)
 		s->n_value = ntypes;
 		s->value = &b->values[i * ntypes];
 		s->value[0] = (int64_t)p->samples[i].count;
-		s->value[1 + event] = (int64_t)p->samples[i].period;
+		if (!p->push_rate)
+			s->value[1 + event] = (int64_t)p->samples[i].period;
+		else	/* CPU time: a clock's periods, else 1e9 / Hz per sample */
+			s->value[1] = (int64_t)(event_clock[event] ? p->samples[i].period :
+				p->samples[i].count * (FP_NSEC_PER_SEC / p->push_rate));
 		add_id_label(p, lp, l + nl, k_pid, pid, &nl);
 		add_id_label(p, lp, l + nl, k_tid, tid, &nl);
 		add_id_label(p, lp, l + nl, k_cpu, cpu, &nl);
-		add_str_label(lp, l + nl, k_comm, comm_str[comm], &nl);
-		add_str_label(lp, l + nl, k_event, event_str[event], &nl);
+		if (want & FP_PPROF_LABEL_COMM)
+			add_str_label(lp, l + nl, k_comm, comm_str[comm], &nl);
+		if (!p->push_rate)
+			add_str_label(lp, l + nl, k_event, event_str[event], &nl);
 		s->n_label = nl;
 		s->label = lp;
 		b->sample_ptrs[i] = s;
@@ -388,6 +438,7 @@ static void build_samples(struct fp_pprof *p, struct build *b)
 	b->prof.sample = b->sample_ptrs;
 	free(comm_str);
 	free(event_str);
+	free(event_clock);
 }
 
 /* Mappings (one per kind), locations and functions. */
@@ -512,6 +563,10 @@ void fp_pprof_write(struct fp_pprof *p, struct fp_sink *s)
 		b.comment = str_id(p, comment);
 		b.prof.n_comment = 1;
 		b.prof.comment = &b.comment;
+	}
+	if (p->time_nanos) {	/* fp-push: the wall-clock interval */
+		b.prof.time_nanos = p->time_nanos;
+		b.prof.duration_nanos = p->duration_nanos;
 	}
 	/* every string is interned now: the arena no longer moves */
 	nstr = fp_strtab_count(&p->strings);

@@ -28,6 +28,15 @@
  *    both on perf's clock (time_nanos stays 0: perf's clock is not a wall
  *    clock).
  *
+ * fp-push's profile for Grafana Pyroscope (docs/fp-push.md) is another shape,
+ * chosen by setting p.push_rate after fp_pprof_init: sample types
+ * samples/count and cpu/nanoseconds (cpu the default), period_type
+ * cpu/nanoseconds, period 1e9 / push_rate: a clock event's sample weighs
+ * its period, any other event's 1e9 / push_rate ns (perf's -F frequency:
+ * Pyroscope's process_cpu, whatever the event); the comm is the root frame
+ * (as in the folded body); labels only those in push_labels; time_nanos
+ * and duration_nanos as the caller sets them (wall clock).
+ *
  *	struct fp_pprof p; fp_pprof_init(&p);
  *	fp_pprof_add(&p, &sample);	// per sample
  *	fp_pprof_reset(&p);		// C reset: forget the samples
@@ -70,6 +79,18 @@ struct fp_pprof {
 	uint64_t first_ns, last_ns, n_samples;
 	uint64_t first_period;		/* the profile's period */
 	uint64_t bad;			/* samples whose kinds did not match */
+	/* fp-push's shape (set after fp_pprof_init; 0: fp-render's profile) */
+	uint64_t push_rate;		/* perf's sampling frequency, Hz */
+	unsigned push_labels;		/* FP_PPROF_LABEL_* kept on samples */
+	int64_t time_nanos, duration_nanos;	/* the profile's wall-clock time */
+};
+
+/* Sample labels fp-push may keep (each one a series label in Pyroscope). */
+enum {
+	FP_PPROF_LABEL_PID = 1,
+	FP_PPROF_LABEL_TID = 2,
+	FP_PPROF_LABEL_CPU = 4,
+	FP_PPROF_LABEL_COMM = 8,
 };
 
 void fp_pprof_init(struct fp_pprof *p);

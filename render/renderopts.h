@@ -20,13 +20,12 @@
 
 #define FP_RENDER_USAGE "usage: fp-render [--outdir DIR] [--format LIST] [--interval MS] [--passthrough]\n" \
 	"\t[--term[=auto|color|plain]] [--term-size COLSxLINES] [--page-title T]\n" \
-	"\t[--from S] [--to S] [--pid L] [--tid L] [--cpu L] [--comm N] [--event N]\n" \
-	"\t[--include RE] [--exclude RE] [--timeline-max MB] [--timeline-samples N]\n" \
+	"\t[--timeline-max MB] [--timeline-samples N]\n" \
 	"\t[--range-folded FROM:TO]\n" \
 	FP_FLAME_USAGE " [FILE]"
 
 #define FP_RENDER_FILTER_MAX 512	/* "pid 1,2; comm x" */
-#define FP_RENDER_BOUND_MAX 64		/* a --from/--to text */
+#define FP_RENDER_BOUND_MAX 64		/* a C range bound's text */
 
 enum fp_output {
 	FP_OUT_TSV, FP_OUT_FOLDED, FP_OUT_HEAT_JSON, FP_OUT_HEAT_SVG, FP_OUT_FLAME_SVG,
@@ -62,8 +61,6 @@ struct fp_render_opts {
 	unsigned term_cols, term_lines;	/* 0: ask the terminal */
 	const char *page_title;
 	int page_title_set;	/* the terminal says "flamepipe heatmap" otherwise */
-	const char *from, *to;	/* the range the chain used (until a C range) */
-	char filter[FP_RENDER_FILTER_MAX];	/* the filters it used */
 	unsigned timeline_max_mb;	/* 0: no timeline in index.html */
 	uint64_t timeline_samples;	/* samples kept, at most */
 	const char *range_folded;	/* FROM:TO: write range.folded (tests) */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "fp_container.h"
 #include "fp_error.h"
 #include "fp_fmt.h"
 #include "fp_map.h"
@@ -126,19 +127,37 @@ enum fp_tl_stack_of fp_timeline_stack(const struct fp_timeline *tl, uint32_t id,
 	return *stack == NO_STACK ? FP_TL_NOT_KEPT : FP_TL_STACK;
 }
 
-/* Whether owner id is r's pid, tid, cpu, comm and event. */
+/* Whether owner id is r's pid, tid, cpu, comm, event and cgroup. */
 static int owner_is(const struct fp_timeline *tl, uint32_t id, const struct fp_ref *r)
 {
 	const struct fp_tl_owner *o = &tl->owner[id];
-	size_t cn, en;
-	const char *comm, *event;
+	size_t cn, en, gn = 0;
+	const char *comm, *event, *cgroup = "";
 
 	if (o->pid != r->pid || o->tid != r->tid || o->cpu != r->cpu)
 		return 0;
 	comm = fp_strtab_str(&tl->labels, o->comm, &cn);
 	event = fp_strtab_str(&tl->labels, o->event, &en);
-	return cn == r->comm.n && en == r->event.n && !memcmp(comm, r->comm.p, cn) &&
-		!memcmp(event, r->event.p, en);
+	if (o->cgroup != FP_TL_NO_LABEL)
+		cgroup = fp_strtab_str(&tl->labels, o->cgroup, &gn);
+	return cn == r->comm.n && en == r->event.n && gn == r->cgroup.n &&
+		!memcmp(comm, r->comm.p, cn) && !memcmp(event, r->event.p, en) &&
+		(gn == 0 || !memcmp(cgroup, r->cgroup.p, gn));
+}
+
+/* A new owner's cgroup path and container name into labels. */
+static void owner_cgroup(struct fp_timeline *tl, struct fp_tl_owner *o, const struct fp_ref *r)
+{
+	o->cgroup = o->container = FP_TL_NO_LABEL;
+	if (r->cgroup.n == 0)
+		return;
+	size_t cap = r->cgroup.n + FP_CONTAINER_NAME_EXTRA + 1;
+	char *name = fp_xmalloc(cap);
+	size_t n = fp_container_name(r->cgroup.p, r->cgroup.n, name, cap);
+	o->cgroup = fp_strtab_intern(&tl->labels, r->cgroup.p, r->cgroup.n, NULL);
+	o->container = fp_strtab_intern(&tl->labels, name, n, NULL);
+	free(name);
+	tl->has_cgroups = 1;
 }
 
 /* The owner of an R record's sample: the one of the sample before on its
@@ -149,7 +168,7 @@ static int owner_is(const struct fp_timeline *tl, uint32_t id, const struct fp_r
 static uint32_t owner_of(struct fp_timeline *tl, const struct fp_ref *r)
 {
 	const int64_t ids[] = { r->pid, r->tid, r->cpu };
-	size_t n = sizeof ids + r->comm.n + 1 + r->event.n;
+	size_t n = sizeof ids + r->comm.n + 1 + r->event.n + (r->cgroup.n ? 1 + r->cgroup.n : 0);
 	uint32_t *last = &tl->owner_last[(uint64_t)r->cpu & (FP_TL_OWNER_CACHE - 1)];
 	int added;
 
@@ -161,6 +180,10 @@ static uint32_t owner_of(struct fp_timeline *tl, const struct fp_ref *r)
 	memcpy(tl->key + sizeof ids, r->comm.p, r->comm.n);
 	tl->key[sizeof ids + r->comm.n] = '\t';
 	memcpy(tl->key + sizeof ids + r->comm.n + 1, r->event.p, r->event.n);
+	if (r->cgroup.n) {	/* TAB cgroup: no name holds a TAB */
+		tl->key[sizeof ids + r->comm.n + 1 + r->event.n] = '\t';
+		memcpy(tl->key + sizeof ids + r->comm.n + 2 + r->event.n, r->cgroup.p, r->cgroup.n);
+	}
 	uint32_t id = fp_strtab_intern(&tl->owner_keys, tl->key, n, &added);
 	if (added) {
 		tl->owner = fp_xgrow(tl->owner, &tl->owner_cap, (size_t)id + 1, sizeof *tl->owner,
@@ -170,6 +193,7 @@ static uint32_t owner_of(struct fp_timeline *tl, const struct fp_ref *r)
 			.comm = fp_strtab_intern(&tl->labels, r->comm.p, r->comm.n, NULL),
 			.event = fp_strtab_intern(&tl->labels, r->event.p, r->event.n, NULL),
 		};
+		owner_cgroup(tl, &tl->owner[id], r);
 	}
 	*last = id + 1;
 	return id;
@@ -239,6 +263,8 @@ void fp_timeline_sample(const struct fp_timeline *tl, size_t i, struct fp_sample
 	stack_frames(tl, x->stack, s);
 	s->comm.p = fp_strtab_str(&tl->labels, o->comm, &s->comm.n);
 	s->event.p = fp_strtab_str(&tl->labels, o->event, &s->event.n);
+	if (o->cgroup != FP_TL_NO_LABEL)
+		s->cgroup.p = fp_strtab_str(&tl->labels, o->cgroup, &s->cgroup.n);
 }
 
 int fp_timeline_ref_sample(const struct fp_timeline *tl, const struct fp_ref *r,
@@ -248,7 +274,7 @@ int fp_timeline_ref_sample(const struct fp_timeline *tl, const struct fp_ref *r,
 		return -1;
 	*s = (struct fp_sample){
 		.time_ns = r->time_ns, .pid = r->pid, .tid = r->tid, .cpu = r->cpu,
-		.period = r->period, .comm = r->comm, .event = r->event,
+		.period = r->period, .comm = r->comm, .event = r->event, .cgroup = r->cgroup,
 	};
 	stack_frames(tl, tl->ext[r->id], s);
 	return 0;
@@ -569,6 +595,10 @@ static void json_owners(const struct fp_timeline *tl, struct fp_sink *s, const s
 {
 	fp_sink_str(s, ",\n\"labels\":");
 	json_strings(s, &tl->labels);
+	/* with cgroups an owner has two more fields, the labels of its
+	 * cgroup's path and container name (-1: none) */
+	if (tl->has_cgroups)
+		fp_sink_str(s, ",\n\"owner_fields\":7");
 	fp_sink_str(s, ",\n\"owners\":[");
 	for (size_t i = 0; i < pc->npage_owners; i++) {
 		const struct fp_tl_owner *o = &tl->owner[pc->page_owner[i]];
@@ -584,6 +614,12 @@ static void json_owners(const struct fp_timeline *tl, struct fp_sink *s, const s
 		fp_sink_u64(s, o->comm);
 		fp_sink_char(s, ',');
 		fp_sink_u64(s, o->event);
+		if (!tl->has_cgroups)
+			continue;
+		fp_sink_char(s, ',');
+		fp_sink_i64(s, o->cgroup == FP_TL_NO_LABEL ? -1 : (int64_t)o->cgroup);
+		fp_sink_char(s, ',');
+		fp_sink_i64(s, o->container == FP_TL_NO_LABEL ? -1 : (int64_t)o->container);
 	}
 	fp_sink_char(s, ']');
 }

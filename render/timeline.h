@@ -49,10 +49,14 @@ struct fp_tl_sample {
 /* cpus whose latest sample's owner is remembered (a power of two) */
 #define FP_TL_OWNER_CACHE 256u
 
-/* pid, tid, cpu, comm and event of samples; comm and event in labels */
+/* pid, tid, cpu, comm, event and cgroup of samples; comm, event, the
+ * cgroup's path and its container name (fp_container.h) in labels, the
+ * last two FP_TL_NO_LABEL for a sample without a cgroup */
+#define FP_TL_NO_LABEL UINT32_MAX
 struct fp_tl_owner {
 	int64_t pid, tid, cpu;
 	uint32_t comm, event;
+	uint32_t cgroup, container;
 };
 
 struct fp_timeline {
@@ -72,6 +76,7 @@ struct fp_timeline {
 	struct fp_strtab owner_keys;
 	struct fp_tl_owner *owner;
 	size_t owner_cap;
+	int has_cgroups;	/* an owner has a cgroup: the page's owners say it */
 	char *key;		/* an owner key being looked up */
 	size_t key_cap;
 	/* per cpu (its number modulo the size): the owner of its latest

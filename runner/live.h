@@ -15,11 +15,13 @@ struct live_opts {
 	const char *max_size, *keep;	/* retention of the recording */
 	const char *ssh_host;		/* --ssh: perf runs there (fp-ssh) */
 	const char *push;		/* --push URL: fp-push after fp-read */
+	const char *container;		/* --container NAME|REGEX: fp-range's filter */
 	int push_opts, ssh_opts;	/* --app/--label/--push-interval, --ssh-arg seen */
 	double duration;	/* 0: until Ctrl-C or COMMAND ends */
 	enum source source;
 	int all_cpus, callgraph, keep_serving, no_term, quiet;
 	int exit_at_end;	/* --exit-at-end: the web view ends with the capture */
+	int term_heatmap;	/* --term heatmap: fp-render --term, not fp-tui */
 	char **command;		/* NULL-terminated, or NULL */
 };
 

@@ -25,9 +25,12 @@
 const char cmd_live_usage[] =
 	"live [-F HZ] [-a | -p PID] [-g | --call-graph MODE] [--duration S] [--rows N]\n"
 	"        [--source perf|perf-script|bpftrace] [--ssh [USER@]HOST [--ssh-arg A]...]\n"
-	"        [--push URL [--app NAME] [--label KEY=VALUE]... [--push-interval S]]\n"
-	"        [--http [ADDR:]PORT] [-o DIR] [--name NAME]\n"
-	"        [--interval MS] [--serve-dir DIR] [--exit-at-end] [--no-term] [--perf-arg A]...\n"
+	"        [--push URL [--app NAME] [--label KEY=VALUE]... [--push-interval S]\n"
+	"         [--push-format folded|pprof] [--auth-token-file F] [--basic-auth-file F]\n"
+	"         [--tenant ID]]\n"
+	"        [--http [ADDR:]PORT] [-o DIR] [--name NAME] [--container NAME|REGEX]\n"
+	"        [--interval MS] [--serve-dir DIR] [--exit-at-end] [--no-term] [--term tui|heatmap]\n"
+	"        [--perf-arg A]...\n"
 	"        [--max-size BYTES] [--keep DURATION]\n"
 	"        [--pipeline FILE] [-D NAME=VALUE]... [-A NAME=WORD]... [--dir-file F]\n"
 	"        [--drain-timeout S] [--kill-timeout S] [-u|--user USER] [-v] [-q]\n"
@@ -56,6 +59,9 @@ enum {
 	OPT_DURATION = 256, OPT_SOURCE, OPT_HTTP, OPT_NAME, OPT_SERVE_DIR,
 	OPT_KEEP, OPT_NO_TERM, OPT_PERF_ARG, OPT_CALL_GRAPH, OPT_INTERVAL, OPT_MAX_SIZE,
 	OPT_KEEP_FOR, OPT_EXIT_AT_END, OPT_SSH, OPT_SSH_ARG, OPT_PUSH, OPT_APP, OPT_LABEL, OPT_PUSH_INTERVAL,
+	OPT_PUSH_FORMAT, OPT_AUTH_TOKEN_FILE, OPT_BASIC_AUTH_FILE, OPT_TENANT,
+	OPT_CONTAINER,
+	OPT_TERM,
 };
 
 /* With --user, the leading stages that keep root: perf record and perf
@@ -79,6 +85,7 @@ static const struct option live_options[] = {
 	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 	{ "keep", required_argument, NULL, OPT_KEEP_FOR },
 	{ "no-term", no_argument, NULL, OPT_NO_TERM },
+	{ "term", required_argument, NULL, OPT_TERM },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "perf-arg", required_argument, NULL, OPT_PERF_ARG },
 	{ "ssh", required_argument, NULL, OPT_SSH },
@@ -87,6 +94,11 @@ static const struct option live_options[] = {
 	{ "app", required_argument, NULL, OPT_APP },
 	{ "label", required_argument, NULL, OPT_LABEL },
 	{ "push-interval", required_argument, NULL, OPT_PUSH_INTERVAL },
+	{ "push-format", required_argument, NULL, OPT_PUSH_FORMAT },
+	{ "auth-token-file", required_argument, NULL, OPT_AUTH_TOKEN_FILE },
+	{ "basic-auth-file", required_argument, NULL, OPT_BASIC_AUTH_FILE },
+	{ "tenant", required_argument, NULL, OPT_TENANT },
+	{ "container", required_argument, NULL, OPT_CONTAINER },
 };
 #define NLIVE_OPTIONS (sizeof live_options / sizeof *live_options)
 
@@ -141,6 +153,11 @@ static void live_option(struct live_opts *o, int c, const char *arg)
 	case OPT_MAX_SIZE: o->max_size = check_max_size(arg); break;
 	case OPT_KEEP_FOR: o->keep = check_keep(arg); break;
 	case OPT_NO_TERM: o->no_term = 1; break;
+	case OPT_TERM:	/* the terminal view: fp-tui, or the old drawing for scripts */
+		if (strcmp(arg, "tui") && strcmp(arg, "heatmap"))
+			fp_die(FP_EXIT_USAGE, "--term: '%s' (expected tui or heatmap)", arg);
+		o->term_heatmap = !strcmp(arg, "heatmap");
+		break;
 	case OPT_INTERVAL: fp_parse_int("--interval", arg, 1, INTERVAL_MAX_MS); o->interval = arg; break;
 	case OPT_PERF_ARG: fp_cli_append(&o->cli, "RECORD_ARGS", arg); break;
 	case OPT_SSH:
@@ -156,12 +173,20 @@ static void live_option(struct live_opts *o, int c, const char *arg)
 		fp_cli_append(&o->cli, "SSH_ARGS", arg);
 		break;
 	case OPT_PUSH: o->push = arg; break;
+	case OPT_CONTAINER: o->container = arg; break;	/* fp-range checks the regex */
 	case OPT_APP:
 	case OPT_LABEL:
 	case OPT_PUSH_INTERVAL:
+	case OPT_PUSH_FORMAT:
+	case OPT_AUTH_TOKEN_FILE:
+	case OPT_BASIC_AUTH_FILE:
+	case OPT_TENANT:
 		o->push_opts = 1;
 		fp_cli_append(&o->cli, "PUSH_ARGS", c == OPT_APP ? "--app" :
-			      c == OPT_LABEL ? "--label" : "--interval");
+			      c == OPT_LABEL ? "--label" : c == OPT_PUSH_INTERVAL ? "--interval" :
+			      c == OPT_PUSH_FORMAT ? "--format" : c == OPT_AUTH_TOKEN_FILE ?
+			      "--auth-token-file" : c == OPT_BASIC_AUTH_FILE ? "--basic-auth-file" :
+			      "--tenant");
 		fp_cli_append(&o->cli, "PUSH_ARGS", arg);
 		break;
 	default: fp_cli_usage_error(&o->cli);
@@ -179,7 +204,8 @@ static void check_live_options(struct live_opts *o)
 	o->cli.run.privileged = o->source == SRC_PERF || o->source == SRC_PERF_SCRIPT ?
 				PRIVILEGED_PERF : PRIVILEGED_BPFTRACE;
 	if (o->push_opts && !o->push)
-		fp_die(FP_EXIT_USAGE, "live: --app, --label and --push-interval go with --push URL");
+		fp_die(FP_EXIT_USAGE, "live: --app, --label, --push-interval, --push-format, "
+		       "--auth-token-file, --basic-auth-file and --tenant go with --push URL");
 	if (o->ssh_opts && !o->ssh_host)
 		fp_die(FP_EXIT_USAGE, "live: --ssh-arg goes with --ssh HOST");
 	if (o->ssh_host && o->source != SRC_SSH)

@@ -12,7 +12,7 @@
  * chain with one gets plain records too. FLAMEPIPE_STACK_IDS=0 in the
  * environment turns the negotiation off (the bench compares both).
  *
- * Delta snapshots (fifo/fp_foldsnap.h): fp-fold writes them only when
+ * Delta snapshots (fold/fp_foldsnap.h): fp-fold writes them only when
  * asked, and the runner asks when every stage after it reads them
  * (fp-render, fp-serve) or passes them on untouched (fp-bucket, fp-range,
  * fp-record), the last stage reads them and keeps the stream to itself
@@ -23,7 +23,7 @@
  * Snapshots by id (E records, fifo/PROTOCOL.md "Snapshots by id"): an
  * fp-fold with --pass-samples (its D records define the ids) gets
  * --snapshot-ids when every stage after it reads E records (fp-render,
- * fp_foldsnap_reads_ids) or passes them on untouched with the D records
+ * the table's reads_ids) or passes them on untouched with the D records
  * (fp-bucket, fp-range, fp-record), the last one reads them and keeps
  * the stream (not fp-render --passthrough), and neither fp-fold nor a
  * stage after it may be restarted (a restarted reader would have lost
@@ -39,12 +39,59 @@
 #include "fp_tails.h"
 #include "negotiate.h"
 
+enum tails_role {
+	TAILS_NO,		/* reads S only: wants plain samples */
+	TAILS_SOURCE,		/* writes K and P when given FP_TAILS_SOURCE_OPTION */
+	TAILS_PASSES,		/* reads K and P and passes samples on */
+	TAILS_CONSUMES,		/* reads K and P; nothing after it sees samples */
+};
+
+enum snap_role {
+	SNAP_OTHER,		/* full snapshots only */
+	SNAP_WRITES,		/* writes deltas or E records when given the option */
+	SNAP_READS,		/* reads deltas */
+	SNAP_PASSES,		/* passes F, E, D and C records on untouched */
+};
+
+/* What each of flamepipe's programs does with the negotiated streams:
+ * the one table. Any other program (grep, awk, a script) is a row of
+ * zeros: plain S records and full F snapshots. */
+static const struct role {
+	const char *program;
+	enum tails_role tails;
+	enum snap_role snaps;
+	int reads_ids;		/* reads E records through its D records */
+} roles[] = {
+	{ "fp-read",     TAILS_SOURCE,   SNAP_OTHER,  0 },
+	{ "fp-perfdata", TAILS_SOURCE,   SNAP_OTHER,  0 },
+	{ "fp-bucket",   TAILS_PASSES,   SNAP_PASSES, 0 },
+	{ "fp-range",    TAILS_PASSES,   SNAP_PASSES, 0 },
+	{ "fp-record",   TAILS_PASSES,   SNAP_PASSES, 0 },	/* records P as S */
+	{ "fp-fold",     TAILS_CONSUMES, SNAP_WRITES, 0 },
+	{ "fp-render",   TAILS_NO,       SNAP_READS,  1 },
+	{ "fp-serve",    TAILS_NO,       SNAP_READS,  0 },	/* its table is by text */
+	/* fp-tui's trees are of D/R samples: it takes snapshots in any form
+	 * (and passes them on untouched with --passthrough) */
+	{ "fp-tui",      TAILS_NO,       SNAP_READS,  1 },
+};
+
 static const char *program_name(const struct fp_stage_spec *st)
 {
 	const char *p = st->path ? st->path : st->argv[0];
 	const char *slash = strrchr(p, '/');
 
 	return slash ? slash + 1 : p;
+}
+
+static const struct role *role_of(const struct fp_stage_spec *st)
+{
+	static const struct role other = { NULL, TAILS_NO, SNAP_OTHER, 0 };
+	const char *name = program_name(st);
+
+	for (size_t i = 0; i < sizeof roles / sizeof roles[0]; i++)
+		if (strcmp(roles[i].program, name) == 0)
+			return &roles[i];
+	return &other;
 }
 
 static int has_arg(const struct fp_stage_spec *st, const char *arg)
@@ -62,19 +109,19 @@ static long stack_id_source(const struct fp_pipeline *pl)
 {
 	size_t src = 0;
 
-	while (src < pl->n && fp_tails_role_of(program_name(&pl->stages[src])) != FP_TAILS_SOURCE)
+	while (src < pl->n && role_of(&pl->stages[src])->tails != TAILS_SOURCE)
 		src++;
 	if (src == pl->n || pl->stages[src].restart != FP_RESTART_NEVER)
 		return -1;
 	for (size_t i = src + 1; i < pl->n; i++) {
 		const struct fp_stage_spec *st = &pl->stages[i];
-		enum fp_tails_role role = fp_tails_role_of(program_name(st));
+		enum tails_role role = role_of(st)->tails;
 
 		if (st->restart != FP_RESTART_NEVER)
 			return -1;
-		if (role == FP_TAILS_CONSUMES)
+		if (role == TAILS_CONSUMES)
 			return (long)src;
-		if (role != FP_TAILS_PASSES)
+		if (role != TAILS_PASSES)
 			return -1;
 	}
 	return -1;	/* no consumer: the samples leave the pipeline */
@@ -117,11 +164,10 @@ static int form_read_after(const struct fp_pipeline *pl, size_t fold,
 {
 	for (size_t i = fold + 1; i < pl->n; i++) {
 		const struct fp_stage_spec *st = &pl->stages[i];
-		const char *prog = program_name(st);
-		enum fp_foldsnap_role role = fp_foldsnap_role_of(prog);
-		int reads = role == FP_FSNAP_READS && (!f->by_id || fp_foldsnap_reads_ids(prog));
+		const struct role *r = role_of(st);
+		int reads = r->snaps == SNAP_READS && (!f->by_id || r->reads_ids);
 
-		if (st->restart != FP_RESTART_NEVER || (!reads && role != FP_FSNAP_PASSES))
+		if (st->restart != FP_RESTART_NEVER || (!reads && r->snaps != SNAP_PASSES))
 			return 0;
 		if (i == pl->n - 1)
 			return reads && !has_arg(st, "--passthrough");
@@ -141,7 +187,7 @@ static int negotiate_snapshot_form(struct fp_pipeline *pl, const struct snapshot
 	for (size_t i = 0; i < pl->n; i++) {
 		struct fp_stage_spec *st = &pl->stages[i];
 
-		if (fp_foldsnap_role_of(program_name(st)) != FP_FSNAP_WRITES)
+		if (role_of(st)->snaps != SNAP_WRITES)
 			continue;
 		if (f->by_id && (!has_arg(st, FP_FOLDSNAP_PASS_SAMPLES_OPTION) ||
 				 st->restart != FP_RESTART_NEVER))

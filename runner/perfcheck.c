@@ -76,3 +76,39 @@ void fp_check_perf_allowed(const char *pid_list, int command, int all_cpus)
 			   "cannot sample here");
 	}
 }
+
+/* perf record -h OPTION prints that option's help, or nothing of it. */
+static int perf_knows_all_cgroups(void)
+{
+	FILE *f = popen("perf record -h all-cgroups 2>&1", "r");
+	char line[256];
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof line, f))
+		if (strstr(line, "--all-cgroups"))
+			found = 1;
+	pclose(f);
+	return found;
+}
+
+int fp_perf_records_cgroups(void)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof a);
+	a.size = sizeof a;
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_CPU_CLOCK;
+	a.disabled = 1;
+	a.exclude_kernel = 1;
+	a.sample_period = 1000000;
+	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_CGROUP;
+	fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0UL);
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return perf_knows_all_cgroups();
+}

@@ -9,4 +9,9 @@
  * exit 111, or 100 for a -p process that does not exist) on a refusal. */
 void fp_check_perf_allowed(const char *pid_list, int command, int all_cpus);
 
+/* 1 if `flamepipe live` can ask perf for each sample's cgroup
+ * (perf record --all-cgroups): the kernel takes PERF_SAMPLE_CGROUP (5.7
+ * and later) and the perf found on PATH knows the option. */
+int fp_perf_records_cgroups(void);
+
 #endif

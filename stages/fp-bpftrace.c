@@ -32,7 +32,7 @@
  *
  * Signals: SIGINT/SIGTERM end the input at a line boundary.
  * Exit codes: 0 ok, 1 bad gzip input, 100 usage, 111 system error,
- * 141 the reader went away. See docs/bpftrace.md.
+ * 141 the reader went away. See docs/fp-bpftrace.md.
  */
 #include <fcntl.h>
 #include <stdint.h>

@@ -3,7 +3,8 @@
  * Interface:
  *	fp-fold [--plain] [--weight samples|period] [--pid|--tid]
  *		[--kernel] [--jit] [--all] [--event-filter EV|--all-events]
- *		[--event-root] [--interval MS] [--max-stacks N] [--delta-snapshots]
+ *		[--event-root] [--container-root] [--interval MS] [--max-stacks N]
+ *		[--delta-snapshots]
  *		[--pass-samples [--snapshot-ids]] [FILE]
  *
  * Input: a flamepipe stream (fifo/PROTOCOL.md) on stdin or FILE (gzip ok).
@@ -22,7 +23,7 @@
  * flush on), and every --interval ms while the table changed, once the input
  * has been seen idle (a live stream; a batch run writes only the final one).
  * With --delta-snapshots (the runner gives it when every reader downstream
- * reads them: fifo/fp_foldsnap.h) a timed or flush snapshot after the first
+ * reads them: fold/fp_foldsnap.h) a timed or flush snapshot after the first
  * full one carries only the stacks whose count changed since the last
  * snapshot, with their new counts (C begin fold-delta ... C end fold-delta
  * STACKS TOTAL); the first snapshot after a C reset, and the final one at
@@ -73,6 +74,7 @@
 
 #define USAGE "usage: fp-fold [--plain] [--weight samples|period] [--pid|--tid] " \
 	"[--kernel] [--jit] [--all] [--event-filter EV|--all-events] [--event-root] " \
+	"[--container-root] " \
 	"[--interval MS] [--max-stacks N] [--delta-snapshots] [--pass-samples [--snapshot-ids]] [FILE]"
 
 #define STAGE_NAME "fold"
@@ -106,7 +108,7 @@ struct fold_options {
 	uint64_t max_stacks;		/* --max-stacks: distinct stacks kept */
 };
 
-/* ---- the stack table: fifo/fp_strtab.h, a count per folded stack ------- */
+/* ---- the stack table: lib/fp_strtab.h, a count per folded stack ------- */
 
 static int id_cmp(const void *a, const void *b, void *t)
 {
@@ -143,7 +145,7 @@ static void sorted_update(struct sorted_ids *so, struct fp_strtab *t)
 	uint32_t *add = so->tmp;	/* the new ids, sorted, then merged */
 	for (size_t i = 0; i < k; i++)
 		add[i] = (uint32_t)(so->n + i);
-	fp_strtab_sort_ids(t, add, k);	/* fifo/fp_strsort.h: shared prefixes compared once */
+	fp_strtab_sort_ids(t, add, k);	/* lib/fp_strsort.h: shared prefixes compared once */
 	/* merge from the back: ids[0..n) and add[0..k) into ids[0..n+k) */
 	size_t i = so->n, j = k, out = total;
 	while (j > 0) {
@@ -260,6 +262,7 @@ static void pass_sample(struct fold_state *st, const struct fp_sample *s, uint32
 	const struct fp_ref r = {
 		.id = id, .time_ns = s->time_ns, .pid = s->pid, .tid = s->tid, .cpu = s->cpu,
 		.period = s->period, .count = count, .event = s->event, .comm = s->comm,
+		.cgroup = s->cgroup,
 	};
 
 	if (added)
@@ -683,6 +686,7 @@ static void parse_options(int argc, char **argv, struct fold_options *o)
 		{ "event-filter", FP_OPT_STR, &o->event_filter },
 		{ "all-events", FP_OPT_FLAG, &o->all_events },
 		{ "event-root", FP_OPT_FN_FLAG, .fn = opt_event_root },
+		{ "container-root", FP_OPT_FLAG, &o->fold.container_root },
 		{ "interval", FP_OPT_UINT, &o->interval_ms, .max = UINT32_MAX },
 		{ "max-stacks", FP_OPT_U64, &o->max_stacks, .min = 1, .max = FP_STRTAB_MAX - 1024 },
 		{ "pass-samples", FP_OPT_FLAG, &o->pass_samples },

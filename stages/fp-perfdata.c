@@ -2,15 +2,20 @@
  * same as `perf script | fp-read` would.
  *
  * Interface:
- *	fp-perfdata [--name NAME] [--kallsyms FILE] [--inline] [--live]
+ *	fp-perfdata [--name NAME] [--kallsyms FILE] [--symfs DIR]
+ *	            [--debuginfod-timeout SECONDS] [--no-debuginfod] [--inline] [--live]
  *	            [--live-buffer BYTES] [--stack-ids] [-q] [FILE]
  *
  * Input: a perf.data file (perf record -o FILE), or perf's pipe format
  * (perf record -o - ...) from FILE, a FIFO or stdin. The format is told by
  * the header, not by the kind of input. --kallsyms names the kernel's
- * symbol file (default /proc/kallsyms, as perf script). --inline adds the
+ * symbol file (default: the recorded kernel's, by build-id). Files are
+ * found by their recorded build-ids (perf/data/pd_buildid.h): the recorded
+ * path (under --symfs DIR), perf's build-id cache, debuginfod servers
+ * (DEBUGINFOD_URLS; perf/data/pd_debuginfod.h: worker threads, a time limit of
+ * --debuginfod-timeout seconds per look-up, default 10; --no-debuginfod). --inline adds the
  * inlined functions of user addresses as perf script --inline shows them
- * (fifo/pd_inline.h; without it: perf script --no-inline). --live (flamepipe
+ * (perf/data/pd_inline.h; without it: perf script --no-inline). --live (flamepipe
  * live): perf must never be blocked by a slow chain, so while more than
  * --live-buffer bytes (default 1 MiB) wait for the next stage whole samples
  * are dropped and counted (W, `I STAGE dropped=N`, stderr, at most once a
@@ -23,8 +28,12 @@
  *	unresolved=.. lost_events=.. lost_records=.. unknown_records=..
  *	bad_records=.. dsos=.. missing_dsos=.. threads=.. rounds=..
  *	late_events=.. forced_flushes=.. dropped_samples=.. corrupt_callchains=..
- *	unwound=.. unwind_incomplete=.. truncated=0|1 bytes=..
- * --call-graph dwarf user stacks are unwound with libdwfl (fifo/pd_unwind.h).
+ *	unwound=.. unwind_incomplete=.. truncated=0|1 bytes=.. kallsyms_copy=..
+ *	debuginfod_asked=.. debuginfod_found=.. debuginfod_timed_out=..
+ *	cgroups=.. unknown_cgroup_samples=..
+ * A capture of perf record --all-cgroups gives each S record its task's
+ * cgroup path as an 11th field (perf/data/pd_cgroup.h).
+ * --call-graph dwarf user stacks are unwound with libdwfl (perf/data/pd_unwind.h).
  * With --stack-ids (the runner asks for it when every stage reading the
  * samples reads the stack-id stream, fifo/PROTOCOL.md): each distinct tail
  * (event, comm, kinds, stack) once as a K record, each sample as a P record
@@ -58,12 +67,16 @@
 #include "fp_record.h"
 #include "fp_tails.h"
 #include "fp_warnings.h"
+#include "pd_buildid.h"
+#include "pd_cgroup.h"
+#include "pd_debuginfod.h"
 #include "pd_inline.h"
 #include "pd_machine.h"
 #include "pd_read.h"
 #include "pd_unwind.h"
 
-#define USAGE "usage: fp-perfdata [--name NAME] [--kallsyms FILE] [--inline] [--live] " \
+#define USAGE "usage: fp-perfdata [--name NAME] [--kallsyms FILE] [--symfs DIR] " \
+	"[--debuginfod-timeout SECONDS] [--no-debuginfod] [--no-host-files] [--inline] [--live] " \
 	"[--live-buffer BYTES] [--stack-ids] [-q] [FILE]"
 #define DEFAULT_STAGE_NAME "read"	/* the source stage, as fp-read */
 #define READ_CHUNK (256u << 10)
@@ -87,6 +100,11 @@
  * whose freshness promise is 1 s). */
 #define LIVE_TRICKLE_BYTES FP_TRICKLE_BYTES
 #define LIVE_GATHER_NS 40000000L	/* 40 ms: docs/live.md, "The chain" */
+/* --debuginfod-timeout's range, seconds */
+#define DI_LIMIT_MIN 0.1
+#define DI_LIMIT_MAX 3600.0
+/* at the end, how long the look-ups still under way may take to cancel */
+#define DI_STOP_WAIT 1.5
 
 struct perfdata_opts {
 	const char *stage;
@@ -128,7 +146,9 @@ struct perfdata {
 	struct fp_tailw tails;
 	struct fp_wmem key;
 	int events_written;		/* the C events record, before the first sample */
+	int preload_kernel;		/* read kallsyms in a thread at the first sample */
 	struct pd_inline *inl;		/* --inline: inlined frames */
+	struct pd_cgroups cgroups;	/* --all-cgroups captures: the S records' cgroup */
 	/* the S record being built */
 	uint32_t frames[MAX_FRAMES];
 	uint64_t ips[MAX_STACK];
@@ -285,9 +305,9 @@ static size_t put_varint(unsigned char *p, uint64_t v)
  * compare and keep. The encoding is prefix-free, so two keys are equal
  * only for the same tail. */
 static void tail_key(struct perfdata *pd, const struct pd_evsel *ev,
-		     const struct pd_thread *t, size_t n)
+		     const struct pd_thread *t, size_t n, uint64_t cgroup_key)
 {
-	size_t need = sizeof ev + VARINT_MAX * (n + 1) + t->comm_len;
+	size_t need = sizeof ev + VARINT_MAX * (n + 2) + t->comm_len;
 
 	if (pd->key.cap < need) {
 		pd->key.cap = need * 2;
@@ -299,6 +319,7 @@ static void tail_key(struct perfdata *pd, const struct pd_evsel *ev,
 	len += put_varint(p + len, t->comm_len);
 	memcpy(p + len, t->comm, t->comm_len);
 	len += t->comm_len;
+	len += put_varint(p + len, cgroup_key);
 	for (size_t i = 0; i < n; i++)
 		len += put_varint(p + len, pd->frames[i]);
 	pd->key.len = len;
@@ -319,15 +340,20 @@ static void write_sample(struct perfdata *pd, const struct pd_sample *s)
 	size_t n = resolve_chain(pd, s, t), len = 0;
 	uint32_t id = FP_STRTAB_NONE;
 	uint64_t hash = 0;
+	struct fp_str cgroup = { "", 0 };
+	uint32_t cgroup_sid = 0;
+	if (s->has_cgroup && (cgroup.p = pd_cgroups_path(&pd->cgroups, s->cgroup, &cgroup.n,
+							 &cgroup_sid)) == NULL)
+		cgroup = (struct fp_str){ "", 0 };
 	if (pd->stack_ids) {
-		tail_key(pd, s->ev, t, n);
+		tail_key(pd, s->ev, t, n, cgroup.n ? (uint64_t)cgroup_sid + 1 : 0);
 		hash = fp_strtab_hash(pd->key.p, pd->key.len);
 		id = fp_strtab_find_hashed(&pd->tails.keys, pd->key.p, pd->key.len, hash);
 	}
 	if (id == FP_STRTAB_NONE) {	/* a tail seen before was not too long */
 		for (size_t i = 0; i < n; i++)
 			len += pd->mach.frames[pd->frames[i]].len + 1;
-		if (len + t->comm_len + s->ev->name_len + 2 * n + 128 > FP_LINE_MAX) {
+		if (len + t->comm_len + s->ev->name_len + cgroup.n + 2 * n + 128 > FP_LINE_MAX) {
 			pd->dropped_samples++;
 			warn(pd, WARN_BAD, pd->in_name, "sample of %s needs a record longer "
 			     "than %u bytes: dropped", t->comm, FP_LINE_MAX);
@@ -339,6 +365,7 @@ static void write_sample(struct perfdata *pd, const struct pd_sample *s)
 		.period = s->period,
 		.event = { s->ev->name, s->ev->name_len },
 		.comm = { t->comm, t->comm_len },
+		.cgroup = cgroup,
 	};
 	int added = id == FP_STRTAB_NONE;
 	if (pd->stack_ids && added)	/* the slot found is in the cache */
@@ -386,8 +413,14 @@ static void on_event(void *ctx, const struct pd_event *e)
 		pd->rd.failed = 1;	/* stop reading; what is queued is written */
 	switch (e->type) {
 	case PD_EV_SAMPLE:
-		if (!pd->events_written)
+		if (!pd->events_written) {
 			write_events(pd);
+			/* after the header's build-ids (the kernel's chooses
+			 * its symbols, pd_buildid.h) and the side-band records
+			 * ahead of the first sample */
+			if (pd->preload_kernel)
+				pd_machine_preload_kernel(&pd->mach);
+		}
 		write_sample(pd, &e->u.sample);
 		break;
 	case PD_EV_COMM:
@@ -411,6 +444,10 @@ static void on_event(void *ctx, const struct pd_event *e)
 		if (!e->u.ksym.unregister)
 			pd_machine_ksymbol(&pd->mach, e->u.ksym.addr, e->u.ksym.len,
 					   e->u.ksym.name, e->u.ksym.name_len);
+		break;
+	case PD_EV_CGROUP:
+		pd_cgroups_add(&pd->cgroups, e->u.cgroup.id, e->u.cgroup.path,
+			       e->u.cgroup.path_len);
 		break;
 	}
 }
@@ -514,6 +551,8 @@ static void write_info(struct perfdata *pd)
 	const struct pd_stats *st = &pd->rd.st;
 	const struct pd_machine_stats *ms = &pd->mach.st;
 	const struct pd_unwind_stats *uw = pd->unwind ? pd_unwind_stats(pd->unwind) : NULL;
+	struct pd_di_stats di;
+	pd_debuginfod_stats(&di);
 	const struct fp_stat stats[] = {
 		{ "records", st->records },
 		{ "samples", st->samples - pd->dropped_samples - pd->drops.dropped },
@@ -537,6 +576,11 @@ static void write_info(struct perfdata *pd)
 		{ "truncated", st->truncated },
 		{ "bytes", st->bytes },
 		{ "kallsyms_copy", kallsyms_copied(&pd->mach) },
+		{ "debuginfod_asked", di.asked },
+		{ "debuginfod_found", di.found },
+		{ "debuginfod_timed_out", di.timed_out },
+		{ "cgroups", fp_strtab_count(&pd->cgroups.paths) },
+		{ "unknown_cgroup_samples", pd->cgroups.unknown },
 		{ "dropped", pd->drops.dropped },	/* --live: never blocking perf */
 	};
 	fp_write_info(pd->wr, pd->stage, stats,
@@ -612,8 +656,10 @@ static void read_stream(struct perfdata *pd, int fd)
 			break;
 		pd_reader_feed(&pd->rd, buf, (size_t)n);
 		fp_out_flush(&pd->out);		/* live: never hold samples back */
-		if (pd->live)
+		if (pd->live) {
+			pd_machine_poll_debuginfod(&pd->mach);
 			live_tick(pd);
+		}
 		gather(pd, (size_t)n);
 	}
 	pd_reader_end(&pd->rd);
@@ -636,6 +682,7 @@ int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_
 	pd.live_buffer = o->live_buffer;
 	pd.stack_ids = o->stack_ids;
 	fp_tailw_init(&pd.tails);
+	pd_cgroups_init(&pd.cgroups);
 	pd.kinds = fp_xmalloc(MAX_FRAMES);
 	pd.stack_cap = STACK_CAP_MIN;
 	pd.stack = fp_xmalloc(pd.stack_cap);
@@ -646,9 +693,12 @@ int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_
 	pd.mach.missing = on_missing;
 	pd.mach.ctx = &pd;
 	if (o->preload_kernel) {
-		pd_machine_preload_kernel(&pd.mach);
+		pd.preload_kernel = 1;
 		pd.mach.waiting = on_kernel_wait;
 	}
+	/* a finished input waits for each debuginfod answer (within its
+	 * limit); --live never waits: frames are named when it comes */
+	pd_buildid_set_wait(!o->live);
 	pd_reader_init(&pd.rd, &reader_ops, &pd);
 	pd.wr = fp_out_wr(&pd.out);
 	fp_write_header(pd.wr);
@@ -669,6 +719,8 @@ int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_
 		fprintf(stderr, "%s: %s: not readable as perf.data (see above)\n", fp_prog(),
 			in_name);
 	int rc = pd.fatal ? FP_EXIT_DATA : FP_EXIT_OK;
+	/* what is still asked is of no use now; its partial files go */
+	pd_debuginfod_stop(DI_STOP_WAIT);
 	pd_reader_free(&pd.rd);
 	pd_unwind_free(pd.unwind);
 	pd_inline_free(pd.inl);
@@ -678,6 +730,7 @@ int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_
 	free(pd.stack);
 	fp_tailw_free(&pd.tails);
 	fp_wmem_free(&pd.key);
+	pd_cgroups_free(&pd.cgroups);
 	return rc;
 }
 
@@ -687,25 +740,65 @@ static void opt_kallsyms(void *ctx, const char *opt, const char *arg)
 	pd_symbols_set_kallsyms(arg);
 }
 
+static double di_limit = PD_DI_LIMIT_DEFAULT;
+
+/* --debuginfod-timeout SECONDS: a decimal number of seconds in range. */
+static void opt_di_limit(void *ctx, const char *opt, const char *arg)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || !(v >= DI_LIMIT_MIN && v <= DI_LIMIT_MAX))
+		fp_die(FP_EXIT_USAGE, "--%s %s: expected seconds from %g to %g", opt, arg,
+		       DI_LIMIT_MIN, DI_LIMIT_MAX);
+	di_limit = v;
+}
+
+static void opt_symfs(void *ctx, const char *opt, const char *arg)
+{
+	struct stat st;
+
+	if (stat(arg, &st) < 0)
+		fp_die(FP_EXIT_USAGE, "--symfs %s: %s", arg, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		fp_die(FP_EXIT_USAGE, "--symfs %s: not a directory", arg);
+	pd_buildid_set_symfs(arg);
+}
+
+/* An upload to fp-serve: no file of this host and no debuginfod look-up
+ * (it would announce the upload's build-ids to this host's servers). */
+static void opt_no_host_files(void *ctx, const char *opt, const char *arg)
+{
+	pd_symbols_set_host_files(0);
+	*(int *)ctx = 1;
+}
+
 int main(int argc, char **argv)
 {
 	/* kallsyms is read alongside the recording's first records */
 	struct perfdata_opts o = { DEFAULT_STAGE_NAME, 0, 0, LIVE_BUFFER_MAX, 1, 0, 0 };
 	uint64_t live_buffer = LIVE_BUFFER_MAX;
+	int no_debuginfod = 0;
 	const struct fp_opt options[] = {
 		{ "name", FP_OPT_NAME, &o.stage },
 		{ "quiet", FP_OPT_FLAG, &o.quiet, .short_name = 'q' },
 		{ "kallsyms", FP_OPT_FN, .fn = opt_kallsyms },
+		{ "no-host-files", FP_OPT_FN_FLAG, .fn = opt_no_host_files },
 		{ "live", FP_OPT_FLAG, &o.live },
 		{ "live-buffer", FP_OPT_U64, &live_buffer, LIVE_BUFFER_MIN, LIVE_BUFFER_MAX },
 		{ "stack-ids", FP_OPT_FLAG, &o.stack_ids },
 		{ "inline", FP_OPT_FLAG, &o.inline_frames },
+		{ "symfs", FP_OPT_FN, .fn = opt_symfs },
+		{ "debuginfod-timeout", FP_OPT_FN, .fn = opt_di_limit },
+		{ "no-debuginfod", FP_OPT_FLAG, &no_debuginfod },
 		{ NULL },
 	};
 
 	fp_set_prog(argv[0]);
-	int first = fp_opts_parse(argc, argv, options, USAGE, 1, NULL);
+	int first = fp_opts_parse(argc, argv, options, USAGE, 1, &no_debuginfod);
 	o.live_buffer = (size_t)live_buffer;
+	if (!no_debuginfod)
+		pd_debuginfod_start(di_limit);
 	const char *path = first < argc ? argv[first] : "-";
 	int fd = 0;
 	if (strcmp(path, "-") != 0) {

@@ -4,27 +4,41 @@
  * Interface:
  *	fp-push URL [--app NAME] [--label KEY=VALUE]... [--interval S]
  *		[--format folded|pprof] [--queue N] [--retries N] [--timeout S]
- *		[--drain S] [--sample-rate HZ] [--spy-name NAME] [--once [--until T]]
+ *		[--drain S] [--sample-rate HZ] [--spy-name NAME] [--max-depth N]
+ *		[--sample-labels pid,tid,cpu,comm] [--auth-token-file F]
+ *		[--basic-auth-file F] [--tenant ID]
+ *		[--once [--until T] [--max-age S] [--restamp]]
  *
  * Input: a flamepipe stream (fifo/PROTOCOL.md). Every record is written to
  * stdout unchanged and in order; the network never holds it back: requests
  * are made by a sender thread from a bounded queue.
  *
- * The HTTP API (docs/push.md): Pyroscope's /ingest, as Grafana Pyroscope
- * documents it and its /ingest handler reads it:
- *	POST URL/ingest?name=APP{k=v,...}&from=UNIX_S&until=UNIX_S
+ * The HTTP API (docs/fp-push.md): Pyroscope's /ingest, as Grafana Pyroscope's
+ * ingest handler reads it (pkg/ingester/pyroscope, pkg/og/convert):
+ *	POST URL/ingest?name=APP.cpu{k=v,...}&from=UNIX_S&until=UNIX_S
  *	     &sampleRate=HZ&spyName=flamepipe&units=samples&aggregationType=sum
- *	     &format=folded|pprof
+ *	     &format=folded		(metric process_cpu, service_name APP)
+ *	POST URL/ingest?name=APP{k=v,...}&...&format=pprof
  *	body: folded `comm;frame;...;leaf COUNT` lines (text/plain), or a
- *	      gzip'd pprof profile.proto (application/octet-stream)
+ *	      gzip'd pprof profile.proto (application/octet-stream) whose
+ *	      sample types samples/count, cpu/nanoseconds make it process_cpu
  * from/until: the wall-clock seconds of the interval, back to back (until is
  * rounded up to the next second, the next profile's from is this until; an
- * interval without samples sends nothing);
- * --once: until = --until (default now), from = until - the samples' span. sampleRate: --sample-rate,
- * else 1e9 / the first clock event's period (cpu-clock, task-clock), else the
- * profile's samples per second over its time span, else 100.
+ * interval without samples sends nothing); --once: until = --until (default
+ * now), from = until - the samples' span; a profile outside Pyroscope's
+ * default ingestion window (from more than --max-age s ago, or more than
+ * 10 min ahead) is refused here, before sending, unless --restamp.
+ * sampleRate: perf's sampling frequency: --sample-rate (perf's -F), else
+ * 1e9 / the mean period of clock events (cpu-clock, task-clock, V8's
+ * samples); another event without --sample-rate is not sent (its CPU time
+ * is unknown).
+ * The server reads folded lines of at most 64 KiB and ends its parse,
+ * silently, at a longer one; it keeps the 1000 root-most frames of a
+ * deeper stack: a stack over either limit is cut here instead, its root
+ * frames, the marker frame FP_PUSH_MARKER and its leaf frames kept
+ * (counted: truncated=N, and a W record).
  *
- * Delivery: a 2xx answer is success; no answer, 429 or 5xx is retried
+ * Delivery: a 2xx answer is success; no answer, 408, 429 or 5xx is retried
  * --retries times (default 3) with a doubling pause from 250 ms; another
  * answer is final (the profile is counted as failed). At most --queue
  * profiles (default 6) wait; when a new one finds the queue full the oldest
@@ -41,9 +55,11 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include <curl/curl.h>
@@ -61,9 +77,22 @@
 
 #define USAGE "usage: fp-push URL [--app NAME] [--label KEY=VALUE]... [--interval S]\n" \
 	"\t[--format folded|pprof] [--queue N] [--retries N] [--timeout S] [--drain S]\n" \
-	"\t[--sample-rate HZ] [--spy-name NAME] [--once [--until UNIX_S]]"
+	"\t[--sample-rate HZ] [--spy-name NAME] [--max-depth N] [--sample-labels LIST]\n" \
+	"\t[--auth-token-file FILE] [--basic-auth-file FILE] [--tenant ID]\n" \
+	"\t[--once [--until UNIX_S] [--max-age S] [--restamp]]"
 #define STAGE_NAME "push"
-#define DEFAULT_APP "flamepipe.cpu"
+#define DEFAULT_APP "flamepipe"
+#define CPU_SUFFIX ".cpu"		/* folded: Pyroscope's APP.cpu = process_cpu */
+#define FP_PUSH_MARKER "[flamepipe: frames elided]"
+#define LINE_MAX_BYTES 65536		/* Go's bufio.MaxScanTokenSize, LF included */
+#define LINE_SLACK 64			/* " COUNT\n" and what folding may add */
+#define ROOT_FRAMES_KEPT 8
+#define DEFAULT_MAX_DEPTH 1000		/* validation.max-profile-stacktrace-depth */
+#define MAX_DEPTH_LIMIT 100000
+#define DEFAULT_MAX_AGE_S 3600		/* validation.reject-older-than */
+#define AHEAD_MAX_S 600			/* validation.reject-newer-than */
+#define SECRET_MAX 4096
+#define TENANT_MAX 150			/* dskit's tenant ID limit */
 #define DEFAULT_SPY "flamepipe"
 #define DEFAULT_INTERVAL_S 10.0
 #define DEFAULT_QUEUE 6
@@ -84,6 +113,7 @@
 #define HTTP_OK_MIN 200
 #define HTTP_OK_MAX 299
 #define HTTP_TOO_MANY 429
+#define HTTP_TIMEOUT 408
 #define HTTP_SERVER_MIN 500
 
 enum format { FMT_FOLDED, FMT_PPROF };
@@ -96,8 +126,11 @@ struct options {
 	enum format format;
 	unsigned queue, retries, timeout_s;
 	uint64_t sample_rate;		/* 0: from the periods */
-	int once;
+	int once, restamp;
 	uint64_t until;			/* --once: 0 = now */
+	uint64_t max_age_s;		/* --once: 0 = no check */
+	unsigned max_depth, sample_labels;
+	const char *token_file, *basic_file, *tenant;
 };
 
 /* A closed profile waiting to be sent. */
@@ -125,14 +158,20 @@ struct push {
 	struct fp_strtab stacks;	/* folded stack -> count */
 	struct fp_pprof pprof;
 	struct fp_fold_buf folded;
-	uint64_t samples, first_ns, last_ns, clock_period;
+	uint64_t samples, first_ns, last_ns;
+	uint64_t clock_n, clock_ns;	/* samples of clock events, their periods */
+	struct fp_str other_event;	/* a non-clock event seen (for the rate) */
+	char other_event_buf[LABEL_MAX];
+	uint64_t truncated, truncated_seen;	/* samples whose stacks were cut */
+	struct fp_fold_buf trim_stack, trim_kinds;
 	uint64_t wall_from;		/* the interval's from: the last one's until */
 	uint64_t profiles;
 	uint64_t lost_seen;		/* losses already warned about */
 	struct queue qu;
 	pthread_t sender;
 	CURL *curl;
-	char name[NAME_MAX_LEN];	/* APP{k=v,...} */
+	char name[NAME_MAX_LEN];	/* APP.cpu{k=v,...} (folded), APP{k=v,...} (pprof) */
+	char *auth_header, *userpwd, *tenant_header;	/* from the files, --tenant */
 };
 
 static uint64_t wall_now(void)
@@ -211,6 +250,11 @@ static int post_once(struct push *ps, const struct item *it, const char *url)
 	long code = 0;
 	CURLcode rc;
 
+	if (ps->auth_header)
+		hdr = curl_slist_append(hdr, ps->auth_header);
+	if (ps->tenant_header)
+		hdr = curl_slist_append(hdr, ps->tenant_header);
+
 	curl_easy_reset(ps->curl);
 	curl_easy_setopt(ps->curl, CURLOPT_URL, url);
 	curl_easy_setopt(ps->curl, CURLOPT_POST, 1L);
@@ -222,6 +266,10 @@ static int post_once(struct push *ps, const struct item *it, const char *url)
 	curl_easy_setopt(ps->curl, CURLOPT_TIMEOUT, (long)ps->opt.timeout_s);
 	curl_easy_setopt(ps->curl, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(ps->curl, CURLOPT_WRITEFUNCTION, discard_body);
+	if (ps->userpwd) {
+		curl_easy_setopt(ps->curl, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
+		curl_easy_setopt(ps->curl, CURLOPT_USERPWD, ps->userpwd);
+	}
 	rc = curl_easy_perform(ps->curl);
 	if (rc == CURLE_OK)
 		curl_easy_getinfo(ps->curl, CURLINFO_RESPONSE_CODE, &code);
@@ -230,7 +278,8 @@ static int post_once(struct push *ps, const struct item *it, const char *url)
 		return 0;
 	if (code >= HTTP_OK_MIN && code <= HTTP_OK_MAX)
 		return 1;
-	if (code == HTTP_TOO_MANY || code >= HTTP_SERVER_MIN)
+	/* Pyroscope: 408 the body was not read, 429 over the tenant's limits */
+	if (code == HTTP_TIMEOUT || code == HTTP_TOO_MANY || code >= HTTP_SERVER_MIN)
 		return 0;
 	fp_warn("push: %s answered %ld: profile not accepted (not retried)", ps->opt.url, code);
 	return -1;
@@ -320,49 +369,217 @@ static void *sender_main(void *arg)
 
 /* ---- collecting (the loop thread) --------------------------------------- */
 
+static void pprof_start(struct push *ps)
+{
+	fp_pprof_init(&ps->pprof);
+	ps->pprof.push_rate = 1;	/* Pyroscope's shape; the rate is set when written */
+	ps->pprof.push_labels = ps->opt.sample_labels;
+}
+
 static void profile_reset(struct push *ps)
 {
 	fp_strtab_clear(&ps->stacks);
 	if (ps->opt.format == FMT_PPROF) {
 		fp_pprof_free(&ps->pprof);
-		fp_pprof_init(&ps->pprof);
+		pprof_start(ps);
 	}
 	ps->samples = 0;
+	ps->clock_n = ps->clock_ns = 0;
+	ps->other_event.n = 0;
+}
+
+/* Where UTF-8 text may be cut at or before n: not inside a character. */
+static size_t utf8_cut(const char *p, size_t n)
+{
+	while (n && ((unsigned char)p[n] & 0xC0) == 0x80)
+		n--;
+	return n;
+}
+
+/* The start of the frame that ends at end (exclusive) in st. */
+static size_t frame_start(const char *st, size_t end)
+{
+	while (end && st[end - 1] != ';')
+		end--;
+	return end;
+}
+
+/* A stack deeper than --max-depth frames (its comm root included) or
+ * longer than a line may be becomes its first frames (at most ROOT_FRAMES_KEPT), FP_PUSH_MARKER and
+ * as many leaf frames as fit (the leaf's name itself cut if it alone does
+ * not fit); s->stack and s->kinds then point into ps's buffers. The leaf
+ * keeps its self time, the root its process; Pyroscope would instead end
+ * its parse (64 KiB) or drop the leaf frames (depth). 1 if cut. */
+static int trim_stack(struct push *ps, struct fp_sample *s)
+{
+	const char *st = s->stack.p;
+	size_t n = s->stack.n, nframes = n ? 1 : 0, mlen = strlen(FP_PUSH_MARKER);
+	size_t comm = s->comm.n < LINE_MAX_BYTES / 4 ? s->comm.n : LINE_MAX_BYTES / 4;
+	size_t budget = LINE_MAX_BYTES - LINE_SLACK - comm - 1, root_end = 0, root_n, pos = n;
+	size_t leaf_n = 0, max_leaf, room, depth = ps->opt.max_depth - 1;	/* the comm root is one */
+	struct fp_fold_buf *b = &ps->trim_stack, *k = &ps->trim_kinds;
+	int kinds_ok;
+
+	for (const char *q = st; (q = memchr(q, ';', st + n - q)); q++)
+		nframes++;
+	if (nframes <= depth && n <= budget)
+		return 0;
+	kinds_ok = s->kinds.n == nframes;
+	root_n = ROOT_FRAMES_KEPT < (depth - 1) / 2 ? ROOT_FRAMES_KEPT : (depth - 1) / 2;
+	for (size_t i = 0; i < root_n; i++) {
+		const char *semi = memchr(st + root_end, ';', n - root_end);
+		size_t next = semi ? (size_t)(semi - st) + 1 : n + 1;
+
+		if (!semi || next > budget / 4) {
+			root_n = i;
+			break;
+		}
+		root_end = next;	/* the root frames and their ';' */
+	}
+	room = budget - root_end - mlen - 1;
+	max_leaf = depth - root_n - 1;
+	while (leaf_n < max_leaf && pos > root_end) {
+		size_t start = frame_start(st, pos == n ? n : pos - 1);
+
+		if (start < root_end || n - start > room)
+			break;
+		pos = start;
+		leaf_n++;
+	}
+	b->len = k->len = 0;
+	fp_fold_buf_add(b, st, root_end);
+	fp_fold_buf_add(b, FP_PUSH_MARKER, mlen);
+	fp_fold_buf_add(b, ";", 1);
+	if (kinds_ok) {
+		fp_fold_buf_add(k, s->kinds.p, root_n);
+		fp_fold_buf_add(k, (const char[]){ FP_KIND_UNKNOWN }, 1);
+	}
+	if (leaf_n) {
+		fp_fold_buf_add(b, st + pos, n - pos);
+		if (kinds_ok)
+			fp_fold_buf_add(k, s->kinds.p + nframes - leaf_n, leaf_n);
+	} else {		/* one leaf frame longer than a line: its start */
+		size_t start = frame_start(st, n);
+
+		fp_fold_buf_add(b, st + start, utf8_cut(st + start, room < n - start ? room : n - start));
+		if (kinds_ok)
+			fp_fold_buf_add(k, s->kinds.p + nframes - 1, 1);
+	}
+	s->stack = (struct fp_str){ b->p, b->len };
+	if (kinds_ok)
+		s->kinds = (struct fp_str){ k->p, k->len };
+	return 1;
+}
+
+/* Events whose periods are nanoseconds: perf's clocks, and V8's samples
+ * (fp-chrome: a sample's period is the time since the one before). */
+static int timed_event(const struct fp_str *ev)
+{
+	static const char v8[] = "v8-sample";
+
+	return fp_export_clock_event(ev->p, ev->n) ||
+	       (ev->n == sizeof v8 - 1 && !memcmp(ev->p, v8, ev->n));
 }
 
 static void on_sample(struct push *ps, const char *line, size_t len)
 {
 	static const struct fp_fold_opts plain = FP_FOLD_OPTS_DEFAULT;
 	struct fp_sample s;
+	int cut;
 
 	if (fp_sample_parse(line, len, &s) < 0)
 		return;		/* fp-read's output: malformed ones are counted there */
+	cut = trim_stack(ps, &s);
 	if (ps->opt.format == FMT_PPROF) {
 		if (fp_pprof_add(&ps->pprof, &s) < 0)
 			return;
 	} else {
 		if (fp_fold_build(&ps->folded, &s, &plain, NULL) < 0)
 			return;
+		if (ps->folded.len > LINE_MAX_BYTES - LINE_SLACK) {	/* a comm that long */
+			ps->folded.len = utf8_cut(ps->folded.p, LINE_MAX_BYTES - LINE_SLACK);
+			cut = 1;
+		}
 		fp_strtab_add(&ps->stacks, fp_strtab_intern(&ps->stacks, ps->folded.p,
 							     ps->folded.len, NULL), 1);
 	}
+	ps->truncated += (uint64_t)cut;
 	if (!ps->samples++ || s.time_ns < ps->first_ns)
 		ps->first_ns = s.time_ns;
 	if (s.time_ns > ps->last_ns || ps->samples == 1)
 		ps->last_ns = s.time_ns;
-	if (!ps->clock_period && fp_export_clock_event(s.event.p, s.event.n) && s.period > 1)
-		ps->clock_period = s.period;
+	if (timed_event(&s.event)) {
+		if (s.period > 1) {
+			ps->clock_n++;
+			ps->clock_ns += s.period;
+		}
+	} else if (!ps->other_event.n) {
+		size_t m = s.event.n < sizeof ps->other_event_buf - 1 ? s.event.n :
+			   sizeof ps->other_event_buf - 1;
+
+		memcpy(ps->other_event_buf, s.event.p, m);
+		ps->other_event = (struct fp_str){ ps->other_event_buf, m };
+	}
 }
 
+/* perf's sampling frequency, Hz; 0 when not known. A sample of any event
+ * sampled at F Hz stands for 1/F s of CPU time (perf record -F adjusts a
+ * hardware event's period to that rate); the periods of a clock event are
+ * that time in ns. Samples per second of the profile would understate it
+ * by the number of busy CPUs. */
 static uint64_t sample_rate(const struct push *ps)
 {
 	if (ps->opt.sample_rate)
 		return ps->opt.sample_rate;
-	if (ps->clock_period)
-		return (FP_NSEC_PER_SEC + ps->clock_period / 2) / ps->clock_period;
-	/* another event: the samples per second of this profile */
-	uint64_t span_s = (ps->last_ns - ps->first_ns) / FP_NSEC_PER_SEC;
-	return span_s && ps->samples / span_s ? ps->samples / span_s : DEFAULT_RATE;
+	if (ps->clock_n && !ps->other_event.n)	/* 1e9 / the mean period */
+		return (FP_NSEC_PER_SEC * ps->clock_n + ps->clock_ns / 2) / ps->clock_ns;
+	return 0;
+}
+
+/* A closed profile that is not sent: counted as failed, told in a W record. */
+static void refuse(struct push *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void refuse(struct push *ps, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	fp_pump_warn(&ps->pump, "%s", msg);
+	pthread_mutex_lock(&ps->qu.lock);
+	ps->qu.failed++;
+	ps->qu.samples_dropped += ps->samples;
+	ps->lost_seen++;		/* told already */
+	pthread_mutex_unlock(&ps->qu.lock);
+	ps->profiles++;
+	profile_reset(ps);
+}
+
+/* --once: Pyroscope refuses a profile whose time (from) is more than its
+ * reject-older-than before now, or reject-newer-than after it. 0 ok. */
+static int outside_window(struct push *ps, uint64_t from, uint64_t now)
+{
+	char when[64];
+	time_t t = (time_t)from;
+	struct tm tm;
+
+	if (ps->opt.max_age_s && from + ps->opt.max_age_s < now) {
+		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", gmtime_r(&t, &tm));
+		refuse(ps, "the profile starts at %s, %" PRIu64 " s ago: Pyroscope refuses profiles "
+		       "older than its ingestion window (validation.reject-older-than, 1 h by "
+		       "default; --max-age %" PRIu64 " s here): not sent (--restamp sends it as of "
+		       "now, --max-age S for a server that keeps older ones)", when, now - from,
+		       ps->opt.max_age_s);
+		return 1;
+	}
+	if (from > now + AHEAD_MAX_S) {
+		refuse(ps, "the profile starts %" PRIu64 " s in the future (a wrong clock or "
+		       "--until?): Pyroscope refuses profiles more than %d s ahead: not sent",
+		       from - now, AHEAD_MAX_S);
+		return 1;
+	}
+	return 0;
 }
 
 /* The body of the profile collected so far. */
@@ -394,13 +611,17 @@ static void close_profile(struct push *ps)
 		ps->wall_from = now > ps->wall_from ? now : ps->wall_from;
 		return;
 	}
-	fp_sink_init_mem(&s);
-	profile_body(ps, &s);
-	it = (struct item){ s.buf, s.len, ps->wall_from, now, sample_rate(ps), ps->samples };
+	it = (struct item){ NULL, 0, ps->wall_from, now, sample_rate(ps), ps->samples };
+	if (!it.rate) {
+		refuse(ps, "%.*s samples: perf's sampling frequency is not known (give --sample-rate "
+		       "HZ, perf record's -F): their CPU time would be wrong: profile not sent",
+		       (int)ps->other_event.n, ps->other_event.p);
+		return;
+	}
 	if (ps->opt.once) {
 		uint64_t span = (ps->last_ns - ps->first_ns) / FP_NSEC_PER_SEC;
 
-		it.until = ps->opt.until ? ps->opt.until : now;
+		it.until = ps->opt.until && !ps->opt.restamp ? ps->opt.until : now;
 		it.from = it.until > span ? it.until - span : 0;
 	}
 	if (it.until <= it.from) {	/* Pyroscope wants from < until */
@@ -409,6 +630,17 @@ static void close_profile(struct push *ps)
 		else
 			it.until = it.from + 1;
 	}
+	if (ps->opt.once && outside_window(ps, it.from, wall_now()))
+		return;
+	if (ps->opt.format == FMT_PPROF) {
+		ps->pprof.push_rate = it.rate;
+		ps->pprof.time_nanos = (int64_t)(it.from * FP_NSEC_PER_SEC);
+		ps->pprof.duration_nanos = (int64_t)((it.until - it.from) * FP_NSEC_PER_SEC);
+	}
+	fp_sink_init_mem(&s);
+	profile_body(ps, &s);
+	it.body = s.buf;
+	it.len = s.len;
 	ps->wall_from = it.until;	/* intervals back to back */
 	enqueue(&ps->qu, it);
 	ps->profiles++;
@@ -425,6 +657,13 @@ static void report(struct push *ps)
 	sent = q->sent, retries = q->retries, failed = q->failed, dropped = q->dropped;
 	ssent = q->samples_sent, sdropped = q->samples_dropped;
 	pthread_mutex_unlock(&q->lock);
+	if (ps->truncated > ps->truncated_seen) {
+		fp_pump_warn(&ps->pump, "%" PRIu64 " sample(s) so far had a stack deeper than %u "
+			     "frames or longer than a %d-byte line (Pyroscope's limits): cut to its root, "
+			     "\"" FP_PUSH_MARKER "\" and its leaf frames", ps->truncated,
+			     ps->opt.max_depth, LINE_MAX_BYTES);
+		ps->truncated_seen = ps->truncated;
+	}
 	if (failed + dropped > ps->lost_seen) {
 		fp_pump_warn(&ps->pump, "%" PRIu64 " profile(s) (%" PRIu64 " samples) not delivered "
 			     "to %s so far: %" PRIu64 " failed after retries, %" PRIu64 " dropped "
@@ -435,7 +674,7 @@ static void report(struct push *ps)
 	fp_write_info(fp_out_wr(&ps->pump.out), STAGE_NAME, (const struct fp_stat[]){
 		{ "profiles", ps->profiles }, { "sent", sent }, { "retries", retries },
 		{ "failed", failed }, { "dropped", dropped }, { "samples_sent", ssent },
-		{ "samples_dropped", sdropped } }, 7);
+		{ "samples_dropped", sdropped }, { "truncated", ps->truncated } }, 8);
 }
 
 static void on_tick(struct ev_loop *loop, ev_timer *w, int revents)
@@ -530,8 +769,8 @@ static void check_label(const char *kv)
 	    !name_chars_ok(eq + 1, "_.:/@+-"))
 		fp_die(FP_EXIT_USAGE, "--label: '%s': KEY is [A-Za-z_][A-Za-z0-9_.]*, VALUE "
 		       "[A-Za-z0-9_.:/@+-]+", kv);
-	if (!strcmp(key, "__name__"))
-		fp_die(FP_EXIT_USAGE, "--label: __name__ is the application name: use --app");
+	if (!strcmp(key, "__name__") || !strcmp(key, "service_name"))
+		fp_die(FP_EXIT_USAGE, "--label: %s is the service name: use --app", key);
 }
 
 static double parse_seconds(const char *opt, const char *arg, double max)
@@ -550,13 +789,58 @@ static double parse_seconds(const char *opt, const char *arg, double max)
 #define MAX_TIMEOUT_S 300
 #define MAX_RATE 1000000
 
+/* The service name (Pyroscope's ValidateServiceName: [A-Za-z0-9_.\-/]);
+ * a trailing .cpu (Pyroscope's old APP.cpu naming) is the same service. */
 static void opt_app(void *ctx, const char *opt, const char *arg)
 {
 	struct options *o = ctx;
+	size_t n = strlen(arg), m = strlen(CPU_SUFFIX);
+	static char app[LABEL_MAX];
 
-	if (!name_chars_ok(arg, "_.-") || strlen(arg) >= LABEL_MAX)
-		fp_die(FP_EXIT_USAGE, "--app: want [A-Za-z0-9_.-]+, got '%s'", arg);
-	o->app = arg;
+	(void)opt;
+	if (!name_chars_ok(arg, "_.-/") || n >= LABEL_MAX)
+		fp_die(FP_EXIT_USAGE, "--app: want [A-Za-z0-9_.-/]+, got '%s'", arg);
+	if (n > m && !strcmp(arg + n - m, CPU_SUFFIX))
+		n -= m;
+	memcpy(app, arg, n);
+	app[n] = '\0';
+	o->app = app;
+}
+
+/* --sample-labels pid,tid,cpu,comm (pprof only). */
+static void opt_sample_labels(void *ctx, const char *opt, const char *arg)
+{
+	static const char *const names[] = { "pid", "tid", "cpu", "comm" };
+	struct options *o = ctx;
+	const char *p = arg;
+
+	(void)opt;
+	o->sample_labels = 0;
+	while (*p) {
+		size_t n = strcspn(p, ","), i;
+
+		for (i = 0; i < sizeof names / sizeof *names; i++)
+			if (strlen(names[i]) == n && !strncmp(p, names[i], n))
+				break;
+		if (i == sizeof names / sizeof *names)
+			fp_die(FP_EXIT_USAGE, "--sample-labels: want a list of pid, tid, cpu, comm, "
+			       "got '%s'", arg);
+		o->sample_labels |= 1u << i;	/* FP_PPROF_LABEL_* order */
+		p += n + (p[n] == ',');
+	}
+}
+
+/* --tenant: dskit's tenant ID rules (X-Scope-OrgID). */
+static void opt_tenant(void *ctx, const char *opt, const char *arg)
+{
+	struct options *o = ctx;
+
+	(void)opt;
+	if (!name_chars_ok(arg, "!-_.*'()") || strlen(arg) > TENANT_MAX || !strcmp(arg, ".") ||
+	    !strcmp(arg, ".."))
+		fp_die(FP_EXIT_USAGE, "--tenant: want at most %d of [A-Za-z0-9!-_.*'()], got '%s'",
+		       TENANT_MAX, arg);
+	o->tenant = arg;
 }
 
 static void opt_label(void *ctx, const char *opt, const char *arg)
@@ -601,6 +885,13 @@ static void parse_options(int argc, char **argv, struct options *o)
 		{ "spy-name", FP_OPT_FN, .fn = opt_spy },
 		{ "once", FP_OPT_FLAG, &o->once },
 		{ "until", FP_OPT_U64, &o->until, 1, UINT32_MAX * 4ull },
+		{ "max-age", FP_OPT_U64, &o->max_age_s, 0, UINT32_MAX },
+		{ "restamp", FP_OPT_FLAG, &o->restamp },
+		{ "max-depth", FP_OPT_UINT, &o->max_depth, 3, MAX_DEPTH_LIMIT },
+		{ "sample-labels", FP_OPT_FN, .fn = opt_sample_labels },
+		{ "auth-token-file", FP_OPT_STR, &o->token_file },
+		{ "basic-auth-file", FP_OPT_STR, &o->basic_file },
+		{ "tenant", FP_OPT_FN, .fn = opt_tenant },
 		{ NULL },
 	};
 	int first;
@@ -608,7 +899,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 	*o = (struct options){ .app = DEFAULT_APP, .spy = DEFAULT_SPY,
 			       .interval_s = DEFAULT_INTERVAL_S, .drain_s = DEFAULT_DRAIN_S,
 			       .queue = DEFAULT_QUEUE, .retries = DEFAULT_RETRIES,
-			       .timeout_s = DEFAULT_TIMEOUT_S };
+			       .timeout_s = DEFAULT_TIMEOUT_S, .max_age_s = DEFAULT_MAX_AGE_S,
+			       .max_depth = DEFAULT_MAX_DEPTH };
 	first = fp_opts_parse(argc, argv, options, USAGE, 1, o);
 	if (first != argc - 1)
 		fp_die(FP_EXIT_USAGE, "%s", USAGE);
@@ -617,12 +909,85 @@ static void parse_options(int argc, char **argv, struct options *o)
 		fp_die(FP_EXIT_USAGE, "URL: want http://HOST[:PORT][/PATH], got '%s'", o->url);
 	if (strlen(o->url) > URL_MAX / 2)
 		fp_die(FP_EXIT_USAGE, "URL: longer than %d bytes", URL_MAX / 2);
+	{
+		const char *host = strstr(o->url, "://") + 3;
+		size_t auth = strcspn(host, "/?#");
+
+		if (memchr(host, '@', auth))
+			fp_die(FP_EXIT_USAGE, "URL: has credentials (USER:PASSWORD@), which every user "
+			       "of this machine can read in the command line: put them in a file "
+			       "for --basic-auth-file");
+	}
+	if (o->sample_labels && o->format != FMT_PPROF)
+		fp_die(FP_EXIT_USAGE, "--sample-labels: only --format pprof has sample labels");
+	if (o->token_file && o->basic_file)
+		fp_die(FP_EXIT_USAGE, "--auth-token-file and --basic-auth-file exclude each other");
+	if ((o->restamp || o->until) && !o->once)
+		fp_die(FP_EXIT_USAGE, "--until and --restamp go with --once");
 }
 
-/* APP{k=v,...} (Pyroscope's name parameter). */
+/* A secret from a file: its first line, without the LF (CR). Refused when
+ * empty, when it has a control character, or when the file is one others
+ * may write. */
+static char *read_secret(const char *opt, const char *path)
+{
+	char buf[SECRET_MAX + 2];
+	struct stat st;
+	size_t n;
+	FILE *f = fopen(path, "r");
+
+	if (!f || fstat(fileno(f), &st) < 0)
+		fp_die_sys(FP_EXIT_USAGE, "--%s: cannot read %s", opt, path);
+	if (st.st_mode & S_IWOTH)
+		fp_die(FP_EXIT_USAGE, "--%s: %s is writable by every user: not used", opt, path);
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	n = strcspn(buf, "\r\n");
+	buf[n] = '\0';
+	if (!n || n > SECRET_MAX)
+		fp_die(FP_EXIT_USAGE, "--%s: %s: want one line of 1 to %d bytes", opt, path, SECRET_MAX);
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f)
+			fp_die(FP_EXIT_USAGE, "--%s: %s: a control character in the first line", opt, path);
+	return fp_xstrdup(buf);
+}
+
+/* Authorization, basic auth and X-Scope-OrgID, read once at start. */
+static void load_credentials(struct push *ps)
+{
+	const struct options *o = &ps->opt;
+
+	if (o->token_file) {
+		char *tok = read_secret("auth-token-file", o->token_file);
+		size_t n = strlen(tok) + sizeof "Authorization: Bearer ";
+
+		ps->auth_header = fp_xmalloc(n);
+		snprintf(ps->auth_header, n, "Authorization: Bearer %s", tok);
+		memset(tok, 0, strlen(tok));
+		free(tok);
+	}
+	if (o->basic_file) {
+		ps->userpwd = read_secret("basic-auth-file", o->basic_file);
+		if (!strchr(ps->userpwd, ':'))
+			fp_die(FP_EXIT_USAGE, "--basic-auth-file: %s: want USER:PASSWORD", o->basic_file);
+	}
+	if (o->tenant) {
+		size_t n = strlen(o->tenant) + sizeof "X-Scope-OrgID: ";
+
+		ps->tenant_header = fp_xmalloc(n);
+		snprintf(ps->tenant_header, n, "X-Scope-OrgID: %s", o->tenant);
+	}
+}
+
+/* Pyroscope's name parameter: APP.cpu{k=v,...} for folded (the handler
+ * strips .cpu: metric process_cpu, service_name APP), APP{k=v,...} for
+ * pprof (service_name is the name as given; the metric comes from the
+ * sample types). */
 static void build_name(struct push *ps)
 {
-	size_t n = (size_t)snprintf(ps->name, sizeof ps->name, "%s", ps->opt.app);
+	size_t n = (size_t)snprintf(ps->name, sizeof ps->name, "%s%s", ps->opt.app,
+				    ps->opt.format == FMT_PPROF ? "" : CPU_SUFFIX);
 
 	if (!ps->opt.nlabels)
 		return;
@@ -641,11 +1006,12 @@ int main(int argc, char **argv)
 	fp_set_prog(argv[0]);
 	parse_options(argc, argv, &ps.opt);
 	build_name(&ps);
+	load_credentials(&ps);
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != 0 || !(ps.curl = curl_easy_init()))
 		fp_die(FP_EXIT_SYS, "push: cannot initialise libcurl");
 	fp_strtab_init(&ps.stacks);
 	if (ps.opt.format == FMT_PPROF)
-		fp_pprof_init(&ps.pprof);
+		pprof_start(&ps);
 	ps.wall_from = wall_now();
 	pthread_mutex_init(&ps.qu.lock, NULL);
 	pthread_cond_init(&ps.qu.more, NULL);
@@ -672,6 +1038,9 @@ int main(int argc, char **argv)
 	if (ps.opt.format == FMT_PPROF)
 		fp_pprof_free(&ps.pprof);
 	fp_fold_buf_free(&ps.folded);
+	fp_fold_buf_free(&ps.trim_stack);
+	fp_fold_buf_free(&ps.trim_kinds);
+	FP_FREE_ALL(ps.auth_header, ps.userpwd, ps.tenant_header);
 	free(ps.qu.q);
 	return rc;
 }

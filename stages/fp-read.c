@@ -19,7 +19,7 @@
  * A FIFO works as FILE. CRLF line ends are accepted.
  *
  * Output (fifo/PROTOCOL.md): `%flamepipe 1`, one S record per sample, in
- * input order (root-first stacks, see fifo/fp_perfparse.h for the rules),
+ * input order (root-first stacks, see perf/script/fp_perfparse.h for the rules),
  * W records for bad input, and at end of input one
  *	I TAB read TAB lines=.. samples=.. frames=.. bad_lines=.. lost_events=..
  *	lost_records=.. other_records=.. skipped_lines=.. too_long_lines=..
@@ -548,7 +548,7 @@ static int open_input(const char *path)
 	return fd;
 }
 
-/* ---- recordings (fifo/fp_recording.h) ---------------------------------- */
+/* ---- recordings (recording/fp_recording.h) ---------------------------------- */
 
 struct rec_reader {
 	struct reader *r;
@@ -628,11 +628,13 @@ static int read_recording(struct reader *r, const struct options *o, int fd, int
 	if (unreadable.members && (!ix.skips.regions || unreadable.first_at < sk.first_at))
 		sk.first_at = unreadable.first_at;
 	if (sk.regions || sk.members) {
-		char what[MSG_MAX / 2];
+		size_t used;
 
-		fp_rec_skips_describe(&sk, what, sizeof what);
-		snprintf(msg, sizeof msg, "%s%s%s", what, unreadable.members ? "; the first "
-			 "unreadable one: " : "", unreadable.members ? err : "");
+		fp_rec_skips_describe(&sk, msg, sizeof msg);
+		used = strlen(msg);
+		if (unreadable.members && used < sizeof msg)
+			snprintf(msg + used, sizeof msg - used, "; the first unreadable one: %.*s",
+				 (int)(sizeof msg - used > 40 ? sizeof msg - used - 40 : 0), err);
 		rec_warn(&rr, msg);
 		if (!o->damage_ok)
 			rc = FP_EXIT_DATA;
@@ -726,7 +728,7 @@ static int read_input(struct reader *r, const struct options *o, int in_fd,
 	return rc;
 }
 
-/* --index: one line per batch of a recording (fifo/fp_recording.h). */
+/* --index: one line per batch of a recording (recording/fp_recording.h). */
 static int print_index(int fd, const char *name)
 {
 	struct fp_rec_index ix = { 0 };

@@ -13,7 +13,7 @@
  * batch, written when the batch is --flush-interval old (default
  * FLUSH_INTERVAL_MS) and the input has nothing more right now, when it
  * holds BATCH_MAX bytes, and at the end of input. The format
- * (fifo/fp_recording.h) makes FILE a capture every flamepipe command reads
+ * (recording/fp_recording.h) makes FILE a capture every flamepipe command reads
  * (fp-read knows it), indexed by time, and readable up to its last batch
  * whenever the recorder dies.
  *
@@ -313,7 +313,7 @@ static int tail_is_idle(struct recorder *r, uint32_t id, const struct fp_sample 
 
 /* "S TAB time TAB pid TAB tid TAB cpu TAB period TAB" of a P record's
  * numbers, ending at end, in the decimal every writer writes
- * (fifo/fp_fmt.h); returns its start. */
+ * (lib/fp_fmt.h); returns its start. */
 static char *s_head(char *end, const struct fp_tail_ref *ref)
 {
 	*--end = '\t';
@@ -361,7 +361,8 @@ static void record_tail_sample(struct recorder *r, struct fp_pump *p, const char
 
 	sample_begin(r, p, &s);
 	batch_append(r, h, (size_t)(end - h));
-	batch_append(r, s.event.p, (size_t)(s.stack.p + s.stack.n - s.event.p));
+	const char *tail_end = s.cgroup.n ? s.cgroup.p + s.cgroup.n : s.stack.p + s.stack.n;
+	batch_append(r, s.event.p, (size_t)(tail_end - s.event.p));
 	batch_append(r, "\n", 1);
 	sample_end(r, &s, tail_is_idle(r, ref.id, &s));
 }

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # tests/lib-events.sh: independent per-event counts of a real multi-event
 # capture, for the event tests (t7500, t7701). Source after test-lib.sh.
 #

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # tests/lib-export.sh: helpers for the export tests (pprof, speedscope).
 
 # The stacks of a pprof profile, as folded lines `comm;root;...;leaf count`

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # tests/lib-live.sh: what the flamepipe live tests (t71xx) share. Source
 # after test-lib.sh.
 #
@@ -18,5 +19,5 @@ report_complete() { # DIR
 }
 
 no_temp_files() { # DIR
-	! ls -A "$1" | grep "^\."
+	! find "$1" -mindepth 1 -maxdepth 1 -name ".*" | grep -q .
 }

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # tests/lib-perfdata.sh: real perf captures compared two ways, for the
 # fp-perfdata tests (t11xx). Source it after test-lib.sh.
 #

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # tests/lib-read.sh: the fp-read tests' goldens (t1000-t1004). Source after
 # test-lib.sh.
 #

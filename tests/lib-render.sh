@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # tests/lib-render.sh: helpers for the renderer tests (tests/t5*.sh).
 # Source after test-lib.sh.
 
@@ -63,6 +64,15 @@ svg_root_width() {
 # Fails unless FILE is well-formed XML (xmllint). HTML pages are XHTML.
 xml_ok() {
 	xmllint --noout --nonet "$1"
+}
+
+# index.html is ui/'s page (HTML, not XML): a whole document that holds
+# the page's entry (its modules and boot script, render/views.h).
+page_ok() {
+	head -n 1 "$1" | grep -qx "<!DOCTYPE html>" &&
+	tail -n 1 "$1" | grep -qx "</html>" &&
+	grep -q "data-fp-module=\"app.js\"" "$1" &&
+	grep -q "<script type=\"application/json\" id=\"fp_heatmap\">" "$1"
 }
 
 # Runs a command and fails unless it exits with exactly WANT:

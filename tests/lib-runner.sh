@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # tests/lib-runner.sh: what the flamepipe runner tests (t60xx) share.
 # Source after test-lib.sh, with $T (the bound in seconds of one run) set.
 #

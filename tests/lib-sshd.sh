@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # tests/lib-sshd.sh: a throwaway sshd on 127.0.0.1 for the remote-capture
 # tests (sourced after test-lib.sh). Everything lives in $TRASH/sshd: a
 # host key, a client key, authorized_keys, sshd_config, known_hosts.

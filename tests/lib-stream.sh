@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # tests/lib-stream.sh: hand-made record streams and a stage fed through a
 # FIFO, for the fp-bucket and fp-range tests (t2xxx, t3xxx). Source after
 # test-lib.sh.

@@ -16,7 +16,7 @@ and was restarted\", *[0-9]"
 tag_dispatch() { # the offending lines, file:line: text
 	printf '%s\n' "$PATTERNS" >patterns &&
 	(cd "$TOP" && grep -rnE -f "$OLDPWD/patterns" --include='*.c' --include='*.h' \
-		stages render web runner tests/helper)
+		lib recording fold perf stages render web runner tests/helper)
 }
 
 test_expect_success 'the grep finds a hand-written tag test (it can fail)' '
@@ -33,15 +33,15 @@ test_expect_success 'no record tag is dispatched by hand outside fifo/' '
 
 test_expect_success 'fp_record.h and its parsers do not include libev' '
 	for f in fifo/fp_record.c fifo/fp_records.c fifo/fp_recwrite.c; do
-		${CC:-cc} -std=c11 -D_GNU_SOURCE -I"$TOP/fifo" -M "$TOP/$f" >deps || return 1
+		${CC:-cc} -std=c11 -D_GNU_SOURCE -I"$TOP/lib" -I"$TOP/fifo" -M "$TOP/$f" >deps || return 1
 		! grep -q "ev\\.h\|fp_io\\.h" deps || { echo "$f pulls in libev"; return 1; }
 	done
 '
 
 test_expect_success 'the protocol unit tests link without libev' '
-	${CC:-cc} -std=c11 -D_GNU_SOURCE -I"$TOP/fifo" -o u-proto-noev "$TOP/tests/unit/u-proto.c" \
+	${CC:-cc} -std=c11 -D_GNU_SOURCE -I"$TOP/lib" -I"$TOP/fifo" -o u-proto-noev "$TOP/tests/unit/u-proto.c" \
 		"$TOP/fifo/fp_record.c" "$TOP/fifo/fp_records.c" "$TOP/fifo/fp_recwrite.c" \
-		"$TOP/fifo/fp_error.c" -lcmocka &&
+		"$TOP/lib/fp_error.c" "$TOP/lib/fp_num.c" -lcmocka &&
 	./u-proto-noev >out 2>&1 || { cat out; false; }
 '
 

@@ -45,7 +45,7 @@ test_expect_success 'a G record sets the axis even when samples start later' '
 test_expect_success 'a new G while a range is set re-sends the selection on the new axis' '
 	{ printf "G\t50\t10\n"; s 11500000000; s 12500000000; printf "G\t50\t9\n"; s 9100000000; } |
 	fp-range --from 2 --to 3 >out &&
-	printf "%s\n" "G	50	10" "S	12500000000	1	1	0	1	cpu-clock:ppp	app	u	main" \
+	printf "%s\n" "C	range	2	3" "C	filter	clear" "G	50	10" "S	12500000000	1	1	0	1	cpu-clock:ppp	app	u	main" \
 		"G	50	9" "C	reset" "S	11500000000	1	1	0	1	cpu-clock:ppp	app	u	main" \
 		"C	range	2	3" "C	filter	clear" "C	flush" >expect &&
 	grep -v "^I" out >got && test_cmp expect got

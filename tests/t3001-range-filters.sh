@@ -58,8 +58,8 @@ test_expect_success 'bad filter options are usage errors (exit 100) naming the o
 test_expect_success 'records other than S pass unchanged; malformed S becomes a W record' '
 	printf "%s\n" "# x" "Z	whatever" "C	flush" "H	1	2	3" "S	1	2" "I	read	lines=1" >in &&
 	fp-range --pid 5 <in >out 2>err &&
-	printf "%s\n" "# x" "Z	whatever" "C	flush" "H	1	2	3" >expect &&
-	echo "W	range	stdin:5	malformed S record (expected 10 TAB-separated fields, see PROTOCOL.md): dropped" >>expect &&
+	printf "%s\n" "C	range	-	-" "C	filter	pid 5" "# x" "Z	whatever" "C	flush" "H	1	2	3" >expect &&
+	echo "W	range	stdin:5	malformed S record (expected 10 or 11 TAB-separated fields, see PROTOCOL.md): dropped" >>expect &&
 	echo "I	read	lines=1" >>expect &&
 	echo "I	range	seen=0	passed=0	history=0	unique_stacks=0	history_dropped=0	replays=0	replayed=0	bad=1	regex_runs=0" >>expect &&
 	test_cmp expect out

@@ -68,7 +68,7 @@ test_expect_success 'a bad control line gives a W record and a warning; fp-range
 	wait_for "grep -q \"^C	flush\" out" 50 &&
 	stop_range &&
 	grep "^W" out >got &&
-	printf "%s\n" "W	range	ctl:1	unknown command (expected range, pid, tid, cpu, comm, event, include, exclude, clear or replay): \"rnage 1 2\"" >expect &&
+	printf "%s\n" "W	range	ctl:1	unknown command (expected range, pid, tid, cpu, comm, event, include, exclude, container, clear or replay): \"rnage 1 2\"" >expect &&
 	head -n 1 got | test_cmp expect - &&
 	grep -q "^W	range	ctl:2	bad regex: .*\"include (\"\$" got &&
 	grep -q "^fp-range: warning: ctl:1: unknown command" err &&

@@ -11,7 +11,7 @@ test_expect_success 'a malformed S record gives a W record and a stderr line, an
 	grep "^W" out >got &&
 	printf "%s\n" \
 		"W	fold	in:2	malformed S record skipped: kinds must have one character per frame" \
-		"W	fold	in:3	malformed S record skipped: want 10 TAB-separated fields (S time_ns pid tid cpu period event comm kinds stack)" \
+		"W	fold	in:3	malformed S record skipped: want 10 or 11 TAB-separated fields (S time_ns pid tid cpu period event comm kinds stack [cgroup])" \
 		"W	fold	in:4	malformed S record skipped: time_ns and period must be unsigned decimal, pid, tid and cpu decimal" >expect &&
 	test_cmp expect got &&
 	grep -qx "fp-fold: in:2: malformed S record skipped: kinds must have one character per frame" err &&
@@ -24,7 +24,7 @@ test_expect_success 'with --plain the warnings go to stderr only' '
 	fp-fold --plain in >out 2>err &&
 	echo "app;f 2" >expect &&
 	test_cmp expect out &&
-	grep -qx "fp-fold: warning: in:3: malformed S record skipped: want 10 TAB-separated fields (S time_ns pid tid cpu period event comm kinds stack)" err
+	grep -qxF "fp-fold: warning: in:3: malformed S record skipped: want 10 or 11 TAB-separated fields (S time_ns pid tid cpu period event comm kinds stack [cgroup])" err
 '
 
 test_expect_success 'a line longer than 1 MiB is skipped with a warning' '

@@ -33,9 +33,9 @@ test_expect_success 'NAME is "prog - summary" and SYNOPSIS is the program'"'"'s 
 	done
 '
 
-test_expect_success 'the text comes from the docs (a sentence of docs/push.md is in fp-push.1)' '
+test_expect_success 'the text comes from the docs (a sentence of docs/fp-push.md is in fp-push.1)' '
 	MANWIDTH=2000 man -l man/fp-push.1 2>/dev/null | tr -s " " >push.txt &&
-	grep -q "No real Pyroscope server was run while this was written or tested" push.txt &&
+	grep -q "No Pyroscope server ran while this was written or tested" push.txt &&
 	MANWIDTH=2000 man -l man/fp-bucket.1 2>/dev/null | tr -s " " >bucket.txt &&
 	grep -q "subsecond-offset heatmap" bucket.txt && ! grep -q "fp-range: time range" bucket.txt
 '
@@ -49,7 +49,7 @@ test_expect_success 'make install puts them in PREFIX/share/man/man1, where man 
 
 test_expect_success 'a program whose doc section is missing gets no page: mkman.sh fails' '
 	echo "usage: fp-x" >u &&
-	! sh "$TOP/tools/mkman.sh" fp-x "$TOP/docs/stages.md" nosuch 0 u >x.1 2>err &&
+	! sh "$TOP/tools/mkman.sh" fp-x "$TOP/docs/fp-range.md" nosuch 0 u >x.1 2>err &&
 	grep -q "no section .nosuch. in" err
 '
 

@@ -46,16 +46,16 @@ test_expect_success '--rows reaches the pipeline the same way (ROWS) in run, che
 '
 
 test_expect_success 'the runner defines the row limit once (fifo/fp_record.h FP_ROWS_MAX)' '
-	grep -rn "define.*ROWS_MAX\|MAX_ROWS" "$TOP"/fifo "$TOP"/runner "$TOP"/stages "$TOP"/render "$TOP"/web \
+	grep -rn "define.*ROWS_MAX\|MAX_ROWS" "$TOP"/lib "$TOP"/fifo "$TOP"/recording "$TOP"/fold "$TOP"/perf "$TOP"/runner "$TOP"/stages "$TOP"/render "$TOP"/web \
 		--include=*.[ch] >defs &&
 	test "$(wc -l <defs)" = 1 &&
 	grep -q "fifo/fp_record.h:.*define FP_ROWS_MAX 1000" defs
 '
 
-test_expect_success 'exit codes are defined once (fifo/fp_error.h)' '
-	grep -rnE "define FP_[A-Z_]*EXIT|FP_EXIT_[A-Z]+ *=" "$TOP"/fifo "$TOP"/runner "$TOP"/stages "$TOP"/render "$TOP"/web \
+test_expect_success 'exit codes are defined once (lib/fp_error.h)' '
+	grep -rnE "define FP_[A-Z_]*EXIT|FP_EXIT_[A-Z]+ *=" "$TOP"/lib "$TOP"/fifo "$TOP"/recording "$TOP"/fold "$TOP"/perf "$TOP"/runner "$TOP"/stages "$TOP"/render "$TOP"/web \
 		--include=*.[ch] >defs &&
-	! grep -v "fifo/fp_error.h:" defs
+	! grep -v "lib/fp_error.h:" defs
 '
 
 test_done

@@ -16,7 +16,7 @@ stop_with() { # SIGNAL [live args]
 	children=$(pgrep -P $fp) &&
 	perfs=$(pgrep -P $fp -x perf) &&
 	# perf record (and perf script with --source perf-script)
-	test $(echo $perfs | wc -w) = "${PERFS:-1}" &&
+	test "$(echo $perfs | wc -w)" = "${PERFS:-1}" &&
 	dir=$(cat dirf) && test -d "$dir" && test -n "$(find "$dir" -type p)" &&
 	kill -$sig $fp &&
 	{ wait $fp || { echo "live exited $?"; cat err; false; }; } &&

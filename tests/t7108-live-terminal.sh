@@ -11,7 +11,7 @@ command -v tmux >/dev/null 2>&1 || { skip_all 'live on a terminal' 'tmux is not 
 SOCK=fp-t7108-$$
 run_in_tmux() { # ENV
 	tmux -L "$SOCK" new-session -d -x 120 -y 60 \
-		"cd '$TRASH' && env $1 PATH='$PATH' flamepipe live -F 499 -g -o tt -- '$SPIN' 1500; echo EXITED \$?; sleep 600" &&
+		"cd '$TRASH' && env $1 PATH='$PATH' flamepipe live -F 499 -g --term heatmap -o tt -- '$SPIN' 1500; echo EXITED \$?; sleep 600" &&
 	wait_for "tmux -L $SOCK capture-pane -p -S -200 | grep -q \"^EXITED\"" 600 &&
 	tmux -L "$SOCK" capture-pane -p -e -J -S -200 >pane &&
 	tmux -L "$SOCK" kill-server

@@ -14,11 +14,11 @@ stop_writer() { exec 3>&-; }
 # SIGUSR1 kills a process that has not installed its handler yet: wait
 # until /proc shows it caught (SigCgt bit 10 = signal 10).
 usr1_ready() {
-	_cgt=$(awk "/^SigCgt:/ { print \$2 }" /proc/$(cat pid)/status 2>/dev/null) &&
+	_cgt=$(awk "/^SigCgt:/ { print \$2 }" /proc/"$(cat pid)"/status 2>/dev/null) &&
 	test -n "$_cgt" && test $(( 0x$_cgt & 0x200 )) -ne 0
 }
 usr1_ignored() {
-	_ign=$(awk "/^SigIgn:/ { print \$2 }" /proc/$(cat pid)/status 2>/dev/null) &&
+	_ign=$(awk "/^SigIgn:/ { print \$2 }" /proc/"$(cat pid)"/status 2>/dev/null) &&
 	test -n "$_ign" && test $(( 0x$_ign & 0x200 )) -ne 0
 }
 

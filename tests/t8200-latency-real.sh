@@ -30,8 +30,8 @@ PAIR=sleep=syscalls:sys_enter_getppid,syscalls:sys_enter_getpgid
 check_intervals() {
 	grep -q "^sleep	$ROUNDS	" "$1" &&
 	grep -q "^sleep	$ROUNDS	[0-9]*	[0-9]*	[0-9]*	0	0	0	0\$" "$1" &&
-	test $(grep -c "^sleep	" "$2") = $ROUNDS &&
-	test $(wc -l <"$3") = $ROUNDS &&
+	test "$(grep -c "^sleep	" "$2")" = "$ROUNDS" &&
+	test "$(wc -l <"$3")" = "$ROUNDS" &&
 	awk -F"\t" -v lo=$MIN_NS -v slack=$SLACK_NS "
 		NR == FNR { hi[FNR] = \$1 + slack; next }
 		FNR > 1 { r = FNR - 1; print \"interval\", \$5, \"ns, at most\", hi[r]
@@ -70,6 +70,7 @@ BT_PROG='
 tracepoint:syscalls:sys_enter_getppid /pid == cpid/ { printf("%llu %d %d start\n", nsecs, pid, tid); }
 tracepoint:syscalls:sys_enter_getpgid /pid == cpid/ { printf("%llu %d %d end\n", nsecs, pid, tid); }'
 
+# shellcheck disable=SC3045  # dash has ulimit -l; elsewhere it fails quietly
 ulimit -l unlimited 2>/dev/null || true
 if ! test_have root bpftrace; then
 	test_skip 'bpftrace events' "tagged root, bpftrace: $(_tag_missing root)$(_tag_missing bpftrace)"

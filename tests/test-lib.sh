@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # tests/test-lib.sh: a minimal git-style test library (TAP output).
 #
 # A test script:
@@ -89,8 +90,8 @@ test_skip() {
 	say "ok $test_count - $1 # skip $2"
 }
 
-# Tags: a script whose tests need root, perf, bpftrace, or that is slow
-# (valgrind), says so right after sourcing this file:
+# Tags: a script whose tests need root, perf, bpftrace, tmux (a terminal to
+# drive: the TUI tests), or that is slow (valgrind), says so right after sourcing this file:
 #	test_tags root perf
 # FP_SKIP=root,perf,bpftrace,slow,browser (comma-separated) then skips it
 # whole, and so does a tag whose need is not met here (root: not uid 0;
@@ -99,7 +100,7 @@ _tag_missing() { # tag -> prints why it cannot run, or nothing
 	case ",${FP_SKIP:-}," in *",$1,"*) echo "FP_SKIP=$FP_SKIP"; return ;; esac
 	case $1 in
 	root) [ "$(id -u)" = 0 ] || echo "needs root" ;;
-	perf|bpftrace|valgrind) command -v "$1" >/dev/null 2>&1 || echo "$1 is not installed (tools/install-deps.sh)" ;;
+	perf|bpftrace|valgrind|tmux) command -v "$1" >/dev/null 2>&1 || echo "$1 is not installed (tools/install-deps.sh)" ;;
 	esac
 }
 # The script cannot run here: one skipped test that says why, then exit.
@@ -134,6 +135,7 @@ need_capture() {
 need_bpftrace() {
 	[ "$(id -u)" = 0 ] || skip_all "$1" 'bpftrace needs root'
 	command -v bpftrace >/dev/null 2>&1 || skip_all "$1" 'bpftrace is not installed (tools/install-deps.sh)'
+	# shellcheck disable=SC3045  # dash has ulimit -l
 	ulimit -l unlimited 2>/dev/null || true
 	timeout 30 bpftrace -q -e 'BEGIN { exit(); }' >bpf.out 2>bpf.err ||
 		skip_all "$1" "the kernel refuses BPF: $(grep -v RLIMIT_MEMLOCK bpf.err | head -n 1)"

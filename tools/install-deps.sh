@@ -6,7 +6,7 @@ pkgs="build-essential pkg-config libev-dev zlib1g-dev libdeflate-dev libpcre2-de
       libxml2-utils jq curl linux-perf bpftrace valgrind chromium clang libclang-rt-14-dev nodejs npm
       libprotobuf-c-dev protobuf-c-compiler golang-go libjansson-dev
       libcurl4-openssl-dev go-md2man groff-base man-db openssh-server openssh-client
-      libdw-dev libelf-dev libiberty-dev g++ tmux util-linux"
+      libdw-dev libelf-dev libiberty-dev g++ shellcheck clang-format dpkg-dev fakeroot mmdebstrap libdebuginfod-dev debuginfod iproute2 libncurses-dev tmux util-linux"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
@@ -32,5 +32,11 @@ fi
 if [ -f tests/browser/package.json ] && { [ ! -d tests/browser/node_modules/playwright-core ] ||
    [ ! -d tests/browser/node_modules/speedscope ] || [ ! -d tests/browser/node_modules/ajv ]; }; then
 	(cd tests/browser && npm install --no-audit --no-fund --silent)
+fi
+# @pyroscope/nodejs (a real Pyroscope client, to compare requests with) and
+# pprof-format (the push tests' receiver decodes pprof bodies with it).
+if [ -f tests/pyroscope/package.json ] && { [ ! -d tests/pyroscope/node_modules/@pyroscope/nodejs ] ||
+   [ ! -d tests/pyroscope/node_modules/pprof-format ]; }; then
+	(cd tests/pyroscope && npm install --no-audit --no-fund --silent)
 fi
 exit 0

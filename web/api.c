@@ -1,4 +1,4 @@
-/* api.c: fp-serve's JSON/SVG routes (docs/web.md lists them).
+/* api.c: fp-serve's JSON/SVG routes (docs/fp-serve.md lists them).
  *
  * Every handler validates its parameters first (query.c, safepath.c) and
  * answers 4xx with {"error":...} on the first bad one; only then are
@@ -42,9 +42,17 @@
  * without one), or an opened file. */
 struct target {
 	int live;
-	int fd;
-	struct stat st;
+	int fd;			/* the capture's index (index.c), or the file */
+	struct stat st;		/* the file's (cache keys) */
+	struct job job;		/* what its chains run as (upload, index counts) */
 };
+
+/* A name below DIR/uploads/: a capture someone sent, whose reader may use
+ * no file of this host (docs/fp-serve.md "Privilege"). */
+static int is_upload_name(const char *v, size_t n)
+{
+	return n > 8 && memcmp(v, "uploads/", 8) == 0;
+}
 
 /* The live capture's recording, opened for this request. */
 static void open_recording(const struct server *srv, struct target *t)
@@ -69,6 +77,7 @@ static int get_target(const struct server *srv, struct MHD_Connection *c, const 
 	const char *v = http_arg(c, param, &n);
 	t->live = 0;
 	t->fd = -1;
+	t->job = http_job(srv, c);
 	if (!v) {
 		snprintf(err, errsz, "missing parameter %s", param);
 		return 400;
@@ -85,7 +94,11 @@ static int get_target(const struct server *srv, struct MHD_Connection *c, const 
 		snprintf(err, errsz, "%s: %s", param, why);
 		return status;
 	}
-	return 0;
+	t->job.untrusted = is_upload_name(v, n) && !srv->upload_host_symbols;
+	/* the first open of a capture builds its time index; every chain
+	 * then reads the index */
+	t->fd = index_open(&t->job, t->fd, &t->st, &status, err, errsz);
+	return t->fd < 0 ? status : 0;
 }
 
 static void target_close(struct target *t)
@@ -93,10 +106,12 @@ static void target_close(struct target *t)
 	if (t->fd >= 0)
 		close(t->fd);
 	t->fd = -1;
+	if (!t->live)
+		index_release(&t->job);
 }
 
 static const char *const filter_words[] = { "pid", "tid", "cpu", "comm", "event",
-					    "include", "exclude" };
+					    "include", "exclude", "container" };
 #define NFILTERS (sizeof filter_words / sizeof filter_words[0])
 
 /* The filters and keepidle into sel. 0 or an HTTP status. */
@@ -106,7 +121,8 @@ static int get_filters(struct MHD_Connection *c, struct selection *sel, char *er
 	size_t n;
 	const char *v;
 	const char **slot[NFILTERS] = { &sel->pid, &sel->tid, &sel->cpu, &sel->comm,
-					&sel->event, &sel->include, &sel->exclude };
+					&sel->event, &sel->include, &sel->exclude,
+					&sel->container };
 	for (size_t i = 0; i < NFILTERS; i++) {
 		if (!(v = http_arg(c, filter_words[i], &n)))
 			continue;
@@ -211,8 +227,7 @@ static int get_folded(const struct server *srv, struct MHD_Connection *c, struct
 		live_axis(srv, &lsel);
 	}
 	int status = 0;
-	struct job job = http_job(srv, c);
-	fv->fref = folded_get(&job, t->fd, &t->st, &lsel, &status, err, errsz);
+	fv->fref = folded_get(&t->job, t->fd, &t->st, &lsel, &status, err, errsz);
 	if (!fv->fref)
 		return status ? status : 500;
 	fv->buf = fv->fref->buf ? fv->fref->buf : "";
@@ -298,7 +313,7 @@ enum MHD_Result api_heatmap(struct server *srv, struct MHD_Connection *c, int sv
 		return http_error(c, 400, "rows: %s", why);
 	/* filters (start/end are ignored: a heatmap is always the whole
 	 * capture); a running live capture's heatmap is never filtered: once
-	 * it ended, a filtered one comes from its recording (docs/web.md) */
+	 * it ended, a filtered one comes from its recording (docs/fp-serve.md) */
 	struct selection sel = { 0 };
 	int st = get_filters(c, &sel, err, sizeof err);
 	if (st)
@@ -322,8 +337,8 @@ enum MHD_Result api_heatmap(struct server *srv, struct MHD_Connection *c, int sv
 		target_close(&t);
 		return live_heatmap(srv, c, svg, fname, &s);
 	}
-	struct job job = http_job(srv, c);
-	const struct heatmap *h = heatmap_get(&job, t.fd, &t.st, rows, &sel, &st, err, sizeof err);
+	const struct heatmap *h = heatmap_get(&t.job, t.fd, &t.st, rows, &sel, &st, err,
+					      sizeof err);
 	target_close(&t);
 	if (!h) {
 		fp_sink_free(&s);
@@ -531,9 +546,8 @@ static enum MHD_Result answer_request(struct server *srv, struct MHD_Connection 
 
 	if (st)
 		return http_error(c, (unsigned)st, "%s", q.err);
-	struct job job = http_job(srv, c);
 	fp_sink_init_mem(&s);
-	st = answer(&job, &q, &s);
+	st = answer(&q.t.job, &q, &s);
 	target_close(&q.t);
 	if (st) {
 		fp_sink_free(&s);
@@ -583,26 +597,40 @@ enum MHD_Result api_pprof(struct server *srv, struct MHD_Connection *c)
 /* ---- /threads/ ------------------------------------------------------------------------ */
 
 /* /threads/?filename=F[&filters]: {"total":N,"processes":[{"pid","comm",
- * "samples"}...],"threads":[{"tid",...}...]}, heaviest first, from the
- * folded tables rooted at comm-pid and comm-tid (fp-fold --pid, --tid) of
- * the whole capture with the same event set and filters as /heatmap/. */
+ * "samples"}...],"threads":[{"tid",...}...],"containers":[{"name",
+ * "samples"}...]}, heaviest first, from the folded tables rooted at
+ * comm-pid, comm-tid and the container (fp-fold --pid, --tid,
+ * --container-root) of the whole capture with the same event set and
+ * filters as /heatmap/; for a live capture, of its recording so far. */
 static int threads_answer(const struct job *job, struct request *q, struct fp_sink *s)
 {
+	if (q->t.live && q->t.fd < 0) {
+		snprintf(q->err, sizeof q->err, "threads: this live capture has no recording "
+			 "(fp-serve --recording FILE)");
+		return 409;
+	}
+	if (q->t.live)	/* from the recording, on the live heatmap's axis */
+		live_axis(job->srv, &q->sel);
 	q->sel.root = SEL_ROOT_PID;
 	const struct folded_text *fp = folded_get(job, q->t.fd, &q->t.st, &q->sel, &q->status,
 						  q->err, sizeof q->err);
 	q->sel.root = SEL_ROOT_TID;
 	const struct folded_text *ft = fp ? folded_get(job, q->t.fd, &q->t.st, &q->sel,
 						       &q->status, q->err, sizeof q->err) : NULL;
-	if (!ft) {
+	q->sel.root = SEL_ROOT_CONTAINER;
+	const struct folded_text *fc = ft ? folded_get(job, q->t.fd, &q->t.st, &q->sel,
+						       &q->status, q->err, sizeof q->err) : NULL;
+	if (!fc) {
 		folded_put(fp);
-		return text_status(ft, q);
+		folded_put(ft);
+		return text_status(fc, q);
 	}
 	struct owner *pv, *tv;
 	size_t np = owners_of(fp, &pv), nt = owners_of(ft, &tv);
 	fp_sink_printf(s, "{\"total\":%" PRIu64, fp->total);
 	owners_json(s, "processes", "pid", pv, np);
 	owners_json(s, "threads", "tid", tv, nt);
+	containers_json(s, fc);
 	fp_sink_str(s, "}\n");
 	for (size_t i = 0; i < np; i++)
 		free(pv[i].comm);
@@ -612,12 +640,13 @@ static int threads_answer(const struct job *job, struct request *q, struct fp_si
 	free(tv);
 	folded_put(fp);
 	folded_put(ft);
+	folded_put(fc);
 	return 0;
 }
 
 enum MHD_Result api_threads(struct server *srv, struct MHD_Connection *c)
 {
-	return answer_request(srv, c, "threads", threads_answer, CT_JSON, NULL);
+	return answer_request(srv, c, NULL, threads_answer, CT_JSON, NULL);
 }
 
 /* /flamechart/?filename=F[&start&end&filters]: the selection's samples in

@@ -46,7 +46,8 @@ static void fail_from_pipeline(const struct pipeline_result *res, int *status,
 	/* a stage exited 1: the capture is bad (422); 100: the stages refused
 	 * a checked parameter at run time, e.g. a regex over its match limit
 	 * (400); anything else is ours (500) */
-	*status = res->data_error ? 422 : res->usage_error ? 400 : 500;
+	*status = res->over_budget ? res->over_budget : res->data_error ? 422 :
+		  res->usage_error ? 400 : 500;
 	/* first line of the stages' stderr says why */
 	const char *nl = strchr(res->err, '\n');
 	int len = nl ? (int)(nl - res->err) : (int)strlen(res->err);
@@ -139,6 +140,7 @@ static void range_argv_of(const struct selection *sel, int with_range, char **ar
 	OPT("--event", sel->event);
 	OPT("--include", sel->include);
 	OPT("--exclude", sel->exclude);
+	OPT("--container", sel->container);
 #undef OPT
 	argv[n] = NULL;
 }
@@ -172,6 +174,7 @@ static int key_add_filters(char *key, size_t n, const struct selection *sel, int
 	key_add(key, n, "event", sel->event);
 	key_add(key, n, "include", sel->include);
 	key_add(key, n, "exclude", sel->exclude);
+	key_add(key, n, "container", sel->container);
 	key_add(key, n, "idle", sel->keep_idle ? "1" : "0");
 	key_add(key, n, "allevents", sel->all_events ? "1" : "0");
 	if (strlen(key) < n - 1)
@@ -209,7 +212,8 @@ static int selection_key(char *key, const struct stat *st, const char *what,
 	cache_file_key(key, KEY_MAX, st, what);
 	key_add_axis(key, KEY_MAX, sel);
 	key_add(key, KEY_MAX, "root", sel->root == SEL_ROOT_PID ? "pid" :
-		sel->root == SEL_ROOT_TID ? "tid" : NULL);
+		sel->root == SEL_ROOT_TID ? "tid" :
+		sel->root == SEL_ROOT_CONTAINER ? "container" : NULL);
 	key_add(key, KEY_MAX, "from", sel->start);
 	key_add(key, KEY_MAX, "to", sel->end);
 	return key_add_filters(key, KEY_MAX, sel, status, err, errsz);
@@ -237,21 +241,24 @@ static char *damage_arg(int fd)
 	return fp_rec_is_recording(fd) ? "--damage-ok" : NULL;
 }
 
-/* A range of a recording (fifo/fp_recording.h) is read through its time
+/* A range of a recording (recording/fp_recording.h) is read through its time
  * index: fp-read --time gets the range in absolute perf time (on the
  * axis of floor(earliest sample), which is fp-bucket's, or the caller's)
  * and reads only those seconds; fp-range then only filters. Returns 1
  * and the --time argument in buf, or 0: fp-range cuts the range. */
 #define TIME_ARG_MAX 64
-static int recording_range(int fd, const struct selection *sel, char *buf, size_t n)
+static int recording_range(const struct job *job, int fd, const struct selection *sel,
+			   char *buf, size_t n, uint64_t *from_ns, uint64_t *to_ns)
 {
 	uint64_t base, from = 0, to = 0;
 	char a[32] = "", b[32] = "";
 
-	if ((!sel->start && !sel->end) || !fp_rec_is_recording(fd))
+	if ((!sel->start && !sel->end) || (!job->indexed && !fp_rec_is_recording(fd)))
 		return 0;
 	if (sel->has_axis) {
 		base = sel->axis_base_sec;
+	} else if (job->indexed) {
+		base = job->index_base_sec;	/* scanned once, when it was built */
 	} else {
 		struct fp_rec_index ix = { 0 };
 
@@ -268,6 +275,10 @@ static int recording_range(int fd, const struct selection *sel, char *buf, size_
 	const uint64_t ns = FP_NSEC_PER_SEC;
 
 	base *= ns;
+	if (from_ns)
+		*from_ns = sel->start ? base + from : 0;
+	if (to_ns)
+		*to_ns = sel->end ? base + to : UINT64_MAX;
 	if (sel->start)
 		snprintf(a, sizeof a, "%" PRIu64 ".%09" PRIu64, (base + from) / ns,
 			 (base + from) % ns);
@@ -288,10 +299,13 @@ struct sel_chain {
 	char *const *argv[4];
 };
 
-static void sel_chain_init(struct sel_chain *c, int fd, const struct selection *sel,
-			   char **fold_argv)
+/* 1 if the chain has no fp-range: the range was read through the index
+ * and there is no filter (fp-range would only pass everything on). */
+static int sel_chain_init(struct sel_chain *c, const struct job *job, int fd,
+			  const struct selection *sel, char **fold_argv)
 {
-	int by_index = recording_range(fd, sel, c->time_arg, sizeof c->time_arg);
+	int by_index = recording_range(job, fd, sel, c->time_arg, sizeof c->time_arg, NULL, NULL);
+	int no_range = by_index && !selection_has_filters(sel);
 
 	size_t n = 0;
 
@@ -303,12 +317,15 @@ static void sel_chain_init(struct sel_chain *c, int fd, const struct selection *
 	}
 	c->read_argv[n++] = damage_arg(fd);
 	c->read_argv[n] = NULL;
-	bucket_argv_of(c->bucket_argv, NULL, sel, NULL);
+	/* a range read of an index starts mid-capture: fp-bucket's default
+	 * would be the range's first event, not the capture's */
+	bucket_argv_of(c->bucket_argv, NULL, sel, by_index ? job->index_first_event : NULL);
 	range_argv_of(sel, !by_index, c->range_argv);
 	c->argv[0] = c->read_argv;
 	c->argv[1] = c->bucket_argv;
-	c->argv[2] = c->range_argv;
-	c->argv[3] = fold_argv;
+	c->argv[2] = no_range ? fold_argv : c->range_argv;
+	c->argv[3] = no_range ? NULL : fold_argv;
+	return no_range;
 }
 
 /* Runs the chain of sel over fd, from its start, ending in fold_argv (NULL:
@@ -320,10 +337,11 @@ static int sel_chain_run(const struct job *job, int fd, const struct selection *
 	struct sel_chain chain;
 	struct pipeline_result res;
 
-	sel_chain_init(&chain, fd, sel, fold_argv);
+	int no_range = sel_chain_init(&chain, job, fd, sel, fold_argv);
+	size_t nstages = (fold_argv ? 4 : 3) - (size_t)no_range;
 	if (rewind_input(fd, status, err, errsz) < 0)
 		return -1;
-	chain_run(job, chain.argv, fold_argv ? 4 : 3, fd, on_line, ctx, &res);
+	chain_run(job, chain.argv, nstages, fd, on_line, ctx, &res);
 	if (res.ok)
 		return 0;
 	fail_from_pipeline(&res, status, err, errsz);
@@ -341,7 +359,7 @@ void selection_chain_run(const struct job *job, int fd, const struct selection *
 int selection_has_filters(const struct selection *sel)
 {
 	return sel->pid || sel->tid || sel->cpu || sel->comm || sel->event || sel->include ||
-		sel->exclude;
+		sel->exclude || sel->container;
 }
 
 /* ---- heatmap ---------------------------------------------------------------- */
@@ -461,6 +479,10 @@ static int run_heatmap_chain(const struct job *job, char *const *const *argv, si
 	chain_run(job, argv, nstages, fd, hm_line, b, &res);
 	if (!res.ok || b->too_big) {
 		fp_heatmap_free(&b->h.hm);
+		/* the event list add_event built before the chain failed */
+		free(b->h.events);
+		b->h.events = NULL;
+		b->h.events_len = 0;
 		if (b->too_big) {
 			*status = 422;
 			snprintf(err, errsz, "heatmap column past %" PRIu64 " s",
@@ -477,6 +499,18 @@ static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
 					    const struct stat *st, unsigned rows,
 					    const struct selection *sel, int *status,
 					    char *err, size_t errsz);
+
+/* A heatmap read from a capture's index (index.c) says what the capture's
+ * reader said: its samples and warnings; the index is no live recording. */
+static void index_counts(const struct job *job, struct heatmap *h)
+{
+	if (!job->indexed)
+		return;
+	h->recording = 0;
+	h->retention_dropped = h->kept_from_ns = h->capture_from_ns = 0;
+	h->samples = job->index_samples;
+	h->warnings += job->index_warnings;
+}
 
 const struct heatmap *heatmap_get(const struct job *job, int fd, const struct stat *st,
 				  unsigned rows, const struct selection *sel, int *status,
@@ -503,6 +537,7 @@ const struct heatmap *heatmap_get(const struct job *job, int fd, const struct st
 	fp_heatmap_reset(&b.h.hm, rows, 0);	/* the rows listed if no G comes */
 	if (run_heatmap_chain(job, argv, 2, fd, &b, status, err, errsz) < 0)
 		return NULL;
+	index_counts(job, &b.h);
 	b.h.counted = fp_heatmap_total(&b.h.hm);
 	e = new_entry(key, KIND_HEATMAP);
 	e->hm = b.h;
@@ -570,6 +605,7 @@ static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
 		heatmap_put(all);
 		return NULL;
 	}
+	index_counts(job, &b.h);
 	struct heatmap h = {
 		.samples = b.h.samples,
 		.idle = b.h.idle,
@@ -652,9 +688,23 @@ static const struct folded_text *text_get(const struct job *job, int fd, const s
 static int build_folded(const struct job *job, int fd, const struct selection *sel,
 			struct fp_sink *out, uint64_t *total, int *status, char *err, size_t errsz)
 {
+	/* a range of an index without filters: folded here (rangefold.c) */
+	char targ[TIME_ARG_MAX];
+	uint64_t from_ns, to_ns;
+	if (job->indexed && recording_range(job, fd, sel, targ, sizeof targ, &from_ns, &to_ns)) {
+		int rc = rangefold(job, fd, sel, from_ns, to_ns, out, total, err, errsz);
+		if (rc > 0)
+			return 0;
+		if (rc < 0) {
+			fp_sink_free(out);
+			*status = 422;
+			return -1;
+		}
+	}
 	char *fold_argv[] = { "fp-fold", "--plain", "--all",
 			      sel->all_events ? "--event-root" : "--all-events",
-			      sel->root == SEL_ROOT_PID ? "--pid" : sel->root == SEL_ROOT_TID ? "--tid" : NULL,
+			      sel->root == SEL_ROOT_PID ? "--pid" : sel->root == SEL_ROOT_TID ? "--tid" :
+			      sel->root == SEL_ROOT_CONTAINER ? "--container-root" : NULL,
 			      NULL };
 	struct fold_build b = { .text = out, .total = 0 };
 	int rc = sel_chain_run(job, fd, sel, fold_argv, fold_line, &b, status, err, errsz);

@@ -2,7 +2,7 @@
  *
  * The samples of the selection (the same chain, event set and filters as
  * /flamegraph/: reader | fp-bucket | fp-range) are folded one by one with
- * fp-fold's rules (fifo/fp_fold.h, kernel and JIT annotations as in the
+ * fp-fold's rules (fold/fp_fold.h, kernel and JIT annotations as in the
  * flame graph's folded table), sorted by time, and runs of consecutive
  * samples with the same stack are merged:
  *

@@ -1,4 +1,4 @@
-/* heatmeta.c: what /heatmap/ adds to render's heatmap (docs/web.md): the
+/* heatmeta.c: what /heatmap/ adds to render's heatmap (docs/fp-serve.md): the
  * chain's counts (samples, idle, warnings), the capture's events, a
  * recording's retention, as JSON keys after render's FlameScope JSON
  * (fp_heatmap_json_keys: columns, rows, values, maxvalue, base_sec, cut;

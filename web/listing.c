@@ -1,4 +1,4 @@
-/* listing.c: GET /profile/, the captures below DIR (docs/web.md).
+/* listing.c: GET /profile/, the captures below DIR (docs/fp-serve.md).
  *
  * A recursive walk from DIR's fd: dotfiles and dot-directories skipped,
  * directories entered with O_NOFOLLOW (no loops, no way out), symlinks

@@ -6,7 +6,7 @@
  * snapshot of the whole capture, which replaces the current one when
  * complete, and those between `C begin fold-delta` and `C end fold-delta`
  * (fp-fold --delta-snapshots, negotiated by the runner) update the counts
- * they name (fifo/fp_foldsnap.h keeps the table; its folded text is made
+ * they name (fold/fp_foldsnap.h keeps the table; its folded text is made
  * only when a client asks for it); `I read` records carry the live
  * reader's counts. Connection
  * threads read this state under l->lock and wait on l->changed (SSE

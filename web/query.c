@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fp_container.h"
 #include "fp_rangectl.h"
 #include "fp_record.h"
 #include "fp_regex.h"
@@ -84,6 +85,16 @@ int query_filter_ok(const char *word, const char *s, size_t n, char *why, size_t
 	if (cmd.kind == FP_RC_NONE || strcmp(fp_rangectl_name(cmd.kind), word) != 0) {
 		msg = "empty filter value";
 		goto refused;
+	}
+	if (cmd.kind == FP_RC_CONTAINER && !cmd.off) {
+		/* fp-range's container filter, compiled with its bounds */
+		char rmsg[FP_REGEX_WHY_MAX];
+		struct fp_container_filter f;
+		if (fp_container_filter_init(&f, cmd.arg.p, cmd.arg.n, rmsg, sizeof rmsg) < 0) {
+			snprintf(why, whysize, "bad regex: %s", rmsg);
+			return 0;
+		}
+		fp_container_filter_free(&f);
 	}
 	if ((cmd.kind == FP_RC_INCLUDE || cmd.kind == FP_RC_EXCLUDE) && !cmd.off) {
 		/* compiled here with fp-range's own bounds, so a bad regex is a

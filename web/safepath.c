@@ -11,7 +11,7 @@
  *  - else a walk from DIR's fd, one segment at a time, each opened with
  *    O_NOFOLLOW (directories O_PATH | O_DIRECTORY): a symlink anywhere on
  *    the path fails with ELOOP or ENOTDIR.
- * Both refuse every symlink, inside DIR or not (docs/web.md). The opened
+ * Both refuse every symlink, inside DIR or not (docs/fp-serve.md). The opened
  * file is fstat-checked to be a regular file; the caller hands that fd to
  * the stages, so nothing can swap the file between check and read.
  * Names arrive already URL-decoded by libmicrohttpd: `%2e%2e%2f` is `../`

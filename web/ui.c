@@ -1,6 +1,6 @@
-/* ui.c: serves the web page embedded from web/ui/ (web/embed.sh), so
- * bin/fp-serve needs no files at run time. Until web/ui/index.html exists
- * a placeholder page lists the API. */
+/* ui.c: serves the page embedded from ui/ (ui/embed.sh; the same files
+ * fp-render's index.html embeds), so bin/fp-serve needs no files at run
+ * time. Until ui/index.html exists a placeholder page lists the API. */
 #include <string.h>
 
 #include "http.h"
@@ -11,7 +11,7 @@ static const char placeholder[] =
 	"<title>flamepipe</title></head><body>\n"
 	"<h1>flamepipe</h1>\n<p>The web page is not built into this fp-serve. The JSON API "
 	"works: <a href=\"/profile/\">/profile/</a>, /heatmap/?filename=F&amp;rows=50, "
-	"/flamegraph/?filename=F&amp;start=S&amp;end=E (see docs/web.md).</p>\n"
+	"/flamegraph/?filename=F&amp;start=S&amp;end=E (see docs/fp-serve.md).</p>\n"
 	"</body></html>\n";
 
 enum MHD_Result ui_serve(struct MHD_Connection *c, const char *path, int *found)

@@ -1,7 +1,7 @@
 /* fuzz-httppath.c: libFuzzer target for fp-serve's handling of request
  * paths and query values (web/safepath.c, web/query.c).
  *
- * fuzz-sources: web/safepath.c web/query.c fifo/*.c
+ * fuzz-sources: web/safepath.c web/query.c lib/*.c fifo/*.c recording/*.c
  * fuzz-libs: -lev -lz -lm -lpcre2-8 -ldeflate -lmicrohttpd
  * fuzz-max-len: 4096
  *

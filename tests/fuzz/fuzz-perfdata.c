@@ -1,16 +1,16 @@
 /* fuzz-perfdata: libFuzzer target for fp-perfdata's reader (perf.data in
  * the file format and in the pipe format), through the program's own path.
  *
- * fuzz-sources: stages/fp-perfdata.c fifo/*.c
+ * fuzz-sources: stages/fp-perfdata.c lib/*.c fifo/*.c recording/*.c fold/*.c perf/script/*.c perf/data/*.c
  * fuzz-cflags: -DFP_PERFDATA_NO_MAIN
  * fuzz-libs: -lev -lz -lm -lpcre2-8 -ldeflate
- * (run.sh adds -ldw -lelf -liberty for the fifo/pd_*.c modules)
+ * (run.sh adds -ldw -lelf -liberty for the perf/data/pd_*.c modules)
  * fuzz-max-len: 65536
  *
  * An input of odd length is read as a file (mmap), an even one
  * through a pipe (the streaming path); one of length 3 mod 4 with
  * --inline. Samples with user registers and stack go through the dwarf
- * unwinder (fifo/pd_unwind.c). The kernel's symbols come from an
+ * unwinder (perf/data/pd_unwind.c). The kernel's symbols come from an
  * empty file, so a run costs what the record parser costs.
  */
 #define _GNU_SOURCE

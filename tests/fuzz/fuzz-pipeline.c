@@ -1,7 +1,7 @@
 /* fuzz-pipeline.c: libFuzzer target for the pipeline file parser
  * (runner/pipeline.c, fp_pipeline_parse_string).
  *
- * fuzz-sources: runner/pipeline.c fifo/fp_error.c
+ * fuzz-sources: runner/pipeline.c lib/fp_error.c
  * fuzz-libs: -lm
  * fuzz-max-len: 4096
  *

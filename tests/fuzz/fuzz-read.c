@@ -1,10 +1,9 @@
 /* fuzz-read.c: libFuzzer target for fp-read: the perf script parser
- * (fifo/fp_perfparse.c) behind the same line pump, gzip inflater and
+ * (perf/script/fp_perfparse.c) behind the same line pump, gzip inflater and
  * warning code the program uses (stages/fp-read.c is compiled in, with its
  * main() renamed; run_reader() calls its read_input(), all of main() but
  * the option parsing).
  *
- * fuzz-sources: fifo/*.c
  * fuzz-libs: -lev -lz -lm -lpcre2-8 -ldeflate
  * fuzz-max-len: 16384
  * fuzz-cflags: -DFP_LINE_MAX=4096

@@ -4,7 +4,7 @@
  * Build and run (bounded):
  *	clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Ififo \
  *	    tests/fuzz/fuzz-record.c fifo/fp_record.c fifo/fp_rangectl.c \
- *	    fifo/fp_io.c fifo/fp_error.c -lev -lz -o build/fuzz-record
+ *	    fifo/fp_io.c lib/fp_error.c -lev -lz -o build/fuzz-record
  *	build/fuzz-record -max_total_time=30 -max_len=4096
  *
  * Checks, beyond "no crash": parsed fields lie inside the input, kinds has

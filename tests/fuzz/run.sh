@@ -11,7 +11,7 @@
 #	CLANG             compiler (default clang)
 #
 # Per target: build-fuzz/NAME from tests/fuzz/NAME.c plus the sources named
-# on its `fuzz-sources:` line (default fifo/*.c), `fuzz-libs:` and
+# on its `fuzz-sources:` line (default: the shared folders but perf/data, $SHARED), `fuzz-libs:` and
 # `fuzz-cflags:` lines; inputs up to `fuzz-max-len:` bytes;
 # seeds from tests/fuzz/corpus/NAME/, new corpus entries in
 # build-fuzz/corpus/NAME/, crash inputs in build-fuzz/crashes/NAME/.
@@ -28,7 +28,10 @@ CLANG=${CLANG:-clang}
 MAX_LEN_DEFAULT=8192
 FUZZ_FLAGS="-g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 WARN="-std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers"
-INCLUDES="-Ififo -Irender -Ibuild/gen -Irunner -Iweb"	# build/gen: the generated *_js.inc (make all)
+# the Makefile's SHARED_DIRS, lowest first
+SHARED_DIRS="lib recording fifo fold perf/script perf/data render"
+SHARED="lib/*.c fifo/*.c recording/*.c fold/*.c perf/script/*.c"
+INCLUDES="$(for d in $SHARED_DIRS; do printf -- '-I%s ' "$d"; done)-Ibuild/gen -Irunner -Iweb"	# build/gen: the generated *_js.inc (make all)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
@@ -60,17 +63,17 @@ directive() { # file key default
 
 build() { # name -> 0 if build-fuzz/name is up to date or was built
 	src=tests/fuzz/$1.c
-	srcs=$(directive "$src" fuzz-sources "fifo/*.c")
+	srcs=$(directive "$src" fuzz-sources "$SHARED")
 	libs=$(directive "$src" fuzz-libs "-lev -lz -lm -lpcre2-8 -ldeflate")
 	cflags=$(directive "$src" fuzz-cflags "")
 	# shellcheck disable=SC2086  # word splitting and globbing wanted
 	srcs=$(ls $srcs 2>/dev/null)
-	# fp-perfdata's modules in fifo/ read ELF files and demangle.
-	case " $(echo $srcs) " in *" fifo/pd_"*) libs="$libs -ldw -lelf -liberty" ;; esac
+	# fp-perfdata's modules in perf/data/ read ELF files and demangle.
+	case " $(echo $srcs) " in *" perf/data/pd_"*) libs="$libs -ldw -lelf -liberty -ldebuginfod -lpthread" ;; esac
 	out=$B/$1
 	newer=
-	for f in "$src" $srcs fifo/*.h runner/*.h web/*.h stages/*.c; do
-		[ -f "$f" ] && [ "$f" -nt "$out" ] && newer=1
+	for f in "$src" $srcs lib/*.h fifo/*.h recording/*.h fold/*.h perf/*/*.h runner/*.h web/*.h stages/*.c stages/*/*.c; do
+		[ -f "$f" ] && [ -n "$(find "$f" -newer "$out" 2>/dev/null)" ] && newer=1
 	done
 	[ -x "$out" ] && [ -z "$newer" ] && return 0
 	# shellcheck disable=SC2086

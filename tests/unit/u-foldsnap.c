@@ -1,5 +1,5 @@
 /* u-foldsnap.c: fold snapshots as their readers keep them, full and
- * delta (fifo/fp_foldsnap.c). */
+ * delta (fold/fp_foldsnap.c). */
 #include "unit.h"
 
 #include <string.h>
@@ -133,28 +133,6 @@ static void f_outside_a_snapshot_adds_to_the_table(void **state)
 	fp_foldsnap_free(&s);
 }
 
-static void the_runner_knows_who_reads_deltas(void **state)
-{
-	assert_int_equal(fp_foldsnap_role_of("fp-fold"), FP_FSNAP_WRITES);
-	assert_int_equal(fp_foldsnap_role_of("fp-render"), FP_FSNAP_READS);
-	assert_int_equal(fp_foldsnap_role_of("fp-serve"), FP_FSNAP_READS);
-	assert_int_equal(fp_foldsnap_role_of("fp-range"), FP_FSNAP_PASSES);
-	assert_int_equal(fp_foldsnap_role_of("awk"), FP_FSNAP_OTHER);
-}
-
-/* Snapshots by id (E records): fp-render reads them, fp-serve (whose
- * table here is by text) does not, nor a stage that passes them on. */
-static void the_runner_knows_who_reads_snapshots_by_id(void **state)
-{
-	assert_true(fp_foldsnap_reads_ids("fp-render"));
-	assert_false(fp_foldsnap_reads_ids("fp-serve"));
-	assert_false(fp_foldsnap_reads_ids("fp-fold"));
-	assert_false(fp_foldsnap_reads_ids("fp-range"));
-	assert_false(fp_foldsnap_reads_ids("awk"));
-	assert_false(fp_foldsnap_reads_ids("fp-render2"));
-	assert_int_equal(fp_foldsnap_role_of("fp-render"), FP_FSNAP_READS);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -164,8 +142,6 @@ int main(void)
 		cmocka_unit_test(a_delta_that_does_not_add_up_is_a_mismatch),
 		cmocka_unit_test(brackets_out_of_place_are_reported),
 		cmocka_unit_test(f_outside_a_snapshot_adds_to_the_table),
-		cmocka_unit_test(the_runner_knows_who_reads_deltas),
-		cmocka_unit_test(the_runner_knows_who_reads_snapshots_by_id),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,5 +1,5 @@
 /* u-kcache.c: when perf's copy of kallsyms may stand for /proc/kallsyms
- * (fifo/pd_kcache.c): its modules against /proc/modules, the symbols of
+ * (perf/data/pd_kcache.c): its modules against /proc/modules, the symbols of
  * code the kernel makes as it runs, the running kernel's build-id note. */
 #include "unit.h"
 

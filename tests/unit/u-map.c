@@ -1,4 +1,4 @@
-/* u-map.c: the integer-keyed hash table (fifo/fp_map.h). */
+/* u-map.c: the integer-keyed hash table (lib/fp_map.h). */
 #include "unit.h"
 
 #include "fp_map.h"

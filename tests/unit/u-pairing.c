@@ -1,4 +1,4 @@
-/* u-pairing.c: fifo/fp_pairing.c, fp-latency's engine: pairing in time
+/* u-pairing.c: stages/fp-latency/fp_pairing.c, fp-latency's engine: pairing in time
  * order through the reorder window, nesting, cancel, and the two memory
  * bounds (issue 14 #6). */
 #include <stdarg.h>

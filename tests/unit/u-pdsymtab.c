@@ -1,5 +1,5 @@
 /* u-pdsymtab.c: fp-perfdata's symbol table as perf prepares its own
- * (fifo/pd_symtab.c): of several symbols at one address the one perf's
+ * (perf/data/pd_symtab.c): of several symbols at one address the one perf's
  * choose_best_symbol keeps, zero-size symbols ended at the next, and the
  * PLT entries added after the fixups. */
 #include "unit.h"

@@ -1,4 +1,4 @@
-/* u-perfparse.c: the perf script parser (fifo/fp_perfparse.c) through its
+/* u-perfparse.c: the perf script parser (perf/script/fp_perfparse.c) through its
  * API: time parsing, dso kinds, and records built from fed lines. */
 #include "unit.h"
 

@@ -108,7 +108,7 @@ static void a_sample_is_written_as_it_was_parsed(void **state)
 static void a_refused_sample_is_explained(void **state)
 {
 	assert_string_equal(fp_sample_problem(LINE("S\t1\t2")),
-			    "want 10 TAB-separated fields (S time_ns pid tid cpu period event comm kinds stack)");
+			    "want 10 or 11 TAB-separated fields (S time_ns pid tid cpu period event comm kinds stack [cgroup])");
 	assert_string_equal(fp_sample_problem(LINE("S\tx\t2\t3\t4\t5\tev\tc\tk\ta")),
 			    "time_ns and period must be unsigned decimal, pid, tid and cpu decimal");
 	assert_string_equal(fp_sample_problem(LINE("S\t1\t2\t3\t4\t5\tev\tc\tkk\ta")),
@@ -179,7 +179,15 @@ static void ref_records_round_trip_and_check_every_number(void **state)
 					   "9223372036854775807\t007\t0\t18446744073709551615\t\t"), &r), 0);
 	assert_true(r.id == 4294967293u && r.time_ns == UINT64_MAX && r.pid == INT64_MIN &&
 		    r.tid == INT64_MAX && r.cpu == 7 && r.count == UINT64_MAX);
-	assert_true(r.event.n == 0 && r.comm.n == 0);
+	assert_true(r.event.n == 0 && r.comm.n == 0 && r.cgroup.n == 0);
+	/* the cgroup, an 11th field, round trips too */
+	struct fp_ref wc = w;
+	wc.cgroup = (struct fp_str){ "/docker/x", 9 };
+	out.len = 0;
+	fp_write_ref(fp_wmem_wr(&out), &wc);
+	assert_string_equal(written(), "R\t7\t82657918000\t-1\t1945\t3\t250\t1\tcycles\tmy app\t/docker/x\n");
+	assert_int_equal(fp_ref_parse(LINE("R\t7\t82657918000\t-1\t1945\t3\t250\t1\tcycles\tmy app\t/docker/x"), &r), 0);
+	assert_true(fp_str_eq(r.comm, "my app") && fp_str_eq(r.cgroup, "/docker/x"));
 	static const char *const bad[] = {
 		"R\t4294967294\t1\t1\t1\t1\t1\t1\te\tc",	/* id FP_STACK_ID_MAX */
 		"R\t1\t18446744073709551616\t1\t1\t1\t1\t1\te\tc",
@@ -188,7 +196,7 @@ static void ref_records_round_trip_and_check_every_number(void **state)
 		"R\t1\t1\t1\t1\t1\t1\t-1\te\tc",		/* a negative count */
 		"R\t1\t\t1\t1\t1\t1\t1\te\tc",		/* an empty number */
 		"R\t1\t1\t1\t1\t1\t1\t1\te",		/* nine fields */
-		"R\t1\t1\t1\t1\t1\t1\t1\te\tc\td",	/* a TAB in the comm */
+		"R\t1\t1\t1\t1\t1\t1\t1\te\tc\td\tx",	/* a TAB in the cgroup */
 		"R\t1\t1\t1\t1\t1\t1x\t1\te\tc",
 		"R\t1\t1\t-\t1\t1\t1\t1\te\tc",
 		"R\t1\t1\t1\t1\t1\t1\t123456789012345678901\te\tc",

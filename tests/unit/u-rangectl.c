@@ -78,6 +78,12 @@ static void names_and_regexes_take_the_rest_of_the_line(void **state)
 	assert_int_equal(parse("exclude -"), 0);
 	assert_true(c.off);
 	assert_int_equal(parse("event a,"), -1);
+	assert_int_equal(parse("container pod-.*/3f6c 1a"), 0);
+	assert_int_equal(c.kind, FP_RC_CONTAINER);
+	assert_true(c.arg.n == strlen("pod-.*/3f6c 1a") && !memcmp(c.arg.p, "pod-.*/3f6c 1a", c.arg.n));
+	assert_int_equal(parse("container -"), 0);
+	assert_true(c.off);
+	assert_int_equal(parse("container"), -1);
 }
 
 static void blank_and_comment_lines_are_nothing_unknown_words_are_errors(void **state)

@@ -32,12 +32,24 @@ static void a_sample_without_frames_has_empty_kinds_and_stack(void **state)
 	assert_int_equal(s.stack.n, 0);
 }
 
+static void the_eleventh_field_is_the_cgroup(void **state)
+{
+	struct fp_sample s;
+
+	assert_int_equal(fp_sample_parse(LINE("S\t1\t2\t3\t4\t5\tev\tc\tk\ta\t/docker/x"), &s), 0);
+	assert_int_equal(s.stack.n, 1);
+	assert_int_equal(s.cgroup.n, 9);
+	assert_memory_equal(s.cgroup.p, "/docker/x", 9);
+	assert_int_equal(fp_sample_parse(LINE("S\t1\t2\t3\t4\t5\tev\tc\tk\ta"), &s), 0);
+	assert_int_equal(s.cgroup.n, 0);
+}
+
 static void malformed_samples_are_rejected(void **state)
 {
 	struct fp_sample s;
 
 	assert_int_equal(fp_sample_parse(LINE("S\t1\t2\t3\t4\t5\tev\tc\tk"), &s), -1);	/* too few */
-	assert_int_equal(fp_sample_parse(LINE("S\t1\t2\t3\t4\t5\tev\tc\tk\ta\tb"), &s), -1);	/* too many */
+	assert_int_equal(fp_sample_parse(LINE("S\t1\t2\t3\t4\t5\tev\tc\tk\ta\tb\tx"), &s), -1);	/* too many */
 	assert_int_equal(fp_sample_parse(LINE("S\tx\t2\t3\t4\t5\tev\tc\tk\ta"), &s), -1);	/* time */
 	assert_int_equal(fp_sample_parse(LINE("S\t1\t2\t3\t4\t5\tev\tc\tkk\ta"), &s), -1);	/* kinds */
 	assert_int_equal(fp_sample_parse(LINE("S\t99999999999999999999\t2\t3\t4\t5\tev\tc\tk\ta"), &s), -1);
@@ -89,6 +101,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_well_formed_sample_parses_into_its_fields),
 		cmocka_unit_test(a_sample_without_frames_has_empty_kinds_and_stack),
+		cmocka_unit_test(the_eleventh_field_is_the_cgroup),
 		cmocka_unit_test(malformed_samples_are_rejected),
 		cmocka_unit_test(seconds_parse_to_integer_nanoseconds_without_rounding),
 		cmocka_unit_test(header_version_is_read_and_garbage_rejected),

@@ -1,5 +1,5 @@
 /* u-recording.c: live recording members, index and retention options
- * (fifo/fp_recording.c). */
+ * (recording/fp_recording.c). */
 #include "unit.h"
 
 #include <stdio.h>

@@ -1,5 +1,5 @@
-/* u-strtab.c: the interning table (fifo/fp_strtab.c) and the sort of its
- * ids by their strings (fifo/fp_strsort.c). */
+/* u-strtab.c: the interning table (lib/fp_strtab.c) and the sort of its
+ * ids by their strings (lib/fp_strsort.c). */
 #include "unit.h"
 
 #include <stdio.h>

@@ -38,6 +38,26 @@ static void a_p_record_is_its_s_record(void **state)
 	fp_tails_free(&t);
 }
 
+static void a_k_records_cgroup_is_its_samples(void **state)
+{
+	struct fp_tails t;
+	struct fp_sample s;
+
+	fp_tails_init(&t);
+	assert_int_equal(fp_tails_define_line(&t, LINE("K\t0\tcycles\tapp\tu\tmain\t/docker/x y"), NULL),
+			 FP_TAILS_OK);
+	assert_int_equal(fp_tails_define_line(&t, LINE("K\t1\tcycles\tapp\tu\tmain"), NULL), FP_TAILS_OK);
+	/* a 7th field is the last: an 8th makes the record malformed */
+	assert_int_equal(fp_tails_define_line(&t, LINE("K\t2\tcycles\tapp\tu\tmain\t/a\tb"), NULL),
+			 FP_TAILS_MALFORMED);
+	assert_int_equal(fp_tails_sample_line(&t, LINE("P\t5\t1\t1\t0\t1\t0"), &s, NULL), FP_TAILS_OK);
+	fields_are(&s, "cycles|app|u|main");
+	assert_true(s.cgroup.n == 11 && !memcmp(s.cgroup.p, "/docker/x y", 11));
+	assert_int_equal(fp_tails_sample_line(&t, LINE("P\t5\t1\t1\t0\t1\t1"), &s, NULL), FP_TAILS_OK);
+	assert_int_equal(s.cgroup.n, 0);
+	fp_tails_free(&t);
+}
+
 static void a_new_definition_replaces_the_old_one(void **state)
 {
 	struct fp_tails t;
@@ -84,6 +104,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_p_record_is_its_s_record),
+		cmocka_unit_test(a_k_records_cgroup_is_its_samples),
 		cmocka_unit_test(a_new_definition_replaces_the_old_one),
 		cmocka_unit_test(ids_are_dense_and_a_p_names_a_defined_one),
 	};

@@ -1,4 +1,4 @@
-/* u-tailtab.c: fp-range's tail table (fifo/fp_tailtab.h): the own ids of
+/* u-tailtab.c: fp-range's tail table (stages/fp-range/fp_tailtab.h): the own ids of
  * an upstream stack-id stream, and P and K records written from the
  * lines as they came that are byte for byte what the record writers
  * (fp_write_tail_ref, fp_write_tail_def) write for the own ids. */
@@ -418,14 +418,16 @@ static void random_p_lines_are_read_as_the_field_rules_read(void **state)
 	assert_true(read > 1000);
 }
 
-/* fp_sample_parse as PROTOCOL.md states it: ten fields, the numbers by
- * the digit rule, one kind per frame and no TAB in the stack. */
+/* fp_sample_parse as PROTOCOL.md states it: ten fields, or eleven with
+ * the cgroup, the numbers by the digit rule, one kind per frame and no
+ * TAB in the stack or the cgroup. */
 static int reference_s_parse(const char *line, size_t len, struct fp_sample *s)
 {
-	struct fp_str f[10];
-	size_t frames = 0;
+	struct fp_str f[12];
+	size_t frames = 0, n;
 
-	if (len < 2 || line[0] != 'S' || line[1] != '\t' || fp_split_fields(line, len, f, 10) != 10 ||
+	if (len < 2 || line[0] != 'S' || line[1] != '\t' ||
+	    ((n = fp_split_fields(line, len, f, 12)) != 10 && n != 11) ||
 	    ref_u64(f[1].p, f[1].n, &s->time_ns) < 0 || ref_i64(f[2].p, f[2].n, &s->pid) < 0 ||
 	    ref_i64(f[3].p, f[3].n, &s->tid) < 0 || ref_i64(f[4].p, f[4].n, &s->cpu) < 0 ||
 	    ref_u64(f[5].p, f[5].n, &s->period) < 0)
@@ -435,13 +437,12 @@ static int reference_s_parse(const char *line, size_t len, struct fp_sample *s)
 		if (v < -1 || v > FP_ID_MAX)
 			return -1;
 	}
-	if (memchr(f[9].p, '\t', f[9].n))
-		return -1;
 	for (size_t i = 0; i < f[9].n; i++)
 		frames += f[9].p[i] == ';';
 	if (f[8].n != (f[9].n ? frames + 1 : 0))
 		return -1;
 	s->event = f[6], s->comm = f[7], s->kinds = f[8], s->stack = f[9];
+	s->cgroup = n == 11 ? f[10] : (struct fp_str){ "", 0 };
 	return 0;
 }
 
@@ -500,7 +501,8 @@ static void random_s_lines_are_read_as_the_field_rules_read(void **state)
 		if (ra == 0 && (a.time_ns != b.time_ns || a.pid != b.pid || a.tid != b.tid ||
 				a.cpu != b.cpu || a.period != b.period || !same_str(a.event, b.event) ||
 				!same_str(a.comm, b.comm) || !same_str(a.kinds, b.kinds) ||
-				!same_str(a.stack, b.stack)))
+				!same_str(a.stack, b.stack) || a.cgroup.n != b.cgroup.n ||
+				(a.cgroup.n && a.cgroup.p != b.cgroup.p)))
 			fail_msg("\"%.*s\": read otherwise than the reference", (int)len, buf);
 		read += ra == 0;
 	}

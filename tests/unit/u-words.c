@@ -1,4 +1,4 @@
-/* u-words.c: word tables (fifo/fp_words.h). */
+/* u-words.c: word tables (lib/fp_words.h). */
 #include "unit.h"
 
 #include "fp_words.h"
