@@ -153,6 +153,7 @@ struct web_watch {
 	size_t index;		/* the web stage */
 	int stopped;
 	int exit_at_end;	/* --exit-at-end: stop the server with the capture */
+	const int *view_quit;	/* the terminal view was quit: the session ends */
 	const char *url;	/* for the "stays up" line */
 };
 
@@ -443,9 +444,10 @@ static char *write_generated(const char *dir, const char *file, const struct vie
 /* Once every stage before the web server has finished, the capture is
  * over. The page stays up and explorable (ranges, filters and compare
  * read the recording) until the user ends the session: a second Ctrl-C
- * (the runner then sends SIGTERM to every stage). With --exit-at-end, or
- * when the session was stopped with SIGTERM (a service manager), the
- * server is stopped now (it exits 0 on SIGTERM). fp-serve is the last
+ * (the runner then sends SIGTERM to every stage). With --exit-at-end,
+ * when the session was stopped with SIGTERM (a service manager), or when
+ * the user quit the terminal view (fp-tui's q), the server is stopped now
+ * (it exits 0 on SIGTERM). fp-serve is the last
  * stage, so nothing after it is cut short. */
 static void web_watch_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
@@ -457,7 +459,8 @@ static void web_watch_cb(struct ev_loop *loop, ev_timer *w, int revents)
 			return;
 	pid = fp_run_stage_pid(ww->run, ww->index);
 	if (pid > 0 && !ww->stopped &&
-	    (ww->exit_at_end || fp_run_stop_signal(ww->run) == SIGTERM)) {
+	    (ww->exit_at_end || fp_run_stop_signal(ww->run) == SIGTERM ||
+	     (ww->view_quit && *ww->view_quit))) {
 		ww->stopped = 1;
 		kill(pid, SIGTERM);
 	} else if (pid > 0) {
@@ -887,6 +890,7 @@ static int watch_run(const struct live_opts *o, struct fp_run *r, const struct v
 	if (vw->web) {
 		ww->run = r;
 		ww->exit_at_end = o->exit_at_end;
+		ww->view_quit = vw->tui ? &tw.stopped : NULL;	/* q in fp-tui ends it all */
 		ev_timer_init(&ww->w, web_watch_cb, WEB_POLL_INTERVAL, WEB_POLL_INTERVAL);
 		ww->w.data = ww;
 		ev_timer_start(loop, &ww->w);
