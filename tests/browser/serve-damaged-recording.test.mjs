@@ -31,6 +31,10 @@ const [off, len] = index[DAMAGED];
 const fd = fs.openSync(rec, 'r+');
 fs.writeSync(fd, Buffer.from([1, 2, 3, 4]), 0, 4, off + len - 8);
 fs.closeSync(fd);
+// fp-record makes recordings 0600; fp-serve started as root serves as
+// nobody (docs/fp-serve.md), which must read the directory and the file
+fs.chmodSync(dir, 0o755);
+fs.chmodSync(rec, 0o644);
 
 const browser = await launch();
 let srv;
