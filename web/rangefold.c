@@ -47,7 +47,7 @@ static void rf_line(void *ctx, char *line, size_t len)
 	struct rf *r = ctx;
 	struct fp_sample s;
 
-	if (len < 2 || line[0] != 'S' || line[1] != '\t' || fp_sample_parse(line, len, &s) < 0)
+	if (fp_record_tag(line, &len) != FP_REC_SAMPLE || fp_sample_parse(line, len, &s) < 0)
 		return;
 	if (s.time_ns < r->from_ns || s.time_ns >= r->to_ns)
 		return;
