@@ -31,7 +31,7 @@ const char cmd_live_usage[] =
 	"        [--baseline FILE] [--baseline-from S --baseline-to S] [--alert PCT]\n"
 	"        [--alert-by function|stack]\n"
 	"        [--http [ADDR:]PORT] [-o DIR] [--name NAME] [--container NAME|REGEX]\n"
-	"        [--interval MS] [--serve-dir DIR] [--keep-serving] [--no-term] [--term tui|heatmap]\n"
+	"        [--interval MS] [--serve-dir DIR] [--exit-at-end] [--no-term] [--term tui|heatmap]\n"
 	"        [--perf-arg A]...\n"
 	"        [--max-size BYTES] [--keep DURATION]\n"
 	"        [--pipeline FILE] [-D NAME=VALUE]... [-A NAME=WORD]... [--dir-file F]\n"
@@ -60,7 +60,7 @@ static void check_http(const char *s)
 enum {
 	OPT_DURATION = 256, OPT_SOURCE, OPT_HTTP, OPT_NAME, OPT_SERVE_DIR,
 	OPT_KEEP, OPT_NO_TERM, OPT_PERF_ARG, OPT_CALL_GRAPH, OPT_INTERVAL, OPT_MAX_SIZE,
-	OPT_KEEP_FOR, OPT_SSH, OPT_SSH_ARG, OPT_PUSH, OPT_APP, OPT_LABEL, OPT_PUSH_INTERVAL,
+	OPT_KEEP_FOR, OPT_EXIT_AT_END, OPT_SSH, OPT_SSH_ARG, OPT_PUSH, OPT_APP, OPT_LABEL, OPT_PUSH_INTERVAL,
 	OPT_PUSH_FORMAT, OPT_AUTH_TOKEN_FILE, OPT_BASIC_AUTH_FILE, OPT_TENANT,
 	OPT_CONTAINER,
 	OPT_TERM,
@@ -84,6 +84,7 @@ static const struct option live_options[] = {
 	{ "name", required_argument, NULL, OPT_NAME },
 	{ "serve-dir", required_argument, NULL, OPT_SERVE_DIR },
 	{ "keep-serving", no_argument, NULL, OPT_KEEP },
+	{ "exit-at-end", no_argument, NULL, OPT_EXIT_AT_END },
 	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 	{ "keep", required_argument, NULL, OPT_KEEP_FOR },
 	{ "no-term", no_argument, NULL, OPT_NO_TERM },
@@ -155,7 +156,8 @@ static void live_option(struct live_opts *o, int c, const char *arg)
 		o->name = arg;
 		break;
 	case OPT_SERVE_DIR: o->serve_dir = arg; break;
-	case OPT_KEEP: o->keep_serving = 1; break;
+	case OPT_KEEP: o->keep_serving = 1; break;	/* the default now */
+	case OPT_EXIT_AT_END: o->exit_at_end = 1; break;
 	case OPT_MAX_SIZE: o->max_size = check_max_size(arg); break;
 	case OPT_KEEP_FOR: o->keep = check_keep(arg); break;
 	case OPT_NO_TERM: o->no_term = 1; break;
