@@ -52,7 +52,7 @@ static void count_line(void *ctx, char *line, size_t len)
 	struct fp_sample s;
 	uint32_t id = 0;
 
-	if (len < 2 || line[0] != 'S' || fp_sample_parse(line, len, &s) < 0 ||
+	if (fp_record_tag(line, &len) != FP_REC_SAMPLE || fp_sample_parse(line, len, &s) < 0 ||
 	    fp_sample_is_idle(&s) || !s.stack.n)
 		return;
 	h->samples++;

@@ -573,7 +573,10 @@ static uint64_t recording_idle(const char *path, uint64_t from_seq)
 				size_t len = (size_t)((lf ? lf : end) - p);
 				struct fp_sample smp;
 
-				if (len && p[0] == 'S' && fp_sample_parse(p, len, &smp) == 0 &&
+				size_t rlen = len;
+
+				if (fp_record_tag(p, &rlen) == FP_REC_SAMPLE &&
+				    fp_sample_parse(p, rlen, &smp) == 0 &&
 				    fp_sample_is_idle(&smp))
 					idle++;
 				p += len + 1;
