@@ -240,23 +240,24 @@ static void check_live_options(struct live_opts *o)
 		fp_die(FP_EXIT_USAGE, "live: --alert-by goes with --alert PCT");
 }
 
+static void live_option_cb(void *ctx, int c, const char *arg)
+{
+	live_option(ctx, c, arg);
+}
+
 void live_parse_options(int argc, char **argv, struct live_opts *o)
 {
-	struct option table[FP_CLI_TABLE_MAX];
-	int c;
-
 	fp_cli_init(&o->cli, argc, FP_CLI_LIVE, cmd_live_usage);
 	o->cli.run.drain_timeout = LIVE_DRAIN_TIMEOUT;
 	o->cli.run.kill_timeout = LIVE_KILL_TIMEOUT;
 	o->hz = DEFAULT_HZ;
 	o->name = DEFAULT_LIVE_NAME;
-	fp_cli_table(&o->cli, live_options, NLIVE_OPTIONS, table);
-	/* '+': stop at the first non-option, so COMMAND's own options stay its. */
-	while ((c = getopt_long(argc, argv, fp_cli_shorts(&o->cli, "+F:ap:g"), table, NULL)) != -1)
-		if (!fp_cli_option(&o->cli, c, optarg))
-			live_option(o, c, optarg);
-	if (optind < argc)
-		o->command = argv + optind;
+	/* stop at the first operand, so COMMAND's own options stay its; -g
+	 * is perf's, a letter only */
+	int first = fp_cli_parse_shorts(&o->cli, argc, argv, live_options, NLIVE_OPTIONS, "g", 1,
+					live_option_cb, o);
+	if (first < argc)
+		o->command = argv + first;
 	o->outdir = o->cli.outdir;
 	o->quiet = o->cli.quiet;
 	check_live_options(o);
