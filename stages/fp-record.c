@@ -107,6 +107,7 @@ struct recorder {
 	uint64_t src_samples, src_dropped, src_lost;
 	uint64_t appended_to;	/* samples the file held when we opened it */
 	uint64_t unresolved;	/* P records of ids never defined to us */
+	uint64_t out_of_span;	/* samples over FP_REC_SPAN_MAX from the rest */
 	struct fp_tails tails;	/* K definitions of the stack-id stream */
 	uint8_t *tail_idle;	/* by K id: TAIL_IDLE_UNKNOWN, _NO, _YES */
 	size_t tail_idle_n;
@@ -261,6 +262,31 @@ static void note_read_stats(struct recorder *r, const char *line, size_t len)
  * column), however fast samples come; a late sample of an earlier
  * interval joins the current batch (its min_ns says so), it does not cut
  * it. */
+/* 0 if a sample at t keeps the recording within FP_REC_SPAN_MAX (what its
+ * readers take for damage past it: fp_recording.h), else -1, counted
+ * (out_of_span=) and said once: a sample a reader would skip is never
+ * written as if it were recorded. */
+static int within_span(struct recorder *r, struct fp_pump *p, uint64_t t)
+{
+	uint64_t lo = r->capture_min, hi = r->seq ? r->capture_max : 0;
+
+	if (r->b_samples) {
+		lo = r->b_min < lo ? r->b_min : lo;
+		hi = r->b_max > hi ? r->b_max : hi;
+	}
+	if (lo == UINT64_MAX)
+		return 0;	/* the first sample */
+	lo = t < lo ? t : lo;
+	hi = t > hi ? t : hi;
+	if (hi - lo <= FP_REC_SPAN_MAX)
+		return 0;
+	if (!r->out_of_span++)
+		fp_pump_warn(p, "a sample at %llu ns lies more than a year of sample time from "
+			     "the others: samples so far apart are counted (out_of_span=) and "
+			     "not recorded", (unsigned long long)t);
+	return -1;
+}
+
 static void sample_begin(struct recorder *r, struct fp_pump *p, const struct fp_sample *s)
 {
 	if (r->b_samples && s->time_ns / r->interval_ns > r->b_first / r->interval_ns)
@@ -288,6 +314,8 @@ static void sample_end(struct recorder *r, const struct fp_sample *s, int idle)
 static void record_sample(struct recorder *r, struct fp_pump *p, const struct fp_sample *s,
 			  const char *line, size_t len)
 {
+	if (within_span(r, p, s->time_ns) < 0)
+		return;
 	sample_begin(r, p, s);
 	batch_append(r, line, len);
 	batch_append(r, "\n", 1);
@@ -356,6 +384,8 @@ static void record_tail_sample(struct recorder *r, struct fp_pump *p, const char
 			     "(it started after the source did): such samples are counted "
 			     "(unresolved=) and not recorded", (unsigned)ref.id);
 	if (rc != FP_TAILS_OK)
+		return;
+	if (within_span(r, p, s.time_ns) < 0)
 		return;
 	const char *h = s_head(end, &ref);
 
@@ -427,7 +457,7 @@ static uint64_t kept_samples(const struct recorder *r)
 }
 
 /* The end-of-input fields, `key=value` joined by sep. */
-enum { N_STATS = 15 };
+enum { N_STATS = 16 };
 
 /* The recorder's statistics: the I record's and the stats file's fields. */
 static void recorder_stats(const struct recorder *r, struct fp_stat st[N_STATS])
@@ -449,7 +479,7 @@ static void recorder_stats(const struct recorder *r, struct fp_stat st[N_STATS])
 		{ "capture_from_ns", r->seq ? r->capture_min : 0 },
 		{ "capture_to_ns", r->capture_max }, { "idle", r->idle },
 		{ "failed", (uint64_t)r->failed }, { "appended_to", r->appended_to },
-		{ "unresolved", r->unresolved },
+		{ "unresolved", r->unresolved }, { "out_of_span", r->out_of_span },
 	};
 	memcpy(st, v, sizeof v);
 }

@@ -135,4 +135,14 @@ test_expect_success 'an output that cannot be created exits 111' '
 	grep -q "cannot create recording no/such/dir/rec.gz" err
 '
 
+test_expect_success 'a sample a year of sample time from the others is counted, not recorded' '
+	printf "%%flamepipe\t1\nS\t1000000000\t1\t1\t0\t1\tcpu-clock\ta\tu\tf\nS\t5000000000000000000\t1\t1\t0\t1\tcpu-clock\tb\tu\tg\n" |
+		fp-record --output span.fp.gz >span.out 2>span.err &&
+	grep -q "^I	record	recorded=1	.*	out_of_span=1" span.out &&
+	grep -q "^W	record	.*more than a year" span.out &&
+	fp-read span.fp.gz >span.read 2>span.rerr &&
+	test "$(grep -c "^S" span.read)" = 1 &&
+	! grep -q "incomplete\|damage" span.rerr
+'
+
 test_done
