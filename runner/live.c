@@ -216,6 +216,37 @@ static char *real_program(const char *prog)
 	return found;
 }
 
+/* --off-cpu: on-CPU samples at -F HZ (the first event, so the heatmap
+ * shows them first), every switch-out with its stack, every recorded
+ * wakeup, and switch-in records of the recorded tasks (a per-task capture
+ * sees no other task's switch-out, which is when they switch in).
+ * perf's -F would sample the tracepoints at HZ too: the frequency is the
+ * cpu-clock event's own term. fp-perfdata turns the scheduler events into
+ * the timed events offcpu and wakeup (docs/fp-perfdata.md, "Off-CPU"). */
+static void offcpu_vars(const struct live_opts *o, struct fp_vars *v)
+{
+	char ev[64];
+
+	if (o->source != SRC_PERF)
+		fp_die(FP_EXIT_USAGE, "live: --off-cpu: needs --source perf (fp-perfdata turns "
+		       "the scheduler's events into off-CPU time)");
+	const char *why = fp_perf_tracepoint_problem("sched", "sched_switch");
+	if (why)
+		fp_die(FP_EXIT_USAGE, "live: --off-cpu: cannot record sched:sched_switch: %s", why);
+	snprintf(ev, sizeof ev, "cpu-clock/freq=%s,name=cpu-clock/", o->hz);
+	fp_vars_append(v, "RECORD_ARGS", "-e");
+	fp_vars_append(v, "RECORD_ARGS", ev);
+	fp_vars_append(v, "RECORD_ARGS", "-e");
+	fp_vars_append(v, "RECORD_ARGS", "sched:sched_switch");
+	if (!fp_perf_tracepoint_problem("sched", "sched_wakeup")) {
+		fp_vars_append(v, "RECORD_ARGS", "-e");
+		fp_vars_append(v, "RECORD_ARGS", "sched:sched_wakeup");
+	}
+	fp_vars_append(v, "RECORD_ARGS", "--switch-events");
+	fp_vars_append(v, "READ_ARGS", "--off-cpu");
+	fp_vars_append(v, "READ_ARGS", "on");
+}
+
 static void source_vars(const struct live_opts *o, struct fp_vars *v)
 {
 	fp_vars_set(v, "HZ", o->hz);
@@ -266,8 +297,12 @@ static void source_vars(const struct live_opts *o, struct fp_vars *v)
 		}
 		return;
 	}
-	fp_vars_append(v, "RECORD_ARGS", "-F");
-	fp_vars_append(v, "RECORD_ARGS", o->hz);
+	if (o->off_cpu) {
+		offcpu_vars(o, v);
+	} else {
+		fp_vars_append(v, "RECORD_ARGS", "-F");
+		fp_vars_append(v, "RECORD_ARGS", o->hz);
+	}
 	if (o->all_cpus)
 		fp_vars_append(v, "RECORD_ARGS", "-a");
 	if (o->pid) {

@@ -28,7 +28,7 @@ const char cmd_live_usage[] =
 	"        [--push URL [--app NAME] [--label KEY=VALUE]... [--push-interval S]\n"
 	"         [--push-format folded|pprof] [--auth-token-file F] [--basic-auth-file F]\n"
 	"         [--tenant ID]]\n"
-	"        [--http [ADDR:]PORT] [-o DIR] [--name NAME] [--container NAME|REGEX]\n"
+	"        [--http [ADDR:]PORT] [-o DIR] [--name NAME] [--container NAME|REGEX] [--off-cpu]\n"
 	"        [--interval MS] [--serve-dir DIR] [--keep-serving] [--no-term] [--perf-arg A]...\n"
 	"        [--max-size BYTES] [--keep DURATION]\n"
 	"        [--pipeline FILE] [-D NAME=VALUE]... [-A NAME=WORD]... [--dir-file F]\n"
@@ -59,7 +59,7 @@ enum {
 	OPT_KEEP, OPT_NO_TERM, OPT_PERF_ARG, OPT_CALL_GRAPH, OPT_INTERVAL, OPT_MAX_SIZE,
 	OPT_KEEP_FOR, OPT_SSH, OPT_SSH_ARG, OPT_PUSH, OPT_APP, OPT_LABEL, OPT_PUSH_INTERVAL,
 	OPT_PUSH_FORMAT, OPT_AUTH_TOKEN_FILE, OPT_BASIC_AUTH_FILE, OPT_TENANT,
-	OPT_CONTAINER,
+	OPT_CONTAINER, OPT_OFF_CPU,
 };
 
 /* With --user, the leading stages that keep root: perf record and perf
@@ -95,6 +95,7 @@ static const struct option live_options[] = {
 	{ "basic-auth-file", required_argument, NULL, OPT_BASIC_AUTH_FILE },
 	{ "tenant", required_argument, NULL, OPT_TENANT },
 	{ "container", required_argument, NULL, OPT_CONTAINER },
+	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
 };
 #define NLIVE_OPTIONS (sizeof live_options / sizeof *live_options)
 
@@ -164,6 +165,7 @@ static void live_option(struct live_opts *o, int c, const char *arg)
 		break;
 	case OPT_PUSH: o->push = arg; break;
 	case OPT_CONTAINER: o->container = arg; break;	/* fp-range checks the regex */
+	case OPT_OFF_CPU: o->off_cpu = 1; break;
 	case OPT_APP:
 	case OPT_LABEL:
 	case OPT_PUSH_INTERVAL:

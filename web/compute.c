@@ -477,7 +477,11 @@ const struct heatmap *heatmap_get(const struct job *job, int fd, const struct st
 
 	char rows_s[16];
 	snprintf(rows_s, sizeof rows_s, "%u", rows);
-	char *read_argv[] = { (char *)fp_sniff_reader(fp_sniff_fd(fd)), "-q", NULL };
+	char *read_argv[] = { (char *)fp_sniff_reader(fp_sniff_fd(fd)), "-q", NULL, NULL, NULL };
+	if (read_argv[0] && strcmp(read_argv[0], FP_PERFDATA_READER) == 0) {
+		read_argv[2] = "--off-cpu-rows";	/* off-CPU time split at these rows */
+		read_argv[3] = rows_s;
+	}
 	char *bucket_argv[BUCKET_ARGV_MAX];
 	bucket_argv_of(bucket_argv, rows_s, sel, NULL);
 	char *const *argv[] = { read_argv, bucket_argv };
