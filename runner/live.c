@@ -227,9 +227,6 @@ static void offcpu_vars(const struct live_opts *o, struct fp_vars *v)
 {
 	char ev[64];
 
-	if (o->source != SRC_PERF)
-		fp_die(FP_EXIT_USAGE, "live: --off-cpu: needs --source perf (fp-perfdata turns "
-		       "the scheduler's events into off-CPU time)");
 	const char *why = fp_perf_tracepoint_problem("sched", "sched_switch");
 	if (why)
 		fp_die(FP_EXIT_USAGE, "live: --off-cpu: cannot record sched:sched_switch: %s", why);
@@ -249,6 +246,9 @@ static void offcpu_vars(const struct live_opts *o, struct fp_vars *v)
 
 static void source_vars(const struct live_opts *o, struct fp_vars *v)
 {
+	if (o->off_cpu && o->source != SRC_PERF)
+		fp_die(FP_EXIT_USAGE, "live: --off-cpu: needs --source perf (fp-perfdata turns "
+		       "the scheduler's events into off-CPU time)");
 	fp_vars_set(v, "HZ", o->hz);
 	fp_vars_list(v, "RECORD_ARGS");
 	fp_vars_list(v, "SCRIPT_ARGS");
