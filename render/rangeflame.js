@@ -68,6 +68,16 @@ box.appendChild(p1); box.appendChild(p2); box.appendChild(holder); box.appendChi
 var hint = document.getElementById("range_hint");
 if (hint) hint.parentNode.removeChild(hint);
 
+// Off-CPU time (the timed events offcpu and wakeup, in ns) is in the
+// timeline for the views' event picker; this graph counts what flame.svg
+// counts, so it leaves them out unless the capture's first event is one.
+var STRIDE = tl.owner_fields || 5;
+var FIRST = tl.capture_events && tl.capture_events.length ? tl.capture_events[0].name : null;
+function apart(owner) {
+	var ev = tl.labels[tl.owners[STRIDE * owner + 4]];
+	return (ev === "offcpu" || ev === "wakeup") && ev !== FIRST;
+}
+
 // Sums the stack counts of cells a..b into {id: count}.
 function range_counts(a, b) {
 	var counts = {}, total = 0;
@@ -75,6 +85,7 @@ function range_counts(a, b) {
 		var c = cells[i];
 		if (c[0] < a || c[0] > b) continue;
 		for (var j = 0; j < c[2]; j++) {
+			if (apart(tl.cells[c[1] + ENTRY * j + 1])) continue;
 			var id = tl.cells[c[1] + ENTRY * j], n = tl.cells[c[1] + ENTRY * j + 2];
 			counts[id] = (counts[id] || 0) + n;
 			total += n;

@@ -423,7 +423,9 @@ static int timeline_for_page(struct render *r, struct fp_sink *tj, char *note, s
 			 "graph itself and has no views section.", (unsigned long long)r->opt.timeline_samples);
 		return 0;
 	}
-	if (total != r->table->total) {
+	/* off-CPU samples kept apart from the table (fp-fold --timed-apart)
+	 * are in the timeline for the views' event picker only */
+	if (total != r->table->total && fp_timeline_total_untimed(&r->tl) != r->table->total) {
 		snprintf(note, n, "The samples' timeline (%llu) does not match the folded table "
 			 "(%llu): range flame graphs and the views are not in the page.",
 			 (unsigned long long)total, (unsigned long long)r->table->total);

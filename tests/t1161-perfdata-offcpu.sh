@@ -32,7 +32,7 @@ truth_in() {
 within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d * 100 <= p * b) }'; }
 
 test_expect_success 'the sched_switch samples become offcpu samples, named in C events' '
-	grep -q "^C	events	offcpu\$" stream &&
+	grep "^C	events" stream && grep -q "^C	events	offcpu\$" stream &&
 	test "$(awk -F "\t" "\$1 == \"S\" && \$7 != \"offcpu\"" stream | wc -l)" = 0 &&
 	test "$(grep -c "^S" stream)" -ge $((PERIODS * 2))
 '
@@ -40,7 +40,7 @@ test_expect_success 'the sched_switch samples become offcpu samples, named in C 
 test_expect_success 'each blocked interval is one off-CPU interval; none is left unpaired' '
 	grep "^I	read	" stream | tr "\t" "\n" >info &&
 	grep -qx "offcpu_unpaired=0" info && grep -qx "offcpu_bad=0" info &&
-	n=$(sed -n "s/^offcpu_intervals=//p" info) &&
+	n=$(sed -n "s/^offcpu_intervals=//p" info) && grep "^offcpu_" info &&
 	test "$n" -ge $((PERIODS * 2)) && test "$n" -le $((PERIODS * 2 + 4))
 '
 
@@ -107,6 +107,33 @@ test_expect_success 'a per-task capture without --switch-events says its blocked
 	fp-perfdata noswitch.data >ns 2>ns.err &&
 	grep -q "switch-in" ns.err &&
 	grep "^I	read	" ns | tr "\t" "\n" | grep -q "^offcpu_unpaired=[1-9]"
+'
+
+test_expect_success 'flamepipe report of an off-CPU-only capture: its flame graph is blocked time' '
+	flamepipe report off.data -o rep --rows 10 2>rep.err &&
+	awk "{ s += \$NF } END { printf \"%.0f\\n\", s }" rep/stacks.folded >rep.total &&
+	fp-perfdata -q --off-cpu-rows 10 off.data | grep "^I	read	" | tr "\t" "\n" |
+		sed -n "s/^offcpu_ns=//p" >want.total &&
+	test_cmp want.total rep.total &&
+	grep -q ";offcpu_known_sleep;" rep/stacks.folded
+'
+
+# on-CPU and off-CPU in one capture, as flamepipe live --off-cpu records it
+pd_record both.data -k CLOCK_MONOTONIC -e cpu-clock/period=1000000,name=cpu-clock/ \
+	-e sched:sched_switch -g --switch-events -- "$SLEEPER" 10 100 50 25 || exit 1
+
+test_expect_success 'a report of both: the report counts cpu-clock, its page holds offcpu for the views' '
+	flamepipe report both.data -o both 2>both.err &&
+	! grep -q "offcpu_known_sleep" both/stacks.folded &&
+	grep -q "^offcpu-sleeper;" both/stacks.folded &&
+	sed -n "s|.*<script type=\"application/json\" id=\"fp_timeline\">\(.*\)</script>.*|\1|p" \
+		both/index.html >tl.json &&
+	jq -e "[.labels[] | select(. == \"offcpu\")] | length == 1" tl.json >/dev/null &&
+	jq -e ".capture_events[0].name == \"cpu-clock\" and .capture_events[1].name == \"offcpu\"" tl.json >/dev/null
+'
+
+test_expect_success 'a report of both: no warning that offcpu samples were dropped' '
+	! grep -q "dropping offcpu" both.err
 '
 
 test_done
