@@ -12,14 +12,15 @@ fi
 SLEEPER=$TOP/build/tests/offcpu-sleeper
 
 # 20 periods of 100 ms on one thread: 50 ms blocked in offcpu_known_sleep,
-# 25 ms in offcpu_other_sleep, the rest running (tests/helper/offcpu-sleeper.c).
+# 50 ms in offcpu_other_sleep (tests/helper/offcpu-sleeper.c; no running
+# part, so a loaded machine that runs it late shifts both sleeps alike).
 # perf's clock is CLOCK_MONOTONIC (-k), the workload's: its own account of
 # each sleep (truth: name start end, ns) is the independent measure,
 # however late a loaded machine ran it again. 100 ms cells (--rows 10),
 # so each full cell holds one period.
 PERIODS=20
 pd_record off.data -k CLOCK_MONOTONIC -e sched:sched_switch -g --switch-events -- \
-	"$SLEEPER" $PERIODS 100 50 25 truth || exit 1
+	"$SLEEPER" $PERIODS 100 50 50 truth || exit 1
 fp-perfdata -q --off-cpu-rows 10 off.data >stream
 
 # truth_in FROM TO [NAME]: ns of the workload's sleeps (of NAME) within [FROM, TO)
@@ -41,7 +42,9 @@ test_expect_success 'each blocked interval is one off-CPU interval; none is left
 	grep "^I	read	" stream | tr "\t" "\n" >info &&
 	grep -qx "offcpu_unpaired=0" info && grep -qx "offcpu_bad=0" info &&
 	n=$(sed -n "s/^offcpu_intervals=//p" info) && grep "^offcpu_" info &&
-	test "$n" -ge $((PERIODS * 2)) && test "$n" -le $((PERIODS * 2 + 4))
+	blocked=$(awk "\$3 - \$2 > 1000000 { n++ } END { print n + 0 }" truth) &&
+	echo "# $n intervals; the workload blocked more than 1 ms $blocked times" &&
+	test "$n" -ge "$blocked" && test "$n" -le $((PERIODS * 2 + 4))
 '
 
 test_expect_success 'no piece of an interval spans a heatmap cell (100 ms at --off-cpu-rows 10)' '
@@ -78,7 +81,7 @@ test_expect_success 'the known function'"'"'s blocked time per cell: what the wo
 	within "$mean" 50000000 10
 '
 
-test_expect_success 'the range flame graph has the known function with its share of the blocked time' '
+test_expect_success 'the range flame graph has the known function with its share (half) of the blocked time' '
 	base=$(awk -F "\t" "\$1 == \"G\" { print \$3 }" bucket | tail -n 1) &&
 	fp-range --from 0.5 --to 1.5 <stream | fp-fold --all-events >fold &&
 	awk -F "\t" "\$1 == \"F\"" fold >f &&
@@ -88,7 +91,7 @@ test_expect_success 'the range flame graph has the known function with its share
 	want_known=$(truth_in $from $to known) && want_total=$(truth_in $from $to) &&
 	echo "# range: known $known of $total ns; the workload: $want_known of $want_total" &&
 	within "$known" "$want_known" 10 && within "$total" "$want_total" 10 &&
-	within "$((known * 1000 / total))" 667 10
+	within "$((known * 1000 / total))" 500 10
 '
 
 test_expect_success 'fp-fold weighs offcpu by its time without --weight period' '
@@ -109,6 +112,27 @@ test_expect_success 'a per-task capture without --switch-events says its blocked
 	grep "^I	read	" ns | tr "\t" "\n" | grep -q "^offcpu_unpaired=[1-9]"
 '
 
+# a thread woken by another of its process: the wakeup is recorded (the
+# waker is a recorded task), with the waker's stack
+pd_record wake.data -e sched:sched_switch -e sched:sched_wakeup -g --switch-events -- \
+	"$TOP/build/tests/offcpu-waker" 10 30 || exit 1
+fp-perfdata -q wake.data >wake
+wait_ns=$(awk -F "\t" '$1 == "S" && $7 == "offcpu" && $10 ~ /;offcpu_wait_token;/ { s += $6 }
+	END { printf "%.0f", s }' wake)
+
+test_expect_success 'a recorded wakeup ends the waiter'"'"'s interval: ten blocked reads of 30 ms or more' '
+	grep "^I	read	" wake | tr "\t" "\n" | grep -qx "offcpu_woken=10" &&
+	echo "# blocked in offcpu_wait_token: $wait_ns ns" &&
+	test "$wait_ns" -ge 270000000
+'
+
+test_expect_success 'the wakeup samples have the waker'"'"'s stack and the time it ended' '
+	awk -F "\t" "\$1 == \"S\" && \$7 == \"wakeup\" && \$10 !~ /;offcpu_wake_peer;/ { bad++ } END { exit bad > 0 }" wake &&
+	woke_ns=$(awk -F "\t" "\$1 == \"S\" && \$7 == \"wakeup\" { s += \$6 } END { printf \"%.0f\", s }" wake) &&
+	test "$woke_ns" = "$wait_ns" &&
+	grep -q "^C	events	offcpu	wakeup\$" wake
+'
+
 test_expect_success 'flamepipe report of an off-CPU-only capture: its flame graph is blocked time' '
 	flamepipe report off.data -o rep --rows 10 2>rep.err &&
 	awk "{ s += \$NF } END { printf \"%.0f\\n\", s }" rep/stacks.folded >rep.total &&
@@ -124,8 +148,9 @@ pd_record both.data -k CLOCK_MONOTONIC -e cpu-clock/period=1000000,name=cpu-cloc
 
 test_expect_success 'a report of both: the report counts cpu-clock, its page holds offcpu for the views' '
 	flamepipe report both.data -o both 2>both.err &&
-	! grep -q "offcpu_known_sleep" both/stacks.folded &&
-	grep -q "^offcpu-sleeper;" both/stacks.folded &&
+	fp-perfdata -q both.data | awk -F "\t" "\$1 == \"S\" && \$7 == \"cpu-clock\"" | wc -l >on.n &&
+	awk "{ s += \$NF } END { print s }" both/stacks.folded >folded.n &&
+	test_cmp on.n folded.n &&
 	sed -n "s|.*<script type=\"application/json\" id=\"fp_timeline\">\(.*\)</script>.*|\1|p" \
 		both/index.html >tl.json &&
 	jq -e "[.labels[] | select(. == \"offcpu\")] | length == 1" tl.json >/dev/null &&
