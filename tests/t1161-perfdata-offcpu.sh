@@ -133,6 +133,19 @@ test_expect_success 'the wakeup samples have the waker'"'"'s stack and the time 
 	grep -q "^C	events	offcpu	wakeup\$" wake
 '
 
+test_expect_success 'a system-wide capture: switch-ins from next_pid, the sleeps end at their wakeups' '
+	pd_record_opts "" sys.data -a -k CLOCK_MONOTONIC -e sched:sched_switch -e sched:sched_wakeup -g -- \
+		"$SLEEPER" 5 100 50 50 systruth &&
+	fp-perfdata -q sys.data >sys &&
+	grep "^I	read	" sys | tr "\t" "\n" >sysinfo &&
+	awk -F = "\$1 == \"offcpu_woken\" { exit !(\$2 > 0) }" sysinfo &&
+	got=$(awk -F "\t" "\$1 == \"S\" && \$7 == \"offcpu\" && \$10 ~ /;offcpu_known_sleep;/ { s += \$6 }
+		END { printf \"%.0f\", s }" sys) &&
+	saw=$(awk "\$1 == \"known\" { s += \$3 - \$2 } END { printf \"%.0f\", s }" systruth) &&
+	echo "# system-wide: $got ns in offcpu_known_sleep, the workload saw $saw" &&
+	within "$got" "$saw" 10
+'
+
 test_expect_success 'flamepipe report of an off-CPU-only capture: its flame graph is blocked time' '
 	flamepipe report off.data -o rep --rows 10 2>rep.err &&
 	awk "{ s += \$NF } END { printf \"%.0f\\n\", s }" rep/stacks.folded >rep.total &&
