@@ -115,7 +115,6 @@ struct bucket {
 	int keep_idle;
 	int cells_only;		/* samples are not passed on */
 	int pass_timed;		/* --pass-timed: uncounted timed samples passed on */
-	uint64_t timed_passed;
 	size_t max_columns;
 
 	int have_base;
@@ -427,7 +426,6 @@ static void count_and_pass(struct bucket *b, const struct fp_sample *s, const ch
 		/* --pass-timed: off-CPU time beside the counted event, for the
 		 * report's event picker (fp-fold --timed-apart keeps it apart) */
 		if (b->pass_timed && fp_event_is_timed(s->event)) {
-			b->timed_passed++;
 			if (!b->cells_only)
 				fp_write_line(fp_out_wr(&b->pump->out), line, len);
 		}
