@@ -603,11 +603,12 @@ static char *generate_pipeline(struct fp_run *r, const char *pipeline, const str
 
 static void print_banner(const struct live_opts *o)
 {
-	fprintf(stderr, "%s: live: %s%s at %s Hz%s%s%s; Ctrl-C stops and %s\n",
+	fprintf(stderr, "%s: live: %s%s at %s Hz%s%s%s%s; Ctrl-C stops and %s\n",
 		fp_prog(), o->source == SRC_BPFTRACE ? "bpftrace" : "perf record",
 		o->source == SRC_SSH ? " over ssh" : "",
 		o->hz, o->pid ? " on pid " : o->command ? " on a command" : " on all CPUs",
 		o->pid ? o->pid : "", o->callgraph || o->source == SRC_BPFTRACE ? " with stacks" : "",
+		o->off_cpu ? ", and every context switch (off-CPU time: event offcpu)" : "",
 		o->outdir ? "writes the report" : "ends");
 	/* fp-serve prints its own "listening on URL" line. */
 	if (o->http)

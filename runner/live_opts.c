@@ -165,7 +165,7 @@ static void live_option(struct live_opts *o, int c, const char *arg)
 		break;
 	case OPT_PUSH: o->push = arg; break;
 	case OPT_CONTAINER: o->container = arg; break;	/* fp-range checks the regex */
-	case OPT_OFF_CPU: o->off_cpu = 1; break;
+	case OPT_OFF_CPU: o->off_cpu = 1; o->callgraph = 1; break;	/* stacks: where it blocked */
 	case OPT_APP:
 	case OPT_LABEL:
 	case OPT_PUSH_INTERVAL:

@@ -193,8 +193,9 @@ static int event_wanted(struct bucket *b, const struct fp_sample *s)
 		if (!want && !b->event_warned && !(b->pass_timed && fp_event_is_timed(s->event))) {
 			b->event_warned = 1;
 			fp_warn("counting events of type %s only (dropping %.*s samples; "
-				"use --event or --all-events)", b->first_event,
-				(int)s->event.n, s->event.p);
+				"use --event or --all-events%s)", b->first_event,
+				(int)s->event.n, s->event.p, fp_event_is_timed(s->event) ?
+				"; off-CPU time is the web view's and report's event picker's" : "");
 		}
 	}
 	if (e) {
