@@ -27,8 +27,9 @@ WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
            -Wno-missing-field-initializers -Werror=implicit-function-declaration \
            -Werror=int-conversion -Werror=incompatible-pointer-types
 # The shared folders, lowest first (docs/ARCHITECTURE.md; tests/t0201 checks
-# that each includes only the folders below it).
-SHARED_DIRS := lib recording fifo fold perf/script perf/data render
+# that each includes only the folders below it). ui/ is the page (its
+# embedding's header for render/ and web/).
+SHARED_DIRS := lib recording fifo fold perf/script perf/data ui render
 INCLUDES = $(addprefix -I,$(SHARED_DIRS)) -I$(BUILD)/gen
 DEPFLAGS = -MMD -MP
 LDLIBS  ?= -lev -lz -lm -lprotobuf-c -lpcre2-8
@@ -54,7 +55,7 @@ HELPER_SRCS := $(wildcard tests/helper/*.c)
 
 # The renderers embed their scripts: render/NAME.js -> $(BUILD)/gen/NAME_js.inc
 JS_SRCS  := $(wildcard render/*.js)
-JS_INCS  := $(patsubst render/%.js,$(BUILD)/gen/%_js.inc,$(JS_SRCS))
+JS_INCS  := $(patsubst render/%.js,$(BUILD)/gen/%_js.inc,$(JS_SRCS)) $(BUILD)/gen/heatscale_js.inc
 
 # ---- the package probe ----------------------------------------------------
 # Each library: its pkg-config name, a header (for libraries without a .pc
@@ -101,8 +102,10 @@ probe: | $(DEPS_FIRST)
 	$(call require,libcurl,curl/curl.h,libcurl4-openssl-dev)
 	$(call require,libpcre2-8,pcre2.h,libpcre2-dev)
 	$(call require,libdw,elfutils/libdw.h,libdw-dev)
+	$(call require,libdebuginfod,elfutils/debuginfod.h,libdebuginfod-dev)
 	$(call require,libelf,libelf.h,libelf-dev)
 	$(call require,libiberty,libiberty/libiberty.h,libiberty-dev)
+	$(call require,ncursesw,curses.h,libncurses-dev)
 	$(if $(shell command -v protoc-c),,$(error protoc-c not found: apt-get install protobuf-c-compiler, or run make deps))
 
 probe-tests: | $(DEPS_FIRST)
@@ -132,6 +135,12 @@ $(BUILD)/gen/%_js.inc: render/%.js render/js2c.sh
 	@mkdir -p $(dir $@)
 	sh render/js2c.sh $< $*_js >$@.tmp && mv $@.tmp $@
 
+# heatmap.svg's Enhanced scale is the page's (ui/heatscale.js, a module:
+# its `export`s dropped for the SVG's plain script)
+$(BUILD)/gen/heatscale_js.inc: ui/heatscale.js render/js2c.sh
+	@mkdir -p $(dir $@)
+	sed 's/^export //' $< >$@.js && sh render/js2c.sh $@.js heatscale_js >$@.tmp && mv $@.tmp $@ && rm -f $@.js
+
 # the embedded scripts exist before any renderer compiles
 $(call obj,$(RENDER_SRCS)): | $(JS_INCS)
 
@@ -152,16 +161,19 @@ endef
 $(foreach d,$(STAGE_DIRS),$(eval $(call stage_dir,$(d))))
 
 # stages with a library of their own
-# fp-render embeds the web page's files (render/views.h)
-$(BIN)/fp-render: $(BUILD)/web/ui_files.o
+# fp-render embeds the page's files (ui/, render/views.h)
+$(BIN)/fp-render: $(BUILD)/ui/ui_files.o
 $(BIN)/fp-render: LDLIBS += -lpthread
 $(BIN)/fp-chrome: LDLIBS += -ljansson
 $(BIN)/fp-push: LDLIBS += -lcurl -lpthread
 # fp-perfdata alone reads ELF files and demangles: elfutils, libiberty.
-PERFDATA_LIBS := -ldw -lelf -liberty
+PERFDATA_LIBS := -ldw -lelf -liberty -ldebuginfod -lpthread
 $(BIN)/fp-perfdata: LDLIBS += $(PERFDATA_LIBS)
 $(BUILD)/tests/u-pdsymtab: LDLIBS += $(PERFDATA_LIBS)
 $(BUILD)/tests/u-kcache: LDLIBS += $(PERFDATA_LIBS)
+# fp-tui draws the terminal view with ncurses (libncurses-dev).
+TUI_LIBS := $(or $(shell pkg-config --libs ncursesw 2>/dev/null),-lncursesw -ltinfo)
+$(BIN)/fp-tui: LDLIBS += $(TUI_LIBS)
 # fp-record compresses its recording's members with libdeflate (recording/fp_recenc.c).
 $(BIN)/fp-record: LDLIBS += -ldeflate
 
@@ -169,20 +181,21 @@ $(BIN)/flamepipe: $(call obj,$(RUNNER_SRCS)) $(LIBFP)
 	@mkdir -p $(BIN)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# The web page (web/ui/*) is embedded into fp-serve by web/embed.sh.
-UI_FILES := $(shell find web/ui -type f ! -name '.*' 2>/dev/null | LC_ALL=C sort)
+# The page (ui/*), one for fp-serve and fp-render's report, is embedded
+# into both by ui/embed.sh.
+UI_FILES := $(shell find ui -type f ! -name '.*' ! -name '*.sh' ! -name '*.h' 2>/dev/null | LC_ALL=C sort)
 # the list itself, rewritten only when it changes: a removed file re-embeds
-UI_LIST  := $(BUILD)/web/ui_files.list
-$(shell mkdir -p $(BUILD)/web && { echo '$(UI_FILES)' | cmp -s - $(UI_LIST) || echo '$(UI_FILES)' >$(UI_LIST); })
+UI_LIST  := $(BUILD)/ui/ui_files.list
+$(shell mkdir -p $(BUILD)/ui && { echo '$(UI_FILES)' | cmp -s - $(UI_LIST) || echo '$(UI_FILES)' >$(UI_LIST); })
 
-$(BUILD)/web/ui_files.c: web/embed.sh $(UI_FILES) $(UI_LIST)
+$(BUILD)/ui/ui_files.c: ui/embed.sh $(UI_FILES) $(UI_LIST)
 	@mkdir -p $(dir $@)
-	sh web/embed.sh $(UI_FILES) >$@.tmp && mv $@.tmp $@
+	sh ui/embed.sh $(UI_FILES) >$@.tmp && mv $@.tmp $@
 
-$(BUILD)/web/ui_files.o: $(BUILD)/web/ui_files.c web/ui_files.h
-	$(CC) $(WARN) -Iweb $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+$(BUILD)/ui/ui_files.o: $(BUILD)/ui/ui_files.c ui/ui_files.h
+	$(CC) $(WARN) -Iui $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(BIN)/fp-serve: $(call obj,$(WEB_SRCS)) $(BUILD)/web/ui_files.o $(LIBFP)
+$(BIN)/fp-serve: $(call obj,$(WEB_SRCS)) $(BUILD)/ui/ui_files.o $(LIBFP)
 	@mkdir -p $(BIN)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lmicrohttpd
 
@@ -214,7 +227,7 @@ MAN_SRC := flamepipe=docs/flamepipe.md=- fp-read=docs/fp-read.md=- \
 	fp-bpftrace=docs/fp-bpftrace.md=- fp-latency=docs/fp-latency.md=- \
 	fp-chrome=docs/fp-chrome.md=- fp-push=docs/fp-push.md=- fp-record=docs/fp-record.md=- \
 	fp-ssh=docs/fp-ssh.md=- \
-	fp-perfdata=docs/fp-perfdata.md=-
+	fp-perfdata=docs/fp-perfdata.md=- fp-tui=docs/fp-tui.md=-
 FP_VERSION := $(shell sed -n 's/^$(HASH)define FP_VERSION "\(.*\)"/\1/p' runner/commands.h)
 MAN_PROGS := $(notdir $(STAGES) $(RUNNER) $(WEB))
 MANDIR    ?= $(BUILD)/man

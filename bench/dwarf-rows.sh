@@ -3,7 +3,7 @@
 # 10), sourced by it (its measure/row/note helpers and variables).
 #
 # One dwarf capture is made once and cached ($corpus_dir/dwarf.data): perf
-# record --call-graph dwarf of a fixed workload: bench/load.c (20-60-frame
+# record --call-graph dwarf of a fixed workload: bench/loads/load.c (20-60-frame
 # stacks, 3 processes x 2 threads, system calls), then gzip -6 and fp-read |
 # fp-fold passes over a DWARF_SLICE-byte slice of the corpus (a stripped
 # binary with .eh_frame only, programs with debug info calling libc, zlib).
@@ -13,13 +13,13 @@
 DWARF_SLICE=32000000	# bytes of the corpus the recorded workload reads
 DWARF_FREQ=999		# perf record -F of the dwarf capture
 DWARF_CHAIN_RUNS="1 2 3 4 5 6 7 8"	# fp-read | fp-fold passes over the slice
-DWARF_LOAD_S=2		# seconds of bench/load.c (deep stacks, 6 threads, syscalls)
+DWARF_LOAD_S=2		# seconds of bench/loads/load.c (deep stacks, 6 threads, syscalls)
 
 dwarf_data=$corpus_dir/dwarf.data
 if [ ! -s "$dwarf_data" ] && have perf fp-read fp-fold; then
 	head -c "$DWARF_SLICE" "$corpus" > "$corpus_dir/dwarf-slice.perf"
 	if perf record -q --call-graph dwarf -F "$DWARF_FREQ" -o "$dwarf_data.tmp" -- \
-		sh -c "'$corpus_dir/load' $DWARF_LOAD_S && gzip -6 -c '$corpus_dir/dwarf-slice.perf' > /dev/null &&
+		sh -c "'$corpus_dir/bin/load' $DWARF_LOAD_S && gzip -6 -c '$corpus_dir/dwarf-slice.perf' > /dev/null &&
 		       for i in $DWARF_CHAIN_RUNS; do
 		       fp-read '$corpus_dir/dwarf-slice.perf' | fp-fold --plain > /dev/null; done" \
 		> "$corpus_dir/dwarf.record.log" 2>&1; then

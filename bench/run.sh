@@ -97,7 +97,7 @@ done
 corpus=$corpus_dir/corpus.perf
 corpus_gz=$corpus_dir/corpus.perf.gz
 capture=$corpus_dir/capture.perf
-folded=$corpus_dir/folded-100k.txt
+folded=$corpus_dir/folded.txt
 
 rm -rf "$tmp"
 mkdir -p "$tmp" "$(dirname "$BENCH_OUT")"
@@ -238,14 +238,14 @@ cat "$corpus" "$corpus_gz" > /dev/null	# warm the page cache
 
 # ---- floors ---------------------------------------------------------------
 measure cat "cat '$corpus' > /dev/null"
-row "floor: cat" "corpus" "$bytes" "$samples" "" "" ""
+row "floor: cat" "mixed" "$bytes" "$samples" "" "" ""
 measure "wc -l" "wc -l '$corpus' > /dev/null"
 wc_wall=$m_wall
 wc_cpu=$m_cpu
-row "floor: wc -l" "corpus" "$bytes" "$samples" "1.00 x wc time" "" ""
+row "floor: wc -l" "mixed" "$bytes" "$samples" "1.00 x wc time" "" ""
 measure zcat "zcat '$corpus_gz' > /dev/null"
 zcat_wall=$m_wall
-row "floor: zcat" "corpus.gz (MB/s of text)" "$bytes" "$samples" "1.00 x zcat speed" "" ""
+row "floor: zcat" "mixed .gz (MB/s of text)" "$bytes" "$samples" "1.00 x zcat speed" "" ""
 
 vs_wc() { printf '%.2f x wc time' "$(calc "$m_wall / $wc_wall")"; }
 vs_zcat() { printf '%.2f x zcat speed' "$(calc "$zcat_wall / $m_wall")"; }
@@ -257,12 +257,12 @@ if [ "$only_perfdata" = 0 ]; then
 # ---- the reader alone -------------------------------------------------------
 if have fp-read; then
 	measure fp-read "fp-read '$corpus' > /dev/null"
-	row "fp-read" "corpus" "$bytes" "$samples" "$(vs_wc)" \
+	row "fp-read" "mixed" "$bytes" "$samples" "$(vs_wc)" \
 		">= $TARGET_READ_MBS MB/s, <= $TARGET_READ_VS_WC x wc" \
 		"$(verdict "$bytes / $MB / $m_wall >= $TARGET_READ_MBS && $m_wall <= $TARGET_READ_VS_WC * $wc_wall")"
 	[ "$(rss_verdict)" = met ] || note "fp-read peak RSS $(calc "$m_rss_kib / 1024") MiB > $TARGET_RSS_MIB MiB"
 	measure fp-read-gz "fp-read '$corpus_gz' > /dev/null"
-	row "fp-read (.gz)" "corpus.gz (MB/s of text)" "$bytes" "$samples" "$(vs_zcat)" "" ""
+	row "fp-read (.gz)" "mixed .gz (MB/s of text)" "$bytes" "$samples" "$(vs_zcat)" "" ""
 else
 	row_missing "fp-read" "corpus" ">= $TARGET_READ_MBS MB/s" "fp-read"
 fi
@@ -271,11 +271,11 @@ fi
 chain4="$(st read) fp-read '$corpus' | $(st bucket) fp-bucket | $(st range) fp-range | $(st fold) fp-fold > /dev/null"
 if have fp-read fp-bucket fp-range fp-fold; then
 	measure read-fold "$chain4"
-	row "read | bucket | range | fold (pipes)" "corpus" "$bytes" "$samples" "$(vs_wc)" "" ""
+	row "read | bucket | range | fold (pipes)" "mixed" "$bytes" "$samples" "$(vs_wc)" "" ""
 	stage_rows "$bytes" "$samples" read bucket range fold
 	fold4_cpu=$m_cpu
 	measure read-fold-gz "$(echo "$chain4" | sed "s|'$corpus'|'$corpus_gz'|")"
-	row "read | bucket | range | fold (pipes, .gz)" "corpus.gz (MB/s of text)" "$bytes" "$samples" "$(vs_zcat)" "" ""
+	row "read | bucket | range | fold (pipes, .gz)" "mixed .gz (MB/s of text)" "$bytes" "$samples" "$(vs_zcat)" "" ""
 else
 	row_missing "read | bucket | range | fold" "corpus" "" "$(missing_of fp-read fp-bucket fp-range fp-fold)"
 fi
@@ -304,7 +304,7 @@ if have flamepipe fp-read fp-bucket fp-range fp-fold; then
 	chain_cpu=$m_cpu
 	chain_exit=$m_exit
 	chain_wall=$m_wall
-	row "$chain_name, stack-id stream (negotiated)" "corpus" "$bytes" "$samples" "$(vs_wc)" \
+	row "$chain_name, stack-id stream (negotiated)" "mixed" "$bytes" "$samples" "$(vs_wc)" \
 		">= $TARGET_CHAIN_MBS MB/s; >= $TARGET_TEXT_MBS MB/s (issue 10)" \
 		"$(verdict "$bytes / $MB / $m_wall >= $TARGET_CHAIN_MBS")$(verdict "$bytes / $MB / $m_wall >= $TARGET_TEXT_MBS" | sed 's/^/; /')"
 	[ -d "$out" ] && note "flamepipe report wrote: $(ls "$out" | tr '\n' ' ')"
@@ -314,16 +314,44 @@ if have flamepipe fp-read fp-bucket fp-range fp-fold; then
 	# The same chain on plain S records (the runner's negotiation off):
 	# what the stack-id stream (K/P, fifo/PROTOCOL.md) saves, same run.
 	measure report-plain "rm -rf '$out'; FLAMEPIPE_STACK_IDS=0 $report '$corpus' -o '$out' > /dev/null"
-	row "$chain_name, plain S stream (FLAMEPIPE_STACK_IDS=0)" "corpus" "$bytes" "$samples" \
+	row "$chain_name, plain S stream (FLAMEPIPE_STACK_IDS=0)" "mixed" "$bytes" "$samples" \
 		"$(vs_wc); stack ids $(printf '%.2f' "$(calc "$m_wall / $chain_wall")") x faster" \
 		">= $TARGET_TEXT_MBS MB/s (issue 10)" "$(verdict "$bytes / $MB / $m_wall >= $TARGET_TEXT_MBS")"
 	measure report-plain-timed "rm -rf '$out'; flamepipe report -q --pipeline '$tmp/timed-plain.pipeline' '$corpus' -o '$out' > /dev/null"
 	stage_rows "$bytes" "$samples" $stage_names
 	measure report-gz "rm -rf '$out'; $report '$corpus_gz' -o '$out' > /dev/null"
-	row "$chain_name, .gz" "corpus.gz (MB/s of text)" "$bytes" "$samples" "$(vs_zcat)" \
+	row "$chain_name, .gz" "mixed .gz (MB/s of text)" "$bytes" "$samples" "$(vs_zcat)" \
 		">= $(calc "$TARGET_GZ_VS_ZCAT * 100")% of zcat" "$(verdict "$zcat_wall / $m_wall >= $TARGET_GZ_VS_ZCAT")"
 else
 	row_missing "flamepipe report (FIFOs)" "corpus" ">= $TARGET_CHAIN_MBS MB/s" "$(missing_of flamepipe fp-read fp-bucket fp-range fp-fold)"
+fi
+
+# ---- every corpus: the reader and the text chain --------------------------
+# The same two rows on each real capture (make-corpus.sh), each against
+# wc -l on the same file in the same run: what users' data costs, not one
+# load's.
+if have flamepipe fp-read; then
+	for c in recursion cxx idle mixed; do
+		[ -f "$corpus_dir/$c.facts" ] || continue
+		# shellcheck disable=SC1090  # the corpus facts, written by make-corpus.sh
+		(. "$corpus_dir/$c.facts"; echo "$bytes $samples $unique_stacks") > "$tmp/c.facts"
+		read -r c_bytes c_samples c_unique < "$tmp/c.facts"
+		c_file=$corpus_dir/$c/capture.perf
+		label="$c ($(fmtn "$c_unique") unique stacks)"
+		measure "wc-$c" "wc -l '$c_file' > /dev/null"
+		c_wc=$m_wall
+		row "floor: wc -l" "$label" "$c_bytes" "$c_samples" "1.00 x wc time" "" ""
+		measure "fp-read-$c" "fp-read '$c_file' > /dev/null"
+		row "fp-read" "$label" "$c_bytes" "$c_samples" \
+			"$(printf '%.2f x wc time' "$(calc "$m_wall / $c_wc")")" \
+			"$( [ "$c" = mixed ] && echo ">= $TARGET_READ_MBS MB/s")" \
+			"$( [ "$c" = mixed ] && verdict "$c_bytes / $MB / $m_wall >= $TARGET_READ_MBS")"
+		measure "report-$c" "rm -rf '$out'; $report '$c_file' -o '$out' > /dev/null"
+		row "$chain_name" "$label" "$c_bytes" "$c_samples" \
+			"$(printf '%.2f x wc time' "$(calc "$m_wall / $c_wc")")" \
+			"$( [ "$c" = mixed ] && echo ">= $TARGET_TEXT_MBS MB/s")" \
+			"$( [ "$c" = mixed ] && verdict "$c_bytes / $MB / $m_wall >= $TARGET_TEXT_MBS")"
+	done
 fi
 
 if [ "$only_chain" = 0 ]; then
@@ -375,7 +403,7 @@ else
 	done
 fi
 
-# ---- renderer on a 100,000-line folded file --------------------------------
+# ---- renderer on the mixed capture's folded stacks ------------------------
 folded_bytes=$(stat -c %s "$folded")
 fg_dir=${FLAMEGRAPH_DIR:-}
 pl_mbs=
@@ -385,7 +413,7 @@ if [ -n "$fg_dir" ] && [ -f "$fg_dir/flamegraph.pl" ] && have perl; then
 	measure flamegraph.pl "perl '$fg_dir/flamegraph.pl' '$folded' > '$tmp/pl.svg'"
 	BENCH_RUNS=$runs_saved
 	pl_mbs=$(calc "$folded_bytes / $MB / $m_wall")
-	row "flamegraph.pl (comparison, 1 run)" "folded, 100k lines" "$folded_bytes" 0 "" "" ""
+	row "flamegraph.pl (comparison, 1 run)" "folded, $folded_lines lines (mixed)" "$folded_bytes" 0 "" "" ""
 	render_target=$(calc "$TARGET_RENDER_VS_PL * $pl_mbs")
 	render_target_text=">= ${TARGET_RENDER_VS_PL} x flamegraph.pl here ($(printf '%.0f' "$render_target") MB/s)"
 else
@@ -396,15 +424,15 @@ else
 fi
 render_row() {	# render_row NAME CMD
 	measure "$1" "$2"
-	row "$1 (100k-line folded)" "folded, 100k lines" "$folded_bytes" 0 \
+	row "$1 (the mixed capture folded)" "folded, $folded_lines lines (mixed)" "$folded_bytes" 0 \
 		"$( [ -n "$pl_mbs" ] && printf '%.1f x flamegraph.pl' "$(calc "$folded_bytes / $MB / $m_wall / $pl_mbs")")" \
 		"$render_target_text" "$(verdict "$folded_bytes / $MB / $m_wall >= $render_target")"
-	[ "$(rss_verdict)" = met ] || note "$1 peak RSS $(calc "int($m_rss_kib / 1024)") MiB > $TARGET_RSS_MIB MiB on the 100k-line folded file"
+	[ "$(rss_verdict)" = met ] || note "$1 peak RSS $(calc "int($m_rss_kib / 1024)") MiB > $TARGET_RSS_MIB MiB on the mixed capture folded"
 }
 if have fp-flamegraph; then
 	render_row fp-flamegraph "fp-flamegraph '$folded' > '$tmp/fp.svg'"
 else
-	row_missing "fp-flamegraph (100k-line folded)" "folded, 100k lines" "$render_target_text" "fp-flamegraph"
+	row_missing "fp-flamegraph (the mixed capture folded)" "folded, $folded_lines lines (mixed)" "$render_target_text" "fp-flamegraph"
 fi
 if have fp-render; then
 	# fp-render reads the stream: the folded file as one F snapshot.
@@ -676,6 +704,30 @@ else
 	offcpu_row="| off-CPU cost (bench/offcpu.sh) | - | - | measured | missing ($(missing_of flamepipe fp-perfdata fp-read) or perf) |"
 fi
 
+# ---- a served capture: its index, then 200 concurrent range queries (issue 23)
+TARGET_SERVE_P99_MS=1000
+if have fp-read fp-record fp-bucket fp-fold fp-serve && command -v curl >/dev/null 2>&1; then
+	s_line=$("$here/serve-index.sh" 200) || s_line="exit=1"
+	echo "    $s_line" >&2
+	sget() { echo "$s_line" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+	m_exit=$(sget exit)
+	s_input="long.perf: $(fmtn "$(sget samples)") samples, 600 s, $(fmtn "$(sget bytes)") bytes of perf script text (tests/mk-long-capture.sh)"
+	printf '%s\t%s\t%s\t%s\t\t\t\t%s\t%s\t%s\n' \
+		"served capture: first open (fp-serve /heatmap/: conversion into its index, $(fmtn "$(sget index_bytes)") bytes, and the heatmap)" \
+		"$s_input" "$(calc "$(sget open_ms) / 1000")" \
+		"$(calc "$(sget bytes) / $MB / ($(sget open_ms) / 1000)")" \
+		"" "once per capture and file version" "$(verdict 1)" >> "$rows"
+	printf '%s\t%s\t%s\t\t\t\t\t%s\t%s\t%s\n' \
+		"served capture: 200 concurrent /flamegraph/ range queries (random 2-20 s, after the first open; bench/rangeq.c)" \
+		"$s_input" "$(calc "$(sget p99_ms) / 1000")" \
+		"p99 $(sget p99_ms) ms, median $(sget p50_ms), max $(sget max_ms); $(sget ok) of $(sget requests) answered 200" \
+		"p99 <= $TARGET_SERVE_P99_MS ms, every one answered" \
+		"$(verdict "$(sget p99_ms) <= $TARGET_SERVE_P99_MS && $(sget ok) == $(sget requests)")" >> "$rows"
+else
+	row_missing "served capture: 200 concurrent range queries" "long.perf" \
+		"p99 <= $TARGET_SERVE_P99_MS ms" "$(missing_of fp-read fp-record fp-bucket fp-fold fp-serve) or curl"
+fi
+
 # ---- the web server under slow clients --------------------------------------
 # WEB_SLOW connections trickling a header line each WEB_TRICKLE_MS while
 # WEB_NORMAL clients fetch a (cached) heatmap back to back, for BENCH_WEB_S
@@ -719,10 +771,16 @@ compiler=$(cc --version | head -n 1)
 	echo "$(date -u '+%Y-%m-%d %H:%M UTC'), load average at the end $(cut -d' ' -f1-3 /proc/loadavg)."
 	echo "Commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'); medians of $BENCH_RUNS runs (\`make bench\`, bench/run.sh)."
 	echo
-	echo "Corpus: $(fmtn "$bytes") bytes of \`perf script --no-inline\` text, $(fmtn "$lines") lines,"
-	echo "$(fmtn "$samples") samples, $(fmtn "$unique_stacks") unique stacks ($copies time-shifted copies of one"
-	echo "${capture_seconds} s \`perf record -F $perf_freq -a -g\` capture of bench/load.c); gzip -$gzip_level: $(fmtn "$gz_bytes") bytes."
-	echo "Renderer input: $(fmtn "$folded_lines") folded lines, $(fmtn "$folded_bytes") bytes."
+	echo "Corpora (bench/make-corpus.sh): each one real \`perf record -F $perf_freq -a -g\` capture of a load"
+	echo "in bench/loads/, as \`perf script --no-inline\` text; the input column names the one a row read."
+	echo "mixed (the main rows): ${capture_seconds} s of bench/loads/mixed.sh, $(fmtn "$bytes") bytes, $(fmtn "$lines") lines,"
+	echo "$(fmtn "$samples") samples, $(fmtn "$unique_stacks") unique stacks; gzip -$gzip_level: $(fmtn "$gz_bytes") bytes."
+	for c in recursion cxx idle; do
+		[ -f "$corpus_dir/$c.facts" ] || continue
+		# shellcheck disable=SC1090
+		(. "$corpus_dir/$c.facts"; echo "$c: ${seconds} s, $(fmtn "$bytes") bytes, $(fmtn "$samples") samples, $(fmtn "$unique_stacks") unique stacks.")
+	done
+	echo "Renderer input: the mixed capture's $(fmtn "$folded_lines") folded stacks, $(fmtn "$folded_bytes") bytes."
 	echo
 	echo "| benchmark | input | wall s | MB/s | samples/s | CPU s | peak RSS MiB | vs floor | target | result |"
 	echo "|---|---|--:|--:|--:|--:|--:|--:|---|---|"

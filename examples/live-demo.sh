@@ -4,7 +4,7 @@
 #   sudo examples/live-demo.sh          then open http://127.0.0.1:5000/
 #
 # Starts `flamepipe live -g --http 127.0.0.1:5000` (perf at 49 Hz on all
-# CPUs, the web view, the terminal view if stdout is a terminal), waits
+# CPUs, the web view, the terminal heatmap if stdout is a terminal), waits
 # until samples flow, then runs the classic workload: src/clockloop.c,
 # 4 runs of 2^25 clock_gettime syscalls with 10 s sleeps between them (about
 # 5 s per run on a 2-vCPU VM). Open the live capture ("live") in the page
@@ -45,7 +45,9 @@ trap 'exit 130' INT TERM
 
 cc -O2 -g -fno-omit-frame-pointer -o "$tmp/clockloop" "$here/src/clockloop.c"
 
-set -- -g --http "$DEMO_HTTP" --dir-file "$tmp/dir"
+# --term heatmap: this script writes on the terminal too, so the heatmap
+# drawn in place, not the interactive view (which would own the screen)
+set -- -g --http "$DEMO_HTTP" --dir-file "$tmp/dir" --term heatmap
 [ -z "$DEMO_OUT" ] || set -- "$@" -o "$DEMO_OUT"
 "$bin/flamepipe" live "$@" &
 live=$!

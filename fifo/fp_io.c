@@ -21,6 +21,7 @@
 
 #include "fp_error.h"
 #include "fp_io.h"
+#include "fp_readall.h"
 
 #define GZIP_MAGIC0 0x1f
 #define GZIP_MAGIC1 0x8b
@@ -300,6 +301,9 @@ static ssize_t pump_fill(struct fp_pump *p, size_t room)
 		zs->avail_out = (uInt)room;
 		int r = inflate(zs, Z_NO_FLUSH);
 		size_t got = room - zs->avail_out;
+
+		p->inflated += got;
+		fp_inflate_check(p->in_name, p->inflated);
 
 		if (r == Z_STREAM_END) {
 			/* Concatenated members: start again on what follows. */

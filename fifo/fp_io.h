@@ -165,6 +165,7 @@ struct fp_pump {
 	char *raw;		/* compressed bytes when inflating */
 	size_t raw_len;
 	int gz_checked, gz_error;
+	uint64_t inflated;	/* bytes inflated so far (fp_inflate_check) */
 	const char *map;	/* FP_PUMP_MMAP: the mapped file, or NULL */
 	size_t map_size, map_pos, map_released;
 };

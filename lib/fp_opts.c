@@ -55,7 +55,7 @@ static void apply(const struct fp_opt *o, const char *arg, void *ctx)
 		break;
 	case FP_OPT_CHOICE: *(int *)o->dest = choice(o, arg); break;
 	case FP_OPT_FN: case FP_OPT_FN_FLAG: case FP_OPT_FN_OPTIONAL:
-		o->fn(ctx, o->name, arg);
+		o->fn(o->fn_ctx ? o->fn_ctx : ctx, o->name, arg);
 		break;
 	}
 }
@@ -117,7 +117,8 @@ int fp_opts_parse(int argc, char **argv, const struct fp_opt *opts, const char *
 	free(shorts);
 	lo = NULL;
 	shorts = NULL;
-	if (max_operands != FP_OPTS_REST && argc - optind > max_operands)
+	if (max_operands != FP_OPTS_REST && max_operands != FP_OPTS_ANY &&
+	    argc - optind > max_operands)
 		fp_die(FP_EXIT_USAGE, "%s", usage);
 	return optind;
 }

@@ -32,6 +32,7 @@
 #ifndef FP_OPTS_H
 #define FP_OPTS_H
 
+#include <limits.h>
 #include <stdint.h>
 
 enum fp_opt_kind {
@@ -54,12 +55,17 @@ struct fp_opt {
 	void (*fn)(void *ctx, const char *opt, const char *arg);	/* FN kinds */
 	const char *const *choices;	/* CHOICE: the words, NULL-terminated */
 	char short_name;	/* 0: none */
+	void *fn_ctx;		/* FN kinds: the callback's ctx, or NULL for
+				 * fp_opts_parse's (a table shared by programs,
+				 * as render/flameopts.h's, brings its own) */
 };
 
 /* max_operands FP_OPTS_REST: options end at the first operand, and any
  * number of operands follow (a command line for something else: fp-ssh's
  * HOST and perf's arguments). */
 #define FP_OPTS_REST (-1)
+/* max_operands FP_OPTS_ANY: any number of operands, options anywhere. */
+#define FP_OPTS_ANY INT_MAX
 
 /* Parses argv against opts (see above); returns the index of the first
  * operand. Leaves getopt's optind there too. */

@@ -12,6 +12,34 @@
 
 #define READ_CHUNK (1u << 20)
 
+uint64_t fp_inflate_max(void)
+{
+	static int read_env;
+	static uint64_t max;
+
+	if (!read_env) {
+		const char *v = getenv("FP_INFLATE_MAX");
+		char *end;
+
+		read_env = 1;
+		if (v && *v) {
+			unsigned long long n = strtoull(v, &end, 10);
+			if (*end == '\0')
+				max = n;
+		}
+	}
+	return max;
+}
+
+void fp_inflate_check(const char *name, uint64_t inflated)
+{
+	uint64_t max = fp_inflate_max();
+
+	if (max && inflated > max)
+		fp_die(FP_EXIT_DATA, "%s: gzip data inflates to more than FP_INFLATE_MAX=%llu "
+		       "bytes: stopped", name, (unsigned long long)max);
+}
+
 char *fp_read_all(const char *path, const char *name, size_t max, size_t *len)
 {
 	int stdin_ = !path || strcmp(path, "-") == 0;
@@ -39,6 +67,8 @@ char *fp_read_all(const char *path, const char *name, size_t max, size_t *len)
 		if (got <= 0)
 			break;
 		n += (size_t)got;
+		if (gzdirect(gz) == 0)
+			fp_inflate_check(name, n);
 		if (max && n > max)
 			fp_die(FP_EXIT_DATA, "%s: larger than %zu MB (--max-mb): not read", name,
 			       max / FP_BYTES_PER_MB);

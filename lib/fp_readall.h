@@ -15,9 +15,18 @@
 #define FP_READALL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define FP_BYTES_PER_MB (1024u * 1024u)
 
 char *fp_read_all(const char *path, const char *name, size_t max, size_t *len);
+
+/* The inflate budget: environment FP_INFLATE_MAX=BYTES (fp-serve sets it
+ * for its stages, docs/fp-serve.md "Budgets"); 0 when unset. A reader that has
+ * inflated more than that from one input ends with exit 1 and
+ * `prog: NAME: gzip data inflates to more than FP_INFLATE_MAX=N bytes`
+ * (fp_read_all and fp_io's gzip pump). */
+uint64_t fp_inflate_max(void);
+void fp_inflate_check(const char *name, uint64_t inflated);
 
 #endif

@@ -9,6 +9,7 @@
  * table (no copy, no per-frame malloc), and are written in that order.
  */
 #include "flamegraph.h"
+#include "flametree.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -25,125 +26,6 @@
 #define LABEL_XOFF 3		/* label starts 3 px into the frame */
 #define DEFAULT_SEARCH_COLOR "rgb(230,0,230)"
 #define HUNDRED_PERCENT_X100 10000u
-
-/* ---- the tree --------------------------------------------------------- */
-
-struct node {
-	const char *name;
-	uint32_t name_len;
-	uint32_t depth;
-	uint64_t x, w;		/* in samples */
-	uint64_t self;		/* samples whose stack ends here (count or count2) */
-	uint64_t self1;		/* differential: the same for count1 */
-	int shown;
-};
-
-struct tree {
-	struct node *n;
-	size_t len, cap;
-	uint64_t total;		/* width of the root */
-	uint64_t total1;	/* differential: sum of count1 */
-	int diff;
-};
-
-static size_t tree_add(struct tree *t, const char *name, size_t len,
-		       uint32_t depth, uint64_t x)
-{
-	if (t->len == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 4096;
-		t->n = fp_xrealloc(t->n, t->cap * sizeof *t->n);
-	}
-	struct node *n = &t->n[t->len];
-	n->name = name;
-	n->name_len = (uint32_t)len;
-	n->depth = depth;
-	n->x = x;
-	n->w = 0;
-	n->self = n->self1 = 0;
-	n->shown = 0;
-	return t->len++;
-}
-
-struct frame_ref {
-	size_t end;	/* offset of the frame's end in its stack (and in every
-			 * stack that shares it: the bytes before are the same) */
-	size_t node;
-};
-
-/* How many of the open path's frames the stack s[0..n) shares, given the bytes
- * it shares with the last stack added (the path is that stack's frames):
- * frame d is shared when those bytes reach its end and s has a frame
- * boundary there. A frame the walk below would not make (s empty, or an
- * empty frame after a last ';') is not shared. */
-static size_t shared_frames(const struct frame_ref *path, size_t depth, const char *s, size_t n,
-			    size_t same)
-{
-	size_t d = 0;
-
-	while (d < depth) {
-		size_t start = d ? path[d - 1].end + 1 : 0, end = path[d].end;
-
-		if (start >= n || end > same || (end != n && s[end] != ';'))
-			break;
-		d++;
-	}
-	return d;
-}
-
-/* The tree of t's stacks (sorted, so siblings merge): each stack keeps the
- * frames it shares with the one before (found from their common bytes,
- * without splitting them again) and opens the rest. */
-static void tree_build(struct tree *tr, struct fp_folded *t)
-{
-	memset(tr, 0, sizeof *tr);
-	tr->diff = t->two_counts;
-	tr->total1 = t->total;
-	tree_add(tr, "all", 3, 0, 0);
-
-	struct frame_ref *path = NULL;	/* open frames below the root */
-	size_t depth = 0, path_cap = 0, prev_len = 0;
-	const char *prev = NULL;	/* the last stack added: the path's frames */
-	uint64_t x = 0;
-	for (size_t i = 0; i < t->n; i++) {
-		struct fp_folded_entry *e = &t->e[i];
-		uint64_t width = tr->diff ? e->count2 : e->count;
-		if (width == 0)
-			continue;
-		size_t same = prev ? fp_common_prefix(prev, prev_len, e->stack, e->len) : 0;
-		size_t d = shared_frames(path, depth, e->stack, e->len, same);
-		/* Close the frames that differ (or lie deeper than the stack). */
-		for (size_t k = d; k < depth; k++)
-			tr->n[path[k].node].w = x - tr->n[path[k].node].x;
-		depth = d;
-		const char *end = e->stack + e->len;
-		size_t from = d ? path[d - 1].end + 1 : 0;
-		const char *p = from < e->len ? e->stack + from : end;
-		while (p < end) {	/* the frames it does not share: new nodes */
-			const char *semi = memchr(p, ';', (size_t)(end - p));
-			const char *fe = semi ? semi : end;
-			size_t fl = (size_t)(fe - p);
-			if (depth == path_cap) {
-				path_cap = path_cap ? path_cap * 2 : 64;
-				path = fp_xrealloc(path, path_cap * sizeof *path);
-			}
-			path[depth].end = (size_t)(fe - e->stack);
-			path[depth].node = tree_add(tr, p, fl, (uint32_t)depth + 1, x);
-			depth++;
-			p = semi ? semi + 1 : end;
-		}
-		prev = e->stack;
-		prev_len = e->len;
-		size_t leaf = depth ? path[depth - 1].node : 0;
-		tr->n[leaf].self += width;
-		tr->n[leaf].self1 += tr->diff ? e->count : 0;
-		x += width;
-	}
-	for (size_t k = 0; k < depth; k++)
-		tr->n[path[k].node].w = x - tr->n[path[k].node].x;
-	tr->n[0].w = x;
-	tr->total = x;
-	free(path);
-}
 
 /* ---- names and colours ------------------------------------------------- */
 
@@ -316,7 +198,7 @@ void fp_flame_color_kind(enum fp_palette pal, const char *name, size_t n, char k
  * percentages are the same on every machine and easy to check by hand). */
 typedef __int128 delta_t;
 
-static delta_t node_delta(const struct tree *tr, const struct node *n, int negate)
+static delta_t node_delta(const struct fp_flame_tree *tr, const struct fp_flame_node *n, int negate)
 {
 	delta_t d = (delta_t)n->self * tr->total1 - (delta_t)n->self1 * tr->total;
 	if (!tr->total1 || !tr->total)	/* one side empty: the other alone */
@@ -330,7 +212,7 @@ static delta_t delta_abs(delta_t d)
 }
 
 /* The change in hundredths of a percent, rounded half away from zero. */
-static int64_t delta_pct100(const struct tree *tr, delta_t d)
+static int64_t delta_pct100(const struct fp_flame_tree *tr, delta_t d)
 {
 	delta_t den = (delta_t)(tr->total1 ? tr->total1 : 1) * (tr->total ? tr->total : 1);
 	delta_t v = (delta_abs(d) * 10000 * 2 + den) / (2 * den);
@@ -532,7 +414,7 @@ static const char *default_title(const struct fp_flame_opts *o)
 }
 
 static void write_header(struct fp_sink *s, const struct fp_flame_opts *o,
-			 const struct layout *L, const struct tree *tr)
+			 const struct layout *L, const struct fp_flame_tree *tr)
 {
 	const char *bg1, *bg2;
 	background_colors(o, &bg1, &bg2);
@@ -613,7 +495,7 @@ static void write_header(struct fp_sink *s, const struct fp_flame_opts *o,
 }
 
 static void write_frame(struct fp_sink *s, const struct fp_flame_opts *o, const struct layout *L,
-			const struct tree *tr, const struct node *n, delta_t maxdelta)
+			const struct fp_flame_tree *tr, const struct fp_flame_node *n, delta_t maxdelta)
 {
 	uint64_t x1 = scale_x100(L, n->x, tr->total);
 	uint64_t x2 = scale_x100(L, n->x + n->w, tr->total);
@@ -696,7 +578,7 @@ static void write_empty(struct fp_sink *s, const struct fp_flame_opts *o)
 }
 
 static int node_shown(const struct fp_flame_opts *o, const struct layout *L,
-		      const struct tree *tr, const struct node *n)
+		      const struct fp_flame_tree *tr, const struct fp_flame_node *n)
 {
 	if (n->w == 0)
 		return 0;
@@ -705,18 +587,18 @@ static int node_shown(const struct fp_flame_opts *o, const struct layout *L,
 	return (double)n->w * ((double)L->avail100 / 100.0) >= o->minwidth * (double)tr->total;
 }
 
-static void prepare(struct fp_folded *t, const struct fp_flame_opts *o, struct tree *tr)
+static void prepare(struct fp_folded *t, const struct fp_flame_opts *o, struct fp_flame_tree *tr)
 {
 	if (o->reverse)
 		fp_folded_reverse(t);
 	if (!o->flamechart)
 		fp_folded_sort(t);
-	tree_build(tr, t);
+	fp_flame_tree_build(tr, t);
 }
 
 int fp_flame_render(struct fp_sink *s, struct fp_folded *t, const struct fp_flame_opts *o)
 {
-	struct tree tr;
+	struct fp_flame_tree tr;
 	prepare(t, o, &tr);
 	if (tr.total == 0) {
 		write_empty(s, o);
@@ -734,7 +616,7 @@ int fp_flame_render(struct fp_sink *s, struct fp_folded *t, const struct fp_flam
 	L.maxdepth = 0;
 	delta_t maxdelta = 0;
 	for (size_t i = 0; i < tr.len; i++) {
-		struct node *n = &tr.n[i];
+		struct fp_flame_node *n = &tr.n[i];
 		n->shown = node_shown(o, &L, &tr, n);
 		if (!n->shown)
 			continue;
@@ -762,11 +644,11 @@ int fp_flame_render(struct fp_sink *s, struct fp_folded *t, const struct fp_flam
 
 void fp_flame_json(struct fp_sink *s, struct fp_folded *t, const struct fp_flame_opts *o)
 {
-	struct tree tr;
+	struct fp_flame_tree tr;
 	prepare(t, o, &tr);
 	uint32_t open = 0;	/* nodes whose children array is open */
 	for (size_t i = 0; i < tr.len; i++) {
-		struct node *n = &tr.n[i];
+		struct fp_flame_node *n = &tr.n[i];
 		if (n->w == 0 && i != 0)
 			continue;
 		/* Close the nodes that are not ancestors of this one. */

@@ -9,7 +9,7 @@
 #include "escape.h"
 #include "fp_error.h"
 #include "heatmap_js.inc"
-#include "rangeflame_js.inc"
+#include "heatscale_js.inc"
 
 #define MARGIN_LEFT 56		/* room for the ms axis labels */
 #define MARGIN_TOP 52		/* title and hover status */
@@ -546,11 +546,6 @@ static void write_cfg(struct fp_sink *s, const struct fp_heatmap *hm, const stru
 	fp_sink_printf(s, "var hm_cfg = { rows: %u, cols: %zu, cw: %u, ch: %u, x0: %u, y0: %u, max: ",
 		       hm->rows, ax->n, g->cw, g->ch, g->x0, g->y0);
 	fp_sink_u64(s, max ? max : 1);
-	fp_sink_str(s, ", range_url: ");
-	if (o->range_url)
-		fp_json_string(s, o->range_url, strlen(o->range_url));
-	else
-		fp_sink_str(s, "null");
 	double last = (double)ax->n * hm->rows;
 	if (o->have_range && last > 0) {
 		double from = o->range_from < 0 ? 0 : axis_cell(hm, ax, o->range_from, 0);
@@ -641,6 +636,7 @@ static void write_svg(struct fp_sink *s, const struct fp_heatmap *hm,
 		       g.x0, g.y0 + g.grid_h + 48);
 	fp_sink_str(s, "<script type=\"text/ecmascript\"><![CDATA[\n");
 	write_cfg(s, hm, &v, o, &g, max);
+	fp_sink_write(s, heatscale_js, sizeof heatscale_js - 1);
 	fp_sink_write(s, heatmap_js, sizeof heatmap_js - 1);
 	fp_sink_str(s, "]]></script>\n</svg>\n");
 	view_free(&v);
@@ -649,148 +645,4 @@ static void write_svg(struct fp_sink *s, const struct fp_heatmap *hm,
 void fp_heatmap_svg(struct fp_sink *s, const struct fp_heatmap *hm, const struct fp_heatmap_opts *o)
 {
 	write_svg(s, hm, o, 1);
-}
-
-static void put_escaped(struct fp_sink *s, const char *text)
-{
-	fp_xml_escape(s, text, strlen(text));
-}
-
-/* The in-page flame graph of a selected range: the timeline as JSON (its
- * names are escaped so no `</script>` or `<` can appear in it) and the
- * script that sums the selected cells and draws the graph (rangeflame.js). */
-static void write_range_flame(struct fp_sink *s, const struct fp_heatmap_opts *o)
-{
-	fp_sink_str(s, "<div id=\"rangeflame\" style=\"display:none\"></div>\n"
-		    "<script type=\"application/json\" id=\"fp_timeline\">");
-	fp_sink_write(s, o->timeline_json, o->timeline_len);
-	fp_sink_str(s, "</script>\n<script type=\"text/javascript\">//<![CDATA[\n");
-	fp_sink_write(s, rangeflame_js, sizeof rangeflame_js - 1);
-	fp_sink_str(s, "//]]></script>\n");
-}
-
-/* <head> with the page's style sheet, the title and the how-to line. */
-static void write_html_head(struct fp_sink *s, const struct fp_heatmap_opts *o)
-{
-	fp_sink_str(s, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n"
-		    "<head>\n<meta charset=\"utf-8\"/>\n<title>");
-	put_escaped(s, o->title);
-	fp_sink_str(s, "</title>\n<style type=\"text/css\">\n"
-		    "body { font-family: Verdana, sans-serif; font-size: 13px; margin: 12px; }\n"
-		    "#main { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }\n"
-		    "#heat { overflow-x: auto; max-width: 100%; }\n"
-		    "#flame iframe { width: 1220px; height: 760px; border: 1px solid #ccc; }\n"
-		    "#views { width: 100%; height: 96vh; border: 1px solid #ccc; }\n"
-		    "table { border-collapse: collapse; } td, th { padding: 2px 8px; text-align: left; }\n"
-		    ".warn { color: #a00; }\n"
-		    "</style>\n</head>\n<body>\n<h1>");
-	put_escaped(s, o->title);
-	fp_sink_str(s, "</h1>\n<p>Click a start cell, then an end cell, to select a range "
-		    "[start, end). Hover for the second, millisecond and count.");
-	if (o->views_html)
-		fp_sink_str(s, " <a href=\"#views_title\">More views below</a>: one event at a "
-			    "time, processes and threads, left-heavy order, sandwich, flame chart.");
-	fp_sink_str(s, "</p>\n"
-		    "<div id=\"main\">\n<div id=\"heat\">\n");
-}
-
-/* The flame graph panel beside the heatmap: its caption, the iframe, and
- * either the in-page range flame graph or a hint on how to get one. */
-static void write_flame_panel(struct fp_sink *s, const struct fp_heatmap_opts *o)
-{
-	fp_sink_str(s, "<div id=\"flame\">\n<p><span id=\"flame_caption\">");
-	put_escaped(s, o->flame_caption ? o->flame_caption : "Flame graph");
-	fp_sink_str(s, "</span>");
-	if (o->whole_href) {
-		fp_sink_str(s, " &#8212; <a id=\"whole\" href=\"");
-		fp_html_attr_escape(s, o->whole_href, strlen(o->whole_href));
-		fp_sink_str(s, "\">Whole profile</a>");
-	}
-	fp_sink_str(s, "</p>\n<iframe id=\"flameframe\" src=\"");
-	fp_html_attr_escape(s, o->flame_src, strlen(o->flame_src));
-	fp_sink_str(s, "\" title=\"flame graph\"></iframe>\n");
-	/* A static page without the samples' timeline cannot redraw the
-	 * flame graph: say how to get the selected range's graph
-	 * (heatmap.js fills in the numbers). */
-	if (!o->range_url && !o->timeline_json)
-		fp_sink_str(s, "<p id=\"range_hint\">This page is static: select a range, then "
-			    "run <code>flamepipe report CAPTURE -o DIR --from S --to S</code> "
-			    "(or use <code>flamepipe serve</code>) for its flame graph.</p>\n");
-	if (o->timeline_note) {
-		fp_sink_str(s, "<p id=\"timeline_note\">");
-		put_escaped(s, o->timeline_note);
-		fp_sink_str(s, "</p>\n");
-	}
-	if (o->timeline_json)
-		write_range_flame(s, o);
-	fp_sink_str(s, "</div>\n");
-}
-
-/* The "Warnings (N)" section: a list, or "None.". */
-static void write_warnings(struct fp_sink *s, const struct fp_heatmap_opts *o)
-{
-	fp_sink_printf(s, "<h2>Warnings (%zu)</h2>\n", o->n_warnings);
-	if (o->n_warnings) {
-		fp_sink_str(s, "<ul id=\"warnings\">\n");
-		for (size_t i = 0; i < o->n_warnings; i++) {
-			fp_sink_str(s, "<li class=\"warn\">");
-			put_escaped(s, o->warnings[i]);
-			fp_sink_str(s, "</li>\n");
-		}
-		fp_sink_str(s, "</ul>\n");
-	} else {
-		fp_sink_str(s, "<p id=\"warnings\">None.</p>\n");
-	}
-}
-
-/* The statistics table, one row per stage (none when there are no stats). */
-static void write_stats(struct fp_sink *s, const struct fp_heatmap_opts *o)
-{
-	if (!o->n_stats)
-		return;
-	fp_sink_str(s, "<h2>Statistics</h2>\n<table id=\"stats\">\n");
-	for (size_t i = 0; i < o->n_stats; i++) {
-		/* "stage<TAB>k=v<TAB>k=v" -> one row per stage. */
-		const char *line = o->stats[i];
-		const char *tab = strchr(line, '\t');
-		size_t stage_len = tab ? (size_t)(tab - line) : strlen(line);
-		fp_sink_str(s, "<tr><th>");
-		fp_xml_escape(s, line, stage_len);
-		fp_sink_str(s, "</th><td>");
-		const char *p = tab ? tab + 1 : line + stage_len;
-		while (*p) {
-			const char *t = strchr(p, '\t');
-			size_t n = t ? (size_t)(t - p) : strlen(p);
-			fp_xml_escape(s, p, n);
-			if (!t)
-				break;
-			fp_sink_str(s, " &#160; ");
-			p = t + 1;
-		}
-		fp_sink_str(s, "</td></tr>\n");
-	}
-	fp_sink_str(s, "</table>\n");
-}
-
-void fp_heatmap_html(struct fp_sink *s, const struct fp_heatmap *hm, const struct fp_heatmap_opts *o)
-{
-	write_html_head(s, o);
-	write_svg(s, hm, o, 0);
-	fp_sink_str(s, "</div>\n");
-	if (o->flame_src)
-		write_flame_panel(s, o);
-	fp_sink_str(s, "</div>\n");
-	if (o->views_html) {
-		fp_sink_str(s, "<h2 id=\"views_title\">Views: events, processes and threads, "
-			    "sandwich, flame chart</h2>\n");
-		fp_sink_write(s, o->views_html, o->views_len);
-	}
-	write_warnings(s, o);
-	write_stats(s, o);
-	if (o->footer_html_text) {
-		fp_sink_str(s, "<p id=\"footer\">");
-		put_escaped(s, o->footer_html_text);
-		fp_sink_str(s, "</p>\n");
-	}
-	fp_sink_str(s, "</body>\n</html>\n");
 }

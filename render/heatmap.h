@@ -26,9 +26,6 @@
  *    yellow/orange so single samples show), axes in seconds and ms, hover
  *    status (second, ms, count), click a start cell then an end cell to
  *    select [start, end) (drawn as a time-ordered "snake").
- *  - fp_heatmap_html: an XHTML page (also valid HTML) with that SVG inline,
- *    optionally a flame graph beside it (an <iframe>), warnings and
- *    statistics.
  *  - fp_heatmap_json: FlameScope's /heatmap/ shape, the one JSON writer of
  *    fp-render's heatmap.json and fp-serve's /heatmap/ (which adds its own
  *    keys after these, through fp_heatmap_json_keys):
@@ -106,22 +103,6 @@ struct fp_heatmap_opts {
 	unsigned cell_w, cell_h; /* px; 0: chosen from the size */
 	int have_range;		/* draw an initial selection */
 	double range_from, range_to; /* seconds on the heatmap axis; <0: open */
-	/* HTML page only: */
-	const char *flame_src;	/* flame graph shown beside (NULL: none) */
-	const char *flame_caption; /* its caption */
-	const char *whole_href;	/* "Whole profile" link (NULL: none) */
-	const char *range_url;	/* on selection, the flame frame loads this with
-				 * {from} and {to} replaced (NULL: static page) */
-	const char *const *warnings; size_t n_warnings;
-	const char *const *stats; size_t n_stats;
-	const char *footer_html_text; /* plain text line at the bottom */
-	/* The samples' timeline (timeline.h's JSON): the page draws the flame
-	 * graph of a selected range itself. NULL: it shows the command. */
-	const char *timeline_json; size_t timeline_len;
-	const char *timeline_note; /* why there is no timeline (or NULL) */
-	/* Markup of the views section (views.h), written after the report's
-	 * own heatmap and flame graph (NULL: none). */
-	const char *views_html; size_t views_len;
 };
 
 void fp_heatmap_init(struct fp_heatmap *hm);
@@ -168,7 +149,6 @@ void fp_heatmap_opts_init(struct fp_heatmap_opts *o);
 void fp_heatmap_color(uint64_t count, uint64_t max, char *buf);
 
 void fp_heatmap_svg(struct fp_sink *s, const struct fp_heatmap *hm, const struct fp_heatmap_opts *o);
-void fp_heatmap_html(struct fp_sink *s, const struct fp_heatmap *hm, const struct fp_heatmap_opts *o);
 void fp_heatmap_json(struct fp_sink *s, const struct fp_heatmap *hm);
 /* fp_heatmap_json without its closing "}\n": a caller adds its own keys
  * (",\"k\":v"...) and closes the object. */

@@ -1,6 +1,7 @@
 // Subsecond-offset heatmap: hover, enhanced colours, range selection.
-// The renderer prepends `var hm_cfg = {...};` and places this script at the
-// end of the <svg id="heatmap"> element (standalone SVG or inline in HTML).
+// The renderer prepends `var hm_cfg = {...};` and ui/heatscale.js (the
+// Enhanced scale) and places this script at the end of heatmap.svg's
+// <svg id="heatmap"> element.
 (function () {
 var cfg = hm_cfg;
 var svg = document.getElementById("heatmap");
@@ -20,14 +21,10 @@ function linear_fill(c) {
 	var v = 255 - Math.floor((255 * c + Math.floor(cfg.max / 2)) / cfg.max);
 	return "rgb(255," + v + "," + v + ")";
 }
-// Enhanced: log scale through yellow and orange, so single samples show.
-var ramp = [[255, 255, 255], [255, 237, 160], [254, 178, 76], [240, 59, 32], [189, 0, 38]];
+// Enhanced: FlameScope's scale, the page's too (ui/heatscale.js, placed
+// before this script), so single samples show.
 function enhanced_fill(c) {
-	var t = Math.log(1 + c) / Math.log(1 + cfg.max);
-	var k = Math.min(ramp.length - 2, Math.floor(t * (ramp.length - 1)));
-	var f = t * (ramp.length - 1) - k, a = ramp[k], b = ramp[k + 1], out = [];
-	for (var i = 0; i < 3; i++) out.push(Math.round(a[i] + (b[i] - a[i]) * f));
-	return "rgb(" + out.join(",") + ")";
+	return "rgb(" + heatEnhancedRGB(c, cfg.max, HEAT_ENHANCED_LIGHT).join(",") + ")";
 }
 function recolor() {
 	for (var i = 0; i < cells.length; i++) {
@@ -39,11 +36,12 @@ function recolor() {
 	var grad = document.getElementById("hm_scale");
 	if (grad) {
 		while (grad.firstChild) grad.removeChild(grad.firstChild);
-		var stops = enhanced ? ramp.map(function (c) { return "rgb(" + c.join(",") + ")"; })
+		var stops = enhanced ? HEAT_ENHANCED_LIGHT.map(function (c) { return "rgb(" + c.join(",") + ")"; })
 			: ["rgb(255,255,255)", "rgb(255,0,0)"];
+		var at = enhanced ? heatEnhancedAt(cfg.max) : [0, cfg.max];
 		for (var k = 0; k < stops.length; k++) {
 			var st = document.createElementNS(NS, "stop");
-			st.setAttribute("offset", k / (stops.length - 1));
+			st.setAttribute("offset", at[k] / cfg.max);
 			st.setAttribute("stop-color", stops[k]);
 			grad.appendChild(st);
 		}
@@ -116,19 +114,6 @@ function select_range(a, b) {
 	// Kept in the URL, so a reload or a shared link shows the same range.
 	if (window.history && history.replaceState)
 		history.replaceState(null, "", "#range=" + a + "," + b);
-	var hint = document.getElementById("range_hint");
-	if (hint)
-		set_text(hint, "For the flame graph of this range: flamepipe report CAPTURE -o DIR --from " +
-			from + " --to " + to + " (or flamepipe serve).");
-	// index.html with the samples' timeline draws the range (rangeflame.js).
-	document.dispatchEvent(new CustomEvent("fp-range",
-		{ detail: { a: a, b: b, from: from, to: to } }));
-	var frame = document.getElementById("flameframe");
-	if (frame && cfg.range_url) {
-		frame.setAttribute("src", cfg.range_url.replace("{from}", from).replace("{to}", to));
-		set_text(document.getElementById("flame_caption"),
-			"Flame graph of [" + from + ", " + to + ") s");
-	}
 }
 
 svg.addEventListener("mousemove", function (evt) {
@@ -155,25 +140,10 @@ svg.addEventListener("click", function (evt) {
 		select_range(a, b);
 	}
 }, false);
-// The link comes after this script in the page: listen on the document.
-document.addEventListener("click", function (evt) {
-	var whole = evt.target && evt.target.id === "whole" ? evt.target : null;
-	var frame = document.getElementById("flameframe");
-	if (!whole || !frame) return;
-	evt.preventDefault();
-	frame.setAttribute("src", whole.getAttribute("href"));
-	set_text(document.getElementById("flame_caption"), "Flame graph of the whole profile");
-	while (snake.firstChild) snake.removeChild(snake.firstChild);
-	set_text(selected, " ");
-	start = null;
-	if (window.history && history.replaceState)
-		history.replaceState(null, "", window.location.pathname + window.location.search);
-	document.dispatchEvent(new CustomEvent("fp-whole"));
-}, false);
 if (cfg.sel_from !== null)
 	draw_snake(cfg.sel_from, cfg.sel_to);
-// A #range=A,B from an earlier selection: selected again once the page is
-// complete (the range flame graph's script comes after this one).
+// A #range=A,B from an earlier selection: selected again once the picture
+// is complete.
 var m = /[#&]range=(\d+),(\d+)/.exec(window.location.hash || "");
 if (m && +m[1] <= +m[2] && +m[2] < cfg.cols * cfg.rows)
 	window.addEventListener("load", function () { select_range(+m[1], +m[2]); }, false);

@@ -96,7 +96,7 @@ void fp_notes_info_record(struct fp_notes *n, const char *line, size_t len)
 	n->stats[i].text = fp_xstrndup(rest, rest_n);
 }
 
-void fp_notes_to_page(struct fp_notes *n, struct fp_heatmap_opts *o, const char **stats,
+void fp_notes_to_page(struct fp_notes *n, struct fp_views_page *o, const char **stats,
 		      const char *own_stats)
 {
 	size_t ns = 0;

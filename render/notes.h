@@ -2,7 +2,7 @@
  *
  * fp-render keeps every W record it reads (and its own warnings) and the
  * latest I record of each stage, to list them on index.html
- * (fp_heatmap_html's warnings and stats). Bounded: FP_NOTES_WARNINGS
+ * (views.h's warnings and stats). Bounded: FP_NOTES_WARNINGS
  * warnings are kept and the rest counted ("... and N more warnings"),
  * FP_NOTES_STATS stages.
  *
@@ -11,7 +11,7 @@
  *	fp_notes_warning_record(&n, line, len);   // each W record
  *	fp_notes_info_record(&n, line, len);      // each I record
  *	fp_notes_add(&n, text, strlen(text));     // a warning of one's own
- *	fp_notes_to_page(&n, &heatmap_opts, stats, own_stats);
+ *	fp_notes_to_page(&n, &views_page, stats, own_stats);
  *	fp_notes_free(&n);
  */
 #ifndef FP_NOTES_H
@@ -20,8 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "heatmap.h"
 #include "sink.h"
+#include "views.h"
 
 #define FP_NOTES_WARNINGS 200	/* kept for the page; the rest are counted */
 #define FP_NOTES_STATS 32	/* stages whose I records are kept */
@@ -33,7 +33,7 @@ struct fp_notes {
 	uint64_t warnings_total;
 	struct {
 		char *stage;
-		char *text;	/* "stage TAB k=v TAB ..." as fp_heatmap_html wants */
+		char *text;	/* "stage TAB k=v TAB ..." as the page wants */
 	} stats[FP_NOTES_STATS];
 	size_t n_stats;
 	/* the capture's events, from fp-bucket's `I bucket-event` records:
@@ -53,9 +53,9 @@ void fp_notes_warning_record(struct fp_notes *n, const char *line, size_t len);
 /* I TAB stage TAB k=v ...: the latest line per stage is kept; a
  * bucket-event one also sets its event in n->events. */
 void fp_notes_info_record(struct fp_notes *n, const char *line, size_t len);
-/* Points o->warnings and o->stats at the kept notes; stats[] (room for
+/* Points p->warnings and p->stats at the kept notes; stats[] (room for
  * FP_NOTES_STATS + 1) gets the stages' lines and then own_stats. */
-void fp_notes_to_page(struct fp_notes *n, struct fp_heatmap_opts *o, const char **stats,
+void fp_notes_to_page(struct fp_notes *n, struct fp_views_page *p, const char **stats,
 		      const char *own_stats);
 /* "capture_events":[{"name":N,"samples":S,"counted":0|1},...] (a JSON
  * member, names escaped for a <script>). */

@@ -1,11 +1,11 @@
 /* renderopts.c: fp-render's options and output files (renderopts.h). */
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fp_error.h"
+#include "fp_opts.h"
 #include "fp_record.h"
 #include "renderopts.h"
 #include "timeline.h"
@@ -54,11 +54,6 @@ uint64_t fp_output_cost(enum fp_output which, const struct fp_output_size *sz)
 	case FP_OUT_RANGE_FOLDED: return sz->samples * COST_RANGE_PER_SAMPLE;
 	default: return cells;
 	}
-}
-
-static _Noreturn void usage(void)
-{
-	fp_die(FP_EXIT_USAGE, "%s", FP_RENDER_USAGE);
 }
 
 static void parse_formats(struct fp_render_opts *o, const char *list)
@@ -138,66 +133,78 @@ static const char *parse_range_folded(const char *arg)
 	return arg;
 }
 
-enum { OPT_OUTDIR = 256, OPT_FORMAT, OPT_INTERVAL, OPT_PASSTHROUGH, OPT_TERM,
-       OPT_TERM_SIZE, OPT_PAGE_TITLE, OPT_TIMELINE_MAX,
-       OPT_RANGE_FOLDED, OPT_TIMELINE_SAMPLES, OPT_HELP };
-
-static const struct option own_options[] = {
-	{ "outdir", required_argument, NULL, OPT_OUTDIR },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "interval", required_argument, NULL, OPT_INTERVAL },
-	{ "passthrough", no_argument, NULL, OPT_PASSTHROUGH },
-	{ "term", optional_argument, NULL, OPT_TERM },
-	{ "term-size", required_argument, NULL, OPT_TERM_SIZE },
-	{ "page-title", required_argument, NULL, OPT_PAGE_TITLE },
-	{ "timeline-max", required_argument, NULL, OPT_TIMELINE_MAX },
-	{ "range-folded", required_argument, NULL, OPT_RANGE_FOLDED },
-	{ "timeline-samples", required_argument, NULL, OPT_TIMELINE_SAMPLES },
-	{ "help", no_argument, NULL, OPT_HELP },
-};
-enum { N_OWN = sizeof own_options / sizeof *own_options };
-
-/* One of fp-render's own options (c, with the name it was given as). */
-static void apply_option(struct fp_render_opts *o, int c, const char *name, const char *arg)
+/* Each option with a value to check: ctx is the fp_render_opts. */
+static void opt_format(void *ctx, const char *opt, const char *arg)
 {
-	switch (c) {
-	case 'o': case OPT_OUTDIR: o->outdir = arg; break;
-	case OPT_FORMAT: parse_formats(o, arg); break;
-	case OPT_INTERVAL: o->interval_ms = parse_ms("interval", arg); break;
-	case OPT_PASSTHROUGH: o->passthrough = 1; break;
-	case OPT_TERM: o->term = parse_term(arg); break;
-	case OPT_TERM_SIZE: parse_term_size(o, arg); break;
-	case OPT_PAGE_TITLE: o->page_title = arg; o->page_title_set = 1; break;
-	case OPT_TIMELINE_MAX:
-		o->timeline_max_mb = parse_ms("timeline-max", arg);
-		if (o->timeline_max_mb > UINT32_MAX / BYTES_PER_MB)
-			fp_die(FP_EXIT_USAGE, "--timeline-max: at most %u MB", UINT32_MAX / BYTES_PER_MB);
-		break;
-	case OPT_TIMELINE_SAMPLES:
-		if (fp_parse_u64(arg, strlen(arg), &o->timeline_samples) ||
-		    o->timeline_samples > SIZE_MAX / sizeof(struct fp_tl_sample))
-			fp_die(FP_EXIT_USAGE, "--timeline-samples: want a number of samples, got '%s'",
-			       arg);
-		break;
-	case OPT_RANGE_FOLDED:
-		o->range_folded = parse_range_folded(arg);
-		o->want[FP_OUT_RANGE_FOLDED] = 1;
-		break;
-	case 'h': case OPT_HELP:
-		puts(FP_RENDER_USAGE);
-		exit(FP_EXIT_OK);
-	default: usage();
-	}
+	parse_formats(ctx, arg);
 }
+
+static void opt_interval(void *ctx, const char *opt, const char *arg)
+{
+	((struct fp_render_opts *)ctx)->interval_ms = parse_ms(opt, arg);
+}
+
+static void opt_term(void *ctx, const char *opt, const char *arg)
+{
+	((struct fp_render_opts *)ctx)->term = parse_term(arg);
+}
+
+static void opt_term_size(void *ctx, const char *opt, const char *arg)
+{
+	parse_term_size(ctx, arg);
+}
+
+static void opt_page_title(void *ctx, const char *opt, const char *arg)
+{
+	struct fp_render_opts *o = ctx;
+
+	o->page_title = arg;
+	o->page_title_set = 1;
+}
+
+static void opt_timeline_max(void *ctx, const char *opt, const char *arg)
+{
+	struct fp_render_opts *o = ctx;
+
+	o->timeline_max_mb = parse_ms(opt, arg);
+	if (o->timeline_max_mb > UINT32_MAX / BYTES_PER_MB)
+		fp_die(FP_EXIT_USAGE, "--timeline-max: at most %u MB", UINT32_MAX / BYTES_PER_MB);
+}
+
+static void opt_timeline_samples(void *ctx, const char *opt, const char *arg)
+{
+	struct fp_render_opts *o = ctx;
+
+	if (fp_parse_u64(arg, strlen(arg), &o->timeline_samples) ||
+	    o->timeline_samples > SIZE_MAX / sizeof(struct fp_tl_sample))
+		fp_die(FP_EXIT_USAGE, "--timeline-samples: want a number of samples, got '%s'", arg);
+}
+
+static void opt_range_folded(void *ctx, const char *opt, const char *arg)
+{
+	struct fp_render_opts *o = ctx;
+
+	o->range_folded = parse_range_folded(arg);
+	o->want[FP_OUT_RANGE_FOLDED] = 1;
+}
+
+#define N_OWN 10	/* fp-render's own entries in the table below */
 
 void fp_render_opts_parse(int argc, char **argv, struct fp_render_opts *o)
 {
-	struct option all[FP_FLAME_NOPTS + N_OWN + 1];
-	size_t k = fp_flame_long_options(all);
-	int c, idx = -1;
+	struct fp_opt t[N_OWN + FP_FLAME_NOPTS + 1] = {
+		{ "outdir", FP_OPT_STR, &o->outdir, .short_name = 'o' },
+		{ "format", FP_OPT_FN, .fn = opt_format },
+		{ "interval", FP_OPT_FN, .fn = opt_interval },
+		{ "passthrough", FP_OPT_FLAG, &o->passthrough },
+		{ "term", FP_OPT_FN_OPTIONAL, .fn = opt_term },
+		{ "term-size", FP_OPT_FN, .fn = opt_term_size },
+		{ "page-title", FP_OPT_FN, .fn = opt_page_title },
+		{ "timeline-max", FP_OPT_FN, .fn = opt_timeline_max },
+		{ "range-folded", FP_OPT_FN, .fn = opt_range_folded },
+		{ "timeline-samples", FP_OPT_FN, .fn = opt_timeline_samples },
+	};
 
-	memcpy(all + k, own_options, sizeof own_options);
-	all[k + N_OWN] = (struct option){ NULL, 0, NULL, 0 };
 	memset(o, 0, sizeof *o);
 	fp_flame_opts_init(&o->flame);
 	for (int i = 0; i < FP_N_OUT; i++)
@@ -205,11 +212,9 @@ void fp_render_opts_parse(int argc, char **argv, struct fp_render_opts *o)
 	o->page_title = "flamepipe report";
 	o->timeline_max_mb = TIMELINE_MAX_MB_DEFAULT;
 	o->timeline_samples = TIMELINE_MAX_SAMPLES;
-	while ((c = getopt_long(argc, argv, "o:h", all, &idx)) != -1)
-		if (!fp_flame_option(&o->flame, c, optarg))
-			apply_option(o, c, idx >= 0 ? all[idx].name : NULL, optarg);
-	if (argc - optind > 1)
-		usage();
+	fp_flame_opts_table(t + N_OWN, &o->flame);
+	t[N_OWN + FP_FLAME_NOPTS] = (struct fp_opt){ NULL };
+	fp_opts_parse(argc, argv, t, FP_RENDER_USAGE, 1, o);
 	if (!o->outdir && o->term == FP_TERM_MODE_OFF && !o->passthrough)
 		fp_die(FP_EXIT_USAGE, "nothing to do: give --outdir DIR, --term or --passthrough\n%s", FP_RENDER_USAGE);
 }

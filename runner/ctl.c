@@ -16,7 +16,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <poll.h>
 #include <stdio.h>
@@ -29,6 +28,7 @@
 #include "commands.h"
 #include "options.h"
 #include "fp_error.h"
+#include "fp_opts.h"
 #include "fp_fifo.h"
 #include "pipeline_run.h"
 
@@ -121,28 +121,29 @@ done:
 	return buf;
 }
 
+static void opt_timeout(void *ctx, const char *opt, const char *arg)
+{
+	*(double *)ctx = fp_parse_timeout("--timeout", arg);
+}
+
 int cmd_ctl(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "timeout", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	double timeout = CTL_TIMEOUT_DEFAULT;
+	const struct fp_opt opts[] = {
+		{ "timeout", FP_OPT_FN, .fn = opt_timeout, .short_name = 't' },
+		{ NULL },
+	};
+	char usage[512];
 	char line[PIPE_BUF], ctl_path[PATH_MAX], name[64];
 	size_t len, rlen;
 	char *dir, *reply, *first_end;
-	int c, rfd, wfd, rc;
+	int rfd, wfd, rc;
 
+	snprintf(usage, sizeof usage, "usage: flamepipe %s", cmd_ctl_usage);
 	optind = 1;
-	/* '+': stop at DIR, so `replace fold fp-fold --pid` keeps its options. */
-	while ((c = getopt_long(argc, argv, "+t:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 't': timeout = fp_parse_timeout("--timeout", optarg); break;
-		case 'h': printf("usage: flamepipe %s\n", cmd_ctl_usage); return FP_EXIT_OK;
-		default: fp_die(FP_EXIT_USAGE, "usage: flamepipe %s", cmd_ctl_usage);
-		}
-	}
+	/* FP_OPTS_REST: stop at DIR, so `replace fold fp-fold --pid` keeps
+	 * its options. */
+	optind = fp_opts_parse(argc, argv, opts, usage, FP_OPTS_REST, &timeout);
 	if (argc - optind < 2)
 		fp_die(FP_EXIT_USAGE, "usage: flamepipe %s", cmd_ctl_usage);
 	dir = resolve_dir(argv[optind]);

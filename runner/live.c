@@ -14,7 +14,10 @@
  *	fp-record --output ${RECORDING} | fp-bucket | fp-range | fp-fold --interval
  * --push URL inserts `push fp-push URL ...` after the stage named read,
  * and this command appends the views the user asked for:
- *	render  fp-render [--outdir DIR] [--term] [--passthrough]   (-o DIR, a tty)
+ *	render  fp-render [--outdir DIR] [--term] [--passthrough]   (-o DIR; a tty
+ *	                                                          with --term heatmap)
+ *	tui     fp-tui --live [--passthrough]   (a tty: the interactive view,
+ *	        runner/tuiview.h; fp-fold gets --pass-samples for it)
  *	web     fp-serve --live NAME --recording ${RECORDING}       (--http)
  * The recording (DIR/recording.fp.gz with -o, else a file in the FIFO
  * directory, bounded by TEMP_RECORDING_MAX_SIZE) is what the web view
@@ -67,6 +70,7 @@
 #include "perfcheck.h"
 #include "progress.h"
 #include "summary.h"
+#include "tuiview.h"
 
 #define GENERATED_NAME "live.pipeline"
 #define RECORDING_NAME "recording.fp.gz"	/* in -o DIR, else in the FIFO dir */
@@ -363,17 +367,32 @@ static void workload_vars(const struct live_opts *o, struct fp_vars *v)
 /* ---- the views -------------------------------------------------------------- */
 
 struct views {
-	int render, web;	/* which stages to append */
+	int render, tui, web;	/* which stages to append */
 };
 
 /* RENDER_VIEW_ARGS for the render stage; which stages to append. */
-static void pick_views(const struct live_opts *o, int tty, struct views *vw, struct fp_vars *v)
+static void pick_views(const struct live_opts *o, struct fp_run *r, int tty, struct views *vw,
+		       struct fp_vars *v)
 {
 	int term = tty && !o->no_term;
 
 	vw->web = o->http != NULL;
-	vw->render = o->outdir || term;
+	vw->tui = term && !o->term_heatmap;
+	vw->render = o->outdir || (term && o->term_heatmap);
 	fp_vars_list(v, "RENDER_VIEW_ARGS");
+	fp_vars_list(v, "TUI_ARGS");
+	if (vw->tui) {
+		/* fp-tui builds a range's trees from the folded samples */
+		fp_vars_append(v, "FOLD_ARGS", "--pass-samples");
+		fp_vars_append(v, "TUI_ARGS", "--live");
+		fp_vars_append(v, "TUI_ARGS", "--title");
+		fp_vars_append(v, "TUI_ARGS", "flamepipe live");
+		if (vw->web)	/* fp-serve comes next */
+			fp_vars_append(v, "TUI_ARGS", "--passthrough");
+		fp_tui_vars(r, v);	/* its messages log and quit file */
+		if (!vw->web && !o->outdir)	/* nobody reads fp-fold's snapshots */
+			fp_vars_set(v, "FOLD_INTERVAL", "0");
+	}
 	if (o->outdir) {
 		fp_vars_append(v, "RENDER_VIEW_ARGS", "--outdir");
 		fp_vars_append(v, "RENDER_VIEW_ARGS", o->outdir);
@@ -382,9 +401,9 @@ static void pick_views(const struct live_opts *o, int tty, struct views *vw, str
 			fp_vars_append(v, "RENDER_VIEW_ARGS", o->interval);
 		}
 	}
-	if (term)
+	if (term && o->term_heatmap)
 		fp_vars_append(v, "RENDER_VIEW_ARGS", "--term");
-	if (vw->render && vw->web)	/* fp-serve comes next */
+	if (vw->render && (vw->web || vw->tui))	/* fp-tui or fp-serve comes next */
 		fp_vars_append(v, "RENDER_VIEW_ARGS", "--passthrough");
 }
 
@@ -426,6 +445,8 @@ static char *write_generated(const char *dir, const char *file, const struct vie
 	fprintf(f, "# views added by flamepipe live\n");
 	if (vw->render)
 		fprintf(f, "render fp-render ${RENDER_VIEW_ARGS} ${RENDER_ARGS}\n");
+	if (vw->tui)
+		fprintf(f, "%s fp-tui ${TUI_ARGS}\n", FP_TUI_STAGE);
 	if (vw->web)
 		fprintf(f, "web fp-serve --live ${LIVE_NAME} --recording ${RECORDING} "
 			"--listen ${HTTP} --dir ${SERVE_DIR} ${SERVE_ARGS}\n");
@@ -571,7 +592,7 @@ static char *live_vars(const struct live_opts *o, struct fp_run *r, int tty, str
 
 	fp_vars_init(v);
 	fp_run_default_vars(r, v);
-	pick_views(o, tty, vw, v);
+	pick_views(o, r, tty, vw, v);
 	source_vars(o, v);
 	workload_vars(o, v);
 	recording = recording_vars(o, r, v);
@@ -596,7 +617,7 @@ static char *generate_pipeline(struct fp_run *r, const char *pipeline, const str
 	if (fp_pipeline_parse_file(pipeline, v, &pl, err, sizeof err) < 0 ||
 	    fp_pipeline_resolve(&pl, fp_run_bindir(), err, sizeof err) < 0)
 		fp_die(FP_EXIT_USAGE, "%s", err);
-	*web_index = pl.n + (size_t)vw->render + (size_t)(push != 0);
+	*web_index = pl.n + (size_t)vw->render + (size_t)vw->tui + (size_t)(push != 0);
 	fp_pipeline_free(&pl);
 	return write_generated(fp_run_dir(r), pipeline, vw, push);
 }
@@ -623,6 +644,7 @@ static int watch_run(const struct live_opts *o, struct fp_run *r, const struct v
 {
 	struct ev_loop *loop = fp_run_loop(r);
 	struct duration dur = { .run = r, .seconds = o->duration };
+	struct fp_tui_watch tw = { 0 };
 	int timed = o->source == SRC_BPFTRACE && o->duration > 0;
 	ev_tstamp start = ev_now(loop);
 	int rc;
@@ -634,6 +656,8 @@ static int watch_run(const struct live_opts *o, struct fp_run *r, const struct v
 		dur.w.data = &dur;
 		ev_timer_start(loop, &dur.w);
 	}
+	if (vw->tui)	/* quitting the view ends the capture */
+		fp_tui_watch_start(&tw, r);
 	if (vw->web && !o->keep_serving) {
 		ww->run = r;
 		ev_timer_init(&ww->w, web_watch_cb, WEB_POLL_INTERVAL, WEB_POLL_INTERVAL);
@@ -645,6 +669,8 @@ static int watch_run(const struct live_opts *o, struct fp_run *r, const struct v
 		ev_timer_stop(loop, &dur.w);
 	if (ww->run)
 		ev_timer_stop(loop, &ww->w);
+	fp_tui_watch_stop(&tw);
+	fp_tui_stderr_end();	/* what the stages said, then the summary */
 	ev_now_update(loop);
 	if (!o->quiet)
 		print_summary(o, r, recording, ev_now(loop) - start, rc);
@@ -677,6 +703,8 @@ int cmd_live(int argc, char **argv)
 	recording = live_vars(&o, r, tty, &vw, serve_dir, &v);
 	generated = generate_pipeline(r, pipeline, &vw, o.push != NULL, &v, &ww.index);
 	rc = fp_run_load(r, generated, &v);
+	if (rc == 0 && vw.tui)	/* the view owns the screen: messages wait */
+		fp_tui_stderr_begin(fp_run_dir(r));
 	if (rc == 0)
 		rc = fp_run_start(r);
 	if (rc == 0) {
@@ -684,6 +712,7 @@ int cmd_live(int argc, char **argv)
 	} else {
 		fp_run_stop(r);
 		fp_run_wait(r);
+		fp_tui_stderr_end();
 	}
 	fp_run_free(r);
 	fp_vars_free(&v);

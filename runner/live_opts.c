@@ -29,7 +29,8 @@ const char cmd_live_usage[] =
 	"         [--push-format folded|pprof] [--auth-token-file F] [--basic-auth-file F]\n"
 	"         [--tenant ID]]\n"
 	"        [--http [ADDR:]PORT] [-o DIR] [--name NAME] [--container NAME|REGEX] [--off-cpu]\n"
-	"        [--interval MS] [--serve-dir DIR] [--keep-serving] [--no-term] [--perf-arg A]...\n"
+	"        [--interval MS] [--serve-dir DIR] [--keep-serving] [--no-term] [--term tui|heatmap]\n"
+	"        [--perf-arg A]...\n"
 	"        [--max-size BYTES] [--keep DURATION]\n"
 	"        [--pipeline FILE] [-D NAME=VALUE]... [-A NAME=WORD]... [--dir-file F]\n"
 	"        [--drain-timeout S] [--kill-timeout S] [-u|--user USER] [-v] [-q]\n"
@@ -60,6 +61,7 @@ enum {
 	OPT_KEEP_FOR, OPT_SSH, OPT_SSH_ARG, OPT_PUSH, OPT_APP, OPT_LABEL, OPT_PUSH_INTERVAL,
 	OPT_PUSH_FORMAT, OPT_AUTH_TOKEN_FILE, OPT_BASIC_AUTH_FILE, OPT_TENANT,
 	OPT_CONTAINER, OPT_OFF_CPU,
+	OPT_TERM,
 };
 
 /* With --user, the leading stages that keep root: perf record and perf
@@ -82,6 +84,7 @@ static const struct option live_options[] = {
 	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 	{ "keep", required_argument, NULL, OPT_KEEP_FOR },
 	{ "no-term", no_argument, NULL, OPT_NO_TERM },
+	{ "term", required_argument, NULL, OPT_TERM },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "perf-arg", required_argument, NULL, OPT_PERF_ARG },
 	{ "ssh", required_argument, NULL, OPT_SSH },
@@ -149,6 +152,11 @@ static void live_option(struct live_opts *o, int c, const char *arg)
 	case OPT_MAX_SIZE: o->max_size = check_max_size(arg); break;
 	case OPT_KEEP_FOR: o->keep = check_keep(arg); break;
 	case OPT_NO_TERM: o->no_term = 1; break;
+	case OPT_TERM:	/* the terminal view: fp-tui, or the old drawing for scripts */
+		if (strcmp(arg, "tui") && strcmp(arg, "heatmap"))
+			fp_die(FP_EXIT_USAGE, "--term: '%s' (expected tui or heatmap)", arg);
+		o->term_heatmap = !strcmp(arg, "heatmap");
+		break;
 	case OPT_INTERVAL: fp_parse_int("--interval", arg, 1, INTERVAL_MAX_MS); o->interval = arg; break;
 	case OPT_PERF_ARG: fp_cli_append(&o->cli, "RECORD_ARGS", arg); break;
 	case OPT_SSH:

@@ -70,6 +70,9 @@ static const struct role {
 	{ "fp-fold",     TAILS_CONSUMES, SNAP_WRITES, 0 },
 	{ "fp-render",   TAILS_NO,       SNAP_READS,  1 },
 	{ "fp-serve",    TAILS_NO,       SNAP_READS,  0 },	/* its table is by text */
+	/* fp-tui's trees are of D/R samples: it takes snapshots in any form
+	 * (and passes them on untouched with --passthrough) */
+	{ "fp-tui",      TAILS_NO,       SNAP_READS,  1 },
 };
 
 static const char *program_name(const struct fp_stage_spec *st)

@@ -12,7 +12,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +23,7 @@
 #include "capture_freq.h"
 #include "commands.h"
 #include "fp_error.h"
+#include "fp_opts.h"
 #include "fp_sniff.h"
 #include "pipeline.h"
 #include "pipeline_run.h"
@@ -111,54 +111,61 @@ static int push_one(const char *file, char **push_argv, size_t nargs, const char
 	return rc_read ? rc_read : rc_push;
 }
 
+/* fp-push's arguments so far, as flamepipe push's options add them. */
+struct push_args {
+	char *argv[MAX_PUSH_ARGS + 8];
+	size_t n;
+	int have_rate;
+	const char *usage;
+};
+
+/* The options flamepipe push passes on to fp-push, as fp-push spells
+ * them; the last one takes no value. */
+static const char *const passed[] = {
+	"--app", "--label", "--format", "--retries", "--timeout", "--sample-rate",
+	"--max-depth", "--sample-labels", "--auth-token-file", "--basic-auth-file",
+	"--tenant", "--max-age", "--restamp",
+};
+enum { NPASSED = sizeof passed / sizeof *passed };
+
+/* Each option goes to fp-push as it is: --NAME [VALUE]. */
+static void pass_on(void *ctx, const char *opt, const char *arg)
+{
+	struct push_args *pa = ctx;
+	size_t i = 0;
+
+	while (i + 1 < NPASSED && strcmp(passed[i] + 2, opt))
+		i++;
+	if (pa->n + 2 > MAX_PUSH_ARGS)
+		fp_die(FP_EXIT_USAGE, "%s", pa->usage);
+	pa->argv[pa->n++] = (char *)passed[i];
+	if (arg)
+		pa->argv[pa->n++] = (char *)arg;
+	pa->have_rate |= !strcmp(opt, "sample-rate");
+}
+
 int cmd_push(int argc, char **argv)
 {
-	/* each one goes to fp-push as it is: --NAME VALUE */
-	static const struct option opts[] = {
-		{ "app", required_argument, NULL, 0 },
-		{ "label", required_argument, NULL, 0 },
-		{ "format", required_argument, NULL, 0 },
-		{ "retries", required_argument, NULL, 0 },
-		{ "timeout", required_argument, NULL, 0 },
-		{ "sample-rate", required_argument, NULL, 0 },
-		{ "max-depth", required_argument, NULL, 0 },
-		{ "sample-labels", required_argument, NULL, 0 },
-		{ "auth-token-file", required_argument, NULL, 0 },
-		{ "basic-auth-file", required_argument, NULL, 0 },
-		{ "tenant", required_argument, NULL, 0 },
-		{ "max-age", required_argument, NULL, 0 },
-		{ "restamp", no_argument, NULL, 0 },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	static const char *const flags[] = { "--app", "--label", "--format", "--retries",
-					     "--timeout", "--sample-rate", "--max-depth",
-					     "--sample-labels", "--auth-token-file",
-					     "--basic-auth-file", "--tenant", "--max-age", "--restamp" };
-	enum { SAMPLE_RATE_OPT = 5 };
-	char *push_argv[MAX_PUSH_ARGS + 8];
-	size_t n = 0;
-	int c, idx, rc = 0, have_rate = 0;
+	struct fp_opt opts[NPASSED + 1];
+	char usage[1024];
+	struct push_args pa = { .n = 0 };
+	int rc = 0;
 
-	push_argv[n++] = PUSH_PROGRAM;
-	while ((c = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
-		if (c == 'h') {
-			printf("usage: flamepipe %s\n", cmd_push_usage);
-			return FP_EXIT_OK;
-		}
-		if (c != 0 || n + 2 > MAX_PUSH_ARGS)
-			fp_die(FP_EXIT_USAGE, "usage: flamepipe %s", cmd_push_usage);
-		push_argv[n++] = (char *)flags[idx];
-		if (optarg)
-			push_argv[n++] = optarg;
-		have_rate |= idx == SAMPLE_RATE_OPT;
-	}
-	if (argc - optind < 2)
-		fp_die(FP_EXIT_USAGE, "usage: flamepipe %s", cmd_push_usage);
-	push_argv[n++] = "--once";
-	push_argv[n++] = argv[optind];	/* URL: fp-push checks it */
-	for (int i = optind + 1; i < argc; i++) {
-		int r = push_one(argv[i], push_argv, n, fp_run_bindir(), have_rate);
+	snprintf(usage, sizeof usage, "usage: flamepipe %s", cmd_push_usage);
+	pa.usage = usage;
+	for (size_t i = 0; i < NPASSED; i++)
+		opts[i] = (struct fp_opt){ passed[i] + 2, i + 1 < NPASSED ? FP_OPT_FN : FP_OPT_FN_FLAG,
+					   .fn = pass_on };
+	opts[NPASSED] = (struct fp_opt){ NULL };
+	pa.argv[pa.n++] = PUSH_PROGRAM;
+	optind = 1;
+	int first = fp_opts_parse(argc, argv, opts, usage, FP_OPTS_ANY, &pa);
+	if (argc - first < 2)
+		fp_die(FP_EXIT_USAGE, "%s", usage);
+	pa.argv[pa.n++] = "--once";
+	pa.argv[pa.n++] = argv[first];	/* URL: fp-push checks it */
+	for (int i = first + 1; i < argc; i++) {
+		int r = push_one(argv[i], pa.argv, pa.n, fp_run_bindir(), pa.have_rate);
 
 		if (r && !rc)
 			rc = r;

@@ -1,5 +1,7 @@
 /* report.c: `flamepipe report FILE -o DIR [options]`: the default pipeline
  * (read -> bucket -> range -> fold -> render) on a finished capture.
+ * --tui: the interactive terminal view (fp-tui, runner/tuiview.h) in place
+ * of the render stage, or after it (with -o: it passes the stream on).
  *
  * Options become pipeline variables: INPUT, OUTDIR, ROWS and the list
  * variables READ_ARGS, BUCKET_ARGS, RANGE_ARGS, FOLD_ARGS, RENDER_ARGS,
@@ -37,11 +39,13 @@
 #include "pipeline_run.h"
 #include "progress.h"
 #include "summary.h"
+#include "tuiview.h"
 
 #define FILES_LIST_MAX 512
+#define OPT_TUI 255	/* --tui: the terminal view (below OPT_PASS) */
 
 const char cmd_report_usage[] =
-	"report FILE|- -o DIR [--rows N] [--keep-idle] [--weight samples|period]\n"
+	"report FILE|- {-o DIR | --tui | -o DIR --tui} [--rows N] [--keep-idle] [--weight samples|period]\n"
 	"        [--from S] [--to S] [--pid LIST] [--tid LIST] [--cpu LIST] [--comm NAMES]\n"
 	"        [--event NAMES|--all-events] [--include REGEX] [--exclude REGEX] [--container NAME|REGEX]\n"
 	"        [--pid-root|--tid-root]\n"
@@ -104,26 +108,33 @@ static void add_passthrough(struct fp_cli *cli, const struct passthrough *p, con
 	}
 }
 
-/* FILE -o DIR and the options; returns FILE. */
-static const char *parse_report_options(int argc, char **argv, struct fp_cli *cli)
+/* FILE, -o DIR and/or --tui, and the options; returns FILE. */
+static const char *parse_report_options(int argc, char **argv, struct fp_cli *cli, int *tui)
 {
-	struct option own[NPASS], table[FP_CLI_TABLE_MAX];
+	struct option own[NPASS + 1], table[FP_CLI_TABLE_MAX];
 	int c;
 
 	fp_cli_init(cli, argc, FP_CLI_REPORT, cmd_report_usage);
 	for (size_t i = 0; i < NPASS; i++)
 		own[i] = (struct option){ passthroughs[i].option,
 			passthroughs[i].has_arg ? required_argument : no_argument, NULL, OPT_PASS + (int)i };
-	fp_cli_table(cli, own, NPASS, table);
+	own[NPASS] = (struct option){ "tui", no_argument, NULL, OPT_TUI };
+	fp_cli_table(cli, own, NPASS + 1, table);
 	while ((c = getopt_long(argc, argv, fp_cli_shorts(cli, NULL), table, NULL)) != -1) {
 		if (fp_cli_option(cli, c, optarg))
 			continue;
+		if (c == OPT_TUI) {
+			*tui = 1;
+			continue;
+		}
 		if (c < OPT_PASS || c >= OPT_PASS + (int)NPASS)
 			fp_cli_usage_error(cli);
 		add_passthrough(cli, &passthroughs[c - OPT_PASS], optarg);
 	}
-	if (argc - optind != 1 || !cli->outdir)
+	if (argc - optind != 1 || (!cli->outdir && !*tui))
 		fp_cli_usage_error(cli);
+	if (*tui)	/* the view owns the terminal: no progress line on it */
+		cli->progress = 0;
 	return argv[optind];
 }
 
@@ -163,6 +174,21 @@ static void print_summary(struct fp_run *r, const char *input, const struct stat
 {
 	uint64_t samples = 0, stacks = 0;
 	char files[FILES_LIST_MAX], counts[128], in[160];
+
+	if (!outdir) {	/* --tui alone: the view was the report (its time is the user's) */
+		long long read = fp_run_bytes_read(r);
+
+		if (read < 0 && S_ISREG(st->st_mode) && rc == 0)
+			read = st->st_size;	/* a source that is not fp-read, and it ended well */
+		if (read >= 0)
+			snprintf(in, sizeof in, "%.2f MB read", (double)read / FP_BYTES_PER_MB);
+		else
+			snprintf(in, sizeof in, "how much was read is unknown");
+		fprintf(stderr, "%s: report: %s: %s, shown in the terminal view%s\n", fp_prog(),
+			strcmp(input, "-") ? input : "stdin", in,
+			rc ? " (incomplete: a stage failed)" : "");
+		return;
+	}
 
 	if (fp_folded_totals(outdir, &samples, &stacks) == 0)
 		snprintf(counts, sizeof counts, "%" PRIu64 " samples in %" PRIu64 " stacks",
@@ -244,11 +270,29 @@ static void make_outdir(const char *outdir, const char *user)
 
 /* Loads, starts and waits for the pipeline, with the progress line and
  * the summary. Returns the exit code. */
+/* --tui: the pipeline without its render stage (unless -o: then it
+ * passes the stream on) and with the view; TUI_ARGS. Returns the file. */
+static char *tui_vars(struct fp_run *r, const struct fp_cli *cli, const char *pipeline,
+		      const char *input, struct fp_vars *v)
+{
+	const char *slash = strrchr(input, '/');
+
+	fp_vars_list(v, "TUI_ARGS");
+	fp_tui_vars(r, v);	/* its messages log and quit file */
+	fp_vars_append(v, "TUI_ARGS", "--title");
+	fp_vars_append(v, "TUI_ARGS", strcmp(input, "-") ? (slash ? slash + 1 : input) : "stdin");
+	if (cli->outdir)
+		fp_vars_append(v, "RENDER_ARGS", "--passthrough");
+	return fp_tui_pipeline(fp_run_dir(r), pipeline, cli->outdir != NULL);
+}
+
 static int run_report(const struct fp_cli *cli, const char *pipeline, const char *input,
-		      const struct stat *st)
+		      const struct stat *st, int tui)
 {
 	struct fp_run *r = fp_run_new(&cli->run);
 	struct fp_progress prog = { 0 };
+	struct fp_tui_watch tw = { 0 };
+	char *generated = NULL;
 	struct fp_vars v;
 	ev_tstamp started;
 	int rc;
@@ -261,14 +305,22 @@ static int run_report(const struct fp_cli *cli, const char *pipeline, const char
 	if (S_ISREG(st->st_mode) && strcmp(input, "-"))
 		fp_vars_set(&v, "READER", fp_sniff_reader(fp_sniff_path(input)));
 	fp_cli_vars(cli, &v);
-	rc = fp_run_load(r, pipeline, &v);
+	if (tui)
+		generated = tui_vars(r, cli, pipeline, input, &v);
+	rc = fp_run_load(r, generated ? generated : pipeline, &v);
+	if (rc == 0 && tui)	/* the view owns the screen: messages wait */
+		fp_tui_stderr_begin(fp_run_dir(r));
 	if (rc == 0)
 		rc = fp_run_start(r);
 	if (rc == 0) {
 		started = ev_now(fp_run_loop(r));
 		if (cli->progress)
 			fp_progress_start(&prog, r, input, "report");
+		if (tui)	/* quitting the view ends the report */
+			fp_tui_watch_start(&tw, r);
 		rc = fp_run_wait(r);
+		fp_tui_watch_stop(&tw);
+		fp_tui_stderr_end();
 		fp_progress_stop(&prog);
 		ev_now_update(fp_run_loop(r));
 		if (!cli->quiet)
@@ -277,9 +329,11 @@ static int run_report(const struct fp_cli *cli, const char *pipeline, const char
 	} else {
 		fp_run_stop(r);
 		fp_run_wait(r);
+		fp_tui_stderr_end();
 	}
 	fp_run_free(r);
 	fp_vars_free(&v);
+	free(generated);
 	return rc;
 }
 
@@ -305,14 +359,16 @@ int cmd_report(int argc, char **argv)
 {
 	struct fp_cli cli;
 	struct stat st;
-	const char *input = parse_report_options(argc, argv, &cli);
+	int tui = 0;
+	const char *input = parse_report_options(argc, argv, &cli, &tui);
 	char *pipeline;
 	int rc;
 
 	check_input(input, &st);
-	make_outdir(cli.outdir, cli.run.user);
+	if (cli.outdir)
+		make_outdir(cli.outdir, cli.run.user);
 	pipeline = report_pipeline(&cli, input, &st);
-	rc = run_report(&cli, pipeline, input, &st);
+	rc = run_report(&cli, pipeline, input, &st, tui);
 	fp_cli_free(&cli);
 	free(pipeline);
 	return rc;

@@ -24,7 +24,6 @@
  * written), 100 usage, 111 read or write error.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,42 +71,23 @@ static void load(struct fp_folded *t, struct input *in, const char *path)
 	}
 }
 
-enum { OPT_JSON = 256, OPT_DIFF, OPT_ELIDED, OPT_HELP };
-
-static const struct option own_options[] = {
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "diff", no_argument, NULL, OPT_DIFF },
-	{ "elided", no_argument, NULL, OPT_ELIDED },
-	{ "help", no_argument, NULL, OPT_HELP },
-};
-#define N_OWN (sizeof own_options / sizeof *own_options)
-
 int main(int argc, char **argv)
 {
 	fp_set_prog(argv[0]);
 	struct fp_flame_opts o;
 	fp_flame_opts_init(&o);
-	enum mode mode = MODE_PLAIN;
-	int json = 0, c;
-	struct option long_options[FP_FLAME_NOPTS + N_OWN + 1];
-	size_t k = fp_flame_long_options(long_options);
-	memcpy(long_options + k, own_options, sizeof own_options);
-	long_options[k + N_OWN] = (struct option){ NULL, 0, NULL, 0 };
-	while ((c = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
-		if (fp_flame_option(&o, c, optarg))
-			continue;
-		switch (c) {
-		case OPT_JSON: json = 1; break;
-		case OPT_DIFF: mode = MODE_DIFF; break;
-		case OPT_ELIDED: mode = MODE_ELIDED; break;
-		case 'h': case OPT_HELP:
-			puts(USAGE);
-			return FP_EXIT_OK;
-		default:
-			fprintf(stderr, "%s\n", USAGE);
-			return FP_EXIT_USAGE;
-		}
-	}
+	int json = 0, diff = 0, elided = 0;
+	struct fp_opt t[3 + FP_FLAME_NOPTS + 1] = {
+		{ "json", FP_OPT_FLAG, &json },
+		{ "diff", FP_OPT_FLAG, &diff },
+		{ "elided", FP_OPT_FLAG, &elided },
+	};
+	fp_flame_opts_table(t + 3, &o);
+	t[3 + FP_FLAME_NOPTS] = (struct fp_opt){ NULL };
+	fp_opts_parse(argc, argv, t, USAGE, FP_OPTS_ANY, NULL);
+	if (diff && elided)
+		fp_die(FP_EXIT_USAGE, "--diff and --elided: give one of them");
+	enum mode mode = elided ? MODE_ELIDED : diff ? MODE_DIFF : MODE_PLAIN;
 	if (mode != MODE_PLAIN && argc - optind != 2)
 		fp_die(FP_EXIT_USAGE, "--%s needs two folded files: BEFORE AFTER",
 		       mode == MODE_DIFF ? "diff" : "elided");

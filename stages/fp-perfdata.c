@@ -2,13 +2,18 @@
  * same as `perf script | fp-read` would.
  *
  * Interface:
- *	fp-perfdata [--name NAME] [--kallsyms FILE] [--inline] [--live]
+ *	fp-perfdata [--name NAME] [--kallsyms FILE] [--symfs DIR]
+ *	            [--debuginfod-timeout SECONDS] [--no-debuginfod] [--inline] [--live]
  *	            [--live-buffer BYTES] [--stack-ids] [-q] [FILE]
  *
  * Input: a perf.data file (perf record -o FILE), or perf's pipe format
  * (perf record -o - ...) from FILE, a FIFO or stdin. The format is told by
  * the header, not by the kind of input. --kallsyms names the kernel's
- * symbol file (default /proc/kallsyms, as perf script). --inline adds the
+ * symbol file (default: the recorded kernel's, by build-id). Files are
+ * found by their recorded build-ids (perf/data/pd_buildid.h): the recorded
+ * path (under --symfs DIR), perf's build-id cache, debuginfod servers
+ * (DEBUGINFOD_URLS; perf/data/pd_debuginfod.h: worker threads, a time limit of
+ * --debuginfod-timeout seconds per look-up, default 10; --no-debuginfod). --inline adds the
  * inlined functions of user addresses as perf script --inline shows them
  * (perf/data/pd_inline.h; without it: perf script --no-inline). --live (flamepipe
  * live): perf must never be blocked by a slow chain, so while more than
@@ -24,6 +29,7 @@
  *	bad_records=.. dsos=.. missing_dsos=.. threads=.. rounds=..
  *	late_events=.. forced_flushes=.. dropped_samples=.. corrupt_callchains=..
  *	unwound=.. unwind_incomplete=.. truncated=0|1 bytes=.. kallsyms_copy=..
+ *	debuginfod_asked=.. debuginfod_found=.. debuginfod_timed_out=..
  *	cgroups=.. unknown_cgroup_samples=..
  * A capture of perf record --all-cgroups gives each S record its task's
  * cgroup path as an 11th field (perf/data/pd_cgroup.h).
@@ -61,14 +67,17 @@
 #include "fp_record.h"
 #include "fp_tails.h"
 #include "fp_warnings.h"
+#include "pd_buildid.h"
 #include "pd_cgroup.h"
+#include "pd_debuginfod.h"
 #include "pd_inline.h"
 #include "pd_machine.h"
 #include "pd_offcpu.h"
 #include "pd_read.h"
 #include "pd_unwind.h"
 
-#define USAGE "usage: fp-perfdata [--name NAME] [--kallsyms FILE] [--inline] [--live] " \
+#define USAGE "usage: fp-perfdata [--name NAME] [--kallsyms FILE] [--symfs DIR] " \
+	"[--debuginfod-timeout SECONDS] [--no-debuginfod] [--no-host-files] [--inline] [--live] " \
 	"[--live-buffer BYTES] [--stack-ids] [--off-cpu auto|on|off] [--off-cpu-rows N] " \
 	"[--off-cpu-max-threads N] [-q] [FILE]"
 #define DEFAULT_STAGE_NAME "read"	/* the source stage, as fp-read */
@@ -93,6 +102,11 @@
  * whose freshness promise is 1 s). */
 #define LIVE_TRICKLE_BYTES FP_TRICKLE_BYTES
 #define LIVE_GATHER_NS 40000000L	/* 40 ms: docs/live.md, "The chain" */
+/* --debuginfod-timeout's range, seconds */
+#define DI_LIMIT_MIN 0.1
+#define DI_LIMIT_MAX 3600.0
+/* at the end, how long the look-ups still under way may take to cancel */
+#define DI_STOP_WAIT 1.5
 
 struct perfdata_opts {
 	const char *stage;
@@ -141,6 +155,7 @@ struct perfdata {
 	struct fp_tailw tails;
 	struct fp_wmem key;
 	int events_written;		/* the C events record, before the first sample */
+	int preload_kernel;		/* read kallsyms in a thread at the first sample */
 	struct pd_inline *inl;		/* --inline: inlined frames */
 	struct pd_cgroups cgroups;	/* --all-cgroups captures: the S records' cgroup */
 	/* off-CPU (pd_offcpu.h): the scheduler events, when converted */
@@ -543,8 +558,14 @@ static void on_event(void *ctx, const struct pd_event *e)
 		pd->rd.failed = 1;	/* stop reading; what is queued is written */
 	switch (e->type) {
 	case PD_EV_SAMPLE:
-		if (!pd->events_written)
+		if (!pd->events_written) {
 			write_events(pd);
+			/* after the header's build-ids (the kernel's chooses
+			 * its symbols, pd_buildid.h) and the side-band records
+			 * ahead of the first sample */
+			if (pd->preload_kernel)
+				pd_machine_preload_kernel(&pd->mach);
+		}
 		if (pd->off_cpu && offcpu_sample(pd, &e->u.sample))
 			break;
 		write_sample(pd, &e->u.sample);
@@ -681,6 +702,8 @@ static void write_info(struct perfdata *pd)
 	const struct pd_stats *st = &pd->rd.st;
 	const struct pd_machine_stats *ms = &pd->mach.st;
 	const struct pd_unwind_stats *uw = pd->unwind ? pd_unwind_stats(pd->unwind) : NULL;
+	struct pd_di_stats di;
+	pd_debuginfod_stats(&di);
 	const struct fp_stat stats[] = {
 		{ "records", st->records },
 		{ "samples", st->samples - pd->dropped_samples - pd->drops.dropped },
@@ -704,6 +727,9 @@ static void write_info(struct perfdata *pd)
 		{ "truncated", st->truncated },
 		{ "bytes", st->bytes },
 		{ "kallsyms_copy", kallsyms_copied(&pd->mach) },
+		{ "debuginfod_asked", di.asked },
+		{ "debuginfod_found", di.found },
+		{ "debuginfod_timed_out", di.timed_out },
 		{ "cgroups", fp_strtab_count(&pd->cgroups.paths) },
 		{ "unknown_cgroup_samples", pd->cgroups.unknown },
 		{ "dropped", pd->drops.dropped },	/* --live: never blocking perf */
@@ -803,8 +829,10 @@ static void read_stream(struct perfdata *pd, int fd)
 			break;
 		pd_reader_feed(&pd->rd, buf, (size_t)n);
 		fp_out_flush(&pd->out);		/* live: never hold samples back */
-		if (pd->live)
+		if (pd->live) {
+			pd_machine_poll_debuginfod(&pd->mach);
 			live_tick(pd);
+		}
 		gather(pd, (size_t)n);
 	}
 	pd_reader_end(&pd->rd);
@@ -840,9 +868,12 @@ int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_
 	pd.mach.missing = on_missing;
 	pd.mach.ctx = &pd;
 	if (o->preload_kernel) {
-		pd_machine_preload_kernel(&pd.mach);
+		pd.preload_kernel = 1;
 		pd.mach.waiting = on_kernel_wait;
 	}
+	/* a finished input waits for each debuginfod answer (within its
+	 * limit); --live never waits: frames are named when it comes */
+	pd_buildid_set_wait(!o->live);
 	pd_reader_init(&pd.rd, &reader_ops, &pd);
 	pd.wr = fp_out_wr(&pd.out);
 	fp_write_header(pd.wr);
@@ -863,6 +894,8 @@ int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_
 		fprintf(stderr, "%s: %s: not readable as perf.data (see above)\n", fp_prog(),
 			in_name);
 	int rc = pd.fatal ? FP_EXIT_DATA : FP_EXIT_OK;
+	/* what is still asked is of no use now; its partial files go */
+	pd_debuginfod_stop(DI_STOP_WAIT);
 	pd_reader_free(&pd.rd);
 	pd_unwind_free(pd.unwind);
 	pd_inline_free(pd.inl);
@@ -886,6 +919,39 @@ static void opt_kallsyms(void *ctx, const char *opt, const char *arg)
 /* --off-cpu's words, in the order of OFFCPU_AUTO, _ON, _OFF */
 static const char *const off_cpu_words[] = { "auto", "on", "off", NULL };
 
+static double di_limit = PD_DI_LIMIT_DEFAULT;
+
+/* --debuginfod-timeout SECONDS: a decimal number of seconds in range. */
+static void opt_di_limit(void *ctx, const char *opt, const char *arg)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || !(v >= DI_LIMIT_MIN && v <= DI_LIMIT_MAX))
+		fp_die(FP_EXIT_USAGE, "--%s %s: expected seconds from %g to %g", opt, arg,
+		       DI_LIMIT_MIN, DI_LIMIT_MAX);
+	di_limit = v;
+}
+
+static void opt_symfs(void *ctx, const char *opt, const char *arg)
+{
+	struct stat st;
+
+	if (stat(arg, &st) < 0)
+		fp_die(FP_EXIT_USAGE, "--symfs %s: %s", arg, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		fp_die(FP_EXIT_USAGE, "--symfs %s: not a directory", arg);
+	pd_buildid_set_symfs(arg);
+}
+
+/* An upload to fp-serve: no file of this host and no debuginfod look-up
+ * (it would announce the upload's build-ids to this host's servers). */
+static void opt_no_host_files(void *ctx, const char *opt, const char *arg)
+{
+	pd_symbols_set_host_files(0);
+	*(int *)ctx = 1;
+}
+
 int main(int argc, char **argv)
 {
 	/* kallsyms is read alongside the recording's first records */
@@ -893,14 +959,19 @@ int main(int argc, char **argv)
 				   OFFCPU_AUTO, 50, PD_OFFCPU_MAX_OPEN_DEFAULT };
 	uint64_t live_buffer = LIVE_BUFFER_MAX, off_rows = 50,
 		 off_max = PD_OFFCPU_MAX_OPEN_DEFAULT;
+	int no_debuginfod = 0;
 	const struct fp_opt options[] = {
 		{ "name", FP_OPT_NAME, &o.stage },
 		{ "quiet", FP_OPT_FLAG, &o.quiet, .short_name = 'q' },
 		{ "kallsyms", FP_OPT_FN, .fn = opt_kallsyms },
+		{ "no-host-files", FP_OPT_FN_FLAG, .fn = opt_no_host_files },
 		{ "live", FP_OPT_FLAG, &o.live },
 		{ "live-buffer", FP_OPT_U64, &live_buffer, LIVE_BUFFER_MIN, LIVE_BUFFER_MAX },
 		{ "stack-ids", FP_OPT_FLAG, &o.stack_ids },
 		{ "inline", FP_OPT_FLAG, &o.inline_frames },
+		{ "symfs", FP_OPT_FN, .fn = opt_symfs },
+		{ "debuginfod-timeout", FP_OPT_FN, .fn = opt_di_limit },
+		{ "no-debuginfod", FP_OPT_FLAG, &no_debuginfod },
 		{ "off-cpu", FP_OPT_CHOICE, &o.off_cpu, .choices = off_cpu_words },
 		{ "off-cpu-rows", FP_OPT_U64, &off_rows, 1, 1000 },
 		{ "off-cpu-max-threads", FP_OPT_U64, &off_max, 1, 1u << 24 },
@@ -908,10 +979,12 @@ int main(int argc, char **argv)
 	};
 
 	fp_set_prog(argv[0]);
-	int first = fp_opts_parse(argc, argv, options, USAGE, 1, NULL);
+	int first = fp_opts_parse(argc, argv, options, USAGE, 1, &no_debuginfod);
 	o.live_buffer = (size_t)live_buffer;
 	o.off_cpu_rows = (unsigned)off_rows;
 	o.off_cpu_max = (size_t)off_max;
+	if (!no_debuginfod)
+		pd_debuginfod_start(di_limit);
 	const char *path = first < argc ? argv[first] : "-";
 	int fd = 0;
 	if (strcmp(path, "-") != 0) {

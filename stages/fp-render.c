@@ -23,8 +23,8 @@
  *  W, I     shown on index.html (warnings, the latest statistics per stage)
  *  D, R     (fp-fold --pass-samples) each folded stack once, then each
  *           folded sample naming it: stored, not folded again, in a
- *           timeline (render/timeline.h): index.html embeds it and draws a
- *           selected range's flame graph itself, flame.svg colours frames
+ *           timeline (render/timeline.h): index.html embeds it and its
+ *           views answer any range and filter from it, flame.svg colours frames
  *           by their kind, the exports get every sample; C reset forgets
  *           the samples (the stacks stay)
  *  S        (a hand-written stream) given to the exports only
@@ -40,8 +40,9 @@
  *	heatmap.svg    the interactive heatmap
  *	flame.svg      the interactive flame graph
  *	flame.json     nested {name,value,children} (only with --format)
- *	index.html     heatmap + flame graph + warnings + statistics (+ the
- *	               samples timeline, at most --timeline-max MB)
+ *	index.html     ui/'s page (the one fp-serve serves) offline on the
+ *	               samples' timeline (at most --timeline-max MB), with
+ *	               warnings and statistics (render/views.h)
  *	profile.pb.gz  pprof (only with --format ...,pprof; render/pprof.h)
  *	speedscope.json  speedscope's format (--format ...,speedscope; not written
  *	               past --timeline-samples samples: render/speedscope.h)
@@ -413,21 +414,21 @@ static int timeline_for_page(struct render *r, struct fp_sink *tj, char *note, s
 	if (!r->tl.n && !r->tl.overflow)
 		return 0;
 	if (!r->opt.timeline_max_mb) {
-		snprintf(note, n, "The samples' timeline is not embedded (--timeline-max 0): no "
-			 "range flame graphs and no views section in the page.");
+		snprintf(note, n, "The samples' timeline is not embedded (--timeline-max 0): this "
+			 "page has the heatmap, but no flame graph of a range or of filters.");
 		return 0;
 	}
 	if (r->tl.overflow) {
 		snprintf(note, n, "The capture has more than %llu samples (--timeline-samples): the "
-			 "page does not hold them all, so it cannot draw a selected range's flame "
-			 "graph itself and has no views section.", (unsigned long long)r->opt.timeline_samples);
+			 "page does not hold them all, so it draws the whole capture's flame graph "
+			 "but no flame graph of a range or of filters.", (unsigned long long)r->opt.timeline_samples);
 		return 0;
 	}
 	/* off-CPU samples kept apart from the table (fp-fold --timed-apart)
 	 * are in the timeline for the views' event picker only */
 	if (total != r->table->total && fp_timeline_total_untimed(&r->tl) != r->table->total) {
 		snprintf(note, n, "The samples' timeline (%llu) does not match the folded table "
-			 "(%llu): range flame graphs and the views are not in the page.",
+			 "(%llu): the page draws the whole capture's flame graph, no range's.",
 			 (unsigned long long)total, (unsigned long long)r->table->total);
 		return 0;
 	}
@@ -447,7 +448,8 @@ static int timeline_for_page(struct render *r, struct fp_sink *tj, char *note, s
 	r->timeline_bytes = tj->len;
 	if (tj->len > (uint64_t)r->opt.timeline_max_mb * BYTES_PER_MB) {
 		snprintf(note, n, "The samples' timeline would add %.1f MB to this page (more than "
-			 "--timeline-max %u MB): range flame graphs and the views are not in the page.",
+			 "--timeline-max %u MB): the page draws the whole capture's flame graph, "
+			 "no range's.",
 			 (double)tj->len / BYTES_PER_MB, r->opt.timeline_max_mb);
 		fp_sink_free(tj);
 		return 0;
@@ -460,62 +462,72 @@ static int timeline_for_page(struct render *r, struct fp_sink *tj, char *note, s
 	return 1;
 }
 
+/* Without the timeline, the whole capture's folded stacks as one JSON
+ * string for the page's flame graph (views.h), within the timeline's size
+ * limit (FOLDED_PAGE_MAX_MB with --timeline-max 0, which drops only the
+ * timeline); 0 (nothing in fj) if they do not fit. */
+#define FOLDED_PAGE_MAX_MB 32
+static int folded_for_page(struct render *r, struct fp_sink *fj)
+{
+	struct fp_sink text;
+	uint64_t max_mb = r->opt.timeline_max_mb ? r->opt.timeline_max_mb : FOLDED_PAGE_MAX_MB;
+
+	fp_sink_init_mem(&text);
+	fp_folded_write(&text, r->table);
+	fp_sink_init_mem(fj);
+	fp_json_string(fj, text.buf ? text.buf : "", text.len);
+	fp_sink_free(&text);
+	if (fj->len > max_mb * BYTES_PER_MB) {
+		fp_sink_free(fj);
+		return 0;
+	}
+	return 1;
+}
+
+/* index.html: ui/'s page on the report's data (render/views.h). */
 static void render_html(struct render *r, struct fp_sink *s)
 {
-	struct fp_heatmap_opts o;
-	char caption[CAPTION_MAX + 64], range[CAPTION_MAX], footer[128];
+	struct fp_views_page p = { 0 };
+	char footer[160];
 	const char *stats[FP_NOTES_STATS + 1];
 	char own_stats[256], tl_note[CAPTION_MAX + 128];
-	struct fp_sink tj;
+	struct fp_sink tj, hj, fj;
 	int have_tl = timeline_for_page(r, &tj, tl_note, sizeof tl_note);
-	struct fp_sink views;
+	int have_folded = !have_tl && folded_for_page(r, &fj);
 
-	fp_heatmap_opts_init(&o);
-	/* the web page's views, on the timeline (render/views.h) */
-	fp_sink_init_mem(&views);
-	if (have_tl && fp_views_iframe(&views) == 0) {
-		o.views_html = views.buf;
-		o.views_len = views.len;
-	} else if (have_tl && !r->views_warned) {
-		r->views_warned = 1;
-		own_warning(r, "index.html has no views section: web/ui/index.html lacks the style "
-			    "sheet link or the app.js script that render/views.c replaces");
-	}
+	fp_sink_init_mem(&hj);
+	fp_heatmap_json(&hj, &r->hm);
+	p.title = r->opt.page_title;
+	p.heatmap_json = hj.buf;
+	p.heatmap_len = hj.len;
 	if (have_tl) {
-		o.timeline_json = tj.buf;
-		o.timeline_len = tj.len;
+		p.timeline_json = tj.buf;
+		p.timeline_len = tj.len;
+	}
+	if (have_folded) {
+		p.folded_json = fj.buf;
+		p.folded_len = fj.len;
 	}
 	if (tl_note[0])
-		o.timeline_note = tl_note;
-	o.title = r->opt.page_title;
-	if (r->opt.want[FP_OUT_FLAME_SVG]) {
-		range_caption(r, range, sizeof range);
-		snprintf(caption, sizeof caption, "Flame graph of %s (%llu samples)",
-			 range[0] ? range : "the whole capture", (unsigned long long)r->table->total);
-		o.flame_src = fp_outputs[FP_OUT_FLAME_SVG].file;
-		o.flame_caption = caption;
-		/* A static page has one flame graph: the link is there only when
-		 * that graph is the whole profile (it clears a selection). */
-		if (!range[0])
-			o.whole_href = fp_outputs[FP_OUT_FLAME_SVG].file;
-	}
-	if (r->have_range) {
-		o.have_range = 1;
-		o.range_from = bound_seconds(r->range_from);
-		o.range_to = bound_seconds(r->range_to);
-	}
+		p.note = tl_note;
 	snprintf(own_stats, sizeof own_stats,
 		 STAGE_NAME "\tsnapshots=%llu\tdelta_snapshots=%llu\tstacks=%zu\ttotal=%llu"
 		 "\theatmap_total=%llu\tbad_records=%llu",
 		 (unsigned long long)r->snapshots, (unsigned long long)r->deltas, r->table->n,
 		 (unsigned long long)r->table->total,
 		 (unsigned long long)fp_heatmap_total(&r->hm), (unsigned long long)r->bad_records);
-	fp_notes_to_page(&r->notes, &o, stats, own_stats);
+	fp_notes_to_page(&r->notes, &p, stats, own_stats);
 	snprintf(footer, sizeof footer, "Made by flamepipe fp-render: heatmap.svg, flame.svg, "
 		 "heatmap.json, heatmap.tsv and stacks.folded are next to this page.");
-	o.footer_html_text = footer;
-	fp_heatmap_html(s, &r->hm, &o);
-	fp_sink_free(&views);
+	p.footer = footer;
+	if (fp_views_page(s, &p) < 0 && !r->views_warned) {
+		r->views_warned = 1;
+		own_warning(r, "index.html is empty: ui/index.html lacks the title, the style sheet "
+			    "link or the app.js script that render/views.c replaces");
+	}
+	fp_sink_free(&hj);
+	if (have_folded)
+		fp_sink_free(&fj);
 	if (have_tl)
 		fp_sink_free(&tj);
 }

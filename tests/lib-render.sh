@@ -66,6 +66,15 @@ xml_ok() {
 	xmllint --noout --nonet "$1"
 }
 
+# index.html is ui/'s page (HTML, not XML): a whole document that holds
+# the page's entry (its modules and boot script, render/views.h).
+page_ok() {
+	head -n 1 "$1" | grep -qx "<!DOCTYPE html>" &&
+	tail -n 1 "$1" | grep -qx "</html>" &&
+	grep -q "data-fp-module=\"app.js\"" "$1" &&
+	grep -q "<script type=\"application/json\" id=\"fp_heatmap\">" "$1"
+}
+
 # Runs a command and fails unless it exits with exactly WANT:
 #	expect_exit 100 fp-render --nosuch
 expect_exit() {

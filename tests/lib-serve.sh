@@ -2,7 +2,8 @@
 # tests/lib-serve.sh: start and query a real fp-serve (sourced by t70*.sh
 # after test-lib.sh).
 #
-#	start_server DIR [fp-serve options]   sets $URL, $PORT, $serve_pid
+#	start_server DIR [fp-serve options]   sets $URL, $PORT, $serve_pid (as root:
+#	                                       --user root unless told otherwise)
 #	register_pid PID                       kill PID at exit
 #	get PATH                               body in ./body, prints status
 #	post PATH [curl options]               same, POST
@@ -33,6 +34,15 @@ start_server() { # DIR [options]
 	_d=$1
 	shift
 	rm -f serve.out
+	# as root, fp-serve serves as nobody unless told (docs/web.md,
+	# "Privilege"): the tests of other behaviour keep the tester's user,
+	# so a checkout nobody cannot reach still runs them; tests of the
+	# privilege rules pass --user themselves
+	# (serve_default_user=1: start it as it is, to test that default)
+	case " $* " in
+	*" --user "*) ;;
+	*) [ "$(id -u)" != 0 ] || [ -n "${serve_default_user:-}" ] || set -- --user root "$@" ;;
+	esac
 	fp-serve --dir "$_d" --listen 127.0.0.1:0 "$@" >serve.out 2>>serve.err &
 	serve_pid=$!
 	register_pid $serve_pid

@@ -3,6 +3,9 @@ test_description='fp-render: the samples timeline (range flame graphs in index.h
 . "$(dirname "$0")/test-lib.sh"
 . "$TOP/tests/lib-render.sh"
 
+# The timeline's script element in index.html (a module names it too).
+TL='<script type="application/json" id="fp_timeline">'
+
 DEMO=$TOP/examples/demo-clockloop.perf.gz
 MULTI=$TOP/examples/multiproc.perf.gz
 
@@ -37,18 +40,18 @@ test_expect_success 'the same holds with fp-fold --kernel, --tid and --weight pe
 	test_cmp rep/stacks.folded o/range.folded
 '
 
-test_expect_success 'flamepipe report embeds the timeline in index.html (escaped JSON) and no hint' '
+test_expect_success 'flamepipe report embeds the timeline in index.html (escaped JSON) and no note' '
 	flamepipe report -q "$DEMO" -o rep &&
 	grep -q "<script type=\"application/json\" id=\"fp_timeline\">{\"rows\":50,\"base_sec\":155," rep/index.html &&
-	! grep -q "id=\"range_hint\"" rep/index.html &&
+	! grep -q "<script type=\"application/json\" id=\"fp_folded\">" rep/index.html &&
 	! grep -q "id=\"timeline_note\"" rep/index.html &&
-	xml_ok rep/index.html
+	page_ok rep/index.html
 '
 
 test_expect_success 'a --from/--to report says the page holds only that range' '
 	flamepipe report -q "$DEMO" --from 5 --to 30 --comm clockloop -o rng &&
-	grep -q "id=\"timeline_note\">This page holds only the samples of range \[5, 30) s, filter comm clockloop:" rng/index.html &&
-	grep -q "fp_timeline" rng/index.html
+	grep -q "id=\"timeline_note\" class=\"hint\">This page holds only the samples of range \[5, 30) s, filter comm clockloop:" rng/index.html &&
+	grep -q "$TL" rng/index.html
 '
 
 test_expect_success 'the timeline total is the folded total' '
@@ -103,25 +106,25 @@ test_expect_success 'C reset forgets the samples kept so far' '
 	test_cmp expect r/range.folded
 '
 
-test_expect_success 'more samples than --timeline-samples: a note and the command hint instead' '
+test_expect_success 'more samples than --timeline-samples: a note and the folded stacks instead' '
 	fp-render --outdir s --timeline-samples 10 <demo.stream &&
-	grep -q "id=\"timeline_note\">The capture has more than 10 samples" s/index.html &&
-	grep -q "id=\"range_hint\"" s/index.html &&
-	! grep -q "fp_timeline" s/index.html
+	grep -q "id=\"timeline_note\" class=\"hint\">The capture has more than 10 samples" s/index.html &&
+	grep -q "<script type=\"application/json\" id=\"fp_folded\">" s/index.html &&
+	! grep -q "$TL" s/index.html
 '
 
 test_expect_success 'a timeline that disagrees with the folded table is not embedded' '
 	{ kinds_stream && printf "D\t2\t-u\tapp;extra\nR\t2\t1300000000\t1\t1\t0\t1\t1\tcpu-clock\tapp\n"; } >m.stream &&
 	fp-render --outdir m <m.stream &&
 	grep -q "does not match the folded table" m/index.html &&
-	! grep -q "fp_timeline" m/index.html
+	! grep -q "$TL" m/index.html
 '
 
-test_expect_success 'a stream without samples gives the page it always gave' '
+test_expect_success 'a stream without samples: the page draws the whole capture from its folded stacks' '
 	grep -v "^[DR]	" demo.stream >nos.stream &&
 	fp-render --outdir n <nos.stream &&
-	grep -q "id=\"range_hint\"" n/index.html &&
-	! grep -q "fp_timeline" n/index.html && ! grep -q "id=\"timeline_note\"" n/index.html
+	grep -q "<script type=\"application/json\" id=\"fp_folded\">" n/index.html &&
+	! grep -q "$TL" n/index.html && ! grep -q "id=\"timeline_note\"" n/index.html
 '
 
 test_expect_success 'a malformed R record is a warning, not an exit' '

@@ -14,16 +14,16 @@ test_expect_success 'the stream of 600 s x 400 samples/s with 5,000 stacks' '
 	test "$(grep -c "^R	" long.stream)" = $SAMPLES
 '
 
-test_expect_success 'fp-render: peak RSS within 64 MiB, index.html within 16 MB, with the views' '
+test_expect_success 'fp-render: peak RSS within 64 MiB, index.html within 16 MB, with its timeline' '
 	/usr/bin/time -f %M -o kb fp-render --outdir out <long.stream &&
 	echo "peak RSS $(cat kb) kB; index.html $(wc -c <out/index.html) bytes" &&
 	test "$(cat kb)" -lt $rss_limit &&
 	test "$(wc -c <out/index.html)" -lt $page_limit &&
-	grep -q "<iframe id=\"views\"" out/index.html
+	grep -q "<script type=\"application/json\" id=\"fp_timeline\">" out/index.html
 '
 
 test_expect_success 'the embedded timeline holds every sample, 4 owners, 600 columns, 5,000 stacks' '
-	awk "/id=\"fp_timeline\">/ { on = 1; sub(/.*id=\"fp_timeline\">/, \"\") }
+	awk "/json\" id=\"fp_timeline\">/ { on = 1; sub(/.*json\" id=\"fp_timeline\">/, \"\") }
 		on { if (sub(/<\\/script>.*/, \"\")) { print; exit } print }" out/index.html >tl.json &&
 	jq -e ".total == $SAMPLES and (.owners | length) == 20 and .ncols == 600" tl.json &&
 	jq -e "[.stacks | length] == [5000]" tl.json

@@ -90,8 +90,8 @@ test_skip() {
 	say "ok $test_count - $1 # skip $2"
 }
 
-# Tags: a script whose tests need root, perf, bpftrace, or that is slow
-# (valgrind), says so right after sourcing this file:
+# Tags: a script whose tests need root, perf, bpftrace, tmux (a terminal to
+# drive: the TUI tests), or that is slow (valgrind), says so right after sourcing this file:
 #	test_tags root perf
 # FP_SKIP=root,perf,bpftrace,slow,browser (comma-separated) then skips it
 # whole, and so does a tag whose need is not met here (root: not uid 0;
@@ -100,7 +100,7 @@ _tag_missing() { # tag -> prints why it cannot run, or nothing
 	case ",${FP_SKIP:-}," in *",$1,"*) echo "FP_SKIP=$FP_SKIP"; return ;; esac
 	case $1 in
 	root) [ "$(id -u)" = 0 ] || echo "needs root" ;;
-	perf|bpftrace|valgrind) command -v "$1" >/dev/null 2>&1 || echo "$1 is not installed (tools/install-deps.sh)" ;;
+	perf|bpftrace|valgrind|tmux) command -v "$1" >/dev/null 2>&1 || echo "$1 is not installed (tools/install-deps.sh)" ;;
 	esac
 }
 # The script cannot run here: one skipped test that says why, then exit.

@@ -42,9 +42,17 @@
  * without one), or an opened file. */
 struct target {
 	int live;
-	int fd;
-	struct stat st;
+	int fd;			/* the capture's index (index.c), or the file */
+	struct stat st;		/* the file's (cache keys) */
+	struct job job;		/* what its chains run as (upload, index counts) */
 };
+
+/* A name below DIR/uploads/: a capture someone sent, whose reader may use
+ * no file of this host (docs/fp-serve.md "Privilege"). */
+static int is_upload_name(const char *v, size_t n)
+{
+	return n > 8 && memcmp(v, "uploads/", 8) == 0;
+}
 
 /* The live capture's recording, opened for this request. */
 static void open_recording(const struct server *srv, struct target *t)
@@ -69,6 +77,7 @@ static int get_target(const struct server *srv, struct MHD_Connection *c, const 
 	const char *v = http_arg(c, param, &n);
 	t->live = 0;
 	t->fd = -1;
+	t->job = http_job(srv, c);
 	if (!v) {
 		snprintf(err, errsz, "missing parameter %s", param);
 		return 400;
@@ -85,7 +94,11 @@ static int get_target(const struct server *srv, struct MHD_Connection *c, const 
 		snprintf(err, errsz, "%s: %s", param, why);
 		return status;
 	}
-	return 0;
+	t->job.untrusted = is_upload_name(v, n) && !srv->upload_host_symbols;
+	/* the first open of a capture builds its time index; every chain
+	 * then reads the index */
+	t->fd = index_open(&t->job, t->fd, &t->st, &status, err, errsz);
+	return t->fd < 0 ? status : 0;
 }
 
 static void target_close(struct target *t)
@@ -93,6 +106,8 @@ static void target_close(struct target *t)
 	if (t->fd >= 0)
 		close(t->fd);
 	t->fd = -1;
+	if (!t->live)
+		index_release(&t->job);
 }
 
 static const char *const filter_words[] = { "pid", "tid", "cpu", "comm", "event",
@@ -212,8 +227,7 @@ static int get_folded(const struct server *srv, struct MHD_Connection *c, struct
 		live_axis(srv, &lsel);
 	}
 	int status = 0;
-	struct job job = http_job(srv, c);
-	fv->fref = folded_get(&job, t->fd, &t->st, &lsel, &status, err, errsz);
+	fv->fref = folded_get(&t->job, t->fd, &t->st, &lsel, &status, err, errsz);
 	if (!fv->fref)
 		return status ? status : 500;
 	fv->buf = fv->fref->buf ? fv->fref->buf : "";
@@ -323,8 +337,8 @@ enum MHD_Result api_heatmap(struct server *srv, struct MHD_Connection *c, int sv
 		target_close(&t);
 		return live_heatmap(srv, c, svg, fname, &s);
 	}
-	struct job job = http_job(srv, c);
-	const struct heatmap *h = heatmap_get(&job, t.fd, &t.st, rows, &sel, &st, err, sizeof err);
+	const struct heatmap *h = heatmap_get(&t.job, t.fd, &t.st, rows, &sel, &st, err,
+					      sizeof err);
 	target_close(&t);
 	if (!h) {
 		fp_sink_free(&s);
@@ -532,9 +546,8 @@ static enum MHD_Result answer_request(struct server *srv, struct MHD_Connection 
 
 	if (st)
 		return http_error(c, (unsigned)st, "%s", q.err);
-	struct job job = http_job(srv, c);
 	fp_sink_init_mem(&s);
-	st = answer(&job, &q, &s);
+	st = answer(&q.t.job, &q, &s);
 	target_close(&q.t);
 	if (st) {
 		fp_sink_free(&s);

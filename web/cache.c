@@ -3,8 +3,8 @@
  * Results are keyed by the file's identity (device, inode, size, mtime in
  * ns) and the request parameters, so an edited or replaced file is
  * recomputed. Entries are reference counted; the least recently used
- * unreferenced ones are dropped beyond CACHE_MAX_BYTES. At most
- * COMPUTE_PARALLEL_MAX chains run at once; the rest wait their turn.
+ * unreferenced ones are dropped beyond CACHE_MAX_BYTES. Chains wait for
+ * a slot in the fair queue (budget.c).
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -16,33 +16,27 @@
 #include "serve.h"
 
 #define CACHE_MAX_BYTES (256u << 20)
-#define COMPUTE_PARALLEL_MAX 4	/* stage chains at once (the rest wait):
-				 * each is 2-4 processes on a small host */
 
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct cache_entry *cache_head;
 static size_t cache_bytes;
 static uint64_t cache_clock;
 
-static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t run_free = PTHREAD_COND_INITIALIZER;
-static unsigned running;
-
-/* pipeline_run, but at most COMPUTE_PARALLEL_MAX at a time */
+/* pipeline_run once the fair queue (budget.c) gives a slot */
 void chain_run(const struct job *job, char *const *const *argv, size_t nstages, int in_fd,
 	       void (*on_line)(void *ctx, char *line, size_t len), void *ctx,
 	       struct pipeline_result *res)
 {
-	pthread_mutex_lock(&run_lock);
-	while (running >= COMPUTE_PARALLEL_MAX)
-		pthread_cond_wait(&run_free, &run_lock);
-	running++;
-	pthread_mutex_unlock(&run_lock);
+	if (fairq_enter(job) < 0) {
+		memset(res, 0, sizeof *res);
+		res->over_budget = 503;
+		snprintf(res->err, sizeof res->err, "no chain slot became free within the "
+			 "request's time budget of %" PRIu64 " s (--max-time): the server is busy",
+			 job->srv->limits.wall_ms / 1000);
+		return;
+	}
 	pipeline_run(job, argv, nstages, in_fd, on_line, ctx, res);
-	pthread_mutex_lock(&run_lock);
-	running--;
-	pthread_cond_signal(&run_free);
-	pthread_mutex_unlock(&run_lock);
+	fairq_leave(job);
 }
 
 static void entry_free(struct cache_entry *e)

@@ -46,7 +46,8 @@ static void fail_from_pipeline(const struct pipeline_result *res, int *status,
 	/* a stage exited 1: the capture is bad (422); 100: the stages refused
 	 * a checked parameter at run time, e.g. a regex over its match limit
 	 * (400); anything else is ours (500) */
-	*status = res->data_error ? 422 : res->usage_error ? 400 : 500;
+	*status = res->over_budget ? res->over_budget : res->data_error ? 422 :
+		  res->usage_error ? 400 : 500;
 	/* first line of the stages' stderr says why */
 	const char *nl = strchr(res->err, '\n');
 	int len = nl ? (int)(nl - res->err) : (int)strlen(res->err);
@@ -238,15 +239,18 @@ static const struct folded_text *cache_text(const char *key, struct fp_sink *tex
  * and reads only those seconds; fp-range then only filters. Returns 1
  * and the --time argument in buf, or 0: fp-range cuts the range. */
 #define TIME_ARG_MAX 64
-static int recording_range(int fd, const struct selection *sel, char *buf, size_t n)
+static int recording_range(const struct job *job, int fd, const struct selection *sel,
+			   char *buf, size_t n, uint64_t *from_ns, uint64_t *to_ns)
 {
 	uint64_t base, from = 0, to = 0;
 	char a[32] = "", b[32] = "";
 
-	if ((!sel->start && !sel->end) || !fp_rec_is_recording(fd))
+	if ((!sel->start && !sel->end) || (!job->indexed && !fp_rec_is_recording(fd)))
 		return 0;
 	if (sel->has_axis) {
 		base = sel->axis_base_sec;
+	} else if (job->indexed) {
+		base = job->index_base_sec;	/* scanned once, when it was built */
 	} else {
 		struct fp_rec_index ix = { 0 };
 
@@ -263,6 +267,10 @@ static int recording_range(int fd, const struct selection *sel, char *buf, size_
 	const uint64_t ns = FP_NSEC_PER_SEC;
 
 	base *= ns;
+	if (from_ns)
+		*from_ns = sel->start ? base + from : 0;
+	if (to_ns)
+		*to_ns = sel->end ? base + to : UINT64_MAX;
 	if (sel->start)
 		snprintf(a, sizeof a, "%" PRIu64 ".%09" PRIu64, (base + from) / ns,
 			 (base + from) % ns);
@@ -283,22 +291,28 @@ struct sel_chain {
 	char *const *argv[4];
 };
 
-static void sel_chain_init(struct sel_chain *c, int fd, const struct selection *sel,
-			   char **fold_argv)
+/* 1 if the chain has no fp-range: the range was read through the index
+ * and there is no filter (fp-range would only pass everything on). */
+static int sel_chain_init(struct sel_chain *c, const struct job *job, int fd,
+			  const struct selection *sel, char **fold_argv)
 {
-	int by_index = recording_range(fd, sel, c->time_arg, sizeof c->time_arg);
+	int by_index = recording_range(job, fd, sel, c->time_arg, sizeof c->time_arg, NULL, NULL);
+	int no_range = by_index && !selection_has_filters(sel);
 
 	c->read_argv[0] = (char *)fp_sniff_reader(fp_sniff_fd(fd));
 	c->read_argv[1] = "-q";
 	c->read_argv[2] = by_index ? "--time" : NULL;
 	c->read_argv[3] = by_index ? c->time_arg : NULL;
 	c->read_argv[4] = NULL;
-	bucket_argv_of(c->bucket_argv, NULL, sel, NULL);
+	/* a range read of an index starts mid-capture: fp-bucket's default
+	 * would be the range's first event, not the capture's */
+	bucket_argv_of(c->bucket_argv, NULL, sel, by_index ? job->index_first_event : NULL);
 	range_argv_of(sel, !by_index, c->range_argv);
 	c->argv[0] = c->read_argv;
 	c->argv[1] = c->bucket_argv;
-	c->argv[2] = c->range_argv;
-	c->argv[3] = fold_argv;
+	c->argv[2] = no_range ? fold_argv : c->range_argv;
+	c->argv[3] = no_range ? NULL : fold_argv;
+	return no_range;
 }
 
 /* Runs the chain of sel over fd, from its start, ending in fold_argv (NULL:
@@ -310,10 +324,11 @@ static int sel_chain_run(const struct job *job, int fd, const struct selection *
 	struct sel_chain chain;
 	struct pipeline_result res;
 
-	sel_chain_init(&chain, fd, sel, fold_argv);
+	int no_range = sel_chain_init(&chain, job, fd, sel, fold_argv);
+	size_t nstages = (fold_argv ? 4 : 3) - (size_t)no_range;
 	if (rewind_input(fd, status, err, errsz) < 0)
 		return -1;
-	chain_run(job, chain.argv, fold_argv ? 4 : 3, fd, on_line, ctx, &res);
+	chain_run(job, chain.argv, nstages, fd, on_line, ctx, &res);
 	if (res.ok)
 		return 0;
 	fail_from_pipeline(&res, status, err, errsz);
@@ -444,6 +459,10 @@ static int run_heatmap_chain(const struct job *job, char *const *const *argv, si
 	chain_run(job, argv, nstages, fd, hm_line, b, &res);
 	if (!res.ok || b->too_big) {
 		fp_heatmap_free(&b->h.hm);
+		/* the event list add_event built before the chain failed */
+		free(b->h.events);
+		b->h.events = NULL;
+		b->h.events_len = 0;
 		if (b->too_big) {
 			*status = 422;
 			snprintf(err, errsz, "heatmap column past %" PRIu64 " s",
@@ -460,6 +479,18 @@ static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
 					    const struct stat *st, unsigned rows,
 					    const struct selection *sel, int *status,
 					    char *err, size_t errsz);
+
+/* A heatmap read from a capture's index (index.c) says what the capture's
+ * reader said: its samples and warnings; the index is no live recording. */
+static void index_counts(const struct job *job, struct heatmap *h)
+{
+	if (!job->indexed)
+		return;
+	h->recording = 0;
+	h->retention_dropped = h->kept_from_ns = h->capture_from_ns = 0;
+	h->samples = job->index_samples;
+	h->warnings += job->index_warnings;
+}
 
 const struct heatmap *heatmap_get(const struct job *job, int fd, const struct stat *st,
 				  unsigned rows, const struct selection *sel, int *status,
@@ -489,6 +520,7 @@ const struct heatmap *heatmap_get(const struct job *job, int fd, const struct st
 	fp_heatmap_reset(&b.h.hm, rows, 0);	/* the rows listed if no G comes */
 	if (run_heatmap_chain(job, argv, 2, fd, &b, status, err, errsz) < 0)
 		return NULL;
+	index_counts(job, &b.h);
 	b.h.counted = fp_heatmap_total(&b.h.hm);
 	e = new_entry(key, KIND_HEATMAP);
 	e->hm = b.h;
@@ -555,6 +587,7 @@ static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
 		heatmap_put(all);
 		return NULL;
 	}
+	index_counts(job, &b.h);
 	struct heatmap h = {
 		.samples = b.h.samples,
 		.idle = b.h.idle,
@@ -634,6 +667,19 @@ static const struct folded_text *text_get(const struct job *job, int fd, const s
 static int build_folded(const struct job *job, int fd, const struct selection *sel,
 			struct fp_sink *out, uint64_t *total, int *status, char *err, size_t errsz)
 {
+	/* a range of an index without filters: folded here (rangefold.c) */
+	char targ[TIME_ARG_MAX];
+	uint64_t from_ns, to_ns;
+	if (job->indexed && recording_range(job, fd, sel, targ, sizeof targ, &from_ns, &to_ns)) {
+		int rc = rangefold(job, fd, sel, from_ns, to_ns, out, total, err, errsz);
+		if (rc > 0)
+			return 0;
+		if (rc < 0) {
+			fp_sink_free(out);
+			*status = 422;
+			return -1;
+		}
+	}
 	char *fold_argv[] = { "fp-fold", "--plain", "--all",
 			      sel->all_events ? "--event-root" : "--all-events",
 			      sel->root == SEL_ROOT_PID ? "--pid" : sel->root == SEL_ROOT_TID ? "--tid" :

@@ -44,6 +44,9 @@
 #include "serve.h"
 
 #define USAGE "usage: fp-serve [--dir DIR] [--listen ADDR:PORT] [--max-upload BYTES]\n" \
+	"                [--user NAME] [--cache-dir DIR] [--cache-size BYTES]\n" \
+	"                [--max-cpu S] [--max-time S] [--max-inflate BYTES] [--max-output BYTES]\n" \
+	"                [--upload-quota BYTES] [--upload-evict] [--upload-host-symbols]\n" \
 	"                [--live NAME [--recording FILE]]"
 
 #define DEFAULT_DIR "examples"
@@ -55,6 +58,16 @@
 #define LISTEN_BACKLOG 1024
 #define STOP_GRACE_S 3		/* then exit without waiting for stuck threads */
 #define URL_MAX 4096
+/* budgets (docs/fp-serve.md "Budgets") */
+#define DEFAULT_MAX_CPU_S 60
+#define DEFAULT_MAX_TIME_S 120
+#define DEFAULT_MAX_INFLATE (4ull << 30)
+#define DEFAULT_MAX_OUTPUT (256ull << 20)
+#define DEFAULT_UPLOAD_QUOTA (1ull << 30)
+#define DEFAULT_CACHE_SIZE (1ull << 30)
+#define SECONDS_MAX 86400
+
+extern char **environ;
 
 static volatile sig_atomic_t quitting;
 
@@ -121,6 +134,7 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *c, const
 		return upload_request(srv, c, upload_data, upload_data_size, &rq->up);
 	if (!rq) {
 		const char *why;
+		budget_begin(srv, c);
 		if (strlen(url) > URL_MAX)
 			return http_error(c, MHD_HTTP_URI_TOO_LONG, "URL too long");
 		if (!http_request_allowed(srv, c, method, &why))
@@ -171,13 +185,13 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
 
 /* ---- options ---------------------------------------------------------------- */
 
-static uint64_t parse_size(const char *s)
+static uint64_t parse_size(const char *opt, const char *s)
 {
 	char *end;
 	errno = 0;
 	unsigned long long v = strtoull(s, &end, 10);
 	if (errno || end == s || s[0] == '-')
-		fp_die(FP_EXIT_USAGE, "--max-upload: not a size: %s", s);
+		fp_die(FP_EXIT_USAGE, "--%s: not a size: %s", opt, s);
 	uint64_t mul = 1;
 	switch (*end) {
 	case '\0': break;
@@ -187,7 +201,7 @@ static uint64_t parse_size(const char *s)
 	default: end = (char *)"x";
 	}
 	if (*end || v > UINT64_MAX / mul)
-		fp_die(FP_EXIT_USAGE, "--max-upload: not a size: %s", s);
+		fp_die(FP_EXIT_USAGE, "--%s: not a size: %s", opt, s);
 	return v * mul;
 }
 
@@ -339,25 +353,80 @@ static void stop_grace_expired(int sig)
 	if (write(2, msg, sizeof msg - 1) < 0) {
 		/* nothing more to do: we are leaving */
 	}
+	index_cleanup_now();
 	_exit(FP_EXIT_OK);
 }
 
-static void opt_max_upload(void *ctx, const char *opt, const char *arg)
+/* the size options, each into its field of the server */
+static void opt_size(void *ctx, const char *opt, const char *arg)
 {
 	struct server *srv = ctx;
+	uint64_t v = parse_size(opt, arg);
 
-	srv->max_upload = parse_size(arg);
+	if (strcmp(opt, "max-upload") == 0)
+		srv->max_upload = v;
+	else if (strcmp(opt, "max-inflate") == 0)
+		srv->limits.inflate = v;
+	else if (strcmp(opt, "max-output") == 0)
+		srv->limits.output = v;
+	else if (strcmp(opt, "upload-quota") == 0)
+		srv->upload_quota = v;
+	else if (strcmp(opt, "cache-size") == 0)
+		srv->cache_max = v;
+}
+
+/* environ + FP_INFLATE_MAX=N for the stages (fp_io.h) */
+static char **child_env_of(uint64_t inflate)
+{
+	size_t n = 0;
+	while (environ[n])
+		n++;
+	char **env = fp_xcalloc(n + 2, sizeof *env);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "FP_INFLATE_MAX=", 15) != 0)
+			env[k++] = environ[i];
+	if (inflate) {
+		char buf[48];
+		snprintf(buf, sizeof buf, "FP_INFLATE_MAX=%llu", (unsigned long long)inflate);
+		env[k++] = fp_xstrdup(buf);
+	}
+	env[k] = NULL;
+	return env;
+}
+
+/* DIR, opened as the serving user (after privilege_drop) */
+static void open_dir(struct server *srv)
+{
+	srv->dir_real = realpath(srv->dir, NULL);
+	if (!srv->dir_real)
+		fp_die_sys(FP_EXIT_SYS, "profile directory %s", srv->dir);
+	srv->dir_fd = open(srv->dir_real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (srv->dir_fd < 0)
+		fp_die_sys(FP_EXIT_SYS, "cannot open profile directory %s", srv->dir);
 }
 
 /* fp-serve's command line into srv, and the address to listen on (ss, sl, ipv6). */
 static void parse_command_line(int argc, char **argv, struct server *srv,
-			       struct sockaddr_storage *ss, socklen_t *sl, int *ipv6)
+			       struct sockaddr_storage *ss, socklen_t *sl, int *ipv6,
+			       const char **user)
 {
 	const char *dir = NULL, *listen_arg = NULL, *live_name = NULL, *recording = NULL;
+	uint64_t max_cpu = DEFAULT_MAX_CPU_S, max_time = DEFAULT_MAX_TIME_S;
 	const struct fp_opt options[] = {
 		{ "dir", FP_OPT_STR, &dir, .short_name = 'd' },
 		{ "listen", FP_OPT_STR, &listen_arg, .short_name = 'l' },
-		{ "max-upload", FP_OPT_FN, .fn = opt_max_upload, .short_name = 'm' },
+		{ "max-upload", FP_OPT_FN, .fn = opt_size, .short_name = 'm' },
+		{ "user", FP_OPT_STR, user, .short_name = 'u' },
+		{ "cache-dir", FP_OPT_STR, &srv->cache_dir },
+		{ "cache-size", FP_OPT_FN, .fn = opt_size },
+		{ "max-cpu", FP_OPT_U64, &max_cpu, 0, SECONDS_MAX },
+		{ "max-time", FP_OPT_U64, &max_time, 0, SECONDS_MAX },
+		{ "max-inflate", FP_OPT_FN, .fn = opt_size },
+		{ "max-output", FP_OPT_FN, .fn = opt_size },
+		{ "upload-quota", FP_OPT_FN, .fn = opt_size },
+		{ "upload-evict", FP_OPT_FLAG, &srv->upload_evict },
+		{ "upload-host-symbols", FP_OPT_FLAG, &srv->upload_host_symbols },
 		{ "live", FP_OPT_STR, &live_name },
 		{ "recording", FP_OPT_STR, &recording },
 		{ NULL },
@@ -380,13 +449,9 @@ static void parse_command_line(int argc, char **argv, struct server *srv,
 	parse_listen(listen_arg ? listen_arg : defaddr, ss, sl, ipv6);
 	srv->listen_loopback = addr_is_loopback(ss);
 	srv->dir = dir ? dir : DEFAULT_DIR;
-	srv->dir_real = realpath(srv->dir, NULL);
-	if (!srv->dir_real)
-		fp_die_sys(FP_EXIT_SYS, "profile directory %s", srv->dir);
-	srv->dir_fd = open(srv->dir_real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (srv->dir_fd < 0)
-		fp_die_sys(FP_EXIT_SYS, "cannot open profile directory %s", srv->dir);
-	srv->bin_dir = self_dir(argv[0]);
+	srv->limits.cpu_ms = max_cpu * 1000;
+	srv->limits.wall_ms = max_time * 1000;
+	srv->bin_dir = self_dir(argv[0]);	/* before a privilege drop: /proc/self/exe */
 	if (live_name)
 		srv->live = live_create(live_name, recording);
 }
@@ -416,13 +481,19 @@ static struct MHD_Daemon *start_http(struct server *srv, int ipv6)
 
 int main(int argc, char **argv)
 {
-	static struct server srv = { .max_upload = SERVE_DEFAULT_MAX_UPLOAD };
+	static struct server srv = {
+		.max_upload = SERVE_DEFAULT_MAX_UPLOAD,
+		.upload_quota = DEFAULT_UPLOAD_QUOTA,
+		.cache_max = DEFAULT_CACHE_SIZE,
+		.limits = { .inflate = DEFAULT_MAX_INFLATE, .output = DEFAULT_MAX_OUTPUT },
+	};
 	struct sockaddr_storage ss;
 	socklen_t sl;
 	int ipv6 = 0;
+	const char *user = NULL;
 
 	fp_set_prog(argv[0]);
-	parse_command_line(argc, argv, &srv, &ss, &sl, &ipv6);
+	parse_command_line(argc, argv, &srv, &ss, &sl, &ipv6, &user);
 
 	/* the server threads inherit a mask without SIGINT/SIGTERM: signals
 	 * reach the main thread only */
@@ -438,6 +509,12 @@ int main(int argc, char **argv)
 		addr_text(&ss, at, sizeof at);
 		fp_die_sys(FP_EXIT_SYS, "cannot listen on %s", at);
 	}
+	/* bound: from here on, the serving user's rights only (before any
+	 * thread starts, so every thread has them) */
+	privilege_drop(&srv, user);
+	open_dir(&srv);
+	index_init(&srv);
+	srv.child_env = child_env_of(srv.limits.inflate);
 	struct MHD_Daemon *d = start_http(&srv, ipv6);
 	struct gate *gate = gate_start(lfd, d);
 	/* the real port (when 0 was asked) */
@@ -484,5 +561,6 @@ int main(int argc, char **argv)
 	gate_stop(gate);
 	MHD_stop_daemon(d);
 	ev_loop_destroy(loop);
+	index_cleanup(&srv);
 	return FP_EXIT_OK;
 }

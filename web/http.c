@@ -97,7 +97,8 @@ struct job http_job(const struct server *srv, struct MHD_Connection *c)
 {
 	const union MHD_ConnectionInfo *ci =
 		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
-	return (struct job){ .srv = srv, .client_fd = ci ? ci->connect_fd : -1 };
+	return (struct job){ .srv = srv, .client_fd = ci ? ci->connect_fd : -1,
+			     .budget = budget_current() };
 }
 
 /* ---- request checks ---------------------------------------------------------- */
@@ -112,10 +113,22 @@ static size_t host_len(const char *h)
 	return strcspn(h, ":");
 }
 
+/* The whole header must be NAME or NAME:PORT (digits only): anything
+ * after the port ("127.0.0.1:5000@evil.com", a path, a second host) is
+ * not a loopback authority, whatever a client or proxy makes of it. */
 static int host_is_loopback_name(const char *h)
 {
 	size_t n = host_len(h);
 	static const char *const ok[] = { "127.0.0.1", "localhost", "[::1]" };
+	const char *rest = h + n;
+
+	if (*rest == ':') {
+		size_t digits = strspn(rest + 1, "0123456789");
+		if (digits == 0 || digits > 5 || rest[1 + digits] != '\0')
+			return 0;
+	} else if (*rest != '\0') {
+		return 0;
+	}
 	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
 		if (strlen(ok[i]) == n && strncasecmp(h, ok[i], n) == 0)
 			return 1;
@@ -132,8 +145,11 @@ int http_request_allowed(const struct server *srv, struct MHD_Connection *c, con
 			 const char **why)
 {
 	const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
-	if (srv->listen_loopback && host && !host_is_loopback_name(host)) {
-		*why = "Host header is not a loopback name (DNS rebinding protection)";
+	/* no Host at all (HTTP/1.0, raw sockets) is refused too: a request
+	 * that names no host cannot be told apart from a rebinding one */
+	if (srv->listen_loopback && (!host || !host_is_loopback_name(host))) {
+		*why = host ? "Host header is not a loopback name (DNS rebinding protection)"
+			    : "no Host header (DNS rebinding protection)";
 		return 0;
 	}
 	if (strcmp(method, MHD_HTTP_METHOD_GET) == 0 || strcmp(method, MHD_HTTP_METHOD_HEAD) == 0)

@@ -43,7 +43,7 @@ void upload_free(struct upload *u);
 /* ---- ui.c: embedded web page ---------------------------------------------- */
 
 /* Serves `path` (without the leading '/': "" = index.html) from the files
- * embedded from web/ui/; returns MHD_NO... never: 404 JSON if absent. */
+ * embedded from ui/; returns MHD_NO... never: 404 JSON if absent. */
 enum MHD_Result ui_serve(struct MHD_Connection *c, const char *path, int *found);
 
 #endif

@@ -26,6 +26,15 @@
 #include "fp_record.h"	/* FP_ROWS_MAX */
 
 struct live;
+struct fp_rec_index;
+
+/* What one request may spend (docs/fp-serve.md "Budgets"); 0: no limit. */
+struct limits {
+	uint64_t cpu_ms;	/* --max-cpu: CPU of every chain of a request */
+	uint64_t wall_ms;	/* --max-time: from the request's arrival, queue included */
+	uint64_t inflate;	/* --max-inflate: bytes a reader may inflate (FP_INFLATE_MAX) */
+	uint64_t output;	/* --max-output: bytes a chain may hand to fp-serve */
+};
 
 struct server {
 	const char *dir;	/* as given */
@@ -33,17 +42,60 @@ struct server {
 	int dir_fd;		/* O_DIRECTORY|O_PATH of dir_real */
 	char *bin_dir;		/* where the stage binaries are */
 	uint64_t max_upload;
+	uint64_t upload_quota;	/* --upload-quota: bytes below DIR/uploads */
+	int upload_evict;	/* --upload-evict: oldest uploads go, not the new one */
+	int upload_host_symbols;	/* --upload-host-symbols: uploads may use this
+					 * host's symbol files (default: never) */
+	struct limits limits;
+	char **child_env;	/* environ + FP_INFLATE_MAX for the stages */
+	const char *cache_dir;	/* --cache-dir, or a private temporary one */
+	int cache_dir_temp;	/* removed at exit */
+	uint64_t cache_max;	/* --cache-size */
 	struct live *live;	/* NULL unless --live */
 	int listen_loopback;	/* Host header check only on loopback */
 };
 
+/* A request's spending so far (spawn.c checks it while chains run, the
+ * fair queue while it waits). One per connection thread. */
+struct budget {
+	long long deadline_ms;	/* CLOCK_MONOTONIC ms; 0: none */
+	uint64_t cpu_ms_used;	/* CPU of this request's finished chains */
+	char flow[64];		/* whom it counts against in the fair queue:
+				 * "uid:N" (a local user, on loopback) or "ip:ADDR" */
+};
+
 /* What a stage chain is run for: the server (where the stages are) and
  * the client whose request it answers. client_fd is that client's socket
- * (-1: none): the chain is cancelled when the client goes away. */
+ * (-1: none): the chain is cancelled when the client goes away. budget:
+ * the request's (NULL: none, e.g. the live capture's own). */
 struct job {
 	const struct server *srv;
 	int client_fd;
+	struct budget *budget;
+	int untrusted;		/* the capture is an upload: readers read no
+				 * symbol file of this host */
+	int indexed;		/* fd is the capture's index (index.c), not
+				 * the file: its reader's counts are these */
+	uint64_t index_samples, index_warnings, index_base_sec;
+	const char *index_first_event;	/* the capture's first event, or NULL */
+	const struct fp_rec_index *index_members;	/* its member table (shared) */
+	void *index_members_ref;	/* released by index_release */
+	int unlimited_output;	/* the index's conversion: its stream is not an answer */
 };
+
+/* ---- budget.c: per-request limits and the fair queue ---------------------- */
+
+/* Starts the budget of the request on connection c (the calling thread's). */
+struct MHD_Connection;
+void budget_begin(const struct server *srv, struct MHD_Connection *c);
+/* The calling thread's request budget. */
+struct budget *budget_current(void);
+long long budget_now_ms(void);
+/* Waits for a chain slot (at most 4 chains run, at most 3 of one flow; a
+ * freed slot goes to the waiting flow with the fewest chains running). 0,
+ * or -1 when the request's deadline passed while waiting. */
+int fairq_enter(const struct job *job);
+void fairq_leave(const struct job *job);
 
 /* ---- safepath.c: names under DIR --------------------------------------- */
 
@@ -95,6 +147,9 @@ size_t upload_safe_name(const char *in, size_t n, char *out, size_t outsz);
  * program name, found in job->srv->bin_dir). The first stage reads in_fd. */
 struct pipeline_result {
 	int ok;			/* every stage exited 0 */
+	int over_budget;	/* 0, or the HTTP status of a spent budget
+				 * (503 CPU or time, 413 inflate or output):
+				 * the chain was killed, err says which */
 	int data_error;		/* a stage exited 1: bad input data */
 	int usage_error;	/* a stage exited 100: it refused a parameter
 				 * (a regex over its match limit) */
@@ -273,6 +328,44 @@ void tree_differential_json(struct fp_sink *s, const char *a, size_t alen,
  * path a also has gets value 0, others round(self(b) * total(a) / total(b)). */
 void tree_elided_json(struct fp_sink *s, const char *a, size_t alen,
 		      const char *b, size_t blen);
+
+/* ---- index.c: the time index of a served capture ----------------------- */
+
+/* The index of the capture open on fd (stat st) for job: its recording
+ * (docs/fp-record.md) in the cache directory, built on its first open
+ * (reader | fp-record), rebuilt when the file changes. Returns an fd of
+ * the recording (job->indexed and its counts set), the fd itself when it
+ * already is a recording or the index cannot be written (fd not closed),
+ * or -1 with *status and err. */
+int index_open(struct job *job, int fd, const struct stat *st, int *status, char *err,
+	       size_t errsz);
+/* Drops job's reference to its index's member table (target_close). */
+void index_release(struct job *job);
+/* After the privilege drop: creates or adopts the cache directory. */
+void index_init(struct server *srv);
+/* At exit: a temporary cache directory is removed. */
+void index_cleanup(const struct server *srv);
+/* The same from a signal handler, as far as it can (async-signal-safe). */
+void index_cleanup_now(void);
+
+/* ---- rangefold.c ------------------------------------------------------------ */
+
+/* The folded table of sel's range [from_ns, to_ns) of an index (fd), as
+ * the range chain would write it, into out (its total in *total), when
+ * sel has no filters and the range holds at most a bound of samples: 1.
+ * 0: not done here (run the chain). -1: the index is damaged (err). */
+struct fp_sink;
+int rangefold(const struct job *job, int fd, const struct selection *sel, uint64_t from_ns,
+	      uint64_t to_ns, struct fp_sink *out, uint64_t *total, char *err, size_t errsz);
+
+/* ---- privilege.c ------------------------------------------------------------ */
+
+/* Started as root: becomes user (default "nobody"; "root" keeps root)
+ * after the socket is bound: DIR/uploads is created for that user,
+ * groups, gid and uid are set, no new privileges. Not root: a user other
+ * than oneself is a usage error. With --live and no --user: unchanged
+ * (the runner chose the chain's user). */
+void privilege_drop(const struct server *srv, const char *user);
 
 /* ---- live.c ------------------------------------------------------------- */
 

@@ -16,7 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <inttypes.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fp_error.h"
@@ -26,6 +29,7 @@
 #define MAX_STAGES 8
 #define READ_CHUNK (64u << 10)
 #define CANCEL_MSG "the client went away: chain stopped\n"
+#define BUDGET_TICK_MS 100	/* how often CPU and time are looked at */
 
 extern char **environ;
 
@@ -71,7 +75,8 @@ static int spawn_stage(const struct job *job, char *const *argv, int prev, int o
 	posix_spawnattr_setsigmask(&at, &none);
 	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
 	snprintf(path, path_n, "%s/%s", job->srv->bin_dir, argv[0]);
-	rc = posix_spawn(pid, path, &fa, &at, argv, environ);
+	rc = posix_spawn(pid, path, &fa, &at, argv,
+			 job->srv->child_env ? job->srv->child_env : environ);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&at);
 	return rc;
@@ -82,6 +87,8 @@ struct line_reader {
 	char *buf;
 	size_t cap, start, end;
 	int too_long;		/* a line past FP_LINE_MAX: stages never write one */
+	uint64_t bytes, max_bytes;	/* output so far, the budget (0: none) */
+	int over;		/* past max_bytes: nothing more is delivered */
 	void (*on_line)(void *ctx, char *line, size_t len);
 	void *ctx;
 };
@@ -124,6 +131,13 @@ static int reader_read(struct line_reader *lr, int fd)
 		return 0;
 	}
 	lr->end += (size_t)n;
+	lr->bytes += (uint64_t)n;
+	if (lr->max_bytes && lr->bytes > lr->max_bytes)
+		lr->over = 1;
+	if (lr->over) {
+		lr->start = lr->end = 0;
+		return 1;
+	}
 	for (;;) {
 		char *lf = memchr(lr->buf + lr->start, '\n', lr->end - lr->start);
 		if (!lf)
@@ -137,6 +151,68 @@ static int reader_read(struct line_reader *lr, int fd)
 	return 1;
 }
 
+/* CPU ms (user + system) the running stages have used so far. */
+static uint64_t stages_cpu_ms(const pid_t *pid, size_t started)
+{
+	static long tck;
+	uint64_t ticks = 0;
+
+	if (!tck)
+		tck = sysconf(_SC_CLK_TCK);
+	for (size_t i = 0; i < started; i++) {
+		char path[64], buf[1024];
+		snprintf(path, sizeof path, "/proc/%d/stat", (int)pid[i]);
+		FILE *f = fopen(path, "re");
+		if (!f)
+			continue;
+		size_t n = fread(buf, 1, sizeof buf - 1, f);
+		fclose(f);
+		buf[n] = '\0';
+		/* fields after ") ": state is field 3, utime 14, stime 15 */
+		const char *p = strrchr(buf, ')');
+		unsigned long long ut, st;
+		if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+				&ut, &st) == 2)
+			ticks += ut + st;
+	}
+	return tck > 0 ? ticks * 1000 / (uint64_t)tck : 0;
+}
+
+static void kill_all(const pid_t *pid, size_t started, int sig)
+{
+	for (size_t i = 0; i < started; i++)
+		kill(pid[i], sig);
+}
+
+/* The request's budget spent (CPU or wall time)? Then every stage is
+ * killed (SIGKILL: a stage deep in an inflate loop must not run on) and
+ * res says why. */
+static void check_budget(const struct job *job, const pid_t *pid, size_t started,
+			 struct pipeline_result *res, size_t *err_used)
+{
+	const struct budget *b = job->budget;
+	const struct limits *l = &job->srv->limits;
+	char msg[256];
+	int m = 0;
+
+	if (!b || res->over_budget)
+		return;
+	if (b->deadline_ms && budget_now_ms() >= b->deadline_ms)
+		m = snprintf(msg, sizeof msg, "the request took longer than its time budget "
+			     "of %" PRIu64 " s (--max-time): stopped", l->wall_ms / 1000);
+	else if (l->cpu_ms && b->cpu_ms_used + stages_cpu_ms(pid, started) > l->cpu_ms)
+		m = snprintf(msg, sizeof msg, "the request used more than its CPU budget of "
+			     "%" PRIu64 ".%03" PRIu64 " s (--max-cpu): stopped",
+			     l->cpu_ms / 1000, l->cpu_ms % 1000);
+	if (!m)
+		return;
+	kill_all(pid, started, SIGKILL);
+	res->over_budget = 503;
+	*err_used = 0;	/* this is the message, not what the stages said */
+	err_append(res, err_used, msg, (size_t)m);
+	err_append(res, err_used, "\n", 1);
+}
+
 /* Reads stdout (lines) and stderr (the message) until both end; the
  * client's socket too: when it goes away, the chain is stopped. Returns
  * whether the client went away. */
@@ -145,6 +221,9 @@ static int read_chain(const struct job *job, int out_fd, int out_open, int err_f
 		      struct pipeline_result *res, size_t *err_used)
 {
 	int err_open = 1, cancelled = 0;
+	int timed = job->budget && (job->budget->deadline_ms || job->srv->limits.cpu_ms);
+	long long next_check = 0;	/* the budget is looked at every tick, not
+					 * at every read of a chatty chain */
 
 	while (out_open || err_open) {
 		struct pollfd pf[3] = {
@@ -152,10 +231,25 @@ static int read_chain(const struct job *job, int out_fd, int out_open, int err_f
 			{ .fd = err_open ? err_fd : -1, .events = POLLIN },
 			{ .fd = cancelled ? -1 : job->client_fd, .events = POLLRDHUP },
 		};
-		if (poll(pf, 3, -1) < 0) {
+		int pr = poll(pf, 3, timed ? BUDGET_TICK_MS : -1);
+		if (pr < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
+		}
+		if (timed && budget_now_ms() >= next_check) {
+			check_budget(job, pid, started, res, err_used);
+			next_check = budget_now_ms() + BUDGET_TICK_MS;
+		}
+		if (lr->over && !res->over_budget) {
+			char msg[160];
+			int m = snprintf(msg, sizeof msg, "the answer is larger than the output "
+					 "budget of %" PRIu64 " bytes (--max-output): select less\n",
+					 lr->max_bytes);
+			kill_all(pid, started, SIGKILL);
+			res->over_budget = 413;
+			*err_used = 0;
+			err_append(res, err_used, msg, (size_t)m);
 		}
 		if (pf[2].revents & (POLLRDHUP | POLLHUP | POLLERR)) {
 			/* nobody will read the answer: SIGTERM ends every stage
@@ -168,7 +262,7 @@ static int read_chain(const struct job *job, int out_fd, int out_open, int err_f
 		if (pf[1].revents) {
 			char eb[4096];
 			ssize_t n = read(err_fd, eb, sizeof eb);
-			if (n > 0)
+			if (n > 0 && !res->over_budget)
 				err_append(res, err_used, eb, (size_t)n);
 			else if (n == 0 || errno != EINTR)
 				err_open = 0;
@@ -185,15 +279,21 @@ static int read_chain(const struct job *job, int out_fd, int out_open, int err_f
 }
 
 /* Waits for every stage; whether all exited 0 (data and usage errors are
- * noted in res). */
-static int wait_stages(const pid_t *pid, size_t started, struct pipeline_result *res)
+ * noted in res). Their CPU time is added to the request's budget. */
+static int wait_stages(const struct job *job, const pid_t *pid, size_t started,
+		       struct pipeline_result *res)
 {
 	int all_ok = 1;
 
 	for (size_t i = 0; i < started; i++) {
 		int st = 0, r;
-		while ((r = waitpid(pid[i], &st, 0)) < 0 && errno == EINTR)
+		struct rusage ru;
+		while ((r = wait4(pid[i], &st, 0, &ru)) < 0 && errno == EINTR)
 			;
+		if (r >= 0 && job->budget)
+			job->budget->cpu_ms_used +=
+				(uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000 +
+				(uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1000;
 		if (r < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
 			all_ok = 0;
 		if (r >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == FP_EXIT_DATA)
@@ -214,6 +314,7 @@ void pipeline_run(const struct job *job, char *const *const *argv, size_t nstage
 	size_t err_used = 0;
 
 	res->ok = 0;
+	res->over_budget = 0;
 	res->data_error = 0;
 	res->usage_error = 0;
 	res->err[0] = '\0';
@@ -246,7 +347,9 @@ void pipeline_run(const struct job *job, char *const *const *argv, size_t nstage
 	close(errp[1]);
 	out_fd = prev;
 
-	struct line_reader lr = { .cap = READ_CHUNK * 2, .on_line = on_line, .ctx = ctx };
+	struct line_reader lr = { .cap = READ_CHUNK * 2, .on_line = on_line, .ctx = ctx,
+				  .max_bytes = job->budget && !job->unlimited_output ?
+					       job->srv->limits.output : 0 };
 	int out_open = started == nstages;
 
 	lr.buf = fp_xmalloc(lr.cap + 1);
@@ -255,13 +358,26 @@ void pipeline_run(const struct job *job, char *const *const *argv, size_t nstage
 	int cancelled = read_chain(job, out_fd, out_open, errp[0], pid, started, &lr, res,
 				   &err_used);
 	free(lr.buf);
+	if (lr.over && !res->over_budget) {
+		kill_all(pid, started, SIGKILL);
+		res->over_budget = 413;
+		snprintf(res->err, sizeof res->err, "the answer is larger than the output budget "
+			 "of %" PRIu64 " bytes (--max-output): select less", lr.max_bytes);
+	}
 	if (started == nstages)
 		close(out_fd);
 	close(errp[0]);
 
-	int all_ok = wait_stages(pid, started, res) && started == nstages && !lr.too_long &&
-		     !cancelled;
+	int all_ok = wait_stages(job, pid, started, res) && started == nstages &&
+		     !lr.too_long && !cancelled && !res->over_budget;
 	res->ok = all_ok;
+	/* a reader stopped at FP_INFLATE_MAX (fp_io.c): the inflate budget */
+	if (!all_ok && !res->over_budget && strstr(res->err, "FP_INFLATE_MAX")) {
+		res->over_budget = 413;
+		snprintf(res->err, sizeof res->err, "the capture inflates to more than the "
+			 "budget of %" PRIu64 " bytes (--max-inflate): stopped",
+			 job->srv->limits.inflate);
+	}
 	if (!all_ok && err_used == 0)
 		snprintf(res->err, sizeof res->err, "a stage failed");
 }

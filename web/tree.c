@@ -2,10 +2,9 @@
  *
  * Input is a plain folded text as written by `fp-fold --plain --all`
  * (frames annotated `_[k]` kernel, `_[j]` JIT, `_[i]` inlined). The table
- * is sorted frame-wise (a frame before its descendants, siblings bytewise),
- * so the tree can be written in one pass without building it: a stack of
- * open frames is kept, frames not shared with the previous stack are
- * closed, new ones opened.
+ * is merged (sorted frame-wise, equal stacks summed) and its tree is
+ * render's (flametree.h, the one that flame.svg draws), written here in
+ * FlameScope's shape.
  *
  * Shape (what FlameScope 0.3 returns, so its scripts keep working): every
  * node is {"n":name,"l":libtype,"v":self samples,"c":[children]}; libtype
@@ -20,22 +19,15 @@
 
 #include "escape.h"
 #include "fp_error.h"
+#include "flametree.h"
 #include "folded.h"
 #include "fp_strtab.h"
 #include "serve.h"
 
 #define ANNOT_LEN 4	/* "_[k]" */
 
-struct frame {
-	const char *p;
-	size_t n;
-};
-
 struct emitter {
 	struct fp_sink *s;
-	/* open path: frames[0..depth) are open nodes under the root */
-	struct frame *fr;
-	size_t depth, cap;
 	/* differential and elided */
 	const struct fp_strtab *other;	/* paths of the other profile, self counts */
 	uint64_t ta, tb;	/* totals: this tree's and the other's */
@@ -110,37 +102,18 @@ static void close_node(struct emitter *e)
 	fp_sink_str(e->s, "]}");
 }
 
-static size_t split_frames(const char *p, size_t n, struct frame **fr, size_t *cap)
-{
-	size_t k = 0;
-	const char *end = p + n;
-	for (;;) {
-		const char *semi = memchr(p, ';', (size_t)(end - p));
-		const char *fe = semi ? semi : end;
-		if (k == *cap) {
-			*cap = *cap ? *cap * 2 : 64;
-			*fr = fp_xrealloc(*fr, *cap * sizeof **fr);
-		}
-		(*fr)[k].p = p;
-		(*fr)[k].n = (size_t)(fe - p);
-		k++;
-		if (!semi)
-			break;
-		p = semi + 1;
-	}
-	return k;
-}
-
-static void emit_tree(struct emitter *e, struct fp_folded *t)
+/* The tree (render/flametree.h, flame.svg's too) written in FlameScope's
+ * shape: nodes come in pre-order, so a node closes when one of its depth
+ * or shallower comes. The root's value is 0 (FlameScope's). */
+static void emit_tree(struct emitter *e, const struct fp_folded *t)
 {
 	struct fp_sink *s = e->s;
-	struct frame *cur = NULL;
-	size_t curcap = 0;
-	int root_has_child = 0;
-	/* child_seen[i]: open node i already has a child written */
-	unsigned char *child_seen = NULL;
-
+	struct fp_flame_tree tr;
 	int with_diff = e->other && !e->elided;
+	int first = 1;		/* the next node is its parent's first child */
+	size_t open = 0;	/* nodes open below the root */
+
+	fp_flame_tree_build(&tr, t);
 	if (e->long_keys)
 		fp_sink_str(s, "{\"name\":\"root\",\"libtype\":\"\",\"value\":0");
 	else
@@ -148,59 +121,26 @@ static void emit_tree(struct emitter *e, struct fp_folded *t)
 	if (with_diff)
 		fp_sink_str(s, e->long_keys ? ",\"delta\":0" : ",\"d\":0");
 	fp_sink_str(s, e->long_keys ? ",\"children\":[" : ",\"c\":[");
-	e->depth = 0;
-	for (size_t i = 0; i < t->n; i++) {
-		const struct fp_folded_entry *en = &t->e[i];
-		if (en->len == 0)
-			continue;
-		size_t k = split_frames(en->stack, en->len, &cur, &curcap);
-		size_t common = 0;
-		while (common < e->depth && common < k && e->fr[common].n == cur[common].n &&
-		       memcmp(e->fr[common].p, cur[common].p, cur[common].n) == 0)
-			common++;
-		if (common == k && common == e->depth) {
-			/* same path as the open leaf: cannot happen after
-			 * fp_folded_merge; skip rather than write it twice */
-			continue;
-		}
-		while (e->depth > common) {
-			e->depth--;
+	for (size_t i = 1; i < tr.len; i++) {
+		const struct fp_flame_node *n = &tr.n[i];
+		size_t level = n->depth - 1;
+		for (; open > level; open--, first = 0)
 			close_node(e);
-		}
-		if (k > e->cap) {
-			e->cap = k * 2;
-			e->fr = fp_xrealloc(e->fr, e->cap * sizeof *e->fr);
-			child_seen = fp_xrealloc(child_seen, e->cap);
-		}
-		for (size_t d = common; d < k; d++) {
-			int first = d == 0 ? !root_has_child : !child_seen[d - 1];
-			if (d == 0)
-				root_has_child = 1;
-			else
-				child_seen[d - 1] = 1;
-			size_t nlen;
-			const char *lt = frame_libtype(cur[d].p, cur[d].n, d, &nlen);
-			uint64_t self = d + 1 == k ? en->count : 0;
-			size_t plen = (size_t)(cur[d].p + cur[d].n - en->stack);
-			int64_t dv = with_diff ? diff_value(e, en->stack, plen, self) : 0;
-			if (e->elided)
-				self = elided_value(e, en->stack, plen, self);
-			open_node(e, cur[d].p, nlen, lt, self, with_diff, dv, first);
-			e->fr[d] = cur[d];
-			child_seen[d] = 0;
-		}
-		e->depth = k;
+		size_t nlen;
+		const char *lt = frame_libtype(n->name, n->name_len, level, &nlen);
+		size_t plen = (size_t)(n->name + n->name_len - n->path);
+		uint64_t self = n->self;
+		int64_t dv = with_diff ? diff_value(e, n->path, plen, self) : 0;
+		if (e->elided)
+			self = elided_value(e, n->path, plen, self);
+		open_node(e, n->name, nlen, lt, self, with_diff, dv, first);
+		open++;
+		first = 1;
 	}
-	while (e->depth > 0) {
-		e->depth--;
+	for (; open > 0; open--)
 		close_node(e);
-	}
 	fp_sink_str(s, "]}");
-	free(cur);
-	free(child_seen);
-	free(e->fr);
-	e->fr = NULL;
-	e->cap = 0;
+	fp_flame_tree_free(&tr);
 }
 
 static void load(struct fp_folded *t, const char *buf, size_t len)

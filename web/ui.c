@@ -1,6 +1,6 @@
-/* ui.c: serves the web page embedded from web/ui/ (web/embed.sh), so
- * bin/fp-serve needs no files at run time. Until web/ui/index.html exists
- * a placeholder page lists the API. */
+/* ui.c: serves the page embedded from ui/ (ui/embed.sh; the same files
+ * fp-render's index.html embeds), so bin/fp-serve needs no files at run
+ * time. Until ui/index.html exists a placeholder page lists the API. */
 #include <string.h>
 
 #include "http.h"

@@ -11,12 +11,15 @@
 #include "fp_hash.h"
 #include "fp_perfparse.h"
 #include "fp_record.h"
+#include "pd_buildid.h"
+#include "pd_debuginfod.h"
 #include "pd_machine.h"
 
 #define TABLE_MIN 256
 #define CACHE_MIN 4096
 #define KERNEL_DSO "[kernel.kallsyms]"
 #define KERNEL_TEXT_MAP "[kernel.kallsyms]_text"
+#define VDSO_DSO "[vdso]"
 #define UNKNOWN_NAME "[unknown]"
 #define JIT_MAP_FMT "/tmp/perf-%lld.map"
 #define JIT_MAP_CAP 64
@@ -89,7 +92,7 @@ static struct pd_dso *find_dso(struct pd_machine *m, const char *name, size_t n,
 	}
 	fp_map_add(&m->by_name, h, 0, (uint32_t)m->ndsos);
 	m->dsos[m->ndsos++] = d;
-	d->id = (uint32_t)m->ndsos;
+	d->id = ++m->last_id;
 	m->st.dsos++;
 	return d;
 }
@@ -98,9 +101,21 @@ void pd_machine_build_id(struct pd_machine *m, const char *file,
 			 const unsigned char *id, size_t n)
 {
 	size_t fl = strlen(file);
-	if (fl && file[0] == '[')
-		return;		/* kernel, vdso: nothing to look up by build-id */
-	struct pd_dso *d = find_dso(m, file, fl, PD_DSO_ELF);
+	struct pd_dso *d;
+	if (strcmp(file, KERNEL_DSO) == 0) {
+		/* the kernel's symbols are chosen by it (pd_buildid.h) */
+		if (!m->kernel)
+			m->kernel = find_dso(m, KERNEL_DSO, sizeof KERNEL_DSO - 1, PD_DSO_KERNEL);
+		d = m->kernel;
+	} else if (strcmp(file, VDSO_DSO) == 0) {
+		d = find_dso(m, file, fl, PD_DSO_VDSO);
+	} else if (fl && file[0] == '[') {
+		return;		/* guest kernels, modules by name: not looked up */
+	} else {
+		d = find_dso(m, file, fl, PD_DSO_ELF);
+	}
+	if (d->loaded || d->ready || d->loader)
+		return;		/* read already (pipe mode: a late record) */
 	if (n > sizeof d->build_id)
 		n = sizeof d->build_id;
 	memcpy(d->build_id, id, n);
@@ -330,8 +345,10 @@ void pd_machine_mmap(struct pd_machine *m, int64_t pid, uint64_t start, uint64_t
 
 	if (kernel || pid == -1) {
 		if (flen >= sizeof KERNEL_TEXT_MAP - 1 &&
-		    memcmp(file, KERNEL_TEXT_MAP, sizeof KERNEL_TEXT_MAP - 1) == 0)
+		    memcmp(file, KERNEL_TEXT_MAP, sizeof KERNEL_TEXT_MAP - 1) == 0) {
 			m->kernel_start = start;
+			m->kernel_text = pgoff;	/* where _text was (perf's ref_reloc_sym) */
+		}
 		return;	/* modules: their symbols come from kallsyms */
 	}
 	if (len == 0 || nm.end < start)
@@ -457,7 +474,9 @@ static uint32_t resolve(struct pd_machine *m, struct pd_dso *d, uint64_t rel)
 		if (d == m->kernel && m->waiting && !pd_dso_ready(d))
 			m->waiting(m->ctx);
 		pd_dso_load(d);
-		if (d->missing) {
+		if (d == m->kernel)
+			pd_kernel_relocate(d, m->kernel_text);
+		if (d->missing && !d->pending) {
 			m->st.missing_dsos++;
 			if (m->missing)
 				m->missing(m->ctx, d);
@@ -513,6 +532,30 @@ static uint32_t cached_frame(struct pd_machine *m, struct pd_dso *d, uint64_t re
 	}
 	*h = (struct pd_hot){ .rel = rel, .dso = d->id, .frame = f };
 	return f;
+}
+
+void pd_machine_poll_debuginfod(struct pd_machine *m)
+{
+	unsigned answers = pd_debuginfod_answers();
+
+	if (answers == m->answers_seen)
+		return;
+	m->answers_seen = answers;
+	for (size_t i = 0; i < m->ndsos; i++) {
+		struct pd_dso *d = m->dsos[i];
+		if (!d->pending || !d->loaded)
+			continue;
+		/* read again: its answer is there now, or it is still pending */
+		pd_dso_reset(d);
+		pd_dso_load(d);
+		/* a new id: the frames cached under the old one are not found */
+		d->id = ++m->last_id;
+		if (d->missing && !d->pending) {
+			m->st.missing_dsos++;
+			if (m->missing)
+				m->missing(m->ctx, d);
+		}
+	}
 }
 
 void pd_machine_preload_kernel(struct pd_machine *m)

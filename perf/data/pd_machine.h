@@ -79,6 +79,9 @@ struct pd_machine {
 	struct fp_map by_name;		/* hash of a dso's name -> index */
 	struct pd_dso *kernel;
 	uint64_t kernel_start;		/* from the [kernel.kallsyms]_text map */
+	uint64_t kernel_text;		/* its pgoff: the recorded address of _text */
+	uint32_t last_id;		/* the dso ids given (pd_dso.id) */
+	unsigned answers_seen;		/* pd_debuginfod_answers at the last poll */
 	struct pd_bpf *bpf;
 	size_t nbpf;
 	uint64_t bpf_lo, bpf_hi;	/* range of all BPF programs */
@@ -115,6 +118,10 @@ void pd_machine_ksymbol(struct pd_machine *m, uint64_t addr, uint32_t len,
 void pd_machine_build_id(struct pd_machine *m, const char *file,
 			 const unsigned char *id, size_t n);
 
+/* --live: reads again the dsos whose debuginfod look-ups were pending and
+ * have been answered since the last call; their frames from then on are
+ * named by what came (cheap when nothing came: one counter compared). */
+void pd_machine_poll_debuginfod(struct pd_machine *m);
 /* Starts reading the kernel's symbols now, in a thread (pd_dso_preload):
  * a system-wide recording needs them for its first kernel frame. */
 void pd_machine_preload_kernel(struct pd_machine *m);

@@ -17,13 +17,14 @@
 #include <libiberty/demangle.h>
 
 #include "fp_error.h"
+#include "pd_buildid.h"
+#include "pd_debuginfod.h"
 #include "pd_symbols.h"
 #include "pd_symfile.h"
 #include "pd_symtab.h"
 #include "pd_textsyms.h"
 
 #define ARENA_BLOCK (64u << 10)
-#define BUILD_ID_CACHE "/.debug/.build-id/"
 #define PATH_CAP 4096
 #define SYMS_MIN 256
 
@@ -93,13 +94,13 @@ uint64_t pd_dso_vaddr(const struct pd_dso *d, uint64_t offset)
 
 /* ---- ELF files via libdwfl -------------------------------------------- */
 
-static char *debuginfo_path;
-
+/* Separate debug files in pd_buildid.h's order, never asking a server
+ * on this thread. */
 static const Dwfl_Callbacks offline_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = pd_find_debuginfo,
 	.section_address = dwfl_offline_section_address,
-	.debuginfo_path = &debuginfo_path,
+	.debuginfo_path = &pd_debuginfo_path,
 };
 
 Dwfl *pd_dwfl_offline(void)
@@ -365,19 +366,6 @@ static int open_elf(struct pd_dso *d, const char *path, int fd, Dwfl **dwp, Dwfl
 	return 0;
 }
 
-static void build_id_cache_path(const struct pd_dso *d, char *buf, size_t cap)
-{
-	const char *home = getenv("HOME");
-	size_t n = (size_t)snprintf(buf, cap, "%s" BUILD_ID_CACHE, home ? home : "/root");
-
-	for (size_t i = 0; i < d->build_id_len && n + 4 < cap; i++) {
-		n += (size_t)snprintf(buf + n, cap - n, "%02x", d->build_id[i]);
-		if (i == 0)
-			buf[n++] = '/';
-	}
-	snprintf(buf + n, cap > n ? cap - n : 0, "/elf");
-}
-
 /* The segments and .symtab/.gnu_debugdata symbols of an opened module;
  * returns its ELF, or NULL; *dynsym_read: the symbols read were its
  * .dynsym. */
@@ -412,38 +400,92 @@ int pd_open_regular(const char *path, int *err)
 	return fd;
 }
 
-static void load_elf(struct pd_dso *d)
+/* The file of d by pd_buildid.h's lookup order, from row `from` on,
+ * opened as a dwfl module: 0, or -1 with d->missing_why (d->pending
+ * while debuginfod has not answered). */
+static int find_elf(struct pd_dso *d, size_t from, Dwfl **dw, Dwfl_Module **m)
+{
+	char path[PATH_CAP], why[PATH_CAP + 256] = "";
+	const char *what;
+	enum pd_lookup_result r;
+	int other_build = 0;
+
+	for (size_t i = from; (r = pd_lookup(d, i, path, sizeof path, &what)) != PD_LK_END; i++) {
+		if (r == PD_LK_PENDING) {
+			d->pending = 1;
+			snprintf(why, sizeof why, "debuginfod has not answered yet");
+			break;
+		}
+		if (r != PD_LK_PATH)
+			continue;
+		int err = 0, fd = pd_open_regular(path, &err), rc = -1;
+		if (fd >= 0 && (rc = open_elf(d, path, fd, dw, m)) == 0) {
+			d->path = fp_xstrdup(path);
+			return 0;
+		}
+		other_build |= rc == -2;
+		if (!why[0])	/* the first place's reason: the recorded path's */
+			snprintf(why, sizeof why, "%s", fd < 0 && err ? strerror(err) :
+				 rc == -2 ? "a different build than the one recorded" :
+				 "not an ELF file elfutils can read");
+	}
+	const char *dwhy = NULL;
+	if (!d->pending && pd_debuginfod_get(d->build_id, d->build_id_len, PD_DI_EXECUTABLE, 0,
+					     NULL, &dwhy) == PD_DI_FAILED && dwhy) {
+		size_t n = strlen(why);
+		snprintf(why + n, sizeof why - n, "%sdebuginfod: %s", n ? "; " : "", dwhy);
+	}
+	if (!why[0])
+		snprintf(why, sizeof why, "%s", other_build ? "a different build than the one recorded"
+							    : "no file of its build-id");
+	d->missing = 1;
+	d->missing_why = fp_xstrdup(why);
+	return -1;
+}
+
+/* A file found without symbols of its own (its table was its .dynsym: no
+ * .symtab, no separate debug file here) whose debug file debuginfod may
+ * have: 1 if it has it now (read the file again), 0 if not; d->pending
+ * while it has not answered. */
+static int debuginfo_arrived(struct pd_dso *d)
+{
+	if (!d->build_id_len || !pd_debuginfod_on())
+		return 0;
+	enum pd_di_state s = pd_debuginfod_get(d->build_id, d->build_id_len, PD_DI_DEBUGINFO,
+					       pd_buildid_wait(), NULL, NULL);
+	d->pending = s == PD_DI_PENDING;
+	return s == PD_DI_FOUND;
+}
+
+static void forget_symbols(struct pd_dso *d);
+
+static void load_elf_from(struct pd_dso *d, size_t from, int retry)
 {
 	Dwfl *dw = NULL;
 	Dwfl_Module *m = NULL;
-	char path[PATH_CAP];
-	int rc = -1, err = 0;
-	int fd = pd_open_regular(d->name, &err);
 
-	if (fd >= 0)
-		rc = open_elf(d, d->name, fd, &dw, &m);
-	if (rc == 0)
-		d->path = fp_xstrdup(d->name);
-	if (rc < 0 && d->build_id_len) {
-		build_id_cache_path(d, path, sizeof path);
-		int err2;
-		fd = pd_open_regular(path, &err2);
-		if (fd >= 0 && open_elf(d, path, fd, &dw, &m) == 0) {
-			rc = 0;
-			d->path = fp_xstrdup(path);
-		}
-	}
-	if (rc < 0) {
-		char why[PATH_CAP + 64];
-		d->missing = 1;
-		snprintf(why, sizeof why, "%s", fd < 0 && err ? strerror(err) :
-			 rc == -2 ? "a different build than the one recorded" :
-			 "not an ELF file elfutils can read");
-		d->missing_why = fp_xstrdup(why);
+	if (find_elf(d, from, &dw, &m) < 0)
 		return;
-	}
 	int dynsym_read;
 	Elf *elf = read_module(d, m, &dynsym_read);
+	if (!d->build_id_len) {
+		/* none recorded (pipe format): the file's own, which its debug
+		 * file is asked by */
+		const unsigned char *bits;
+		GElf_Addr vaddr;
+		int n = dwfl_module_build_id(m, &bits, &vaddr);
+		if (n > 0 && (size_t)n <= sizeof d->build_id) {
+			memcpy(d->build_id, bits, (size_t)n);
+			d->build_id_len = (size_t)n;
+		}
+	}
+	if (dynsym_read && retry && debuginfo_arrived(d)) {
+		/* pd_find_debuginfo gives libdwfl the debug file now */
+		dwfl_end(dw);
+		forget_symbols(d);
+		load_elf_from(d, from, 0);
+		return;
+	}
 	/* perf reads .dynsym too; when libdwfl's table was the .dynsym (a
 	 * file without .symtab nor debug file) its symbols are all there,
 	 * and a second copy of each would only be dropped by the fixups */
@@ -462,30 +504,44 @@ static void load_elf(struct pd_dso *d)
 	pd_symfile_release(d);
 }
 
+static void load_elf(struct pd_dso *d)
+{
+	load_elf_from(d, 0, 1);
+}
+
 /* ---- vdso --------------------------------------------------------------- */
 
-/* [vdso]: this process's own vdso, which is the recorded one when the
- * recording was made on this machine (perf does the same). */
+/* [vdso]: this process's own vdso when it is the recorded one (its
+ * build-id, or none recorded: perf does the same); else by pd_buildid.h's
+ * lookup order (perf record's copy in its build-id cache...). */
 static void load_vdso(struct pd_dso *d)
 {
 	const unsigned char *img = (const void *)getauxval(AT_SYSINFO_EHDR);
 	Dwfl *dw;
 	Dwfl_Module *m;
+	int fd = -1, rc = -1;
 
-	if (!img) {
-		d->missing = 1;
-		return;
+	if (img) {
+		GElf_Ehdr eh;
+		memcpy(&eh, img, sizeof eh);	/* 64-bit vdso on a 64-bit host */
+		size_t size = eh.e_shoff + (size_t)eh.e_shnum * eh.e_shentsize;
+		fd = memfd_create("vdso", MFD_CLOEXEC);
+		if (fd >= 0 && write(fd, img, size) != (ssize_t)size) {
+			close(fd);
+			fd = -1;
+		}
 	}
-	GElf_Ehdr eh;
-	memcpy(&eh, img, sizeof eh);	/* 64-bit vdso on a 64-bit host */
-	size_t size = eh.e_shoff + (size_t)eh.e_shnum * eh.e_shentsize;
-	int fd = memfd_create("vdso", MFD_CLOEXEC);
-	if (fd >= 0 && write(fd, img, size) != (ssize_t)size) {
-		close(fd);
-		fd = -1;
-	}
-	if (fd < 0 || open_elf(d, "[vdso]", fd, &dw, &m) < 0) {
-		d->missing = 1;
+	if (fd >= 0)
+		rc = open_elf(d, "[vdso]", fd, &dw, &m);
+	if (rc < 0 && find_elf(d, 0, &dw, &m) < 0) {
+		if (rc == -2 && !d->pending) {
+			char why[PATH_CAP + 256];
+			snprintf(why, sizeof why, "this process's vdso is another build than the "
+				 "recorded one, and %s/[vdso]/ has no copy of that (%s)",
+				 pd_buildid_dir(), d->missing_why);
+			free(d->missing_why);
+			d->missing_why = fp_xstrdup(why);
+		}
 		return;
 	}
 	int dynsym_read;
@@ -495,8 +551,21 @@ static void load_vdso(struct pd_dso *d)
 	pd_symtab_fixup(d, 0);
 }
 
+/* 0: names only from the recording itself (KSYMBOL records); no file of
+ * this host is read: fp-serve's uploads (docs/fp-serve.md "Privilege") */
+static int host_files = 1;
+
+void pd_symbols_set_host_files(int on)
+{
+	host_files = on;
+}
+
 static void load_now(struct pd_dso *d)
 {
+	if (!host_files) {
+		d->ready = 1;	/* an empty table: frames are named by their dso */
+		return;
+	}
 	switch (d->type) {
 	case PD_DSO_ELF: load_elf(d); break;
 	case PD_DSO_KERNEL: pd_load_kallsyms(d); break;
@@ -581,6 +650,31 @@ struct pd_dso *pd_dso_new(const char *name, size_t len, enum pd_dso_type type)
 	d->fd = -1;
 	d->type = type;
 	return d;
+}
+
+/* Forgets d's symbols and what was found of its file; its load state
+ * (loaded, ready) stays. */
+static void forget_symbols(struct pd_dso *d)
+{
+	for (size_t i = 0; i < d->narena; i++)
+		free(d->arena[i]);
+	pd_symfile_drop(d);
+	FP_FREE_ALL(d->arena, d->syms, d->max_end, d->segs, d->missing_why, d->path, d->text);
+	d->arena = NULL;
+	d->syms = NULL;
+	d->max_end = NULL;
+	d->segs = NULL;
+	d->missing_why = d->path = d->text = NULL;
+	d->narena = d->nsyms = d->syms_cap = d->nsegs = 0;
+	d->missing = d->pending = 0;
+	d->unknown_frame = 0;
+}
+
+void pd_dso_reset(struct pd_dso *d)
+{
+	join_loader(d);
+	forget_symbols(d);
+	d->loaded = d->ready = 0;
 }
 
 void pd_dso_free(struct pd_dso *d)

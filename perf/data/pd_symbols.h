@@ -94,6 +94,9 @@ struct pd_dso {
 	uint32_t id;		/* index + 1 in its machine: the cache key */
 	char kind;		/* frame kind of its frames (FP_KIND_*) */
 	int loaded, missing;
+	int pending;		/* debuginfod asked for its file or debug file and
+				 * has not answered: read again when it does
+				 * (pd_machine_poll_debuginfod) */
 	int ready;		/* loaded ahead, by pd_dso_load_ahead or a finished
 				 * preload thread: pd_dso_load only sets loaded */
 	uint32_t unknown_frame;	/* frame id + 1 of "[basename]", or 0 */
@@ -108,6 +111,7 @@ struct pd_dso {
 	size_t narena;
 	char *text;		/* kallsyms: its text, which the names point into */
 	int kallsyms_copy;	/* kernel: read from perf's copy (pd_kcache.h) */
+	uint64_t text_addr;	/* kernel: _text in its table (pd_kernel_relocate) */
 	char *image;		/* ELF, while its tables are read: the file mapped
 				 * privately, a zero page after it */
 	size_t image_size, image_span;
@@ -123,6 +127,9 @@ struct pd_dso {
 /* Creates a dso named name (not loaded yet); type from the name. */
 struct pd_dso *pd_dso_new(const char *name, size_t len, enum pd_dso_type type);
 void pd_dso_free(struct pd_dso *d);
+/* Forgets d's symbols and what was found of its file (waiting for a
+ * pd_dso_preload thread first): its next pd_dso_load reads it again. */
+void pd_dso_reset(struct pd_dso *d);
 /* Loads the symbols on first use (never fails: a missing file gives an
  * empty table and d->missing). */
 void pd_dso_load(struct pd_dso *d);
@@ -159,6 +166,10 @@ void pd_dso_add_sym(struct pd_dso *d, uint64_t start, uint64_t end, const char *
 /* Where the kernel's symbols are read from (default /proc/kallsyms, whose
  * size stat reports as 0: it is read as it is). */
 void pd_symbols_set_kallsyms(const char *path);
+/* 0: read no file of this host for symbols (no kallsyms, no binaries, no
+ * build-id cache, no vdso image): every frame is named from the recording
+ * alone ([unknown] or its dso). Default 1. */
+void pd_symbols_set_host_files(int on);
 /* Sorts and fixes up the table after pd_dso_add_sym calls. */
 void pd_dso_fixup(struct pd_dso *d);
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "fp_error.h"
+#include "pd_buildid.h"
 #include "pd_kcache.h"
 #include "pd_symbols.h"
 #include "pd_symfile.h"
@@ -225,9 +226,24 @@ static void compact_names(struct pd_dso *d)
 
 void pd_load_kallsyms(struct pd_dso *d)
 {
-	d->kallsyms_copy = load_kallsyms_copy(d);
-	if (!d->kallsyms_copy && each_line(d, kallsyms_path, kallsyms_line, 1) < 0)
+	char path[PATH_CAP];
+	/* --kallsyms FILE is the user's word; else the recorded kernel's
+	 * (pd_buildid.h): this machine's if it runs that kernel */
+	enum pd_ksrc src = kallsyms_path != kallsyms_default ? PD_KSRC_RUNNING
+							    : pd_kallsyms_source(d, path, sizeof path);
+
+	if (src == PD_KSRC_NONE)
 		return;
+	if (src == PD_KSRC_CACHE) {
+		if (each_line(d, path, kallsyms_copy_line, 1) < 0)
+			return;
+		d->kallsyms_copy = 1;
+	} else {
+		d->kallsyms_copy = load_kallsyms_copy(d);
+		if (!d->kallsyms_copy && each_line(d, kallsyms_path, kallsyms_line, 1) < 0)
+			return;
+	}
+	pd_kernel_note_text(d);
 	pd_symtab_fixup(d, 1);
 	/* the shown name stops at the module's TAB */
 	for (size_t i = 0; i < d->nsyms; i++)

@@ -387,30 +387,46 @@ HOT_INLINE const char *strip_offset(const char *p, const char *end)
 /* If [p, end) ends with `(<dso>)` for a remembered dso, returns the '('
  * and sets *kind. Only dso names without parentheses are remembered, so
  * the '(' found here is the one group_open would find. */
+#define DSO_KEY_BYTES 8		/* a dso's last bytes, its cache key */
+
+/* The cache entry for a dso that ends right before `tail_end` (the ')'),
+ * by its last DSO_KEY_BYTES bytes; the caller made sure they exist. */
+HOT_INLINE unsigned dso_slot(const char *tail_end)
+{
+	uint64_t w;
+
+	memcpy(&w, tail_end - DSO_KEY_BYTES, DSO_KEY_BYTES);
+	return (unsigned)((w * 0x9E3779B97F4A7C15ull) >> (64 - FP_PERF_DSO_CACHE_BITS));
+}
+
 HOT_INLINE const char *cached_group(const struct fp_perf_parser *pp, const char *p,
 				    const char *end, char *kind)
 {
 	size_t avail = (size_t)(end - p);
 
-	for (unsigned i = 0; i < pp->dso_used; i++) {
-		size_t n = pp->dso_cache[i].len;
+	if (avail < DSO_KEY_BYTES + 2)
+		return NULL;
+	const char *close = end - 1;
+	unsigned i = dso_slot(close);
+	size_t n = pp->dso_cache[i].len;
 
-		if (n + 2 <= avail && end[-2 - (ptrdiff_t)n] == '(' &&
-		    memcmp(end - 1 - n, pp->dso_cache[i].text, n) == 0) {
-			*kind = pp->dso_cache[i].kind;
-			return end - 2 - n;
-		}
+	if (n && n + 2 <= avail && close[-1 - (ptrdiff_t)n] == '(' &&
+	    memcmp(close - n, pp->dso_cache[i].text, n) == 0) {
+		*kind = pp->dso_cache[i].kind;
+		return close - 1 - n;
 	}
 	return NULL;
 }
 
+/* Remembered: names without parentheses (so the '(' cached_group finds
+ * is the one group_open would) and of at least the key's length. */
 static void remember_dso(struct fp_perf_parser *pp, const char *dso, size_t n, char kind)
 {
-	if (n > FP_PERF_DSO_CACHE_TEXT || memchr(dso, '(', n) || memchr(dso, ')', n))
+	if (n < DSO_KEY_BYTES || n > FP_PERF_DSO_CACHE_TEXT || memchr(dso, '(', n) ||
+	    memchr(dso, ')', n))
 		return;
-	unsigned i = pp->dso_used < FP_PERF_DSO_CACHE ? pp->dso_used++ : pp->dso_next;
+	unsigned i = dso_slot(dso + n);
 
-	pp->dso_next = (i + 1) % FP_PERF_DSO_CACHE;
 	pp->dso_cache[i].len = (uint32_t)n;
 	pp->dso_cache[i].kind = kind;
 	memcpy(pp->dso_cache[i].text, dso, n);

@@ -70,7 +70,8 @@ struct fp_perf_stats {
 	uint64_t first_bad_line; /* line number of the first bad line, or 0 */
 };
 
-#define FP_PERF_DSO_CACHE 4		/* dso names remembered */
+#define FP_PERF_DSO_CACHE_BITS 6	/* 64 dso names remembered */
+#define FP_PERF_DSO_CACHE (1u << FP_PERF_DSO_CACHE_BITS)
 #define FP_PERF_DSO_CACHE_TEXT 120	/* longest dso name remembered */
 #define FP_PERF_SRCLINE_MAX 512		/* srcline text appended, at most */
 
@@ -101,15 +102,16 @@ struct fp_perf_parser {
 	char *hdr;		/* comm, then event (already sanitized) */
 	size_t comm_len, event_len;
 
-	/* A few dso names seen lately, with their kind: most frames end in
-	 * one of them, and matching the line's end against them is cheaper
-	 * than finding the group and classifying it again. */
+	/* Dso names seen lately, with their kind, by a hash of their last 8
+	 * bytes: every frame line ends in its dso, and matching that end
+	 * against the one entry it hashes to is cheaper than finding the
+	 * group and classifying it again, however many dsos a capture has
+	 * (a system-wide one has dozens: a list of a few missed most). */
 	struct {
 		uint32_t len;
 		char kind;
 		char text[FP_PERF_DSO_CACHE_TEXT];
 	} dso_cache[FP_PERF_DSO_CACHE];
-	unsigned dso_used, dso_next;
 };
 
 void fp_perf_init(struct fp_perf_parser *pp, const struct fp_perf_ops *ops,

@@ -1,5 +1,5 @@
 // render-lib.mjs: shared parts of the renderer's browser tests
-// (render-flame, render-heatmap, render-range): the TAP steps and browser of
+// (render-flame, render-heatmap: flame.svg and heatmap.svg): the TAP steps and browser of
 // tap-lib.mjs, running flamepipe programs, temporary dirs, screenshots.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';

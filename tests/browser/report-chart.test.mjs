@@ -29,14 +29,13 @@ await step(`two clicks select [${FROM}, ${TO}); its flame graph = the --from/--t
 	eq(sel.from + ',' + sel.to, '2000000000,2500000000', 'selection (ns)');
 });
 
-await step('the views\' state is kept in the report\'s address: a reload reopens the range', async () => {
+await step('the page\'s state is in the report\'s address: a reload reopens the range', async () => {
 	const url = page.url();
-	const kept = decodeURIComponent((/[#&]views=([^&]*)/.exec(url) || [])[1] || '');
-	check(kept.includes('start=2') && kept.includes('end=2.5'), 'views state not in the address: ' + url);
+	const hash = decodeURIComponent(new URL(url).hash);
+	check(hash.startsWith('#/profile?') && hash.includes('start=2') && hash.includes('end=2.5'), 'state not in the address: ' + url);
 	const again = await browser.newPage();
 	await again.goto(url);
-	const f = await (await again.waitForSelector('#views')).contentFrame();
-	await f.waitForFunction((n) => window.flamepipe && window.flamepipe.flame.data &&
+	await again.waitForFunction((n) => window.flamepipe && window.flamepipe.flame.data &&
 		window.flamepipe.flame.data.root.total === n, ranged);
 	await again.close();
 });

@@ -1,5 +1,5 @@
-// report-flame.test.mjs: the static report's views (index.html's
-// <iframe id="views">, web/ui's modules on the embedded data), opened from
+// report-flame.test.mjs: the static report's page (index.html: ui/'s
+// modules on the embedded data), opened from
 // file:// with no server: no request leaves the machine, the flame graph is
 // left-heavy (children by weight) by default and alphabetical on demand,
 // the sandwich table equals stacks.folded (self, total, every function),

@@ -1,8 +1,8 @@
-// report-lib.mjs: shared parts of the static report's views tests
+// report-lib.mjs: shared parts of the static report's tests
 // (report-*.test.mjs): a report made by `flamepipe report`, its index.html
-// opened from file:// with every request recorded, and the views' frame
-// (the <iframe id="views"> that runs web/ui's modules on the embedded
-// data, render/views.h).
+// opened from file:// with every request recorded: ui/'s page, the one
+// fp-serve serves, running on the data the report embeds (render/views.h).
+// page.views is the page itself (the tests' name for where the views run).
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -31,10 +31,9 @@ export async function openReport(browser, dir, viewport = { width: 1366, height:
 	page.on('console', (m) => { if (m.type() === 'error') page.problems.push('console: ' + m.text()); });
 	page.on('request', (r) => page.requests.push(r.url()));
 	await page.goto(pathToFileURL(path.join(dir, 'index.html')).href);
-	const frame = await (await page.waitForSelector('#views')).contentFrame();
-	await frame.waitForFunction(() => window.flamepipe && window.flamepipe.state.heat &&
+	await page.waitForFunction(() => window.flamepipe && window.flamepipe.state.heat &&
 		window.flamepipe.flame.data && window.flamepipe.drawnCells().length > 0);
-	page.views = frame;
+	page.views = page.mainFrame();
 	return page;
 }
 // What the views show: the heatmap's and the flame graph's totals.
@@ -64,8 +63,7 @@ export function rootFramePoint(frame, name) {
 	return frame.evaluate((name) => {
 		const d = window.flamepipe.flame.data, i = d.nodes.findIndex((n) => n.depth === 1 && n.name === name);
 		const r = document.querySelector(`#flame g.frame[data-i="${i}"] rect`).getBoundingClientRect();
-		const f = window.frameElement.getBoundingClientRect();
-		return { x: f.left + r.left + r.width / 2, y: f.top + r.top + r.height / 2 };
+		return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
 	}, name);
 }
 // Requests other than the page's own file:// files and the views' blob: modules.
@@ -74,7 +72,6 @@ export function networkRequests(page) {
 }
 export async function viewsShot(page, name) {
 	fs.mkdirSync(ARTIFACTS, { recursive: true });
-	await page.locator('#views').scrollIntoViewIfNeeded();
 	await page.screenshot({ path: path.join(ARTIFACTS, name + '.png') });
 }
 // Per function of a folded file: self (leaf) and total (anywhere on the

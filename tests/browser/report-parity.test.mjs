@@ -1,6 +1,6 @@
 // report-parity.test.mjs: the static report's data source answers as the
 // server does. The same capture (examples/multiproc.perf.gz) as a report
-// (index.html's views, render/reportsource.js, offline) and served by
+// (index.html's views, ui/reportsource.js, offline) and served by
 // fp-serve: for the same parameters (whole profile and cell-aligned
 // ranges, filters, a bad filter) /heatmap/, /flamegraph/, /threads/,
 // /differential/ and /elided/ give the same JSON, and /flamechart/ the
@@ -18,7 +18,7 @@ deadline(TEST_DEADLINE_MS);
 const dir = report('examples/' + FILE);
 const browser = await launch();
 const page = await openReport(browser, dir);
-const name = await page.title();
+const name = await page.evaluate(() => window.flamepipeReport.name);
 let srv;
 await step('fp-serve --dir examples starts', async () => { srv = await startServe(['--dir', 'examples']); });
 
@@ -91,6 +91,33 @@ await step('a cut axis (one sample 100,000 s before the rest): the same heatmap 
 		}
 	check((await cutPage.views.evaluate(() => window.flamepipe.state.heat.cut)) > 0, 'the views\' axis is not cut');
 	eq(cutPage.problems.join('; '), '', 'errors');
+});
+
+await step('include/exclude by the server\'s PCRE2 rules: byte-wise names, \\s, a leading ]; PCRE2-only syntax said', async () => {
+	const d = tmpdir('report-parity-regex');
+	const leaves = ['caf\u00e9', 'x y', ']odd', 'tab\u00a0nbsp', 'plain'];
+	fs.writeFileSync(path.join(d, 'names.perf'), Array.from({ length: 100 }, (_, i) =>
+		`rx 7/7 [000] ${(10 + i * 0.01).toFixed(6)}: 1 cpu-clock: \n\t10 ${leaves[i % leaves.length]}+0x2 (/bin/rx)\n\t20 main+0x2 (/bin/rx)\n`).join('\n') + '\n');
+	const rxSrv = await startServe(['--dir', d]);
+	const rxPage = await openReport(browser, report(path.join(d, 'names.perf'), [], 'regex'));
+	// '.' is one byte (é is two), \s is not a no-break space, [] opens with ]
+	// (each leaf has 20 samples; JavaScript's own rules would give 20, 0, 20
+	// for the first three)
+	const sum = (t) => (t.v || 0) + (t.c || []).reduce((n, k) => n + sum(k), 0);
+	for (const [f, want] of [[{ include: 'caf.$' }, 0], [{ include: 'caf..$' }, 20], [{ include: 'tab.\\snbsp' }, 0],
+				 [{ include: 'x\\sy' }, 20], [{ include: '[]q]odd' }, 20], [{ include: '\\S+ y' }, 20],
+				 [{ exclude: 'main;[^;]{4}$' }, 80], [{ include: 'caf\u00e9|pl(ai)n' }, 40]]) {
+		const [mine, theirs] = await both('/flamegraph/', { filename: '@', ...f }, rxPage, rxSrv, 'names.perf');
+		check(!theirs.error, JSON.stringify(f) + ' server: ' + theirs.error);
+		eq(JSON.stringify(mine), JSON.stringify(theirs), JSON.stringify(f));
+		eq(sum(theirs), want, 'samples of ' + JSON.stringify(f));
+	}
+	// the server takes PCRE2's own syntax; the page refuses it by name
+	const [mine, theirs] = await both('/flamegraph/', { filename: '@', include: 'ca(?>f)' }, rxPage, rxSrv, 'names.perf');
+	check(!theirs.error, 'server: ' + theirs.error);
+	check(/^400: include: bad regex: the group \(\?> is PCRE2 syntax/.test(mine.error), 'page: ' + mine.error);
+	check((await rxPage.textContent('#regex-note')).includes('PCRE2-only syntax is refused here'), 'the page does not say what differs');
+	eq(rxPage.problems.join('; '), '', 'errors');
 });
 
 await endClean(page);

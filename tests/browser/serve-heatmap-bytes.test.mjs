@@ -1,7 +1,7 @@
 // serve-heatmap-bytes.test.mjs: the three places that write FlameScope's
 // /heatmap/ JSON write the same bytes. fp-serve's /heatmap/ body is
 // render's writer (render/heatmap.c) plus fp-serve's keys; a report's page
-// answers /heatmap/ offline in JavaScript (render/reportsource.js): for the
+// answers /heatmap/ offline in JavaScript (ui/reportsource.js): for the
 // same capture and rows the page's answer, written with JSON.stringify, is
 // the server's body byte for byte, row starts included (3 decimals,
 // truncated: rows=49 gives 979.591), on a whole axis, with filters and on
@@ -42,7 +42,7 @@ await step('fp-serve --dir examples starts', async () => { srv = await startServ
 const pages = [];
 for (const rows of [50, 49]) {
 	const page = await openReport(browser, report('examples/' + FILE, ['--rows', String(rows)], 'hm-bytes-' + rows));
-	const name = await page.title();
+	const name = await page.evaluate(() => window.flamepipeReport.name);
 	for (const f of [{}, { comm: 'mp-crc32,worker2' }, { include: 'crc|hash', exclude: 'mix' }]) {
 		await step(`rows=${rows} ${JSON.stringify(f)}: the page's /heatmap/ is the server's body byte for byte`, async () => {
 			const [mine, theirs] = await both(page, name, srv, FILE, { rows: String(rows), ...f });
@@ -60,7 +60,7 @@ await step('a cut axis (one sample 100,000 s before the rest): the same bytes', 
 		`cut 9/9 [001] ${t.toFixed(6)}: 1 cpu-clock: \n\t10 ${i % 4 ? 'busy' : 'idle_wait'}+0x2 (/bin/cut)\n\t20 main+0x2 (/bin/cut)\n`).join('\n') + '\n');
 	const cutSrv = await startServe(['--dir', d]);
 	const cutPage = await openReport(browser, report(path.join(d, 'cut.perf'), [], 'hm-bytes-cut'));
-	const name = await cutPage.title();
+	const name = await cutPage.evaluate(() => window.flamepipeReport.name);
 	for (const f of [{}, { include: 'busy' }]) {
 		const [mine, theirs] = await both(cutPage, name, cutSrv, 'cut.perf', f);
 		check(theirs.includes('"cut":'), 'the server\'s axis is not cut');

@@ -209,7 +209,7 @@ export function treeMatched(t, re, depth = 0, inMatch = false) {
 	return sum;
 }
 
-// ---- the heatmap canvas (web/ui/app.js exposes window.flamepipe) -------------------------------
+// ---- the heatmap canvas (ui/app.js exposes window.flamepipe) -------------------------------
 // Clicks cell t = col * rows + row (row 0 = start of the second).
 export async function clickCell(page, t) {
 	await page.locator('#heat-overlay').scrollIntoViewIfNeeded();

@@ -26,7 +26,8 @@ for (let ms = 0; ms < SECONDS * 1000; ms += CELL_MS)
 	text += `app  4242 [000]   ${stamp(ms + 5)}:   ${BLOCKED_NS} offcpu: \n` +
 		'\tffffffff81000000 schedule+0x0 ([kernel.kallsyms])\n' +
 		'\t            2222 wait_here+0x1 (/usr/bin/app)\n\t            1000 main+0x10 (/usr/bin/app)\n\n';
-fs.writeFileSync(path.join(dir, FILE), text);
+fs.writeFileSync(path.join(dir, FILE), text, { mode: 0o644 });
+fs.chmodSync(dir, 0o755);	// fp-serve started as root serves as nobody
 const CPU_SAMPLES = SECONDS * 100, OFF_NS = SECONDS * (1000 / CELL_MS) * BLOCKED_NS;
 
 const { srv, page } = await servedPage('views-offcpu', TEST_DEADLINE_MS, { dir });

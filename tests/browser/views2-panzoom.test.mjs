@@ -1,5 +1,5 @@
 // views2-panzoom.test.mjs: wheel zoom and drag pan of the flame graph and
-// the flame chart (web/ui/panzoom.js), as in speedscope: the wheel zooms
+// the flame chart (ui/panzoom.js), as in speedscope: the wheel zooms
 // continuously around the pointer (the sample under the pointer stays
 // under it; not a step to a frame), the zoom is bounded (never narrower
 // than one sample, never wider than the graph), a drag pans by exactly
@@ -16,7 +16,7 @@ import { step, check, eq, finish, shot, waitCells, servedPage, tmpdir } from './
 const TEST_DEADLINE_MS = 90000;
 const WAIT_MS = 15000;
 const FILE = 'multiproc.perf.gz';
-const ZOOM_PER_WHEEL_PX = 0.0025;	// web/ui/panzoom.js
+const ZOOM_PER_WHEEL_PX = 0.0025;	// ui/panzoom.js
 const EPS = 1e-6;
 const BIG_STACKS = 4000, REDRAW_BUDGET_MS = 150;	// about 20 ms measured (60 ms on a loaded machine; the full drawing takes 230 ms unloaded)
 

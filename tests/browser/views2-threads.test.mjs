@@ -15,7 +15,7 @@ import { step, check, eq, finish, deadline, onCleanup, startServe, launch, newPa
 const TEST_DEADLINE_MS = 60000;
 const WAIT_MS = 15000;
 const FILE = 'threads.perf';
-const STRIPS_MAX = 8;	// web/ui/threads.js
+const STRIPS_MAX = 8;	// ui/threads.js
 const SECONDS = 6, BURST_TID = 605, BURST_SEC = 3;
 
 deadline(TEST_DEADLINE_MS);

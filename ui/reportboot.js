@@ -1,9 +1,9 @@
-// reportboot.js: starts the web page's views inside the static report
-// (render/views.h). The page's modules (web/ui/*.js) and the report's data
-// source (reportsource.js) are embedded as text, since a file:// page
-// cannot load modules from disk: each becomes a module at a blob: URL, an
-// import map names them ('./util.js' -> 'fpui/util.js'), and the data
-// source starts web/ui's app. Nothing is fetched from a network.
+// reportboot.js: starts the page in the static report (render/views.h),
+// the one classic script of ui/. The page's modules (ui/*.js, the report's
+// data source reportsource.js among them) are embedded as text, since a
+// file:// page cannot load modules from disk: each becomes a module at a
+// blob: URL, an import map names them ('./util.js' -> 'fpui/util.js'), and
+// the data source starts the app. Nothing is fetched from a network.
 (function () {
 	var PREFIX = 'fpui/';
 	// import ... from './x.js', export ... from './x.js', import('./x.js')
@@ -23,7 +23,7 @@
 	document.head.appendChild(im);
 	import(PREFIX + 'reportsource.js').then(function (m) { return m.start(); }).catch(function (e) {
 		var box = document.getElementById('error');
-		if (box) { box.textContent = 'The views could not start: ' + e.message; box.hidden = false; }
+		if (box) { box.textContent = 'The page could not start: ' + e.message; box.hidden = false; }
 		throw e;
 	});
 })();

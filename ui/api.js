@@ -25,7 +25,7 @@ export function qs(params) {
 // Where the answers come from: this server, or a page's own data source
 // fn(url, opts) -> the JSON value (or a promise of it); an Error whose
 // message starts "400: " is a refused request, as the server's. The static
-// report answers from the data it embeds (render/reportsource.js).
+// report answers from the data it embeds (ui/reportsource.js).
 var source = null;
 export function setSource(fn) { source = fn; }
 export function getJSON(url, opts) {

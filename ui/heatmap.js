@@ -5,6 +5,7 @@ import { endPicking } from './compare.js';
 import { loadFlame } from './flameload.js';
 import { filterParams, gen, setStatus, showError, showRequestError, st, writeHash } from './state.js';
 import { fillEventPicker, fmtWeight } from './events.js';
+import { HEAT_ENHANCED_LIGHT, heatEnhancedRGB } from './heatscale.js';
 import { updateStepper } from './toolbar.js';
 import { $, AXIS_LABEL_MIN_PX, CANVAS_MAX_PX, CELL_H_MAX, CELL_H_MIN, CELL_W_MAX, CELL_W_MIN, HEAT_MARGIN, HEAT_PLOT_HEIGHT, LIVE_FILTERED_REFRESH_MS, NS_PER_SEC, ROWS_CHOICES, cellOfNs, cellStartNs, clamp, clear, darkTheme, el, fmtCount, fmtMs, fmtRange, merge, nsToSec, pct, text } from './util.js';
 
@@ -104,16 +105,16 @@ export function loadHeatmap() {
 	});
 }
 
-// Colours: white -> red, linear to the largest cell; "enhanced" goes through
-// yellow and orange on a square-root scale so that small counts stand out.
+// Colours: white -> red, linear to the largest cell; "enhanced" is
+// FlameScope's scale (heatscale.js, heatmap.svg's too) so that small
+// counts stand out.
 // On a dark page (prefers-color-scheme: dark) both scales run the other
-// way in lightness, from the dark plot background (empty) up to bright:
-// every step is lighter than the one before (luminance rises with the
-// count), so more samples still stand out most.
-export var ENHANCED_STOPS = [[255, 255, 204], [254, 217, 118], [253, 141, 60], [227, 26, 28], [128, 0, 38]];
-export var HEAT_LIGHT = { empty: [255, 255, 255], hi: [255, 0, 0], stops: ENHANCED_STOPS };
+// way in lightness, from the dark plot background (empty) up to bright,
+// at the same counts: every step is lighter than the one before
+// (luminance rises with the count), so more samples still stand out most.
+export var HEAT_LIGHT = { empty: [255, 255, 255], hi: [255, 0, 0], stops: HEAT_ENHANCED_LIGHT };
 export var HEAT_DARK = { empty: [34, 35, 38], hi: [255, 72, 48],	// empty = --plot-bg of the dark theme
-			 stops: [[62, 26, 72], [132, 30, 84], [204, 52, 52], [244, 132, 40], [252, 234, 140]] };
+			 stops: [[34, 35, 38], [132, 30, 84], [204, 52, 52], [244, 132, 40], [252, 234, 140]] };
 export function heatScale() { return darkTheme() ? HEAT_DARK : HEAT_LIGHT; }
 export function heatRGB(v, max) {
 	var sc = heatScale();
@@ -121,10 +122,7 @@ export function heatRGB(v, max) {
 	var t = clamp(v / max, 0, 1);
 	if (!st.enhanced)
 		return [0, 1, 2].map(function (k) { return Math.round(sc.empty[k] + (sc.hi[k] - sc.empty[k]) * t); });
-	var s = Math.sqrt(t) * (sc.stops.length - 1);
-	var i = Math.min(Math.floor(s), sc.stops.length - 2), f = s - i;
-	var a = sc.stops[i], b = sc.stops[i + 1];
-	return [0, 1, 2].map(function (k) { return Math.round(a[k] + (b[k] - a[k]) * f); });
+	return heatEnhancedRGB(v, max, sc.stops);
 }
 export function heatColor(v, max) { return 'rgb(' + heatRGB(v, max).join(',') + ')'; }
 

@@ -1,5 +1,5 @@
-// reportsource.js: the static report's data source for the web page's
-// views (render/views.h). web/ui's modules ask the server's routes
+// reportsource.js: the static report's data source for the page
+// (render/views.h). The page's modules ask the server's routes
 // (/heatmap/, /flamegraph/, /threads/, /flamechart/, /differential/, /elided/,
 // /profile/); here each is answered from the samples' timeline the report page
 // embeds (<script id="fp_timeline">, docs/fp-render.md), offline, by the
@@ -9,7 +9,8 @@
 // So an answer is exact per cell: a selection is a run of cells, and the
 // flame chart's time order is per cell (a cell's stacks in the order they
 // first ran in it). Filters follow fp-range's syntax; include/exclude are
-// JavaScript regular expressions here (PCRE2 on the server).
+// PCRE2 patterns translated to JavaScript (pcreToJS: what differs is said
+// on the page).
 
 import { setSource } from './api.js';
 import { ROWS_CHOICES, ROWS_DEFAULT } from './util.js';
@@ -65,6 +66,59 @@ export function prepare(tl) {
 		.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; }).map(function (x) { return x[2]; });
 	return d;
 }
+// Without the timeline (too large for the page, fp-render's note says
+// why): the heatmap as heatmap.json has it and the whole capture's folded
+// stacks (fp_folded, may be absent too). Only the whole, unfiltered
+// capture can be answered; its tree is built by tree() as any other.
+var FOLDED_KIND = /_\[([kji])\]$/;
+export function prepareWhole(hj, foldedEl) {
+	var names = [], index = {}, kinds = [], stacks = [], counts = {};
+	var text = foldedEl ? JSON.parse(foldedEl.textContent) : null;
+	(text || '').split('\n').forEach(function (line) {
+		var sp = line.lastIndexOf(' ');
+		if (sp <= 0) return;
+		var ids = line.slice(0, sp).split(';').map(function (f) {
+			var m = FOLDED_KIND.exec(f), k = m ? m[1] : ' ', nm = m ? f.slice(0, -m[0].length) : f;
+			if (!((k + nm) in index)) { index[k + nm] = names.length; names.push(nm); kinds.push(k); }
+			return index[k + nm];
+		});
+		counts[stacks.length] = (counts[stacks.length] || 0) + Number(line.slice(sp + 1));
+		stacks.push(ids);
+	});
+	return { whole: true, hj: hj, rows: hj.rows.length, folded: text !== null, counts: counts,
+		 tl: { names: names, kinds: kinds.join(''), stacks: stacks, base_sec: hj.base_sec } };
+}
+var WHOLE_KEYS = ['start', 'end', 'pid', 'tid', 'cpu', 'comm', 'include', 'exclude', 'event', 'allevents'];
+function wholeOnly(what) {
+	var e = new Error('400: ' + what + ': this report does not hold the samples\' timeline (the note above ' +
+		'the heatmap says why), only the whole capture: `flamepipe report CAPTURE -o DIR --from S --to S` ' +
+		'(or with filters), or flamepipe serve, draws it');
+	e.status = 400;
+	throw e;
+}
+function wholeAnswer(d, path, p) {
+	WHOLE_KEYS.forEach(function (k) { var v = p.get(k); if (v !== null && v !== '' && v !== '-') wholeOnly(k); });
+	if (path === '/heatmap/') {
+		var j = {}, n = 0;
+		for (var k in d.hj) j[k] = d.hj[k];
+		d.hj.values.forEach(function (col) { col.forEach(function (v) { n += v; }); });
+		j.rows_per_second = d.rows;
+		j.start_sec = d.hj.base_sec;
+		j.samples = n;
+		j.counted = n;
+		j.idle = 0;
+		j.warnings = 0;
+		j.filtered = false;
+		j.all_events = false;
+		j.events = [];
+		return j;
+	}
+	if (path === '/flamegraph/' && d.folded) return walk(tree(d, d.counts), shortNode);
+	if (path === '/flamegraph/')
+		throw Object.assign(new Error('404: the folded stacks are not in this page either (too large): ' +
+			'flame.svg next to it is the whole capture\'s flame graph'), { status: 404 });
+	return wholeOnly(path);
+}
 function ownerField(d, o, f) { return d.tl.owners[d.stride * o + f]; }
 // A sample's container name and cgroup path ('' without one).
 function containerOf(d, o) { return d.stride > OWNER && ownerField(d, o, 6) >= 0 ? label(d, o, 6) : ''; }
@@ -94,10 +148,74 @@ function nameList(p, key) {
 	if (v === null || v === '' || v === '-') return null;
 	return v.split(',').filter(function (x) { return x !== ''; });
 }
+// ---- include/exclude: the server's PCRE2 rules (fifo/fp_regex.h) in JavaScript ----
+// fp-range matches byte-wise, so here both the stacks and the pattern are
+// byte strings (one char per UTF-8 byte): '.', classes and literals then
+// match bytes as PCRE2 does. The pattern is translated where the two
+// languages differ ('.', \s, \S, a class opening with ']') and refused
+// where JavaScript has no equal (PCRE2-only syntax, which the server
+// accepts): the page says so (REGEX_DIFFERENCES).
+var REGEX_PATTERN_MAX = 4096, REGEX_NEST_MAX = 64;
+var PCRE_SPACE = '\\t\\n\\v\\f\\r ';
+var PCRE_ONLY_ESCAPE = /[AZzGQEKhHvVRNXgpPCuLlUF]/;
+var JS_GROUP = /^\?(:|=|!|<=|<!|<[A-Za-z_]\w*>)/;
+export var REGEX_DIFFERENCES = 'Offline, include, exclude and container follow the server\'s PCRE2 rules (byte-wise, ' +
+	'the same 4096-byte and 64-parenthesis limits) with these exceptions: PCRE2-only syntax is refused ' +
+	'here (possessive a++, atomic and other (?\u2026) groups but (?: (?= (?! (?<= (?<! (?<name>, inline flags, ' +
+	'\\A \\Z \\z \\G \\Q\u2026\\E \\K \\h \\v \\R \\g \\p, POSIX [:classes:], recursion); a lookbehind of varying ' +
+	'length is accepted here only; and the server\'s bound on backtracking steps does not apply here.';
+export function bytes(s) { return unescape(encodeURIComponent(s)); }
+export function pcreToJS(v, key) {
+	var src = bytes(v), out = '', depth = 0, inClass = false, classStart = false, quant = false;
+	if (src.length > REGEX_PATTERN_MAX) refuse(key, 'bad regex: longer than ' + REGEX_PATTERN_MAX + ' bytes');
+	var unsupported = function (what) { refuse(key, 'bad regex: ' + what + ' is PCRE2 syntax this offline page does not have (flamepipe serve does)'); };
+	for (var i = 0; i < src.length; i++) {
+		var c = src[i], wasQuant = quant;
+		quant = false;
+		if (c === '\\') {
+			var e = src[++i];
+			if (e === undefined) refuse(key, 'bad regex: \\ at end of pattern');
+			if (PCRE_ONLY_ESCAPE.test(e)) unsupported('\\' + e);
+			if (e === 's') out += inClass ? PCRE_SPACE : '[' + PCRE_SPACE + ']';
+			else if (e === 'S' && inClass) unsupported('\\S inside brackets');
+			else if (e === 'S') out += '[^' + PCRE_SPACE + ']';
+			else out += '\\' + e;
+			classStart = false;
+			continue;
+		}
+		if (inClass) {
+			if (c === '[' && src[i + 1] === ':') unsupported('a POSIX class [:name:]');
+			if (c === ']' && !classStart) inClass = false;
+			out += c === ']' && classStart ? '\\]' : c;
+			classStart = c === '^' && src[i - 1] === '[' && classStart;
+			continue;
+		}
+		if (c === '[') { inClass = classStart = true; out += c; continue; }
+		if (c === '(') {
+			if (src[i + 1] === '?' && !JS_GROUP.test(src.slice(i + 1))) unsupported('the group (' + src.slice(i + 1, i + 3));
+			if (++depth > REGEX_NEST_MAX) refuse(key, 'bad regex: more than ' + REGEX_NEST_MAX + ' nested parentheses');
+		} else if (c === ')') depth--;
+		else if (c === '+' && wasQuant) unsupported('a possessive quantifier');
+		quant = c === '*' || c === '+' || c === '?' || c === '}';
+		if (c === '?' && wasQuant) quant = false;	// lazy: a++? is not possessive
+		out += c === '.' ? '[^\\n]' : c;
+	}
+	try { return new RegExp(out); } catch (e) { return refuse(key, 'bad regex: ' + e.message); }
+}
 function regex(p, key) {
 	var v = p.get(key);
 	if (v === null || v === '' || v === '-') return null;
-	try { return new RegExp(v); } catch (e) { return refuse(key, 'bad regex: ' + e.message); }
+	return pcreToJS(v, key);
+}
+// The differences, under the filters form.
+function filterNote() {
+	var form = document.getElementById('filters');
+	if (!form) return;
+	var note = document.createElement('p');
+	note.id = 'regex-note';
+	note.className = 'hint';
+	note.textContent = REGEX_DIFFERENCES;
+	form.parentNode.insertBefore(note, form.nextSibling);
 }
 function seconds(p, key) {
 	var v = p.get(key);
@@ -123,7 +241,7 @@ function query(d, p) {
 	var cont = p.get('container'), contRe = null;
 	if (cont && d.stride === OWNER) refuse('container', 'this capture has no cgroups (perf record --all-cgroups)');
 	if (cont) {
-		try { contRe = new RegExp('^(?:' + cont + ')$'); } catch (e) { refuse('container', 'bad regex: ' + e.message); }
+		contRe = pcreToJS('^(?:' + cont + ')$', 'container');	// the server's rules, byte-wise
 	}
 	q.from = seconds(p, 'start');
 	q.to = seconds(p, 'end');
@@ -138,13 +256,14 @@ function query(d, p) {
 			(!tid || tid[ownerField(d, o, 1)]) && (!cpu || cpu[ownerField(d, o, 2)]) &&
 			(!comm || comm.indexOf(label(d, o, 3)) >= 0) &&
 			(!cont || containerPasses(d, o, cont, contRe));
-	q.stack = d.folded.map(function (s) { return (!inc || inc.test(s)) && !(exc && exc.test(s)); });
+	if ((inc || exc) && !d.bytes) d.bytes = d.folded.map(bytes);
+	q.stack = d.folded.map(function (s, i) { return (!inc || inc.test(d.bytes[i])) && !(exc && exc.test(d.bytes[i])); });
 	q.filtered = !!(pid || tid || cpu || comm || inc || exc || q.evnames || cont);
 	return q;
 }
 function containerPasses(d, o, cont, re) {
 	var name = containerOf(d, o), path = cgroupOf(d, o);
-	return name === cont || path === cont || re.test(name) || (path !== '' && re.test(path));
+	return name === cont || path === cont || re.test(bytes(name)) || (path !== '' && re.test(bytes(path)));
 }
 function passes(d, q, e) { return q.owner[d.owner[e]] && q.stack[d.stack[e]]; }
 function inRange(d, q, e) {
@@ -355,7 +474,7 @@ export function answer(d, name, url) {
 	['filename', 'compareFilename'].forEach(function (k) {
 		if (p.get(k) !== null && p.get(k) !== name) refuse(k, 'this report holds ' + name + ' only');
 	});
-	return f(d, p);
+	return d.whole ? wholeAnswer(d, path, p) : f(d, p);
 }
 
 // The capture's events the report left out (fp-bucket keeps the first
@@ -384,55 +503,35 @@ function selectedNote(what) {
 	head.insertBefore(note, head.firstChild);
 }
 
-// The views' state (their address, about:srcdoc#/profile?...) is kept in
-// the report's address as views=..., beside the report's own range=a,b,
-// so a reload or a shared link reopens it.
-var STATE_KEY = 'views=';
-function hashParts(doc) {
-	return doc.defaultView.location.hash.replace(/^#/, '').split('&').filter(function (x) { return x; });
-}
-function keptState(doc) {
-	if (doc === document) return null;
-	var p = hashParts(doc).filter(function (x) { return x.indexOf(STATE_KEY) === 0; })[0];
-	var v = p ? decodeURIComponent(p.slice(STATE_KEY.length)) : '';
-	return /^\/profile\?/.test(v) ? v : null;
-}
-function keepState(doc) {
-	if (doc === document) return;
-	var replace = history.replaceState;
-	history.replaceState = function (state, title, url) {
-		replace.call(history, state, title, url);
-		var parts = hashParts(doc).filter(function (x) { return x.indexOf(STATE_KEY) !== 0; });
-		parts.push(STATE_KEY + encodeURIComponent(location.hash.replace(/^#/, '')));
-		doc.defaultView.history.replaceState(null, '', '#' + parts.join('&'));
-	};
-}
-
 // Plugs the source in and starts the page on the report's profile.
 export function start() {
-	var doc = window.parent && window.parent !== window ? window.parent.document : document;
-	var tl = JSON.parse(doc.getElementById('fp_timeline').textContent);
-	var name = doc.title || 'report';
-	var d = prepare(tl);
+	var name = document.title || 'report';
+	var el = document.getElementById('fp_timeline');
+	var tl = el ? JSON.parse(el.textContent) : null;
+	var d = tl ? prepare(tl) : prepareWhole(JSON.parse(document.getElementById('fp_heatmap').textContent),
+					       document.getElementById('fp_folded'));
 	setSource(function (url) { return answer(d, name, url); });
-	window.flamepipeReport = { data: d, answer: function (url) { return answer(d, name, url); } };
+	window.flamepipeReport = { data: d, name: name, answer: function (url) { return answer(d, name, url); } };
 	// the heatmap's rows are the report's (its cells are bucketed once;
 	// the answers carry them, the address names one of the page's choices)
 	var h = { file: name };
-	if (tl.rows !== ROWS_DEFAULT && ROWS_CHOICES.indexOf(tl.rows) >= 0) h.rows = tl.rows;
-	eventNote(tl.capture_events || []);
-	selectedNote(tl.selected || '');
-	var note = document.createElement('p');
-	note.id = 'chart-note';
-	note.className = 'hint';
-	note.textContent = 'In this static report the time order is per heatmap cell (' +
-		Math.round(1000 / tl.rows * 100) / 100 + ' ms): the stacks of one cell are in the order they first ran in it.';
-	var title = document.getElementById('chart-title');
-	if (title) title.parentNode.insertBefore(note, title.nextSibling);
-	var kept = keptState(doc);
-	if (kept) history.replaceState(null, '', '#' + kept);
-	else if (!/^#\/profile\?/.test(location.hash))
+	if (d.rows !== ROWS_DEFAULT && ROWS_CHOICES.indexOf(d.rows) >= 0) h.rows = d.rows;
+	if (tl) {
+		eventNote(tl.capture_events || []);
+		selectedNote(tl.selected || '');
+		var note = document.createElement('p');
+		note.id = 'chart-note';
+		note.className = 'hint';
+		note.textContent = 'In this static report the time order is per heatmap cell (' +
+			Math.round(1000 / tl.rows * 100) / 100 + ' ms): the stacks of one cell are in the order they first ran in it.';
+		var title = document.getElementById('chart-title');
+		if (title) title.parentNode.insertBefore(note, title.nextSibling);
+		filterNote();
+	}
+	// why the page holds no timeline (fp-render's note): above the heatmap
+	var why = document.getElementById('timeline_note'), pane = document.getElementById('heat-pane');
+	if (why && pane && !tl) pane.insertBefore(why, pane.firstChild);
+	if (!/^#\/profile\?/.test(location.hash))
 		history.replaceState(null, '', '#/profile?' + new URLSearchParams(h));
-	keepState(doc);
 	return import('./app.js');
 }

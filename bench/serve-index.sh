@@ -1,0 +1,62 @@
+#!/bin/sh
+# serve-index.sh: range queries on a served 600-s capture (issue 23).
+#
+#	bench/serve-index.sh [QUERIES]
+#
+# Builds (or reuses) BENCH_CORPUS/serve-index/long.perf: 600 s of perf
+# script text at 500 samples/s (300,000 samples, 5,000 distinct stacks,
+# tests/mk-long-capture.sh, ~58 MB). Starts fp-serve on that directory
+# (a private index directory), times the first open (/heatmap/: the
+# conversion into the index and the heatmap), then sends QUERIES (default
+# 200) /flamegraph/ range queries at once, each a random 2-20 s range
+# (bench/rangeq.c, a C client), twice with different ranges. Prints:
+#	open_ms=.. requests=N ok=K p50_ms=.. p99_ms=.. max_ms=.. bytes=.. samples=.. index_bytes=.. exit=0
+# (the second burst's figures). bench/run.sh turns it into the rows
+# "served capture: first open" and "served capture: N concurrent range
+# queries". Needs curl and cc. FP_BIN: the binaries (default bin/).
+set -eu
+
+. "$(dirname "$0")/env.sh"
+QUERIES=${1:-200}
+SECS=600
+RATE=500
+STACKS=5000
+dir=${BENCH_CORPUS:-$here/cache}/serve-index
+cap=$dir/long.perf
+
+mkdir -p "$dir"
+if [ ! -s "$cap" ] || [ "${BENCH_REBUILD:-0}" = 1 ]; then
+	echo "serve-index.sh: generating $((SECS * RATE)) samples into $cap" >&2
+	sh "$root/tests/mk-long-capture.sh" $SECS $RATE $STACKS >"$cap.tmp"
+	mv "$cap.tmp" "$cap"
+fi
+cc -O2 -Wall -Wextra -o "$dir/rangeq" "$here/rangeq.c" -lpthread
+
+mkdir -p "$dir/index" "$dir/serve"
+rm -f "$dir/serve/long.perf"
+ln "$cap" "$dir/serve/long.perf" 2>/dev/null || cp "$cap" "$dir/serve/long.perf"
+rm -rf "$dir/index"
+out=$dir/serve.out
+rm -f "$out"	# else a stale "listening on" of the last run may be read first
+user=
+[ "$(id -u)" != 0 ] || user="--user root"	# the bench's own files, any checkout
+fp-serve --dir "$dir/serve" --listen 127.0.0.1:0 --cache-dir "$dir/index" $user \
+	>"$out" 2>"$dir/serve.err" &
+srv=$!
+trap 'kill $srv 2>/dev/null' EXIT
+i=0
+while ! grep -qs "listening on" "$out"; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || { echo "serve-index.sh: fp-serve did not start" >&2; exit 111; }
+	sleep 0.1
+done
+port=$(sed -n 's|.*http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$out")
+
+rc=0
+t=$(curl -sS -o "$dir/heatmap.json" -w '%{http_code} %{time_total}' \
+	"http://127.0.0.1:$port/heatmap/?filename=long.perf") || rc=1
+[ "${t%% *}" = 200 ] || rc=1
+open_ms=$(echo "${t#* }" | awk '{ printf "%.0f", $1 * 1000 }')
+"$dir/rangeq" "$port" long.perf "$QUERIES" $SECS 1 >"$dir/burst1" || rc=1
+line=$("$dir/rangeq" "$port" long.perf "$QUERIES" $SECS 2) || rc=1
+echo "open_ms=$open_ms $line bytes=$(stat -c %s "$cap") samples=$((SECS * RATE)) index_bytes=$(du -cb "$dir"/index/*.fpr | tail -n 1 | cut -f1) first_burst=\"$(cat "$dir/burst1")\" exit=$rc"

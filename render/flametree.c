@@ -1,0 +1,113 @@
+/* flametree.c: the flame graph's tree of a sorted folded table (see
+ * flametree.h). */
+#include "flametree.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fp_error.h"
+
+static size_t tree_add(struct fp_flame_tree *t, const char *name, size_t len,
+		       uint32_t depth, uint64_t x, const char *path)
+{
+	if (t->len == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 4096;
+		t->n = fp_xrealloc(t->n, t->cap * sizeof *t->n);
+	}
+	struct fp_flame_node *n = &t->n[t->len];
+	n->name = name;
+	n->name_len = (uint32_t)len;
+	n->depth = depth;
+	n->x = x;
+	n->w = 0;
+	n->self = n->self1 = 0;
+	n->path = path;
+	n->shown = 0;
+	return t->len++;
+}
+
+struct frame_ref {
+	size_t end;	/* offset of the frame's end in its stack (and in every
+			 * stack that shares it: the bytes before are the same) */
+	size_t node;
+};
+
+/* How many of the open path's frames the stack s[0..n) shares, given the bytes
+ * it shares with the last stack added (the path is that stack's frames):
+ * frame d is shared when those bytes reach its end and s has a frame
+ * boundary there. A frame the walk below would not make (s empty, or an
+ * empty frame after a last ';') is not shared. */
+static size_t shared_frames(const struct frame_ref *path, size_t depth, const char *s, size_t n,
+			    size_t same)
+{
+	size_t d = 0;
+
+	while (d < depth) {
+		size_t start = d ? path[d - 1].end + 1 : 0, end = path[d].end;
+
+		if (start >= n || end > same || (end != n && s[end] != ';'))
+			break;
+		d++;
+	}
+	return d;
+}
+
+/* Each stack keeps the frames it shares with the one before (found from
+ * their common bytes, without splitting them again) and opens the rest. */
+void fp_flame_tree_build(struct fp_flame_tree *tr, const struct fp_folded *t)
+{
+	memset(tr, 0, sizeof *tr);
+	tr->diff = t->two_counts;
+	tr->total1 = t->total;
+	tree_add(tr, "all", 3, 0, 0, NULL);
+
+	struct frame_ref *path = NULL;	/* open frames below the root */
+	size_t depth = 0, path_cap = 0, prev_len = 0;
+	const char *prev = NULL;	/* the last stack added: the path's frames */
+	uint64_t x = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct fp_folded_entry *e = &t->e[i];
+		uint64_t width = tr->diff ? e->count2 : e->count;
+		if (width == 0)
+			continue;
+		size_t same = prev ? fp_common_prefix(prev, prev_len, e->stack, e->len) : 0;
+		size_t d = shared_frames(path, depth, e->stack, e->len, same);
+		/* Close the frames that differ (or lie deeper than the stack). */
+		for (size_t k = d; k < depth; k++)
+			tr->n[path[k].node].w = x - tr->n[path[k].node].x;
+		depth = d;
+		const char *end = e->stack + e->len;
+		size_t from = d ? path[d - 1].end + 1 : 0;
+		const char *p = from < e->len ? e->stack + from : end;
+		while (p < end) {	/* the frames it does not share: new nodes */
+			const char *semi = memchr(p, ';', (size_t)(end - p));
+			const char *fe = semi ? semi : end;
+			size_t fl = (size_t)(fe - p);
+			if (depth == path_cap) {
+				path_cap = path_cap ? path_cap * 2 : 64;
+				path = fp_xrealloc(path, path_cap * sizeof *path);
+			}
+			path[depth].end = (size_t)(fe - e->stack);
+			path[depth].node = tree_add(tr, p, fl, (uint32_t)depth + 1, x, e->stack);
+			depth++;
+			p = semi ? semi + 1 : end;
+		}
+		prev = e->stack;
+		prev_len = e->len;
+		size_t leaf = depth ? path[depth - 1].node : 0;
+		tr->n[leaf].self += width;
+		tr->n[leaf].self1 += tr->diff ? e->count : 0;
+		x += width;
+	}
+	for (size_t k = 0; k < depth; k++)
+		tr->n[path[k].node].w = x - tr->n[path[k].node].x;
+	tr->n[0].w = x;
+	tr->total = x;
+	free(path);
+}
+
+void fp_flame_tree_free(struct fp_flame_tree *tr)
+{
+	free(tr->n);
+	memset(tr, 0, sizeof *tr);
+}
