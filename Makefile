@@ -105,6 +105,7 @@ probe: | $(DEPS_FIRST)
 	$(call require,libdebuginfod,elfutils/debuginfod.h,libdebuginfod-dev)
 	$(call require,libelf,libelf.h,libelf-dev)
 	$(call require,libiberty,libiberty/libiberty.h,libiberty-dev)
+	$(call require,libzstd,zstd.h,libzstd-dev)
 	$(call require,ncursesw,curses.h,libncurses-dev)
 	$(if $(shell command -v protoc-c),,$(error protoc-c not found: apt-get install protobuf-c-compiler, or run make deps))
 
@@ -167,7 +168,7 @@ $(BIN)/fp-render: LDLIBS += -lpthread
 $(BIN)/fp-chrome: LDLIBS += -ljansson
 $(BIN)/fp-push: LDLIBS += -lcurl -lpthread
 # fp-perfdata alone reads ELF files and demangles: elfutils, libiberty.
-PERFDATA_LIBS := -ldw -lelf -liberty -ldebuginfod -lpthread
+PERFDATA_LIBS := -ldw -lelf -liberty -ldebuginfod -lpthread -lzstd
 $(BIN)/fp-perfdata: LDLIBS += $(PERFDATA_LIBS)
 $(BUILD)/tests/u-pdsymtab: LDLIBS += $(PERFDATA_LIBS)
 $(BUILD)/tests/u-kcache: LDLIBS += $(PERFDATA_LIBS)

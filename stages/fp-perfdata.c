@@ -28,12 +28,15 @@
  *	unresolved=.. lost_events=.. lost_records=.. unknown_records=..
  *	bad_records=.. dsos=.. missing_dsos=.. threads=.. rounds=..
  *	late_events=.. forced_flushes=.. dropped_samples=.. corrupt_callchains=..
- *	unwound=.. unwind_incomplete=.. truncated=0|1 bytes=.. kallsyms_copy=..
+ *	unwound=.. unwind_incomplete=.. skipped_samples=.. compressed_records=..
+ *	compressed_unread=.. truncated=0|1 bytes=.. kallsyms_copy=..
  *	debuginfod_asked=.. debuginfod_found=.. debuginfod_timed_out=..
  *	cgroups=.. unknown_cgroup_samples=..
  * A capture of perf record --all-cgroups gives each S record its task's
  * cgroup path as an 11th field (perf/data/pd_cgroup.h).
  * --call-graph dwarf user stacks are unwound with libdwfl (perf/data/pd_unwind.h).
+ * A file mapped by a process of another mount namespace (a container's) is
+ * opened through /proc/PID/root and kept open (perf/data/pd_procroot.h).
  * With --stack-ids (the runner asks for it when every stage reading the
  * samples reads the stack-id stream, fifo/PROTOCOL.md): each distinct tail
  * (event, comm, kinds, stack) once as a K record, each sample as a P record
@@ -41,9 +44,14 @@
  * Frames, names and kinds are those fp-read makes of perf script's text
  * (docs/fp-perfdata.md lists what differs: times in ns, real pids).
  *
+ * perf record -z's COMPRESSED records are decompressed (libzstd, pd_zstd.h).
+ * Samples not written (unknown event id, too short, too long, in data that
+ * cannot be decompressed) are summed up in one W record at the end.
+ *
  * Exit codes: 0 ok (also for a truncated file: what is there is read, and
  * W and truncated=1 say so), 1 input that is not perf.data or is corrupt
- * beyond reading, 100 usage, 111 cannot open/read/map the input, 141 the
+ * beyond reading, or of which no sample could be used while some were
+ * skipped, 100 usage, 111 cannot open/read/map the input, 141 the
  * reader went away. SIGINT/SIGTERM end the input: queued samples and the I
  * record are still written.
  */
@@ -577,10 +585,12 @@ static void on_event(void *ctx, const struct pd_event *e)
 	case PD_EV_COMM:
 		pd_machine_comm(&pd->mach, e->u.comm.pid, e->u.comm.tid, e->u.comm.comm,
 				e->u.comm.len);
+		if (e->u.comm.exec)
+			pd_machine_exec(&pd->mach, e->u.comm.pid);
 		break;
 	case PD_EV_FORK:
 		pd_machine_fork(&pd->mach, e->u.fork.pid, e->u.fork.ppid, e->u.fork.tid,
-				e->u.fork.ptid);
+				e->u.fork.ptid, e->u.fork.synthesized);
 		break;
 	case PD_EV_EXIT:
 		break;	/* perf keeps an exited thread's comm and maps too */
@@ -724,6 +734,9 @@ static void write_info(struct perfdata *pd)
 		{ "corrupt_callchains", pd->corrupt_chains },
 		{ "unwound", uw ? uw->samples : 0 },
 		{ "unwind_incomplete", uw ? uw->incomplete : 0 },
+		{ "skipped_samples", st->skipped_unknown_id + st->skipped_short },
+		{ "compressed_records", st->compressed },
+		{ "compressed_unread", st->compressed_unread },
 		{ "truncated", st->truncated },
 		{ "bytes", st->bytes },
 		{ "kallsyms_copy", kallsyms_copied(&pd->mach) },
@@ -781,7 +794,35 @@ static void live_tick(struct perfdata *pd)
 	}
 }
 
-static void write_stats(struct perfdata *pd)
+/* Samples the input had and the output has not: never silent. One
+ * warning that says how many and why (a W record; stderr unless -q). Returns 1 if nothing usable was
+ * read: no sample written while samples (or compressed records, which
+ * hold them) were skipped. */
+static int say_skipped(struct perfdata *pd)
+{
+	const struct pd_stats *st = &pd->rd.st;
+	uint64_t written = st->samples - pd->dropped_samples - pd->drops.dropped;
+	uint64_t skipped = st->skipped_unknown_id + st->skipped_short + pd->dropped_samples;
+	char msg[MSG_MAX];
+
+	if (!skipped && !st->compressed_unread && !(written == 0 && (st->bad_records ||
+	    st->unknown_records)))
+		return 0;
+	snprintf(msg, sizeof msg, "%llu samples skipped (%llu with an unknown event id, "
+		 "%llu shorter than their sample_type, %llu too long for a record); "
+		 "%llu compressed records not decompressed; %llu bad and %llu unknown "
+		 "records; %llu samples written",
+		 (unsigned long long)skipped, (unsigned long long)st->skipped_unknown_id,
+		 (unsigned long long)st->skipped_short, (unsigned long long)pd->dropped_samples,
+		 (unsigned long long)st->compressed_unread, (unsigned long long)st->bad_records,
+		 (unsigned long long)st->unknown_records, (unsigned long long)written);
+	if (!pd->quiet)
+		fprintf(stderr, "%s: %s: %s\n", fp_prog(), pd->in_name, msg);
+	fp_write_warning_at(fp_out_wr(&pd->out), pd->stage, pd->in_name, msg);
+	return written == 0 && (skipped || st->compressed_unread);
+}
+
+static int write_stats(struct perfdata *pd)
 {
 	if (pd->off_cpu)	/* still blocked: up to the last time seen */
 		pd_offcpu_end(&pd->offcpu);
@@ -789,11 +830,13 @@ static void write_stats(struct perfdata *pd)
 		report_drops(pd, 1);
 	pd->warn_where = pd->in_name;
 	fp_warnings_end(&pd->warnings);	/* per kind: how many were not shown */
+	int nothing = say_skipped(pd);
 	/* the kernel's thread is waited for at the end anyway: the last I
 	 * record says where its symbols came from even when none was used */
 	if (pd_machine_kernel(&pd->mach))
 		pd_dso_wait(pd_machine_kernel(&pd->mach));
 	write_info(pd);
+	return nothing;
 }
 
 /* ---- input ------------------------------------------------------------------ */
@@ -888,12 +931,14 @@ int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_
 	} else {
 		read_stream(&pd, fd);
 	}
-	write_stats(&pd);
+	int nothing = write_stats(&pd);
 	fp_out_flush_all(&pd.out);
 	if (pd.fatal && !o->quiet)
 		fprintf(stderr, "%s: %s: not readable as perf.data (see above)\n", fp_prog(),
 			in_name);
-	int rc = pd.fatal ? FP_EXIT_DATA : FP_EXIT_OK;
+	else if (nothing && !o->quiet)
+		fprintf(stderr, "%s: %s: no usable sample read (see above)\n", fp_prog(), in_name);
+	int rc = pd.fatal || nothing ? FP_EXIT_DATA : FP_EXIT_OK;
 	/* what is still asked is of no use now; its partial files go */
 	pd_debuginfod_stop(DI_STOP_WAIT);
 	pd_reader_free(&pd.rd);

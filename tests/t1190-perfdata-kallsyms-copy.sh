@@ -15,7 +15,10 @@ put_copy() {
 	cat >"cache/[kernel.kallsyms]/$id/kallsyms"
 }
 
-# The S records of sys.data read with the copy in cache/.
+# The S records of sys.data read with the copy in cache/. PERF_BUILDID_DIR
+# is every look-up's build-id cache, user binaries' too: the reference run
+# (proc.s) gets an empty one, so a binary only perf's ~/.debug holds (a
+# container's, of another test running meanwhile) is unnamed on both sides.
 with_copy() {
 	PERF_BUILDID_DIR=$PWD/cache fp-perfdata -q "$@" sys.data >with.out &&
 	grep -v "^I" with.out >with.s
@@ -27,7 +30,8 @@ copy_not_used() { grep -q "^I	read	.*	kallsyms_copy=0" with.out; }
 test_expect_success 'setup: a system-wide recording with kernel frames' '
 	test -n "$id" &&
 	pd_record_system sys.data 300 800 499 &&
-	fp-perfdata -q --kallsyms /proc/kallsyms sys.data >proc.out &&
+	mkdir -p nocache &&
+	PERF_BUILDID_DIR=$PWD/nocache fp-perfdata -q --kallsyms /proc/kallsyms sys.data >proc.out &&
 	grep -q "^I	read	.*	kallsyms_copy=0" proc.out &&
 	grep -v "^I" proc.out >proc.s &&
 	awk -F "\t" "\$1 == \"S\" && \$9 ~ /k/" proc.s >kernel.s &&

@@ -348,7 +348,7 @@ export function setupFlame() {
 		// Ctrl-F / F3 focus the search box, as in flamegraph.pl
 		if (st.view === 'profile' && (ev.key === 'F3' || (ev.ctrlKey && ev.key === 'f'))) {
 			ev.preventDefault();
-			$('search').focus();
+			$(st.fview === 'tree' ? 'ct-search' : 'search').focus();
 		}
 	});
 }
