@@ -81,7 +81,7 @@ test_expect_success 'the known function'"'"'s blocked time per cell: what the wo
 	within "$mean" 50000000 10
 '
 
-test_expect_success 'the range flame graph has the known function with its share (half) of the blocked time' '
+test_expect_success 'the range flame graph has the known function with the share of the blocked time the workload saw' '
 	base=$(awk -F "\t" "\$1 == \"G\" { print \$3 }" bucket | tail -n 1) &&
 	fp-range --from 0.5 --to 1.5 <stream | fp-fold --all-events >fold &&
 	awk -F "\t" "\$1 == \"F\"" fold >f &&
@@ -91,7 +91,11 @@ test_expect_success 'the range flame graph has the known function with its share
 	want_known=$(truth_in $from $to known) && want_total=$(truth_in $from $to) &&
 	echo "# range: known $known of $total ns; the workload: $want_known of $want_total" &&
 	within "$known" "$want_known" 10 && within "$total" "$want_total" 10 &&
-	within "$((known * 1000 / total))" 500 10
+	within "$((known * 1000 / total))" "$((want_known * 1000 / want_total))" 10 &&
+	# by design half; a loaded machine that wakes the thread late shortens the
+	# other sleep (its deadline is absolute), so the expected share is the
+	# workload'"'"'s own, and half only roughly
+	test "$((known * 100 / total))" -ge 40 && test "$((known * 100 / total))" -le 70
 '
 
 test_expect_success 'fp-fold weighs offcpu by its time without --weight period' '
@@ -133,7 +137,7 @@ test_expect_success 'the wakeup samples have the waker'"'"'s stack and the time 
 	grep -q "^C	events	offcpu	wakeup\$" wake
 '
 
-test_expect_success 'a system-wide capture: switch-ins from next_pid, the sleeps end at their wakeups' '
+test_expect_success 'a system-wide capture: switch-ins from next_pid, the sleeps end at their timer wakeups' '
 	pd_record_opts "" sys.data -a -k CLOCK_MONOTONIC -e sched:sched_switch -e sched:sched_wakeup -g -- \
 		"$SLEEPER" 5 100 50 50 systruth &&
 	fp-perfdata -q sys.data >sys &&
@@ -141,8 +145,8 @@ test_expect_success 'a system-wide capture: switch-ins from next_pid, the sleeps
 	awk -F = "\$1 == \"offcpu_woken\" { exit !(\$2 > 0) }" sysinfo &&
 	got=$(awk -F "\t" "\$1 == \"S\" && \$7 == \"offcpu\" && \$10 ~ /;offcpu_known_sleep;/ { s += \$6 }
 		END { printf \"%.0f\", s }" sys) &&
-	saw=$(awk "\$1 == \"known\" { s += \$3 - \$2 } END { printf \"%.0f\", s }" systruth) &&
-	echo "# system-wide: $got ns in offcpu_known_sleep, the workload saw $saw" &&
+	saw=$(awk "\$1 == \"known\" && \$4 > \$2 { s += \$4 - \$2 } END { printf \"%.0f\", s }" systruth) &&
+	echo "# system-wide: $got ns in offcpu_known_sleep, blocked until its deadlines $saw" &&
 	within "$got" "$saw" 10
 '
 

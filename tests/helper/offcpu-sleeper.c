@@ -16,11 +16,12 @@
  * noinline function built with a frame pointer: a frame-pointer callchain
  * of the switch-out starts in that function, where a libc wrapper
  * (compiled without frame pointers) would hide its caller.
- * TIMES_FILE: at the end, one line per sleep, `known|other START END`, the
- * CLOCK_MONOTONIC ns just before the syscall and just after it returned:
- * the blocked time as the thread saw it (a capture made with perf record
- * -k CLOCK_MONOTONIC has the same clock), however late a loaded machine
- * ran it again.
+ * TIMES_FILE: at the end, one line per sleep, `known|other START END
+ * DEADLINE`, the CLOCK_MONOTONIC ns just before the syscall and just after
+ * it returned (the time off-CPU as the thread saw it, however late a
+ * loaded machine ran it again; a capture made with perf record -k
+ * CLOCK_MONOTONIC has the same clock), and the absolute time it slept
+ * until (when its timer woke it: the end of the blocked time proper).
  * Exit codes: 0 ok, 100 usage, 111 TIMES_FILE not written.
  */
 #include <stdio.h>
@@ -98,6 +99,7 @@ FP_FUNC int main(int argc, char **argv)
 
 	for (long i = 0; i < periods; i++) {
 		long long t0 = start + i * period * NS_PER_MS;
+		t[4 * i + 3] = t0;
 		t[4 * i] = now_ns();
 		offcpu_known_sleep(t0 + known * NS_PER_MS);
 		t[4 * i + 1] = now_ns();
@@ -110,8 +112,9 @@ FP_FUNC int main(int argc, char **argv)
 		if (!f)
 			fp_die_sys(FP_EXIT_SYS, "cannot write '%s'", times);
 		for (long i = 0; i < periods; i++)
-			fprintf(f, "known %lld %lld\nother %lld %lld\n", t[4 * i], t[4 * i + 1],
-				t[4 * i + 1], t[4 * i + 2]);
+			fprintf(f, "known %lld %lld %lld\nother %lld %lld %lld\n", t[4 * i],
+				t[4 * i + 1], t[4 * i + 3] + known * NS_PER_MS, t[4 * i + 1],
+				t[4 * i + 2], t[4 * i + 3] + (known + other) * NS_PER_MS);
 		if (fclose(f) != 0)
 			fp_die_sys(FP_EXIT_SYS, "cannot write '%s'", times);
 	}
