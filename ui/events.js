@@ -33,7 +33,7 @@ export function fillEventPicker(h) {
 	if (!evs.length && h && h.eventNames && h.eventNames.length)
 		evs = h.eventNames.map(function (n, i) { return { name: n, samples: null, counted: i === 0 && !h.filtered && !h.allEvents }; });
 	evs.forEach(function (e, i) {
-		var o = el('option', '', e.name + (e.samples === null ? '' : ' (' + fmtCount(e.samples) + ' samples)') + (i === 0 ? ', first' : ''));
+		var o = el('option', '', e.name + (TIMED[e.name] ? ' (off-CPU time)' : e.samples === null ? '' : ' (' + fmtCount(e.samples) + ' samples)') + (i === 0 ? ', first' : ''));
 		o.value = i === 0 ? '' : e.name;
 		o.setAttribute('data-name', e.name);
 		s.appendChild(o);
