@@ -209,9 +209,12 @@ $(BUILD)/tests/u-atomic: LDLIBS += -lpthread
 # unit tests of a stage's private modules
 $(BUILD)/tests/unit/u-tailtab.o: INCLUDES += -Istages/fp-range
 $(BUILD)/tests/unit/u-pairing.o: INCLUDES += -Istages/fp-latency
+$(BUILD)/tests/unit/u-baseline.o: INCLUDES += -Istages/fp-baseline
 $(BUILD)/tests/u-tailtab: $(BUILD)/tests/unit/u-tailtab.o $(call obj,stages/fp-range/fp_tailtab.c) $(LIBFP)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 $(BUILD)/tests/u-pairing: $(BUILD)/tests/unit/u-pairing.o $(call obj,stages/fp-latency/fp_pairing.c) $(LIBFP)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+$(BUILD)/tests/u-baseline: $(BUILD)/tests/unit/u-baseline.o $(call obj,stages/fp-baseline/fp_basewin.c) $(LIBFP)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
 $(BUILD)/tests/%: $(BUILD)/tests/helper/%.o $(LIBFP)
@@ -227,7 +230,7 @@ MAN_SRC := flamepipe=docs/flamepipe.md=- fp-read=docs/fp-read.md=- \
 	fp-flamegraph=docs/fp-flamegraph.md=- fp-serve=docs/fp-serve.md=- \
 	fp-bpftrace=docs/fp-bpftrace.md=- fp-latency=docs/fp-latency.md=- \
 	fp-chrome=docs/fp-chrome.md=- fp-push=docs/fp-push.md=- fp-record=docs/fp-record.md=- \
-	fp-ssh=docs/fp-ssh.md=- \
+	fp-ssh=docs/fp-ssh.md=- fp-baseline=docs/fp-baseline.md=- \
 	fp-perfdata=docs/fp-perfdata.md=- fp-tui=docs/fp-tui.md=-
 FP_VERSION := $(shell sed -n 's/^$(HASH)define FP_VERSION "\(.*\)"/\1/p' runner/commands.h)
 MAN_PROGS := $(notdir $(STAGES) $(RUNNER) $(WEB))

@@ -64,6 +64,7 @@
 #include "live.h"
 #include "fp_recording.h"
 #include "fp_error.h"
+#include "fp_foldsnap.h"
 #include "options.h"
 #include "pipeline.h"
 #include "pipeline_run.h"
@@ -374,7 +375,9 @@ struct views {
 static void pick_views(const struct live_opts *o, struct fp_run *r, int tty, struct views *vw,
 		       struct fp_vars *v)
 {
-	int term = tty && !o->no_term;
+	/* --alert: the alert lines are the terminal's output (a terminal
+	 * view owns the screen: it would draw over them or hold them) */
+	int term = tty && !o->no_term && !o->alert;
 
 	vw->web = o->http != NULL;
 	vw->tui = term && !o->term_heatmap;
@@ -407,12 +410,51 @@ static void pick_views(const struct live_opts *o, struct fp_run *r, int tty, str
 		fp_vars_append(v, "RENDER_VIEW_ARGS", "--passthrough");
 }
 
+/* ---- the baseline ------------------------------------------------------------- */
+
+static int has_baseline(const struct live_opts *o)
+{
+	return o->baseline || o->baseline_from;
+}
+
+/* BASELINE_ARGS for fp-baseline, and fp-fold's --pass-samples (its D and R
+ * records are what fp-baseline counts). The last stage of a chain with no
+ * view: it writes no records (--discard), only its lines. */
+static void baseline_vars(const struct live_opts *o, const struct views *vw, struct fp_vars *v)
+{
+	static const struct { const char *opt; size_t off; } map[] = {
+		{ "--baseline", offsetof(struct live_opts, baseline) },
+		{ "--from", offsetof(struct live_opts, baseline_from) },
+		{ "--to", offsetof(struct live_opts, baseline_to) },
+		{ "--alert", offsetof(struct live_opts, alert) },
+		{ "--by", offsetof(struct live_opts, alert_by) },
+	};
+
+	fp_vars_list(v, "BASELINE_ARGS");
+	if (!has_baseline(o))
+		return;
+	for (size_t i = 0; i < sizeof map / sizeof *map; i++) {
+		const char *val = *(const char *const *)((const char *)o + map[i].off);
+
+		if (val) {
+			fp_vars_append(v, "BASELINE_ARGS", map[i].opt);
+			fp_vars_append(v, "BASELINE_ARGS", val);
+		}
+	}
+	if (!vw->render && !vw->web && !vw->tui)
+		fp_vars_append(v, "BASELINE_ARGS", "--discard");
+	if (vw->tui)	/* fp-tui reads the R records too: fp-baseline passes them on */
+		fp_vars_append(v, "BASELINE_ARGS", FP_FOLDSNAP_PASS_SAMPLES_OPTION);
+	else		/* (fp-tui's view asked fp-fold for them already) */
+		fp_vars_append(v, "FOLD_ARGS", FP_FOLDSNAP_PASS_SAMPLES_OPTION);
+}
+
 /* The pipeline file's text followed by the view stages, written to
  * DIR/live.pipeline, with --push's stage right after the stage named
  * "read" (before fp-range: a selection on the web page does not change what
  * is pushed). Returns the path. */
 static char *write_generated(const char *dir, const char *file, const struct views *vw,
-			     int push)
+			     int push, int baseline)
 {
 	size_t dl = strlen(dir);
 	char *out = fp_xmalloc(dl + sizeof "/" GENERATED_NAME);
@@ -442,6 +484,9 @@ static char *write_generated(const char *dir, const char *file, const struct vie
 		fp_die(FP_EXIT_USAGE, "live: --push: %s has no stage named read to push after", file);
 	if (!last_nl)
 		fputc('\n', f);
+	/* after fp-fold (--pass-samples: its D and R records), before the views */
+	if (baseline)
+		fprintf(f, "baseline fp-baseline ${BASELINE_ARGS}\n");
 	fprintf(f, "# views added by flamepipe live\n");
 	if (vw->render)
 		fprintf(f, "render fp-render ${RENDER_VIEW_ARGS} ${RENDER_ARGS}\n");
@@ -593,6 +638,7 @@ static char *live_vars(const struct live_opts *o, struct fp_run *r, int tty, str
 	fp_vars_init(v);
 	fp_run_default_vars(r, v);
 	pick_views(o, r, tty, vw, v);
+	baseline_vars(o, vw, v);
 	source_vars(o, v);
 	workload_vars(o, v);
 	recording = recording_vars(o, r, v);
@@ -609,7 +655,7 @@ static char *live_vars(const struct live_opts *o, struct fp_run *r, int tty, str
  * the generated one) and writes the generated file with the views; its
  * path. *web_index: where the web stage will be. */
 static char *generate_pipeline(struct fp_run *r, const char *pipeline, const struct views *vw,
-			       int push, const struct fp_vars *v, size_t *web_index)
+			       int push, int baseline, const struct fp_vars *v, size_t *web_index)
 {
 	char err[FP_PIPELINE_ERR_MAX];
 	struct fp_pipeline pl;
@@ -617,9 +663,10 @@ static char *generate_pipeline(struct fp_run *r, const char *pipeline, const str
 	if (fp_pipeline_parse_file(pipeline, v, &pl, err, sizeof err) < 0 ||
 	    fp_pipeline_resolve(&pl, fp_run_bindir(), err, sizeof err) < 0)
 		fp_die(FP_EXIT_USAGE, "%s", err);
-	*web_index = pl.n + (size_t)vw->render + (size_t)vw->tui + (size_t)(push != 0);
+	*web_index = pl.n + (size_t)vw->render + (size_t)vw->tui + (size_t)(push != 0) +
+		     (size_t)(baseline != 0);
 	fp_pipeline_free(&pl);
-	return write_generated(fp_run_dir(r), pipeline, vw, push);
+	return write_generated(fp_run_dir(r), pipeline, vw, push, baseline);
 }
 
 static void print_banner(const struct live_opts *o)
@@ -688,9 +735,9 @@ int cmd_live(int argc, char **argv)
 	int rc, tty = isatty(1), null_fd;
 
 	live_parse_options(argc, argv, &o);
-	if (!o.http && !o.outdir && (!tty || o.no_term))
+	if (!o.http && !o.outdir && (!tty || o.no_term) && !has_baseline(&o))
 		fp_die(FP_EXIT_USAGE, "live: nothing to show: stdout is not a terminal (or "
-		       "--no-term) and neither --http PORT nor -o DIR was given");
+		       "--no-term) and neither --http PORT, -o DIR nor --baseline was given");
 	pipeline = live_pipeline(&o);
 	check_source(&o);
 	make_live_outdir(&o);
@@ -701,7 +748,8 @@ int cmd_live(int argc, char **argv)
 		o.cli.run.in_fd = null_fd;
 	r = fp_run_new(&o.cli.run);
 	recording = live_vars(&o, r, tty, &vw, serve_dir, &v);
-	generated = generate_pipeline(r, pipeline, &vw, o.push != NULL, &v, &ww.index);
+	generated = generate_pipeline(r, pipeline, &vw, o.push != NULL, has_baseline(&o), &v,
+				      &ww.index);
 	rc = fp_run_load(r, generated, &v);
 	if (rc == 0 && vw.tui)	/* the view owns the screen: messages wait */
 		fp_tui_stderr_begin(fp_run_dir(r));

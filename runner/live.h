@@ -16,6 +16,9 @@ struct live_opts {
 	const char *ssh_host;		/* --ssh: perf runs there (fp-ssh) */
 	const char *push;		/* --push URL: fp-push after fp-read */
 	const char *container;		/* --container NAME|REGEX: fp-range's filter */
+	/* --baseline FILE, --baseline-from/-to S, --alert PCT, --alert-by:
+	 * fp-baseline after fp-fold (docs/fp-baseline.md) */
+	const char *baseline, *baseline_from, *baseline_to, *alert, *alert_by;
 	int push_opts, ssh_opts;	/* --app/--label/--push-interval, --ssh-arg seen */
 	double duration;	/* 0: until Ctrl-C or COMMAND ends */
 	enum source source;

@@ -28,6 +28,8 @@ const char cmd_live_usage[] =
 	"        [--push URL [--app NAME] [--label KEY=VALUE]... [--push-interval S]\n"
 	"         [--push-format folded|pprof] [--auth-token-file F] [--basic-auth-file F]\n"
 	"         [--tenant ID]]\n"
+	"        [--baseline FILE] [--baseline-from S --baseline-to S] [--alert PCT]\n"
+	"        [--alert-by function|stack]\n"
 	"        [--http [ADDR:]PORT] [-o DIR] [--name NAME] [--container NAME|REGEX] [--off-cpu]\n"
 	"        [--interval MS] [--serve-dir DIR] [--keep-serving] [--no-term] [--term tui|heatmap]\n"
 	"        [--perf-arg A]...\n"
@@ -62,6 +64,7 @@ enum {
 	OPT_PUSH_FORMAT, OPT_AUTH_TOKEN_FILE, OPT_BASIC_AUTH_FILE, OPT_TENANT,
 	OPT_CONTAINER, OPT_OFF_CPU,
 	OPT_TERM,
+	OPT_BASELINE, OPT_BASELINE_FROM, OPT_BASELINE_TO, OPT_ALERT, OPT_ALERT_BY,
 };
 
 /* With --user, the leading stages that keep root: perf record and perf
@@ -98,6 +101,11 @@ static const struct option live_options[] = {
 	{ "basic-auth-file", required_argument, NULL, OPT_BASIC_AUTH_FILE },
 	{ "tenant", required_argument, NULL, OPT_TENANT },
 	{ "container", required_argument, NULL, OPT_CONTAINER },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "baseline-from", required_argument, NULL, OPT_BASELINE_FROM },
+	{ "baseline-to", required_argument, NULL, OPT_BASELINE_TO },
+	{ "alert", required_argument, NULL, OPT_ALERT },
+	{ "alert-by", required_argument, NULL, OPT_ALERT_BY },
 	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
 };
 #define NLIVE_OPTIONS (sizeof live_options / sizeof *live_options)
@@ -173,6 +181,12 @@ static void live_option(struct live_opts *o, int c, const char *arg)
 		break;
 	case OPT_PUSH: o->push = arg; break;
 	case OPT_CONTAINER: o->container = arg; break;	/* fp-range checks the regex */
+	/* fp-baseline checks its values, and reads the file, before the capture starts */
+	case OPT_BASELINE: o->baseline = arg; break;
+	case OPT_BASELINE_FROM: o->baseline_from = arg; break;
+	case OPT_BASELINE_TO: o->baseline_to = arg; break;
+	case OPT_ALERT: o->alert = arg; break;
+	case OPT_ALERT_BY: o->alert_by = arg; break;
 	case OPT_OFF_CPU: o->off_cpu = 1; o->callgraph = 1; break;	/* stacks: where it blocked */
 	case OPT_APP:
 	case OPT_LABEL:
@@ -215,6 +229,15 @@ static void check_live_options(struct live_opts *o)
 		       "records kernel and user stacks)");
 	if (!o->pid && !o->command)
 		o->all_cpus = 1;
+	if (!o->baseline && (o->baseline_from || o->baseline_to) &&
+	    !(o->baseline_from && o->baseline_to))
+		fp_die(FP_EXIT_USAGE, "live: a baseline of this capture needs both --baseline-from "
+		       "and --baseline-to (or give --baseline FILE)");
+	if ((o->alert || o->alert_by) && !o->baseline && !o->baseline_from)
+		fp_die(FP_EXIT_USAGE, "live: --alert and --alert-by compare against a baseline: "
+		       "give --baseline FILE or --baseline-from S --baseline-to S");
+	if (o->alert_by && !o->alert)
+		fp_die(FP_EXIT_USAGE, "live: --alert-by goes with --alert PCT");
 }
 
 void live_parse_options(int argc, char **argv, struct live_opts *o)
