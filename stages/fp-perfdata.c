@@ -513,8 +513,8 @@ static int offcpu_sample(struct perfdata *pd, const struct pd_sample *s)
 		if (!unpaired && pd->offcpu.st.unpaired)
 			warn(pd, WARN_NOTE, pd->in_name, "thread %d blocked again before its "
 			     "switch-in was seen: its blocked time is not counted (record "
-			     "switch-ins: perf record --switch-events, or -a; else events were "
-			     "lost)", prev);
+			     "switch-ins: perf record --switch-events, with -a too; else events "
+			     "were lost)", prev);
 		return 1;
 	}
 	if (s->ev == pd->ev_wakeup) {

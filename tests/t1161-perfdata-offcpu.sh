@@ -138,7 +138,8 @@ test_expect_success 'the wakeup samples have the waker'"'"'s stack and the time 
 '
 
 test_expect_success 'a system-wide capture: switch-ins from next_pid, the sleeps end at their timer wakeups' '
-	pd_record_opts "" sys.data -a -k CLOCK_MONOTONIC -e sched:sched_switch -e sched:sched_wakeup -g -- \
+	pd_record_opts "" sys.data -a -k CLOCK_MONOTONIC --switch-events -e sched:sched_switch \
+		-e sched:sched_wakeup -g -- \
 		"$SLEEPER" 5 100 50 50 systruth &&
 	fp-perfdata -q sys.data >sys &&
 	grep "^I	read	" sys | tr "\t" "\n" >sysinfo &&
