@@ -126,6 +126,7 @@ struct perfdata_opts {
 	int off_cpu;		/* --off-cpu: OFFCPU_AUTO, _ON, _OFF */
 	unsigned off_cpu_rows;	/* --off-cpu-rows: fp-bucket's --rows */
 	size_t off_cpu_max;	/* --off-cpu-max-threads */
+	uint32_t off_cpu_max_pieces;	/* 0: PD_OFFCPU_MAX_PIECES (the fuzzer's is small) */
 };
 
 enum { OFFCPU_AUTO, OFFCPU_ON, OFFCPU_OFF };
@@ -499,7 +500,7 @@ static int offcpu_sample(struct perfdata *pd, const struct pd_sample *s)
 			     "skipped", s->raw_size >= 28 ? prev : -1, (long long)s->tid);
 			return 1;
 		}
-		uint64_t unpaired = pd->offcpu.st.unpaired;
+		uint64_t unpaired = pd->offcpu.st.unpaired, clipped = pd->offcpu.st.clipped;
 		if (next > 0)
 			pd_offcpu_run(&pd->offcpu, s->time, next);
 		if (prev > 0 && pd_sched_state_blocked(state) && sample_tail(pd, s, &tail) == 0 &&
@@ -510,6 +511,10 @@ static int offcpu_sample(struct perfdata *pd, const struct pd_sample *s)
 			     "the blocked time of further ones is not counted "
 			     "(see --off-cpu-max-threads)", pd->offcpu.max_open);
 		}
+		if (!clipped && pd->offcpu.st.clipped)
+			warn(pd, WARN_BAD, pd->in_name, "thread %d blocked for more than %u "
+			     "heatmap cells: counted for its first %u only (a damaged time?)",
+			     next, pd->offcpu.max_pieces, pd->offcpu.max_pieces);
 		if (!unpaired && pd->offcpu.st.unpaired)
 			warn(pd, WARN_NOTE, pd->in_name, "thread %d blocked again before its "
 			     "switch-in was seen: its blocked time is not counted (record "
@@ -756,8 +761,9 @@ static void write_info(struct perfdata *pd)
 		{ "offcpu_unpaired", pd->offcpu.st.unpaired },
 		{ "offcpu_overflow", pd->offcpu.st.overflow },
 		{ "offcpu_bad", pd->offcpu_bad },
+		{ "offcpu_clipped", pd->offcpu.st.clipped },
 	};
-	enum { OFFCPU_STATS = 9 };
+	enum { OFFCPU_STATS = 10 };
 	struct fp_stat kept[sizeof stats / sizeof stats[0]];
 	size_t n = 0;
 	for (size_t i = 0; i < sizeof stats / sizeof stats[0]; i++) {
@@ -899,6 +905,8 @@ int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_
 	pd.stack_ids = o->stack_ids;
 	pd.off_cpu = o->off_cpu;
 	pd_offcpu_init(&pd.offcpu, o->off_cpu_rows, o->off_cpu_max, write_piece, &pd);
+	if (o->off_cpu_max_pieces)
+		pd.offcpu.max_pieces = o->off_cpu_max_pieces;
 	fp_tailw_init(&pd.tails);
 	pd_cgroups_init(&pd.cgroups);
 	pd.kinds = fp_xmalloc(MAX_FRAMES);

@@ -52,6 +52,7 @@ void pd_offcpu_init(struct pd_offcpu *o, unsigned rows, size_t max_open, pd_offc
 	memset(o, 0, sizeof *o);
 	o->rows = rows ? rows : 50;
 	o->max_open = max_open ? max_open : PD_OFFCPU_MAX_OPEN_DEFAULT;
+	o->max_pieces = PD_OFFCPU_MAX_PIECES;
 	fp_map_init(&o->by_tid);
 	o->piece = piece;
 	o->ctx = ctx;
@@ -136,7 +137,12 @@ static void write_interval(struct pd_offcpu *o, const struct pd_offcpu_open *e, 
 	o->st.intervals++;
 	o->st.blocked_ns += to - from;
 	o->st.woken += e->waker.text != NULL;
-	while (from < to) {
+	for (uint32_t n = 0; from < to; n++) {
+		if (n == o->max_pieces) {	/* bounded CPU and output */
+			o->st.clipped++;
+			o->st.blocked_ns -= to - from;
+			break;
+		}
 		uint64_t end = next_row_start(o, from);
 		if (end > to)
 			end = to;

@@ -37,6 +37,10 @@
 #include "fp_record.h"
 
 #define PD_OFFCPU_MAX_OPEN_DEFAULT 65536
+/* Pieces (heatmap cells) one interval is written as, at most: 2^20 is
+ * 5.8 hours at 50 rows. A longer interval (a thread blocked for days, or
+ * a damaged timestamp) is counted for its first cells only (clipped). */
+#define PD_OFFCPU_MAX_PIECES (1u << 20)
 
 /* A task's sample tail kept while it is blocked (its own copy). */
 struct pd_offcpu_tail {
@@ -57,6 +61,7 @@ struct pd_offcpu_stats {
 	uint64_t unpaired;	/* a blocked thread seen blocking again: the first dropped */
 	uint64_t overflow;	/* not tracked: max_open threads blocked */
 	uint64_t at_end;	/* still blocked at the end: counted up to the last time */
+	uint64_t clipped;	/* longer than PD_OFFCPU_MAX_PIECES cells: cut there */
 };
 
 typedef void (*pd_offcpu_piece_fn)(void *ctx, const struct fp_sample *s);
@@ -64,6 +69,7 @@ typedef void (*pd_offcpu_piece_fn)(void *ctx, const struct fp_sample *s);
 struct pd_offcpu {
 	unsigned rows;
 	size_t max_open;
+	uint32_t max_pieces;		/* PD_OFFCPU_MAX_PIECES unless set after init */
 	struct fp_map by_tid;		/* tid -> index in open[] */
 	struct pd_offcpu_open *open;
 	size_t n, cap;

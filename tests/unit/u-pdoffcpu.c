@@ -191,6 +191,20 @@ static void threads_still_blocked_at_the_end_count_up_to_the_last_time_seen(void
 	pd_offcpu_free(&o);
 }
 
+static void an_interval_past_max_pieces_is_cut_there_and_counted(void **state)
+{
+	struct pd_offcpu o;
+	struct fp_sample t = task(7, "w");
+
+	setup(&o, 1, 0);
+	o.max_pieces = 3;
+	pd_offcpu_block(&o, SEC, &t);
+	pd_offcpu_run(&o, UINT64_MAX / 2, 7);	/* a damaged time: years later */
+	assert_int_equal(ngot, 3);
+	assert_true(o.st.clipped == 1 && o.st.blocked_ns == 3 * SEC && sum("offcpu") == 3 * SEC);
+	pd_offcpu_free(&o);
+}
+
 static void raw_fields_are_read_at_the_format_files_offsets(void **state)
 {
 	unsigned char raw[64] = { 0 };
@@ -230,6 +244,7 @@ int main(void)
 		cmocka_unit_test(blocking_again_before_a_switch_in_drops_the_first_and_counts_it),
 		cmocka_unit_test(past_max_threads_blocked_further_ones_are_counted_not_kept),
 		cmocka_unit_test(threads_still_blocked_at_the_end_count_up_to_the_last_time_seen),
+		cmocka_unit_test(an_interval_past_max_pieces_is_cut_there_and_counted),
 		cmocka_unit_test(raw_fields_are_read_at_the_format_files_offsets),
 		cmocka_unit_test(only_a_switch_out_that_blocks_opens_an_interval),
 	};
