@@ -127,7 +127,8 @@ static uint64_t next_row_start(const struct pd_offcpu *o, uint64_t t)
 
 /* [from, to) as pieces, one a heatmap cell, of the blocked stack and,
  * when woken, of the waker's. */
-static void write_interval(struct pd_offcpu *o, const struct pd_offcpu_open *e, uint64_t to)
+static uint32_t write_interval(struct pd_offcpu *o, const struct pd_offcpu_open *e, uint64_t to,
+			       uint32_t max_pieces)
 {
 	uint64_t from = e->out;
 	struct fp_sample b = tail_sample(&e->blocked, FP_EVENT_OFFCPU), w;
@@ -137,8 +138,9 @@ static void write_interval(struct pd_offcpu *o, const struct pd_offcpu_open *e, 
 	o->st.intervals++;
 	o->st.blocked_ns += to - from;
 	o->st.woken += e->waker.text != NULL;
-	for (uint32_t n = 0; from < to; n++) {
-		if (n == o->max_pieces) {	/* bounded CPU and output */
+	uint32_t n = 0;
+	for (; from < to; n++) {
+		if (n == max_pieces) {	/* bounded CPU and output */
 			o->st.clipped++;
 			o->st.blocked_ns -= to - from;
 			break;
@@ -156,6 +158,7 @@ static void write_interval(struct pd_offcpu *o, const struct pd_offcpu_open *e, 
 		}
 		from = end;
 	}
+	return n;
 }
 
 static void remove_at(struct pd_offcpu *o, uint32_t i)
@@ -225,18 +228,24 @@ void pd_offcpu_run(struct pd_offcpu *o, uint64_t time, int64_t tid)
 	struct pd_offcpu_open *e = &o->open[i];
 	uint64_t to = e->wake ? e->wake : time;
 	if (to > e->out)
-		write_interval(o, e, to);
+		write_interval(o, e, to, o->max_pieces);
 	remove_at(o, i);
 }
 
+/* At the end every open interval runs to the last time seen, which a
+ * damaged time can put years away: all of them together get what four
+ * intervals may, so the end costs what four long intervals do. */
 void pd_offcpu_end(struct pd_offcpu *o)
 {
+	uint64_t budget = 4 * (uint64_t)o->max_pieces;
+
 	while (o->n) {
 		struct pd_offcpu_open *e = &o->open[o->n - 1];
 		uint64_t to = e->wake ? e->wake : o->last_time;
 		if (to > e->out) {
 			o->st.at_end++;
-			write_interval(o, e, to);
+			budget -= write_interval(o, e, to, budget < o->max_pieces ?
+						 (uint32_t)budget : o->max_pieces);
 		}
 		remove_at(o, (uint32_t)(o->n - 1));
 	}

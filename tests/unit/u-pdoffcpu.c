@@ -205,6 +205,23 @@ static void an_interval_past_max_pieces_is_cut_there_and_counted(void **state)
 	pd_offcpu_free(&o);
 }
 
+static void at_the_end_all_open_intervals_share_four_intervals_worth(void **state)
+{
+	struct pd_offcpu o;
+	struct fp_sample t[6] = { task(1, "a"), task(2, "b"), task(3, "c"), task(4, "d"),
+				  task(5, "e"), task(6, "f") };
+
+	setup(&o, 1, 0);
+	o.max_pieces = 2;
+	for (int i = 0; i < 6; i++)
+		pd_offcpu_block(&o, SEC, &t[i]);
+	pd_offcpu_time(&o, UINT64_MAX / 2);	/* a damaged last time */
+	pd_offcpu_end(&o);
+	assert_int_equal(ngot, 8);
+	assert_true(o.st.clipped == 6 && o.st.at_end == 6 && pd_offcpu_blocked_now(&o) == 0);
+	pd_offcpu_free(&o);
+}
+
 static void raw_fields_are_read_at_the_format_files_offsets(void **state)
 {
 	unsigned char raw[64] = { 0 };
@@ -245,6 +262,7 @@ int main(void)
 		cmocka_unit_test(past_max_threads_blocked_further_ones_are_counted_not_kept),
 		cmocka_unit_test(threads_still_blocked_at_the_end_count_up_to_the_last_time_seen),
 		cmocka_unit_test(an_interval_past_max_pieces_is_cut_there_and_counted),
+		cmocka_unit_test(at_the_end_all_open_intervals_share_four_intervals_worth),
 		cmocka_unit_test(raw_fields_are_read_at_the_format_files_offsets),
 		cmocka_unit_test(only_a_switch_out_that_blocks_opens_an_interval),
 	};
