@@ -172,6 +172,7 @@ struct perfdata {
 	const struct pd_evsel *ev_switch, *ev_wakeup;
 	struct pd_offcpu offcpu;
 	uint64_t offcpu_samples, offcpu_bad;
+	uint64_t offcpu_sched;		/* scheduler samples consumed (not written) */
 	int offcpu_overflow_warned;
 	/* the S record being built */
 	uint32_t frames[MAX_FRAMES];
@@ -491,6 +492,8 @@ static int offcpu_sample(struct perfdata *pd, const struct pd_sample *s)
 
 	if (s->has_time)
 		pd_offcpu_time(&pd->offcpu, s->time);
+	if (s->ev == pd->ev_switch || s->ev == pd->ev_wakeup)
+		pd->offcpu_sched++;
 	if (s->ev == pd->ev_switch) {
 		if (pd_sched_switch_fields(s->raw, s->raw_size, &prev, &state, &next) < 0 ||
 		    (s->tid >= 0 && prev != s->tid)) {
@@ -762,8 +765,9 @@ static void write_info(struct perfdata *pd)
 		{ "offcpu_overflow", pd->offcpu.st.overflow },
 		{ "offcpu_bad", pd->offcpu_bad },
 		{ "offcpu_clipped", pd->offcpu.st.clipped },
+		{ "offcpu_sched_samples", pd->offcpu_sched },
 	};
-	enum { OFFCPU_STATS = 10 };
+	enum { OFFCPU_STATS = 11 };
 	struct fp_stat kept[sizeof stats / sizeof stats[0]];
 	size_t n = 0;
 	for (size_t i = 0; i < sizeof stats / sizeof stats[0]; i++) {
