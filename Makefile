@@ -281,8 +281,14 @@ test: | $(DEPS_FIRST)
 	$(MAKE) $(SUBJOBS) SAN=1 OPT=-O1 BUILD=build-asan BIN=bin-asan tests
 	FP_JOBS=$(FP_JOBS) tests/run-all.sh
 
+# The soak (bench/soak.sh: a live session's memory over 11 minutes) runs
+# after the rows; BENCH_SOAK=0 leaves it out, `make soak` runs it alone.
 bench: $(STAGES) $(RUNNER) $(WEB)
 	bench/run.sh
+	[ "$${BENCH_SOAK:-1}" = 0 ] || bench/soak.sh
+
+soak: $(STAGES) $(RUNNER) $(WEB)
+	bench/soak.sh
 
 # Programs into PREFIX/bin; pipeline files, the bpftrace program and the
 # bundled captures into PREFIX/share/flamepipe, where `flamepipe` looks for
@@ -313,7 +319,7 @@ deb: all man
 clean:
 	rm -rf build build-asan bin bin-asan
 
-.PHONY: all man tests probe probe-tests deps demo test check bench install deb clean
+.PHONY: all man tests probe probe-tests deps demo test check bench soak install deb clean
 .SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

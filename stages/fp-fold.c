@@ -3,13 +3,17 @@
  * Interface:
  *	fp-fold [--plain] [--weight samples|period] [--pid|--tid]
  *		[--kernel] [--jit] [--all] [--event-filter EV|--all-events]
- *		[--event-root] [--container-root] [--interval MS] [--delta-snapshots]
+ *		[--event-root] [--container-root] [--interval MS] [--max-stacks N]
+ *		[--delta-snapshots]
  *		[--pass-samples [--snapshot-ids]] [FILE]
  *
  * Input: a flamepipe stream (fifo/PROTOCOL.md) on stdin or FILE (gzip ok).
  * Each S record becomes one folded stack `comm;root;...;leaf`, tidied as
  * Brendan Gregg's stackcollapse-perf.pl does, and is counted in a hash table
- * keyed by that string (memory follows unique stacks, not samples).
+ * keyed by that string (memory follows unique stacks, not samples, up to
+ * --max-stacks if given: past it the samples of a new
+ * stack are counted under COMM;[more distinct stacks than --max-stacks],
+ * with one W record and I fold overflow_samples=N).
  *
  * Output (default): every record that is not S, unchanged and in order, plus
  * snapshots of the table:
@@ -71,9 +75,16 @@
 #define USAGE "usage: fp-fold [--plain] [--weight samples|period] [--pid|--tid] " \
 	"[--kernel] [--jit] [--all] [--event-filter EV|--all-events] [--event-root] " \
 	"[--container-root] [--timed-apart] " \
-	"[--interval MS] [--delta-snapshots] [--pass-samples [--snapshot-ids]] [FILE]"
+	"[--interval MS] [--max-stacks N] [--delta-snapshots] [--pass-samples [--snapshot-ids]] [FILE]"
 
 #define STAGE_NAME "fold"
+/* --max-stacks: the table's bound on distinct stacks (none unless given;
+ * flamepipe live gives 100000, docs/live.md). A live session that runs
+ * for hours meets new stacks all the time (new pids with --pid, JIT code,
+ * randomised names); past the bound, a sample of a stack not in the table
+ * is counted under "COMM;" FOLD_OVERFLOW_FRAME, so the totals stay exact
+ * and memory stays flat. */
+#define FOLD_OVERFLOW_FRAME "[more distinct stacks than --max-stacks]"
 #define DEFAULT_INTERVAL_MS 1000
 #define MS_PER_SEC 1000.0
 #define TAIL_FOLD_MIN 1024
@@ -95,6 +106,7 @@ struct fold_options {
 	int pass_samples;		/* D and R records for the folded samples */
 	int snapshot_ids;		/* --snapshot-ids: E records, not F */
 	int timed_apart;		/* --timed-apart: see fold_parsed */
+	uint64_t max_stacks;		/* --max-stacks: distinct stacks kept */
 };
 
 /* ---- the stack table: lib/fp_strtab.h, a count per folded stack ------- */
@@ -180,6 +192,7 @@ struct fold_state {
 	uint64_t dropped_event;	/* dropped by the event filter since the last reset */
 	uint64_t bad_samples;	/* malformed S records, since the start */
 	uint64_t resets;
+	uint64_t overflow;	/* samples counted as FOLD_OVERFLOW_STACK, since the start */
 };
 
 /* A warning about the input: a W record (unless --plain, where stdout is a
@@ -328,6 +341,30 @@ static int timed_apart(struct fold_state *st, const struct fp_sample *s)
 	       !fp_str_eq(s->event, st->first_event);
 }
 
+/* The table is full (--max-stacks) and s's stack is not in it: the id of
+ * "COMM;FOLD_OVERFLOW_FRAME", added once per comm (past the bound: a
+ * handful). Warned about once. */
+static uint32_t overflow_stack(struct fold_state *st, const struct fp_sample *s)
+{
+	char msg[160];
+	int added = 0;
+
+	if (!st->overflow++) {
+		snprintf(msg, sizeof msg, "more than %llu distinct stacks: the samples of new ones "
+			 "are counted as COMM;" FOLD_OVERFLOW_FRAME " (--max-stacks)",
+			 (unsigned long long)st->opt.max_stacks);
+		input_warning(st, msg);
+	}
+	st->folded.len = 0;
+	fp_fold_buf_add(&st->folded, s->comm.p, s->comm.n);
+	fp_fold_buf_add(&st->folded, ";" FOLD_OVERFLOW_FRAME, sizeof FOLD_OVERFLOW_FRAME);
+	if (st->opt.pass_samples) {
+		st->kinds.len = 0;
+		fp_fold_buf_add(&st->kinds, (char[]){ FP_FOLD_KIND_ROOT, 'x' }, 2);
+	}
+	return fp_strtab_intern(&st->table, st->folded.p, st->folded.len, &added);
+}
+
 /* Folds and counts a valid sample; tail is its K id (P records) or
  * FP_STRTAB_NONE (S records). */
 static void fold_parsed(struct fold_state *st, const struct fp_sample *s, uint32_t tail)
@@ -347,9 +384,15 @@ static void fold_parsed(struct fold_state *st, const struct fp_sample *s, uint32
 			input_warning(st, "malformed S record skipped: kinds must have one character per frame");
 			return;
 		}
-		id = fp_strtab_intern(&st->table, st->folded.p, st->folded.len, &added);
-		if (tail != FP_STRTAB_NONE)
-			remember_fold(st, tail, id);
+		if (fp_strtab_count(&st->table) >= st->opt.max_stacks &&
+		    (id = fp_strtab_find(&st->table, st->folded.p, st->folded.len)) ==
+		    FP_STRTAB_NONE) {
+			id = overflow_stack(st, s);
+		} else {
+			id = fp_strtab_intern(&st->table, st->folded.p, st->folded.len, &added);
+			if (tail != FP_STRTAB_NONE)
+				remember_fold(st, tail, id);
+		}
 	}
 	/* A period of 0 counts 1, as in stackcollapse (`$period = 1 if not $period`). */
 	/* a timed event's samples (off-CPU) always weigh their time */
@@ -430,15 +473,20 @@ static void on_bad(void *ctx, const char *problem)
 
 static void write_stats(struct fold_state *st)
 {
-	const struct fp_stat stats[] = {
+	struct fp_stat stats[] = {
 		{ "samples", st->samples }, { "stacks", st->stacks },
 		{ "total", st->table.total }, { "dropped_event", st->dropped_event },
 		{ "bad_samples", st->bad_samples }, { "resets", st->resets },
-		{ "too_long", st->pump.lines_too_long },	/* only when some line was */
+		{ NULL, 0 }, { NULL, 0 },
 	};
+	size_t n = 6;
 
-	fp_write_info(fp_out_wr(&st->pump.out), STAGE_NAME, stats,
-		      sizeof stats / sizeof *stats - !st->pump.lines_too_long);
+	/* only when there were some */
+	if (st->overflow)
+		stats[n++] = (struct fp_stat){ "overflow_samples", st->overflow };
+	if (st->pump.lines_too_long)
+		stats[n++] = (struct fp_stat){ "too_long", st->pump.lines_too_long };
+	fp_write_info(fp_out_wr(&st->pump.out), STAGE_NAME, stats, n);
 }
 
 /* A snapshot: full (every counted stack), or with --delta-snapshots and
@@ -667,6 +715,7 @@ static void parse_options(int argc, char **argv, struct fold_options *o)
 		{ "event-root", FP_OPT_FN_FLAG, .fn = opt_event_root },
 		{ "container-root", FP_OPT_FLAG, &o->fold.container_root },
 		{ "interval", FP_OPT_UINT, &o->interval_ms, .max = UINT32_MAX },
+		{ "max-stacks", FP_OPT_U64, &o->max_stacks, .min = 1, .max = FP_STRTAB_MAX - 1024 },
 		{ "pass-samples", FP_OPT_FLAG, &o->pass_samples },
 		{ FP_FOLDSNAP_DELTA_OPTION + 2, FP_OPT_FLAG, &o->delta },
 		{ FP_FOLDSNAP_IDS_OPTION + 2, FP_OPT_FLAG, &o->snapshot_ids },
@@ -675,7 +724,8 @@ static void parse_options(int argc, char **argv, struct fold_options *o)
 
 	*o = (struct fold_options){ .weight = WEIGHT_SAMPLES,
 				    .fold = FP_FOLD_OPTS_DEFAULT,
-				    .interval_ms = DEFAULT_INTERVAL_MS };
+				    .interval_ms = DEFAULT_INTERVAL_MS,
+				    .max_stacks = UINT64_MAX };
 	fp_opts_parse(argc, argv, options, USAGE, 1, o);
 	if (o->event_filter && o->all_events)
 		fp_die(FP_EXIT_USAGE, "--event-filter and --all-events/--event-root exclude each other");

@@ -312,6 +312,13 @@ export function updateHeatTitle() {
 	if (h.recording && h.recording.retention_dropped)
 		title.appendChild(el('span', 'warn', ' retention kept the newest ' + h.ncols + ' s: the oldest ' +
 			fmtCount(h.recording.retention_dropped) + ' samples (' + h.recording.dropped_seconds + ' s) were dropped'));
+	// damaged batches of a recording: skipped, every other batch shown
+	if (h.recording && (h.recording.damaged_batches || h.recording.damaged_regions))
+		title.appendChild(el('span', 'warn damaged', ' damaged recording: ' +
+			fmtCount(h.recording.damaged_batches) + ' batch' + (h.recording.damaged_batches === 1 ? '' : 'es') +
+			' (' + fmtCount(h.recording.damaged_samples) + ' samples) skipped in ' +
+			fmtCount(h.recording.damaged_regions || h.recording.damaged_batches) + ' place' +
+			((h.recording.damaged_regions || h.recording.damaged_batches) === 1 ? '' : 's') + '; the rest is shown'));
 }
 // ", event cpu-clock", ", all events": which event the counts are of.
 export function eventLabel(h) {
