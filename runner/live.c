@@ -237,8 +237,39 @@ static char *real_program(const char *prog)
 	return found;
 }
 
+/* --off-cpu: on-CPU samples at -F HZ (the first event, so the heatmap
+ * shows them first), every switch-out with its stack, every recorded
+ * wakeup, and switch-in records of the recorded tasks (a per-task capture
+ * sees no other task's switch-out, which is when they switch in).
+ * perf's -F would sample the tracepoints at HZ too: the frequency is the
+ * cpu-clock event's own term. fp-perfdata turns the scheduler events into
+ * the timed events offcpu and wakeup (docs/fp-perfdata.md, "Off-CPU"). */
+static void offcpu_vars(const struct live_opts *o, struct fp_vars *v)
+{
+	char ev[64];
+
+	const char *why = fp_perf_tracepoint_problem("sched", "sched_switch");
+	if (why)
+		fp_die(FP_EXIT_USAGE, "live: --off-cpu: cannot record sched:sched_switch: %s", why);
+	snprintf(ev, sizeof ev, "cpu-clock/freq=%s,name=cpu-clock/", o->hz);
+	fp_vars_append(v, "RECORD_ARGS", "-e");
+	fp_vars_append(v, "RECORD_ARGS", ev);
+	fp_vars_append(v, "RECORD_ARGS", "-e");
+	fp_vars_append(v, "RECORD_ARGS", "sched:sched_switch");
+	if (!fp_perf_tracepoint_problem("sched", "sched_wakeup")) {
+		fp_vars_append(v, "RECORD_ARGS", "-e");
+		fp_vars_append(v, "RECORD_ARGS", "sched:sched_wakeup");
+	}
+	fp_vars_append(v, "RECORD_ARGS", "--switch-events");
+	fp_vars_append(v, "READ_ARGS", "--off-cpu");
+	fp_vars_append(v, "READ_ARGS", "on");
+}
+
 static void source_vars(const struct live_opts *o, struct fp_vars *v)
 {
+	if (o->off_cpu && o->source != SRC_PERF)
+		fp_die(FP_EXIT_USAGE, "live: --off-cpu: needs --source perf (fp-perfdata turns "
+		       "the scheduler's events into off-CPU time)");
 	fp_vars_set(v, "HZ", o->hz);
 	fp_vars_list(v, "RECORD_ARGS");
 	fp_vars_list(v, "SCRIPT_ARGS");
@@ -287,8 +318,12 @@ static void source_vars(const struct live_opts *o, struct fp_vars *v)
 		}
 		return;
 	}
-	fp_vars_append(v, "RECORD_ARGS", "-F");
-	fp_vars_append(v, "RECORD_ARGS", o->hz);
+	if (o->off_cpu) {
+		offcpu_vars(o, v);
+	} else {
+		fp_vars_append(v, "RECORD_ARGS", "-F");
+		fp_vars_append(v, "RECORD_ARGS", o->hz);
+	}
 	if (o->all_cpus)
 		fp_vars_append(v, "RECORD_ARGS", "-a");
 	if (o->pid) {
@@ -902,11 +937,12 @@ static char *generate_pipeline(struct fp_run *r, const char *pipeline, const str
 
 static void print_banner(const struct live_opts *o)
 {
-	fprintf(stderr, "%s: live: %s%s at %s Hz%s%s%s; Ctrl-C stops and %s\n",
+	fprintf(stderr, "%s: live: %s%s at %s Hz%s%s%s%s; Ctrl-C stops and %s\n",
 		fp_prog(), o->source == SRC_BPFTRACE ? "bpftrace" : "perf record",
 		o->source == SRC_SSH ? " over ssh" : "",
 		o->hz, o->pid ? " on pid " : o->command ? " on a command" : " on all CPUs",
 		o->pid ? o->pid : "", o->callgraph || o->source == SRC_BPFTRACE ? " with stacks" : "",
+		o->off_cpu ? ", and every context switch (off-CPU time: event offcpu)" : "",
 		o->outdir ? "writes the report" : "ends");
 	/* fp-serve prints its own "listening on URL" line. */
 	if (o->http)

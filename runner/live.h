@@ -25,6 +25,7 @@ struct live_opts {
 	int all_cpus, callgraph, keep_serving, no_term, quiet;
 	int exit_at_end;	/* --exit-at-end: the web view ends with the capture */
 	int term_heatmap;	/* --term heatmap: fp-render --term, not fp-tui */
+	int off_cpu;		/* --off-cpu: scheduler events too (docs/live.md) */
 	char **command;		/* NULL-terminated, or NULL */
 };
 

@@ -30,7 +30,7 @@ const char cmd_live_usage[] =
 	"         [--tenant ID]]\n"
 	"        [--baseline FILE] [--baseline-from S --baseline-to S] [--alert PCT]\n"
 	"        [--alert-by function|stack]\n"
-	"        [--http [ADDR:]PORT] [-o DIR] [--name NAME] [--container NAME|REGEX]\n"
+	"        [--http [ADDR:]PORT] [-o DIR] [--name NAME] [--container NAME|REGEX] [--off-cpu]\n"
 	"        [--interval MS] [--serve-dir DIR] [--exit-at-end] [--no-term] [--term tui|heatmap]\n"
 	"        [--perf-arg A]...\n"
 	"        [--max-size BYTES] [--keep DURATION]\n"
@@ -62,7 +62,7 @@ enum {
 	OPT_KEEP, OPT_NO_TERM, OPT_PERF_ARG, OPT_CALL_GRAPH, OPT_INTERVAL, OPT_MAX_SIZE,
 	OPT_KEEP_FOR, OPT_EXIT_AT_END, OPT_SSH, OPT_SSH_ARG, OPT_PUSH, OPT_APP, OPT_LABEL, OPT_PUSH_INTERVAL,
 	OPT_PUSH_FORMAT, OPT_AUTH_TOKEN_FILE, OPT_BASIC_AUTH_FILE, OPT_TENANT,
-	OPT_CONTAINER,
+	OPT_CONTAINER, OPT_OFF_CPU,
 	OPT_TERM,
 	OPT_BASELINE, OPT_BASELINE_FROM, OPT_BASELINE_TO, OPT_ALERT, OPT_ALERT_BY,
 };
@@ -107,6 +107,7 @@ static const struct option live_options[] = {
 	{ "baseline-to", required_argument, NULL, OPT_BASELINE_TO },
 	{ "alert", required_argument, NULL, OPT_ALERT },
 	{ "alert-by", required_argument, NULL, OPT_ALERT_BY },
+	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
 };
 #define NLIVE_OPTIONS (sizeof live_options / sizeof *live_options)
 
@@ -188,6 +189,7 @@ static void live_option(struct live_opts *o, int c, const char *arg)
 	case OPT_BASELINE_TO: o->baseline_to = arg; break;
 	case OPT_ALERT: o->alert = arg; break;
 	case OPT_ALERT_BY: o->alert_by = arg; break;
+	case OPT_OFF_CPU: o->off_cpu = 1; o->callgraph = 1; break;	/* stacks: where it blocked */
 	case OPT_APP:
 	case OPT_LABEL:
 	case OPT_PUSH_INTERVAL:

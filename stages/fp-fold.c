@@ -74,7 +74,7 @@
 
 #define USAGE "usage: fp-fold [--plain] [--weight samples|period] [--pid|--tid] " \
 	"[--kernel] [--jit] [--all] [--event-filter EV|--all-events] [--event-root] " \
-	"[--container-root] " \
+	"[--container-root] [--timed-apart] " \
 	"[--interval MS] [--max-stacks N] [--delta-snapshots] [--pass-samples [--snapshot-ids]] [FILE]"
 
 #define STAGE_NAME "fold"
@@ -105,6 +105,7 @@ struct fold_options {
 	int delta;			/* --delta-snapshots */
 	int pass_samples;		/* D and R records for the folded samples */
 	int snapshot_ids;		/* --snapshot-ids: E records, not F */
+	int timed_apart;		/* --timed-apart: see fold_parsed */
 	uint64_t max_stacks;		/* --max-stacks: distinct stacks kept */
 };
 
@@ -172,6 +173,8 @@ struct fold_state {
 	struct fp_fold_buf folded, kinds;
 	struct sorted_ids sorted;	/* every stack id, in string order */
 	char *event_filter;	/* the filter in force, NULL until known */
+	char *first_event;	/* the capture's first event (--timed-apart) */
+	uint64_t timed_apart;	/* samples --timed-apart kept out of the table */
 	int event_defaulted, event_warned;
 	uint64_t event_matched;	/* samples --event-filter kept, since the start */
 	char event_seen[FP_EVENT_EXAMPLE_MAX];	/* an event it did not match */
@@ -325,6 +328,19 @@ static void clear_dirty(struct fold_state *st)
 	st->dirty_n = 0;
 }
 
+/* --timed-apart (the report's chain, with fp-bucket --pass-timed): a
+ * timed event's sample (off-CPU time, in ns) that is not of the capture's
+ * first event goes to fp-render's timeline as an R record, for the views'
+ * event picker, but not into the table: the report's flame graph counts
+ * the first event only, never samples and nanoseconds added up. */
+static int timed_apart(struct fold_state *st, const struct fp_sample *s)
+{
+	if (!st->first_event && !fp_str_eq(s->event, "-"))
+		st->first_event = fp_xstrndup(s->event.p, s->event.n);
+	return st->opt.timed_apart && fp_event_is_timed(s->event) && st->first_event &&
+	       !fp_str_eq(s->event, st->first_event);
+}
+
 /* The table is full (--max-stacks) and s's stack is not in it: the id of
  * "COMM;FOLD_OVERFLOW_FRAME", added once per comm (past the bound: a
  * handful). Warned about once. */
@@ -379,7 +395,15 @@ static void fold_parsed(struct fold_state *st, const struct fp_sample *s, uint32
 		}
 	}
 	/* A period of 0 counts 1, as in stackcollapse (`$period = 1 if not $period`). */
-	count = st->opt.weight == WEIGHT_PERIOD && s->period ? s->period : 1;
+	/* a timed event's samples (off-CPU) always weigh their time */
+	count = (st->opt.weight == WEIGHT_PERIOD || fp_event_is_timed(s->event)) && s->period
+			? s->period : 1;
+	if (timed_apart(st, s)) {	/* in the timeline only, not the table */
+		st->timed_apart++;
+		if (st->opt.pass_samples)
+			pass_sample(st, s, id, added, count);
+		return;
+	}
 	if (st->table.ent[id].count == 0)
 		st->stacks++;
 	fp_strtab_add(&st->table, id, count);
@@ -541,6 +565,8 @@ static void default_event(struct fold_state *st, const struct fp_control *c)
 {
 	struct fp_str first;
 
+	if (!st->first_event && !st->samples && fp_events_first(c, &first) == 0)
+		st->first_event = fp_xstrndup(first.p, first.n);
 	if (st->event_filter || st->opt.all_events || fp_events_first(c, &first) < 0)
 		return;
 	st->event_filter = fp_xstrndup(first.p, first.n);
@@ -685,6 +711,7 @@ static void parse_options(int argc, char **argv, struct fold_options *o)
 		{ "all", FP_OPT_FN_FLAG, .fn = opt_all },
 		{ "event-filter", FP_OPT_STR, &o->event_filter },
 		{ "all-events", FP_OPT_FLAG, &o->all_events },
+		{ "timed-apart", FP_OPT_FLAG, &o->timed_apart },
 		{ "event-root", FP_OPT_FN_FLAG, .fn = opt_event_root },
 		{ "container-root", FP_OPT_FLAG, &o->fold.container_root },
 		{ "interval", FP_OPT_UINT, &o->interval_ms, .max = UINT32_MAX },
@@ -745,5 +772,6 @@ int main(int argc, char **argv)
 	free(st.dirty);
 	free(st.dirty_ids);
 	free(st.event_filter);
+	free(st.first_event);
 	return rc;
 }

@@ -528,8 +528,13 @@ const struct heatmap *heatmap_get(const struct job *job, int fd, const struct st
 
 	char rows_s[16];
 	snprintf(rows_s, sizeof rows_s, "%u", rows);
-	char *read_argv[] = { (char *)fp_sniff_reader(fp_sniff_fd(fd)), "-q", damage_arg(fd),
-			      NULL };
+	char *read_argv[] = { (char *)fp_sniff_reader(fp_sniff_fd(fd)), "-q", NULL, NULL, NULL, NULL };
+	size_t ra = 2;
+	if (read_argv[0] && strcmp(read_argv[0], FP_PERFDATA_READER) == 0) {
+		read_argv[ra++] = "--off-cpu-rows";	/* off-CPU time split at these rows */
+		read_argv[ra++] = rows_s;
+	}
+	read_argv[ra] = damage_arg(fd);
 	char *bucket_argv[BUCKET_ARGV_MAX];
 	bucket_argv_of(bucket_argv, rows_s, sel, NULL);
 	char *const *argv[] = { read_argv, bucket_argv };

@@ -115,6 +115,33 @@ static int trailer_time(struct pd_reader *r, const uint64_t *w, size_t nw,
 	return 1;
 }
 
+/* pid, tid and cpu of a side-band record from its sample_id trailer
+ * (the fields before the time, and after it); -1 where it has none. */
+static void trailer_task(struct pd_reader *r, const uint64_t *w, size_t nw, int64_t *pid,
+			 int64_t *tid, int64_t *cpu)
+{
+	const struct pd_evsel *ev = r->nevsels ? &r->evsels[0] : NULL;
+
+	*pid = *tid = *cpu = -1;
+	if (!ev || !ev->sample_id_all)
+		return;
+	uint64_t st = ev->sample_type;
+	if (r->nevsels > 1 && (st & PERF_SAMPLE_IDENTIFIER) && nw >= 1) {
+		const struct pd_evsel *e = pd_evsel_by_id(r, w[nw - 1]);
+		if (e)
+			st = e->sample_type;
+	}
+	size_t back = !!(st & PERF_SAMPLE_IDENTIFIER);
+	if ((st & PERF_SAMPLE_CPU) && back + 1 <= nw)
+		*cpu = (int64_t)(w[nw - back - 1] & 0xffffffffu);
+	back += !!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_STREAM_ID) +
+		!!(st & PERF_SAMPLE_ID) + !!(st & PERF_SAMPLE_TIME);
+	if (!(st & PERF_SAMPLE_TID) || back + 1 > nw)
+		return;
+	*pid = (int32_t)(uint32_t)(w[nw - back - 1] & 0xffffffffu);
+	*tid = (int32_t)(uint32_t)(w[nw - back - 1] >> 32);
+}
+
 static size_t read_format_words(const struct pd_evsel *ev, const uint64_t *w, size_t left)
 {
 	uint64_t rf = ev->read_format;
@@ -173,6 +200,8 @@ static int decode_sample(const struct pd_evsel *ev, const uint64_t *w, size_t nw
 		NEED(1);
 		uint64_t bytes = 4 + (*p & 0xffffffffu);	/* u32 size + data */
 		NEED(PAD8(bytes) / 8);
+		s->raw = (const unsigned char *)p + 4;
+		s->raw_size = (uint32_t)(bytes - 4);
 		p += PAD8(bytes) / 8;
 	}
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
@@ -311,6 +340,14 @@ static int decode_side(struct pd_reader *r, const struct perf_event_header *h,
 		e->u.ksym.name = (const char *)body + 16;
 		e->u.ksym.name_len = (size_t)sl;
 		r->st.ksymbol++;
+		return 0;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		e->type = PD_EV_SWITCH;
+		trailer_task(r, (const uint64_t *)(const void *)body, n / 8, &e->u.sw.pid,
+			     &e->u.sw.tid, &e->u.sw.cpu);
+		e->u.sw.out = !!(h->misc & PERF_RECORD_MISC_SWITCH_OUT);
+		e->u.sw.preempt = !!(h->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
 		return 0;
 	case PERF_RECORD_CGROUP:	/* u64 id, char path[] */
 		if (n < 8 || (sl = cstr_len(body + 8, end)) < 0)

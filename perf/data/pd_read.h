@@ -45,6 +45,7 @@ enum pd_event_type {
 	PD_EV_LOST,		/* LOST and LOST_SAMPLES */
 	PD_EV_KSYMBOL,
 	PD_EV_CGROUP,		/* PERF_RECORD_CGROUP: a cgroup id's path */
+	PD_EV_SWITCH,		/* PERF_RECORD_SWITCH(_CPU_WIDE): --switch-events */
 };
 
 struct pd_evsel {
@@ -71,6 +72,8 @@ struct pd_sample {
 	size_t nregs;
 	const unsigned char *stack;	/* user stack bytes (dwarf callchains) */
 	uint64_t stack_size;
+	const unsigned char *raw;	/* PERF_SAMPLE_RAW: a tracepoint's fields */
+	uint32_t raw_size;
 	uint64_t cgroup;	/* PERF_SAMPLE_CGROUP (perf record --all-cgroups) */
 	int has_cgroup;
 };
@@ -95,6 +98,8 @@ struct pd_event {
 		struct { uint64_t lost; } lost;
 		struct { uint64_t addr; uint32_t len; int unregister; const char *name; size_t name_len; } ksym;
 		struct { uint64_t id; const char *path; size_t path_len; } cgroup;
+		/* the task (sample_id trailer; -1 without) switched in or out */
+		struct { int64_t pid, tid, cpu; int out, preempt; } sw;
 	} u;
 };
 
