@@ -286,8 +286,22 @@ void fp_write_tail_ref(struct fp_wr w, const struct fp_tail_ref *r)
 	put(w, p, (size_t)(end - p));
 }
 
+/* fp-read's and fp-range's every sample (P): one write when the line
+ * fits REF_LINE_MAX, as fp_write_ref_head. */
 void fp_write_tail_ref_head(struct fp_wr w, const char *head, size_t n, uint32_t id)
 {
+	if (n + NUM_MAX + 4 <= REF_LINE_MAX) {
+		char buf[REF_LINE_MAX], *d = buf;
+
+		*d++ = FP_TAG_TAIL_SAMPLE;
+		*d++ = '\t';
+		d = cat(d, head, n);
+		*d++ = '\t';
+		d = cat_u64(d, id);
+		*d++ = '\n';
+		put(w, buf, (size_t)(d - buf));
+		return;
+	}
 	put_tag(w, FP_TAG_TAIL_SAMPLE);
 	put_tab_str(w, head, n);
 	put_tab_u64(w, id);
