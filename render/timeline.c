@@ -450,26 +450,12 @@ static int entry_time_cmp(const void *a, const void *b)
  * place, space reserved a stack or a cell at a time. */
 #define LIST_ITEM_MAX (FP_FMT_U64_MAX + 1)
 
-static unsigned decimal_digits(uint64_t v)
-{
-	for (unsigned n = 1;; n += 4, v /= 10000) {
-		if (v < 10)
-			return n;
-		if (v < 100)
-			return n + 1;
-		if (v < 1000)
-			return n + 2;
-		if (v < 10000)
-			return n + 3;
-	}
-}
-
 /* The digits are written in place once their count is known: formatting
  * to a buffer and copying (a call to memcpy per number) was a tenth of
  * fp-render on a capture with many unique stacks. */
 static char *put_item(char *d, uint64_t v, int comma)
 {
-	unsigned n = decimal_digits(v);
+	unsigned n = fp_fmt_u64_len(v);
 
 	if (comma)
 		*d++ = ',';
