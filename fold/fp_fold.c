@@ -28,6 +28,8 @@ static void buf_reserve(struct fp_fold_buf *b, size_t more)
 
 void fp_fold_buf_add(struct fp_fold_buf *b, const void *s, size_t n)
 {
+	if (n == 0)	/* an empty buffer has no memory yet: memcpy(NULL, ...) */
+		return;
 	buf_reserve(b, n);
 	memcpy(b->p + b->len, s, n);
 	b->len += n;
