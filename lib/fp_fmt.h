@@ -43,6 +43,22 @@ static inline char *fp_fmt_u64(char *end, uint64_t v)
 	return end;
 }
 
+/* How many digits v has: a writer that knows it puts the number where it
+ * goes, p = fp_fmt_u64(d + fp_fmt_u64_len(v), v) == d, with no copy. */
+static inline unsigned fp_fmt_u64_len(uint64_t v)
+{
+	for (unsigned n = 1;; n += 4, v /= 10000) {
+		if (v < 10)
+			return n;
+		if (v < 100)
+			return n + 1;
+		if (v < 1000)
+			return n + 2;
+		if (v < 10000)
+			return n + 3;
+	}
+}
+
 /* The same for a signed number (at most FP_FMT_I64_MAX bytes). */
 static inline char *fp_fmt_i64(char *end, int64_t v)
 {

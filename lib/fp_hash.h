@@ -14,6 +14,25 @@
 #include <stdint.h>
 #include <string.h>
 
+/* The last n (1 .. 7) bytes at s as the low bytes of a word, the others
+ * zero: what memcpy into a zeroed word gives (little-endian), in loads that
+ * stay inside the n bytes (gcc calls memcpy for a variable n: that call
+ * was a sixth of a short name's lookup). */
+static inline uint64_t fp_hash_tail(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	if (n >= 4) {
+		uint32_t lo, hi;
+
+		memcpy(&lo, s, 4);
+		memcpy(&hi, s + n - 4, 4);
+		return (uint64_t)lo | (uint64_t)hi << (8 * (n - 4));
+	}
+	return (uint64_t)u[0] | (uint64_t)u[n / 2] << (8 * (n / 2)) |
+	       (uint64_t)u[n - 1] << (8 * (n - 1));
+}
+
 static inline uint64_t fp_hash_bytes(const char *s, size_t n)
 {
 	const uint64_t mul = 0x9e3779b97f4a7c15ull;
@@ -26,9 +45,7 @@ static inline uint64_t fp_hash_bytes(const char *s, size_t n)
 		h ^= h >> 29;
 	}
 	if (n) {
-		w = 0;
-		memcpy(&w, s, n);
-		h = (h ^ w) * mul;
+		h = (h ^ fp_hash_tail(s, n)) * mul;
 	}
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdull;

@@ -187,10 +187,31 @@ void fp_flame_color(enum fp_palette pal, const char *name, size_t n, char *buf)
 	fp_flame_color_kind(pal, name, n, 0, buf);
 }
 
+/* "rgb(R,G,B)" into buf (20 bytes): by hand, as snprintf's %u would
+ * (a colour per frame of the SVG and per name of the page: snprintf was
+ * most of the colour's cost); numbers past 3 digits, which no palette
+ * makes, go through snprintf and its truncation. */
 void fp_flame_color_kind(enum fp_palette pal, const char *name, size_t n, char kind, char *buf)
 {
 	struct rgb c = name_color(pal, name, n, kind);
-	snprintf(buf, 20, "rgb(%u,%u,%u)", c.r, c.g, c.b);
+	const unsigned v[3] = { c.r, c.g, c.b };
+	char *d = buf;
+
+	if (c.r > 999 || c.g > 999 || c.b > 999) {
+		snprintf(buf, 20, "rgb(%u,%u,%u)", c.r, c.g, c.b);
+		return;
+	}
+	memcpy(d, "rgb(", 4);
+	d += 4;
+	for (int i = 0; i < 3; i++) {
+		if (v[i] >= 100)
+			*d++ = (char)('0' + v[i] / 100);
+		if (v[i] >= 10)
+			*d++ = (char)('0' + v[i] / 10 % 10);
+		*d++ = (char)('0' + v[i] % 10);
+		*d++ = i < 2 ? ',' : ')';
+	}
+	*d = '\0';
 }
 
 /* A frame's change, self2/total2 - self1/total1, as the numerator over the

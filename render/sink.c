@@ -54,11 +54,6 @@ void fp_sink_write(struct fp_sink *s, const void *p, size_t n)
 	s->len += n;
 }
 
-void fp_sink_str(struct fp_sink *s, const char *str)
-{
-	fp_sink_write(s, str, strlen(str));
-}
-
 void fp_sink_char(struct fp_sink *s, char c)
 {
 	*fp_sink_reserve(s, 1) = c;
@@ -75,11 +70,13 @@ static void put_reversed(struct fp_sink *s, const char *tmp, size_t n)
 	s->len += n;
 }
 
+/* In place (no buffer and copy): the flame graph's SVG writes some per frame. */
 void fp_sink_u64(struct fp_sink *s, uint64_t v)
 {
-	char buf[FP_FMT_U64_MAX], *end = buf + sizeof buf, *p = fp_fmt_u64(end, v);
+	unsigned n = fp_fmt_u64_len(v);
 
-	fp_sink_write(s, p, (size_t)(end - p));
+	fp_fmt_u64(fp_sink_reserve(s, n) + n, v);
+	s->len += n;
 }
 
 void fp_sink_i64(struct fp_sink *s, int64_t v)

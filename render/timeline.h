@@ -95,6 +95,10 @@ struct fp_timeline {
 	uint32_t *frames;
 	size_t *frame_off;
 	size_t frames_len, frames_cap, frame_off_cap;
+	/* per root name id: the latest stack under it + 1, 0 none (a new
+	 * stack takes the ids of the frames it shares with it) */
+	uint32_t *root_last;
+	size_t root_last_cap;
 };
 
 void fp_timeline_init(struct fp_timeline *tl, size_t max_samples);

@@ -128,6 +128,28 @@ static void a_sample_becomes_one_root_first_record(void **state)
 	assert_true(pp.st.samples == 1 && pp.st.frames == 3 && pp.st.lines == 5);
 }
 
+/* A frame name's ';' becomes ':' and a control byte (here DEL and a byte
+ * 0x01) a space wherever it stands: in names shorter than a
+ * word, of one to two words, and longer, at the start, inside and in the
+ * last bytes (the test runs 16 bytes a step with an overlapping last
+ * step); bytes >= 0x80 (UTF-8) stay as they are. */
+static void protocol_bytes_in_names_are_replaced_wherever_they_stand(void **state)
+{
+	feed(&pp, "app 12/13 [001] 1.5: 1000 cpu-clock:\n"
+		  "\t1 a;b+0x1 (/x/app)\n"
+		  "\t2 ns::f;g\x7fh+0x1 (/x/app)\n"
+		  "\t3 a_very_long_name_with\x01" "ctl_in_the_middle+0x1 (/x/app)\n"
+		  "\t4 seventeen_bytes_;+0x1 (/x/app)\n"
+		  "\t5 \xc3\xa9t\xc3\xa9_caf\xc3\xa9_unicode_name_ok+0x1 (/x/app)\n"
+		  "\t6 ;thirty_two_bytes_long_name_x_y+0x1 (/x/app)\n\n");
+	assert_string_equal(s.out, "S\t1500000000\t12\t13\t1\t1000\tcpu-clock\tapp\tuuuuuu\t"
+				   ":thirty_two_bytes_long_name_x_y;"
+				   "\xc3\xa9t\xc3\xa9_caf\xc3\xa9_unicode_name_ok;"
+				   "seventeen_bytes_:;"
+				   "a_very_long_name_with ctl_in_the_middle;"
+				   "ns::f:g h;a:b\n");
+}
+
 static void lost_lines_count_events_not_samples(void **state)
 {
 	feed(&pp, "perf 1 [000] 1.0: PERF_RECORD_LOST lost 7\n"
@@ -188,6 +210,7 @@ int main(void)
 		cmocka_unit_test(malformed_times_are_refused),
 		cmocka_unit_test(dso_kinds_follow_the_documented_rule),
 		P(a_sample_becomes_one_root_first_record),
+		P(protocol_bytes_in_names_are_replaced_wherever_they_stand),
 		P(lost_lines_count_events_not_samples),
 		P(a_too_long_line_drops_its_sample_and_the_rest_of_its_frames),
 		P(a_bad_line_ends_the_sample_and_its_frames_are_not_glued_on),

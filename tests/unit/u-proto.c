@@ -206,6 +206,60 @@ static void ref_records_round_trip_and_check_every_number(void **state)
 		assert_int_equal(fp_ref_parse(bad[i], strlen(bad[i]), &r), -1);
 }
 
+/* fp-fold's R writer (the head of time, pid, tid, cpu and period as it
+ * came) spells the record as fp_write_ref does, with or without a
+ * cgroup, and when the line is too long for its one-write buffer. */
+static void ref_records_from_a_head_are_spelled_as_whole_ones(void **state)
+{
+	static char longcg[2000];
+	const char *head = "82657918000\t-1\t1945\t3\t250";
+	struct fp_ref w = { .id = 4294967293u, .time_ns = 82657918000, .pid = -1, .tid = 1945,
+			    .cpu = 3, .period = 250, .count = UINT64_MAX,
+			    .event = { "cycles", 6 }, .comm = { "my app", 6 } };
+
+	memset(longcg, 'x', sizeof longcg - 1);
+	longcg[0] = '/';
+	for (int i = 0; i < 3; i++) {
+		struct fp_wmem a = { 0 };
+
+		if (i == 1)
+			w.cgroup = (struct fp_str){ "/docker/x", 9 };
+		if (i == 2)
+			w.cgroup = (struct fp_str){ longcg, sizeof longcg - 1 };
+		fp_write_ref(fp_wmem_wr(&a), &w);
+		out.len = 0;
+		fp_write_ref_head(fp_wmem_wr(&out), &w, head, strlen(head));
+		assert_int_equal(out.len, a.len);
+		assert_memory_equal(out.p, a.p, a.len);
+		fp_wmem_free(&a);
+	}
+}
+
+/* The P writer from a head as it came spells what fp_write_tail_ref
+ * spells from the numbers, and a head too long for its one-write buffer
+ * still comes out whole. */
+static void tail_refs_from_a_head_are_spelled_as_whole_ones(void **state)
+{
+	static char longhead[1000];
+	const char *head = "82657918000\t-1\t1945\t3\t250";
+	const struct fp_tail_ref r = { .time_ns = 82657918000, .pid = -1, .tid = 1945, .cpu = 3,
+				       .period = 250, .id = 4294967293u };
+	struct fp_wmem a = { 0 };
+
+	fp_write_tail_ref(fp_wmem_wr(&a), &r);
+	out.len = 0;
+	fp_write_tail_ref_head(fp_wmem_wr(&out), head, strlen(head), r.id);
+	assert_int_equal(out.len, a.len);
+	assert_memory_equal(out.p, a.p, a.len);
+	fp_wmem_free(&a);
+	memset(longhead, '7', sizeof longhead);
+	out.len = 0;
+	fp_write_tail_ref_head(fp_wmem_wr(&out), longhead, sizeof longhead, 12);
+	assert_int_equal(out.len, 2 + sizeof longhead + 4);
+	assert_memory_equal(out.p + 2, longhead, sizeof longhead);
+	assert_memory_equal(out.p + 2 + sizeof longhead, "\t12\n", 4);
+}
+
 /* E: count and a D record's id, both whole decimal fields, nothing after */
 static void folded_id_records_round_trip_and_need_count_and_id(void **state)
 {
@@ -353,6 +407,8 @@ int main(void)
 		T(folded_records_round_trip_and_need_a_stack),
 		T(folded_id_records_round_trip_and_need_count_and_id),
 		T(ref_records_round_trip_and_check_every_number),
+		T(ref_records_from_a_head_are_spelled_as_whole_ones),
+		T(tail_refs_from_a_head_are_spelled_as_whole_ones),
 		T(each_control_verb_is_matched_exactly),
 		T(a_known_verb_without_its_fields_is_refused),
 		T(control_fields_and_the_rest_are_given),

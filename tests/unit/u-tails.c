@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fp_record.h"
 #include "fp_tails.h"
 
 /* The fields of a sample as one "event|comm|kinds|stack" string. */
@@ -100,6 +101,48 @@ static void ids_are_dense_and_a_p_names_a_defined_one(void **state)
 	fp_tails_free(&t);
 }
 
+/* The writer of a source's S records (fp-read's) spells the K and P
+ * records as the writer of parsed samples does: with and without a
+ * cgroup, and with an empty cgroup field, which a K record leaves out. */
+static void s_records_become_the_k_and_p_records_of_their_samples(void **state)
+{
+	static const char *const recs[] = {
+		"S\t5\t-1\t7\t2\t100\tcycles:ppp\tmy app\tku\tdo_it;main",
+		"S\t6\t1\t1\t0\t1\t-\t?\t\t",
+		"S\t7\t3\t3\t1\t1\tev\tapp\tuu\ta;b\t/docker/x",
+		"S\t8\t3\t3\t1\t1\tev\tapp\tuu\ta;c\t",
+		"S\t9\t-1\t7\t2\t100\tcycles:ppp\tmy app\tku\tdo_it;main",
+	};
+	struct fp_tailw a, b;
+	struct fp_wmem wa = { 0 }, wb = { 0 };
+
+	fp_tailw_init(&a);
+	fp_tailw_init(&b);
+	for (size_t i = 0; i < sizeof recs / sizeof *recs; i++) {
+		struct fp_sample smp;
+
+		fp_tailw_write_line(&a, fp_wmem_wr(&wa), recs[i], strlen(recs[i]));
+		if (fp_sample_parse(recs[i], strlen(recs[i]), &smp) == 0)
+			fp_tailw_write(&b, fp_wmem_wr(&wb), &smp);
+	}
+	fp_wmem_add(&wa, "", 1);
+	fp_wmem_add(&wb, "", 1);
+	assert_string_equal(wa.p, "K\t0\tcycles:ppp\tmy app\tku\tdo_it;main\n"
+				  "P\t5\t-1\t7\t2\t100\t0\n"
+				  "K\t1\t-\t?\t\t\n"
+				  "P\t6\t1\t1\t0\t1\t1\n"
+				  "K\t2\tev\tapp\tuu\ta;b\t/docker/x\n"
+				  "P\t7\t3\t3\t1\t1\t2\n"
+				  "K\t3\tev\tapp\tuu\ta;c\n"
+				  "P\t8\t3\t3\t1\t1\t3\n"
+				  "P\t9\t-1\t7\t2\t100\t0\n");
+	assert_string_equal(wa.p, wb.p);
+	fp_wmem_free(&wa);
+	fp_wmem_free(&wb);
+	fp_tailw_free(&a);
+	fp_tailw_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -107,6 +150,7 @@ int main(void)
 		cmocka_unit_test(a_k_records_cgroup_is_its_samples),
 		cmocka_unit_test(a_new_definition_replaces_the_old_one),
 		cmocka_unit_test(ids_are_dense_and_a_p_names_a_defined_one),
+		cmocka_unit_test(s_records_become_the_k_and_p_records_of_their_samples),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -157,6 +157,43 @@ static void stack_ids_come_in_order_and_may_be_redefined(void **state)
 	assert_int_equal(tl.nstacks, 2);
 }
 
+/* A new stack takes the frame ids it shares with the latest stack of its
+ * root name (the comm) without looking the names up again: whole frames
+ * only ("g" is not "gh"), a stack that is a prefix of that one, one that
+ * extends it, another root between them, a root alone. Every stack's
+ * frames must still be its own names, each name once in the table. */
+static void shared_frames_of_a_comms_stacks_are_its_names(void **state)
+{
+	static const char *const folded[] = {
+		"a;f;g;h", "b;x", "a;f;gh;z", "a;f", "a;f;gh;z;w", "a", "b;x;f",
+	};
+	static const char *const kinds[] = {
+		"-uuu", "-u", "-uuk", "-u", "-uuku", "-", "-uu",
+	};
+	const size_t n = sizeof folded / sizeof *folded;
+
+	for (size_t i = 0; i < n; i++) {
+		struct fp_stack_def d = { (uint32_t)i, { kinds[i], strlen(kinds[i]) },
+					  { folded[i], strlen(folded[i]) } };
+
+		assert_int_equal(fp_timeline_define(&tl, &d), 0);
+	}
+	assert_int_equal(tl.nstacks, n);
+	for (size_t i = 0; i < n; i++) {
+		char joined[64] = "";
+
+		for (size_t k = tl.frame_off[i]; k < tl.frame_off[i + 1]; k++) {
+			if (k > tl.frame_off[i])
+				strcat(joined, ";");
+			strcat(joined, fp_strtab_str(&tl.names, tl.frames[k], NULL));
+		}
+		assert_string_equal(joined, folded[i]);
+	}
+	assert_int_equal(fp_strtab_count(&tl.names), 9);	/* a f g h b x gh z w */
+	assert_int_equal(fp_timeline_kind(&tl, LINE("z")), 'k');
+	assert_int_equal(fp_timeline_kind(&tl, LINE("w")), 'u');
+}
+
 static void kinds_come_from_the_samples_first_occurrence_wins(void **state)
 {
 
@@ -280,6 +317,7 @@ int main(void)
 		T(names_and_counts_are_fp_folds),
 		T(each_sample_comes_back_with_its_labels_and_frames),
 		T(stack_ids_come_in_order_and_may_be_redefined),
+		T(shared_frames_of_a_comms_stacks_are_its_names),
 		T(kinds_come_from_the_samples_first_occurrence_wins),
 		T(json_escapes_names_and_lists_cells_with_pairs),
 		T(cell_entries_come_by_earliest_sample_and_owners_by_first_use),
