@@ -17,6 +17,7 @@ struct live_opts {
 	const char *push;		/* --push URL: fp-push after fp-read */
 	const char *container;		/* --container NAME|REGEX: fp-range's filter */
 	int push_opts, ssh_opts;	/* --app/--label/--push-interval, --ssh-arg seen */
+	int remote_script;		/* --ssh: perf script on the host (the old way) */
 	double duration;	/* 0: until Ctrl-C or COMMAND ends */
 	enum source source;
 	int all_cpus, callgraph, keep_serving, no_term, quiet;

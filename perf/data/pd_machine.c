@@ -13,6 +13,8 @@
 #include "fp_record.h"
 #include "pd_buildid.h"
 #include "pd_debuginfod.h"
+#include "pd_remote.h"
+#include "pd_remote.h"
 #include "pd_machine.h"
 
 #define TABLE_MIN 256
@@ -536,7 +538,7 @@ static uint32_t cached_frame(struct pd_machine *m, struct pd_dso *d, uint64_t re
 
 void pd_machine_poll_debuginfod(struct pd_machine *m)
 {
-	unsigned answers = pd_debuginfod_answers();
+	unsigned answers = pd_debuginfod_answers() + pd_remote_answers();
 
 	if (answers == m->answers_seen)
 		return;
