@@ -53,7 +53,7 @@ test_expect_success 'fp-ssh streams perf'"'"'s pipe format; the host runs perf r
 	watch_host $fp seen &&
 	wait $fp &&
 	test "$(head -c 8 cap.data)" = PERFILE2 &&
-	grep -q "perf record --no-buffering --buildid-mmap -o - " seen &&
+	grep -q "perf record --buildid-mmap " seen &&
 	! grep -q "perf script" seen &&
 	grep -q "perf record: Captured and wrote" err
 '
@@ -84,8 +84,8 @@ test_expect_success 'a second read takes the files from the cache: only the kern
 '
 
 test_expect_success 'a file rebuilt on the host since the capture is refused: different build, said' '
-	cp "$SPIN" spin.orig && cp /bin/true "$SPIN" &&
-	test_when_finished "cp spin.orig \"$SPIN\"" &&
+	cp "$SPIN" spin.orig && rm -f "$SPIN" && cp /bin/true "$SPIN" &&	# rm: it may still run
+	test_when_finished "rm -f \"$SPIN\"; cp spin.orig \"$SPIN\"" &&
 	hidden fp-perfdata --remote root@127.0.0.1 $REMOTE_OPTS --remote-cache "$TRASH/cache2" \
 		cap.data >changed.out 2>changed.err &&
 	grep -q "remote-spin.*different build" changed.err &&
@@ -107,17 +107,20 @@ test_expect_success 'fp-perfdata: --ssh-arg without --remote is a usage error' '
 	grep -q "go with --remote HOST" err
 '
 
-test_expect_success 'flamepipe live --ssh: names from the host'"'"'s files over fp-ssh'"'"'s own connection, perf record only there' '
-	"$SPIN" 12000 >/dev/null &
+# --duration 10: the workload's file is asked at its first sample and
+# arrives within a second or two; its frames are named from then on
+test_expect_success 'flamepipe live --ssh: frames named once the file arrives over fp-ssh'"'"'s own connection; perf record only on the host' '
+	"$SPIN" 30000 >/dev/null &
 	spin=$!
+	test_when_finished "kill $spin 2>/dev/null"
 	logins=$(sshd_logins)
 	XDG_CACHE_HOME=$TRASH/xdg hidden flamepipe live --ssh root@127.0.0.1 $SSH_OPTS -F 499 -g -p $spin \
-		--duration 4 --no-term -o rep >live.out 2>live.err &
-	fp=$! &&
+		--duration 10 --no-term -o rep >live.out 2>live.err &
+	fp=$!
 	watch_host $fp live.seen &&
 	{ wait $fp || { echo "live exited $?"; cat live.err; false; }; } &&
 	grep -q flamepipe_live_spin_target rep/stacks.folded &&
-	grep -q "perf record --no-buffering --buildid-mmap" live.seen &&
+	grep -q "perf record --buildid-mmap " live.seen &&
 	! grep -q "perf script" live.seen &&
 	test -f "$TRASH/xdg/flamepipe/buildid/.build-id/$(echo "$SPIN_ID" | cut -c1-2)/$(echo "$SPIN_ID" | cut -c3-)/elf" &&
 	echo "logins: before $logins, after $(sshd_logins)" &&
