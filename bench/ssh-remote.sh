@@ -16,10 +16,15 @@
 # (default 4999) -g, system-wide (-a: every process of the host, with a
 # spinning build/tests/live-spin among them), or of that one process
 # (BENCH_SSH_SCOPE=spin: -p).
-# RUNS (default 3) of each, alternating; prints medians:
-#	perfdata_us=.. script_us=.. ratio=.. perfdata_samples=..
-#	script_samples=.. perfdata_cpu_s=.. script_cpu_s=.. runs=N exit=0
-# (us: microseconds of the host's CPU per sample; ratio script/perfdata).
+# RUNS (default 3) of each, alternating, each run a capture of SECS and
+# one of 3 SECS; prints medians:
+#	perfdata_us=.. script_us=.. ratio=.. perfdata_fixed_s=..
+#	script_fixed_s=.. perfdata_all_us=.. script_all_us=..
+#	perfdata_samples=.. script_samples=.. perfdata_cpu_s=.. script_cpu_s=..
+#	runs=N exit=0
+# (_us: microseconds of the host's CPU per sample, from the difference of
+# the two captures; _fixed_s: the rest of the short capture's, seconds;
+# _all_us, _samples, _cpu_s: the short capture whole; ratio script/perfdata).
 # Needs root (perf, sshd), openssh-server and -client. FP_BIN: the
 # binaries (default bin/).
 set -eu
@@ -62,19 +67,20 @@ spin=$!
 TARGET="-a"
 [ "$SCOPE" = spin ] && TARGET="-p $spin"
 
-# one_run MODE -> "cpu_s samples"
+# one_run MODE SECONDS -> "cpu_s samples"
 one_run() {
+	secs=$2
 	before=$(host_cpu)
 	if [ "$1" = perfdata ]; then
 		# shellcheck disable=SC2086
-		fp-ssh --control "$TRASH/ctl" $SSH_OPTS --duration "$SECS" root@127.0.0.1 \
+		fp-ssh --control "$TRASH/ctl" $SSH_OPTS --duration "$secs" root@127.0.0.1 \
 			-F "$HZ" $TARGET -g 2>"$TRASH/ssh.err" |
 			fp-perfdata --remote root@127.0.0.1 --remote-control "$TRASH/ctl" \
 				--remote-cache "$TRASH/cache" $SSH_OPTS >"$TRASH/out" 2>"$TRASH/read.err"
 		n=$(sed -n 's/^I	.*	samples=\([0-9]*\).*/\1/p' "$TRASH/out" | tail -n 1)
 	else
 		# shellcheck disable=SC2086
-		fp-ssh --perf-script $SSH_OPTS --duration "$SECS" root@127.0.0.1 \
+		fp-ssh --perf-script $SSH_OPTS --duration "$secs" root@127.0.0.1 \
 			-F "$HZ" $TARGET -g 2>"$TRASH/ssh.err" |
 			fp-read >"$TRASH/out" 2>"$TRASH/read.err"
 		n=$(grep -c '^S	' "$TRASH/out" || true)
@@ -84,18 +90,32 @@ one_run() {
 }
 
 : >"$TRASH/perfdata" && : >"$TRASH/script"
+# Each run: a capture of SECS and one of 3 SECS per mode; the difference
+# is the cost of the extra samples alone (the marginal cost per sample),
+# what is left of the short one the fixed cost (login, perf's start, the
+# kernel's kallsyms for perf.data, perf script's symbol tables).
 for _r in $(seq "$RUNS"); do
 	for mode in perfdata script; do
-		line=$(one_run $mode) || { cat "$TRASH/ssh.err" "$TRASH/read.err" >&2; echo "exit=1"; exit 1; }
-		echo "ssh-remote.sh: $mode: host cpu_s samples = $line" >&2
-		echo "$line" >>"$TRASH/$mode"
+		a=$(one_run $mode "$SECS") && b=$(one_run $mode $((SECS * 3))) ||
+			{ cat "$TRASH/ssh.err" "$TRASH/read.err" >&2; echo "exit=1"; exit 1; }
+		echo "ssh-remote.sh: $mode: host cpu_s samples = $a, then $b" >&2
+		echo "$a $b" >>"$TRASH/$mode"
 	done
 done
 
-us() { awk '$2 > 0 { print $1 * 1e6 / $2 }' "$TRASH/$1" | median; }
-col() { awk -v c="$2" '{ print $c }' "$TRASH/$1" | median; }
-p_us=$(us perfdata)
-s_us=$(us script)
-echo "perfdata_us=$p_us script_us=$s_us ratio=$(awk "BEGIN { printf \"%.1f\", $s_us / $p_us }")" \
-	"perfdata_samples=$(col perfdata 2) script_samples=$(col script 2)" \
-	"perfdata_cpu_s=$(col perfdata 1) script_cpu_s=$(col script 1) runs=$RUNS exit=0"
+# per run: all-in us/sample of the short capture, marginal us/sample,
+# fixed seconds
+stats() {
+	awk '{ all = $2 > 0 ? $1 * 1e6 / $2 : 0
+	       d = $4 - $2; m = d > 0 ? ($3 - $1) * 1e6 / d : 0
+	       f = $1 - m * $2 / 1e6
+	       print all, m, f, $2, $1 }' "$TRASH/$1"
+}
+col() { stats "$1" | awk -v c="$2" '{ print $c }' | median; }
+p_m=$(col perfdata 2)
+s_m=$(col script 2)
+echo "perfdata_us=$p_m script_us=$s_m ratio=$(awk "BEGIN { printf \"%.1f\", $s_m / ($p_m > 0 ? $p_m : 1) }")" \
+	"perfdata_fixed_s=$(col perfdata 3) script_fixed_s=$(col script 3)" \
+	"perfdata_all_us=$(col perfdata 1) script_all_us=$(col script 1)" \
+	"perfdata_samples=$(col perfdata 4) script_samples=$(col script 4)" \
+	"perfdata_cpu_s=$(col perfdata 5) script_cpu_s=$(col script 5) runs=$RUNS exit=0"

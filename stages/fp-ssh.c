@@ -7,7 +7,8 @@
  *	       [-- COMMAND...]
  *
  * Runs, on HOST, only perf (nothing else to install there):
- *	perf record --buildid-mmap --mmap-pages 16 -o - OPTIONS -- WORKLOAD
+ *	perf record --buildid-mmap --no-buildid-cache --mmap-pages 16 -o - \
+ *		OPTIONS -- WORKLOAD
  * through `ssh -T -o BatchMode=yes [--ssh-arg ...] HOST`; perf's pipe
  * format arrives on stdout (copied through, so --duration can count from
  * the first byte) for fp-perfdata --remote HOST, which reads it here and
@@ -212,9 +213,11 @@ static void build_remote(char *remote, int argc, char **args, int script,
 	 * fp-perfdata can check (and cache by) what it fetches from HOST.
 	 * Not --no-buffering: a write per sample became an ssh packet per
 	 * sample, which cost HOST more than perf script did; 16 pages (64
-	 * KiB a CPU) wake perf every 32 KiB instead (docs/fp-ssh.md) */
+	 * KiB a CPU) wake perf every 32 KiB instead (docs/fp-ssh.md).
+	 * --no-buildid-cache: perf would copy every sampled file into
+	 * HOST's ~/.debug at the end, disk and CPU HOST need not spend */
 	add_raw(remote, &rn, script ? "perf record --no-buffering --no-bpf-event -o -"
-			     : "perf record --buildid-mmap --mmap-pages 16 -o -");
+			     : "perf record --buildid-mmap --no-buildid-cache --mmap-pages 16 -o -");
 	for (; i < argc && strcmp(args[i], "--"); i++)
 		add_quoted(remote, &rn, args[i]);
 	add_raw(remote, &rn, " --");

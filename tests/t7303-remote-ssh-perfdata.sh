@@ -14,6 +14,8 @@ if ! unshare -m true 2>/dev/null; then
 	test_skip 'remote capture' 'needs unshare -m (a mount namespace) to hide the workload here'; test_done
 fi
 start_sshd || { echo "Bail out! no sshd on 127.0.0.1"; exit 1; }
+# the reader's own perf build-id cache, empty: names come over ssh or not
+export PERF_BUILDID_DIR="$TRASH/reader-bid"
 
 # The workload: a copy of live-spin in a directory the local reader does
 # not see. The host (sshd, in this mount namespace) sees it; hidden runs a
