@@ -107,7 +107,7 @@ done
 # fixed seconds
 stats() {
 	awk '{ all = $2 > 0 ? $1 * 1e6 / $2 : 0
-	       d = $4 - $2; m = d > 0 ? ($3 - $1) * 1e6 / d : 0
+	       d = $4 - $2; m = d > 0 ? ($3 - $1) * 1e6 / d : 0; if (m < 0) m = 0	# below a tick
 	       f = $1 - m * $2 / 1e6
 	       print all, m, f, $2, $1 }' "$TRASH/$1"
 }
