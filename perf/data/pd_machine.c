@@ -545,7 +545,9 @@ void pd_machine_poll_debuginfod(struct pd_machine *m)
 	m->answers_seen = answers;
 	for (size_t i = 0; i < m->ndsos; i++) {
 		struct pd_dso *d = m->dsos[i];
-		if (!d->pending || !d->loaded)
+		/* ready: read ahead of its first sample (on_kernel_wait's
+		 * look-ahead), maybe before the answers seen last */
+		if (!d->pending || !(d->loaded || d->ready))
 			continue;
 		/* read again: its answer is there now, or it is still pending */
 		pd_dso_reset(d);

@@ -36,6 +36,9 @@
 /* how long a fetch waits for fp-ssh's connection to come up before ssh
  * connects on its own (a login more, no harm) */
 #define CONTROL_WAIT_S 10.0
+/* --live: how long the first kernel frame waits for the host's kallsyms
+ * before it goes on without (named once they come) */
+#define KERNEL_LIVE_WAIT_S 2.0
 
 extern char **environ;
 
@@ -616,8 +619,23 @@ enum pd_ksrc pd_remote_kallsyms(struct pd_dso *d, char *path, size_t cap)
 	char want[HEX_MAX], why[WHY_MAX + 2 * HEX_MAX + 128];
 
 	pthread_mutex_lock(&rm.lock);
-	wait_answer(rm.kernel);
+	if (pd_buildid_wait()) {
+		wait_answer(rm.kernel);
+	} else {
+		/* --live: the sample path waits a little, never the limit */
+		struct timespec until = realtime_in(KERNEL_LIVE_WAIT_S);
+		while (rm.kernel->state == PD_DI_PENDING &&
+		       pthread_cond_timedwait(&rm.answered, &rm.lock, &until) == 0)
+			;
+	}
 	const struct request *k = rm.kernel;
+	if (k->state == PD_DI_PENDING) {
+		/* pd_machine_poll_debuginfod loads them again when they come */
+		pthread_mutex_unlock(&rm.lock);
+		d->missing = d->pending = 1;
+		d->missing_why = fp_xstrdup("the remote host's kallsyms have not come yet");
+		return PD_KSRC_NONE;
+	}
 	if (d->build_id_len)
 		pd_buildid_hex(d->build_id, d->build_id_len, want);
 	if (k->state != PD_DI_FOUND)

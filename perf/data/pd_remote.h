@@ -56,7 +56,8 @@ int pd_remote_on(void);
 enum pd_di_state pd_remote_get(const char *name, const unsigned char *id, size_t n, int wait,
 			       const char **path, const char **why);
 /* The kernel's symbols for d (its build-id the recorded one, if any):
- * waits for the remote kallsyms (asked at the start, within its limit);
+ * waits for the remote kallsyms (asked at the start, within its limit;
+ * --live at most 2 s, then d->pending: read again when they come);
  * PD_KSRC_CACHE with its path, or PD_KSRC_NONE with d->missing_why. */
 enum pd_ksrc pd_remote_kallsyms(struct pd_dso *d, char *path, size_t cap);
 /* Bumped by every answer (pd_machine_poll_debuginfod). */
