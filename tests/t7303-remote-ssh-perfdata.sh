@@ -77,12 +77,14 @@ test_expect_success 'the workload came over ssh: counted, kept in the cache by i
 	ls "$TRASH"/cache/\[kernel.kallsyms\]/*/kallsyms >/dev/null
 '
 
-test_expect_success 'a second read takes the files from the cache: only the kernel fetched again' '
+test_expect_success 'a second read takes the files from the cache: the kernel'"'"'s build-id and modules asked, no kallsyms sent' '
 	hidden fp-perfdata --remote root@127.0.0.1 $REMOTE_OPTS --remote-cache "$TRASH/cache" \
 		cap.data >again.out 2>again.err &&
 	grep "^S	" again.out >again.s && test_cmp local.s again.s &&
 	test "$(field remote_fetched again.out)" = 1 &&
-	test "$(field remote_cached again.out)" -ge 1
+	test "$(field remote_cached again.out)" -ge 2 &&
+	echo "bytes: first $(field remote_bytes remote.out), again $(field remote_bytes again.out)" &&
+	test "$(field remote_bytes again.out)" -lt 1000000
 '
 
 test_expect_success 'a file rebuilt on the host since the capture is refused: different build, said' '

@@ -23,6 +23,7 @@
 #include "pd_kcache.h"
 #include "pd_remote.h"
 #include "pd_symbols.h"
+#include "pd_textsyms.h"
 
 #define WORKERS 3		/* fetches under way at once */
 #define ID_MAX 64
@@ -33,6 +34,7 @@
 #define POLL_NS 5000000L	/* 5 ms between looks at a running ssh */
 #define KERNEL_NOTES "/sys/kernel/notes"
 #define NOTES_MAX (64u << 10)
+#define MODULES_MAX (4u << 20)	/* /proc/modules, at most */
 /* how long a fetch waits for fp-ssh's connection to come up before ssh
  * connects on its own (a login more, no harm) */
 #define CONTROL_WAIT_S 10.0
@@ -366,19 +368,77 @@ static int fetch_file(int w, struct request *r, char **path, int *temporary, off
 	return 0;
 }
 
+/* The whole of fd (at most cap bytes), NUL-terminated: malloc'd, or NULL. */
+static char *read_all(int fd, size_t cap, size_t *len)
+{
+	char *buf = fp_xmalloc(cap + 1);
+	ssize_t n = pread(fd, buf, cap, 0);
+
+	if (n < 0 || (size_t)n >= cap) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	*len = (size_t)n;
+	return buf;
+}
+
+/* 1 if the cache's kallsyms of this kernel are this boot's: its
+ * /proc/modules as when they were fetched, with addresses (not zeros of
+ * kptr_restrict: the same list after a reboot would look the same); or a
+ * kernel without modules (none: no /proc/modules), whose kallsyms differ
+ * between boots only by where KASLR put it, which pd_kernel_relocate
+ * undoes. */
+static int kallsyms_current(const char *dir, const char *mods, size_t len, int none)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	size_t had_len;
+	int err;
+
+	if (!none && !strstr(mods, " 0xf"))
+		return 0;
+	if (!fits(snprintf(path, sizeof path, "%s/kallsyms", dir), sizeof path) ||
+	    stat(path, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0 ||
+	    !fits(snprintf(path, sizeof path, "%s/modules", dir), sizeof path))
+		return 0;
+	int fd = pd_open_regular(path, &err);
+	if (fd < 0)
+		return 0;
+	char *had = read_all(fd, MODULES_MAX, &had_len);
+	close(fd);
+	int same = had && had_len == len && memcmp(had, mods, len) == 0;
+	free(had);
+	return same;
+}
+
+/* Runs cmd into fd from its start (emptied first). */
+static int fetch_into(int w, const char *cmd, int fd, double deadline, char *why, size_t cap)
+{
+	if (ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0) {
+		snprintf(why, cap, "cannot empty a file in %s: %s", rm.cache, strerror(errno));
+		return -1;
+	}
+	return run_ssh(w, cmd, fd, deadline, why, cap);
+}
+
 /* The remote kernel's build-id (its /sys/kernel/notes) and kallsyms, kept
- * as DIR/[kernel.kallsyms]/ID/kallsyms. */
+ * as DIR/[kernel.kallsyms]/ID/kallsyms with the /proc/modules they went
+ * with (DIR/.../ID/modules): a later capture of the same boot takes them
+ * from there (two small cats instead of megabytes). */
 static int fetch_kernel(int w, struct request *r, char **path, off_t *bytes, char *why, size_t cap)
 {
-	char tmp[PATH_MAX], final[PATH_MAX];
-	struct stat st;
+	char tmp[PATH_MAX], dir[PATH_MAX], final[PATH_MAX];
+	struct stat st = { 0 };
+	char *mods = NULL;
+	size_t mods_len = 0;
 	int fd = temp_file(tmp, sizeof tmp);
 
 	if (fd < 0) {
 		snprintf(why, cap, "cannot make a file in %s: %s", rm.cache, strerror(errno));
 		return -1;
 	}
-	int rc = run_ssh(w, "exec cat " KERNEL_NOTES, fd, r->deadline, why, cap);
+	int rc = fetch_into(w, "exec cat " KERNEL_NOTES, fd, r->deadline, why, cap);
 	if (rc == 0) {
 		unsigned char *notes = fp_xmalloc(NOTES_MAX);
 		ssize_t n = pread(fd, notes, NOTES_MAX, 0);
@@ -388,28 +448,59 @@ static int fetch_kernel(int w, struct request *r, char **path, off_t *bytes, cha
 		}
 		free(notes);
 	}
-	if (rc == 0 && (ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0)) {
-		snprintf(why, cap, "%.200s: %s", tmp, strerror(errno));
+	if (rc == 0 && (!fits(snprintf(dir, sizeof dir, "%s/[kernel.kallsyms]/%s", rm.cache,
+				       r->khex), sizeof dir) ||
+			!fits(snprintf(final, sizeof final, "%s/kallsyms", dir), sizeof final))) {
+		snprintf(why, cap, "the cache's path is too long");
 		rc = -1;
 	}
+	int none = 0;
+	if (rc == 0) {
+		char mwhy[WHY_MAX];
+		if (fetch_into(w, "exec cat /proc/modules", fd, r->deadline, mwhy, sizeof mwhy) == 0)
+			mods = read_all(fd, MODULES_MAX, &mods_len);
+		else if (strstr(mwhy, "ssh exited 1"))	/* cat: no such file */
+			mods = fp_xstrdup(""), none = 1;
+	}
+	*bytes = (off_t)mods_len;
+	if (rc == 0 && mods && kallsyms_current(dir, mods, mods_len, none)) {
+		close(fd);
+		unlink(tmp);
+		free(mods);
+		pthread_mutex_lock(&rm.lock);
+		rm.st.cached++;
+		pthread_mutex_unlock(&rm.lock);
+		*path = fp_xstrdup(final);
+		return 0;
+	}
 	if (rc == 0)
-		rc = run_ssh(w, "exec cat /proc/kallsyms", fd, r->deadline, why, cap);
-	*bytes = fstat(fd, &st) == 0 ? st.st_size : 0;
+		rc = fetch_into(w, "exec cat /proc/kallsyms", fd, r->deadline, why, cap);
+	*bytes += fstat(fd, &st) == 0 ? st.st_size : 0;
 	close(fd);
-	if (rc == 0 && *bytes == 0) {
+	if (rc == 0 && st.st_size == 0) {
 		snprintf(why, cap, "its /proc/kallsyms is empty");
 		rc = -1;
 	}
-	/* a fresh copy each run: modules come and go */
-	if (rc == 0 && (!fits(snprintf(final, sizeof final, "%s/[kernel.kallsyms]/%s/kallsyms",
-				       rm.cache, r->khex), sizeof final) || settle(tmp, final) < 0)) {
+	if (rc == 0 && settle(tmp, final) < 0) {
 		snprintf(why, cap, "cannot keep it in %s: %s", rm.cache, strerror(errno));
 		rc = -1;
 	}
 	if (rc < 0) {
 		unlink(tmp);
+		free(mods);
 		return -1;
 	}
+	/* the modules they went with, for the next capture (best effort) */
+	char mpath[PATH_MAX];
+	int mfd = mods ? temp_file(tmp, sizeof tmp) : -1;
+	if (mfd >= 0) {
+		int ok = write(mfd, mods, mods_len) == (ssize_t)mods_len;
+		close(mfd);
+		if (!ok || !fits(snprintf(mpath, sizeof mpath, "%s/modules", dir), sizeof mpath) ||
+		    rename(tmp, mpath) < 0)
+			unlink(tmp);
+	}
+	free(mods);
 	*path = fp_xstrdup(final);
 	return 0;
 }
