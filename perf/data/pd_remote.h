@@ -14,7 +14,9 @@
  * DIR/.build-id/xx/yyyy/elf for a file (after its build-id was checked
  * against the recorded one), DIR/[kernel.kallsyms]/ID/kallsyms for the
  * kernel's symbols (ID the remote kernel's build-id, from its
- * /sys/kernel/notes). A file already in the cache is not fetched again.
+ * /sys/kernel/notes), with the /proc/modules they went with: used again
+ * while the host's /proc/modules is the same (the same boot). A file
+ * already in the cache is not fetched again.
  * A file without a build-id (none recorded, none in the file) is used for
  * this run only and removed at the end.
  *
