@@ -106,9 +106,11 @@ test_expect_success 'an unreachable host: the frames stay unnamed, ssh'"'"'s rea
 	test "$(field samples gone.out)" = "$(field samples local.out)"
 '
 
-test_expect_success 'fp-perfdata: --ssh-arg without --remote is a usage error' '
+test_expect_success 'usage errors: --ssh-arg without --remote, --remote-script without --ssh' '
 	fp-perfdata --ssh-arg -v cap.data >/dev/null 2>err; test $? = 100 &&
-	grep -q "go with --remote HOST" err
+	grep -q "go with --remote HOST" err &&
+	flamepipe live --remote-script --duration 1 >/dev/null 2>err; test $? = 100 &&
+	grep -q "remote-script go with --ssh HOST" err
 '
 
 # --duration 10: the workload's file is asked at its first sample and
