@@ -114,7 +114,7 @@ stats() {
 col() { stats "$1" | awk -v c="$2" '{ print $c }' | median; }
 p_m=$(col perfdata 2)
 s_m=$(col script 2)
-echo "perfdata_us=$p_m script_us=$s_m ratio=$(awk "BEGIN { printf \"%.1f\", $s_m / ($p_m > 0 ? $p_m : 1) }")" \
+echo "perfdata_us=$p_m script_us=$s_m ratio=$(awk "BEGIN { if ($p_m > 0) printf \"%.1f\", $s_m / $p_m; else print \"-\" }")" \
 	"perfdata_fixed_s=$(col perfdata 3) script_fixed_s=$(col script 3)" \
 	"perfdata_all_us=$(col perfdata 1) script_all_us=$(col script 1)" \
 	"perfdata_samples=$(col perfdata 4) script_samples=$(col script 4)" \
