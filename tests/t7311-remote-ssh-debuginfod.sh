@@ -13,7 +13,7 @@ unset DEBUGINFOD_URLS
 export PERF_BUILDID_DIR="$TRASH/reader-bid"
 export DEBUGINFOD_CACHE_PATH="$TRASH/dicache"
 
-# The workload, hidden from the reader as in t7303; the "host" is a port
+# The workload, hidden from the reader as in t7310; the "host" is a port
 # where nothing listens, so every fetch over ssh fails.
 HIDDEN=$TRASH/hidden
 mkdir -p "$HIDDEN" served && cp "$TOP/build/tests/live-spin" "$HIDDEN/remote-spin" &&
