@@ -105,6 +105,7 @@ probe: | $(DEPS_FIRST)
 	$(call require,libdebuginfod,elfutils/debuginfod.h,libdebuginfod-dev)
 	$(call require,libelf,libelf.h,libelf-dev)
 	$(call require,libiberty,libiberty/libiberty.h,libiberty-dev)
+	$(call require,libzstd,zstd.h,libzstd-dev)
 	$(call require,ncursesw,curses.h,libncurses-dev)
 	$(if $(shell command -v protoc-c),,$(error protoc-c not found: apt-get install protobuf-c-compiler, or run make deps))
 
@@ -167,7 +168,7 @@ $(BIN)/fp-render: LDLIBS += -lpthread
 $(BIN)/fp-chrome: LDLIBS += -ljansson
 $(BIN)/fp-push: LDLIBS += -lcurl -lpthread
 # fp-perfdata alone reads ELF files and demangles: elfutils, libiberty.
-PERFDATA_LIBS := -ldw -lelf -liberty -ldebuginfod -lpthread
+PERFDATA_LIBS := -ldw -lelf -liberty -ldebuginfod -lpthread -lzstd
 $(BIN)/fp-perfdata: LDLIBS += $(PERFDATA_LIBS)
 $(BUILD)/tests/u-pdsymtab: LDLIBS += $(PERFDATA_LIBS)
 $(BUILD)/tests/u-kcache: LDLIBS += $(PERFDATA_LIBS)
@@ -208,9 +209,12 @@ $(BUILD)/tests/u-atomic: LDLIBS += -lpthread
 # unit tests of a stage's private modules
 $(BUILD)/tests/unit/u-tailtab.o: INCLUDES += -Istages/fp-range
 $(BUILD)/tests/unit/u-pairing.o: INCLUDES += -Istages/fp-latency
+$(BUILD)/tests/unit/u-baseline.o: INCLUDES += -Istages/fp-baseline
 $(BUILD)/tests/u-tailtab: $(BUILD)/tests/unit/u-tailtab.o $(call obj,stages/fp-range/fp_tailtab.c) $(LIBFP)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 $(BUILD)/tests/u-pairing: $(BUILD)/tests/unit/u-pairing.o $(call obj,stages/fp-latency/fp_pairing.c) $(LIBFP)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+$(BUILD)/tests/u-baseline: $(BUILD)/tests/unit/u-baseline.o $(call obj,stages/fp-baseline/fp_basewin.c) $(LIBFP)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
 $(BUILD)/tests/%: $(BUILD)/tests/helper/%.o $(LIBFP)
@@ -226,7 +230,7 @@ MAN_SRC := flamepipe=docs/flamepipe.md=- fp-read=docs/fp-read.md=- \
 	fp-flamegraph=docs/fp-flamegraph.md=- fp-serve=docs/fp-serve.md=- \
 	fp-bpftrace=docs/fp-bpftrace.md=- fp-latency=docs/fp-latency.md=- \
 	fp-chrome=docs/fp-chrome.md=- fp-push=docs/fp-push.md=- fp-record=docs/fp-record.md=- \
-	fp-ssh=docs/fp-ssh.md=- \
+	fp-ssh=docs/fp-ssh.md=- fp-baseline=docs/fp-baseline.md=- \
 	fp-perfdata=docs/fp-perfdata.md=- fp-tui=docs/fp-tui.md=-
 FP_VERSION := $(shell sed -n 's/^$(HASH)define FP_VERSION "\(.*\)"/\1/p' runner/commands.h)
 MAN_PROGS := $(notdir $(STAGES) $(RUNNER) $(WEB))
@@ -277,8 +281,14 @@ test: | $(DEPS_FIRST)
 	$(MAKE) $(SUBJOBS) SAN=1 OPT=-O1 BUILD=build-asan BIN=bin-asan tests
 	FP_JOBS=$(FP_JOBS) tests/run-all.sh
 
+# The soak (bench/soak.sh: a live session's memory over 11 minutes) runs
+# after the rows; BENCH_SOAK=0 leaves it out, `make soak` runs it alone.
 bench: $(STAGES) $(RUNNER) $(WEB)
 	bench/run.sh
+	[ "$${BENCH_SOAK:-1}" = 0 ] || bench/soak.sh
+
+soak: $(STAGES) $(RUNNER) $(WEB)
+	bench/soak.sh
 
 # Programs into PREFIX/bin; pipeline files, the bpftrace program and the
 # bundled captures into PREFIX/share/flamepipe, where `flamepipe` looks for
@@ -309,7 +319,7 @@ deb: all man
 clean:
 	rm -rf build build-asan bin bin-asan
 
-.PHONY: all man tests probe probe-tests deps demo test check bench install deb clean
+.PHONY: all man tests probe probe-tests deps demo test check bench soak install deb clean
 .SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

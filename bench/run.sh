@@ -668,6 +668,7 @@ fi	# BENCH_ONLY=chain
 
 web_row=
 ssh_row=
+offcpu_row=
 if [ "$only_perfdata$only_chain" = 00 ]; then
 # ---- live recording: a 10-s range query on a 1-hour recording (issue 11) -----
 TARGET_RANGE_MS=300
@@ -686,6 +687,25 @@ if have fp-read fp-record fp-bucket fp-range fp-fold fp-serve && command -v curl
 else
 	row_missing "range query on a 1-hour recording" "recording.fp.gz" "<= $TARGET_RANGE_MS ms" \
 		"$(missing_of fp-read fp-record fp-bucket fp-range fp-fold fp-serve) or curl"
+fi
+
+# ---- off-CPU: what flamepipe live --off-cpu costs (issue 26) ----------------
+# bench/offcpu.sh, runnable alone: a context-switch-bound workload (perf
+# bench sched pipe) alone, under flamepipe live -g, and under live --off-cpu;
+# CPU of perf, the chain, the runner and the workload. Informational: the
+# cost follows the switch rate, which this workload makes as high as it goes.
+offcpu_row=
+if have flamepipe fp-perfdata fp-read && command -v perf >/dev/null 2>&1; then
+	o_line=$("$here/offcpu.sh" "$BENCH_RUNS") || o_line="exit=1"
+	echo "    $o_line" >&2
+	oget() { echo "$o_line" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+	if [ "$(oget exit)" = 0 ]; then
+		offcpu_row="| off-CPU cost (bench/offcpu.sh): CPU of perf, every stage, the runner and the workload for \`perf bench sched pipe -l $(oget loops)\` (two blocking switches a loop) | --off-cpu $(printf '%.2f' "$(oget off_cpu)") s, plain live $(printf '%.2f' "$(oget live_cpu)") s, alone $(printf '%.2f' "$(oget alone_cpu)") s | wall $(printf '%.2f' "$(oget off_wall)") / $(printf '%.2f' "$(oget live_wall)") / $(printf '%.2f' "$(oget alone_wall)") s; $(fmtn "$(oget off_samples)") offcpu samples, $(oget off_dropped) dropped | measured (worst case: a switch per 5 us) | - |"
+	else
+		offcpu_row="| off-CPU cost (bench/offcpu.sh) | - | - | measured | not run: $o_line |"
+	fi
+else
+	offcpu_row="| off-CPU cost (bench/offcpu.sh) | - | - | measured | missing ($(missing_of flamepipe fp-perfdata fp-read) or perf) |"
 fi
 
 # ---- a served capture: its index, then 200 concurrent range queries (issue 23)
@@ -802,6 +822,7 @@ compiler=$(cc --version | head -n 1)
 	echo "$delay_line"
 	echo "$web_row"
 	echo "$ssh_row"
+	[ -z "$offcpu_row" ] || echo "$offcpu_row"
 	if [ -s "$notes" ]; then
 		echo
 		echo "Notes:"

@@ -47,7 +47,7 @@ cc -O2 -g -fno-omit-frame-pointer -o "$tmp/clockloop" "$here/src/clockloop.c"
 
 # --term heatmap: this script writes on the terminal too, so the heatmap
 # drawn in place, not the interactive view (which would own the screen)
-set -- -g --http "$DEMO_HTTP" --dir-file "$tmp/dir" --term heatmap
+set -- -g --http "$DEMO_HTTP" --exit-at-end --dir-file "$tmp/dir" --term heatmap
 [ -z "$DEMO_OUT" ] || set -- "$@" -o "$DEMO_OUT"
 "$bin/flamepipe" live "$@" &
 live=$!

@@ -26,6 +26,7 @@
 #include "fp_num.h"
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define FP_PROTO_VERSION 1
 #define FP_PROTO_HEADER "%flamepipe\t1"
@@ -383,6 +384,19 @@ void fp_write_control(struct fp_wr w, const char *verb, const char *const *args,
  * first name of such a record (0), or -1 if c is not one. */
 #define FP_EVENTS_VERB "events"
 int fp_events_first(const struct fp_control *c, struct fp_str *first);
+
+/* Timed events (PROTOCOL.md, "Off-CPU samples"): the samples a source
+ * makes of scheduler tracepoints, whose period is a time in nanoseconds
+ * (blocked time; the blocked time a wakeup ended). fp-bucket's cells and
+ * fp-fold's counts add their period, not 1, so a heatmap cell and a flame
+ * graph of them show time. */
+#define FP_EVENT_OFFCPU "offcpu"
+#define FP_EVENT_WAKEUP "wakeup"
+static inline int fp_event_is_timed(struct fp_str ev)
+{
+	return ev.n == 6 && (memcmp(ev.p, FP_EVENT_OFFCPU, 6) == 0 ||
+			     memcmp(ev.p, FP_EVENT_WAKEUP, 6) == 0);
+}
 
 /* ---- W warning, I statistics ---------------------------------------------- */
 

@@ -70,24 +70,29 @@ static int has_arg(enum fp_opt_kind k)
 int fp_opts_parse(int argc, char **argv, const struct fp_opt *opts, const char *usage,
 		  int max_operands, void *ctx)
 {
-	size_t n = 0, ns = 0;
+	size_t n = 0, ns = 0, nl = 0;
 	int c, idx;
 
 	/* Static: a value checked in apply() may end the program, and what
 	 * exit() leaves must still be reachable (no leak under LSan). */
 	static struct option *lo;
+	static size_t *lo_opt;	/* lo[i] is opts[lo_opt[i]] */
 	static char *shorts;
 
 	while (opts[n].name)
 		n++;
 	lo = fp_xrealloc(lo, (n + 2) * sizeof *lo);
+	lo_opt = fp_xrealloc(lo_opt, (n + 2) * sizeof *lo_opt);
 	shorts = fp_xrealloc(shorts, 2 * n + 3);
 
 	if (max_operands == FP_OPTS_REST)
 		shorts[ns++] = '+';	/* stop at the first operand */
 	shorts[ns++] = HELP_CODE;
 	for (n = 0; opts[n].name; n++) {
-		lo[n] = (struct option){ opts[n].name, has_arg(opts[n].kind), NULL, 0 };
+		if (!opts[n].short_only) {
+			lo_opt[nl] = n;
+			lo[nl++] = (struct option){ opts[n].name, has_arg(opts[n].kind), NULL, 0 };
+		}
 		if (opts[n].short_name) {
 			shorts[ns++] = opts[n].short_name;
 			if (has_arg(opts[n].kind) == required_argument)
@@ -95,13 +100,13 @@ int fp_opts_parse(int argc, char **argv, const struct fp_opt *opts, const char *
 		}
 	}
 	shorts[ns] = '\0';
-	lo[n++] = (struct option){ "help", no_argument, NULL, HELP_CODE };
-	lo[n] = (struct option){ NULL, 0, NULL, 0 };
+	lo[nl++] = (struct option){ "help", no_argument, NULL, HELP_CODE };
+	lo[nl] = (struct option){ NULL, 0, NULL, 0 };
 	while ((c = getopt_long(argc, argv, shorts, lo, &idx)) != -1) {
 		const struct fp_opt *o = NULL;
 
 		if (c == 0)
-			o = &opts[idx];
+			o = &opts[lo_opt[idx]];
 		for (size_t i = 0; c && c != HELP_CODE && opts[i].name && !o; i++)
 			if (opts[i].short_name == c)
 				o = &opts[i];
@@ -114,8 +119,10 @@ int fp_opts_parse(int argc, char **argv, const struct fp_opt *opts, const char *
 		apply(o, optarg, ctx);
 	}
 	free(lo);
+	free(lo_opt);
 	free(shorts);
 	lo = NULL;
+	lo_opt = NULL;
 	shorts = NULL;
 	if (max_operands != FP_OPTS_REST && max_operands != FP_OPTS_ANY &&
 	    argc - optind > max_operands)

@@ -55,6 +55,7 @@ struct fp_opt {
 	void (*fn)(void *ctx, const char *opt, const char *arg);	/* FN kinds */
 	const char *const *choices;	/* CHOICE: the words, NULL-terminated */
 	char short_name;	/* 0: none */
+	char short_only;	/* 1: -short_name only, no --name (perf's -g) */
 	void *fn_ctx;		/* FN kinds: the callback's ctx, or NULL for
 				 * fp_opts_parse's (a table shared by programs,
 				 * as render/flameopts.h's, brings its own) */

@@ -62,13 +62,22 @@ void fp_rec_write_header(unsigned char *h, const struct fp_rec_member *m)
 	fp_rec_put_le(p + 56, m->capture_min_ns, 8);
 }
 
-/* 0 and m filled (offset excepted) if h is a member header. */
+/* 1 if h starts like a member header (the gzip magic, FEXTRA and the
+ * "FP" subfield): a candidate worth parsing. */
+static int looks_like_header(const unsigned char *h)
+{
+	return h[0] == GZ_ID1 && h[1] == GZ_ID2 && h[2] == GZ_CM_DEFLATE && h[3] == GZ_FLG_FEXTRA &&
+	       h[12] == SUBFIELD_ID1 && h[13] == SUBFIELD_ID2;
+}
+
+/* 0 and m filled (offset excepted) if h is a member header whose fields
+ * make sense: a length that can be a member, min_ns <= max_ns, both
+ * within FP_REC_SPAN_MAX after the capture's first sample. */
 static int parse_header(const unsigned char *h, struct fp_rec_member *m)
 {
 	const unsigned char *p = h + PAYLOAD_AT;
 
-	if (h[0] != GZ_ID1 || h[1] != GZ_ID2 || h[2] != GZ_CM_DEFLATE || h[3] != GZ_FLG_FEXTRA ||
-	    get_le(h + 10, 2) != XLEN || h[12] != SUBFIELD_ID1 || h[13] != SUBFIELD_ID2 ||
+	if (!looks_like_header(h) || get_le(h + 10, 2) != XLEN ||
 	    get_le(h + 14, 2) != FP_REC_PAYLOAD || get_le(p, 4) != FP_REC_VERSION)
 		return -1;
 	m->length = get_le(p + 8, 8);
@@ -79,7 +88,8 @@ static int parse_header(const unsigned char *h, struct fp_rec_member *m)
 	m->samples_before = get_le(p + 48, 8);
 	m->capture_min_ns = get_le(p + 56, 8);
 	if (m->length < FP_REC_HEADER_BYTES + FP_REC_TRAILER_BYTES ||
-	    m->length > FP_REC_MEMBER_MAX || m->min_ns > m->max_ns)
+	    m->length > FP_REC_MEMBER_MAX || m->min_ns > m->max_ns ||
+	    m->capture_min_ns > m->min_ns || m->max_ns - m->capture_min_ns > FP_REC_SPAN_MAX)
 		return -1;
 	return 0;
 }
@@ -137,7 +147,104 @@ int fp_rec_is_recording(int fd)
 		return 0;
 	uint64_t start = skip_hole(fd, (uint64_t)st.st_size);
 
-	return pread_full(fd, h, sizeof h, start) == 1 && parse_header(h, &m) == 0;
+	/* a first member with a damaged length or time field still makes
+	 * the file a recording: the scan passes over it */
+	return pread_full(fd, h, sizeof h, start) == 1 &&
+	       (parse_header(h, &m) == 0 || looks_like_header(h));
+}
+
+/* 1 and m if a member that fits in the file starts at off, with times
+ * in the span of the recording ix indexes so far. */
+static int member_at(int fd, uint64_t off, const struct fp_rec_index *ix,
+		     struct fp_rec_member *m)
+{
+	unsigned char h[FP_REC_HEADER_BYTES];
+
+	if (off + FP_REC_HEADER_BYTES > ix->file_size)
+		return 0;
+	if (pread_full(fd, h, sizeof h, off) != 1 || parse_header(h, m) < 0 ||
+	    off + m->length > ix->file_size)
+		return 0;
+	if (ix->n && m->max_ns > ix->base_ns && m->max_ns - ix->base_ns > FP_REC_SPAN_MAX)
+		return 0;
+	m->offset = off;
+	m->text_len = 0;
+	return 1;
+}
+
+#define RESYNC_CHUNK (64u << 10)
+
+/* The offset of the first good member (member_at) in [from, to), or
+ * UINT64_MAX: what a scan resumes at after damage. Reads in chunks and
+ * looks at each gzip magic byte. */
+static uint64_t next_member(int fd, uint64_t from, uint64_t to, const struct fp_rec_index *ix,
+			    struct fp_rec_member *m)
+{
+	unsigned char *buf = fp_xmalloc(RESYNC_CHUNK);	/* damage is rare: no static (threads) */
+	uint64_t found = UINT64_MAX;
+
+	if (to > ix->file_size)
+		to = ix->file_size;
+	while (from + FP_REC_HEADER_BYTES <= to) {
+		size_t want = to - from < RESYNC_CHUNK ? (size_t)(to - from) : RESYNC_CHUNK;
+		ssize_t r = pread(fd, buf, want, (off_t)from);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		for (unsigned char *p = buf; (p = memchr(p, GZ_ID1, (size_t)(buf + r - p)));
+		     p++) {
+			uint64_t at = from + (uint64_t)(p - buf);
+
+			if (at >= to)
+				break;
+			if (member_at(fd, at, ix, m)) {
+				found = at;
+				goto out;
+			}
+		}
+		if ((size_t)r < FP_REC_HEADER_BYTES)
+			break;
+		from += (uint64_t)r - (FP_REC_HEADER_BYTES - 1);	/* a header may straddle */
+	}
+out:
+	free(buf);
+	return found;
+}
+
+/* Damage from `from` up to the good member m at `to`: counted. The
+ * members and samples lost are told by the sequence numbers and
+ * samples_before of the members on either side. */
+static void count_skip(struct fp_rec_index *ix, uint64_t from, uint64_t to,
+		       const struct fp_rec_member *m)
+{
+	struct fp_rec_skips *s = &ix->skips;
+
+	if (!s->regions && !s->members)
+		s->first_at = from;
+	s->regions++;
+	s->bytes += to - from;
+	if (!ix->n)
+		return;
+	const struct fp_rec_member *prev = &ix->m[ix->n - 1];
+
+	if (m->seq > prev->seq + 1)
+		s->members += m->seq - prev->seq - 1;
+	if (m->samples_before > prev->samples_before + prev->samples)
+		s->samples += m->samples_before - prev->samples_before - prev->samples;
+}
+
+static void index_add(struct fp_rec_index *ix, const struct fp_rec_member *m)
+{
+	if (ix->n == ix->cap) {
+		ix->cap = ix->cap ? ix->cap * 2 : 256;
+		ix->m = fp_xrealloc(ix->m, ix->cap * sizeof *ix->m);
+	}
+	if (!ix->n)
+		ix->base_ns = m->capture_min_ns;
+	ix->m[ix->n++] = *m;
+	ix->end = m->offset + m->length;
 }
 
 int fp_rec_scan(int fd, struct fp_rec_index *ix)
@@ -147,35 +254,35 @@ int fp_rec_scan(int fd, struct fp_rec_index *ix)
 	if (fstat(fd, &st) < 0)
 		return -1;
 	ix->file_size = (uint64_t)st.st_size;
-	if (ix->n == 0)
+	if (ix->n == 0 && ix->end == 0)
 		ix->start = ix->end = skip_hole(fd, ix->file_size);
 	ix->truncated = 0;
 	uint64_t off = ix->end;
 
 	while (off < ix->file_size) {
-		unsigned char h[FP_REC_HEADER_BYTES];
-		struct fp_rec_member m;
-		int r;
+		struct fp_rec_member m, next;
+		int good = member_at(fd, off, ix, &m);
+		uint64_t end = good ? off + m.length : 0;
 
-		if (off + FP_REC_HEADER_BYTES > ix->file_size) {
+		/* a good member ends where the file does or another begins;
+		 * else its length lies and the next good header says where
+		 * the damage ends */
+		if (good && (end == ix->file_size || end + FP_REC_HEADER_BYTES > ix->file_size ||
+			     member_at(fd, end, ix, &next) ||
+			     next_member(fd, off + 1, end, ix, &next) == UINT64_MAX)) {
+			index_add(ix, &m);
+			off = end;
+			continue;
+		}
+		uint64_t at = next_member(fd, off + 1, ix->file_size, ix, &next);
+
+		if (at == UINT64_MAX) {	/* nothing good after it: an incomplete end */
 			ix->truncated = 1;
 			break;
 		}
-		if ((r = pread_full(fd, h, sizeof h, off)) < 0)
-			return -1;
-		if (r == 0 || parse_header(h, &m) < 0 || off + m.length > ix->file_size) {
-			ix->truncated = 1;
-			break;
-		}
-		m.offset = off;
-		m.text_len = 0;
-		if (ix->n == ix->cap) {
-			ix->cap = ix->cap ? ix->cap * 2 : 256;
-			ix->m = fp_xrealloc(ix->m, ix->cap * sizeof *ix->m);
-		}
-		ix->m[ix->n++] = m;
-		off += m.length;
-		ix->end = off;
+		count_skip(ix, off, at, &next);
+		index_add(ix, &next);
+		off = ix->end;
 	}
 	return 0;
 }
@@ -243,24 +350,31 @@ out:
 	return result;
 }
 
-int fp_rec_each_line(int fd, const struct fp_rec_index *ix, uint64_t from_ns, uint64_t to_ns,
-		     void (*line)(void *ctx, char *line, size_t len), void *ctx,
-		     char *err, size_t errsz)
+size_t fp_rec_each_line(int fd, const struct fp_rec_index *ix, uint64_t from_ns, uint64_t to_ns,
+			void (*line)(void *ctx, char *line, size_t len), void *ctx,
+			struct fp_rec_skips *bad, char *err, size_t errsz)
 {
-	char *buf = NULL;
-	size_t cap = 0;
-	int rc = 0;
+	char *buf = NULL, msg[256];
+	size_t cap = 0, skipped = 0;
 
 	for (size_t i = fp_rec_first_from(ix, from_ns); i < ix->n; i++) {
 		const struct fp_rec_member *m = &ix->m[i];
 
 		if (m->max_ns < from_ns || m->min_ns >= to_ns)
 			continue;
-		ssize_t n = fp_rec_read_member(fd, m, &buf, &cap, err, errsz);
+		ssize_t n = fp_rec_read_member(fd, m, &buf, &cap, msg, sizeof msg);
 
-		if (n < 0) {
-			rc = -1;
-			break;
+		if (n < 0) {	/* skipped, counted: the members after it stand alone */
+			if (!skipped++)
+				snprintf(err, errsz, "%s", msg);
+			if (bad) {
+				if (!bad->members && !bad->regions)
+					bad->first_at = m->offset;
+				bad->members++;
+				bad->samples += m->samples;
+				bad->bytes += m->length;
+			}
+			continue;
 		}
 		buf[n] = '\0';
 		for (char *p = buf, *end = buf + n; p < end;) {
@@ -273,7 +387,20 @@ int fp_rec_each_line(int fd, const struct fp_rec_index *ix, uint64_t from_ns, ui
 		}
 	}
 	free(buf);
-	return rc;
+	return skipped;
+}
+
+void fp_rec_skips_describe(const struct fp_rec_skips *s, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	if (!s->regions && !s->members)
+		return;
+	snprintf(buf, n, "damaged batches skipped: %llu damaged stretch%s (%llu bytes) and %llu "
+		 "batch%s (%llu samples) from byte %llu; every other batch was read",
+		 (unsigned long long)s->regions, s->regions == 1 ? "" : "es",
+		 (unsigned long long)s->bytes, (unsigned long long)s->members,
+		 s->members == 1 ? "" : "es", (unsigned long long)s->samples,
+		 (unsigned long long)s->first_at);
 }
 
 uint64_t fp_rec_base_sec(const struct fp_rec_index *ix)

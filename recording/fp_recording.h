@@ -27,8 +27,19 @@
  *
  * Crash safety: a member is written with one write() after it is
  * complete; a member whose declared length runs past the end of the file
- * (the recorder was killed while writing it) ends the recording: readers
- * stop at the last complete member.
+ * with no good member after it (the recorder was killed while writing
+ * it, or is writing it now) ends the recording: readers stop at the last
+ * complete member.
+ *
+ * Damage: a header that does not parse (bad magic, a length of 0 or past
+ * FP_REC_MEMBER_MAX, min_ns > max_ns, time fields outside the capture's
+ * span), bytes between members, a hole in the middle: the scan searches
+ * on for the next good header (one whose member fits in the file and
+ * ends at the end of the file or at another good header) and resumes
+ * there, counting what it passed over (fp_rec_index.skips). A member
+ * whose header is good but whose data is not (bad CRC, bad deflate data)
+ * is skipped when read, and counted too. Samples of a skipped stretch are
+ * known from the next good member's samples_before.
  *
  * Retention: the recorder drops the oldest members by punching a hole over
  * them (fallocate PUNCH_HOLE): offsets stay, disk blocks are freed, the
@@ -49,6 +60,9 @@
 #define FP_REC_TRAILER_BYTES 8		/* CRC32, ISIZE */
 #define FP_REC_MEMBER_MAX (64u << 20)	/* larger declared lengths are damage */
 #define FP_REC_TEXT_MAX (256u << 20)	/* larger ISIZE is damage */
+/* A member's times lie within this of its capture's first sample: a
+ * header that says otherwise is damage (one year of capture). */
+#define FP_REC_SPAN_MAX (366ull * 86400 * 1000000000)
 
 struct fp_rec_member {
 	uint64_t offset;	/* in the file */
@@ -75,6 +89,15 @@ unsigned char *fp_rec_encode(const char *text, size_t len, struct fp_rec_member 
 void fp_rec_write_header(unsigned char *h, const struct fp_rec_member *m);
 void fp_rec_put_le(unsigned char *p, uint64_t v, int n);
 
+/* What a reader passed over because it was damaged. */
+struct fp_rec_skips {
+	uint64_t regions;	/* damaged stretches the scan resynchronised after */
+	uint64_t bytes;		/* their bytes */
+	uint64_t members;	/* members lost in them (by seq) or unreadable */
+	uint64_t samples;	/* samples lost in them (by samples_before) */
+	uint64_t first_at;	/* offset of the first damage */
+};
+
 /* The members of a recording: what fp_rec_scan found. */
 struct fp_rec_index {
 	struct fp_rec_member *m;
@@ -83,6 +106,8 @@ struct fp_rec_index {
 	uint64_t end;		/* end of the last complete member */
 	uint64_t file_size;
 	int truncated;		/* bytes after `end` that are no complete member */
+	struct fp_rec_skips skips;	/* damage between start and end */
+	uint64_t base_ns;	/* capture_min_ns of the first member: the span's start */
 };
 
 /* 1 if fd (a regular file) holds a recording: its first bytes after any
@@ -92,8 +117,10 @@ int fp_rec_is_recording(int fd);
 
 /* Reads the member headers of fd into ix (appending to what it holds:
  * call again to pick up members written since; ix starts zeroed). Returns
- * 0, or -1 with errno on a read error. Damage (a bad header, a member
- * running past the end) stops the scan and sets ix->truncated. */
+ * 0, or -1 with errno on a read error. Damage followed by a good member
+ * is passed over and counted in ix->skips; damage at the end (no good
+ * member after it: an incomplete last member) stops the scan and sets
+ * ix->truncated. */
 int fp_rec_scan(int fd, struct fp_rec_index *ix);
 void fp_rec_index_free(struct fp_rec_index *ix);
 
@@ -110,11 +137,17 @@ ssize_t fp_rec_read_member(int fd, const struct fp_rec_member *m, char **buf, si
 /* Calls line(ctx, line, len) for each line (LF removed, NUL-terminated)
  * of every member of ix that may hold samples in [from_ns, to_ns) (pass
  * 0, UINT64_MAX for all), in file order. The lines are not filtered by
- * time: members overlap. Returns 0, or -1 with err set when a member is
- * damaged (the lines before it were delivered). */
-int fp_rec_each_line(int fd, const struct fp_rec_index *ix, uint64_t from_ns, uint64_t to_ns,
-		     void (*line)(void *ctx, char *line, size_t len), void *ctx,
-		     char *err, size_t errsz);
+ * time: members overlap. A member that cannot be read (bad CRC, bad
+ * deflate data, a read error) is skipped and counted in *bad (members,
+ * samples, first_at; may be NULL), with err the first one's message;
+ * the members after it are read. Returns the number of members skipped. */
+size_t fp_rec_each_line(int fd, const struct fp_rec_index *ix, uint64_t from_ns, uint64_t to_ns,
+			void (*line)(void *ctx, char *line, size_t len), void *ctx,
+			struct fp_rec_skips *bad, char *err, size_t errsz);
+
+/* "N damaged batches (M samples, B bytes) skipped from byte X" for people,
+ * into buf; "" if s counts nothing. */
+void fp_rec_skips_describe(const struct fp_rec_skips *s, char *buf, size_t n);
 
 /* base second of a recording's heatmap axis: floor(earliest sample), as
  * fp-bucket computes it over the whole file. 0 if empty. */

@@ -205,7 +205,7 @@ int fp_timeline_add(struct fp_timeline *tl, const struct fp_ref *r)
 		tl->bad++;
 		return -1;
 	}
-	if (r->count != 1)
+	if (r->count != 1 && !fp_event_is_timed(r->event))	/* off-CPU ns: not a weighing */
 		tl->weight_period = 1;
 	if (tl->n >= tl->max_samples || tl->ext[r->id] == NO_STACK) {
 		tl->overflow++;
@@ -222,6 +222,19 @@ int fp_timeline_add(struct fp_timeline *tl, const struct fp_ref *r)
 		.stack = tl->ext[r->id], .owner = owner_of(tl, r),
 	};
 	return 0;
+}
+
+uint64_t fp_timeline_total_untimed(const struct fp_timeline *tl)
+{
+	uint64_t t = 0;
+
+	for (size_t i = 0; i < tl->n; i++) {
+		size_t n;
+		const char *ev = fp_strtab_str(&tl->labels, tl->owner[tl->s[i].owner].event, &n);
+		if (!fp_event_is_timed((struct fp_str){ ev, n }))
+			t = fp_add_sat(t, tl->s[i].count);
+	}
+	return t;
 }
 
 uint64_t fp_timeline_total(const struct fp_timeline *tl)

@@ -119,6 +119,9 @@ enum fp_tl_stack_of fp_timeline_stack(const struct fp_timeline *tl, uint32_t id,
 int fp_timeline_add(struct fp_timeline *tl, const struct fp_ref *r);
 /* Sum of the kept samples' counts. */
 uint64_t fp_timeline_total(const struct fp_timeline *tl);
+/* The same without the samples of timed events (off-CPU time, which
+ * fp-fold --timed-apart passes for the views but keeps out of its table). */
+uint64_t fp_timeline_total_untimed(const struct fp_timeline *tl);
 
 /* Sample i (0 .. tl->n - 1, in arrival order) as an S record would give it:
  * s->stack the folded frames after the root ones (comm, pid, event), names

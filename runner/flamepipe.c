@@ -17,7 +17,6 @@
  * The shared options are parsed in options.c.
  */
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,20 +104,20 @@ static int cmd_help(int argc, char **argv)
 
 /* ---- run and check ------------------------------------------------------------ */
 
+/* run and check have no options of their own. */
+static void no_own_option(void *ctx, int c, const char *arg)
+{
+	fp_cli_usage_error(ctx);
+}
+
 /* run and check: [PIPELINE] and the shared options (options.h). */
 static void parse_run_args(int argc, char **argv, struct fp_cli *cli, const char *usage)
 {
-	struct option table[FP_CLI_TABLE_MAX];
-	int c;
-
 	fp_cli_init(cli, argc, FP_CLI_RUN, usage);
-	fp_cli_table(cli, NULL, 0, table);
-	while ((c = getopt_long(argc, argv, fp_cli_shorts(cli, NULL), table, NULL)) != -1)
-		if (!fp_cli_option(cli, c, optarg))
-			fp_cli_usage_error(cli);
-	if (argc - optind > 1)
+	int first = fp_cli_parse(cli, argc, argv, NULL, 0, 0, no_own_option, cli);
+	if (argc - first > 1)
 		fp_cli_usage_error(cli);
-	cli->pipeline = optind < argc ? argv[optind] : NULL;
+	cli->pipeline = first < argc ? argv[first] : NULL;
 }
 
 /* The INPUT variable when it is one file (for the progress line). */

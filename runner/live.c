@@ -32,10 +32,15 @@
  * source ends by itself; for bpftrace a timer started by the first bytes
  * fp-read reads), when COMMAND exits, or on Ctrl-C/SIGTERM (the
  * runner sends SIGTERM to perf record; perf script, then every stage,
- * drain and write their final tables). The web server would serve the
- * ended capture for ever, so once every stage before it has finished it
- * gets SIGTERM (it exits 0; unless --keep-serving: then it stays until
- * Ctrl-C).
+ * drain and write their final tables). The web server stays up on the
+ * ended capture until the user ends the session (Ctrl-C); with
+ * --exit-at-end, or after SIGTERM, it gets SIGTERM once every stage
+ * before it has finished (web_watch_cb).
+ *
+ * Healing: every stage after the source is restart=on-failure (the
+ * pipeline files, the views added here); the summary counts from the
+ * recording, and the report is rebuilt from it when a stage after the
+ * recorder was restarted or no report was written (print_summary).
  *
  * --user USER (as root): perf record and perf script (or bpftrace) keep
  * root, every analysis stage and the web server run as USER (the runner's
@@ -46,7 +51,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <pwd.h>
@@ -56,7 +60,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <ev.h>
@@ -65,11 +73,15 @@
 #include "live.h"
 #include "fp_recording.h"
 #include "fp_error.h"
+#include "fp_idle.h"
+#include "fp_record.h"
+#include "fp_foldsnap.h"
 #include "options.h"
 #include "pipeline.h"
 #include "pipeline_run.h"
 #include "perfcheck.h"
 #include "progress.h"
+#include "hotfuncs.h"
 #include "summary.h"
 #include "tuiview.h"
 
@@ -83,6 +95,8 @@
 #define DURATION_POLL 0.1	/* s between checks for the first bytes */
 #define DURATION_START_MAX 20.0	/* s: then --duration counts anyway */
 #define TEXT_MAX 8192
+#define HOT_FUNCTIONS 10	/* lines of each table at the end of a terminal session */
+#define LISTEN_BACKLOG 64
 
 
 /* What watches the end of the capture to stop the web server. */
@@ -139,6 +153,9 @@ struct web_watch {
 	struct fp_run *run;
 	size_t index;		/* the web stage */
 	int stopped;
+	int exit_at_end;	/* --exit-at-end: stop the server with the capture */
+	const int *view_quit;	/* the terminal view was quit: the session ends */
+	const char *url;	/* for the "stays up" line */
 };
 
 /* ---- finding files next to the binary ------------------------------------ */
@@ -221,8 +238,39 @@ static char *real_program(const char *prog)
 	return found;
 }
 
+/* --off-cpu: on-CPU samples at -F HZ (the first event, so the heatmap
+ * shows them first), every switch-out with its stack, every recorded
+ * wakeup, and switch-in records of the recorded tasks (a per-task capture
+ * sees no other task's switch-out, which is when they switch in).
+ * perf's -F would sample the tracepoints at HZ too: the frequency is the
+ * cpu-clock event's own term. fp-perfdata turns the scheduler events into
+ * the timed events offcpu and wakeup (docs/fp-perfdata.md, "Off-CPU"). */
+static void offcpu_vars(const struct live_opts *o, struct fp_vars *v)
+{
+	char ev[64];
+
+	const char *why = fp_perf_tracepoint_problem("sched", "sched_switch");
+	if (why)
+		fp_die(FP_EXIT_USAGE, "live: --off-cpu: cannot record sched:sched_switch: %s", why);
+	snprintf(ev, sizeof ev, "cpu-clock/freq=%s,name=cpu-clock/", o->hz);
+	fp_vars_append(v, "RECORD_ARGS", "-e");
+	fp_vars_append(v, "RECORD_ARGS", ev);
+	fp_vars_append(v, "RECORD_ARGS", "-e");
+	fp_vars_append(v, "RECORD_ARGS", "sched:sched_switch");
+	if (!fp_perf_tracepoint_problem("sched", "sched_wakeup")) {
+		fp_vars_append(v, "RECORD_ARGS", "-e");
+		fp_vars_append(v, "RECORD_ARGS", "sched:sched_wakeup");
+	}
+	fp_vars_append(v, "RECORD_ARGS", "--switch-events");
+	fp_vars_append(v, "READ_ARGS", "--off-cpu");
+	fp_vars_append(v, "READ_ARGS", "on");
+}
+
 static void source_vars(const struct live_opts *o, struct fp_vars *v)
 {
+	if (o->off_cpu && o->source != SRC_PERF)
+		fp_die(FP_EXIT_USAGE, "live: --off-cpu: needs --source perf (fp-perfdata turns "
+		       "the scheduler's events into off-CPU time)");
 	fp_vars_set(v, "HZ", o->hz);
 	fp_vars_list(v, "RECORD_ARGS");
 	fp_vars_list(v, "SCRIPT_ARGS");
@@ -272,8 +320,12 @@ static void source_vars(const struct live_opts *o, struct fp_vars *v)
 		}
 		return;
 	}
-	fp_vars_append(v, "RECORD_ARGS", "-F");
-	fp_vars_append(v, "RECORD_ARGS", o->hz);
+	if (o->off_cpu) {
+		offcpu_vars(o, v);
+	} else {
+		fp_vars_append(v, "RECORD_ARGS", "-F");
+		fp_vars_append(v, "RECORD_ARGS", o->hz);
+	}
 	if (o->all_cpus)
 		fp_vars_append(v, "RECORD_ARGS", "-a");
 	if (o->pid) {
@@ -341,7 +393,9 @@ struct views {
 static void pick_views(const struct live_opts *o, struct fp_run *r, int tty, struct views *vw,
 		       struct fp_vars *v)
 {
-	int term = tty && !o->no_term;
+	/* --alert: the alert lines are the terminal's output (a terminal
+	 * view owns the screen: it would draw over them or hold them) */
+	int term = tty && !o->no_term && !o->alert;
 
 	vw->web = o->http != NULL;
 	vw->tui = term && !o->term_heatmap;
@@ -374,12 +428,51 @@ static void pick_views(const struct live_opts *o, struct fp_run *r, int tty, str
 		fp_vars_append(v, "RENDER_VIEW_ARGS", "--passthrough");
 }
 
+/* ---- the baseline ------------------------------------------------------------- */
+
+static int has_baseline(const struct live_opts *o)
+{
+	return o->baseline || o->baseline_from;
+}
+
+/* BASELINE_ARGS for fp-baseline, and fp-fold's --pass-samples (its D and R
+ * records are what fp-baseline counts). The last stage of a chain with no
+ * view: it writes no records (--discard), only its lines. */
+static void baseline_vars(const struct live_opts *o, const struct views *vw, struct fp_vars *v)
+{
+	static const struct { const char *opt; size_t off; } map[] = {
+		{ "--baseline", offsetof(struct live_opts, baseline) },
+		{ "--from", offsetof(struct live_opts, baseline_from) },
+		{ "--to", offsetof(struct live_opts, baseline_to) },
+		{ "--alert", offsetof(struct live_opts, alert) },
+		{ "--by", offsetof(struct live_opts, alert_by) },
+	};
+
+	fp_vars_list(v, "BASELINE_ARGS");
+	if (!has_baseline(o))
+		return;
+	for (size_t i = 0; i < sizeof map / sizeof *map; i++) {
+		const char *val = *(const char *const *)((const char *)o + map[i].off);
+
+		if (val) {
+			fp_vars_append(v, "BASELINE_ARGS", map[i].opt);
+			fp_vars_append(v, "BASELINE_ARGS", val);
+		}
+	}
+	if (!vw->render && !vw->web && !vw->tui)
+		fp_vars_append(v, "BASELINE_ARGS", "--discard");
+	if (vw->tui)	/* fp-tui reads the R records too: fp-baseline passes them on */
+		fp_vars_append(v, "BASELINE_ARGS", FP_FOLDSNAP_PASS_SAMPLES_OPTION);
+	else		/* (fp-tui's view asked fp-fold for them already) */
+		fp_vars_append(v, "FOLD_ARGS", FP_FOLDSNAP_PASS_SAMPLES_OPTION);
+}
+
 /* The pipeline file's text followed by the view stages, written to
  * DIR/live.pipeline, with --push's stage right after the stage named
  * "read" (before fp-range: a selection on the web page does not change what
  * is pushed). Returns the path. */
 static char *write_generated(const char *dir, const char *file, const struct views *vw,
-			     int push)
+			     int push, int baseline)
 {
 	size_t dl = strlen(dir);
 	char *out = fp_xmalloc(dl + sizeof "/" GENERATED_NAME);
@@ -409,14 +502,20 @@ static char *write_generated(const char *dir, const char *file, const struct vie
 		fp_die(FP_EXIT_USAGE, "live: --push: %s has no stage named read to push after", file);
 	if (!last_nl)
 		fputc('\n', f);
+	/* after fp-fold (--pass-samples: its D and R records), before the views */
+	if (baseline)
+		fprintf(f, "baseline fp-baseline ${BASELINE_ARGS}\n");
 	fprintf(f, "# views added by flamepipe live\n");
+	/* a view that dies is restarted, never the end of the capture; the
+	 * web view serves the socket live bound (fd FP_RUN_PASS_FD), so a
+	 * restarted one answers on the same port */
 	if (vw->render)
-		fprintf(f, "render fp-render ${RENDER_VIEW_ARGS} ${RENDER_ARGS}\n");
+		fprintf(f, "render restart=on-failure fp-render ${RENDER_VIEW_ARGS} ${RENDER_ARGS}\n");
 	if (vw->tui)
 		fprintf(f, "%s fp-tui ${TUI_ARGS}\n", FP_TUI_STAGE);
 	if (vw->web)
-		fprintf(f, "web fp-serve --live ${LIVE_NAME} --recording ${RECORDING} "
-			"--listen ${HTTP} --dir ${SERVE_DIR} ${SERVE_ARGS}\n");
+		fprintf(f, "web restart=on-failure fp-serve --live ${LIVE_NAME} --recording ${RECORDING} "
+			"--listen-fd %d --dir ${SERVE_DIR} ${SERVE_ARGS}\n", FP_RUN_PASS_FD);
 	if (ferror(in) || fclose(f) != 0)
 		fp_die_sys(FP_EXIT_SYS, "live: cannot write %s", out);
 	fclose(in);
@@ -424,9 +523,13 @@ static char *write_generated(const char *dir, const char *file, const struct vie
 }
 
 /* Once every stage before the web server has finished, the capture is
- * over: stop the server (it would serve the ended capture for ever; it
- * exits 0 on SIGTERM). fp-serve is the last stage, so nothing after it is
- * cut short. */
+ * over. The page stays up and explorable (ranges, filters and compare
+ * read the recording) until the user ends the session: a second Ctrl-C
+ * (the runner then sends SIGTERM to every stage). With --exit-at-end,
+ * when the session was stopped with SIGTERM (a service manager), or when
+ * the user quit the terminal view (fp-tui's q), the server is stopped now
+ * (it exits 0 on SIGTERM). fp-serve is the last
+ * stage, so nothing after it is cut short. */
 static void web_watch_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
 	struct web_watch *ww = w->data;
@@ -436,44 +539,284 @@ static void web_watch_cb(struct ev_loop *loop, ev_timer *w, int revents)
 		if (fp_run_stage_pid(ww->run, i) > 0)
 			return;
 	pid = fp_run_stage_pid(ww->run, ww->index);
-	if (pid > 0 && !ww->stopped) {
+	if (pid > 0 && !ww->stopped &&
+	    (ww->exit_at_end || fp_run_stop_signal(ww->run) == SIGTERM ||
+	     (ww->view_quit && *ww->view_quit))) {
 		ww->stopped = 1;
 		kill(pid, SIGTERM);
+	} else if (pid > 0) {
+		fprintf(stderr, "%s: live: the capture has ended; the web view stays up at %s "
+			"(ranges, filters and compare read the recording): Ctrl-C ends the session\n",
+			fp_prog(), ww->url ? ww->url : "its address");
 	}
 	ev_timer_stop(loop, w);
 }
 
 /* ---- summary ------------------------------------------------------------------ */
 
-/* The final line: what perf gave, what the chain dropped, what the
- * report and the recording hold. */
+/* What the recording at path holds: samples written to it over its life
+ * (retention's included: the last batch's samples_before + samples), and
+ * the damage a reader skips. 0 with an empty or missing file. */
+static uint64_t recording_total(const char *path, struct fp_rec_skips *skips, uint64_t *batches)
+{
+	struct fp_rec_index ix = { 0 };
+	uint64_t total = 0, seq = 0;
+
+	if (batches)
+		*batches = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (skips)
+		memset(skips, 0, sizeof *skips);
+	if (fd < 0)
+		return 0;
+	if (fp_rec_scan(fd, &ix) == 0) {
+		for (size_t i = 0; i < ix.n; i++)
+			if (ix.m[i].seq >= seq) {
+				seq = ix.m[i].seq;
+				total = ix.m[i].samples_before + ix.m[i].samples;
+				if (batches)
+					*batches = seq + 1;
+			}
+		if (skips)
+			*skips = ix.skips;
+	}
+	fp_rec_index_free(&ix);
+	close(fd);
+	return total;
+}
+
+/* Idle samples (fifo/fp_idle.h) in the batches numbered from_seq on: a
+ * restarted recorder counts only its own, so the session's are counted
+ * from the file. */
+static uint64_t recording_idle(const char *path, uint64_t from_seq)
+{
+	struct fp_rec_index ix = { 0 };
+	char *buf = NULL, err[256];
+	size_t cap = 0;
+	uint64_t idle = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	if (fp_rec_scan(fd, &ix) == 0)
+		for (size_t i = 0; i < ix.n; i++) {
+			ssize_t n = ix.m[i].seq < from_seq ? -1 :
+				fp_rec_read_member(fd, &ix.m[i], &buf, &cap, err, sizeof err);
+
+			for (char *p = buf, *end = buf + (n > 0 ? n : 0); p < end;) {
+				char *lf = memchr(p, '\n', (size_t)(end - p));
+				size_t len = (size_t)((lf ? lf : end) - p);
+				struct fp_sample smp;
+
+				size_t rlen = len;
+
+				if (fp_record_tag(p, &rlen) == FP_REC_SAMPLE &&
+				    fp_sample_parse(p, rlen, &smp) == 0 &&
+				    fp_sample_is_idle(&smp))
+					idle++;
+				p += len + 1;
+			}
+		}
+	free(buf);
+	fp_rec_index_free(&ix);
+	close(fd);
+	return idle;
+}
+
+/* What the recording held before this session (-o DIR again: appended to). */
+struct rec_start {
+	uint64_t samples, batches;
+};
+
+/* The counts of the session: what the source read (the recorder's copy of
+ * its last I record), and what the recording holds, read from the file
+ * itself: a recorder or a source that died leaves no stale number. */
+struct session_counts {
+	struct fp_record_stats rs;
+	uint64_t read, recorded;	/* this session's */
+	int read_stale;			/* the source's last count was older */
+	struct fp_rec_skips damage;
+};
+
+static void session_counts(struct fp_run *r, const char *recording,
+			   const struct rec_start *before, struct session_counts *c)
+{
+	uint64_t total = recording_total(recording, &c->damage, NULL);
+
+	fp_record_stats_read(fp_run_dir(r), RECORD_STATS_NAME, &c->rs);
+	if (c->rs.appended_to > before->samples)	/* the last recorder was a restart */
+		c->rs.idle = recording_idle(recording, before->batches);
+	c->recorded = total > before->samples ? total - before->samples : 0;
+	c->read = c->rs.read;
+	c->read_stale = c->read < c->recorded + c->rs.unresolved;
+	if (c->read_stale)
+		c->read = c->recorded + c->rs.unresolved;
+}
+
+/* 1 if a stage after the recorder was restarted: its table (fp-fold's
+ * counts) started again, so the report is rebuilt from the recording. */
+static int analysis_restarted(struct fp_run *r)
+{
+	size_t n = fp_run_stage_count(r), i = 0;
+
+	while (i < n && strcmp(fp_run_stage_name(r, i), "recorder"))
+		i++;
+	for (i++; i < n; i++)
+		if (fp_run_stage_starts(r, i) > 1)
+			return 1;
+	return 0;
+}
+
+/* `flamepipe report -q RECORDING -o DIR`: the report of everything the
+ * recording holds, when the chain's own could not be trusted. 0 if it
+ * succeeded. */
+static int report_from_recording(const char *recording, const char *outdir)
+{
+	char *self = fp_find_program("flamepipe", fp_run_bindir());
+	int status = -1;
+	pid_t pid;
+
+	if (!self)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		execl(self, "flamepipe", "report", "-q", recording, "-o", outdir, (char *)NULL);
+		_exit(127);
+	}
+	free(self);
+	if (pid < 0)
+		return -1;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/* The final line: what perf gave, what the chain dropped or lost, what
+ * the report and the recording hold. */
 static void print_summary(const struct live_opts *o, struct fp_run *r, const char *recording,
-			  double elapsed, int rc)
+			  const struct rec_start *before, double elapsed, int rc, int term)
 {
 	uint64_t samples, stacks;
-	struct fp_record_stats rs;
-	char counts[512] = "", rec[PATH_MAX + 256] = "", report[PATH_MAX + 128] = "";
+	struct session_counts c;
+	char counts[640] = "", rec[PATH_MAX + 256] = "", report[PATH_MAX + 192] = "";
+	char damage[256] = "";
+	int rebuilt = 0;
 
-	fp_record_stats_read(fp_run_dir(r), RECORD_STATS_NAME, &rs);
-	if (rs.ok) {
-		uint64_t all = rs.read + rs.dropped;
+	session_counts(r, recording, before, &c);
+	if (c.rs.ok || c.recorded) {
+		uint64_t all = c.read + c.rs.dropped;
+		uint64_t chain_lost = c.read > c.recorded + c.rs.unresolved ?
+			c.read - c.recorded - c.rs.unresolved : 0;
 
-		snprintf(counts, sizeof counts, ": %" PRIu64 " samples read, %" PRIu64 " dropped "
-			 "(%.1f%%), %" PRIu64 " lost by perf, %" PRIu64 " idle", rs.read, rs.dropped,
-			 all ? 100.0 * (double)rs.dropped / (double)all : 0.0, rs.lost, rs.idle);
-		if (o->outdir)
-			fp_recording_summary(rec, sizeof rec, &rs, recording);
+		snprintf(counts, sizeof counts, ": %s%" PRIu64 " samples read, %" PRIu64 " dropped "
+			 "(%.1f%%), %" PRIu64 " lost by perf, %" PRIu64 " idle",
+			 c.read_stale ? "at least " : "", c.read, c.rs.dropped,
+			 all ? 100.0 * (double)c.rs.dropped / (double)all : 0.0, c.rs.lost, c.rs.idle);
+		if (chain_lost || c.rs.unresolved)
+			snprintf(counts + strlen(counts), sizeof counts - strlen(counts),
+				 ", %" PRIu64 " lost in the chain (a stage restarted: see above)",
+				 chain_lost + c.rs.unresolved);
+		if (o->outdir) {
+			c.rs.recorded = c.recorded + before->samples;
+			fp_recording_summary(rec, sizeof rec, &c.rs, recording);
+		}
 	}
+	if (c.damage.regions || c.damage.members)
+		fp_rec_skips_describe(&c.damage, damage, sizeof damage);
+	if (o->outdir && c.recorded &&
+	    (fp_folded_totals(o->outdir, &samples, &stacks) < 0 || analysis_restarted(r)))
+		rebuilt = report_from_recording(recording, o->outdir) == 0;
 	if (o->outdir) {
 		if (fp_folded_totals(o->outdir, &samples, &stacks) == 0)
 			snprintf(report, sizeof report, "; %" PRIu64 " samples in %" PRIu64
-				 " stacks -> %s/", samples, stacks, o->outdir);
+				 " stacks -> %s/%s", samples, stacks, o->outdir, rebuilt ?
+				 " (rebuilt from the recording: a view or fp-fold had restarted "
+				 "or failed)" : "");
 		else
 			snprintf(report, sizeof report, "; no %s/%s (a stage failed?)", o->outdir,
 				 FP_FOLDED_NAME);
 	}
-	fprintf(stderr, "%s: live: stopped after %.1f s%s%s%s%s\n", fp_prog(), elapsed, counts,
-		report, rec, rc ? " (incomplete: a stage failed)" : "");
+	if (term && c.recorded) {
+		fprintf(stderr, "%s: live: hottest functions of the capture (idle left out):\n",
+			fp_prog());
+		fp_print_hot_functions(stderr, recording, HOT_FUNCTIONS);
+	}
+	fprintf(stderr, "%s: live: stopped after %.1f s%s%s%s%s%s%s\n", fp_prog(), elapsed, counts,
+		report, rec, damage[0] ? "; " : "", damage,
+		rc && !rebuilt ? " (incomplete: a stage failed)" : "");
+	if (term && o->outdir)
+		fprintf(stderr, "%s: live: the recording is %s (fp-read, flamepipe report and "
+			"fp-serve read it); the report is in %s/\n", fp_prog(), recording, o->outdir);
+	else if (term)
+		fprintf(stderr, "%s: live: nothing was kept (the recording was a session file): "
+			"-o DIR keeps the recording and a report\n", fp_prog());
+}
+
+/* "http://ADDR:PORT/" of the bound socket fd into buf. */
+static void listen_url(int fd, char *buf, size_t n)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof ss;
+	char ip[INET6_ADDRSTRLEN] = "?";
+
+	buf[0] = '\0';
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl) < 0)
+		return;
+	if (ss.ss_family == AF_INET) {
+		const struct sockaddr_in *a = (const struct sockaddr_in *)&ss;
+
+		inet_ntop(AF_INET, &a->sin_addr, ip, sizeof ip);
+		snprintf(buf, n, "http://%s:%u/", ip, ntohs(a->sin_port));
+	} else if (ss.ss_family == AF_INET6) {
+		const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)&ss;
+
+		inet_ntop(AF_INET6, &a->sin6_addr, ip, sizeof ip);
+		snprintf(buf, n, "http://[%s]:%u/", ip, ntohs(a->sin6_port));
+	}
+}
+
+/* --http [ADDR:]PORT, bound here before anything runs: a port in use is
+ * one line and exit 111 before perf starts and before any file is
+ * written; the socket is handed to every start of the web stage (a
+ * restarted fp-serve answers on the same port). Returns the socket (close
+ * on exec: the runner gives it to that stage alone). */
+static int live_listen(const char *http)
+{
+	char host[256] = "127.0.0.1";
+	const char *port = http, *colon = strrchr(http, ':');
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_PASSIVE }, *res;
+	int fd, one = 1, rc;
+
+	if (http[0] == '[' && colon && colon[-1] == ']' && (size_t)(colon - http - 2) < sizeof host) {
+		memcpy(host, http + 1, (size_t)(colon - http - 2));
+		host[colon - http - 2] = '\0';
+		port = colon + 1;
+	} else if (colon && (size_t)(colon - http) < sizeof host) {
+		memcpy(host, http, (size_t)(colon - http));
+		host[colon - http] = '\0';
+		port = colon + 1;
+	}
+	if ((rc = getaddrinfo(host, port, &hints, &res)) != 0)
+		fp_die(FP_EXIT_USAGE, "live: --http %s: cannot resolve %s: %s", http, host,
+		       gai_strerror(rc));
+	fd = socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0) {
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+		if (res->ai_family == AF_INET6)
+			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+	}
+	if (fd < 0 || bind(fd, res->ai_addr, res->ai_addrlen) < 0 ||
+	    listen(fd, LISTEN_BACKLOG) < 0) {
+		int e = errno;
+
+		fp_die(FP_EXIT_SYS, "live: --http %s: cannot listen on %s port %s: %s%s", http, host,
+		       port, strerror(e), e == EADDRINUSE ? " (another program listens there: give "
+		       "another port, or 0 for a free one); nothing was started" : "");
+	}
+	freeaddrinfo(res);
+	return fd;
 }
 
 /* RECORDING (fp-record's file) and RECORDING_ARGS (retention). Returns
@@ -517,15 +860,18 @@ static char *live_pipeline(const struct live_opts *o)
 	return pipeline;
 }
 
-/* -o DIR: made if missing (with --user as root, given to that user: the
- * renderer writes there as that user). */
+/* -o DIR: made if missing, 0700 (with --user as root, given to that
+ * user: the renderer writes there as that user). A system-wide capture
+ * names every process and function: its files are for its owner only, as
+ * perf keeps perf.data (cmd_live sets umask 077, so every file the chain
+ * writes is 0600). */
 static void make_live_outdir(const struct live_opts *o)
 {
 	const char *user = o->cli.run.user;
 
 	if (!o->outdir)
 		return;
-	if (mkdir(o->outdir, 0777) == 0) {
+	if (mkdir(o->outdir, 0700) == 0) {
 		struct passwd *pw = user && geteuid() == 0 ? getpwnam(user) : NULL;
 
 		if (pw && chown(o->outdir, pw->pw_uid, pw->pw_gid) < 0)
@@ -561,6 +907,7 @@ static char *live_vars(const struct live_opts *o, struct fp_run *r, int tty, str
 	fp_vars_init(v);
 	fp_run_default_vars(r, v);
 	pick_views(o, r, tty, vw, v);
+	baseline_vars(o, vw, v);
 	source_vars(o, v);
 	workload_vars(o, v);
 	recording = recording_vars(o, r, v);
@@ -577,7 +924,7 @@ static char *live_vars(const struct live_opts *o, struct fp_run *r, int tty, str
  * the generated one) and writes the generated file with the views; its
  * path. *web_index: where the web stage will be. */
 static char *generate_pipeline(struct fp_run *r, const char *pipeline, const struct views *vw,
-			       int push, const struct fp_vars *v, size_t *web_index)
+			       int push, int baseline, const struct fp_vars *v, size_t *web_index)
 {
 	char err[FP_PIPELINE_ERR_MAX];
 	struct fp_pipeline pl;
@@ -585,18 +932,20 @@ static char *generate_pipeline(struct fp_run *r, const char *pipeline, const str
 	if (fp_pipeline_parse_file(pipeline, v, &pl, err, sizeof err) < 0 ||
 	    fp_pipeline_resolve(&pl, fp_run_bindir(), err, sizeof err) < 0)
 		fp_die(FP_EXIT_USAGE, "%s", err);
-	*web_index = pl.n + (size_t)vw->render + (size_t)vw->tui + (size_t)(push != 0);
+	*web_index = pl.n + (size_t)vw->render + (size_t)vw->tui + (size_t)(push != 0) +
+		     (size_t)(baseline != 0);
 	fp_pipeline_free(&pl);
-	return write_generated(fp_run_dir(r), pipeline, vw, push);
+	return write_generated(fp_run_dir(r), pipeline, vw, push, baseline);
 }
 
 static void print_banner(const struct live_opts *o)
 {
-	fprintf(stderr, "%s: live: %s%s at %s Hz%s%s%s; Ctrl-C stops and %s\n",
+	fprintf(stderr, "%s: live: %s%s at %s Hz%s%s%s%s; Ctrl-C stops and %s\n",
 		fp_prog(), o->source == SRC_BPFTRACE ? "bpftrace" : "perf record",
 		o->source == SRC_SSH ? " over ssh" : "",
 		o->hz, o->pid ? " on pid " : o->command ? " on a command" : " on all CPUs",
 		o->pid ? o->pid : "", o->callgraph || o->source == SRC_BPFTRACE ? " with stacks" : "",
+		o->off_cpu ? ", and every context switch (off-CPU time: event offcpu)" : "",
 		o->outdir ? "writes the report" : "ends");
 	/* fp-serve prints its own "listening on URL" line. */
 	if (o->http)
@@ -607,7 +956,8 @@ static void print_banner(const struct live_opts *o)
 /* Waits for the started pipeline with the --duration timer (bpftrace) and
  * the web server's stop watch; prints the summary. The exit code. */
 static int watch_run(const struct live_opts *o, struct fp_run *r, const struct views *vw,
-		     struct web_watch *ww, const char *recording)
+		     struct web_watch *ww, const char *recording, const struct rec_start *before,
+		     int term)
 {
 	struct ev_loop *loop = fp_run_loop(r);
 	struct duration dur = { .run = r, .seconds = o->duration };
@@ -625,8 +975,10 @@ static int watch_run(const struct live_opts *o, struct fp_run *r, const struct v
 	}
 	if (vw->tui)	/* quitting the view ends the capture */
 		fp_tui_watch_start(&tw, r);
-	if (vw->web && !o->keep_serving) {
+	if (vw->web) {
 		ww->run = r;
+		ww->exit_at_end = o->exit_at_end;
+		ww->view_quit = vw->tui ? &tw.stopped : NULL;	/* q in fp-tui ends it all */
 		ev_timer_init(&ww->w, web_watch_cb, WEB_POLL_INTERVAL, WEB_POLL_INTERVAL);
 		ww->w.data = ww;
 		ev_timer_start(loop, &ww->w);
@@ -640,7 +992,7 @@ static int watch_run(const struct live_opts *o, struct fp_run *r, const struct v
 	fp_tui_stderr_end();	/* what the stages said, then the summary */
 	ev_now_update(loop);
 	if (!o->quiet)
-		print_summary(o, r, recording, ev_now(loop) - start, rc);
+		print_summary(o, r, recording, before, ev_now(loop) - start, rc, term);
 	return rc;
 }
 
@@ -652,30 +1004,45 @@ int cmd_live(int argc, char **argv)
 	struct web_watch ww = { 0 };
 	char *pipeline, *generated, *serve_dir, *recording;
 	struct fp_run *r;
-	int rc, tty = isatty(1), null_fd;
+	int rc, tty = isatty(1), null_fd, listen_fd = -1;
+	char url[128] = "";
+	struct rec_start before;
 
 	live_parse_options(argc, argv, &o);
-	if (!o.http && !o.outdir && (!tty || o.no_term))
+	if (!o.http && !o.outdir && (!tty || o.no_term) && !has_baseline(&o))
 		fp_die(FP_EXIT_USAGE, "live: nothing to show: stdout is not a terminal (or "
-		       "--no-term) and neither --http PORT nor -o DIR was given");
+		       "--no-term) and neither --http PORT, -o DIR nor --baseline was given");
+	/* private by default: what the chain writes (the recording, the
+	 * report, -o DIR itself) is its owner's alone */
+	umask(077);
 	pipeline = live_pipeline(&o);
 	check_source(&o);
+	if (o.http) {	/* before any file is written and before perf starts */
+		listen_fd = live_listen(o.http);
+		listen_url(listen_fd, url, sizeof url);
+		ww.url = url;
+	}
 	make_live_outdir(&o);
 	serve_dir = live_serve_dir(&o);
 	/* COMMAND runs in the background process group: no terminal input. */
 	null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (null_fd >= 0)
 		o.cli.run.in_fd = null_fd;
+	o.cli.run.pass_fd = listen_fd;
+	o.cli.run.pass_fd_stage = "web";
 	r = fp_run_new(&o.cli.run);
 	recording = live_vars(&o, r, tty, &vw, serve_dir, &v);
-	generated = generate_pipeline(r, pipeline, &vw, o.push != NULL, &v, &ww.index);
+	/* -o DIR again: appended to */
+	before.samples = recording_total(recording, NULL, &before.batches);
+	generated = generate_pipeline(r, pipeline, &vw, o.push != NULL, has_baseline(&o), &v,
+				      &ww.index);
 	rc = fp_run_load(r, generated, &v);
 	if (rc == 0 && vw.tui)	/* the view owns the screen: messages wait */
 		fp_tui_stderr_begin(fp_run_dir(r));
 	if (rc == 0)
 		rc = fp_run_start(r);
 	if (rc == 0) {
-		rc = watch_run(&o, r, &vw, &ww, recording);
+		rc = watch_run(&o, r, &vw, &ww, recording, &before, tty && !o.no_term);
 	} else {
 		fp_run_stop(r);
 		fp_run_wait(r);
@@ -685,6 +1052,8 @@ int cmd_live(int argc, char **argv)
 	fp_vars_free(&v);
 	if (null_fd >= 0)
 		close(null_fd);
+	if (listen_fd >= 0)
+		close(listen_fd);
 	fp_cli_free(&o.cli);
 	free(pipeline);
 	free(generated);

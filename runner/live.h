@@ -16,12 +16,17 @@ struct live_opts {
 	const char *ssh_host;		/* --ssh: perf runs there (fp-ssh) */
 	const char *push;		/* --push URL: fp-push after fp-read */
 	const char *container;		/* --container NAME|REGEX: fp-range's filter */
+	/* --baseline FILE, --baseline-from/-to S, --alert PCT, --alert-by:
+	 * fp-baseline after fp-fold (docs/fp-baseline.md) */
+	const char *baseline, *baseline_from, *baseline_to, *alert, *alert_by;
 	int push_opts, ssh_opts;	/* --app/--label/--push-interval, --ssh-arg seen */
 	int remote_script;		/* --ssh: perf script on the host (the old way) */
 	double duration;	/* 0: until Ctrl-C or COMMAND ends */
 	enum source source;
 	int all_cpus, callgraph, keep_serving, no_term, quiet;
+	int exit_at_end;	/* --exit-at-end: the web view ends with the capture */
 	int term_heatmap;	/* --term heatmap: fp-render --term, not fp-tui */
+	int off_cpu;		/* --off-cpu: scheduler events too (docs/live.md) */
 	char **command;		/* NULL-terminated, or NULL */
 };
 

@@ -28,8 +28,10 @@ const char cmd_live_usage[] =
 	"        [--push URL [--app NAME] [--label KEY=VALUE]... [--push-interval S]\n"
 	"         [--push-format folded|pprof] [--auth-token-file F] [--basic-auth-file F]\n"
 	"         [--tenant ID]]\n"
-	"        [--http [ADDR:]PORT] [-o DIR] [--name NAME] [--container NAME|REGEX]\n"
-	"        [--interval MS] [--serve-dir DIR] [--keep-serving] [--no-term] [--term tui|heatmap]\n"
+	"        [--baseline FILE] [--baseline-from S --baseline-to S] [--alert PCT]\n"
+	"        [--alert-by function|stack]\n"
+	"        [--http [ADDR:]PORT] [-o DIR] [--name NAME] [--container NAME|REGEX] [--off-cpu]\n"
+	"        [--interval MS] [--serve-dir DIR] [--exit-at-end] [--no-term] [--term tui|heatmap]\n"
 	"        [--perf-arg A]...\n"
 	"        [--max-size BYTES] [--keep DURATION]\n"
 	"        [--pipeline FILE] [-D NAME=VALUE]... [-A NAME=WORD]... [--dir-file F]\n"
@@ -58,10 +60,11 @@ static void check_http(const char *s)
 enum {
 	OPT_DURATION = 256, OPT_SOURCE, OPT_HTTP, OPT_NAME, OPT_SERVE_DIR,
 	OPT_KEEP, OPT_NO_TERM, OPT_PERF_ARG, OPT_CALL_GRAPH, OPT_INTERVAL, OPT_MAX_SIZE,
-	OPT_KEEP_FOR, OPT_SSH, OPT_SSH_ARG, OPT_PUSH, OPT_APP, OPT_LABEL, OPT_PUSH_INTERVAL,
+	OPT_KEEP_FOR, OPT_EXIT_AT_END, OPT_SSH, OPT_SSH_ARG, OPT_PUSH, OPT_APP, OPT_LABEL, OPT_PUSH_INTERVAL,
 	OPT_PUSH_FORMAT, OPT_AUTH_TOKEN_FILE, OPT_BASIC_AUTH_FILE, OPT_TENANT,
-	OPT_CONTAINER, OPT_REMOTE_SCRIPT,
+	OPT_CONTAINER, OPT_OFF_CPU, OPT_REMOTE_SCRIPT,
 	OPT_TERM,
+	OPT_BASELINE, OPT_BASELINE_FROM, OPT_BASELINE_TO, OPT_ALERT, OPT_ALERT_BY,
 };
 
 /* With --user, the leading stages that keep root: perf record and perf
@@ -81,6 +84,7 @@ static const struct option live_options[] = {
 	{ "name", required_argument, NULL, OPT_NAME },
 	{ "serve-dir", required_argument, NULL, OPT_SERVE_DIR },
 	{ "keep-serving", no_argument, NULL, OPT_KEEP },
+	{ "exit-at-end", no_argument, NULL, OPT_EXIT_AT_END },
 	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 	{ "keep", required_argument, NULL, OPT_KEEP_FOR },
 	{ "no-term", no_argument, NULL, OPT_NO_TERM },
@@ -99,6 +103,12 @@ static const struct option live_options[] = {
 	{ "basic-auth-file", required_argument, NULL, OPT_BASIC_AUTH_FILE },
 	{ "tenant", required_argument, NULL, OPT_TENANT },
 	{ "container", required_argument, NULL, OPT_CONTAINER },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "baseline-from", required_argument, NULL, OPT_BASELINE_FROM },
+	{ "baseline-to", required_argument, NULL, OPT_BASELINE_TO },
+	{ "alert", required_argument, NULL, OPT_ALERT },
+	{ "alert-by", required_argument, NULL, OPT_ALERT_BY },
+	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
 };
 #define NLIVE_OPTIONS (sizeof live_options / sizeof *live_options)
 
@@ -148,7 +158,8 @@ static void live_option(struct live_opts *o, int c, const char *arg)
 		o->name = arg;
 		break;
 	case OPT_SERVE_DIR: o->serve_dir = arg; break;
-	case OPT_KEEP: o->keep_serving = 1; break;
+	case OPT_KEEP: o->keep_serving = 1; break;	/* the default now */
+	case OPT_EXIT_AT_END: o->exit_at_end = 1; break;
 	case OPT_MAX_SIZE: o->max_size = check_max_size(arg); break;
 	case OPT_KEEP_FOR: o->keep = check_keep(arg); break;
 	case OPT_NO_TERM: o->no_term = 1; break;
@@ -177,6 +188,13 @@ static void live_option(struct live_opts *o, int c, const char *arg)
 	case OPT_REMOTE_SCRIPT: o->remote_script = 1; break;
 	case OPT_PUSH: o->push = arg; break;
 	case OPT_CONTAINER: o->container = arg; break;	/* fp-range checks the regex */
+	/* fp-baseline checks its values, and reads the file, before the capture starts */
+	case OPT_BASELINE: o->baseline = arg; break;
+	case OPT_BASELINE_FROM: o->baseline_from = arg; break;
+	case OPT_BASELINE_TO: o->baseline_to = arg; break;
+	case OPT_ALERT: o->alert = arg; break;
+	case OPT_ALERT_BY: o->alert_by = arg; break;
+	case OPT_OFF_CPU: o->off_cpu = 1; o->callgraph = 1; break;	/* stacks: where it blocked */
 	case OPT_APP:
 	case OPT_LABEL:
 	case OPT_PUSH_INTERVAL:
@@ -218,25 +236,35 @@ static void check_live_options(struct live_opts *o)
 		       "records kernel and user stacks)");
 	if (!o->pid && !o->command)
 		o->all_cpus = 1;
+	if (!o->baseline && (o->baseline_from || o->baseline_to) &&
+	    !(o->baseline_from && o->baseline_to))
+		fp_die(FP_EXIT_USAGE, "live: a baseline of this capture needs both --baseline-from "
+		       "and --baseline-to (or give --baseline FILE)");
+	if ((o->alert || o->alert_by) && !o->baseline && !o->baseline_from)
+		fp_die(FP_EXIT_USAGE, "live: --alert and --alert-by compare against a baseline: "
+		       "give --baseline FILE or --baseline-from S --baseline-to S");
+	if (o->alert_by && !o->alert)
+		fp_die(FP_EXIT_USAGE, "live: --alert-by goes with --alert PCT");
+}
+
+static void live_option_cb(void *ctx, int c, const char *arg)
+{
+	live_option(ctx, c, arg);
 }
 
 void live_parse_options(int argc, char **argv, struct live_opts *o)
 {
-	struct option table[FP_CLI_TABLE_MAX];
-	int c;
-
 	fp_cli_init(&o->cli, argc, FP_CLI_LIVE, cmd_live_usage);
 	o->cli.run.drain_timeout = LIVE_DRAIN_TIMEOUT;
 	o->cli.run.kill_timeout = LIVE_KILL_TIMEOUT;
 	o->hz = DEFAULT_HZ;
 	o->name = DEFAULT_LIVE_NAME;
-	fp_cli_table(&o->cli, live_options, NLIVE_OPTIONS, table);
-	/* '+': stop at the first non-option, so COMMAND's own options stay its. */
-	while ((c = getopt_long(argc, argv, fp_cli_shorts(&o->cli, "+F:ap:g"), table, NULL)) != -1)
-		if (!fp_cli_option(&o->cli, c, optarg))
-			live_option(o, c, optarg);
-	if (optind < argc)
-		o->command = argv + optind;
+	/* stop at the first operand, so COMMAND's own options stay its; -g
+	 * is perf's, a letter only */
+	int first = fp_cli_parse_shorts(&o->cli, argc, argv, live_options, NLIVE_OPTIONS, "g", 1,
+					live_option_cb, o);
+	if (first < argc)
+		o->command = argv + first;
 	o->outdir = o->cli.outdir;
 	o->quiet = o->cli.quiet;
 	check_live_options(o);

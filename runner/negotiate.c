@@ -73,6 +73,7 @@ static const struct role {
 	/* fp-tui's trees are of D/R samples: it takes snapshots in any form
 	 * (and passes them on untouched with --passthrough) */
 	{ "fp-tui",      TAILS_NO,       SNAP_READS,  1 },
+	{ "fp-baseline", TAILS_NO,       SNAP_PASSES, 0 },	/* counts D and R itself */
 };
 
 static const char *program_name(const struct fp_stage_spec *st)

@@ -7,12 +7,11 @@
 #include <unistd.h>
 
 #include "fp_error.h"
+#include "fp_opts.h"
 #include "fp_record.h"
 #include "options.h"
 
 #define FIFODIR_VAR "FIFODIR"
-#define SHARED_SHORTS "D:A:u:vqh"
-#define OUTDIR_SHORT "o:"
 
 enum {
 	OPT_ROWS = 1000, OPT_PIPELINE, OPT_INPUT, OPT_OUTDIR_LONG, OPT_FIFO_DIR, OPT_DIR_FILE,
@@ -59,26 +58,75 @@ void fp_cli_init(struct fp_cli *cli, int argc, enum fp_cli_cmd cmd, const char *
 	optind = 1;
 }
 
-void fp_cli_table(const struct fp_cli *cli, const struct option *own, size_t n,
-		  struct option *table)
+/* What the one parser's callback needs: the command's table (own, then
+ * the shared options it takes) to map a name to its code. */
+struct dispatch {
+	struct fp_cli *cli;
+	const struct option *table;
+	void (*handle)(void *ctx, int code, const char *arg);
+	void *ctx;
+};
+
+static void dispatch_option(void *ctx, const char *name, const char *arg)
 {
-	size_t k = 0;
+	struct dispatch *d = ctx;
+	const struct option *o = d->table;
+
+	while (o->name && strcmp(o->name, name))
+		o++;
+	if (!fp_cli_option(d->cli, o->val, arg))
+		d->handle(d->ctx, o->val, arg);
+}
+
+static enum fp_opt_kind kind_of(int has_arg)
+{
+	return has_arg == no_argument ? FP_OPT_FN_FLAG :
+	       has_arg == optional_argument ? FP_OPT_FN_OPTIONAL : FP_OPT_FN;
+}
+
+int fp_cli_parse(struct fp_cli *cli, int argc, char **argv, const struct option *own, size_t n,
+		 int stop_at_operand, void (*handle)(void *ctx, int code, const char *arg), void *ctx)
+{
+	return fp_cli_parse_shorts(cli, argc, argv, own, n, NULL, stop_at_operand, handle, ctx);
+}
+
+int fp_cli_parse_shorts(struct fp_cli *cli, int argc, char **argv, const struct option *own,
+			size_t n, const char *short_only, int stop_at_operand,
+			void (*handle)(void *ctx, int code, const char *arg), void *ctx)
+{
+	struct option table[FP_CLI_TABLE_MAX];
+	struct fp_opt opts[FP_CLI_TABLE_MAX];
+	struct dispatch d = { cli, table, handle, ctx };
+	size_t k = 0, m = 0;
 
 	for (size_t i = 0; i < n && k + 1 < FP_CLI_TABLE_MAX; i++)
 		table[k++] = own[i];
 	for (size_t i = 0; i < NSHARED && k + 1 < FP_CLI_TABLE_MAX; i++)
 		if (shared[i].cmds & cli->cmd)
 			table[k++] = shared[i].opt;
+	/* short-only options: a one-letter name, never a long option */
+	static char letters[16][2];
+	for (size_t i = 0; short_only && short_only[i] && i < 16 && k + 1 < FP_CLI_TABLE_MAX; i++) {
+		letters[i][0] = short_only[i];
+		table[k++] = (struct option){ letters[i], no_argument, NULL, short_only[i] };
+	}
 	table[k] = (struct option){ NULL, 0, NULL, 0 };
-}
+	for (size_t i = 0; i < k; i++) {
+		int c = table[i].val;
 
-const char *fp_cli_shorts(struct fp_cli *cli, const char *extra)
-{
-	const char *lead = extra && extra[0] == '+' ? "+" : "";
-
-	snprintf(cli->shorts, sizeof cli->shorts, "%s%s%s%s", lead, SHARED_SHORTS,
-		 cli->cmd == FP_CLI_RUN ? "" : OUTDIR_SHORT, extra ? extra + strlen(lead) : "");
-	return cli->shorts;
+		if (!strcmp(table[i].name, "help"))
+			continue;	/* fp_opts_parse's own --help and -h */
+		opts[m++] = (struct fp_opt){ table[i].name, kind_of(table[i].has_arg),
+					     .fn = dispatch_option, .fn_ctx = &d,
+					     .short_name = c > 0 && c < 128 ? (char)c : 0,
+					     .short_only = short_only && c > 0 && c < 128 &&
+							   table[i].name[1] == '\0' &&
+							   strchr(short_only, c) != NULL };
+	}
+	opts[m] = (struct fp_opt){ NULL };
+	snprintf(cli->usage_line, sizeof cli->usage_line, "usage: flamepipe %s", cli->usage);
+	return fp_opts_parse(argc, argv, opts, cli->usage_line,
+			     stop_at_operand ? FP_OPTS_REST : FP_OPTS_ANY, NULL);
 }
 
 void fp_cli_usage_error(const struct fp_cli *cli)

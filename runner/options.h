@@ -7,13 +7,11 @@
  * checked once and means the same everywhere. Calling sequence:
  *
  *	static const struct option own[] = { { "keep-idle", no_argument, NULL, OPT_X }, ... };
+ *	static void own_option(void *ctx, int c, const char *arg)
+ *	{ switch (c) { case OPT_X: fp_cli_append(ctx, "BUCKET_ARGS", "--keep-idle"); ... } }
  *	struct fp_cli cli;
- *	struct option table[FP_CLI_TABLE_MAX];
  *	fp_cli_init(&cli, argc, FP_CLI_REPORT, cmd_report_usage);
- *	fp_cli_table(&cli, own, NOWN, table);
- *	while ((c = getopt_long(argc, argv, fp_cli_shorts(&cli), table, NULL)) != -1)
- *		if (!fp_cli_option(&cli, c, optarg))
- *			switch (c) { case OPT_X: fp_cli_append(&cli, "BUCKET_ARGS", "--keep-idle"); ... }
+ *	int first = fp_cli_parse(&cli, argc, argv, own, NOWN, 0, own_option, &cli);
  *	... r = fp_run_new(&cli.run); fp_run_default_vars(r, &v);
  *	fp_cli_vars(&cli, &v);          // INPUT, OUTDIR, ROWS, then -D/-A in order
  *	fp_cli_free(&cli);
@@ -53,19 +51,25 @@ struct fp_cli {
 	int quiet;		/* -q: no summary, no progress line, no fifo dir line */
 	char **defines;		/* "D" or "A" then NAME=VALUE, in command-line order */
 	size_t ndefines, cap;
-	char shorts[32];
+	char usage_line[1024];	/* "usage: flamepipe " and usage, for fp_opts */
 };
 
 /* cli->run starts as fp_run_opts_init() gives it, with the fifo dir line
  * (announce_dir) on for run and off for report and live. */
 void fp_cli_init(struct fp_cli *cli, int argc, enum fp_cli_cmd cmd, const char *usage);
-/* own (n entries, no terminator) then the shared options of cli->cmd into
- * table (FP_CLI_TABLE_MAX entries), terminated. */
-void fp_cli_table(const struct fp_cli *cli, const struct option *own, size_t n,
-		  struct option *table);
-/* The getopt short option string: the shared letters, plus extra (may be
- * NULL; a leading '+' stops at the first non-option). */
-const char *fp_cli_shorts(struct fp_cli *cli, const char *extra);
+/* Parses argv with lib/fp_opts (the one option parser of every program):
+ * own (n entries, getopt-style: a code each; a code that is a letter is
+ * also the short option) and the shared options of cli->cmd. A shared one
+ * is handled here, the command's own by handle(ctx, code, arg). With
+ * stop_at_operand, options end at the first operand (live's COMMAND keeps
+ * its own). Returns the index of the first operand. */
+int fp_cli_parse(struct fp_cli *cli, int argc, char **argv, const struct option *own, size_t n,
+		 int stop_at_operand, void (*handle)(void *ctx, int code, const char *arg), void *ctx);
+/* The same with short options that have no long name (letters, no
+ * argument: live's -g, as perf's). */
+int fp_cli_parse_shorts(struct fp_cli *cli, int argc, char **argv, const struct option *own,
+			size_t n, const char *short_only, int stop_at_operand,
+			void (*handle)(void *ctx, int code, const char *arg), void *ctx);
 /* Handles a shared option; 0 if c is not one (the command's own). */
 int fp_cli_option(struct fp_cli *cli, int c, const char *arg);
 /* Appends WORD to the list variable VAR, in order with -A and -D. */

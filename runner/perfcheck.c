@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <linux/perf_event.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,4 +112,49 @@ int fp_perf_records_cgroups(void)
 		return 0;
 	close(fd);
 	return perf_knows_all_cgroups();
+}
+
+/* tracefs, where the kernel mounts it, and where older systems have it */
+static const char *const tracefs_dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+
+const char *fp_perf_tracepoint_problem(const char *system, const char *name)
+{
+	static char why[256];
+	char path[PATH_MAX];
+	struct perf_event_attr a;
+	long long id = -1;
+	int fd;
+
+	for (size_t i = 0; i < sizeof tracefs_dirs / sizeof *tracefs_dirs && id < 0; i++) {
+		snprintf(path, sizeof path, "%s/events/%s/%s/id", tracefs_dirs[i], system, name);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fscanf(f, "%lld", &id) != 1)
+			id = -1;
+		fclose(f);
+	}
+	if (id < 0) {
+		snprintf(why, sizeof why, "no readable %s/events/%s/%s/id (tracefs not mounted, "
+			 "not readable by this user, or no such event)", tracefs_dirs[0], system,
+			 name);
+		return why;
+	}
+	memset(&a, 0, sizeof a);
+	a.size = sizeof a;
+	a.type = PERF_TYPE_TRACEPOINT;
+	a.config = (uint64_t)id;
+	a.disabled = 1;
+	a.sample_period = 1;
+	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_RAW |
+			PERF_SAMPLE_CALLCHAIN;
+	fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0UL);
+	if (fd < 0) {
+		snprintf(why, sizeof why, "perf_event_open: %s (kernel.perf_event_paranoid is "
+			 "%ld; tracepoints need it at -1 or CAP_PERFMON and a readable tracefs)",
+			 strerror(errno), read_paranoid());
+		return why;
+	}
+	close(fd);
+	return NULL;
 }

@@ -14,4 +14,9 @@ void fp_check_perf_allowed(const char *pid_list, int command, int all_cpus);
  * and later) and the perf found on PATH knows the option. */
 int fp_perf_records_cgroups(void);
 
+/* NULL if this process can open tracepoint SYSTEM:NAME with raw fields
+ * and call graphs (what perf record -e SYSTEM:NAME -g asks for), else why
+ * not (a static message: no tracefs, no such event, the kernel refused). */
+const char *fp_perf_tracepoint_problem(const char *system, const char *name);
+
 #endif

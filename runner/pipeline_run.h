@@ -57,7 +57,13 @@ struct fp_run_opts {
 	unsigned privileged;	/* with user: how many leading stages keep
 				 * root (0 means 1; `live` keeps perf record
 				 * and perf script) */
+	int pass_fd;		/* given to the stage named pass_fd_stage (every
+				 * start of it) as fd FP_RUN_PASS_FD; -1: none.
+				 * live's listening socket: bound before perf
+				 * starts, the same port after a restart */
+	const char *pass_fd_stage;
 };
+#define FP_RUN_PASS_FD 4
 
 struct fp_run;
 
@@ -90,6 +96,8 @@ size_t fp_run_stage_count(const struct fp_run *r);
 const char *fp_run_stage_name(const struct fp_run *r, size_t i);
 /* The running process of stage i, or 0. */
 pid_t fp_run_stage_pid(const struct fp_run *r, size_t i);
+/* How many times stage i was started (more than 1: it was restarted). */
+unsigned fp_run_stage_starts(const struct fp_run *r, size_t i);
 /* Samples read so far, as the fp-read stages report them (through
  * FLAMEPIPE_PROGRESS_FD, see stages/fp-read.c), or -1 before the first. */
 long long fp_run_samples(struct fp_run *r);

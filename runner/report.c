@@ -108,34 +108,41 @@ static void add_passthrough(struct fp_cli *cli, const struct passthrough *p, con
 	}
 }
 
+struct report_parse {
+	struct fp_cli *cli;
+	int *tui;
+};
+
+/* One of report's own options: --tui, or a passthrough. */
+static void report_option(void *ctx, int c, const char *arg)
+{
+	struct report_parse *rp = ctx;
+
+	if (c == OPT_TUI)
+		*rp->tui = 1;
+	else if (c >= OPT_PASS && c < OPT_PASS + (int)NPASS)
+		add_passthrough(rp->cli, &passthroughs[c - OPT_PASS], arg);
+	else
+		fp_cli_usage_error(rp->cli);
+}
+
 /* FILE, -o DIR and/or --tui, and the options; returns FILE. */
 static const char *parse_report_options(int argc, char **argv, struct fp_cli *cli, int *tui)
 {
-	struct option own[NPASS + 1], table[FP_CLI_TABLE_MAX];
-	int c;
+	struct option own[NPASS + 1];
+	struct report_parse rp = { cli, tui };
 
 	fp_cli_init(cli, argc, FP_CLI_REPORT, cmd_report_usage);
 	for (size_t i = 0; i < NPASS; i++)
 		own[i] = (struct option){ passthroughs[i].option,
 			passthroughs[i].has_arg ? required_argument : no_argument, NULL, OPT_PASS + (int)i };
 	own[NPASS] = (struct option){ "tui", no_argument, NULL, OPT_TUI };
-	fp_cli_table(cli, own, NPASS + 1, table);
-	while ((c = getopt_long(argc, argv, fp_cli_shorts(cli, NULL), table, NULL)) != -1) {
-		if (fp_cli_option(cli, c, optarg))
-			continue;
-		if (c == OPT_TUI) {
-			*tui = 1;
-			continue;
-		}
-		if (c < OPT_PASS || c >= OPT_PASS + (int)NPASS)
-			fp_cli_usage_error(cli);
-		add_passthrough(cli, &passthroughs[c - OPT_PASS], optarg);
-	}
-	if (argc - optind != 1 || (!cli->outdir && !*tui))
+	int first = fp_cli_parse(cli, argc, argv, own, NPASS + 1, 0, report_option, &rp);
+	if (argc - first != 1 || (!cli->outdir && !*tui))
 		fp_cli_usage_error(cli);
 	if (*tui)	/* the view owns the terminal: no progress line on it */
 		cli->progress = 0;
-	return argv[optind];
+	return argv[first];
 }
 
 /* How much of the input was read, in honest words: fp-read's own count of

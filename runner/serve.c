@@ -3,7 +3,6 @@
  * signals and the exit code are fp-serve's own. DIR defaults to the
  * examples/ directory next to bin/ (the bundled captures), else
  * ./examples. docs/fp-serve.md describes the server. */
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 
 #include "commands.h"
 #include "fp_error.h"
+#include "fp_opts.h"
 #include "pipeline_run.h"
 
 #define SERVE_DEFAULT_PORT_STR "5000"
@@ -24,60 +24,61 @@ const char cmd_serve_usage[] =
 	"          [--max-inflate BYTES] [--max-output BYTES] [--upload-quota BYTES]\n"
 	"          [--upload-evict] [--upload-host-symbols]   (default: examples/, 127.0.0.1:5000)";
 
-/* options handed to fp-serve as they are (docs/fp-serve.md) */
-static const struct option pass_opts[] = {
-	{ "max-upload", required_argument, NULL, 0 },
-	{ "user", required_argument, NULL, 0 },
-	{ "cache-dir", required_argument, NULL, 0 },
-	{ "cache-size", required_argument, NULL, 0 },
-	{ "max-cpu", required_argument, NULL, 0 },
-	{ "max-time", required_argument, NULL, 0 },
-	{ "max-inflate", required_argument, NULL, 0 },
-	{ "max-output", required_argument, NULL, 0 },
-	{ "upload-quota", required_argument, NULL, 0 },
-	{ "upload-evict", no_argument, NULL, 0 },
-	{ "upload-host-symbols", no_argument, NULL, 0 },
+/* Options handed to fp-serve as they are (docs/fp-serve.md), as fp-serve
+ * spells them; those from NO_VALUE on take no value. */
+static const char *const passed[] = {
+	"--max-upload", "--user", "--cache-dir", "--cache-size", "--max-cpu", "--max-time",
+	"--max-inflate", "--max-output", "--upload-quota", "--upload-evict",
+	"--upload-host-symbols",
 };
-#define NPASS (sizeof pass_opts / sizeof pass_opts[0])
+enum { NPASS = sizeof passed / sizeof *passed, NO_VALUE = 9 };
+
+/* fp-serve's argv so far, and --http's value. */
+struct serve_args {
+	char *args[8 + 2 * NPASS];
+	int n;
+	const char *http;
+};
+
+static void pass_on(void *ctx, const char *opt, const char *arg)
+{
+	struct serve_args *sa = ctx;
+	size_t i = 0;
+
+	while (i + 1 < NPASS && strcmp(passed[i] + 2, opt))
+		i++;
+	sa->args[sa->n++] = (char *)passed[i];
+	if (arg)
+		sa->args[sa->n++] = (char *)arg;
+}
+
+static void opt_http(void *ctx, const char *opt, const char *arg)
+{
+	((struct serve_args *)ctx)->http = arg;
+}
 
 int cmd_serve(int argc, char **argv)
 {
-	struct option longopts[NPASS + 3];
-	for (size_t i = 0; i < NPASS; i++) {
-		longopts[i] = pass_opts[i];
-		longopts[i].val = 256 + (int)i;
-	}
-	longopts[NPASS] = (struct option){ "http", required_argument, NULL, 'H' };
-	longopts[NPASS + 1] = (struct option){ "help", no_argument, NULL, 'h' };
-	longopts[NPASS + 2] = (struct option){ NULL, 0, NULL, 0 };
-	const char *http = SERVE_DEFAULT_PORT_STR;
-	char *args[8 + 2 * NPASS];
-	int n = 0, opt;
-	char dashed[NPASS][32];
+	struct fp_opt opts[NPASS + 2];
+	struct serve_args sa = { .n = 0, .http = SERVE_DEFAULT_PORT_STR };
+	char usage[1024];
+	char **args = sa.args;
 
-	args[n++] = "fp-serve";
-	args[n++] = "--dir";
-	n++;	/* DIR, below */
-	args[n++] = "--listen";
-	n++;	/* ADDR:PORT, below */
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (opt >= 256 && opt < 256 + (int)NPASS) {
-			size_t i = (size_t)(opt - 256);
-			snprintf(dashed[i], sizeof dashed[i], "--%s", pass_opts[i].name);
-			args[n++] = dashed[i];
-			if (pass_opts[i].has_arg)
-				args[n++] = optarg;
-			continue;
-		}
-		switch (opt) {
-		case 'H': http = optarg; break;
-		case 'h':
-			printf("usage: flamepipe %s\n", cmd_serve_usage);
-			return FP_EXIT_OK;
-		default:
-			fp_die(FP_EXIT_USAGE, "usage: flamepipe %s", cmd_serve_usage);
-		}
-	}
+	for (size_t i = 0; i < NPASS; i++)
+		opts[i] = (struct fp_opt){ passed[i] + 2, i < NO_VALUE ? FP_OPT_FN : FP_OPT_FN_FLAG,
+					   .fn = pass_on };
+	opts[NPASS] = (struct fp_opt){ "http", FP_OPT_FN, .fn = opt_http };
+	opts[NPASS + 1] = (struct fp_opt){ NULL };
+	snprintf(usage, sizeof usage, "usage: flamepipe %s", cmd_serve_usage);
+	args[sa.n++] = "fp-serve";
+	args[sa.n++] = "--dir";
+	sa.n++;	/* DIR, below */
+	args[sa.n++] = "--listen";
+	sa.n++;	/* ADDR:PORT, below */
+	optind = 1;
+	optind = fp_opts_parse(argc, argv, opts, usage, FP_OPTS_ANY, &sa);
+	const char *http = sa.http;
+	int n = sa.n;
 	if (argc - optind > 1)
 		fp_die(FP_EXIT_USAGE, "usage: flamepipe %s", cmd_serve_usage);
 

@@ -26,6 +26,7 @@
 #include "fp_error.h"
 #include "fp_fifo.h"
 #include "supervise.h"
+#include "watchdog.h"
 
 static int open_link_reader(const char *path);
 static int is_reader(const struct stage *st);
@@ -89,6 +90,11 @@ static void child_exec(struct stage *st, int in_fd, int out_fd, int notify_fd, p
 		setenv("FLAMEPIPE_PROGRESS_FD", "3", 1);
 	else
 		unsetenv("FLAMEPIPE_PROGRESS_FD");
+	/* dup2 clears close-on-exec: only this stage gets it */
+	if (r->opts.pass_fd >= 0 && r->opts.pass_fd_stage &&
+	    !strcmp(st->spec->name, r->opts.pass_fd_stage) &&
+	    dup2(r->opts.pass_fd, FP_RUN_PASS_FD) != FP_RUN_PASS_FD)
+		goto fail;
 	execv(st->spec->path, st->spec->argv);
 fail:
 	e = errno;
@@ -127,6 +133,7 @@ int sv_spawn_stage(struct stage *st)
 	if (pid == 0)
 		child_exec(st, in_fd, out_fd, notify[1], r->owner);
 	setpgid(pid, pid);	/* also in the parent: no window for signals */
+	fp_watchdog_watch(r->watchdog_fd, pid);
 	close(notify[1]);
 	if (i > 0)
 		close(in_fd);

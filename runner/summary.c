@@ -61,7 +61,7 @@ void fp_record_stats_read(const char *dir, const char *name, struct fp_record_st
 #define K(f) { #f, offsetof(struct fp_record_stats, f) }
 		K(read), K(dropped), K(lost), K(idle), K(recorded), K(kept_samples),
 		K(kept_bytes), K(kept_from_ns), K(kept_to_ns), K(retention_dropped),
-		K(capture_from_ns), K(capture_to_ns), K(failed),
+		K(capture_from_ns), K(capture_to_ns), K(failed), K(appended_to), K(unresolved),
 #undef K
 	};
 	char path[PATH_MAX], line[256];

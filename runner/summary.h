@@ -20,6 +20,7 @@ struct fp_record_stats {
 	uint64_t read, dropped, lost, idle, recorded, kept_samples, kept_bytes;
 	uint64_t kept_from_ns, kept_to_ns, retention_dropped, capture_from_ns, capture_to_ns;
 	uint64_t failed;
+	uint64_t appended_to, unresolved;	/* what the file held before; ids never defined */
 };
 
 /* Reads DIR/NAME; rs->ok is 0 if there is none. */

@@ -50,6 +50,7 @@
 #include "summary.h"
 #include "supervise.h"
 #include "negotiate.h"
+#include "watchdog.h"
 
 static struct fp_run *cleanup_run;	/* for the atexit path */
 
@@ -161,6 +162,7 @@ void fp_run_opts_init(struct fp_run_opts *o)
 	o->in_fd = 0;
 	o->out_fd = 1;
 	o->announce_dir = 1;
+	o->pass_fd = -1;
 }
 
 void fp_vars_builtin(struct fp_vars *v, const char *fifodir)
@@ -554,6 +556,7 @@ struct fp_run *fp_run_new(const struct fp_run_opts *o)
 	r->opts = *o;
 	r->owner = getpid();
 	r->ctl_fd = r->ctl_keep = -1;
+	r->watchdog_fd = -1;
 	r->samples = r->bytes_read = -1;
 	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, r->progress) < 0)
 		r->progress[0] = r->progress[1] = -1;	/* no sample count: fine */
@@ -657,6 +660,7 @@ int fp_run_start(struct fp_run *r)
 		sv_log("fifo dir %s", r->dir);
 	if (r->opts.dir_file && (rc = sv_write_dir_file(r)))
 		return rc;
+	r->watchdog_fd = fp_watchdog_start();
 	/* Downstream first: every reader is in place before its writer. */
 	for (size_t k = r->n; k-- > 0;) {
 		if (r->stopping)
@@ -697,6 +701,8 @@ void fp_run_free(struct fp_run *r)
 		sv_close_fd(&r->links[i].hold_w);
 		free(r->links[i].path);
 	}
+	fp_watchdog_done(r->watchdog_fd);	/* the groups were killed above */
+	r->watchdog_fd = -1;
 	if (r->ctl_fd >= 0) {
 		ev_io_stop(r->loop, &r->ctl_w);
 		sv_close_fd(&r->ctl_fd);
@@ -737,6 +743,11 @@ const char *fp_run_stage_name(const struct fp_run *r, size_t i)
 pid_t fp_run_stage_pid(const struct fp_run *r, size_t i)
 {
 	return i < r->n ? r->stages[i]->pid : 0;
+}
+
+unsigned fp_run_stage_starts(const struct fp_run *r, size_t i)
+{
+	return i < r->n ? r->stages[i]->starts : 0;
 }
 
 /* Datagrams: each is a whole `samples=N bytes=M`; the last one is current.

@@ -82,6 +82,7 @@ struct fp_run {
 	struct link *links;	/* n - 1 */
 	char *ctl_path;
 	int ctl_fd, ctl_keep;
+	int watchdog_fd;	/* runner/watchdog.h: stages die with the runner */
 	ev_io ctl_w;
 	char ctl_buf[CTL_LINE_MAX];
 	size_t ctl_len;

@@ -61,7 +61,7 @@
 #include "fp_tails.h"
 
 #define USAGE "usage: fp-bucket [--rows N] [--keep-idle] [--max-columns N] [--name NAME] " \
-	"[--event NAMES|--all-events] [--cells-only]"
+	"[--event NAMES|--all-events] [--cells-only] [--pass-timed]"
 
 #define ROWS_DEFAULT 50
 /* Total cells (columns * rows) allowed by default: 16 Mi cells = 144 MiB
@@ -114,6 +114,7 @@ struct bucket {
 	unsigned rows;
 	int keep_idle;
 	int cells_only;		/* samples are not passed on */
+	int pass_timed;		/* --pass-timed: uncounted timed samples passed on */
 	size_t max_columns;
 
 	int have_base;
@@ -189,11 +190,12 @@ static int event_wanted(struct bucket *b, const struct fp_sample *s)
 		if (!b->first_event)
 			b->first_event = fp_xstrndup(s->event.p, s->event.n);
 		want = fp_str_eq(s->event, b->first_event);
-		if (!want && !b->event_warned) {
+		if (!want && !b->event_warned && !(b->pass_timed && fp_event_is_timed(s->event))) {
 			b->event_warned = 1;
 			fp_warn("counting events of type %s only (dropping %.*s samples; "
-				"use --event or --all-events)", b->first_event,
-				(int)s->event.n, s->event.p);
+				"use --event or --all-events%s)", b->first_event,
+				(int)s->event.n, s->event.p, fp_event_is_timed(s->event) ?
+				"; off-CPU time is the web view's and report's event picker's" : "");
 		}
 	}
 	if (e) {
@@ -331,7 +333,8 @@ static void flush_cells(struct bucket *b)
 
 /* ---- input --------------------------------------------------------------- */
 
-static void count_sample(struct bucket *b, uint64_t time_ns)
+/* weight: 1 for a sample, its period for a timed event's (off-CPU time). */
+static void count_sample(struct bucket *b, uint64_t time_ns, uint64_t weight)
 {
 	uint64_t sec = time_ns / FP_NSEC_PER_SEC;
 	unsigned row = (unsigned)((time_ns % FP_NSEC_PER_SEC) * b->rows / FP_NSEC_PER_SEC);
@@ -354,7 +357,7 @@ static void count_sample(struct bucket *b, uint64_t time_ns)
 	c = &b->col[idx];
 	if (c->count[row] == 0)
 		b->cells++;
-	c->count[row] = fp_add_sat(c->count[row], 1);	/* counts stick, never wrap */
+	c->count[row] = fp_add_sat(c->count[row], weight);	/* counts stick, never wrap */
 	b->counted = fp_add_sat(b->counted, 1);
 	if (b->resend_all || c->dirty[row])
 		return;
@@ -420,8 +423,15 @@ static void count_and_pass(struct bucket *b, const struct fp_sample *s, const ch
 {
 	b->samples++;
 	update_base(b, s->time_ns);
-	if (!(tail == NO_TAIL ? event_wanted(b, s) : tail_event_wanted(b, s, tail)))
+	if (!(tail == NO_TAIL ? event_wanted(b, s) : tail_event_wanted(b, s, tail))) {
+		/* --pass-timed: off-CPU time beside the counted event, for the
+		 * report's event picker (fp-fold --timed-apart keeps it apart) */
+		if (b->pass_timed && fp_event_is_timed(s->event)) {
+			if (!b->cells_only)
+				fp_write_line(fp_out_wr(&b->pump->out), line, len);
+		}
 		return;
+	}
 	if (tail == NO_TAIL ? fp_sample_is_idle(s)
 			    : fp_idle_of(s->pid, b->tails[tail].comm_is_swapper,
 					 b->tails[tail].stack_is_idle)) {
@@ -429,7 +439,7 @@ static void count_and_pass(struct bucket *b, const struct fp_sample *s, const ch
 		if (!b->keep_idle)
 			return;
 	}
-	count_sample(b, s->time_ns);
+	count_sample(b, s->time_ns, fp_event_is_timed(s->event) ? s->period : 1);
 	if (!b->cells_only)
 		fp_write_line(fp_out_wr(&b->pump->out), line, len);
 }
@@ -601,6 +611,7 @@ int main(int argc, char **argv)
 		{ "event", FP_OPT_FN, .fn = opt_event },
 		{ "all-events", FP_OPT_FLAG, &b.all_events },
 		{ "cells-only", FP_OPT_FLAG, &b.cells_only },
+		{ "pass-timed", FP_OPT_FLAG, &b.pass_timed },
 		{ NULL },
 	};
 

@@ -3,13 +3,17 @@
  * Interface:
  *	fp-fold [--plain] [--weight samples|period] [--pid|--tid]
  *		[--kernel] [--jit] [--all] [--event-filter EV|--all-events]
- *		[--event-root] [--container-root] [--interval MS] [--delta-snapshots]
+ *		[--event-root] [--container-root] [--interval MS] [--max-stacks N]
+ *		[--delta-snapshots]
  *		[--pass-samples [--snapshot-ids]] [FILE]
  *
  * Input: a flamepipe stream (fifo/PROTOCOL.md) on stdin or FILE (gzip ok).
  * Each S record becomes one folded stack `comm;root;...;leaf`, tidied as
  * Brendan Gregg's stackcollapse-perf.pl does, and is counted in a hash table
- * keyed by that string (memory follows unique stacks, not samples).
+ * keyed by that string (memory follows unique stacks, not samples, up to
+ * --max-stacks if given: past it the samples of a new
+ * stack are counted under COMM;[more distinct stacks than --max-stacks],
+ * with one W record and I fold overflow_samples=N).
  *
  * Output (default): every record that is not S, unchanged and in order, plus
  * snapshots of the table:
@@ -70,10 +74,17 @@
 
 #define USAGE "usage: fp-fold [--plain] [--weight samples|period] [--pid|--tid] " \
 	"[--kernel] [--jit] [--all] [--event-filter EV|--all-events] [--event-root] " \
-	"[--container-root] " \
-	"[--interval MS] [--delta-snapshots] [--pass-samples [--snapshot-ids]] [FILE]"
+	"[--container-root] [--timed-apart] " \
+	"[--interval MS] [--max-stacks N] [--delta-snapshots] [--pass-samples [--snapshot-ids]] [FILE]"
 
 #define STAGE_NAME "fold"
+/* --max-stacks: the table's bound on distinct stacks (none unless given;
+ * flamepipe live gives 100000, docs/live.md). A live session that runs
+ * for hours meets new stacks all the time (new pids with --pid, JIT code,
+ * randomised names); past the bound, a sample of a stack not in the table
+ * is counted under "COMM;" FOLD_OVERFLOW_FRAME, so the totals stay exact
+ * and memory stays flat. */
+#define FOLD_OVERFLOW_FRAME "[more distinct stacks than --max-stacks]"
 #define DEFAULT_INTERVAL_MS 1000
 #define MS_PER_SEC 1000.0
 #define TAIL_FOLD_MIN 1024
@@ -94,6 +105,8 @@ struct fold_options {
 	int delta;			/* --delta-snapshots */
 	int pass_samples;		/* D and R records for the folded samples */
 	int snapshot_ids;		/* --snapshot-ids: E records, not F */
+	int timed_apart;		/* --timed-apart: see fold_parsed */
+	uint64_t max_stacks;		/* --max-stacks: distinct stacks kept */
 };
 
 /* ---- the stack table: lib/fp_strtab.h, a count per folded stack ------- */
@@ -160,6 +173,8 @@ struct fold_state {
 	struct fp_fold_buf folded, kinds;
 	struct sorted_ids sorted;	/* every stack id, in string order */
 	char *event_filter;	/* the filter in force, NULL until known */
+	char *first_event;	/* the capture's first event (--timed-apart) */
+	uint64_t timed_apart;	/* samples --timed-apart kept out of the table */
 	int event_defaulted, event_warned;
 	uint64_t event_matched;	/* samples --event-filter kept, since the start */
 	char event_seen[FP_EVENT_EXAMPLE_MAX];	/* an event it did not match */
@@ -177,6 +192,7 @@ struct fold_state {
 	uint64_t dropped_event;	/* dropped by the event filter since the last reset */
 	uint64_t bad_samples;	/* malformed S records, since the start */
 	uint64_t resets;
+	uint64_t overflow;	/* samples counted as FOLD_OVERFLOW_STACK, since the start */
 };
 
 /* A warning about the input: a W record (unless --plain, where stdout is a
@@ -312,6 +328,43 @@ static void clear_dirty(struct fold_state *st)
 	st->dirty_n = 0;
 }
 
+/* --timed-apart (the report's chain, with fp-bucket --pass-timed): a
+ * timed event's sample (off-CPU time, in ns) that is not of the capture's
+ * first event goes to fp-render's timeline as an R record, for the views'
+ * event picker, but not into the table: the report's flame graph counts
+ * the first event only, never samples and nanoseconds added up. */
+static int timed_apart(struct fold_state *st, const struct fp_sample *s)
+{
+	if (!st->first_event && !fp_str_eq(s->event, "-"))
+		st->first_event = fp_xstrndup(s->event.p, s->event.n);
+	return st->opt.timed_apart && fp_event_is_timed(s->event) && st->first_event &&
+	       !fp_str_eq(s->event, st->first_event);
+}
+
+/* The table is full (--max-stacks) and s's stack is not in it: the id of
+ * "COMM;FOLD_OVERFLOW_FRAME", added once per comm (past the bound: a
+ * handful). Warned about once. */
+static uint32_t overflow_stack(struct fold_state *st, const struct fp_sample *s)
+{
+	char msg[160];
+	int added = 0;
+
+	if (!st->overflow++) {
+		snprintf(msg, sizeof msg, "more than %llu distinct stacks: the samples of new ones "
+			 "are counted as COMM;" FOLD_OVERFLOW_FRAME " (--max-stacks)",
+			 (unsigned long long)st->opt.max_stacks);
+		input_warning(st, msg);
+	}
+	st->folded.len = 0;
+	fp_fold_buf_add(&st->folded, s->comm.p, s->comm.n);
+	fp_fold_buf_add(&st->folded, ";" FOLD_OVERFLOW_FRAME, sizeof FOLD_OVERFLOW_FRAME);
+	if (st->opt.pass_samples) {
+		st->kinds.len = 0;
+		fp_fold_buf_add(&st->kinds, (char[]){ FP_FOLD_KIND_ROOT, 'x' }, 2);
+	}
+	return fp_strtab_intern(&st->table, st->folded.p, st->folded.len, &added);
+}
+
 /* Folds and counts a valid sample; tail is its K id (P records) or
  * FP_STRTAB_NONE (S records). */
 static void fold_parsed(struct fold_state *st, const struct fp_sample *s, uint32_t tail)
@@ -331,12 +384,26 @@ static void fold_parsed(struct fold_state *st, const struct fp_sample *s, uint32
 			input_warning(st, "malformed S record skipped: kinds must have one character per frame");
 			return;
 		}
-		id = fp_strtab_intern(&st->table, st->folded.p, st->folded.len, &added);
-		if (tail != FP_STRTAB_NONE)
-			remember_fold(st, tail, id);
+		if (fp_strtab_count(&st->table) >= st->opt.max_stacks &&
+		    (id = fp_strtab_find(&st->table, st->folded.p, st->folded.len)) ==
+		    FP_STRTAB_NONE) {
+			id = overflow_stack(st, s);
+		} else {
+			id = fp_strtab_intern(&st->table, st->folded.p, st->folded.len, &added);
+			if (tail != FP_STRTAB_NONE)
+				remember_fold(st, tail, id);
+		}
 	}
 	/* A period of 0 counts 1, as in stackcollapse (`$period = 1 if not $period`). */
-	count = st->opt.weight == WEIGHT_PERIOD && s->period ? s->period : 1;
+	/* a timed event's samples (off-CPU) always weigh their time */
+	count = (st->opt.weight == WEIGHT_PERIOD || fp_event_is_timed(s->event)) && s->period
+			? s->period : 1;
+	if (timed_apart(st, s)) {	/* in the timeline only, not the table */
+		st->timed_apart++;
+		if (st->opt.pass_samples)
+			pass_sample(st, s, id, added, count);
+		return;
+	}
 	if (st->table.ent[id].count == 0)
 		st->stacks++;
 	fp_strtab_add(&st->table, id, count);
@@ -406,15 +473,20 @@ static void on_bad(void *ctx, const char *problem)
 
 static void write_stats(struct fold_state *st)
 {
-	const struct fp_stat stats[] = {
+	struct fp_stat stats[] = {
 		{ "samples", st->samples }, { "stacks", st->stacks },
 		{ "total", st->table.total }, { "dropped_event", st->dropped_event },
 		{ "bad_samples", st->bad_samples }, { "resets", st->resets },
-		{ "too_long", st->pump.lines_too_long },	/* only when some line was */
+		{ NULL, 0 }, { NULL, 0 },
 	};
+	size_t n = 6;
 
-	fp_write_info(fp_out_wr(&st->pump.out), STAGE_NAME, stats,
-		      sizeof stats / sizeof *stats - !st->pump.lines_too_long);
+	/* only when there were some */
+	if (st->overflow)
+		stats[n++] = (struct fp_stat){ "overflow_samples", st->overflow };
+	if (st->pump.lines_too_long)
+		stats[n++] = (struct fp_stat){ "too_long", st->pump.lines_too_long };
+	fp_write_info(fp_out_wr(&st->pump.out), STAGE_NAME, stats, n);
 }
 
 /* A snapshot: full (every counted stack), or with --delta-snapshots and
@@ -493,6 +565,8 @@ static void default_event(struct fold_state *st, const struct fp_control *c)
 {
 	struct fp_str first;
 
+	if (!st->first_event && !st->samples && fp_events_first(c, &first) == 0)
+		st->first_event = fp_xstrndup(first.p, first.n);
 	if (st->event_filter || st->opt.all_events || fp_events_first(c, &first) < 0)
 		return;
 	st->event_filter = fp_xstrndup(first.p, first.n);
@@ -637,9 +711,11 @@ static void parse_options(int argc, char **argv, struct fold_options *o)
 		{ "all", FP_OPT_FN_FLAG, .fn = opt_all },
 		{ "event-filter", FP_OPT_STR, &o->event_filter },
 		{ "all-events", FP_OPT_FLAG, &o->all_events },
+		{ "timed-apart", FP_OPT_FLAG, &o->timed_apart },
 		{ "event-root", FP_OPT_FN_FLAG, .fn = opt_event_root },
 		{ "container-root", FP_OPT_FLAG, &o->fold.container_root },
 		{ "interval", FP_OPT_UINT, &o->interval_ms, .max = UINT32_MAX },
+		{ "max-stacks", FP_OPT_U64, &o->max_stacks, .min = 1, .max = FP_STRTAB_MAX - 1024 },
 		{ "pass-samples", FP_OPT_FLAG, &o->pass_samples },
 		{ FP_FOLDSNAP_DELTA_OPTION + 2, FP_OPT_FLAG, &o->delta },
 		{ FP_FOLDSNAP_IDS_OPTION + 2, FP_OPT_FLAG, &o->snapshot_ids },
@@ -648,7 +724,8 @@ static void parse_options(int argc, char **argv, struct fold_options *o)
 
 	*o = (struct fold_options){ .weight = WEIGHT_SAMPLES,
 				    .fold = FP_FOLD_OPTS_DEFAULT,
-				    .interval_ms = DEFAULT_INTERVAL_MS };
+				    .interval_ms = DEFAULT_INTERVAL_MS,
+				    .max_stacks = UINT64_MAX };
 	fp_opts_parse(argc, argv, options, USAGE, 1, o);
 	if (o->event_filter && o->all_events)
 		fp_die(FP_EXIT_USAGE, "--event-filter and --all-events/--event-root exclude each other");
@@ -695,5 +772,6 @@ int main(int argc, char **argv)
 	free(st.dirty);
 	free(st.dirty_ids);
 	free(st.event_filter);
+	free(st.first_event);
 	return rc;
 }

@@ -36,13 +36,16 @@
  *	unresolved=.. lost_events=.. lost_records=.. unknown_records=..
  *	bad_records=.. dsos=.. missing_dsos=.. threads=.. rounds=..
  *	late_events=.. forced_flushes=.. dropped_samples=.. corrupt_callchains=..
- *	unwound=.. unwind_incomplete=.. truncated=0|1 bytes=.. kallsyms_copy=..
+ *	unwound=.. unwind_incomplete=.. skipped_samples=.. compressed_records=..
+ *	compressed_unread=.. truncated=0|1 bytes=.. kallsyms_copy=..
  *	debuginfod_asked=.. debuginfod_found=.. debuginfod_timed_out=..
  *	remote_fetched=.. remote_failed=.. remote_cached=.. remote_bytes=..
  *	cgroups=.. unknown_cgroup_samples=..
  * A capture of perf record --all-cgroups gives each S record its task's
  * cgroup path as an 11th field (perf/data/pd_cgroup.h).
  * --call-graph dwarf user stacks are unwound with libdwfl (perf/data/pd_unwind.h).
+ * A file mapped by a process of another mount namespace (a container's) is
+ * opened through /proc/PID/root and kept open (perf/data/pd_procroot.h).
  * With --stack-ids (the runner asks for it when every stage reading the
  * samples reads the stack-id stream, fifo/PROTOCOL.md): each distinct tail
  * (event, comm, kinds, stack) once as a K record, each sample as a P record
@@ -50,9 +53,14 @@
  * Frames, names and kinds are those fp-read makes of perf script's text
  * (docs/fp-perfdata.md lists what differs: times in ns, real pids).
  *
+ * perf record -z's COMPRESSED records are decompressed (libzstd, pd_zstd.h).
+ * Samples not written (unknown event id, too short, too long, in data that
+ * cannot be decompressed) are summed up in one W record at the end.
+ *
  * Exit codes: 0 ok (also for a truncated file: what is there is read, and
  * W and truncated=1 say so), 1 input that is not perf.data or is corrupt
- * beyond reading, 100 usage, 111 cannot open/read/map the input, 141 the
+ * beyond reading, or of which no sample could be used while some were
+ * skipped, 100 usage, 111 cannot open/read/map the input, 141 the
  * reader went away. SIGINT/SIGTERM end the input: queued samples and the I
  * record are still written.
  */
@@ -82,12 +90,14 @@
 #include "pd_debuginfod.h"
 #include "pd_inline.h"
 #include "pd_machine.h"
+#include "pd_offcpu.h"
 #include "pd_read.h"
 #include "pd_unwind.h"
 
 #define USAGE "usage: fp-perfdata [--name NAME] [--kallsyms FILE] [--symfs DIR] " \
 	"[--debuginfod-timeout SECONDS] [--no-debuginfod] [--no-host-files] [--inline] [--live] " \
-	"[--live-buffer BYTES] [--stack-ids] [--remote [USER@]HOST [--ssh-arg ARG]... " \
+	"[--live-buffer BYTES] [--stack-ids] [--off-cpu auto|on|off] [--off-cpu-rows N] " \
+	"[--off-cpu-max-threads N] [--remote [USER@]HOST [--ssh-arg ARG]... " \
 	"[--remote-control PATH] [--remote-cache DIR] [--remote-timeout SECONDS]] [-q] [FILE]"
 #define DEFAULT_STAGE_NAME "read"	/* the source stage, as fp-read */
 #define READ_CHUNK (256u << 10)
@@ -124,7 +134,15 @@ struct perfdata_opts {
 	int preload_kernel;	/* read kallsyms in a thread from the start */
 	int stack_ids;		/* --stack-ids: K and P records instead of S */
 	int inline_frames;	/* --inline */
+	int off_cpu;		/* --off-cpu: OFFCPU_AUTO, _ON, _OFF */
+	unsigned off_cpu_rows;	/* --off-cpu-rows: fp-bucket's --rows */
+	size_t off_cpu_max;	/* --off-cpu-max-threads */
+	uint32_t off_cpu_max_pieces;	/* 0: PD_OFFCPU_MAX_PIECES (the fuzzer's is small) */
 };
+
+enum { OFFCPU_AUTO, OFFCPU_ON, OFFCPU_OFF };
+#define SCHED_SWITCH "sched:sched_switch"
+#define SCHED_WAKEUP "sched:sched_wakeup"
 int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_opts *o);
 
 enum warn_kind { WARN_BAD, WARN_UNKNOWN, WARN_MISSING, WARN_NOTE, WARN_KINDS };
@@ -160,6 +178,13 @@ struct perfdata {
 	int preload_kernel;		/* read kallsyms in a thread at the first sample */
 	struct pd_inline *inl;		/* --inline: inlined frames */
 	struct pd_cgroups cgroups;	/* --all-cgroups captures: the S records' cgroup */
+	/* off-CPU (pd_offcpu.h): the scheduler events, when converted */
+	int off_cpu;
+	const struct pd_evsel *ev_switch, *ev_wakeup;
+	struct pd_offcpu offcpu;
+	uint64_t offcpu_samples, offcpu_bad;
+	uint64_t offcpu_sched;		/* scheduler samples consumed (not written) */
+	int offcpu_overflow_warned;
 	/* the S record being built */
 	uint32_t frames[MAX_FRAMES];
 	uint64_t ips[MAX_STACK];
@@ -393,6 +418,137 @@ static void write_sample(struct perfdata *pd, const struct pd_sample *s)
 	fp_tailw_ref(pd->wr, &out, id);
 }
 
+/* ---- off-CPU: scheduler events as timed samples (pd_offcpu.h) ------------ */
+
+/* The tail (comm, kinds, stack, cgroup) of s, resolved into pd's buffers
+ * (valid until the next sample): 0, or -1 if it would not fit a record. */
+static int sample_tail(struct perfdata *pd, const struct pd_sample *s, struct fp_sample *out)
+{
+	struct pd_thread *t = pd_machine_thread(&pd->mach, s->pid, s->tid);
+	size_t n = resolve_chain(pd, s, t), len = 0;
+	struct fp_str cgroup = { "", 0 };
+	uint32_t cgroup_sid = 0;
+
+	if (s->has_cgroup && (cgroup.p = pd_cgroups_path(&pd->cgroups, s->cgroup, &cgroup.n,
+							 &cgroup_sid)) == NULL)
+		cgroup = (struct fp_str){ "", 0 };
+	for (size_t i = 0; i < n; i++)
+		len += pd->mach.frames[pd->frames[i]].len + 1;
+	if (len + t->comm_len + cgroup.n + 2 * n + 128 > FP_LINE_MAX) {
+		pd->dropped_samples++;
+		warn(pd, WARN_BAD, pd->in_name, "sample of %s needs a record longer "
+		     "than %u bytes: dropped", t->comm, FP_LINE_MAX);
+		return -1;
+	}
+	*out = (struct fp_sample){
+		.time_ns = s->time, .pid = s->pid, .tid = s->tid, .cpu = s->cpu,
+		.comm = { t->comm, t->comm_len }, .cgroup = cgroup,
+	};
+	build_stack(pd, n, len, out);
+	return 0;
+}
+
+/* One piece of a blocked interval (pd_offcpu.h): a timed sample. */
+static void write_piece(void *ctx, const struct fp_sample *s)
+{
+	struct perfdata *pd = ctx;
+
+	if (pd->live && pd->out.len > pd->live_buffer) {
+		pd->drops.dropped++;	/* never block perf */
+		return;
+	}
+	pd->offcpu_samples++;
+	pd->frames_out += s->kinds.n;
+	if (pd->stack_ids)
+		fp_tailw_write(&pd->tails, pd->wr, s);
+	else
+		fp_write_sample(pd->wr, s);
+}
+
+/* The capture's scheduler events, found before the first sample: with
+ * sched:sched_switch (raw fields recorded) its samples become off-CPU
+ * time unless --off-cpu off. */
+static void offcpu_setup(struct perfdata *pd)
+{
+	for (size_t i = 0; i < pd->rd.nevsels; i++) {
+		const struct pd_evsel *ev = &pd->rd.evsels[i];
+		if (ev->type != PERF_TYPE_TRACEPOINT || !(ev->sample_type & PERF_SAMPLE_RAW) ||
+		    !(ev->sample_type & PERF_SAMPLE_TIME) || !(ev->sample_type & PERF_SAMPLE_TID) ||
+		    !ev->name)
+			continue;
+		if (strcmp(ev->name, SCHED_SWITCH) == 0 && !pd->ev_switch)
+			pd->ev_switch = ev;
+		else if (strcmp(ev->name, SCHED_WAKEUP) == 0 && !pd->ev_wakeup)
+			pd->ev_wakeup = ev;
+	}
+	if (pd->off_cpu == OFFCPU_OFF || !pd->ev_switch) {
+		if (pd->off_cpu == OFFCPU_ON)
+			warn(pd, WARN_NOTE, pd->in_name, "--off-cpu: the capture has no "
+			     SCHED_SWITCH " samples with their raw fields (perf record -e "
+			     SCHED_SWITCH " -g): no off-CPU samples");
+		pd->off_cpu = 0;
+		pd->ev_switch = pd->ev_wakeup = NULL;
+		return;
+	}
+	pd->off_cpu = 1;
+}
+
+/* A sample of the scheduler's events: 1 if consumed (turned into off-CPU
+ * time), 0 if it is written as any sample. */
+static int offcpu_sample(struct perfdata *pd, const struct pd_sample *s)
+{
+	struct fp_sample tail;
+	int32_t prev, next;
+	int64_t state;
+
+	if (s->has_time)
+		pd_offcpu_time(&pd->offcpu, s->time);
+	if (s->ev == pd->ev_switch || s->ev == pd->ev_wakeup)
+		pd->offcpu_sched++;
+	if (s->ev == pd->ev_switch) {
+		if (pd_sched_switch_fields(s->raw, s->raw_size, &prev, &state, &next) < 0 ||
+		    (s->tid >= 0 && prev != s->tid)) {
+			pd->offcpu_bad++;
+			warn(pd, WARN_BAD, pd->in_name, SCHED_SWITCH " sample whose raw "
+			     "fields are not the 64-bit layout (prev_pid %d, sample tid %lld): "
+			     "skipped", s->raw_size >= 28 ? prev : -1, (long long)s->tid);
+			return 1;
+		}
+		uint64_t unpaired = pd->offcpu.st.unpaired, clipped = pd->offcpu.st.clipped;
+		if (next > 0)
+			pd_offcpu_run(&pd->offcpu, s->time, next);
+		if (prev > 0 && pd_sched_state_blocked(state) && sample_tail(pd, s, &tail) == 0 &&
+		    pd_offcpu_block(&pd->offcpu, s->time, &tail) < 0 &&
+		    !pd->offcpu_overflow_warned) {
+			pd->offcpu_overflow_warned = 1;
+			warn(pd, WARN_BAD, pd->in_name, "more than %zu threads blocked at once: "
+			     "the blocked time of further ones is not counted "
+			     "(see --off-cpu-max-threads)", pd->offcpu.max_open);
+		}
+		if (!clipped && pd->offcpu.st.clipped)
+			warn(pd, WARN_BAD, pd->in_name, "thread %d blocked for more than %u "
+			     "heatmap cells: counted for its first %u only (a damaged time?)",
+			     next, pd->offcpu.max_pieces, pd->offcpu.max_pieces);
+		if (!unpaired && pd->offcpu.st.unpaired)
+			warn(pd, WARN_NOTE, pd->in_name, "thread %d blocked again before its "
+			     "switch-in was seen: its blocked time is not counted (record "
+			     "switch-ins: perf record --switch-events, with -a too; else events "
+			     "were lost)", prev);
+		return 1;
+	}
+	if (s->ev == pd->ev_wakeup) {
+		int32_t pid;
+		if (pd_sched_wakeup_pid(s->raw, s->raw_size, &pid) < 0) {
+			pd->offcpu_bad++;
+			return 1;
+		}
+		if (pd_offcpu_waiting(&pd->offcpu, pid) && sample_tail(pd, s, &tail) == 0)
+			pd_offcpu_wakeup(&pd->offcpu, s->time, pid, &tail);
+		return 1;
+	}
+	return 0;
+}
+
 /* C events NAME...: the events in attribute order, as perf report lists
  * them (the first -e first), so that fp-bucket's default is perf report's
  * first event even when another event has the first sample. perf's dummy
@@ -403,11 +559,16 @@ static void write_events(struct perfdata *pd)
 	size_t n = 0;
 
 	pd->events_written = 1;
+	offcpu_setup(pd);
 	for (size_t i = 0; i < pd->rd.nevsels && n < PD_MAX_EVSELS; i++) {
 		const struct pd_evsel *ev = &pd->rd.evsels[i];
 		if (ev->type == PERF_TYPE_SOFTWARE && ev->config == PERF_COUNT_SW_DUMMY)
 			continue;
-		if (ev->name && ev->name_len)
+		if (ev == pd->ev_switch)	/* its samples are off-CPU time */
+			names[n++] = FP_EVENT_OFFCPU;
+		else if (ev == pd->ev_wakeup)
+			names[n++] = FP_EVENT_WAKEUP;
+		else if (ev->name && ev->name_len)
 			names[n++] = ev->name;
 	}
 	if (n)
@@ -432,15 +593,23 @@ static void on_event(void *ctx, const struct pd_event *e)
 			if (pd->preload_kernel)
 				pd_machine_preload_kernel(&pd->mach);
 		}
+		if (pd->off_cpu && offcpu_sample(pd, &e->u.sample))
+			break;
 		write_sample(pd, &e->u.sample);
+		break;
+	case PD_EV_SWITCH:	/* perf record --switch-events: a recorded task */
+		if (pd->off_cpu && !e->u.sw.out && e->u.sw.tid > 0)
+			pd_offcpu_run(&pd->offcpu, e->time, e->u.sw.tid);
 		break;
 	case PD_EV_COMM:
 		pd_machine_comm(&pd->mach, e->u.comm.pid, e->u.comm.tid, e->u.comm.comm,
 				e->u.comm.len);
+		if (e->u.comm.exec)
+			pd_machine_exec(&pd->mach, e->u.comm.pid);
 		break;
 	case PD_EV_FORK:
 		pd_machine_fork(&pd->mach, e->u.fork.pid, e->u.fork.ppid, e->u.fork.tid,
-				e->u.fork.ptid);
+				e->u.fork.ptid, e->u.fork.synthesized);
 		break;
 	case PD_EV_EXIT:
 		break;	/* perf keeps an exited thread's comm and maps too */
@@ -591,6 +760,9 @@ static void write_info(struct perfdata *pd)
 		{ "corrupt_callchains", pd->corrupt_chains },
 		{ "unwound", uw ? uw->samples : 0 },
 		{ "unwind_incomplete", uw ? uw->incomplete : 0 },
+		{ "skipped_samples", st->skipped_unknown_id + st->skipped_short },
+		{ "compressed_records", st->compressed },
+		{ "compressed_unread", st->compressed_unread },
 		{ "truncated", st->truncated },
 		{ "bytes", st->bytes },
 		{ "kallsyms_copy", kallsyms_copied(&pd->mach) },
@@ -604,9 +776,31 @@ static void write_info(struct perfdata *pd)
 		{ "cgroups", fp_strtab_count(&pd->cgroups.paths) },
 		{ "unknown_cgroup_samples", pd->cgroups.unknown },
 		{ "dropped", pd->drops.dropped },	/* --live: never blocking perf */
+		/* off-CPU captures only */
+		{ "offcpu_samples", pd->offcpu_samples },
+		{ "offcpu_intervals", pd->offcpu.st.intervals },
+		{ "offcpu_ns", pd->offcpu.st.blocked_ns },
+		{ "offcpu_woken", pd->offcpu.st.woken },
+		{ "offcpu_blocked_now", pd_offcpu_blocked_now(&pd->offcpu) },
+		{ "offcpu_at_end", pd->offcpu.st.at_end },
+		{ "offcpu_unpaired", pd->offcpu.st.unpaired },
+		{ "offcpu_overflow", pd->offcpu.st.overflow },
+		{ "offcpu_bad", pd->offcpu_bad },
+		{ "offcpu_clipped", pd->offcpu.st.clipped },
+		{ "offcpu_sched_samples", pd->offcpu_sched },
 	};
-	fp_write_info(pd->wr, pd->stage, stats,
-		      sizeof stats / sizeof stats[0] - (pd->live ? 0 : 1));
+	enum { OFFCPU_STATS = 11 };
+	struct fp_stat kept[sizeof stats / sizeof stats[0]];
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof stats / sizeof stats[0]; i++) {
+		size_t from_end = sizeof stats / sizeof stats[0] - i;
+		if (from_end == OFFCPU_STATS + 1 && !pd->live)
+			continue;
+		if (from_end <= OFFCPU_STATS && !pd->off_cpu)
+			continue;
+		kept[n++] = stats[i];
+	}
+	fp_write_info(pd->wr, pd->stage, kept, n);
 }
 
 /* Live: W, `I STAGE dropped=N` and a stderr line for the samples dropped
@@ -632,17 +826,49 @@ static void live_tick(struct perfdata *pd)
 	}
 }
 
-static void write_stats(struct perfdata *pd)
+/* Samples the input had and the output has not: never silent. One
+ * warning that says how many and why (a W record; stderr unless -q). Returns 1 if nothing usable was
+ * read: no sample written while samples (or compressed records, which
+ * hold them) were skipped. */
+static int say_skipped(struct perfdata *pd)
 {
+	const struct pd_stats *st = &pd->rd.st;
+	uint64_t written = st->samples - pd->dropped_samples - pd->drops.dropped;
+	uint64_t skipped = st->skipped_unknown_id + st->skipped_short + pd->dropped_samples;
+	char msg[MSG_MAX];
+
+	if (!skipped && !st->compressed_unread && !(written == 0 && (st->bad_records ||
+	    st->unknown_records)))
+		return 0;
+	snprintf(msg, sizeof msg, "%llu samples skipped (%llu with an unknown event id, "
+		 "%llu shorter than their sample_type, %llu too long for a record); "
+		 "%llu compressed records not decompressed; %llu bad and %llu unknown "
+		 "records; %llu samples written",
+		 (unsigned long long)skipped, (unsigned long long)st->skipped_unknown_id,
+		 (unsigned long long)st->skipped_short, (unsigned long long)pd->dropped_samples,
+		 (unsigned long long)st->compressed_unread, (unsigned long long)st->bad_records,
+		 (unsigned long long)st->unknown_records, (unsigned long long)written);
+	if (!pd->quiet)
+		fprintf(stderr, "%s: %s: %s\n", fp_prog(), pd->in_name, msg);
+	fp_write_warning_at(fp_out_wr(&pd->out), pd->stage, pd->in_name, msg);
+	return written == 0 && (skipped || st->compressed_unread);
+}
+
+static int write_stats(struct perfdata *pd)
+{
+	if (pd->off_cpu)	/* still blocked: up to the last time seen */
+		pd_offcpu_end(&pd->offcpu);
 	if (pd->live)
 		report_drops(pd, 1);
 	pd->warn_where = pd->in_name;
 	fp_warnings_end(&pd->warnings);	/* per kind: how many were not shown */
+	int nothing = say_skipped(pd);
 	/* the kernel's thread is waited for at the end anyway: the last I
 	 * record says where its symbols came from even when none was used */
 	if (pd_machine_kernel(&pd->mach))
 		pd_dso_wait(pd_machine_kernel(&pd->mach));
 	write_info(pd);
+	return nothing;
 }
 
 /* ---- input ------------------------------------------------------------------ */
@@ -703,6 +929,10 @@ int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_
 	pd.live = o->live;
 	pd.live_buffer = o->live_buffer;
 	pd.stack_ids = o->stack_ids;
+	pd.off_cpu = o->off_cpu;
+	pd_offcpu_init(&pd.offcpu, o->off_cpu_rows, o->off_cpu_max, write_piece, &pd);
+	if (o->off_cpu_max_pieces)
+		pd.offcpu.max_pieces = o->off_cpu_max_pieces;
 	fp_tailw_init(&pd.tails);
 	pd_cgroups_init(&pd.cgroups);
 	pd.kinds = fp_xmalloc(MAX_FRAMES);
@@ -735,12 +965,14 @@ int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_
 	} else {
 		read_stream(&pd, fd);
 	}
-	write_stats(&pd);
+	int nothing = write_stats(&pd);
 	fp_out_flush_all(&pd.out);
 	if (pd.fatal && !o->quiet)
 		fprintf(stderr, "%s: %s: not readable as perf.data (see above)\n", fp_prog(),
 			in_name);
-	int rc = pd.fatal ? FP_EXIT_DATA : FP_EXIT_OK;
+	else if (nothing && !o->quiet)
+		fprintf(stderr, "%s: %s: no usable sample read (see above)\n", fp_prog(), in_name);
+	int rc = pd.fatal || nothing ? FP_EXIT_DATA : FP_EXIT_OK;
 	/* what is still asked is of no use now; its partial files go */
 	pd_debuginfod_stop(DI_STOP_WAIT);
 	pd_remote_stop(DI_STOP_WAIT);
@@ -754,6 +986,7 @@ int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_
 	fp_tailw_free(&pd.tails);
 	fp_wmem_free(&pd.key);
 	pd_cgroups_free(&pd.cgroups);
+	pd_offcpu_free(&pd.offcpu);
 	return rc;
 }
 
@@ -762,6 +995,9 @@ static void opt_kallsyms(void *ctx, const char *opt, const char *arg)
 {
 	pd_symbols_set_kallsyms(arg);
 }
+
+/* --off-cpu's words, in the order of OFFCPU_AUTO, _ON, _OFF */
+static const char *const off_cpu_words[] = { "auto", "on", "off", NULL };
 
 static double di_limit = PD_DI_LIMIT_DEFAULT;
 
@@ -832,8 +1068,10 @@ static void opt_remote(void *ctx, const char *opt, const char *arg)
 int main(int argc, char **argv)
 {
 	/* kallsyms is read alongside the recording's first records */
-	struct perfdata_opts o = { DEFAULT_STAGE_NAME, 0, 0, LIVE_BUFFER_MAX, 1, 0, 0 };
-	uint64_t live_buffer = LIVE_BUFFER_MAX;
+	struct perfdata_opts o = { DEFAULT_STAGE_NAME, 0, 0, LIVE_BUFFER_MAX, 1, 0, 0,
+				   OFFCPU_AUTO, 50, PD_OFFCPU_MAX_OPEN_DEFAULT };
+	uint64_t live_buffer = LIVE_BUFFER_MAX, off_rows = 50,
+		 off_max = PD_OFFCPU_MAX_OPEN_DEFAULT;
 	int no_debuginfod = 0;
 	const struct fp_opt options[] = {
 		{ "name", FP_OPT_NAME, &o.stage },
@@ -847,6 +1085,9 @@ int main(int argc, char **argv)
 		{ "symfs", FP_OPT_FN, .fn = opt_symfs },
 		{ "debuginfod-timeout", FP_OPT_FN, .fn = opt_di_limit },
 		{ "no-debuginfod", FP_OPT_FLAG, &no_debuginfod },
+		{ "off-cpu", FP_OPT_CHOICE, &o.off_cpu, .choices = off_cpu_words },
+		{ "off-cpu-rows", FP_OPT_U64, &off_rows, 1, 1000 },
+		{ "off-cpu-max-threads", FP_OPT_U64, &off_max, 1, 1u << 24 },
 		{ "remote", FP_OPT_FN, .fn = opt_remote },
 		{ "remote-control", FP_OPT_FN, .fn = opt_remote },
 		{ "remote-cache", FP_OPT_FN, .fn = opt_remote },
@@ -858,6 +1099,8 @@ int main(int argc, char **argv)
 	fp_set_prog(argv[0]);
 	int first = fp_opts_parse(argc, argv, options, USAGE, 1, &no_debuginfod);
 	o.live_buffer = (size_t)live_buffer;
+	o.off_cpu_rows = (unsigned)off_rows;
+	o.off_cpu_max = (size_t)off_max;
 	if (!no_debuginfod)
 		pd_debuginfod_start(di_limit);
 	if (!remote.host && (remote.nssh_args || remote.control || remote.cache))

@@ -54,8 +54,13 @@
  *
  * Signals: SIGINT/SIGTERM end the input at a line boundary; the pending
  * sample and the I record are written.
+ * A recording (fifo/fp_recording.h) with damaged batches: they are
+ * skipped, every other batch is read, a W record says what was skipped
+ * and the I record counts it (damaged_batches= damaged_samples=
+ * damaged_bytes= damaged_regions=); the exit code is 1 unless
+ * --damage-ok (fp-serve's, which shows the count instead).
  * Exit codes: 0 ok, 1 bad input (not perf script, corrupt or truncated
- * gzip; the samples before the damage were written), 100 usage, 111 cannot
+ * gzip, a damaged recording; the samples around the damage were written), 100 usage, 111 cannot
  * open or read the input, 141 the reader went away.
  * docs/fp-read.md has the details.
  */
@@ -80,7 +85,7 @@
 #include "fp_warnings.h"
 #include "fp_recording.h"
 
-#define USAGE "usage: fp-read [--name NAME] [--live] [--live-buffer BYTES] [--time START,END] [--index] [--srcline] [--stack-ids] [-q] [FILE]"
+#define USAGE "usage: fp-read [--name NAME] [--live] [--live-buffer BYTES] [--time START,END] [--index] [--srcline] [--stack-ids] [--damage-ok] [-q] [FILE]"
 
 #define DEFAULT_STAGE_NAME "read"
 /* Warnings of one kind (W records and stderr lines) shown before the rest
@@ -486,6 +491,7 @@ struct options {
 	int index;		/* --index: print a recording's time index */
 	int srcline;		/* --srcline: frame names get :file:line */
 	int stack_ids;		/* --stack-ids: the stack-id stream (K, P) */
+	int damage_ok;		/* --damage-ok: skipped damage does not make exit 1 */
 };
 
 /* --time START,END: perf timestamps in seconds (as perf script prints
@@ -521,6 +527,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		{ "index", FP_OPT_FLAG, &o->index },
 		{ "srcline", FP_OPT_FLAG, &o->srcline },
 		{ "stack-ids", FP_OPT_FLAG, &o->stack_ids },
+		{ "damage-ok", FP_OPT_FLAG, &o->damage_ok },
 		{ NULL },
 	};
 	int first;
@@ -610,10 +617,27 @@ static int read_recording(struct reader *r, const struct options *o, int fd, int
 	fp_write_header(fp_out_wr(&rr.out));
 	if (fp_rec_scan(fd, &ix) < 0)
 		fp_die_sys(FP_EXIT_SYS, "cannot read '%s'", in_name);
-	if (fp_rec_each_line(fd, &ix, r->from_ns, r->to_ns, rec_line, &rr, err, sizeof err) < 0) {
-		snprintf(msg, sizeof msg, "%s: the samples before it were read", err);
+	struct fp_rec_skips unreadable = { 0 };
+
+	fp_rec_each_line(fd, &ix, r->from_ns, r->to_ns, rec_line, &rr, &unreadable, err, sizeof err);
+	struct fp_rec_skips sk = ix.skips;	/* the index's damage and the members' */
+
+	sk.members += unreadable.members;
+	sk.samples += unreadable.samples;
+	sk.bytes += unreadable.bytes;
+	if (unreadable.members && (!ix.skips.regions || unreadable.first_at < sk.first_at))
+		sk.first_at = unreadable.first_at;
+	if (sk.regions || sk.members) {
+		size_t used;
+
+		fp_rec_skips_describe(&sk, msg, sizeof msg);
+		used = strlen(msg);
+		if (unreadable.members && used < sizeof msg)
+			snprintf(msg + used, sizeof msg - used, "; the first unreadable one: %.*s",
+				 (int)(sizeof msg - used > 40 ? sizeof msg - used - 40 : 0), err);
 		rec_warn(&rr, msg);
-		rc = FP_EXIT_DATA;
+		if (!o->damage_ok)
+			rc = FP_EXIT_DATA;
 	}
 	if (ix.truncated) {
 		snprintf(msg, sizeof msg, "the recording ends with an incomplete batch at byte %llu "
@@ -644,6 +668,8 @@ static int read_recording(struct reader *r, const struct options *o, int fd, int
 		{ "recording", 1 }, { "batches", ix.n }, { "kept_from_ns", ix.n ? from : 0 },
 		{ "kept_to_ns", to }, { "retention_dropped", dropped },
 		{ "capture_from_ns", ix.n ? ix.m[0].capture_min_ns : 0 },
+		{ "damaged_batches", sk.members }, { "damaged_samples", sk.samples },
+		{ "damaged_bytes", sk.bytes }, { "damaged_regions", sk.regions },
 	};
 
 	fp_write_info(fp_out_wr(&rr.out), o->stage, stats, sizeof stats / sizeof *stats);
@@ -718,6 +744,11 @@ static int print_index(int fd, const char *name)
 		       (unsigned long long)ix.m[i].min_ns, (unsigned long long)ix.m[i].max_ns,
 		       (unsigned long long)ix.m[i].samples, (unsigned long long)ix.m[i].seq,
 		       (unsigned long long)ix.m[i].samples_before);
+	if (ix.skips.regions)
+		printf("# damaged: %llu stretches (%llu bytes, %llu batches, %llu samples) skipped "
+		       "from byte %llu\n", (unsigned long long)ix.skips.regions,
+		       (unsigned long long)ix.skips.bytes, (unsigned long long)ix.skips.members,
+		       (unsigned long long)ix.skips.samples, (unsigned long long)ix.skips.first_at);
 	if (ix.truncated)
 		printf("# incomplete batch at byte %llu\n", (unsigned long long)ix.end);
 	fp_rec_index_free(&ix);

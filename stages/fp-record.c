@@ -24,9 +24,26 @@
  *
  * At the end of input: `I record recorded= batches= bytes= kept_batches=
  * kept_samples= kept_bytes= kept_from_ns= kept_to_ns= retention_dropped=
- * capture_from_ns= capture_to_ns= idle= failed=` downstream, and with --stats FILE the same
+ * capture_from_ns= capture_to_ns= idle= failed= appended_to= unresolved=` downstream
+ * (recorded= counts the whole file, appended_to= what it held before), and with --stats FILE the same
  * fields plus what the stream said of the source (read=, dropped=, lost=,
  * from the last `I read` record) as key=value lines, written atomically.
+ *
+ * An existing recording is appended to, never truncated: a recorder that
+ * is restarted (the runner's restart=on-failure, `flamepipe ctl restart`)
+ * goes on where the last one stopped: its batches continue the sequence
+ * numbers, samples_before and capture start of the file's last good
+ * batch, and an incomplete last batch (the old recorder was killed while
+ * writing it) is cut off first. A non-empty FILE that is not a recording
+ * is refused (exit 111), not overwritten. A new FILE is made 0600 (as
+ * perf makes perf.data): a system-wide capture is for its owner only.
+ *
+ * A stack-id stream that begins mid-way (the recorder was started or
+ * restarted after the source defined its ids): a P record of an id no K
+ * record defined cannot be turned into a sample. It is counted
+ * (unresolved=, in the I record and the stats file) and told once in a W
+ * record, never dropped silently; the runner gives a restartable chain
+ * S records (fifo/PROTOCOL.md, Negotiation), where this cannot happen.
  *
  * Errors: a failed write (disk full) stops the recording (W record and
  * one warning) but never the stream: the chain goes on.
@@ -38,6 +55,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fp_error.h"
@@ -87,6 +105,9 @@ struct recorder {
 	int punch_warned;
 	/* the source's own counts, from the last `I read` record */
 	uint64_t src_samples, src_dropped, src_lost;
+	uint64_t appended_to;	/* samples the file held when we opened it */
+	uint64_t unresolved;	/* P records of ids never defined to us */
+	uint64_t out_of_span;	/* samples over FP_REC_SPAN_MAX from the rest */
 	struct fp_tails tails;	/* K definitions of the stack-id stream */
 	uint8_t *tail_idle;	/* by K id: TAIL_IDLE_UNKNOWN, _NO, _YES */
 	size_t tail_idle_n;
@@ -241,6 +262,31 @@ static void note_read_stats(struct recorder *r, const char *line, size_t len)
  * column), however fast samples come; a late sample of an earlier
  * interval joins the current batch (its min_ns says so), it does not cut
  * it. */
+/* 0 if a sample at t keeps the recording within FP_REC_SPAN_MAX (what its
+ * readers take for damage past it: fp_recording.h), else -1, counted
+ * (out_of_span=) and said once: a sample a reader would skip is never
+ * written as if it were recorded. */
+static int within_span(struct recorder *r, struct fp_pump *p, uint64_t t)
+{
+	uint64_t lo = r->capture_min, hi = r->seq ? r->capture_max : 0;
+
+	if (r->b_samples) {
+		lo = r->b_min < lo ? r->b_min : lo;
+		hi = r->b_max > hi ? r->b_max : hi;
+	}
+	if (lo == UINT64_MAX)
+		return 0;	/* the first sample */
+	lo = t < lo ? t : lo;
+	hi = t > hi ? t : hi;
+	if (hi - lo <= FP_REC_SPAN_MAX)
+		return 0;
+	if (!r->out_of_span++)
+		fp_pump_warn(p, "a sample at %llu ns lies more than a year of sample time from "
+			     "the others: samples so far apart are counted (out_of_span=) and "
+			     "not recorded", (unsigned long long)t);
+	return -1;
+}
+
 static void sample_begin(struct recorder *r, struct fp_pump *p, const struct fp_sample *s)
 {
 	if (r->b_samples && s->time_ns / r->interval_ns > r->b_first / r->interval_ns)
@@ -268,6 +314,8 @@ static void sample_end(struct recorder *r, const struct fp_sample *s, int idle)
 static void record_sample(struct recorder *r, struct fp_pump *p, const struct fp_sample *s,
 			  const char *line, size_t len)
 {
+	if (within_span(r, p, s->time_ns) < 0)
+		return;
 	sample_begin(r, p, s);
 	batch_append(r, line, len);
 	batch_append(r, "\n", 1);
@@ -327,8 +375,17 @@ static void record_tail_sample(struct recorder *r, struct fp_pump *p, const char
 	struct fp_sample s;
 	char head[S_HEAD_MAX], *end = head + sizeof head;
 
-	if (fp_tail_ref_parse(line, len, &ref) < 0 ||
-	    fp_tails_sample(&r->tails, &ref, &s) != FP_TAILS_OK)
+	if (fp_tail_ref_parse(line, len, &ref) < 0)
+		return;
+	int rc = fp_tails_sample(&r->tails, &ref, &s);
+
+	if (rc == FP_TAILS_UNDEFINED && !r->unresolved++)
+		fp_pump_warn(p, "a sample names stack id %u, which this recorder never saw defined "
+			     "(it started after the source did): such samples are counted "
+			     "(unresolved=) and not recorded", (unsigned)ref.id);
+	if (rc != FP_TAILS_OK)
+		return;
+	if (within_span(r, p, s.time_ns) < 0)
 		return;
 	const char *h = s_head(end, &ref);
 
@@ -349,7 +406,8 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 	fp_write_line(fp_out_wr(&p->out), line, len);
 	if (tag == FP_REC_INFO) {
 		note_read_stats(r, line, len);
-	} else if (tag == FP_REC_CONTROL && !r->events && !r->recorded && !r->b_samples) {
+	} else if (tag == FP_REC_CONTROL && !r->events && r->recorded == r->appended_to &&
+		   !r->b_samples) {
 		struct fp_control c;
 		if (fp_control_parse(line, len, &c) == 0 && c.kind == FP_CTL_EVENTS) {
 			r->events = fp_xstrndup(line, len);
@@ -399,7 +457,7 @@ static uint64_t kept_samples(const struct recorder *r)
 }
 
 /* The end-of-input fields, `key=value` joined by sep. */
-enum { N_STATS = 13 };
+enum { N_STATS = 16 };
 
 /* The recorder's statistics: the I record's and the stats file's fields. */
 static void recorder_stats(const struct recorder *r, struct fp_stat st[N_STATS])
@@ -420,7 +478,8 @@ static void recorder_stats(const struct recorder *r, struct fp_stat st[N_STATS])
 		{ "kept_to_ns", to }, { "retention_dropped", r->retention_dropped },
 		{ "capture_from_ns", r->seq ? r->capture_min : 0 },
 		{ "capture_to_ns", r->capture_max }, { "idle", r->idle },
-		{ "failed", (uint64_t)r->failed },
+		{ "failed", (uint64_t)r->failed }, { "appended_to", r->appended_to },
+		{ "unresolved", r->unresolved }, { "out_of_span", r->out_of_span },
 	};
 	memcpy(st, v, sizeof v);
 }
@@ -479,6 +538,58 @@ static void on_eof(struct fp_pump *p)
 		format_stats(r, fields, sizeof fields);
 		write_stats_file(r, fields);
 	}
+}
+
+/* FILE already holds a recording: go on after its last good batch (the
+ * sequence, samples_before and capture start continue; retention sees
+ * its batches), cutting an incomplete last batch off. Damage inside it
+ * stays for readers to skip. */
+static void open_existing(struct recorder *r)
+{
+	struct fp_rec_index ix = { 0 };
+	struct stat st;
+
+	if (fstat(r->fd, &st) < 0)
+		fp_die_sys(FP_EXIT_SYS, "cannot read recording %s", r->path);
+	if (!S_ISREG(st.st_mode) || st.st_size == 0)
+		return;
+	if (!fp_rec_is_recording(r->fd))
+		fp_die(FP_EXIT_SYS, "%s exists and is not a flamepipe recording: not overwritten "
+		       "(remove it, or record to another file)", r->path);
+	if (fp_rec_scan(r->fd, &ix) < 0)
+		fp_die_sys(FP_EXIT_SYS, "cannot read recording %s", r->path);
+	if (ix.end < ix.file_size) {
+		fp_warn("%s: cutting off an incomplete last batch (%llu bytes from byte %llu: the "
+			"last recorder stopped while writing it)", r->path,
+			(unsigned long long)(ix.file_size - ix.end), (unsigned long long)ix.end);
+		if (ftruncate(r->fd, (off_t)ix.end) < 0)
+			fp_die_sys(FP_EXIT_SYS, "cannot cut the incomplete batch off %s", r->path);
+	}
+	r->bytes = ix.end;
+	r->punched_to = ix.start;
+	for (size_t i = 0; i < ix.n; i++) {
+		const struct fp_rec_member *m = &ix.m[i];
+
+		if (m->seq >= r->seq) {	/* the last batch written: go on from it */
+			r->seq = m->seq + 1;
+			r->recorded = m->samples_before + m->samples;
+		}
+		if (m->capture_min_ns < r->capture_min)
+			r->capture_min = m->capture_min_ns;
+		if (m->max_ns > r->capture_max)
+			r->capture_max = m->max_ns;
+		r->kept_bytes += m->length;
+		if (r->n == r->cap_members) {
+			r->cap_members = r->cap_members ? r->cap_members * 2 : MEMBERS_INITIAL;
+			r->kept = fp_xrealloc(r->kept, r->cap_members * sizeof *r->kept);
+		}
+		r->kept[r->n++] = *m;
+	}
+	r->appended_to = r->recorded;
+	r->retention_dropped = ix.n ? ix.m[0].samples_before : 0;
+	if (lseek(r->fd, (off_t)r->bytes, SEEK_SET) < 0)
+		fp_die_sys(FP_EXIT_SYS, "cannot append to recording %s", r->path);
+	fp_rec_index_free(&ix);
 }
 
 static const struct fp_pump_ops record_ops = {
@@ -540,9 +651,10 @@ int main(int argc, char **argv)
 	r.capture_min = UINT64_MAX;
 	parse_options(argc, argv, &r, &name);
 	r.interval_ns = (uint64_t)(r.interval * 1e9 + 0.5);
-	r.fd = open(r.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	r.fd = open(r.path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (r.fd < 0)
 		fp_die_sys(FP_EXIT_SYS, "cannot create recording %s", r.path);
+	open_existing(&r);
 	batch_start(&r);
 
 	fp_pump_init(&p, EV_DEFAULT, 0, 1, &record_ops, &r, 0);

@@ -424,7 +424,9 @@ static int timeline_for_page(struct render *r, struct fp_sink *tj, char *note, s
 			 "but no flame graph of a range or of filters.", (unsigned long long)r->opt.timeline_samples);
 		return 0;
 	}
-	if (total != r->table->total) {
+	/* off-CPU samples kept apart from the table (fp-fold --timed-apart)
+	 * are in the timeline for the views' event picker only */
+	if (total != r->table->total && fp_timeline_total_untimed(&r->tl) != r->table->total) {
 		snprintf(note, n, "The samples' timeline (%llu) does not match the folded table "
 			 "(%llu): the page draws the whole capture's flame graph, no range's.",
 			 (unsigned long long)total, (unsigned long long)r->table->total);

@@ -30,6 +30,9 @@
 #	pd_pipe_equals_file MIN      fp-perfdata reading pipe.data from a pipe
 #	                             gives the S records of file.data, more
 #	                             than MIN of them (in ./a)
+#	pd_compare_streams [MIN]     pd_compare's checks of ./want.s (perf
+#	                             script | fp-read) against ./got.s (fp-perfdata
+#	                             as a test ran it: live, fed in parts)
 #	pd_compare DATA [MIN]        fp-perfdata DATA | fp-fold against
 #	                             perf script -i DATA --no-inline | fp-read | fp-fold:
 #	                             same sample count, same per-second counts,
@@ -37,6 +40,11 @@
 #	                             every differing stack matched by a pattern of
 #	                             tests/data/perfdata/differences (the golden
 #	                             list of explained differences)
+#	pd_in_mount_ns DIR PROG ARG...  PROG as in a container: a private mount
+#	                             namespace, a copy on a tmpfs over DIR only
+#	                             it sees (in background: $!)
+#	pd_pipe_first_round_end FILE  offset after the first FINISHED_ROUND of
+#	                             a pipe-format stream
 #
 # Folded agreement: sum over stacks of min(count by perf script, count by
 # fp-perfdata) over the number of samples.
@@ -189,10 +197,14 @@ pd_own() { # stream-file
 }
 
 pd_compare() { # data [min]
-	_min=${2:-0.999}
 	perf script -i "$1" ${PD_SCRIPT_OPTS---no-inline} 2>script.err | fp-read -q >want.s || return 1
 	fp-perfdata $PD_PERFDATA_OPTS "$1" >got.s 2>perfdata.err || { cat perfdata.err >&2; return 1; }
-	if grep -q "failed to process type" script.err; then
+	pd_compare_streams "${2:-0.999}"
+}
+
+pd_compare_streams() { # [min]: want.s (perf script | fp-read) against got.s
+	_min=${1:-0.999}
+	if [ -f script.err ] && grep -q "failed to process type" script.err; then
 		# perf 6.1 stops at a record it cannot process (a KSYMBOL of a
 		# newer kernel: "Bad address"); fp-perfdata reads on. Compare
 		# the samples perf script got to, by its (microsecond) time.
@@ -236,6 +248,41 @@ pd_compare() { # data [min]
 		fi
 	fi
 	return 0
+}
+
+# pd_in_mount_ns DIR PROGRAM ARG...: PROGRAM run as a container runs it,
+# in background ($! its pid): in a private mount namespace (unshare -m),
+# copied into a tmpfs mounted over DIR there; the host's DIR stays as it
+# is (empty), so its path names nothing outside. Root only.
+pd_in_mount_ns() { # dir program args...
+	_dir=$1 _prog=$2; shift 2
+	unshare -m --propagation private sh -c '
+		mount -t tmpfs fp-ns "$1" && cp "$2" "$1/" && p=$1/${2##*/} && shift 2 &&
+		exec "$p" "$@"' sh "$_dir" "$_prog" "$@" &
+}
+
+# The stream offset just after the first FINISHED_ROUND record of a
+# pipe-format perf.data file: what perf record had written by then.
+pd_pipe_first_round_end() { # file
+	# its bytes in decimal, the records walked by their headers (type:
+	# u32 at 0, size: u16 at 6) from the pipe header's end (16)
+	od -A n -v -t u1 "$1" | awk '
+		BEGIN { rec = 16 }
+		{
+			for (i = 1; i <= NF; i++) {
+				if (pos >= rec && pos < rec + 8) {
+					h[pos - rec] = $i + 0
+					if (pos - rec == 7) {
+						size = h[6] + 256 * h[7]
+						if (size < 8) exit
+						if (h[0] + 256 * h[1] + 65536 * h[2] == 68) { found = rec + size; exit }
+						rec += size
+					}
+				}
+				pos++
+			}
+		}
+		END { if (!found) exit 1; print found }'
 }
 
 # pd_expect_rc CODE CMD...: CMD exits with exactly CODE (not by a signal).

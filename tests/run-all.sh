@@ -172,7 +172,7 @@ count_log() { # log
 }
 
 # shellcheck disable=SC2086
-xargs -n 4 -P "$jobs" sh "$TOP/tests/run-all.sh" --one <"$joblist"
+xargs -r -n 4 -P "$jobs" sh "$TOP/tests/run-all.sh" --one <"$joblist"
 left=$(find "$outdir" -mindepth 2 -name '*.log.rc' | wc -l)
 if [ "$left" -lt "$due" ]; then
 	echo "FAIL run-all.sh: $left of $due unit/shell jobs left a result" >&2

@@ -44,6 +44,20 @@ test_expect_success 'a corrupted header (attribute section out of the file): exi
 	grep -q "^W	read	badattr.data:24	corrupt header" b.s
 '
 
+test_expect_success 'an attribute section not a whole number of entries (one flipped bit): every sample read, a warning, as perf script' '
+	# attrs.size (bytes 32-39) + 4: perf reads size / attr_size entries
+	size=$(u64_at ok.data 32) && cp ok.data ragged.data &&
+	patch_bytes ragged.data 32 "$(printf "\\%o" $(( (size ^ 4) & 255 )))" &&
+	test "$(u64_at ragged.data 32)" = $((size ^ 4)) &&
+	$T fp-perfdata ragged.data >ragged.s 2>err && cat err &&
+	grep -q "not a whole number of" err &&
+	grep -q "^W	read	ragged.data:24	corrupt header: the attribute section" ragged.s &&
+	perf script -i ragged.data -F tid,time >script.out 2>script.err &&
+	echo "perf script: $(wc -l <script.out) samples" &&
+	test "$(grep -c "^S	" ragged.s)" = "$(wc -l <script.out)" &&
+	grep "^S	" ok.s >a && grep "^S	" ragged.s >b && test_cmp a b
+'
+
 test_expect_success 'not perf.data at all: exit 1, says so' '
 	echo "hello" >text.data &&
 	pd_expect_rc 1 $T fp-perfdata text.data 2>err && cat err &&

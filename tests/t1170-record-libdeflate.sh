@@ -9,14 +9,14 @@ fp-read -q "$EXAMPLES/multiproc.perf.gz" >src.S || exit 1
 grep "^S" src.S >src.samples
 
 test_expect_success 'a new recording is plain gzip: gzip -t passes, zcat gives every member whole' '
-	fp-record --level 1 --output new.gz <src.S >/dev/null &&
+	rm -f new.gz && fp-record --level 1 --output new.gz <src.S >/dev/null &&
 	gzip -t new.gz &&
 	zcat new.gz | grep "^S" | cmp - src.samples &&
 	test "$(zcat new.gz | grep -c "^%flamepipe")" = "$(fp-read --index new.gz | grep -vc "^#")"
 '
 
 test_expect_success 'each member inflates on its own with zlib (an older reader hops member by member)' '
-	fp-record --output new.gz <src.S >/dev/null &&
+	rm -f new.gz && fp-record --output new.gz <src.S >/dev/null &&
 	fp-read --index new.gz | grep -v "^#" >index &&
 	test "$(wc -l <index)" -gt 1 &&
 	while read off len rest; do
@@ -39,7 +39,7 @@ test_expect_success 'a recording written with zlib before still reads whole, by 
 '
 
 test_expect_success 'the new recording has the old one'"'"'s batches (spans, counts) and is no bigger' '
-	fp-record --level 1 --output new.gz <src.S >/dev/null &&
+	rm -f new.gz && fp-record --level 1 --output new.gz <src.S >/dev/null &&
 	fp-read --index "$OLD" | grep -v "^#" | cut -d" " -f3- >old.index &&
 	fp-read --index new.gz | grep -v "^#" | cut -d" " -f3- >new.index &&
 	test_cmp old.index new.index &&

@@ -37,6 +37,18 @@ test_expect_success 'a stage of another program after fp-fold (grep): F records'
 	diff -r text.out grep.out
 '
 
+test_expect_success 'fp-baseline before fp-render (it passes snapshots on): E records, the same report' '
+	sed "s|^render |baseline fp-baseline --from 0 --to 1 --top 0 --pass-samples\nrender |" \
+		spy.pipeline >baseline.pipeline &&
+	grep -q "^baseline fp-baseline" baseline.pipeline &&
+	SPY_OUT=$PWD/seen.baseline flamepipe report -q --pipeline baseline.pipeline mp.perf \
+		-o baseline.out &&
+	grep -q "^E${T}" seen.baseline && ! grep -q "^F${T}" seen.baseline &&
+	for f in stacks.folded flame.svg heatmap.tsv; do
+		test_cmp text.out/$f baseline.out/$f || return 1
+	done
+'
+
 test_expect_success 'a stage that passes snapshots on (fp-range) before fp-render: E records' '
 	sed "s|^render |range fp-range\\nrender |" spy.pipeline >range.pipeline &&
 	SPY_OUT=$PWD/seen.range flamepipe report -q --pipeline range.pipeline mp.perf -o range.out &&

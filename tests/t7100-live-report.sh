@@ -41,7 +41,7 @@ test_expect_success 'live without -g: single-frame stacks still name the functio
 '
 
 test_expect_success 'live --user nobody: perf record and fp-perfdata keep root, every other stage runs as nobody' '
-	flamepipe live -g -u nobody --duration 3 -o outu --http 127.0.0.1:0 >out.txt 2>err &
+	flamepipe live -g -u nobody --duration 3 -o outu --http 127.0.0.1:0 --exit-at-end >out.txt 2>err &
 	fp=$! &&
 	wait_for "ps -o args= --ppid $fp | grep -q \"^perf record\"" 100 &&
 	wait_for "ps -o args= --ppid $fp | grep -q \"^fp-perfdata\"" 100 &&
@@ -49,7 +49,9 @@ test_expect_success 'live --user nobody: perf record and fp-perfdata keep root, 
 	{ wait $fp || { echo "live exited $?"; cat err; false; }; } &&
 	grep "^root *perf record" users &&
 	grep "^root *fp-perfdata" users &&
-	{ ! grep -v "^root *perf \|^root *fp-perfdata" users | grep -v "^nobody " || { cat users; false; }; } &&
+	# and the runner'"'"'s watchdog (runner/watchdog.h), which kills nothing but
+	# the stages'"'"' groups when the runner dies
+	{ ! grep -v "^root *perf \|^root *fp-perfdata\|^root *flamepipe live" users | grep -v "^nobody " || { cat users; false; }; } &&
 	test "$(stat -c %U outu/stacks.folded)" = nobody &&
 	# kernel frames are named (fp-perfdata read kallsyms as root)
 	grep -q "do_syscall_64\|entry_SYSCALL_64\|do_idle\|asm_sysvec_apic_timer_interrupt" outu/stacks.folded

@@ -93,7 +93,7 @@ within_bound() {
 }
 
 test_expect_success "live --http: new columns and the workload appear within $BOUND s of its first sample, before the capture ends" '
-	flamepipe live -g --http 127.0.0.1:0 --dir-file dirf -o rec \
+	flamepipe live -g --http 127.0.0.1:0 --exit-at-end --dir-file dirf -o rec \
 		--perf-arg -k --perf-arg CLOCK_MONOTONIC >out 2>err &
 	fp=$! &&
 	test_when_finished "kill $fp 2>/dev/null" &&
@@ -105,8 +105,8 @@ test_expect_success "live --http: new columns and the workload appear within $BO
 	within_bound seen rec/recording.fp.gz
 '
 
-test_expect_success 'live --http --duration: the server stops when the capture ends' '
-	flamepipe live --http 127.0.0.1:0 --duration 2 >out 2>err &&
+test_expect_success 'live --http --duration --exit-at-end: the server stops when the capture ends' '
+	flamepipe live --http 127.0.0.1:0 --duration 2 --exit-at-end >out 2>err &&
 	grep -q "listening on http://127.0.0.1:" out
 '
 

@@ -120,7 +120,7 @@ test_expect_success 'live --http with a stalled stage: the web view reports the 
 	{ test -n "$url" || { cat out.txt err; false; }; } &&
 	wait_for "curl -sf \"\${url}heatmap/?filename=live\" | grep -q \"\\\"dropped\\\":[1-9]\"" 100 &&
 	# the chain has drained: only the web server is left (--keep-serving)
-	wait_for "test \"\$(ps -o comm= --ppid $fp)\" = fp-serve" 300 &&
+	wait_for "test \"\$(ps -o comm= --ppid $fp | grep -v fp-watchdog)\" = fp-serve" 300 &&
 	kill -INT $fp &&
 	{ wait $fp || { echo "live exited $?"; cat err; false; }; }
 '

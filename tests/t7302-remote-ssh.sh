@@ -60,7 +60,7 @@ test_expect_success 'an unreachable host: ssh'"'"'s 255, said on stderr, no hang
 
 test_expect_success 'flamepipe live --ssh --remote-script: the capture reaches the live heatmap; Ctrl-C leaves no remote perf' '
 	command -v curl >/dev/null 2>&1 || { echo "no curl: skipped"; return 0; }
-	flamepipe live --ssh root@127.0.0.1 --remote-script $SSH_OPTS -F 499 -g --http 127.0.0.1:0 --no-term \
+	flamepipe live --ssh root@127.0.0.1 --remote-script $SSH_OPTS -F 499 -g --http 127.0.0.1:0 --exit-at-end --no-term \
 		-o rep >live.out 2>live.err &
 	fp=$! &&
 	wait_for "grep -q \"listening on http\" live.err live.out 2>/dev/null" 200 &&

@@ -115,7 +115,7 @@ test_expect_success 'the live capture'"'"'s /heatmap/ begins with fp-render'"'"'
 	{ fp-serve --dir prof --listen 127.0.0.1:0 --live cap <live.stream >serve.out 2>>serve.err & } &&
 	register_pid $! &&
 	wait_for "grep -qs \"listening on\" serve.out" 100 &&
-	URL=http://127.0.0.1:$(sed -n "s|.*http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p" serve.out) &&
+	URL=http://127.0.0.1:$(sed -n "1s|.*http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p" serve.out) &&
 	wait_for "get \"/heatmap/?filename=cap\" >/dev/null && jq -e \".ended == true\" body >/dev/null" 100 &&
 	body_extends_core &&
 	jq -e ".live == true and .rows_per_second == 25" body

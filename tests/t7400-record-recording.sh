@@ -11,20 +11,20 @@ grep "^S" demo.S >demo.samples
 # killed if the test ends before it.
 start_recording() { # OUT MS
 	rm -f in.fifo && mkfifo in.fifo || return 1
-	fp-record --output "$1" --flush-interval "$2" <in.fifo >/dev/null &
+	rm -f "$1" && fp-record --output "$1" --flush-interval "$2" <in.fifo >/dev/null &
 	pid=$!
 	exec 9>in.fifo &&
 	test_when_finished "exec 9>&-; kill -9 $pid 2>/dev/null"
 }
 
 test_expect_success 'the stream passes through fp-record byte for byte' '
-	fp-record --output rec.gz <demo.S >out &&
+	rm -f rec.gz && fp-record --output rec.gz <demo.S >out &&
 	head -n "$(wc -l <demo.S)" out | cmp - demo.S &&
 	test "$(tail -n 1 out | cut -f1,2)" = "I	record"
 '
 
 test_expect_success 'the recording is gzip holding exactly the S records, one batch per second' '
-	fp-record --output rec.gz <demo.S >/dev/null &&
+	rm -f rec.gz && fp-record --output rec.gz <demo.S >/dev/null &&
 	gzip -t rec.gz &&
 	zcat rec.gz | grep "^S" | cmp - demo.samples &&
 	secs=$(cut -f2 demo.samples | awk "{ print int(\$1 / 1e9) }" | sort -u | wc -l) &&
@@ -32,7 +32,7 @@ test_expect_success 'the recording is gzip holding exactly the S records, one ba
 '
 
 test_expect_success 'fp-read reads a recording as the capture it came from' '
-	fp-record --output rec.gz <demo.S >/dev/null &&
+	rm -f rec.gz && fp-record --output rec.gz <demo.S >/dev/null &&
 	fp-read rec.gz >back 2>err &&
 	grep "^S" back | cmp - demo.samples &&
 	grep -q "^I	read	samples=$(wc -l <demo.samples)	.*recording=1" back &&
@@ -40,7 +40,7 @@ test_expect_success 'fp-read reads a recording as the capture it came from' '
 '
 
 test_expect_success 'flamepipe report of a recording equals the report of its source, whole and ranged' '
-	fp-record --output rec.gz <demo.S >/dev/null &&
+	rm -f rec.gz && fp-record --output rec.gz <demo.S >/dev/null &&
 	flamepipe report -q rec.gz -o a &&
 	flamepipe report -q "$DEMO" -o b &&
 	test_cmp b/stacks.folded a/stacks.folded &&
@@ -50,7 +50,7 @@ test_expect_success 'flamepipe report of a recording equals the report of its so
 '
 
 test_expect_success 'fp-read --time keeps [START, END) exactly, on a recording and on perf text' '
-	fp-record --output rec.gz <demo.S >/dev/null &&
+	rm -f rec.gz && fp-record --output rec.gz <demo.S >/dev/null &&
 	awk -F "\t" "\$2 >= 170250000000 && \$2 < 181000000000" demo.samples >expect &&
 	test -s expect &&
 	fp-read --time 170.25,181 rec.gz | grep "^S" >got &&
@@ -64,7 +64,7 @@ test_expect_success 'fp-read --time keeps [START, END) exactly, on a recording a
 # Damage a batch outside the range: a range read that touched it would
 # fail its CRC; one that reads only the range's batches does not notice.
 test_expect_success 'a range read touches only the batches of that range' '
-	fp-record --output rec.gz <demo.S >/dev/null &&
+	rm -f rec.gz && fp-record --output rec.gz <demo.S >/dev/null &&
 	off=$(fp-read --index rec.gz | awk "!/^#/ && \$3 >= 200e9 && n++ == 0 { print \$1 + 100 }") &&
 	test -n "$off" &&
 	printf "XXXXXXXX" | dd of=rec.gz bs=1 seek="$off" conv=notrunc 2>/dev/null &&
@@ -89,7 +89,7 @@ test_expect_success 'a recording killed with SIGKILL mid-capture reads up to its
 '
 
 test_expect_success 'a batch cut off by the crash is skipped with a warning, the rest is read' '
-	fp-record --output rec.gz <demo.S >/dev/null &&
+	rm -f rec.gz && fp-record --output rec.gz <demo.S >/dev/null &&
 	head -c 5000 rec.gz >cut.gz &&
 	n=$(fp-read --index cut.gz | awk "!/^#/ { n += \$5 } END { print n }") &&
 	fp-read cut.gz >back 2>err &&
@@ -131,8 +131,18 @@ test_expect_success 'usage errors exit 100 and say what was expected' '
 '
 
 test_expect_success 'an output that cannot be created exits 111' '
-	fp-record --output no/such/dir/rec.gz </dev/null >/dev/null 2>err; test $? = 111 &&
+	rm -f no/such/dir/rec.gz && fp-record --output no/such/dir/rec.gz </dev/null >/dev/null 2>err; test $? = 111 &&
 	grep -q "cannot create recording no/such/dir/rec.gz" err
+'
+
+test_expect_success 'a sample a year of sample time from the others is counted, not recorded' '
+	printf "%%flamepipe\t1\nS\t1000000000\t1\t1\t0\t1\tcpu-clock\ta\tu\tf\nS\t5000000000000000000\t1\t1\t0\t1\tcpu-clock\tb\tu\tg\n" |
+		fp-record --output span.fp.gz >span.out 2>span.err &&
+	grep -q "^I	record	recorded=1	.*	out_of_span=1" span.out &&
+	grep -q "^W	record	.*more than a year" span.out &&
+	fp-read span.fp.gz >span.read 2>span.rerr &&
+	test "$(grep -c "^S" span.read)" = 1 &&
+	! grep -q "incomplete\|damage" span.rerr
 '
 
 test_done

@@ -16,19 +16,19 @@ awk 'BEGIN { for (i = 0; i < 120000; i++)
 		1000000000000 + i * 5000000, 100 + i % 7, 100 + i % 7, i % 2, i % 7, (i * 7919) % 100003 }' >long.S
 
 test_expect_success 'the chain sees every sample whatever retention drops from the recording' '
-	fp-record --output r.gz --max-size 8k <demo.S | grep -c "^S" >n &&
+	rm -f r.gz && fp-record --output r.gz --max-size 8k <demo.S | grep -c "^S" >n &&
 	test "$(cat n)" = "$(wc -l <demo.samples)"
 '
 
 test_expect_success '--max-size keeps the disk use of the recording within the limit' '
-	fp-record --output r.gz --max-size 64k <long.S >/dev/null &&
+	rm -f r.gz && fp-record --output r.gz --max-size 64k <long.S >/dev/null &&
 	used=$(disk r.gz) &&
 	test "$used" -le $((65536 + $(blk r.gz))) &&
 	test "$(stat -c %s r.gz)" -gt $((10 * 65536))	# it grew well past the limit
 '
 
 test_expect_success '--max-size keeps the newest samples, exactly, and the oldest are gone' '
-	fp-record --output r.gz --max-size 8k <demo.S >/dev/null &&
+	rm -f r.gz && fp-record --output r.gz --max-size 8k <demo.S >/dev/null &&
 	fp-read -q r.gz | grep "^S" >kept &&
 	n=$(wc -l <kept) && test "$n" -gt 100 &&
 	tail -n "$n" demo.samples | cmp - kept
@@ -36,7 +36,7 @@ test_expect_success '--max-size keeps the newest samples, exactly, and the oldes
 
 test_expect_success 'the disk use stays within the limit while the recording grows' '
 	mkfifo in.fifo || exit 1
-	fp-record --output g.gz --max-size 32k --flush-interval 20 <in.fifo >/dev/null &
+	rm -f g.gz && fp-record --output g.gz --max-size 32k --flush-interval 20 <in.fifo >/dev/null &
 	pid=$!
 	exec 9>in.fifo &&
 	test_when_finished "exec 9>&-; kill $pid 2>/dev/null" &&
@@ -49,19 +49,19 @@ test_expect_success 'the disk use stays within the limit while the recording gro
 '
 
 test_expect_success '--keep DURATION keeps the newest DURATION of samples' '
-	fp-record --output k.gz --keep 10s <demo.S >/dev/null &&
+	rm -f k.gz && fp-record --output k.gz --keep 10s <demo.S >/dev/null &&
 	fp-read --index k.gz | grep -v "^#" >ix &&
 	first=$(head -n 1 ix | cut -d" " -f3) last=$(tail -n 1 ix | cut -d" " -f4) &&
 	test $((last - first)) -ge 9000000000 && test $((last - first)) -le 11000000000 &&
 	fp-read -q k.gz | grep "^S" >kept &&
 	tail -n "$(wc -l <kept)" demo.samples | cmp - kept &&
-	fp-record --output m.gz --keep 1m <long.S >/dev/null &&
+	rm -f m.gz && fp-record --output m.gz --keep 1m <long.S >/dev/null &&
 	fp-read --index m.gz | grep -v "^#" | wc -l >nb &&
 	test "$(cat nb)" -ge 60 && test "$(cat nb)" -le 61
 '
 
 test_expect_success 'reading a trimmed recording says which window was kept, and the report shows it' '
-	fp-record --output r.gz --keep 20 <demo.S >/dev/null &&
+	rm -f r.gz && fp-record --output r.gz --keep 20 <demo.S >/dev/null &&
 	fp-read r.gz >out 2>err &&
 	grep -q "^W	read	r.gz	retention: the recording keeps 2[0-9][0-9]\.[0-9]*\.\.275\.820 s (perf time) of a capture that began at 155\.840 s: the [0-9]* oldest samples were dropped" out &&
 	grep -q "retention" err &&
@@ -72,7 +72,7 @@ test_expect_success 'reading a trimmed recording says which window was kept, and
 '
 
 test_expect_success 'fp-record says what it kept in its I record and its --stats file' '
-	fp-record --output r.gz --keep 20 --stats st <demo.S | tail -n 1 >i &&
+	rm -f r.gz && fp-record --output r.gz --keep 20 --stats st <demo.S | tail -n 1 >i &&
 	grep -q "^I	record	recorded=6439	batches=121	.*retention_dropped=[1-9]" i &&
 	grep -q "^recorded=6439\$" st && grep -q "^kept_samples=" st &&
 	grep -q "^idle=5445\$" st &&

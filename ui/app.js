@@ -13,6 +13,7 @@ import { closeLive, openLive } from './live.js';
 import { gen, parseHash, showError, st } from './state.js';
 import { setupEventPicker } from './events.js';
 import { sandwichRows, setupSandwich } from './sandwich.js';
+import { callTreeNodes, callTreeRows, setupCallTree } from './calltree.js';
 import { drawnStrips, loadThreads, setupThreads, stripsOther } from './threads.js';
 import { drawnContainerStrips, loadContainers, setupContainers } from './containers.js';
 import { focusNode, setupFlameKeys } from './flamekeys.js';
@@ -36,7 +37,7 @@ export function route() {
 // Values of the address that cannot be used are reported, not replaced
 // silently: "rows=7 (expected one of 10, 25, ...; 50 is shown)".
 var FLAGS = ['enhanced', 'icicle', 'flip', 'allevents', 'cwhole'];
-var CHOICES = { order: ['weight', 'name'], fv: ['flame', 'sandwich', 'chart'] };
+var CHOICES = { order: ['weight', 'name'], fv: ['flame', 'sandwich', 'tree', 'chart'], ct: ['top', 'bottom'] };
 function urlProblems(params) {
 	var out = [];
 	function has(k) { return params.get(k) !== null && params.get(k) !== ''; }
@@ -76,7 +77,8 @@ export function openProfile(params) {
 	st.icicle = params.get('icicle') === '1';
 	st.order = params.get('order') === 'name' ? 'name' : 'weight';
 	st.flip = params.get('flip') === '1';
-	st.fview = ['sandwich', 'chart'].indexOf(params.get('fv')) >= 0 ? params.get('fv') : 'flame';
+	st.fview = ['sandwich', 'tree', 'chart'].indexOf(params.get('fv')) >= 0 ? params.get('fv') : 'flame';
+	st.ctMode = params.get('ct') === 'bottom' ? 'bottom' : 'top';
 	st.sandwich = params.get('sw') || '';
 	st.zoom = params.get('z') || '';
 	st.pending = null; st.picking = false; st.pickFile = null;
@@ -137,6 +139,7 @@ export function init() {
 	setupToolbar();
 	setupEventPicker();
 	setupSandwich();
+	setupCallTree();
 	setupThreads();
 	setupContainers();
 	setupFlameKeys();
@@ -149,6 +152,8 @@ window.flamepipe = {
 	state: st, flame: fg,
 	trees: function () { return trees; },
 	sandwich: function () { return sandwichRows(); },
+	calltree: function () { return callTreeRows(); },
+	calltreeNodes: function (mode) { return callTreeNodes(mode); },
 	strips: function () { return drawnStrips(); },
 	stripsOther: function () { return stripsOther(); },
 	containerStrips: function () { return drawnContainerStrips(); },

@@ -12,6 +12,18 @@ import { $, clear, el, fmtCount } from './util.js';
 
 export var ALL_EVENTS = '*all';
 
+// Timed events (fifo/PROTOCOL.md "Off-CPU samples": offcpu, wakeup) count
+// nanoseconds of blocked time, not samples: while one is the event counted,
+// counts read as time. Set from each heatmap answer (fillEventPicker).
+var TIMED = { offcpu: 'blocked', wakeup: 'blocked, by waker' };
+var countedTimed = null;
+export function fmtWeight(n) {
+	if (!countedTimed) return fmtCount(n) + ' samples';
+	var ms = n / 1e6;
+	return (ms >= 1000 ? (ms / 1000).toFixed(2) + ' s' : ms.toFixed(ms >= 10 ? 0 : 2) + ' ms') +
+		' ' + TIMED[countedTimed];
+}
+
 export function fillEventPicker(h) {
 	var s = $('event-pick');
 	clear(s);
@@ -21,7 +33,7 @@ export function fillEventPicker(h) {
 	if (!evs.length && h && h.eventNames && h.eventNames.length)
 		evs = h.eventNames.map(function (n, i) { return { name: n, samples: null, counted: i === 0 && !h.filtered && !h.allEvents }; });
 	evs.forEach(function (e, i) {
-		var o = el('option', '', e.name + (e.samples === null ? '' : ' (' + fmtCount(e.samples) + ' samples)') + (i === 0 ? ', first' : ''));
+		var o = el('option', '', e.name + (TIMED[e.name] ? ' (off-CPU time)' : e.samples === null ? '' : ' (' + fmtCount(e.samples) + ' samples)') + (i === 0 ? ', first' : ''));
 		o.value = i === 0 ? '' : e.name;
 		o.setAttribute('data-name', e.name);
 		s.appendChild(o);
@@ -35,6 +47,8 @@ export function fillEventPicker(h) {
 	s.disabled = evs.length < 2 && !st.filters.event && !st.allEvents;
 	// the picker shows what the server counted
 	var counted = evs.filter(function (e) { return e.counted; });
+	var one = counted.length === 1 ? counted[0].name : null;
+	countedTimed = one && TIMED[one] && !(h && h.allEvents) ? one : null;
 	if (h && h.allEvents) s.value = ALL_EVENTS;
 	else if (counted.length === 1) s.value = counted[0] === evs[0] ? '' : counted[0].name;
 	else if (st.filters.event) {

@@ -1,5 +1,6 @@
 // The interactive flame graph in #flame: tree building, colours, zoom, search.
 
+import { fmtWeight } from './events.js';
 import { panZoom, spanPx } from './panzoom.js';
 import { updateSandwich } from './sandwich.js';
 import { st, writeHash } from './state.js';
@@ -211,7 +212,7 @@ export var fg = {
 	},
 	label: function (n) {
 		var total = this.data.root.total;
-		var s = n.name + ' (' + fmtCount(n.total) + ' samples, ' + pct(n.total, total) + ')';
+		var s = n.name + ' (' + fmtWeight(n.total) + ', ' + pct(n.total, total) + ')';
 		if (this.diff) {
 			var d = Number(n.d) || 0;
 			s += n.isNew ? ', new (not in the other side)' : ', self change ' + (d > 0 ? '+' : '') + d;
@@ -296,7 +297,7 @@ export function setupFlame() {
 		clear(tip);
 		tip.appendChild(el('div', 'tip-name', n.name));
 		var total = fg.data.root.total;
-		tip.appendChild(el('div', '', fmtCount(n.total) + ' samples, ' + pct(n.total, total) +
+		tip.appendChild(el('div', '', fmtWeight(n.total) + ', ' + pct(n.total, total) +
 				   (n.self ? ' (' + fmtCount(n.self) + ' self)' : '')));
 		if (fg.diff) {
 			var d = Number(n.d) || 0;
@@ -347,7 +348,7 @@ export function setupFlame() {
 		// Ctrl-F / F3 focus the search box, as in flamegraph.pl
 		if (st.view === 'profile' && (ev.key === 'F3' || (ev.ctrlKey && ev.key === 'f'))) {
 			ev.preventDefault();
-			$('search').focus();
+			$(st.fview === 'tree' ? 'ct-search' : 'search').focus();
 		}
 	});
 }

@@ -3,6 +3,7 @@
 import { API, getJSON, qs } from './api.js';
 import { showTab } from './compare.js';
 import { fg } from './flamegraph.js';
+import { baselineDrawing } from './baseline.js';
 import { liveTree } from './live.js';
 import { filterParams, gen, selectionParams, setStatus, showError, showRequestError, st } from './state.js';
 import { $, fmtRange, merge, prefixed, text } from './util.js';
@@ -23,6 +24,7 @@ export function loadFlame(opts) {
 	link.href = svgURL(st.file, sel);
 	// a live capture: its whole profile is the chain's snapshot, ranges
 	// and filters come from its recording (live.js)
+	if (st.live && baselineDrawing()) { setStatus(''); return Promise.resolve(); }	// baseline.js draws
 	var first = st.live ? liveTree(sel) : getJSON(flameURL(st.file, sel));
 	if (!st.cmp) {
 		$('flame-tabs').hidden = true;

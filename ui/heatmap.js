@@ -4,7 +4,7 @@ import { API, getJSON, qs } from './api.js';
 import { endPicking } from './compare.js';
 import { loadFlame } from './flameload.js';
 import { filterParams, gen, setStatus, showError, showRequestError, st, writeHash } from './state.js';
-import { fillEventPicker } from './events.js';
+import { fillEventPicker, fmtWeight } from './events.js';
 import { HEAT_ENHANCED_LIGHT, heatEnhancedRGB } from './heatscale.js';
 import { updateStepper } from './toolbar.js';
 import { $, AXIS_LABEL_MIN_PX, CANVAS_MAX_PX, CELL_H_MAX, CELL_H_MIN, CELL_W_MAX, CELL_W_MIN, HEAT_MARGIN, HEAT_PLOT_HEIGHT, LIVE_FILTERED_REFRESH_MS, NS_PER_SEC, ROWS_CHOICES, cellOfNs, cellStartNs, clamp, clear, darkTheme, el, fmtCount, fmtMs, fmtRange, merge, nsToSec, pct, text } from './util.js';
@@ -94,8 +94,8 @@ export function loadHeatmap() {
 		st.heat = heatFromJSON(file, j);
 		// a live capture's rows come from its bucketer
 		if (st.heat.live && ROWS_CHOICES.indexOf(st.heat.rows) >= 0) $('rows').value = String(st.heat.rows);
+		fillEventPicker(st.heat);	// first: it says what the counts are (events.js)
 		drawHeatmap();
-		fillEventPicker(st.heat);
 	}).catch(function (e) {
 		if (g !== gen.heat) return;
 		setStatus('');
@@ -295,9 +295,9 @@ export function updateHeatTitle() {
 	title.appendChild(el('strong', '', h.file));
 	title.appendChild(document.createTextNode(
 		'  ' + h.ncols + ' s' + (h.colmap ? ' with samples (' + fmtCount(h.cut) + ' empty seconds cut)' : '') +
-		' \u00d7 ' + h.rows + ' rows, ' + fmtCount(h.total) + ' samples' +
+		' \u00d7 ' + h.rows + ' rows, ' + fmtWeight(h.total) +
 		(h.filtered ? ' matching the filters' : '') + eventLabel(h) +
-		(h.idle ? ' (' + fmtCount(h.idle) + ' idle dropped)' : '') + ', max cell ' + h.max +
+		(h.idle ? ' (' + fmtCount(h.idle) + ' idle dropped)' : '') + ', max cell ' + fmtWeight(h.max) +
 		(h.live ? (h.ended ? ' \u2014 capture ended' : h.filtered ? ' \u2014 live, filtered from its recording (updated every ' +
 			(LIVE_FILTERED_REFRESH_MS / 1000) + ' s)' : ' \u2014 live') : '') +
 		// a server that cannot filter the heatmap says nothing: tell the user
@@ -312,6 +312,13 @@ export function updateHeatTitle() {
 	if (h.recording && h.recording.retention_dropped)
 		title.appendChild(el('span', 'warn', ' retention kept the newest ' + h.ncols + ' s: the oldest ' +
 			fmtCount(h.recording.retention_dropped) + ' samples (' + h.recording.dropped_seconds + ' s) were dropped'));
+	// damaged batches of a recording: skipped, every other batch shown
+	if (h.recording && (h.recording.damaged_batches || h.recording.damaged_regions))
+		title.appendChild(el('span', 'warn damaged', ' damaged recording: ' +
+			fmtCount(h.recording.damaged_batches) + ' batch' + (h.recording.damaged_batches === 1 ? '' : 'es') +
+			' (' + fmtCount(h.recording.damaged_samples) + ' samples) skipped in ' +
+			fmtCount(h.recording.damaged_regions || h.recording.damaged_batches) + ' place' +
+			((h.recording.damaged_regions || h.recording.damaged_batches) === 1 ? '' : 's') + '; the rest is shown'));
 }
 // ", event cpu-clock", ", all events": which event the counts are of.
 export function eventLabel(h) {
@@ -408,7 +415,7 @@ export function drawLegend() {
 		sw.style.background = heatColor(i === 0 ? 0 : Math.max(1, h.max * i / steps), h.max);
 		lg.appendChild(sw);
 	}
-	lg.appendChild(el('span', '', ' ' + h.max + ' samples per cell'));
+	lg.appendChild(el('span', '', ' ' + fmtWeight(h.max) + ' per cell'));
 }
 export function updateHeatInfo() {
 	var info = $('heat-info');
@@ -435,13 +442,13 @@ export function selectionCount(h, sel, file) {
 export function updateSelReadout() {
 	var out = $('sel-readout'), h = st.heat, sel = st.sel;
 	if (!h || !sel || sel.from === null || sel.to === null) {
-		text(out, h ? 'Selection: whole profile, ' + fmtCount(h.total) + ' samples' : '');
+		text(out, h ? 'Selection: whole profile, ' + fmtWeight(h.total) : '');
 		out.removeAttribute('data-samples');
 		return;
 	}
 	var n = selectionCount(h, sel, st.file);
 	text(out, 'Selection: ' + fmtRange(sel.from, sel.to) + ' (' + nsToSec(sel.to - sel.from) + ' s), ' +
-	     (n === null ? '?' : fmtCount(n) + ' samples (' + pct(n, h.total) + ')'));
+	     (n === null ? '?' : fmtWeight(n) + ' (' + pct(n, h.total) + ')'));
 	out.setAttribute('data-samples', n === null ? '' : String(n));
 }
 // The cell under a mouse event, or null.

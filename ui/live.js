@@ -2,6 +2,7 @@
 // end events; the page across the session's life.
 
 import { API, getJSON, qs } from './api.js';
+import { baselineBox } from './baseline.js';
 import { flameURL, loadFlame } from './flameload.js';
 import { drawColumns, drawHeatmap, heatGeom, loadHeatmap, updateHeatTitle } from './heatmap.js';
 import { filterParams, setStatus, st } from './state.js';
@@ -47,6 +48,7 @@ export function openLive() {
 	if (typeof EventSource === 'undefined') return;
 	var es = new EventSource(API.liveEvents + '?' + qs({ name: st.file }));
 	st.es = es;
+	baselineBox(st.file);
 	liveErrors = 0;
 	filteredTimer = setInterval(refreshFiltered, LIVE_FILTERED_REFRESH_MS);
 	follow.on = true;
@@ -94,7 +96,7 @@ export function openLive() {
 		updateLiveStats();
 	});
 	es.addEventListener('end', function () {
-		closeLive();
+		closeLive(true);
 		liveEnded();
 	});
 	// The server went away (or restarts): EventSource retries by itself;
@@ -245,7 +247,9 @@ export function updateLiveStats() {
 	d.setAttribute('data-lost', String(Number(h.lost) || 0));
 }
 
-export function closeLive() {
+// keepBaseline: the capture ended, its baseline box stays (its last answer)
+export function closeLive(keepBaseline) {
+	if (!keepBaseline) baselineBox(null);
 	if (st.es) { st.es.close(); st.es = null; }
 	st.liveFetching = false;
 	st.liveQueue = [];

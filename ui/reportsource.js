@@ -517,7 +517,9 @@ export function start() {
 	var h = { file: name };
 	if (d.rows !== ROWS_DEFAULT && ROWS_CHOICES.indexOf(d.rows) >= 0) h.rows = d.rows;
 	if (tl) {
-		eventNote(tl.capture_events || []);
+		// events whose samples the timeline holds are in the picker (off-CPU
+		// time beside the counted event: fp-fold --timed-apart)
+		eventNote((tl.capture_events || []).filter(function (e) { return d.events.indexOf(e.name) < 0; }));
 		selectedNote(tl.selected || '');
 		var note = document.createElement('p');
 		note.id = 'chart-note';

@@ -6,6 +6,7 @@
 // per sample (recursion is not counted twice); self = samples where it is
 // the leaf. The sum of every self is the graph's total.
 
+import { updateCallTree } from './calltree.js';
 import { updateChart } from './chart.js';
 import { buildNodes, fg, frameColor, frameGroup } from './flamegraph.js';
 import { st, writeHash } from './state.js';
@@ -131,6 +132,7 @@ export function updateSandwich() {
 	$('sandwich').hidden = !on;
 	$('flame-wrap').hidden = st.fview !== 'flame';
 	updateChart();
+	updateCallTree();
 	if (!on) return;
 	var d = fg.data;
 	sw.rows = d ? functionTable(d) : [];

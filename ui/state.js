@@ -42,7 +42,8 @@ export var st = {
 	allEvents: false,
 	order: 'weight',	// flame graph children: 'weight' (left-heavy) or 'name'
 	flip: false,		// differential drawn the other way round
-	fview: 'flame',		// flame pane: 'flame' graph or 'sandwich'
+	fview: 'flame',		// flame pane: 'flame' graph, 'sandwich', 'tree' or 'chart'
+	ctMode: 'top',		// the call tree: 'top'-down or 'bottom'-up
 	sandwich: '',		// the function picked in the sandwich view
 	multiples: false,	// small multiples: false, 'pid' (a heatmap strip per process) or 'tid' (per thread)
 	sel: null,		// {from, to} ns on the heatmap axis, to exclusive
@@ -85,6 +86,7 @@ export function writeHash() {
 	if (st.flip) p.flip = 1;
 	if (st.fview !== 'flame') p.fv = st.fview;
 	if (st.sandwich) p.sw = st.sandwich;
+	if (st.ctMode !== 'top') p.ct = st.ctMode;
 	if (st.search) p.s = st.search;
 	if (st.icicle) p.icicle = 1;
 	if (st.zoom) p.z = st.zoom;

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "baseline.h"
 #include "diff.h"
 #include "escape.h"
 #include "flamegraph.h"
@@ -715,12 +716,157 @@ static void live_state_json(struct fp_sink *s, struct live *l)
 	pthread_mutex_unlock(&l->lock);
 }
 
+/* ---- the live flame graph against a baseline ------------------------------------------ */
+
+#define BASELINE_TOP 10	/* keys listed that grew, and that shrank */
+
+/* now = the live capture's last `window` whole seconds and the current
+ * one (the whole capture without window=), from its recording: folded as the baseline is, so
+ * their stacks compare (the chain's snapshot is folded without frame
+ * annotations). */
+static int live_now_selection(const struct server *srv, struct MHD_Connection *c,
+			      struct selection *sel, char *buf, size_t bufsz, char *err,
+			      size_t errsz)
+{
+	size_t n;
+	const char *v = http_arg(c, "window", &n), *why;
+	uint64_t w = 0, ncols;
+
+	memset(sel, 0, sizeof *sel);
+	if (v && n && !query_seconds(v, n, &w, &why)) {
+		snprintf(err, errsz, "window: %s", why);
+		return 400;
+	}
+	pthread_mutex_lock(&srv->live->lock);
+	ncols = srv->live->hb.h.hm.ncols;
+	pthread_mutex_unlock(&srv->live->lock);
+	/* the last column is the second being filled (the recording may not
+	 * have its newest samples yet): the window is the w seconds before it,
+	 * and what it has so far */
+	uint64_t end_ns = (ncols ? ncols - 1 : 0) * FP_NSEC_PER_SEC;
+	uint64_t from = w && w < end_ns ? end_ns - w : 0;
+	snprintf(buf, bufsz, "%" PRIu64 ".%09" PRIu64, (uint64_t)(from / FP_NSEC_PER_SEC),
+		 (uint64_t)(from % FP_NSEC_PER_SEC));
+	sel->start = buf;
+	return 0;
+}
+
+/* {"name":..,"points":..,"now":..,"base":..} for the keys of d at idx */
+static void changes_json(struct fp_sink *s, const struct fp_folded *d, const size_t *idx,
+			 size_t n)
+{
+	fp_sink_char(s, '[');
+	for (size_t k = 0; k < n; k++) {
+		size_t i = idx[k];
+
+		fp_sink_str(s, k ? ",{\"name\":" : "{\"name\":");
+		fp_json_string(s, d->e[i].stack, d->e[i].len);
+		fp_sink_printf(s, ",\"points\":%.2f,\"now\":%.2f,\"base\":%.2f}",
+			       fp_baseline_delta(d, i), fp_baseline_share_now(d, i),
+			       fp_baseline_share_base(d, i));
+	}
+	fp_sink_char(s, ']');
+}
+
+/* The comparison of now with base by key (render/baseline.h), and the
+ * differential tree (FlameScope's shape: a node's delta is its self count
+ * minus the baseline's scaled to this total, i.e. shares). */
+static void baseline_json(struct fp_sink *s, const struct folded_view *now,
+			  const struct folded_view *base, enum fp_base_by by)
+{
+	struct fp_folded a, b, ka, kb, d;
+	size_t idx[BASELINE_TOP];
+
+	fp_folded_init(&a);
+	fp_folded_init(&b);
+	fp_folded_parse_buffer(&a, now->buf, now->len, FP_FOLDED_REF);
+	fp_folded_parse_buffer(&b, base->buf, base->len, FP_FOLDED_REF);
+	fp_baseline_keyed(&ka, &a, by);
+	fp_baseline_keyed(&kb, &b, by);
+	fp_folded_diff(&d, &kb, &ka);
+	fp_sink_printf(s, ",\"baseline\":{\"by\":\"%s\",\"samples\":%" PRIu64
+		       ",\"now_samples\":%" PRIu64 ",\"grew\":",
+		       by == FP_BASE_BY_STACK ? "stack" : "function", d.total, d.total2);
+	changes_json(s, &d, idx, fp_baseline_top(&d, 1, idx, BASELINE_TOP));
+	fp_sink_str(s, ",\"shrank\":");
+	changes_json(s, &d, idx, fp_baseline_top(&d, 0, idx, BASELINE_TOP));
+	fp_sink_str(s, "},\"tree\":");
+	tree_differential_json(s, now->buf, now->len, base->buf, base->len);
+	fp_folded_free(&d);
+	fp_folded_free(&kb);
+	fp_folded_free(&ka);
+	fp_folded_free(&b);
+	fp_folded_free(&a);
+}
+
+/* /live/flamegraph?name=N&baseline=FILE[&baselineStart=S][&baselineEnd=E]
+ * or ?name=N&baselineStart=S&baselineEnd=E (a range of this capture),
+ * [&window=S] [&by=function|stack]. */
+static enum MHD_Result live_against_baseline(struct server *srv, struct MHD_Connection *c)
+{
+	char err[ERR_MAX], from[64];
+	struct selection bsel, nsel;
+	struct live_range br;
+	struct target bt, nt;
+	struct folded_view base, now;
+	enum fp_base_by by = FP_BASE_BY_FUNCTION;
+	size_t n;
+	const char *v = http_arg(c, "by", &n);
+	int st;
+
+	if (v && n) {
+		if (n == 5 && !memcmp(v, "stack", 5))
+			by = FP_BASE_BY_STACK;
+		else if (!(n == 8 && !memcmp(v, "function", 8)))
+			return http_error(c, 400, "by: expected function or stack");
+	}
+	st = get_selection(c, "baselineStart", "baselineEnd", &bsel, &br, err, sizeof err);
+	if (!st && !http_arg(c, "baseline", &n) && !bsel.start && !bsel.end)
+		return http_error(c, 400, "baseline: give baseline=FILE, or baselineStart and "
+				  "baselineEnd (a range of this capture)");
+	if (!st)
+		st = live_now_selection(srv, c, &nsel, from, sizeof from, err, sizeof err);
+	if (st)
+		return http_error(c, (unsigned)st, "%s", err);
+	/* the baseline: a served file, or this capture (by its name) */
+	st = get_target(srv, c, http_arg(c, "baseline", &n) ? "baseline" : "name", &bt, err,
+			sizeof err);
+	if (!st && (st = get_target(srv, c, "name", &nt, err, sizeof err)))
+		target_close(&bt);
+	if (st)
+		return http_error(c, (unsigned)st, "%s", err);
+	st = get_folded(srv, c, &bt, &bsel, &br, &base, err, sizeof err);
+	if (!st && (st = get_folded(srv, c, &nt, &nsel, NULL, &now, err, sizeof err)))
+		folded_view_free(&base);
+	target_close(&bt);
+	target_close(&nt);
+	if (st)
+		return http_error(c, (unsigned)st, "%s", err);
+	if (!base.total) {
+		folded_view_free(&base);
+		folded_view_free(&now);
+		return http_error(c, 422, "baseline: no samples in it: nothing to compare against");
+	}
+	struct fp_sink s;
+	fp_sink_init_mem(&s);
+	live_state_json(&s, srv->live);
+	baseline_json(&s, &now, &base, by);
+	fp_sink_str(&s, "}\n");
+	folded_view_free(&base);
+	folded_view_free(&now);
+	return http_reply(c, 200, CT_JSON, &s);
+}
+
 enum MHD_Result api_live_flamegraph(struct server *srv, struct MHD_Connection *c)
 {
 	char err[ERR_MAX];
+	size_t n;
 	int st = get_live(srv, c, err, sizeof err);
 	if (st)
 		return http_error(c, (unsigned)st, "%s", err);
+	if (http_arg(c, "baseline", &n) || http_arg(c, "baselineStart", &n) ||
+	    http_arg(c, "baselineEnd", &n))
+		return live_against_baseline(srv, c);
 	struct live *l = srv->live;
 	size_t len;
 	uint64_t total;

@@ -233,6 +233,14 @@ static const struct folded_text *cache_text(const char *key, struct fp_sink *tex
 	return &e->ft;
 }
 
+/* "--damage-ok" for fp-read of a recording: a damaged batch is skipped and
+ * counted (the page says so, from the I record), not a failed query;
+ * NULL (the end of argv) for any other input. */
+static char *damage_arg(int fd)
+{
+	return fp_rec_is_recording(fd) ? "--damage-ok" : NULL;
+}
+
 /* A range of a recording (recording/fp_recording.h) is read through its time
  * index: fp-read --time gets the range in absolute perf time (on the
  * axis of floor(earliest sample), which is fp-bucket's, or the caller's)
@@ -285,7 +293,7 @@ static int recording_range(const struct job *job, int fd, const struct selection
  * are the caller's (they live as long as argv). */
 struct sel_chain {
 	char time_arg[TIME_ARG_MAX];
-	char *read_argv[5];
+	char *read_argv[6];
 	char *bucket_argv[BUCKET_ARGV_MAX];
 	char *range_argv[RANGE_ARGV_MAX];
 	char *const *argv[4];
@@ -299,11 +307,16 @@ static int sel_chain_init(struct sel_chain *c, const struct job *job, int fd,
 	int by_index = recording_range(job, fd, sel, c->time_arg, sizeof c->time_arg, NULL, NULL);
 	int no_range = by_index && !selection_has_filters(sel);
 
-	c->read_argv[0] = (char *)fp_sniff_reader(fp_sniff_fd(fd));
-	c->read_argv[1] = "-q";
-	c->read_argv[2] = by_index ? "--time" : NULL;
-	c->read_argv[3] = by_index ? c->time_arg : NULL;
-	c->read_argv[4] = NULL;
+	size_t n = 0;
+
+	c->read_argv[n++] = (char *)fp_sniff_reader(fp_sniff_fd(fd));
+	c->read_argv[n++] = "-q";
+	if (by_index) {
+		c->read_argv[n++] = "--time";
+		c->read_argv[n++] = c->time_arg;
+	}
+	c->read_argv[n++] = damage_arg(fd);
+	c->read_argv[n] = NULL;
 	/* a range read of an index starts mid-capture: fp-bucket's default
 	 * would be the range's first event, not the capture's */
 	bucket_argv_of(c->bucket_argv, NULL, sel, by_index ? job->index_first_event : NULL);
@@ -417,6 +430,13 @@ static void hm_info(struct heatmap_builder *b, const char *line, size_t len)
 			fp_info_get(&info, "retention_dropped", &b->h.retention_dropped);
 			fp_info_get(&info, "kept_from_ns", &b->h.kept_from_ns);
 			fp_info_get(&info, "capture_from_ns", &b->h.capture_from_ns);
+			fp_info_get(&info, "damaged_batches", &b->h.damaged_batches);
+			fp_info_get(&info, "damaged_samples", &b->h.damaged_samples);
+			fp_info_get(&info, "damaged_regions", &b->h.damaged_regions);
+			/* fp-read's one W record for them is no bad input line:
+			 * the page says it as the damage */
+			if ((b->h.damaged_batches || b->h.damaged_regions) && b->h.warnings)
+				b->h.warnings--;
 		}
 	}
 	else if (fp_str_eq(info.stage, "bucket"))
@@ -508,7 +528,13 @@ const struct heatmap *heatmap_get(const struct job *job, int fd, const struct st
 
 	char rows_s[16];
 	snprintf(rows_s, sizeof rows_s, "%u", rows);
-	char *read_argv[] = { (char *)fp_sniff_reader(fp_sniff_fd(fd)), "-q", NULL };
+	char *read_argv[] = { (char *)fp_sniff_reader(fp_sniff_fd(fd)), "-q", NULL, NULL, NULL, NULL };
+	size_t ra = 2;
+	if (read_argv[0] && strcmp(read_argv[0], FP_PERFDATA_READER) == 0) {
+		read_argv[ra++] = "--off-cpu-rows";	/* off-CPU time split at these rows */
+		read_argv[ra++] = rows_s;
+	}
+	read_argv[ra] = damage_arg(fd);
 	char *bucket_argv[BUCKET_ARGV_MAX];
 	bucket_argv_of(bucket_argv, rows_s, sel, NULL);
 	char *const *argv[] = { read_argv, bucket_argv };
@@ -566,7 +592,8 @@ static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
 
 	char rows_s[16];
 	snprintf(rows_s, sizeof rows_s, "%u", rows);
-	char *read_argv[] = { (char *)fp_sniff_reader(fp_sniff_fd(fd)), "-q", NULL };
+	char *read_argv[] = { (char *)fp_sniff_reader(fp_sniff_fd(fd)), "-q", damage_arg(fd),
+			      NULL };
 	char *range_argv[RANGE_ARGV_MAX];
 	range_argv_of(sel, 0, range_argv);
 	char *first = sel->event || sel->all_events ? NULL : first_event_of(all);
@@ -592,6 +619,9 @@ static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
 		.retention_dropped = b.h.retention_dropped,
 		.kept_from_ns = b.h.kept_from_ns,
 		.capture_from_ns = b.h.capture_from_ns,
+		.damaged_batches = b.h.damaged_batches,
+		.damaged_samples = b.h.damaged_samples,
+		.damaged_regions = b.h.damaged_regions,
 		.filtered = 1,
 		.all_events = sel->all_events,
 		.events = events,

@@ -1,9 +1,15 @@
 /* fp-serve: the flamepipe web UI and JSON API (FlameScope's routes).
  *
- * Interface: fp-serve [--dir DIR] [--listen ADDR:PORT] [--max-upload N]
+ * Interface: fp-serve [--dir DIR] [--listen ADDR:PORT | --listen-fd N] [--max-upload N]
  *                     [--live NAME [--recording FILE]]
+ * --listen-fd N: serve on socket N, already bound and listening (flamepipe
+ *         live binds it before perf starts, so a port in use stops the
+ *         session before anything runs, and a restarted fp-serve answers
+ *         on the same port).
  * Output: one line `fp-serve: listening on http://ADDR:PORT/` on stdout
- *         once the socket is bound (port 0 picks a free one).
+ *         once the socket is bound (port 0 picks a free one); with --live,
+ *         then `fp-serve: the live capture's page: URL` (the page that
+ *         opens on the live profile).
  * Input:  with --live, a flamepipe protocol stream on stdin (the last stage
  *         of a live chain); without, stdin is not read.
  * HTTP: libmicrohttpd with MHD_USE_THREAD_PER_CONNECTION: a request that
@@ -43,7 +49,7 @@
 #include "routes.h"
 #include "serve.h"
 
-#define USAGE "usage: fp-serve [--dir DIR] [--listen ADDR:PORT] [--max-upload BYTES]\n" \
+#define USAGE "usage: fp-serve [--dir DIR] [--listen ADDR:PORT | --listen-fd N] [--max-upload BYTES]\n" \
 	"                [--user NAME] [--cache-dir DIR] [--cache-size BYTES]\n" \
 	"                [--max-cpu S] [--max-time S] [--max-inflate BYTES] [--max-output BYTES]\n" \
 	"                [--upload-quota BYTES] [--upload-evict] [--upload-host-symbols]\n" \
@@ -406,16 +412,34 @@ static void open_dir(struct server *srv)
 		fp_die_sys(FP_EXIT_SYS, "cannot open profile directory %s", srv->dir);
 }
 
+/* --live NAME: its page is what the user wants to open (printed with the
+ * address). */
+static const char *live_page_name;
+
+/* "http://AT/#/profile?file=NAME" with NAME percent-encoded, on f. */
+static void print_live_url(FILE *f, const char *at, const char *name)
+{
+	fprintf(f, "fp-serve: the live capture's page: http://%s/#/profile?file=", at);
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		if ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    strchr("-._~", *p))
+			fputc(*p, f);
+		else
+			fprintf(f, "%%%02X", *p);
+	fputc('\n', f);
+}
+
 /* fp-serve's command line into srv, and the address to listen on (ss, sl, ipv6). */
 static void parse_command_line(int argc, char **argv, struct server *srv,
 			       struct sockaddr_storage *ss, socklen_t *sl, int *ipv6,
-			       const char **user)
+			       const char **user, unsigned *listen_fd)
 {
 	const char *dir = NULL, *listen_arg = NULL, *live_name = NULL, *recording = NULL;
 	uint64_t max_cpu = DEFAULT_MAX_CPU_S, max_time = DEFAULT_MAX_TIME_S;
 	const struct fp_opt options[] = {
 		{ "dir", FP_OPT_STR, &dir, .short_name = 'd' },
 		{ "listen", FP_OPT_STR, &listen_arg, .short_name = 'l' },
+		{ "listen-fd", FP_OPT_UINT, listen_fd, 3, 1024 },
 		{ "max-upload", FP_OPT_FN, .fn = opt_size, .short_name = 'm' },
 		{ "user", FP_OPT_STR, user, .short_name = 'u' },
 		{ "cache-dir", FP_OPT_STR, &srv->cache_dir },
@@ -446,7 +470,15 @@ static void parse_command_line(int argc, char **argv, struct server *srv,
 			       live_name);
 	}
 	snprintf(defaddr, sizeof defaddr, "%s:%d", DEFAULT_ADDR, SERVE_DEFAULT_PORT);
-	parse_listen(listen_arg ? listen_arg : defaddr, ss, sl, ipv6);
+	if (*listen_fd) {	/* a socket the caller bound and listens on */
+		*sl = sizeof *ss;
+		if (listen_arg || getsockname((int)*listen_fd, (struct sockaddr *)ss, sl) < 0)
+			fp_die(FP_EXIT_USAGE, "--listen-fd %u: %s", *listen_fd, listen_arg ?
+			       "give --listen or --listen-fd, not both" : "not a listening socket");
+		*ipv6 = ss->ss_family == AF_INET6;
+	} else {
+		parse_listen(listen_arg ? listen_arg : defaddr, ss, sl, ipv6);
+	}
 	srv->listen_loopback = addr_is_loopback(ss);
 	srv->dir = dir ? dir : DEFAULT_DIR;
 	srv->limits.cpu_ms = max_cpu * 1000;
@@ -454,6 +486,7 @@ static void parse_command_line(int argc, char **argv, struct server *srv,
 	srv->bin_dir = self_dir(argv[0]);	/* before a privilege drop: /proc/self/exe */
 	if (live_name)
 		srv->live = live_create(live_name, recording);
+	live_page_name = live_name;
 }
 
 /* libmicrohttpd, fed by the gate (gate.h): never from a listen socket of
@@ -493,7 +526,9 @@ int main(int argc, char **argv)
 	const char *user = NULL;
 
 	fp_set_prog(argv[0]);
-	parse_command_line(argc, argv, &srv, &ss, &sl, &ipv6, &user);
+	unsigned listen_fd = 0;
+
+	parse_command_line(argc, argv, &srv, &ss, &sl, &ipv6, &user, &listen_fd);
 
 	/* the server threads inherit a mask without SIGINT/SIGTERM: signals
 	 * reach the main thread only */
@@ -503,7 +538,7 @@ int main(int argc, char **argv)
 	sigaddset(&block, SIGTERM);
 	signal(SIGPIPE, SIG_IGN);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
-	int lfd = listen_on(&ss, sl);
+	int lfd = listen_fd ? (int)listen_fd : listen_on(&ss, sl);
 	if (lfd < 0) {
 		char at[96];
 		addr_text(&ss, at, sizeof at);
@@ -526,6 +561,8 @@ int main(int argc, char **argv)
 		fp_warn("listening on %s, not on loopback: anyone who can reach this host can "
 			"read every capture in %s", at, srv.dir_real);
 	printf("fp-serve: listening on http://%s/\n", at);
+	if (live_page_name)
+		print_live_url(stdout, at, live_page_name);
 	fflush(stdout);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 

@@ -58,8 +58,10 @@ void heatmap_json(struct fp_sink *s, const struct heatmap *h)
 	fp_sink_char(s, '}');
 }
 
-/* "recording":{"retention_dropped":N,"dropped_seconds":S}: what retention
- * dropped (S: from the capture's first sample to the first one kept) */
+/* "recording":{"retention_dropped":N,"dropped_seconds":S,"damaged_batches":B,
+ * "damaged_samples":D,"damaged_regions":R}: what retention dropped (S: from the
+ * capture's first sample to the first one kept) and what was skipped as
+ * damaged (docs/recording.md) */
 void heatmap_recording_json(struct fp_sink *s, const struct heatmap *h)
 {
 	if (!h->recording)
@@ -69,5 +71,8 @@ void heatmap_recording_json(struct fp_sink *s, const struct heatmap *h)
 	fp_sink_printf(s, ",\"recording\":{\"retention_dropped\":%" PRIu64 ",\"dropped_seconds\":",
 		       h->retention_dropped);
 	fp_sink_fixed(s, (int64_t)(gap / 1000000), 3);
+	fp_sink_printf(s, ",\"damaged_batches\":%" PRIu64 ",\"damaged_samples\":%" PRIu64
+		       ",\"damaged_regions\":%" PRIu64, h->damaged_batches, h->damaged_samples,
+		       h->damaged_regions);
 	fp_sink_char(s, '}');
 }

@@ -179,12 +179,16 @@ static void convert_line(void *ctx, char *line, size_t len)
 {
 	struct convert *cv = ctx;
 	struct fp_info info;
+	struct fp_control c;
+	struct fp_warning w;
+	struct fp_str first;
 
-	if (!cv->event_known && strncmp(line, "C\tevents\t", 9) == 0) {
-		const char *name = line + 9;
-		note_first_event(cv, name, strcspn(name, "\t"));
-	}
 	switch (fp_record_tag(line, &len)) {
+	case FP_REC_CONTROL:
+		if (!cv->event_known && fp_control_parse(line, len, &c) == 0 &&
+		    fp_events_first(&c, &first) == 0)
+			note_first_event(cv, first.p, first.n);
+		break;
 	case FP_REC_SAMPLE:
 		if (!cv->event_known) {
 			struct fp_sample smp;
@@ -193,7 +197,7 @@ static void convert_line(void *ctx, char *line, size_t len)
 		}
 		break;
 	case FP_REC_WARNING:
-		if (strncmp(line, "W\trecord\t", 9) == 0)
+		if (fp_warning_parse(line, len, &w) == 0 && fp_str_eq(w.stage, "record"))
 			cv->record_failed = 1;	/* the index is not whole */
 		else
 			cv->warnings++;

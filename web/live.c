@@ -283,6 +283,9 @@ static void recording_state(const struct live *l, struct heatmap *h)
 		return;
 	if (fp_rec_scan(fd, &ix) == 0) {
 		h->recording = 1;
+		h->damaged_batches = ix.skips.members;
+		h->damaged_samples = ix.skips.samples;
+		h->damaged_regions = ix.skips.regions;
 		if (ix.n) {
 			h->retention_dropped = ix.m[0].samples_before;
 			h->capture_from_ns = ix.m[0].capture_min_ns;

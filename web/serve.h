@@ -186,6 +186,8 @@ struct heatmap {
 	 * dropped from it (docs/fp-record.md) */
 	int recording;
 	uint64_t retention_dropped, kept_from_ns, capture_from_ns;
+	/* damaged batches fp-read skipped (I read damaged_*): said on the page */
+	uint64_t damaged_batches, damaged_samples, damaged_regions;
 };
 
 /* ,"recording":{...} for heatmap JSON when h is a recording */
@@ -353,7 +355,8 @@ void index_cleanup_now(void);
 /* The folded table of sel's range [from_ns, to_ns) of an index (fd), as
  * the range chain would write it, into out (its total in *total), when
  * sel has no filters and the range holds at most a bound of samples: 1.
- * 0: not done here (run the chain). -1: the index is damaged (err). */
+ * 0: not done here (run the chain; also when a member in the range is
+ * damaged: fp-read --damage-ok skips and counts it). -1: an error (err). */
 struct fp_sink;
 int rangefold(const struct job *job, int fd, const struct selection *sel, uint64_t from_ns,
 	      uint64_t to_ns, struct fp_sink *out, uint64_t *total, char *err, size_t errsz);

@@ -319,12 +319,22 @@ static int file_attrs(struct pd_reader *r, const unsigned char *data, size_t siz
 	uint64_t off = pd_rd64(data + FH_ATTRS), len = pd_rd64(data + FH_ATTRS + 8);
 
 	if (attr_size < SECTION_SIZE + PERF_ATTR_SIZE_VER0 || attr_size > 4096 ||
-	    !in_file(off, len, size) || len % attr_size) {
+	    !in_file(off, len, size)) {
 		fatal(r, FH_ATTRS, "corrupt header: attribute section (offset %llu, "
 		      "%llu bytes of %llu-byte entries) does not fit the %zu-byte file",
 		      (unsigned long long)off, (unsigned long long)len,
 		      (unsigned long long)attr_size, size);
 		return -1;
+	}
+	if (len % attr_size) {
+		/* perf reads size / attr_size entries and ignores the rest:
+		 * so does this reader, saying so */
+		pd_reader_problem(r, PD_PROB_BAD_RECORD, FH_ATTRS, "corrupt header: the attribute "
+		    "section's %llu bytes are not a whole number of %llu-byte entries: "
+		    "reading its first %llu, the %llu bytes after them ignored",
+		    (unsigned long long)len, (unsigned long long)attr_size,
+		    (unsigned long long)(len / attr_size), (unsigned long long)(len % attr_size));
+		len -= len % attr_size;
 	}
 	for (uint64_t a = 0; a < len / attr_size; a++) {
 		const unsigned char *e = data + off + a * attr_size;
@@ -470,14 +480,9 @@ enum pd_user_result pd_user_record(struct pd_reader *r, const unsigned char *p,
 	case PD_REC_HEADER_BUILD_ID:
 		feature_build_ids(r, p, p + len, off);
 		return PD_USER_DONE;
-	case PD_REC_COMPRESSED:
-	case PD_REC_COMPRESSED2:
-		r->st.other_records++;
-		pd_reader_problem(r, PD_PROB_UNKNOWN_RECORD, off, "compressed records (perf record -z) "
-		    "are not supported: skipped");
-		return PD_USER_DONE;
 	}
-	if (h.type >= PD_REC_HEADER_ATTR && h.type <= PD_REC_FINISHED_INIT) {
+	/* COMPRESSED and COMPRESSED2 are pd_read.c's */
+	if (h.type >= PD_REC_HEADER_ATTR && h.type <= PD_REC_COMPRESSED2) {
 		r->st.other_records++;
 		return PD_USER_DONE;
 	}

@@ -16,6 +16,7 @@
 #include "pd_debuginfod.h"
 #include "pd_kcache.h"
 #include "pd_remote.h"
+#include "pd_procroot.h"
 #include "pd_symbols.h"
 #include "pd_textsyms.h"
 
@@ -91,6 +92,15 @@ static int fits(int n, size_t cap)
 
 /* ---- the lookup order --------------------------------------------------- */
 
+/* A file of a live process of another mount namespace, as it sees it
+ * (pd_procroot.h: opened then and kept, so d changes); none with --symfs
+ * or --remote, whose recording is another host's: its pids are not this
+ * host's. */
+static int at_process_root(const struct pd_dso *d, char *buf, size_t cap)
+{
+	return !symfs && !pd_remote_on() && pd_procroot_open((struct pd_dso *)d, buf, cap) != NULL;
+}
+
 static int at_recorded(const struct pd_dso *d, char *buf, size_t cap)
 {
 	/* a recording of a remote host (--remote): a file here by its name
@@ -161,6 +171,7 @@ static const struct lookup_row {
 	const char *what;	/* said when nothing is found */
 	int (*at)(const struct pd_dso *d, char *buf, size_t cap);
 } lookup_order[] = {
+	{ ON_ELF, "its process's root", at_process_root },
 	{ ON_ELF, "the recorded path", at_recorded },
 	{ ON_VDSO, "perf's build-id cache", at_cache_vdso },
 	{ ON_ELF | ON_VDSO, "perf's build-id cache", at_cache_elf },

@@ -3,6 +3,8 @@
  * build-ids the recording names, as perf does.
  *
  * The lookup order of a dso's ELF file, one table (pd_buildid.c):
+ *   0. a live process's file of another mount namespace, through its
+ *      root (pd_procroot.h; not with --symfs);
  *   1. the recorded path (under --symfs DIR when given, as perf's --symfs;
  *      [vdso]: this process's own vdso when its build-id is the recorded
  *      one, or none is recorded);

@@ -26,6 +26,13 @@ struct in_dso {
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;	/* of the main file: ELF vaddr -> module address */
 	int tried;
+	/* the functions without a linkage name that BFD (addr2line, as perf
+	 * runs it: one process per dso) has met as the innermost at an
+	 * address, and the name it keeps for them since: DIE offset ->
+	 * index in names */
+	struct fp_map renamed;
+	char **names;
+	size_t nnames;
 };
 
 /* The frames of one (dso, address), leaf first: ids[off..off+n). */
@@ -115,9 +122,64 @@ static void last_of_equals(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *inner)
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
+/* binutils' non_mangled: languages whose DW_AT_name is the linkage name. */
+static int lang_not_mangled(Dwarf_Die *cu)
+{
+	switch (dwarf_srclang(cu)) {
+	case DW_LANG_C89: case DW_LANG_C: case DW_LANG_Ada83: case DW_LANG_Cobol74:
+	case DW_LANG_Cobol85: case DW_LANG_Fortran77: case DW_LANG_Pascal83:
+	case DW_LANG_C99: case DW_LANG_Ada95: case DW_LANG_PLI: case DW_LANG_UPC:
+	case DW_LANG_C11: case DW_LANG_Mips_Assembler:
+		return 1;
+	}
+	return 0;
+}
+
+static int has_linkage_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_attr_integrate(die, DW_AT_linkage_name, &a) ||
+	       dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a);
+}
+
+/* The symbol of the address looked up: what BFD's _bfd_elf_find_function
+ * finds there (the frame's own symbol), its raw name and module address. */
+struct fn_symbol {
+	const char *raw;
+	Dwarf_Addr addr;
+};
+
+/* The name addr2line gives a function DIE (binutils' dwarf2.c,
+ * _bfd_dwarf2_find_nearest_line). A name that is not a linkage name (C++'s
+ * DW_AT_name: spin, _M_invoke) is, the first time the function is the
+ * innermost at an address, the name of the symbol there; BFD then marks
+ * the function as named for good: by that symbol if it starts where the
+ * function does, else by its DW_AT_name. Later lookups of the same
+ * addr2line process (perf keeps one per dso, asked in sample order as
+ * fp-perfdata asks libdw) show that name, as innermost and as caller. */
+static const char *function_name(struct in_dso *s, Dwarf_Die *die, int innermost,
+				 int linkage_lang, const struct fn_symbol *sym)
+{
+	if (linkage_lang || has_linkage_name(die))
+		return die_name(die);
+	Dwarf_Off off = dwarf_dieoffset(die);
+	uint32_t r = fp_map_get(&s->renamed, off, 0);
+	if (r != FP_MAP_NONE)
+		return s->names[r];
+	if (!innermost || !sym->raw)
+		return die_name(die);
+	Dwarf_Addr lo;
+	int renamed = dwarf_lowpc(die, &lo) == 0 && lo == sym->addr;
+	s->names = fp_xrealloc(s->names, (s->nnames + 1) * sizeof *s->names);
+	s->names[s->nnames] = fp_xstrdup(renamed ? sym->raw : die_name(die));
+	fp_map_add(&s->renamed, off, 0, (uint32_t)s->nnames++);
+	return sym->raw;
+}
+
 /* The function DIEs at addr, innermost first, up to the real function.
  * Calls add(name) for each; returns how many. */
-static size_t dwarf_functions(struct in_dso *s, Dwarf_Addr addr,
+static size_t dwarf_functions(struct in_dso *s, Dwarf_Addr addr, const struct fn_symbol *sym,
 			      void (*add)(void *ctx, const char *name), void *ctx)
 {
 	Dwarf_Addr cb;
@@ -135,12 +197,12 @@ static size_t dwarf_functions(struct in_dso *s, Dwarf_Addr addr,
 	free(scopes);
 	if (dwarf_tag(&inner) == DW_TAG_subprogram)
 		last_of_equals(cu, addr - cb, &inner);
-	int nc = dwarf_getscopes_die(&inner, &chain);
+	int nc = dwarf_getscopes_die(&inner, &chain), linkage_lang = lang_not_mangled(cu);
 	for (int i = 0; i < nc && found < MAX_INLINE_NEST; i++) {
 		int tag = dwarf_tag(&chain[i]);
 		if (!is_function(tag))
 			continue;
-		add(ctx, die_name(&chain[i]));
+		add(ctx, function_name(s, &chain[i], found == 0, linkage_lang, sym));
 		found++;
 		if (tag != DW_TAG_inlined_subroutine)
 			break;	/* the real function: the list ends */
@@ -221,9 +283,10 @@ static void add_name(void *ctx, const char *name)
 	free(dem);
 }
 
-/* The frames of (d, vaddr) whose own frame is f: looked up once. */
-static const struct in_frames *frames_of(struct pd_inline *in, const struct pd_dso *d,
-					 uint64_t vaddr, uint32_t f)
+/* The frames of (d, vaddr) whose own frame is f, of symbol sym: looked up
+ * once. */
+static const struct in_frames *frames_of(struct pd_inline *in, struct pd_dso *d,
+					 uint64_t vaddr, uint32_t f, const struct pd_sym *sym)
 {
 	uint32_t i = fp_map_put(&in->by_addr, vaddr, d->id, (uint32_t)in->nlists);
 
@@ -240,7 +303,10 @@ static const struct in_frames *frames_of(struct pd_inline *in, const struct pd_d
 		Dwarf_Addr addr = vaddr + ds->bias;
 		/* no line information: addr2line has no record, perf no list */
 		if (dwfl_module_getsrc(ds->mod, addr)) {
-			n = dwarf_functions(ds, addr, add_name, &b);
+			char *raw = fp_xstrdup(pd_sym_name(d, sym, 0));
+			struct fn_symbol fs = { raw, sym->start + ds->bias };
+			n = dwarf_functions(ds, addr, &fs, add_name, &b);
+			free(raw);
 			const char *name = n ? NULL : symtab_function(ds, vaddr);
 			if (name) {
 				add_name(&b, name);
@@ -272,11 +338,12 @@ size_t pd_inline_frames(struct pd_inline *in, struct pd_thread *t, uint64_t ip,
 	}
 	struct pd_dso *d = mp->dso;
 	uint64_t vaddr = pd_dso_vaddr(d, ip - mp->start + mp->pgoff);
-	if (!pd_dso_find(d, vaddr)) {
+	const struct pd_sym *sym = pd_dso_find(d, vaddr);
+	if (!sym) {
 		out[0] = f;
 		return 1;
 	}
-	const struct in_frames *s = frames_of(in, d, vaddr, f);
+	const struct in_frames *s = frames_of(in, d, vaddr, f, sym);
 	size_t n = s->n < max ? s->n : max;
 	memcpy(out, in->ids + s->off, n * sizeof *out);
 	return n;
@@ -299,9 +366,15 @@ void pd_inline_free(struct pd_inline *in)
 {
 	if (!in)
 		return;
-	for (size_t i = 0; i < in->ndsos; i++)
-		if (in->dsos[i].dwfl)
-			dwfl_end(in->dsos[i].dwfl);
+	for (size_t i = 0; i < in->ndsos; i++) {
+		struct in_dso *s = &in->dsos[i];
+		if (s->dwfl)
+			dwfl_end(s->dwfl);
+		for (size_t k = 0; k < s->nnames; k++)
+			free(s->names[k]);
+		free(s->names);
+		fp_map_free(&s->renamed);
+	}
 	FP_FREE_ALL(in->dsos, in->lists, in->ids);
 	fp_map_free(&in->by_addr);
 	free(in);

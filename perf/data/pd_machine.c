@@ -16,6 +16,7 @@
 #include "pd_remote.h"
 #include "pd_remote.h"
 #include "pd_machine.h"
+#include "pd_procroot.h"
 
 #define TABLE_MIN 256
 #define CACHE_MIN 4096
@@ -73,8 +74,11 @@ static uint32_t add_frame(struct pd_machine *m, const char *name, size_t n, char
 
 /* ---- dsos ---------------------------------------------------------------- */
 
-static struct pd_dso *find_dso(struct pd_machine *m, const char *name, size_t n,
-			       enum pd_dso_type type)
+/* The dso of a name in mount namespace ns (0: the host's; a container's
+ * /usr/bin/python is not the host's), made if new and make is set, else
+ * NULL. */
+static struct pd_dso *find_dso_ns(struct pd_machine *m, const char *name, size_t n,
+				  enum pd_dso_type type, uint64_t ns, int make)
 {
 	uint64_t h = fp_hash_bytes(name, n);
 	size_t pos = 0;
@@ -83,10 +87,13 @@ static struct pd_dso *find_dso(struct pd_machine *m, const char *name, size_t n,
 	for (uint32_t i = fp_map_first(&m->by_name, h, 0, &pos); i != FP_MAP_NONE;
 	     i = fp_map_next(&m->by_name, &pos)) {
 		struct pd_dso *d = m->dsos[i];
-		if (d->name_len == n && memcmp(d->name, name, n) == 0)
+		if (d->name_len == n && d->ns_id == ns && memcmp(d->name, name, n) == 0)
 			return d;
 	}
+	if (!make)
+		return NULL;
 	struct pd_dso *d = pd_dso_new(name, n, type);
+	d->ns_id = ns;
 	d->kind = fp_perf_dso_kind(name, n);
 	if (m->ndsos == m->dsos_cap) {
 		m->dsos_cap = m->dsos_cap ? m->dsos_cap * 2 : TABLE_MIN;
@@ -96,6 +103,38 @@ static struct pd_dso *find_dso(struct pd_machine *m, const char *name, size_t n,
 	m->dsos[m->ndsos++] = d;
 	d->id = ++m->last_id;
 	m->st.dsos++;
+	return d;
+}
+
+static struct pd_dso *find_dso(struct pd_machine *m, const char *name, size_t n,
+			       enum pd_dso_type type)
+{
+	return find_dso_ns(m, name, n, type, 0, 1);
+}
+
+/* A file mapped by process p: in a process of another mount namespace
+ * (looked up once, at its first map, while it lives) the dso of that
+ * namespace, its file opened there now (pd_procroot.h) with the build-id
+ * the recording gives the name. */
+static struct pd_dso *mapped_dso(struct pd_machine *m, struct pd_proc *p, const char *name,
+				 size_t n, enum pd_dso_type type)
+{
+	if (!p->ns_checked) {
+		p->ns_checked = 1;
+		p->mntns = pd_procroot_mntns(p->pid);
+	}
+	if (!p->mntns)
+		return find_dso(m, name, n, type);
+	size_t before = m->ndsos;
+	struct pd_dso *d = find_dso_ns(m, name, n, type, p->mntns, 1);
+	if (m->ndsos != before) {
+		const struct pd_dso *host = find_dso_ns(m, name, n, type, 0, 0);
+		if (host) {
+			memcpy(d->build_id, host->build_id, host->build_id_len);
+			d->build_id_len = host->build_id_len;
+		}
+		pd_procroot_attach(d, p->pid);
+	}
 	return d;
 }
 
@@ -208,6 +247,14 @@ void pd_machine_comm(struct pd_machine *m, int64_t pid, int64_t tid, const char 
 	set_comm(pd_machine_thread(m, pid, tid), comm, len);
 }
 
+void pd_machine_exec(struct pd_machine *m, int64_t pid)
+{
+	struct pd_proc *p = pid != -1 ? proc_get(m, pid, 0) : NULL;
+
+	if (p)
+		p->ns_checked = 0;
+}
+
 static void copy_maps(struct pd_proc *dst, const struct pd_proc *src)
 {
 	free(dst->maps);
@@ -218,9 +265,12 @@ static void copy_maps(struct pd_proc *dst, const struct pd_proc *src)
 }
 
 /* perf's machine__process_fork_event: a reused tid starts afresh; the
- * child gets the parent's comm, and a new process a copy of its maps. */
+ * child gets the parent's comm, and a new process a copy of its maps
+ * unless the FORK is one perf synthesized for a task already running
+ * (its MMAP records follow: the parent's maps would stay where the child
+ * has none). */
 void pd_machine_fork(struct pd_machine *m, int64_t pid, int64_t ppid, int64_t tid,
-		     int64_t ptid)
+		     int64_t ptid, int synthesized)
 {
 	struct pd_thread *parent = pd_machine_thread(m, ppid, ptid);
 	struct pd_thread **slot = thread_slot(m, tid);
@@ -233,6 +283,7 @@ void pd_machine_fork(struct pd_machine *m, int64_t pid, int64_t ppid, int64_t ti
 			if (p == old->proc) {
 				p->nmaps = 0;
 				p->refs = 0;
+				p->ns_checked = 0;	/* a new process: its own namespace */
 			} else {
 				free(old->proc->maps);
 				free(old->proc);
@@ -246,7 +297,7 @@ void pd_machine_fork(struct pd_machine *m, int64_t pid, int64_t ppid, int64_t ti
 	if (t == parent)
 		return;
 	set_comm(t, parent->comm, parent->comm_len);
-	if (pid != ppid && t->proc->nmaps == 0 && parent->proc != t->proc)
+	if (!synthesized && pid != ppid && t->proc->nmaps == 0 && parent->proc != t->proc)
 		copy_maps(t->proc, parent->proc);
 }
 
@@ -355,18 +406,19 @@ void pd_machine_mmap(struct pd_machine *m, int64_t pid, uint64_t start, uint64_t
 	}
 	if (len == 0 || nm.end < start)
 		return;
+	struct pd_proc *p = proc_get(m, pid, 1);
 	if ((is_anon(file, flen) || is_no_dso(file, flen)) && (prot == 0 || (prot & PROT_EXEC_BIT))) {
 		flen = (size_t)snprintf(jit, sizeof jit, JIT_MAP_FMT, (long long)pid);
 		file = jit;
 		nm.identity = 1;
-		nm.dso = find_dso(m, file, flen, PD_DSO_JITMAP);
+		nm.dso = mapped_dso(m, p, file, flen, PD_DSO_JITMAP);
 	} else if (flen == 6 && memcmp(file, "[vdso]", 6) == 0) {
 		nm.pgoff = 0;
 		nm.dso = find_dso(m, file, flen, PD_DSO_VDSO);
 	} else {
-		nm.dso = find_dso(m, file, flen, PD_DSO_ELF);
+		nm.dso = mapped_dso(m, p, file, flen, PD_DSO_ELF);
 	}
-	insert_map(proc_get(m, pid, 1), &nm);
+	insert_map(p, &nm);
 }
 
 void pd_machine_ksymbol(struct pd_machine *m, uint64_t addr, uint32_t len,

@@ -38,6 +38,10 @@ struct pd_proc {
 	unsigned refs;
 	size_t hint[PD_MAP_HINTS];	/* maps found last, most recent first (checked
 					 * against the address: any value is safe) */
+	/* its mount namespace if not fp-perfdata's (pd_procroot.h), looked
+	 * up at its first MMAP record: ns_checked */
+	uint64_t mntns;
+	int ns_checked;
 };
 
 struct pd_thread {
@@ -107,8 +111,15 @@ void pd_machine_free(struct pd_machine *m);
 
 void pd_machine_comm(struct pd_machine *m, int64_t pid, int64_t tid, const char *comm,
 		     size_t len);
+/* Process pid exec'd (COMM with PERF_RECORD_MISC_COMM_EXEC): its mount
+ * namespace is looked at again at its next map (a container's first
+ * process enters the container's namespaces, then execs its entrypoint:
+ * the same pid, first in the host's namespace, then in the container's). */
+void pd_machine_exec(struct pd_machine *m, int64_t pid);
+/* synthesized: perf's FORK of a task running when the recording started,
+ * whose own maps follow (the parent's are not copied, as in perf). */
 void pd_machine_fork(struct pd_machine *m, int64_t pid, int64_t ppid, int64_t tid,
-		     int64_t ptid);
+		     int64_t ptid, int synthesized);
 void pd_machine_mmap(struct pd_machine *m, int64_t pid, uint64_t start, uint64_t len,
 		     uint64_t pgoff, uint32_t prot, const char *file, size_t flen,
 		     int kernel);

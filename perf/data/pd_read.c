@@ -18,6 +18,7 @@
 #include "fp_error.h"
 #include "pd_attr.h"
 #include "pd_read.h"
+#include "pd_zstd.h"
 
 #define HDR_SIZE sizeof(struct perf_event_header)
 #define REC_MAX 65536u		/* header.size is 16 bits */
@@ -31,6 +32,9 @@
  * then that many bytes not counted in header.size. */
 #define TRACING_SIZE_OFF HDR_SIZE
 #define PAD8(n) (((n) + 7u) & ~(uint64_t)7)
+/* perf's own mark on the FORK records it synthesizes for the tasks running
+ * when it starts (tools/perf/util/event.h; the bit of COMM_EXEC). */
+#define PD_MISC_FORK_EXEC (1 << 13)
 
 #define PROBLEM_MAX 256		/* a problem's message, at most */
 #define MISC_MMAP_BUILD_ID (1u << 14)	/* PERF_RECORD_MISC_MMAP_BUILD_ID */
@@ -113,6 +117,33 @@ static int trailer_time(struct pd_reader *r, const uint64_t *w, size_t nw,
 	return 1;
 }
 
+/* pid, tid and cpu of a side-band record from its sample_id trailer
+ * (the fields before the time, and after it); -1 where it has none. */
+static void trailer_task(struct pd_reader *r, const uint64_t *w, size_t nw, int64_t *pid,
+			 int64_t *tid, int64_t *cpu)
+{
+	const struct pd_evsel *ev = r->nevsels ? &r->evsels[0] : NULL;
+
+	*pid = *tid = *cpu = -1;
+	if (!ev || !ev->sample_id_all)
+		return;
+	uint64_t st = ev->sample_type;
+	if (r->nevsels > 1 && (st & PERF_SAMPLE_IDENTIFIER) && nw >= 1) {
+		const struct pd_evsel *e = pd_evsel_by_id(r, w[nw - 1]);
+		if (e)
+			st = e->sample_type;
+	}
+	size_t back = !!(st & PERF_SAMPLE_IDENTIFIER);
+	if ((st & PERF_SAMPLE_CPU) && back + 1 <= nw)
+		*cpu = (int64_t)(w[nw - back - 1] & 0xffffffffu);
+	back += !!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_STREAM_ID) +
+		!!(st & PERF_SAMPLE_ID) + !!(st & PERF_SAMPLE_TIME);
+	if (!(st & PERF_SAMPLE_TID) || back + 1 > nw)
+		return;
+	*pid = (int32_t)(uint32_t)(w[nw - back - 1] & 0xffffffffu);
+	*tid = (int32_t)(uint32_t)(w[nw - back - 1] >> 32);
+}
+
 static size_t read_format_words(const struct pd_evsel *ev, const uint64_t *w, size_t left)
 {
 	uint64_t rf = ev->read_format;
@@ -171,6 +202,8 @@ static int decode_sample(const struct pd_evsel *ev, const uint64_t *w, size_t nw
 		NEED(1);
 		uint64_t bytes = 4 + (*p & 0xffffffffu);	/* u32 size + data */
 		NEED(PAD8(bytes) / 8);
+		s->raw = (const unsigned char *)p + 4;
+		s->raw_size = (uint32_t)(bytes - 4);
 		p += PAD8(bytes) / 8;
 	}
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
@@ -261,6 +294,7 @@ static int decode_side(struct pd_reader *r, const struct perf_event_header *h,
 		e->u.fork.ppid = (int32_t)pd_rd32(body + 4);
 		e->u.fork.tid = (int32_t)pd_rd32(body + 8);
 		e->u.fork.ptid = (int32_t)pd_rd32(body + 12);
+		e->u.fork.synthesized = !!(h->misc & PD_MISC_FORK_EXEC);
 		if (h->type == PERF_RECORD_FORK)
 			r->st.fork++;
 		else
@@ -317,6 +351,14 @@ static int decode_side(struct pd_reader *r, const struct perf_event_header *h,
 		e->u.ksym.name_len = (size_t)sl;
 		r->st.ksymbol++;
 		return 0;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		e->type = PD_EV_SWITCH;
+		trailer_task(r, (const uint64_t *)(const void *)body, n / 8, &e->u.sw.pid,
+			     &e->u.sw.tid, &e->u.sw.cpu);
+		e->u.sw.out = !!(h->misc & PERF_RECORD_MISC_SWITCH_OUT);
+		e->u.sw.preempt = !!(h->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
+		return 0;
 	case PERF_RECORD_CGROUP:	/* u64 id, char path[] */
 		if (n < 8 || (sl = cstr_len(body + 8, end)) < 0)
 			return -1;
@@ -357,10 +399,12 @@ static void deliver(struct pd_reader *r, const unsigned char *rec, size_t len,
 	if (h->type == PERF_RECORD_SAMPLE) {
 		const struct pd_evsel *ev = sample_evsel(r, w, nw);
 		if (!ev) {
+			r->st.skipped_unknown_id++;
 			pd_reader_problem(r, PD_PROB_BAD_RECORD, off, "sample with an unknown event id");
 			return;
 		}
 		if (decode_sample(ev, w, nw, &e.u.sample) < 0) {
+			r->st.skipped_short++;
 			pd_reader_problem(r, PD_PROB_BAD_RECORD, off, "sample record of %zu bytes is "
 				"shorter than its sample_type needs", len);
 			return;
@@ -531,8 +575,8 @@ static void queue_event(struct pd_reader *r, const unsigned char *rec, size_t le
 	q->time = time;
 	q->seq = r->seq++;
 	q->len = (uint32_t)len;
-	q->owned = r->pipe_mode;
-	if (r->pipe_mode) {
+	q->owned = r->pipe_mode || r->in_decomp;
+	if (q->owned) {
 		unsigned char *copy = fp_xmalloc(len);
 		memcpy(copy, rec, len);
 		q->rec = copy;
@@ -602,12 +646,92 @@ static uint64_t record_extent(const unsigned char *p, size_t avail, int pipe_mod
 	return size;
 }
 
+static size_t walk_records(struct pd_reader *r, const unsigned char *p, size_t n,
+			   uint64_t base);
+
+#define DECOMP_CHUNK (1u << 20)	/* decompressed bytes walked at a time */
+/* PERF_RECORD_COMPRESSED2 (perf 6.16+): a u64 data size after the header,
+ * the data padded to 8 bytes. */
+#define COMPRESSED2_DATA_OFF (HDR_SIZE + 8)
+
+/* perf record -z: the records of a COMPRESSED record's share of the zstd
+ * stream, decompressed a piece at a time and walked as if they stood
+ * here; a record cut at the end waits in dbuf for the next piece. */
+static void compressed_record(struct pd_reader *r, const unsigned char *p, size_t len,
+			      uint64_t off)
+{
+	struct perf_event_header h;
+	size_t data_off = HDR_SIZE, n;
+	const char *why;
+
+	memcpy(&h, p, HDR_SIZE);
+	r->st.compressed++;
+	if (h.type == PD_REC_COMPRESSED2) {
+		if (len < COMPRESSED2_DATA_OFF || pd_rd64(p + HDR_SIZE) > len - COMPRESSED2_DATA_OFF) {
+			r->st.compressed_unread++;
+			pd_reader_problem(r, PD_PROB_BAD_RECORD, off, "compressed record of %zu "
+				"bytes claims more data than it holds: skipped", len);
+			return;
+		}
+		data_off = COMPRESSED2_DATA_OFF;
+		n = (size_t)pd_rd64(p + HDR_SIZE);
+	} else {
+		n = len - HDR_SIZE;
+	}
+	if (r->in_decomp) {
+		r->st.compressed_unread++;
+		pd_reader_problem(r, PD_PROB_BAD_RECORD, off, "a compressed record inside "
+			"compressed data: skipped");
+		return;
+	}
+	if (!r->zstd)
+		r->zstd = pd_zstd_new();
+	pd_zstd_input(r->zstd, p + data_off, n);
+	r->in_decomp = 1;
+	r->decomp_off = off;
+	for (;;) {
+		if (r->dcap - r->dlen < DECOMP_CHUNK) {
+			r->dcap = r->dlen + DECOMP_CHUNK;
+			r->dbuf = fp_xrealloc(r->dbuf, r->dcap);
+		}
+		ssize_t got = pd_zstd_output(r->zstd, r->dbuf + r->dlen, r->dcap - r->dlen, &why);
+		if (got < 0) {
+			r->st.compressed_unread++;
+			pd_reader_problem(r, PD_PROB_BAD_RECORD, off, "compressed record (perf "
+				"record -z) cannot be decompressed (%s): its records are skipped", why);
+			r->dlen = 0;
+			break;
+		}
+		if (got == 0)
+			break;
+		r->dlen += (size_t)got;
+		size_t used = walk_records(r, r->dbuf, r->dlen, off);
+		if (r->failed)
+			break;
+		/* dbuf grows by a piece while a record is not whole: bounded */
+		if (!used && r->dlen >= HDR_SIZE &&
+		    record_extent(r->dbuf, r->dlen, r->pipe_mode) > PD_QUEUE_MAX_BYTES) {
+			pd_reader_problem(r, PD_PROB_FATAL, off, "decompressed record of %llu "
+				"bytes is too big", (unsigned long long)record_extent(r->dbuf,
+				r->dlen, r->pipe_mode));
+			break;
+		}
+		memmove(r->dbuf, r->dbuf + used, r->dlen - used);
+		r->dlen -= used;
+	}
+	r->in_decomp = 0;
+}
+
 static void one_record(struct pd_reader *r, const unsigned char *p, size_t len, uint64_t off)
 {
 	struct perf_event_header h;
 
 	memcpy(&h, p, HDR_SIZE);
 	r->st.records++;
+	if (h.type == PD_REC_COMPRESSED || h.type == PD_REC_COMPRESSED2) {
+		compressed_record(r, p, len, off);
+		return;
+	}
 	if (h.type == PERF_RECORD_SAMPLE || (h.type >= PERF_RECORD_MMAP &&
 	    h.type < PERF_RECORD_MAX)) {
 		kernel_record(r, p, len, off);
@@ -642,7 +766,7 @@ static void drop_read_pages(struct pd_reader *r, const unsigned char *upto)
 	const unsigned char *keep = upto;
 
 	for (size_t i = 0; i < r->qn; i++)
-		if (r->q[i].rec < keep)
+		if (!r->q[i].owned && r->q[i].rec < keep)	/* the copies are elsewhere */
 			keep = r->q[i].rec;
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
 	const unsigned char *to = (const unsigned char *)((uintptr_t)keep & ~(page - 1));
@@ -671,15 +795,27 @@ static size_t walk_records(struct pd_reader *r, const unsigned char *p, size_t n
 		uint64_t ext = record_extent(p + pos, n - pos, r->pipe_mode);
 		if (!ext || ext > n - pos)
 			break;
-		one_record(r, p + pos, h.size, base + pos);
+		one_record(r, p + pos, h.size, r->in_decomp ? r->decomp_off : base + pos);
 		pos += (size_t)ext;
-		if (r->map && p + pos - r->map_dropped >= PD_DROP_CHUNK)
+		if (r->map && !r->in_decomp && p + pos - r->map_dropped >= PD_DROP_CHUNK)
 			drop_read_pages(r, p + pos);
 	}
 	return pos;
 }
 
 /* ---- entry points -------------------------------------------------------- */
+
+/* The end of the input: a record begun in the compressed stream and never
+ * finished is a truncation too. */
+static void compressed_end(struct pd_reader *r)
+{
+	if (r->dlen && !r->failed) {
+		r->st.truncated = 1;
+		pd_reader_problem(r, PD_PROB_BAD_RECORD, r->decomp_off, "truncated: the "
+			"compressed records end inside a record (%zu bytes of it)", r->dlen);
+	}
+	r->dlen = 0;
+}
 
 int pd_is_perf_data(const unsigned char *p, size_t n)
 {
@@ -715,6 +851,7 @@ void pd_reader_file(struct pd_reader *r, const unsigned char *data, size_t size)
 			"record is cut after %llu of its bytes",
 			(unsigned long long)(data_size - used));
 	}
+	compressed_end(r);
 	flush_until(r, UINT64_MAX);
 }
 
@@ -795,6 +932,7 @@ void pd_reader_end(struct pd_reader *r)
 			"inside a record (%zu bytes of it)", r->buf_len);
 	}
 	r->buf_len = 0;
+	compressed_end(r);
 	flush_until(r, UINT64_MAX);
 }
 
@@ -805,6 +943,8 @@ void pd_reader_free(struct pd_reader *r)
 			free((void *)r->q[i].rec);
 	for (size_t i = 0; i < r->nevsels; i++)
 		free(r->evsels[i].name);
-	FP_FREE_ALL(r->q, r->qtmp, r->evsels, r->ids, r->buf, r->scratch, r->peek, r->hostname);
+	pd_zstd_free(r->zstd);
+	FP_FREE_ALL(r->q, r->qtmp, r->evsels, r->ids, r->buf, r->scratch, r->peek, r->hostname,
+		    r->dbuf);
 	memset(r, 0, sizeof *r);
 }

@@ -45,6 +45,7 @@ enum pd_event_type {
 	PD_EV_LOST,		/* LOST and LOST_SAMPLES */
 	PD_EV_KSYMBOL,
 	PD_EV_CGROUP,		/* PERF_RECORD_CGROUP: a cgroup id's path */
+	PD_EV_SWITCH,		/* PERF_RECORD_SWITCH(_CPU_WIDE): --switch-events */
 };
 
 struct pd_evsel {
@@ -71,6 +72,8 @@ struct pd_sample {
 	size_t nregs;
 	const unsigned char *stack;	/* user stack bytes (dwarf callchains) */
 	uint64_t stack_size;
+	const unsigned char *raw;	/* PERF_SAMPLE_RAW: a tracepoint's fields */
+	uint32_t raw_size;
 	uint64_t cgroup;	/* PERF_SAMPLE_CGROUP (perf record --all-cgroups) */
 	int has_cgroup;
 };
@@ -81,7 +84,9 @@ struct pd_event {
 	union {
 		struct pd_sample sample;
 		struct { int64_t pid, tid; const char *comm; size_t len; int exec; } comm;
-		struct { int64_t pid, ppid, tid, ptid; } fork;	/* also exit */
+		/* also exit; synthesized: perf record made it up for a task
+		 * running when it started (PERF_RECORD_MISC_FORK_EXEC) */
+		struct { int64_t pid, ppid, tid, ptid; int synthesized; } fork;
 		struct {
 			int64_t pid, tid;
 			uint64_t start, len, pgoff;
@@ -97,6 +102,8 @@ struct pd_event {
 		struct { uint64_t lost; } lost;
 		struct { uint64_t addr; uint32_t len; int unregister; const char *name; size_t name_len; } ksym;
 		struct { uint64_t id; const char *path; size_t path_len; } cgroup;
+		/* the task (sample_id trailer; -1 without) switched in or out */
+		struct { int64_t pid, tid, cpu; int out, preempt; } sw;
 	} u;
 };
 
@@ -122,6 +129,10 @@ struct pd_stats {
 	uint64_t rounds, late_events, forced_flushes;
 	uint64_t bytes;
 	uint64_t truncated;	/* 1 if the input ended inside a record/section */
+	uint64_t compressed;	/* PERF_RECORD_COMPRESSED records (perf record -z) */
+	uint64_t compressed_unread;	/* ... whose records could not be decompressed */
+	/* SAMPLE records not delivered, by why */
+	uint64_t skipped_unknown_id, skipped_short;
 };
 
 struct pd_queued;
@@ -163,6 +174,13 @@ struct pd_reader {
 	size_t delivering;
 	/* pd_reader_file_mapped: the mapping, and how far it was dropped */
 	const unsigned char *map, *map_dropped;
+	/* perf record -z: the zstd stream, and its records decompressed but
+	 * not walked yet (the start of one cut by a COMPRESSED record's end) */
+	struct pd_zstd *zstd;
+	unsigned char *dbuf;
+	size_t dlen, dcap;
+	int in_decomp;		/* walking dbuf: queued records are copied */
+	uint64_t decomp_off;	/* the COMPRESSED record's offset, for problems */
 };
 
 void pd_reader_init(struct pd_reader *r, const struct pd_ops *ops, void *ctx);

@@ -19,6 +19,7 @@
 #include "fp_error.h"
 #include "pd_buildid.h"
 #include "pd_debuginfod.h"
+#include "pd_procroot.h"
 #include "pd_remote.h"
 #include "pd_symbols.h"
 #include "pd_symfile.h"
@@ -655,6 +656,7 @@ struct pd_dso *pd_dso_new(const char *name, size_t len, enum pd_dso_type type)
 	d->name = fp_xstrndup(name, len);
 	d->name_len = len;
 	d->fd = -1;
+	d->ns_fd = -1;
 	d->type = type;
 	return d;
 }
@@ -692,6 +694,7 @@ void pd_dso_free(struct pd_dso *d)
 	for (size_t i = 0; i < d->narena; i++)
 		free(d->arena[i]);
 	pd_symfile_drop(d);
+	pd_procroot_release(d);
 	FP_FREE_ALL(d->namebuf[0].p, d->namebuf[1].p, d->arena, d->syms, d->max_end, d->segs, d->name, d->missing_why,
 		    d->path, d->text);
 	free(d);

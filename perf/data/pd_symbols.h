@@ -122,6 +122,12 @@ struct pd_dso {
 	char *path;		/* ELF: the file its symbols were read from (the
 				 * recorded path or the build-id cache), or NULL */
 	void *loader;		/* pd_dso_preload's thread, until joined */
+	/* a file of another mount namespace (pd_procroot.h): its namespace
+	 * (0: the host's, part of the dso's identity), the process it was
+	 * opened through, and the file kept open (or -1) */
+	uint64_t ns_id;
+	int64_t ns_pid;
+	int ns_fd;
 };
 
 /* Creates a dso named name (not loaded yet); type from the name. */

@@ -12,6 +12,7 @@
 #include "fp_error.h"
 #include "pd_buildid.h"
 #include "pd_kcache.h"
+#include "pd_procroot.h"
 #include "pd_symbols.h"
 #include "pd_symfile.h"
 #include "pd_symtab.h"
@@ -270,8 +271,18 @@ static void jitmap_line(struct pd_dso *d, char *line, size_t n)
 		pd_dso_add_sym(d, start, start + size, p, len);
 }
 
+/* perf's dso__find_perf_map: the map in the process's own mount namespace
+ * (pd_procroot.h), else the host's /tmp/perf-PID.map. */
 void pd_load_jitmap(struct pd_dso *d)
 {
+	char nspath[PATH_CAP];
+	const char *ns = pd_procroot_open(d, nspath, sizeof nspath);
+
+	if (ns && each_line(d, ns, jitmap_line, 0) == 0) {
+		pd_symtab_fixup(d, 0);
+		return;
+	}
+	drop_symbols(d);
 	if (each_line(d, d->name, jitmap_line, 0) == 0)
 		pd_symtab_fixup(d, 0);
 }

@@ -21,7 +21,12 @@
  *         a W record and a warning, never an exit.
  * Memory: FP_HISTORY_ENTRY_BYTES per sample kept (--history, default
  *         HISTORY_DEFAULT, oldest dropped beyond it with one W record) plus
- *         each unique event+comm+kinds+stack once.
+ *         each unique event+comm+kinds+stack once. Without history
+ *         (--history 0, as flamepipe live runs it) and with S records in
+ *         and out, the tails are only a cache of the filters' verdicts:
+ *         past TAILS_CACHE_MAX of them the cache is emptied and refilled
+ *         (unique_stacks then counts since), so a session of hours that
+ *         meets new stacks all the time stays in bounded memory.
  * Signals: SIGHUP replays; SIGINT/SIGTERM end input as at EOF.
  * Exit codes: 0 ok, 100 usage or unsupported stream version, 111 system
  *         error, 141 the reader went away.
@@ -100,6 +105,7 @@ struct range {
 	ev_signal sig_hup;
 
 	uint64_t seen, passed, bad, replays, replayed, regex_runs;
+	uint64_t tails_emptied;	/* times the tail cache started again */
 };
 
 /* The text of tail t, and its fields' offsets. */
@@ -542,6 +548,20 @@ static void take_sample(struct range *r, const struct fp_history_entry *h, const
 	container_over_limit(r);
 }
 
+/* Past this many tails a cache-only table is emptied (see Memory above). */
+#define TAILS_CACHE_MAX 200000
+
+/* No sample refers to a tail id after its turn (no history, no stack-id
+ * stream either way): the table may start again. */
+static void bound_tail_cache(struct range *r)
+{
+	if (r->tt.ntails < TAILS_CACHE_MAX || r->hist.max || r->out_defined || r->tt.up_n)
+		return;
+	fp_tailtab_free(&r->tt);
+	fp_tailtab_init(&r->tt);
+	r->tails_emptied++;
+}
+
 static int on_sample(void *ctx, const char *line, size_t len)
 {
 	struct range *r = ctx;
@@ -549,6 +569,7 @@ static int on_sample(void *ctx, const char *line, size_t len)
 
 	if (fp_sample_parse(line, len, &s) < 0)
 		return -1;
+	bound_tail_cache(r);
 	const struct fp_history_entry h = {
 		.time_ns = s.time_ns, .period = s.period,
 		.pid = (int32_t)s.pid, .tid = (int32_t)s.tid, .cpu = (int32_t)s.cpu,

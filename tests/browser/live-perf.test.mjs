@@ -24,7 +24,7 @@ const busy = namedShell(tmpdir('live-perf'), WORKLOAD);
 let live, url;
 await step('flamepipe live --http starts perf and the web view', async () => {
 	live = startGroup(path.join(BIN, 'flamepipe'), ['live', '-F', '99', '-a', '-g', '--duration', String(CAPTURE_S),
-							'--http', '127.0.0.1:0', '--no-term', '--name', NAME],
+							'--http', '127.0.0.1:0', '--exit-at-end', '--no-term', '--name', NAME],
 			  { cleanupSignal: 'SIGINT' });
 	url = await listeningUrl(live, WAIT_MS, 'flamepipe live');
 });

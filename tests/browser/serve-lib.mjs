@@ -55,7 +55,11 @@ export { stopChild };
 export function startServe(args, opts = {}) {
 	const exe = path.join(BIN, 'fp-serve');
 	if (!fs.existsSync(exe)) throw new Error(`${exe} not found: run make`);
-	const proc = spawn(exe, ['--listen', '127.0.0.1:0', ...args],
+	// As root, fp-serve drops to nobody after binding (docs/fp-serve.md,
+	// "Privilege"), which cannot read a test's private temporary
+	// directory: the tests run it as root unless they pass --user.
+	const user = process.getuid() === 0 && !args.includes('--user') ? ['--user', 'root'] : [];
+	const proc = spawn(exe, ['--listen', '127.0.0.1:0', ...user, ...args],
 			   { cwd: TOP, stdio: [opts.stdin || 'ignore', 'pipe', 'pipe'] });
 	children.add(proc);
 	let out = '', err = '';

@@ -30,6 +30,10 @@ struct perfdata_opts {
 	int preload_kernel;	/* 0 here: no kallsyms thread per input */
 	int stack_ids;
 	int inline_frames;	/* --inline: inputs whose length is 3 mod 4 */
+	int off_cpu;		/* 0: auto, sched_switch samples become off-CPU time */
+	unsigned off_cpu_rows;
+	size_t off_cpu_max;	/* small here: the bound is reached */
+	uint32_t off_cpu_max_pieces;	/* likewise: a damaged time costs 4096 pieces, not 2^20 */
 };
 int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_opts *o);
 
@@ -65,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 		close(p[1]);
 		fd = p[0];
 	}
-	const struct perfdata_opts o = { "perfdata", 1, 0, 0, 0, 0, (n & 3) == 3 };
+	const struct perfdata_opts o = { "perfdata", 1, 0, 0, 0, 0, (n & 3) == 3, 0, 50, 4, 4096 };
 	perfdata_run(fd, out, "fuzz", &o);
 	close(fd);
 	close(out);

@@ -69,7 +69,7 @@ build() { # name -> 0 if build-fuzz/name is up to date or was built
 	# shellcheck disable=SC2086  # word splitting and globbing wanted
 	srcs=$(ls $srcs 2>/dev/null)
 	# fp-perfdata's modules in perf/data/ read ELF files and demangle.
-	case " $(echo $srcs) " in *" perf/data/pd_"*) libs="$libs -ldw -lelf -liberty -ldebuginfod -lpthread" ;; esac
+	case " $(echo $srcs) " in *" perf/data/pd_"*) libs="$libs -ldw -lelf -liberty -ldebuginfod -lpthread -lzstd" ;; esac
 	out=$B/$1
 	newer=
 	for f in "$src" $srcs lib/*.h fifo/*.h recording/*.h fold/*.h perf/*/*.h runner/*.h web/*.h stages/*.c stages/*/*.c; do

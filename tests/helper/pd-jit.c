@@ -1,12 +1,14 @@
 /* pd-jit: JIT-style code with a perf map file, for fp-perfdata's
  * real-capture test (t1106). x86-64 only.
  *
- *	pd-jit MS PIDFILE
+ *	pd-jit MS PIDFILE [HOLD]
  *
  * Copies two small counting loops into an anonymous executable mapping,
  * names the first in /tmp/perf-PID.map (as JIT runtimes do with
  * --perf-basic-prof) and leaves the second unnamed, then calls both for MS
- * milliseconds of wall time, and writes its pid to PIDFILE. Removes
+ * milliseconds of wall time, and writes its pid to PIDFILE. With HOLD it
+ * then waits (at most 100 s) until the file HOLD exists before it exits, so
+ * a test can read its maps through /proc/PID/root (t1156). Removes
  * nothing: the test removes the map.
  * Exit codes: 0 ok, 100 usage or not x86-64, 111 mmap or file error.
  */
@@ -43,8 +45,8 @@ int main(int argc, char **argv)
 #if !defined(__x86_64__)
 	fp_die(FP_EXIT_USAGE, "x86-64 only");
 #endif
-	if (argc != 3)
-		fp_die(FP_EXIT_USAGE, "usage: pd-jit MS PIDFILE");
+	if (argc != 3 && argc != 4)
+		fp_die(FP_EXIT_USAGE, "usage: pd-jit MS PIDFILE [HOLD]");
 	uint64_t end = now_ns() + strtoull(argv[1], NULL, 10) * NS_PER_MS;
 	unsigned char *code = mmap(NULL, CODE_SIZE, PROT_READ | PROT_WRITE | PROT_EXEC,
 				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -67,5 +69,8 @@ int main(int argc, char **argv)
 	FILE *pf = fopen(argv[2], "w");
 	if (!pf || fprintf(pf, "%d\n", (int)getpid()) < 0 || fclose(pf) != 0)
 		fp_die_sys(FP_EXIT_SYS, "write %s", argv[2]);
+	for (uint64_t until = now_ns() + 100000 * NS_PER_MS; argc == 4 && now_ns() < until &&
+	     access(argv[3], F_OK) != 0;)
+		usleep(5000);
 	return 0;
 }

@@ -168,6 +168,107 @@ static void other_files_are_not_recordings(void **state)
 	close(fd);
 }
 
+/* Three members (TEXT1, TEXT2, TEXT1 again) for the damage tests. */
+static int three_members(void **state)
+{
+	static const char *const texts[] = { TEXT1, TEXT2, TEXT1 };
+	static const uint64_t spans[3][2] = { { 1500000000, 1500000000 },
+					      { 2100000000, 2200000000 },
+					      { 3500000000, 3500000000 } };
+	struct recording *r = calloc(1, sizeof *r);
+
+	if (!r)
+		return -1;
+	r->fd = file_of(texts, spans, 3);
+	*state = r;
+	return 0;
+}
+
+/* Offset of member i, from a clean scan. */
+static uint64_t member_offset(int fd, size_t i)
+{
+	struct fp_rec_index ix = { 0 };
+
+	assert_int_equal(fp_rec_scan(fd, &ix), 0);
+	uint64_t off = ix.m[i].offset;
+	fp_rec_index_free(&ix);
+	return off;
+}
+
+static void a_bad_header_is_passed_over_and_counted(void **state)
+{
+	struct recording *r = *state;
+	uint64_t off = member_offset(r->fd, 1), next = member_offset(r->fd, 2);
+
+	assert_int_equal(pwrite(r->fd, "XX", 2, (off_t)off), 2);
+	assert_int_equal(fp_rec_scan(r->fd, &r->ix), 0);
+	assert_int_equal(r->ix.n, 2);
+	assert_false(r->ix.truncated);
+	assert_true(r->ix.m[1].offset == next && r->ix.m[1].seq == 2);
+	assert_true(r->ix.skips.regions == 1 && r->ix.skips.members == 1);
+	assert_true(r->ix.skips.bytes == next - off && r->ix.skips.first_at == off);
+}
+
+static void a_length_that_lies_is_ended_by_the_next_good_header(void **state)
+{
+	struct recording *r = *state;
+	uint64_t next = member_offset(r->fd, 1);
+	unsigned char len[8];
+
+	fp_rec_put_le(len, next + 10, 8);	/* member 0 claims 10 bytes of member 1 */
+	assert_int_equal(pwrite(r->fd, len, 8, 16 + 8), 8);
+	assert_int_equal(fp_rec_scan(r->fd, &r->ix), 0);
+	assert_int_equal(r->ix.n, 2);
+	assert_true(r->ix.m[0].offset == next && r->ix.m[0].seq == 1);
+	assert_true(r->ix.skips.regions == 1 && r->ix.skips.bytes == next);
+}
+
+static void times_out_of_order_or_out_of_span_are_refused(void **state)
+{
+	struct recording *r = *state;
+	uint64_t off = member_offset(r->fd, 1);
+	unsigned char t[8];
+
+	fp_rec_put_le(t, UINT64_C(1) << 62, 8);	/* max_ns: a century after the start */
+	assert_int_equal(pwrite(r->fd, t, 8, (off_t)off + 16 + 24), 8);
+	assert_int_equal(fp_rec_scan(r->fd, &r->ix), 0);
+	assert_int_equal(r->ix.n, 2);
+	assert_true(r->ix.m[1].min_ns == 3500000000);
+	fp_rec_index_free(&r->ix);
+	fp_rec_put_le(t, 2300000000, 8);	/* max_ns back, min_ns after it */
+	assert_int_equal(pwrite(r->fd, t, 8, (off_t)off + 16 + 16), 8);
+	fp_rec_put_le(t, 2200000000, 8);
+	assert_int_equal(pwrite(r->fd, t, 8, (off_t)off + 16 + 24), 8);
+	assert_int_equal(fp_rec_scan(r->fd, &r->ix), 0);
+	assert_int_equal(r->ix.n, 2);
+}
+
+static void count_lines(void *ctx, char *line, size_t len)
+{
+	(void)line;
+	(void)len;
+	(*(int *)ctx)++;
+}
+
+static void an_unreadable_member_is_skipped_and_the_rest_read(void **state)
+{
+	struct recording *r = *state;
+	uint64_t next = member_offset(r->fd, 1);
+	struct fp_rec_skips bad = { 0 };
+	char err[256];
+	int lines = 0;
+
+	/* member 0's CRC */
+	assert_int_equal(pwrite(r->fd, "\1\2\3\4", 4, (off_t)next - 8), 4);
+	assert_int_equal(fp_rec_scan(r->fd, &r->ix), 0);
+	assert_int_equal(r->ix.n, 3);
+	assert_int_equal(fp_rec_each_line(r->fd, &r->ix, 0, UINT64_MAX, count_lines, &lines,
+					  &bad, err, sizeof err), 1);
+	assert_int_equal(lines, 3 + 2);	/* TEXT2 and TEXT1: header and samples */
+	assert_true(bad.members == 1 && bad.samples == 1 && bad.first_at == 0);
+	assert_non_null(strstr(err, "damaged"));
+}
+
 static void sizes_and_durations_parse_with_their_suffixes(void **state)
 {
 	uint64_t v;
@@ -204,6 +305,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_leading_hole_from_retention_is_skipped, two_members,
 						recording_free),
 		cmocka_unit_test(other_files_are_not_recordings),
+		cmocka_unit_test_setup_teardown(a_bad_header_is_passed_over_and_counted, three_members,
+						recording_free),
+		cmocka_unit_test_setup_teardown(a_length_that_lies_is_ended_by_the_next_good_header,
+						three_members, recording_free),
+		cmocka_unit_test_setup_teardown(times_out_of_order_or_out_of_span_are_refused,
+						three_members, recording_free),
+		cmocka_unit_test_setup_teardown(an_unreadable_member_is_skipped_and_the_rest_read,
+						three_members, recording_free),
 		cmocka_unit_test(sizes_and_durations_parse_with_their_suffixes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,189 @@
+#!/bin/sh
+test_description='off-CPU: blocked time from sched_switch, in the heatmap cells and the range flame graph'
+. "$(dirname "$0")/test-lib.sh"
+test_tags root perf
+. "$TOP/tests/lib-perfdata.sh"
+pd_need_perf
+# -B: no build-ids (perf 6.1 aborts in util/build-id.c when sessions
+# write its build-id cache at once; fp-perfdata reads the files anyway)
+if ! perf record -q -B -e sched:sched_switch -g --switch-events -o probe-tp.data -- true \
+	>probe-tp.err 2>&1; then
+	test_skip 'off-CPU captures' "perf cannot record sched:sched_switch: $(head -n 1 probe-tp.err)"
+	test_done
+fi
+SLEEPER=$TOP/build/tests/offcpu-sleeper
+
+# 20 periods of 100 ms on one thread: 50 ms blocked in offcpu_known_sleep,
+# 50 ms in offcpu_other_sleep (tests/helper/offcpu-sleeper.c; no running
+# part, so a loaded machine that runs it late shifts both sleeps alike).
+# perf's clock is CLOCK_MONOTONIC (-k), the workload's: its own account of
+# each sleep (truth: name start end, ns) is the independent measure,
+# however late a loaded machine ran it again. 100 ms cells (--rows 10),
+# so each full cell holds one period.
+PERIODS=20
+pd_record off.data -B -k CLOCK_MONOTONIC -e sched:sched_switch -g --switch-events -- \
+	"$SLEEPER" $PERIODS 100 50 50 truth || exit 1
+fp-perfdata -q --off-cpu-rows 10 off.data >stream
+
+# truth_in FROM TO [NAME]: ns of the workload's sleeps (of NAME) within [FROM, TO)
+truth_in() {
+	awk -v f="$1" -v t="$2" -v n="${3:-}" '
+		n == "" || $1 == n { a = $2 > f ? $2 : f; b = $3 < t ? $3 : t; if (b > a) s += b - a }
+		END { printf "%.0f\n", s }' truth
+}
+# within A B PCT: |A - B| <= PCT % of B
+within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d * 100 <= p * b) }'; }
+
+test_expect_success 'the sched_switch samples become offcpu samples, named in C events' '
+	grep "^C	events" stream && grep -q "^C	events	offcpu\$" stream &&
+	test "$(awk -F "\t" "\$1 == \"S\" && \$7 != \"offcpu\"" stream | wc -l)" = 0 &&
+	test "$(grep -c "^S" stream)" -ge $((PERIODS * 2))
+'
+
+test_expect_success 'each blocked interval is one off-CPU interval; none is left unpaired' '
+	grep "^I	read	" stream | tr "\t" "\n" >info &&
+	grep -qx "offcpu_unpaired=0" info && grep -qx "offcpu_bad=0" info &&
+	n=$(sed -n "s/^offcpu_intervals=//p" info) && grep "^offcpu_" info &&
+	blocked=$(awk "\$3 - \$2 > 1000000 { n++ } END { print n + 0 }" truth) &&
+	echo "# $n intervals; the workload blocked more than 1 ms $blocked times" &&
+	test "$n" -ge "$blocked" && test "$n" -le $((PERIODS * 2 + 4))
+'
+
+test_expect_success 'no piece of an interval spans a heatmap cell (100 ms at --off-cpu-rows 10)' '
+	awk -F "\t" "\$1 == \"S\" && int(\$2 / 1e8) != int((\$2 + \$6 - 1) / 1e8) { bad++ } END { exit bad > 0 }" stream
+'
+
+test_expect_success 'every full cell of the off-CPU heatmap holds the blocked time within 10 %' '
+	fp-bucket --rows 10 --event offcpu <stream >bucket &&
+	base=$(awk -F "\t" "\$1 == \"G\" { print \$3 }" bucket | tail -n 1) &&
+	first=$(awk "NR == 1 { print \$2 }" truth) && last=$(awk "END { print \$3 }" truth) &&
+	awk -F "\t" "\$1 == \"H\"" bucket | sort -k2,2n -k3,3n -u >cells &&
+	: >checked &&
+	while IFS="	" read -r tag col row count; do
+		from=$(( (base + col) * 1000000000 + row * 100000000 )) && to=$((from + 100000000)) &&
+		test "$from" -gt "$first" && test "$to" -lt "$last" || continue
+		want=$(truth_in $from $to) &&
+		echo "cell $col.$row: $count ns, the workload saw $want" >>checked &&
+		within "$count" "$want" 10 || { cat checked; exit 1; }
+	done <cells &&
+	test "$(wc -l <checked)" -ge $((PERIODS - 4))
+'
+
+test_expect_success 'the known function'"'"'s blocked time per cell: what the workload saw (10 %), 50 ms on average' '
+	awk -F "\t" "\$1 == \"S\" && \$10 ~ /;offcpu_known_sleep;/ { c = int(\$2 / 1e8); s[c] += \$6 }
+		END { for (c in s) print c, s[c] }" stream | sort -n >known-cells &&
+	sed "1d;\$d" known-cells >inner &&
+	test "$(wc -l <inner)" -ge $((PERIODS - 4)) &&
+	while read -r c ns; do
+		want=$(truth_in $((c * 100000000)) $(((c + 1) * 100000000)) known) &&
+		within "$ns" "$want" 10 || { echo "cell $c: $ns ns, the workload saw $want"; exit 1; }
+	done <inner &&
+	mean=$(awk "{ s += \$2 } END { printf \"%.0f\", s / NR }" inner) &&
+	echo "# mean blocked in offcpu_known_sleep per 100 ms cell: $mean ns" &&
+	within "$mean" 50000000 10
+'
+
+test_expect_success 'the range flame graph has the known function with the share of the blocked time the workload saw' '
+	base=$(awk -F "\t" "\$1 == \"G\" { print \$3 }" bucket | tail -n 1) &&
+	fp-range --from 0.5 --to 1.5 <stream | fp-fold --all-events >fold &&
+	awk -F "\t" "\$1 == \"F\"" fold >f &&
+	known=$(awk -F "\t" "\$3 ~ /;offcpu_known_sleep;/ { s += \$2 } END { printf \"%.0f\", s }" f) &&
+	total=$(awk -F "\t" "{ s += \$2 } END { printf \"%.0f\", s }" f) &&
+	from=$(( base * 1000000000 + 500000000 )) && to=$((from + 1000000000)) &&
+	want_known=$(truth_in $from $to known) && want_total=$(truth_in $from $to) &&
+	echo "# range: known $known of $total ns; the workload: $want_known of $want_total" &&
+	within "$known" "$want_known" 10 && within "$total" "$want_total" 10 &&
+	within "$((known * 1000 / total))" "$((want_known * 1000 / want_total))" 10 &&
+	# by design half; a loaded machine that wakes the thread late shortens the
+	# other sleep (its deadline is absolute), so the expected share is the
+	# workload'"'"'s own, and half only roughly
+	test "$((known * 100 / total))" -ge 40 && test "$((known * 100 / total))" -le 70
+'
+
+test_expect_success 'fp-fold weighs offcpu by its time without --weight period' '
+	fp-fold <stream | awk -F "\t" "\$1 == \"C\" && \$2 == \"end\" { print \$5 }" >total &&
+	grep -q "^offcpu_ns=$(cat total)\$" info
+'
+
+test_expect_success '--off-cpu off writes the tracepoint samples as they are' '
+	fp-perfdata -q --off-cpu off off.data >raw &&
+	grep -q "^C	events	sched:sched_switch\$" raw &&
+	test "$(awk -F "\t" "\$1 == \"S\" && \$7 == \"offcpu\"" raw | wc -l)" = 0
+'
+
+test_expect_success 'a per-task capture without --switch-events says its blocked threads were not paired' '
+	pd_record noswitch.data -B -e sched:sched_switch -g -- "$SLEEPER" 3 100 50 25 &&
+	fp-perfdata noswitch.data >ns 2>ns.err &&
+	grep -q "switch-in" ns.err &&
+	grep "^I	read	" ns | tr "\t" "\n" | grep -q "^offcpu_unpaired=[1-9]"
+'
+
+# a thread woken by another of its process: the wakeup is recorded (the
+# waker is a recorded task), with the waker's stack
+pd_record wake.data -B -e sched:sched_switch -e sched:sched_wakeup -g --switch-events -- \
+	"$TOP/build/tests/offcpu-waker" 10 30 || exit 1
+fp-perfdata -q wake.data >wake
+wait_ns=$(awk -F "\t" '$1 == "S" && $7 == "offcpu" && $10 ~ /;offcpu_wait_token;/ { s += $6 }
+	END { printf "%.0f", s }' wake)
+
+# How many of the ten reads blocked and were ended by a recorded wakeup:
+# under load the waker can write its token before the reader blocks (no
+# interval) or the reader be woken before perf's wakeup record is paired.
+woken=$(grep "^I	read	" wake | tr "\t" "\n" | sed -n "s/^offcpu_woken=//p")
+
+test_expect_success 'a recorded wakeup ends the waiter'"'"'s interval: most of ten blocked reads, 30 ms or more each' '
+	echo "# woken: $woken of 10; blocked in offcpu_wait_token: $wait_ns ns" &&
+	test "${woken:-0}" -ge 5 && test "$woken" -le 10 &&
+	test "$wait_ns" -ge $((woken * 27000000))
+'
+
+test_expect_success 'the wakeup samples have the waker'"'"'s stack and the time it ended' '
+	awk -F "\t" "\$1 == \"S\" && \$7 == \"wakeup\" && \$10 !~ /;offcpu_wake_peer;/ { bad++ } END { exit bad > 0 }" wake &&
+	woke_ns=$(awk -F "\t" "\$1 == \"S\" && \$7 == \"wakeup\" { s += \$6 } END { printf \"%.0f\", s }" wake) &&
+	test "$woke_ns" -le "$wait_ns" && test "$woke_ns" -ge $((woken * 27000000)) &&
+	grep -q "^C	events	offcpu	wakeup\$" wake
+'
+
+test_expect_success 'a system-wide capture: switch-ins from next_pid, the sleeps end at their timer wakeups' '
+	pd_record_opts "" sys.data -a -B -k CLOCK_MONOTONIC --switch-events -e sched:sched_switch \
+		-e sched:sched_wakeup -g -- \
+		"$SLEEPER" 5 100 50 50 systruth &&
+	fp-perfdata -q sys.data >sys &&
+	grep "^I	read	" sys | tr "\t" "\n" >sysinfo &&
+	awk -F = "\$1 == \"offcpu_woken\" { exit !(\$2 > 0) }" sysinfo &&
+	got=$(awk -F "\t" "\$1 == \"S\" && \$7 == \"offcpu\" && \$10 ~ /;offcpu_known_sleep;/ { s += \$6 }
+		END { printf \"%.0f\", s }" sys) &&
+	saw=$(awk "\$1 == \"known\" && \$4 > \$2 { s += \$4 - \$2 } END { printf \"%.0f\", s }" systruth) &&
+	echo "# system-wide: $got ns in offcpu_known_sleep, blocked until its deadlines $saw" &&
+	within "$got" "$saw" 10
+'
+
+test_expect_success 'flamepipe report of an off-CPU-only capture: its flame graph is blocked time' '
+	flamepipe report off.data -o rep --rows 10 2>rep.err &&
+	awk "{ s += \$NF } END { printf \"%.0f\\n\", s }" rep/stacks.folded >rep.total &&
+	fp-perfdata -q --off-cpu-rows 10 off.data | grep "^I	read	" | tr "\t" "\n" |
+		sed -n "s/^offcpu_ns=//p" >want.total &&
+	test_cmp want.total rep.total &&
+	grep -q ";offcpu_known_sleep;" rep/stacks.folded
+'
+
+# on-CPU and off-CPU in one capture, as flamepipe live --off-cpu records it
+pd_record both.data -B -k CLOCK_MONOTONIC -e cpu-clock/period=1000000,name=cpu-clock/ \
+	-e sched:sched_switch -g --switch-events -- "$SLEEPER" 10 100 50 25 || exit 1
+
+test_expect_success 'a report of both: the report counts cpu-clock, its page holds offcpu for the views' '
+	flamepipe report both.data -o both 2>both.err &&
+	fp-perfdata -q both.data | awk -F "\t" "\$1 == \"S\" && \$7 == \"cpu-clock\"" | wc -l >on.n &&
+	awk "{ s += \$NF } END { print s }" both/stacks.folded >folded.n &&
+	test_cmp on.n folded.n &&
+	sed -n "s|.*<script type=\"application/json\" id=\"fp_timeline\">\(.*\)</script>.*|\1|p" \
+		both/index.html >tl.json &&
+	jq -e "[.labels[] | select(. == \"offcpu\")] | length == 1" tl.json >/dev/null &&
+	jq -e ".capture_events[0].name == \"cpu-clock\" and .capture_events[1].name == \"offcpu\"" tl.json >/dev/null
+'
+
+test_expect_success 'a report of both: no warning that offcpu samples were dropped' '
+	! grep -q "dropping offcpu" both.err
+'
+
+test_done

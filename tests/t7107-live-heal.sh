@@ -1,0 +1,85 @@
+#!/bin/sh
+test_description='flamepipe live heals: a killed or restarted stage comes back, the capture goes on, the summary is exact'
+. "$(dirname "$0")/test-lib.sh"
+test_tags root perf slow
+. "$TOP/tests/lib-live.sh"
+. "$TOP/tests/lib-serve.sh"
+need_perf_sampling 'live heal'
+
+# pid of stage NAME of the running session (its FIFO dir in dirf)
+stage_pid() { flamepipe ctl dirf status | sed -n "s/^stage	name=$1	state=running	pid=\([0-9]*\).*/\1/p"; }
+stage_starts() { flamepipe ctl dirf status | sed -n "s/^stage	name=$1	.*	starts=\([0-9]*\).*/\1/p"; }
+
+# The summary line's numbers: read, lost in the chain, recorded, report.
+summary_numbers() { # ERR
+	l=$(grep "stopped after" "$1") &&
+	echo "$l" | sed -n "s/.*stopped after [0-9.]* s: \(at least \)\{0,1\}\([0-9]*\) samples read.*/read=\2/p" &&
+	echo "$l" | sed -n "s/.*, \([0-9]*\) lost in the chain.*/lost=\1/p" &&
+	echo "$l" | sed -n "s/.*; \([0-9]*\) samples in [0-9]* stacks.*/report=\1/p" &&
+	echo "$l" | sed -n "s/.*recording [^ ]*: all of it (\([0-9]*\) samples.*/recorded=\1/p"
+}
+
+# The summary is exact: recorded = read - lost; the recording holds what
+# the summary says; the report is the recording less its idle samples.
+summary_is_exact() { # ERR DIR
+	eval "$(summary_numbers "$1")" &&
+	echo "read=$read lost=${lost:-0} recorded=$recorded report=$report" &&
+	test "$recorded" = $((read - ${lost:-0})) &&
+	fp-read -q "$2/recording.fp.gz" | fp-bucket >b &&
+	test "$(sed -n "s/^I	bucket	samples=\([0-9]*\)	.*/\1/p" b)" = "$recorded" &&
+	test "$(sed -n "s/^I	bucket	.*	counted=\([0-9]*\)	.*/\1/p" b)" = "$report" &&
+	test "$(folded_sum "$2/stacks.folded")" = "$report"
+}
+folded_sum() { awk '{ n += $NF } END { print n + 0 }' "$1"; }
+
+test_expect_success 'kill -9 of each stage after the source in turn: the capture goes on, every stage comes back, the page keeps answering' '
+	flamepipe live -F 499 -a -g --duration 20 --http 127.0.0.1:0 --exit-at-end --no-term \
+		--dir-file dirf -o heal >out.txt 2>err &
+	fp=$! &&
+	test_when_finished "kill $fp 2>/dev/null" &&
+	wait_for "grep -qs \"^fp-serve: listening on\" out.txt && test -s heal/recording.fp.gz" 300 &&
+	URL=$(sed -n "s|^fp-serve: listening on \(http://[^ ]*\)/$|\1|p" out.txt) &&
+	for s in recorder bucket range fold render web; do
+		p=$(stage_pid $s) && test -n "$p" && kill -9 "$p" &&
+		wait_for "test \"\$(stage_starts $s)\" = 2 && test -n \"\$(stage_pid $s)\"" 300 ||
+		{ echo "stage $s did not come back"; flamepipe ctl dirf status; return 1; }
+	done &&
+	kill -0 $fp &&
+	pgrep -P $fp -x perf >/dev/null &&
+	wait_for "test \"\$(get \"/heatmap/?filename=live\")\" = 200" 100 &&
+	{ wait $fp || { echo "live exited $?"; cat err; false; }; } &&
+	for s in recorder bucket range fold render web; do
+		grep -q "stage .$s. (fp-[a-z]*) killed by signal SIGKILL" err || return 1
+	done &&
+	grep -q "rebuilt from the recording" err &&
+	report_complete heal &&
+	summary_is_exact err heal
+'
+
+test_expect_success 'ctl restart and ctl replace of the recorder mid-capture: the recording keeps everything, exact summary' '
+	rm -rf rr dirf &&
+	flamepipe live -F 499 -a -g --duration 10 --no-term --dir-file dirf -o rr >out.txt 2>err &
+	fp=$! &&
+	test_when_finished "kill $fp 2>/dev/null" &&
+	wait_for "test -s rr/recording.fp.gz" 300 &&
+	flamepipe ctl dirf restart recorder >ctl1 &&
+	wait_for "test \$(fp-read --index rr/recording.fp.gz | grep -vc \"^#\") -ge 4" 300 &&
+	flamepipe ctl dirf replace recorder fp-record --level 1 --output rr/recording.fp.gz \
+		--stats "$(cat dirf)/record.stats" >ctl2 &&
+	grep -q "^ok" ctl1 && grep -q "^ok" ctl2 &&
+	{ wait $fp || { echo "live exited $?"; cat err; false; }; } &&
+	fp-read --index rr/recording.fp.gz | awk "!/^#/ { if (\$6 != n++) exit 1 }" &&
+	summary_is_exact err rr
+'
+
+test_expect_success 'SIGKILL of the runner takes perf, its workload and the workload'"'"'s children with it' '
+	rm -rf orph &&
+	flamepipe live -F 99 --no-term -o orph -- sh -c "sleep 7781 & sleep 7782; wait" >out.txt 2>err &
+	fp=$! &&
+	wait_for "pgrep -f \"^sleep 7782\"" 300 &&
+	kill -9 $fp &&
+	wait_for "! pgrep -f \"^sleep 778[12]\" && ! pgrep -f \"^perf record.*sleep 7781\"" 100 ||
+	{ pgrep -af "sleep 778"; kill $(pgrep -f "^sleep 778[12]") 2>/dev/null; false; }
+'
+
+test_done
