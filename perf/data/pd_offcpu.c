@@ -84,13 +84,13 @@ static void tail_keep(struct pd_offcpu_tail *t, const struct fp_sample *s)
 	t->tid = s->tid;
 	t->cpu = s->cpu;
 	t->text = p;
-	memcpy(p, s->comm.p, s->comm.n);
-	p += s->comm.n;
-	memcpy(p, s->kinds.p, s->kinds.n);
-	p += s->kinds.n;
-	memcpy(p, s->stack.p, s->stack.n);
-	p += s->stack.n;
-	memcpy(p, s->cgroup.p, s->cgroup.n);
+	/* an empty field may have no pointer at all (memcpy's NULL) */
+	const struct fp_str *parts[] = { &s->comm, &s->kinds, &s->stack, &s->cgroup };
+	for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
+		if (parts[i]->n) {
+			memcpy(p, parts[i]->p, parts[i]->n);
+			p += parts[i]->n;
+		}
 	t->comm_n = (uint32_t)s->comm.n;
 	t->kinds_n = (uint32_t)s->kinds.n;
 	t->stack_n = (uint32_t)s->stack.n;
