@@ -32,11 +32,18 @@ static struct libdeflate_compressor *compressor_for(int level)
 	return compressor;
 }
 
-unsigned char *fp_rec_encode(const char *text, size_t len, struct fp_rec_member *m, int level)
+size_t fp_rec_encode_into(const char *text, size_t len, struct fp_rec_member *m, int level,
+			  unsigned char **buf, size_t *cap)
 {
 	struct libdeflate_compressor *c = compressor_for(level);
 	size_t bound = libdeflate_deflate_compress_bound(c, len);
-	unsigned char *out = fp_xmalloc(FP_REC_HEADER_BYTES + bound + FP_REC_TRAILER_BYTES);
+	size_t need = FP_REC_HEADER_BYTES + bound + FP_REC_TRAILER_BYTES;
+
+	if (need > *cap) {
+		*buf = fp_xrealloc(*buf, need);
+		*cap = need;
+	}
+	unsigned char *out = *buf;
 	size_t clen = libdeflate_deflate_compress(c, text, len, out + FP_REC_HEADER_BYTES, bound);
 
 	if (!clen)	/* cannot happen with the bound's room */
@@ -47,5 +54,14 @@ unsigned char *fp_rec_encode(const char *text, size_t len, struct fp_rec_member 
 	unsigned char *t = out + FP_REC_HEADER_BYTES + clen;
 	fp_rec_put_le(t, libdeflate_crc32(0, text, len), 4);
 	fp_rec_put_le(t + 4, (uint32_t)len, 4);
-	return out;
+	return m->length;
+}
+
+unsigned char *fp_rec_encode(const char *text, size_t len, struct fp_rec_member *m, int level)
+{
+	unsigned char *buf = NULL;
+	size_t cap = 0;
+
+	fp_rec_encode_into(text, len, m, level, &buf, &cap);
+	return buf;
 }

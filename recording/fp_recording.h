@@ -84,6 +84,11 @@ struct fp_rec_member {
  * of older recordings inflate. */
 unsigned char *fp_rec_encode(const char *text, size_t len, struct fp_rec_member *m,
 			     int level);
+/* The same into *buf (*cap bytes, grown with fp_xrealloc when short):
+ * returns m->length. A live recorder reuses one buffer for every batch,
+ * so a long capture makes no large allocation after its first batches. */
+size_t fp_rec_encode_into(const char *text, size_t len, struct fp_rec_member *m, int level,
+			  unsigned char **buf, size_t *cap);
 /* The member header (FP_REC_HEADER_BYTES) of m into h; v as n bytes
  * little endian into p. For the encoder. */
 void fp_rec_write_header(unsigned char *h, const struct fp_rec_member *m);

@@ -1,7 +1,7 @@
 /* fp-bucket: the FlameScope subsecond-offset heatmap, in integer arithmetic.
  *
- * Interface: fp-bucket [--rows N] [--keep-idle] [--max-columns N] [--name NAME]
- *            [--event NAMES|--all-events] [--cells-only] < stream > stream
+ * Interface: fp-bucket [--rows N] [--keep-idle] [--max-columns N] [--window-columns N]
+ *            [--name NAME] [--event NAMES|--all-events] [--cells-only] < stream > stream
  * Input:  a flamepipe stream (fifo/PROTOCOL.md). S records are counted into
  *         cells: column = second - base_sec, row = (time_ns mod 1e9) * rows
  *         / 1e9, base_sec = floor(earliest sample time seen).
@@ -40,7 +40,12 @@
  *         in the future cost one column, not a gap), rows*9 bytes each; at
  *         most --max-columns columns (default MAX_CELLS_DEFAULT / rows).
  *         Samples that would need a further column are passed on but not
- *         counted (overflow=, one W record).
+ *         counted (overflow=, one W record). --window-columns N (the live
+ *         chains): at most N columns in memory, the oldest second's column
+ *         dropped for a new one (its cells were sent; downstream keeps
+ *         them); a sample of a second before the newest dropped column is
+ *         late: passed on, not counted (late=, one W record), and moves no
+ *         column 0. I bucket then adds window_dropped= late=.
  * Signals: SIGINT/SIGTERM end input as at EOF (fp_pump).
  * Exit codes: 0 ok, 100 usage or unsupported stream version, 111 system
  *         error, 141 the reader went away.
@@ -60,8 +65,9 @@
 #include "fp_strtab.h"
 #include "fp_tails.h"
 
-#define USAGE "usage: fp-bucket [--rows N] [--keep-idle] [--max-columns N] [--name NAME] " \
-	"[--event NAMES|--all-events] [--cells-only] [--pass-timed]"
+#define USAGE "usage: fp-bucket [--rows N] [--keep-idle] [--max-columns N] " \
+	"[--window-columns N] [--name NAME] [--event NAMES|--all-events] [--cells-only] " \
+	"[--pass-timed]"
 
 #define ROWS_DEFAULT 50
 /* Total cells (columns * rows) allowed by default: 16 Mi cells = 144 MiB
@@ -116,6 +122,14 @@ struct bucket {
 	int cells_only;		/* samples are not passed on */
 	int pass_timed;		/* --pass-timed: uncounted timed samples passed on */
 	size_t max_columns;
+	/* --window-columns: at most this many columns in memory (0: no
+	 * window); the oldest is dropped for a new one, and a sample before
+	 * the newest dropped column (floor_sec) comes too late to count */
+	size_t window;
+	int have_floor;
+	uint64_t floor_sec;
+	uint64_t window_dropped, late;
+	int late_warned;
 
 	int have_base;
 	uint64_t base_sec;
@@ -262,6 +276,36 @@ static void free_columns(struct bucket *b)
 	b->last_col = NO_COLUMN;
 	b->ndirty = 0;
 	b->cells = 0;
+	b->have_floor = 0;
+}
+
+static void flush_cells(struct bucket *b);
+
+/* --window-columns is full and a new second came: its pending H records
+ * out first (they carry the column's final counts), then the column of
+ * the oldest second leaves memory; the heatmap downstream keeps its
+ * cells. Once a second a column, O(window). */
+static void drop_oldest_column(struct bucket *b)
+{
+	size_t old = 0, last = b->ncol - 1;
+
+	flush_cells(b);	/* the dirty list names columns by index */
+	for (size_t i = 1; i < b->ncol; i++)
+		if (b->col[i].sec < b->col[old].sec)
+			old = i;
+	if (!b->have_floor || b->col[old].sec + 1 > b->floor_sec)
+		b->floor_sec = b->col[old].sec + 1;
+	b->have_floor = 1;
+	fp_map_del(&b->by_sec, b->col[old].sec, 0);
+	free(b->col[old].count);
+	if (old != last) {
+		b->col[old] = b->col[last];
+		fp_map_del(&b->by_sec, b->col[old].sec, 0);
+		fp_map_add(&b->by_sec, b->col[old].sec, 0, (uint32_t)old);
+	}
+	b->ncol--;
+	b->last_col = NO_COLUMN;
+	b->window_dropped++;
 }
 
 /* ---- output -------------------------------------------------------------- */
@@ -341,7 +385,20 @@ static void count_sample(struct bucket *b, uint64_t time_ns, uint64_t weight)
 	uint32_t idx = find_column(b, sec);
 	struct column *c;
 
+	if (idx == NO_COLUMN && b->have_floor && sec < b->floor_sec) {
+		b->late++;
+		if (!b->late_warned) {
+			fp_pump_warn(b->pump, "a sample of second %llu came after its column left "
+				     "memory (--window-columns %zu): such samples are passed on, "
+				     "not counted in the heatmap (late=)",
+				     (unsigned long long)sec, b->window);
+			b->late_warned = 1;
+		}
+		return;
+	}
 	if (idx == NO_COLUMN) {
+		if (b->window && b->ncol >= b->window)
+			drop_oldest_column(b);
 		if (b->ncol >= b->max_columns) {
 			b->overflow++;
 			if (!b->overflow_warned) {
@@ -374,6 +431,8 @@ static void update_base(struct bucket *b, uint64_t time_ns)
 	uint64_t sec = time_ns / FP_NSEC_PER_SEC;
 
 	if (b->have_base && sec >= b->base_sec)
+		return;
+	if (b->have_floor)	/* columns left memory: the axis stays */
 		return;
 	if (b->have_base)
 		b->resend_all = 1;
@@ -568,17 +627,22 @@ static void on_idle(struct fp_pump *p)
 static void on_eof(struct fp_pump *p)
 {
 	struct bucket *b = p->ctx;
-	const struct fp_stat stats[] = {
+	struct fp_stat stats[10] = {
 		{ "samples", b->samples }, { "counted", b->counted }, { "idle", b->idle },
-		{ "cells", b->cells }, { "columns", b->ncol }, { "overflow", b->overflow },
-		{ "bad", b->bad },
-		{ "too_long", p->lines_too_long },	/* only when some line was */
+		{ "cells", b->cells }, { "columns", b->ncol + b->window_dropped },
+		{ "overflow", b->overflow }, { "bad", b->bad },
 	};
+	size_t n = 7;
 
+	if (b->window) {	/* only with --window-columns */
+		stats[n++] = (struct fp_stat){ "window_dropped", b->window_dropped };
+		stats[n++] = (struct fp_stat){ "late", b->late };
+	}
+	if (p->lines_too_long)	/* only when some line was */
+		stats[n++] = (struct fp_stat){ "too_long", p->lines_too_long };
 	flush_cells(b);
 	write_event_counts(b);
-	fp_write_info(fp_out_wr(&p->out), p->stage, stats,
-		      sizeof stats / sizeof *stats - !p->lines_too_long);
+	fp_write_info(fp_out_wr(&p->out), p->stage, stats, n);
 }
 
 static const struct fp_pump_ops bucket_ops = {
@@ -601,12 +665,13 @@ int main(int argc, char **argv)
 	struct bucket b = { .rows = ROWS_DEFAULT, .last_col = NO_COLUMN };
 	struct fp_pump p;
 	const char *name = "bucket";
-	uint64_t max_columns = 0;
+	uint64_t max_columns = 0, window = 0;
 	int rc;
 	const struct fp_opt options[] = {
 		{ "rows", FP_OPT_UINT, &b.rows, .min = 1, .max = FP_ROWS_MAX },
 		{ "keep-idle", FP_OPT_FLAG, &b.keep_idle },
 		{ "max-columns", FP_OPT_U64, &max_columns, .min = 1, .max = UINT32_MAX - 1 },
+		{ "window-columns", FP_OPT_U64, &window, .min = 1, .max = UINT32_MAX - 1 },
 		{ "name", FP_OPT_STR, &name },
 		{ "event", FP_OPT_FN, .fn = opt_event },
 		{ "all-events", FP_OPT_FLAG, &b.all_events },
@@ -620,6 +685,7 @@ int main(int argc, char **argv)
 	if (b.event_list && b.all_events)
 		fp_die(FP_EXIT_USAGE, "--event and --all-events exclude each other");
 	b.max_columns = max_columns ? max_columns : MAX_CELLS_DEFAULT / b.rows;
+	b.window = (size_t)window;
 	b.dirty = fp_xmalloc(DIRTY_MAX * sizeof *b.dirty);
 
 	fp_pump_init(&p, EV_DEFAULT, 0, 1, &bucket_ops, &b, 0);

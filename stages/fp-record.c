@@ -22,6 +22,11 @@
  * keeps the newest DURATION of samples; the oldest batches are dropped
  * (their blocks freed with fallocate PUNCH_HOLE), never the newest one.
  *
+ * Memory: the time index is the file's (member headers); the recorder
+ * keeps totals only, and with retention 32 bytes for each batch it may
+ * still drop (bounded by --keep / --max-size). Flat over hours without
+ * them (tests/t7405).
+ *
  * At the end of input: `I record recorded= batches= bytes= kept_batches=
  * kept_samples= kept_bytes= kept_from_ns= kept_to_ns= retention_dropped=
  * capture_from_ns= capture_to_ns= idle= failed= appended_to= unresolved=` downstream
@@ -99,9 +104,17 @@ struct recorder {
 	uint64_t seq, recorded, bytes, capture_min, capture_max;
 	uint64_t retention_dropped;
 	uint64_t idle;		/* idle samples recorded (fifo/fp_idle.h) */
-	struct fp_rec_member *kept;	/* kept[first..n) are on disk */
+	/* What the file keeps: totals, and with --max-size or --keep the
+	 * batches retention may drop (kept[first..n), oldest first); without
+	 * them no batch is held, so memory stays flat however long the
+	 * capture (the file's own index is on disk, fp_recording.h) */
+	struct kept_batch *kept;
 	size_t first, n, cap_members;
+	uint64_t kept_batches, kept_samples, kept_from, kept_to;
 	uint64_t kept_bytes, punched_to;
+	/* the compressed batch, reused (fp_rec_encode_into) */
+	unsigned char *enc;
+	size_t enc_cap;
 	int punch_warned;
 	/* the source's own counts, from the last `I read` record */
 	uint64_t src_samples, src_dropped, src_lost;
@@ -114,6 +127,41 @@ struct recorder {
 };
 
 enum { TAIL_IDLE_UNKNOWN, TAIL_IDLE_NO, TAIL_IDLE_YES };
+
+/* A batch on disk, as retention needs it: 32 bytes (one a second at the
+ * default --flush-interval: --keep 1d holds 2.7 MiB of them). */
+struct kept_batch {
+	uint64_t offset, min_ns, max_ns;
+	uint32_t length, samples;	/* a batch is at most BATCH_MAX and a line */
+};
+
+static int retention(const struct recorder *r)
+{
+	return r->max_size || r->keep_ns;
+}
+
+/* A batch written (or found in the file on start): into the totals, and
+ * into kept[] when retention may drop it. */
+static void kept_push(struct recorder *r, const struct fp_rec_member *m)
+{
+	r->kept_batches++;
+	r->kept_samples += m->samples;
+	r->kept_bytes += m->length;
+	if (m->min_ns < r->kept_from)
+		r->kept_from = m->min_ns;
+	if (m->max_ns > r->kept_to)
+		r->kept_to = m->max_ns;
+	if (!retention(r))
+		return;
+	if (r->n == r->cap_members) {
+		r->cap_members = r->cap_members ? r->cap_members * 2 : MEMBERS_INITIAL;
+		r->kept = fp_xrealloc(r->kept, r->cap_members * sizeof *r->kept);
+	}
+	r->kept[r->n++] = (struct kept_batch){
+		.offset = m->offset, .min_ns = m->min_ns, .max_ns = m->max_ns,
+		.length = (uint32_t)m->length, .samples = (uint32_t)m->samples,
+	};
+}
 
 static void batch_append(struct recorder *r, const char *p, size_t n)
 {
@@ -167,17 +215,19 @@ static int write_all(int fd, const unsigned char *p, size_t n)
  * newest one always stays). */
 static void apply_retention(struct recorder *r)
 {
-	const struct fp_rec_member *newest = &r->kept[r->n - 1];
+	const struct kept_batch *newest = &r->kept[r->n - 1];
 	uint64_t punch_to = r->punched_to;
 
 	while (r->n - r->first > 1) {
-		const struct fp_rec_member *m = &r->kept[r->first];
+		const struct kept_batch *m = &r->kept[r->first];
 		int over_size = r->max_size && r->kept_bytes > r->max_size;
 		int too_old = r->keep_ns && m->max_ns + r->keep_ns < newest->max_ns;
 
 		if (!over_size && !too_old)
 			break;
 		r->kept_bytes -= m->length;
+		r->kept_batches--;
+		r->kept_samples -= m->samples;
 		r->retention_dropped += m->samples;
 		punch_to = m->offset + m->length;
 		r->first++;
@@ -216,12 +266,10 @@ static void flush_batch(struct recorder *r)
 	if (r->b_max > r->capture_max)
 		r->capture_max = r->b_max;
 	m.capture_min_ns = r->capture_min;
-	unsigned char *buf = fp_rec_encode(r->batch, r->len, &m, r->level);
-
-	if (write_all(r->fd, buf, m.length) < 0) {
+	fp_rec_encode_into(r->batch, r->len, &m, r->level, &r->enc, &r->enc_cap);
+	if (write_all(r->fd, r->enc, m.length) < 0) {
 		int saved = errno;
 
-		free(buf);
 		/* readers ignore a partial member; cut it off if we can */
 		if (ftruncate(r->fd, (off_t)r->bytes) < 0)
 			fp_warn_sys("cannot cut the partial batch off %s", r->path);
@@ -230,17 +278,12 @@ static void flush_batch(struct recorder *r)
 		batch_start(r);
 		return;
 	}
-	free(buf);
 	r->bytes += m.length;
 	r->recorded += m.samples;
 	r->seq++;
-	if (r->n == r->cap_members) {
-		r->cap_members = r->cap_members ? r->cap_members * 2 : MEMBERS_INITIAL;
-		r->kept = fp_xrealloc(r->kept, r->cap_members * sizeof *r->kept);
-	}
-	r->kept[r->n++] = m;
-	r->kept_bytes += m.length;
-	apply_retention(r);
+	kept_push(r, &m);
+	if (retention(r))
+		apply_retention(r);
 	batch_start(r);
 }
 
@@ -447,34 +490,28 @@ static void on_flush_timer(struct ev_loop *loop, ev_timer *w, int revents)
 	on_idle(r->pump);
 }
 
-static uint64_t kept_samples(const struct recorder *r)
-{
-	uint64_t n = 0;
-
-	for (size_t i = r->first; i < r->n; i++)
-		n += r->kept[i].samples;
-	return n;
-}
-
 /* The end-of-input fields, `key=value` joined by sep. */
 enum { N_STATS = 16 };
 
 /* The recorder's statistics: the I record's and the stats file's fields. */
 static void recorder_stats(const struct recorder *r, struct fp_stat st[N_STATS])
 {
-	const struct fp_rec_member *a = r->n > r->first ? &r->kept[r->first] : NULL;
-	uint64_t from = UINT64_MAX, to = 0;
+	uint64_t from = r->kept_from, to = r->kept_to;
 
-	for (size_t i = r->first; i < r->n; i++) {
-		if (r->kept[i].min_ns < from)
-			from = r->kept[i].min_ns;
-		if (r->kept[i].max_ns > to)
-			to = r->kept[i].max_ns;
+	if (retention(r)) {	/* the span of what retention left */
+		from = UINT64_MAX;
+		to = 0;
+		for (size_t i = r->first; i < r->n; i++) {
+			if (r->kept[i].min_ns < from)
+				from = r->kept[i].min_ns;
+			if (r->kept[i].max_ns > to)
+				to = r->kept[i].max_ns;
+		}
 	}
 	const struct fp_stat v[N_STATS] = {
 		{ "recorded", r->recorded }, { "batches", r->seq }, { "bytes", r->bytes },
-		{ "kept_batches", r->n - r->first }, { "kept_samples", kept_samples(r) },
-		{ "kept_bytes", r->kept_bytes }, { "kept_from_ns", a ? from : 0 },
+		{ "kept_batches", r->kept_batches }, { "kept_samples", r->kept_samples },
+		{ "kept_bytes", r->kept_bytes }, { "kept_from_ns", r->kept_batches ? from : 0 },
 		{ "kept_to_ns", to }, { "retention_dropped", r->retention_dropped },
 		{ "capture_from_ns", r->seq ? r->capture_min : 0 },
 		{ "capture_to_ns", r->capture_max }, { "idle", r->idle },
@@ -578,12 +615,7 @@ static void open_existing(struct recorder *r)
 			r->capture_min = m->capture_min_ns;
 		if (m->max_ns > r->capture_max)
 			r->capture_max = m->max_ns;
-		r->kept_bytes += m->length;
-		if (r->n == r->cap_members) {
-			r->cap_members = r->cap_members ? r->cap_members * 2 : MEMBERS_INITIAL;
-			r->kept = fp_xrealloc(r->kept, r->cap_members * sizeof *r->kept);
-		}
-		r->kept[r->n++] = *m;
+		kept_push(r, m);
 	}
 	r->appended_to = r->recorded;
 	r->retention_dropped = ix.n ? ix.m[0].samples_before : 0;
@@ -649,6 +681,7 @@ int main(int argc, char **argv)
 	r.interval = FLUSH_INTERVAL_MS / 1000.0;
 	r.level = DEFAULT_LEVEL;
 	r.capture_min = UINT64_MAX;
+	r.kept_from = UINT64_MAX;
 	parse_options(argc, argv, &r, &name);
 	r.interval_ns = (uint64_t)(r.interval * 1e9 + 0.5);
 	r.fd = open(r.path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
@@ -670,6 +703,7 @@ int main(int argc, char **argv)
 	close(r.fd);
 	free(r.batch);
 	free(r.kept);
+	free(r.enc);
 	free(r.events);
 	return rc;
 }
