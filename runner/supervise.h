@@ -55,6 +55,7 @@ struct stage {
 	size_t next_argc;
 	int reply_fd;		/* ctl client waiting for the op, or -1 */
 	char last[EXIT_DESC_MAX];
+	char gave_up[EXIT_DESC_MAX + FP_STAGE_NAME_MAX];	/* bypassed: "NAME (PROG) given up ..." */
 	int last_ok, last_code;	/* how the last process ended, for a late finish */
 	int last_plain;		/* ... with exit code 0 */
 	ev_child child_w;
