@@ -688,6 +688,24 @@ static void views_given_up(struct fp_run *r, char *buf, size_t len)
 	}
 }
 
+/* Why the run is incomplete, into buf: the source (every stage before the
+ * recorder: perf and its reader) is not restarted, so its failure ended
+ * the capture; any other failure is "a stage failed". */
+static void incomplete_why(struct fp_run *r, char *buf, size_t len)
+{
+	long failed = fp_run_failed_stage(r);
+	size_t n = fp_run_stage_count(r), rec = 0;
+
+	while (rec < n && strcmp(fp_run_stage_name(r, rec), "recorder"))
+		rec++;
+	if (failed >= 0 && (size_t)failed < rec && rec < n)
+		snprintf(buf, len, " (incomplete: the source stage '%s' failed and the source is "
+			 "not restarted, so the capture ended there; the recording and the report "
+			 "hold what was read until then)", fp_run_stage_name(r, (size_t)failed));
+	else
+		snprintf(buf, len, " (incomplete: a stage failed)");
+}
+
 /* `flamepipe report -q RECORDING -o DIR`: the report of everything the
  * recording holds, when the chain's own could not be trusted. 0 if it
  * succeeded. */
@@ -720,7 +738,7 @@ static void print_summary(const struct live_opts *o, struct fp_run *r, const cha
 	uint64_t samples, stacks;
 	struct session_counts c;
 	char counts[640] = "", rec[PATH_MAX + 256] = "", report[PATH_MAX + 192] = "";
-	char damage[256] = "", views[512];
+	char damage[256] = "", views[512], why[320] = "";
 	int rebuilt = 0;
 
 	session_counts(r, recording, before, &c);
@@ -745,6 +763,8 @@ static void print_summary(const struct live_opts *o, struct fp_run *r, const cha
 	if (c.damage.regions || c.damage.members)
 		fp_rec_skips_describe(&c.damage, damage, sizeof damage);
 	views_given_up(r, views, sizeof views);
+	if (rc)
+		incomplete_why(r, why, sizeof why);
 	if (o->outdir && c.recorded &&
 	    (fp_folded_totals(o->outdir, &samples, &stacks) < 0 || analysis_restarted(r)))
 		rebuilt = report_from_recording(recording, o->outdir) == 0;
@@ -765,7 +785,7 @@ static void print_summary(const struct live_opts *o, struct fp_run *r, const cha
 	}
 	fprintf(stderr, "%s: live: stopped after %.1f s%s%s%s%s%s%s%s\n", fp_prog(), elapsed, counts,
 		report, rec, damage[0] ? "; " : "", damage, views,
-		rc && !rebuilt ? " (incomplete: a stage failed)" : "");
+		rc && !rebuilt ? why : "");
 	if (term && o->outdir)
 		fprintf(stderr, "%s: live: the recording is %s (fp-read, flamepipe report and "
 			"fp-serve read it); the report is in %s/\n", fp_prog(), recording, o->outdir);

@@ -56,7 +56,7 @@ static struct fp_run *cleanup_run;	/* for the atexit path */
 
 static void send_group(struct stage *st, int sig);
 static void cleanup_at_exit(void);
-static void record_failure(struct fp_run *r, int code);
+static void record_failure(struct fp_run *r, size_t i, int code);
 static void check_all_done(struct fp_run *r);
 static void term_stage(struct stage *st);
 static void kill_stage(struct stage *st);
@@ -184,10 +184,12 @@ void fp_run_default_vars(struct fp_run *r, struct fp_vars *v)
 	fp_vars_builtin(v, r->dir);
 }
 
-static void record_failure(struct fp_run *r, int code)
+static void record_failure(struct fp_run *r, size_t i, int code)
 {
-	if (r->exit_code == 0)
+	if (r->exit_code == 0) {
 		r->exit_code = code;
+		r->first_failed = i + 1;
+	}
 }
 
 static void check_all_done(struct fp_run *r)
@@ -217,7 +219,7 @@ void sv_stage_finish(struct stage *st, int ok, int code)
 	if (i > 0)
 		sv_close_fd(&r->links[i - 1].hold_r);
 	if (!ok) {
-		record_failure(r, code);
+		record_failure(r, i, code);
 		sv_begin_stop(r, STOP_FAILURE, i);
 	}
 	check_all_done(r);
@@ -792,6 +794,11 @@ const char *fp_run_stage_name(const struct fp_run *r, size_t i)
 pid_t fp_run_stage_pid(const struct fp_run *r, size_t i)
 {
 	return i < r->n ? r->stages[i]->pid : 0;
+}
+
+long fp_run_failed_stage(const struct fp_run *r)
+{
+	return (long)r->first_failed - 1;
 }
 
 const char *fp_run_stage_bypassed(const struct fp_run *r, size_t i)

@@ -94,6 +94,7 @@ struct fp_run {
 	int stop_signal;
 	int signals_seen;
 	int exit_code;		/* first failure's code */
+	size_t first_failed;	/* 1 + index of the stage that failed first, or 0 */
 	int progress[2];	/* datagram socketpair: fp-read stages report samples */
 	ev_io progress_w;	/* keeps it drained: the latest report is kept */
 	long long samples;	/* the latest report, or -1 */
