@@ -506,15 +506,16 @@ static char *write_generated(const char *dir, const char *file, const struct vie
 	if (baseline)
 		fprintf(f, "baseline fp-baseline ${BASELINE_ARGS}\n");
 	fprintf(f, "# views added by flamepipe live\n");
-	/* a view that dies is restarted, never the end of the capture; the
-	 * web view serves the socket live bound (fd FP_RUN_PASS_FD), so a
-	 * restarted one answers on the same port */
+	/* a view that dies is restarted, never the end of the capture: one
+	 * that keeps failing fast is given up and bypassed (the capture and
+	 * the recording go on); the web view serves the socket live bound
+	 * (fd FP_RUN_PASS_FD), so a restarted one answers on the same port */
 	if (vw->render)
-		fprintf(f, "render restart=on-failure fp-render ${RENDER_VIEW_ARGS} ${RENDER_ARGS}\n");
+		fprintf(f, "render restart=on-failure give-up=bypass fp-render ${RENDER_VIEW_ARGS} ${RENDER_ARGS}\n");
 	if (vw->tui)
 		fprintf(f, "%s fp-tui ${TUI_ARGS}\n", FP_TUI_STAGE);
 	if (vw->web)
-		fprintf(f, "web restart=on-failure fp-serve --live ${LIVE_NAME} --recording ${RECORDING} "
+		fprintf(f, "web restart=on-failure give-up=bypass fp-serve --live ${LIVE_NAME} --recording ${RECORDING} "
 			"--listen-fd %d --dir ${SERVE_DIR} ${SERVE_ARGS}\n", FP_RUN_PASS_FD);
 	if (ferror(in) || fclose(f) != 0)
 		fp_die_sys(FP_EXIT_SYS, "live: cannot write %s", out);
@@ -668,6 +669,45 @@ static int analysis_restarted(struct fp_run *r)
 	return 0;
 }
 
+/* "; view NAME (PROG) given up after N fast failures ..." for each view
+ * the runner gave up on (give-up=bypass), into buf. */
+static void views_given_up(struct fp_run *r, char *buf, size_t len)
+{
+	size_t n = fp_run_stage_count(r), used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && used < len; i++) {
+		const char *g = fp_run_stage_bypassed(r, i);
+		int m;
+
+		if (!g)
+			continue;
+		m = snprintf(buf + used, len - used, "; view %s (capture and recording went on "
+			     "without it)", g);
+		if (m < 0)
+			break;
+		used += (size_t)m;
+	}
+}
+
+/* Why the run is incomplete, into buf: the source (every stage before the
+ * recorder: perf and its reader) is not restarted, so its failure ended
+ * the capture; any other failure is "a stage failed". */
+static void incomplete_why(struct fp_run *r, char *buf, size_t len)
+{
+	long failed = fp_run_failed_stage(r);
+	size_t n = fp_run_stage_count(r), rec = 0;
+
+	while (rec < n && strcmp(fp_run_stage_name(r, rec), "recorder"))
+		rec++;
+	if (failed >= 0 && (size_t)failed < rec && rec < n)
+		snprintf(buf, len, " (incomplete: the source stage '%s' failed and the source is "
+			 "not restarted, so the capture ended there; the recording and the report "
+			 "hold what was read until then)", fp_run_stage_name(r, (size_t)failed));
+	else
+		snprintf(buf, len, " (incomplete: a stage failed)");
+}
+
 /* `flamepipe report -q RECORDING -o DIR`: the report of everything the
  * recording holds, when the chain's own could not be trusted. 0 if it
  * succeeded. */
@@ -700,7 +740,7 @@ static void print_summary(const struct live_opts *o, struct fp_run *r, const cha
 	uint64_t samples, stacks;
 	struct session_counts c;
 	char counts[640] = "", rec[PATH_MAX + 256] = "", report[PATH_MAX + 192] = "";
-	char damage[256] = "";
+	char damage[256] = "", views[512], why[320] = "";
 	int rebuilt = 0;
 
 	session_counts(r, recording, before, &c);
@@ -724,6 +764,9 @@ static void print_summary(const struct live_opts *o, struct fp_run *r, const cha
 	}
 	if (c.damage.regions || c.damage.members)
 		fp_rec_skips_describe(&c.damage, damage, sizeof damage);
+	views_given_up(r, views, sizeof views);
+	if (rc)
+		incomplete_why(r, why, sizeof why);
 	if (o->outdir && c.recorded &&
 	    (fp_folded_totals(o->outdir, &samples, &stacks) < 0 || analysis_restarted(r)))
 		rebuilt = report_from_recording(recording, o->outdir) == 0;
@@ -742,9 +785,9 @@ static void print_summary(const struct live_opts *o, struct fp_run *r, const cha
 			fp_prog());
 		fp_print_hot_functions(stderr, recording, HOT_FUNCTIONS);
 	}
-	fprintf(stderr, "%s: live: stopped after %.1f s%s%s%s%s%s%s\n", fp_prog(), elapsed, counts,
-		report, rec, damage[0] ? "; " : "", damage,
-		rc && !rebuilt ? " (incomplete: a stage failed)" : "");
+	fprintf(stderr, "%s: live: stopped after %.1f s%s%s%s%s%s%s%s\n", fp_prog(), elapsed, counts,
+		report, rec, damage[0] ? "; " : "", damage, views,
+		rc && !rebuilt ? why : "");
 	if (term && o->outdir)
 		fprintf(stderr, "%s: live: the recording is %s (fp-read, flamepipe report and "
 			"fp-serve read it); the report is in %s/\n", fp_prog(), recording, o->outdir);

@@ -430,7 +430,17 @@ const char *fp_restart_name(enum fp_restart r)
 	return restart_names[r];
 }
 
-/* restart=... or retries=...: 1 if word was a setting, 0 if it is the
+static const char *const give_up_names[] = {
+	[FP_GIVE_UP_STOP] = "stop",
+	[FP_GIVE_UP_BYPASS] = "bypass",
+};
+
+const char *fp_give_up_name(enum fp_give_up g)
+{
+	return give_up_names[g];
+}
+
+/* restart=..., retries=... or give-up=...: 1 if word was a setting, 0 if it is the
  * program, -1 on a bad setting. */
 static int parse_setting(struct parser *ps, const char *word, struct fp_stage_spec *st)
 {
@@ -462,8 +472,16 @@ static int parse_setting(struct parser *ps, const char *word, struct fp_stage_sp
 		st->retries = (unsigned)n;
 		return 1;
 	}
+	if (klen == 7 && memcmp(word, "give-up", klen) == 0) {
+		for (size_t g = 0; g < sizeof give_up_names / sizeof *give_up_names; g++)
+			if (strcmp(val, give_up_names[g]) == 0) {
+				st->give_up = (enum fp_give_up)g;
+				return 1;
+			}
+		return perr(ps, "stage '%s': bad give-up '%s' (expected stop or bypass)", st->name, val);
+	}
 	/* Looks like a setting but is none we know: a typo, most likely. */
-	return perr(ps, "stage '%s': unknown setting '%.*s' (expected restart=... or retries=..., "
+	return perr(ps, "stage '%s': unknown setting '%.*s' (expected restart=..., retries=... or give-up=..., "
 		    "then the program)", st->name, (int)klen, word);
 }
 

@@ -2,7 +2,8 @@
  *
  * One stage per line:
  *
- *	NAME [restart=never|on-failure|always] [retries=N] PROGRAM [ARG]...
+ *	NAME [restart=never|on-failure|always] [retries=N] [give-up=stop|bypass]
+ *	     PROGRAM [ARG]...
  *
  * Words are split at blanks; '...' is literal, "..." expands ${VAR} and
  * knows \" \\ \$; a backslash outside quotes escapes the next character and,
@@ -38,6 +39,12 @@ enum fp_restart {
 	FP_RESTART_ALWAYS,
 };
 
+/* What giving up on a stage (retries fast failures in a row) does. */
+enum fp_give_up {
+	FP_GIVE_UP_STOP,	/* the pipeline stops (a failed stage) */
+	FP_GIVE_UP_BYPASS,	/* a pass-through takes its place; the rest runs on */
+};
+
 /* A variable: a scalar is one word that is never split; a list is zero or
  * more words. */
 struct fp_var {
@@ -71,6 +78,7 @@ struct fp_stage_spec {
 	char *where;		/* "file:line" of its line, for messages */
 	enum fp_restart restart;
 	unsigned retries;	/* fast failures in a row before giving up */
+	enum fp_give_up give_up;
 	char **argv;		/* NULL-terminated; argv[0] as written */
 	size_t argc;
 	char *path;		/* argv[0] resolved (fp_pipeline_resolve) */
@@ -100,6 +108,7 @@ char *fp_find_program(const char *prog, const char *bindir);
 void fp_pipeline_free(struct fp_pipeline *pl);
 
 const char *fp_restart_name(enum fp_restart r);
+const char *fp_give_up_name(enum fp_give_up g);
 /* A stage name: [A-Za-z0-9_.-], 1..FP_STAGE_NAME_MAX, not starting with . or -. */
 int fp_stage_name_ok(const char *name);
 /* Name of a stage by index, or NULL: for stage lookups. */

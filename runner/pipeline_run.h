@@ -98,6 +98,11 @@ const char *fp_run_stage_name(const struct fp_run *r, size_t i);
 pid_t fp_run_stage_pid(const struct fp_run *r, size_t i);
 /* How many times stage i was started (more than 1: it was restarted). */
 unsigned fp_run_stage_starts(const struct fp_run *r, size_t i);
+/* The index of the stage that failed first (the exit code's), or -1. */
+long fp_run_failed_stage(const struct fp_run *r);
+/* give-up=bypass: "NAME (PROG) given up after N fast failures in a row" once stage i was
+ * given up and a pass-through took its place; NULL otherwise. */
+const char *fp_run_stage_bypassed(const struct fp_run *r, size_t i);
 /* Samples read so far, as the fp-read stages report them (through
  * FLAMEPIPE_PROGRESS_FD, see stages/fp-read.c), or -1 before the first. */
 long long fp_run_samples(struct fp_run *r);

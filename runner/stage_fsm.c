@@ -9,7 +9,7 @@ static const enum fp_stage_action table[FP_ST_COUNT][FP_EV_COUNT] = {
 		[FP_EV_EXIT_OP] = FP_AC_BUG, [FP_EV_EXIT_OVER] = FP_AC_BUG,
 		[FP_EV_EXIT_AGAIN] = FP_AC_BUG, [FP_EV_EXIT_OK] = FP_AC_BUG,
 		[FP_EV_EXIT_FAIL] = FP_AC_BUG, [FP_EV_EXIT_GIVE_UP] = FP_AC_BUG,
-		[FP_EV_EXIT_RETRY] = FP_AC_BUG,
+		[FP_EV_EXIT_RETRY] = FP_AC_BUG, [FP_EV_EXIT_BYPASS] = FP_AC_BUG,
 		[FP_EV_TIMER] = FP_AC_NONE, [FP_EV_TIMER_DRAINED] = FP_AC_NONE,
 		[FP_EV_STOP] = FP_AC_FINISH_OK,		/* never started: nothing failed */
 		[FP_EV_CTL] = FP_AC_REJECT,
@@ -23,6 +23,7 @@ static const enum fp_stage_action table[FP_ST_COUNT][FP_EV_COUNT] = {
 		[FP_EV_EXIT_OK] = FP_AC_FINISH,
 		[FP_EV_EXIT_FAIL] = FP_AC_FINISH,
 		[FP_EV_EXIT_GIVE_UP] = FP_AC_GIVE_UP,
+		[FP_EV_EXIT_BYPASS] = FP_AC_BYPASS,
 		[FP_EV_EXIT_RETRY] = FP_AC_RESTART_LOSS,
 		[FP_EV_TIMER] = FP_AC_NONE, [FP_EV_TIMER_DRAINED] = FP_AC_NONE,
 		[FP_EV_STOP] = FP_AC_NONE,		/* the stop policy sends TERM */
@@ -35,7 +36,7 @@ static const enum fp_stage_action table[FP_ST_COUNT][FP_EV_COUNT] = {
 		[FP_EV_EXIT_OP] = FP_AC_BUG, [FP_EV_EXIT_OVER] = FP_AC_BUG,
 		[FP_EV_EXIT_AGAIN] = FP_AC_BUG, [FP_EV_EXIT_OK] = FP_AC_BUG,
 		[FP_EV_EXIT_FAIL] = FP_AC_BUG, [FP_EV_EXIT_GIVE_UP] = FP_AC_BUG,
-		[FP_EV_EXIT_RETRY] = FP_AC_BUG,
+		[FP_EV_EXIT_RETRY] = FP_AC_BUG, [FP_EV_EXIT_BYPASS] = FP_AC_BUG,
 		[FP_EV_TIMER] = FP_AC_SPAWN,
 		[FP_EV_TIMER_DRAINED] = FP_AC_FINISH,	/* as its last process ended */
 		[FP_EV_STOP] = FP_AC_FINISH_FAIL,	/* failed and not restarted */
@@ -47,7 +48,7 @@ static const enum fp_stage_action table[FP_ST_COUNT][FP_EV_COUNT] = {
 		[FP_EV_EXIT_OP] = FP_AC_BUG, [FP_EV_EXIT_OVER] = FP_AC_BUG,
 		[FP_EV_EXIT_AGAIN] = FP_AC_BUG, [FP_EV_EXIT_OK] = FP_AC_BUG,
 		[FP_EV_EXIT_FAIL] = FP_AC_BUG, [FP_EV_EXIT_GIVE_UP] = FP_AC_BUG,
-		[FP_EV_EXIT_RETRY] = FP_AC_BUG,
+		[FP_EV_EXIT_RETRY] = FP_AC_BUG, [FP_EV_EXIT_BYPASS] = FP_AC_BUG,
 		[FP_EV_TIMER] = FP_AC_NONE, [FP_EV_TIMER_DRAINED] = FP_AC_NONE,
 		[FP_EV_STOP] = FP_AC_NONE,
 		[FP_EV_CTL] = FP_AC_REJECT,
@@ -76,7 +77,7 @@ enum fp_stage_event fp_stage_exit_event(const struct fp_exit_facts *f)
 	if (f->restart == FP_RESTART_NEVER)
 		return FP_EV_EXIT_FAIL;
 	if (f->fast_failures > f->retries)
-		return FP_EV_EXIT_GIVE_UP;
+		return f->bypass ? FP_EV_EXIT_BYPASS : FP_EV_EXIT_GIVE_UP;
 	return FP_EV_EXIT_RETRY;
 }
 
@@ -97,6 +98,7 @@ const char *fp_stage_event_name(enum fp_stage_event e)
 		[FP_EV_EXIT_OVER] = "exit-over", [FP_EV_EXIT_AGAIN] = "exit-again",
 		[FP_EV_EXIT_OK] = "exit-ok", [FP_EV_EXIT_FAIL] = "exit-fail",
 		[FP_EV_EXIT_GIVE_UP] = "exit-give-up", [FP_EV_EXIT_RETRY] = "exit-retry",
+		[FP_EV_EXIT_BYPASS] = "exit-bypass",
 		[FP_EV_TIMER] = "timer", [FP_EV_TIMER_DRAINED] = "timer-drained",
 		[FP_EV_STOP] = "stop", [FP_EV_CTL] = "ctl", [FP_EV_TERM] = "term",
 		[FP_EV_KILL] = "kill",
@@ -110,7 +112,8 @@ const char *fp_stage_action_name(enum fp_stage_action a)
 	static const char *const names[FP_AC_COUNT] = {
 		[FP_AC_NONE] = "none", [FP_AC_SPAWN] = "spawn", [FP_AC_FINISH] = "finish",
 		[FP_AC_FINISH_OK] = "finish-ok", [FP_AC_FINISH_FAIL] = "finish-fail",
-		[FP_AC_GIVE_UP] = "give-up", [FP_AC_RESTART] = "restart",
+		[FP_AC_GIVE_UP] = "give-up", [FP_AC_BYPASS] = "bypass",
+		[FP_AC_RESTART] = "restart",
 		[FP_AC_RESTART_LOSS] = "restart-loss", [FP_AC_RUN_OP] = "run-op",
 		[FP_AC_TERM] = "term", [FP_AC_KILL] = "kill", [FP_AC_REJECT] = "reject",
 		[FP_AC_BUG] = "bug",

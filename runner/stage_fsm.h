@@ -33,6 +33,7 @@ enum fp_stage_event {
 	FP_EV_EXIT_OK,		/* exited successfully */
 	FP_EV_EXIT_FAIL,	/* failed, restart=never */
 	FP_EV_EXIT_GIVE_UP,	/* failed, more fast failures in a row than retries */
+	FP_EV_EXIT_BYPASS,	/* ... and give-up=bypass (not bypassed yet) */
 	FP_EV_EXIT_RETRY,	/* failed, to be restarted */
 	FP_EV_TIMER,		/* the restart timer fired, input is pending */
 	FP_EV_TIMER_DRAINED,	/* the restart timer fired, its input has ended */
@@ -50,6 +51,8 @@ enum fp_stage_action {
 	FP_AC_FINISH_OK,	/* done, successfully: it never ran (-> DONE) */
 	FP_AC_FINISH_FAIL,	/* done, failed: not restarted (-> DONE) */
 	FP_AC_GIVE_UP,		/* done, failed, and say it gave up (-> DONE) */
+	FP_AC_BYPASS,		/* say it gave up, start a pass-through in its
+				 * place: the chain runs on (-> RUNNING) */
 	FP_AC_RESTART,		/* restart after the spawn interval (-> BACKOFF) */
 	FP_AC_RESTART_LOSS,	/* report the loss, restart after backoff (-> BACKOFF) */
 	FP_AC_RUN_OP,		/* carry out the pending ctl operation now */
@@ -70,6 +73,7 @@ struct fp_exit_facts {
 	enum fp_restart restart;
 	unsigned fast_failures;	/* in a row, this one included */
 	unsigned retries;	/* allowed fast failures */
+	int bypass;		/* give-up=bypass and not bypassed yet */
 };
 
 enum fp_stage_event fp_stage_exit_event(const struct fp_exit_facts *f);

@@ -56,7 +56,7 @@ static struct fp_run *cleanup_run;	/* for the atexit path */
 
 static void send_group(struct stage *st, int sig);
 static void cleanup_at_exit(void);
-static void record_failure(struct fp_run *r, int code);
+static void record_failure(struct fp_run *r, size_t i, int code);
 static void check_all_done(struct fp_run *r);
 static void term_stage(struct stage *st);
 static void kill_stage(struct stage *st);
@@ -184,10 +184,12 @@ void fp_run_default_vars(struct fp_run *r, struct fp_vars *v)
 	fp_vars_builtin(v, r->dir);
 }
 
-static void record_failure(struct fp_run *r, int code)
+static void record_failure(struct fp_run *r, size_t i, int code)
 {
-	if (r->exit_code == 0)
+	if (r->exit_code == 0) {
 		r->exit_code = code;
+		r->first_failed = i + 1;
+	}
 }
 
 static void check_all_done(struct fp_run *r)
@@ -217,7 +219,7 @@ void sv_stage_finish(struct stage *st, int ok, int code)
 	if (i > 0)
 		sv_close_fd(&r->links[i - 1].hold_r);
 	if (!ok) {
-		record_failure(r, code);
+		record_failure(r, i, code);
 		sv_begin_stop(r, STOP_FAILURE, i);
 	}
 	check_all_done(r);
@@ -460,6 +462,53 @@ static void report_loss(struct stage *st)
 	fp_wmem_free(&m);
 }
 
+/* give-up=bypass: the stage failed retries times fast in a row; a
+ * pass-through takes its place so the rest of the chain runs on (a view
+ * must never stop the capture). In the middle of the chain it copies its
+ * input to its output (fp-render --passthrough did the same, so the next
+ * stage sees the stream it saw); as the last stage it reads and discards,
+ * so the stage before it is never blocked. Said on stderr and in-band. */
+static void bypass_stage(struct stage *st)
+{
+	struct fp_run *r = st->run;
+	int last = st->index + 1 >= r->n;
+	const char *const argv[] = { "sh", "-c", last ? "exec cat >/dev/null" : "exec cat", NULL };
+	struct fp_stage_spec *sp = st->spec;
+	struct fp_wmem m = { 0 };
+	char msg[CTL_LINE_MAX / 2];
+
+	st->fast_failures = next_fast_failures(st);
+	sv_log("stage '%s' (%s): giving up after %u fast failures in a row; the rest of the "
+	       "pipeline runs on without it (give-up=bypass: %s)", sp->name, sp->argv[0],
+	       st->fast_failures, last ? "its input is read and discarded" :
+	       "its input is passed on unchanged");
+	snprintf(st->gave_up, sizeof st->gave_up, "%s (%s) given up after %u fast failures in a row", sp->name,
+		 sp->argv[0], st->fast_failures);
+	if (!last && r->links[st->index].hold_w >= 0 && link_is_stream(r, st->index)) {
+		snprintf(msg, sizeof msg, "stage %s was given up after %u fast failures in a row "
+			 "(the last %s): its input is passed on unchanged", sp->name,
+			 st->fast_failures, st->last);
+		fp_wmem_add(&m, "\n", 1);
+		fp_write_warning_at(fp_wmem_wr(&m), fp_prog(), sp->where, msg);
+		fp_write_restarted(fp_wmem_wr(&m), sp->name);
+		if (m.len > PIPE_BUF || write(r->links[st->index].hold_w, m.p, m.len) != (ssize_t)m.len)
+			sv_log("stage '%s': no room in its output FIFO for the warning", sp->name);
+		fp_wmem_free(&m);
+	}
+	for (size_t k = 0; k < sp->argc; k++)
+		free(sp->argv[k]);
+	free(sp->argv);
+	free(sp->path);
+	sp->argc = sizeof argv / sizeof *argv - 1;
+	sp->argv = fp_xcalloc(sp->argc + 1, sizeof *sp->argv);
+	for (size_t k = 0; k < sp->argc; k++)
+		sp->argv[k] = fp_xstrdup(argv[k]);
+	sp->path = fp_xstrdup("/bin/sh");
+	st->fast_failures = 0;
+	if (sv_spawn_stage(st) < 0)
+		sv_stage_finish(st, 0, FP_EXIT_SYS);
+}
+
 /* The fast failures in a row if this failure is counted (not stored:
  * only a restart or a give-up keeps it). */
 static unsigned next_fast_failures(const struct stage *st)
@@ -491,6 +540,7 @@ enum fp_stage_action sv_stage_event(struct stage *st, enum fp_stage_event ev)
 		       st->spec->name, st->fast_failures);
 		sv_stage_finish(st, 0, st->last_code);
 		break;
+	case FP_AC_BYPASS: bypass_stage(st); break;
 	case FP_AC_RESTART:
 		/* Every exit that leads to a restart is reported. */
 		if (st->last_plain && !st->run->opts.verbose)
@@ -546,6 +596,7 @@ void child_cb(struct ev_loop *loop, ev_child *w, int revents)
 	f.restart = st->spec->restart;
 	f.fast_failures = next_fast_failures(st);
 	f.retries = st->spec->retries;
+	f.bypass = st->spec->give_up == FP_GIVE_UP_BYPASS && !st->gave_up[0];
 	sv_stage_event(st, fp_stage_exit_event(&f));
 }
 
@@ -743,6 +794,16 @@ const char *fp_run_stage_name(const struct fp_run *r, size_t i)
 pid_t fp_run_stage_pid(const struct fp_run *r, size_t i)
 {
 	return i < r->n ? r->stages[i]->pid : 0;
+}
+
+long fp_run_failed_stage(const struct fp_run *r)
+{
+	return (long)r->first_failed - 1;
+}
+
+const char *fp_run_stage_bypassed(const struct fp_run *r, size_t i)
+{
+	return i < r->n && r->stages[i]->gave_up[0] ? r->stages[i]->gave_up : NULL;
 }
 
 unsigned fp_run_stage_starts(const struct fp_run *r, size_t i)

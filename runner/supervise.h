@@ -55,6 +55,7 @@ struct stage {
 	size_t next_argc;
 	int reply_fd;		/* ctl client waiting for the op, or -1 */
 	char last[EXIT_DESC_MAX];
+	char gave_up[EXIT_DESC_MAX + FP_STAGE_NAME_MAX];	/* bypassed: "NAME (PROG) given up ..." */
 	int last_ok, last_code;	/* how the last process ended, for a late finish */
 	int last_plain;		/* ... with exit code 0 */
 	ev_child child_w;
@@ -93,6 +94,7 @@ struct fp_run {
 	int stop_signal;
 	int signals_seen;
 	int exit_code;		/* first failure's code */
+	size_t first_failed;	/* 1 + index of the stage that failed first, or 0 */
 	int progress[2];	/* datagram socketpair: fp-read stages report samples */
 	ev_io progress_w;	/* keeps it drained: the latest report is kept */
 	long long samples;	/* the latest report, or -1 */

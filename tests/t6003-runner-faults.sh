@@ -115,6 +115,33 @@ test_expect_success 'restarts are throttled and limited by retries: give up, exi
 	no_fifo_dir_left
 '
 
+test_expect_success 'give-up=bypass: a middle stage that keeps failing is replaced by a pass-through, nothing lost, exit 0' '
+	cat >bypass.pipeline <<-\EOP &&
+	read  fp-read ${INPUT}
+	view  restart=on-failure retries=1 give-up=bypass sh -c "exit 3"
+	sink  cat
+	EOP
+	run_chain bypass.pipeline "$EXAMPLES/multiproc.perf.gz";
+	test $rc = 0 &&
+	grep "^flamepipe: stage .view. (sh): giving up after 2 fast failures in a row; the rest of the pipeline runs on without it (give-up=bypass: its input is passed on unchanged)" err &&
+	grep "^W	flamepipe	bypass.pipeline:2	stage view was given up after 2 fast failures in a row (the last exited with code 3): its input is passed on unchanged" out &&
+	grep "^C	restarted	view" out &&
+	test $(grep -c "^S	" out) = $TOTAL &&
+	no_fifo_dir_left
+'
+
+test_expect_success 'give-up=bypass as the last stage: its input is read and discarded, the stage before it finishes, exit 0' '
+	cat >bypass-last.pipeline <<-\EOP &&
+	read  fp-read ${INPUT}
+	view  restart=on-failure retries=1 give-up=bypass sh -c "exit 3"
+	EOP
+	run_chain bypass-last.pipeline "$EXAMPLES/multiproc.perf.gz";
+	test $rc = 0 &&
+	grep "give-up=bypass: its input is read and discarded" err &&
+	! grep "^flamepipe: stage .read." err &&
+	test ! -s out
+'
+
 test_expect_success 'a crash by signal is reported by its name and restarted (restart=always too)' '
 	cat >segv.pipeline <<-\EOP &&
 	read  fp-read ${INPUT}

@@ -72,6 +72,54 @@ test_expect_success 'ctl restart and ctl replace of the recorder mid-capture: th
 	summary_is_exact err rr
 '
 
+# Recording members (batches) written so far.
+batches() { fp-read --index "$1" | grep -vc "^#"; }
+
+test_expect_success 'a view killed 6 times fast is given up: capture, recording and the web page go on' '
+	rm -rf vw dirf &&
+	flamepipe live -F 499 -a -g --duration 600 --http 127.0.0.1:0 --exit-at-end --no-term \
+		--dir-file dirf -o vw >out.txt 2>err &
+	fp=$! &&
+	test_when_finished "kill $fp 2>/dev/null" &&
+	wait_for "grep -qs \"^fp-serve: listening on\" out.txt && test -s vw/recording.fp.gz" 300 &&
+	URL=$(sed -n "s|^fp-serve: listening on \(http://[^ ]*\)/$|\1|p" out.txt) &&
+	for n in 1 2 3 4 5 6; do
+		p=$(stage_pid render) && test -n "$p" && kill -9 "$p" &&
+		wait_for "test \"\$(stage_starts render)\" = $((n + 1)) && test -n \"\$(stage_pid render)\"" 300 ||
+		{ echo "render did not come back after kill $n"; flamepipe ctl dirf status; return 1; }
+	done &&
+	grep -q "stage .render. (fp-render): giving up after 6 fast failures in a row; the rest of the pipeline runs on" err &&
+	flamepipe ctl dirf status | grep -q "^stage	name=render	state=running	.*command=sh -c exec cat$" &&
+	b=$(batches vw/recording.fp.gz) &&
+	wait_for "test \$(batches vw/recording.fp.gz) -ge $((b + 2))" 300 &&
+	pgrep -P $fp -x perf >/dev/null &&
+	test "$(get "/heatmap/?filename=live")" = 200 &&
+	kill -INT $fp &&
+	{ wait $fp || { echo "live exited $?"; cat err; false; }; } &&
+	grep -q "stopped after .*; view render (fp-render) given up after 6 fast failures in a row (capture and recording went on without it)" err &&
+	grep -q "rebuilt from the recording" err &&
+	report_complete vw &&
+	summary_is_exact err vw
+'
+
+# Not healed yet (issue 22 item 2): perf and its reader are not restarted.
+# What is promised meanwhile: the capture ends at once, the summary names
+# the source and says so, and nothing read before is lost.
+test_expect_success 'kill -9 of fp-perfdata ends the capture: exit 2, the summary names the source, the recording keeps what was read' '
+	rm -rf src dirf &&
+	flamepipe live -F 499 -a -g --duration 600 --no-term --dir-file dirf -o src >out.txt 2>err &
+	fp=$! &&
+	test_when_finished "kill $fp 2>/dev/null" &&
+	wait_for "test -s src/recording.fp.gz && test -s dirf" 300 &&
+	p=$(stage_pid read) && test -n "$p" && kill -9 "$p" &&
+	{ wait $fp; rc=$?; } &&
+	test $rc = 2 &&
+	grep -q "stage .read. (fp-perfdata) killed by signal SIGKILL" err &&
+	grep -q "stopped after .*(incomplete: the source stage .read. failed and the source is not restarted, so the capture ended there" err &&
+	test $(fp-read -q src/recording.fp.gz | fp-bucket | sed -n "s/^I	bucket	samples=\([0-9]*\)	.*/\1/p") -gt 0 &&
+	summary_is_exact err src
+'
+
 test_expect_success 'SIGKILL of the runner takes perf, its workload and the workload'"'"'s children with it' '
 	rm -rf orph &&
 	flamepipe live -F 99 --no-term -o orph -- sh -c "sleep 7781 & sleep 7782; wait" >out.txt 2>err &

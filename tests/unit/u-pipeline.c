@@ -93,7 +93,7 @@ static void errors_name_the_line_and_what_was_expected(void **state)
 		{ "a p\nb restart=maybe p\n", "t.pipeline:2: stage 'b': bad restart policy 'maybe' (expected never, on-failure or always)" },
 		{ "a retries=x p\n", "t.pipeline:1: stage 'a': bad retries 'x' (expected an integer 0..1000)" },
 		{ "a retries=1001 p\n", "t.pipeline:1: stage 'a': bad retries '1001' (expected an integer 0..1000)" },
-		{ "a restrat=always p\n", "t.pipeline:1: stage 'a': unknown setting 'restrat' (expected restart=... or retries=..., then the program)" },
+		{ "a restrat=always p\n", "t.pipeline:1: stage 'a': unknown setting 'restrat' (expected restart=..., retries=... or give-up=..., then the program)" },
 		{ "a restart=always\n", "t.pipeline:1: stage 'a': expected a program after the stage name" },
 		{ "a p\na q\n", "t.pipeline:2: stage 'a' is defined twice (expected unique stage names)" },
 		{ ".a p\n", "t.pipeline:1: bad stage name '.a' (expected letters, digits, '_', '-' or '.', at most 64, not starting with '.' or '-')" },

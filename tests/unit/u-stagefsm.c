@@ -13,7 +13,7 @@
 static const char *const golden[] = {
 	"idle start spawn",
 	"idle exit-op bug", "idle exit-over bug", "idle exit-again bug", "idle exit-ok bug",
-	"idle exit-fail bug", "idle exit-give-up bug", "idle exit-retry bug",
+	"idle exit-fail bug", "idle exit-give-up bug", "idle exit-retry bug", "idle exit-bypass bug",
 	"idle stop finish-ok",
 	"idle ctl reject",
 	"running start bug",
@@ -24,6 +24,7 @@ static const char *const golden[] = {
 	"running exit-fail finish",
 	"running exit-give-up give-up",
 	"running exit-retry restart-loss",
+	"running exit-bypass bypass",
 	"running ctl term",
 	"running term term",
 	"running kill kill",
@@ -31,13 +32,13 @@ static const char *const golden[] = {
 	"waiting-restart exit-op bug", "waiting-restart exit-over bug",
 	"waiting-restart exit-again bug", "waiting-restart exit-ok bug",
 	"waiting-restart exit-fail bug", "waiting-restart exit-give-up bug",
-	"waiting-restart exit-retry bug",
+	"waiting-restart exit-retry bug", "waiting-restart exit-bypass bug",
 	"waiting-restart timer spawn",
 	"waiting-restart timer-drained finish",
 	"waiting-restart stop finish-fail",
 	"waiting-restart ctl run-op",
 	"done exit-op bug", "done exit-over bug", "done exit-again bug", "done exit-ok bug",
-	"done exit-fail bug", "done exit-give-up bug", "done exit-retry bug",
+	"done exit-fail bug", "done exit-give-up bug", "done exit-retry bug", "done exit-bypass bug",
 	"done ctl reject",
 };
 
@@ -92,6 +93,23 @@ static void a_failure_with_input_left_is_restarted_until_the_budget_is_spent(voi
 	f = failed();
 	f.restart = FP_RESTART_NEVER;
 	assert_int_equal(fp_stage_exit_event(&f), FP_EV_EXIT_FAIL);
+}
+
+/* give-up=bypass (a view): the spent budget puts a pass-through in the
+ * stage's place instead of stopping the run; a failing pass-through is
+ * given up as any stage. */
+static void a_bypass_stage_is_bypassed_not_given_up_once_the_budget_is_spent(void **unused)
+{
+	struct fp_exit_facts f = failed();
+
+	f.bypass = 1;
+	assert_int_equal(fp_stage_exit_event(&f), FP_EV_EXIT_RETRY);
+	f.fast_failures = 4;
+	assert_int_equal(fp_stage_exit_event(&f), FP_EV_EXIT_BYPASS);
+	assert_int_equal(fp_stage_action(FP_ST_RUNNING, FP_EV_EXIT_BYPASS), FP_AC_BYPASS);
+	assert_int_equal(fp_stage_action(FP_ST_BACKOFF, FP_EV_EXIT_BYPASS), FP_AC_BUG);
+	f.bypass = 0;
+	assert_int_equal(fp_stage_exit_event(&f), FP_EV_EXIT_GIVE_UP);
 }
 
 static void the_end_of_the_run_or_of_the_input_wins_over_the_restart_policy(void **unused)
@@ -164,6 +182,7 @@ int main(void)
 		cmocka_unit_test(every_state_and_event_has_the_golden_action),
 		cmocka_unit_test(out_of_range_pairs_are_bugs_not_reads_past_the_table),
 		cmocka_unit_test(a_failure_with_input_left_is_restarted_until_the_budget_is_spent),
+		cmocka_unit_test(a_bypass_stage_is_bypassed_not_given_up_once_the_budget_is_spent),
 		cmocka_unit_test(the_end_of_the_run_or_of_the_input_wins_over_the_restart_policy),
 		cmocka_unit_test(a_pending_ctl_operation_wins_unless_the_run_is_stopping),
 		cmocka_unit_test(a_success_is_restarted_only_with_restart_always),
