@@ -408,6 +408,10 @@ static void pick_views(const struct live_opts *o, struct fp_run *r, int tty, str
 		fp_vars_append(v, "TUI_ARGS", "flamepipe live");
 		if (vw->web)	/* fp-serve comes next */
 			fp_vars_append(v, "TUI_ARGS", "--passthrough");
+		if (o->baseline) {	/* its d key: the differential against it */
+			fp_vars_append(v, "TUI_ARGS", "--baseline");
+			fp_vars_append(v, "TUI_ARGS", o->baseline);
+		}
 		fp_tui_vars(r, v);	/* its messages log and quit file */
 		if (!vw->web && !o->outdir)	/* nobody reads fp-fold's snapshots */
 			fp_vars_set(v, "FOLD_INTERVAL", "0");

@@ -2,7 +2,8 @@
  * (docs/fp-tui.md).
  *
  *	fp-tui [--live] [--passthrough] [--max-samples N] [--max-frames N] [--tty PATH]
- *	       [--no-color] [--title TEXT] [--messages FILE] [--quit-file FILE] [FILE]
+ *	       [--no-color] [--title TEXT] [--messages FILE] [--quit-file FILE]
+ *	       [--baseline FILE] [FILE]
  *
  * A view stage: it reads the stream (stdin or FILE) to its end and draws
  * on the terminal (/dev/tty, not stdout: in `flamepipe live` and `report
@@ -56,7 +57,7 @@
 #include "tui.h"
 
 #define USAGE "usage: fp-tui [--live] [--passthrough] [--max-samples N] [--max-frames N] [--tty PATH] " \
-	"[--no-color] [--title TEXT] [--messages FILE] [--quit-file FILE] [FILE]\n"
+	"[--no-color] [--title TEXT] [--messages FILE] [--quit-file FILE] [--baseline FILE] [FILE]\n"
 #define MAX_SAMPLES_DEFAULT (4u << 20)	/* 64 MiB of samples */
 #define MAX_FRAMES_DEFAULT (16u << 20)	/* 64 MiB of stack frames */
 #define TICK 0.1		/* s between redraws, at most */
@@ -505,7 +506,7 @@ int main(int argc, char **argv)
 	struct tui *t = &st.t;
 	struct fp_pump p;
 	uint64_t max_samples = MAX_SAMPLES_DEFAULT, max_frames = MAX_FRAMES_DEFAULT;
-	const char *tty = "/dev/tty", *input = NULL, *in_name;
+	const char *tty = "/dev/tty", *input = NULL, *in_name, *baseline = NULL;
 	int live = 0, no_color = 0, in_fd, null_fd, rc;
 	ev_signal sigs[5];
 	static const int stop_sigs[] = { SIGTERM, SIGINT, SIGHUP, SIGQUIT };
@@ -519,6 +520,7 @@ int main(int argc, char **argv)
 		{ "title", FP_OPT_STR, &t->title },
 		{ "messages", FP_OPT_STR, &messages_path },
 		{ "quit-file", FP_OPT_STR, &quit_file },
+		{ "baseline", FP_OPT_STR, &baseline },
 		{ NULL },
 	};
 	int first;
@@ -528,6 +530,12 @@ int main(int argc, char **argv)
 	first = fp_opts_parse(argc, argv, options, USAGE, 1, NULL);
 	if (first < argc)
 		input = argv[first];
+	if (baseline) {	/* before the terminal is taken: an error is a plain line */
+		char err[512];
+
+		if (tui_diff_load(t, baseline, err, sizeof err) < 0)
+			fp_die(FP_EXIT_USAGE, "--baseline %s", err);
+	}
 	in_fd = fp_open_input(input, &in_name);
 	null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);	/* fp-tui writes no records */
 	if (null_fd < 0)
@@ -576,5 +584,6 @@ int main(int argc, char **argv)
 		ev_run(loop, 0);
 	}
 	term_end();
+	tui_diff_free(t);
 	return rc;
 }

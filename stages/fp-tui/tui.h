@@ -7,6 +7,7 @@
  *	              which tree nodes are open, the rows shown, search
  *	tui_keys.c    the keys as a table: key, where it works, action, help
  *	tui_screen.c  the drawing (ncurses)
+ *	tui_diff.c    the differential against a baseline (--baseline, d)
  *	fp-tui.c      main: options, the stream, the terminal and its restore
  */
 #ifndef FP_TUI_H
@@ -15,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "folded.h"
 #include "fp_calltree.h"
 #include "fp_map.h"
 #include "fp_strtab.h"
@@ -110,6 +112,12 @@ struct tui {
 	size_t search_len;
 	int prompting;		/* typing a search */
 	int help;
+	/* the differential (tui_diff.c): by function, biggest growth first */
+	int have_base, diff_on;
+	struct fp_folded base, kbase;	/* the baseline, and by function */
+	struct fp_folded dnow, dtab;	/* the range by function; against base */
+	size_t *didx, ndidx, cap_didx;	/* dtab's entries sorted by growth */
+	size_t dtop;			/* first row shown */
 	/* state of the stream and the screen */
 	int ended, live, quit, color, dirty;
 	uint64_t warnings;
@@ -151,6 +159,14 @@ const char *tui_name(const struct tui *t, uint32_t name);
  * t->search, opening the paths to every match first; 0 if none. */
 int tui_view_search(struct tui *t, int dir);
 int tui_view_matches(const struct tui *t, uint32_t name);
+
+/* ---- the differential (tui_diff.c) -------------------------------------- */
+
+/* Reads the baseline (a folded file or a capture); 0, or -1 with err. */
+int tui_diff_load(struct tui *t, const char *path, char *err, size_t errsz);
+/* The table of the trees just built against the baseline. */
+void tui_diff_build(struct tui *t);
+void tui_diff_free(struct tui *t);
 
 /* ---- the keys (tui_keys.c) ---------------------------------------------- */
 

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "baseline.h"
 #include "fp_rangectl.h"
 #include "fp_record.h"
 #include "tui.h"
@@ -181,7 +182,8 @@ static void draw_tabs(struct tui *t, int y)
 		attroff(A_BOLD);
 		x += (int)strlen(buf) + 1;
 	}
-	mvaddstr(y, x + 1, t->fn_by_total ? "functions by total" : "functions by self");
+	mvaddstr(y, x + 1, t->diff_on ? "diff vs baseline" :
+			   t->fn_by_total ? "functions by total" : "functions by self");
 	if (COLS > 30)
 		mvaddstr(y, COLS - 16, t->focus == TUI_FOCUS_HEAT ? "keys: heatmap" : "keys: tree   ");
 }
@@ -250,6 +252,28 @@ static void draw_fns(struct tui *t, int y0, int h, int x0, int w, int selectable
 		mvaddnstr(y0 + i, x0, line, w);
 		attroff(A_REVERSE | A_UNDERLINE);
 	}
+}
+
+/* The differential (d): each function's share of self time in the range
+ * and in the baseline, and the growth in points, biggest growth first. */
+static void draw_diff(struct tui *t, int y0, int h, int x0, int w)
+{
+	const struct fp_folded *d = &t->dtab;
+
+	mvaddnstr(y0, x0, "   growth    now%   base%  function (points of self time)", w);
+	for (int i = 1; i < h; i++) {
+		size_t r = t->dtop + (size_t)i - 1, e;
+		char line[1024];
+
+		if (r >= t->ndidx)
+			break;
+		e = t->didx[r];
+		snprintf(line, sizeof line, " %+8.2f %6.2f%% %6.2f%%  %.*s", fp_baseline_delta(d, e), fp_baseline_share_now(d, e),
+			 fp_baseline_share_base(d, e), (int)d->e[e].len, d->e[e].stack);
+		mvaddnstr(y0 + i, x0, line, w);
+	}
+	if (!t->ndidx)
+		mvaddnstr(y0 + 1, x0, "  (no samples in the range nor the baseline)", w);
 }
 
 static void draw_bottom(struct tui *t, int y)
@@ -353,7 +377,9 @@ void tui_screen_draw(struct tui *t)
 			t->top = t->row;
 		if (t->row >= t->top + (size_t)pane_h - 1)
 			t->top = t->row - (size_t)pane_h + 2;
-		if (t->pane == TUI_FUNCS) {
+		if (t->diff_on) {
+			draw_diff(t, pane_y, pane_h, 0, COLS);
+		} else if (t->pane == TUI_FUNCS) {
 			draw_fns(t, pane_y, pane_h, 0, COLS, 1);
 		} else if (COLS >= WIDE_COLS) {
 			int lw = COLS * 3 / 5;

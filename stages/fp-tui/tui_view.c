@@ -198,6 +198,7 @@ void tui_view_build(struct tui *t, double now, double min_interval)
 	t->cap_fns = t->cap_fns >= t->td.nfn ? t->cap_fns : t->td.nfn;
 	t->fns = fp_xrealloc(t->fns, (t->cap_fns ? t->cap_fns : 1) * sizeof *t->fns);
 	t->nfns = fp_calltree_functions(&t->td, t->fn_by_total, t->fns);
+	tui_diff_build(t);
 	t->built_gen = t->m.gen;
 	t->built_at = now;
 	t->need_build = 0;
