@@ -381,6 +381,8 @@ static void workload_vars(const struct live_opts *o, struct fp_vars *v)
 	}
 }
 
+static int has_baseline(const struct live_opts *o);
+
 /* ---- the views -------------------------------------------------------------- */
 
 struct views {
@@ -408,6 +410,13 @@ static void pick_views(const struct live_opts *o, struct fp_run *r, int tty, str
 		fp_vars_append(v, "TUI_ARGS", "flamepipe live");
 		if (vw->web)	/* fp-serve comes next */
 			fp_vars_append(v, "TUI_ARGS", "--passthrough");
+		if (o->off_cpu && !vw->web && !has_baseline(o)) {
+			/* its E key: the off-CPU samples beside the counted
+			 * event, never added to it (as the report's chain;
+			 * fp-serve and fp-baseline count what they get) */
+			fp_vars_append(v, "BUCKET_ARGS", "--pass-timed");
+			fp_vars_append(v, "FOLD_ARGS", "--timed-apart");
+		}
 		if (o->baseline) {	/* its d key: the differential against it */
 			fp_vars_append(v, "TUI_ARGS", "--baseline");
 			fp_vars_append(v, "TUI_ARGS", o->baseline);

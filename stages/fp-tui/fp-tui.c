@@ -247,7 +247,9 @@ static void fold_sample(struct stage *st, const struct fp_sample *s)
 	id = fp_strtab_intern(&st->folded, st->fb.p, st->fb.len, &added);
 	if (added)
 		tui_model_define(&st->t.m, id, st->kinds.p, st->kinds.len, st->fb.p, st->fb.len);
-	tui_model_sample(&st->t.m, id, s->time_ns, 1);
+	tui_model_sample(&st->t.m, id, s->time_ns,
+			 fp_event_is_timed(s->event) && s->period ? s->period : 1,
+			 tui_model_event(&st->t.m, s->event.p, s->event.n));
 }
 
 static int on_s(void *ctx, const char *line, size_t len)
@@ -330,11 +332,17 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 		if (fp_ref_parse(line, len, &r) < 0)
 			on_bad(st, "malformed R record: ignored");
 		else
-			tui_model_sample(&t->m, r.id, r.time_ns, r.count);
+			tui_model_sample(&t->m, r.id, r.time_ns, r.count,
+					 tui_model_event(&t->m, r.event.p, r.event.n));
 		break;
 	case FP_REC_CONTROL:
-		if (fp_control_parse(line, len, &ctl) == 0 && ctl.kind == FP_CTL_RESET)
+		if (fp_control_parse(line, len, &ctl) < 0)
+			break;
+		if (ctl.kind == FP_CTL_RESET)
 			tui_model_reset(&t->m);
+		else if (ctl.kind == FP_CTL_EVENTS)	/* the capture's order, for E */
+			for (size_t i = 0; i < ctl.nargs; i++)
+				tui_model_event(&t->m, ctl.arg[i].p, ctl.arg[i].n);
 		break;
 	case FP_REC_WARNING:
 		if (fp_warning_parse(line, len, &w) == 0) {
@@ -543,6 +551,8 @@ int main(int argc, char **argv)
 	tui_model_init(&t->m, (size_t)max_samples, (size_t)max_frames);
 	fp_calltree_init(&t->td, 0);
 	fp_calltree_init(&t->bu, 1);
+	fp_heatmap_init(&t->ehm);
+	t->event = TUI_EV_UNTIMED;
 	fp_map_init(&t->open);
 	fp_tails_init(&st.tails);
 	fp_strtab_init(&st.folded);
@@ -585,5 +595,6 @@ int main(int argc, char **argv)
 	}
 	term_end();
 	tui_diff_free(t);
+	fp_heatmap_free(&t->ehm);
 	return rc;
 }

@@ -97,6 +97,16 @@ static int follow(struct tui *t, int key)
 	return 1;
 }
 
+static int follow_or_event(struct tui *t, int key)
+{
+	if (key == 'f')
+		return follow(t, key);
+	if (!tui_view_next_event(t))
+		snprintf(t->msg, sizeof t->msg, "one event only: no off-CPU time in this capture (yet)");
+	t->diff_on = 0;	/* the differential is of on-CPU samples */
+	return 1;
+}
+
 /* ---- the lower pane --------------------------------------------------------- */
 
 static void select_row(struct tui *t, size_t row)
@@ -320,7 +330,9 @@ static const struct binding bindings[] = {
 	{ { '\n', '\r', KEY_ENTER, ' ' }, W_HEAT, heat_mark, "Enter Space",
 	  "heatmap: mark the start cell, then the end cell: the range" },
 	{ { KEY_ESC, 'x' }, W_ANY, clear_sel, "Esc x", "back to the whole capture" },
-	{ { 'f' }, W_ANY, follow, "f", "live: the cursor follows the newest second" },
+	/* one help line for both: the help fits 24 lines */
+	{ { 'f', 'E' }, W_ANY, follow_or_event, "f E",
+	  "live: follow the newest second / next event (offcpu...)" },
 	{ { KEY_UP, KEY_DOWN, 'k', 'j' }, W_TREE, tree_move, "Up Down k j", "tree: previous / next row" },
 	{ { KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END }, W_TREE, tree_move, "PgUp PgDn Home End",
 	  "tree: page up / down, first / last row" },
