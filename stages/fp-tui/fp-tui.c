@@ -58,7 +58,7 @@
 
 #define USAGE "usage: fp-tui [--live] [--passthrough] [--max-samples N] [--max-frames N] [--tty PATH] " \
 	"[--no-color] [--title TEXT] [--messages FILE] [--quit-file FILE] [--baseline FILE] [FILE]\n"
-#define MAX_SAMPLES_DEFAULT (4u << 20)	/* 64 MiB of samples */
+#define MAX_SAMPLES_DEFAULT (4u << 20)	/* 96 MiB of samples */
 #define MAX_FRAMES_DEFAULT (16u << 20)	/* 64 MiB of stack frames */
 #define TICK 0.1		/* s between redraws, at most */
 #define LIVE_BUILD_EVERY 0.5	/* s between rebuilds of a live tree */

@@ -1,5 +1,5 @@
 /* tui_model.c: what fp-tui keeps of the stream (tui.h): the heatmap, the
- * stacks and a ring of the newest samples, bounded by --max-samples (16
+ * stacks and a ring of the newest samples, bounded by --max-samples (24
  * bytes a sample) and --max-frames (4 bytes a frame of a distinct stack).
  * A range's trees are built from the ring: its samples are in time order
  * as they came, so a range is one pass over them. */
