@@ -34,6 +34,9 @@
 #                   as the capture at that rate)
 #   BENCH_ONLY=dwarf     only the floors and the --call-graph dwarf rows
 #                   (bench/dwarf-rows.sh)
+#   BENCH_SSH_S, BENCH_SSH_HZ, BENCH_SSH_SCOPE  the live --ssh row: seconds
+#                   (default 5), Hz (4999), system or spin (bench/ssh-remote.sh,
+#                   which runs alone too)
 set -eu
 
 . "$(dirname "$0")/env.sh"
@@ -664,6 +667,7 @@ fi
 fi	# BENCH_ONLY=chain
 
 web_row=
+ssh_row=
 offcpu_row=
 if [ "$only_perfdata$only_chain" = 00 ]; then
 # ---- live recording: a 10-s range query on a 1-hour recording (issue 11) -----
@@ -726,6 +730,20 @@ if have fp-read fp-record fp-bucket fp-fold fp-serve && command -v curl >/dev/nu
 else
 	row_missing "served capture: 200 concurrent range queries" "long.perf" \
 		"p99 <= $TARGET_SERVE_P99_MS ms" "$(missing_of fp-read fp-record fp-bucket fp-fold fp-serve) or curl"
+fi
+
+# ---- live --ssh: the remote host's CPU per sample (issue 25 item 4) --------
+# bench/ssh-remote.sh: a throwaway sshd on 127.0.0.1 is the host; its CPU
+# (the daemon's and its reaped children's) per sample, perf record only
+# (fp-ssh | fp-perfdata --remote) against perf record | perf script there.
+if have fp-ssh fp-perfdata fp-read && [ -x /usr/sbin/sshd ] && command -v ssh >/dev/null 2>&1; then
+	h_line=$("$here/ssh-remote.sh" "$BENCH_RUNS") || h_line="exit=1"
+	echo "    $h_line" >&2
+	m_exit=$(echo "$h_line" | sed -n 's/.*exit=\([0-9]*\).*/\1/p')
+	hget() { echo "$h_line" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+	ssh_row="| live --ssh: the remote host's CPU per sample (bench/ssh-remote.sh, -a -g at ${BENCH_SSH_HZ:-4999} Hz; the difference of a ${BENCH_SSH_S:-5} s and a 3x longer capture) | $(hget perfdata_us) µs (perf record only) vs $(hget script_us) µs (perf record \\| perf script): $(hget ratio)x | fixed per capture $(hget perfdata_fixed_s) / $(hget script_fixed_s) s; the short capture whole: $(hget perfdata_all_us) / $(hget script_all_us) µs a sample, $(hget perfdata_samples) / $(hget script_samples) samples (medians of $(hget runs)) | less than the perf script path | $(verdict "$(hget exit) == 0 && $(hget perfdata_us) < $(hget script_us)") |"
+else
+	ssh_row="| live --ssh: the remote host's CPU per sample | - | - | less than the perf script path | missing ($(missing_of fp-ssh fp-perfdata fp-read) or openssh) |"
 fi
 
 # ---- the web server under slow clients --------------------------------------
@@ -803,6 +821,7 @@ compiler=$(cc --version | head -n 1)
 	echo "$live_whole_line"
 	echo "$delay_line"
 	echo "$web_row"
+	echo "$ssh_row"
 	[ -z "$offcpu_row" ] || echo "$offcpu_row"
 	if [ -s "$notes" ]; then
 		echo

@@ -8,7 +8,8 @@
  * The chain is a pipeline file (examples/live-perfdata.pipeline;
  * examples/live.pipeline for --source perf-script, which puts perf script
  * and fp-read where fp-perfdata is; examples/live-bpftrace.pipeline for
- * --source bpftrace; examples/live-ssh.pipeline for --ssh HOST: fp-ssh
+ * --source bpftrace; examples/live-ssh.pipeline for --ssh HOST (live-ssh-script.pipeline with
+ * --remote-script): fp-ssh
  * runs perf there):
  *	perf record --no-buffering -o - | fp-perfdata --live |
  *	fp-record --output ${RECORDING} | fp-bucket | fp-range | fp-fold --interval
@@ -276,6 +277,7 @@ static void source_vars(const struct live_opts *o, struct fp_vars *v)
 	fp_vars_list(v, "BPFTRACE_ARGS");
 	fp_vars_set(v, "SSH_HOST", o->ssh_host ? o->ssh_host : "");
 	fp_vars_list(v, "SSH_ARGS");
+	fp_vars_list(v, "REMOTE_ARGS");
 	fp_vars_list(v, "PUSH_ARGS");
 	if (o->push) {
 		/* perf's -F: Pyroscope's sampleRate, whatever the event (a
@@ -858,7 +860,8 @@ static char *recording_vars(const struct live_opts *o, struct fp_run *r, struct 
 static char *live_pipeline(const struct live_opts *o)
 {
 	const char *rel = o->source == SRC_BPFTRACE ? "live-bpftrace.pipeline" :
-			  o->source == SRC_SSH ? "live-ssh.pipeline" :
+			  o->source == SRC_SSH ? (o->remote_script ? "live-ssh-script.pipeline"
+								   : "live-ssh.pipeline") :
 			  o->source == SRC_PERF_SCRIPT ? "live.pipeline" : "live-perfdata.pipeline";
 	char *pipeline;
 

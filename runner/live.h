@@ -20,6 +20,7 @@ struct live_opts {
 	 * fp-baseline after fp-fold (docs/fp-baseline.md) */
 	const char *baseline, *baseline_from, *baseline_to, *alert, *alert_by;
 	int push_opts, ssh_opts;	/* --app/--label/--push-interval, --ssh-arg seen */
+	int remote_script;		/* --ssh: perf script on the host (the old way) */
 	double duration;	/* 0: until Ctrl-C or COMMAND ends */
 	enum source source;
 	int all_cpus, callgraph, keep_serving, no_term, quiet;

@@ -24,7 +24,7 @@
 
 const char cmd_live_usage[] =
 	"live [-F HZ] [-a | -p PID] [-g | --call-graph MODE] [--duration S] [--rows N]\n"
-	"        [--source perf|perf-script|bpftrace] [--ssh [USER@]HOST [--ssh-arg A]...]\n"
+	"        [--source perf|perf-script|bpftrace] [--ssh [USER@]HOST [--ssh-arg A]... [--remote-script]]\n"
 	"        [--push URL [--app NAME] [--label KEY=VALUE]... [--push-interval S]\n"
 	"         [--push-format folded|pprof] [--auth-token-file F] [--basic-auth-file F]\n"
 	"         [--tenant ID]]\n"
@@ -62,7 +62,7 @@ enum {
 	OPT_KEEP, OPT_NO_TERM, OPT_PERF_ARG, OPT_CALL_GRAPH, OPT_INTERVAL, OPT_MAX_SIZE,
 	OPT_KEEP_FOR, OPT_EXIT_AT_END, OPT_SSH, OPT_SSH_ARG, OPT_PUSH, OPT_APP, OPT_LABEL, OPT_PUSH_INTERVAL,
 	OPT_PUSH_FORMAT, OPT_AUTH_TOKEN_FILE, OPT_BASIC_AUTH_FILE, OPT_TENANT,
-	OPT_CONTAINER, OPT_OFF_CPU,
+	OPT_CONTAINER, OPT_OFF_CPU, OPT_REMOTE_SCRIPT,
 	OPT_TERM,
 	OPT_BASELINE, OPT_BASELINE_FROM, OPT_BASELINE_TO, OPT_ALERT, OPT_ALERT_BY,
 };
@@ -93,6 +93,7 @@ static const struct option live_options[] = {
 	{ "perf-arg", required_argument, NULL, OPT_PERF_ARG },
 	{ "ssh", required_argument, NULL, OPT_SSH },
 	{ "ssh-arg", required_argument, NULL, OPT_SSH_ARG },
+	{ "remote-script", no_argument, NULL, OPT_REMOTE_SCRIPT },
 	{ "push", required_argument, NULL, OPT_PUSH },
 	{ "app", required_argument, NULL, OPT_APP },
 	{ "label", required_argument, NULL, OPT_LABEL },
@@ -180,7 +181,11 @@ static void live_option(struct live_opts *o, int c, const char *arg)
 		o->ssh_opts = 1;
 		fp_cli_append(&o->cli, "SSH_ARGS", "--ssh-arg");
 		fp_cli_append(&o->cli, "SSH_ARGS", arg);
+		/* fp-perfdata --remote fetches files over the same ssh */
+		fp_cli_append(&o->cli, "REMOTE_ARGS", "--ssh-arg");
+		fp_cli_append(&o->cli, "REMOTE_ARGS", arg);
 		break;
+	case OPT_REMOTE_SCRIPT: o->remote_script = 1; break;
 	case OPT_PUSH: o->push = arg; break;
 	case OPT_CONTAINER: o->container = arg; break;	/* fp-range checks the regex */
 	/* fp-baseline checks its values, and reads the file, before the capture starts */
@@ -222,8 +227,8 @@ static void check_live_options(struct live_opts *o)
 	if (o->push_opts && !o->push)
 		fp_die(FP_EXIT_USAGE, "live: --app, --label, --push-interval, --push-format, "
 		       "--auth-token-file, --basic-auth-file and --tenant go with --push URL");
-	if (o->ssh_opts && !o->ssh_host)
-		fp_die(FP_EXIT_USAGE, "live: --ssh-arg goes with --ssh HOST");
+	if ((o->ssh_opts || o->remote_script) && !o->ssh_host)
+		fp_die(FP_EXIT_USAGE, "live: --ssh-arg and --remote-script go with --ssh HOST");
 	if (o->ssh_host && o->source != SRC_SSH)
 		fp_die(FP_EXIT_USAGE, "live: --ssh runs perf on the host: it excludes --source");
 	if (o->source == SRC_BPFTRACE && o->call_graph)

@@ -4,7 +4,9 @@
  * Interface:
  *	fp-perfdata [--name NAME] [--kallsyms FILE] [--symfs DIR]
  *	            [--debuginfod-timeout SECONDS] [--no-debuginfod] [--inline] [--live]
- *	            [--live-buffer BYTES] [--stack-ids] [-q] [FILE]
+ *	            [--live-buffer BYTES] [--stack-ids]
+ *	            [--remote [USER@]HOST [--ssh-arg ARG]... [--remote-control PATH]
+ *	             [--remote-cache DIR] [--remote-timeout SECONDS]] [-q] [FILE]
  *
  * Input: a perf.data file (perf record -o FILE), or perf's pipe format
  * (perf record -o - ...) from FILE, a FIFO or stdin. The format is told by
@@ -13,7 +15,13 @@
  * found by their recorded build-ids (perf/data/pd_buildid.h): the recorded
  * path (under --symfs DIR), perf's build-id cache, debuginfod servers
  * (DEBUGINFOD_URLS; perf/data/pd_debuginfod.h: worker threads, a time limit of
- * --debuginfod-timeout seconds per look-up, default 10; --no-debuginfod). --inline adds the
+ * --debuginfod-timeout seconds per look-up, default 10; --no-debuginfod).
+ * --remote HOST (flamepipe live --ssh): the recording was made on HOST;
+ * its files are fetched from there over ssh when needed, by worker threads
+ * (perf/data/pd_remote.h: --ssh-arg words for ssh, --remote-control the
+ * ControlPath of fp-ssh's connection, --remote-cache DIR, default
+ * ~/.cache/flamepipe/buildid, --remote-timeout per fetch, default 30 s),
+ * and the kernel's symbols are HOST's /proc/kallsyms. --inline adds the
  * inlined functions of user addresses as perf script --inline shows them
  * (perf/data/pd_inline.h; without it: perf script --no-inline). --live (flamepipe
  * live): perf must never be blocked by a slow chain, so while more than
@@ -31,6 +39,7 @@
  *	unwound=.. unwind_incomplete=.. skipped_samples=.. compressed_records=..
  *	compressed_unread=.. truncated=0|1 bytes=.. kallsyms_copy=..
  *	debuginfod_asked=.. debuginfod_found=.. debuginfod_timed_out=..
+ *	remote_fetched=.. remote_failed=.. remote_cached=.. remote_bytes=..
  *	cgroups=.. unknown_cgroup_samples=..
  * A capture of perf record --all-cgroups gives each S record its task's
  * cgroup path as an 11th field (perf/data/pd_cgroup.h).
@@ -76,6 +85,7 @@
 #include "fp_tails.h"
 #include "fp_warnings.h"
 #include "pd_buildid.h"
+#include "pd_remote.h"
 #include "pd_cgroup.h"
 #include "pd_debuginfod.h"
 #include "pd_inline.h"
@@ -87,7 +97,8 @@
 #define USAGE "usage: fp-perfdata [--name NAME] [--kallsyms FILE] [--symfs DIR] " \
 	"[--debuginfod-timeout SECONDS] [--no-debuginfod] [--no-host-files] [--inline] [--live] " \
 	"[--live-buffer BYTES] [--stack-ids] [--off-cpu auto|on|off] [--off-cpu-rows N] " \
-	"[--off-cpu-max-threads N] [-q] [FILE]"
+	"[--off-cpu-max-threads N] [--remote [USER@]HOST [--ssh-arg ARG]... " \
+	"[--remote-control PATH] [--remote-cache DIR] [--remote-timeout SECONDS]] [-q] [FILE]"
 #define DEFAULT_STAGE_NAME "read"	/* the source stage, as fp-read */
 #define READ_CHUNK (256u << 10)
 /* perf script resolves at most this many entries of a callchain
@@ -603,6 +614,11 @@ static void on_event(void *ctx, const struct pd_event *e)
 	case PD_EV_EXIT:
 		break;	/* perf keeps an exited thread's comm and maps too */
 	case PD_EV_MMAP:
+		if (e->u.mmap.build_id_len)	/* --buildid-mmap (fp-ssh) */
+			pd_machine_build_id(&pd->mach, e->u.mmap.kernel &&
+					    strncmp(e->u.mmap.file, "[kernel.kallsyms]", 17) == 0
+					    ? "[kernel.kallsyms]" : e->u.mmap.file,
+					    e->u.mmap.build_id, e->u.mmap.build_id_len);
 		pd_machine_mmap(&pd->mach, e->u.mmap.pid, e->u.mmap.start, e->u.mmap.len,
 				e->u.mmap.pgoff, e->u.mmap.prot, e->u.mmap.file,
 				e->u.mmap.file_len, e->u.mmap.kernel);
@@ -722,6 +738,8 @@ static void write_info(struct perfdata *pd)
 	const struct pd_unwind_stats *uw = pd->unwind ? pd_unwind_stats(pd->unwind) : NULL;
 	struct pd_di_stats di;
 	pd_debuginfod_stats(&di);
+	struct pd_remote_stats rs;
+	pd_remote_stats(&rs);
 	const struct fp_stat stats[] = {
 		{ "records", st->records },
 		{ "samples", st->samples - pd->dropped_samples - pd->drops.dropped },
@@ -751,6 +769,10 @@ static void write_info(struct perfdata *pd)
 		{ "debuginfod_asked", di.asked },
 		{ "debuginfod_found", di.found },
 		{ "debuginfod_timed_out", di.timed_out },
+		{ "remote_fetched", rs.fetched },
+		{ "remote_failed", rs.failed },
+		{ "remote_cached", rs.cached },
+		{ "remote_bytes", rs.bytes },
 		{ "cgroups", fp_strtab_count(&pd->cgroups.paths) },
 		{ "unknown_cgroup_samples", pd->cgroups.unknown },
 		{ "dropped", pd->drops.dropped },	/* --live: never blocking perf */
@@ -953,6 +975,7 @@ int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_
 	int rc = pd.fatal || nothing ? FP_EXIT_DATA : FP_EXIT_OK;
 	/* what is still asked is of no use now; its partial files go */
 	pd_debuginfod_stop(DI_STOP_WAIT);
+	pd_remote_stop(DI_STOP_WAIT);
 	pd_reader_free(&pd.rd);
 	pd_unwind_free(pd.unwind);
 	pd_inline_free(pd.inl);
@@ -1009,6 +1032,39 @@ static void opt_no_host_files(void *ctx, const char *opt, const char *arg)
 	*(int *)ctx = 1;
 }
 
+/* --remote HOST and its ssh options (pd_remote.h). */
+#define REMOTE_ARGS_MAX 256
+static const char *remote_args[REMOTE_ARGS_MAX];
+static struct pd_remote_opts remote = { .ssh_args = remote_args,
+					.limit = PD_REMOTE_LIMIT_DEFAULT };
+
+static void opt_ssh_arg(void *ctx, const char *opt, const char *arg)
+{
+	if (remote.nssh_args >= REMOTE_ARGS_MAX)
+		fp_die(FP_EXIT_USAGE, "--ssh-arg: at most %d", REMOTE_ARGS_MAX);
+	remote_args[remote.nssh_args++] = arg;
+}
+
+static void opt_remote(void *ctx, const char *opt, const char *arg)
+{
+	if (!strcmp(opt, "remote")) {
+		if (!*arg || arg[0] == '-')
+			fp_die(FP_EXIT_USAGE, "--remote: want [USER@]HOST, got '%s'", arg);
+		remote.host = arg;
+	} else if (!strcmp(opt, "remote-control")) {
+		remote.control = arg;
+	} else if (!strcmp(opt, "remote-cache")) {
+		remote.cache = arg;
+	} else {
+		char *end;
+		double v = strtod(arg, &end);
+		if (end == arg || *end || !(v >= DI_LIMIT_MIN && v <= DI_LIMIT_MAX))
+			fp_die(FP_EXIT_USAGE, "--%s %s: expected seconds from %g to %g", opt, arg,
+			       DI_LIMIT_MIN, DI_LIMIT_MAX);
+		remote.limit = v;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	/* kallsyms is read alongside the recording's first records */
@@ -1032,6 +1088,11 @@ int main(int argc, char **argv)
 		{ "off-cpu", FP_OPT_CHOICE, &o.off_cpu, .choices = off_cpu_words },
 		{ "off-cpu-rows", FP_OPT_U64, &off_rows, 1, 1000 },
 		{ "off-cpu-max-threads", FP_OPT_U64, &off_max, 1, 1u << 24 },
+		{ "remote", FP_OPT_FN, .fn = opt_remote },
+		{ "remote-control", FP_OPT_FN, .fn = opt_remote },
+		{ "remote-cache", FP_OPT_FN, .fn = opt_remote },
+		{ "remote-timeout", FP_OPT_FN, .fn = opt_remote },
+		{ "ssh-arg", FP_OPT_FN, .fn = opt_ssh_arg },
 		{ NULL },
 	};
 
@@ -1042,6 +1103,12 @@ int main(int argc, char **argv)
 	o.off_cpu_max = (size_t)off_max;
 	if (!no_debuginfod)
 		pd_debuginfod_start(di_limit);
+	if (!remote.host && (remote.nssh_args || remote.control || remote.cache))
+		fp_die(FP_EXIT_USAGE, "--ssh-arg, --remote-control and --remote-cache go with "
+		       "--remote HOST");
+	const char *why;
+	if (remote.host && pd_remote_start(&remote, &why) < 0)
+		fp_die(FP_EXIT_SYS, "--remote %s: %s", remote.host, why);
 	const char *path = first < argc ? argv[first] : "-";
 	int fd = 0;
 	if (strcmp(path, "-") != 0) {

@@ -1,23 +1,33 @@
-/* fp-ssh: a source stage: perf on another host, over ssh; perf script text out.
+/* fp-ssh: a source stage: perf on another host, over ssh; perf's own pipe
+ * format out (or perf script's text, --perf-script).
  *
  * Interface:
- *	fp-ssh [--ssh-arg ARG]... [--script-arg ARG]... [--duration S]
- *	       [--stop-timeout S] [USER@]HOST [PERF RECORD OPTIONS...] [-- COMMAND...]
+ *	fp-ssh [--ssh-arg ARG]... [--control PATH] [--perf-script [--script-arg ARG]...]
+ *	       [--duration S] [--stop-timeout S] [USER@]HOST [PERF RECORD OPTIONS...]
+ *	       [-- COMMAND...]
  *
  * Runs, on HOST, only perf (nothing else to install there):
+ *	perf record --buildid-mmap --no-buildid-cache --mmap-pages 16 -o - \
+ *		OPTIONS -- WORKLOAD
+ * through `ssh -T -o BatchMode=yes [--ssh-arg ...] HOST`; perf's pipe
+ * format arrives on stdout (copied through, so --duration can count from
+ * the first byte) for fp-perfdata --remote HOST, which reads it here and
+ * fetches HOST's files by the build-ids --buildid-mmap puts in each mmap
+ * record (perf/data/pd_remote.h): HOST pays for perf record only.
+ * --control PATH: this connection is an ssh master (ControlMaster=yes,
+ * ControlPath=PATH), so fp-perfdata's fetches ride on it.
+ * --perf-script (flamepipe live --ssh --remote-script): the old way,
  *	perf record --no-buffering --no-bpf-event -o - OPTIONS -- WORKLOAD |
  *		perf script -i - --no-inline SCRIPT_ARGS
- * (--no-bpf-event: perf script reading a stream stops at the record of a BPF
- * program loaded during the capture, "failed to process type: 18")
- * through `ssh -T -o BatchMode=yes [--ssh-arg ...] HOST`, so symbols are
- * resolved on the host that has the binaries; perf script's text arrives on
- * stdout (copied through, so --duration can count from the first sample),
- * as from a local `perf script`, for fp-read. WORKLOAD is COMMAND
+ * symbols resolved on HOST, perf script's text out, for fp-read; HOST
+ * pays for perf script too (--no-bpf-event: perf script reading a stream
+ * stops at the record of a BPF program loaded during the capture).
+ * WORKLOAD is COMMAND
  * if given, else `sh -c 'exec cat >/dev/null'`: a process that lives as
  * long as the ssh session's input is open. fp-ssh holds that input (a pipe
  * ssh reads) and closes it to stop the capture: on SIGINT, SIGTERM, SIGHUP
- * or --duration S after the first sample. The remote workload then ends, perf record writes
- * what it still has and exits, perf script reads it to the end, and ssh
+ * or --duration S after the first byte. The remote workload then ends, perf record writes
+ * what it still has and exits (perf script reads it to the end), and ssh
  * ends when the remote side has: nothing of perf is left on HOST, and no
  * sample in flight is lost. If ssh has not ended --stop-timeout s later
  * (default 10) it gets SIGTERM, 3 s later SIGKILL (the remote side then sees
@@ -45,8 +55,9 @@
 #include "fp_opts.h"
 #include "fp_record.h"
 
-#define USAGE "usage: fp-ssh [--ssh-arg ARG]... [--script-arg ARG]... [--duration S]\n" \
-	"\t[--stop-timeout S] [USER@]HOST [PERF RECORD OPTIONS...] [-- COMMAND...]"
+#define USAGE "usage: fp-ssh [--ssh-arg ARG]... [--control PATH] [--perf-script " \
+	"[--script-arg ARG]...]\n\t[--duration S] [--stop-timeout S] [USER@]HOST " \
+	"[PERF RECORD OPTIONS...] [-- COMMAND...]"
 #define SSH_PROGRAM "ssh"
 #define MAX_ARGS 256
 #define REMOTE_MAX 65536
@@ -190,15 +201,23 @@ static int supervise(pid_t pid, int stdin_w, int out_r, double duration, double 
 	return WEXITSTATUS(status);
 }
 
-/* The remote command: perf record OPTIONS -- WORKLOAD | perf script ...,
+/* The remote command: perf record OPTIONS -- WORKLOAD [| perf script ...],
  * every word of args (perf's options, then -- COMMAND) quoted. */
-static void build_remote(char *remote, int argc, char **args, const char *const *script_args,
-			 size_t nscript)
+static void build_remote(char *remote, int argc, char **args, int script,
+			 const char *const *script_args, size_t nscript)
 {
 	size_t rn = 0;
 	int i = 0;
 
-	add_raw(remote, &rn, "perf record --no-buffering --no-bpf-event -o -");
+	/* --buildid-mmap: each mmap record carries its file's build-id, so
+	 * fp-perfdata can check (and cache by) what it fetches from HOST.
+	 * Not --no-buffering: a write per sample became an ssh packet per
+	 * sample, which cost HOST more than perf script did; 16 pages (64
+	 * KiB a CPU) wake perf every 32 KiB instead (docs/fp-ssh.md).
+	 * --no-buildid-cache: perf would copy every sampled file into
+	 * HOST's ~/.debug at the end, disk and CPU HOST need not spend */
+	add_raw(remote, &rn, script ? "perf record --no-buffering --no-bpf-event -o -"
+			     : "perf record --buildid-mmap --no-buildid-cache --mmap-pages 16 -o -");
 	for (; i < argc && strcmp(args[i], "--"); i++)
 		add_quoted(remote, &rn, args[i]);
 	add_raw(remote, &rn, " --");
@@ -207,6 +226,8 @@ static void build_remote(char *remote, int argc, char **args, const char *const 
 			add_quoted(remote, &rn, args[i]);
 	else
 		add_raw(remote, &rn, " " IDLE_WORKLOAD);
+	if (!script)
+		return;
 	add_raw(remote, &rn, " | perf script -i - --no-inline");
 	for (size_t k = 0; k < nscript; k++)
 		add_quoted(remote, &rn, script_args[k]);
@@ -215,9 +236,11 @@ static void build_remote(char *remote, int argc, char **args, const char *const 
 /* fp-ssh's command line: ssh's argv so far, the remote script's extra
  * arguments, the timing options. */
 struct ssh_args {
-	const char *ssh_argv[MAX_ARGS + 8], *script_args[MAX_ARGS];
+	const char *ssh_argv[MAX_ARGS + 12], *script_args[MAX_ARGS];
 	size_t nssh, nscript;
 	double duration, stop_timeout;
+	int script;		/* --perf-script */
+	const char *control;	/* --control PATH */
 };
 
 static void opt_ssh_arg(void *ctx, const char *opt, const char *arg)
@@ -238,6 +261,15 @@ static void opt_script_arg(void *ctx, const char *opt, const char *arg)
 	a->script_args[a->nscript++] = arg;
 }
 
+static void opt_control(void *ctx, const char *opt, const char *arg)
+{
+	struct ssh_args *a = ctx;
+
+	if (!*arg)
+		fp_die(FP_EXIT_USAGE, "--control: want a socket path");
+	a->control = arg;
+}
+
 static void opt_seconds(void *ctx, const char *opt, const char *arg)
 {
 	struct ssh_args *a = ctx;
@@ -253,6 +285,8 @@ int main(int argc, char **argv)
 	const struct fp_opt options[] = {
 		{ "ssh-arg", FP_OPT_FN, .fn = opt_ssh_arg },
 		{ "script-arg", FP_OPT_FN, .fn = opt_script_arg },
+		{ "perf-script", FP_OPT_FLAG, &a.script },
+		{ "control", FP_OPT_FN, .fn = opt_control },
 		{ "duration", FP_OPT_FN, .fn = opt_seconds },
 		{ "stop-timeout", FP_OPT_FN, .fn = opt_seconds },
 		{ NULL },
@@ -266,10 +300,23 @@ int main(int argc, char **argv)
 	fp_opts_parse(argc, argv, options, USAGE, FP_OPTS_REST, &a);
 	if (optind >= argc || argv[optind][0] == '-' || !argv[optind][0])
 		fp_die(FP_EXIT_USAGE, "%s", USAGE);
+	if (a.nscript && !a.script)
+		fp_die(FP_EXIT_USAGE, "--script-arg goes with --perf-script");
+	char control[4096 + 16];
+	if (a.control) {
+		/* the master of the connection fp-perfdata --remote fetches
+		 * files over (fp-ssh's own options come after the user's:
+		 * ssh takes the first value of each) */
+		snprintf(control, sizeof control, "ControlPath=%s", a.control);
+		a.ssh_argv[a.nssh++] = "-o";
+		a.ssh_argv[a.nssh++] = "ControlMaster=yes";
+		a.ssh_argv[a.nssh++] = "-o";
+		a.ssh_argv[a.nssh++] = control;
+	}
 	a.ssh_argv[a.nssh++] = "--";
 	a.ssh_argv[a.nssh++] = argv[optind++];	/* [USER@]HOST */
 
-	build_remote(remote, argc - optind, argv + optind, a.script_args, a.nscript);
+	build_remote(remote, argc - optind, argv + optind, a.script, a.script_args, a.nscript);
 	a.ssh_argv[a.nssh++] = remote;
 	a.ssh_argv[a.nssh] = NULL;
 

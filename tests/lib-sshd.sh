@@ -5,6 +5,8 @@
 #
 #	start_sshd        sets $SSHD_PID, $SSHD_PORT and $SSH_OPTS (the
 #	                  --ssh-arg words for fp-ssh / flamepipe live --ssh)
+#	sshd_tree         the command lines below the daemon, one a line
+#	sshd_logins       how many logins it accepted
 # The daemon is killed by an EXIT trap. It listens on 127.0.0.1 only, on
 # the first free port from 22300 up.
 
@@ -51,3 +53,22 @@ EOF_CONF
 
 # The processes the daemon started for sessions (their sshd, the shell, perf ...).
 sshd_sessions() { pgrep -P "$SSHD_PID"; }
+
+# The command lines of every process below the daemon (its sessions'
+# sshd, shells, perf ...), one a line.
+sshd_tree() {
+	ps -e -o pid=,ppid=,args= | awk -v root="$SSHD_PID" '
+		{ pid[NR] = $1; ppid[NR] = $2; $1 = $2 = ""; args[NR] = substr($0, 3) }
+		END {
+			in_tree[root] = 1
+			do {
+				grew = 0
+				for (i = 1; i <= NR; i++)
+					if (in_tree[ppid[i]] && !in_tree[pid[i]]) { in_tree[pid[i]] = 1; grew = 1 }
+			} while (grew)
+			for (i = 1; i <= NR; i++) if (in_tree[pid[i]] && pid[i] != root) print args[i]
+		}'
+}
+
+# The ssh logins the daemon accepted so far (a multiplexed session is none).
+sshd_logins() { grep -c 'Accepted publickey' "$SSHD_DIR/log"; }

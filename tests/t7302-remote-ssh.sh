@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='remote capture over ssh: fp-ssh runs only perf on the host, a throwaway sshd on 127.0.0.1 is the host'
+test_description='remote capture over ssh, the perf script way (fp-ssh --perf-script, live --ssh --remote-script): a throwaway sshd on 127.0.0.1 is the host'
 . "$(dirname "$0")/test-lib.sh"
 test_tags root perf slow
 . "$TOP/tests/lib-sshd.sh"
@@ -24,7 +24,7 @@ test_expect_success 'the throwaway sshd takes the throwaway key on 127.0.0.1 onl
 
 test_expect_success 'fp-ssh --duration: perf script text from the host, the workload in it, perf gone after' '
 	{ "$SPIN" 5000 >/dev/null & } &&
-	{ fp-ssh $SSH_OPTS --duration 2 root@127.0.0.1 -F 499 -a -g >cap.perf 2>err ||
+	{ fp-ssh --perf-script $SSH_OPTS --duration 2 root@127.0.0.1 -F 499 -a -g >cap.perf 2>err ||
 	  { echo "fp-ssh exited $?:"; cat err; false; }; } &&
 	fp-read cap.perf >s 2>rerr &&
 	n=$(grep -c "^S	" s) && echo "samples=$n" && test "$n" -gt 100 &&
@@ -33,7 +33,7 @@ test_expect_success 'fp-ssh --duration: perf script text from the host, the work
 '
 
 test_expect_success 'SIGTERM to fp-ssh stops the remote perf, which writes its end: exit 0, nothing left' '
-	fp-ssh $SSH_OPTS root@127.0.0.1 -F 499 -a >cap2.perf 2>err2 &
+	fp-ssh --perf-script $SSH_OPTS root@127.0.0.1 -F 499 -a >cap2.perf 2>err2 &
 	fp=$! &&
 	wait_for "test -s cap2.perf" 100 &&
 	sshd_sessions >sessions && test -s sessions &&
@@ -45,7 +45,7 @@ test_expect_success 'SIGTERM to fp-ssh stops the remote perf, which writes its e
 '
 
 test_expect_success 'every argument reaches the remote shell quoted as given' '
-	fp-ssh $SSH_OPTS root@127.0.0.1 -F 499 -a -e "cpu-clock" -- sh -c "sleep 1; echo \"a b\" >&2" \
+	fp-ssh --perf-script $SSH_OPTS root@127.0.0.1 -F 499 -a -e "cpu-clock" -- sh -c "sleep 1; echo \"a b\" >&2" \
 		>cap3.perf 2>err3 &&
 	grep -q "^a b\$" err3 &&
 	fp-read cap3.perf | grep "^S	" | cut -f 7 | sort -u >events &&
@@ -58,9 +58,9 @@ test_expect_success 'an unreachable host: ssh'"'"'s 255, said on stderr, no hang
 	test $? = 255 && grep -qi "connect\|refused" err4
 '
 
-test_expect_success 'flamepipe live --ssh: the capture reaches the live heatmap; Ctrl-C leaves no remote perf' '
+test_expect_success 'flamepipe live --ssh --remote-script: the capture reaches the live heatmap; Ctrl-C leaves no remote perf' '
 	command -v curl >/dev/null 2>&1 || { echo "no curl: skipped"; return 0; }
-	flamepipe live --ssh root@127.0.0.1 $SSH_OPTS -F 499 -g --http 127.0.0.1:0 --exit-at-end --no-term \
+	flamepipe live --ssh root@127.0.0.1 --remote-script $SSH_OPTS -F 499 -g --http 127.0.0.1:0 --exit-at-end --no-term \
 		-o rep >live.out 2>live.err &
 	fp=$! &&
 	wait_for "grep -q \"listening on http\" live.err live.out 2>/dev/null" 200 &&
@@ -79,7 +79,8 @@ test_expect_success 'flamepipe live --ssh: the capture reaches the live heatmap;
 
 test_expect_success 'usage errors: no host, bad --duration' '
 	fp-ssh >/dev/null 2>err; test $? = 100 &&
-	fp-ssh --duration x host 2>err; test $? = 100
+	fp-ssh --duration x host 2>err; test $? = 100 &&
+	fp-ssh --script-arg -F host 2>err; test $? = 100 && grep -q "goes with --perf-script" err
 '
 
 test_done

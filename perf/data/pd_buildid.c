@@ -15,6 +15,7 @@
 #include "pd_buildid.h"
 #include "pd_debuginfod.h"
 #include "pd_kcache.h"
+#include "pd_remote.h"
 #include "pd_procroot.h"
 #include "pd_symbols.h"
 #include "pd_textsyms.h"
@@ -92,15 +93,21 @@ static int fits(int n, size_t cap)
 /* ---- the lookup order --------------------------------------------------- */
 
 /* A file of a live process of another mount namespace, as it sees it
- * (pd_procroot.h: opened then and kept, so d changes); none with --symfs,
- * whose recording is another host's: its pids are not this host's. */
+ * (pd_procroot.h: opened then and kept, so d changes); none with --symfs
+ * or --remote, whose recording is another host's: its pids are not this
+ * host's. */
 static int at_process_root(const struct pd_dso *d, char *buf, size_t cap)
 {
-	return !symfs && pd_procroot_open((struct pd_dso *)d, buf, cap) != NULL;
+	return !symfs && !pd_remote_on() && pd_procroot_open((struct pd_dso *)d, buf, cap) != NULL;
 }
 
 static int at_recorded(const struct pd_dso *d, char *buf, size_t cap)
 {
+	/* a recording of a remote host (--remote): a file here by its name
+	 * is this host's, used only when the recorded build-id says it is
+	 * the same */
+	if (pd_remote_on() && !d->build_id_len && !symfs)
+		return 0;
 	return fits(snprintf(buf, cap, "%s%s", symfs ? symfs : "", d->name), cap);
 }
 
@@ -145,6 +152,18 @@ static int at_debuginfod(const struct pd_dso *d, char *buf, size_t cap)
 	return s == PD_DI_FOUND && fits(snprintf(buf, cap, "%s", path), cap);
 }
 
+/* the recording's host over ssh (--remote): -1 while it is fetched. */
+static int at_remote(const struct pd_dso *d, char *buf, size_t cap)
+{
+	const char *path = NULL;
+	enum pd_di_state s = pd_remote_get(d->name, d->build_id, d->build_id_len, wait_answers,
+					   &path, NULL);
+
+	if (s == PD_DI_PENDING)
+		return -1;
+	return s == PD_DI_FOUND && fits(snprintf(buf, cap, "%s", path), cap);
+}
+
 enum { ON_ELF = 1 << PD_DSO_ELF, ON_VDSO = 1 << PD_DSO_VDSO };
 
 static const struct lookup_row {
@@ -156,6 +175,7 @@ static const struct lookup_row {
 	{ ON_ELF, "the recorded path", at_recorded },
 	{ ON_VDSO, "perf's build-id cache", at_cache_vdso },
 	{ ON_ELF | ON_VDSO, "perf's build-id cache", at_cache_elf },
+	{ ON_ELF, "the remote host", at_remote },
 	{ ON_ELF | ON_VDSO, "debuginfod", at_debuginfod },
 };
 
@@ -181,6 +201,8 @@ enum pd_ksrc pd_kallsyms_source(struct pd_dso *d, char *path, size_t cap)
 	int err;
 	struct stat st;
 
+	if (pd_remote_on())	/* the recording's host's, never this one's */
+		return pd_remote_kallsyms(d, path, cap);
 	if (!d->build_id_len)
 		return PD_KSRC_RUNNING;		/* nothing to check: as perf */
 	pd_buildid_hex(d->build_id, d->build_id_len, want);

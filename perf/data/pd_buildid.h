@@ -11,7 +11,11 @@
  *   2. perf's build-id cache, as perf record and perf archive leave it
  *      ($PERF_BUILDID_DIR, else ~/.debug): [vdso]/ID/vdso for the vdso,
  *      .build-id/xx/yyyy/elf for every file;
- *   3. debuginfod, the executable by build-id (pd_debuginfod.h).
+ *   3. the recording's host over ssh (fp-perfdata --remote, pd_remote.h):
+ *      the recorded path fetched there, kept in a build-id cache; with
+ *      --remote, the recorded path of step 1 is taken only when a
+ *      recorded build-id proves it the same file;
+ *   4. debuginfod, the executable by build-id (pd_debuginfod.h).
  * A file found must have the recorded build-id. A file found without
  * symbols (no .symtab, no separate debug file here) has its debug file
  * asked from debuginfod too. Separate debug files: the build-id paths
@@ -20,7 +24,8 @@
  * (pd_find_debuginfo).
  *
  * The kernel (pd_kallsyms_source): --kallsyms FILE is taken as given;
- * else a recording without a kernel build-id, or of the running kernel's,
+ * with --remote, the remote host's /proc/kallsyms when its kernel's
+ * build-id is the recorded one (pd_remote.h); else a recording without a kernel build-id, or of the running kernel's,
  * reads what this machine has (/proc/kallsyms or perf's copy of it,
  * pd_kcache.h); a recording of another kernel reads perf's cache
  * ([kernel.kallsyms]/ID/kallsyms) or nothing: kernel frames stay unnamed
@@ -54,7 +59,7 @@ enum pd_lookup_result {
 	PD_LK_END,		/* no more rows */
 	PD_LK_SKIP,		/* the row does not apply to this dso */
 	PD_LK_PATH,		/* a path to try, in buf */
-	PD_LK_PENDING,		/* debuginfod has not answered yet */
+	PD_LK_PENDING,		/* debuginfod or the remote host has not answered yet */
 };
 
 /* Row i of the lookup order for d (an ELF file or [vdso]): the path to

@@ -13,6 +13,8 @@
 #include "fp_record.h"
 #include "pd_buildid.h"
 #include "pd_debuginfod.h"
+#include "pd_remote.h"
+#include "pd_remote.h"
 #include "pd_machine.h"
 #include "pd_procroot.h"
 
@@ -588,14 +590,16 @@ static uint32_t cached_frame(struct pd_machine *m, struct pd_dso *d, uint64_t re
 
 void pd_machine_poll_debuginfod(struct pd_machine *m)
 {
-	unsigned answers = pd_debuginfod_answers();
+	unsigned answers = pd_debuginfod_answers() + pd_remote_answers();
 
 	if (answers == m->answers_seen)
 		return;
 	m->answers_seen = answers;
 	for (size_t i = 0; i < m->ndsos; i++) {
 		struct pd_dso *d = m->dsos[i];
-		if (!d->pending || !d->loaded)
+		/* ready: read ahead of its first sample (on_kernel_wait's
+		 * look-ahead), maybe before the answers seen last */
+		if (!d->pending || !(d->loaded || d->ready))
 			continue;
 		/* read again: its answer is there now, or it is still pending */
 		pd_dso_reset(d);

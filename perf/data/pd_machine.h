@@ -129,7 +129,8 @@ void pd_machine_ksymbol(struct pd_machine *m, uint64_t addr, uint32_t len,
 void pd_machine_build_id(struct pd_machine *m, const char *file,
 			 const unsigned char *id, size_t n);
 
-/* --live: reads again the dsos whose debuginfod look-ups were pending and
+/* --live: reads again the dsos whose debuginfod look-ups (or remote
+ * fetches, pd_remote.h) were pending and
  * have been answered since the last call; their frames from then on are
  * named by what came (cheap when nothing came: one counter compared). */
 void pd_machine_poll_debuginfod(struct pd_machine *m);

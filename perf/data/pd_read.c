@@ -37,6 +37,8 @@
 #define PD_MISC_FORK_EXEC (1 << 13)
 
 #define PROBLEM_MAX 256		/* a problem's message, at most */
+#define MISC_MMAP_BUILD_ID (1u << 14)	/* PERF_RECORD_MISC_MMAP_BUILD_ID */
+#define MMAP_BUILD_ID_MAX 20
 
 struct pd_queued {
 	uint64_t time, seq;
@@ -315,6 +317,14 @@ static int decode_side(struct pd_reader *r, const struct perf_event_header *h,
 		e->u.mmap.file_len = (size_t)sl;
 		e->u.mmap.kernel = (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
 				   PERF_RECORD_MISC_KERNEL;
+		e->u.mmap.build_id_len = 0;
+		/* --buildid-mmap: u8 size, 3 reserved, build_id[20] where
+		 * maj min ino gen are otherwise */
+		if (h->type == PERF_RECORD_MMAP2 && (h->misc & MISC_MMAP_BUILD_ID) &&
+		    body[32] && body[32] <= MMAP_BUILD_ID_MAX) {
+			e->u.mmap.build_id = body + 36;
+			e->u.mmap.build_id_len = body[32];
+		}
 		r->st.mmap++;
 		return 0;
 	}

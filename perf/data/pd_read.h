@@ -94,6 +94,10 @@ struct pd_event {
 			const char *file;
 			size_t file_len;
 			int kernel;	/* cpumode kernel: a kernel/module map */
+			/* MMAP2 of perf record --buildid-mmap: the file's
+			 * build-id (build_id_len 0: none) */
+			const unsigned char *build_id;
+			size_t build_id_len;
 		} mmap;
 		struct { uint64_t lost; } lost;
 		struct { uint64_t addr; uint32_t len; int unregister; const char *name; size_t name_len; } ksym;

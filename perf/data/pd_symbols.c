@@ -20,6 +20,7 @@
 #include "pd_buildid.h"
 #include "pd_debuginfod.h"
 #include "pd_procroot.h"
+#include "pd_remote.h"
 #include "pd_symbols.h"
 #include "pd_symfile.h"
 #include "pd_symtab.h"
@@ -414,7 +415,7 @@ static int find_elf(struct pd_dso *d, size_t from, Dwfl **dw, Dwfl_Module **m)
 	for (size_t i = from; (r = pd_lookup(d, i, path, sizeof path, &what)) != PD_LK_END; i++) {
 		if (r == PD_LK_PENDING) {
 			d->pending = 1;
-			snprintf(why, sizeof why, "debuginfod has not answered yet");
+			snprintf(why, sizeof why, "%s has not answered yet", what);
 			break;
 		}
 		if (r != PD_LK_PATH)
@@ -429,6 +430,12 @@ static int find_elf(struct pd_dso *d, size_t from, Dwfl **dw, Dwfl_Module **m)
 			snprintf(why, sizeof why, "%s", fd < 0 && err ? strerror(err) :
 				 rc == -2 ? "a different build than the one recorded" :
 				 "not an ELF file elfutils can read");
+	}
+	const char *rwhy = NULL;
+	if (!d->pending && pd_remote_get(d->name, d->build_id, d->build_id_len, 0, NULL,
+					 &rwhy) == PD_DI_FAILED && rwhy) {
+		size_t n = strlen(why);
+		snprintf(why + n, sizeof why - n, "%sthe remote host: %s", n ? "; " : "", rwhy);
 	}
 	const char *dwhy = NULL;
 	if (!d->pending && pd_debuginfod_get(d->build_id, d->build_id_len, PD_DI_EXECUTABLE, 0,
