@@ -383,6 +383,8 @@ static void workload_vars(const struct live_opts *o, struct fp_vars *v)
 	}
 }
 
+static int has_baseline(const struct live_opts *o);
+
 /* ---- the views -------------------------------------------------------------- */
 
 struct views {
@@ -410,6 +412,17 @@ static void pick_views(const struct live_opts *o, struct fp_run *r, int tty, str
 		fp_vars_append(v, "TUI_ARGS", "flamepipe live");
 		if (vw->web)	/* fp-serve comes next */
 			fp_vars_append(v, "TUI_ARGS", "--passthrough");
+		if (o->off_cpu && !vw->web && !has_baseline(o)) {
+			/* its E key: the off-CPU samples beside the counted
+			 * event, never added to it (as the report's chain;
+			 * fp-serve and fp-baseline count what they get) */
+			fp_vars_append(v, "BUCKET_ARGS", "--pass-timed");
+			fp_vars_append(v, "FOLD_ARGS", "--timed-apart");
+		}
+		if (o->baseline) {	/* its d key: the differential against it */
+			fp_vars_append(v, "TUI_ARGS", "--baseline");
+			fp_vars_append(v, "TUI_ARGS", o->baseline);
+		}
 		fp_tui_vars(r, v);	/* its messages log and quit file */
 		if (!vw->web && !o->outdir)	/* nobody reads fp-fold's snapshots */
 			fp_vars_set(v, "FOLD_INTERVAL", "0");

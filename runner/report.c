@@ -43,9 +43,10 @@
 
 #define FILES_LIST_MAX 512
 #define OPT_TUI 255	/* --tui: the terminal view (below OPT_PASS) */
+#define OPT_BASELINE 254	/* --baseline FILE: the view's differential (d) */
 
 const char cmd_report_usage[] =
-	"report FILE|- {-o DIR | --tui | -o DIR --tui} [--rows N] [--keep-idle] [--weight samples|period]\n"
+	"report FILE|- {-o DIR | --tui [--baseline FILE] | -o DIR --tui} [--rows N] [--keep-idle] [--weight samples|period]\n"
 	"        [--from S] [--to S] [--pid LIST] [--tid LIST] [--cpu LIST] [--comm NAMES]\n"
 	"        [--event NAMES|--all-events] [--include REGEX] [--exclude REGEX] [--container NAME|REGEX]\n"
 	"        [--pid-root|--tid-root]\n"
@@ -113,6 +114,8 @@ struct report_parse {
 	int *tui;
 };
 
+static const char *tui_baseline;	/* --baseline FILE, for fp-tui */
+
 /* One of report's own options: --tui, or a passthrough. */
 static void report_option(void *ctx, int c, const char *arg)
 {
@@ -120,6 +123,8 @@ static void report_option(void *ctx, int c, const char *arg)
 
 	if (c == OPT_TUI)
 		*rp->tui = 1;
+	else if (c == OPT_BASELINE)
+		tui_baseline = arg;
 	else if (c >= OPT_PASS && c < OPT_PASS + (int)NPASS)
 		add_passthrough(rp->cli, &passthroughs[c - OPT_PASS], arg);
 	else
@@ -129,7 +134,7 @@ static void report_option(void *ctx, int c, const char *arg)
 /* FILE, -o DIR and/or --tui, and the options; returns FILE. */
 static const char *parse_report_options(int argc, char **argv, struct fp_cli *cli, int *tui)
 {
-	struct option own[NPASS + 1];
+	struct option own[NPASS + 2];
 	struct report_parse rp = { cli, tui };
 
 	fp_cli_init(cli, argc, FP_CLI_REPORT, cmd_report_usage);
@@ -137,8 +142,9 @@ static const char *parse_report_options(int argc, char **argv, struct fp_cli *cl
 		own[i] = (struct option){ passthroughs[i].option,
 			passthroughs[i].has_arg ? required_argument : no_argument, NULL, OPT_PASS + (int)i };
 	own[NPASS] = (struct option){ "tui", no_argument, NULL, OPT_TUI };
-	int first = fp_cli_parse(cli, argc, argv, own, NPASS + 1, 0, report_option, &rp);
-	if (argc - first != 1 || (!cli->outdir && !*tui))
+	own[NPASS + 1] = (struct option){ "baseline", required_argument, NULL, OPT_BASELINE };
+	int first = fp_cli_parse(cli, argc, argv, own, NPASS + 2, 0, report_option, &rp);
+	if (argc - first != 1 || (!cli->outdir && !*tui) || (tui_baseline && !*tui))
 		fp_cli_usage_error(cli);
 	if (*tui)	/* the view owns the terminal: no progress line on it */
 		cli->progress = 0;
@@ -288,6 +294,10 @@ static char *tui_vars(struct fp_run *r, const struct fp_cli *cli, const char *pi
 	fp_tui_vars(r, v);	/* its messages log and quit file */
 	fp_vars_append(v, "TUI_ARGS", "--title");
 	fp_vars_append(v, "TUI_ARGS", strcmp(input, "-") ? (slash ? slash + 1 : input) : "stdin");
+	if (tui_baseline) {
+		fp_vars_append(v, "TUI_ARGS", "--baseline");
+		fp_vars_append(v, "TUI_ARGS", tui_baseline);
+	}
 	if (cli->outdir)
 		fp_vars_append(v, "RENDER_ARGS", "--passthrough");
 	return fp_tui_pipeline(fp_run_dir(r), pipeline, cli->outdir != NULL);

@@ -2,7 +2,8 @@
  * (docs/fp-tui.md).
  *
  *	fp-tui [--live] [--passthrough] [--max-samples N] [--max-frames N] [--tty PATH]
- *	       [--no-color] [--title TEXT] [--messages FILE] [--quit-file FILE] [FILE]
+ *	       [--no-color] [--title TEXT] [--messages FILE] [--quit-file FILE]
+ *	       [--baseline FILE] [FILE]
  *
  * A view stage: it reads the stream (stdin or FILE) to its end and draws
  * on the terminal (/dev/tty, not stdout: in `flamepipe live` and `report
@@ -56,8 +57,8 @@
 #include "tui.h"
 
 #define USAGE "usage: fp-tui [--live] [--passthrough] [--max-samples N] [--max-frames N] [--tty PATH] " \
-	"[--no-color] [--title TEXT] [--messages FILE] [--quit-file FILE] [FILE]\n"
-#define MAX_SAMPLES_DEFAULT (4u << 20)	/* 64 MiB of samples */
+	"[--no-color] [--title TEXT] [--messages FILE] [--quit-file FILE] [--baseline FILE] [FILE]\n"
+#define MAX_SAMPLES_DEFAULT (4u << 20)	/* 96 MiB of samples */
 #define MAX_FRAMES_DEFAULT (16u << 20)	/* 64 MiB of stack frames */
 #define TICK 0.1		/* s between redraws, at most */
 #define LIVE_BUILD_EVERY 0.5	/* s between rebuilds of a live tree */
@@ -246,7 +247,9 @@ static void fold_sample(struct stage *st, const struct fp_sample *s)
 	id = fp_strtab_intern(&st->folded, st->fb.p, st->fb.len, &added);
 	if (added)
 		tui_model_define(&st->t.m, id, st->kinds.p, st->kinds.len, st->fb.p, st->fb.len);
-	tui_model_sample(&st->t.m, id, s->time_ns, 1);
+	tui_model_sample(&st->t.m, id, s->time_ns,
+			 fp_event_is_timed(s->event) && s->period ? s->period : 1,
+			 tui_model_event(&st->t.m, s->event.p, s->event.n));
 }
 
 static int on_s(void *ctx, const char *line, size_t len)
@@ -329,11 +332,17 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 		if (fp_ref_parse(line, len, &r) < 0)
 			on_bad(st, "malformed R record: ignored");
 		else
-			tui_model_sample(&t->m, r.id, r.time_ns, r.count);
+			tui_model_sample(&t->m, r.id, r.time_ns, r.count,
+					 tui_model_event(&t->m, r.event.p, r.event.n));
 		break;
 	case FP_REC_CONTROL:
-		if (fp_control_parse(line, len, &ctl) == 0 && ctl.kind == FP_CTL_RESET)
+		if (fp_control_parse(line, len, &ctl) < 0)
+			break;
+		if (ctl.kind == FP_CTL_RESET)
 			tui_model_reset(&t->m);
+		else if (ctl.kind == FP_CTL_EVENTS)	/* the capture's order, for E */
+			for (size_t i = 0; i < ctl.nargs; i++)
+				tui_model_event(&t->m, ctl.arg[i].p, ctl.arg[i].n);
 		break;
 	case FP_REC_WARNING:
 		if (fp_warning_parse(line, len, &w) == 0) {
@@ -505,7 +514,7 @@ int main(int argc, char **argv)
 	struct tui *t = &st.t;
 	struct fp_pump p;
 	uint64_t max_samples = MAX_SAMPLES_DEFAULT, max_frames = MAX_FRAMES_DEFAULT;
-	const char *tty = "/dev/tty", *input = NULL, *in_name;
+	const char *tty = "/dev/tty", *input = NULL, *in_name, *baseline = NULL;
 	int live = 0, no_color = 0, in_fd, null_fd, rc;
 	ev_signal sigs[5];
 	static const int stop_sigs[] = { SIGTERM, SIGINT, SIGHUP, SIGQUIT };
@@ -519,6 +528,7 @@ int main(int argc, char **argv)
 		{ "title", FP_OPT_STR, &t->title },
 		{ "messages", FP_OPT_STR, &messages_path },
 		{ "quit-file", FP_OPT_STR, &quit_file },
+		{ "baseline", FP_OPT_STR, &baseline },
 		{ NULL },
 	};
 	int first;
@@ -528,6 +538,12 @@ int main(int argc, char **argv)
 	first = fp_opts_parse(argc, argv, options, USAGE, 1, NULL);
 	if (first < argc)
 		input = argv[first];
+	if (baseline) {	/* before the terminal is taken: an error is a plain line */
+		char err[512];
+
+		if (tui_diff_load(t, baseline, err, sizeof err) < 0)
+			fp_die(FP_EXIT_USAGE, "--baseline %s", err);
+	}
 	in_fd = fp_open_input(input, &in_name);
 	null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);	/* fp-tui writes no records */
 	if (null_fd < 0)
@@ -535,6 +551,8 @@ int main(int argc, char **argv)
 	tui_model_init(&t->m, (size_t)max_samples, (size_t)max_frames);
 	fp_calltree_init(&t->td, 0);
 	fp_calltree_init(&t->bu, 1);
+	fp_heatmap_init(&t->ehm);
+	t->event = TUI_EV_UNTIMED;
 	fp_map_init(&t->open);
 	fp_tails_init(&st.tails);
 	fp_strtab_init(&st.folded);
@@ -576,5 +594,7 @@ int main(int argc, char **argv)
 		ev_run(loop, 0);
 	}
 	term_end();
+	tui_diff_free(t);
+	fp_heatmap_free(&t->ehm);
 	return rc;
 }

@@ -7,6 +7,7 @@
  *	              which tree nodes are open, the rows shown, search
  *	tui_keys.c    the keys as a table: key, where it works, action, help
  *	tui_screen.c  the drawing (ncurses)
+ *	tui_diff.c    the differential against a baseline (--baseline, d)
  *	fp-tui.c      main: options, the stream, the terminal and its restore
  */
 #ifndef FP_TUI_H
@@ -15,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "folded.h"
 #include "fp_calltree.h"
 #include "fp_map.h"
 #include "fp_strtab.h"
@@ -30,8 +32,12 @@ struct tui_stack {
 struct tui_sample {
 	uint64_t time_ns;
 	uint32_t stack;
-	uint32_t count;
+	uint32_t count;		/* samples; ns of a timed event (offcpu, wakeup) */
+	uint8_t event;		/* index into tui_model.events */
 };
+
+#define TUI_MAX_EVENTS 16	/* past it, samples count as the last event's */
+#define TUI_EV_UNTIMED (-1)	/* the view of every event that is not timed */
 
 struct tui_model {
 	struct fp_strtab names;	/* frame names */
@@ -48,6 +54,9 @@ struct tui_model {
 	uint32_t *touched;
 	size_t ntouched, cap_touched;
 	struct fp_heatmap hm;
+	char *events[TUI_MAX_EVENTS];	/* C events, then the others seen */
+	int timed[TUI_MAX_EVENTS];	/* fp_event_is_timed */
+	unsigned nevents;
 	uint64_t gen;		/* bumped by every change */
 };
 
@@ -58,13 +67,19 @@ void tui_model_free(struct tui_model *m);
 int tui_model_define(struct tui_model *m, uint32_t id, const char *kinds, size_t kn,
 		     const char *folded, size_t fn);
 /* An R record. */
-void tui_model_sample(struct tui_model *m, uint32_t id, uint64_t time_ns, uint64_t count);
+void tui_model_sample(struct tui_model *m, uint32_t id, uint64_t time_ns, uint64_t count,
+		      unsigned event);
+/* The index of event name[0..n) (added if new). */
+unsigned tui_model_event(struct tui_model *m, const char *name, size_t n);
 /* C reset: the samples go (fp-range re-sends what is in force). */
 void tui_model_reset(struct tui_model *m);
 /* Both trees (cleared first) of the samples with from <= time < to
  * (absolute ns); the sum of their counts, *nsamples how many. */
-uint64_t tui_model_build(struct tui_model *m, uint64_t from, uint64_t to,
+/* event: an index (a timed event: its ns), or TUI_EV_UNTIMED. */
+uint64_t tui_model_build(struct tui_model *m, uint64_t from, uint64_t to, int event,
 			 struct fp_calltree *td, struct fp_calltree *bu, uint64_t *nsamples);
+/* hm: event's heatmap of the samples held, on m->hm's rows and seconds. */
+void tui_model_heatmap(struct tui_model *m, int event, struct fp_heatmap *hm);
 
 /* ---- the view (tui_view.c) ---------------------------------------------- */
 
@@ -81,6 +96,10 @@ struct tui_cell {
 struct tui {
 	struct tui_model m;
 	struct fp_calltree td, bu;
+	/* the event shown (E): TUI_EV_UNTIMED, or a timed event's index,
+	 * whose heatmap is ehm and whose counts are ns blocked */
+	int event;
+	struct fp_heatmap ehm;
 	/* the range the trees are of */
 	int have_sel;
 	uint64_t sel_from, sel_to;	/* absolute ns (a new base second moves no sample) */
@@ -110,6 +129,12 @@ struct tui {
 	size_t search_len;
 	int prompting;		/* typing a search */
 	int help;
+	/* the differential (tui_diff.c): by function, biggest growth first */
+	int have_base, diff_on;
+	struct fp_folded base, kbase;	/* the baseline, and by function */
+	struct fp_folded dnow, dtab;	/* the range by function; against base */
+	size_t *didx, ndidx, cap_didx;	/* dtab's entries sorted by growth */
+	size_t dtop;			/* first row shown */
 	/* state of the stream and the screen */
 	int ended, live, quit, color, dirty;
 	uint64_t warnings;
@@ -151,6 +176,22 @@ const char *tui_name(const struct tui *t, uint32_t name);
  * t->search, opening the paths to every match first; 0 if none. */
 int tui_view_search(struct tui *t, int dir);
 int tui_view_matches(const struct tui *t, uint32_t name);
+
+/* ---- the differential (tui_diff.c) -------------------------------------- */
+
+/* Reads the baseline (a folded file or a capture); 0, or -1 with err. */
+int tui_diff_load(struct tui *t, const char *path, char *err, size_t errsz);
+/* The table of the trees just built against the baseline. */
+void tui_diff_build(struct tui *t);
+void tui_diff_free(struct tui *t);
+
+/* The heatmap shown: the stream's, or the timed event's. */
+const struct fp_heatmap *tui_heat(const struct tui *t);
+int tui_timed(const struct tui *t);
+/* The event shown's name. */
+const char *tui_event_name(const struct tui *t);
+/* The next event to show: untimed, then each timed one; 0 if only one. */
+int tui_view_next_event(struct tui *t);
 
 /* ---- the keys (tui_keys.c) ---------------------------------------------- */
 

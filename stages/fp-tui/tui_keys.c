@@ -97,6 +97,16 @@ static int follow(struct tui *t, int key)
 	return 1;
 }
 
+static int follow_or_event(struct tui *t, int key)
+{
+	if (key == 'f')
+		return follow(t, key);
+	if (!tui_view_next_event(t))
+		snprintf(t->msg, sizeof t->msg, "one event only: no off-CPU time in this capture (yet)");
+	t->diff_on = 0;	/* the differential is of on-CPU samples */
+	return 1;
+}
+
 /* ---- the lower pane --------------------------------------------------------- */
 
 static void select_row(struct tui *t, size_t row)
@@ -109,9 +119,29 @@ static void select_row(struct tui *t, size_t row)
 	t->row_key = t->pane == TUI_FUNCS ? t->rows[t->row] : tr->node[t->rows[t->row]].key;
 }
 
+/* The differential's table scrolls (it has no selected row). */
+static int diff_move(struct tui *t, int key)
+{
+	size_t r = t->dtop, last = t->ndidx ? t->ndidx - 1 : 0;
+
+	switch (key) {
+	case KEY_UP: case 'k': r = r ? r - 1 : 0; break;
+	case KEY_DOWN: case 'j': r++; break;
+	case KEY_PPAGE: r = r > PAGE ? r - PAGE : 0; break;
+	case KEY_NPAGE: case ' ': r += PAGE; break;
+	case KEY_HOME: case 'g': r = 0; break;
+	case KEY_END: case 'G': r = last; break;
+	}
+	t->dtop = r < last ? r : last;
+	return 1;
+}
+
 static int tree_move(struct tui *t, int key)
 {
 	size_t r = t->row;
+
+	if (t->diff_on)
+		return diff_move(t, key);
 
 	switch (key) {
 	case KEY_UP: case 'k': r = r ? r - 1 : 0; break;
@@ -235,6 +265,22 @@ static int sort_fns(struct tui *t, int key)
 	return 1;
 }
 
+static int diff(struct tui *t, int key)
+{
+	if (!t->have_base) {
+		snprintf(t->msg, sizeof t->msg, "no baseline: start fp-tui with --baseline FILE");
+		return 1;
+	}
+	t->diff_on = !t->diff_on;
+	t->dtop = 0;
+	return 1;
+}
+
+static int sort_or_diff(struct tui *t, int key)
+{
+	return key == 'd' ? diff(t, key) : sort_fns(t, key);
+}
+
 static int search_start(struct tui *t, int key)
 {
 	t->prompting = 1;
@@ -284,7 +330,9 @@ static const struct binding bindings[] = {
 	{ { '\n', '\r', KEY_ENTER, ' ' }, W_HEAT, heat_mark, "Enter Space",
 	  "heatmap: mark the start cell, then the end cell: the range" },
 	{ { KEY_ESC, 'x' }, W_ANY, clear_sel, "Esc x", "back to the whole capture" },
-	{ { 'f' }, W_ANY, follow, "f", "live: the cursor follows the newest second" },
+	/* one help line for both: the help fits 24 lines */
+	{ { 'f', 'E' }, W_ANY, follow_or_event, "f E",
+	  "live: follow the newest second / next event (offcpu...)" },
 	{ { KEY_UP, KEY_DOWN, 'k', 'j' }, W_TREE, tree_move, "Up Down k j", "tree: previous / next row" },
 	{ { KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END }, W_TREE, tree_move, "PgUp PgDn Home End",
 	  "tree: page up / down, first / last row" },
@@ -296,7 +344,9 @@ static const struct binding bindings[] = {
 	{ { '\t' }, W_ANY, focus, "Tab", "move between the heatmap and the tree" },
 	{ { 'v', 't', 'b', 'F' }, W_ANY, pane, "v t b F",
 	  "next pane / top-down tree / bottom-up tree / functions" },
-	{ { 's' }, W_ANY, sort_fns, "s", "functions: sort by self or by total" },
+	/* one help line for both: the help fits 24 lines */
+	{ { 's', 'd' }, W_ANY, sort_or_diff, "s d",
+	  "functions by self or total / differential (--baseline)" },
 	{ { '/' }, W_ANY, search_start, "/", "search frames (substring, any case); Enter finds" },
 	{ { 'n', 'N' }, W_ANY, search_next, "n N", "next / previous match" },
 	{ { '?', KEY_F(1) }, W_ANY, help, "? F1", "this help (any key closes it)" },

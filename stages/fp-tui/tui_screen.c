@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "baseline.h"
 #include "fp_rangectl.h"
 #include "fp_record.h"
 #include "tui.h"
@@ -50,8 +51,20 @@ static uint64_t cell_count(const struct tui *t, size_t x, unsigned y)
 
 	tui_view_slices(t, y, &lo, &hi);
 	for (unsigned r = lo; r < hi; r++)
-		n += fp_heatmap_get(&t->m.hm, col, r);
+		n += fp_heatmap_get(tui_heat(t), col, r);
 	return hi > lo ? n * t->group / (hi - lo) : n;
+}
+
+/* A count as shown: samples, or a timed event's ns as time blocked. */
+static const char *weight(const struct tui *t, uint64_t v, char *buf, size_t n)
+{
+	if (!tui_timed(t))
+		snprintf(buf, n, "%" PRIu64, v);
+	else if (v < 10 * FP_NSEC_PER_SEC)
+		snprintf(buf, n, "%.1fms", (double)v / 1e6);
+	else
+		snprintf(buf, n, "%.2fs", (double)v / 1e9);
+	return buf;
 }
 
 static void fill_line(int y, int x, int w)
@@ -71,6 +84,8 @@ static void secs(const struct tui *t, uint64_t abs_ns, char *buf)
 static void draw_status(struct tui *t)
 {
 	char line[512], a[FP_RANGECTL_SECONDS_MAX], b[FP_RANGECTL_SECONDS_MAX], c[FP_RANGECTL_SECONDS_MAX];
+	char wb[32];
+	const char *unit = tui_timed(t) ? " blocked" : " samples";
 	const char *state = !t->live ? (t->ended ? "report" : "reading") :
 			    t->ended ? "live, ended" : "live";
 	int n;
@@ -80,11 +95,11 @@ static void draw_status(struct tui *t)
 	if (t->have_sel) {
 		secs(t, t->sel_from, a);
 		secs(t, t->sel_to, b);
-		n += snprintf(line + n, sizeof line - (size_t)n, "  range %s..%s s: %" PRIu64 " samples",
-			      a, b, t->range_total);
+		n += snprintf(line + n, sizeof line - (size_t)n, "  range %s..%s s: %s%s", a, b,
+			      weight(t, t->range_total, wb, sizeof wb), unit);
 	} else {
-		n += snprintf(line + n, sizeof line - (size_t)n, "  range all: %" PRIu64 " samples",
-			      t->range_total);
+		n += snprintf(line + n, sizeof line - (size_t)n, "  range all: %s%s",
+			      weight(t, t->range_total, wb, sizeof wb), unit);
 	}
 	if (t->ax.n && t->lines) {
 		secs(t, tui_cell_start(t, t->cur), c);
@@ -181,7 +196,8 @@ static void draw_tabs(struct tui *t, int y)
 		attroff(A_BOLD);
 		x += (int)strlen(buf) + 1;
 	}
-	mvaddstr(y, x + 1, t->fn_by_total ? "functions by total" : "functions by self");
+	mvaddstr(y, x + 1, t->diff_on ? "diff vs baseline" :
+			   t->fn_by_total ? "functions by total" : "functions by self");
 	if (COLS > 30)
 		mvaddstr(y, COLS - 16, t->focus == TUI_FOCUS_HEAT ? "keys: heatmap" : "keys: tree   ");
 }
@@ -196,7 +212,13 @@ static void draw_tree(struct tui *t, int y0, int h, int x0, int w)
 	const struct fp_calltree *tr = tui_view_tree(t);
 	uint64_t all = tr->node[0].total;
 
-	mvaddnstr(y0, x0, "  total%   self%   samples  frame", w);
+	char head[128];
+
+	/* which event (E switches): a timed one's time blocked */
+	snprintf(head, sizeof head, "  total%%   self%%   %s  frame  (%s%s)",
+		 tui_timed(t) ? "blocked" : "samples", tui_event_name(t),
+		 tui_timed(t) ? ": time blocked, not samples" : "");
+	mvaddnstr(y0, x0, head, w);
 	for (int i = 1; i < h; i++) {
 		size_t r = t->top + (size_t)i - 1;
 		const struct fp_calltree_node *nd;
@@ -210,9 +232,12 @@ static void draw_tree(struct tui *t, int y0, int h, int x0, int w)
 		nd = &tr->node[t->rows[r]];
 		mark = nd->child == FP_CALLTREE_NONE ? ' ' : tui_view_is_open(t, t->rows[r]) ? '-' : '+';
 		indent = nd->depth > 30 ? 30 : nd->depth;
-		n = snprintf(line, sizeof line, "%c%6.2f%% %6.2f%% %9" PRIu64 "  %*s%c %s",
+		char wb[32];
+
+		n = snprintf(line, sizeof line, "%c%6.2f%% %6.2f%% %9s  %*s%c %s",
 			     tui_view_matches(t, nd->name) ? '*' : ' ', pct(nd->total, all),
-			     pct(nd->self, all), nd->total, (int)indent, "", mark, tui_name(t, nd->name));
+			     pct(nd->self, all), weight(t, nd->total, wb, sizeof wb), (int)indent, "",
+			     mark, tui_name(t, nd->name));
 		if (nd->parent == FP_CALLTREE_NONE)
 			snprintf(line + n, sizeof line - (size_t)n, " (%s)",
 				 t->have_sel ? "the range" : "the whole capture");
@@ -229,8 +254,13 @@ static void draw_fns(struct tui *t, int y0, int h, int x0, int w, int selectable
 {
 	uint64_t all = t->td.node[0].total;
 
-	mvaddnstr(y0, x0, t->fn_by_total ? "  total%   self%     total      self  function" :
-				       "   self%  total%      self     total  function", w);
+	char head[128];
+
+	snprintf(head, sizeof head, "%s  (%s%s)",
+		 t->fn_by_total ? "  total%   self%     total      self  function" :
+				  "   self%  total%      self     total  function",
+		 tui_event_name(t), tui_timed(t) ? ": time blocked" : "");
+	mvaddnstr(y0, x0, head, w);
 	for (int i = 1; i < h; i++) {
 		size_t r = (selectable ? t->top : 0) + (size_t)i - 1;
 		const struct fp_calltree_fn *f;
@@ -242,14 +272,38 @@ static void draw_fns(struct tui *t, int y0, int h, int x0, int w, int selectable
 		f = &t->td.fn[t->fns[r]];
 		a = t->fn_by_total ? f->total : f->self;
 		b = t->fn_by_total ? f->self : f->total;
-		snprintf(line, sizeof line, "%c%6.2f%% %6.2f%% %9" PRIu64 " %9" PRIu64 "  %s",
-			 tui_view_matches(t, t->fns[r]) ? '*' : ' ', pct(a, all), pct(b, all), a, b,
-			 tui_name(t, t->fns[r]));
+		char wa[32], wb[32];
+
+		snprintf(line, sizeof line, "%c%6.2f%% %6.2f%% %9s %9s  %s",
+			 tui_view_matches(t, t->fns[r]) ? '*' : ' ', pct(a, all), pct(b, all),
+			 weight(t, a, wa, sizeof wa), weight(t, b, wb, sizeof wb), tui_name(t, t->fns[r]));
 		if (selectable && r == t->row)
 			attron(t->focus == TUI_FOCUS_TREE ? A_REVERSE : A_UNDERLINE);
 		mvaddnstr(y0 + i, x0, line, w);
 		attroff(A_REVERSE | A_UNDERLINE);
 	}
+}
+
+/* The differential (d): each function's share of self time in the range
+ * and in the baseline, and the growth in points, biggest growth first. */
+static void draw_diff(struct tui *t, int y0, int h, int x0, int w)
+{
+	const struct fp_folded *d = &t->dtab;
+
+	mvaddnstr(y0, x0, "   growth    now%   base%  function (points of self time)", w);
+	for (int i = 1; i < h; i++) {
+		size_t r = t->dtop + (size_t)i - 1, e;
+		char line[1024];
+
+		if (r >= t->ndidx)
+			break;
+		e = t->didx[r];
+		snprintf(line, sizeof line, " %+8.2f %6.2f%% %6.2f%%  %.*s", fp_baseline_delta(d, e), fp_baseline_share_now(d, e),
+			 fp_baseline_share_base(d, e), (int)d->e[e].len, d->e[e].stack);
+		mvaddnstr(y0 + i, x0, line, w);
+	}
+	if (!t->ndidx)
+		mvaddnstr(y0 + 1, x0, "  (no samples in the range nor the baseline)", w);
 }
 
 static void draw_bottom(struct tui *t, int y)
@@ -353,7 +407,9 @@ void tui_screen_draw(struct tui *t)
 			t->top = t->row;
 		if (t->row >= t->top + (size_t)pane_h - 1)
 			t->top = t->row - (size_t)pane_h + 2;
-		if (t->pane == TUI_FUNCS) {
+		if (t->diff_on) {
+			draw_diff(t, pane_y, pane_h, 0, COLS);
+		} else if (t->pane == TUI_FUNCS) {
 			draw_fns(t, pane_y, pane_h, 0, COLS, 1);
 		} else if (COLS >= WIDE_COLS) {
 			int lw = COLS * 3 / 5;

@@ -25,7 +25,7 @@ void tui_view_axis(struct tui *t, unsigned heat_lines, size_t width)
 	t->group = rows ? (rows + heat_lines - 1) / heat_lines : 1;
 	t->lines = rows ? (rows + t->group - 1) / t->group : 0;
 	fp_heatmap_axis_free(&t->ax);
-	fp_heatmap_axis(&t->m.hm, &t->ax);
+	fp_heatmap_axis(tui_heat(t), &t->ax);
 	if (t->ax.n == 0) {
 		t->cur.x = t->x0 = 0;
 		return;
@@ -194,10 +194,14 @@ void tui_view_build(struct tui *t, double now, double min_interval)
 		from = t->sel_from;
 		to = t->sel_to;
 	}
-	t->range_total = tui_model_build(&t->m, from, to, &t->td, &t->bu, &t->range_samples);
+	t->range_total = tui_model_build(&t->m, from, to, t->event, &t->td, &t->bu,
+					 &t->range_samples);
+	if (tui_timed(t))
+		tui_model_heatmap(&t->m, t->event, &t->ehm);
 	t->cap_fns = t->cap_fns >= t->td.nfn ? t->cap_fns : t->td.nfn;
 	t->fns = fp_xrealloc(t->fns, (t->cap_fns ? t->cap_fns : 1) * sizeof *t->fns);
 	t->nfns = fp_calltree_functions(&t->td, t->fn_by_total, t->fns);
+	tui_diff_build(t);
 	t->built_gen = t->m.gen;
 	t->built_at = now;
 	t->need_build = 0;
@@ -205,6 +209,42 @@ void tui_view_build(struct tui *t, double now, double min_interval)
 	if (t->search_len && !t->prompting && t->pane != TUI_FUNCS)
 		open_matches(t);	/* a live match shows as soon as it is sampled */
 	tui_view_rows(t);
+}
+
+int tui_timed(const struct tui *t)
+{
+	return t->event >= 0 && (unsigned)t->event < t->m.nevents && t->m.timed[t->event];
+}
+
+const struct fp_heatmap *tui_heat(const struct tui *t)
+{
+	return tui_timed(t) ? &t->ehm : &t->m.hm;
+}
+
+const char *tui_event_name(const struct tui *t)
+{
+	if (tui_timed(t))
+		return t->m.events[t->event];
+	for (unsigned i = 0; i < t->m.nevents; i++)	/* the first untimed one */
+		if (!t->m.timed[i])
+			return t->m.events[i];
+	return "samples";
+}
+
+int tui_view_next_event(struct tui *t)
+{
+	int next = TUI_EV_UNTIMED;
+
+	for (unsigned i = t->event < 0 ? 0 : (unsigned)t->event + 1; i < t->m.nevents; i++)
+		if (t->m.timed[i]) {
+			next = (int)i;
+			break;
+		}
+	if (next == t->event)
+		return 0;
+	t->event = next;
+	t->need_build = 1;
+	return 1;
 }
 
 int tui_view_matches(const struct tui *t, uint32_t name)
