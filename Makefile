@@ -175,10 +175,6 @@ $(BUILD)/tests/u-kcache: LDLIBS += $(PERFDATA_LIBS)
 # fp-tui draws the terminal view with ncurses (libncurses-dev).
 TUI_LIBS := $(or $(shell pkg-config --libs ncursesw 2>/dev/null),-lncursesw -ltinfo)
 $(BIN)/fp-tui: LDLIBS += $(TUI_LIBS)
-# and reads its --baseline as fp-baseline does (libfp again after it)
-$(BIN)/fp-tui: $(call obj,stages/fp-baseline/fp_baseload.c)
-$(BIN)/fp-tui: LDLIBS := $(LIBFP) $(LDLIBS)
-$(call obj,stages/fp-tui/tui_diff.c): INCLUDES += -Istages/fp-baseline
 # fp-record compresses its recording's members with libdeflate (recording/fp_recenc.c).
 $(BIN)/fp-record: LDLIBS += -ldeflate
 

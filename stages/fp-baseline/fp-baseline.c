@@ -14,7 +14,7 @@
  * no records at all (the last stage of a chain that only alerts).
  *
  * The baseline: FILE (a folded file, or a capture folded by the stages:
- * fp_baseload.h), its range --from/--to; or without FILE the range
+ * render/baseload.h), its range --from/--to; or without FILE the range
  * [--from, --to) of this stream, in seconds on the heatmap axis (fp-bucket's
  * G record; else the first sample's second), taken as it passes.
  * The comparison (render/baseline.h): each key's share of the last --window
@@ -44,7 +44,7 @@
 
 #include "baseline.h"
 #include "fp_basewin.h"
-#include "fp_baseload.h"
+#include "baseload.h"
 #include "fp_error.h"
 #include "fp_io.h"
 #include "fp_opts.h"

@@ -4,14 +4,14 @@
  * The engine is render/baseline.c's (fp-baseline's alerts, fp-serve's
  * differential), by function: a key is a leaf frame, so "now" is the
  * trees' self time per function and the baseline is keyed the same way.
- * The baseline is read once (stages/fp-baseline/fp_baseload.c: a folded
+ * The baseline is read once (render/baseload.c: a folded
  * file, or a capture folded by the stages); the table is rebuilt with the
  * trees (tui_view_build). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "baseline.h"
-#include "fp_baseload.h"
+#include "baseload.h"
 #include "fp_error.h"
 #include "tui.h"
 

@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fp_baseload.h"
+#include "baseload.h"
 #include "fp_error.h"
 #include "fp_readall.h"
 #include "fp_recording.h"
