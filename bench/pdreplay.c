@@ -28,13 +28,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PIPE_HEADER_BYTES 16	/* "PERFILE2" + its size */
-#define REC_HEADER_BYTES 8	/* type u32, misc u16, size u16 */
-#define RECORD_SAMPLE 9		/* PERF_RECORD_SAMPLE */
-#define RECORD_HEADER_ATTR 64	/* PERF_RECORD_HEADER_ATTR */
+#define PIPE_HEADER_BYTES 16  /* "PERFILE2" + its size */
+#define REC_HEADER_BYTES 8    /* type u32, misc u16, size u16 */
+#define RECORD_SAMPLE 9       /* PERF_RECORD_SAMPLE */
+#define RECORD_HEADER_ATTR 64 /* PERF_RECORD_HEADER_ATTR */
 #define RECORD_FINISHED_ROUND 68
-#define ATTR_SAMPLE_TYPE_AT 32	/* record header 8 + attr's sample_type at 24 */
-#define SAMPLE_IP (1u << 0)	/* PERF_SAMPLE_*: the fields before TIME */
+#define ATTR_SAMPLE_TYPE_AT 32 /* record header 8 + attr's sample_type at 24 */
+#define SAMPLE_IP (1u << 0)    /* PERF_SAMPLE_*: the fields before TIME */
 #define SAMPLE_TID (1u << 1)
 #define SAMPLE_TIME (1u << 2)
 #define SAMPLE_IDENTIFIER (1u << 16)
@@ -101,11 +101,11 @@ struct replay {
 	size_t len;
 	double rate, tick, start, next;
 	uint64_t samples;
-	size_t tat;		/* the sample time's offset, NO_TIME if none */
-	uint64_t shift;		/* ns added to this pass's sample times */
-	uint64_t min_ns, max_ns;	/* the first pass's sample times (perf's
+	size_t tat;              /* the sample time's offset, NO_TIME if none */
+	uint64_t shift;          /* ns added to this pass's sample times */
+	uint64_t min_ns, max_ns; /* the first pass's sample times (perf's
 				 * order is by time only within a round) */
-	unsigned char *out;	/* a later pass's records, time-shifted */
+	unsigned char *out;      /* a later pass's records, time-shifted */
 	size_t out_n, out_cap;
 };
 
@@ -150,8 +150,9 @@ static void pass(struct replay *r, int again)
 			uint64_t st;
 			memcpy(&st, rec + ATTR_SAMPLE_TYPE_AT, 8);
 			size_t at = time_at(st);
-			r->tat = (r->samples == 0 && r->tat == (size_t)-2) ? at
-				: (r->tat == at ? at : (size_t)-3);
+			r->tat = (r->samples == 0 && r->tat == (size_t)-2)
+					 ? at
+					 : (r->tat == at ? at : (size_t)-3);
 		}
 		if (again && type != RECORD_SAMPLE && type != RECORD_FINISHED_ROUND)
 			continue;
@@ -204,7 +205,7 @@ static void pass(struct replay *r, int again)
 	}
 }
 
-#define OUT_BYTES (1 << 20)	/* a later pass's buffer between ticks */
+#define OUT_BYTES (1 << 20) /* a later pass's buffer between ticks */
 
 int main(int argc, char **argv)
 {
@@ -212,8 +213,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: pdreplay RATE TICK_MS FILE [LOOPS]\n");
 		return 2;
 	}
-	struct replay r = { .rate = atof(argv[1]), .tick = atof(argv[2]) / 1000.0,
-			    .tat = (size_t)-2, .min_ns = UINT64_MAX };
+	struct replay r = { .rate = atof(argv[1]),
+			    .tick = atof(argv[2]) / 1000.0,
+			    .tat = (size_t)-2,
+			    .min_ns = UINT64_MAX };
 	long loops = argc == 5 ? atol(argv[4]) : 1;
 	unsigned char *d = slurp(argv[3], &r.len);
 
@@ -232,7 +235,8 @@ int main(int argc, char **argv)
 	r.next = r.start + r.tick;
 	pass(&r, 0);
 	if (loops > 1 && r.tat >= r.len) {
-		fprintf(stderr, "pdreplay: %s: no single sample time field to shift for LOOPS\n", argv[3]);
+		fprintf(stderr, "pdreplay: %s: no single sample time field to shift for LOOPS\n",
+			argv[3]);
 		return 1;
 	}
 	if (loops > 1 && !(r.out = malloc(r.out_cap = OUT_BYTES)))
@@ -245,7 +249,8 @@ int main(int argc, char **argv)
 		r.shift = span * (uint64_t)k;
 		pass(&r, 1);
 	}
-	fprintf(stderr, "samples=%llu seconds=%.3f\n", (unsigned long long)r.samples, now() - r.start);
+	fprintf(stderr, "samples=%llu seconds=%.3f\n", (unsigned long long)r.samples,
+		now() - r.start);
 	free(r.out);
 	free(d);
 	return 0;

@@ -58,7 +58,7 @@ static void *run(void *arg)
 		return NULL;
 	}
 	ssize_t n;
-	size_t head = 0;	/* the status line is in the first bytes */
+	size_t head = 0; /* the status line is in the first bytes */
 	while ((n = read(fd, buf + head, sizeof buf - 1 - head)) > 0) {
 		if (head < 16) {
 			head += (size_t)n;
@@ -66,7 +66,7 @@ static void *run(void *arg)
 			if (head >= 12)
 				sscanf(buf, "HTTP/1.%*d %d", &q->status);
 			if (head >= 16)
-				head = 16;	/* then keep reading over the rest */
+				head = 16; /* then keep reading over the rest */
 		}
 	}
 	q->ms = since_ms(&t0);
@@ -100,7 +100,8 @@ int main(int argc, char **argv)
 		double from = (span - len) * (double)rand() / RAND_MAX;
 		snprintf(qs[i].req, sizeof qs[i].req,
 			 "GET /flamegraph/?filename=%s&start=%.3f&end=%.3f HTTP/1.1\r\n"
-			 "Host: 127.0.0.1\r\nConnection: close\r\n\r\n", argv[2], from, from + len);
+			 "Host: 127.0.0.1\r\nConnection: close\r\n\r\n",
+			 argv[2], from, from + len);
 		pthread_attr_t at;
 		pthread_attr_init(&at);
 		pthread_attr_setstacksize(&at, 256 << 10);

@@ -57,8 +57,8 @@ static int write_all(const char *p, size_t n)
 int main(int argc, char **argv)
 {
 	static char buf[1 << 22];
-	static const char *const comms[COMMS] = { "web", "db", "cache", "worker", "gc", "io",
-						  "batch", "proxy" };
+	static const char *const comms[COMMS] = { "web", "db", "cache", "worker",
+						  "gc",  "io", "batch", "proxy" };
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: soakgen RATE SECONDS [NEW_EVERY]\n");
@@ -85,18 +85,22 @@ int main(int argc, char **argv)
 			int n;
 
 			if (i % new_every == 0)
-				n = snprintf(buf + len, sizeof buf - len,
-					     "S\t%" PRIu64 "\t%u\t%u\t%u\t1\tcpu-clock\t%s\tuuuuuuuuuuuu\t"
-					     "_start;__libc_start_main;main;run;loop;dispatch;handle;"
-					     "parse;eval;call;jit_%" PRIu64 ";leaf_%" PRIu64 "\n",
-					     t, 1000 + c, 1000 + c, c % 2, comms[c], fresh / 16, fresh);
+				n = snprintf(
+					buf + len, sizeof buf - len,
+					"S\t%" PRIu64
+					"\t%u\t%u\t%u\t1\tcpu-clock\t%s\tuuuuuuuuuuuu\t"
+					"_start;__libc_start_main;main;run;loop;dispatch;handle;"
+					"parse;eval;call;jit_%" PRIu64 ";leaf_%" PRIu64 "\n",
+					t, 1000 + c, 1000 + c, c % 2, comms[c], fresh / 16, fresh);
 			else
-				n = snprintf(buf + len, sizeof buf - len,
-					     "S\t%" PRIu64 "\t%u\t%u\t%u\t1\tcpu-clock\t%s\tuuuuuuuuuuuu\t"
-					     "_start;__libc_start_main;main;run;loop;dispatch;handle;"
-					     "parse;eval;call;hot_%u;work_%u\n",
-					     t, 1000 + c, 1000 + c, c % 2, comms[c], (unsigned)(i % HOT) / 8,
-					     (unsigned)(i % HOT));
+				n = snprintf(
+					buf + len, sizeof buf - len,
+					"S\t%" PRIu64
+					"\t%u\t%u\t%u\t1\tcpu-clock\t%s\tuuuuuuuuuuuu\t"
+					"_start;__libc_start_main;main;run;loop;dispatch;handle;"
+					"parse;eval;call;hot_%u;work_%u\n",
+					t, 1000 + c, 1000 + c, c % 2, comms[c],
+					(unsigned)(i % HOT) / 8, (unsigned)(i % HOT));
 			fresh += i % new_every == 0;
 			len += (size_t)n;
 		}

@@ -46,9 +46,9 @@
 #define SAMPLE_MAX 8192
 
 struct sample {
-	uint64_t perf_ns;	/* the sample's perf timestamp */
-	uint64_t written;	/* monotonic ns of its write(), 0 = not yet */
-	uint64_t delivered;	/* monotonic ns of its H record, 0 = not yet */
+	uint64_t perf_ns;   /* the sample's perf timestamp */
+	uint64_t written;   /* monotonic ns of its write(), 0 = not yet */
+	uint64_t delivered; /* monotonic ns of its H record, 0 = not yet */
 	int late;
 };
 
@@ -68,12 +68,13 @@ static size_t format_sample(char *buf, uint64_t i)
 {
 	uint64_t t = samples[i].perf_ns;
 	int n = snprintf(buf, SAMPLE_MAX,
-		"trickle-load  4242/4243  [001] %" PRIu64 ".%06" PRIu64 ":    1001001 cpu-clock:ppp: \n",
-		t / NS_PER_SEC, (t % NS_PER_SEC) / 1000);
+			 "trickle-load  4242/4243  [001] %" PRIu64 ".%06" PRIu64
+			 ":    1001001 cpu-clock:ppp: \n",
+			 t / NS_PER_SEC, (t % NS_PER_SEC) / 1000);
 	for (int d = 0; d < STACK_DEPTH; d++)
 		n += snprintf(buf + n, SAMPLE_MAX - (size_t)n,
-			"\t    %6x level_%02d_handler+0x%x (/opt/trickle/bin/trickle-load)\n",
-			0x1000 + d * 0x40, (d + (int)i) % STACK_DEPTH, 0x13 + d);
+			      "\t    %6x level_%02d_handler+0x%x (/opt/trickle/bin/trickle-load)\n",
+			      0x1000 + d * 0x40, (d + (int)i) % STACK_DEPTH, 0x13 + d);
 	buf[n++] = '\n';
 	return (size_t)n;
 }
@@ -92,7 +93,7 @@ static void on_cell(uint64_t col, uint64_t row, uint64_t count, uint64_t t)
 	if (!have_geometry || count == 0)
 		return;
 	uint64_t first = first_sample_in_cell(col, row);
-	uint64_t last = first + count;	/* exclusive */
+	uint64_t last = first + count; /* exclusive */
 	for (uint64_t i = first; i < last && i < sample_count; i++) {
 		if (samples[i].delivered == 0 && samples[i].written != 0) {
 			samples[i].delivered = t;
@@ -138,7 +139,7 @@ static int read_output(int fd)
 	have = (size_t)(end - line);
 	memmove(buf, line, have);
 	if (have == sizeof buf)
-		have = 0;	/* an absurdly long line: drop it */
+		have = 0; /* an absurdly long line: drop it */
 	return 1;
 }
 
@@ -157,7 +158,10 @@ static pid_t start_chain(const char *cmd, int *to_chain, int *from_chain)
 	if (pid == 0) {
 		dup2(in[0], 0);
 		dup2(out[1], 1);
-		close(in[0]); close(in[1]); close(out[0]); close(out[1]);
+		close(in[0]);
+		close(in[1]);
+		close(out[0]);
+		close(out[1]);
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}
@@ -199,7 +203,7 @@ static void wait_for_output(int fd, uint64_t until)
 		ts.tv_nsec = (long)((until - t) % NS_PER_SEC);
 	}
 	if (ppoll(&pfd, 1, &ts, NULL) > 0 && !read_output(fd))
-		input_closed = 2;	/* EOF seen */
+		input_closed = 2; /* EOF seen */
 }
 
 int main(int argc, char **argv)
@@ -211,7 +215,7 @@ int main(int argc, char **argv)
 	double rate = atof(argv[1]);
 	sample_count = (uint64_t)atoll(argv[2]);
 	step_ns = (uint64_t)(NS_PER_SEC / rate);
-	step_ns -= step_ns % 1000;	/* perf prints microseconds */
+	step_ns -= step_ns % 1000; /* perf prints microseconds */
 	if (step_ns == 0)
 		step_ns = 1000;
 	samples = calloc(sample_count, sizeof *samples);

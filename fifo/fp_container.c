@@ -8,8 +8,8 @@
 #include "fp_error.h"
 #include "fp_regex.h"
 
-#define CONTAINER_ID_MIN 32	/* hex digits of an id a runtime names (docker: 64) */
-#define POD_UID_LEN 36		/* 8-4-4-4-12 */
+#define CONTAINER_ID_MIN 32 /* hex digits of an id a runtime names (docker: 64) */
+#define POD_UID_LEN 36      /* 8-4-4-4-12 */
 
 /* What a rule's middle part (between its prefix and suffix) must be. */
 enum part { HEX_ID, ANY_NAME };
@@ -29,13 +29,15 @@ static const struct comp_rule {
 	{ "libpod-conmon-", ".scope", HEX_ID, "podman-conmon-" },
 	{ "libpod-", ".scope", HEX_ID, "podman-" },
 	{ "lxc.payload.", "", ANY_NAME, "lxc-" },
-	{ "", "", HEX_ID, "" },	/* a bare id: cgroupfs drivers; see parent_labels */
-	{ "", ".service", ANY_NAME, NULL },	/* systemd units: the unit name itself */
+	{ "", "", HEX_ID, "" },             /* a bare id: cgroupfs drivers; see parent_labels */
+	{ "", ".service", ANY_NAME, NULL }, /* systemd units: the unit name itself */
 	{ "", ".scope", ANY_NAME, NULL },
 };
 
 /* A bare id's label by its parent component (docker's cgroupfs driver). */
-static const struct { const char *parent, *label; } parent_labels[] = {
+static const struct {
+	const char *parent, *label;
+} parent_labels[] = {
 	{ "docker", "docker-" },
 	{ "lxc", "lxc-" },
 };
@@ -159,12 +161,12 @@ size_t fp_container_name(const char *path, size_t n, char *out, size_t cap)
 		parent = last;
 		last = c;
 	}
-	if (last.n == 0) {	/* "/": the root cgroup, the host's */
+	if (last.n == 0) { /* "/": the root cgroup, the host's */
 		put_str(&o, "/");
 		return o.n;
 	}
 	struct comp pod_uid;
-	if (pod_of(last, &pod_uid)) {	/* the pod itself (its pause process, ...) */
+	if (pod_of(last, &pod_uid)) { /* the pod itself (its pause process, ...) */
 		put_str(&o, "pod-");
 		put_uid(&o, pod_uid);
 		return o.n;
@@ -176,7 +178,8 @@ size_t fp_container_name(const char *path, size_t n, char *out, size_t cap)
 		if (!rule_matches(r, last, &mid))
 			continue;
 		if (r->part == HEX_ID) {
-			size_t shown = mid.n < FP_CONTAINER_ID_SHOWN ? mid.n : FP_CONTAINER_ID_SHOWN;
+			size_t shown = mid.n < FP_CONTAINER_ID_SHOWN ? mid.n
+								     : FP_CONTAINER_ID_SHOWN;
 			const char *label = r->label;
 			if (have_pod) {
 				put_str(&o, "pod-");
@@ -184,9 +187,11 @@ size_t fp_container_name(const char *path, size_t n, char *out, size_t cap)
 				put_str(&o, "/");
 				label = "";
 			} else if (!*label) {
-				for (size_t j = 0; j < sizeof parent_labels / sizeof *parent_labels; j++)
+				for (size_t j = 0; j < sizeof parent_labels / sizeof *parent_labels;
+				     j++)
 					if (parent.n == strlen(parent_labels[j].parent) &&
-					    memcmp(parent.p, parent_labels[j].parent, parent.n) == 0)
+					    memcmp(parent.p, parent_labels[j].parent, parent.n) ==
+						    0)
 						label = parent_labels[j].label;
 			}
 			put_str(&o, label);
@@ -201,7 +206,7 @@ size_t fp_container_name(const char *path, size_t n, char *out, size_t cap)
 		}
 		return o.n;
 	}
-	while (n > 1 && *path == '/')	/* the path below the root */
+	while (n > 1 && *path == '/') /* the path below the root */
 		path++, n--;
 	put(&o, path, n);
 	return o.n;
@@ -209,8 +214,8 @@ size_t fp_container_name(const char *path, size_t n, char *out, size_t cap)
 
 /* ---- the filter ------------------------------------------------------------ */
 
-int fp_container_filter_init(struct fp_container_filter *f, const char *src, size_t n,
-			     char *why, size_t whysize)
+int fp_container_filter_init(struct fp_container_filter *f, const char *src, size_t n, char *why,
+			     size_t whysize)
 {
 	static const char open[] = "^(?:", close[] = ")$";
 	struct fp_regex *re;

@@ -50,17 +50,17 @@ size_t fp_container_name(const char *path, size_t n, char *out, size_t cap);
  * the empty string. */
 struct fp_regex;
 struct fp_container_filter {
-	char *src;		/* the argument as given */
+	char *src; /* the argument as given */
 	size_t n;
-	struct fp_regex *re;	/* ^(?:src)$ */
-	char *name;		/* scratch for fp_container_name */
+	struct fp_regex *re; /* ^(?:src)$ */
+	char *name;          /* scratch for fp_container_name */
 	size_t name_cap;
-	int over_limit;		/* a match hit the regex bounds */
+	int over_limit; /* a match hit the regex bounds */
 };
 
 /* 0, or -1 with the regex compiler's message in why. */
-int fp_container_filter_init(struct fp_container_filter *f, const char *src, size_t n,
-			     char *why, size_t whysize);
+int fp_container_filter_init(struct fp_container_filter *f, const char *src, size_t n, char *why,
+			     size_t whysize);
 /* 1 if the sample of cgroup path[0..n) passes. */
 int fp_container_filter_passes(struct fp_container_filter *f, const char *path, size_t n);
 void fp_container_filter_free(struct fp_container_filter *f);

@@ -81,7 +81,7 @@ int fp_fifo_open_writer(const char *path)
 
 	fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
-		return -1;	/* ENXIO: nobody reads it */
+		return -1; /* ENXIO: nobody reads it */
 	fl = fcntl(fd, F_GETFL);
 	if (fl >= 0)
 		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);

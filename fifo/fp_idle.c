@@ -11,8 +11,7 @@
 static int frame_is_interrupt_work(const char *f, size_t n)
 {
 	static const char *const words[] = {
-		"irq", "IRQ", "sysvec_", "_interrupt", "net_rx_action",
-		"net_tx_action", "tasklet",
+		"irq", "IRQ", "sysvec_", "_interrupt", "net_rx_action", "net_tx_action", "tasklet",
 	};
 
 	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
@@ -25,18 +24,26 @@ static int frame_is_interrupt_work(const char *f, size_t n)
  * matches exactly or with a compiler suffix (".isra.0", ".constprop.0");
  * entries ending in '*' match as prefixes. With their lengths: a K record
  * of fp-bucket's stack-id stream looks its leaf up in all of them. */
-#define NAME(s) { s, sizeof s - 1 }
+#define NAME(s)                 \
+	{                       \
+		s, sizeof s - 1 \
+	}
 static const struct {
 	const char *name;
 	size_t len;
 } idle_loop_functions[] = {
-	NAME("pv_native_safe_halt"), NAME("native_safe_halt"), NAME("safe_halt"),
-	NAME("xen_safe_halt"), NAME("acpi_safe_halt"), NAME("io_idle"), NAME("default_idle"),
-	NAME("default_idle_call"), NAME("arch_cpu_idle"), NAME("cpu_idle_poll"),
-	NAME("poll_idle"), NAME("amd_e400_idle"), NAME("cpu_do_idle"),
-	NAME("cpuidle_idle_call"), NAME("call_cpuidle"), NAME("do_idle"),
-	NAME("cpu_startup_entry"), NAME("cpu_idle"), NAME("intel_idle*"), NAME("acpi_idle_*"),
-	NAME("mwait_idle*"), NAME("cpuidle_enter*"), NAME("psci_enter_idle*"),
+	NAME("pv_native_safe_halt"), NAME("native_safe_halt"),
+	NAME("safe_halt"),           NAME("xen_safe_halt"),
+	NAME("acpi_safe_halt"),      NAME("io_idle"),
+	NAME("default_idle"),        NAME("default_idle_call"),
+	NAME("arch_cpu_idle"),       NAME("cpu_idle_poll"),
+	NAME("poll_idle"),           NAME("amd_e400_idle"),
+	NAME("cpu_do_idle"),         NAME("cpuidle_idle_call"),
+	NAME("call_cpuidle"),        NAME("do_idle"),
+	NAME("cpu_startup_entry"),   NAME("cpu_idle"),
+	NAME("intel_idle*"),         NAME("acpi_idle_*"),
+	NAME("mwait_idle*"),         NAME("cpuidle_enter*"),
+	NAME("psci_enter_idle*"),
 };
 
 static int frame_is_idle_loop(const char *f, size_t n)

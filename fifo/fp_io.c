@@ -25,7 +25,7 @@
 
 #define GZIP_MAGIC0 0x1f
 #define GZIP_MAGIC1 0x8b
-#define GZIP_WINDOW_AUTO (15 + 32)	/* zlib.h: 32 = detect gzip/zlib header */
+#define GZIP_WINDOW_AUTO (15 + 32) /* zlib.h: 32 = detect gzip/zlib header */
 /* FP_PUMP_MMAP: pages already parsed are dropped from the mapping every
  * this many bytes, so the file does not count in our RSS. */
 #define MAP_RELEASE_EVERY (8u << 20)
@@ -45,7 +45,8 @@ static int signal_overdue(void)
 		return 0;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (now.tv_sec - signal_time.tv_sec) * 1000 +
-		(now.tv_nsec - signal_time.tv_nsec) / 1000000 >= FP_SIGNAL_GRACE_MS;
+		       (now.tv_nsec - signal_time.tv_nsec) / 1000000 >=
+	       FP_SIGNAL_GRACE_MS;
 }
 
 int fp_signal_pending(void)
@@ -147,8 +148,8 @@ void fp_pump_warn(struct fp_pump *p, const char *fmt, ...)
 	for (char *c = msg; *c; c++)
 		if (*c == '\t' || *c == '\n')
 			*c = ' ';
-	fprintf(stderr, "%s: %s:%llu: %s\n", fp_prog(), p->in_name,
-		(unsigned long long)p->lineno, msg);
+	fprintf(stderr, "%s: %s:%llu: %s\n", fp_prog(), p->in_name, (unsigned long long)p->lineno,
+		msg);
 	fp_write_warning(fp_out_wr(&p->out), p->stage, p->in_name, p->lineno, msg);
 }
 
@@ -189,7 +190,7 @@ void fp_pump_init(struct fp_pump *p, struct ev_loop *loop, int in_fd, int out_fd
 	p->in_name = "stdin";
 	p->stage = fp_prog();
 	p->cap = FP_LINE_MAX + FP_IN_CHUNK;
-	p->buf = fp_xmalloc(p->cap + 1);	/* +1: room for a NUL after a last line */
+	p->buf = fp_xmalloc(p->cap + 1); /* +1: room for a NUL after a last line */
 
 	signal(SIGPIPE, SIG_IGN);
 	fp_out_init(&p->out, loop, out_fd);
@@ -335,7 +336,7 @@ static void pump_scan(struct fp_pump *p)
 
 		p->start += len + 1;
 		p->text_bytes += len + 1;
-		if (p->skipping) {	/* the rest of an over-long line */
+		if (p->skipping) { /* the rest of an over-long line */
 			p->skipping = 0;
 			continue;
 		}
@@ -420,7 +421,7 @@ static int pump_step(struct fp_pump *p)
 		if (p->stopping)
 			return -1;
 		if (signal_overdue())
-			return 0;	/* back to the loop: its signal watcher finishes */
+			return 0; /* back to the loop: its signal watcher finishes */
 		if (p->out.len > FP_OUT_HIGH && !(p->flags & FP_PUMP_NEVER_BLOCK)) {
 			/* Backpressure: wait for the reader before reading more. */
 			fp_out_flush(&p->out);
@@ -454,19 +455,18 @@ static int pump_map(struct fp_pump *p)
 	struct stat st;
 	struct sigaction sa;
 
-	if (!(p->flags & FP_PUMP_MMAP) || p->in_pollable ||
-	    fstat(p->in_fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
-	    (uint64_t)st.st_size > SIZE_MAX)
+	if (!(p->flags & FP_PUMP_MMAP) || p->in_pollable || fstat(p->in_fd, &st) < 0 ||
+	    !S_ISREG(st.st_mode) || st.st_size <= 0 || (uint64_t)st.st_size > SIZE_MAX)
 		return 0;
 	off_t at = lseek(p->in_fd, 0, SEEK_CUR);
 	if (at != 0)
-		return 0;	/* already partly read: keep to read() */
+		return 0; /* already partly read: keep to read() */
 	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, p->in_fd, 0);
 	if (m == MAP_FAILED)
 		return 0;
 	const unsigned char *u = m;
-	if ((p->flags & FP_PUMP_GZIP) && st.st_size >= 2 &&
-	    u[0] == GZIP_MAGIC0 && u[1] == GZIP_MAGIC1) {
+	if ((p->flags & FP_PUMP_GZIP) && st.st_size >= 2 && u[0] == GZIP_MAGIC0 &&
+	    u[1] == GZIP_MAGIC1) {
 		munmap(m, (size_t)st.st_size);
 		return 0;
 	}
@@ -488,8 +488,7 @@ static void pump_map_release(struct fp_pump *p, int all)
 	size_t upto = all ? p->map_size : p->map_pos / (size_t)page * (size_t)page;
 
 	if (upto > p->map_released) {
-		madvise((void *)(p->map + p->map_released), upto - p->map_released,
-			MADV_DONTNEED);
+		madvise((void *)(p->map + p->map_released), upto - p->map_released, MADV_DONTNEED);
 		p->map_released = upto;
 	}
 }
@@ -501,7 +500,7 @@ static int pump_step_map(struct fp_pump *p)
 	const char *base = p->map;
 	size_t size = p->map_size, pos = p->map_pos;
 	size_t stop = size - pos > FP_IN_PER_CALLBACK ? pos + FP_IN_PER_CALLBACK : size;
-	size_t check = pos + FP_IN_CHUNK;	/* next backpressure check */
+	size_t check = pos + FP_IN_CHUNK; /* next backpressure check */
 
 	while (pos < stop && !p->stopping && !signal_overdue()) {
 		const char *s = base + pos;
@@ -516,7 +515,7 @@ static int pump_step_map(struct fp_pump *p)
 			pos += len + 1;
 			p->ops->line(p, (char *)s, len);
 		} else if (avail < FP_LINE_MAX) {
-			pos = size;	/* a last line without LF */
+			pos = size; /* a last line without LF */
 			p->unterminated = 1;
 			p->ops->line(p, (char *)s, avail);
 		} else {
@@ -577,7 +576,7 @@ static void pump_read_some(struct fp_pump *p, int from_gather)
 	pump_after_step(p, r);
 	p->small_steps = r == 1 && p->step_bytes < FP_TRICKLE_BYTES ? p->small_steps + 1 : 0;
 	if (p->done || p->stopping || p->out.on_drain)
-		return;		/* finished, or waiting for the output to drain */
+		return; /* finished, or waiting for the output to drain */
 	if (p->small_steps >= 2 && p->out.nonblock) {
 		ev_io_stop(p->loop, &p->in_w);
 		ev_timer_set(&p->gather_w, FP_GATHER_S, 0.);
@@ -622,7 +621,7 @@ int fp_pump_run(struct fp_pump *p)
 		if (!p->done && p->stopping)
 			pump_finish(p);
 		else if (!p->done)
-			break;	/* no more watchers: cannot happen with input open */
+			break; /* no more watchers: cannot happen with input open */
 	}
 	ev_signal_stop(p->loop, &p->sig_int);
 	ev_signal_stop(p->loop, &p->sig_term);

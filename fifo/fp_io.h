@@ -48,14 +48,14 @@
 /* Longest line, LF included. Overridable only for fuzzing (docs/fuzzing.md):
  * a small limit lets short inputs reach the too-long paths. */
 #ifndef FP_LINE_MAX
-#define FP_LINE_MAX   (1u << 20)
+#define FP_LINE_MAX (1u << 20)
 #endif
-#define FP_IN_CHUNK   (256u << 10)	/* bytes per read() */
-#define FP_IN_PER_CALLBACK (4u << 20)	/* then let other watchers run */
-#define FP_OUT_CHUNK  (64u << 10)	/* flush when this much is buffered */
-#define FP_OUT_HIGH   (1u << 20)	/* stop reading input above this */
-#define FP_OUT_HARD   (8u << 20)	/* block (poll) before growing past this */
-#define FP_PIPE_SIZE  (1 << 20)		/* kernel buffer of our pipes/FIFOs */
+#define FP_IN_CHUNK (256u << 10)      /* bytes per read() */
+#define FP_IN_PER_CALLBACK (4u << 20) /* then let other watchers run */
+#define FP_OUT_CHUNK (64u << 10)      /* flush when this much is buffered */
+#define FP_OUT_HIGH (1u << 20)        /* stop reading input above this */
+#define FP_OUT_HARD (8u << 20)        /* block (poll) before growing past this */
+#define FP_PIPE_SIZE (1 << 20)        /* kernel buffer of our pipes/FIFOs */
 /* A stage writing into a pipe or FIFO whose pipe or FIFO input delivered
  * less than FP_TRICKLE_BYTES in two read callbacks in a row (a live source
  * writing sample by sample) reads again only FP_GATHER_S later: one wakeup per FP_GATHER_S gathers what arrived
@@ -63,19 +63,19 @@
  * FP_GATHER_S of delay per stage; a batch stream (writers flush
  * FP_OUT_CHUNK at a time) is never held. */
 #define FP_TRICKLE_BYTES (FP_OUT_CHUNK / 2)
-#define FP_GATHER_S   0.005
+#define FP_GATHER_S 0.005
 
 /* ---- output buffer ---------------------------------------------------- */
 
 struct fp_out {
 	int fd;
-	int nonblock;		/* fd is O_NONBLOCK (pipe/FIFO) */
+	int nonblock; /* fd is O_NONBLOCK (pipe/FIFO) */
 	char *buf;
 	size_t len, cap;
 	uint64_t bytes_written;
 	struct ev_loop *loop;
-	ev_io w;		/* armed only while bytes are pending */
-	void (*on_drain)(struct fp_out *o);	/* below FP_OUT_HIGH again */
+	ev_io w;                            /* armed only while bytes are pending */
+	void (*on_drain)(struct fp_out *o); /* below FP_OUT_HIGH again */
 	void *owner;
 };
 
@@ -114,7 +114,7 @@ struct fp_pump_ops {
 };
 
 enum {
-	FP_PUMP_GZIP = 1,	/* inflate input that starts with the gzip magic */
+	FP_PUMP_GZIP = 1, /* inflate input that starts with the gzip magic */
 	/* Live sources: never stop reading input because the output is slow
 	 * (that would stall perf). The stage must check fp_out_is_full() and
 	 * drop (and count) whole records instead of writing them. */
@@ -135,18 +135,18 @@ static inline int fp_out_is_full(const struct fp_out *o)
 struct fp_pump {
 	struct ev_loop *loop;
 	const struct fp_pump_ops *ops;
-	void *ctx;		/* the stage's state */
-	const char *in_name;	/* "stdin" or a path, for messages */
-	const char *stage;	/* stage name for W/I records (default prog) */
-	uint64_t lineno;	/* line being delivered, 1-based */
-	uint64_t bytes_in;	/* raw bytes read from in_fd */
-	uint64_t text_bytes;	/* text consumed (after gzip): lines delivered or
+	void *ctx;           /* the stage's state */
+	const char *in_name; /* "stdin" or a path, for messages */
+	const char *stage;   /* stage name for W/I records (default prog) */
+	uint64_t lineno;     /* line being delivered, 1-based */
+	uint64_t bytes_in;   /* raw bytes read from in_fd */
+	uint64_t text_bytes; /* text consumed (after gzip): lines delivered or
 				 * skipped, so it does not depend on how the
 				 * input arrived, even when a stage stops early */
 	uint64_t lines_too_long;
-	int seen_idle;		/* the input has paused at least once (a live
+	int seen_idle;    /* the input has paused at least once (a live
 				 * stream, not a file read to its end) */
-	int unterminated;	/* the line being delivered is the last one and
+	int unterminated; /* the line being delivered is the last one and
 				 * had no LF (a cut file?) */
 	struct fp_out out;
 
@@ -154,19 +154,19 @@ struct fp_pump {
 	int in_fd, flags, in_pollable, done, stopping;
 	ev_io in_w;
 	ev_idle in_idle;
-	ev_timer gather_w;	/* trickling input: wait before reading again */
-	uint64_t step_bytes;	/* bytes read by the last read callback */
-	unsigned small_steps;	/* read callbacks in a row that read little */
+	ev_timer gather_w;    /* trickling input: wait before reading again */
+	uint64_t step_bytes;  /* bytes read by the last read callback */
+	unsigned small_steps; /* read callbacks in a row that read little */
 	ev_signal sig_int, sig_term;
-	char *buf;		/* line assembly buffer */
+	char *buf; /* line assembly buffer */
 	size_t start, end, cap;
-	int skipping;		/* inside an over-long line */
-	void *gz;		/* z_stream when inflating */
-	char *raw;		/* compressed bytes when inflating */
+	int skipping; /* inside an over-long line */
+	void *gz;     /* z_stream when inflating */
+	char *raw;    /* compressed bytes when inflating */
 	size_t raw_len;
 	int gz_checked, gz_error;
-	uint64_t inflated;	/* bytes inflated so far (fp_inflate_check) */
-	const char *map;	/* FP_PUMP_MMAP: the mapped file, or NULL */
+	uint64_t inflated; /* bytes inflated so far (fp_inflate_check) */
+	const char *map;   /* FP_PUMP_MMAP: the mapped file, or NULL */
 	size_t map_size, map_pos, map_released;
 };
 
@@ -199,8 +199,7 @@ int fp_open_input(const char *path, const char **name);
 /* "line longer than FP_LINE_MAX bytes skipped": the default too_long
  * warning's text, for stages that route it through their own counters. */
 const char *fp_too_long_text(void);
-void fp_pump_warn(struct fp_pump *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void fp_pump_warn(struct fp_pump *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Makes fd O_NONBLOCK if it is a pipe/FIFO/socket; returns 1 if it did. */
 int fp_fd_make_nonblock_if_pipe(int fd);

@@ -127,7 +127,7 @@ static int out_try_write(struct fp_out *o)
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			break;
 		if (n < 0 && errno == EPIPE)
-			exit(FP_EXIT_PIPE);	/* the reader went away: not an error of ours */
+			exit(FP_EXIT_PIPE); /* the reader went away: not an error of ours */
 		fp_die_sys(FP_EXIT_SYS, "write to fd %d", o->fd);
 	}
 	o->bytes_written += off;
@@ -220,4 +220,3 @@ void fp_out_u64(struct fp_out *o, uint64_t v)
 
 	fp_out_write(o, p, (size_t)(end - p));
 }
-

@@ -170,8 +170,7 @@ static int parse_range_args(const char *cur, const char *end, struct fp_rangectl
 	return 0;
 }
 
-int fp_rangectl_parse(const char *line, size_t len, struct fp_rangectl_cmd *cmd,
-		      const char **why)
+int fp_rangectl_parse(const char *line, size_t len, struct fp_rangectl_cmd *cmd, const char **why)
 {
 	const char *cur = line, *end = line + len;
 	struct fp_str word, extra;
@@ -247,8 +246,8 @@ char *fp_rangectl_format_seconds(uint64_t ns, char *buf)
 		frac /= 10;
 		digits--;
 	}
-	snprintf(buf, FP_RANGECTL_SECONDS_MAX, "%llu.%0*llu", (unsigned long long)sec,
-		 digits, (unsigned long long)frac);
+	snprintf(buf, FP_RANGECTL_SECONDS_MAX, "%llu.%0*llu", (unsigned long long)sec, digits,
+		 (unsigned long long)frac);
 	return buf;
 }
 
@@ -274,7 +273,7 @@ void fp_id_set_from(struct fp_id_set *set, const struct fp_rangectl_cmd *c)
 	set->on = 1;
 	set->v = fp_xmalloc((c->arg.n / 2 + 1) * sizeof *set->v);
 	while (fp_rangectl_next_item(&cur, end, &item))
-		if (fp_parse_i64(item.p, item.n, &v) == 0)	/* checked by the parser */
+		if (fp_parse_i64(item.p, item.n, &v) == 0) /* checked by the parser */
 			set->v[set->n++] = (int32_t)v;
 	qsort(set->v, set->n, sizeof *set->v, cmp_i32);
 }

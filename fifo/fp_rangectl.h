@@ -42,10 +42,10 @@
 
 #include "fp_record.h"
 
-#define FP_RANGECTL_LINE_MAX (64u << 10)	/* longest control line */
+#define FP_RANGECTL_LINE_MAX (64u << 10) /* longest control line */
 
 enum fp_rangectl_kind {
-	FP_RC_NONE,		/* blank line or comment: nothing to do */
+	FP_RC_NONE, /* blank line or comment: nothing to do */
 	FP_RC_RANGE,
 	FP_RC_PID,
 	FP_RC_TID,
@@ -61,7 +61,7 @@ enum fp_rangectl_kind {
 
 struct fp_rangectl_cmd {
 	enum fp_rangectl_kind kind;
-	int off;		/* the argument was "-": this filter is off */
+	int off; /* the argument was "-": this filter is off */
 	/* FP_RC_RANGE: an absent end is open */
 	int has_from, has_to;
 	uint64_t from_ns, to_ns;
@@ -74,8 +74,7 @@ struct fp_rangectl_cmd {
  * sets *why to a static message saying what was expected. Lists are fully
  * validated (every pid/tid/cpu item is a decimal integer that fits in 32
  * bits; no empty item). A regex is not compiled here. */
-int fp_rangectl_parse(const char *line, size_t len, struct fp_rangectl_cmd *cmd,
-		      const char **why);
+int fp_rangectl_parse(const char *line, size_t len, struct fp_rangectl_cmd *cmd, const char **why);
 
 /* Iterates the comma-separated items of a list: stores the next item in
  * *item and advances *cur; returns 0 when there is none left. */
@@ -96,13 +95,13 @@ int fp_event_in_list(const char *list, size_t listlen, const char *name, size_t 
  * and turns it off. A name set keeps its own copy of the names. */
 struct fp_id_set {
 	int on;
-	int32_t *v;		/* sorted */
+	int32_t *v; /* sorted */
 	size_t n;
 };
 
 struct fp_name_set {
 	int on;
-	char *text;		/* the list as given */
+	char *text; /* the list as given */
 	struct fp_str *v;
 	size_t n;
 };

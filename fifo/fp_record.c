@@ -4,7 +4,7 @@
 
 #include "fp_record.h"
 
-#define SAMPLE_FIELDS 10	/* tag + 9 fields */
+#define SAMPLE_FIELDS 10 /* tag + 9 fields */
 #define MAX_FRACTION_DIGITS 9
 
 size_t fp_split_fields(const char *line, size_t len, struct fp_str *f, size_t max)
@@ -65,7 +65,7 @@ int fp_parse_seconds_ns(const char *s, size_t n, uint64_t *ns)
 #ifdef __SSE2__
 #include <emmintrin.h>
 #define SSE_BYTES 16
-#define SSE_LANE_MAX 255	/* steps before a byte lane could overflow */
+#define SSE_LANE_MAX 255 /* steps before a byte lane could overflow */
 #endif
 
 /* High bit set in exactly the bytes of x that are zero (no false hits). */
@@ -152,8 +152,8 @@ static int fp_id_ok(int64_t v)
 	return v >= -1 && v <= FP_ID_MAX;
 }
 
-#define SAMPLE_TAIL_FIELDS 4	/* event comm kinds stack, after the head's five numbers */
-#define SAMPLE_TAIL_FIELDS_MAX 5	/* and the optional cgroup */
+#define SAMPLE_TAIL_FIELDS 4     /* event comm kinds stack, after the head's five numbers */
+#define SAMPLE_TAIL_FIELDS_MAX 5 /* and the optional cgroup */
 
 int fp_sample_parse(const char *line, size_t len, struct fp_sample *s)
 {
@@ -173,7 +173,7 @@ int fp_sample_parse(const char *line, size_t len, struct fp_sample *s)
 	s->stack = f[3];
 	s->cgroup = n > SAMPLE_TAIL_FIELDS ? f[4] : (struct fp_str){ "", 0 };
 	if (memchr(s->cgroup.p, '\t', s->cgroup.n))
-		return -1;	/* a 12th field */
+		return -1; /* a 12th field */
 	return fp_frames_ok(s->kinds, s->stack) ? 0 : -1;
 }
 

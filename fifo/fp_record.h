@@ -39,7 +39,7 @@
 #define FP_KIND_UNKNOWN 'x'
 
 #define FP_NSEC_PER_SEC 1000000000ull
-#define FP_I64_TEXT_MAX 24	/* "-9223372036854775808", a separator, NUL */
+#define FP_I64_TEXT_MAX 24 /* "-9223372036854775808", a separator, NUL */
 
 /* Record tags: for fifo/'s own writers (fp_perfparse.c builds S records in
  * place); everyone else uses fp_record_tag() and the fp_write_*() below. */
@@ -93,22 +93,22 @@ void fp_wmem_free(struct fp_wmem *m);
 /* ---- the tag: one rule for every reader --------------------------------- */
 
 enum fp_rec {
-	FP_REC_EMPTY,		/* an empty line */
-	FP_REC_OTHER,		/* an unknown tag: passed on, never an error */
-	FP_REC_HEADER,		/* %... */
-	FP_REC_COMMENT,		/* #... */
-	FP_REC_SAMPLE,		/* S */
-	FP_REC_GEOMETRY,	/* G */
-	FP_REC_CELL,		/* H */
-	FP_REC_FOLDED,		/* F */
-	FP_REC_FOLDED_ID,	/* E: a snapshot's stack named by its D record's id */
-	FP_REC_CONTROL,		/* C */
-	FP_REC_WARNING,		/* W */
-	FP_REC_INFO,		/* I */
-	FP_REC_STACK,		/* D: a folded stack, defined once */
-	FP_REC_REF,		/* R: a folded sample of a defined stack */
-	FP_REC_TAIL,		/* K: a sample tail (event comm kinds stack), defined once */
-	FP_REC_TAIL_SAMPLE,	/* P: a sample whose tail is a K record's id */
+	FP_REC_EMPTY,       /* an empty line */
+	FP_REC_OTHER,       /* an unknown tag: passed on, never an error */
+	FP_REC_HEADER,      /* %... */
+	FP_REC_COMMENT,     /* #... */
+	FP_REC_SAMPLE,      /* S */
+	FP_REC_GEOMETRY,    /* G */
+	FP_REC_CELL,        /* H */
+	FP_REC_FOLDED,      /* F */
+	FP_REC_FOLDED_ID,   /* E: a snapshot's stack named by its D record's id */
+	FP_REC_CONTROL,     /* C */
+	FP_REC_WARNING,     /* W */
+	FP_REC_INFO,        /* I */
+	FP_REC_STACK,       /* D: a folded stack, defined once */
+	FP_REC_REF,         /* R: a folded sample of a defined stack */
+	FP_REC_TAIL,        /* K: a sample tail (event comm kinds stack), defined once */
+	FP_REC_TAIL_SAMPLE, /* P: a sample whose tail is a K record's id */
 };
 
 /* The record type of line[0..*len). The CR rule: a CR that ends the line
@@ -130,10 +130,10 @@ enum fp_rec fp_record_tag(const char *line, size_t *len);
  * record: every stage drops a bad S, K or P record alike (PROTOCOL.md). A
  * stage with a more detailed message of its own writes it and returns 0. */
 struct fp_sample_handlers {
-	int (*sample)(void *ctx, const char *line, size_t len);	/* S */
-	int (*tail)(void *ctx, const char *line, size_t len);	/* K */
-	int (*tail_sample)(void *ctx, const char *line, size_t len);	/* P */
-	void (*bad)(void *ctx, const char *problem);	/* a record refused */
+	int (*sample)(void *ctx, const char *line, size_t len);      /* S */
+	int (*tail)(void *ctx, const char *line, size_t len);        /* K */
+	int (*tail_sample)(void *ctx, const char *line, size_t len); /* P */
+	void (*bad)(void *ctx, const char *problem);                 /* a record refused */
 };
 
 /* The W record's text for a malformed S record; fp_tails_problem(err) for
@@ -142,8 +142,8 @@ struct fp_sample_handlers {
 	"malformed S record (expected 10 or 11 TAB-separated fields, see PROTOCOL.md): dropped"
 const char *fp_tails_problem(int err);
 
-static inline int fp_sample_records(const struct fp_sample_handlers *h, void *ctx,
-				    enum fp_rec tag, const char *line, size_t len)
+static inline int fp_sample_records(const struct fp_sample_handlers *h, void *ctx, enum fp_rec tag,
+				    const char *line, size_t len)
 {
 	int err;
 
@@ -188,11 +188,11 @@ struct fp_sample {
 	int64_t pid, tid;
 	int64_t cpu;
 	uint64_t period;
-	struct fp_str event;	/* "-" when absent */
-	struct fp_str comm;	/* "?" when absent */
-	struct fp_str kinds;	/* one char per frame, root first */
-	struct fp_str stack;	/* frames root first, ';'-joined */
-	struct fp_str cgroup;	/* the task's cgroup path; empty when the
+	struct fp_str event;  /* "-" when absent */
+	struct fp_str comm;   /* "?" when absent */
+	struct fp_str kinds;  /* one char per frame, root first */
+	struct fp_str stack;  /* frames root first, ';'-joined */
+	struct fp_str cgroup; /* the task's cgroup path; empty when the
 				 * record has no 11th field (PROTOCOL.md) */
 };
 
@@ -225,8 +225,8 @@ size_t fp_write_sample_head_back(char *r, size_t h, uint64_t time, int64_t pid, 
 #define FP_ROWS_MAX 1000
 
 struct fp_geometry {
-	uint64_t rows;		/* >= 1 */
-	uint64_t base_sec;	/* <= UINT64_MAX / FP_NSEC_PER_SEC */
+	uint64_t rows;     /* >= 1 */
+	uint64_t base_sec; /* <= UINT64_MAX / FP_NSEC_PER_SEC */
 };
 struct fp_cell {
 	uint64_t col, row, count;
@@ -241,7 +241,7 @@ void fp_write_cell(struct fp_wr w, uint64_t col, uint64_t row, uint64_t count);
 
 struct fp_folded_rec {
 	uint64_t count;
-	struct fp_str stack;	/* comm;frame;...;leaf, never empty */
+	struct fp_str stack; /* comm;frame;...;leaf, never empty */
 };
 
 int fp_folded_parse(const char *line, size_t len, struct fp_folded_rec *f);
@@ -253,7 +253,7 @@ void fp_write_folded(struct fp_wr w, uint64_t count, const char *stack, size_t n
  * record `id` defined (fifo/PROTOCOL.md, "Snapshots by id"). */
 struct fp_folded_id_rec {
 	uint64_t count;
-	uint32_t id;		/* below FP_STACK_ID_MAX */
+	uint32_t id; /* below FP_STACK_ID_MAX */
 };
 
 int fp_folded_id_parse(const char *line, size_t len, struct fp_folded_id_rec *f);
@@ -268,18 +268,18 @@ void fp_write_folded_id(struct fp_wr w, uint64_t count, uint32_t id);
 
 struct fp_stack_def {
 	uint32_t id;
-	struct fp_str kinds;	/* one per folded frame, FP_KIND_ROOT for roots */
-	struct fp_str folded;	/* as in F: comm;frame;...;leaf, never empty */
+	struct fp_str kinds;  /* one per folded frame, FP_KIND_ROOT for roots */
+	struct fp_str folded; /* as in F: comm;frame;...;leaf, never empty */
 };
 
 struct fp_ref {
-	uint32_t id;		/* of a D record seen before */
+	uint32_t id; /* of a D record seen before */
 	uint64_t time_ns;
 	int64_t pid, tid, cpu;
 	uint64_t period;
-	uint64_t count;		/* what fp-fold added to the stack's count */
+	uint64_t count; /* what fp-fold added to the stack's count */
 	struct fp_str event, comm;
-	struct fp_str cgroup;	/* empty: the R record has no 11th field */
+	struct fp_str cgroup; /* empty: the R record has no 11th field */
 };
 
 int fp_stack_def_parse(const char *line, size_t len, struct fp_stack_def *d);
@@ -302,16 +302,16 @@ void fp_write_ref_head(struct fp_wr w, const struct fp_ref *r, const char *head,
  * into the struct fp_sample its S record would have parsed to. */
 struct fp_tail_def {
 	uint32_t id;
-	struct fp_str event, comm, kinds, stack;	/* as in S */
-	struct fp_str cgroup;	/* as in S: empty when the K has no 7th field */
-	struct fp_str text;	/* "event TAB comm TAB kinds TAB stack [TAB cgroup]" */
+	struct fp_str event, comm, kinds, stack; /* as in S */
+	struct fp_str cgroup;                    /* as in S: empty when the K has no 7th field */
+	struct fp_str text; /* "event TAB comm TAB kinds TAB stack [TAB cgroup]" */
 };
 
 struct fp_tail_ref {
 	uint64_t time_ns;
-	int64_t pid, tid, cpu;	/* -1 .. FP_ID_MAX, as in S */
+	int64_t pid, tid, cpu; /* -1 .. FP_ID_MAX, as in S */
 	uint64_t period;
-	uint32_t id;		/* of a K record seen before */
+	uint32_t id; /* of a K record seen before */
 };
 
 /* 0, or -1 if not a well-formed K record (its tail as an S record's). */
@@ -338,15 +338,15 @@ void fp_write_tail_ref_head(struct fp_wr w, const char *head, size_t n, uint32_t
 /* ---- C control ------------------------------------------------------------- */
 
 enum fp_ctl {
-	FP_CTL_OTHER,		/* an unknown verb: passed on */
-	FP_CTL_RESET,		/* C reset */
-	FP_CTL_FLUSH,		/* C flush */
-	FP_CTL_RANGE,		/* C range FROM TO */
-	FP_CTL_FILTER,		/* C filter SPEC */
-	FP_CTL_BEGIN,		/* C begin WHAT */
-	FP_CTL_END,		/* C end WHAT [FIELD]... */
-	FP_CTL_RESTARTED,	/* C restarted STAGE */
-	FP_CTL_EVENTS,		/* C events NAME [NAME]... */
+	FP_CTL_OTHER,     /* an unknown verb: passed on */
+	FP_CTL_RESET,     /* C reset */
+	FP_CTL_FLUSH,     /* C flush */
+	FP_CTL_RANGE,     /* C range FROM TO */
+	FP_CTL_FILTER,    /* C filter SPEC */
+	FP_CTL_BEGIN,     /* C begin WHAT */
+	FP_CTL_END,       /* C end WHAT [FIELD]... */
+	FP_CTL_RESTARTED, /* C restarted STAGE */
+	FP_CTL_EVENTS,    /* C events NAME [NAME]... */
 };
 
 #define FP_CTL_ARGS_MAX 16
@@ -358,7 +358,7 @@ struct fp_control {
 	 * keeps any further TABs) */
 	struct fp_str arg[FP_CTL_ARGS_MAX];
 	size_t nargs;
-	struct fp_str rest;	/* everything after the verb's TAB ("" if none) */
+	struct fp_str rest; /* everything after the verb's TAB ("" if none) */
 };
 
 /* 0, or -1 if the line is not a C record, or a known verb lacks its
@@ -394,8 +394,8 @@ int fp_events_first(const struct fp_control *c, struct fp_str *first);
 #define FP_EVENT_WAKEUP "wakeup"
 static inline int fp_event_is_timed(struct fp_str ev)
 {
-	return ev.n == 6 && (memcmp(ev.p, FP_EVENT_OFFCPU, 6) == 0 ||
-			     memcmp(ev.p, FP_EVENT_WAKEUP, 6) == 0);
+	return ev.n == 6 &&
+	       (memcmp(ev.p, FP_EVENT_OFFCPU, 6) == 0 || memcmp(ev.p, FP_EVENT_WAKEUP, 6) == 0);
 }
 
 /* ---- W warning, I statistics ---------------------------------------------- */
@@ -410,12 +410,11 @@ int fp_warning_parse(const char *line, size_t len, struct fp_warning *w);
 void fp_write_warning(struct fp_wr w, const char *stage, const char *file, uint64_t line,
 		      const char *message);
 /* The same with where already formatted ("file:line", or NULL for "-"). */
-void fp_write_warning_at(struct fp_wr w, const char *stage, const char *where,
-			 const char *message);
+void fp_write_warning_at(struct fp_wr w, const char *stage, const char *where, const char *message);
 
 struct fp_info {
 	struct fp_str stage;
-	struct fp_str fields;	/* key=value TAB key=value ... */
+	struct fp_str fields; /* key=value TAB key=value ... */
 };
 struct fp_stat {
 	const char *key;

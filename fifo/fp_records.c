@@ -9,7 +9,7 @@
 
 #define HEADER_PREFIX "%flamepipe\t"
 #define HEADER_VERSION_MAX 1000000
-#define HEADER_SHOWN_MAX 64	/* bytes of a bad header quoted in the message */
+#define HEADER_SHOWN_MAX 64 /* bytes of a bad header quoted in the message */
 
 enum fp_rec fp_record_tag(const char *line, size_t *len)
 {
@@ -26,19 +26,32 @@ enum fp_rec fp_record_tag(const char *line, size_t *len)
 	if (n > 1 && line[1] != '\t')
 		return FP_REC_OTHER;
 	switch (line[0]) {
-	case FP_TAG_SAMPLE: return FP_REC_SAMPLE;
-	case FP_TAG_GEOMETRY: return FP_REC_GEOMETRY;
-	case FP_TAG_CELL: return FP_REC_CELL;
-	case FP_TAG_FOLDED: return FP_REC_FOLDED;
-	case FP_TAG_FOLDED_ID: return FP_REC_FOLDED_ID;
-	case FP_TAG_CONTROL: return FP_REC_CONTROL;
-	case FP_TAG_WARNING: return FP_REC_WARNING;
-	case FP_TAG_INFO: return FP_REC_INFO;
-	case FP_TAG_STACK: return FP_REC_STACK;
-	case FP_TAG_REF: return FP_REC_REF;
-	case FP_TAG_TAIL: return FP_REC_TAIL;
-	case FP_TAG_TAIL_SAMPLE: return FP_REC_TAIL_SAMPLE;
-	default: return FP_REC_OTHER;
+	case FP_TAG_SAMPLE:
+		return FP_REC_SAMPLE;
+	case FP_TAG_GEOMETRY:
+		return FP_REC_GEOMETRY;
+	case FP_TAG_CELL:
+		return FP_REC_CELL;
+	case FP_TAG_FOLDED:
+		return FP_REC_FOLDED;
+	case FP_TAG_FOLDED_ID:
+		return FP_REC_FOLDED_ID;
+	case FP_TAG_CONTROL:
+		return FP_REC_CONTROL;
+	case FP_TAG_WARNING:
+		return FP_REC_WARNING;
+	case FP_TAG_INFO:
+		return FP_REC_INFO;
+	case FP_TAG_STACK:
+		return FP_REC_STACK;
+	case FP_TAG_REF:
+		return FP_REC_REF;
+	case FP_TAG_TAIL:
+		return FP_REC_TAIL;
+	case FP_TAG_TAIL_SAMPLE:
+		return FP_REC_TAIL_SAMPLE;
+	default:
+		return FP_REC_OTHER;
 	}
 }
 
@@ -83,9 +96,10 @@ void fp_header_require(const char *line, size_t len, const char *where, uint64_t
 		if ((unsigned char)shown[i] < ' ')
 			shown[i] = ' ';
 	shown[n] = '\0';
-	fp_die(FP_EXIT_USAGE, "%s:%" PRIu64 ": unsupported stream header \"%s\": unsupported "
-	       "stream version (expected \"%%flamepipe<TAB>%d\")", where, lineno, shown,
-	       FP_PROTO_VERSION);
+	fp_die(FP_EXIT_USAGE,
+	       "%s:%" PRIu64 ": unsupported stream header \"%s\": unsupported "
+	       "stream version (expected \"%%flamepipe<TAB>%d\")",
+	       where, lineno, shown, FP_PROTO_VERSION);
 }
 
 /* ---- G, H, F ------------------------------------------------------------ */
@@ -94,8 +108,7 @@ int fp_geometry_parse(const char *line, size_t len, struct fp_geometry *g)
 {
 	struct fp_str f[4];
 
-	if (!has_tag(line, len, FP_TAG_GEOMETRY) ||
-	    fp_split_fields(line, len, f, 4) != 3 ||
+	if (!has_tag(line, len, FP_TAG_GEOMETRY) || fp_split_fields(line, len, f, 4) != 3 ||
 	    fp_parse_u64(f[1].p, f[1].n, &g->rows) < 0 ||
 	    fp_parse_u64(f[2].p, f[2].n, &g->base_sec) < 0 || g->rows == 0 ||
 	    g->base_sec > UINT64_MAX / FP_NSEC_PER_SEC)
@@ -108,7 +121,8 @@ int fp_cell_parse(const char *line, size_t len, struct fp_cell *c)
 	struct fp_str f[5];
 
 	if (!has_tag(line, len, FP_TAG_CELL) || fp_split_fields(line, len, f, 5) != 4 ||
-	    fp_parse_u64(f[1].p, f[1].n, &c->col) < 0 || fp_parse_u64(f[2].p, f[2].n, &c->row) < 0 ||
+	    fp_parse_u64(f[1].p, f[1].n, &c->col) < 0 ||
+	    fp_parse_u64(f[2].p, f[2].n, &c->row) < 0 ||
 	    fp_parse_u64(f[3].p, f[3].n, &c->count) < 0)
 		return -1;
 	return 0;
@@ -166,7 +180,7 @@ int fp_stack_def_parse(const char *line, size_t len, struct fp_stack_def *d)
 
 int fp_tail_def_parse(const char *line, size_t len, struct fp_tail_def *d)
 {
-	enum { FIELDS = 6, FIELDS_MAX = 7 };	/* and the optional cgroup */
+	enum { FIELDS = 6, FIELDS_MAX = 7 }; /* and the optional cgroup */
 	struct fp_str f[FIELDS_MAX];
 	size_t n;
 
@@ -200,11 +214,11 @@ int fp_ref_parse(const char *line, size_t len, struct fp_ref *r)
 	const char *tab;
 	uint64_t id;
 
-	if (len < 2 || !has_tag(line, len, FP_TAG_REF) ||
-	    fp_scan_u64(&sc, '\t', &id) < 0 || id >= FP_STACK_ID_MAX ||
-	    fp_scan_u64(&sc, '\t', &r->time_ns) < 0 || fp_scan_i64(&sc, '\t', &r->pid) < 0 ||
-	    fp_scan_i64(&sc, '\t', &r->tid) < 0 || fp_scan_i64(&sc, '\t', &r->cpu) < 0 ||
-	    fp_scan_u64(&sc, '\t', &r->period) < 0 || fp_scan_u64(&sc, '\t', &r->count) < 0)
+	if (len < 2 || !has_tag(line, len, FP_TAG_REF) || fp_scan_u64(&sc, '\t', &id) < 0 ||
+	    id >= FP_STACK_ID_MAX || fp_scan_u64(&sc, '\t', &r->time_ns) < 0 ||
+	    fp_scan_i64(&sc, '\t', &r->pid) < 0 || fp_scan_i64(&sc, '\t', &r->tid) < 0 ||
+	    fp_scan_i64(&sc, '\t', &r->cpu) < 0 || fp_scan_u64(&sc, '\t', &r->period) < 0 ||
+	    fp_scan_u64(&sc, '\t', &r->count) < 0)
 		return -1;
 	/* then event TAB comm [TAB cgroup], neither of the last two with a TAB */
 	const char *tab2;
@@ -278,14 +292,10 @@ static const struct {
 	enum fp_ctl kind;
 	size_t min_args;
 } verbs[] = {
-	{ "reset", FP_CTL_RESET, 0 },
-	{ "flush", FP_CTL_FLUSH, 0 },
-	{ "range", FP_CTL_RANGE, 2 },
-	{ "filter", FP_CTL_FILTER, 1 },
-	{ "begin", FP_CTL_BEGIN, 1 },
-	{ "end", FP_CTL_END, 1 },
-	{ "restarted", FP_CTL_RESTARTED, 1 },
-	{ FP_EVENTS_VERB, FP_CTL_EVENTS, 1 },
+	{ "reset", FP_CTL_RESET, 0 },         { "flush", FP_CTL_FLUSH, 0 },
+	{ "range", FP_CTL_RANGE, 2 },         { "filter", FP_CTL_FILTER, 1 },
+	{ "begin", FP_CTL_BEGIN, 1 },         { "end", FP_CTL_END, 1 },
+	{ "restarted", FP_CTL_RESTARTED, 1 }, { FP_EVENTS_VERB, FP_CTL_EVENTS, 1 },
 };
 
 int fp_control_parse(const char *line, size_t len, struct fp_control *c)
@@ -319,7 +329,7 @@ int fp_events_first(const struct fp_control *c, struct fp_str *first)
 {
 	if (c->kind != FP_CTL_EVENTS || c->nargs < 1 || c->arg[0].n == 0)
 		return -1;
-	*first = c->arg[0];	/* never the last-of-many field that keeps TABs */
+	*first = c->arg[0]; /* never the last-of-many field that keeps TABs */
 	return 0;
 }
 

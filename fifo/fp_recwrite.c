@@ -7,7 +7,7 @@
 #include "fp_fmt.h"
 #include "fp_record.h"
 
-#define NUM_MAX (FP_FMT_I64_MAX + 1)	/* sign + digits + TAB */
+#define NUM_MAX (FP_FMT_I64_MAX + 1) /* sign + digits + TAB */
 #define WMEM_MIN 256u
 
 /* ---- the memory writer ------------------------------------------------- */
@@ -200,7 +200,7 @@ static char *cat_u64(char *d, uint64_t v)
 	return cat(d, q, (size_t)(e - q));
 }
 
-#define REF_LINE_MAX 512	/* an R record longer than this is written piece by piece */
+#define REF_LINE_MAX 512 /* an R record longer than this is written piece by piece */
 
 /* fp-fold's every sample (R): one write of the line made in a buffer,
  * not eight of its pieces (each a call and a reservation: 8 % of fp-fold
@@ -406,8 +406,7 @@ void fp_write_warning(struct fp_wr w, const char *stage, const char *file, uint6
 	put_warning(w, stage, file, 1, line, message);
 }
 
-void fp_write_warning_at(struct fp_wr w, const char *stage, const char *where,
-			 const char *message)
+void fp_write_warning_at(struct fp_wr w, const char *stage, const char *where, const char *message)
 {
 	put_warning(w, stage, where, 0, 0, message);
 }

@@ -9,10 +9,10 @@
 #include <zlib.h>
 
 #define SNIFF_BYTES 4096
-#define GZIP_WINDOW_BITS (15 + 16)	/* zlib: gzip wrapper only */
+#define GZIP_WINDOW_BITS (15 + 16) /* zlib: gzip wrapper only */
 #define GZIP_MAGIC0 0x1f
 #define GZIP_MAGIC1 0x8b
-#define PERFDATA_MAGIC "PERFILE2"	/* perf.data, file and pipe format */
+#define PERFDATA_MAGIC "PERFILE2" /* perf.data, file and pipe format */
 
 static size_t gunzip_head(const unsigned char *in, size_t n, unsigned char *out, size_t cap)
 {
@@ -26,7 +26,7 @@ static size_t gunzip_head(const unsigned char *in, size_t n, unsigned char *out,
 	z.avail_in = (uInt)n;
 	z.next_out = out;
 	z.avail_out = (uInt)cap;
-	inflate(&z, Z_SYNC_FLUSH);	/* as much as the head gives: errors just end it */
+	inflate(&z, Z_SYNC_FLUSH); /* as much as the head gives: errors just end it */
 	got = cap - z.avail_out;
 	inflateEnd(&z);
 	return got;
@@ -167,7 +167,7 @@ static int is_perf_script_text(const unsigned char *p, size_t n)
 		const unsigned char *eol = memchr(p, '\n', (size_t)(end - p));
 
 		if (!eol)
-			return 0;	/* no whole line in the head */
+			return 0; /* no whole line in the head */
 		if (*p != '#' && skip_blanks(p, eol) < eol) {
 			for (const unsigned char *w = p; w < eol;) {
 				const unsigned char *we = w;
@@ -202,8 +202,8 @@ struct fp_sniffed fp_sniff_profile(int fd)
 		r.format = "perf.data";
 		return r;
 	}
-	if (fp_rec_is_recording(fd)) {	/* fp-record's (docs/fp-record.md) */
-		r.kind = FP_CAPTURE_PERF;	/* fp-read reads it */
+	if (fp_rec_is_recording(fd)) {    /* fp-record's (docs/fp-record.md) */
+		r.kind = FP_CAPTURE_PERF; /* fp-read reads it */
 		r.gzip = 1;
 		r.format = "flamepipe recording";
 		return r;

@@ -12,10 +12,10 @@
 #define FP_SNIFF_H
 
 enum fp_capture_kind {
-	FP_CAPTURE_PERF,	/* perf script text (or anything, for fp_sniff_fd) */
-	FP_CAPTURE_CHROME,	/* .cpuprofile / trace-event JSON */
-	FP_CAPTURE_PERFDATA,	/* perf.data (magic PERFILE2) */
-	FP_CAPTURE_NONE,	/* not a capture: fp_sniff_profile only */
+	FP_CAPTURE_PERF,     /* perf script text (or anything, for fp_sniff_fd) */
+	FP_CAPTURE_CHROME,   /* .cpuprofile / trace-event JSON */
+	FP_CAPTURE_PERFDATA, /* perf.data (magic PERFILE2) */
+	FP_CAPTURE_NONE,     /* not a capture: fp_sniff_profile only */
 };
 
 /* What fp_sniff_profile found: the kind, gzip or not, and a label for

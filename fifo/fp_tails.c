@@ -32,14 +32,16 @@ int fp_tails_define(struct fp_tails *t, const struct fp_tail_def *d)
 		t->n++;
 		t->defined++;
 	} else {
-		t->redefined++;	/* the old text stays in the arena: bounded by input */
+		t->redefined++; /* the old text stays in the arena: bounded by input */
 	}
 	const struct fp_tail_head h = {
-		.event_n = (uint32_t)d->event.n, .comm_n = (uint32_t)d->comm.n,
-		.kinds_n = (uint32_t)d->kinds.n, .stack_n = (uint32_t)d->stack.n,
+		.event_n = (uint32_t)d->event.n,
+		.comm_n = (uint32_t)d->comm.n,
+		.kinds_n = (uint32_t)d->kinds.n,
+		.stack_n = (uint32_t)d->stack.n,
 		.cgroup_n = (uint32_t)d->cgroup.n,
 	};
-	t->off[d->id] = t->text.len;	/* the arena: the memory writer's buffer */
+	t->off[d->id] = t->text.len; /* the arena: the memory writer's buffer */
 	fp_wmem_add(&t->text, &h, sizeof h);
 	fp_wmem_add(&t->text, d->text.p, d->text.n);
 	return FP_TAILS_OK;
@@ -63,7 +65,7 @@ int fp_tails_sample(const struct fp_tails *t, const struct fp_tail_ref *r, struc
 	if (r->id >= t->n)
 		return FP_TAILS_UNDEFINED;
 	const char *at = t->text.p + t->off[r->id];
-	memcpy(&h, at, sizeof h);	/* the arena has no alignment */
+	memcpy(&h, at, sizeof h); /* the arena has no alignment */
 	const char *event = at + sizeof h, *comm = event + h.event_n + 1;
 	const char *kinds = comm + h.comm_n + 1, *stack = kinds + h.kinds_n + 1;
 	s->time_ns = r->time_ns;
@@ -125,8 +127,12 @@ void fp_tailw_free(struct fp_tailw *w)
 void fp_tailw_ref(struct fp_wr out, const struct fp_sample *s, uint32_t id)
 {
 	const struct fp_tail_ref r = {
-		.time_ns = s->time_ns, .pid = s->pid, .tid = s->tid, .cpu = s->cpu,
-		.period = s->period, .id = id,
+		.time_ns = s->time_ns,
+		.pid = s->pid,
+		.tid = s->tid,
+		.cpu = s->cpu,
+		.period = s->period,
+		.id = id,
 	};
 
 	fp_write_tail_ref(out, &r);
@@ -139,8 +145,7 @@ void fp_tailw_write(struct fp_tailw *w, struct fp_wr out, const struct fp_sample
 	int added;
 
 	/* an S record's tail is one run of bytes; else join the fields */
-	if (s->comm.p == s->event.p + s->event.n + 1 &&
-	    s->kinds.p == s->comm.p + s->comm.n + 1 &&
+	if (s->comm.p == s->event.p + s->event.n + 1 && s->kinds.p == s->comm.p + s->comm.n + 1 &&
 	    s->stack.p == s->kinds.p + s->kinds.n + 1) {
 		n = (size_t)(s->stack.p + s->stack.n - key);
 	} else {
@@ -161,14 +166,14 @@ void fp_tailw_write(struct fp_tailw *w, struct fp_wr out, const struct fp_sample
 	fp_tailw_ref(out, s, id);
 }
 
-#define SAMPLE_HEAD_FIELDS 5	/* time pid tid cpu period, before the tail */
+#define SAMPLE_HEAD_FIELDS 5 /* time pid tid cpu period, before the tail */
 #define NO_TAB SIZE_MAX
 
 /* The offset of the TAB before an S record's tail (rec without its LF),
  * or NO_TAB when it has not that many fields. */
 static size_t tail_tab(const char *rec, size_t len)
 {
-	const char *end = rec + len, *p = len > 1 ? rec + 1 : NULL;	/* the TAB after the tag */
+	const char *end = rec + len, *p = len > 1 ? rec + 1 : NULL; /* the TAB after the tag */
 
 	for (int i = 0; i < SAMPLE_HEAD_FIELDS && p && p + 1 < end; i++)
 		p = memchr(p + 1, '\t', (size_t)(end - p - 1));
@@ -197,7 +202,7 @@ static void write_sample_line(struct fp_tailw *w, struct fp_wr out, const char *
 		 * of them were 2 % of fp-read); not when an empty cgroup field
 		 * follows, which fp_write_tail_def leaves out */
 		if (n == s.event.n + s.comm.n + s.kinds.n + s.stack.n + 3 +
-			 (s.cgroup.n ? s.cgroup.n + 1 : 0))
+				 (s.cgroup.n ? s.cgroup.n + 1 : 0))
 			fp_write_tail_def_text(out, id, tail, n);
 		else
 			fp_write_tail_def(out, id, &s);

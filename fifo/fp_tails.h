@@ -32,22 +32,22 @@
  * stack [TAB cgroup]", so a P's lookup reads its id's offset (a small array) and then
  * one place, the one its reader reads the event and comm from anyway. */
 struct fp_tail_head {
-	uint32_t event_n, comm_n, kinds_n, stack_n, cgroup_n;	/* cgroup_n 0: none */
+	uint32_t event_n, comm_n, kinds_n, stack_n, cgroup_n; /* cgroup_n 0: none */
 };
 
 struct fp_tails {
-	size_t *off;		/* by id: where its head is in text */
-	size_t n, cap;		/* ids 0 .. n-1 are defined */
-	struct fp_wmem text;	/* the heads and texts */
+	size_t *off;         /* by id: where its head is in text */
+	size_t n, cap;       /* ids 0 .. n-1 are defined */
+	struct fp_wmem text; /* the heads and texts */
 	uint64_t defined, redefined;
 };
 
 /* Why a K or P record was not taken (for the stage's W record). */
 enum fp_tails_err {
 	FP_TAILS_OK = 0,
-	FP_TAILS_MALFORMED = -1,	/* not a well-formed K / P record */
-	FP_TAILS_SKIPS_AHEAD = -2,	/* K: an id past the next one */
-	FP_TAILS_UNDEFINED = -3,	/* P: no K defined its id */
+	FP_TAILS_MALFORMED = -1,   /* not a well-formed K / P record */
+	FP_TAILS_SKIPS_AHEAD = -2, /* K: an id past the next one */
+	FP_TAILS_UNDEFINED = -3,   /* P: no K defined its id */
 };
 
 void fp_tails_init(struct fp_tails *t);
@@ -77,16 +77,16 @@ int fp_tails_sample_line(const struct fp_tails *t, const char *line, size_t len,
 #define FP_TAILW_AHEAD 2
 
 struct fp_tailw_held {
-	struct fp_wmem rec;	/* the S record, without its LF */
-	size_t tab;		/* offset of the TAB before its tail, or SIZE_MAX: none */
-	uint64_t hash;		/* of its tail */
+	struct fp_wmem rec; /* the S record, without its LF */
+	size_t tab;         /* offset of the TAB before its tail, or SIZE_MAX: none */
+	uint64_t hash;      /* of its tail */
 };
 
 struct fp_tailw {
-	struct fp_strtab keys;	/* the tails' keys; id = tail id */
-	struct fp_wmem scratch;	/* a tail whose fields are not contiguous */
-	int defer;		/* fp_tailw_write_line holds records back */
-	struct fp_tailw_held held[FP_TAILW_AHEAD + 1];	/* a ring */
+	struct fp_strtab keys;                         /* the tails' keys; id = tail id */
+	struct fp_wmem scratch;                        /* a tail whose fields are not contiguous */
+	int defer;                                     /* fp_tailw_write_line holds records back */
+	struct fp_tailw_held held[FP_TAILW_AHEAD + 1]; /* a ring */
 	size_t first, nheld;
 };
 
@@ -103,8 +103,7 @@ void fp_tailw_free(struct fp_tailw *w);
 void fp_tailw_defer(struct fp_tailw *w, int on);
 void fp_tailw_flush(struct fp_tailw *w, struct fp_wr out);
 /* The id of a tail key, *added = 1 if new (write its K record then). */
-static inline uint32_t fp_tailw_intern(struct fp_tailw *w, const char *key, size_t n,
-				       int *added)
+static inline uint32_t fp_tailw_intern(struct fp_tailw *w, const char *key, size_t n, int *added)
 {
 	return fp_strtab_intern(&w->keys, key, n, added);
 }

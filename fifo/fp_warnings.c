@@ -10,13 +10,14 @@ void fp_warnings_init(struct fp_warnings *w, const char *const *kind_name, size_
 	if (nkinds > FP_WARNING_KINDS_MAX)
 		fp_die(FP_EXIT_SYS, "fp_warnings: %zu kinds, at most %d", nkinds,
 		       FP_WARNING_KINDS_MAX);
-	*w = (struct fp_warnings){ .say = say, .ctx = ctx, .kind_name = kind_name,
-				   .nkinds = nkinds };
+	*w = (struct fp_warnings){
+		.say = say, .ctx = ctx, .kind_name = kind_name, .nkinds = nkinds
+	};
 }
 
 static void say_text(struct fp_warnings *w, char *msg)
 {
-	for (char *c = msg; *c; c++)	/* W fields never hold TAB or LF */
+	for (char *c = msg; *c; c++) /* W fields never hold TAB or LF */
 		if (*c == '\t' || *c == '\n' || *c == '\r')
 			*c = ' ';
 	w->say(w->ctx, msg);
@@ -61,8 +62,8 @@ int fp_drops_due(const struct fp_drops *d, double now, int force)
 	       (force || now - d->last_report >= FP_DROP_REPORT_INTERVAL);
 }
 
-void fp_drops_report(struct fp_drops *d, double now, int force, struct fp_wr out,
-		     const char *stage, const char *in_name, int quiet)
+void fp_drops_report(struct fp_drops *d, double now, int force, struct fp_wr out, const char *stage,
+		     const char *in_name, int quiet)
 {
 	uint64_t n = d->dropped - d->reported;
 	char msg[FP_WARNING_MAX];
@@ -71,9 +72,10 @@ void fp_drops_report(struct fp_drops *d, double now, int force, struct fp_wr out
 		return;
 	d->last_report = now;
 	d->reported = d->dropped;
-	snprintf(msg, sizeof msg, "dropped %llu samples (%llu in all): the chain fell "
-		 "behind the live source, which is never blocked", (unsigned long long)n,
-		 (unsigned long long)d->dropped);
+	snprintf(msg, sizeof msg,
+		 "dropped %llu samples (%llu in all): the chain fell "
+		 "behind the live source, which is never blocked",
+		 (unsigned long long)n, (unsigned long long)d->dropped);
 	if (!quiet)
 		fp_warn("%s: %s", in_name, msg);
 	fp_write_warning_at(out, stage, NULL, msg);

@@ -29,8 +29,8 @@
 
 #include "fp_record.h"
 
-#define FP_WARNINGS_SHOWN 10	/* of each kind */
-#define FP_WARNING_MAX 512	/* bytes of a message, NUL included */
+#define FP_WARNINGS_SHOWN 10 /* of each kind */
+#define FP_WARNING_MAX 512   /* bytes of a message, NUL included */
 #define FP_WARNING_KINDS_MAX 8
 
 struct fp_warnings {
@@ -38,7 +38,7 @@ struct fp_warnings {
 	void *ctx;
 	const char *const *kind_name;
 	size_t nkinds;
-	uint64_t seen[FP_WARNING_KINDS_MAX];	/* said or not */
+	uint64_t seen[FP_WARNING_KINDS_MAX]; /* said or not */
 };
 
 void fp_warnings_init(struct fp_warnings *w, const char *const *kind_name, size_t nkinds,
@@ -48,18 +48,18 @@ void fp_warnings_say(struct fp_warnings *w, unsigned kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void fp_warnings_end(struct fp_warnings *w);
 
-#define FP_DROP_REPORT_INTERVAL 1.0	/* seconds */
+#define FP_DROP_REPORT_INTERVAL 1.0 /* seconds */
 
 struct fp_drops {
-	uint64_t dropped;	/* in all */
-	uint64_t reported;	/* ... as of the last report */
-	double last_report;	/* when (the caller's clock, seconds) */
+	uint64_t dropped;   /* in all */
+	uint64_t reported;  /* ... as of the last report */
+	double last_report; /* when (the caller's clock, seconds) */
 };
 
 /* 1 if fp_drops_report would write now (a source that must write
  * something first, fp-read its pending K records, asks). */
 int fp_drops_due(const struct fp_drops *d, double now, int force);
-void fp_drops_report(struct fp_drops *d, double now, int force, struct fp_wr out,
-		     const char *stage, const char *in_name, int quiet);
+void fp_drops_report(struct fp_drops *d, double now, int force, struct fp_wr out, const char *stage,
+		     const char *in_name, int quiet);
 
 #endif

@@ -5,13 +5,14 @@
 
 #include "fp_calltree.h"
 #include "fp_error.h"
-#include "fp_strtab.h"	/* fp_add_sat */
+#include "fp_strtab.h" /* fp_add_sat */
 
 #define ROOT_KEY 0x6a09e667f3bcc908ull
 
 uint64_t fp_calltree_key(uint64_t parent_key, uint32_t name)
 {
-	uint64_t h = (parent_key ^ ((uint64_t)name + 1) * 0x9e3779b97f4a7c15ull) * 0xff51afd7ed558ccdull;
+	uint64_t h = (parent_key ^ ((uint64_t)name + 1) * 0x9e3779b97f4a7c15ull) *
+		     0xff51afd7ed558ccdull;
 
 	return h ^ h >> 31;
 }
@@ -77,7 +78,7 @@ static void count_function(struct fp_calltree *t, uint32_t name, uint64_t count,
 	f = &t->fn[name];
 	if (leaf)
 		f->self = fp_add_sat(f->self, count);
-	if (f->seen != t->adds) {	/* once a stack, however deep it recurses */
+	if (f->seen != t->adds) { /* once a stack, however deep it recurses */
 		f->seen = t->adds;
 		f->total = fp_add_sat(f->total, count);
 	}

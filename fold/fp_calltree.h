@@ -41,24 +41,24 @@
 #define FP_CALLTREE_NONE UINT32_MAX
 
 struct fp_calltree_node {
-	uint64_t key;		/* hash of the path of frame ids */
+	uint64_t key; /* hash of the path of frame ids */
 	uint64_t self, total;
-	uint32_t name;		/* frame id; FP_CALLTREE_NONE for the root */
-	uint32_t parent, child, next;	/* FP_CALLTREE_NONE: none */
-	uint32_t depth;		/* root 0 */
+	uint32_t name;                /* frame id; FP_CALLTREE_NONE for the root */
+	uint32_t parent, child, next; /* FP_CALLTREE_NONE: none */
+	uint32_t depth;               /* root 0 */
 };
 
 struct fp_calltree_fn {
 	uint64_t self, total;
-	uint64_t seen;		/* the add that last counted it (once a stack) */
+	uint64_t seen; /* the add that last counted it (once a stack) */
 };
 
 struct fp_calltree {
 	int bottom_up;
 	struct fp_calltree_node *node;
 	size_t n, cap;
-	struct fp_map kids;	/* (parent node, frame id) -> node */
-	struct fp_calltree_fn *fn;	/* by frame id */
+	struct fp_map kids;        /* (parent node, frame id) -> node */
+	struct fp_calltree_fn *fn; /* by frame id */
 	size_t nfn;
 	uint64_t adds;
 };

@@ -13,8 +13,8 @@
 
 #include "fp_error.h"
 
-#define ANNOTATION_LEN 4		/* "_[k]" */
-#define UNKNOWN_ID "?"			/* pid/tid perf did not print */
+#define ANNOTATION_LEN 4 /* "_[k]" */
+#define UNKNOWN_ID "?"   /* pid/tid perf did not print */
 #define BUF_MIN 4096
 
 static const char ANON_NAMESPACE[] = "(anonymous namespace)";
@@ -28,7 +28,7 @@ static void buf_reserve(struct fp_fold_buf *b, size_t more)
 
 void fp_fold_buf_add(struct fp_fold_buf *b, const void *s, size_t n)
 {
-	if (n == 0)	/* an empty buffer has no memory yet: memcpy(NULL, ...) */
+	if (n == 0) /* an empty buffer has no memory yet: memcpy(NULL, ...) */
 		return;
 	buf_reserve(b, n);
 	memcpy(b->p + b->len, s, n);
@@ -107,10 +107,13 @@ static size_t cut_arguments(const char *s, size_t n)
  * methods, anonymous namespaces, skipped frames), quotes, and the `>` of
  * `a->b`. Most frames have none and are copied as they are. */
 static const unsigned char TIDY_BYTE[256] = {
-	['('] = 1, ['"'] = 1, ['\''] = 1, ['>'] = 1,
+	['('] = 1,
+	['"'] = 1,
+	['\''] = 1,
+	['>'] = 1,
 };
 
-#define BYTES_ONES  0x0101010101010101ull
+#define BYTES_ONES 0x0101010101010101ull
 #define BYTES_HIGHS 0x8080808080808080ull
 
 /* Nonzero if one of the 8 bytes of w is c (the classic SWAR zero test,
@@ -136,10 +139,9 @@ static int needs_tidy(const char *s, size_t n)
 
 	for (; i + 16 <= n; i += 16) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(s + i));
-		__m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, paren),
-						      _mm_cmpeq_epi8(v, dquote)),
-					 _mm_or_si128(_mm_cmpeq_epi8(v, squote),
-						      _mm_cmpeq_epi8(v, gt)));
+		__m128i m = _mm_or_si128(
+			_mm_or_si128(_mm_cmpeq_epi8(v, paren), _mm_cmpeq_epi8(v, dquote)),
+			_mm_or_si128(_mm_cmpeq_epi8(v, squote), _mm_cmpeq_epi8(v, gt)));
 		if (_mm_movemask_epi8(m))
 			return 1;
 	}
@@ -147,8 +149,8 @@ static int needs_tidy(const char *s, size_t n)
 
 	for (; i + 8 <= n; i += 8) {
 		memcpy(&w, s + i, 8);
-		hit |= word_has_byte(w, '(') | word_has_byte(w, '"') |
-		       word_has_byte(w, '\'') | word_has_byte(w, '>');
+		hit |= word_has_byte(w, '(') | word_has_byte(w, '"') | word_has_byte(w, '\'') |
+		       word_has_byte(w, '>');
 	}
 	for (; i < n; i++)
 		hit |= TIDY_BYTE[(unsigned char)s[i]];
@@ -319,8 +321,8 @@ static int stack_is_tidy(const struct fp_sample *s, int java, const struct fp_fo
 	return !needs_tidy(s->stack.p, s->stack.n);
 }
 
-int fp_fold_build(struct fp_fold_buf *b, const struct fp_sample *s,
-		  const struct fp_fold_opts *o, struct fp_fold_buf *kinds)
+int fp_fold_build(struct fp_fold_buf *b, const struct fp_sample *s, const struct fp_fold_opts *o,
+		  struct fp_fold_buf *kinds)
 {
 	static const char java_prefix[] = "java";
 	int java = has_prefix(s->comm.p, s->comm.n, java_prefix, sizeof java_prefix - 1);
@@ -365,4 +367,3 @@ int fp_fold_build(struct fp_fold_buf *b, const struct fp_sample *s,
 	}
 	return frame == s->kinds.n ? 0 : -1;
 }
-

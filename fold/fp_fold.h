@@ -21,18 +21,21 @@
 enum fp_fold_root { FP_FOLD_ROOT_COMM, FP_FOLD_ROOT_PID, FP_FOLD_ROOT_TID };
 
 struct fp_fold_opts {
-	enum fp_fold_root root_id;	/* comm, comm-PID or comm-PID/TID */
-	int annotate_kernel, annotate_jit;	/* append _[k] / _[j] */
-	int event_root;			/* the event name as an extra root frame */
-	int annotate_inlined;		/* append _[i] to inlined frames (kind i) */
-	int container_root;		/* the container (fp_container.h) as the outermost
+	enum fp_fold_root root_id;         /* comm, comm-PID or comm-PID/TID */
+	int annotate_kernel, annotate_jit; /* append _[k] / _[j] */
+	int event_root;                    /* the event name as an extra root frame */
+	int annotate_inlined;              /* append _[i] to inlined frames (kind i) */
+	int container_root;                /* the container (fp_container.h) as the outermost
 					 * root frame, FP_FOLD_NO_CONTAINER without one */
 };
 
 /* The container root frame of a sample without a cgroup. */
 #define FP_FOLD_NO_CONTAINER "[no-cgroup]"
 
-#define FP_FOLD_OPTS_DEFAULT { FP_FOLD_ROOT_COMM, 0, 0, 0, 0 }
+#define FP_FOLD_OPTS_DEFAULT                  \
+	{                                     \
+		FP_FOLD_ROOT_COMM, 0, 0, 0, 0 \
+	}
 
 /* A growable byte buffer reused for every sample: it grows to the longest
  * folded stack seen and stays there (no allocation per sample or frame). */
@@ -53,7 +56,7 @@ void fp_fold_buf_add(struct fp_fold_buf *b, const void *s, size_t n);
  * comm and event roots, the sample's kind for the others, 'i' for the parts
  * after the first of an `a->b` frame). Returns 0, or -1 if the kinds field
  * does not have one character per frame. */
-int fp_fold_build(struct fp_fold_buf *b, const struct fp_sample *s,
-		  const struct fp_fold_opts *o, struct fp_fold_buf *kinds);
+int fp_fold_build(struct fp_fold_buf *b, const struct fp_sample *s, const struct fp_fold_opts *o,
+		  struct fp_fold_buf *kinds);
 
 #endif

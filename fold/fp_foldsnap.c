@@ -22,7 +22,7 @@ static void set_count(struct fp_strtab *t, uint32_t id, uint64_t c, size_t *stac
 	uint64_t old = t->ent[id].count;
 
 	*stacks += (c != 0) - (old != 0);
-	t->total = fp_add_sat(t->total - old, c);	/* old is part of total */
+	t->total = fp_add_sat(t->total - old, c); /* old is part of total */
 	t->ent[id].count = c;
 }
 
@@ -31,14 +31,14 @@ void fp_foldsnap_folded(struct fp_foldsnap *s, const struct fp_folded_rec *f)
 	if (s->in == FP_FSNAP_IN_FULL) {
 		uint32_t id = fp_strtab_intern(&s->next, f->stack.p, f->stack.n, NULL);
 
-		fp_strtab_add(&s->next, id, f->count);	/* a stack twice: the sum */
+		fp_strtab_add(&s->next, id, f->count); /* a stack twice: the sum */
 		return;
 	}
 	int added = 0;
 	uint32_t id = fp_strtab_intern(&s->cur, f->stack.p, f->stack.n, &added);
 	uint64_t c = f->count;
 
-	if (s->in == FP_FSNAP_IN_NONE)	/* outside a snapshot: adds */
+	if (s->in == FP_FSNAP_IN_NONE) /* outside a snapshot: adds */
 		c = fp_add_sat(s->cur.ent[id].count, c);
 	set_count(&s->cur, id, c, &s->stacks);
 }
@@ -57,12 +57,12 @@ static int end_matches(const struct fp_foldsnap *s, const struct fp_control *c)
 	uint64_t stacks, total;
 
 	if (fp_foldsnap_end_fields(c, &stacks, &total) < 0)
-		return 1;	/* nothing to check against (hand-written input) */
+		return 1; /* nothing to check against (hand-written input) */
 	return stacks == s->stacks && total == s->cur.total;
 }
 
 static enum fp_fsnap_result end_snapshot(struct fp_foldsnap *s, const struct fp_control *c,
-					enum fp_fsnap_in what)
+					 enum fp_fsnap_in what)
 {
 	if (s->in != what)
 		return FP_FSNAP_END_ALONE;

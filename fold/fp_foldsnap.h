@@ -32,9 +32,9 @@
 #include "fp_record.h"
 #include "fp_strtab.h"
 
-#define FP_FOLDSNAP_FULL "fold"		/* C begin/end WHAT of a full snapshot */
-#define FP_FOLDSNAP_DELTA "fold-delta"	/* ... of a delta snapshot */
-#define FP_FOLDSNAP_DELTA_OPTION "--delta-snapshots"	/* fp-fold's option */
+#define FP_FOLDSNAP_FULL "fold"                      /* C begin/end WHAT of a full snapshot */
+#define FP_FOLDSNAP_DELTA "fold-delta"               /* ... of a delta snapshot */
+#define FP_FOLDSNAP_DELTA_OPTION "--delta-snapshots" /* fp-fold's option */
 /* fp-fold's option for snapshots of E records (stacks by D id) instead of
  * F records; only with --pass-samples, whose D records define the ids */
 #define FP_FOLDSNAP_IDS_OPTION "--snapshot-ids"
@@ -43,24 +43,24 @@
 enum fp_fsnap_in { FP_FSNAP_IN_NONE, FP_FSNAP_IN_FULL, FP_FSNAP_IN_DELTA };
 
 struct fp_foldsnap {
-	struct fp_strtab cur;	/* the table: stack -> count (0: not in it) */
-	struct fp_strtab next;	/* the full snapshot being received */
-	size_t stacks;		/* stacks of cur with a count */
-	enum fp_fsnap_in in;	/* inside which snapshot */
-	uint64_t complete;	/* snapshots completed (full and delta) */
-	uint64_t deltas;	/* ... of them deltas */
+	struct fp_strtab cur;  /* the table: stack -> count (0: not in it) */
+	struct fp_strtab next; /* the full snapshot being received */
+	size_t stacks;         /* stacks of cur with a count */
+	enum fp_fsnap_in in;   /* inside which snapshot */
+	uint64_t complete;     /* snapshots completed (full and delta) */
+	uint64_t deltas;       /* ... of them deltas */
 };
 
 /* What a C record did to the snapshot. */
 enum fp_fsnap_result {
-	FP_FSNAP_NOTHING,	/* not a snapshot bracket */
-	FP_FSNAP_BEGUN,		/* a snapshot begins */
-	FP_FSNAP_BEGUN_INSIDE,	/* ... inside another: a full one being received is
+	FP_FSNAP_NOTHING,      /* not a snapshot bracket */
+	FP_FSNAP_BEGUN,        /* a snapshot begins */
+	FP_FSNAP_BEGUN_INSIDE, /* ... inside another: a full one being received is
 				 * dropped, a delta stays applied as far as it came */
-	FP_FSNAP_DONE,		/* a snapshot is complete: cur is the new table */
-	FP_FSNAP_MISMATCH,	/* a delta complete, but its end record's stacks or
+	FP_FSNAP_DONE,         /* a snapshot is complete: cur is the new table */
+	FP_FSNAP_MISMATCH,     /* a delta complete, but its end record's stacks or
 				 * total differ from cur's (a stream lost records) */
-	FP_FSNAP_END_ALONE,	/* an end without its begin: ignored */
+	FP_FSNAP_END_ALONE,    /* an end without its begin: ignored */
 };
 
 void fp_foldsnap_init(struct fp_foldsnap *s);

@@ -35,11 +35,9 @@ void fp_set_prog(const char *argv0);
 const char *fp_prog(void);
 
 /* prog: <fmt...> and exit(code). */
-_Noreturn void fp_die(int code, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+_Noreturn void fp_die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* prog: <fmt...>: strerror(errno) and exit(code). */
-_Noreturn void fp_die_sys(int code, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+_Noreturn void fp_die_sys(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* prog: warning: <fmt...> (never exits). */
 void fp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* prog: warning: <fmt...>: strerror(errno). */
@@ -52,9 +50,9 @@ void *fp_xrealloc(void *p, size_t n);
 /* free() of each pointer given, for the arrays a struct owns:
  *	FP_FREE_ALL(t->ids, t->names, t->buf);
  */
-#define FP_FREE_ALL(...) \
+#define FP_FREE_ALL(...)                            \
 	fp_free_all((void *const[]){ __VA_ARGS__ }, \
-		    sizeof (void *const[]){ __VA_ARGS__ } / sizeof(void *))
+		    sizeof(void *const[]){ __VA_ARGS__ } / sizeof(void *))
 void fp_free_all(void *const *p, size_t n);
 
 /* Grows p, an array of *cap elements of `size` bytes, so it holds at

@@ -15,8 +15,8 @@
 
 #include <stdint.h>
 
-#define FP_FMT_U64_MAX 20	/* digits of UINT64_MAX */
-#define FP_FMT_I64_MAX 21	/* "-9223372036854775808" */
+#define FP_FMT_U64_MAX 20 /* digits of UINT64_MAX */
+#define FP_FMT_I64_MAX 21 /* "-9223372036854775808" */
 
 static const char fp_fmt_two_digits[201] =
 	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"

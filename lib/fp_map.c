@@ -5,8 +5,8 @@
 #include "fp_error.h"
 #include "fp_map.h"
 
-#define MAP_MIN_SLOTS 64u	/* a power of two */
-#define LOAD_NUM 1		/* grown before n / slots would pass 1/2 */
+#define MAP_MIN_SLOTS 64u /* a power of two */
+#define LOAD_NUM 1        /* grown before n / slots would pass 1/2 */
 #define LOAD_DEN 2
 
 void fp_map_init(struct fp_map *m)
@@ -87,7 +87,8 @@ void fp_map_del_at(struct fp_map *m, size_t pos)
 
 	m->slot[hole].val = FP_MAP_NONE;
 	m->n--;
-	for (size_t i = (hole + 1) & m->mask; m->slot[i].val != FP_MAP_NONE; i = (i + 1) & m->mask) {
+	for (size_t i = (hole + 1) & m->mask; m->slot[i].val != FP_MAP_NONE;
+	     i = (i + 1) & m->mask) {
 		size_t home = fp_map_home(m, m->slot[i].key, m->slot[i].key2);
 		int stays = hole <= i ? (home > hole && home <= i) : (home > hole || home <= i);
 

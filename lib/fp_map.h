@@ -50,13 +50,13 @@
 struct fp_map_slot {
 	uint64_t key;
 	uint32_t key2;
-	uint32_t val;		/* FP_MAP_NONE: the slot is free */
+	uint32_t val; /* FP_MAP_NONE: the slot is free */
 };
 
 struct fp_map {
-	struct fp_map_slot *slot;	/* NULL until the first add */
-	size_t mask;		/* slots - 1 */
-	size_t n;		/* entries */
+	struct fp_map_slot *slot; /* NULL until the first add */
+	size_t mask;              /* slots - 1 */
+	size_t n;                 /* entries */
 };
 
 /* The slot a key starts probing at: both parts mixed (a multiply and a
@@ -73,8 +73,8 @@ static inline size_t fp_map_home(const struct fp_map *m, uint64_t key, uint32_t 
 }
 
 /* From slot i on: the value of the first entry of key, *pos its slot. */
-static inline uint32_t fp_map_scan(const struct fp_map *m, size_t i, uint64_t key,
-				   uint32_t key2, size_t *pos)
+static inline uint32_t fp_map_scan(const struct fp_map *m, size_t i, uint64_t key, uint32_t key2,
+				   size_t *pos)
 {
 	for (;; i = (i + 1) & m->mask) {
 		const struct fp_map_slot *s = &m->slot[i];

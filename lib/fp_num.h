@@ -16,12 +16,12 @@ int fp_parse_i64(const char *s, size_t n, int64_t *out);
  * before an i64's digits. The scanner reads a number up to the TAB that
  * ends it, so a record's parser (the P, R and S records' hot path) reads
  * its fields in one pass; fp_parse_u64/i64 are the scanner on one field. */
-#define FP_SCAN_TO_END 256	/* fp_scan_u64's stop for the last field: none */
-#define U64_DIGITS_MAX 20	/* UINT64_MAX has 20 digits */
+#define FP_SCAN_TO_END 256 /* fp_scan_u64's stop for the last field: none */
+#define U64_DIGITS_MAX 20  /* UINT64_MAX has 20 digits */
 
 struct fp_num_scan {
 	const char *p, *end;
-	int canonical;		/* every number so far as the writers write it */
+	int canonical; /* every number so far as the writers write it */
 };
 
 /* Always inlined: a stream's every record is a row of numbers, and as a
@@ -142,7 +142,7 @@ FP_NUM_INLINE int fp_scan_i64(struct fp_num_scan *sc, int stop, int64_t *out)
 		if (fp_scan_u64(sc, stop, &v) < 0 || v > (uint64_t)INT64_MAX + 1)
 			return -1;
 		if (v == 0)
-			sc->canonical = 0;	/* "-0" */
+			sc->canonical = 0; /* "-0" */
 		*out = (int64_t)(0 - v);
 		return 0;
 	}

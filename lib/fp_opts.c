@@ -8,7 +8,7 @@
 #include "fp_num.h"
 #include "fp_opts.h"
 
-#define HELP_CODE 'h'		/* getopt's code for --help and -h */
+#define HELP_CODE 'h' /* getopt's code for --help and -h */
 
 uint64_t fp_opt_u64(const char *opt, const char *arg, uint64_t min, uint64_t max)
 {
@@ -35,26 +35,39 @@ static int choice(const struct fp_opt *o, const char *arg)
 	list[0] = '\0';
 	for (size_t i = 0; i < n && used < sizeof list; i++)
 		used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
-					 i == 0 ? "" : i + 1 == n ? " or " : ", ", o->choices[i]);
+					 i == 0       ? ""
+					 : i + 1 == n ? " or "
+						      : ", ",
+					 o->choices[i]);
 	fp_die(FP_EXIT_USAGE, "--%s: expected %s, got \"%s\"", o->name, list, arg);
 }
 
 static void apply(const struct fp_opt *o, const char *arg, void *ctx)
 {
 	switch (o->kind) {
-	case FP_OPT_FLAG: *(int *)o->dest = 1; break;
-	case FP_OPT_STR: *(const char **)o->dest = arg; break;
+	case FP_OPT_FLAG:
+		*(int *)o->dest = 1;
+		break;
+	case FP_OPT_STR:
+		*(const char **)o->dest = arg;
+		break;
 	case FP_OPT_NAME:
 		if (!*arg || strpbrk(arg, "\t\n"))
 			fp_die(FP_EXIT_USAGE, "--%s: want a name without TAB or LF", o->name);
 		*(const char **)o->dest = arg;
 		break;
-	case FP_OPT_U64: *(uint64_t *)o->dest = fp_opt_u64(o->name, arg, o->min, o->max); break;
+	case FP_OPT_U64:
+		*(uint64_t *)o->dest = fp_opt_u64(o->name, arg, o->min, o->max);
+		break;
 	case FP_OPT_UINT:
 		*(unsigned *)o->dest = (unsigned)fp_opt_u64(o->name, arg, o->min, o->max);
 		break;
-	case FP_OPT_CHOICE: *(int *)o->dest = choice(o, arg); break;
-	case FP_OPT_FN: case FP_OPT_FN_FLAG: case FP_OPT_FN_OPTIONAL:
+	case FP_OPT_CHOICE:
+		*(int *)o->dest = choice(o, arg);
+		break;
+	case FP_OPT_FN:
+	case FP_OPT_FN_FLAG:
+	case FP_OPT_FN_OPTIONAL:
 		o->fn(o->fn_ctx ? o->fn_ctx : ctx, o->name, arg);
 		break;
 	}
@@ -76,7 +89,7 @@ int fp_opts_parse(int argc, char **argv, const struct fp_opt *opts, const char *
 	/* Static: a value checked in apply() may end the program, and what
 	 * exit() leaves must still be reachable (no leak under LSan). */
 	static struct option *lo;
-	static size_t *lo_opt;	/* lo[i] is opts[lo_opt[i]] */
+	static size_t *lo_opt; /* lo[i] is opts[lo_opt[i]] */
 	static char *shorts;
 
 	while (opts[n].name)
@@ -86,7 +99,7 @@ int fp_opts_parse(int argc, char **argv, const struct fp_opt *opts, const char *
 	shorts = fp_xrealloc(shorts, 2 * n + 3);
 
 	if (max_operands == FP_OPTS_REST)
-		shorts[ns++] = '+';	/* stop at the first operand */
+		shorts[ns++] = '+'; /* stop at the first operand */
 	shorts[ns++] = HELP_CODE;
 	for (n = 0; opts[n].name; n++) {
 		if (!opts[n].short_only) {

@@ -36,27 +36,27 @@
 #include <stdint.h>
 
 enum fp_opt_kind {
-	FP_OPT_FLAG,	/* no argument: *(int *)dest = 1 */
-	FP_OPT_STR,	/* *(const char **)dest = the argument */
-	FP_OPT_NAME,	/* a stage name for W/I records: not empty, no TAB or LF */
-	FP_OPT_U64,	/* *(uint64_t *)dest = an integer from min to max */
-	FP_OPT_UINT,	/* *(unsigned *)dest = an integer from min to max */
-	FP_OPT_CHOICE,	/* *(int *)dest = the index of the argument in choices */
-	FP_OPT_FN,	/* fn(ctx, opt, arg) (arg NULL for FP_OPT_FN_FLAG) */
-	FP_OPT_FN_FLAG,	/* no argument: fn(ctx, opt, NULL) */
-	FP_OPT_FN_OPTIONAL,	/* --opt or --opt=ARG: fn(ctx, opt, ARG or NULL) */
+	FP_OPT_FLAG,        /* no argument: *(int *)dest = 1 */
+	FP_OPT_STR,         /* *(const char **)dest = the argument */
+	FP_OPT_NAME,        /* a stage name for W/I records: not empty, no TAB or LF */
+	FP_OPT_U64,         /* *(uint64_t *)dest = an integer from min to max */
+	FP_OPT_UINT,        /* *(unsigned *)dest = an integer from min to max */
+	FP_OPT_CHOICE,      /* *(int *)dest = the index of the argument in choices */
+	FP_OPT_FN,          /* fn(ctx, opt, arg) (arg NULL for FP_OPT_FN_FLAG) */
+	FP_OPT_FN_FLAG,     /* no argument: fn(ctx, opt, NULL) */
+	FP_OPT_FN_OPTIONAL, /* --opt or --opt=ARG: fn(ctx, opt, ARG or NULL) */
 };
 
 struct fp_opt {
-	const char *name;	/* the long name, without "--"; NULL ends the table */
+	const char *name; /* the long name, without "--"; NULL ends the table */
 	enum fp_opt_kind kind;
-	void *dest;		/* FLAG, STR, NAME, U64, UINT */
-	uint64_t min, max;	/* U64, UINT */
-	void (*fn)(void *ctx, const char *opt, const char *arg);	/* FN kinds */
-	const char *const *choices;	/* CHOICE: the words, NULL-terminated */
-	char short_name;	/* 0: none */
-	char short_only;	/* 1: -short_name only, no --name (perf's -g) */
-	void *fn_ctx;		/* FN kinds: the callback's ctx, or NULL for
+	void *dest;                                              /* FLAG, STR, NAME, U64, UINT */
+	uint64_t min, max;                                       /* U64, UINT */
+	void (*fn)(void *ctx, const char *opt, const char *arg); /* FN kinds */
+	const char *const *choices; /* CHOICE: the words, NULL-terminated */
+	char short_name;            /* 0: none */
+	char short_only;            /* 1: -short_name only, no --name (perf's -g) */
+	void *fn_ctx;               /* FN kinds: the callback's ctx, or NULL for
 				 * fp_opts_parse's (a table shared by programs,
 				 * as render/flameopts.h's, brings its own) */
 };

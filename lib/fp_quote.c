@@ -5,8 +5,8 @@
 
 #define HEX_DIGIT_BITS 4
 #define HEX_DIGIT_MASK 0xf
-#define PRINTABLE_FIRST 0x20	/* space */
-#define PRINTABLE_END 0x7f	/* DEL */
+#define PRINTABLE_FIRST 0x20 /* space */
+#define PRINTABLE_END 0x7f   /* DEL */
 
 size_t fp_quote_bytes(char *dst, const char *src, size_t n)
 {

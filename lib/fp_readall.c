@@ -36,8 +36,10 @@ void fp_inflate_check(const char *name, uint64_t inflated)
 	uint64_t max = fp_inflate_max();
 
 	if (max && inflated > max)
-		fp_die(FP_EXIT_DATA, "%s: gzip data inflates to more than FP_INFLATE_MAX=%llu "
-		       "bytes: stopped", name, (unsigned long long)max);
+		fp_die(FP_EXIT_DATA,
+		       "%s: gzip data inflates to more than FP_INFLATE_MAX=%llu "
+		       "bytes: stopped",
+		       name, (unsigned long long)max);
 }
 
 char *fp_read_all(const char *path, const char *name, size_t max, size_t *len)
@@ -55,7 +57,7 @@ char *fp_read_all(const char *path, const char *name, size_t max, size_t *len)
 	if (!gz)
 		fp_die_sys(FP_EXIT_SYS, "open %s", name);
 
-	char *buf = fp_xmalloc(cap + 1);	/* + the NUL */
+	char *buf = fp_xmalloc(cap + 1); /* + the NUL */
 	int got;
 
 	for (;;) {

@@ -18,7 +18,7 @@ struct fp_regex {
 	pcre2_match_data *md;
 	pcre2_match_context *mctx;
 	pcre2_jit_stack *jit_stack;
-	int jit;		/* JIT-compiled */
+	int jit; /* JIT-compiled */
 };
 
 void fp_regex_free(struct fp_regex *re)
@@ -38,8 +38,7 @@ static void say(char *why, size_t whysize, const char *what)
 		snprintf(why, whysize, "%s", what);
 }
 
-static pcre2_code *compile(const char *src, size_t n, uint32_t options, char *why,
-			   size_t whysize)
+static pcre2_code *compile(const char *src, size_t n, uint32_t options, char *why, size_t whysize)
 {
 	pcre2_compile_context *cctx = pcre2_compile_context_create(NULL);
 	if (!cctx)
@@ -47,7 +46,8 @@ static pcre2_code *compile(const char *src, size_t n, uint32_t options, char *wh
 	pcre2_set_parens_nest_limit(cctx, FP_REGEX_NEST_MAX);
 	int err = 0;
 	PCRE2_SIZE off = 0;
-	pcre2_code *code = pcre2_compile((PCRE2_SPTR)src, n, COMPILE_OPTIONS | options, &err, &off, cctx);
+	pcre2_code *code = pcre2_compile((PCRE2_SPTR)src, n, COMPILE_OPTIONS | options, &err, &off,
+					 cctx);
 	pcre2_compile_context_free(cctx);
 	if (!code && whysize) {
 		PCRE2_UCHAR msg[FP_REGEX_WHY_MAX];

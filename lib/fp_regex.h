@@ -40,11 +40,11 @@
 
 #include <stddef.h>
 
-#define FP_REGEX_PATTERN_MAX 4096	/* bytes of pattern */
-#define FP_REGEX_NEST_MAX 64		/* nested parentheses */
-#define FP_REGEX_STEPS_BASE 100000u	/* steps of one match: this plus */
-#define FP_REGEX_STEPS_PER_BYTE 16u	/* this per byte of the subject */
-#define FP_REGEX_HEAP_LIMIT_KIB 65536u	/* interpreter backtracking memory */
+#define FP_REGEX_PATTERN_MAX 4096      /* bytes of pattern */
+#define FP_REGEX_NEST_MAX 64           /* nested parentheses */
+#define FP_REGEX_STEPS_BASE 100000u    /* steps of one match: this plus */
+#define FP_REGEX_STEPS_PER_BYTE 16u    /* this per byte of the subject */
+#define FP_REGEX_HEAP_LIMIT_KIB 65536u /* interpreter backtracking memory */
 #define FP_REGEX_JIT_STACK_MIN (32u << 10)
 #define FP_REGEX_JIT_STACK_MAX (8u << 20)
 #define FP_REGEX_WHY_MAX 256
@@ -52,7 +52,7 @@
 enum {
 	FP_REGEX_NOMATCH = 0,
 	FP_REGEX_MATCH = 1,
-	FP_REGEX_LIMIT = -1,	/* the match hit a bound: no answer */
+	FP_REGEX_LIMIT = -1, /* the match hit a bound: no answer */
 };
 
 struct fp_regex;

@@ -6,11 +6,11 @@
 
 #include "fp_error.h"
 
-#define CHUNK 8		/* bytes compared at a time: one uint64_t */
-#define SMALL 12	/* groups this small are insertion-sorted */
+#define CHUNK 8  /* bytes compared at a time: one uint64_t */
+#define SMALL 12 /* groups this small are insertion-sorted */
 
 struct key {
-	uint64_t c;		/* the chunk at the group's depth, big-endian */
+	uint64_t c; /* the chunk at the group's depth, big-endian */
 	const unsigned char *p;
 	size_t len;
 	uint32_t id;
@@ -119,7 +119,7 @@ static size_t common_prefix(const struct key *a, size_t n, size_t d)
 struct group {
 	struct key *a;
 	size_t n, d;
-	int valid;	/* the keys' c is their chunk at d */
+	int valid; /* the keys' c is their chunk at d */
 };
 
 /* Sorts a group whose keys share [0, d). */
@@ -143,7 +143,7 @@ static void sort_group(struct group g)
 		}
 		size_t eq = gt - lt, fin = finished_first(g.a + lt, eq, g.d);
 
-		if (eq == g.n && !fin) {	/* one group: skip what it all shares */
+		if (eq == g.n && !fin) { /* one group: skip what it all shares */
 			g.d = common_prefix(g.a, g.n, g.d + CHUNK);
 			g.valid = 0;
 			continue;

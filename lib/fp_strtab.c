@@ -7,8 +7,8 @@
 #include "fp_error.h"
 #include "fp_hash.h"
 
-#define SLOTS_MIN 256u		/* power of two */
-#define LOAD_NUM 7		/* grow above 7/10 full */
+#define SLOTS_MIN 256u /* power of two */
+#define LOAD_NUM 7     /* grow above 7/10 full */
 #define LOAD_DEN 10
 #define TEXT_MIN 4096u
 #define ENT_MIN 64u

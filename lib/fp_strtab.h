@@ -26,12 +26,12 @@
 #include <stdint.h>
 
 #define FP_STRTAB_MAX (UINT32_MAX - 1u)
-#define FP_STRTAB_NONE UINT32_MAX	/* fp_strtab_find: not there */
+#define FP_STRTAB_NONE UINT32_MAX /* fp_strtab_find: not there */
 
 struct fp_strtab_ent {
 	size_t off, len;
 	uint64_t hash;
-	uint64_t count;		/* fp_strtab_count's sum */
+	uint64_t count; /* fp_strtab_count's sum */
 };
 
 struct fp_strtab {
@@ -39,9 +39,9 @@ struct fp_strtab {
 	size_t text_len, text_cap;
 	struct fp_strtab_ent *ent;
 	size_t n, cap;
-	uint64_t *slots;	/* 0 empty, else a hash tag and where the string is; open addressing */
+	uint64_t *slots; /* 0 empty, else a hash tag and where the string is; open addressing */
 	size_t mask;
-	uint64_t total;		/* of every count */
+	uint64_t total; /* of every count */
 };
 
 /* a + b, or UINT64_MAX instead of wrapping (2^64 ns of cpu-clock is 584
@@ -74,7 +74,10 @@ uint32_t fp_strtab_intern_hashed(struct fp_strtab *t, const char *p, size_t n, u
 				 int *added);
 /* The string of an id (NUL-terminated); its length in *n if not NULL. */
 const char *fp_strtab_str(const struct fp_strtab *t, uint32_t id, size_t *n);
-static inline size_t fp_strtab_count(const struct fp_strtab *t) { return t->n; }
+static inline size_t fp_strtab_count(const struct fp_strtab *t)
+{
+	return t->n;
+}
 /* Every count and the total back to 0 (strings and ids stay). */
 void fp_strtab_zero(struct fp_strtab *t);
 /* Adds c to the count of id and to the total (saturating). */

@@ -46,7 +46,7 @@ size_t fp_rec_encode_into(const char *text, size_t len, struct fp_rec_member *m,
 	unsigned char *out = *buf;
 	size_t clen = libdeflate_deflate_compress(c, text, len, out + FP_REC_HEADER_BYTES, bound);
 
-	if (!clen)	/* cannot happen with the bound's room */
+	if (!clen) /* cannot happen with the bound's room */
 		fp_die(FP_EXIT_SYS, "libdeflate: cannot compress a batch of %zu bytes", len);
 	m->length = FP_REC_HEADER_BYTES + clen + FP_REC_TRAILER_BYTES;
 	m->text_len = (uint32_t)len;

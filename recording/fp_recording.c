@@ -19,9 +19,9 @@
 #define SUBFIELD_ID1 'F'
 #define SUBFIELD_ID2 'P'
 #define XLEN (4 + FP_REC_PAYLOAD)
-#define RAW_WINDOW_BITS (-15)	/* raw deflate: the gzip framing is the member's */
+#define RAW_WINDOW_BITS (-15) /* raw deflate: the gzip framing is the member's */
 #define ZERO_SCAN_CHUNK 4096
-#define PAYLOAD_AT 16		/* payload offset in the header */
+#define PAYLOAD_AT 16 /* payload offset in the header */
 
 void fp_rec_put_le(unsigned char *p, uint64_t v, int n)
 {
@@ -122,7 +122,7 @@ static uint64_t skip_hole(int fd, uint64_t size)
 	unsigned char buf[ZERO_SCAN_CHUNK];
 
 	if (here >= 0)
-		lseek(fd, here, SEEK_SET);	/* SEEK_DATA moved it */
+		lseek(fd, here, SEEK_SET); /* SEEK_DATA moved it */
 	while (off < size) {
 		size_t want = size - off < sizeof buf ? (size_t)(size - off) : sizeof buf;
 		ssize_t r = pread(fd, buf, want, (off_t)off);
@@ -155,8 +155,7 @@ int fp_rec_is_recording(int fd)
 
 /* 1 and m if a member that fits in the file starts at off, with times
  * in the span of the recording ix indexes so far. */
-static int member_at(int fd, uint64_t off, const struct fp_rec_index *ix,
-		     struct fp_rec_member *m)
+static int member_at(int fd, uint64_t off, const struct fp_rec_index *ix, struct fp_rec_member *m)
 {
 	unsigned char h[FP_REC_HEADER_BYTES];
 
@@ -180,7 +179,7 @@ static int member_at(int fd, uint64_t off, const struct fp_rec_index *ix,
 static uint64_t next_member(int fd, uint64_t from, uint64_t to, const struct fp_rec_index *ix,
 			    struct fp_rec_member *m)
 {
-	unsigned char *buf = fp_xmalloc(RESYNC_CHUNK);	/* damage is rare: no static (threads) */
+	unsigned char *buf = fp_xmalloc(RESYNC_CHUNK); /* damage is rare: no static (threads) */
 	uint64_t found = UINT64_MAX;
 
 	if (to > ix->file_size)
@@ -193,8 +192,7 @@ static uint64_t next_member(int fd, uint64_t from, uint64_t to, const struct fp_
 			continue;
 		if (r <= 0)
 			break;
-		for (unsigned char *p = buf; (p = memchr(p, GZ_ID1, (size_t)(buf + r - p)));
-		     p++) {
+		for (unsigned char *p = buf; (p = memchr(p, GZ_ID1, (size_t)(buf + r - p))); p++) {
 			uint64_t at = from + (uint64_t)(p - buf);
 
 			if (at >= to)
@@ -206,7 +204,7 @@ static uint64_t next_member(int fd, uint64_t from, uint64_t to, const struct fp_
 		}
 		if ((size_t)r < FP_REC_HEADER_BYTES)
 			break;
-		from += (uint64_t)r - (FP_REC_HEADER_BYTES - 1);	/* a header may straddle */
+		from += (uint64_t)r - (FP_REC_HEADER_BYTES - 1); /* a header may straddle */
 	}
 out:
 	free(buf);
@@ -276,7 +274,7 @@ int fp_rec_scan(int fd, struct fp_rec_index *ix)
 		}
 		uint64_t at = next_member(fd, off + 1, ix->file_size, ix, &next);
 
-		if (at == UINT64_MAX) {	/* nothing good after it: an incomplete end */
+		if (at == UINT64_MAX) { /* nothing good after it: an incomplete end */
 			ix->truncated = 1;
 			break;
 		}
@@ -339,7 +337,8 @@ ssize_t fp_rec_read_member(int fd, const struct fp_rec_member *m, char **buf, si
 	    crc32(0L, (const Bytef *)*buf, isize) != crc) {
 		snprintf(err, errsz, "batch at byte %llu: damaged (%s)",
 			 (unsigned long long)m->offset,
-			 r != Z_STREAM_END ? (z.msg ? z.msg : "bad deflate data") : "CRC or length mismatch");
+			 r != Z_STREAM_END ? (z.msg ? z.msg : "bad deflate data")
+					   : "CRC or length mismatch");
 		inflateEnd(&z);
 		goto out;
 	}
@@ -364,7 +363,7 @@ size_t fp_rec_each_line(int fd, const struct fp_rec_index *ix, uint64_t from_ns,
 			continue;
 		ssize_t n = fp_rec_read_member(fd, m, &buf, &cap, msg, sizeof msg);
 
-		if (n < 0) {	/* skipped, counted: the members after it stand alone */
+		if (n < 0) { /* skipped, counted: the members after it stand alone */
 			if (!skipped++)
 				snprintf(err, errsz, "%s", msg);
 			if (bad) {
@@ -395,7 +394,8 @@ void fp_rec_skips_describe(const struct fp_rec_skips *s, char *buf, size_t n)
 	buf[0] = '\0';
 	if (!s->regions && !s->members)
 		return;
-	snprintf(buf, n, "damaged batches skipped: %llu damaged stretch%s (%llu bytes) and %llu "
+	snprintf(buf, n,
+		 "damaged batches skipped: %llu damaged stretch%s (%llu bytes) and %llu "
 		 "batch%s (%llu samples) from byte %llu; every other batch was read",
 		 (unsigned long long)s->regions, s->regions == 1 ? "" : "es",
 		 (unsigned long long)s->bytes, (unsigned long long)s->members,
@@ -447,7 +447,10 @@ static int parse_scaled(const char *s, const struct unit *units, uint64_t base, 
 int fp_rec_parse_size(const char *s, uint64_t *bytes)
 {
 	static const struct unit units[] = {
-		{ 'k', 1ull << 10 }, { 'K', 1ull << 10 }, { 'M', 1ull << 20 }, { 'G', 1ull << 30 },
+		{ 'k', 1ull << 10 },
+		{ 'K', 1ull << 10 },
+		{ 'M', 1ull << 20 },
+		{ 'G', 1ull << 30 },
 		{ 0, 0 },
 	};
 
@@ -464,8 +467,8 @@ int fp_rec_parse_duration(const char *s, uint64_t *ns)
 }
 
 /* parse(arg), or the program ends: "--OPT: expected WHAT, got ARG". */
-static uint64_t arg_or_die(int (*parse)(const char *, uint64_t *), const char *opt,
-			   const char *arg, const char *what)
+static uint64_t arg_or_die(int (*parse)(const char *, uint64_t *), const char *opt, const char *arg,
+			   const char *what)
 {
 	uint64_t v;
 

@@ -54,25 +54,25 @@
 #include <sys/types.h>
 
 #define FP_REC_VERSION 1
-#define FP_REC_PAYLOAD 64		/* bytes of the "FP" subfield */
+#define FP_REC_PAYLOAD 64 /* bytes of the "FP" subfield */
 /* gzip fixed header (10) + XLEN (2) + subfield id and length (4) */
 #define FP_REC_HEADER_BYTES (10 + 2 + 4 + FP_REC_PAYLOAD)
-#define FP_REC_TRAILER_BYTES 8		/* CRC32, ISIZE */
-#define FP_REC_MEMBER_MAX (64u << 20)	/* larger declared lengths are damage */
-#define FP_REC_TEXT_MAX (256u << 20)	/* larger ISIZE is damage */
+#define FP_REC_TRAILER_BYTES 8        /* CRC32, ISIZE */
+#define FP_REC_MEMBER_MAX (64u << 20) /* larger declared lengths are damage */
+#define FP_REC_TEXT_MAX (256u << 20)  /* larger ISIZE is damage */
 /* A member's times lie within this of its capture's first sample: a
  * header that says otherwise is damage (one year of capture). */
 #define FP_REC_SPAN_MAX (366ull * 86400 * 1000000000)
 
 struct fp_rec_member {
-	uint64_t offset;	/* in the file */
+	uint64_t offset; /* in the file */
 	uint64_t length;
 	uint64_t min_ns, max_ns;
 	uint64_t samples;
 	uint64_t seq;
 	uint64_t samples_before;
 	uint64_t capture_min_ns;
-	uint32_t text_len;	/* ISIZE: bytes once inflated */
+	uint32_t text_len; /* ISIZE: bytes once inflated */
 };
 
 /* Compresses text (complete lines, the %flamepipe header first) into one
@@ -82,8 +82,7 @@ struct fp_rec_member {
  * only part that links libdeflate). Returns a malloc'ed buffer of
  * m->length bytes: plain gzip (RFC 1952) that zlib, zcat and every reader
  * of older recordings inflate. */
-unsigned char *fp_rec_encode(const char *text, size_t len, struct fp_rec_member *m,
-			     int level);
+unsigned char *fp_rec_encode(const char *text, size_t len, struct fp_rec_member *m, int level);
 /* The same into *buf (*cap bytes, grown with fp_xrealloc when short):
  * returns m->length. A live recorder reuses one buffer for every batch,
  * so a long capture makes no large allocation after its first batches. */
@@ -96,23 +95,23 @@ void fp_rec_put_le(unsigned char *p, uint64_t v, int n);
 
 /* What a reader passed over because it was damaged. */
 struct fp_rec_skips {
-	uint64_t regions;	/* damaged stretches the scan resynchronised after */
-	uint64_t bytes;		/* their bytes */
-	uint64_t members;	/* members lost in them (by seq) or unreadable */
-	uint64_t samples;	/* samples lost in them (by samples_before) */
-	uint64_t first_at;	/* offset of the first damage */
+	uint64_t regions;  /* damaged stretches the scan resynchronised after */
+	uint64_t bytes;    /* their bytes */
+	uint64_t members;  /* members lost in them (by seq) or unreadable */
+	uint64_t samples;  /* samples lost in them (by samples_before) */
+	uint64_t first_at; /* offset of the first damage */
 };
 
 /* The members of a recording: what fp_rec_scan found. */
 struct fp_rec_index {
 	struct fp_rec_member *m;
 	size_t n, cap;
-	uint64_t start;		/* offset of the first member (after a hole) */
-	uint64_t end;		/* end of the last complete member */
+	uint64_t start; /* offset of the first member (after a hole) */
+	uint64_t end;   /* end of the last complete member */
 	uint64_t file_size;
-	int truncated;		/* bytes after `end` that are no complete member */
-	struct fp_rec_skips skips;	/* damage between start and end */
-	uint64_t base_ns;	/* capture_min_ns of the first member: the span's start */
+	int truncated;             /* bytes after `end` that are no complete member */
+	struct fp_rec_skips skips; /* damage between start and end */
+	uint64_t base_ns;          /* capture_min_ns of the first member: the span's start */
 };
 
 /* 1 if fd (a regular file) holds a recording: its first bytes after any

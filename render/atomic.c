@@ -19,8 +19,8 @@ static int fail(const char *tmp, int err)
 	return -1;
 }
 
-int fp_write_atomic(const char *dir, const char *name, mode_t mode, fp_fill_fn *fill,
-		    void *ctx, char *path, size_t path_n)
+int fp_write_atomic(const char *dir, const char *name, mode_t mode, fp_fill_fn *fill, void *ctx,
+		    char *path, size_t path_n)
 {
 	char tmp[PATH_MAX];
 	struct fp_sink s;
@@ -40,7 +40,7 @@ int fp_write_atomic(const char *dir, const char *name, mode_t mode, fp_fill_fn *
 		close(fd);
 		return fail(tmp, err);
 	}
-	setvbuf(fp, NULL, _IONBF, 0);	/* the sink buffers already */
+	setvbuf(fp, NULL, _IONBF, 0); /* the sink buffers already */
 	fp_sink_init_file(&s, fp);
 	fill(ctx, &s);
 	if (fp_sink_close(&s) < 0)
@@ -93,7 +93,7 @@ static int costlier_first(const void *a, const void *b)
 
 	if (x->cost != y->cost)
 		return x->cost < y->cost ? 1 : -1;
-	return (x > y) - (x < y);	/* equal costs: in the caller's order */
+	return (x > y) - (x < y); /* equal costs: in the caller's order */
 }
 
 void fp_write_atomic_set(const char *dir, mode_t mode, struct fp_atomic_file *files, size_t n,

@@ -27,17 +27,17 @@ typedef void fp_fill_fn(void *ctx, struct fp_sink *s);
 
 /* Returns 0, or -1 with errno (ENAMETOOLONG, ENOSPC, ...). path[] gets
  * DIR/NAME either way, for the caller's message. */
-int fp_write_atomic(const char *dir, const char *name, mode_t mode, fp_fill_fn *fill,
-		    void *ctx, char *path, size_t path_n);
+int fp_write_atomic(const char *dir, const char *name, mode_t mode, fp_fill_fn *fill, void *ctx,
+		    char *path, size_t path_n);
 
 /* A set of files written together by fp_write_atomic_set. */
 struct fp_atomic_file {
-	const char *name;	/* in the directory */
-	int wanted;		/* 0: skipped */
-	void *ctx;		/* given to fill */
-	uint64_t cost;		/* what it should take, in any unit: the order they start in */
-	int rc, err;		/* out: fp_write_atomic's result, its errno */
-	char path[PATH_MAX];	/* out: DIR/NAME, for the caller's message */
+	const char *name;    /* in the directory */
+	int wanted;          /* 0: skipped */
+	void *ctx;           /* given to fill */
+	uint64_t cost;       /* what it should take, in any unit: the order they start in */
+	int rc, err;         /* out: fp_write_atomic's result, its errno */
+	char path[PATH_MAX]; /* out: DIR/NAME, for the caller's message */
 };
 
 /* Writes every wanted file of files[0..n) with fp_write_atomic, on this

@@ -22,8 +22,8 @@ void fp_baseline_keyed(struct fp_folded *out, const struct fp_folded *in, enum f
 		const struct fp_folded_entry *e = &in->e[i];
 		uint64_t c = in->two_counts ? e->count2 : e->count;
 		size_t n = e->len;
-		const char *k = by == FP_BASE_BY_FUNCTION ? fp_baseline_leaf(e->stack, e->len, &n) :
-			       e->stack;
+		const char *k = by == FP_BASE_BY_FUNCTION ? fp_baseline_leaf(e->stack, e->len, &n)
+							  : e->stack;
 
 		if (c)
 			fp_folded_add(out, k, n, c, 0, FP_FOLDED_REF);
@@ -64,7 +64,8 @@ size_t fp_baseline_top(const struct fp_folded *d, int grew, size_t *idx, size_t 
 			continue;
 		if (k < n)
 			k++;
-		for (j = k - 1; j > 0 && fp_baseline_delta(d, idx[j - 1]) * (grew ? 1 : -1) < v; j--)
+		for (j = k - 1; j > 0 && fp_baseline_delta(d, idx[j - 1]) * (grew ? 1 : -1) < v;
+		     j--)
 			idx[j] = idx[j - 1];
 		idx[j] = i;
 	}
@@ -85,8 +86,7 @@ void fp_alerts_free(struct fp_alerts *a)
 	free(a->seen);
 }
 
-size_t fp_alerts_check(struct fp_alerts *a, const struct fp_folded *d, fp_alert_fn *fire,
-		       void *ctx)
+size_t fp_alerts_check(struct fp_alerts *a, const struct fp_folded *d, fp_alert_fn *fire, void *ctx)
 {
 	size_t fired = 0;
 
@@ -97,7 +97,7 @@ size_t fp_alerts_check(struct fp_alerts *a, const struct fp_folded *d, fp_alert_
 
 		if (id == FP_STRTAB_NONE) {
 			if (delta < a->pct)
-				continue;	/* only keys that fired are kept */
+				continue; /* only keys that fired are kept */
 			id = fp_strtab_intern(&a->keys, d->e[i].stack, d->e[i].len, NULL);
 		}
 		if (id >= a->seen_cap) {

@@ -54,13 +54,13 @@ double fp_baseline_delta(const struct fp_folded *d, size_t i);
 size_t fp_baseline_top(const struct fp_folded *d, int grew, size_t *idx, size_t n);
 
 struct fp_alerts {
-	double pct;		/* fire at delta >= pct */
-	double rearm;		/* fire again only after delta < rearm */
-	struct fp_strtab keys;	/* keys met; ent.count: 1 while fired */
-	uint64_t *seen;		/* by key id: the check that last met it */
+	double pct;            /* fire at delta >= pct */
+	double rearm;          /* fire again only after delta < rearm */
+	struct fp_strtab keys; /* keys met; ent.count: 1 while fired */
+	uint64_t *seen;        /* by key id: the check that last met it */
 	size_t seen_cap;
 	uint64_t checks;
-	uint64_t fired;		/* alerts given */
+	uint64_t fired; /* alerts given */
 };
 
 typedef void fp_alert_fn(void *ctx, const struct fp_folded *d, size_t i, double delta);

@@ -16,7 +16,7 @@
 #include "fp_sniff.h"
 
 #define MAX_STAGES 4
-#define FOLDED_MAX_MB 1024	/* a folded text larger than this is not a baseline */
+#define FOLDED_MAX_MB 1024 /* a folded text larger than this is not a baseline */
 
 extern char **environ;
 
@@ -58,9 +58,9 @@ static int run_chain(char *const *argv[], size_t n, int in_fd, char **out, size_
 		posix_spawn_file_actions_adddup2(&fa, prev, 0);
 		posix_spawn_file_actions_adddup2(&fa, p[1], 1);
 		snprintf(path, sizeof path, "%s/%s", dir ? dir : ".", argv[i][0]);
-		int rc = dir && access(path, X_OK) == 0 ?
-			 posix_spawn(&pid[i], path, &fa, NULL, argv[i], environ) :
-			 posix_spawnp(&pid[i], argv[i][0], &fa, NULL, argv[i], environ);
+		int rc = dir && access(path, X_OK) == 0
+				 ? posix_spawn(&pid[i], path, &fa, NULL, argv[i], environ)
+				 : posix_spawnp(&pid[i], argv[i][0], &fa, NULL, argv[i], environ);
 		posix_spawn_file_actions_destroy(&fa);
 		close(p[1]);
 		if (prev != in_fd)
@@ -193,19 +193,24 @@ int fp_baseload(const char *path, const char *from, const char *to, struct fp_fo
 	if (!capture) {
 		text = fp_read_all(path, path, (size_t)FOLDED_MAX_MB * FP_BYTES_PER_MB, &len);
 		if (!looks_folded(text, len)) {
-			snprintf(err, errsz, "%s: not a capture flamepipe reads nor a folded file "
+			snprintf(err, errsz,
+				 "%s: not a capture flamepipe reads nor a folded file "
 				 "(expected `stack count` lines, perf script text, perf.data or a "
-				 "recording)", path);
+				 "recording)",
+				 path);
 			goto fail;
 		}
 		if (from || to) {
-			snprintf(err, errsz, "%s: a folded file has no times: --from/--to need a "
-				 "capture", path);
+			snprintf(err, errsz,
+				 "%s: a folded file has no times: --from/--to need a "
+				 "capture",
+				 path);
 			goto fail;
 		}
 	} else if (lseek(fd, 0, SEEK_SET) < 0 ||
 		   fold_capture(fd, path, kind, from, to, &text, &len, why, sizeof why) < 0) {
-		snprintf(err, errsz, "%s: cannot fold it: %s", path, why[0] ? why : strerror(errno));
+		snprintf(err, errsz, "%s: cannot fold it: %s", path,
+			 why[0] ? why : strerror(errno));
 		goto fail;
 	}
 	fp_folded_parse_buffer(out, text, len, FP_FOLDED_COPY);

@@ -23,10 +23,12 @@ void fp_folded_diff(struct fp_folded *out, struct fp_folded *a, struct fp_folded
 		else
 			c = fp_stack_cmp(a->e[i].stack, a->e[i].len, b->e[j].stack, b->e[j].len);
 		if (c < 0) {
-			fp_folded_add2(out, a->e[i].stack, a->e[i].len, count_of(a, i), 0, FP_FOLDED_REF);
+			fp_folded_add2(out, a->e[i].stack, a->e[i].len, count_of(a, i), 0,
+				       FP_FOLDED_REF);
 			i++;
 		} else if (c > 0) {
-			fp_folded_add2(out, b->e[j].stack, b->e[j].len, 0, count_of(b, j), FP_FOLDED_REF);
+			fp_folded_add2(out, b->e[j].stack, b->e[j].len, 0, count_of(b, j),
+				       FP_FOLDED_REF);
 			j++;
 		} else {
 			fp_folded_add2(out, a->e[i].stack, a->e[i].len, count_of(a, i),
@@ -45,10 +47,11 @@ void fp_folded_elided(struct fp_folded *out, struct fp_folded *a, struct fp_fold
 	size_t j = 0;
 	for (size_t i = 0; i < a->n; i++) {
 		int c = 1;
-		while (j < b->n && (c = fp_stack_cmp(a->e[i].stack, a->e[i].len,
-						     b->e[j].stack, b->e[j].len)) > 0)
+		while (j < b->n && (c = fp_stack_cmp(a->e[i].stack, a->e[i].len, b->e[j].stack,
+						     b->e[j].len)) > 0)
 			j++;
 		if (j == b->n || c < 0)
-			fp_folded_add(out, a->e[i].stack, a->e[i].len, count_of(a, i), 0, FP_FOLDED_REF);
+			fp_folded_add(out, a->e[i].stack, a->e[i].len, count_of(a, i), 0,
+				      FP_FOLDED_REF);
 	}
 }

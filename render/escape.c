@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#define UTF8_REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD */
+#define UTF8_REPLACEMENT "\xef\xbf\xbd" /* U+FFFD */
 
 size_t fp_utf8_seq_len(const unsigned char *p, size_t n)
 {
@@ -13,11 +13,14 @@ size_t fp_utf8_seq_len(const unsigned char *p, size_t n)
 	if (c < 0x80)
 		return 1;
 	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2; min = 0x80;
+		len = 2;
+		min = 0x80;
 	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3; min = 0x800;
+		len = 3;
+		min = 0x800;
 	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4; min = 0x10000;
+		len = 4;
+		min = 0x10000;
 	} else {
 		return 0;
 	}
@@ -58,8 +61,7 @@ static const unsigned char json_special[256] = {
 /* Copies text to s: runs of plain bytes as they are, each other byte (a
  * special one, a control byte, UTF-8) through one(), which writes its
  * escape and returns how many bytes it took. */
-static void escape_runs(struct fp_sink *s, const char *text, size_t n,
-			const unsigned char *special,
+static void escape_runs(struct fp_sink *s, const char *text, size_t n, const unsigned char *special,
 			size_t (*one)(struct fp_sink *, const unsigned char *, size_t))
 {
 	const unsigned char *p = (const unsigned char *)text;
@@ -94,12 +96,26 @@ static size_t copy_utf8(struct fp_sink *s, const unsigned char *p, size_t n, con
 static size_t xml_one(struct fp_sink *s, const unsigned char *p, size_t n)
 {
 	switch (*p) {
-	case '&': fp_sink_write(s, "&amp;", 5); return 1;
-	case '<': fp_sink_write(s, "&lt;", 4); return 1;
-	case '>': fp_sink_write(s, "&gt;", 4); return 1;
-	case '"': fp_sink_write(s, "&quot;", 6); return 1;
-	case '\'': fp_sink_write(s, "&#39;", 5); return 1;
-	case '\t': case '\n': case '\r': fp_sink_char(s, (char)*p); return 1;
+	case '&':
+		fp_sink_write(s, "&amp;", 5);
+		return 1;
+	case '<':
+		fp_sink_write(s, "&lt;", 4);
+		return 1;
+	case '>':
+		fp_sink_write(s, "&gt;", 4);
+		return 1;
+	case '"':
+		fp_sink_write(s, "&quot;", 6);
+		return 1;
+	case '\'':
+		fp_sink_write(s, "&#39;", 5);
+		return 1;
+	case '\t':
+	case '\n':
+	case '\r':
+		fp_sink_char(s, (char)*p);
+		return 1;
 	}
 	return copy_utf8(s, p, n, UTF8_REPLACEMENT, 3);
 }
@@ -124,7 +140,7 @@ static size_t json_one(struct fp_sink *s, const unsigned char *p, size_t n)
 		fp_sink_write(s, e, 2);
 		return 1;
 	}
-	if (c < 0x80) {	/* control characters, DEL, < > & */
+	if (c < 0x80) { /* control characters, DEL, < > & */
 		char e[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
 		fp_sink_write(s, e, 6);
 		return 1;

@@ -88,10 +88,15 @@ int fp_export_clock_event(const char *ev, size_t n)
 const char *fp_export_kind_name(char kind)
 {
 	switch (kind) {
-	case FP_KIND_KERNEL: return "[kernel]";
-	case FP_KIND_JIT: return "[jit]";
-	case FP_KIND_INLINED: return "[inlined]";
-	case FP_KIND_UNKNOWN: return "[unknown]";
-	default: return "[user]";
+	case FP_KIND_KERNEL:
+		return "[kernel]";
+	case FP_KIND_JIT:
+		return "[jit]";
+	case FP_KIND_INLINED:
+		return "[inlined]";
+	case FP_KIND_UNKNOWN:
+		return "[unknown]";
+	default:
+		return "[user]";
 	}
 }

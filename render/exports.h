@@ -21,7 +21,7 @@ struct fp_exports {
 	int pprof_on, speedscope_on;
 	struct fp_pprof pprof;
 	struct fp_speedscope speedscope;
-	uint64_t bad;		/* S records that did not parse */
+	uint64_t bad; /* S records that did not parse */
 };
 
 /* pprof, speedscope: whether each is wanted; max_samples bounds speedscope. */

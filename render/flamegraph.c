@@ -20,10 +20,10 @@
 #include "fp_words.h"
 #include "flamegraph_js.inc"
 
-#define XPAD 10			/* left and right margin, px */
-#define FRAMEPAD 1		/* vertical gap between frames, px */
-#define TITLE_FONT_EXTRA 5	/* title is fontsize + 5 px */
-#define LABEL_XOFF 3		/* label starts 3 px into the frame */
+#define XPAD 10            /* left and right margin, px */
+#define FRAMEPAD 1         /* vertical gap between frames, px */
+#define TITLE_FONT_EXTRA 5 /* title is fontsize + 5 px */
+#define LABEL_XOFF 3       /* label starts 3 px into the frame */
 #define DEFAULT_SEARCH_COLOR "rgb(230,0,230)"
 #define HUNDRED_PERCENT_X100 10000u
 
@@ -85,46 +85,68 @@ static enum fp_palette type_hue(enum fp_palette pal, const char *p, size_t n, ch
 		a = kind_annotation(kind);
 	switch (pal) {
 	case FP_PAL_FLAMEPIPE:
-		if (a == 'k') return FP_PAL_ORANGE;
-		if (a == 'j') return FP_PAL_GREEN;
-		if (a == 'i') return FP_PAL_AQUA;
-		if (contains(p, n, "::")) return FP_PAL_YELLOW;
+		if (a == 'k')
+			return FP_PAL_ORANGE;
+		if (a == 'j')
+			return FP_PAL_GREEN;
+		if (a == 'i')
+			return FP_PAL_AQUA;
+		if (contains(p, n, "::"))
+			return FP_PAL_YELLOW;
 		return FP_PAL_RED;
 	case FP_PAL_JAVA:
-		if (a == 'j') return FP_PAL_GREEN;
-		if (a == 'i') return FP_PAL_AQUA;
+		if (a == 'j')
+			return FP_PAL_GREEN;
+		if (a == 'i')
+			return FP_PAL_AQUA;
 		{
 			const char *q = p;
 			size_t m = n;
-			if (m && *q == 'L') { q++; m--; }
-			static const char *const pkgs[] = { "java/", "javax/", "jdk/",
-				"net/", "org/", "com/", "io/", "sun/" };
+			if (m && *q == 'L') {
+				q++;
+				m--;
+			}
+			static const char *const pkgs[] = { "java/", "javax/", "jdk/", "net/",
+							    "org/",  "com/",   "io/",  "sun/" };
 			for (size_t i = 0; i < sizeof pkgs / sizeof *pkgs; i++)
 				if (starts_with(q, m, pkgs[i]))
 					return FP_PAL_GREEN;
 		}
-		if (contains(p, n, ":::")) return FP_PAL_GREEN;
-		if (contains(p, n, "::")) return FP_PAL_YELLOW;
-		if (a == 'k') return FP_PAL_ORANGE;
+		if (contains(p, n, ":::"))
+			return FP_PAL_GREEN;
+		if (contains(p, n, "::"))
+			return FP_PAL_YELLOW;
+		if (a == 'k')
+			return FP_PAL_ORANGE;
 		return FP_PAL_RED;
 	case FP_PAL_JS:
-		if (a == 'j') return contains(p, n, "/") ? FP_PAL_GREEN : FP_PAL_AQUA;
-		if (contains(p, n, "::")) return FP_PAL_YELLOW;
-		if (contains(p, n, ".js")) return FP_PAL_GREEN;
-		if (contains(p, n, ":")) return FP_PAL_AQUA;
-		if (a == 'k') return FP_PAL_ORANGE;
+		if (a == 'j')
+			return contains(p, n, "/") ? FP_PAL_GREEN : FP_PAL_AQUA;
+		if (contains(p, n, "::"))
+			return FP_PAL_YELLOW;
+		if (contains(p, n, ".js"))
+			return FP_PAL_GREEN;
+		if (contains(p, n, ":"))
+			return FP_PAL_AQUA;
+		if (a == 'k')
+			return FP_PAL_ORANGE;
 		return FP_PAL_RED;
 	case FP_PAL_PERL:
-		if (contains(p, n, "::")) return FP_PAL_YELLOW;
-		if (contains(p, n, "Perl") || contains(p, n, ".pl")) return FP_PAL_GREEN;
-		if (a == 'k') return FP_PAL_ORANGE;
+		if (contains(p, n, "::"))
+			return FP_PAL_YELLOW;
+		if (contains(p, n, "Perl") || contains(p, n, ".pl"))
+			return FP_PAL_GREEN;
+		if (a == 'k')
+			return FP_PAL_ORANGE;
 		return FP_PAL_RED;
 	default:
 		return pal;
 	}
 }
 
-struct rgb { unsigned r, g, b; };
+struct rgb {
+	unsigned r, g, b;
+};
 
 /* base + span * v / 65536, v in 0..65535: integer-only, so colours are the
  * same on every machine. */
@@ -146,34 +168,48 @@ static struct rgb name_color(enum fp_palette pal, const char *p, size_t n, char 
 		return (struct rgb){ 200, 200, 200 };
 	switch (type_hue(pal, p, n, kind)) {
 	case FP_PAL_HOT:
-		c.r = ramp(205, 50, v3); c.g = ramp(0, 230, v1); c.b = ramp(0, 55, v2);
+		c.r = ramp(205, 50, v3);
+		c.g = ramp(0, 230, v1);
+		c.b = ramp(0, 55, v2);
 		break;
 	case FP_PAL_MEM:
-		c.r = 0; c.g = ramp(190, 50, v2); c.b = ramp(0, 210, v1);
+		c.r = 0;
+		c.g = ramp(190, 50, v2);
+		c.b = ramp(0, 210, v1);
 		break;
 	case FP_PAL_IO:
-		c.r = ramp(80, 60, v1); c.g = c.r; c.b = ramp(190, 55, v2);
+		c.r = ramp(80, 60, v1);
+		c.g = c.r;
+		c.b = ramp(190, 55, v2);
 		break;
 	case FP_PAL_RED:
-		c.r = ramp(200, 55, v1); c.g = c.b = ramp(50, 80, v1);
+		c.r = ramp(200, 55, v1);
+		c.g = c.b = ramp(50, 80, v1);
 		break;
 	case FP_PAL_GREEN:
-		c.g = ramp(200, 55, v1); c.r = c.b = ramp(50, 60, v1);
+		c.g = ramp(200, 55, v1);
+		c.r = c.b = ramp(50, 60, v1);
 		break;
 	case FP_PAL_BLUE:
-		c.r = c.g = ramp(80, 60, v1); c.b = ramp(205, 50, v1);
+		c.r = c.g = ramp(80, 60, v1);
+		c.b = ramp(205, 50, v1);
 		break;
 	case FP_PAL_YELLOW:
-		c.r = c.g = ramp(175, 55, v1); c.b = ramp(50, 20, v1);
+		c.r = c.g = ramp(175, 55, v1);
+		c.b = ramp(50, 20, v1);
 		break;
 	case FP_PAL_PURPLE:
-		c.r = c.b = ramp(190, 65, v1); c.g = ramp(80, 60, v1);
+		c.r = c.b = ramp(190, 65, v1);
+		c.g = ramp(80, 60, v1);
 		break;
 	case FP_PAL_AQUA:
-		c.r = ramp(50, 60, v1); c.g = c.b = ramp(165, 55, v1);
+		c.r = ramp(50, 60, v1);
+		c.g = c.b = ramp(165, 55, v1);
 		break;
 	case FP_PAL_ORANGE:
-		c.r = ramp(190, 65, v1); c.g = ramp(90, 65, v1); c.b = 0;
+		c.r = ramp(190, 65, v1);
+		c.g = ramp(90, 65, v1);
+		c.b = 0;
 		break;
 	default:
 		c.r = c.g = c.b = 0;
@@ -222,7 +258,7 @@ typedef __int128 delta_t;
 static delta_t node_delta(const struct fp_flame_tree *tr, const struct fp_flame_node *n, int negate)
 {
 	delta_t d = (delta_t)n->self * tr->total1 - (delta_t)n->self1 * tr->total;
-	if (!tr->total1 || !tr->total)	/* one side empty: the other alone */
+	if (!tr->total1 || !tr->total) /* one side empty: the other alone */
 		d = tr->total ? (delta_t)n->self : -(delta_t)n->self1;
 	return negate ? -d : d;
 }
@@ -270,11 +306,20 @@ void fp_flame_opts_init(struct fp_flame_opts *o)
 }
 
 static const struct fp_word palettes[] = {
-	{ "flamepipe", FP_PAL_FLAMEPIPE }, { "hot", FP_PAL_HOT }, { "mem", FP_PAL_MEM },
-	{ "io", FP_PAL_IO }, { "java", FP_PAL_JAVA }, { "js", FP_PAL_JS },
-	{ "perl", FP_PAL_PERL }, { "red", FP_PAL_RED }, { "green", FP_PAL_GREEN },
-	{ "blue", FP_PAL_BLUE }, { "aqua", FP_PAL_AQUA }, { "yellow", FP_PAL_YELLOW },
-	{ "purple", FP_PAL_PURPLE }, { "orange", FP_PAL_ORANGE },
+	{ "flamepipe", FP_PAL_FLAMEPIPE },
+	{ "hot", FP_PAL_HOT },
+	{ "mem", FP_PAL_MEM },
+	{ "io", FP_PAL_IO },
+	{ "java", FP_PAL_JAVA },
+	{ "js", FP_PAL_JS },
+	{ "perl", FP_PAL_PERL },
+	{ "red", FP_PAL_RED },
+	{ "green", FP_PAL_GREEN },
+	{ "blue", FP_PAL_BLUE },
+	{ "aqua", FP_PAL_AQUA },
+	{ "yellow", FP_PAL_YELLOW },
+	{ "purple", FP_PAL_PURPLE },
+	{ "orange", FP_PAL_ORANGE },
 };
 
 int fp_palette_parse(const char *name, enum fp_palette *out)
@@ -329,19 +374,41 @@ static void background_colors(const struct fp_flame_opts *o, const char **c1, co
 	const char *bg = o->bgcolors;
 	if (!bg || fp_flame_check_bgcolors(bg) < 0) {
 		switch (o->palette) {
-		case FP_PAL_MEM: bg = "green"; break;
-		case FP_PAL_IO: bg = "blue"; break;
-		case FP_PAL_RED: case FP_PAL_GREEN: case FP_PAL_BLUE: case FP_PAL_AQUA:
-		case FP_PAL_YELLOW: case FP_PAL_PURPLE: case FP_PAL_ORANGE:
-			bg = "grey"; break;
-		default: bg = "yellow"; break;
+		case FP_PAL_MEM:
+			bg = "green";
+			break;
+		case FP_PAL_IO:
+			bg = "blue";
+			break;
+		case FP_PAL_RED:
+		case FP_PAL_GREEN:
+		case FP_PAL_BLUE:
+		case FP_PAL_AQUA:
+		case FP_PAL_YELLOW:
+		case FP_PAL_PURPLE:
+		case FP_PAL_ORANGE:
+			bg = "grey";
+			break;
+		default:
+			bg = "yellow";
+			break;
 		}
 	}
-	if (!strcmp(bg, "yellow")) { *c1 = "#eeeeee"; *c2 = "#eeeeb0"; }
-	else if (!strcmp(bg, "blue")) { *c1 = "#eeeeee"; *c2 = "#e0e0ff"; }
-	else if (!strcmp(bg, "green")) { *c1 = "#eef2ee"; *c2 = "#e0ffe0"; }
-	else if (!strcmp(bg, "grey")) { *c1 = "#f8f8f8"; *c2 = "#e8e8e8"; }
-	else { *c1 = *c2 = bg; }
+	if (!strcmp(bg, "yellow")) {
+		*c1 = "#eeeeee";
+		*c2 = "#eeeeb0";
+	} else if (!strcmp(bg, "blue")) {
+		*c1 = "#eeeeee";
+		*c2 = "#e0e0ff";
+	} else if (!strcmp(bg, "green")) {
+		*c1 = "#eef2ee";
+		*c2 = "#e0ffe0";
+	} else if (!strcmp(bg, "grey")) {
+		*c1 = "#f8f8f8";
+		*c2 = "#e8e8e8";
+	} else {
+		*c1 = *c2 = bg;
+	}
 }
 
 /* ---- SVG writing ---------------------------------------------------------- */
@@ -349,7 +416,7 @@ static void background_colors(const struct fp_flame_opts *o, const char **c1, co
 struct layout {
 	unsigned width, fh, fontsize;
 	unsigned ypad1, ypad2, height;
-	uint64_t avail100;	/* drawable width in 1/100 px */
+	uint64_t avail100; /* drawable width in 1/100 px */
 	uint32_t maxdepth;
 	double fontwidth;
 };
@@ -434,22 +501,23 @@ static const char *default_title(const struct fp_flame_opts *o)
 	return o->inverted ? "Icicle Graph" : "Flame Graph";
 }
 
-static void write_header(struct fp_sink *s, const struct fp_flame_opts *o,
-			 const struct layout *L, const struct fp_flame_tree *tr)
+static void write_header(struct fp_sink *s, const struct fp_flame_opts *o, const struct layout *L,
+			 const struct fp_flame_tree *tr)
 {
 	const char *bg1, *bg2;
 	background_colors(o, &bg1, &bg2);
 	fp_sink_str(s, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
-		    "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
-		    "\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n");
-	fp_sink_printf(s, "<svg version=\"1.1\" width=\"%u\" height=\"%u\" onload=\"init(evt)\" "
+		       "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
+		       "\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n");
+	fp_sink_printf(s,
+		       "<svg version=\"1.1\" width=\"%u\" height=\"%u\" onload=\"init(evt)\" "
 		       "viewBox=\"0 0 %u %u\" xmlns=\"http://www.w3.org/2000/svg\" "
 		       "xmlns:xlink=\"http://www.w3.org/1999/xlink\" "
 		       "xmlns:fp=\"urn:flamepipe:flamegraph\">\n",
 		       L->width, L->height, L->width, L->height);
 	fp_sink_str(s, "<!-- Flame graph stack visualization. See "
-		    "https://github.com/brendangregg/FlameGraph for the format; "
-		    "written by flamepipe. -->\n");
+		       "https://github.com/brendangregg/FlameGraph for the format; "
+		       "written by flamepipe. -->\n");
 	if (o->notes) {
 		/* "--" may not appear inside an XML comment. */
 		fp_sink_str(s, "<!-- NOTES: ");
@@ -463,28 +531,35 @@ static void write_header(struct fp_sink *s, const struct fp_flame_opts *o,
 		}
 		fp_sink_str(s, " -->\n");
 	}
-	fp_sink_printf(s, "<defs>\n\t<linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\">\n"
-		       "\t\t<stop stop-color=\"%s\" offset=\"5%%\"/>\n"
-		       "\t\t<stop stop-color=\"%s\" offset=\"95%%\"/>\n"
-		       "\t</linearGradient>\n</defs>\n", bg1, bg2);
+	fp_sink_printf(
+		s,
+		"<defs>\n\t<linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\">\n"
+		"\t\t<stop stop-color=\"%s\" offset=\"5%%\"/>\n"
+		"\t\t<stop stop-color=\"%s\" offset=\"95%%\"/>\n"
+		"\t</linearGradient>\n</defs>\n",
+		bg1, bg2);
 	fp_sink_str(s, "<style type=\"text/css\">\n\ttext { font-family:");
 	put_css_font(s, o->fonttype);
 	fp_sink_printf(s, "; font-size:%upx; fill:rgb(0,0,0); }\n", L->fontsize);
 	fp_sink_printf(s,
-		"\t#search, #ignorecase { opacity:0.1; cursor:pointer; }\n"
-		"\t#search:hover, #search.show, #ignorecase:hover, #ignorecase.show { opacity:1; }\n"
-		"\t#subtitle { text-anchor:middle; fill:rgb(160,160,160); }\n"
-		"\t#title { text-anchor:middle; font-size:%upx; }\n"
-		"\t#unzoom { cursor:pointer; }\n"
-		"\t#frames > *:hover { stroke:black; stroke-width:0.5; cursor:pointer; }\n"
-		"\t.hide { display:none; }\n"
-		"\t.parent { opacity:0.5; }\n"
-		"</style>\n", L->fontsize + TITLE_FONT_EXTRA);
+		       "\t#search, #ignorecase { opacity:0.1; cursor:pointer; }\n"
+		       "\t#search:hover, #search.show, #ignorecase:hover, #ignorecase.show { "
+		       "opacity:1; }\n"
+		       "\t#subtitle { text-anchor:middle; fill:rgb(160,160,160); }\n"
+		       "\t#title { text-anchor:middle; font-size:%upx; }\n"
+		       "\t#unzoom { cursor:pointer; }\n"
+		       "\t#frames > *:hover { stroke:black; stroke-width:0.5; cursor:pointer; }\n"
+		       "\t.hide { display:none; }\n"
+		       "\t.parent { opacity:0.5; }\n"
+		       "</style>\n",
+		       L->fontsize + TITLE_FONT_EXTRA);
 	/* The script's parameters, then the script. */
 	fp_sink_str(s, "<script type=\"text/ecmascript\"><![CDATA[\nvar fp_cfg = { nametype: ");
 	fp_json_string(s, o->nametype, strlen(o->nametype));
-	fp_sink_printf(s, ", fontsize: %u, fontwidth: %.4g, xpad: %u, width: %u, inverted: %d, "
-		       "searchcolor: ", L->fontsize, L->fontwidth, XPAD, L->width, o->inverted ? 1 : 0);
+	fp_sink_printf(s,
+		       ", fontsize: %u, fontwidth: %.4g, xpad: %u, width: %u, inverted: %d, "
+		       "searchcolor: ",
+		       L->fontsize, L->fontwidth, XPAD, L->width, o->inverted ? 1 : 0);
 	fp_json_string(s, o->search_color, strlen(o->search_color));
 	fp_sink_str(s, ", total: ");
 	fp_sink_u64(s, tr->total);
@@ -492,20 +567,23 @@ static void write_header(struct fp_sink *s, const struct fp_flame_opts *o,
 	fp_sink_write(s, flamegraph_js, sizeof flamegraph_js - 1);
 	fp_sink_str(s, "]]></script>\n");
 
-	fp_sink_printf(s, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"url(#background)\"/>\n",
-		       L->width, L->height);
+	fp_sink_printf(
+		s, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"url(#background)\"/>\n",
+		L->width, L->height);
 	const char *title = default_title(o);
 	fp_sink_printf(s, "<text id=\"title\" x=\"%u\" y=\"%u\">", L->width / 2, L->fontsize * 2);
 	fp_xml_escape(s, title, strlen(title));
 	fp_sink_str(s, "</text>\n");
 	if (o->subtitle) {
-		fp_sink_printf(s, "<text id=\"subtitle\" x=\"%u\" y=\"%u\">", L->width / 2, L->fontsize * 4);
+		fp_sink_printf(s, "<text id=\"subtitle\" x=\"%u\" y=\"%u\">", L->width / 2,
+			       L->fontsize * 4);
 		fp_xml_escape(s, o->subtitle, strlen(o->subtitle));
 		fp_sink_str(s, "</text>\n");
 	}
-	fp_sink_printf(s, "<text id=\"details\" x=\"%u\" y=\"%u\"> </text>\n",
-		       XPAD, L->height - L->ypad2 / 2);
-	fp_sink_printf(s, "<text id=\"unzoom\" class=\"hide\" x=\"%u\" y=\"%u\">Reset Zoom</text>\n",
+	fp_sink_printf(s, "<text id=\"details\" x=\"%u\" y=\"%u\"> </text>\n", XPAD,
+		       L->height - L->ypad2 / 2);
+	fp_sink_printf(s,
+		       "<text id=\"unzoom\" class=\"hide\" x=\"%u\" y=\"%u\">Reset Zoom</text>\n",
 		       XPAD, L->fontsize * 2);
 	fp_sink_printf(s, "<text id=\"search\" x=\"%u\" y=\"%u\">Search</text>\n",
 		       L->width - XPAD - 100, L->fontsize * 2);
@@ -516,7 +594,8 @@ static void write_header(struct fp_sink *s, const struct fp_flame_opts *o,
 }
 
 static void write_frame(struct fp_sink *s, const struct fp_flame_opts *o, const struct layout *L,
-			const struct fp_flame_tree *tr, const struct fp_flame_node *n, delta_t maxdelta)
+			const struct fp_flame_tree *tr, const struct fp_flame_node *n,
+			delta_t maxdelta)
 {
 	uint64_t x1 = scale_x100(L, n->x, tr->total);
 	uint64_t x2 = scale_x100(L, n->x + n->w, tr->total);
@@ -564,8 +643,9 @@ static void write_frame(struct fp_sink *s, const struct fp_flame_opts *o, const 
 		fp_sink_char(s, '%');
 		c = diff_color(d, maxdelta);
 	} else {
-		char kind = o->kind_of && n->depth > 0 ?
-			o->kind_of(o->kind_ctx, n->name, n->name_len) : 0;
+		char kind = o->kind_of && n->depth > 0
+				    ? o->kind_of(o->kind_ctx, n->name, n->name_len)
+				    : 0;
 		c = name_color(o->palette, n->name, n->name_len, kind);
 	}
 	/* numbers by hand, not printf: this runs for every frame drawn */
@@ -588,7 +668,8 @@ static void write_frame(struct fp_sink *s, const struct fp_flame_opts *o, const 
 
 static void write_empty(struct fp_sink *s, const struct fp_flame_opts *o)
 {
-	fp_sink_printf(s, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
+	fp_sink_printf(s,
+		       "<?xml version=\"1.0\" standalone=\"no\"?>\n"
 		       "<svg version=\"1.1\" width=\"%u\" height=\"%u\" "
 		       "xmlns=\"http://www.w3.org/2000/svg\">\n"
 		       "<text x=\"%u\" y=\"%u\" style=\"font-family:Verdana; font-size:%upx\">",
@@ -667,7 +748,7 @@ void fp_flame_json(struct fp_sink *s, struct fp_folded *t, const struct fp_flame
 {
 	struct fp_flame_tree tr;
 	prepare(t, o, &tr);
-	uint32_t open = 0;	/* nodes whose children array is open */
+	uint32_t open = 0; /* nodes whose children array is open */
 	for (size_t i = 0; i < tr.len; i++) {
 		struct fp_flame_node *n = &tr.n[i];
 		if (n->w == 0 && i != 0)

@@ -35,36 +35,46 @@
 #include "sink.h"
 
 enum fp_palette {
-	FP_PAL_FLAMEPIPE,	/* by code type: _[k] orange, _[j] green,
+	FP_PAL_FLAMEPIPE, /* by code type: _[k] orange, _[j] green,
 				 * _[i] aqua, C++ :: yellow, other red */
-	FP_PAL_HOT, FP_PAL_MEM, FP_PAL_IO, FP_PAL_JAVA, FP_PAL_JS, FP_PAL_PERL,
-	FP_PAL_RED, FP_PAL_GREEN, FP_PAL_BLUE, FP_PAL_AQUA, FP_PAL_YELLOW,
-	FP_PAL_PURPLE, FP_PAL_ORANGE,
+	FP_PAL_HOT,
+	FP_PAL_MEM,
+	FP_PAL_IO,
+	FP_PAL_JAVA,
+	FP_PAL_JS,
+	FP_PAL_PERL,
+	FP_PAL_RED,
+	FP_PAL_GREEN,
+	FP_PAL_BLUE,
+	FP_PAL_AQUA,
+	FP_PAL_YELLOW,
+	FP_PAL_PURPLE,
+	FP_PAL_ORANGE,
 };
 
 struct fp_flame_opts {
-	const char *title;	/* NULL: "Flame Graph", "Icicle Graph" or "Flame Chart" */
-	const char *subtitle;	/* NULL: none */
-	unsigned width;		/* image width in px (1200) */
-	unsigned frame_height;	/* px per frame (16) */
-	double minwidth;	/* narrower frames are omitted (0.1 px) */
-	int minwidth_pct;	/* minwidth is a percentage of the total */
-	const char *countname;	/* "samples" */
-	const char *nametype;	/* "Function:" */
-	unsigned fontsize;	/* 12 */
-	const char *fonttype;	/* "Verdana" */
-	double fontwidth;	/* average glyph width / fontsize (0.59) */
+	const char *title;     /* NULL: "Flame Graph", "Icicle Graph" or "Flame Chart" */
+	const char *subtitle;  /* NULL: none */
+	unsigned width;        /* image width in px (1200) */
+	unsigned frame_height; /* px per frame (16) */
+	double minwidth;       /* narrower frames are omitted (0.1 px) */
+	int minwidth_pct;      /* minwidth is a percentage of the total */
+	const char *countname; /* "samples" */
+	const char *nametype;  /* "Function:" */
+	unsigned fontsize;     /* 12 */
+	const char *fonttype;  /* "Verdana" */
+	double fontwidth;      /* average glyph width / fontsize (0.59) */
 	enum fp_palette palette;
-	const char *bgcolors;	/* yellow, blue, green, grey or #rrggbb;
+	const char *bgcolors;     /* yellow, blue, green, grey or #rrggbb;
 				 * NULL: the palette's default */
-	int hash;		/* accepted for flamegraph.pl compatibility:
+	int hash;                 /* accepted for flamegraph.pl compatibility:
 				 * colours are always name hashes */
-	int inverted;		/* icicle graph: root at the top */
-	int reverse;		/* reverse each stack: merge at the leaves */
-	int flamechart;		/* keep input order, do not sort */
-	int negate;		/* differential: swap red and blue */
+	int inverted;             /* icicle graph: root at the top */
+	int reverse;              /* reverse each stack: merge at the leaves */
+	int flamechart;           /* keep input order, do not sort */
+	int negate;               /* differential: swap red and blue */
 	const char *search_color; /* "rgb(230,0,230)" */
-	const char *notes;	/* put into an XML comment */
+	const char *notes;        /* put into an XML comment */
 	/* The code type of a frame name ('k' kernel, 'j' JIT, 'i' inlined,
 	 * else user/unknown; 0 when not known) for names without a `_[k]`
 	 * annotation (fp-render knows it from the samples). NULL: none. */

@@ -7,7 +7,7 @@
 
 #include "fp_error.h"
 
-#define MAX_WHOLE_ARG 100000	/* px, font sizes: sane upper bound */
+#define MAX_WHOLE_ARG 100000 /* px, font sizes: sane upper bound */
 #define MAX_FONTWIDTH 100.0
 
 static unsigned parse_uint(const char *opt, const char *arg, unsigned min)
@@ -49,12 +49,16 @@ static void opt_value(void *ctx, const char *opt, const char *arg)
 			fp_die(FP_EXIT_USAGE, "bad --minwidth '%s': expected pixels or N%%", arg);
 	} else if (!strcmp(opt, "colors")) {
 		if (fp_palette_parse(arg, &o->palette) < 0)
-			fp_die(FP_EXIT_USAGE, "bad --colors '%s': expected flamepipe, hot, mem, io, "
-			       "java, js, perl, red, green, blue, aqua, yellow, purple or orange", arg);
+			fp_die(FP_EXIT_USAGE,
+			       "bad --colors '%s': expected flamepipe, hot, mem, io, "
+			       "java, js, perl, red, green, blue, aqua, yellow, purple or orange",
+			       arg);
 	} else if (!strcmp(opt, "bgcolors")) {
 		if (fp_flame_check_bgcolors(arg) < 0)
-			fp_die(FP_EXIT_USAGE, "bad --bgcolors '%s': expected yellow, blue, green, "
-			       "grey or #rrggbb", arg);
+			fp_die(FP_EXIT_USAGE,
+			       "bad --bgcolors '%s': expected yellow, blue, green, "
+			       "grey or #rrggbb",
+			       arg);
 		o->bgcolors = arg;
 	}
 }

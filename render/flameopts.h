@@ -18,13 +18,14 @@
 #include "flamegraph.h"
 #include "fp_opts.h"
 
-#define FP_FLAME_NOPTS 22		/* entries fp_flame_long_options writes */
+#define FP_FLAME_NOPTS 22 /* entries fp_flame_long_options writes */
 
 /* The usage text of the flame options (tab-indented lines). */
-#define FP_FLAME_USAGE "\t[--title T] [--subtitle T] [--width PX] [--height PX]\n" \
-	"\t[--minwidth PX|N%] [--fonttype F] [--fontsize N] [--fontwidth F]\n" \
+#define FP_FLAME_USAGE                                                                  \
+	"\t[--title T] [--subtitle T] [--width PX] [--height PX]\n"                     \
+	"\t[--minwidth PX|N%] [--fonttype F] [--fontsize N] [--fontwidth F]\n"          \
 	"\t[--countname N] [--nametype N] [--colors PALETTE] [--bgcolors C] [--hash]\n" \
-	"\t[--inverted] [--reverse] [--flamechart] [--negate] [--notes T]\n" \
+	"\t[--inverted] [--reverse] [--flamechart] [--negate] [--notes T]\n"            \
 	"\t[--search-color C]"
 
 /* Writes the flame options into t (room for FP_FLAME_NOPTS entries), each

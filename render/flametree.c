@@ -7,8 +7,8 @@
 
 #include "fp_error.h"
 
-static size_t tree_add(struct fp_flame_tree *t, const char *name, size_t len,
-		       uint32_t depth, uint64_t x, const char *path)
+static size_t tree_add(struct fp_flame_tree *t, const char *name, size_t len, uint32_t depth,
+		       uint64_t x, const char *path)
 {
 	if (t->len == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 4096;
@@ -27,7 +27,7 @@ static size_t tree_add(struct fp_flame_tree *t, const char *name, size_t len,
 }
 
 struct frame_ref {
-	size_t end;	/* offset of the frame's end in its stack (and in every
+	size_t end; /* offset of the frame's end in its stack (and in every
 			 * stack that shares it: the bytes before are the same) */
 	size_t node;
 };
@@ -61,9 +61,9 @@ void fp_flame_tree_build(struct fp_flame_tree *tr, const struct fp_folded *t)
 	tr->total1 = t->total;
 	tree_add(tr, "all", 3, 0, 0, NULL);
 
-	struct frame_ref *path = NULL;	/* open frames below the root */
+	struct frame_ref *path = NULL; /* open frames below the root */
 	size_t depth = 0, path_cap = 0, prev_len = 0;
-	const char *prev = NULL;	/* the last stack added: the path's frames */
+	const char *prev = NULL; /* the last stack added: the path's frames */
 	uint64_t x = 0;
 	for (size_t i = 0; i < t->n; i++) {
 		const struct fp_folded_entry *e = &t->e[i];
@@ -79,7 +79,7 @@ void fp_flame_tree_build(struct fp_flame_tree *tr, const struct fp_folded *t)
 		const char *end = e->stack + e->len;
 		size_t from = d ? path[d - 1].end + 1 : 0;
 		const char *p = from < e->len ? e->stack + from : end;
-		while (p < end) {	/* the frames it does not share: new nodes */
+		while (p < end) { /* the frames it does not share: new nodes */
 			const char *semi = memchr(p, ';', (size_t)(end - p));
 			const char *fe = semi ? semi : end;
 			size_t fl = (size_t)(fe - p);

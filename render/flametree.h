@@ -24,21 +24,21 @@
 #include "folded.h"
 
 struct fp_flame_node {
-	const char *name;	/* the frame, inside the table's first stack of it */
+	const char *name; /* the frame, inside the table's first stack of it */
 	uint32_t name_len;
-	uint32_t depth;		/* root 0, a stack's first frame 1 */
-	uint64_t x, w;		/* in samples */
-	uint64_t self;		/* samples whose stack ends here (count or count2) */
-	uint64_t self1;		/* differential: the same for count1 */
-	const char *path;	/* its frame path is path .. name + name_len (root: NULL) */
-	int shown;		/* flamegraph.c's: drawn */
+	uint32_t depth;   /* root 0, a stack's first frame 1 */
+	uint64_t x, w;    /* in samples */
+	uint64_t self;    /* samples whose stack ends here (count or count2) */
+	uint64_t self1;   /* differential: the same for count1 */
+	const char *path; /* its frame path is path .. name + name_len (root: NULL) */
+	int shown;        /* flamegraph.c's: drawn */
 };
 
 struct fp_flame_tree {
 	struct fp_flame_node *n;
 	size_t len, cap;
-	uint64_t total;		/* width of the root */
-	uint64_t total1;	/* differential: sum of count1 */
+	uint64_t total;  /* width of the root */
+	uint64_t total1; /* differential: sum of count1 */
 	int diff;
 };
 

@@ -8,7 +8,7 @@
 
 #define ARENA_CHUNK (1u << 20)
 #define TABLE_MIN_CAP 1024
-#define RUNS_MIN 64		/* fp_folded_sort: sorted runs, first allocation */
+#define RUNS_MIN 64 /* fp_folded_sort: sorted runs, first allocation */
 
 void fp_folded_init(struct fp_folded *t)
 {
@@ -63,8 +63,8 @@ static char *arena_copy(struct fp_folded *t, const char *p, size_t n)
 	return d;
 }
 
-void fp_folded_add(struct fp_folded *t, const char *stack, size_t len,
-		   uint64_t count, uint64_t count2, int copy)
+void fp_folded_add(struct fp_folded *t, const char *stack, size_t len, uint64_t count,
+		   uint64_t count2, int copy)
 {
 	if (t->n == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : TABLE_MIN_CAP;
@@ -79,8 +79,8 @@ void fp_folded_add(struct fp_folded *t, const char *stack, size_t len,
 	t->total2 += count2;
 }
 
-void fp_folded_add2(struct fp_folded *t, const char *stack, size_t len,
-		    uint64_t count, uint64_t count2, int copy)
+void fp_folded_add2(struct fp_folded *t, const char *stack, size_t len, uint64_t count,
+		    uint64_t count2, int copy)
 {
 	t->two_counts = 1;
 	fp_folded_add(t, stack, len, count, count2, copy);
@@ -168,7 +168,7 @@ int fp_stack_cmp(const char *a, size_t an, const char *b, size_t bn)
 {
 	size_t n = an < bn ? an : bn, i = fp_common_prefix(a, an, b, bn);
 
-	if (i < n) {	/* the first byte that differs decides */
+	if (i < n) { /* the first byte that differs decides */
 		unsigned char x = (unsigned char)a[i], y = (unsigned char)b[i];
 
 		if (x == ';')
@@ -187,8 +187,8 @@ static int entry_cmp(const struct fp_folded_entry *a, const struct fp_folded_ent
 
 /* Merges the sorted runs src[lo..mid) and src[mid..hi) into dst[lo..hi),
  * the left run's entry first when two are equal (stable). */
-static void merge_runs(const struct fp_folded_entry *src, struct fp_folded_entry *dst,
-		       size_t lo, size_t mid, size_t hi)
+static void merge_runs(const struct fp_folded_entry *src, struct fp_folded_entry *dst, size_t lo,
+		       size_t mid, size_t hi)
 {
 	size_t i = lo, j = mid, out = lo;
 
@@ -208,24 +208,24 @@ static void merge_runs(const struct fp_folded_entry *src, struct fp_folded_entry
 void fp_folded_sort(struct fp_folded *t)
 {
 	size_t n = t->n, nruns = 0, cap = 0;
-	size_t *run = NULL;	/* run k: [run[k], run[k + 1]), run[nruns] = n */
+	size_t *run = NULL; /* run k: [run[k], run[k + 1]), run[nruns] = n */
 
 	for (size_t i = 1; i < n; i++) {
 		if (entry_cmp(&t->e[i - 1], &t->e[i]) <= 0)
 			continue;
 		run = fp_xgrow(run, &cap, nruns + 3, sizeof *run, RUNS_MIN);
 		if (!nruns)
-			run[nruns++] = 0;	/* the first run */
+			run[nruns++] = 0; /* the first run */
 		run[nruns++] = i;
 	}
 	if (!nruns) {
-		free(run);	/* already in order (or n < 2) */
+		free(run); /* already in order (or n < 2) */
 		return;
 	}
 	run[nruns] = n;
 	struct fp_folded_entry *src = t->e, *dst = fp_xmalloc(n * sizeof *dst);
 
-	while (nruns > 1) {	/* merge runs 2k and 2k+1; an odd last one is copied */
+	while (nruns > 1) { /* merge runs 2k and 2k+1; an odd last one is copied */
 		size_t k, merged = 0;
 
 		for (k = 0; k + 1 < nruns; k += 2) {

@@ -61,18 +61,18 @@ static inline size_t fp_common_prefix(const char *a, size_t an, const char *b, s
 struct fp_folded_entry {
 	const char *stack;
 	size_t len;
-	uint64_t count;		/* the only count, or the "before" count */
-	uint64_t count2;	/* the "after" count (two_counts tables) */
+	uint64_t count;  /* the only count, or the "before" count */
+	uint64_t count2; /* the "after" count (two_counts tables) */
 };
 
 struct fp_folded {
 	struct fp_folded_entry *e;
 	size_t n, cap;
-	int two_counts;		/* some line had two counts: differential */
-	uint64_t total, total2;	/* sums of count and count2 */
-	uint64_t ignored;	/* lines that were not `stack count [count]` */
-	uint64_t first_ignored;	/* 1-based line number of the first of them */
-	uint64_t lines;		/* lines offered to fp_folded_parse_line */
+	int two_counts;         /* some line had two counts: differential */
+	uint64_t total, total2; /* sums of count and count2 */
+	uint64_t ignored;       /* lines that were not `stack count [count]` */
+	uint64_t first_ignored; /* 1-based line number of the first of them */
+	uint64_t lines;         /* lines offered to fp_folded_parse_line */
 	/* private: arena of copied strings */
 	char **chunks;
 	size_t nchunks, chunk_used, chunk_cap;
@@ -86,11 +86,11 @@ void fp_folded_free(struct fp_folded *t);
 void fp_folded_clear(struct fp_folded *t);
 
 /* Adds an entry (copy: FP_FOLDED_COPY or FP_FOLDED_REF). */
-void fp_folded_add(struct fp_folded *t, const char *stack, size_t len,
-		   uint64_t count, uint64_t count2, int copy);
+void fp_folded_add(struct fp_folded *t, const char *stack, size_t len, uint64_t count,
+		   uint64_t count2, int copy);
 /* Same, but marks the table differential (count2 meaningful). */
-void fp_folded_add2(struct fp_folded *t, const char *stack, size_t len,
-		    uint64_t count, uint64_t count2, int copy);
+void fp_folded_add2(struct fp_folded *t, const char *stack, size_t len, uint64_t count,
+		    uint64_t count2, int copy);
 
 /* Parses one line `stack count` or `stack count1 count2` (a trailing CR is
  * ignored, blank lines and `#` comments are skipped and return 0).

@@ -11,16 +11,16 @@
 #include "heatmap_js.inc"
 #include "heatscale_js.inc"
 
-#define MARGIN_LEFT 56		/* room for the ms axis labels */
-#define MARGIN_TOP 52		/* title and hover status */
-#define MARGIN_BOTTOM 56	/* seconds axis and selection text */
+#define MARGIN_LEFT 56   /* room for the ms axis labels */
+#define MARGIN_TOP 52    /* title and hover status */
+#define MARGIN_BOTTOM 56 /* seconds axis and selection text */
 #define MARGIN_RIGHT 24
-#define MIN_SVG_WIDTH 560	/* so the texts fit over narrow heatmaps */
-#define MIN_LABEL_GAP_X 32	/* px between seconds labels */
-#define MIN_LABEL_GAP_Y 16	/* px between ms labels */
+#define MIN_SVG_WIDTH 560  /* so the texts fit over narrow heatmaps */
+#define MIN_LABEL_GAP_X 32 /* px between seconds labels */
+#define MIN_LABEL_GAP_Y 16 /* px between ms labels */
 #define LEGEND_WIDTH 100
 #define FONT_SIZE 12
-#define MS_X1000 1000000ull	/* 1000 ms, in 1/1000 ms */
+#define MS_X1000 1000000ull /* 1000 ms, in 1/1000 ms */
 
 #define CELLS_MIN 32
 
@@ -197,7 +197,7 @@ size_t fp_heatmap_bytes(const struct fp_heatmap *hm)
 void fp_heatmap_axis(const struct fp_heatmap *hm, struct fp_heatmap_axis *ax)
 {
 	memset(ax, 0, sizeof *ax);
-	if (hm->pinned) {	/* a copy of the pinned axis */
+	if (hm->pinned) { /* a copy of the pinned axis */
 		*ax = hm->pin;
 		if (hm->pin.col) {
 			ax->col = fp_xmalloc((ax->n ? ax->n : 1) * sizeof *ax->col);
@@ -246,7 +246,7 @@ size_t fp_heatmap_axis_index(const struct fp_heatmap_axis *ax, uint64_t col, int
 			return (size_t)col;
 		return ceil ? ax->n : SIZE_MAX;
 	}
-	size_t lo = 0, hi = ax->n;	/* first index with ax->col[i] >= col */
+	size_t lo = 0, hi = ax->n; /* first index with ax->col[i] >= col */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (ax->col[mid] < col)
@@ -266,8 +266,8 @@ static uint64_t axis_col(const struct fp_heatmap_axis *ax, size_t i)
 
 /* Walks the sorted cells column by column: fills out[0..rows-1] with the
  * counts of column col (cells before it are skipped). */
-static void column_counts(const struct fp_heatmap *hm, const struct fp_heatmap_cell *c,
-			  size_t *pos, uint64_t col, uint64_t *out)
+static void column_counts(const struct fp_heatmap *hm, const struct fp_heatmap_cell *c, size_t *pos,
+			  uint64_t col, uint64_t *out)
 {
 	memset(out, 0, hm->rows * sizeof *out);
 	while (*pos < hm->n && c[*pos].key / hm->rows < col)
@@ -315,7 +315,7 @@ struct view {
 	struct fp_heatmap_axis ax;
 	const struct fp_heatmap_cell *c;
 	struct fp_heatmap_cell *copy;
-	uint64_t *colbuf;	/* rows counts */
+	uint64_t *colbuf; /* rows counts */
 };
 
 static void view_init(struct view *v, const struct fp_heatmap *hm)
@@ -391,7 +391,7 @@ void fp_heatmap_json_keys(struct fp_sink *s, const struct fp_heatmap *hm)
 				max = v.colbuf[r];
 	}
 	fp_sink_str(s, "],\"maxvalue\":");
-	fp_sink_u64(s, max);	/* of the drawn cells (a pinned axis may leave some out) */
+	fp_sink_u64(s, max); /* of the drawn cells (a pinned axis may leave some out) */
 	fp_sink_str(s, ",\"base_sec\":");
 	fp_sink_i64(s, hm->base_sec);
 	if (v.ax.cut) {
@@ -436,8 +436,10 @@ static struct geom geometry(const struct fp_heatmap *hm, const struct fp_heatmap
 	struct geom g;
 	g.cols = ax->n ? ax->n : 1;
 	g.cw = o->cell_w ? o->cell_w : g.cols <= 100 ? 12 : g.cols <= 300 ? 6 : 3;
-	g.ch = o->cell_h ? o->cell_h : hm->rows <= 50 ? 8 : hm->rows <= 100 ? 4 :
-		(400 / hm->rows ? 400 / hm->rows : 1);
+	g.ch = o->cell_h         ? o->cell_h
+	       : hm->rows <= 50  ? 8
+	       : hm->rows <= 100 ? 4
+				 : (400 / hm->rows ? 400 / hm->rows : 1);
 	g.x0 = MARGIN_LEFT;
 	g.y0 = MARGIN_TOP;
 	g.grid_w = (unsigned)g.cols * g.cw;
@@ -454,12 +456,13 @@ static void write_breaks(struct fp_sink *s, const struct fp_heatmap_axis *ax, co
 {
 	if (!ax->cut)
 		return;
-	fp_sink_str(s, "<g id=\"hm_breaks\" stroke=\"rgb(120,120,120)\" stroke-dasharray=\"3,3\">\n");
+	fp_sink_str(s,
+		    "<g id=\"hm_breaks\" stroke=\"rgb(120,120,120)\" stroke-dasharray=\"3,3\">\n");
 	for (size_t c = 1; c < ax->n; c++)
 		if (ax->col[c] != ax->col[c - 1] + 1)
 			fp_sink_printf(s, "<line x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\"/>\n",
-				       g->x0 + (unsigned)c * g->cw, g->y0, g->x0 + (unsigned)c * g->cw,
-				       g->y0 + g->grid_h);
+				       g->x0 + (unsigned)c * g->cw, g->y0,
+				       g->x0 + (unsigned)c * g->cw, g->y0 + g->grid_h);
 	fp_sink_str(s, "</g>\n");
 }
 
@@ -469,21 +472,26 @@ static void write_axes(struct fp_sink *s, const struct fp_heatmap *hm,
 	unsigned every_c = (MIN_LABEL_GAP_X + g->cw - 1) / g->cw;
 	unsigned every_r = (MIN_LABEL_GAP_Y + g->ch - 1) / g->ch;
 	/* Round the steps to 1, 2, 5, 10, ... seconds and whole-ish rows. */
-	static const unsigned nice[] = { 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000,
-					 2000, 5000, 10000, 20000, 50000 };
+	static const unsigned nice[] = { 1,   2,    5,    10,   20,    50,    100,  200,
+					 500, 1000, 2000, 5000, 10000, 20000, 50000 };
 	for (size_t i = 0; i < sizeof nice / sizeof *nice; i++)
-		if (nice[i] >= every_c) { every_c = nice[i]; break; }
+		if (nice[i] >= every_c) {
+			every_c = nice[i];
+			break;
+		}
 	fp_sink_str(s, "<g id=\"hm_axes\" font-size=\"11\">\n");
 	/* A cut axis labels columns by their own second (c = axis index). */
 	for (size_t c = 0; c < g->cols; c += every_c)
 		fp_sink_printf(s, "<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">%llu</text>\n",
 			       g->x0 + (unsigned)c * g->cw + g->cw / 2, g->y0 + g->grid_h + 14,
 			       (unsigned long long)(c < ax->n ? axis_col(ax, c) : c));
-	fp_sink_printf(s, "<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">"
-		       "seconds since %lld", g->x0 + g->grid_w / 2, g->y0 + g->grid_h + 28,
-		       (long long)hm->base_sec);
+	fp_sink_printf(s,
+		       "<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">"
+		       "seconds since %lld",
+		       g->x0 + g->grid_w / 2, g->y0 + g->grid_h + 28, (long long)hm->base_sec);
 	if (ax->cut)
-		fp_sink_printf(s, " (only the %zu seconds with samples: %llu empty seconds left out)",
+		fp_sink_printf(s,
+			       " (only the %zu seconds with samples: %llu empty seconds left out)",
 			       ax->n, (unsigned long long)ax->cut);
 	fp_sink_str(s, "</text>\n");
 	for (unsigned r = 0; r <= hm->rows; r += every_r) {
@@ -495,24 +503,27 @@ static void write_axes(struct fp_sink *s, const struct fp_heatmap *hm,
 			put_row_ms(s, r, hm->rows);
 		fp_sink_str(s, "</text>\n");
 	}
-	fp_sink_printf(s, "<text x=\"%u\" y=\"%u\" text-anchor=\"end\">ms</text>\n",
-		       g->x0 - 4, g->y0 - 6);
+	fp_sink_printf(s, "<text x=\"%u\" y=\"%u\" text-anchor=\"end\">ms</text>\n", g->x0 - 4,
+		       g->y0 - 6);
 	fp_sink_str(s, "</g>\n");
 }
 
 static void write_legend(struct fp_sink *s, uint64_t max, const struct geom *g)
 {
 	unsigned lx = g->width - MARGIN_RIGHT - LEGEND_WIDTH, ly = 8;
-	fp_sink_printf(s, "<defs><linearGradient id=\"hm_scale\" x1=\"0\" x2=\"1\" y1=\"0\" y2=\"0\">"
-		       "<stop offset=\"0\" stop-color=\"rgb(255,255,255)\"/>"
-		       "<stop offset=\"1\" stop-color=\"rgb(255,0,0)\"/></linearGradient></defs>\n");
-	fp_sink_printf(s, "<g id=\"hm_legend\" font-size=\"11\"><rect x=\"%u\" y=\"%u\" width=\"%u\" "
+	fp_sink_printf(
+		s, "<defs><linearGradient id=\"hm_scale\" x1=\"0\" x2=\"1\" y1=\"0\" y2=\"0\">"
+		   "<stop offset=\"0\" stop-color=\"rgb(255,255,255)\"/>"
+		   "<stop offset=\"1\" stop-color=\"rgb(255,0,0)\"/></linearGradient></defs>\n");
+	fp_sink_printf(s,
+		       "<g id=\"hm_legend\" font-size=\"11\"><rect x=\"%u\" y=\"%u\" width=\"%u\" "
 		       "height=\"10\" fill=\"url(#hm_scale)\" stroke=\"rgb(160,160,160)\"/>"
 		       "<text x=\"%u\" y=\"%u\" text-anchor=\"end\">0</text>"
-		       "<text x=\"%u\" y=\"%u\">", lx, ly, LEGEND_WIDTH, lx - 3, ly + 9,
-		       lx + LEGEND_WIDTH + 3, ly + 9);
+		       "<text x=\"%u\" y=\"%u\">",
+		       lx, ly, LEGEND_WIDTH, lx - 3, ly + 9, lx + LEGEND_WIDTH + 3, ly + 9);
 	fp_sink_u64(s, max);
-	fp_sink_printf(s, "</text><text id=\"hm_enhanced\" x=\"%u\" y=\"%u\" text-anchor=\"end\" "
+	fp_sink_printf(s,
+		       "</text><text id=\"hm_enhanced\" x=\"%u\" y=\"%u\" text-anchor=\"end\" "
 		       "style=\"cursor:pointer\" fill=\"rgb(0,0,160)\">Enhanced: off</text></g>\n",
 		       lx + LEGEND_WIDTH, ly + 26);
 }
@@ -520,14 +531,14 @@ static void write_legend(struct fp_sink *s, uint64_t max, const struct geom *g)
 /* The cell index on the axis (axis index * rows + row) where the time
  * `sec` seconds after base_sec falls; with end, of the last slice before
  * it. Seconds in a column left out go to the next (end: previous) one. */
-static double axis_cell(const struct fp_heatmap *hm, const struct fp_heatmap_axis *ax,
-			double sec, int end)
+static double axis_cell(const struct fp_heatmap *hm, const struct fp_heatmap_axis *ax, double sec,
+			int end)
 {
-	double limit = ((double)FP_HEATMAP_MAX_COL + 1) * hm->rows;	/* past every column */
+	double limit = ((double)FP_HEATMAP_MAX_COL + 1) * hm->rows; /* past every column */
 	double cell = end ? ceil(sec * hm->rows) - 1 : floor(sec * hm->rows);
 	if (cell < 0)
 		return end ? -1 : 0;
-	if (!(cell < limit))		/* also NaN: no integer conversion out of range */
+	if (!(cell < limit)) /* also NaN: no integer conversion out of range */
 		return (double)ax->n * hm->rows - (end ? 1 : 0);
 	uint64_t col = (uint64_t)cell / hm->rows, row = (uint64_t)cell % hm->rows;
 	size_t i = fp_heatmap_axis_index(ax, col, 1);
@@ -535,7 +546,7 @@ static double axis_cell(const struct fp_heatmap *hm, const struct fp_heatmap_axi
 		return (double)i * hm->rows + (double)row;
 	if (!end)
 		return (double)i * hm->rows;
-	return (double)i * hm->rows - 1;	/* the end of the column before */
+	return (double)i * hm->rows - 1; /* the end of the column before */
 }
 
 static void write_cfg(struct fp_sink *s, const struct fp_heatmap *hm, const struct view *v,
@@ -543,16 +554,20 @@ static void write_cfg(struct fp_sink *s, const struct fp_heatmap *hm, const stru
 {
 	const struct fp_heatmap_axis *ax = &v->ax;
 
-	fp_sink_printf(s, "var hm_cfg = { rows: %u, cols: %zu, cw: %u, ch: %u, x0: %u, y0: %u, max: ",
+	fp_sink_printf(s,
+		       "var hm_cfg = { rows: %u, cols: %zu, cw: %u, ch: %u, x0: %u, y0: %u, max: ",
 		       hm->rows, ax->n, g->cw, g->ch, g->x0, g->y0);
 	fp_sink_u64(s, max ? max : 1);
 	double last = (double)ax->n * hm->rows;
 	if (o->have_range && last > 0) {
 		double from = o->range_from < 0 ? 0 : axis_cell(hm, ax, o->range_from, 0);
 		double to = o->range_to < 0 ? last : axis_cell(hm, ax, o->range_to, 1) + 1;
-		if (from > last - 1) from = last - 1;
-		if (to > last) to = last;
-		if (to < from + 1) to = from + 1;
+		if (from > last - 1)
+			from = last - 1;
+		if (to > last)
+			to = last;
+		if (to < from + 1)
+			to = from + 1;
 		fp_sink_printf(s, ", sel_from: %.0f, sel_to: %.0f", from, to - 1);
 	} else {
 		fp_sink_str(s, ", sel_from: null, sel_to: null");
@@ -594,9 +609,11 @@ static void write_cells(struct fp_sink *s, const struct fp_heatmap *hm, const st
 		if (!val || c == SIZE_MAX)
 			continue;
 		fp_heatmap_color(val, max, color);
-		fp_sink_printf(s, "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"%s\" data-c=\"",
-			       g->x0 + (unsigned)c * g->cw, g->y0 + (hm->rows - 1 - r) * g->ch,
-			       g->cw, g->ch, color);
+		fp_sink_printf(
+			s,
+			"<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"%s\" data-c=\"",
+			g->x0 + (unsigned)c * g->cw, g->y0 + (hm->rows - 1 - r) * g->ch, g->cw,
+			g->ch, color);
 		fp_sink_u64(s, val);
 		fp_sink_str(s, "\"/>\n");
 	}
@@ -612,28 +629,35 @@ static void write_svg(struct fp_sink *s, const struct fp_heatmap *hm,
 	uint64_t max = fp_heatmap_max(hm);
 	if (standalone)
 		fp_sink_str(s, "<?xml version=\"1.0\" standalone=\"no\"?>\n");
-	fp_sink_printf(s, "<svg id=\"heatmap\" version=\"1.1\" width=\"%u\" height=\"%u\" "
+	fp_sink_printf(s,
+		       "<svg id=\"heatmap\" version=\"1.1\" width=\"%u\" height=\"%u\" "
 		       "viewBox=\"0 0 %u %u\" xmlns=\"http://www.w3.org/2000/svg\" "
 		       "font-family=\"Verdana, sans-serif\" font-size=\"%u\">\n",
 		       g.width, g.height, g.width, g.height, FONT_SIZE);
-	fp_sink_printf(s, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"rgb(255,255,255)\"/>\n",
-		       g.width, g.height);
+	fp_sink_printf(
+		s, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"rgb(255,255,255)\"/>\n",
+		g.width, g.height);
 	fp_sink_printf(s, "<text id=\"hm_title\" x=\"%u\" y=\"18\" font-size=\"15\">", g.x0);
 	fp_xml_escape(s, o->title, strlen(o->title));
 	fp_sink_str(s, "</text>\n");
 	fp_sink_printf(s, "<text id=\"hm_status\" x=\"%u\" y=\"38\"> </text>\n", g.x0);
 	write_legend(s, max, &g);
-	fp_sink_printf(s, "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"none\" "
-		       "stroke=\"rgb(200,200,200)\"/>\n", g.x0, g.y0, g.grid_w, g.grid_h);
+	fp_sink_printf(s,
+		       "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"none\" "
+		       "stroke=\"rgb(200,200,200)\"/>\n",
+		       g.x0, g.y0, g.grid_w, g.grid_h);
 	write_cells(s, hm, &v, &g, max);
 	write_breaks(s, &v.ax, &g);
 	write_axes(s, hm, &v.ax, &g);
 	fp_sink_str(s, "<g id=\"hm_snake\" fill=\"rgb(0,90,255)\" fill-opacity=\"0.25\" "
-		    "stroke=\"rgb(0,60,200)\" stroke-width=\"1\" pointer-events=\"none\"/>\n");
-	fp_sink_printf(s, "<rect id=\"hm_hover\" x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"none\" "
-		       "stroke=\"black\" visibility=\"hidden\" pointer-events=\"none\"/>\n", g.cw, g.ch);
-	fp_sink_printf(s, "<text id=\"hm_selected\" x=\"%u\" y=\"%u\"> </text>\n",
-		       g.x0, g.y0 + g.grid_h + 48);
+		       "stroke=\"rgb(0,60,200)\" stroke-width=\"1\" pointer-events=\"none\"/>\n");
+	fp_sink_printf(
+		s,
+		"<rect id=\"hm_hover\" x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"none\" "
+		"stroke=\"black\" visibility=\"hidden\" pointer-events=\"none\"/>\n",
+		g.cw, g.ch);
+	fp_sink_printf(s, "<text id=\"hm_selected\" x=\"%u\" y=\"%u\"> </text>\n", g.x0,
+		       g.y0 + g.grid_h + 48);
 	fp_sink_str(s, "<script type=\"text/ecmascript\"><![CDATA[\n");
 	write_cfg(s, hm, &v, o, &g, max);
 	fp_sink_write(s, heatscale_js, sizeof heatscale_js - 1);

@@ -67,13 +67,13 @@
 #include "sink.h"
 
 #include "fp_map.h"
-#include "fp_record.h"	/* FP_ROWS_MAX */
-#define FP_HEATMAP_MAX_COL UINT32_MAX	/* largest column: 136 years */
-#define FP_HEATMAP_AXIS_COLS 100000	/* a whole axis: about 28 hours, */
-#define FP_HEATMAP_AXIS_CELLS 5000000	/* and at most this many cells */
+#include "fp_record.h"                /* FP_ROWS_MAX */
+#define FP_HEATMAP_MAX_COL UINT32_MAX /* largest column: 136 years */
+#define FP_HEATMAP_AXIS_COLS 100000   /* a whole axis: about 28 hours, */
+#define FP_HEATMAP_AXIS_CELLS 5000000 /* and at most this many cells */
 
 struct fp_heatmap_cell {
-	uint64_t key;		/* col * rows + row */
+	uint64_t key; /* col * rows + row */
 	uint64_t count;
 };
 
@@ -82,26 +82,26 @@ struct fp_heatmap_cell {
 struct fp_heatmap_axis {
 	size_t n;
 	uint64_t *col;
-	uint64_t cut;		/* empty columns left out (0: whole) */
+	uint64_t cut; /* empty columns left out (0: whole) */
 };
 
 struct fp_heatmap {
-	unsigned rows;		/* slices per second */
-	int64_t base_sec;	/* absolute perf second of column 0 */
-	size_t ncols;		/* columns 0 .. ncols-1: the last column set + 1 */
-	struct fp_heatmap_cell *cells;	/* in the order they were first set */
+	unsigned rows;                 /* slices per second */
+	int64_t base_sec;              /* absolute perf second of column 0 */
+	size_t ncols;                  /* columns 0 .. ncols-1: the last column set + 1 */
+	struct fp_heatmap_cell *cells; /* in the order they were first set */
 	size_t n, cap;
-	struct fp_map by_key;	/* cell key -> index into cells */
-	int sorted;		/* cells are in key order (the usual case) */
+	struct fp_map by_key; /* cell key -> index into cells */
+	int sorted;           /* cells are in key order (the usual case) */
 	/* pinned: the axis drawn is pin, not hm's own (fp_heatmap_onto) */
 	int pinned;
 	struct fp_heatmap_axis pin;
 };
 
 struct fp_heatmap_opts {
-	const char *title;	/* "Heatmap" */
-	unsigned cell_w, cell_h; /* px; 0: chosen from the size */
-	int have_range;		/* draw an initial selection */
+	const char *title;           /* "Heatmap" */
+	unsigned cell_w, cell_h;     /* px; 0: chosen from the size */
+	int have_range;              /* draw an initial selection */
 	double range_from, range_to; /* seconds on the heatmap axis; <0: open */
 };
 
@@ -148,7 +148,8 @@ void fp_heatmap_opts_init(struct fp_heatmap_opts *o);
 /* Linear white->red colour of a count: "rgb(255,g,g)" into buf (>= 20 bytes). */
 void fp_heatmap_color(uint64_t count, uint64_t max, char *buf);
 
-void fp_heatmap_svg(struct fp_sink *s, const struct fp_heatmap *hm, const struct fp_heatmap_opts *o);
+void fp_heatmap_svg(struct fp_sink *s, const struct fp_heatmap *hm,
+		    const struct fp_heatmap_opts *o);
 void fp_heatmap_json(struct fp_sink *s, const struct fp_heatmap *hm);
 /* fp_heatmap_json without its closing "}\n": a caller adds its own keys
  * (",\"k\":v"...) and closes the object. */

@@ -8,7 +8,7 @@
 #include "fp_record.h"
 #include "notes.h"
 
-#define WARNING_TEXT_MAX 1024	/* a W record's text on the page, at most */
+#define WARNING_TEXT_MAX 1024 /* a W record's text on the page, at most */
 #define MORE_TEXT_MAX 64
 
 void fp_notes_add(struct fp_notes *n, const char *text, size_t len)
@@ -43,11 +43,13 @@ static void bucket_event(struct fp_notes *n, const struct fp_info *info)
 	uint64_t samples, counted;
 	size_t i;
 
-	if (fp_info_get_text(info, "event", &name) < 0 || fp_info_get(info, "samples", &samples) < 0 ||
+	if (fp_info_get_text(info, "event", &name) < 0 ||
+	    fp_info_get(info, "samples", &samples) < 0 ||
 	    fp_info_get(info, "counted", &counted) < 0)
 		return;
 	for (i = 0; i < n->n_events; i++)
-		if (strlen(n->events[i].name) == name.n && !memcmp(n->events[i].name, name.p, name.n))
+		if (strlen(n->events[i].name) == name.n &&
+		    !memcmp(n->events[i].name, name.p, name.n))
 			break;
 	if (i == n->n_events) {
 		if (n->n_events == FP_NOTES_EVENTS)
@@ -77,7 +79,8 @@ void fp_notes_info_record(struct fp_notes *n, const char *line, size_t len)
 
 	if (fp_info_parse(line, len, &info) < 0)
 		return;
-	if (info.stage.n == strlen(BUCKET_EVENT) && !memcmp(info.stage.p, BUCKET_EVENT, info.stage.n))
+	if (info.stage.n == strlen(BUCKET_EVENT) &&
+	    !memcmp(info.stage.p, BUCKET_EVENT, info.stage.n))
 		bucket_event(n, &info);
 	const char *rest = info.stage.p;
 	size_t rest_n = len - (size_t)(rest - line);
@@ -85,7 +88,8 @@ void fp_notes_info_record(struct fp_notes *n, const char *line, size_t len)
 	size_t i;
 
 	for (i = 0; i < n->n_stats; i++)
-		if (strlen(n->stats[i].stage) == stage_n && !memcmp(n->stats[i].stage, rest, stage_n))
+		if (strlen(n->stats[i].stage) == stage_n &&
+		    !memcmp(n->stats[i].stage, rest, stage_n))
 			break;
 	if (i == n->n_stats) {
 		if (n->n_stats == FP_NOTES_STATS)

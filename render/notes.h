@@ -23,17 +23,17 @@
 #include "sink.h"
 #include "views.h"
 
-#define FP_NOTES_WARNINGS 200	/* kept for the page; the rest are counted */
-#define FP_NOTES_STATS 32	/* stages whose I records are kept */
-#define FP_NOTES_EVENTS 64	/* fp-bucket's events (it lists 64 at most) */
+#define FP_NOTES_WARNINGS 200 /* kept for the page; the rest are counted */
+#define FP_NOTES_STATS 32     /* stages whose I records are kept */
+#define FP_NOTES_EVENTS 64    /* fp-bucket's events (it lists 64 at most) */
 
 struct fp_notes {
-	char *warnings[FP_NOTES_WARNINGS + 1];	/* + "N more" */
+	char *warnings[FP_NOTES_WARNINGS + 1]; /* + "N more" */
 	size_t n_warnings;
 	uint64_t warnings_total;
 	struct {
 		char *stage;
-		char *text;	/* "stage TAB k=v TAB ..." as the page wants */
+		char *text; /* "stage TAB k=v TAB ..." as the page wants */
 	} stats[FP_NOTES_STATS];
 	size_t n_stats;
 	/* the capture's events, from fp-bucket's `I bucket-event` records:

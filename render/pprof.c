@@ -11,12 +11,12 @@
 #include "fp_error.h"
 #include "profile.pb-c.h"
 
-#define GZIP_WINDOW_BITS (15 + 16)	/* zlib: a gzip wrapper, 32 KiB window */
+#define GZIP_WINDOW_BITS (15 + 16) /* zlib: a gzip wrapper, 32 KiB window */
 #define GZIP_MEM_LEVEL 8
 #define GZIP_CHUNK (64u << 10)
 #define CAP_MIN 64u
 #define KEY_BYTES (3 * sizeof(uint32_t) + 3 * sizeof(int64_t))
-#define MAX_LABELS 5			/* pid tid cpu comm event */
+#define MAX_LABELS 5 /* pid tid cpu comm event */
 
 /* The mappings, one per frame kind (pprof wants one for each location). */
 static const char mapping_kinds[] = { FP_KIND_USER, FP_KIND_KERNEL, FP_KIND_JIT, FP_KIND_UNKNOWN };
@@ -27,7 +27,7 @@ static size_t mapping_of(char kind)
 	for (size_t i = 0; i < N_MAPPINGS; i++)
 		if (mapping_kinds[i] == kind)
 			return i;
-	return 0;	/* user: what perf did not mark otherwise */
+	return 0; /* user: what perf did not mark otherwise */
 }
 
 void fp_pprof_init(struct fp_pprof *p)
@@ -40,7 +40,7 @@ void fp_pprof_init(struct fp_pprof *p)
 	fp_strtab_init(&p->comms);
 	fp_strtab_init(&p->events);
 	fp_strtab_init(&p->keys);
-	fp_strtab_intern(&p->strings, "", 0, NULL);	/* pprof: string 0 is "" */
+	fp_strtab_intern(&p->strings, "", 0, NULL); /* pprof: string 0 is "" */
 	p->stack_off = fp_xgrow(NULL, &p->stack_off_cap, 1, sizeof *p->stack_off, CAP_MIN);
 	p->stack_off[0] = 0;
 }
@@ -84,7 +84,8 @@ static uint32_t function_id(struct fp_pprof *p, const char *name, size_t n, char
 			size_t cap = p->functions_cap;
 
 			p->function_kind = fp_xgrow(p->function_kind, &cap, id + 1, 1, CAP_MIN);
-			p->function_name = fp_xrealloc(p->function_name, cap * sizeof *p->function_name);
+			p->function_name = fp_xrealloc(p->function_name,
+						       cap * sizeof *p->function_name);
 			p->functions_cap = cap;
 		}
 		p->function_name[id] = fp_strtab_intern(&p->strings, name, n, NULL);
@@ -107,7 +108,8 @@ static uint32_t location_id(struct fp_pprof *p, uint32_t *group, size_t n)
 	}
 	id = fp_strtab_intern(&p->locations, (const char *)group, n * sizeof *group, &added);
 	if (added) {
-		p->location_kind = fp_xgrow(p->location_kind, &p->locations_cap, id + 1, 1, CAP_MIN);
+		p->location_kind = fp_xgrow(p->location_kind, &p->locations_cap, id + 1, 1,
+					    CAP_MIN);
 		p->location_kind[id] = p->function_kind[group[n - 1]];
 	}
 	return id;
@@ -116,14 +118,14 @@ static uint32_t location_id(struct fp_pprof *p, uint32_t *group, size_t n)
 static void push_loc(struct fp_pprof *p, uint32_t loc)
 {
 	p->stack_locs = fp_xgrow(p->stack_locs, &p->stack_locs_cap, p->stack_locs_len + 1,
-			     sizeof *p->stack_locs, CAP_MIN);
+				 sizeof *p->stack_locs, CAP_MIN);
 	p->stack_locs[p->stack_locs_len++] = loc;
 }
 
 /* A new stack: its frames (after the comm root of the folded string) into
  * locations, leaf first. */
-static void add_stack_locations(struct fp_pprof *p, const char *frames, size_t n,
-				const char *kinds, size_t nkinds)
+static void add_stack_locations(struct fp_pprof *p, const char *frames, size_t n, const char *kinds,
+				size_t nkinds)
 {
 	size_t start = p->stack_locs_len, group_cap = 0, group_n = 0, k = 0;
 	uint32_t *group = NULL;
@@ -154,21 +156,22 @@ static void add_stack_locations(struct fp_pprof *p, const char *frames, size_t n
 	}
 }
 
-static uint32_t stack_id(struct fp_pprof *p, const char *frames, size_t nframes,
-			 const char *kinds, size_t nkinds)
+static uint32_t stack_id(struct fp_pprof *p, const char *frames, size_t nframes, const char *kinds,
+			 size_t nkinds)
 {
 	struct fp_fold_buf *f = &p->folded, *k = &p->kinds, *key = &p->scratch;
 	int added;
 	uint32_t id;
 
-	key->len = 0;		/* folded NUL kinds */
+	key->len = 0; /* folded NUL kinds */
 	fp_fold_buf_add(key, f->p, f->len);
 	fp_fold_buf_add(key, "", 1);
 	fp_fold_buf_add(key, k->p, k->len);
 	id = fp_strtab_intern(&p->stacks, key->p, key->len, &added);
 	if (added) {
 		add_stack_locations(p, frames, nframes, kinds, nkinds);
-		p->stack_off = fp_xgrow(p->stack_off, &p->stack_off_cap, id + 2, sizeof *p->stack_off, CAP_MIN);
+		p->stack_off = fp_xgrow(p->stack_off, &p->stack_off_cap, id + 2,
+					sizeof *p->stack_off, CAP_MIN);
 		p->stack_off[id + 1] = p->stack_locs_len;
 	}
 	return id;
@@ -220,7 +223,8 @@ int fp_pprof_add(struct fp_pprof *p, const struct fp_sample *s)
 	id = fp_strtab_intern(&p->keys, (const char *)key, pack_key(key, stack, comm, event, &ids),
 			      &added);
 	if (added) {
-		p->samples = fp_xgrow(p->samples, &p->samples_cap, id + 1, sizeof *p->samples, CAP_MIN);
+		p->samples = fp_xgrow(p->samples, &p->samples_cap, id + 1, sizeof *p->samples,
+				      CAP_MIN);
 		p->samples[id] = (struct fp_pprof_sample){ 0, 0 };
 	}
 	p->samples[id].count++;
@@ -351,7 +355,7 @@ static void add_id_label(struct fp_pprof *p, Label **lp, Label *l, int64_t key, 
 	int len;
 
 	if (v < 0)
-		return;		/* perf printed none */
+		return; /* perf printed none */
 	len = snprintf(num, sizeof num, "%lld", (long long)v);
 	perftools__profiles__label__init(l);
 	l->key = key;
@@ -420,9 +424,11 @@ static void build_samples(struct fp_pprof *p, struct build *b)
 		s->value[0] = (int64_t)p->samples[i].count;
 		if (!p->push_rate)
 			s->value[1 + event] = (int64_t)p->samples[i].period;
-		else	/* CPU time: a clock's periods, else 1e9 / Hz per sample */
-			s->value[1] = (int64_t)(event_clock[event] ? p->samples[i].period :
-				p->samples[i].count * (FP_NSEC_PER_SEC / p->push_rate));
+		else /* CPU time: a clock's periods, else 1e9 / Hz per sample */
+			s->value[1] = (int64_t)(event_clock[event]
+							? p->samples[i].period
+							: p->samples[i].count *
+								  (FP_NSEC_PER_SEC / p->push_rate));
 		add_id_label(p, lp, l + nl, k_pid, pid, &nl);
 		add_id_label(p, lp, l + nl, k_tid, tid, &nl);
 		add_id_label(p, lp, l + nl, k_cpu, cpu, &nl);
@@ -495,7 +501,7 @@ static void build_code(struct fp_pprof *p, struct build *b)
 
 		perftools__profiles__function__init(f);
 		f->id = i + 1;
-		f->name = p->function_name[i];	/* as perf printed it: demangled */
+		f->name = p->function_name[i]; /* as perf printed it: demangled */
 		b->func_ptrs[i] = f;
 	}
 	b->prof.n_function = nfun;
@@ -506,9 +512,9 @@ static void build_free(struct build *b)
 {
 	for (size_t i = 0; i < b->prof.n_location; i++)
 		free(b->locs[i].line);
-	FP_FREE_ALL(b->types, b->type_ptrs, b->samples, b->sample_ptrs, b->values,
-		    b->loc_ids, b->labels, b->label_ptrs, b->locs, b->loc_ptrs, b->lines,
-		    b->funcs, b->func_ptrs, b->strings);
+	FP_FREE_ALL(b->types, b->type_ptrs, b->samples, b->sample_ptrs, b->values, b->loc_ids,
+		    b->labels, b->label_ptrs, b->locs, b->loc_ptrs, b->lines, b->funcs,
+		    b->func_ptrs, b->strings);
 }
 
 /* gzip of n bytes at data into s. */
@@ -554,8 +560,10 @@ void fp_pprof_write(struct fp_pprof *p, struct fp_sink *s)
 	build_code(p, &b);
 	if (p->n_samples) {
 		b.prof.duration_nanos = (int64_t)(p->last_ns - p->first_ns);
-		snprintf(comment, sizeof comment, "flamepipe: %llu samples, perf clock %llu.%09llu s "
-			 "to %llu.%09llu s", (unsigned long long)p->n_samples,
+		snprintf(comment, sizeof comment,
+			 "flamepipe: %llu samples, perf clock %llu.%09llu s "
+			 "to %llu.%09llu s",
+			 (unsigned long long)p->n_samples,
 			 (unsigned long long)(p->first_ns / FP_NSEC_PER_SEC),
 			 (unsigned long long)(p->first_ns % FP_NSEC_PER_SEC),
 			 (unsigned long long)(p->last_ns / FP_NSEC_PER_SEC),
@@ -564,7 +572,7 @@ void fp_pprof_write(struct fp_pprof *p, struct fp_sink *s)
 		b.prof.n_comment = 1;
 		b.prof.comment = &b.comment;
 	}
-	if (p->time_nanos) {	/* fp-push: the wall-clock interval */
+	if (p->time_nanos) { /* fp-push: the wall-clock interval */
 		b.prof.time_nanos = p->time_nanos;
 		b.prof.duration_nanos = p->duration_nanos;
 	}

@@ -59,30 +59,30 @@ struct fp_pprof_sample {
 };
 
 struct fp_pprof {
-	struct fp_fold_buf folded, kinds, scratch;	/* for one sample */
-	struct fp_strtab strings;	/* the profile's string table, 0 = "" */
-	struct fp_strtab functions;	/* kind + name -> function index */
-	uint32_t *function_name;	/* per function: its name's string id */
+	struct fp_fold_buf folded, kinds, scratch; /* for one sample */
+	struct fp_strtab strings;                  /* the profile's string table, 0 = "" */
+	struct fp_strtab functions;                /* kind + name -> function index */
+	uint32_t *function_name;                   /* per function: its name's string id */
 	char *function_kind;
 	size_t functions_cap;
-	struct fp_strtab locations;	/* function ids, inlined first -> location */
-	char *location_kind;		/* the mapping: kind of the outermost frame */
+	struct fp_strtab locations; /* function ids, inlined first -> location */
+	char *location_kind;        /* the mapping: kind of the outermost frame */
 	size_t locations_cap;
-	struct fp_strtab stacks;	/* folded + NUL + kinds -> stack */
-	uint32_t *stack_locs;		/* per stack: location ids, leaf first ... */
-	size_t *stack_off;		/* ... stack_off[i] .. stack_off[i + 1] */
+	struct fp_strtab stacks; /* folded + NUL + kinds -> stack */
+	uint32_t *stack_locs;    /* per stack: location ids, leaf first ... */
+	size_t *stack_off;       /* ... stack_off[i] .. stack_off[i + 1] */
 	size_t stack_locs_len, stack_locs_cap, stack_off_cap;
-	struct fp_strtab comms, events;	/* ids for the aggregation key */
-	struct fp_strtab keys;		/* (stack, pid, tid, cpu, comm, event) */
-	struct fp_pprof_sample *samples;	/* per key */
+	struct fp_strtab comms, events;  /* ids for the aggregation key */
+	struct fp_strtab keys;           /* (stack, pid, tid, cpu, comm, event) */
+	struct fp_pprof_sample *samples; /* per key */
 	size_t samples_cap;
 	uint64_t first_ns, last_ns, n_samples;
-	uint64_t first_period;		/* the profile's period */
-	uint64_t bad;			/* samples whose kinds did not match */
+	uint64_t first_period; /* the profile's period */
+	uint64_t bad;          /* samples whose kinds did not match */
 	/* fp-push's shape (set after fp_pprof_init; 0: fp-render's profile) */
-	uint64_t push_rate;		/* perf's sampling frequency, Hz */
-	unsigned push_labels;		/* FP_PPROF_LABEL_* kept on samples */
-	int64_t time_nanos, duration_nanos;	/* the profile's wall-clock time */
+	uint64_t push_rate;                 /* perf's sampling frequency, Hz */
+	unsigned push_labels;               /* FP_PPROF_LABEL_* kept on samples */
+	int64_t time_nanos, duration_nanos; /* the profile's wall-clock time */
 };
 
 /* Sample labels fp-push may keep (each one a series label in Pyroscope). */

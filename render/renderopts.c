@@ -10,10 +10,10 @@
 #include "renderopts.h"
 #include "timeline.h"
 
-#define TIMELINE_MAX_SAMPLES 4000000	/* kept for range graphs: 64 bytes each */
-#define TIMELINE_MAX_MB_DEFAULT 32	/* index.html's embedded timeline, at most */
+#define TIMELINE_MAX_SAMPLES 4000000 /* kept for range graphs: 64 bytes each */
+#define TIMELINE_MAX_MB_DEFAULT 32   /* index.html's embedded timeline, at most */
 #define BYTES_PER_MB (1024u * 1024u)
-#define TERM_SIZE_MAX 10000		/* --term-size, either way */
+#define TERM_SIZE_MAX 10000 /* --term-size, either way */
 
 const struct fp_output_spec fp_outputs[FP_N_OUT] = {
 	[FP_OUT_TSV] = { "tsv", "heatmap.tsv", 1 },
@@ -25,7 +25,7 @@ const struct fp_output_spec fp_outputs[FP_N_OUT] = {
 	[FP_OUT_HTML] = { "html", "index.html", 1 },
 	[FP_OUT_PPROF] = { "pprof", "profile.pb.gz", 0 },
 	[FP_OUT_SPEEDSCOPE] = { "speedscope", "speedscope.json", 0 },
-	[FP_OUT_RANGE_FOLDED] = { "range-folded", "range.folded", 0 },	/* --range-folded */
+	[FP_OUT_RANGE_FOLDED] = { "range-folded", "range.folded", 0 }, /* --range-folded */
 };
 
 /* fp-render on the bench perf.data's stream (32 k stacks, 10.7 MB of
@@ -46,20 +46,28 @@ uint64_t fp_output_cost(enum fp_output which, const struct fp_output_size *sz)
 	uint64_t cells = sz->cells * COST_PER_CELL;
 
 	switch (which) {
-	case FP_OUT_FLAME_SVG: case FP_OUT_FLAME_JSON: return sz->table_bytes * COST_FLAME_PER_BYTE;
-	case FP_OUT_FOLDED: return sz->table_bytes * COST_FOLDED_PER_BYTE;
+	case FP_OUT_FLAME_SVG:
+	case FP_OUT_FLAME_JSON:
+		return sz->table_bytes * COST_FLAME_PER_BYTE;
+	case FP_OUT_FOLDED:
+		return sz->table_bytes * COST_FOLDED_PER_BYTE;
 	case FP_OUT_HTML:
-		return sz->samples * COST_HTML_PER_SAMPLE + sz->frames * COST_HTML_PER_FRAME + cells;
-	case FP_OUT_PPROF: case FP_OUT_SPEEDSCOPE: return sz->samples * COST_EXPORT_PER_SAMPLE;
-	case FP_OUT_RANGE_FOLDED: return sz->samples * COST_RANGE_PER_SAMPLE;
-	default: return cells;
+		return sz->samples * COST_HTML_PER_SAMPLE + sz->frames * COST_HTML_PER_FRAME +
+		       cells;
+	case FP_OUT_PPROF:
+	case FP_OUT_SPEEDSCOPE:
+		return sz->samples * COST_EXPORT_PER_SAMPLE;
+	case FP_OUT_RANGE_FOLDED:
+		return sz->samples * COST_RANGE_PER_SAMPLE;
+	default:
+		return cells;
 	}
 }
 
 static void parse_formats(struct fp_render_opts *o, const char *list)
 {
 	const char *p = list;
-	int range_folded = o->want[FP_OUT_RANGE_FOLDED];	/* set by --range-folded only */
+	int range_folded = o->want[FP_OUT_RANGE_FOLDED]; /* set by --range-folded only */
 
 	memset(o->want, 0, sizeof o->want);
 	o->want[FP_OUT_RANGE_FOLDED] = range_folded;
@@ -76,8 +84,11 @@ static void parse_formats(struct fp_render_opts *o, const char *list)
 			if (strlen(fp_outputs[i].name) == n && !strncmp(p, fp_outputs[i].name, n))
 				o->want[i] = found = 1;
 		if (!found)
-			fp_die(FP_EXIT_USAGE, "--format: unknown output '%.*s' (expected tsv, folded, "
-			       "heatmap-json, heatmap-svg, flame-svg, flame-json, html, pprof, speedscope or all)", (int)n, p);
+			fp_die(FP_EXIT_USAGE,
+			       "--format: unknown output '%.*s' (expected tsv, folded, "
+			       "heatmap-json, heatmap-svg, flame-svg, flame-json, html, pprof, "
+			       "speedscope or all)",
+			       (int)n, p);
 		p += n;
 		if (*p == ',')
 			p++;
@@ -128,8 +139,10 @@ static const char *parse_range_folded(const char *arg)
 	if (ok && colon[1] && strcmp(colon + 1, "-"))
 		ok = !fp_parse_seconds_ns(colon + 1, strlen(colon + 1), &ns);
 	if (!ok)
-		fp_die(FP_EXIT_USAGE, "--range-folded: want FROM:TO in seconds "
-		       "(- or empty: open end), got '%s'", arg);
+		fp_die(FP_EXIT_USAGE,
+		       "--range-folded: want FROM:TO in seconds "
+		       "(- or empty: open end), got '%s'",
+		       arg);
 	return arg;
 }
 
@@ -177,7 +190,8 @@ static void opt_timeline_samples(void *ctx, const char *opt, const char *arg)
 
 	if (fp_parse_u64(arg, strlen(arg), &o->timeline_samples) ||
 	    o->timeline_samples > SIZE_MAX / sizeof(struct fp_tl_sample))
-		fp_die(FP_EXIT_USAGE, "--timeline-samples: want a number of samples, got '%s'", arg);
+		fp_die(FP_EXIT_USAGE, "--timeline-samples: want a number of samples, got '%s'",
+		       arg);
 }
 
 static void opt_range_folded(void *ctx, const char *opt, const char *arg)
@@ -188,7 +202,7 @@ static void opt_range_folded(void *ctx, const char *opt, const char *arg)
 	o->want[FP_OUT_RANGE_FOLDED] = 1;
 }
 
-#define N_OWN 10	/* fp-render's own entries in the table below */
+#define N_OWN 10 /* fp-render's own entries in the table below */
 
 void fp_render_opts_parse(int argc, char **argv, struct fp_render_opts *o)
 {
@@ -216,5 +230,7 @@ void fp_render_opts_parse(int argc, char **argv, struct fp_render_opts *o)
 	t[N_OWN + FP_FLAME_NOPTS] = (struct fp_opt){ NULL };
 	fp_opts_parse(argc, argv, t, FP_RENDER_USAGE, 1, o);
 	if (!o->outdir && o->term == FP_TERM_MODE_OFF && !o->passthrough)
-		fp_die(FP_EXIT_USAGE, "nothing to do: give --outdir DIR, --term or --passthrough\n%s", FP_RENDER_USAGE);
+		fp_die(FP_EXIT_USAGE,
+		       "nothing to do: give --outdir DIR, --term or --passthrough\n%s",
+		       FP_RENDER_USAGE);
 }

@@ -18,23 +18,31 @@
 #include "flameopts.h"
 #include "termheat.h"
 
-#define FP_RENDER_USAGE "usage: fp-render [--outdir DIR] [--format LIST] [--interval MS] [--passthrough]\n" \
-	"\t[--term[=auto|color|plain]] [--term-size COLSxLINES] [--page-title T]\n" \
-	"\t[--timeline-max MB] [--timeline-samples N]\n" \
-	"\t[--range-folded FROM:TO]\n" \
-	FP_FLAME_USAGE " [FILE]"
+#define FP_RENDER_USAGE                                                                     \
+	"usage: fp-render [--outdir DIR] [--format LIST] [--interval MS] [--passthrough]\n" \
+	"\t[--term[=auto|color|plain]] [--term-size COLSxLINES] [--page-title T]\n"         \
+	"\t[--timeline-max MB] [--timeline-samples N]\n"                                    \
+	"\t[--range-folded FROM:TO]\n" FP_FLAME_USAGE " [FILE]"
 
-#define FP_RENDER_FILTER_MAX 512	/* "pid 1,2; comm x" */
-#define FP_RENDER_BOUND_MAX 64		/* a C range bound's text */
+#define FP_RENDER_FILTER_MAX 512 /* "pid 1,2; comm x" */
+#define FP_RENDER_BOUND_MAX 64   /* a C range bound's text */
 
 enum fp_output {
-	FP_OUT_TSV, FP_OUT_FOLDED, FP_OUT_HEAT_JSON, FP_OUT_HEAT_SVG, FP_OUT_FLAME_SVG,
-	FP_OUT_FLAME_JSON, FP_OUT_HTML, FP_OUT_PPROF, FP_OUT_SPEEDSCOPE, FP_OUT_RANGE_FOLDED,
+	FP_OUT_TSV,
+	FP_OUT_FOLDED,
+	FP_OUT_HEAT_JSON,
+	FP_OUT_HEAT_SVG,
+	FP_OUT_FLAME_SVG,
+	FP_OUT_FLAME_JSON,
+	FP_OUT_HTML,
+	FP_OUT_PPROF,
+	FP_OUT_SPEEDSCOPE,
+	FP_OUT_RANGE_FOLDED,
 	FP_N_OUT
 };
 
 struct fp_output_spec {
-	const char *name;	/* in --format */
+	const char *name; /* in --format */
 	const char *file;
 	int by_default;
 };
@@ -55,15 +63,15 @@ uint64_t fp_output_cost(enum fp_output which, const struct fp_output_size *sz);
 struct fp_render_opts {
 	const char *outdir;
 	int want[FP_N_OUT];
-	unsigned interval_ms;	/* 0: files only at end of input */
+	unsigned interval_ms; /* 0: files only at end of input */
 	int passthrough;
 	enum fp_term_mode term;
-	unsigned term_cols, term_lines;	/* 0: ask the terminal */
+	unsigned term_cols, term_lines; /* 0: ask the terminal */
 	const char *page_title;
-	int page_title_set;	/* the terminal says "flamepipe heatmap" otherwise */
-	unsigned timeline_max_mb;	/* 0: no timeline in index.html */
-	uint64_t timeline_samples;	/* samples kept, at most */
-	const char *range_folded;	/* FROM:TO: write range.folded (tests) */
+	int page_title_set;        /* the terminal says "flamepipe heatmap" otherwise */
+	unsigned timeline_max_mb;  /* 0: no timeline in index.html */
+	uint64_t timeline_samples; /* samples kept, at most */
+	const char *range_folded;  /* FROM:TO: write range.folded (tests) */
 	struct fp_flame_opts flame;
 };
 

@@ -27,13 +27,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#define FP_SINK_CHUNK (64u << 10)	/* file sinks flush at this size */
+#define FP_SINK_CHUNK (64u << 10) /* file sinks flush at this size */
 
 struct fp_sink {
 	char *buf;
 	size_t len, cap;
-	FILE *fp;		/* NULL: keep everything in buf */
-	int err;		/* errno of the first failed write, 0 if none */
+	FILE *fp; /* NULL: keep everything in buf */
+	int err;  /* errno of the first failed write, 0 if none */
 };
 
 void fp_sink_init_mem(struct fp_sink *s);
@@ -42,7 +42,10 @@ void fp_sink_init_file(struct fp_sink *s, FILE *fp);
 /* Grows the buffer so that n more bytes fit; returns where to write them.
  * Call fp_sink_commit(s, n) after writing (used by fast formatters). */
 char *fp_sink_reserve(struct fp_sink *s, size_t n);
-static inline void fp_sink_commit(struct fp_sink *s, size_t n) { s->len += n; }
+static inline void fp_sink_commit(struct fp_sink *s, size_t n)
+{
+	s->len += n;
+}
 
 void fp_sink_write(struct fp_sink *s, const void *p, size_t n);
 /* Inline: most strings the SVG writer puts are literals, whose length
@@ -63,8 +66,7 @@ void fp_sink_u64_sep(struct fp_sink *s, uint64_t v);
 /* Fixed point: v / 10^decimals with exactly `decimals` digits
  * (fp_sink_fixed(s, 1234, 2) -> "12.34"; negative values get a '-'). */
 void fp_sink_fixed(struct fp_sink *s, int64_t v, unsigned decimals);
-void fp_sink_printf(struct fp_sink *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void fp_sink_printf(struct fp_sink *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* File sinks: writes the buffer to fp (fwrite + fflush). Memory sinks: no-op.
  * Returns 0, or -1 with errno set (and s->err) after a write error. */

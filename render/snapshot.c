@@ -64,7 +64,7 @@ static void add_entry(struct fp_snapshot *sn, const struct fp_timeline *tl, int 
 	struct fp_snap_table *st = pending ? &sn->pending : &sn->table;
 
 	if (!pending)
-		sn->indexed = sn->stacks_indexed = 0;	/* the table changed: index it again */
+		sn->indexed = sn->stacks_indexed = 0; /* the table changed: index it again */
 
 	st->stack = fp_xgrow(st->stack, &st->cap, st->t.n + 1, sizeof *st->stack, IDS_MIN);
 	st->stack[st->t.n] = id;
@@ -111,19 +111,17 @@ void fp_snapshot_end(struct fp_snapshot *sn)
 
 /* The string of entry i of the table (its timeline stack's, if it has one:
  * the entry's own pointer may be stale). */
-static const char *entry_str(const struct fp_snap_table *st, const struct fp_timeline *tl,
-			     size_t i)
+static const char *entry_str(const struct fp_snap_table *st, const struct fp_timeline *tl, size_t i)
 {
-	return st->stack[i] != FP_STRTAB_NONE ? fp_strtab_str(&tl->stacks, st->stack[i], NULL) :
-		st->t.e[i].stack;
+	return st->stack[i] != FP_STRTAB_NONE ? fp_strtab_str(&tl->stacks, st->stack[i], NULL)
+					      : st->t.e[i].stack;
 }
 
 static void index_entry(struct fp_snapshot *sn, const char *stack, size_t n, size_t i)
 {
 	uint32_t id = fp_strtab_intern(&sn->index, stack, n, NULL);
 
-	sn->entry = fp_xgrow(sn->entry, &sn->entry_cap, (size_t)id + 1, sizeof *sn->entry,
-			     IDS_MIN);
+	sn->entry = fp_xgrow(sn->entry, &sn->entry_cap, (size_t)id + 1, sizeof *sn->entry, IDS_MIN);
 	sn->entry[id] = i;
 }
 
@@ -149,12 +147,12 @@ void fp_snapshot_set(struct fp_snapshot *sn, const struct fp_timeline *tl, const
 	if (id == FP_STRTAB_NONE) {
 		fp_snapshot_add(sn, tl, 0, stack, n, count);
 		index_entry(sn, stack, n, st->t.n - 1);
-		sn->indexed = 1;	/* still true: the new entry is in it */
+		sn->indexed = 1; /* still true: the new entry is in it */
 		return;
 	}
 	struct fp_folded_entry *e = &st->t.e[sn->entry[id]];
 
-	st->t.total = st->t.total - e->count + count;	/* e->count is part of it */
+	st->t.total = st->t.total - e->count + count; /* e->count is part of it */
 	e->count = count;
 }
 
@@ -188,7 +186,7 @@ void fp_snapshot_set_stack(struct fp_snapshot *sn, const struct fp_timeline *tl,
 		const char *text = fp_strtab_str(&tl->stacks, stack, &n);
 
 		add_entry(sn, tl, 0, stack, text, n, count);
-		if (text_indexed) {	/* both indexes stay true with the new entry in */
+		if (text_indexed) { /* both indexes stay true with the new entry in */
 			index_entry(sn, text, n, i);
 			sn->indexed = 1;
 		}
@@ -198,7 +196,7 @@ void fp_snapshot_set_stack(struct fp_snapshot *sn, const struct fp_timeline *tl,
 	}
 	struct fp_folded_entry *en = &st->t.e[e - 1];
 
-	st->t.total = st->t.total - en->count + count;	/* en->count is part of it */
+	st->t.total = st->t.total - en->count + count; /* en->count is part of it */
 	en->count = count;
 }
 
@@ -216,7 +214,7 @@ const struct fp_folded *fp_snapshot_table(struct fp_snapshot *sn, const struct f
 	struct fp_snap_table *st = &sn->table;
 
 	if (!st->moved && st->text == tl->stacks.text)
-		return &st->t;	/* every entry points into the text as it is */
+		return &st->t; /* every entry points into the text as it is */
 	for (size_t i = 0; i < st->t.n; i++)
 		if (st->stack[i] != FP_STRTAB_NONE)
 			st->t.e[i].stack = fp_strtab_str(&tl->stacks, st->stack[i], NULL);

@@ -41,12 +41,12 @@ struct fp_snap_table {
 };
 
 struct fp_snapshot {
-	struct fp_snap_table table;	/* the latest complete snapshot */
-	struct fp_snap_table pending;	/* the snapshot being received */
+	struct fp_snap_table table;   /* the latest complete snapshot */
+	struct fp_snap_table pending; /* the snapshot being received */
 	/* delta snapshots: the table's stacks -> their entries, made by
 	 * the first delta after the table changed otherwise */
 	struct fp_strtab index;
-	size_t *entry;			/* by index id: entry in table.t */
+	size_t *entry; /* by index id: entry in table.t */
 	size_t entry_cap;
 	int indexed;
 	/* delta snapshots of E records: timeline stack -> 1 + its entry in

@@ -59,9 +59,10 @@ static void add_stack_frames(struct fp_speedscope *ss, const char *frames, size_
 		fp_fold_buf_add(key, &kinds[k], 1);
 		fp_fold_buf_add(key, q, stop - q);
 		ss->stack_frames = fp_xgrow(ss->stack_frames, &ss->stack_frames_cap,
-					ss->stack_frames_len + 1, sizeof *ss->stack_frames, CAP_MIN);
-		ss->stack_frames[ss->stack_frames_len++] =
-			fp_strtab_intern(&ss->frames, key->p, key->len, NULL);
+					    ss->stack_frames_len + 1, sizeof *ss->stack_frames,
+					    CAP_MIN);
+		ss->stack_frames[ss->stack_frames_len++] = fp_strtab_intern(&ss->frames, key->p,
+									    key->len, NULL);
 		if (!semi)
 			break;
 		q = semi + 1;
@@ -75,7 +76,7 @@ static uint32_t stack_id(struct fp_speedscope *ss, const char *frames, size_t nf
 	int added;
 	uint32_t id;
 
-	key->len = 0;		/* frames NUL kinds */
+	key->len = 0; /* frames NUL kinds */
 	fp_fold_buf_add(key, frames, nframes);
 	fp_fold_buf_add(key, "", 1);
 	fp_fold_buf_add(key, kinds, nkinds);
@@ -93,7 +94,7 @@ static uint32_t thread_id(struct fp_speedscope *ss, const struct fp_sample *s)
 {
 	struct fp_fold_buf *key = &ss->scratch;
 
-	key->len = 0;		/* pid tid comm */
+	key->len = 0; /* pid tid comm */
 	fp_fold_buf_add(key, &s->pid, sizeof s->pid);
 	fp_fold_buf_add(key, &s->tid, sizeof s->tid);
 	fp_fold_buf_add(key, s->comm.p, s->comm.n);

@@ -45,16 +45,16 @@ struct fp_ss_sample {
 
 struct fp_speedscope {
 	size_t max_samples;
-	uint64_t overflow;		/* samples not kept */
-	uint64_t bad;			/* kinds did not match the frames */
-	int non_clock;			/* a sample of another event than a clock */
+	uint64_t overflow; /* samples not kept */
+	uint64_t bad;      /* kinds did not match the frames */
+	int non_clock;     /* a sample of another event than a clock */
 	struct fp_fold_buf folded, kinds, scratch;
-	struct fp_strtab frames;	/* kind + name -> frame index */
-	struct fp_strtab stacks;	/* folded NUL kinds -> stack */
-	uint32_t *stack_frames;		/* per stack: frame ids root first ... */
-	size_t *stack_off;		/* ... stack_off[i] .. stack_off[i + 1] */
+	struct fp_strtab frames; /* kind + name -> frame index */
+	struct fp_strtab stacks; /* folded NUL kinds -> stack */
+	uint32_t *stack_frames;  /* per stack: frame ids root first ... */
+	size_t *stack_off;       /* ... stack_off[i] .. stack_off[i + 1] */
 	size_t stack_frames_len, stack_frames_cap, stack_off_cap;
-	struct fp_strtab threads;	/* pid tid comm -> thread */
+	struct fp_strtab threads; /* pid tid comm -> thread */
 	struct fp_ss_sample *s;
 	size_t n, cap;
 };

@@ -8,17 +8,17 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#define LABEL_WIDTH 6		/* "980ms " */
-#define HEADER_LINES 2		/* title, legend */
-#define FOOTER_LINES 1		/* seconds axis */
-#define CUBE_BASE 16		/* first colour of the xterm 6x6x6 cube */
+#define LABEL_WIDTH 6  /* "980ms " */
+#define HEADER_LINES 2 /* title, legend */
+#define FOOTER_LINES 1 /* seconds axis */
+#define CUBE_BASE 16   /* first colour of the xterm 6x6x6 cube */
 #define CUBE_LEVELS 6
 #define RAMP " .:-=+*#%@"
 #define TITLE_MAX 512
 #define LEGEND_PREFIX "scale: 0 "
-#define MIN_COLS 32		/* the legend line fits */
-#define LEGEND_STEPS 9		/* the plain ramp has 9 non-blank steps */
-#define DEFAULT_TERM_COLS 80	/* no tty and no $COLUMNS */
+#define MIN_COLS 32          /* the legend line fits */
+#define LEGEND_STEPS 9       /* the plain ramp has 9 non-blank steps */
+#define DEFAULT_TERM_COLS 80 /* no tty and no $COLUMNS */
 #define DEFAULT_TERM_LINES 24
 
 enum fp_term_color fp_term_detect_color(int is_tty)
@@ -48,7 +48,7 @@ static void put_cell(struct fp_sink *s, enum fp_term_color mode, uint64_t v, uin
 	} else {
 		unsigned c = gb * (CUBE_LEVELS - 1) / 255;
 		if (v && c == CUBE_LEVELS - 1)
-			c = CUBE_LEVELS - 2;	/* never draw a non-empty cell white */
+			c = CUBE_LEVELS - 2; /* never draw a non-empty cell white */
 		fp_sink_printf(s, "\033[48;5;%um ", CUBE_BASE + 36 * (CUBE_LEVELS - 1) + 6 * c + c);
 	}
 }
@@ -79,7 +79,9 @@ static void end_line(struct fp_sink *s, const struct fp_term_opts *o)
 void fp_heatmap_term(struct fp_sink *s, const struct fp_heatmap *hm, const struct fp_term_opts *o)
 {
 	unsigned cols = o->cols > MIN_COLS ? o->cols : MIN_COLS;
-	unsigned lines = o->lines > HEADER_LINES + FOOTER_LINES + 2 ? o->lines : HEADER_LINES + FOOTER_LINES + 2;
+	unsigned lines = o->lines > HEADER_LINES + FOOTER_LINES + 2
+				 ? o->lines
+				 : HEADER_LINES + FOOTER_LINES + 2;
 	unsigned avail_lines = lines - HEADER_LINES - FOOTER_LINES - 1;
 	unsigned group = (hm->rows + avail_lines - 1) / avail_lines;
 	unsigned shown_rows = (hm->rows + group - 1) / group;
@@ -158,13 +160,17 @@ int fp_term_view_open(struct fp_term_view *v, const char *tty_path, enum fp_term
 	}
 	v->is_tty = isatty(v->fd);
 	switch (mode) {
-	case FP_TERM_MODE_PLAIN: v->color = FP_TERM_PLAIN; break;
+	case FP_TERM_MODE_PLAIN:
+		v->color = FP_TERM_PLAIN;
+		break;
 	case FP_TERM_MODE_COLOR:
 		v->color = fp_term_detect_color(1);
-		if (v->color == FP_TERM_PLAIN)	/* NO_COLOR, but asked for colour */
+		if (v->color == FP_TERM_PLAIN) /* NO_COLOR, but asked for colour */
 			v->color = FP_TERM_256;
 		break;
-	default: v->color = fp_term_detect_color(v->is_tty); break;
+	default:
+		v->color = fp_term_detect_color(v->is_tty);
+		break;
 	}
 	return 0;
 }
@@ -200,7 +206,7 @@ int fp_term_view_draw(struct fp_term_view *v, const struct fp_heatmap *hm, int f
 	o.title = v->title;
 	fp_sink_init_mem(&s);
 	if (v->is_tty && !v->drawn)
-		fp_sink_str(&s, "\033[2J\033[?25l");	/* clear once, hide the cursor */
+		fp_sink_str(&s, "\033[2J\033[?25l"); /* clear once, hide the cursor */
 	fp_heatmap_term(&s, hm, &o);
 	if (v->is_tty && final)
 		fp_sink_str(&s, "\033[?25h");

@@ -19,9 +19,9 @@
 enum fp_term_color { FP_TERM_PLAIN, FP_TERM_256, FP_TERM_TRUECOLOR };
 
 struct fp_term_opts {
-	unsigned cols, lines;	/* terminal size */
+	unsigned cols, lines; /* terminal size */
 	enum fp_term_color color;
-	int home;		/* redraw in place */
+	int home; /* redraw in place */
 	const char *title;
 };
 
@@ -50,7 +50,7 @@ enum fp_term_mode { FP_TERM_MODE_OFF, FP_TERM_MODE_AUTO, FP_TERM_MODE_COLOR, FP_
 struct fp_term_view {
 	int fd, is_tty, drawn;
 	enum fp_term_color color;
-	unsigned cols, lines;	/* 0: ask the terminal */
+	unsigned cols, lines; /* 0: ask the terminal */
 	const char *title;
 };
 

@@ -99,7 +99,7 @@ static size_t shared_frames(struct fp_timeline *tl, uint32_t root, const char *p
 		size_t nlen, b;
 
 		fp_strtab_str(&tl->names, tl->frames[k], &nlen);
-		b = at + nlen;	/* the end of frame k in both */
+		b = at + nlen; /* the end of frame k in both */
 		if (b > common || (b < len && p[b] != ';'))
 			break;
 		if (tl->frames_len == tl->frames_cap)
@@ -129,11 +129,11 @@ static void index_stack(struct fp_timeline *tl, uint32_t stack)
 		if (added) {
 			char k = frame < klen ? kinds[frame] : 0;
 
-			tl->name_kind = fp_xgrow(tl->name_kind, &tl->name_kind_cap, (size_t)id + 1, 1,
-						 ARRAY_MIN);
+			tl->name_kind = fp_xgrow(tl->name_kind, &tl->name_kind_cap, (size_t)id + 1,
+						 1, ARRAY_MIN);
 			tl->name_kind[id] = k == FP_KIND_ROOT ? 0 : k;
 		}
-		if (tl->frames_len == tl->frames_cap)	/* a call per frame was ~4 % of a D */
+		if (tl->frames_len == tl->frames_cap) /* a call per frame was ~4 % of a D */
 			tl->frames = fp_xgrow(tl->frames, &tl->frames_cap, tl->frames_len + 1,
 					      sizeof *tl->frames, ARRAY_MIN);
 		tl->frames[tl->frames_len++] = id;
@@ -157,7 +157,7 @@ static void index_stack(struct fp_timeline *tl, uint32_t stack)
 						sizeof *tl->root_last);
 	tl->root_last[root] = stack + 1;
 	tl->frame_off = fp_xgrow(tl->frame_off, &tl->frame_off_cap, (size_t)stack + 2,
-			     sizeof *tl->frame_off, ARRAY_MIN);
+				 sizeof *tl->frame_off, ARRAY_MIN);
 	tl->frame_off[stack + 1] = tl->frames_len;
 }
 
@@ -173,7 +173,7 @@ int fp_timeline_define(struct fp_timeline *tl, const struct fp_stack_def *d)
 	if (tl->stacks.text_len + tl->kinds.text_len + d->folded.n + d->kinds.n <= TEXT_MAX)
 		stack = fp_strtab_intern(&tl->stacks, d->folded.p, d->folded.n, &added);
 	else if ((stack = fp_strtab_find(&tl->stacks, d->folded.p, d->folded.n)) == FP_STRTAB_NONE)
-		stack = NO_STACK;	/* its samples count as overflow */
+		stack = NO_STACK; /* its samples count as overflow */
 	if (added) {
 		tl->stack_kinds = fp_xgrow(tl->stack_kinds, &tl->stack_kinds_cap, (size_t)stack + 1,
 					   sizeof *tl->stack_kinds, ARRAY_MIN);
@@ -189,8 +189,7 @@ int fp_timeline_define(struct fp_timeline *tl, const struct fp_stack_def *d)
 	return 0;
 }
 
-enum fp_tl_stack_of fp_timeline_stack(const struct fp_timeline *tl, uint32_t id,
-				      uint32_t *stack)
+enum fp_tl_stack_of fp_timeline_stack(const struct fp_timeline *tl, uint32_t id, uint32_t *stack)
 {
 	if (id >= tl->next)
 		return FP_TL_UNDEFINED;
@@ -212,8 +211,8 @@ static int owner_is(const struct fp_timeline *tl, uint32_t id, const struct fp_r
 	if (o->cgroup != FP_TL_NO_LABEL)
 		cgroup = fp_strtab_str(&tl->labels, o->cgroup, &gn);
 	return cn == r->comm.n && en == r->event.n && gn == r->cgroup.n &&
-		!memcmp(comm, r->comm.p, cn) && !memcmp(event, r->event.p, en) &&
-		(gn == 0 || !memcmp(cgroup, r->cgroup.p, gn));
+	       !memcmp(comm, r->comm.p, cn) && !memcmp(event, r->event.p, en) &&
+	       (gn == 0 || !memcmp(cgroup, r->cgroup.p, gn));
 }
 
 /* A new owner's cgroup path and container name into labels. */
@@ -251,7 +250,7 @@ static uint32_t owner_of(struct fp_timeline *tl, const struct fp_ref *r)
 	memcpy(tl->key + sizeof ids, r->comm.p, r->comm.n);
 	tl->key[sizeof ids + r->comm.n] = '\t';
 	memcpy(tl->key + sizeof ids + r->comm.n + 1, r->event.p, r->event.n);
-	if (r->cgroup.n) {	/* TAB cgroup: no name holds a TAB */
+	if (r->cgroup.n) { /* TAB cgroup: no name holds a TAB */
 		tl->key[sizeof ids + r->comm.n + 1 + r->event.n] = '\t';
 		memcpy(tl->key + sizeof ids + r->comm.n + 2 + r->event.n, r->cgroup.p, r->cgroup.n);
 	}
@@ -260,7 +259,9 @@ static uint32_t owner_of(struct fp_timeline *tl, const struct fp_ref *r)
 		tl->owner = fp_xgrow(tl->owner, &tl->owner_cap, (size_t)id + 1, sizeof *tl->owner,
 				     ARRAY_MIN);
 		tl->owner[id] = (struct fp_tl_owner){
-			.pid = r->pid, .tid = r->tid, .cpu = r->cpu,
+			.pid = r->pid,
+			.tid = r->tid,
+			.cpu = r->cpu,
 			.comm = fp_strtab_intern(&tl->labels, r->comm.p, r->comm.n, NULL),
 			.event = fp_strtab_intern(&tl->labels, r->event.p, r->event.n, NULL),
 		};
@@ -276,7 +277,7 @@ int fp_timeline_add(struct fp_timeline *tl, const struct fp_ref *r)
 		tl->bad++;
 		return -1;
 	}
-	if (r->count != 1 && !fp_event_is_timed(r->event))	/* off-CPU ns: not a weighing */
+	if (r->count != 1 && !fp_event_is_timed(r->event)) /* off-CPU ns: not a weighing */
 		tl->weight_period = 1;
 	if (tl->n >= tl->max_samples || tl->ext[r->id] == NO_STACK) {
 		tl->overflow++;
@@ -289,8 +290,11 @@ int fp_timeline_add(struct fp_timeline *tl, const struct fp_ref *r)
 		tl->s = fp_xrealloc(tl->s, tl->cap * sizeof *tl->s);
 	}
 	tl->s[tl->n++] = (struct fp_tl_sample){
-		.time_ns = r->time_ns, .count = r->count, .period = r->period,
-		.stack = tl->ext[r->id], .owner = owner_of(tl, r),
+		.time_ns = r->time_ns,
+		.count = r->count,
+		.period = r->period,
+		.stack = tl->ext[r->id],
+		.owner = owner_of(tl, r),
 	};
 	return 0;
 }
@@ -341,7 +345,10 @@ void fp_timeline_sample(const struct fp_timeline *tl, size_t i, struct fp_sample
 	const struct fp_tl_owner *o = &tl->owner[x->owner];
 
 	*s = (struct fp_sample){
-		.time_ns = x->time_ns, .pid = o->pid, .tid = o->tid, .cpu = o->cpu,
+		.time_ns = x->time_ns,
+		.pid = o->pid,
+		.tid = o->tid,
+		.cpu = o->cpu,
 		.period = x->period,
 	};
 	stack_frames(tl, x->stack, s);
@@ -357,8 +364,14 @@ int fp_timeline_ref_sample(const struct fp_timeline *tl, const struct fp_ref *r,
 	if (r->id >= tl->next || tl->ext[r->id] == NO_STACK)
 		return -1;
 	*s = (struct fp_sample){
-		.time_ns = r->time_ns, .pid = r->pid, .tid = r->tid, .cpu = r->cpu,
-		.period = r->period, .comm = r->comm, .event = r->event, .cgroup = r->cgroup,
+		.time_ns = r->time_ns,
+		.pid = r->pid,
+		.tid = r->tid,
+		.cpu = r->cpu,
+		.period = r->period,
+		.comm = r->comm,
+		.event = r->event,
+		.cgroup = r->cgroup,
 	};
 	stack_frames(tl, tl->ext[r->id], s);
 	return 0;
@@ -404,13 +417,13 @@ void fp_timeline_range(const struct fp_timeline *tl, uint64_t base_ns, uint64_t 
 void fp_timeline_range_folded(const struct fp_timeline *tl, const struct fp_heatmap *hm,
 			      const char *from_to, struct fp_sink *s)
 {
-	const char *colon = strchr(from_to, ':');	/* fp-render's options checked it is there */
+	const char *colon = strchr(from_to, ':'); /* fp-render's options checked it is there */
 	uint64_t from = 0, to = UINT64_MAX;
 	uint64_t base = hm->rows && hm->base_sec > 0 ? (uint64_t)hm->base_sec * FP_NSEC_PER_SEC : 0;
 	struct fp_folded t;
 
 	if (!colon)
-		colon = from_to + strlen(from_to);	/* FROM alone: no upper bound */
+		colon = from_to + strlen(from_to); /* FROM alone: no upper bound */
 	if (colon > from_to && !(colon - from_to == 1 && *from_to == '-'))
 		fp_parse_seconds_ns(from_to, (size_t)(colon - from_to), &from);
 	if (*colon && colon[1] && strcmp(colon + 1, "-"))
@@ -442,7 +455,7 @@ struct cell_entry {
 };
 
 #define OWNER_BITS 32
-#define MAP_SLOTS_PER_ENTRY 8	/* a table bigger than this per entry is made afresh */
+#define MAP_SLOTS_PER_ENTRY 8 /* a table bigger than this per entry is made afresh */
 
 static int cmp_u64(uint64_t a, uint64_t b)
 {
@@ -525,18 +538,21 @@ static void json_color(struct fp_sink *s, const char *rgb)
 	fp_sink_write(s, out, sizeof out);
 }
 
-static void json_header(const struct fp_timeline *tl, struct fp_sink *s, const struct fp_heatmap *hm,
-			const struct fp_heatmap_axis *ax, const struct fp_flame_opts *o)
+static void json_header(const struct fp_timeline *tl, struct fp_sink *s,
+			const struct fp_heatmap *hm, const struct fp_heatmap_axis *ax,
+			const struct fp_flame_opts *o)
 {
 	char color[20];
 	unsigned rows = hm->rows ? hm->rows : 1;
 
-	fp_sink_printf(s, "{\"rows\":%u,\"base_sec\":%lld,\"total\":", rows, (long long)hm->base_sec);
+	fp_sink_printf(s, "{\"rows\":%u,\"base_sec\":%lld,\"total\":", rows,
+		       (long long)hm->base_sec);
 	fp_sink_u64(s, fp_timeline_total(tl));
 	fp_sink_str(s, ",\"countname\":");
 	fp_json_string(s, o->countname, strlen(o->countname));
 	/* The flame graph options the page's graph follows too. */
-	fp_sink_printf(s, ",\"width\":%u,\"frameheight\":%u,\"fontsize\":%u,\"inverted\":%d,"
+	fp_sink_printf(s,
+		       ",\"width\":%u,\"frameheight\":%u,\"fontsize\":%u,\"inverted\":%d,"
 		       "\"minwidth\":%.4g,\"minwidth_pct\":%d,\"searchcolor\":",
 		       o->width, o->frame_height, o->fontsize, o->inverted ? 1 : 0, o->minwidth,
 		       o->minwidth_pct ? 1 : 0);
@@ -556,7 +572,8 @@ static void json_header(const struct fp_timeline *tl, struct fp_sink *s, const s
 
 /* names, their kinds (one character each, '-' for roots), colours and the
  * stacks as name ids */
-static void json_names(const struct fp_timeline *tl, struct fp_sink *s, const struct fp_flame_opts *o)
+static void json_names(const struct fp_timeline *tl, struct fp_sink *s,
+		       const struct fp_flame_opts *o)
 {
 	char color[20];
 	size_t n = fp_strtab_count(&tl->names);
@@ -596,13 +613,13 @@ static void json_names(const struct fp_timeline *tl, struct fp_sink *s, const st
  * in the cells' order, each cell's samples in arrival order; the owners
  * numbered in the order the page first names them. */
 struct page_cells {
-	uint64_t *key;		/* per cell (first seen first): col * rows + row */
+	uint64_t *key; /* per cell (first seen first): col * rows + row */
 	size_t ncells, key_cap;
-	uint32_t *order;	/* the cells, sorted by key */
-	size_t *start;		/* per sorted cell: its first in sample[] (ncells + 1) */
-	uint32_t *sample;	/* sample indices, cell by cell */
-	uint32_t *owner_page;	/* owner -> its number in the page, or NO_STACK */
-	uint32_t *page_owner;	/* the page's owners, in order */
+	uint32_t *order;      /* the cells, sorted by key */
+	size_t *start;        /* per sorted cell: its first in sample[] (ncells + 1) */
+	uint32_t *sample;     /* sample indices, cell by cell */
+	uint32_t *owner_page; /* owner -> its number in the page, or NO_STACK */
+	uint32_t *page_owner; /* the page's owners, in order */
 	size_t npage_owners;
 };
 
@@ -625,8 +642,9 @@ static uint64_t sample_cell(const struct fp_tl_sample *x, const struct fp_heatma
 	if (x->time_ns < base_ns)
 		return UINT64_MAX;
 	uint64_t sec = (x->time_ns - base_ns) / FP_NSEC_PER_SEC;
-	size_t col = ax->col ? fp_heatmap_axis_index(ax, sec, 0) :
-		sec < FP_HEATMAP_AXIS_COLS ? (size_t)sec : SIZE_MAX;
+	size_t col = ax->col                      ? fp_heatmap_axis_index(ax, sec, 0)
+		     : sec < FP_HEATMAP_AXIS_COLS ? (size_t)sec
+						  : SIZE_MAX;
 	if (col == SIZE_MAX)
 		return UINT64_MAX;
 	return (uint64_t)col * rows + (x->time_ns % FP_NSEC_PER_SEC) * rows / FP_NSEC_PER_SEC;
@@ -660,8 +678,10 @@ static void group_cells(const struct fp_timeline *tl, const struct fp_heatmap *h
 			c = fp_map_put(&cells, key, 0, (uint32_t)pc->ncells);
 		last_key = key;
 		if (c == pc->ncells) {
-			pc->key = fp_xgrow(pc->key, &pc->key_cap, (size_t)c + 1, sizeof *pc->key, ARRAY_MIN);
-			count = fp_xgrow(count, &count_cap, (size_t)c + 1, sizeof *count, ARRAY_MIN);
+			pc->key = fp_xgrow(pc->key, &pc->key_cap, (size_t)c + 1, sizeof *pc->key,
+					   ARRAY_MIN);
+			count = fp_xgrow(count, &count_cap, (size_t)c + 1, sizeof *count,
+					 ARRAY_MIN);
 			pc->key[c] = key;
 			count[c] = 0;
 			pc->ncells = (size_t)c + 1;
@@ -703,7 +723,8 @@ static void page_cells_free(struct page_cells *pc)
 	FP_FREE_ALL(pc->key, pc->order, pc->start, pc->sample, pc->owner_page, pc->page_owner);
 }
 
-static void json_owners(const struct fp_timeline *tl, struct fp_sink *s, const struct page_cells *pc)
+static void json_owners(const struct fp_timeline *tl, struct fp_sink *s,
+			const struct page_cells *pc)
 {
 	fp_sink_str(s, ",\n\"labels\":");
 	json_strings(s, &tl->labels);

@@ -40,10 +40,10 @@
  * "owner" the views group it by) are interned once per distinct owner. */
 struct fp_tl_sample {
 	uint64_t time_ns;
-	uint64_t count;		/* what fp-fold counted: 1, or the period */
+	uint64_t count; /* what fp-fold counted: 1, or the period */
 	uint64_t period;
-	uint32_t stack;		/* in stacks */
-	uint32_t owner;		/* in owners */
+	uint32_t stack; /* in stacks */
+	uint32_t owner; /* in owners */
 };
 
 /* cpus whose latest sample's owner is remembered (a power of two) */
@@ -60,10 +60,10 @@ struct fp_tl_owner {
 };
 
 struct fp_timeline {
-	size_t max_samples;	/* beyond it samples are counted, not kept */
-	uint64_t overflow;	/* samples not kept */
-	uint64_t bad;		/* R records of a stack never defined */
-	int weight_period;	/* a count was not 1: fp-fold weighed by period */
+	size_t max_samples; /* beyond it samples are counted, not kept */
+	uint64_t overflow;  /* samples not kept */
+	uint64_t bad;       /* R records of a stack never defined */
+	int weight_period;  /* a count was not 1: fp-fold weighed by period */
 	struct fp_tl_sample *s;
 	size_t n, cap;
 	/* stacks: folded strings, each with the id of its kinds string */
@@ -76,8 +76,8 @@ struct fp_timeline {
 	struct fp_strtab owner_keys;
 	struct fp_tl_owner *owner;
 	size_t owner_cap;
-	int has_cgroups;	/* an owner has a cgroup: the page's owners say it */
-	char *key;		/* an owner key being looked up */
+	int has_cgroups; /* an owner has a cgroup: the page's owners say it */
+	char *key;       /* an owner key being looked up */
 	size_t key_cap;
 	/* per cpu (its number modulo the size): the owner of its latest
 	 * sample + 1, 0 none; checked before the owner's key is looked up */
@@ -110,14 +110,13 @@ void fp_timeline_reset(struct fp_timeline *tl);
 int fp_timeline_define(struct fp_timeline *tl, const struct fp_stack_def *d);
 /* What a D record's id names (fp_timeline_stack). */
 enum fp_tl_stack_of {
-	FP_TL_STACK,		/* a stack: *stack its index in tl->stacks */
-	FP_TL_UNDEFINED,	/* no D record defined the id */
-	FP_TL_NOT_KEPT,		/* defined, but past the stacks' bound (its text is not kept) */
+	FP_TL_STACK,     /* a stack: *stack its index in tl->stacks */
+	FP_TL_UNDEFINED, /* no D record defined the id */
+	FP_TL_NOT_KEPT,  /* defined, but past the stacks' bound (its text is not kept) */
 };
 /* The stack the D record id defined (its latest definition), by id: an
  * array, no lookup of its text. */
-enum fp_tl_stack_of fp_timeline_stack(const struct fp_timeline *tl, uint32_t id,
-				      uint32_t *stack);
+enum fp_tl_stack_of fp_timeline_stack(const struct fp_timeline *tl, uint32_t id, uint32_t *stack);
 /* An R record. 0 (kept, or counted in overflow), or -1 if its stack was
  * never defined (counted in tl->bad). */
 int fp_timeline_add(struct fp_timeline *tl, const struct fp_ref *r);

@@ -13,12 +13,12 @@ static const char TITLE[] = "<title>flamepipe</title>";
 static const char CSS_LINK[] = "<link rel=\"stylesheet\" href=\"/ui/app.css\">";
 static const char APP_SCRIPT[] = "<script type=\"module\" src=\"/ui/app.js\"></script>";
 static const char MODULE_SUFFIX[] = ".js";
-static const char BOOT[] = "reportboot.js";	/* a classic script, not a module */
+static const char BOOT[] = "reportboot.js"; /* a classic script, not a module */
 /* What a report cannot do: other rows per second (its cells are
  * bucketed once), other files (the list, compare), the server's SVG. */
-static const char REPORT_CSS[] =
-	"\n/* the static report (render/views.c) */\n"
-	"#home, label:has(> #rows), label:has(> #compare-file), #svg-link, #list-view { display: none !important; }\n";
+static const char REPORT_CSS[] = "\n/* the static report (render/views.c) */\n"
+				 "#home, label:has(> #rows), label:has(> #compare-file), "
+				 "#svg-link, #list-view { display: none !important; }\n";
 
 static const struct ui_file *ui_find(const char *path)
 {
@@ -155,7 +155,8 @@ int fp_views_page(struct fp_sink *s, const struct fp_views_page *p)
 		return -1;
 	/* a module must not end its script element early */
 	for (const struct ui_file *f = ui_files; f->path; f++)
-		if (ends_with(f->path, MODULE_SUFFIX) && find_n((const char *)f->data, f->len, "</script"))
+		if (ends_with(f->path, MODULE_SUFFIX) &&
+		    find_n((const char *)f->data, f->len, "</script"))
 			return -1;
 
 	fp_sink_write(s, html, (size_t)(title - html));

@@ -31,14 +31,19 @@
 #include "sink.h"
 
 struct fp_views_page {
-	const char *title;		/* the page's title and the profile's name */
-	const char *timeline_json; size_t timeline_len;	/* NULL: none */
-	const char *heatmap_json; size_t heatmap_len;
-	const char *folded_json; size_t folded_len;	/* a JSON string, or NULL */
-	const char *note;		/* why there is no timeline, or what it holds */
-	const char *const *warnings; size_t n_warnings;
-	const char *const *stats; size_t n_stats;	/* "stage TAB k=v TAB ..." */
-	const char *footer;		/* plain text line at the bottom */
+	const char *title; /* the page's title and the profile's name */
+	const char *timeline_json;
+	size_t timeline_len; /* NULL: none */
+	const char *heatmap_json;
+	size_t heatmap_len;
+	const char *folded_json;
+	size_t folded_len; /* a JSON string, or NULL */
+	const char *note;  /* why there is no timeline, or what it holds */
+	const char *const *warnings;
+	size_t n_warnings;
+	const char *const *stats;
+	size_t n_stats;     /* "stage TAB k=v TAB ..." */
+	const char *footer; /* plain text line at the bottom */
 };
 
 /* The whole index.html. 0, or -1 (nothing useful written) if ui/'s page

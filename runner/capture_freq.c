@@ -7,7 +7,7 @@
 
 #include <zlib.h>
 
-#define HEADER_LINES_MAX 200		/* perf's header is some 30 lines */
+#define HEADER_LINES_MAX 200 /* perf's header is some 30 lines */
 #define LINE_BYTES 4096
 #define PERFILE2 "PERFILE2"
 #define ATTRS_MAX 256
@@ -16,7 +16,7 @@
 #define ATTR_CONFIG 8
 #define ATTR_PERIOD_FREQ 16
 #define ATTR_FLAGS 40
-#define ATTR_FLAG_FREQ (1ull << 10)	/* disabled, inherit, ..., comm, freq */
+#define ATTR_FLAG_FREQ (1ull << 10) /* disabled, inherit, ..., comm, freq */
 #define ATTR_MIN 48
 #define TYPE_SOFTWARE 1
 #define SW_DUMMY 9
@@ -45,9 +45,11 @@ static uint64_t perfdata_freq(FILE *f)
 	if (attr_size < ATTR_MIN || size / attr_size > ATTRS_MAX)
 		return 0;
 	for (uint64_t i = 0; i < size / attr_size; i++) {
-		if (fseek(f, (long)(off + i * attr_size), SEEK_SET) || fread(a, 1, sizeof a, f) != sizeof a)
+		if (fseek(f, (long)(off + i * attr_size), SEEK_SET) ||
+		    fread(a, 1, sizeof a, f) != sizeof a)
 			return 0;
-		if (le64(a + ATTR_TYPE) % (1ull << 32) == TYPE_SOFTWARE && le64(a + ATTR_CONFIG) == SW_DUMMY)
+		if (le64(a + ATTR_TYPE) % (1ull << 32) == TYPE_SOFTWARE &&
+		    le64(a + ATTR_CONFIG) == SW_DUMMY)
 			continue;
 		return le64(a + ATTR_FLAGS) & ATTR_FLAG_FREQ ? le64(a + ATTR_PERIOD_FREQ) : 0;
 	}
@@ -79,7 +81,7 @@ static uint64_t script_freq(const char *path)
 		long long f;
 
 		if (line[0] != '#')
-			break;		/* the header is over */
+			break; /* the header is over */
 		if (strncmp(line, "# event : ", 10) || (f = event_line_freq(line)) < 0)
 			continue;
 		hz = f > 0 ? (uint64_t)f : 0;

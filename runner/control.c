@@ -116,12 +116,13 @@ void sv_run_pending_op(struct stage *st)
 	if (replacing)
 		apply_replacement(st);
 	if (sv_spawn_stage(st) < 0) {
-		sv_finish_op(st, "error: stage '%s': cannot start %s", st->spec->name, st->spec->argv[0]);
+		sv_finish_op(st, "error: stage '%s': cannot start %s", st->spec->name,
+			     st->spec->argv[0]);
 		sv_stage_finish(st, 0, FP_EXIT_USAGE);
 		return;
 	}
 	sv_finish_op(st, "ok: stage '%s' %s, pid %ld", st->spec->name,
-		  replacing ? "replaced" : "restarted", (long)st->pid);
+		     replacing ? "replaced" : "restarted", (long)st->pid);
 }
 
 static int open_reply(struct fp_run *r, const char *name)
@@ -161,8 +162,8 @@ static void ctl_status(struct fp_run *r, int fd)
 		if (len >= sizeof cmd)
 			len = sizeof cmd - 1;
 		reply_line(fd, "stage\tname=%s\tstate=%s\tpid=%ld\tstarts=%u\tlast=%s\tcommand=%s",
-			   st->spec->name, fp_stage_state_name(st->state), (long)st->pid, st->starts,
-			   st->last[0] ? st->last : "-", cmd);
+			   st->spec->name, fp_stage_state_name(st->state), (long)st->pid,
+			   st->starts, st->last[0] ? st->last : "-", cmd);
 	}
 }
 
@@ -198,22 +199,28 @@ static void ctl_op(struct fp_run *r, int fd, char **w, size_t n, enum stage_op o
 		if (!strcmp(w[2], "before"))
 			i--;
 		if (i < 0 || (size_t)i + 1 >= r->n) {
-			reply_line(fd, "error: cannot insert %s the %s stage '%s' (its %s is the runner's)",
-				   w[2], i < 0 ? "first" : "last", name, i < 0 ? "input" : "output");
+			reply_line(
+				fd, "error: cannot insert %s the %s stage '%s' (its %s is the runner's)",
+				w[2], i < 0 ? "first" : "last", name, i < 0 ? "input" : "output");
 			sv_close_fd(&fd);
 			return;
 		}
 		if (!fp_stage_name_ok(w[1]) || fp_pipeline_find(&r->pl, w[1]) >= 0) {
-			reply_line(fd, "error: bad or existing stage name '%s' (expected a new name of "
-				   "letters, digits, '_', '-', '.')", w[1]);
+			reply_line(fd,
+				   "error: bad or existing stage name '%s' (expected a new name of "
+				   "letters, digits, '_', '-', '.')",
+				   w[1]);
 			sv_close_fd(&fd);
 			return;
 		}
 	}
 	st = r->stages[i];
-	if (r->stopping || fp_stage_action(st->state, FP_EV_CTL) == FP_AC_REJECT || st->op != OP_NONE) {
+	if (r->stopping || fp_stage_action(st->state, FP_EV_CTL) == FP_AC_REJECT ||
+	    st->op != OP_NONE) {
 		reply_line(fd, "error: stage '%s' is %s", st->spec->name,
-			   r->stopping ? "stopping" : st->op != OP_NONE ? "busy" : fp_stage_state_name(st->state));
+			   r->stopping         ? "stopping"
+			   : st->op != OP_NONE ? "busy"
+					       : fp_stage_state_name(st->state));
 		sv_close_fd(&fd);
 		return;
 	}
@@ -269,15 +276,22 @@ static void ctl_command(struct fp_run *r, char *line)
 	}
 	if (!strcmp(w[0], "status")) {
 		ctl_status(r, fd);
-	} else if (!strcmp(w[0], "restart") || !strcmp(w[0], "replace") || !strcmp(w[0], "insert")) {
-		ctl_op(r, fd, w, n, w[0][0] == 'i' ? OP_INSERT : w[0][2] == 'p' ? OP_REPLACE : OP_RESTART);
-		return;	/* the reply fd is answered (and closed) later */
+	} else if (!strcmp(w[0], "restart") || !strcmp(w[0], "replace") ||
+		   !strcmp(w[0], "insert")) {
+		ctl_op(r, fd, w, n,
+		       w[0][0] == 'i'   ? OP_INSERT
+		       : w[0][2] == 'p' ? OP_REPLACE
+					: OP_RESTART);
+		return; /* the reply fd is answered (and closed) later */
 	} else if (!strcmp(w[0], "stop")) {
 		sv_log("control: stopping");
 		reply_line(fd, "ok: stopping");
 		sv_begin_stop(r, STOP_REQUEST, 0);
 	} else {
-		reply_line(fd, "error: unknown command '%s' (expected status, restart, replace, insert or stop)", w[0]);
+		reply_line(fd,
+			   "error: unknown command '%s' (expected status, restart, replace, insert "
+			   "or stop)",
+			   w[0]);
 		fp_warn("control: unknown command '%s'", w[0]);
 	}
 	sv_close_fd(&fd);
@@ -290,7 +304,7 @@ static void ctl_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 	ssize_t got = read(r->ctl_fd, chunk, sizeof chunk);
 
 	if (got <= 0)
-		return;	/* EAGAIN; never EOF: we hold a write end */
+		return; /* EAGAIN; never EOF: we hold a write end */
 	for (ssize_t k = 0; k < got; k++) {
 		char c = chunk[k];
 
@@ -305,7 +319,8 @@ static void ctl_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 			r->ctl_skipping = 0;
 		} else if (r->ctl_len + 1 >= sizeof r->ctl_buf) {
 			if (!r->ctl_skipping)
-				fp_warn("control: command longer than %d bytes ignored", CTL_LINE_MAX);
+				fp_warn("control: command longer than %d bytes ignored",
+					CTL_LINE_MAX);
 			r->ctl_skipping = 1;
 		} else if (!r->ctl_skipping) {
 			r->ctl_buf[r->ctl_len++] = c;
@@ -383,17 +398,18 @@ static int insert_after(struct stage *a)
 	/* Reader first, as at start. */
 	if (sv_spawn_stage(r->stages[j]) < 0) {
 		sv_finish_op(a, "error: stage '%s': cannot start %s", r->pl.stages[j].name,
-			  r->pl.stages[j].argv[0]);
+			     r->pl.stages[j].argv[0]);
 		sv_stage_finish(r->stages[j], 0, FP_EXIT_USAGE);
 		return 0;
 	}
 	if (sv_spawn_stage(a) < 0) {
-		sv_finish_op(a, "error: stage '%s': cannot restart %s", a->spec->name, a->spec->argv[0]);
+		sv_finish_op(a, "error: stage '%s': cannot restart %s", a->spec->name,
+			     a->spec->argv[0]);
 		sv_stage_finish(a, 0, FP_EXIT_USAGE);
 		return 0;
 	}
 	sv_finish_op(a, "ok: stage '%s' inserted after '%s', pid %ld", r->pl.stages[j].name,
-		  a->spec->name, (long)r->stages[j]->pid);
+		     a->spec->name, (long)r->stages[j]->pid);
 	return 0;
 }
 

@@ -151,7 +151,8 @@ int cmd_ctl(int argc, char **argv)
 	len = (size_t)snprintf(line, sizeof line, "@%s", name);
 	for (int i = optind + 1; i < argc; i++) {
 		if (strpbrk(argv[i], "\t\n"))
-			fp_die(FP_EXIT_USAGE, "ctl: argument '%s' contains a TAB or newline", argv[i]);
+			fp_die(FP_EXIT_USAGE, "ctl: argument '%s' contains a TAB or newline",
+			       argv[i]);
 		if (len + 1 + strlen(argv[i]) + 1 >= sizeof line)
 			fp_die(FP_EXIT_USAGE, "ctl: command longer than %d bytes", PIPE_BUF - 1);
 		len += (size_t)snprintf(line + len, sizeof line - len, "\t%s", argv[i]);
@@ -163,8 +164,10 @@ int cmd_ctl(int argc, char **argv)
 	atexit(remove_reply);
 	if (fp_fifo_make(reply_path) < 0) {
 		if (errno == ENOENT)
-			fp_die(FP_EXIT_SYS, "ctl: no pipeline runs in %s (the directory is gone: "
-			       "the run has ended)", dir);
+			fp_die(FP_EXIT_SYS,
+			       "ctl: no pipeline runs in %s (the directory is gone: "
+			       "the run has ended)",
+			       dir);
 		fp_die_sys(FP_EXIT_SYS, "ctl: cannot make reply FIFO %s", reply_path);
 	}
 	rfd = open(reply_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);

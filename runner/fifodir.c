@@ -26,8 +26,6 @@
 #include "fp_fifo.h"
 #include "supervise.h"
 
-
-
 /* Removes what we made; only in the process that made it (a forked
  * child that failed to exec must not). */
 void sv_remove_files(struct fp_run *r)
@@ -72,8 +70,10 @@ void sv_use_given_dir(struct fp_run *r, const char *dir)
 		if (lstat(dir, &st) < 0)
 			fp_die_sys(FP_EXIT_SYS, "cannot stat fifo dir %s", dir);
 		if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077))
-			fp_die(FP_EXIT_USAGE, "fifo dir %s: exists and is not a directory of ours "
-			       "with mode 0700 (refusing to use it)", dir);
+			fp_die(FP_EXIT_USAGE,
+			       "fifo dir %s: exists and is not a directory of ours "
+			       "with mode 0700 (refusing to use it)",
+			       dir);
 	}
 	r->dir = fp_xstrdup(dir);
 }
@@ -100,7 +100,8 @@ int sv_make_fifo(struct fp_run *r, const char *path, int give)
 		int e = errno;
 
 		if (e == EEXIST)
-			sv_log("%s: exists already (refusing to use it: remove it, or use a fresh --fifo-dir)",
+			sv_log("%s: exists already (refusing to use it: remove it, or use a fresh "
+			       "--fifo-dir)",
 			       path);
 		else
 			sv_log("cannot make FIFO %s: %s", path, strerror(e));

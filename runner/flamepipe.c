@@ -32,10 +32,11 @@
 
 const char cmd_run_usage[] =
 	"run [PIPELINE] [-D NAME=VALUE]... [-A NAME=WORD]... [--input FILE] [--outdir DIR]\n"
-	"        [--rows N] [--dir-file F] [--fifo-dir DIR] [--drain-timeout S] [--kill-timeout S]\n"
+	"        [--rows N] [--dir-file F] [--fifo-dir DIR] [--drain-timeout S] [--kill-timeout "
+	"S]\n"
 	"        [-u|--user USER] [--progress|--no-progress] [-v] [-q]";
-const char cmd_check_usage[] =
-	"check [PIPELINE] [-D NAME=VALUE]... [-A NAME=WORD]... [--input FILE] [--outdir DIR] [--rows N]";
+const char cmd_check_usage[] = "check [PIPELINE] [-D NAME=VALUE]... [-A NAME=WORD]... [--input "
+			       "FILE] [--outdir DIR] [--rows N]";
 
 struct command {
 	const char *name;
@@ -59,8 +60,10 @@ static void init_commands(void)
 	add_command("run", cmd_run, cmd_run_usage, "start and supervise a pipeline file");
 	add_command("report", cmd_report, cmd_report_usage,
 		    "heatmap and flame graph files from a capture");
-	add_command("ctl", cmd_ctl, cmd_ctl_usage, "talk to a running pipeline (status, restart, replace, insert, stop)");
-	add_command("check", cmd_check, cmd_check_usage, "parse a pipeline file and print its stages");
+	add_command("ctl", cmd_ctl, cmd_ctl_usage,
+		    "talk to a running pipeline (status, restart, replace, insert, stop)");
+	add_command("check", cmd_check, cmd_check_usage,
+		    "parse a pipeline file and print its stages");
 	add_command("push", cmd_push, cmd_push_usage,
 		    "send finished captures to a Pyroscope-style /ingest endpoint");
 	add_command("live", cmd_live, cmd_live ? cmd_live_usage : "live ...",
@@ -84,7 +87,7 @@ static void print_help(FILE *f)
 		fprintf(f, "  %-7s %s%s\n", commands[i].name, commands[i].summary,
 			commands[i].fn ? "" : " (not built in)");
 	fprintf(f, "  help    this text, or `flamepipe help COMMAND`\n"
-		"\n  flamepipe --version\n\nSee docs/flamepipe.md.\n");
+		   "\n  flamepipe --version\n\nSee docs/flamepipe.md.\n");
 }
 
 static int cmd_help(int argc, char **argv)

@@ -21,9 +21,9 @@
 
 struct hot {
 	struct fp_strtab names;
-	uint64_t *self, *total, *seen;	/* by name id */
+	uint64_t *self, *total, *seen; /* by name id */
 	size_t cap;
-	uint64_t samples;		/* counted (not idle), numbered from 1 */
+	uint64_t samples; /* counted (not idle), numbered from 1 */
 };
 
 static uint32_t frame_id(struct hot *h, const char *p, size_t n)
@@ -67,7 +67,7 @@ static void count_line(void *ctx, char *line, size_t len)
 		}
 		p = stop + 1;
 	}
-	h->self[id]++;	/* the leaf */
+	h->self[id]++; /* the leaf */
 }
 
 static const uint64_t *sort_counts;
@@ -79,8 +79,7 @@ static int by_count(const void *a, const void *b)
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
-static void print_top(FILE *f, struct hot *h, const uint64_t *counts, const char *what,
-		      size_t n)
+static void print_top(FILE *f, struct hot *h, const uint64_t *counts, const char *what, size_t n)
 {
 	size_t names = h->names.n;
 	uint32_t *order = fp_xmalloc((names ? names : 1) * sizeof *order);

@@ -86,18 +86,17 @@
 #include "tuiview.h"
 
 #define GENERATED_NAME "live.pipeline"
-#define RECORDING_NAME "recording.fp.gz"	/* in -o DIR, else in the FIFO dir */
-#define RECORD_STATS_NAME "record.stats"	/* fp-record --stats, in the FIFO dir */
+#define RECORDING_NAME "recording.fp.gz" /* in -o DIR, else in the FIFO dir */
+#define RECORD_STATS_NAME "record.stats" /* fp-record --stats, in the FIFO dir */
 /* Without -o the recording lives in the private FIFO directory (often
  * tmpfs, so memory) for the session only: bounded unless told otherwise. */
 #define TEMP_RECORDING_MAX_SIZE "64M"
-#define WEB_POLL_INTERVAL 0.2	/* s between checks for the end of the capture */
-#define DURATION_POLL 0.1	/* s between checks for the first bytes */
-#define DURATION_START_MAX 20.0	/* s: then --duration counts anyway */
+#define WEB_POLL_INTERVAL 0.2   /* s between checks for the end of the capture */
+#define DURATION_POLL 0.1       /* s between checks for the first bytes */
+#define DURATION_START_MAX 20.0 /* s: then --duration counts anyway */
 #define TEXT_MAX 8192
-#define HOT_FUNCTIONS 10	/* lines of each table at the end of a terminal session */
+#define HOT_FUNCTIONS 10 /* lines of each table at the end of a terminal session */
 #define LISTEN_BACKLOG 64
-
 
 /* What watches the end of the capture to stop the web server. */
 /* --duration when the source cannot end by itself (bpftrace): counted
@@ -110,8 +109,8 @@ struct duration {
 	double seconds;
 	int started;
 	int polled;
-	unsigned long long baseline;	/* rchar at the first poll: the loader's reads */
-	ev_tstamp since;		/* time of the first poll */
+	unsigned long long baseline; /* rchar at the first poll: the loader's reads */
+	ev_tstamp since;             /* time of the first poll */
 };
 
 /* rchar of the stage named "read", 0 while it is not running. */
@@ -151,11 +150,11 @@ static void duration_cb(struct ev_loop *loop, ev_timer *w, int revents)
 struct web_watch {
 	ev_timer w;
 	struct fp_run *run;
-	size_t index;		/* the web stage */
+	size_t index; /* the web stage */
 	int stopped;
-	int exit_at_end;	/* --exit-at-end: stop the server with the capture */
-	const int *view_quit;	/* the terminal view was quit: the session ends */
-	const char *url;	/* for the "stays up" line */
+	int exit_at_end;      /* --exit-at-end: stop the server with the capture */
+	const int *view_quit; /* the terminal view was quit: the session ends */
+	const char *url;      /* for the "stays up" line */
 };
 
 /* ---- finding files next to the binary ------------------------------------ */
@@ -184,21 +183,25 @@ static void check_source(const struct live_opts *o)
 {
 	const char *bindir = fp_run_bindir();
 
-	if (o->source == SRC_SSH) {	/* perf runs on the host: only ssh is needed here */
-		require_program("ssh", bindir, "live: --ssh: ssh is not installed (or not in $PATH): "
+	if (o->source == SRC_SSH) { /* perf runs on the host: only ssh is needed here */
+		require_program("ssh", bindir,
+				"live: --ssh: ssh is not installed (or not in $PATH): "
 				"install it (Debian: apt-get install openssh-client)");
 		return;
 	}
 	if (o->source == SRC_BPFTRACE) {
-		require_program("bpftrace", bindir, "live: bpftrace is not installed (or not in "
-				"$PATH): install it (Debian/Ubuntu: apt-get install bpftrace) or use "
-				"--source perf");
+		require_program(
+			"bpftrace", bindir,
+			"live: bpftrace is not installed (or not in "
+			"$PATH): install it (Debian/Ubuntu: apt-get install bpftrace) or use "
+			"--source perf");
 		if (geteuid() != 0)
 			fp_die(FP_EXIT_SYS, "live: --source bpftrace needs root (BPF programs): "
-			       "run it with sudo, or use --source perf");
+					    "run it with sudo, or use --source perf");
 		return;
 	}
-	require_program("perf", bindir, "live: perf is not installed (or not in $PATH): install "
+	require_program("perf", bindir,
+			"live: perf is not installed (or not in $PATH): install "
 			"it (Debian: apt-get install linux-perf; Ubuntu: apt-get install "
 			"linux-tools-common linux-tools-$(uname -r); Fedora: dnf install perf)");
 	fp_check_perf_allowed(o->pid, o->command != NULL, o->all_cpus);
@@ -213,8 +216,10 @@ static void word_append(char *dst, size_t cap, const char *word)
 	size_t n = strlen(dst), w = strlen(word);
 
 	if (strpbrk(word, " \t\n"))
-		fp_die(FP_EXIT_USAGE, "live: --source bpftrace: '%s': bpftrace -c splits the "
-		       "command at blanks, so an argument cannot contain one", word);
+		fp_die(FP_EXIT_USAGE,
+		       "live: --source bpftrace: '%s': bpftrace -c splits the "
+		       "command at blanks, so an argument cannot contain one",
+		       word);
 	if (n + 1 + w + 1 > cap)
 		fp_die(FP_EXIT_USAGE, "live: --source bpftrace: the command is too long");
 	if (n)
@@ -270,7 +275,7 @@ static void source_vars(const struct live_opts *o, struct fp_vars *v)
 {
 	if (o->off_cpu && o->source != SRC_PERF)
 		fp_die(FP_EXIT_USAGE, "live: --off-cpu: needs --source perf (fp-perfdata turns "
-		       "the scheduler's events into off-CPU time)");
+				      "the scheduler's events into off-CPU time)");
 	fp_vars_set(v, "HZ", o->hz);
 	fp_vars_list(v, "RECORD_ARGS");
 	fp_vars_list(v, "SCRIPT_ARGS");
@@ -289,13 +294,15 @@ static void source_vars(const struct live_opts *o, struct fp_vars *v)
 	if (o->source == SRC_BPFTRACE) {
 		if (o->container)
 			fp_die(FP_EXIT_USAGE, "live: --container: needs --source perf (only "
-			       "fp-perfdata reads the samples' cgroups)");
+					      "fp-perfdata reads the samples' cgroups)");
 		char *bt = fp_find_data_file("bpftrace/profile.bt");
 		char cmd[TEXT_MAX] = "";
 
 		if (!bt)
-			fp_die(FP_EXIT_USAGE, "live: examples/bpftrace/profile.bt not found next "
-			       "to %s (give it with -D BT_PROGRAM=FILE)", fp_run_bindir());
+			fp_die(FP_EXIT_USAGE,
+			       "live: examples/bpftrace/profile.bt not found next "
+			       "to %s (give it with -D BT_PROGRAM=FILE)",
+			       fp_run_bindir());
 		fp_vars_set(v, "BT_PROGRAM", bt);
 		free(bt);
 		/* bpftrace -c runs COMMAND and stops when it ends. Not for
@@ -337,10 +344,12 @@ static void source_vars(const struct live_opts *o, struct fp_vars *v)
 	if (cgroups)
 		fp_vars_append(v, "RECORD_ARGS", "--all-cgroups");
 	if (o->container && !cgroups)
-		fp_die(FP_EXIT_USAGE, "live: --container: %s", o->source != SRC_PERF ?
-		       "needs --source perf (only fp-perfdata reads the samples' cgroups)" :
-		       "this kernel or perf cannot record cgroups (perf record --all-cgroups: "
-		       "Linux 5.7 and perf 5.7 or later)");
+		fp_die(FP_EXIT_USAGE, "live: --container: %s",
+		       o->source != SRC_PERF
+			       ? "needs --source perf (only fp-perfdata reads the samples' cgroups)"
+			       : "this kernel or perf cannot record cgroups (perf record "
+				 "--all-cgroups: "
+				 "Linux 5.7 and perf 5.7 or later)");
 	if (o->container) {
 		fp_vars_append(v, "RANGE_ARGS", "--container");
 		fp_vars_append(v, "RANGE_ARGS", o->container);
@@ -360,7 +369,7 @@ static void workload_vars(const struct live_opts *o, struct fp_vars *v)
 {
 	fp_vars_list(v, "WORKLOAD");
 	if (o->source == SRC_SSH && !o->command && o->duration > 0) {
-		char buf[64];	/* fp-ssh ends the remote capture itself */
+		char buf[64]; /* fp-ssh ends the remote capture itself */
 
 		snprintf(buf, sizeof buf, "%.3f", o->duration);
 		fp_vars_append(v, "SSH_ARGS", "--duration");
@@ -388,7 +397,7 @@ static int has_baseline(const struct live_opts *o);
 /* ---- the views -------------------------------------------------------------- */
 
 struct views {
-	int render, tui, web;	/* which stages to append */
+	int render, tui, web; /* which stages to append */
 };
 
 /* RENDER_VIEW_ARGS for the render stage; which stages to append. */
@@ -410,7 +419,7 @@ static void pick_views(const struct live_opts *o, struct fp_run *r, int tty, str
 		fp_vars_append(v, "TUI_ARGS", "--live");
 		fp_vars_append(v, "TUI_ARGS", "--title");
 		fp_vars_append(v, "TUI_ARGS", "flamepipe live");
-		if (vw->web)	/* fp-serve comes next */
+		if (vw->web) /* fp-serve comes next */
 			fp_vars_append(v, "TUI_ARGS", "--passthrough");
 		if (o->off_cpu && !vw->web && !has_baseline(o)) {
 			/* its E key: the off-CPU samples beside the counted
@@ -419,12 +428,12 @@ static void pick_views(const struct live_opts *o, struct fp_run *r, int tty, str
 			fp_vars_append(v, "BUCKET_ARGS", "--pass-timed");
 			fp_vars_append(v, "FOLD_ARGS", "--timed-apart");
 		}
-		if (o->baseline) {	/* its d key: the differential against it */
+		if (o->baseline) { /* its d key: the differential against it */
 			fp_vars_append(v, "TUI_ARGS", "--baseline");
 			fp_vars_append(v, "TUI_ARGS", o->baseline);
 		}
-		fp_tui_vars(r, v);	/* its messages log and quit file */
-		if (!vw->web && !o->outdir)	/* nobody reads fp-fold's snapshots */
+		fp_tui_vars(r, v);          /* its messages log and quit file */
+		if (!vw->web && !o->outdir) /* nobody reads fp-fold's snapshots */
 			fp_vars_set(v, "FOLD_INTERVAL", "0");
 	}
 	if (o->outdir) {
@@ -437,7 +446,7 @@ static void pick_views(const struct live_opts *o, struct fp_run *r, int tty, str
 	}
 	if (term && o->term_heatmap)
 		fp_vars_append(v, "RENDER_VIEW_ARGS", "--term");
-	if (vw->render && (vw->web || vw->tui))	/* fp-tui or fp-serve comes next */
+	if (vw->render && (vw->web || vw->tui)) /* fp-tui or fp-serve comes next */
 		fp_vars_append(v, "RENDER_VIEW_ARGS", "--passthrough");
 }
 
@@ -453,7 +462,10 @@ static int has_baseline(const struct live_opts *o)
  * view: it writes no records (--discard), only its lines. */
 static void baseline_vars(const struct live_opts *o, const struct views *vw, struct fp_vars *v)
 {
-	static const struct { const char *opt; size_t off; } map[] = {
+	static const struct {
+		const char *opt;
+		size_t off;
+	} map[] = {
 		{ "--baseline", offsetof(struct live_opts, baseline) },
 		{ "--from", offsetof(struct live_opts, baseline_from) },
 		{ "--to", offsetof(struct live_opts, baseline_to) },
@@ -474,9 +486,9 @@ static void baseline_vars(const struct live_opts *o, const struct views *vw, str
 	}
 	if (!vw->render && !vw->web && !vw->tui)
 		fp_vars_append(v, "BASELINE_ARGS", "--discard");
-	if (vw->tui)	/* fp-tui reads the R records too: fp-baseline passes them on */
+	if (vw->tui) /* fp-tui reads the R records too: fp-baseline passes them on */
 		fp_vars_append(v, "BASELINE_ARGS", FP_FOLDSNAP_PASS_SAMPLES_OPTION);
-	else		/* (fp-tui's view asked fp-fold for them already) */
+	else /* (fp-tui's view asked fp-fold for them already) */
 		fp_vars_append(v, "FOLD_ARGS", FP_FOLDSNAP_PASS_SAMPLES_OPTION);
 }
 
@@ -484,8 +496,8 @@ static void baseline_vars(const struct live_opts *o, const struct views *vw, str
  * DIR/live.pipeline, with --push's stage right after the stage named
  * "read" (before fp-range: a selection on the web page does not change what
  * is pushed). Returns the path. */
-static char *write_generated(const char *dir, const char *file, const struct views *vw,
-			     int push, int baseline)
+static char *write_generated(const char *dir, const char *file, const struct views *vw, int push,
+			     int baseline)
 {
 	size_t dl = strlen(dir);
 	char *out = fp_xmalloc(dl + sizeof "/" GENERATED_NAME);
@@ -506,13 +518,15 @@ static char *write_generated(const char *dir, const char *file, const struct vie
 
 		fputs(line, f);
 		last_nl = n && line[n - 1] == '\n';
-		if (push && !pushed && !strncmp(line, "read", 4) && (line[4] == ' ' || line[4] == '\t')) {
+		if (push && !pushed && !strncmp(line, "read", 4) &&
+		    (line[4] == ' ' || line[4] == '\t')) {
 			fprintf(f, "%spush fp-push ${PUSH_ARGS}\n", last_nl ? "" : "\n");
 			pushed = last_nl = 1;
 		}
 	}
 	if (push && !pushed)
-		fp_die(FP_EXIT_USAGE, "live: --push: %s has no stage named read to push after", file);
+		fp_die(FP_EXIT_USAGE, "live: --push: %s has no stage named read to push after",
+		       file);
 	if (!last_nl)
 		fputc('\n', f);
 	/* after fp-fold (--pass-samples: its D and R records), before the views */
@@ -524,12 +538,16 @@ static char *write_generated(const char *dir, const char *file, const struct vie
 	 * the recording go on); the web view serves the socket live bound
 	 * (fd FP_RUN_PASS_FD), so a restarted one answers on the same port */
 	if (vw->render)
-		fprintf(f, "render restart=on-failure give-up=bypass fp-render ${RENDER_VIEW_ARGS} ${RENDER_ARGS}\n");
+		fprintf(f, "render restart=on-failure give-up=bypass fp-render ${RENDER_VIEW_ARGS} "
+			   "${RENDER_ARGS}\n");
 	if (vw->tui)
 		fprintf(f, "%s fp-tui ${TUI_ARGS}\n", FP_TUI_STAGE);
 	if (vw->web)
-		fprintf(f, "web restart=on-failure give-up=bypass fp-serve --live ${LIVE_NAME} --recording ${RECORDING} "
-			"--listen-fd %d --dir ${SERVE_DIR} ${SERVE_ARGS}\n", FP_RUN_PASS_FD);
+		fprintf(f,
+			"web restart=on-failure give-up=bypass fp-serve --live ${LIVE_NAME} "
+			"--recording ${RECORDING} "
+			"--listen-fd %d --dir ${SERVE_DIR} ${SERVE_ARGS}\n",
+			FP_RUN_PASS_FD);
 	if (ferror(in) || fclose(f) != 0)
 		fp_die_sys(FP_EXIT_SYS, "live: cannot write %s", out);
 	fclose(in);
@@ -559,8 +577,10 @@ static void web_watch_cb(struct ev_loop *loop, ev_timer *w, int revents)
 		ww->stopped = 1;
 		kill(pid, SIGTERM);
 	} else if (pid > 0) {
-		fprintf(stderr, "%s: live: the capture has ended; the web view stays up at %s "
-			"(ranges, filters and compare read the recording): Ctrl-C ends the session\n",
+		fprintf(stderr,
+			"%s: live: the capture has ended; the web view stays up at %s "
+			"(ranges, filters and compare read the recording): Ctrl-C ends the "
+			"session\n",
 			fp_prog(), ww->url ? ww->url : "its address");
 	}
 	ev_timer_stop(loop, w);
@@ -615,8 +635,10 @@ static uint64_t recording_idle(const char *path, uint64_t from_seq)
 		return 0;
 	if (fp_rec_scan(fd, &ix) == 0)
 		for (size_t i = 0; i < ix.n; i++) {
-			ssize_t n = ix.m[i].seq < from_seq ? -1 :
-				fp_rec_read_member(fd, &ix.m[i], &buf, &cap, err, sizeof err);
+			ssize_t n = ix.m[i].seq < from_seq
+					    ? -1
+					    : fp_rec_read_member(fd, &ix.m[i], &buf, &cap, err,
+								 sizeof err);
 
 			for (char *p = buf, *end = buf + (n > 0 ? n : 0); p < end;) {
 				char *lf = memchr(p, '\n', (size_t)(end - p));
@@ -626,8 +648,7 @@ static uint64_t recording_idle(const char *path, uint64_t from_seq)
 				size_t rlen = len;
 
 				if (fp_record_tag(p, &rlen) == FP_REC_SAMPLE &&
-				    fp_sample_parse(p, rlen, &smp) == 0 &&
-				    fp_sample_is_idle(&smp))
+				    fp_sample_parse(p, rlen, &smp) == 0 && fp_sample_is_idle(&smp))
 					idle++;
 				p += len + 1;
 			}
@@ -648,18 +669,18 @@ struct rec_start {
  * itself: a recorder or a source that died leaves no stale number. */
 struct session_counts {
 	struct fp_record_stats rs;
-	uint64_t read, recorded;	/* this session's */
-	int read_stale;			/* the source's last count was older */
+	uint64_t read, recorded; /* this session's */
+	int read_stale;          /* the source's last count was older */
 	struct fp_rec_skips damage;
 };
 
-static void session_counts(struct fp_run *r, const char *recording,
-			   const struct rec_start *before, struct session_counts *c)
+static void session_counts(struct fp_run *r, const char *recording, const struct rec_start *before,
+			   struct session_counts *c)
 {
 	uint64_t total = recording_total(recording, &c->damage, NULL);
 
 	fp_record_stats_read(fp_run_dir(r), RECORD_STATS_NAME, &c->rs);
-	if (c->rs.appended_to > before->samples)	/* the last recorder was a restart */
+	if (c->rs.appended_to > before->samples) /* the last recorder was a restart */
 		c->rs.idle = recording_idle(recording, before->batches);
 	c->recorded = total > before->samples ? total - before->samples : 0;
 	c->read = c->rs.read;
@@ -695,8 +716,10 @@ static void views_given_up(struct fp_run *r, char *buf, size_t len)
 
 		if (!g)
 			continue;
-		m = snprintf(buf + used, len - used, "; view %s (capture and recording went on "
-			     "without it)", g);
+		m = snprintf(buf + used, len - used,
+			     "; view %s (capture and recording went on "
+			     "without it)",
+			     g);
 		if (m < 0)
 			break;
 		used += (size_t)m;
@@ -714,9 +737,11 @@ static void incomplete_why(struct fp_run *r, char *buf, size_t len)
 	while (rec < n && strcmp(fp_run_stage_name(r, rec), "recorder"))
 		rec++;
 	if (failed >= 0 && (size_t)failed < rec && rec < n)
-		snprintf(buf, len, " (incomplete: the source stage '%s' failed and the source is "
+		snprintf(buf, len,
+			 " (incomplete: the source stage '%s' failed and the source is "
 			 "not restarted, so the capture ended there; the recording and the report "
-			 "hold what was read until then)", fp_run_stage_name(r, (size_t)failed));
+			 "hold what was read until then)",
+			 fp_run_stage_name(r, (size_t)failed));
 	else
 		snprintf(buf, len, " (incomplete: a stage failed)");
 }
@@ -759,13 +784,16 @@ static void print_summary(const struct live_opts *o, struct fp_run *r, const cha
 	session_counts(r, recording, before, &c);
 	if (c.rs.ok || c.recorded) {
 		uint64_t all = c.read + c.rs.dropped;
-		uint64_t chain_lost = c.read > c.recorded + c.rs.unresolved ?
-			c.read - c.recorded - c.rs.unresolved : 0;
+		uint64_t chain_lost = c.read > c.recorded + c.rs.unresolved
+					      ? c.read - c.recorded - c.rs.unresolved
+					      : 0;
 
-		snprintf(counts, sizeof counts, ": %s%" PRIu64 " samples read, %" PRIu64 " dropped "
+		snprintf(counts, sizeof counts,
+			 ": %s%" PRIu64 " samples read, %" PRIu64 " dropped "
 			 "(%.1f%%), %" PRIu64 " lost by perf, %" PRIu64 " idle",
 			 c.read_stale ? "at least " : "", c.read, c.rs.dropped,
-			 all ? 100.0 * (double)c.rs.dropped / (double)all : 0.0, c.rs.lost, c.rs.idle);
+			 all ? 100.0 * (double)c.rs.dropped / (double)all : 0.0, c.rs.lost,
+			 c.rs.idle);
 		if (chain_lost || c.rs.unresolved)
 			snprintf(counts + strlen(counts), sizeof counts - strlen(counts),
 				 ", %" PRIu64 " lost in the chain (a stage restarted: see above)",
@@ -785,10 +813,13 @@ static void print_summary(const struct live_opts *o, struct fp_run *r, const cha
 		rebuilt = report_from_recording(recording, o->outdir) == 0;
 	if (o->outdir) {
 		if (fp_folded_totals(o->outdir, &samples, &stacks) == 0)
-			snprintf(report, sizeof report, "; %" PRIu64 " samples in %" PRIu64
-				 " stacks -> %s/%s", samples, stacks, o->outdir, rebuilt ?
-				 " (rebuilt from the recording: a view or fp-fold had restarted "
-				 "or failed)" : "");
+			snprintf(report, sizeof report,
+				 "; %" PRIu64 " samples in %" PRIu64 " stacks -> %s/%s", samples,
+				 stacks, o->outdir,
+				 rebuilt ? " (rebuilt from the recording: a view or fp-fold had "
+					   "restarted "
+					   "or failed)"
+					 : "");
 		else
 			snprintf(report, sizeof report, "; no %s/%s (a stage failed?)", o->outdir,
 				 FP_FOLDED_NAME);
@@ -798,15 +829,19 @@ static void print_summary(const struct live_opts *o, struct fp_run *r, const cha
 			fp_prog());
 		fp_print_hot_functions(stderr, recording, HOT_FUNCTIONS);
 	}
-	fprintf(stderr, "%s: live: stopped after %.1f s%s%s%s%s%s%s%s\n", fp_prog(), elapsed, counts,
-		report, rec, damage[0] ? "; " : "", damage, views,
+	fprintf(stderr, "%s: live: stopped after %.1f s%s%s%s%s%s%s%s\n", fp_prog(), elapsed,
+		counts, report, rec, damage[0] ? "; " : "", damage, views,
 		rc && !rebuilt ? why : "");
 	if (term && o->outdir)
-		fprintf(stderr, "%s: live: the recording is %s (fp-read, flamepipe report and "
-			"fp-serve read it); the report is in %s/\n", fp_prog(), recording, o->outdir);
+		fprintf(stderr,
+			"%s: live: the recording is %s (fp-read, flamepipe report and "
+			"fp-serve read it); the report is in %s/\n",
+			fp_prog(), recording, o->outdir);
 	else if (term)
-		fprintf(stderr, "%s: live: nothing was kept (the recording was a session file): "
-			"-o DIR keeps the recording and a report\n", fp_prog());
+		fprintf(stderr,
+			"%s: live: nothing was kept (the recording was a session file): "
+			"-o DIR keeps the recording and a report\n",
+			fp_prog());
 }
 
 /* "http://ADDR:PORT/" of the bound socket fd into buf. */
@@ -841,11 +876,14 @@ static int live_listen(const char *http)
 {
 	char host[256] = "127.0.0.1";
 	const char *port = http, *colon = strrchr(http, ':');
-	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
-				  .ai_flags = AI_PASSIVE }, *res;
+	struct addrinfo hints = { .ai_family = AF_UNSPEC,
+				  .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_PASSIVE },
+			*res;
 	int fd, one = 1, rc;
 
-	if (http[0] == '[' && colon && colon[-1] == ']' && (size_t)(colon - http - 2) < sizeof host) {
+	if (http[0] == '[' && colon && colon[-1] == ']' &&
+	    (size_t)(colon - http - 2) < sizeof host) {
 		memcpy(host, http + 1, (size_t)(colon - http - 2));
 		host[colon - http - 2] = '\0';
 		port = colon + 1;
@@ -867,9 +905,11 @@ static int live_listen(const char *http)
 	    listen(fd, LISTEN_BACKLOG) < 0) {
 		int e = errno;
 
-		fp_die(FP_EXIT_SYS, "live: --http %s: cannot listen on %s port %s: %s%s", http, host,
-		       port, strerror(e), e == EADDRINUSE ? " (another program listens there: give "
-		       "another port, or 0 for a free one); nothing was started" : "");
+		fp_die(FP_EXIT_SYS, "live: --http %s: cannot listen on %s port %s: %s%s", http,
+		       host, port, strerror(e),
+		       e == EADDRINUSE ? " (another program listens there: give "
+					 "another port, or 0 for a free one); nothing was started"
+				       : "");
 	}
 	freeaddrinfo(res);
 	return fd;
@@ -882,8 +922,7 @@ static char *recording_vars(const struct live_opts *o, struct fp_run *r, struct 
 	char path[PATH_MAX];
 	const char *max = o->max_size ? o->max_size : o->outdir ? NULL : TEMP_RECORDING_MAX_SIZE;
 
-	snprintf(path, sizeof path, "%s/%s", o->outdir ? o->outdir : fp_run_dir(r),
-		 RECORDING_NAME);
+	snprintf(path, sizeof path, "%s/%s", o->outdir ? o->outdir : fp_run_dir(r), RECORDING_NAME);
 	fp_vars_set(v, "RECORDING", path);
 	fp_vars_list(v, "RECORDING_ARGS");
 	if (max) {
@@ -902,17 +941,20 @@ static char *recording_vars(const struct live_opts *o, struct fp_run *r, struct 
 /* The pipeline file: --pipeline, or the one for the source next to us. */
 static char *live_pipeline(const struct live_opts *o)
 {
-	const char *rel = o->source == SRC_BPFTRACE ? "live-bpftrace.pipeline" :
-			  o->source == SRC_SSH ? (o->remote_script ? "live-ssh-script.pipeline"
-								   : "live-ssh.pipeline") :
-			  o->source == SRC_PERF_SCRIPT ? "live.pipeline" : "live-perfdata.pipeline";
+	const char *rel = o->source == SRC_BPFTRACE ? "live-bpftrace.pipeline"
+			  : o->source == SRC_SSH    ? (o->remote_script ? "live-ssh-script.pipeline"
+									: "live-ssh.pipeline")
+			  : o->source == SRC_PERF_SCRIPT ? "live.pipeline"
+							 : "live-perfdata.pipeline";
 	char *pipeline;
 
 	if (o->cli.pipeline)
 		return fp_xstrdup(o->cli.pipeline);
 	if (!(pipeline = fp_find_data_file(rel)))
-		fp_die(FP_EXIT_USAGE, "live: %s not found next to %s (give one with "
-		       "--pipeline FILE)", rel, fp_run_bindir());
+		fp_die(FP_EXIT_USAGE,
+		       "live: %s not found next to %s (give one with "
+		       "--pipeline FILE)",
+		       rel, fp_run_bindir());
 	return pipeline;
 }
 
@@ -931,7 +973,8 @@ static void make_live_outdir(const struct live_opts *o)
 		struct passwd *pw = user && geteuid() == 0 ? getpwnam(user) : NULL;
 
 		if (pw && chown(o->outdir, pw->pw_uid, pw->pw_gid) < 0)
-			fp_die_sys(FP_EXIT_SYS, "live: cannot give %s to --user %s", o->outdir, user);
+			fp_die_sys(FP_EXIT_SYS, "live: cannot give %s to --user %s", o->outdir,
+				   user);
 	} else if (errno != EEXIST) {
 		fp_die_sys(FP_EXIT_SYS, "live: cannot make output dir %s", o->outdir);
 	}
@@ -996,17 +1039,20 @@ static char *generate_pipeline(struct fp_run *r, const char *pipeline, const str
 
 static void print_banner(const struct live_opts *o)
 {
-	fprintf(stderr, "%s: live: %s%s at %s Hz%s%s%s%s; Ctrl-C stops and %s\n",
-		fp_prog(), o->source == SRC_BPFTRACE ? "bpftrace" : "perf record",
-		o->source == SRC_SSH ? " over ssh" : "",
-		o->hz, o->pid ? " on pid " : o->command ? " on a command" : " on all CPUs",
-		o->pid ? o->pid : "", o->callgraph || o->source == SRC_BPFTRACE ? " with stacks" : "",
+	fprintf(stderr, "%s: live: %s%s at %s Hz%s%s%s%s; Ctrl-C stops and %s\n", fp_prog(),
+		o->source == SRC_BPFTRACE ? "bpftrace" : "perf record",
+		o->source == SRC_SSH ? " over ssh" : "", o->hz,
+		o->pid       ? " on pid "
+		: o->command ? " on a command"
+			     : " on all CPUs",
+		o->pid ? o->pid : "",
+		o->callgraph || o->source == SRC_BPFTRACE ? " with stacks" : "",
 		o->off_cpu ? ", and every context switch (off-CPU time: event offcpu)" : "",
 		o->outdir ? "writes the report" : "ends");
 	/* fp-serve prints its own "listening on URL" line. */
 	if (o->http)
-		fprintf(stderr, "%s: live: the web view lists this capture as '%s'\n",
-			fp_prog(), o->name);
+		fprintf(stderr, "%s: live: the web view lists this capture as '%s'\n", fp_prog(),
+			o->name);
 }
 
 /* Waits for the started pipeline with the --duration timer (bpftrace) and
@@ -1029,12 +1075,12 @@ static int watch_run(const struct live_opts *o, struct fp_run *r, const struct v
 		dur.w.data = &dur;
 		ev_timer_start(loop, &dur.w);
 	}
-	if (vw->tui)	/* quitting the view ends the capture */
+	if (vw->tui) /* quitting the view ends the capture */
 		fp_tui_watch_start(&tw, r);
 	if (vw->web) {
 		ww->run = r;
 		ww->exit_at_end = o->exit_at_end;
-		ww->view_quit = vw->tui ? &tw.stopped : NULL;	/* q in fp-tui ends it all */
+		ww->view_quit = vw->tui ? &tw.stopped : NULL; /* q in fp-tui ends it all */
 		ev_timer_init(&ww->w, web_watch_cb, WEB_POLL_INTERVAL, WEB_POLL_INTERVAL);
 		ww->w.data = ww;
 		ev_timer_start(loop, &ww->w);
@@ -1045,7 +1091,7 @@ static int watch_run(const struct live_opts *o, struct fp_run *r, const struct v
 	if (ww->run)
 		ev_timer_stop(loop, &ww->w);
 	fp_tui_watch_stop(&tw);
-	fp_tui_stderr_end();	/* what the stages said, then the summary */
+	fp_tui_stderr_end(); /* what the stages said, then the summary */
 	ev_now_update(loop);
 	if (!o->quiet)
 		print_summary(o, r, recording, before, ev_now(loop) - start, rc, term);
@@ -1066,14 +1112,15 @@ int cmd_live(int argc, char **argv)
 
 	live_parse_options(argc, argv, &o);
 	if (!o.http && !o.outdir && (!tty || o.no_term) && !has_baseline(&o))
-		fp_die(FP_EXIT_USAGE, "live: nothing to show: stdout is not a terminal (or "
+		fp_die(FP_EXIT_USAGE,
+		       "live: nothing to show: stdout is not a terminal (or "
 		       "--no-term) and neither --http PORT, -o DIR nor --baseline was given");
 	/* private by default: what the chain writes (the recording, the
 	 * report, -o DIR itself) is its owner's alone */
 	umask(077);
 	pipeline = live_pipeline(&o);
 	check_source(&o);
-	if (o.http) {	/* before any file is written and before perf starts */
+	if (o.http) { /* before any file is written and before perf starts */
 		listen_fd = live_listen(o.http);
 		listen_url(listen_fd, url, sizeof url);
 		ww.url = url;
@@ -1093,7 +1140,7 @@ int cmd_live(int argc, char **argv)
 	generated = generate_pipeline(r, pipeline, &vw, o.push != NULL, has_baseline(&o), &v,
 				      &ww.index);
 	rc = fp_run_load(r, generated, &v);
-	if (rc == 0 && vw.tui)	/* the view owns the screen: messages wait */
+	if (rc == 0 && vw.tui) /* the view owns the screen: messages wait */
 		fp_tui_stderr_begin(fp_run_dir(r));
 	if (rc == 0)
 		rc = fp_run_start(r);

@@ -40,17 +40,17 @@
 #include "negotiate.h"
 
 enum tails_role {
-	TAILS_NO,		/* reads S only: wants plain samples */
-	TAILS_SOURCE,		/* writes K and P when given FP_TAILS_SOURCE_OPTION */
-	TAILS_PASSES,		/* reads K and P and passes samples on */
-	TAILS_CONSUMES,		/* reads K and P; nothing after it sees samples */
+	TAILS_NO,       /* reads S only: wants plain samples */
+	TAILS_SOURCE,   /* writes K and P when given FP_TAILS_SOURCE_OPTION */
+	TAILS_PASSES,   /* reads K and P and passes samples on */
+	TAILS_CONSUMES, /* reads K and P; nothing after it sees samples */
 };
 
 enum snap_role {
-	SNAP_OTHER,		/* full snapshots only */
-	SNAP_WRITES,		/* writes deltas or E records when given the option */
-	SNAP_READS,		/* reads deltas */
-	SNAP_PASSES,		/* passes F, E, D and C records on untouched */
+	SNAP_OTHER,  /* full snapshots only */
+	SNAP_WRITES, /* writes deltas or E records when given the option */
+	SNAP_READS,  /* reads deltas */
+	SNAP_PASSES, /* passes F, E, D and C records on untouched */
 };
 
 /* What each of flamepipe's programs does with the negotiated streams:
@@ -60,20 +60,20 @@ static const struct role {
 	const char *program;
 	enum tails_role tails;
 	enum snap_role snaps;
-	int reads_ids;		/* reads E records through its D records */
+	int reads_ids; /* reads E records through its D records */
 } roles[] = {
-	{ "fp-read",     TAILS_SOURCE,   SNAP_OTHER,  0 },
-	{ "fp-perfdata", TAILS_SOURCE,   SNAP_OTHER,  0 },
-	{ "fp-bucket",   TAILS_PASSES,   SNAP_PASSES, 0 },
-	{ "fp-range",    TAILS_PASSES,   SNAP_PASSES, 0 },
-	{ "fp-record",   TAILS_PASSES,   SNAP_PASSES, 0 },	/* records P as S */
-	{ "fp-fold",     TAILS_CONSUMES, SNAP_WRITES, 0 },
-	{ "fp-render",   TAILS_NO,       SNAP_READS,  1 },
-	{ "fp-serve",    TAILS_NO,       SNAP_READS,  0 },	/* its table is by text */
+	{ "fp-read", TAILS_SOURCE, SNAP_OTHER, 0 },
+	{ "fp-perfdata", TAILS_SOURCE, SNAP_OTHER, 0 },
+	{ "fp-bucket", TAILS_PASSES, SNAP_PASSES, 0 },
+	{ "fp-range", TAILS_PASSES, SNAP_PASSES, 0 },
+	{ "fp-record", TAILS_PASSES, SNAP_PASSES, 0 }, /* records P as S */
+	{ "fp-fold", TAILS_CONSUMES, SNAP_WRITES, 0 },
+	{ "fp-render", TAILS_NO, SNAP_READS, 1 },
+	{ "fp-serve", TAILS_NO, SNAP_READS, 0 }, /* its table is by text */
 	/* fp-tui's trees are of D/R samples: it takes snapshots in any form
 	 * (and passes them on untouched with --passthrough) */
-	{ "fp-tui",      TAILS_NO,       SNAP_READS,  1 },
-	{ "fp-baseline", TAILS_NO,       SNAP_PASSES, 0 },	/* counts D and R itself */
+	{ "fp-tui", TAILS_NO, SNAP_READS, 1 },
+	{ "fp-baseline", TAILS_NO, SNAP_PASSES, 0 }, /* counts D and R itself */
 };
 
 static const char *program_name(const struct fp_stage_spec *st)
@@ -125,7 +125,7 @@ static long stack_id_source(const struct fp_pipeline *pl)
 		if (role != TAILS_PASSES)
 			return -1;
 	}
-	return -1;	/* no consumer: the samples leave the pipeline */
+	return -1; /* no consumer: the samples leave the pipeline */
 }
 
 /* argv[1] = opt (a stage's last argument may be its input file) */
@@ -153,15 +153,14 @@ int fp_negotiate_stack_ids(struct fp_pipeline *pl)
 
 /* A snapshot form fp-fold writes when asked (see the top). */
 struct snapshot_form {
-	const char *env;	/* "0" there turns the negotiation off */
-	const char *option;	/* what fp-fold is given */
-	int by_id;		/* E records: readers must take them, fp-fold must
+	const char *env;    /* "0" there turns the negotiation off */
+	const char *option; /* what fp-fold is given */
+	int by_id;          /* E records: readers must take them, fp-fold must
 				 * pass samples (its D records) and never restart */
 };
 
 /* 1 if every stage after stage `fold` takes the form f (see the top). */
-static int form_read_after(const struct fp_pipeline *pl, size_t fold,
-			   const struct snapshot_form *f)
+static int form_read_after(const struct fp_pipeline *pl, size_t fold, const struct snapshot_form *f)
 {
 	for (size_t i = fold + 1; i < pl->n; i++) {
 		const struct fp_stage_spec *st = &pl->stages[i];
@@ -173,7 +172,7 @@ static int form_read_after(const struct fp_pipeline *pl, size_t fold,
 		if (i == pl->n - 1)
 			return reads && !has_arg(st, "--passthrough");
 	}
-	return 0;	/* fp-fold is the last stage: its snapshots leave the pipeline */
+	return 0; /* fp-fold is the last stage: its snapshots leave the pipeline */
 }
 
 /* Gives f's option to each fp-fold whose snapshots every later stage takes
@@ -205,7 +204,9 @@ static int negotiate_snapshot_form(struct fp_pipeline *pl, const struct snapshot
 int fp_negotiate_snapshot_ids(struct fp_pipeline *pl)
 {
 	static const struct snapshot_form ids = {
-		"FLAMEPIPE_SNAPSHOT_IDS", FP_FOLDSNAP_IDS_OPTION, 1,
+		"FLAMEPIPE_SNAPSHOT_IDS",
+		FP_FOLDSNAP_IDS_OPTION,
+		1,
 	};
 
 	return negotiate_snapshot_form(pl, &ids);
@@ -214,7 +215,9 @@ int fp_negotiate_snapshot_ids(struct fp_pipeline *pl)
 int fp_negotiate_delta_snapshots(struct fp_pipeline *pl)
 {
 	static const struct snapshot_form deltas = {
-		"FLAMEPIPE_DELTA_SNAPSHOTS", FP_FOLDSNAP_DELTA_OPTION, 0,
+		"FLAMEPIPE_DELTA_SNAPSHOTS",
+		FP_FOLDSNAP_DELTA_OPTION,
+		0,
 	};
 
 	return negotiate_snapshot_form(pl, &deltas);

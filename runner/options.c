@@ -14,8 +14,16 @@
 #define FIFODIR_VAR "FIFODIR"
 
 enum {
-	OPT_ROWS = 1000, OPT_PIPELINE, OPT_INPUT, OPT_OUTDIR_LONG, OPT_FIFO_DIR, OPT_DIR_FILE,
-	OPT_DRAIN, OPT_KILL, OPT_PROGRESS, OPT_NO_PROGRESS,
+	OPT_ROWS = 1000,
+	OPT_PIPELINE,
+	OPT_INPUT,
+	OPT_OUTDIR_LONG,
+	OPT_FIFO_DIR,
+	OPT_DIR_FILE,
+	OPT_DRAIN,
+	OPT_KILL,
+	OPT_PROGRESS,
+	OPT_NO_PROGRESS,
 };
 
 #define ALL (FP_CLI_RUN | FP_CLI_REPORT | FP_CLI_LIVE)
@@ -80,12 +88,14 @@ static void dispatch_option(void *ctx, const char *name, const char *arg)
 
 static enum fp_opt_kind kind_of(int has_arg)
 {
-	return has_arg == no_argument ? FP_OPT_FN_FLAG :
-	       has_arg == optional_argument ? FP_OPT_FN_OPTIONAL : FP_OPT_FN;
+	return has_arg == no_argument         ? FP_OPT_FN_FLAG
+	       : has_arg == optional_argument ? FP_OPT_FN_OPTIONAL
+					      : FP_OPT_FN;
 }
 
 int fp_cli_parse(struct fp_cli *cli, int argc, char **argv, const struct option *own, size_t n,
-		 int stop_at_operand, void (*handle)(void *ctx, int code, const char *arg), void *ctx)
+		 int stop_at_operand, void (*handle)(void *ctx, int code, const char *arg),
+		 void *ctx)
 {
 	return fp_cli_parse_shorts(cli, argc, argv, own, n, NULL, stop_at_operand, handle, ctx);
 }
@@ -115,9 +125,11 @@ int fp_cli_parse_shorts(struct fp_cli *cli, int argc, char **argv, const struct 
 		int c = table[i].val;
 
 		if (!strcmp(table[i].name, "help"))
-			continue;	/* fp_opts_parse's own --help and -h */
-		opts[m++] = (struct fp_opt){ table[i].name, kind_of(table[i].has_arg),
-					     .fn = dispatch_option, .fn_ctx = &d,
+			continue; /* fp_opts_parse's own --help and -h */
+		opts[m++] = (struct fp_opt){ table[i].name,
+					     kind_of(table[i].has_arg),
+					     .fn = dispatch_option,
+					     .fn_ctx = &d,
 					     .short_name = c > 0 && c < 128 ? (char)c : 0,
 					     .short_only = short_only && c > 0 && c < 128 &&
 							   table[i].name[1] == '\0' &&
@@ -158,8 +170,10 @@ static void check_assignment(int c, const char *arg)
 	const char *eq = strchr(arg, '=');
 
 	if (!eq || !fp_var_name_ok(arg, (size_t)(eq - arg)))
-		fp_die(FP_EXIT_USAGE, "-%c: expected NAME=VALUE with NAME like "
-		       "[A-Za-z_][A-Za-z0-9_]*, got '%s'", c, arg);
+		fp_die(FP_EXIT_USAGE,
+		       "-%c: expected NAME=VALUE with NAME like "
+		       "[A-Za-z_][A-Za-z0-9_]*, got '%s'",
+		       c, arg);
 	if ((size_t)(eq - arg) == sizeof FIFODIR_VAR - 1 &&
 	    !strncmp(arg, FIFODIR_VAR, sizeof FIFODIR_VAR - 1))
 		fp_die(FP_EXIT_USAGE, "-%c: FIFODIR is set by the runner", c);
@@ -169,24 +183,61 @@ int fp_cli_option(struct fp_cli *cli, int c, const char *arg)
 {
 	switch (c) {
 	case 'D':
-	case 'A': check_assignment(c, arg); add_define(cli, (char)c, NULL, arg); break;
-	case OPT_ROWS: fp_parse_int("--rows", arg, 1, FP_ROWS_MAX); cli->rows = arg; break;
-	case OPT_DIR_FILE: cli->run.dir_file = arg; break;
-	case OPT_DRAIN: cli->run.drain_timeout = fp_parse_timeout("--drain-timeout", arg); break;
-	case OPT_KILL: cli->run.kill_timeout = fp_parse_timeout("--kill-timeout", arg); break;
-	case 'u': cli->run.user = arg; break;
-	case 'v': cli->run.verbose = 1; cli->run.announce_dir = !cli->quiet; break;
-	case 'q': cli->quiet = 1; cli->progress = 0; cli->run.announce_dir = 0; break;
-	case 'h': printf("usage: flamepipe %s\n", cli->usage); exit(FP_EXIT_OK);
+	case 'A':
+		check_assignment(c, arg);
+		add_define(cli, (char)c, NULL, arg);
+		break;
+	case OPT_ROWS:
+		fp_parse_int("--rows", arg, 1, FP_ROWS_MAX);
+		cli->rows = arg;
+		break;
+	case OPT_DIR_FILE:
+		cli->run.dir_file = arg;
+		break;
+	case OPT_DRAIN:
+		cli->run.drain_timeout = fp_parse_timeout("--drain-timeout", arg);
+		break;
+	case OPT_KILL:
+		cli->run.kill_timeout = fp_parse_timeout("--kill-timeout", arg);
+		break;
+	case 'u':
+		cli->run.user = arg;
+		break;
+	case 'v':
+		cli->run.verbose = 1;
+		cli->run.announce_dir = !cli->quiet;
+		break;
+	case 'q':
+		cli->quiet = 1;
+		cli->progress = 0;
+		cli->run.announce_dir = 0;
+		break;
+	case 'h':
+		printf("usage: flamepipe %s\n", cli->usage);
+		exit(FP_EXIT_OK);
 	case 'o':
-	case OPT_OUTDIR_LONG: cli->outdir = arg; break;
-	case OPT_INPUT: cli->input = arg; break;
-	case OPT_FIFO_DIR: cli->run.fifo_dir = arg; break;
-	case OPT_PIPELINE: cli->pipeline = arg; break;
-	case OPT_PROGRESS: cli->progress = 1; break;
-	case OPT_NO_PROGRESS: cli->progress = 0; break;
-	case '?': fp_cli_usage_error(cli);
-	default: return 0;
+	case OPT_OUTDIR_LONG:
+		cli->outdir = arg;
+		break;
+	case OPT_INPUT:
+		cli->input = arg;
+		break;
+	case OPT_FIFO_DIR:
+		cli->run.fifo_dir = arg;
+		break;
+	case OPT_PIPELINE:
+		cli->pipeline = arg;
+		break;
+	case OPT_PROGRESS:
+		cli->progress = 1;
+		break;
+	case OPT_NO_PROGRESS:
+		cli->progress = 0;
+		break;
+	case '?':
+		fp_cli_usage_error(cli);
+	default:
+		return 0;
 	}
 	return 1;
 }
@@ -221,8 +272,8 @@ long fp_parse_int(const char *opt, const char *s, long min, long max)
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (!*s || *end || errno || v < min || v > max)
-		fp_die(FP_EXIT_USAGE, "%s: bad value '%s' (expected an integer %ld..%ld)",
-		       opt, s, min, max);
+		fp_die(FP_EXIT_USAGE, "%s: bad value '%s' (expected an integer %ld..%ld)", opt, s,
+		       min, max);
 	return v;
 }
 
@@ -260,6 +311,7 @@ char *fp_default_pipeline(void)
 		return fp_xstrdup(env);
 	if ((path = fp_find_data_file("default.pipeline")))
 		return path;
-	fp_die(FP_EXIT_USAGE, "no default pipeline found next to %s (give one with --pipeline FILE)",
+	fp_die(FP_EXIT_USAGE,
+	       "no default pipeline found next to %s (give one with --pipeline FILE)",
 	       fp_run_bindir() ? fp_run_bindir() : "the flamepipe binary");
 }

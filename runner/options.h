@@ -29,29 +29,29 @@
 #include "pipeline.h"
 #include "pipeline_run.h"
 
-#define FP_CLI_TIMEOUT_MAX 3600.0	/* s, the longest --drain/--kill-timeout */
-#define FP_CLI_TABLE_MAX 96		/* struct option entries, own + shared + end */
+#define FP_CLI_TIMEOUT_MAX 3600.0 /* s, the longest --drain/--kill-timeout */
+#define FP_CLI_TABLE_MAX 96       /* struct option entries, own + shared + end */
 
 /* Which command: selects the shared options it takes. */
 enum fp_cli_cmd {
-	FP_CLI_RUN = 1 << 0,	/* run and check: --input, --outdir, --fifo-dir */
-	FP_CLI_REPORT = 1 << 1,	/* -o, --pipeline, --progress */
-	FP_CLI_LIVE = 1 << 2,	/* -o, --pipeline */
+	FP_CLI_RUN = 1 << 0,    /* run and check: --input, --outdir, --fifo-dir */
+	FP_CLI_REPORT = 1 << 1, /* -o, --pipeline, --progress */
+	FP_CLI_LIVE = 1 << 2,   /* -o, --pipeline */
 };
 
 struct fp_cli {
 	enum fp_cli_cmd cmd;
-	const char *usage;	/* the command's usage line (commands.h) */
-	struct fp_run_opts run;	/* --dir-file, --fifo-dir, --*-timeout, -u, -v */
-	const char *pipeline;	/* --pipeline FILE, or NULL */
-	const char *input;	/* --input FILE (run), or NULL */
-	const char *outdir;	/* -o/--outdir DIR, or NULL */
-	const char *rows;	/* --rows N, checked 1..FP_ROWS_MAX, or NULL */
-	int progress;		/* --progress/--no-progress; default: stderr is a tty */
-	int quiet;		/* -q: no summary, no progress line, no fifo dir line */
-	char **defines;		/* "D" or "A" then NAME=VALUE, in command-line order */
+	const char *usage;      /* the command's usage line (commands.h) */
+	struct fp_run_opts run; /* --dir-file, --fifo-dir, --*-timeout, -u, -v */
+	const char *pipeline;   /* --pipeline FILE, or NULL */
+	const char *input;      /* --input FILE (run), or NULL */
+	const char *outdir;     /* -o/--outdir DIR, or NULL */
+	const char *rows;       /* --rows N, checked 1..FP_ROWS_MAX, or NULL */
+	int progress;           /* --progress/--no-progress; default: stderr is a tty */
+	int quiet;              /* -q: no summary, no progress line, no fifo dir line */
+	char **defines;         /* "D" or "A" then NAME=VALUE, in command-line order */
 	size_t ndefines, cap;
-	char usage_line[1024];	/* "usage: flamepipe " and usage, for fp_opts */
+	char usage_line[1024]; /* "usage: flamepipe " and usage, for fp_opts */
 };
 
 /* cli->run starts as fp_run_opts_init() gives it, with the fifo dir line
@@ -64,7 +64,8 @@ void fp_cli_init(struct fp_cli *cli, int argc, enum fp_cli_cmd cmd, const char *
  * stop_at_operand, options end at the first operand (live's COMMAND keeps
  * its own). Returns the index of the first operand. */
 int fp_cli_parse(struct fp_cli *cli, int argc, char **argv, const struct option *own, size_t n,
-		 int stop_at_operand, void (*handle)(void *ctx, int code, const char *arg), void *ctx);
+		 int stop_at_operand, void (*handle)(void *ctx, int code, const char *arg),
+		 void *ctx);
 /* The same with short options that have no long name (letters, no
  * argument: live's -g, as perf's). */
 int fp_cli_parse_shorts(struct fp_cli *cli, int argc, char **argv, const struct option *own,

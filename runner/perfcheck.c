@@ -39,7 +39,7 @@ void fp_check_perf_allowed(const char *pid_list, int command, int all_cpus)
 	const char *scope = "system-wide profiling (-a)";
 
 	if (pid_list) {
-		pid = (pid_t)strtol(pid_list, NULL, 10);	/* the first of a list */
+		pid = (pid_t)strtol(pid_list, NULL, 10); /* the first of a list */
 		cpu = -1;
 		scope = "profiling another process (-p)";
 	} else if (command && !all_cpus) {
@@ -52,7 +52,7 @@ void fp_check_perf_allowed(const char *pid_list, int command, int all_cpus)
 	a.type = PERF_TYPE_SOFTWARE;
 	a.config = PERF_COUNT_SW_CPU_CLOCK;
 	a.disabled = 1;
-	a.exclude_kernel = geteuid() != 0;	/* what perf falls back to */
+	a.exclude_kernel = geteuid() != 0; /* what perf falls back to */
 	fd = (int)syscall(SYS_perf_event_open, &a, pid, cpu, -1, 0UL);
 	if (fd >= 0) {
 		close(fd);
@@ -62,19 +62,21 @@ void fp_check_perf_allowed(const char *pid_list, int command, int all_cpus)
 	case EACCES:
 	case EPERM:
 		paranoid = read_paranoid();
-		fp_die(FP_EXIT_SYS, "live: the kernel refuses %s: you are not root and "
+		fp_die(FP_EXIT_SYS,
+		       "live: the kernel refuses %s: you are not root and "
 		       "kernel.perf_event_paranoid is %ld. Run flamepipe live as root (sudo), "
 		       "or allow it: sysctl -w kernel.perf_event_paranoid=%d (-a needs <= 0, "
 		       "-p and COMMAND need <= 2; kernel stacks need <= 1), or give the binary "
-		       "CAP_PERFMON", scope, paranoid, pid_list || command ? 1 : -1);
+		       "CAP_PERFMON",
+		       scope, paranoid, pid_list || command ? 1 : -1);
 	case ESRCH:
 		fp_die(FP_EXIT_USAGE, "live: -p %s: no such process", pid_list);
 	case ENOSYS:
 		fp_die(FP_EXIT_SYS, "live: this kernel has no perf events (perf_event_open: "
-		       "not implemented); build it with CONFIG_PERF_EVENTS");
+				    "not implemented); build it with CONFIG_PERF_EVENTS");
 	default:
 		fp_die_sys(FP_EXIT_SYS, "live: perf_event_open (cpu-clock) failed, so perf "
-			   "cannot sample here");
+					"cannot sample here");
 	}
 }
 
@@ -135,9 +137,10 @@ const char *fp_perf_tracepoint_problem(const char *system, const char *name)
 		fclose(f);
 	}
 	if (id < 0) {
-		snprintf(why, sizeof why, "no readable %s/events/%s/%s/id (tracefs not mounted, "
-			 "not readable by this user, or no such event)", tracefs_dirs[0], system,
-			 name);
+		snprintf(why, sizeof why,
+			 "no readable %s/events/%s/%s/id (tracefs not mounted, "
+			 "not readable by this user, or no such event)",
+			 tracefs_dirs[0], system, name);
 		return why;
 	}
 	memset(&a, 0, sizeof a);
@@ -150,7 +153,8 @@ const char *fp_perf_tracepoint_problem(const char *system, const char *name)
 			PERF_SAMPLE_CALLCHAIN;
 	fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0UL);
 	if (fd < 0) {
-		snprintf(why, sizeof why, "perf_event_open: %s (kernel.perf_event_paranoid is "
+		snprintf(why, sizeof why,
+			 "perf_event_open: %s (kernel.perf_event_paranoid is "
 			 "%ld; tracepoints need it at -1 or CAP_PERFMON and a readable tracefs)",
 			 strerror(errno), read_paranoid());
 		return why;

@@ -179,7 +179,7 @@ static void words_free(struct words *ws)
 
 struct parser {
 	const char *file;
-	unsigned long line;	/* first physical line of the logical line */
+	unsigned long line; /* first physical line of the logical line */
 	const struct fp_vars *vars;
 	char *err;
 	size_t errlen;
@@ -204,27 +204,30 @@ static int perr(struct parser *ps, const char *fmt, ...)
 struct varref {
 	const char *name;
 	size_t name_len;
-	const char *deflt;	/* text after ":-", or NULL */
+	const char *deflt; /* text after ":-", or NULL */
 	size_t deflt_len;
 };
 
 static int parse_varref(struct parser *ps, const char *s, size_t len, size_t *i, struct varref *ref)
 {
-	size_t j = *i + 2;	/* after "${" */
+	size_t j = *i + 2; /* after "${" */
 	size_t start = j;
 
 	while (j < len && s[j] != '}' && s[j] != ':')
 		j++;
 	if (!fp_var_name_ok(s + start, j - start))
-		return perr(ps, "expected a variable name ([A-Za-z_][A-Za-z0-9_]*) after '${', got '%.*s'",
-			    (int)(j - start), s + start);
+		return perr(
+			ps,
+			"expected a variable name ([A-Za-z_][A-Za-z0-9_]*) after '${', got '%.*s'",
+			(int)(j - start), s + start);
 	ref->name = s + start;
 	ref->name_len = j - start;
 	ref->deflt = NULL;
 	ref->deflt_len = 0;
 	if (j < len && s[j] == ':') {
 		if (j + 1 >= len || s[j + 1] != '-')
-			return perr(ps, "expected '}' or ':-' after '${%.*s'", (int)ref->name_len, ref->name);
+			return perr(ps, "expected '}' or ':-' after '${%.*s'", (int)ref->name_len,
+				    ref->name);
 		size_t d = j + 2;
 
 		j = d;
@@ -279,8 +282,7 @@ static int is_blank(char c)
 /* Splits one logical line into expanded words. */
 /* "..." from s[*i] (the opening quote): \" \\ \$ escape, ${NAME} expands
  * (a list's words joined by blanks). */
-static int lex_double_quoted(struct parser *ps, const char *s, size_t len, size_t *i,
-			     struct buf *b)
+static int lex_double_quoted(struct parser *ps, const char *s, size_t len, size_t *i, struct buf *b)
 {
 	(*i)++;
 	for (;;) {
@@ -327,7 +329,8 @@ static int lex_piece(struct parser *ps, const char *s, size_t len, size_t *i, st
 		return lex_double_quoted(ps, s, len, i, b);
 	} else if (c == '\\') {
 		if (*i + 1 >= len) {
-			perr(ps, "a backslash at the end of the text (expected a character to escape)");
+			perr(ps,
+			     "a backslash at the end of the text (expected a character to escape)");
 			return -1;
 		}
 		buf_addc(b, s[*i + 1]);
@@ -339,8 +342,10 @@ static int lex_piece(struct parser *ps, const char *s, size_t len, size_t *i, st
 		if (parse_varref(ps, s, len, i, &ref) < 0 || ref_value(ps, &ref, &v) < 0)
 			return -1;
 		if (v && v->is_list) {
-			perr(ps, "list variable ${%s} must stand alone as a word, "
-			     "or be inside \"...\"", v->name);
+			perr(ps,
+			     "list variable ${%s} must stand alone as a word, "
+			     "or be inside \"...\"",
+			     v->name);
 			return -1;
 		}
 		append_value(b, &ref, v);
@@ -353,8 +358,7 @@ static int lex_piece(struct parser *ps, const char *s, size_t len, size_t *i, st
 
 /* A list variable standing alone at s[*i] expands to zero or more words:
  * 1 if it did (pushed, *i past it), 0 if s[*i] is not one, -1 on error. */
-static int lex_list_word(struct parser *ps, const char *s, size_t len, size_t *i,
-			 struct words *out)
+static int lex_list_word(struct parser *ps, const char *s, size_t len, size_t *i, struct words *out)
 {
 	size_t j = *i;
 	struct varref ref;
@@ -457,8 +461,9 @@ static int parse_setting(struct parser *ps, const char *word, struct fp_stage_sp
 				st->restart = (enum fp_restart)r;
 				return 1;
 			}
-		return perr(ps, "stage '%s': bad restart policy '%s' (expected never, on-failure or always)",
-			    st->name, val);
+		return perr(
+			ps, "stage '%s': bad restart policy '%s' (expected never, on-failure or always)",
+			st->name, val);
 	}
 	if (klen == 7 && memcmp(word, "retries", klen) == 0) {
 		char *end;
@@ -478,11 +483,15 @@ static int parse_setting(struct parser *ps, const char *word, struct fp_stage_sp
 				st->give_up = (enum fp_give_up)g;
 				return 1;
 			}
-		return perr(ps, "stage '%s': bad give-up '%s' (expected stop or bypass)", st->name, val);
+		return perr(ps, "stage '%s': bad give-up '%s' (expected stop or bypass)", st->name,
+			    val);
 	}
 	/* Looks like a setting but is none we know: a typo, most likely. */
-	return perr(ps, "stage '%s': unknown setting '%.*s' (expected restart=..., retries=... or give-up=..., "
-		    "then the program)", st->name, (int)klen, word);
+	return perr(ps,
+		    "stage '%s': unknown setting '%.*s' (expected restart=..., retries=... or "
+		    "give-up=..., "
+		    "then the program)",
+		    st->name, (int)klen, word);
 }
 
 static int add_stage(struct parser *ps, struct fp_pipeline *pl, struct words *ws)
@@ -492,10 +501,13 @@ static int add_stage(struct parser *ps, struct fp_pipeline *pl, struct words *ws
 	size_t i = 1;
 
 	if (!fp_stage_name_ok(ws->w[0]))
-		return perr(ps, "bad stage name '%s' (expected letters, digits, '_', '-' or '.', "
-			    "at most %d, not starting with '.' or '-')", ws->w[0], FP_STAGE_NAME_MAX);
+		return perr(ps,
+			    "bad stage name '%s' (expected letters, digits, '_', '-' or '.', "
+			    "at most %d, not starting with '.' or '-')",
+			    ws->w[0], FP_STAGE_NAME_MAX);
 	if (fp_pipeline_find(pl, ws->w[0]) >= 0)
-		return perr(ps, "stage '%s' is defined twice (expected unique stage names)", ws->w[0]);
+		return perr(ps, "stage '%s' is defined twice (expected unique stage names)",
+			    ws->w[0]);
 	st.name = ws->w[0];
 	st.restart = FP_RESTART_NEVER;
 	st.retries = FP_RETRIES_DEFAULT;
@@ -521,9 +533,8 @@ static int add_stage(struct parser *ps, struct fp_pipeline *pl, struct words *ws
 	return 0;
 }
 
-int fp_pipeline_parse_string(const char *name, const char *text,
-			     const struct fp_vars *vars, struct fp_pipeline *pl,
-			     char *err, size_t errlen)
+int fp_pipeline_parse_string(const char *name, const char *text, const struct fp_vars *vars,
+			     struct fp_pipeline *pl, char *err, size_t errlen)
 {
 	struct parser ps = { name, 0, vars, err, errlen };
 	const char *p = text;
@@ -571,7 +582,7 @@ int fp_pipeline_parse_string(const char *name, const char *text,
 		goto fail;
 	}
 	if (pl->n == 0) {
-		ps.line = lineno ? lineno : 1;	/* an empty file: its line 1 */
+		ps.line = lineno ? lineno : 1; /* an empty file: its line 1 */
 		perr(&ps, "no stages (expected lines 'NAME [SETTING=VALUE]... PROGRAM [ARG]...')");
 		goto fail;
 	}
@@ -584,8 +595,8 @@ done:
 	return rc;
 }
 
-int fp_pipeline_parse_file(const char *path, const struct fp_vars *vars,
-			   struct fp_pipeline *pl, char *err, size_t errlen)
+int fp_pipeline_parse_file(const char *path, const struct fp_vars *vars, struct fp_pipeline *pl,
+			   char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
 	struct buf text = { 0 };
@@ -638,7 +649,7 @@ static char *join_path(const char *dir, size_t dlen, const char *prog)
 	size_t plen = strlen(prog);
 	char *s;
 
-	if (dlen == 0) {	/* an empty PATH entry is the current directory */
+	if (dlen == 0) { /* an empty PATH entry is the current directory */
 		dir = ".";
 		dlen = 1;
 	}
@@ -697,12 +708,15 @@ int fp_pipeline_resolve(struct fp_pipeline *pl, const char *bindir, char *err, s
 		st->path = fp_find_program(st->argv[0], bindir);
 		if (!st->path) {
 			if (strchr(st->argv[0], '/'))
-				snprintf(err, errlen, "%s: stage '%s': program '%s' is not an executable file: %s",
+				snprintf(err, errlen,
+					 "%s: stage '%s': program '%s' is not an executable file: "
+					 "%s",
 					 st->where, st->name, st->argv[0], strerror(errno));
 			else
-				snprintf(err, errlen, "%s: stage '%s': program '%s' not found "
-					 "(looked in %s and $PATH)", st->where, st->name,
-					 st->argv[0], bindir ? bindir : "-");
+				snprintf(err, errlen,
+					 "%s: stage '%s': program '%s' not found "
+					 "(looked in %s and $PATH)",
+					 st->where, st->name, st->argv[0], bindir ? bindir : "-");
 			return -1;
 		}
 	}

@@ -41,8 +41,8 @@ enum fp_restart {
 
 /* What giving up on a stage (retries fast failures in a row) does. */
 enum fp_give_up {
-	FP_GIVE_UP_STOP,	/* the pipeline stops (a failed stage) */
-	FP_GIVE_UP_BYPASS,	/* a pass-through takes its place; the rest runs on */
+	FP_GIVE_UP_STOP,   /* the pipeline stops (a failed stage) */
+	FP_GIVE_UP_BYPASS, /* a pass-through takes its place; the rest runs on */
 };
 
 /* A variable: a scalar is one word that is never split; a list is zero or
@@ -75,13 +75,13 @@ int fp_var_name_ok(const char *name, size_t n);
 
 struct fp_stage_spec {
 	char *name;
-	char *where;		/* "file:line" of its line, for messages */
+	char *where; /* "file:line" of its line, for messages */
 	enum fp_restart restart;
-	unsigned retries;	/* fast failures in a row before giving up */
+	unsigned retries; /* fast failures in a row before giving up */
 	enum fp_give_up give_up;
-	char **argv;		/* NULL-terminated; argv[0] as written */
+	char **argv; /* NULL-terminated; argv[0] as written */
 	size_t argc;
-	char *path;		/* argv[0] resolved (fp_pipeline_resolve) */
+	char *path; /* argv[0] resolved (fp_pipeline_resolve) */
 };
 
 struct fp_pipeline {
@@ -92,17 +92,15 @@ struct fp_pipeline {
 
 /* Parses a pipeline file, expanding variables. Returns 0, or -1 with a
  * message "file:line: what is wrong (what was expected)" in err. */
-int fp_pipeline_parse_file(const char *path, const struct fp_vars *vars,
-			   struct fp_pipeline *pl, char *err, size_t errlen);
+int fp_pipeline_parse_file(const char *path, const struct fp_vars *vars, struct fp_pipeline *pl,
+			   char *err, size_t errlen);
 /* Same, from a string; name is used in messages. */
-int fp_pipeline_parse_string(const char *name, const char *text,
-			     const struct fp_vars *vars, struct fp_pipeline *pl,
-			     char *err, size_t errlen);
+int fp_pipeline_parse_string(const char *name, const char *text, const struct fp_vars *vars,
+			     struct fp_pipeline *pl, char *err, size_t errlen);
 /* Finds every stage's program: a name with '/' is used as is; otherwise
  * bindir (the flamepipe binary's directory) first, then $PATH. Returns 0,
  * or -1 with "file:line: stage 'x': program 'p' not found ..." in err. */
-int fp_pipeline_resolve(struct fp_pipeline *pl, const char *bindir,
-			char *err, size_t errlen);
+int fp_pipeline_resolve(struct fp_pipeline *pl, const char *bindir, char *err, size_t errlen);
 /* One program, as above: a malloc'd path, or NULL (errno ENOENT/EACCES). */
 char *fp_find_program(const char *prog, const char *bindir);
 void fp_pipeline_free(struct fp_pipeline *pl);

@@ -40,24 +40,24 @@
 
 #include "pipeline.h"
 
-#define FP_RUN_DRAIN_TIMEOUT 5.0	/* s after a stop before TERM to all */
-#define FP_RUN_KILL_TIMEOUT 3.0		/* s after a TERM before SIGKILL */
+#define FP_RUN_DRAIN_TIMEOUT 5.0 /* s after a stop before TERM to all */
+#define FP_RUN_KILL_TIMEOUT 3.0  /* s after a TERM before SIGKILL */
 #define FP_RUN_CTL_NAME "runner.ctl"
 
 struct fp_run_opts {
-	const char *fifo_dir;	/* NULL: mkdtemp $TMPDIR/flamepipe.XXXXXX */
-	const char *dir_file;	/* write the FIFO dir path here, or NULL */
-	double drain_timeout;	/* FP_RUN_DRAIN_TIMEOUT */
-	double kill_timeout;	/* FP_RUN_KILL_TIMEOUT */
-	int in_fd, out_fd;	/* first stage's stdin, last stage's stdout: 0, 1 */
-	int announce_dir;	/* print "flamepipe: fifo dir DIR" on stderr */
-	int verbose;		/* also log starts and exits with code 0 */
-	const char *user;	/* run every stage but the first as this user
+	const char *fifo_dir; /* NULL: mkdtemp $TMPDIR/flamepipe.XXXXXX */
+	const char *dir_file; /* write the FIFO dir path here, or NULL */
+	double drain_timeout; /* FP_RUN_DRAIN_TIMEOUT */
+	double kill_timeout;  /* FP_RUN_KILL_TIMEOUT */
+	int in_fd, out_fd;    /* first stage's stdin, last stage's stdout: 0, 1 */
+	int announce_dir;     /* print "flamepipe: fifo dir DIR" on stderr */
+	int verbose;          /* also log starts and exits with code 0 */
+	const char *user;     /* run every stage but the first as this user
 				 * (name or uid; needs root), or NULL */
-	unsigned privileged;	/* with user: how many leading stages keep
+	unsigned privileged;  /* with user: how many leading stages keep
 				 * root (0 means 1; `live` keeps perf record
 				 * and perf script) */
-	int pass_fd;		/* given to the stage named pass_fd_stage (every
+	int pass_fd;          /* given to the stage named pass_fd_stage (every
 				 * start of it) as fd FP_RUN_PASS_FD; -1: none.
 				 * live's listening socket: bound before perf
 				 * starts, the same port after a restart */

@@ -130,7 +130,8 @@ static void progress_cb(struct ev_loop *loop, ev_timer *w, int revents)
 			return;
 		mb = (double)pos / FP_BYTES_PER_MB;
 		fprintf(stderr, "\r%s: %s: %s read %.1f MB, %.1f MB/s%s\033[K", fp_prog(), p->label,
-			fp_run_stage_name(p->run, 0), mb, elapsed > 0 ? mb / elapsed : 0.0, counted);
+			fp_run_stage_name(p->run, 0), mb, elapsed > 0 ? mb / elapsed : 0.0,
+			counted);
 	}
 	fflush(stderr);
 	p->shown = 1;

@@ -18,7 +18,7 @@
 #include <sys/types.h>
 #include <ev.h>
 
-#define FP_PROGRESS_INTERVAL 0.25	/* s between progress line updates */
+#define FP_PROGRESS_INTERVAL 0.25 /* s between progress line updates */
 #define FP_BYTES_PER_MB 1e6
 
 struct fp_run;

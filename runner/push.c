@@ -72,7 +72,8 @@ static int push_one(const char *file, char **push_argv, size_t nargs, const char
 	char until[32], rate[32];
 	uint64_t hz = have_rate ? 0 : fp_capture_freq(file);
 	const char *reader = fp_sniff_reader(fp_sniff_path(file));
-	char *rpath = fp_find_program(reader, bindir), *ppath = fp_find_program(PUSH_PROGRAM, bindir);
+	char *rpath = fp_find_program(reader, bindir),
+	     *ppath = fp_find_program(PUSH_PROGRAM, bindir);
 	char *rargv[] = { (char *)reader, "-q", (char *)file, NULL };
 	int fds[2], devnull, rc_read, rc_push;
 	pid_t r, p;
@@ -105,7 +106,8 @@ static int push_one(const char *file, char **push_argv, size_t nargs, const char
 	free(rpath);
 	free(ppath);
 	if (rc_read)
-		fp_warn("push: %s: %s exited %d: nothing or part of it was pushed", file, reader, rc_read);
+		fp_warn("push: %s: %s exited %d: nothing or part of it was pushed", file, reader,
+			rc_read);
 	else if (!rc_push)
 		fprintf(stderr, "%s: push: %s: delivered\n", fp_prog(), file);
 	return rc_read ? rc_read : rc_push;
@@ -122,9 +124,9 @@ struct push_args {
 /* The options flamepipe push passes on to fp-push, as fp-push spells
  * them; the last one takes no value. */
 static const char *const passed[] = {
-	"--app", "--label", "--format", "--retries", "--timeout", "--sample-rate",
-	"--max-depth", "--sample-labels", "--auth-token-file", "--basic-auth-file",
-	"--tenant", "--max-age", "--restamp",
+	"--app",         "--label",     "--format",        "--retries",         "--timeout",
+	"--sample-rate", "--max-depth", "--sample-labels", "--auth-token-file", "--basic-auth-file",
+	"--tenant",      "--max-age",   "--restamp",
 };
 enum { NPASSED = sizeof passed / sizeof *passed };
 
@@ -154,7 +156,8 @@ int cmd_push(int argc, char **argv)
 	snprintf(usage, sizeof usage, "usage: flamepipe %s", cmd_push_usage);
 	pa.usage = usage;
 	for (size_t i = 0; i < NPASSED; i++)
-		opts[i] = (struct fp_opt){ passed[i] + 2, i + 1 < NPASSED ? FP_OPT_FN : FP_OPT_FN_FLAG,
+		opts[i] = (struct fp_opt){ passed[i] + 2,
+					   i + 1 < NPASSED ? FP_OPT_FN : FP_OPT_FN_FLAG,
 					   .fn = pass_on };
 	opts[NPASSED] = (struct fp_opt){ NULL };
 	pa.argv[pa.n++] = PUSH_PROGRAM;
@@ -163,7 +166,7 @@ int cmd_push(int argc, char **argv)
 	if (argc - first < 2)
 		fp_die(FP_EXIT_USAGE, "%s", usage);
 	pa.argv[pa.n++] = "--once";
-	pa.argv[pa.n++] = argv[first];	/* URL: fp-push checks it */
+	pa.argv[pa.n++] = argv[first]; /* URL: fp-push checks it */
 	for (int i = first + 1; i < argc; i++) {
 		int r = push_one(argv[i], pa.argv, pa.n, fp_run_bindir(), pa.have_rate);
 

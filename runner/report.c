@@ -42,26 +42,29 @@
 #include "tuiview.h"
 
 #define FILES_LIST_MAX 512
-#define OPT_TUI 255	/* --tui: the terminal view (below OPT_PASS) */
-#define OPT_BASELINE 254	/* --baseline FILE: the view's differential (d) */
+#define OPT_TUI 255      /* --tui: the terminal view (below OPT_PASS) */
+#define OPT_BASELINE 254 /* --baseline FILE: the view's differential (d) */
 
 const char cmd_report_usage[] =
-	"report FILE|- {-o DIR | --tui [--baseline FILE] | -o DIR --tui} [--rows N] [--keep-idle] [--weight samples|period]\n"
+	"report FILE|- {-o DIR | --tui [--baseline FILE] | -o DIR --tui} [--rows N] [--keep-idle] "
+	"[--weight samples|period]\n"
 	"        [--from S] [--to S] [--pid LIST] [--tid LIST] [--cpu LIST] [--comm NAMES]\n"
-	"        [--event NAMES|--all-events] [--include REGEX] [--exclude REGEX] [--container NAME|REGEX]\n"
+	"        [--event NAMES|--all-events] [--include REGEX] [--exclude REGEX] [--container "
+	"NAME|REGEX]\n"
 	"        [--pid-root|--tid-root]\n"
 	"        [--kernel] [--jit] [--pipeline FILE] [-D NAME=VALUE]... [-A NAME=WORD]...\n"
-	"        [--format LIST] [--read-arg A] [--bucket-arg A] [--range-arg A] [--fold-arg A] [--render-arg A]\n"
+	"        [--format LIST] [--read-arg A] [--bucket-arg A] [--range-arg A] [--fold-arg A] "
+	"[--render-arg A]\n"
 	"        [--progress|--no-progress] [--dir-file F] [--drain-timeout S] [--kill-timeout S]\n"
 	"        [-u|--user USER] [-v] [-q]";
 
 /* An option that becomes words of a stage's list variable. */
 struct passthrough {
-	const char *option;	/* report's option (without --) */
+	const char *option; /* report's option (without --) */
 	int has_arg;
-	const char *var;	/* list variable */
-	const char *stage_option;	/* the stage's option, or NULL: the argument itself */
-	const char *also_var;	/* a second list that gets the same words, or NULL */
+	const char *var;          /* list variable */
+	const char *stage_option; /* the stage's option, or NULL: the argument itself */
+	const char *also_var;     /* a second list that gets the same words, or NULL */
 };
 
 static const struct passthrough passthroughs[] = {
@@ -96,7 +99,7 @@ static const struct passthrough passthroughs[] = {
 };
 #define NPASS (sizeof passthroughs / sizeof *passthroughs)
 
-#define OPT_PASS 256	/* + index into passthroughs */
+#define OPT_PASS 256 /* + index into passthroughs */
 
 /* A passthrough option: its words, in command-line order with -A/-D. */
 static void add_passthrough(struct fp_cli *cli, const struct passthrough *p, const char *arg)
@@ -114,7 +117,7 @@ struct report_parse {
 	int *tui;
 };
 
-static const char *tui_baseline;	/* --baseline FILE, for fp-tui */
+static const char *tui_baseline; /* --baseline FILE, for fp-tui */
 
 /* One of report's own options: --tui, or a passthrough. */
 static void report_option(void *ctx, int c, const char *arg)
@@ -140,13 +143,14 @@ static const char *parse_report_options(int argc, char **argv, struct fp_cli *cl
 	fp_cli_init(cli, argc, FP_CLI_REPORT, cmd_report_usage);
 	for (size_t i = 0; i < NPASS; i++)
 		own[i] = (struct option){ passthroughs[i].option,
-			passthroughs[i].has_arg ? required_argument : no_argument, NULL, OPT_PASS + (int)i };
+					  passthroughs[i].has_arg ? required_argument : no_argument,
+					  NULL, OPT_PASS + (int)i };
 	own[NPASS] = (struct option){ "tui", no_argument, NULL, OPT_TUI };
 	own[NPASS + 1] = (struct option){ "baseline", required_argument, NULL, OPT_BASELINE };
 	int first = fp_cli_parse(cli, argc, argv, own, NPASS + 2, 0, report_option, &rp);
 	if (argc - first != 1 || (!cli->outdir && !*tui) || (tui_baseline && !*tui))
 		fp_cli_usage_error(cli);
-	if (*tui)	/* the view owns the terminal: no progress line on it */
+	if (*tui) /* the view owns the terminal: no progress line on it */
 		cli->progress = 0;
 	return argv[first];
 }
@@ -158,24 +162,26 @@ static const char *parse_report_options(int argc, char **argv, struct fp_cli *cl
 static void describe_input(char *buf, size_t n, const char *input, const struct stat *st,
 			   long long read, double elapsed, int rc)
 {
-	const char *what = !strcmp(input, "-") ? "stdin" : S_ISFIFO(st->st_mode) ? "a FIFO" : "a stream";
+	const char *what = !strcmp(input, "-")     ? "stdin"
+			   : S_ISFIFO(st->st_mode) ? "a FIFO"
+						   : "a stream";
 	double size_mb = (double)st->st_size / FP_BYTES_PER_MB, mb, rate;
 
 	if (S_ISREG(st->st_mode) && read < 0 && rc == 0)
-		read = st->st_size;	/* a source that is not fp-read, and it ended well */
+		read = st->st_size; /* a source that is not fp-read, and it ended well */
 	mb = (double)read / FP_BYTES_PER_MB;
 	rate = elapsed > 0 ? mb / elapsed : 0.0;
 	if (!S_ISREG(st->st_mode)) {
 		if (read >= 0)
-			snprintf(buf, n, "%.2f MB read from %s in %.2f s (%.1f MB/s)", mb,
-				 what, elapsed, rate);
+			snprintf(buf, n, "%.2f MB read from %s in %.2f s (%.1f MB/s)", mb, what,
+				 elapsed, rate);
 		else
 			snprintf(buf, n, "%s (its size is unknown) in %.2f s", what, elapsed);
 	} else if (read == st->st_size) {
 		snprintf(buf, n, "%.2f MB in %.2f s (%.1f MB/s)", mb, elapsed, rate);
 	} else if (read >= 0) {
-		snprintf(buf, n, "%.2f of %.2f MB read in %.2f s (%.1f MB/s)", mb, size_mb,
-			 elapsed, rate);
+		snprintf(buf, n, "%.2f of %.2f MB read in %.2f s (%.1f MB/s)", mb, size_mb, elapsed,
+			 rate);
 	} else {
 		snprintf(buf, n, "a %.2f MB file, how much of it was read is unknown, %.2f s",
 			 size_mb, elapsed);
@@ -188,11 +194,11 @@ static void print_summary(struct fp_run *r, const char *input, const struct stat
 	uint64_t samples = 0, stacks = 0;
 	char files[FILES_LIST_MAX], counts[128], in[160];
 
-	if (!outdir) {	/* --tui alone: the view was the report (its time is the user's) */
+	if (!outdir) { /* --tui alone: the view was the report (its time is the user's) */
 		long long read = fp_run_bytes_read(r);
 
 		if (read < 0 && S_ISREG(st->st_mode) && rc == 0)
-			read = st->st_size;	/* a source that is not fp-read, and it ended well */
+			read = st->st_size; /* a source that is not fp-read, and it ended well */
 		if (read >= 0)
 			snprintf(in, sizeof in, "%.2f MB read", (double)read / FP_BYTES_PER_MB);
 		else
@@ -273,7 +279,8 @@ static void make_outdir(const char *outdir, const char *user)
 			struct passwd *pw = getpwnam(user);
 
 			if (pw && chown(outdir, pw->pw_uid, pw->pw_gid) < 0)
-				fp_die_sys(FP_EXIT_SYS, "report: cannot give %s to --user %s", outdir, user);
+				fp_die_sys(FP_EXIT_SYS, "report: cannot give %s to --user %s",
+					   outdir, user);
 		}
 	} else if (errno != EEXIST) {
 		fp_die_sys(FP_EXIT_SYS, "report: cannot make output dir %s", outdir);
@@ -291,7 +298,7 @@ static char *tui_vars(struct fp_run *r, const struct fp_cli *cli, const char *pi
 	const char *slash = strrchr(input, '/');
 
 	fp_vars_list(v, "TUI_ARGS");
-	fp_tui_vars(r, v);	/* its messages log and quit file */
+	fp_tui_vars(r, v); /* its messages log and quit file */
 	fp_vars_append(v, "TUI_ARGS", "--title");
 	fp_vars_append(v, "TUI_ARGS", strcmp(input, "-") ? (slash ? slash + 1 : input) : "stdin");
 	if (tui_baseline) {
@@ -325,7 +332,7 @@ static int run_report(const struct fp_cli *cli, const char *pipeline, const char
 	if (tui)
 		generated = tui_vars(r, cli, pipeline, input, &v);
 	rc = fp_run_load(r, generated ? generated : pipeline, &v);
-	if (rc == 0 && tui)	/* the view owns the screen: messages wait */
+	if (rc == 0 && tui) /* the view owns the screen: messages wait */
 		fp_tui_stderr_begin(fp_run_dir(r));
 	if (rc == 0)
 		rc = fp_run_start(r);
@@ -333,7 +340,7 @@ static int run_report(const struct fp_cli *cli, const char *pipeline, const char
 		started = ev_now(fp_run_loop(r));
 		if (cli->progress)
 			fp_progress_start(&prog, r, input, "report");
-		if (tui)	/* quitting the view ends the report */
+		if (tui) /* quitting the view ends the report */
 			fp_tui_watch_start(&tw, r);
 		rc = fp_run_wait(r);
 		fp_tui_watch_stop(&tw);
@@ -341,8 +348,8 @@ static int run_report(const struct fp_cli *cli, const char *pipeline, const char
 		fp_progress_stop(&prog);
 		ev_now_update(fp_run_loop(r));
 		if (!cli->quiet)
-			print_summary(r, input, st, cli->outdir,
-				      ev_now(fp_run_loop(r)) - started, rc);
+			print_summary(r, input, st, cli->outdir, ev_now(fp_run_loop(r)) - started,
+				      rc);
 	} else {
 		fp_run_stop(r);
 		fp_run_wait(r);
@@ -357,8 +364,7 @@ static int run_report(const struct fp_cli *cli, const char *pipeline, const char
 /* --pipeline; else a perf.data (its magic) gets examples/perfdata.pipeline,
  * whose source is fp-perfdata; else the default pipeline (FLAMEPIPE_PIPELINE
  * overrides both). */
-static char *report_pipeline(const struct fp_cli *cli, const char *input,
-			     const struct stat *st)
+static char *report_pipeline(const struct fp_cli *cli, const char *input, const struct stat *st)
 {
 	const char *env = getenv("FLAMEPIPE_PIPELINE");
 	char *path;

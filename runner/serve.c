@@ -27,9 +27,9 @@ const char cmd_serve_usage[] =
 /* Options handed to fp-serve as they are (docs/fp-serve.md), as fp-serve
  * spells them; those from NO_VALUE on take no value. */
 static const char *const passed[] = {
-	"--max-upload", "--user", "--cache-dir", "--cache-size", "--max-cpu", "--max-time",
-	"--max-inflate", "--max-output", "--upload-quota", "--upload-evict",
-	"--upload-host-symbols",
+	"--max-upload",   "--user",         "--cache-dir",           "--cache-size",
+	"--max-cpu",      "--max-time",     "--max-inflate",         "--max-output",
+	"--upload-quota", "--upload-evict", "--upload-host-symbols",
 };
 enum { NPASS = sizeof passed / sizeof *passed, NO_VALUE = 9 };
 
@@ -72,9 +72,9 @@ int cmd_serve(int argc, char **argv)
 	snprintf(usage, sizeof usage, "usage: flamepipe %s", cmd_serve_usage);
 	args[sa.n++] = "fp-serve";
 	args[sa.n++] = "--dir";
-	sa.n++;	/* DIR, below */
+	sa.n++; /* DIR, below */
 	args[sa.n++] = "--listen";
-	sa.n++;	/* ADDR:PORT, below */
+	sa.n++; /* ADDR:PORT, below */
 	optind = 1;
 	optind = fp_opts_parse(argc, argv, opts, usage, FP_OPTS_ANY, &sa);
 	const char *http = sa.http;

@@ -132,7 +132,7 @@ int sv_spawn_stage(struct stage *st)
 	}
 	if (pid == 0)
 		child_exec(st, in_fd, out_fd, notify[1], r->owner);
-	setpgid(pid, pid);	/* also in the parent: no window for signals */
+	setpgid(pid, pid); /* also in the parent: no window for signals */
 	fp_watchdog_watch(r->watchdog_fd, pid);
 	close(notify[1]);
 	if (i > 0)
@@ -160,7 +160,8 @@ int sv_spawn_stage(struct stage *st)
 	ev_child_set(&st->child_w, pid, 0);
 	ev_child_start(r->loop, &st->child_w);
 	if (r->opts.verbose)
-		sv_log("stage '%s' (%s) started, pid %ld", st->spec->name, st->spec->argv[0], (long)pid);
+		sv_log("stage '%s' (%s) started, pid %ld", st->spec->name, st->spec->argv[0],
+		       (long)pid);
 	return 0;
 
 fail_fds:
@@ -192,7 +193,7 @@ void sv_resolve_user(struct fp_run *r, const char *user)
 		r->gid = pw->pw_gid;
 	}
 	if (r->uid == geteuid() && r->gid == getegid())
-		return;	/* already that user: nothing to drop */
+		return; /* already that user: nothing to drop */
 	if (geteuid() != 0)
 		fp_die(FP_EXIT_USAGE, "--user %s: only root can run stages as another user", user);
 	if (r->uid == 0)

@@ -84,8 +84,10 @@ enum fp_stage_event fp_stage_exit_event(const struct fp_exit_facts *f)
 const char *fp_stage_state_name(enum fp_stage_state s)
 {
 	static const char *const names[FP_ST_COUNT] = {
-		[FP_ST_IDLE] = "idle", [FP_ST_RUNNING] = "running",
-		[FP_ST_BACKOFF] = "waiting-restart", [FP_ST_DONE] = "done",
+		[FP_ST_IDLE] = "idle",
+		[FP_ST_RUNNING] = "running",
+		[FP_ST_BACKOFF] = "waiting-restart",
+		[FP_ST_DONE] = "done",
 	};
 
 	return (unsigned)s < FP_ST_COUNT ? names[s] : "?";
@@ -94,13 +96,20 @@ const char *fp_stage_state_name(enum fp_stage_state s)
 const char *fp_stage_event_name(enum fp_stage_event e)
 {
 	static const char *const names[FP_EV_COUNT] = {
-		[FP_EV_START] = "start", [FP_EV_EXIT_OP] = "exit-op",
-		[FP_EV_EXIT_OVER] = "exit-over", [FP_EV_EXIT_AGAIN] = "exit-again",
-		[FP_EV_EXIT_OK] = "exit-ok", [FP_EV_EXIT_FAIL] = "exit-fail",
-		[FP_EV_EXIT_GIVE_UP] = "exit-give-up", [FP_EV_EXIT_RETRY] = "exit-retry",
+		[FP_EV_START] = "start",
+		[FP_EV_EXIT_OP] = "exit-op",
+		[FP_EV_EXIT_OVER] = "exit-over",
+		[FP_EV_EXIT_AGAIN] = "exit-again",
+		[FP_EV_EXIT_OK] = "exit-ok",
+		[FP_EV_EXIT_FAIL] = "exit-fail",
+		[FP_EV_EXIT_GIVE_UP] = "exit-give-up",
+		[FP_EV_EXIT_RETRY] = "exit-retry",
 		[FP_EV_EXIT_BYPASS] = "exit-bypass",
-		[FP_EV_TIMER] = "timer", [FP_EV_TIMER_DRAINED] = "timer-drained",
-		[FP_EV_STOP] = "stop", [FP_EV_CTL] = "ctl", [FP_EV_TERM] = "term",
+		[FP_EV_TIMER] = "timer",
+		[FP_EV_TIMER_DRAINED] = "timer-drained",
+		[FP_EV_STOP] = "stop",
+		[FP_EV_CTL] = "ctl",
+		[FP_EV_TERM] = "term",
 		[FP_EV_KILL] = "kill",
 	};
 
@@ -110,12 +119,19 @@ const char *fp_stage_event_name(enum fp_stage_event e)
 const char *fp_stage_action_name(enum fp_stage_action a)
 {
 	static const char *const names[FP_AC_COUNT] = {
-		[FP_AC_NONE] = "none", [FP_AC_SPAWN] = "spawn", [FP_AC_FINISH] = "finish",
-		[FP_AC_FINISH_OK] = "finish-ok", [FP_AC_FINISH_FAIL] = "finish-fail",
-		[FP_AC_GIVE_UP] = "give-up", [FP_AC_BYPASS] = "bypass",
+		[FP_AC_NONE] = "none",
+		[FP_AC_SPAWN] = "spawn",
+		[FP_AC_FINISH] = "finish",
+		[FP_AC_FINISH_OK] = "finish-ok",
+		[FP_AC_FINISH_FAIL] = "finish-fail",
+		[FP_AC_GIVE_UP] = "give-up",
+		[FP_AC_BYPASS] = "bypass",
 		[FP_AC_RESTART] = "restart",
-		[FP_AC_RESTART_LOSS] = "restart-loss", [FP_AC_RUN_OP] = "run-op",
-		[FP_AC_TERM] = "term", [FP_AC_KILL] = "kill", [FP_AC_REJECT] = "reject",
+		[FP_AC_RESTART_LOSS] = "restart-loss",
+		[FP_AC_RUN_OP] = "run-op",
+		[FP_AC_TERM] = "term",
+		[FP_AC_KILL] = "kill",
+		[FP_AC_REJECT] = "reject",
 		[FP_AC_BUG] = "bug",
 	};
 

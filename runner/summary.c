@@ -57,11 +57,26 @@ void fp_list_files(const char *dir, char *buf, size_t len)
 
 void fp_record_stats_read(const char *dir, const char *name, struct fp_record_stats *rs)
 {
-	static const struct { const char *key; size_t off; } keys[] = {
+	static const struct {
+		const char *key;
+		size_t off;
+	} keys[] = {
 #define K(f) { #f, offsetof(struct fp_record_stats, f) }
-		K(read), K(dropped), K(lost), K(idle), K(recorded), K(kept_samples),
-		K(kept_bytes), K(kept_from_ns), K(kept_to_ns), K(retention_dropped),
-		K(capture_from_ns), K(capture_to_ns), K(failed), K(appended_to), K(unresolved),
+		K(read),
+		K(dropped),
+		K(lost),
+		K(idle),
+		K(recorded),
+		K(kept_samples),
+		K(kept_bytes),
+		K(kept_from_ns),
+		K(kept_to_ns),
+		K(retention_dropped),
+		K(capture_from_ns),
+		K(capture_to_ns),
+		K(failed),
+		K(appended_to),
+		K(unresolved),
 #undef K
 	};
 	char path[PATH_MAX], line[256];
@@ -79,26 +94,29 @@ void fp_record_stats_read(const char *dir, const char *name, struct fp_record_st
 		*eq = '\0';
 		for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
 			if (!strcmp(line, keys[i].key))
-				*(uint64_t *)((char *)rs + keys[i].off) = strtoull(eq + 1, NULL, 10);
+				*(uint64_t *)((char *)rs + keys[i].off) = strtoull(eq + 1, NULL,
+										   10);
 	}
 	fclose(f);
 	rs->ok = 1;
 }
 
 /* "; recording PATH: all 12.0 s (0.1 MB)" or which window it kept. */
-void fp_recording_summary(char *buf, size_t n, const struct fp_record_stats *rs,
-			  const char *path)
+void fp_recording_summary(char *buf, size_t n, const struct fp_record_stats *rs, const char *path)
 {
 	double kept_s = (double)(rs->kept_to_ns - rs->kept_from_ns) / 1e9;
 	double mb = (double)rs->kept_bytes / (1 << 20);
 
 	if (rs->failed)
-		snprintf(buf, n, "; recording %s stopped early (a write failed: see "
-			 "above), %" PRIu64 " samples kept", path, rs->kept_samples);
+		snprintf(buf, n,
+			 "; recording %s stopped early (a write failed: see "
+			 "above), %" PRIu64 " samples kept",
+			 path, rs->kept_samples);
 	else if (rs->retention_dropped)
-		snprintf(buf, n, "; recording %s keeps the newest %.1f s (%" PRIu64 " of %" PRIu64
-			 " samples, %.1f MB; the oldest %.1f s dropped by retention)", path, kept_s,
-			 rs->kept_samples, rs->recorded, mb,
+		snprintf(buf, n,
+			 "; recording %s keeps the newest %.1f s (%" PRIu64 " of %" PRIu64
+			 " samples, %.1f MB; the oldest %.1f s dropped by retention)",
+			 path, kept_s, rs->kept_samples, rs->recorded, mb,
 			 (double)(rs->kept_from_ns - rs->capture_from_ns) / 1e9);
 	else
 		snprintf(buf, n, "; recording %s: all of it (%" PRIu64 " samples, %.1f s, %.1f MB)",

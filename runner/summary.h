@@ -20,14 +20,13 @@ struct fp_record_stats {
 	uint64_t read, dropped, lost, idle, recorded, kept_samples, kept_bytes;
 	uint64_t kept_from_ns, kept_to_ns, retention_dropped, capture_from_ns, capture_to_ns;
 	uint64_t failed;
-	uint64_t appended_to, unresolved;	/* what the file held before; ids never defined */
+	uint64_t appended_to, unresolved; /* what the file held before; ids never defined */
 };
 
 /* Reads DIR/NAME; rs->ok is 0 if there is none. */
 void fp_record_stats_read(const char *dir, const char *name, struct fp_record_stats *rs);
 /* "; recording PATH: all of it (...)", or which window it kept. */
-void fp_recording_summary(char *buf, size_t n, const struct fp_record_stats *rs,
-			  const char *path);
+void fp_recording_summary(char *buf, size_t n, const struct fp_record_stats *rs, const char *path);
 
 /* "SIGTERM" (or "signal N") into buf; returns buf. */
 const char *fp_signal_name(int sig, char *buf, size_t len);

@@ -52,7 +52,7 @@
 #include "negotiate.h"
 #include "watchdog.h"
 
-static struct fp_run *cleanup_run;	/* for the atexit path */
+static struct fp_run *cleanup_run; /* for the atexit path */
 
 static void send_group(struct stage *st, int sig);
 static void cleanup_at_exit(void);
@@ -91,7 +91,6 @@ void sv_log(const char *fmt, ...)
 	fwrite(msg, 1, (size_t)n, stderr);
 	fflush(stderr);
 }
-
 
 char *sv_path_in(const char *dir, const char *name)
 {
@@ -316,7 +315,8 @@ static void signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
 		       fp_signal_name(w->signum, name, sizeof name));
 		sv_begin_stop(r, STOP_SIGNAL, 0);
 	} else if (r->signals_seen == 2) {
-		sv_log("%s again: sending SIGTERM to every stage", fp_signal_name(w->signum, name, sizeof name));
+		sv_log("%s again: sending SIGTERM to every stage",
+		       fp_signal_name(w->signum, name, sizeof name));
 		for (size_t i = 0; i < r->n; i++)
 			sv_stage_event(r->stages[i], FP_EV_TERM);
 	} else {
@@ -339,7 +339,8 @@ static int exit_is_success(const struct stage *st, int status)
 	/* EPIPE after the reader finished is not a failure (git's
 	 * check_pipe); the runner's stdout closing counts the same. */
 	if (((WIFEXITED(status) && WEXITSTATUS(status) == FP_EXIT_PIPE) ||
-	     (WIFSIGNALED(status) && WTERMSIG(status) == SIGPIPE)) && downstream_finished(st))
+	     (WIFSIGNALED(status) && WTERMSIG(status) == SIGPIPE)) &&
+	    downstream_finished(st))
 		return 1;
 	/* Our own SIGTERM while stopping: stopped as asked (a stage blocked
 	 * in a write exits 128+SIGTERM the way a shell reports it). */
@@ -444,7 +445,8 @@ static void report_loss(struct stage *st)
 	char msg[CTL_LINE_MAX / 2];
 
 	sv_log("stage '%s': lost the records it had read and not yet passed on "
-	       "(for an aggregating stage, its table since its last snapshot)", st->spec->name);
+	       "(for an aggregating stage, its table since its last snapshot)",
+	       st->spec->name);
 	if (st->index + 1 >= r->n || r->links[st->index].hold_w < 0 ||
 	    !link_is_stream(r, st->index))
 		return;
@@ -479,19 +481,22 @@ static void bypass_stage(struct stage *st)
 
 	st->fast_failures = next_fast_failures(st);
 	sv_log("stage '%s' (%s): giving up after %u fast failures in a row; the rest of the "
-	       "pipeline runs on without it (give-up=bypass: %s)", sp->name, sp->argv[0],
-	       st->fast_failures, last ? "its input is read and discarded" :
-	       "its input is passed on unchanged");
-	snprintf(st->gave_up, sizeof st->gave_up, "%s (%s) given up after %u fast failures in a row", sp->name,
-		 sp->argv[0], st->fast_failures);
+	       "pipeline runs on without it (give-up=bypass: %s)",
+	       sp->name, sp->argv[0], st->fast_failures,
+	       last ? "its input is read and discarded" : "its input is passed on unchanged");
+	snprintf(st->gave_up, sizeof st->gave_up,
+		 "%s (%s) given up after %u fast failures in a row", sp->name, sp->argv[0],
+		 st->fast_failures);
 	if (!last && r->links[st->index].hold_w >= 0 && link_is_stream(r, st->index)) {
-		snprintf(msg, sizeof msg, "stage %s was given up after %u fast failures in a row "
-			 "(the last %s): its input is passed on unchanged", sp->name,
-			 st->fast_failures, st->last);
+		snprintf(msg, sizeof msg,
+			 "stage %s was given up after %u fast failures in a row "
+			 "(the last %s): its input is passed on unchanged",
+			 sp->name, st->fast_failures, st->last);
 		fp_wmem_add(&m, "\n", 1);
 		fp_write_warning_at(fp_wmem_wr(&m), fp_prog(), sp->where, msg);
 		fp_write_restarted(fp_wmem_wr(&m), sp->name);
-		if (m.len > PIPE_BUF || write(r->links[st->index].hold_w, m.p, m.len) != (ssize_t)m.len)
+		if (m.len > PIPE_BUF ||
+		    write(r->links[st->index].hold_w, m.p, m.len) != (ssize_t)m.len)
 			sv_log("stage '%s': no room in its output FIFO for the warning", sp->name);
 		fp_wmem_free(&m);
 	}
@@ -525,22 +530,30 @@ enum fp_stage_action sv_stage_event(struct stage *st, enum fp_stage_event ev)
 
 	switch (a) {
 	case FP_AC_NONE:
-	case FP_AC_REJECT:	/* the ctl code answers the client */
+	case FP_AC_REJECT: /* the ctl code answers the client */
 		break;
 	case FP_AC_SPAWN:
 		if (sv_spawn_stage(st) < 0)
 			sv_stage_finish(st, 0, FP_EXIT_USAGE);
 		break;
-	case FP_AC_FINISH: sv_stage_finish(st, st->last_ok, st->last_ok ? 0 : st->last_code); break;
-	case FP_AC_FINISH_OK: sv_stage_finish(st, 1, 0); break;
-	case FP_AC_FINISH_FAIL: sv_stage_finish(st, 0, FP_EXIT_STAGE); break;
+	case FP_AC_FINISH:
+		sv_stage_finish(st, st->last_ok, st->last_ok ? 0 : st->last_code);
+		break;
+	case FP_AC_FINISH_OK:
+		sv_stage_finish(st, 1, 0);
+		break;
+	case FP_AC_FINISH_FAIL:
+		sv_stage_finish(st, 0, FP_EXIT_STAGE);
+		break;
 	case FP_AC_GIVE_UP:
 		st->fast_failures = next_fast_failures(st);
-		sv_log("stage '%s': giving up after %u fast failures in a row",
-		       st->spec->name, st->fast_failures);
+		sv_log("stage '%s': giving up after %u fast failures in a row", st->spec->name,
+		       st->fast_failures);
 		sv_stage_finish(st, 0, st->last_code);
 		break;
-	case FP_AC_BYPASS: bypass_stage(st); break;
+	case FP_AC_BYPASS:
+		bypass_stage(st);
+		break;
 	case FP_AC_RESTART:
 		/* Every exit that leads to a restart is reported. */
 		if (st->last_plain && !st->run->opts.verbose)
@@ -557,8 +570,12 @@ enum fp_stage_action sv_stage_event(struct stage *st, enum fp_stage_event ev)
 		ev_timer_stop(st->run->loop, &st->restart_w);
 		sv_run_pending_op(st);
 		break;
-	case FP_AC_TERM: term_stage(st); break;
-	case FP_AC_KILL: kill_stage(st); break;
+	case FP_AC_TERM:
+		term_stage(st);
+		break;
+	case FP_AC_KILL:
+		kill_stage(st);
+		break;
 	case FP_AC_BUG:
 	case FP_AC_COUNT:
 		sv_log("internal error: stage '%s': event %s in state %s ignored", st->spec->name,
@@ -578,7 +595,7 @@ void child_cb(struct ev_loop *loop, ev_child *w, int revents)
 
 	ev_child_stop(loop, w);
 	ev_timer_stop(loop, &st->kill_w);
-	st->pid = 0;	/* state stays RUNNING until the table decides */
+	st->pid = 0; /* state stays RUNNING until the table decides */
 	fp_status_text(status, st->last, sizeof st->last);
 	/* Leftovers of the stage (children of a shell stage) go too. */
 	kill(-pid, SIGTERM);
@@ -610,7 +627,7 @@ struct fp_run *fp_run_new(const struct fp_run_opts *o)
 	r->watchdog_fd = -1;
 	r->samples = r->bytes_read = -1;
 	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, r->progress) < 0)
-		r->progress[0] = r->progress[1] = -1;	/* no sample count: fine */
+		r->progress[0] = r->progress[1] = -1; /* no sample count: fine */
 	else
 		fcntl(r->progress[0], F_SETFL, O_NONBLOCK);
 	r->loop = EV_DEFAULT;
@@ -646,7 +663,8 @@ struct fp_run *fp_run_new(const struct fp_run_opts *o)
 	/* --user: the stages make control FIFOs in the dir and may reopen
 	 * theirs by path, so the dir is theirs (still 0700: nobody else's). */
 	if (r->drop_user && !r->dir_ours)
-		fp_die(FP_EXIT_USAGE, "--user %s: needs a fifo dir the runner makes (not the existing %s)",
+		fp_die(FP_EXIT_USAGE,
+		       "--user %s: needs a fifo dir the runner makes (not the existing %s)",
 		       o->user, r->dir);
 	if (r->drop_user && chown(r->dir, r->uid, r->gid) < 0)
 		fp_die_sys(FP_EXIT_SYS, "cannot give fifo dir %s to --user %s", r->dir, o->user);
@@ -718,7 +736,7 @@ int fp_run_start(struct fp_run *r)
 			break;
 		if (sv_stage_event(r->stages[k], FP_EV_START) == FP_AC_SPAWN &&
 		    r->stages[k]->state == FP_ST_DONE)
-			break;	/* it could not start */
+			break; /* it could not start */
 	}
 	return 0;
 }
@@ -752,7 +770,7 @@ void fp_run_free(struct fp_run *r)
 		sv_close_fd(&r->links[i].hold_w);
 		free(r->links[i].path);
 	}
-	fp_watchdog_done(r->watchdog_fd);	/* the groups were killed above */
+	fp_watchdog_done(r->watchdog_fd); /* the groups were killed above */
 	r->watchdog_fd = -1;
 	if (r->ctl_fd >= 0) {
 		ev_io_stop(r->loop, &r->ctl_w);
@@ -819,7 +837,8 @@ static void read_progress(struct fp_run *r)
 	char msg[PROGRESS_MSG_MAX];
 	ssize_t n;
 
-	while (r->progress[0] >= 0 && (n = recv(r->progress[0], msg, sizeof msg - 1, MSG_DONTWAIT)) > 0) {
+	while (r->progress[0] >= 0 &&
+	       (n = recv(r->progress[0], msg, sizeof msg - 1, MSG_DONTWAIT)) > 0) {
 		const char *b;
 
 		msg[n] = '\0';

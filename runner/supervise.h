@@ -16,22 +16,22 @@
 #include "pipeline_run.h"
 #include "stage_fsm.h"
 
-#define MIN_SPAWN_INTERVAL 1.0	/* s between two spawns of one stage */
-#define MAX_BACKOFF 30.0	/* s, longest wait before a restart */
+#define MIN_SPAWN_INTERVAL 1.0   /* s between two spawns of one stage */
+#define MAX_BACKOFF 30.0         /* s, longest wait before a restart */
 #define FAST_FAILURE_WINDOW 10.0 /* s: a failure sooner than this is "fast" */
-#define CTL_LINE_MAX 4096	/* PIPE_BUF: one atomic write per command */
+#define CTL_LINE_MAX 4096        /* PIPE_BUF: one atomic write per command */
 #define CTL_READ_CHUNK 4096
 #define EXIT_DESC_MAX 64
 #define DIR_TEMPLATE "flamepipe.XXXXXX"
 #define DEFAULT_ROWS "50"
 #define CTL_MAX_WORDS 256
-#define HIGH_FD 10		/* where child fds are parked before dup2 */
+#define HIGH_FD 10 /* where child fds are parked before dup2 */
 #define FIFO_MODE 0600
-#define FP_READER_PROGRAM "fp-read"	/* the stage that starts the stream */
-#define PROGRESS_FD 3		/* fp-read's progress socket (FLAMEPIPE_PROGRESS_FD) */
+#define FP_READER_PROGRAM "fp-read" /* the stage that starts the stream */
+#define PROGRESS_FD 3               /* fp-read's progress socket (FLAMEPIPE_PROGRESS_FD) */
 #define PROGRESS_MSG_MAX 64
-#define SHELL_SIGNAL_BASE 128	/* exit code 128+N: "died of signal N" */
-#define INSERTED_WHERE "ctl insert"	/* a stage added at run time has no file:line */
+#define SHELL_SIGNAL_BASE 128       /* exit code 128+N: "died of signal N" */
+#define INSERTED_WHERE "ctl insert" /* a stage added at run time has no file:line */
 
 enum stage_op { OP_NONE, OP_RESTART, OP_REPLACE, OP_INSERT };
 enum stop_cause { STOP_SIGNAL, STOP_FAILURE, STOP_REQUEST };
@@ -40,24 +40,24 @@ struct stage {
 	struct fp_run *run;
 	size_t index;
 	struct fp_stage_spec *spec;
-	enum fp_stage_state state;	/* stage_fsm.h decides what happens next */
+	enum fp_stage_state state; /* stage_fsm.h decides what happens next */
 	pid_t pid;
 	ev_tstamp spawned_at;
 	unsigned starts;
-	unsigned fast_failures;	/* in a row */
-	int term_sent;		/* we sent SIGTERM to the current process */
-	int kill_sent;		/* ... and SIGKILL */
-	int ok;			/* when DONE: finished successfully */
+	unsigned fast_failures; /* in a row */
+	int term_sent;          /* we sent SIGTERM to the current process */
+	int kill_sent;          /* ... and SIGKILL */
+	int ok;                 /* when DONE: finished successfully */
 	enum stage_op op;
-	char **next_argv;	/* OP_REPLACE, OP_INSERT */
-	char *insert_name;	/* OP_INSERT: the new stage, after this one */
+	char **next_argv;  /* OP_REPLACE, OP_INSERT */
+	char *insert_name; /* OP_INSERT: the new stage, after this one */
 	char *next_path;
 	size_t next_argc;
-	int reply_fd;		/* ctl client waiting for the op, or -1 */
+	int reply_fd; /* ctl client waiting for the op, or -1 */
 	char last[EXIT_DESC_MAX];
-	char gave_up[EXIT_DESC_MAX + FP_STAGE_NAME_MAX];	/* bypassed: "NAME (PROG) given up ..." */
-	int last_ok, last_code;	/* how the last process ended, for a late finish */
-	int last_plain;		/* ... with exit code 0 */
+	char gave_up[EXIT_DESC_MAX + FP_STAGE_NAME_MAX]; /* bypassed: "NAME (PROG) given up ..." */
+	int last_ok, last_code; /* how the last process ended, for a late finish */
+	int last_plain;         /* ... with exit code 0 */
 	ev_child child_w;
 	ev_timer restart_w;
 	ev_timer kill_w;
@@ -73,17 +73,17 @@ struct fp_run {
 	struct ev_loop *loop;
 	pid_t owner;
 	char *dir;
-	int dir_ours;		/* made by us: remove it and all in it */
-	char **made;		/* FIFOs we created */
+	int dir_ours; /* made by us: remove it and all in it */
+	char **made;  /* FIFOs we created */
 	size_t nmade;
 	struct fp_pipeline pl;
 	int loaded;
-	struct stage **stages;	/* each allocated alone: watchers must not move */
+	struct stage **stages; /* each allocated alone: watchers must not move */
 	size_t n;
-	struct link *links;	/* n - 1 */
+	struct link *links; /* n - 1 */
 	char *ctl_path;
 	int ctl_fd, ctl_keep;
-	int watchdog_fd;	/* runner/watchdog.h: stages die with the runner */
+	int watchdog_fd; /* runner/watchdog.h: stages die with the runner */
 	ev_io ctl_w;
 	char ctl_buf[CTL_LINE_MAX];
 	size_t ctl_len;
@@ -93,13 +93,13 @@ struct fp_run {
 	int stopping;
 	int stop_signal;
 	int signals_seen;
-	int exit_code;		/* first failure's code */
-	size_t first_failed;	/* 1 + index of the stage that failed first, or 0 */
-	int progress[2];	/* datagram socketpair: fp-read stages report samples */
-	ev_io progress_w;	/* keeps it drained: the latest report is kept */
-	long long samples;	/* the latest report, or -1 */
-	long long bytes_read;	/* ... its input bytes, or -1 */
-	int drop_user;		/* --user: stages after the first run as uid/gid */
+	int exit_code;        /* first failure's code */
+	size_t first_failed;  /* 1 + index of the stage that failed first, or 0 */
+	int progress[2];      /* datagram socketpair: fp-read stages report samples */
+	ev_io progress_w;     /* keeps it drained: the latest report is kept */
+	long long samples;    /* the latest report, or -1 */
+	long long bytes_read; /* ... its input bytes, or -1 */
+	int drop_user;        /* --user: stages after the first run as uid/gid */
 	uid_t uid;
 	gid_t gid;
 	int done;

@@ -14,8 +14,8 @@
 #define TUI_PIPELINE_NAME "tui.pipeline"
 #define STDERR_LOG_NAME "stderr.log"
 #define QUIT_FILE_NAME "tui.quit"
-#define LOG_TAIL (64 * 1024)	/* bytes of the log shown at the end */
-#define WATCH_POLL 0.1		/* s between checks of the view */
+#define LOG_TAIL (64 * 1024) /* bytes of the log shown at the end */
+#define WATCH_POLL 0.1       /* s between checks of the view */
 #define LINE_MAX_TEXT 8192
 
 /* 1 if line is a stage line named name (NAME then a blank). */
@@ -52,7 +52,8 @@ char *fp_tui_pipeline(const char *dir, const char *file, int keep_render)
 	}
 	if (!last_nl)
 		fputc('\n', f);
-	fprintf(f, "# the terminal view, added by flamepipe\n%s fp-tui ${TUI_ARGS}\n", FP_TUI_STAGE);
+	fprintf(f, "# the terminal view, added by flamepipe\n%s fp-tui ${TUI_ARGS}\n",
+		FP_TUI_STAGE);
 	if (ferror(in) || fclose(f) != 0)
 		fp_die_sys(FP_EXIT_SYS, "cannot write %s", out);
 	fclose(in);
@@ -83,7 +84,7 @@ static void watch_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	pid_t pid = fp_run_stage_pid(tw->run, tw->index);
 
 	quit_path(tw->run, quit, sizeof quit);
-	if (!tw->stopped && access(quit, F_OK) == 0) {	/* the user quit: the chain drains */
+	if (!tw->stopped && access(quit, F_OK) == 0) { /* the user quit: the chain drains */
 		tw->stopped = 1;
 		fp_run_stop(tw->run);
 	}
@@ -151,7 +152,7 @@ void fp_tui_stderr_begin(const char *dir)
 		return;
 	fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
-		return;	/* the view still works; messages land on it */
+		return; /* the view still works; messages land on it */
 	fflush(stderr);
 	saved_stderr = fcntl(2, F_DUPFD_CLOEXEC, 3);
 	if (saved_stderr < 0 || dup2(fd, 2) < 0) {

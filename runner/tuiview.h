@@ -30,10 +30,10 @@
 struct fp_tui_watch {
 	ev_timer w;
 	struct fp_run *run;
-	size_t index;		/* the stage named tui */
+	size_t index; /* the stage named tui */
 	int found;
-	int termed;		/* SIGTERM sent to it */
-	int stopped;		/* fp_run_stop called */
+	int termed;  /* SIGTERM sent to it */
+	int stopped; /* fp_run_stop called */
 };
 
 /* DIR/tui.pipeline: FILE's stages, without the one named render unless

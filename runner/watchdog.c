@@ -19,7 +19,7 @@
 #define WATCH_MAX 256
 #define READ_FD 3
 
-static pid_t watchdog_pid;	/* reaped by fp_watchdog_done */
+static pid_t watchdog_pid; /* reaped by fp_watchdog_done */
 
 static void sleep_s(int s)
 {
@@ -51,9 +51,9 @@ static _Noreturn void watch(void)
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r != (ssize_t)sizeof msg)
-			break;		/* the runner is gone */
+			break; /* the runner is gone */
 		if (msg == 0)
-			_exit(0);	/* goodbye: it ended normally */
+			_exit(0); /* goodbye: it ended normally */
 		forget_gone(groups, &n);
 		if (n < WATCH_MAX)
 			groups[n++] = (pid_t)msg;
@@ -88,7 +88,7 @@ int fp_watchdog_start(void)
 		if (dup2(p[0], READ_FD) != READ_FD)
 			_exit(1);
 		close_range(READ_FD + 1, ~0u, 0);
-		int null = open("/dev/null", O_RDWR);	/* nor its stdout: a reader's EOF */
+		int null = open("/dev/null", O_RDWR); /* nor its stdout: a reader's EOF */
 
 		if (null >= 0) {
 			dup2(null, 0);
@@ -97,7 +97,7 @@ int fp_watchdog_start(void)
 			if (null > READ_FD)
 				close(null);
 		}
-		setpgid(0, 0);	/* a terminal's Ctrl-C is the runner's to handle */
+		setpgid(0, 0); /* a terminal's Ctrl-C is the runner's to handle */
 		signal(SIGINT, SIG_IGN);
 		signal(SIGQUIT, SIG_IGN);
 		signal(SIGPIPE, SIG_IGN);

@@ -13,7 +13,7 @@
 
 #include <sys/types.h>
 
-#define FP_WATCHDOG_GRACE 2	/* s between SIGTERM and SIGKILL */
+#define FP_WATCHDOG_GRACE 2 /* s between SIGTERM and SIGKILL */
 
 /* Forks the watchdog; its pipe's write end (close-on-exec), or -1. */
 int fp_watchdog_start(void);

@@ -53,15 +53,15 @@
 #define END_MARKER "#end"
 #define KERNEL_DSO "[kernel.kallsyms]"
 #define UNKNOWN_NAME "[unknown]"
-#define ADDR_WIDTH 16			/* perf prints "%16" PRIx64 */
-#define KERNEL_ADDR_MIN 0xffff800000000000ull	/* x86-64 kernel half */
+#define ADDR_WIDTH 16                         /* perf prints "%16" PRIx64 */
+#define KERNEL_ADDR_MIN 0xffff800000000000ull /* x86-64 kernel half */
 #define IDLE_COMM "swapper"
-#define TIME_MAX 32			/* "secs.nsecs" of the last sample */
+#define TIME_MAX 32 /* "secs.nsecs" of the last sample */
 
 struct bpftrace_state {
 	struct fp_pump pump;
 	int in_sample;
-	char last_time[TIME_MAX];	/* for PERF_RECORD_LOST lines */
+	char last_time[TIME_MAX]; /* for PERF_RECORD_LOST lines */
 	size_t last_time_len;
 };
 
@@ -106,7 +106,7 @@ static void write_frame(struct fp_out *o, const char *line, size_t len)
 
 	if (!addr_end || !fp_all_hex(addr, (size_t)(addr_end - addr)) ||
 	    addr_end - addr > ADDR_WIDTH) {
-		fp_out_write(o, line, len);	/* not a stack frame: leave it */
+		fp_out_write(o, line, len); /* not a stack frame: leave it */
 		fp_out_char(o, '\n');
 		return;
 	}
@@ -237,7 +237,7 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 	if (len > 0 && line[len - 1] == '\r')
 		len--;
 	if (len == 0)
-		return;		/* blank lines inside a sample: #end ends it */
+		return; /* blank lines inside a sample: #end ends it */
 	if (line[0] == '\t') {
 		write_frame(o, line, len);
 	} else if (len == sizeof END_MARKER - 1 && !memcmp(line, END_MARKER, len)) {

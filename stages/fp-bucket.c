@@ -65,7 +65,8 @@
 #include "fp_strtab.h"
 #include "fp_tails.h"
 
-#define USAGE "usage: fp-bucket [--rows N] [--keep-idle] [--max-columns N] " \
+#define USAGE                                                                             \
+	"usage: fp-bucket [--rows N] [--keep-idle] [--max-columns N] "                    \
 	"[--window-columns N] [--name NAME] [--event NAMES|--all-events] [--cells-only] " \
 	"[--pass-timed]"
 
@@ -79,9 +80,9 @@
 /* Distinct event names counted for the bucket-event records; samples of
  * further names are still filtered, their names just not listed. */
 #define EVENT_NAMES_MAX 64
-#define FP_STAGE_NAME_MAX 256	/* "NAME-event" of --name NAME */
+#define FP_STAGE_NAME_MAX 256 /* "NAME-event" of --name NAME */
 
-#define NO_TAIL UINT32_MAX	/* count_and_pass: an S record */
+#define NO_TAIL UINT32_MAX /* count_and_pass: an S record */
 #define TAIL_VERDICT_MIN 1024
 enum { TAIL_KNOWN = 1, TAIL_WANT = 2, TAIL_ENTRY = 4 };
 
@@ -92,9 +93,9 @@ struct event_count {
 };
 
 struct column {
-	uint64_t sec;		/* absolute perf second */
-	uint64_t *count;	/* rows counters */
-	uint8_t *dirty;		/* rows flags: in the dirty list */
+	uint64_t sec;    /* absolute perf second */
+	uint64_t *count; /* rows counters */
+	uint8_t *dirty;  /* rows flags: in the dirty list */
 };
 
 struct dirty_cell {
@@ -105,22 +106,22 @@ struct dirty_cell {
 /* A K record of the stack-id stream, as much of it as a P needs: not its
  * text (the sample's event, and the idle rule's parts of the tail). */
 struct tail_slot {
-	uint32_t event;		/* the id of its event name in event_names */
-	uint8_t comm_is_swapper, stack_is_idle;	/* fp_idle.h */
+	uint32_t event;                         /* the id of its event name in event_names */
+	uint8_t comm_is_swapper, stack_is_idle; /* fp_idle.h */
 };
 
 struct bucket {
 	struct fp_pump *pump;
-	struct tail_slot *tails;	/* by K id: ids 0 .. ntails-1 are defined */
+	struct tail_slot *tails; /* by K id: ids 0 .. ntails-1 are defined */
 	size_t ntails, captails;
-	struct fp_strtab event_names;	/* of the K records */
-	uint8_t *tail_verdict;	/* by K id: TAIL_* bits, 0: not known */
-	uint16_t *tail_event;	/* by K id: its entry in events[] */
+	struct fp_strtab event_names; /* of the K records */
+	uint8_t *tail_verdict;        /* by K id: TAIL_* bits, 0: not known */
+	uint16_t *tail_event;         /* by K id: its entry in events[] */
 	size_t tail_verdict_n;
 	unsigned rows;
 	int keep_idle;
-	int cells_only;		/* samples are not passed on */
-	int pass_timed;		/* --pass-timed: uncounted timed samples passed on */
+	int cells_only; /* samples are not passed on */
+	int pass_timed; /* --pass-timed: uncounted timed samples passed on */
 	size_t max_columns;
 	/* --window-columns: at most this many columns in memory (0: no
 	 * window); the oldest is dropped for a new one, and a sample before
@@ -133,12 +134,12 @@ struct bucket {
 
 	int have_base;
 	uint64_t base_sec;
-	int resend_all;		/* geometry changed: re-send every cell */
+	int resend_all; /* geometry changed: re-send every cell */
 
 	struct column *col;
 	size_t ncol, capcol;
-	struct fp_map by_sec;	/* absolute second -> column index */
-	uint32_t last_col;	/* cache: most samples share a second */
+	struct fp_map by_sec; /* absolute second -> column index */
+	uint32_t last_col;    /* cache: most samples share a second */
 
 	struct dirty_cell *dirty;
 	size_t ndirty;
@@ -146,9 +147,9 @@ struct bucket {
 	uint64_t samples, counted, idle, cells, overflow, bad;
 	int overflow_warned;
 
-	const char *event_list;	/* --event, or NULL: the first event (C events, or seen) */
+	const char *event_list; /* --event, or NULL: the first event (C events, or seen) */
 	int all_events;
-	char *first_event;	/* the default filter, once known */
+	char *first_event; /* the default filter, once known */
 	struct event_count events[EVENT_NAMES_MAX];
 	size_t nevents;
 	int event_warned;
@@ -199,7 +200,8 @@ static int event_wanted(struct bucket *b, const struct fp_sample *s)
 	if (b->all_events || fp_str_eq(s->event, "-"))
 		want = 1;
 	else if (b->event_list)
-		want = fp_event_in_list(b->event_list, strlen(b->event_list), s->event.p, s->event.n);
+		want = fp_event_in_list(b->event_list, strlen(b->event_list), s->event.p,
+					s->event.n);
 	else {
 		if (!b->first_event)
 			b->first_event = fp_xstrndup(s->event.p, s->event.n);
@@ -207,9 +209,11 @@ static int event_wanted(struct bucket *b, const struct fp_sample *s)
 		if (!want && !b->event_warned && !(b->pass_timed && fp_event_is_timed(s->event))) {
 			b->event_warned = 1;
 			fp_warn("counting events of type %s only (dropping %.*s samples; "
-				"use --event or --all-events%s)", b->first_event,
-				(int)s->event.n, s->event.p, fp_event_is_timed(s->event) ?
-				"; off-CPU time is the web view's and report's event picker's" : "");
+				"use --event or --all-events%s)",
+				b->first_event, (int)s->event.n, s->event.p,
+				fp_event_is_timed(s->event) ? "; off-CPU time is the web view's "
+							      "and report's event picker's"
+							    : "");
 		}
 	}
 	if (e) {
@@ -226,7 +230,8 @@ static void write_event_counts(struct bucket *b)
 	snprintf(stage, sizeof stage, "%s-event", b->pump->stage);
 	for (size_t i = 0; i < b->nevents; i++) {
 		const struct fp_stat kv[] = {
-			{ "samples", b->events[i].samples }, { "counted", (uint64_t)b->events[i].counted },
+			{ "samples", b->events[i].samples },
+			{ "counted", (uint64_t)b->events[i].counted },
 		};
 
 		fp_write_info_text(fp_out_wr(&b->pump->out), stage, kv, sizeof kv / sizeof *kv,
@@ -289,7 +294,7 @@ static void drop_oldest_column(struct bucket *b)
 {
 	size_t old = 0, last = b->ncol - 1;
 
-	flush_cells(b);	/* the dirty list names columns by index */
+	flush_cells(b); /* the dirty list names columns by index */
 	for (size_t i = 1; i < b->ncol; i++)
 		if (b->col[i].sec < b->col[old].sec)
 			old = i;
@@ -339,10 +344,10 @@ static int cmp_column_sec(const void *x, const void *y)
 /* Re-sends every non-empty cell, in time order (after a new G). */
 static void write_all_cells(struct bucket *b)
 {
-	if (!b->ncol)	/* only idle samples so far: no columns, no arrays */
+	if (!b->ncol) /* only idle samples so far: no columns, no arrays */
 		return;
 	qsort(b->col, b->ncol, sizeof *b->col, cmp_column_sec);
-	fp_map_clear(&b->by_sec);	/* the columns moved: index them again */
+	fp_map_clear(&b->by_sec); /* the columns moved: index them again */
 	for (size_t i = 0; i < b->ncol; i++)
 		fp_map_add(&b->by_sec, b->col[i].sec, 0, (uint32_t)i);
 	b->last_col = NO_COLUMN;
@@ -388,7 +393,8 @@ static void count_sample(struct bucket *b, uint64_t time_ns, uint64_t weight)
 	if (idx == NO_COLUMN && b->have_floor && sec < b->floor_sec) {
 		b->late++;
 		if (!b->late_warned) {
-			fp_pump_warn(b->pump, "a sample of second %llu came after its column left "
+			fp_pump_warn(b->pump,
+				     "a sample of second %llu came after its column left "
 				     "memory (--window-columns %zu): such samples are passed on, "
 				     "not counted in the heatmap (late=)",
 				     (unsigned long long)sec, b->window);
@@ -402,9 +408,11 @@ static void count_sample(struct bucket *b, uint64_t time_ns, uint64_t weight)
 		if (b->ncol >= b->max_columns) {
 			b->overflow++;
 			if (!b->overflow_warned) {
-				fp_pump_warn(b->pump, "more than %zu heatmap columns: "
+				fp_pump_warn(b->pump,
+					     "more than %zu heatmap columns: "
 					     "samples in further seconds are not counted "
-					     "(see --max-columns)", b->max_columns);
+					     "(see --max-columns)",
+					     b->max_columns);
 				b->overflow_warned = 1;
 			}
 			return;
@@ -414,7 +422,7 @@ static void count_sample(struct bucket *b, uint64_t time_ns, uint64_t weight)
 	c = &b->col[idx];
 	if (c->count[row] == 0)
 		b->cells++;
-	c->count[row] = fp_add_sat(c->count[row], weight);	/* counts stick, never wrap */
+	c->count[row] = fp_add_sat(c->count[row], weight); /* counts stick, never wrap */
 	b->counted = fp_add_sat(b->counted, 1);
 	if (b->resend_all || c->dirty[row])
 		return;
@@ -432,7 +440,7 @@ static void update_base(struct bucket *b, uint64_t time_ns)
 
 	if (b->have_base && sec >= b->base_sec)
 		return;
-	if (b->have_floor)	/* columns left memory: the axis stays */
+	if (b->have_floor) /* columns left memory: the axis stays */
 		return;
 	if (b->have_base)
 		b->resend_all = 1;
@@ -514,7 +522,7 @@ static int on_sample(void *ctx, const char *line, size_t len)
 	return 0;
 }
 
-#define TAILS_MIN 1024u	/* slots of the first allocation */
+#define TAILS_MIN 1024u /* slots of the first allocation */
 
 /* The stack-id stream: K records are kept (by the rules of fp_tails.h: the
  * next id, or one defined before) and passed on, P records are samples. */
@@ -541,7 +549,7 @@ static int on_tail(void *ctx, const char *line, size_t len)
 	};
 	uint32_t id = d.id;
 	if (id < b->tail_verdict_n)
-		b->tail_verdict[id] = 0;	/* a new definition: its event may differ */
+		b->tail_verdict[id] = 0; /* a new definition: its event may differ */
 	if (!b->cells_only)
 		fp_write_line(fp_out_wr(&b->pump->out), line, len);
 	return 0;
@@ -559,7 +567,11 @@ static int on_tail_sample(void *ctx, const char *line, size_t len)
 	size_t event_n;
 	const char *event = fp_strtab_str(&b->event_names, b->tails[r.id].event, &event_n);
 	const struct fp_sample s = {
-		.time_ns = r.time_ns, .pid = r.pid, .tid = r.tid, .cpu = r.cpu, .period = r.period,
+		.time_ns = r.time_ns,
+		.pid = r.pid,
+		.tid = r.tid,
+		.cpu = r.cpu,
+		.period = r.period,
 		.event = { event, event_n },
 	};
 	count_and_pass(b, &s, line, len, r.id);
@@ -595,7 +607,10 @@ static void on_control(struct bucket *b, const char *line, size_t len)
 }
 
 static const struct fp_sample_handlers sample_handlers = {
-	.sample = on_sample, .tail = on_tail, .tail_sample = on_tail_sample, .bad = on_bad,
+	.sample = on_sample,
+	.tail = on_tail,
+	.tail_sample = on_tail_sample,
+	.bad = on_bad,
 };
 
 static void on_line(struct fp_pump *p, char *line, size_t len)
@@ -628,17 +643,21 @@ static void on_eof(struct fp_pump *p)
 {
 	struct bucket *b = p->ctx;
 	struct fp_stat stats[10] = {
-		{ "samples", b->samples }, { "counted", b->counted }, { "idle", b->idle },
-		{ "cells", b->cells }, { "columns", b->ncol + b->window_dropped },
-		{ "overflow", b->overflow }, { "bad", b->bad },
+		{ "samples", b->samples },
+		{ "counted", b->counted },
+		{ "idle", b->idle },
+		{ "cells", b->cells },
+		{ "columns", b->ncol + b->window_dropped },
+		{ "overflow", b->overflow },
+		{ "bad", b->bad },
 	};
 	size_t n = 7;
 
-	if (b->window) {	/* only with --window-columns */
+	if (b->window) { /* only with --window-columns */
 		stats[n++] = (struct fp_stat){ "window_dropped", b->window_dropped };
 		stats[n++] = (struct fp_stat){ "late", b->late };
 	}
-	if (p->lines_too_long)	/* only when some line was */
+	if (p->lines_too_long) /* only when some line was */
 		stats[n++] = (struct fp_stat){ "too_long", p->lines_too_long };
 	flush_cells(b);
 	write_event_counts(b);

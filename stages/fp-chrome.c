@@ -56,26 +56,26 @@
 #define MAX_MB_LIMIT 4096
 #define NS_PER_US 1000
 #define EXIT_PIPE 141
-#define MAX_PROFILES 4096		/* (pid, id) pairs in a trace */
+#define MAX_PROFILES 4096 /* (pid, id) pairs in a trace */
 #define COMM_MAX 256
 
 struct node {
 	int64_t id;
-	size_t parent;			/* index, or SIZE_MAX for a root */
-	char *name;			/* the frame name, as written */
+	size_t parent; /* index, or SIZE_MAX for a root */
+	char *name;    /* the frame name, as written */
 	char kind;
-	int is_root;			/* V8's "(root)": not a frame */
+	int is_root; /* V8's "(root)": not a frame */
 };
 
 struct sample {
 	uint64_t time_ns, period;
 	size_t node, profile;
-	size_t seq;			/* arrival: breaks ties of time */
+	size_t seq; /* arrival: breaks ties of time */
 };
 
 struct profile {
-	int64_t pid, tid, id;		/* id: the trace's profile id */
-	int64_t time_us;		/* running time: start + deltas */
+	int64_t pid, tid, id; /* id: the trace's profile id */
+	int64_t time_us;      /* running time: start + deltas */
 	int started;
 	char comm[COMM_MAX];
 	struct node *nodes;
@@ -120,7 +120,7 @@ static char *frame_name(json_t *cf, char *kind, int *is_root)
 	out = fp_xmalloc(n);
 	snprintf(out, n, "%s", fn);
 	size_t fl = strlen(out);
-	if (fl >= 2 && out[0] == '(' && out[fl - 1] == ')') {	/* (program) -> [program] */
+	if (fl >= 2 && out[0] == '(' && out[fl - 1] == ')') { /* (program) -> [program] */
 		out[0] = '[';
 		out[fl - 1] = ']';
 	}
@@ -169,20 +169,23 @@ static void add_nodes(struct chrome *c, struct profile *p, json_t *nodes)
 
 	if (!json_is_array(nodes))
 		bad(c, "expected \"nodes\" to be an array of profile nodes");
-	json_array_foreach(nodes, i, n) {
+	json_array_foreach(nodes, i, n)
+	{
 		json_t *id = json_object_get(n, "id"), *cf = json_object_get(n, "callFrame");
 		json_t *parent = json_object_get(n, "parent");
 		struct node *nd;
 
 		if (!json_is_integer(id) || !json_is_object(cf))
-			bad(c, "expected every node to have an integer \"id\" and a \"callFrame\" object");
+			bad(c, "expected every node to have an integer \"id\" and a \"callFrame\" "
+			       "object");
 		if (p->nnodes == p->cap) {
 			p->cap = p->cap ? 2 * p->cap : 256;
 			p->nodes = fp_xrealloc(p->nodes, p->cap * sizeof *p->nodes);
 		}
 		nd = &p->nodes[p->nnodes++];
 		nd->id = json_integer_value(id);
-		nd->parent = json_is_integer(parent) ? (size_t)json_integer_value(parent) : SIZE_MAX;
+		nd->parent = json_is_integer(parent) ? (size_t)json_integer_value(parent)
+						     : SIZE_MAX;
 		nd->name = frame_name(cf, &nd->kind, &nd->is_root);
 		c->nodes_total++;
 	}
@@ -196,7 +199,8 @@ static void add_children(struct chrome *c, struct profile *p, json_t *nodes)
 	size_t i, j;
 	json_t *n, *ch;
 
-	json_array_foreach(nodes, i, n) {
+	json_array_foreach(nodes, i, n)
+	{
 		int64_t id = json_integer_value(json_object_get(n, "id"));
 		json_t *children = json_object_get(n, "children");
 
@@ -204,7 +208,8 @@ static void add_children(struct chrome *c, struct profile *p, json_t *nodes)
 			continue;
 		if (!json_is_array(children))
 			bad(c, "expected \"children\" to be an array of node ids");
-		json_array_foreach(children, j, ch) {
+		json_array_foreach(children, j, ch)
+		{
 			size_t k = find_node(p, json_integer_value(ch));
 
 			if (!json_is_integer(ch) || k == SIZE_MAX)
@@ -251,7 +256,8 @@ static void add_samples(struct chrome *c, struct profile *p, size_t pi, json_t *
 		bad(c, "expected \"samples\" and \"timeDeltas\" to be arrays");
 	if (deltas && json_array_size(deltas) != json_array_size(samples))
 		bad(c, "\"samples\" and \"timeDeltas\" differ in length");
-	json_array_foreach(samples, i, v) {
+	json_array_foreach(samples, i, v)
+	{
 		json_t *d = deltas ? json_array_get(deltas, i) : NULL;
 		int64_t delta = d ? json_integer_value(d) : 0;
 		size_t k;
@@ -269,7 +275,8 @@ static void add_samples(struct chrome *c, struct profile *p, size_t pi, json_t *
 			c->s = fp_xrealloc(c->s, c->scap * sizeof *c->s);
 		}
 		c->s[c->ns] = (struct sample){ (uint64_t)p->time_us * NS_PER_US,
-					       delta > 0 ? (uint64_t)delta * NS_PER_US : 1, k, pi, c->ns };
+					       delta > 0 ? (uint64_t)delta * NS_PER_US : 1, k, pi,
+					       c->ns };
 		c->ns++;
 	}
 }
@@ -299,8 +306,9 @@ static void ids_from_name(const char *path, int64_t *pid, int64_t *tid)
 
 	base = base ? base + 1 : path;
 	*pid = *tid = -1;
-	if (base && sscanf(base, "CPU.%lld.%lld.%lld.%lld.%lld.%31s", &d, &t, &p, &th, &seq,
-			   tail) == 6 && !strcmp(tail, "cpuprofile")) {
+	if (base &&
+	    sscanf(base, "CPU.%lld.%lld.%lld.%lld.%lld.%31s", &d, &t, &p, &th, &seq, tail) == 6 &&
+	    !strcmp(tail, "cpuprofile")) {
 		*pid = p;
 		*tid = th;
 	}
@@ -330,7 +338,7 @@ static int64_t event_int(json_t *ev, const char *key)
 
 	if (json_is_integer(v))
 		return json_integer_value(v);
-	if (json_is_string(v))		/* "id": "0x1" */
+	if (json_is_string(v)) /* "id": "0x1" */
 		return strtoll(json_string_value(v), NULL, 0);
 	return -1;
 }
@@ -358,13 +366,16 @@ static void name_threads(struct chrome *c, json_t *events)
 	size_t i;
 	json_t *ev;
 
-	json_array_foreach(events, i, ev) {
-		const char *name = json_string_value(json_object_get(json_object_get(ev, "args"), "name"));
+	json_array_foreach(events, i, ev)
+	{
+		const char *name = json_string_value(
+			json_object_get(json_object_get(ev, "args"), "name"));
 
 		if (!is_event(ev, "thread_name") || !name || !*name)
 			continue;
 		for (size_t k = 0; k < c->nprof; k++)
-			if (c->prof[k].pid == event_int(ev, "pid") && c->prof[k].tid == event_int(ev, "tid")) {
+			if (c->prof[k].pid == event_int(ev, "pid") &&
+			    c->prof[k].tid == event_int(ev, "tid")) {
 				snprintf(c->prof[k].comm, sizeof c->prof[k].comm, "%s", name);
 				for (char *q = c->prof[k].comm; *q; q++)
 					if (*q == '\t' || *q == '\n' || *q == '\r')
@@ -381,7 +392,8 @@ static void read_trace(struct chrome *c, json_t *events)
 	if (!json_is_array(events))
 		bad(c, "expected \"traceEvents\" to be an array of events");
 	/* every node first (a chunk's nodes may be the parents of a later one's) */
-	json_array_foreach(events, i, ev) {
+	json_array_foreach(events, i, ev)
+	{
 		json_t *data = json_object_get(json_object_get(ev, "args"), "data");
 
 		if (is_event(ev, "Profile")) {
@@ -390,7 +402,8 @@ static void read_trace(struct chrome *c, json_t *events)
 			p->time_us = json_integer_value(json_object_get(data, "startTime"));
 			p->started = 1;
 		} else if (is_event(ev, "ProfileChunk")) {
-			json_t *nodes = json_object_get(json_object_get(data, "cpuProfile"), "nodes");
+			json_t *nodes = json_object_get(json_object_get(data, "cpuProfile"),
+							"nodes");
 
 			if (nodes)
 				add_nodes(c, trace_profile(c, ev), nodes);
@@ -398,21 +411,23 @@ static void read_trace(struct chrome *c, json_t *events)
 	}
 	if (!c->nprof)
 		bad(c, "no \"Profile\"/\"ProfileChunk\" events: not a trace with a CPU profile "
-		    "(record with the JavaScript samples category)");
+		       "(record with the JavaScript samples category)");
 	for (size_t k = 0; k < c->nprof; k++) {
 		if (!c->prof[k].started)
 			bad(c, "a \"ProfileChunk\" without its \"Profile\" event (no startTime)");
 		sort_nodes(c, &c->prof[k]);
 		resolve_parents(c, &c->prof[k]);
 	}
-	json_array_foreach(events, i, ev) {
+	json_array_foreach(events, i, ev)
+	{
 		json_t *data = json_object_get(json_object_get(ev, "args"), "data");
 		json_t *samples = json_object_get(json_object_get(data, "cpuProfile"), "samples");
 
 		if (!is_event(ev, "ProfileChunk") || !samples)
 			continue;
 		struct profile *p = trace_profile(c, ev);
-		add_samples(c, p, (size_t)(p - c->prof), samples, json_object_get(data, "timeDeltas"));
+		add_samples(c, p, (size_t)(p - c->prof), samples,
+			    json_object_get(data, "timeDeltas"));
 	}
 	name_threads(c, events);
 }
@@ -429,7 +444,7 @@ static int by_time(const void *a, const void *b)
 }
 
 struct out {
-	struct fp_wmem kinds, stack;	/* one sample's fields */
+	struct fp_wmem kinds, stack; /* one sample's fields */
 	size_t *path, cap;
 };
 
@@ -478,14 +493,21 @@ static void write_samples(struct chrome *c, FILE *fp)
 		const struct profile *p = &c->prof[s->profile];
 
 		build_stack(&o, p, s->node, c);
-		fp_write_sample(w, &(struct fp_sample){
-			.time_ns = s->time_ns, .pid = p->pid, .tid = p->tid, .cpu = -1,
-			.period = s->period, .event = { event, sizeof event - 1 },
-			.comm = { p->comm, strlen(p->comm) },
-			.kinds = { o.kinds.p, o.kinds.len }, .stack = { o.stack.p, o.stack.len } });
+		fp_write_sample(w, &(struct fp_sample){ .time_ns = s->time_ns,
+							.pid = p->pid,
+							.tid = p->tid,
+							.cpu = -1,
+							.period = s->period,
+							.event = { event, sizeof event - 1 },
+							.comm = { p->comm, strlen(p->comm) },
+							.kinds = { o.kinds.p, o.kinds.len },
+							.stack = { o.stack.p, o.stack.len } });
 	}
-	fp_write_info(w, STAGE_NAME, (const struct fp_stat[]){ { "samples", c->ns },
-		{ "profiles", c->nprof }, { "nodes", c->nodes_total } }, 3);
+	fp_write_info(w, STAGE_NAME,
+		      (const struct fp_stat[]){ { "samples", c->ns },
+						{ "profiles", c->nprof },
+						{ "nodes", c->nodes_total } },
+		      3);
 	fp_wmem_free(&o.kinds);
 	fp_wmem_free(&o.stack);
 	free(o.path);
@@ -509,7 +531,7 @@ int main(int argc, char **argv)
 	json_t *root;
 	size_t len;
 	char *buf;
-	int quiet;	/* accepted like fp-read -q: fp-chrome only warns on errors */
+	int quiet; /* accepted like fp-read -q: fp-chrome only warns on errors */
 	const struct fp_opt options[] = {
 		{ "comm", FP_OPT_FN, .fn = opt_comm },
 		{ "max-mb", FP_OPT_U64, &max_mb, 1, MAX_MB_LIMIT },
@@ -535,7 +557,7 @@ int main(int argc, char **argv)
 		read_trace(&c, json_is_array(root) ? root : json_object_get(root, "traceEvents"));
 	else
 		bad(&c, "expected a .cpuprofile ({\"nodes\", \"samples\", ...}) or Chrome "
-		    "trace-event JSON ([...] or {\"traceEvents\": [...]})");
+			"trace-event JSON ([...] or {\"traceEvents\": [...]})");
 	json_decref(root);
 	static char obuf[1 << 16];
 	setvbuf(stdout, obuf, _IOFBF, sizeof obuf);

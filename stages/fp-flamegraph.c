@@ -29,7 +29,6 @@
 #include <string.h>
 #include <unistd.h>
 
-
 #include "diff.h"
 #include "flamegraph.h"
 #include "flameopts.h"
@@ -38,14 +37,14 @@
 #include "fp_readall.h"
 #include "sink.h"
 
-#define USAGE "usage: fp-flamegraph\n" FP_FLAME_USAGE \
-	"\n\t[--json] [FILE... | --diff A B | --elided A B]"
-
+#define USAGE                                                                                      \
+	"usage: fp-flamegraph\n" FP_FLAME_USAGE "\n\t[--json] [FILE... | --diff A B | --elided A " \
+	"B]"
 
 enum mode { MODE_PLAIN, MODE_DIFF, MODE_ELIDED };
 
 struct input {
-	char **bufs;		/* file contents, referenced by the tables */
+	char **bufs; /* file contents, referenced by the tables */
 	size_t n;
 };
 
@@ -63,7 +62,8 @@ static void load(struct fp_folded *t, struct input *in, const char *path)
 		uint64_t first = ignored ? 0 : t->first_ignored - lines;
 		if (first)
 			fp_warn("%s:%llu: expected 'stack count' or 'stack count1 count2'; "
-				"ignored %llu line(s)", name, (unsigned long long)first,
+				"ignored %llu line(s)",
+				name, (unsigned long long)first,
 				(unsigned long long)(t->ignored - ignored));
 		else
 			fp_warn("%s: ignored %llu line(s) that were not 'stack count'", name,

@@ -72,10 +72,12 @@
 #include "fp_foldsnap.h"
 #include "fp_tails.h"
 
-#define USAGE "usage: fp-fold [--plain] [--weight samples|period] [--pid|--tid] " \
-	"[--kernel] [--jit] [--all] [--event-filter EV|--all-events] [--event-root] " \
-	"[--container-root] [--timed-apart] " \
-	"[--interval MS] [--max-stacks N] [--delta-snapshots] [--pass-samples [--snapshot-ids]] [FILE]"
+#define USAGE                                                                                     \
+	"usage: fp-fold [--plain] [--weight samples|period] [--pid|--tid] "                       \
+	"[--kernel] [--jit] [--all] [--event-filter EV|--all-events] [--event-root] "             \
+	"[--container-root] [--timed-apart] "                                                     \
+	"[--interval MS] [--max-stacks N] [--delta-snapshots] [--pass-samples [--snapshot-ids]] " \
+	"[FILE]"
 
 #define STAGE_NAME "fold"
 /* --max-stacks: the table's bound on distinct stacks (none unless given;
@@ -98,15 +100,15 @@ enum weight { WEIGHT_SAMPLES, WEIGHT_PERIOD };
 struct fold_options {
 	int plain;
 	enum weight weight;
-	struct fp_fold_opts fold;	/* root id, annotations, event root */
+	struct fp_fold_opts fold; /* root id, annotations, event root */
 	int all_events;
-	const char *event_filter;	/* NULL: the first event seen */
-	unsigned interval_ms;		/* 0: no timed snapshots */
-	int delta;			/* --delta-snapshots */
-	int pass_samples;		/* D and R records for the folded samples */
-	int snapshot_ids;		/* --snapshot-ids: E records, not F */
-	int timed_apart;		/* --timed-apart: see fold_parsed */
-	uint64_t max_stacks;		/* --max-stacks: distinct stacks kept */
+	const char *event_filter; /* NULL: the first event seen */
+	unsigned interval_ms;     /* 0: no timed snapshots */
+	int delta;                /* --delta-snapshots */
+	int pass_samples;         /* D and R records for the folded samples */
+	int snapshot_ids;         /* --snapshot-ids: E records, not F */
+	int timed_apart;          /* --timed-apart: see fold_parsed */
+	uint64_t max_stacks;      /* --max-stacks: distinct stacks kept */
 };
 
 /* ---- the stack table: lib/fp_strtab.h, a count per folded stack ------- */
@@ -143,10 +145,10 @@ static void sorted_update(struct sorted_ids *so, struct fp_strtab *t)
 		so->ids = fp_xrealloc(so->ids, so->cap * sizeof *so->ids);
 		so->tmp = fp_xrealloc(so->tmp, so->cap * sizeof *so->tmp);
 	}
-	uint32_t *add = so->tmp;	/* the new ids, sorted, then merged */
+	uint32_t *add = so->tmp; /* the new ids, sorted, then merged */
 	for (size_t i = 0; i < k; i++)
 		add[i] = (uint32_t)(so->n + i);
-	fp_strtab_sort_ids(t, add, k);	/* lib/fp_strsort.h: shared prefixes compared once */
+	fp_strtab_sort_ids(t, add, k); /* lib/fp_strsort.h: shared prefixes compared once */
 	/* merge from the back: ids[0..n) and add[0..k) into ids[0..n+k) */
 	size_t i = so->n, j = k, out = total;
 	while (j > 0) {
@@ -160,39 +162,39 @@ static void sorted_update(struct sorted_ids *so, struct fp_strtab *t)
 
 /* ---- the stage --------------------------------------------------------- */
 
-#define FP_EVENT_EXAMPLE_MAX 128	/* an unmatched event name, for the warning */
+#define FP_EVENT_EXAMPLE_MAX 128 /* an unmatched event name, for the warning */
 
 struct fold_state {
 	struct fold_options opt;
 	struct fp_pump pump;
-	struct fp_strtab table;	/* ids stay across resets (D records) */
-	struct fp_tails tails;	/* K definitions (the stack-id stream) */
-	uint32_t *tail_fold;	/* K id -> folded stack id + 1, 0: not yet */
+	struct fp_strtab table; /* ids stay across resets (D records) */
+	struct fp_tails tails;  /* K definitions (the stack-id stream) */
+	uint32_t *tail_fold;    /* K id -> folded stack id + 1, 0: not yet */
 	size_t tail_fold_n;
-	size_t stacks;		/* counted since the last reset */
+	size_t stacks; /* counted since the last reset */
 	struct fp_fold_buf folded, kinds;
-	struct sorted_ids sorted;	/* every stack id, in string order */
-	char *event_filter;	/* the filter in force, NULL until known */
-	char *first_event;	/* the capture's first event (--timed-apart) */
-	uint64_t timed_apart;	/* samples --timed-apart kept out of the table */
+	struct sorted_ids sorted; /* every stack id, in string order */
+	char *event_filter;       /* the filter in force, NULL until known */
+	char *first_event;        /* the capture's first event (--timed-apart) */
+	uint64_t timed_apart;     /* samples --timed-apart kept out of the table */
 	int event_defaulted, event_warned;
-	uint64_t event_matched;	/* samples --event-filter kept, since the start */
-	char event_seen[FP_EVENT_EXAMPLE_MAX];	/* an event it did not match */
-	int changed;		/* since the last snapshot */
-	struct fp_str head;	/* the P record's "time ... period" text if canonical, else empty */
+	uint64_t event_matched;                /* samples --event-filter kept, since the start */
+	char event_seen[FP_EVENT_EXAMPLE_MAX]; /* an event it did not match */
+	int changed;                           /* since the last snapshot */
+	struct fp_str head; /* the P record's "time ... period" text if canonical, else empty */
 	/* --delta-snapshots: the stacks counted since the last snapshot */
-	uint8_t *dirty;		/* by stack id: 1 if in dirty_ids */
+	uint8_t *dirty; /* by stack id: 1 if in dirty_ids */
 	uint32_t *dirty_ids;
 	size_t dirty_n, dirty_cap;
-	int full_sent;		/* a full snapshot since the last reset */
+	int full_sent; /* a full snapshot since the last reset */
 	unsigned deltas_since_full;
 	ev_timer snapshot_timer;
 	/* I statistics */
-	uint64_t samples;	/* folded since the last reset */
-	uint64_t dropped_event;	/* dropped by the event filter since the last reset */
-	uint64_t bad_samples;	/* malformed S records, since the start */
+	uint64_t samples;       /* folded since the last reset */
+	uint64_t dropped_event; /* dropped by the event filter since the last reset */
+	uint64_t bad_samples;   /* malformed S records, since the start */
 	uint64_t resets;
-	uint64_t overflow;	/* samples counted as FOLD_OVERFLOW_STACK, since the start */
+	uint64_t overflow; /* samples counted as FOLD_OVERFLOW_STACK, since the start */
 };
 
 /* A warning about the input: a W record (unless --plain, where stdout is a
@@ -214,7 +216,7 @@ static void input_warning(struct fold_state *st, const char *msg)
 static int event_wanted(struct fold_state *st, const struct fp_sample *s)
 {
 	if (st->opt.all_events || fp_str_eq(s->event, "-"))
-		return 1;	/* stackcollapse filters only parsed events */
+		return 1; /* stackcollapse filters only parsed events */
 	if (!st->event_filter) {
 		st->event_filter = fp_xstrndup(s->event.p, s->event.n);
 		st->event_defaulted = 1;
@@ -223,14 +225,16 @@ static int event_wanted(struct fold_state *st, const struct fp_sample *s)
 	/* The first event seen is kept exactly (stackcollapse); a filter given
 	 * matches as fp-range's --event does: "cpu-clock" is also
 	 * "cpu-clock:ppp" (fifo/fp_rangectl.h, one rule for both). */
-	if (st->event_defaulted ? fp_str_eq(s->event, st->event_filter) :
-	    fp_event_name_matches(st->event_filter, strlen(st->event_filter), s->event.p, s->event.n)) {
+	if (st->event_defaulted ? fp_str_eq(s->event, st->event_filter)
+				: fp_event_name_matches(st->event_filter, strlen(st->event_filter),
+							s->event.p, s->event.n)) {
 		st->event_matched++;
 		return 1;
 	}
 	st->dropped_event++;
 	if (!st->event_seen[0])
-		snprintf(st->event_seen, sizeof st->event_seen, "%.*s", (int)s->event.n, s->event.p);
+		snprintf(st->event_seen, sizeof st->event_seen, "%.*s", (int)s->event.n,
+			 s->event.p);
 	if (st->event_defaulted && !st->event_warned) {
 		char msg[512];
 
@@ -258,19 +262,26 @@ static void sample_warning(struct fold_state *st, const char *line, size_t len)
 
 /* --pass-samples: the sample as an R record, after the D record of its
  * stack if it is new. */
-static void pass_sample(struct fold_state *st, const struct fp_sample *s, uint32_t id,
-			int added, uint64_t count)
+static void pass_sample(struct fold_state *st, const struct fp_sample *s, uint32_t id, int added,
+			uint64_t count)
 {
 	struct fp_wr w = fp_out_wr(&st->pump.out);
 	const struct fp_ref r = {
-		.id = id, .time_ns = s->time_ns, .pid = s->pid, .tid = s->tid, .cpu = s->cpu,
-		.period = s->period, .count = count, .event = s->event, .comm = s->comm,
+		.id = id,
+		.time_ns = s->time_ns,
+		.pid = s->pid,
+		.tid = s->tid,
+		.cpu = s->cpu,
+		.period = s->period,
+		.count = count,
+		.event = s->event,
+		.comm = s->comm,
 		.cgroup = s->cgroup,
 	};
 
 	if (added)
 		fp_write_stack_def(w, id, st->kinds.p, st->kinds.len, st->folded.p, st->folded.len);
-	if (st->head.n)	/* a P record's numbers, as the writers write them */
+	if (st->head.n) /* a P record's numbers, as the writers write them */
 		fp_write_ref_head(w, &r, st->head.p, st->head.n);
 	else
 		fp_write_ref(w, &r);
@@ -350,7 +361,8 @@ static uint32_t overflow_stack(struct fold_state *st, const struct fp_sample *s)
 	int added = 0;
 
 	if (!st->overflow++) {
-		snprintf(msg, sizeof msg, "more than %llu distinct stacks: the samples of new ones "
+		snprintf(msg, sizeof msg,
+			 "more than %llu distinct stacks: the samples of new ones "
 			 "are counted as COMM;" FOLD_OVERFLOW_FRAME " (--max-stacks)",
 			 (unsigned long long)st->opt.max_stacks);
 		input_warning(st, msg);
@@ -381,12 +393,13 @@ static void fold_parsed(struct fold_state *st, const struct fp_sample *s, uint32
 		if (fp_fold_build(&st->folded, s, &st->opt.fold,
 				  st->opt.pass_samples ? &st->kinds : NULL) != 0) {
 			st->bad_samples++;
-			input_warning(st, "malformed S record skipped: kinds must have one character per frame");
+			input_warning(st, "malformed S record skipped: kinds must have one "
+					  "character per frame");
 			return;
 		}
 		if (fp_strtab_count(&st->table) >= st->opt.max_stacks &&
 		    (id = fp_strtab_find(&st->table, st->folded.p, st->folded.len)) ==
-		    FP_STRTAB_NONE) {
+			    FP_STRTAB_NONE) {
 			id = overflow_stack(st, s);
 		} else {
 			id = fp_strtab_intern(&st->table, st->folded.p, st->folded.len, &added);
@@ -397,8 +410,9 @@ static void fold_parsed(struct fold_state *st, const struct fp_sample *s, uint32
 	/* A period of 0 counts 1, as in stackcollapse (`$period = 1 if not $period`). */
 	/* a timed event's samples (off-CPU) always weigh their time */
 	count = (st->opt.weight == WEIGHT_PERIOD || fp_event_is_timed(s->event)) && s->period
-			? s->period : 1;
-	if (timed_apart(st, s)) {	/* in the timeline only, not the table */
+			? s->period
+			: 1;
+	if (timed_apart(st, s)) { /* in the timeline only, not the table */
 		st->timed_apart++;
 		if (st->opt.pass_samples)
 			pass_sample(st, s, id, added, count);
@@ -440,7 +454,7 @@ static int on_tail(void *ctx, const char *line, size_t len)
 	int err = fp_tails_define_line(&st->tails, line, len, &id);
 
 	if (!err && id < st->tail_fold_n)
-		st->tail_fold[id] = 0;	/* a new definition of the id */
+		st->tail_fold[id] = 0; /* a new definition of the id */
 	return err;
 }
 
@@ -474,10 +488,14 @@ static void on_bad(void *ctx, const char *problem)
 static void write_stats(struct fold_state *st)
 {
 	struct fp_stat stats[] = {
-		{ "samples", st->samples }, { "stacks", st->stacks },
-		{ "total", st->table.total }, { "dropped_event", st->dropped_event },
-		{ "bad_samples", st->bad_samples }, { "resets", st->resets },
-		{ NULL, 0 }, { NULL, 0 },
+		{ "samples", st->samples },
+		{ "stacks", st->stacks },
+		{ "total", st->table.total },
+		{ "dropped_event", st->dropped_event },
+		{ "bad_samples", st->bad_samples },
+		{ "resets", st->resets },
+		{ NULL, 0 },
+		{ NULL, 0 },
 	};
 	size_t n = 6;
 
@@ -504,8 +522,8 @@ static void write_snapshot_of(struct fold_state *st, int delta)
 		uint32_t id = st->sorted.ids[i];
 		size_t len;
 		if (!st->table.ent[id].count || (delta && !st->dirty[id]))
-			continue;	/* not counted since the last reset / snapshot */
-		if (st->opt.snapshot_ids) {	/* its D record was written */
+			continue;           /* not counted since the last reset / snapshot */
+		if (st->opt.snapshot_ids) { /* its D record was written */
 			fp_write_folded_id(w, st->table.ent[id].count, id);
 			continue;
 		}
@@ -524,8 +542,8 @@ static void write_snapshot_of(struct fold_state *st, int delta)
 /* A snapshot while the input goes on (timer, C flush): a delta when it can. */
 static void write_snapshot(struct fold_state *st)
 {
-	write_snapshot_of(st, st->opt.delta && st->full_sent &&
-			  st->deltas_since_full + 1 < FULL_EVERY);
+	write_snapshot_of(st,
+			  st->opt.delta && st->full_sent && st->deltas_since_full + 1 < FULL_EVERY);
 }
 
 static void write_plain(struct fold_state *st)
@@ -548,13 +566,13 @@ static void write_plain(struct fold_state *st)
 
 static void reset_table(struct fold_state *st)
 {
-	fp_strtab_zero(&st->table);	/* the ids stay: D records were sent */
+	fp_strtab_zero(&st->table); /* the ids stay: D records were sent */
 	st->stacks = 0;
 	st->samples = 0;
 	st->dropped_event = 0;
 	st->resets++;
-	st->changed = 1;	/* the empty table is news downstream */
-	st->full_sent = 0;	/* so the next snapshot is full */
+	st->changed = 1;   /* the empty table is news downstream */
+	st->full_sent = 0; /* so the next snapshot is full */
 	clear_dirty(st);
 }
 
@@ -574,7 +592,10 @@ static void default_event(struct fold_state *st, const struct fp_control *c)
 }
 
 static const struct fp_sample_handlers sample_handlers = {
-	.sample = fold_sample, .tail = on_tail, .tail_sample = on_tail_sample, .bad = on_bad,
+	.sample = fold_sample,
+	.tail = on_tail,
+	.tail_sample = on_tail_sample,
+	.bad = on_bad,
 };
 
 static void on_line(struct fp_pump *p, char *line, size_t len)
@@ -604,7 +625,7 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 		break;
 	}
 	if (st->opt.plain)
-		return;		/* stdout is a folded file */
+		return; /* stdout is a folded file */
 	fp_write_line(fp_out_wr(&p->out), line, len);
 }
 
@@ -616,8 +637,10 @@ static void warn_unmatched_filter(struct fold_state *st)
 
 	if (st->event_defaulted || !st->event_filter || st->event_matched || !st->event_seen[0])
 		return;
-	snprintf(msg, sizeof msg, "--event-filter %s matched none of the samples (the input has "
-		 "e.g. %s; use that name, or --all-events)", st->event_filter, st->event_seen);
+	snprintf(msg, sizeof msg,
+		 "--event-filter %s matched none of the samples (the input has "
+		 "e.g. %s; use that name, or --all-events)",
+		 st->event_filter, st->event_seen);
 	fp_warn("%s", msg);
 	if (!st->opt.plain)
 		fp_write_warning(fp_out_wr(&st->pump.out), STAGE_NAME, st->pump.in_name,
@@ -633,7 +656,7 @@ static void on_eof(struct fp_pump *p)
 	if (st->opt.plain)
 		write_plain(st);
 	else
-		write_snapshot_of(st, 0);	/* the last word is the whole table */
+		write_snapshot_of(st, 0); /* the last word is the whole table */
 }
 
 static void on_too_long(struct fp_pump *p, uint64_t lineno)
@@ -728,17 +751,19 @@ static void parse_options(int argc, char **argv, struct fold_options *o)
 				    .max_stacks = UINT64_MAX };
 	fp_opts_parse(argc, argv, options, USAGE, 1, o);
 	if (o->event_filter && o->all_events)
-		fp_die(FP_EXIT_USAGE, "--event-filter and --all-events/--event-root exclude each other");
+		fp_die(FP_EXIT_USAGE,
+		       "--event-filter and --all-events/--event-root exclude each other");
 	if (o->pass_samples && o->plain)
-		fp_die(FP_EXIT_USAGE, "--pass-samples and --plain exclude each other (--plain writes only a folded file)");
+		fp_die(FP_EXIT_USAGE, "--pass-samples and --plain exclude each other (--plain "
+				      "writes only a folded file)");
 	if (o->snapshot_ids && !o->pass_samples)
 		fp_die(FP_EXIT_USAGE, "--snapshot-ids needs --pass-samples (its E records name the "
-		       "stacks by the ids of the D records --pass-samples writes)");
+				      "stacks by the ids of the D records --pass-samples writes)");
 }
 
 int main(int argc, char **argv)
 {
-	static struct fold_state st;	/* static: big, and lives as long as the process */
+	static struct fold_state st; /* static: big, and lives as long as the process */
 	const char *in_name;
 	int in_fd;
 

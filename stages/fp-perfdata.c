@@ -94,12 +94,13 @@
 #include "pd_read.h"
 #include "pd_unwind.h"
 
-#define USAGE "usage: fp-perfdata [--name NAME] [--kallsyms FILE] [--symfs DIR] " \
+#define USAGE                                                                                     \
+	"usage: fp-perfdata [--name NAME] [--kallsyms FILE] [--symfs DIR] "                       \
 	"[--debuginfod-timeout SECONDS] [--no-debuginfod] [--no-host-files] [--inline] [--live] " \
-	"[--live-buffer BYTES] [--stack-ids] [--off-cpu auto|on|off] [--off-cpu-rows N] " \
-	"[--off-cpu-max-threads N] [--remote [USER@]HOST [--ssh-arg ARG]... " \
+	"[--live-buffer BYTES] [--stack-ids] [--off-cpu auto|on|off] [--off-cpu-rows N] "         \
+	"[--off-cpu-max-threads N] [--remote [USER@]HOST [--ssh-arg ARG]... "                     \
 	"[--remote-control PATH] [--remote-cache DIR] [--remote-timeout SECONDS]] [-q] [FILE]"
-#define DEFAULT_STAGE_NAME "read"	/* the source stage, as fp-read */
+#define DEFAULT_STAGE_NAME "read" /* the source stage, as fp-read */
 #define READ_CHUNK (256u << 10)
 /* perf script resolves at most this many entries of a callchain
  * (PERF_MAX_STACK_DEPTH, the kernel's default perf_event_max_stack). */
@@ -120,7 +121,7 @@
  * next read (at most that much added to a sample's way to the views,
  * whose freshness promise is 1 s). */
 #define LIVE_TRICKLE_BYTES FP_TRICKLE_BYTES
-#define LIVE_GATHER_NS 40000000L	/* 40 ms: docs/live.md, "The chain" */
+#define LIVE_GATHER_NS 40000000L /* 40 ms: docs/live.md, "The chain" */
 /* --debuginfod-timeout's range, seconds */
 #define DI_LIMIT_MIN 0.1
 #define DI_LIMIT_MAX 3600.0
@@ -131,13 +132,13 @@ struct perfdata_opts {
 	const char *stage;
 	int quiet, live;
 	size_t live_buffer;
-	int preload_kernel;	/* read kallsyms in a thread from the start */
-	int stack_ids;		/* --stack-ids: K and P records instead of S */
-	int inline_frames;	/* --inline */
-	int off_cpu;		/* --off-cpu: OFFCPU_AUTO, _ON, _OFF */
-	unsigned off_cpu_rows;	/* --off-cpu-rows: fp-bucket's --rows */
-	size_t off_cpu_max;	/* --off-cpu-max-threads */
-	uint32_t off_cpu_max_pieces;	/* 0: PD_OFFCPU_MAX_PIECES (the fuzzer's is small) */
+	int preload_kernel;          /* read kallsyms in a thread from the start */
+	int stack_ids;               /* --stack-ids: K and P records instead of S */
+	int inline_frames;           /* --inline */
+	int off_cpu;                 /* --off-cpu: OFFCPU_AUTO, _ON, _OFF */
+	unsigned off_cpu_rows;       /* --off-cpu-rows: fp-bucket's --rows */
+	size_t off_cpu_max;          /* --off-cpu-max-threads */
+	uint32_t off_cpu_max_pieces; /* 0: PD_OFFCPU_MAX_PIECES (the fuzzer's is small) */
 };
 
 enum { OFFCPU_AUTO, OFFCPU_ON, OFFCPU_OFF };
@@ -148,42 +149,44 @@ int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_
 enum warn_kind { WARN_BAD, WARN_UNKNOWN, WARN_MISSING, WARN_NOTE, WARN_KINDS };
 
 static const char *const warn_kind_name[WARN_KINDS] = {
-	[WARN_BAD] = "bad record", [WARN_UNKNOWN] = "unknown record",
-	[WARN_MISSING] = "unreadable file", [WARN_NOTE] = "note",
+	[WARN_BAD] = "bad record",
+	[WARN_UNKNOWN] = "unknown record",
+	[WARN_MISSING] = "unreadable file",
+	[WARN_NOTE] = "note",
 };
 
 struct perfdata {
 	struct fp_out out;
-	struct fp_wr wr;		/* the record writers' view of out */
+	struct fp_wr wr; /* the record writers' view of out */
 	struct pd_reader rd;
 	struct pd_machine mach;
 	const char *stage, *in_name;
 	int quiet, fatal;
-	int live;			/* --live: drop samples rather than block */
+	int live; /* --live: drop samples rather than block */
 	size_t live_buffer;
-	struct fp_drops drops;		/* --live: samples dropped */
+	struct fp_drops drops; /* --live: samples dropped */
 	double last_stats;
 	uint64_t stats_samples;
-	struct fp_warnings warnings;	/* by warn_kind */
-	const char *warn_where;		/* of the warning being said */
+	struct fp_warnings warnings; /* by warn_kind */
+	const char *warn_where;      /* of the warning being said */
 	uint64_t dropped_samples;
-	uint64_t frames_out;		/* frames in the written samples */
-	uint64_t corrupt_chains;	/* callchains discarded as perf does */
-	struct pd_unwind *unwind;	/* --call-graph dwarf user stacks */
+	uint64_t frames_out;      /* frames in the written samples */
+	uint64_t corrupt_chains;  /* callchains discarded as perf does */
+	struct pd_unwind *unwind; /* --call-graph dwarf user stacks */
 	/* --stack-ids: tails numbered by (event, comm, frame ids) */
 	int stack_ids;
 	struct fp_tailw tails;
 	struct fp_wmem key;
-	int events_written;		/* the C events record, before the first sample */
-	int preload_kernel;		/* read kallsyms in a thread at the first sample */
-	struct pd_inline *inl;		/* --inline: inlined frames */
-	struct pd_cgroups cgroups;	/* --all-cgroups captures: the S records' cgroup */
+	int events_written;        /* the C events record, before the first sample */
+	int preload_kernel;        /* read kallsyms in a thread at the first sample */
+	struct pd_inline *inl;     /* --inline: inlined frames */
+	struct pd_cgroups cgroups; /* --all-cgroups captures: the S records' cgroup */
 	/* off-CPU (pd_offcpu.h): the scheduler events, when converted */
 	int off_cpu;
 	const struct pd_evsel *ev_switch, *ev_wakeup;
 	struct pd_offcpu offcpu;
 	uint64_t offcpu_samples, offcpu_bad;
-	uint64_t offcpu_sched;		/* scheduler samples consumed (not written) */
+	uint64_t offcpu_sched; /* scheduler samples consumed (not written) */
 	int offcpu_overflow_warned;
 	/* the S record being built */
 	uint32_t frames[MAX_FRAMES];
@@ -207,8 +210,8 @@ static void on_signal(int sig)
 	stop_requested = 1;
 }
 
-static void warn(struct perfdata *pd, enum warn_kind kind, const char *where,
-		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void warn(struct perfdata *pd, enum warn_kind kind, const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 static void say_warning(void *ctx, const char *msg)
 {
@@ -220,8 +223,7 @@ static void say_warning(void *ctx, const char *msg)
 }
 
 /* Rate-limited per kind (fifo/fp_warnings.h). */
-static void warn(struct perfdata *pd, enum warn_kind kind, const char *where,
-		 const char *fmt, ...)
+static void warn(struct perfdata *pd, enum warn_kind kind, const char *where, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -234,8 +236,7 @@ static void warn(struct perfdata *pd, enum warn_kind kind, const char *where,
 /* ---- samples ------------------------------------------------------------- */
 
 /* One frame of the callchain. */
-static void push_frame(struct perfdata *pd, size_t *n, struct pd_thread *t, int kernel,
-		       uint64_t ip)
+static void push_frame(struct perfdata *pd, size_t *n, struct pd_thread *t, int kernel, uint64_t ip)
 {
 	if (*n < MAX_FRAMES)
 		pd->frames[(*n)++] = pd_machine_frame(&pd->mach, t, kernel, ip);
@@ -252,8 +253,7 @@ static void push_unwound(struct perfdata *pd, size_t *n, struct pd_thread *t, ui
 		*n += pd_inline_frames(pd->inl, t, ip, pd->frames + *n, MAX_FRAMES - *n);
 }
 
-static size_t resolve_chain(struct perfdata *pd, const struct pd_sample *s,
-			    struct pd_thread *t)
+static size_t resolve_chain(struct perfdata *pd, const struct pd_sample *s, struct pd_thread *t)
 {
 	int mode = s->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	int known = mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_USER;
@@ -261,7 +261,7 @@ static size_t resolve_chain(struct perfdata *pd, const struct pd_sample *s,
 	int dwarf = pd_unwind_wanted(s);
 	size_t n = 0, entries = 0;
 
-	if (!s->chain && !dwarf) {	/* no callchain: the sampled ip alone */
+	if (!s->chain && !dwarf) { /* no callchain: the sampled ip alone */
 		if (!(s->ev->sample_type & PERF_SAMPLE_IP))
 			return 0;
 		pd->frames[n++] = known ? pd_machine_frame(&pd->mach, t, kernel, s->ip)
@@ -288,7 +288,7 @@ static size_t resolve_chain(struct perfdata *pd, const struct pd_sample *s,
 		else if (n < MAX_FRAMES)
 			pd->frames[n++] = pd->mach.unknown_frame;
 	}
-	if (dwarf) {	/* perf's thread__resolve_callchain_unwind */
+	if (dwarf) { /* perf's thread__resolve_callchain_unwind */
 		if (!pd->unwind)
 			pd->unwind = pd_unwind_new(&pd->mach);
 		size_t nu = pd_unwind_user(pd->unwind, t, s, pd->ips, MAX_STACK);
@@ -322,7 +322,7 @@ static void build_stack(struct perfdata *pd, size_t n, size_t len, struct fp_sam
 	out->stack = (struct fp_str){ pd->stack, (size_t)(p - pd->stack) };
 }
 
-#define VARINT_MAX 10	/* bytes of a 64-bit LEB128 number */
+#define VARINT_MAX 10 /* bytes of a 64-bit LEB128 number */
 
 /* LEB128: 7 bits a byte, low first, the high bit set on all but the last. */
 static size_t put_varint(unsigned char *p, uint64_t v)
@@ -340,8 +340,8 @@ static size_t put_varint(unsigned char *p, uint64_t v)
  * LEB128 (a frame id takes 1-2 bytes, not 4): half the bytes to hash,
  * compare and keep. The encoding is prefix-free, so two keys are equal
  * only for the same tail. */
-static void tail_key(struct perfdata *pd, const struct pd_evsel *ev,
-		     const struct pd_thread *t, size_t n, uint64_t cgroup_key)
+static void tail_key(struct perfdata *pd, const struct pd_evsel *ev, const struct pd_thread *t,
+		     size_t n, uint64_t cgroup_key)
 {
 	size_t need = sizeof ev + VARINT_MAX * (n + 2) + t->comm_len;
 
@@ -378,33 +378,38 @@ static void write_sample(struct perfdata *pd, const struct pd_sample *s)
 	uint64_t hash = 0;
 	struct fp_str cgroup = { "", 0 };
 	uint32_t cgroup_sid = 0;
-	if (s->has_cgroup && (cgroup.p = pd_cgroups_path(&pd->cgroups, s->cgroup, &cgroup.n,
-							 &cgroup_sid)) == NULL)
+	if (s->has_cgroup &&
+	    (cgroup.p = pd_cgroups_path(&pd->cgroups, s->cgroup, &cgroup.n, &cgroup_sid)) == NULL)
 		cgroup = (struct fp_str){ "", 0 };
 	if (pd->stack_ids) {
 		tail_key(pd, s->ev, t, n, cgroup.n ? (uint64_t)cgroup_sid + 1 : 0);
 		hash = fp_strtab_hash(pd->key.p, pd->key.len);
 		id = fp_strtab_find_hashed(&pd->tails.keys, pd->key.p, pd->key.len, hash);
 	}
-	if (id == FP_STRTAB_NONE) {	/* a tail seen before was not too long */
+	if (id == FP_STRTAB_NONE) { /* a tail seen before was not too long */
 		for (size_t i = 0; i < n; i++)
 			len += pd->mach.frames[pd->frames[i]].len + 1;
 		if (len + t->comm_len + s->ev->name_len + cgroup.n + 2 * n + 128 > FP_LINE_MAX) {
 			pd->dropped_samples++;
-			warn(pd, WARN_BAD, pd->in_name, "sample of %s needs a record longer "
-			     "than %u bytes: dropped", t->comm, FP_LINE_MAX);
+			warn(pd, WARN_BAD, pd->in_name,
+			     "sample of %s needs a record longer "
+			     "than %u bytes: dropped",
+			     t->comm, FP_LINE_MAX);
 			return;
 		}
 	}
 	struct fp_sample out = {
-		.time_ns = s->time, .pid = s->pid, .tid = s->tid, .cpu = s->cpu,
+		.time_ns = s->time,
+		.pid = s->pid,
+		.tid = s->tid,
+		.cpu = s->cpu,
 		.period = s->period,
 		.event = { s->ev->name, s->ev->name_len },
 		.comm = { t->comm, t->comm_len },
 		.cgroup = cgroup,
 	};
 	int added = id == FP_STRTAB_NONE;
-	if (pd->stack_ids && added)	/* the slot found is in the cache */
+	if (pd->stack_ids && added) /* the slot found is in the cache */
 		id = fp_strtab_intern_hashed(&pd->tails.keys, pd->key.p, pd->key.len, hash, NULL);
 	pd->frames_out += n;
 	if (added) {
@@ -429,20 +434,26 @@ static int sample_tail(struct perfdata *pd, const struct pd_sample *s, struct fp
 	struct fp_str cgroup = { "", 0 };
 	uint32_t cgroup_sid = 0;
 
-	if (s->has_cgroup && (cgroup.p = pd_cgroups_path(&pd->cgroups, s->cgroup, &cgroup.n,
-							 &cgroup_sid)) == NULL)
+	if (s->has_cgroup &&
+	    (cgroup.p = pd_cgroups_path(&pd->cgroups, s->cgroup, &cgroup.n, &cgroup_sid)) == NULL)
 		cgroup = (struct fp_str){ "", 0 };
 	for (size_t i = 0; i < n; i++)
 		len += pd->mach.frames[pd->frames[i]].len + 1;
 	if (len + t->comm_len + cgroup.n + 2 * n + 128 > FP_LINE_MAX) {
 		pd->dropped_samples++;
-		warn(pd, WARN_BAD, pd->in_name, "sample of %s needs a record longer "
-		     "than %u bytes: dropped", t->comm, FP_LINE_MAX);
+		warn(pd, WARN_BAD, pd->in_name,
+		     "sample of %s needs a record longer "
+		     "than %u bytes: dropped",
+		     t->comm, FP_LINE_MAX);
 		return -1;
 	}
 	*out = (struct fp_sample){
-		.time_ns = s->time, .pid = s->pid, .tid = s->tid, .cpu = s->cpu,
-		.comm = { t->comm, t->comm_len }, .cgroup = cgroup,
+		.time_ns = s->time,
+		.pid = s->pid,
+		.tid = s->tid,
+		.cpu = s->cpu,
+		.comm = { t->comm, t->comm_len },
+		.cgroup = cgroup,
 	};
 	build_stack(pd, n, len, out);
 	return 0;
@@ -454,7 +465,7 @@ static void write_piece(void *ctx, const struct fp_sample *s)
 	struct perfdata *pd = ctx;
 
 	if (pd->live && pd->out.len > pd->live_buffer) {
-		pd->drops.dropped++;	/* never block perf */
+		pd->drops.dropped++; /* never block perf */
 		return;
 	}
 	pd->offcpu_samples++;
@@ -483,9 +494,10 @@ static void offcpu_setup(struct perfdata *pd)
 	}
 	if (pd->off_cpu == OFFCPU_OFF || !pd->ev_switch) {
 		if (pd->off_cpu == OFFCPU_ON)
-			warn(pd, WARN_NOTE, pd->in_name, "--off-cpu: the capture has no "
-			     SCHED_SWITCH " samples with their raw fields (perf record -e "
-			     SCHED_SWITCH " -g): no off-CPU samples");
+			warn(pd, WARN_NOTE, pd->in_name,
+			     "--off-cpu: the capture has no " SCHED_SWITCH
+			     " samples with their raw fields (perf record -e " SCHED_SWITCH
+			     " -g): no off-CPU samples");
 		pd->off_cpu = 0;
 		pd->ev_switch = pd->ev_wakeup = NULL;
 		return;
@@ -509,9 +521,12 @@ static int offcpu_sample(struct perfdata *pd, const struct pd_sample *s)
 		if (pd_sched_switch_fields(s->raw, s->raw_size, &prev, &state, &next) < 0 ||
 		    (s->tid >= 0 && prev != s->tid)) {
 			pd->offcpu_bad++;
-			warn(pd, WARN_BAD, pd->in_name, SCHED_SWITCH " sample whose raw "
+			warn(pd, WARN_BAD, pd->in_name,
+			     SCHED_SWITCH
+			     " sample whose raw "
 			     "fields are not the 64-bit layout (prev_pid %d, sample tid %lld): "
-			     "skipped", s->raw_size >= 28 ? prev : -1, (long long)s->tid);
+			     "skipped",
+			     s->raw_size >= 28 ? prev : -1, (long long)s->tid);
 			return 1;
 		}
 		uint64_t unpaired = pd->offcpu.st.unpaired, clipped = pd->offcpu.st.clipped;
@@ -521,19 +536,24 @@ static int offcpu_sample(struct perfdata *pd, const struct pd_sample *s)
 		    pd_offcpu_block(&pd->offcpu, s->time, &tail) < 0 &&
 		    !pd->offcpu_overflow_warned) {
 			pd->offcpu_overflow_warned = 1;
-			warn(pd, WARN_BAD, pd->in_name, "more than %zu threads blocked at once: "
+			warn(pd, WARN_BAD, pd->in_name,
+			     "more than %zu threads blocked at once: "
 			     "the blocked time of further ones is not counted "
-			     "(see --off-cpu-max-threads)", pd->offcpu.max_open);
+			     "(see --off-cpu-max-threads)",
+			     pd->offcpu.max_open);
 		}
 		if (!clipped && pd->offcpu.st.clipped)
-			warn(pd, WARN_BAD, pd->in_name, "thread %d blocked for more than %u "
+			warn(pd, WARN_BAD, pd->in_name,
+			     "thread %d blocked for more than %u "
 			     "heatmap cells: counted for its first %u only (a damaged time?)",
 			     next, pd->offcpu.max_pieces, pd->offcpu.max_pieces);
 		if (!unpaired && pd->offcpu.st.unpaired)
-			warn(pd, WARN_NOTE, pd->in_name, "thread %d blocked again before its "
+			warn(pd, WARN_NOTE, pd->in_name,
+			     "thread %d blocked again before its "
 			     "switch-in was seen: its blocked time is not counted (record "
 			     "switch-ins: perf record --switch-events, with -a too; else events "
-			     "were lost)", prev);
+			     "were lost)",
+			     prev);
 		return 1;
 	}
 	if (s->ev == pd->ev_wakeup) {
@@ -564,7 +584,7 @@ static void write_events(struct perfdata *pd)
 		const struct pd_evsel *ev = &pd->rd.evsels[i];
 		if (ev->type == PERF_TYPE_SOFTWARE && ev->config == PERF_COUNT_SW_DUMMY)
 			continue;
-		if (ev == pd->ev_switch)	/* its samples are off-CPU time */
+		if (ev == pd->ev_switch) /* its samples are off-CPU time */
 			names[n++] = FP_EVENT_OFFCPU;
 		else if (ev == pd->ev_wakeup)
 			names[n++] = FP_EVENT_WAKEUP;
@@ -582,7 +602,7 @@ static void on_event(void *ctx, const struct pd_event *e)
 	struct perfdata *pd = ctx;
 
 	if (stop_requested)
-		pd->rd.failed = 1;	/* stop reading; what is queued is written */
+		pd->rd.failed = 1; /* stop reading; what is queued is written */
 	switch (e->type) {
 	case PD_EV_SAMPLE:
 		if (!pd->events_written) {
@@ -597,7 +617,7 @@ static void on_event(void *ctx, const struct pd_event *e)
 			break;
 		write_sample(pd, &e->u.sample);
 		break;
-	case PD_EV_SWITCH:	/* perf record --switch-events: a recorded task */
+	case PD_EV_SWITCH: /* perf record --switch-events: a recorded task */
 		if (pd->off_cpu && !e->u.sw.out && e->u.sw.tid > 0)
 			pd_offcpu_run(&pd->offcpu, e->time, e->u.sw.tid);
 		break;
@@ -612,23 +632,26 @@ static void on_event(void *ctx, const struct pd_event *e)
 				e->u.fork.ptid, e->u.fork.synthesized);
 		break;
 	case PD_EV_EXIT:
-		break;	/* perf keeps an exited thread's comm and maps too */
+		break; /* perf keeps an exited thread's comm and maps too */
 	case PD_EV_MMAP:
-		if (e->u.mmap.build_id_len)	/* --buildid-mmap (fp-ssh) */
-			pd_machine_build_id(&pd->mach, e->u.mmap.kernel &&
-					    strncmp(e->u.mmap.file, "[kernel.kallsyms]", 17) == 0
-					    ? "[kernel.kallsyms]" : e->u.mmap.file,
+		if (e->u.mmap.build_id_len) /* --buildid-mmap (fp-ssh) */
+			pd_machine_build_id(&pd->mach,
+					    e->u.mmap.kernel &&
+							    strncmp(e->u.mmap.file,
+								    "[kernel.kallsyms]", 17) == 0
+						    ? "[kernel.kallsyms]"
+						    : e->u.mmap.file,
 					    e->u.mmap.build_id, e->u.mmap.build_id_len);
 		pd_machine_mmap(&pd->mach, e->u.mmap.pid, e->u.mmap.start, e->u.mmap.len,
-				e->u.mmap.pgoff, e->u.mmap.prot, e->u.mmap.file,
-				e->u.mmap.file_len, e->u.mmap.kernel);
+				e->u.mmap.pgoff, e->u.mmap.prot, e->u.mmap.file, e->u.mmap.file_len,
+				e->u.mmap.kernel);
 		break;
 	case PD_EV_LOST:
-		break;	/* counted by the reader */
+		break; /* counted by the reader */
 	case PD_EV_KSYMBOL:
 		if (!e->u.ksym.unregister)
-			pd_machine_ksymbol(&pd->mach, e->u.ksym.addr, e->u.ksym.len,
-					   e->u.ksym.name, e->u.ksym.name_len);
+			pd_machine_ksymbol(&pd->mach, e->u.ksym.addr, e->u.ksym.len, e->u.ksym.name,
+					   e->u.ksym.name_len);
 		break;
 	case PD_EV_CGROUP:
 		pd_cgroups_add(&pd->cgroups, e->u.cgroup.id, e->u.cgroup.path,
@@ -651,7 +674,7 @@ static int load_ahead(void *ctx, const struct pd_sample *s)
 	int user = mode == PERF_RECORD_MISC_USER;
 
 	if (!kernel || pd_dso_ready(kernel))
-		return 1;	/* done waiting */
+		return 1; /* done waiting */
 	struct pd_thread *t = pd_machine_find_thread(&pd->mach, s->tid);
 	for (uint64_t i = 0; t && s->chain && i < s->nr && i < MAX_STACK; i++) {
 		uint64_t ip = s->chain[i];
@@ -687,9 +710,15 @@ static void on_problem(void *ctx, enum pd_problem what, uint64_t off, const char
 		pd->fatal = 1;
 		warn(pd, WARN_BAD, where, "%s", msg);
 		break;
-	case PD_PROB_BAD_RECORD: warn(pd, WARN_BAD, where, "%s", msg); break;
-	case PD_PROB_UNKNOWN_RECORD: warn(pd, WARN_UNKNOWN, where, "%s", msg); break;
-	case PD_PROB_NOTE: warn(pd, WARN_NOTE, where, "%s", msg); break;
+	case PD_PROB_BAD_RECORD:
+		warn(pd, WARN_BAD, where, "%s", msg);
+		break;
+	case PD_PROB_UNKNOWN_RECORD:
+		warn(pd, WARN_UNKNOWN, where, "%s", msg);
+		break;
+	case PD_PROB_NOTE:
+		warn(pd, WARN_NOTE, where, "%s", msg);
+		break;
 	}
 }
 
@@ -709,9 +738,10 @@ static void on_missing(void *ctx, const struct pd_dso *d)
 	if (d->type == PD_DSO_JITMAP || strstr(d->name, " (deleted)") ||
 	    strncmp(d->name, "/memfd:", 7) == 0)
 		return;
-	warn(pd, WARN_MISSING, pd->in_name, "cannot read %s (%s): its frames show as "
-	     "perf script shows them without symbols", d->name,
-	     d->missing_why ? d->missing_why : "unreadable");
+	warn(pd, WARN_MISSING, pd->in_name,
+	     "cannot read %s (%s): its frames show as "
+	     "perf script shows them without symbols",
+	     d->name, d->missing_why ? d->missing_why : "unreadable");
 }
 
 static const struct pd_ops reader_ops = {
@@ -775,7 +805,7 @@ static void write_info(struct perfdata *pd)
 		{ "remote_bytes", rs.bytes },
 		{ "cgroups", fp_strtab_count(&pd->cgroups.paths) },
 		{ "unknown_cgroup_samples", pd->cgroups.unknown },
-		{ "dropped", pd->drops.dropped },	/* --live: never blocking perf */
+		{ "dropped", pd->drops.dropped }, /* --live: never blocking perf */
 		/* off-CPU captures only */
 		{ "offcpu_samples", pd->offcpu_samples },
 		{ "offcpu_intervals", pd->offcpu.st.intervals },
@@ -837,10 +867,11 @@ static int say_skipped(struct perfdata *pd)
 	uint64_t skipped = st->skipped_unknown_id + st->skipped_short + pd->dropped_samples;
 	char msg[MSG_MAX];
 
-	if (!skipped && !st->compressed_unread && !(written == 0 && (st->bad_records ||
-	    st->unknown_records)))
+	if (!skipped && !st->compressed_unread &&
+	    !(written == 0 && (st->bad_records || st->unknown_records)))
 		return 0;
-	snprintf(msg, sizeof msg, "%llu samples skipped (%llu with an unknown event id, "
+	snprintf(msg, sizeof msg,
+		 "%llu samples skipped (%llu with an unknown event id, "
 		 "%llu shorter than their sample_type, %llu too long for a record); "
 		 "%llu compressed records not decompressed; %llu bad and %llu unknown "
 		 "records; %llu samples written",
@@ -856,12 +887,12 @@ static int say_skipped(struct perfdata *pd)
 
 static int write_stats(struct perfdata *pd)
 {
-	if (pd->off_cpu)	/* still blocked: up to the last time seen */
+	if (pd->off_cpu) /* still blocked: up to the last time seen */
 		pd_offcpu_end(&pd->offcpu);
 	if (pd->live)
 		report_drops(pd, 1);
 	pd->warn_where = pd->in_name;
-	fp_warnings_end(&pd->warnings);	/* per kind: how many were not shown */
+	fp_warnings_end(&pd->warnings); /* per kind: how many were not shown */
 	int nothing = say_skipped(pd);
 	/* the kernel's thread is waited for at the end anyway: the last I
 	 * record says where its symbols came from even when none was used */
@@ -885,7 +916,7 @@ static void gather(struct perfdata *pd, size_t got)
 	struct timespec ts = { 0, LIVE_GATHER_NS };
 
 	if (pd->live && got < LIVE_TRICKLE_BYTES && !stop_requested)
-		nanosleep(&ts, NULL);	/* a signal ends it early: fine */
+		nanosleep(&ts, NULL); /* a signal ends it early: fine */
 }
 
 static void read_stream(struct perfdata *pd, int fd)
@@ -903,7 +934,7 @@ static void read_stream(struct perfdata *pd, int fd)
 		if (n == 0)
 			break;
 		pd_reader_feed(&pd->rd, buf, (size_t)n);
-		fp_out_flush(&pd->out);		/* live: never hold samples back */
+		fp_out_flush(&pd->out); /* live: never hold samples back */
 		if (pd->live) {
 			pd_machine_poll_debuginfod(&pd->mach);
 			live_tick(pd);
@@ -1035,8 +1066,7 @@ static void opt_no_host_files(void *ctx, const char *opt, const char *arg)
 /* --remote HOST and its ssh options (pd_remote.h). */
 #define REMOTE_ARGS_MAX 256
 static const char *remote_args[REMOTE_ARGS_MAX];
-static struct pd_remote_opts remote = { .ssh_args = remote_args,
-					.limit = PD_REMOTE_LIMIT_DEFAULT };
+static struct pd_remote_opts remote = { .ssh_args = remote_args, .limit = PD_REMOTE_LIMIT_DEFAULT };
 
 static void opt_ssh_arg(void *ctx, const char *opt, const char *arg)
 {
@@ -1068,10 +1098,11 @@ static void opt_remote(void *ctx, const char *opt, const char *arg)
 int main(int argc, char **argv)
 {
 	/* kallsyms is read alongside the recording's first records */
-	struct perfdata_opts o = { DEFAULT_STAGE_NAME, 0, 0, LIVE_BUFFER_MAX, 1, 0, 0,
-				   OFFCPU_AUTO, 50, PD_OFFCPU_MAX_OPEN_DEFAULT };
-	uint64_t live_buffer = LIVE_BUFFER_MAX, off_rows = 50,
-		 off_max = PD_OFFCPU_MAX_OPEN_DEFAULT;
+	struct perfdata_opts o = {
+		DEFAULT_STAGE_NAME,        0, 0, LIVE_BUFFER_MAX, 1, 0, 0, OFFCPU_AUTO, 50,
+		PD_OFFCPU_MAX_OPEN_DEFAULT
+	};
+	uint64_t live_buffer = LIVE_BUFFER_MAX, off_rows = 50, off_max = PD_OFFCPU_MAX_OPEN_DEFAULT;
 	int no_debuginfod = 0;
 	const struct fp_opt options[] = {
 		{ "name", FP_OPT_NAME, &o.stage },
@@ -1105,7 +1136,7 @@ int main(int argc, char **argv)
 		pd_debuginfod_start(di_limit);
 	if (!remote.host && (remote.nssh_args || remote.control || remote.cache))
 		fp_die(FP_EXIT_USAGE, "--ssh-arg, --remote-control and --remote-cache go with "
-		       "--remote HOST");
+				      "--remote HOST");
 	const char *why;
 	if (remote.host && pd_remote_start(&remote, &why) < 0)
 		fp_die(FP_EXIT_SYS, "--remote %s: %s", remote.host, why);
@@ -1118,7 +1149,7 @@ int main(int argc, char **argv)
 	}
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;	/* no SA_RESTART: read() returns EINTR */
+	sa.sa_handler = on_signal; /* no SA_RESTART: read() returns EINTR */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);

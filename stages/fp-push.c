@@ -75,24 +75,25 @@
 #include "pprof.h"
 #include "sink.h"
 
-#define USAGE "usage: fp-push URL [--app NAME] [--label KEY=VALUE]... [--interval S]\n" \
+#define USAGE                                                                             \
+	"usage: fp-push URL [--app NAME] [--label KEY=VALUE]... [--interval S]\n"         \
 	"\t[--format folded|pprof] [--queue N] [--retries N] [--timeout S] [--drain S]\n" \
 	"\t[--sample-rate HZ] [--spy-name NAME] [--max-depth N] [--sample-labels LIST]\n" \
-	"\t[--auth-token-file FILE] [--basic-auth-file FILE] [--tenant ID]\n" \
+	"\t[--auth-token-file FILE] [--basic-auth-file FILE] [--tenant ID]\n"             \
 	"\t[--once [--until UNIX_S] [--max-age S] [--restamp]]"
 #define STAGE_NAME "push"
 #define DEFAULT_APP "flamepipe"
-#define CPU_SUFFIX ".cpu"		/* folded: Pyroscope's APP.cpu = process_cpu */
+#define CPU_SUFFIX ".cpu" /* folded: Pyroscope's APP.cpu = process_cpu */
 #define FP_PUSH_MARKER "[flamepipe: frames elided]"
-#define LINE_MAX_BYTES 65536		/* Go's bufio.MaxScanTokenSize, LF included */
-#define LINE_SLACK 64			/* " COUNT\n" and what folding may add */
+#define LINE_MAX_BYTES 65536 /* Go's bufio.MaxScanTokenSize, LF included */
+#define LINE_SLACK 64        /* " COUNT\n" and what folding may add */
 #define ROOT_FRAMES_KEPT 8
-#define DEFAULT_MAX_DEPTH 1000		/* validation.max-profile-stacktrace-depth */
+#define DEFAULT_MAX_DEPTH 1000 /* validation.max-profile-stacktrace-depth */
 #define MAX_DEPTH_LIMIT 100000
-#define DEFAULT_MAX_AGE_S 3600		/* validation.reject-older-than */
-#define AHEAD_MAX_S 600			/* validation.reject-newer-than */
+#define DEFAULT_MAX_AGE_S 3600 /* validation.reject-older-than */
+#define AHEAD_MAX_S 600        /* validation.reject-newer-than */
 #define SECRET_MAX 4096
-#define TENANT_MAX 150			/* dskit's tenant ID limit */
+#define TENANT_MAX 150 /* dskit's tenant ID limit */
 #define DEFAULT_SPY "flamepipe"
 #define DEFAULT_INTERVAL_S 10.0
 #define DEFAULT_QUEUE 6
@@ -125,10 +126,10 @@ struct options {
 	double interval_s, drain_s;
 	enum format format;
 	unsigned queue, retries, timeout_s;
-	uint64_t sample_rate;		/* 0: from the periods */
+	uint64_t sample_rate; /* 0: from the periods */
 	int once, restamp;
-	uint64_t until;			/* --once: 0 = now */
-	uint64_t max_age_s;		/* --once: 0 = no check */
+	uint64_t until;     /* --once: 0 = now */
+	uint64_t max_age_s; /* --once: 0 = no check */
 	unsigned max_depth, sample_labels;
 	const char *token_file, *basic_file, *tenant;
 };
@@ -155,23 +156,23 @@ struct push {
 	struct fp_pump pump;
 	ev_timer tick;
 	/* the profile being collected */
-	struct fp_strtab stacks;	/* folded stack -> count */
+	struct fp_strtab stacks; /* folded stack -> count */
 	struct fp_pprof pprof;
 	struct fp_fold_buf folded;
 	uint64_t samples, first_ns, last_ns;
-	uint64_t clock_n, clock_ns;	/* samples of clock events, their periods */
-	struct fp_str other_event;	/* a non-clock event seen (for the rate) */
+	uint64_t clock_n, clock_ns; /* samples of clock events, their periods */
+	struct fp_str other_event;  /* a non-clock event seen (for the rate) */
 	char other_event_buf[LABEL_MAX];
-	uint64_t truncated, truncated_seen;	/* samples whose stacks were cut */
+	uint64_t truncated, truncated_seen; /* samples whose stacks were cut */
 	struct fp_fold_buf trim_stack, trim_kinds;
-	uint64_t wall_from;		/* the interval's from: the last one's until */
+	uint64_t wall_from; /* the interval's from: the last one's until */
 	uint64_t profiles;
-	uint64_t lost_seen;		/* losses already warned about */
+	uint64_t lost_seen; /* losses already warned about */
 	struct queue qu;
 	pthread_t sender;
 	CURL *curl;
-	char name[NAME_MAX_LEN];	/* APP.cpu{k=v,...} (folded), APP{k=v,...} (pprof) */
-	char *auth_header, *userpwd, *tenant_header;	/* from the files, --tenant */
+	char name[NAME_MAX_LEN]; /* APP.cpu{k=v,...} (folded), APP{k=v,...} (pprof) */
+	char *auth_header, *userpwd, *tenant_header; /* from the files, --tenant */
 };
 
 static uint64_t wall_now(void)
@@ -233,7 +234,8 @@ static void ingest_url(struct push *ps, const struct item *it, char *out, size_t
 	char *name = curl_easy_escape(ps->curl, ps->name, 0);
 	char *spy = curl_easy_escape(ps->curl, ps->opt.spy, 0);
 
-	snprintf(out, n, "%.*s%s?name=%s&from=%" PRIu64 "&until=%" PRIu64 "&sampleRate=%" PRIu64
+	snprintf(out, n,
+		 "%.*s%s?name=%s&from=%" PRIu64 "&until=%" PRIu64 "&sampleRate=%" PRIu64
 		 "&spyName=%s&units=samples&aggregationType=sum&format=%s",
 		 (int)(bl - (bl && base[bl - 1] == '/' && !has_ingest)), base,
 		 has_ingest ? "" : "/ingest", name, it->from, it->until, it->rate, spy,
@@ -245,8 +247,9 @@ static void ingest_url(struct push *ps, const struct item *it, char *out, size_t
 /* One attempt: 1 delivered, 0 worth retrying, -1 refused for good. */
 static int post_once(struct push *ps, const struct item *it, const char *url)
 {
-	struct curl_slist *hdr = curl_slist_append(NULL, ps->opt.format == FMT_PPROF ?
-		"Content-Type: application/octet-stream" : "Content-Type: text/plain");
+	struct curl_slist *hdr = curl_slist_append(
+		NULL, ps->opt.format == FMT_PPROF ? "Content-Type: application/octet-stream"
+						  : "Content-Type: text/plain");
 	long code = 0;
 	CURLcode rc;
 
@@ -372,7 +375,7 @@ static void *sender_main(void *arg)
 static void pprof_start(struct push *ps)
 {
 	fp_pprof_init(&ps->pprof);
-	ps->pprof.push_rate = 1;	/* Pyroscope's shape; the rate is set when written */
+	ps->pprof.push_rate = 1; /* Pyroscope's shape; the rate is set when written */
 	ps->pprof.push_labels = ps->opt.sample_labels;
 }
 
@@ -416,7 +419,7 @@ static int trim_stack(struct push *ps, struct fp_sample *s)
 	size_t n = s->stack.n, nframes = n ? 1 : 0, mlen = strlen(FP_PUSH_MARKER);
 	size_t comm = s->comm.n < LINE_MAX_BYTES / 4 ? s->comm.n : LINE_MAX_BYTES / 4;
 	size_t budget = LINE_MAX_BYTES - LINE_SLACK - comm - 1, root_end = 0, root_n, pos = n;
-	size_t leaf_n = 0, max_leaf, room, depth = ps->opt.max_depth - 1;	/* the comm root is one */
+	size_t leaf_n = 0, max_leaf, room, depth = ps->opt.max_depth - 1; /* the comm root is one */
 	struct fp_fold_buf *b = &ps->trim_stack, *k = &ps->trim_kinds;
 	int kinds_ok;
 
@@ -434,7 +437,7 @@ static int trim_stack(struct push *ps, struct fp_sample *s)
 			root_n = i;
 			break;
 		}
-		root_end = next;	/* the root frames and their ';' */
+		root_end = next; /* the root frames and their ';' */
 	}
 	room = budget - root_end - mlen - 1;
 	max_leaf = depth - root_n - 1;
@@ -458,10 +461,11 @@ static int trim_stack(struct push *ps, struct fp_sample *s)
 		fp_fold_buf_add(b, st + pos, n - pos);
 		if (kinds_ok)
 			fp_fold_buf_add(k, s->kinds.p + nframes - leaf_n, leaf_n);
-	} else {		/* one leaf frame longer than a line: its start */
+	} else { /* one leaf frame longer than a line: its start */
 		size_t start = frame_start(st, n);
 
-		fp_fold_buf_add(b, st + start, utf8_cut(st + start, room < n - start ? room : n - start));
+		fp_fold_buf_add(b, st + start,
+				utf8_cut(st + start, room < n - start ? room : n - start));
 		if (kinds_ok)
 			fp_fold_buf_add(k, s->kinds.p + nframes - 1, 1);
 	}
@@ -488,7 +492,7 @@ static void on_sample(struct push *ps, const char *line, size_t len)
 	int cut;
 
 	if (fp_sample_parse(line, len, &s) < 0)
-		return;		/* fp-read's output: malformed ones are counted there */
+		return; /* fp-read's output: malformed ones are counted there */
 	cut = trim_stack(ps, &s);
 	if (ps->opt.format == FMT_PPROF) {
 		if (fp_pprof_add(&ps->pprof, &s) < 0)
@@ -496,12 +500,12 @@ static void on_sample(struct push *ps, const char *line, size_t len)
 	} else {
 		if (fp_fold_build(&ps->folded, &s, &plain, NULL) < 0)
 			return;
-		if (ps->folded.len > LINE_MAX_BYTES - LINE_SLACK) {	/* a comm that long */
+		if (ps->folded.len > LINE_MAX_BYTES - LINE_SLACK) { /* a comm that long */
 			ps->folded.len = utf8_cut(ps->folded.p, LINE_MAX_BYTES - LINE_SLACK);
 			cut = 1;
 		}
-		fp_strtab_add(&ps->stacks, fp_strtab_intern(&ps->stacks, ps->folded.p,
-							     ps->folded.len, NULL), 1);
+		fp_strtab_add(&ps->stacks,
+			      fp_strtab_intern(&ps->stacks, ps->folded.p, ps->folded.len, NULL), 1);
 	}
 	ps->truncated += (uint64_t)cut;
 	if (!ps->samples++ || s.time_ns < ps->first_ns)
@@ -514,8 +518,9 @@ static void on_sample(struct push *ps, const char *line, size_t len)
 			ps->clock_ns += s.period;
 		}
 	} else if (!ps->other_event.n) {
-		size_t m = s.event.n < sizeof ps->other_event_buf - 1 ? s.event.n :
-			   sizeof ps->other_event_buf - 1;
+		size_t m = s.event.n < sizeof ps->other_event_buf - 1
+				   ? s.event.n
+				   : sizeof ps->other_event_buf - 1;
 
 		memcpy(ps->other_event_buf, s.event.p, m);
 		ps->other_event = (struct fp_str){ ps->other_event_buf, m };
@@ -531,7 +536,7 @@ static uint64_t sample_rate(const struct push *ps)
 {
 	if (ps->opt.sample_rate)
 		return ps->opt.sample_rate;
-	if (ps->clock_n && !ps->other_event.n)	/* 1e9 / the mean period */
+	if (ps->clock_n && !ps->other_event.n) /* 1e9 / the mean period */
 		return (FP_NSEC_PER_SEC * ps->clock_n + ps->clock_ns / 2) / ps->clock_ns;
 	return 0;
 }
@@ -550,7 +555,7 @@ static void refuse(struct push *ps, const char *fmt, ...)
 	pthread_mutex_lock(&ps->qu.lock);
 	ps->qu.failed++;
 	ps->qu.samples_dropped += ps->samples;
-	ps->lost_seen++;		/* told already */
+	ps->lost_seen++; /* told already */
 	pthread_mutex_unlock(&ps->qu.lock);
 	ps->profiles++;
 	profile_reset(ps);
@@ -566,15 +571,17 @@ static int outside_window(struct push *ps, uint64_t from, uint64_t now)
 
 	if (ps->opt.max_age_s && from + ps->opt.max_age_s < now) {
 		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", gmtime_r(&t, &tm));
-		refuse(ps, "the profile starts at %s, %" PRIu64 " s ago: Pyroscope refuses profiles "
+		refuse(ps,
+		       "the profile starts at %s, %" PRIu64 " s ago: Pyroscope refuses profiles "
 		       "older than its ingestion window (validation.reject-older-than, 1 h by "
 		       "default; --max-age %" PRIu64 " s here): not sent (--restamp sends it as of "
-		       "now, --max-age S for a server that keeps older ones)", when, now - from,
-		       ps->opt.max_age_s);
+		       "now, --max-age S for a server that keeps older ones)",
+		       when, now - from, ps->opt.max_age_s);
 		return 1;
 	}
 	if (from > now + AHEAD_MAX_S) {
-		refuse(ps, "the profile starts %" PRIu64 " s in the future (a wrong clock or "
+		refuse(ps,
+		       "the profile starts %" PRIu64 " s in the future (a wrong clock or "
 		       "--until?): Pyroscope refuses profiles more than %d s ahead: not sent",
 		       from - now, AHEAD_MAX_S);
 		return 1;
@@ -613,7 +620,8 @@ static void close_profile(struct push *ps)
 	}
 	it = (struct item){ NULL, 0, ps->wall_from, now, sample_rate(ps), ps->samples };
 	if (!it.rate) {
-		refuse(ps, "%.*s samples: perf's sampling frequency is not known (give --sample-rate "
+		refuse(ps,
+		       "%.*s samples: perf's sampling frequency is not known (give --sample-rate "
 		       "HZ, perf record's -F): their CPU time would be wrong: profile not sent",
 		       (int)ps->other_event.n, ps->other_event.p);
 		return;
@@ -624,7 +632,7 @@ static void close_profile(struct push *ps)
 		it.until = ps->opt.until && !ps->opt.restamp ? ps->opt.until : now;
 		it.from = it.until > span ? it.until - span : 0;
 	}
-	if (it.until <= it.from) {	/* Pyroscope wants from < until */
+	if (it.until <= it.from) { /* Pyroscope wants from < until */
 		if (ps->opt.once)
 			it.from = it.until - 1;
 		else
@@ -641,7 +649,7 @@ static void close_profile(struct push *ps)
 	profile_body(ps, &s);
 	it.body = s.buf;
 	it.len = s.len;
-	ps->wall_from = it.until;	/* intervals back to back */
+	ps->wall_from = it.until; /* intervals back to back */
 	enqueue(&ps->qu, it);
 	ps->profiles++;
 	profile_reset(ps);
@@ -658,23 +666,32 @@ static void report(struct push *ps)
 	ssent = q->samples_sent, sdropped = q->samples_dropped;
 	pthread_mutex_unlock(&q->lock);
 	if (ps->truncated > ps->truncated_seen) {
-		fp_pump_warn(&ps->pump, "%" PRIu64 " sample(s) so far had a stack deeper than %u "
-			     "frames or longer than a %d-byte line (Pyroscope's limits): cut to its root, "
-			     "\"" FP_PUSH_MARKER "\" and its leaf frames", ps->truncated,
-			     ps->opt.max_depth, LINE_MAX_BYTES);
+		fp_pump_warn(&ps->pump,
+			     "%" PRIu64 " sample(s) so far had a stack deeper than %u "
+			     "frames or longer than a %d-byte line (Pyroscope's limits): cut to "
+			     "its root, "
+			     "\"" FP_PUSH_MARKER "\" and its leaf frames",
+			     ps->truncated, ps->opt.max_depth, LINE_MAX_BYTES);
 		ps->truncated_seen = ps->truncated;
 	}
 	if (failed + dropped > ps->lost_seen) {
-		fp_pump_warn(&ps->pump, "%" PRIu64 " profile(s) (%" PRIu64 " samples) not delivered "
+		fp_pump_warn(&ps->pump,
+			     "%" PRIu64 " profile(s) (%" PRIu64 " samples) not delivered "
 			     "to %s so far: %" PRIu64 " failed after retries, %" PRIu64 " dropped "
-			     "from the full queue", failed + dropped, sdropped, ps->opt.url,
-			     failed, dropped);
+			     "from the full queue",
+			     failed + dropped, sdropped, ps->opt.url, failed, dropped);
 		ps->lost_seen = failed + dropped;
 	}
-	fp_write_info(fp_out_wr(&ps->pump.out), STAGE_NAME, (const struct fp_stat[]){
-		{ "profiles", ps->profiles }, { "sent", sent }, { "retries", retries },
-		{ "failed", failed }, { "dropped", dropped }, { "samples_sent", ssent },
-		{ "samples_dropped", sdropped }, { "truncated", ps->truncated } }, 8);
+	fp_write_info(fp_out_wr(&ps->pump.out), STAGE_NAME,
+		      (const struct fp_stat[]){ { "profiles", ps->profiles },
+						{ "sent", sent },
+						{ "retries", retries },
+						{ "failed", failed },
+						{ "dropped", dropped },
+						{ "samples_sent", ssent },
+						{ "samples_dropped", sdropped },
+						{ "truncated", ps->truncated } },
+		      8);
 }
 
 static void on_tick(struct ev_loop *loop, ev_timer *w, int revents)
@@ -767,8 +784,10 @@ static void check_label(const char *kv)
 	key[eq - kv] = '\0';
 	if ((key[0] >= '0' && key[0] <= '9') || key[0] == '.' || !name_chars_ok(key, "_.") ||
 	    !name_chars_ok(eq + 1, "_.:/@+-"))
-		fp_die(FP_EXIT_USAGE, "--label: '%s': KEY is [A-Za-z_][A-Za-z0-9_.]*, VALUE "
-		       "[A-Za-z0-9_.:/@+-]+", kv);
+		fp_die(FP_EXIT_USAGE,
+		       "--label: '%s': KEY is [A-Za-z_][A-Za-z0-9_.]*, VALUE "
+		       "[A-Za-z0-9_.:/@+-]+",
+		       kv);
 	if (!strcmp(key, "__name__") || !strcmp(key, "service_name"))
 		fp_die(FP_EXIT_USAGE, "--label: %s is the service name: use --app", key);
 }
@@ -823,9 +842,11 @@ static void opt_sample_labels(void *ctx, const char *opt, const char *arg)
 			if (strlen(names[i]) == n && !strncmp(p, names[i], n))
 				break;
 		if (i == sizeof names / sizeof *names)
-			fp_die(FP_EXIT_USAGE, "--sample-labels: want a list of pid, tid, cpu, comm, "
-			       "got '%s'", arg);
-		o->sample_labels |= 1u << i;	/* FP_PPROF_LABEL_* order */
+			fp_die(FP_EXIT_USAGE,
+			       "--sample-labels: want a list of pid, tid, cpu, comm, "
+			       "got '%s'",
+			       arg);
+		o->sample_labels |= 1u << i; /* FP_PPROF_LABEL_* order */
 		p += n + (p[n] == ',');
 	}
 }
@@ -857,7 +878,8 @@ static void opt_seconds(void *ctx, const char *opt, const char *arg)
 {
 	struct options *o = ctx;
 
-	*(strcmp(opt, "drain") ? &o->interval_s : &o->drain_s) = parse_seconds(opt, arg, MAX_INTERVAL_S);
+	*(strcmp(opt, "drain") ? &o->interval_s : &o->drain_s) = parse_seconds(opt, arg,
+									       MAX_INTERVAL_S);
 }
 
 static void opt_spy(void *ctx, const char *opt, const char *arg)
@@ -871,7 +893,7 @@ static void opt_spy(void *ctx, const char *opt, const char *arg)
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
-	static const char *const formats[] = { "folded", "pprof", NULL };	/* enum order */
+	static const char *const formats[] = { "folded", "pprof", NULL }; /* enum order */
 	const struct fp_opt options[] = {
 		{ "app", FP_OPT_FN, .fn = opt_app },
 		{ "label", FP_OPT_FN, .fn = opt_label },
@@ -896,10 +918,14 @@ static void parse_options(int argc, char **argv, struct options *o)
 	};
 	int first;
 
-	*o = (struct options){ .app = DEFAULT_APP, .spy = DEFAULT_SPY,
-			       .interval_s = DEFAULT_INTERVAL_S, .drain_s = DEFAULT_DRAIN_S,
-			       .queue = DEFAULT_QUEUE, .retries = DEFAULT_RETRIES,
-			       .timeout_s = DEFAULT_TIMEOUT_S, .max_age_s = DEFAULT_MAX_AGE_S,
+	*o = (struct options){ .app = DEFAULT_APP,
+			       .spy = DEFAULT_SPY,
+			       .interval_s = DEFAULT_INTERVAL_S,
+			       .drain_s = DEFAULT_DRAIN_S,
+			       .queue = DEFAULT_QUEUE,
+			       .retries = DEFAULT_RETRIES,
+			       .timeout_s = DEFAULT_TIMEOUT_S,
+			       .max_age_s = DEFAULT_MAX_AGE_S,
 			       .max_depth = DEFAULT_MAX_DEPTH };
 	first = fp_opts_parse(argc, argv, options, USAGE, 1, o);
 	if (first != argc - 1)
@@ -914,7 +940,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 		size_t auth = strcspn(host, "/?#");
 
 		if (memchr(host, '@', auth))
-			fp_die(FP_EXIT_USAGE, "URL: has credentials (USER:PASSWORD@), which every user "
+			fp_die(FP_EXIT_USAGE,
+			       "URL: has credentials (USER:PASSWORD@), which every user "
 			       "of this machine can read in the command line: put them in a file "
 			       "for --basic-auth-file");
 	}
@@ -946,10 +973,12 @@ static char *read_secret(const char *opt, const char *path)
 	n = strcspn(buf, "\r\n");
 	buf[n] = '\0';
 	if (!n || n > SECRET_MAX)
-		fp_die(FP_EXIT_USAGE, "--%s: %s: want one line of 1 to %d bytes", opt, path, SECRET_MAX);
+		fp_die(FP_EXIT_USAGE, "--%s: %s: want one line of 1 to %d bytes", opt, path,
+		       SECRET_MAX);
 	for (size_t i = 0; i < n; i++)
 		if ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f)
-			fp_die(FP_EXIT_USAGE, "--%s: %s: a control character in the first line", opt, path);
+			fp_die(FP_EXIT_USAGE, "--%s: %s: a control character in the first line",
+			       opt, path);
 	return fp_xstrdup(buf);
 }
 
@@ -970,7 +999,8 @@ static void load_credentials(struct push *ps)
 	if (o->basic_file) {
 		ps->userpwd = read_secret("basic-auth-file", o->basic_file);
 		if (!strchr(ps->userpwd, ':'))
-			fp_die(FP_EXIT_USAGE, "--basic-auth-file: %s: want USER:PASSWORD", o->basic_file);
+			fp_die(FP_EXIT_USAGE, "--basic-auth-file: %s: want USER:PASSWORD",
+			       o->basic_file);
 	}
 	if (o->tenant) {
 		size_t n = strlen(o->tenant) + sizeof "X-Scope-OrgID: ";

@@ -85,7 +85,9 @@
 #include "fp_warnings.h"
 #include "fp_recording.h"
 
-#define USAGE "usage: fp-read [--name NAME] [--live] [--live-buffer BYTES] [--time START,END] [--index] [--srcline] [--stack-ids] [--damage-ok] [-q] [FILE]"
+#define USAGE                                                                             \
+	"usage: fp-read [--name NAME] [--live] [--live-buffer BYTES] [--time START,END] " \
+	"[--index] [--srcline] [--stack-ids] [--damage-ok] [-q] [FILE]"
 
 #define DEFAULT_STAGE_NAME "read"
 /* Warnings of one kind (W records and stderr lines) shown before the rest
@@ -100,7 +102,8 @@
 /* How much of the input's name messages show (bytes before escaping). */
 #define NAME_SHOWN_MAX 200
 #define NAME_CAP FP_QUOTE_CAP(NAME_SHOWN_MAX)
-#define EXPECTED_EVENT_LINE "expected a perf script event line " \
+#define EXPECTED_EVENT_LINE                  \
+	"expected a perf script event line " \
 	"(comm pid/tid [cpu] secs.frac: [period] [event:])"
 
 /* Warnings are throttled per kind: a flood of one kind (a binary file, a
@@ -123,27 +126,27 @@ static const char *const warn_kind_name[WARN_KINDS] = {
 #define PROGRESS_EVERY 4096
 /* perf script --header: one line per event, in attribute order */
 #define EVENT_HEADER_PREFIX "# event : name = "
-#define EVENTS_MAX 256		/* as fp-perfdata's PD_MAX_EVSELS */
+#define EVENTS_MAX 256 /* as fp-perfdata's PD_MAX_EVSELS */
 #define LIVE_BUFFER_MAX FP_OUT_HIGH
 
 struct reader {
 	struct fp_pump pump;
 	struct fp_perf_parser parser;
-	int stack_ids;			/* --stack-ids: K and P records instead of S */
+	int stack_ids; /* --stack-ids: K and P records instead of S */
 	struct fp_tailw tails;
 	int quiet;
-	int live;			/* --live: drop samples rather than block */
-	size_t live_buffer;		/* drop while more than this is waiting */
-	struct fp_drops drops;		/* live: samples dropped */
+	int live;              /* --live: drop samples rather than block */
+	size_t live_buffer;    /* drop while more than this is waiting */
+	struct fp_drops drops; /* live: samples dropped */
 	ev_tstamp last_stats;
-	uint64_t stats_samples;		/* samples as of the last live I record */
-	struct fp_warnings warnings;	/* by warn_kind */
-	int not_perf;			/* gave up: the input is not perf script */
-	char first_bad[EXCERPT_CAP];	/* quoted excerpt of the first bad line */
-	int progress_fd;		/* the runner's progress socket, or 0: none */
-	uint64_t progress_next;		/* samples count of the next report */
-	uint64_t from_ns, to_ns;	/* --time: samples in [from, to) only */
-	uint64_t outside;		/* samples outside --time (not written) */
+	uint64_t stats_samples;      /* samples as of the last live I record */
+	struct fp_warnings warnings; /* by warn_kind */
+	int not_perf;                /* gave up: the input is not perf script */
+	char first_bad[EXCERPT_CAP]; /* quoted excerpt of the first bad line */
+	int progress_fd;             /* the runner's progress socket, or 0: none */
+	uint64_t progress_next;      /* samples count of the next report */
+	uint64_t from_ns, to_ns;     /* --time: samples in [from, to) only */
+	uint64_t outside;            /* samples outside --time (not written) */
 	/* perf script --header's "# event : name = NAME, ..." lines, in
 	 * attribute order (perf report's), sent on as C events before the
 	 * first sample */
@@ -162,8 +165,8 @@ static const char *shown_name(const struct reader *r, char *dst)
 static void say(const struct reader *r, uint64_t lineno, const char *msg)
 {
 	char name[NAME_CAP], buf[MSG_MAX + NAME_CAP + 64];
-	int n = snprintf(buf, sizeof buf, "%s: %s:%llu: %s\n", fp_prog(),
-			 shown_name(r, name), (unsigned long long)lineno, msg);
+	int n = snprintf(buf, sizeof buf, "%s: %s:%llu: %s\n", fp_prog(), shown_name(r, name),
+			 (unsigned long long)lineno, msg);
 
 	if (n < 0)
 		return;
@@ -230,7 +233,7 @@ static void report_progress(struct reader *r)
 
 	if (send(r->progress_fd, msg, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) < 0 &&
 	    errno != EAGAIN && errno != EWOULDBLOCK && errno != ENOBUFS)
-		r->progress_fd = 0;	/* not a socket, or gone: stop */
+		r->progress_fd = 0; /* not a socket, or gone: stop */
 }
 
 /* The time of an S record's text (its second field). */
@@ -254,7 +257,7 @@ static void header_event(struct reader *r, const char *line, size_t len)
 	if (len <= pl || memcmp(line, EVENT_HEADER_PREFIX, pl) || r->nevents == EVENTS_MAX)
 		return;
 	const char *name = line + pl, *end = line + len;
-	if (end[-1] == '\r')	/* CRLF text: the CR is not part of the name */
+	if (end[-1] == '\r') /* CRLF text: the CR is not part of the name */
 		end--;
 	const char *comma = name;
 	while (comma + 1 < end && !(comma[0] == ',' && comma[1] == ' '))
@@ -264,7 +267,7 @@ static void header_event(struct reader *r, const char *line, size_t len)
 		return;
 	for (size_t i = 0; i < n; i++)
 		if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)
-			return;	/* a TAB or control byte: not a name a record can carry */
+			return; /* a TAB or control byte: not a name a record can carry */
 	r->events[r->nevents++] = fp_xstrndup(name, n);
 }
 
@@ -328,8 +331,10 @@ static void on_problem(void *ctx, enum fp_perf_problem what, const char *line, s
 		fp_quote_excerpt(ex, line, len, EXCERPT_MAX);
 		if (r->parser.st.bad_lines == 1)
 			memcpy(r->first_bad, ex, sizeof ex);
-		reader_warn(r, WARN_BAD_LINE, EXPECTED_EVENT_LINE ", a frame line "
-			    "or a blank line, got %s", ex);
+		reader_warn(r, WARN_BAD_LINE,
+			    EXPECTED_EVENT_LINE ", a frame line "
+						"or a blank line, got %s",
+			    ex);
 		if (r->parser.st.samples == 0 &&
 		    r->parser.st.bad_lines >= BAD_LINES_BEFORE_GIVING_UP) {
 			r->not_perf = 1;
@@ -337,8 +342,10 @@ static void on_problem(void *ctx, enum fp_perf_problem what, const char *line, s
 		}
 		break;
 	case FP_PERF_SAMPLE_TOO_BIG:
-		reader_warn(r, WARN_TOO_BIG, "sample ending here needs a record longer than %u "
-			    "bytes: dropped", FP_LINE_MAX);
+		reader_warn(r, WARN_TOO_BIG,
+			    "sample ending here needs a record longer than %u "
+			    "bytes: dropped",
+			    FP_LINE_MAX);
 		break;
 	}
 }
@@ -362,13 +369,15 @@ static int cut_line(struct reader *r, const char *line, size_t len)
 	if (len && line[len - 1] == '\r')
 		len--;
 	if (frame && line[len - 1] != ')') {
-		reader_warn(r, WARN_CUT, "the input ends in the middle of a frame line "
+		reader_warn(r, WARN_CUT,
+			    "the input ends in the middle of a frame line "
 			    "(file cut?): the partial frame is dropped, its sample kept");
 		r->parser.st.skipped_lines++;
 		r->parser.st.lines++;
 		return 1;
 	}
-	reader_warn(r, WARN_CUT, "the input ends without a final newline inside a sample "
+	reader_warn(r, WARN_CUT,
+		    "the input ends without a final newline inside a sample "
 		    "(file cut?)");
 	return 0;
 }
@@ -389,7 +398,7 @@ static void on_too_long(struct fp_pump *p, uint64_t lineno)
 	struct reader *r = p->ctx;
 	int had_sample = r->parser.in_sample;
 
-	(void)lineno;	/* == p->lineno, which reader_warn prints */
+	(void)lineno; /* == p->lineno, which reader_warn prints */
 	fp_perf_line_too_long(&r->parser);
 	reader_warn(r, WARN_TOO_LONG, "line longer than %u bytes skipped%s", FP_LINE_MAX,
 		    had_sample ? ", its sample dropped" : "");
@@ -411,8 +420,8 @@ static void write_stats(struct reader *r)
 		{ "skipped_lines", st->skipped_lines },
 		{ "too_long_lines", st->too_long_lines },
 		{ "dropped_samples", st->dropped_samples },
-		{ "bytes", r->pump.text_bytes },	/* perf text, after gzip */
-		{ NULL, 0 },	/* live: dropped= */
+		{ "bytes", r->pump.text_bytes }, /* perf text, after gzip */
+		{ NULL, 0 },                     /* live: dropped= */
 	};
 	size_t n = sizeof stats / sizeof stats[0];
 
@@ -445,7 +454,7 @@ static void on_idle(struct fp_pump *p)
 	struct reader *r = p->ctx;
 	ev_tstamp now = ev_now(p->loop);
 
-	flush_tails(r);		/* a pausing input: what it gave goes out now */
+	flush_tails(r); /* a pausing input: what it gave goes out now */
 	if (!r->live || p->out.len > r->live_buffer)
 		return;
 	report_drops(r, 0);
@@ -466,7 +475,7 @@ static void on_eof(struct fp_pump *p)
 		report_progress(r);
 	if (r->live)
 		report_drops(r, 1);
-	fp_warnings_end(&r->warnings);	/* per kind: how many were not shown */
+	fp_warnings_end(&r->warnings); /* per kind: how many were not shown */
 	write_stats(r);
 }
 
@@ -485,13 +494,13 @@ struct options {
 	int quiet;
 	int live;
 	size_t live_buffer;
-	int progress_fd;	/* from $FLAMEPIPE_PROGRESS_FD; 0: none */
-	uint64_t from_ns, to_ns;	/* --time START,END (absolute perf time) */
-	int has_time;		/* --time given (else every sample) */
-	int index;		/* --index: print a recording's time index */
-	int srcline;		/* --srcline: frame names get :file:line */
-	int stack_ids;		/* --stack-ids: the stack-id stream (K, P) */
-	int damage_ok;		/* --damage-ok: skipped damage does not make exit 1 */
+	int progress_fd;         /* from $FLAMEPIPE_PROGRESS_FD; 0: none */
+	uint64_t from_ns, to_ns; /* --time START,END (absolute perf time) */
+	int has_time;            /* --time given (else every sample) */
+	int index;               /* --index: print a recording's time index */
+	int srcline;             /* --srcline: frame names get :file:line */
+	int stack_ids;           /* --stack-ids: the stack-id stream (K, P) */
+	int damage_ok;           /* --damage-ok: skipped damage does not make exit 1 */
 };
 
 /* --time START,END: perf timestamps in seconds (as perf script prints
@@ -506,8 +515,10 @@ static void parse_time(const char *arg, struct options *o)
 	if (!comma ||
 	    (comma > arg && fp_parse_seconds_ns(arg, (size_t)(comma - arg), &o->from_ns) < 0) ||
 	    (comma[1] && fp_parse_seconds_ns(comma + 1, strlen(comma + 1), &o->to_ns) < 0))
-		fp_die(FP_EXIT_USAGE, "--time: expected START,END in seconds (either may be "
-		       "empty), got \"%s\"", arg);
+		fp_die(FP_EXIT_USAGE,
+		       "--time: expected START,END in seconds (either may be "
+		       "empty), got \"%s\"",
+		       arg);
 }
 
 static void opt_time(void *ctx, const char *opt, const char *arg)
@@ -585,7 +596,7 @@ static void rec_line(void *ctx, char *line, size_t len)
 		return;
 	}
 	if (tag != FP_REC_SAMPLE)
-		return;		/* the batch's %flamepipe header */
+		return; /* the batch's %flamepipe header */
 	if (fp_sample_parse(line, len, &s) < 0) {
 		rr->bad++;
 		return;
@@ -619,8 +630,9 @@ static int read_recording(struct reader *r, const struct options *o, int fd, int
 		fp_die_sys(FP_EXIT_SYS, "cannot read '%s'", in_name);
 	struct fp_rec_skips unreadable = { 0 };
 
-	fp_rec_each_line(fd, &ix, r->from_ns, r->to_ns, rec_line, &rr, &unreadable, err, sizeof err);
-	struct fp_rec_skips sk = ix.skips;	/* the index's damage and the members' */
+	fp_rec_each_line(fd, &ix, r->from_ns, r->to_ns, rec_line, &rr, &unreadable, err,
+			 sizeof err);
+	struct fp_rec_skips sk = ix.skips; /* the index's damage and the members' */
 
 	sk.members += unreadable.members;
 	sk.samples += unreadable.samples;
@@ -640,9 +652,12 @@ static int read_recording(struct reader *r, const struct options *o, int fd, int
 			rc = FP_EXIT_DATA;
 	}
 	if (ix.truncated) {
-		snprintf(msg, sizeof msg, "the recording ends with an incomplete batch at byte %llu "
-			 "(being written, or the recorder was stopped while writing it): read up to "
-			 "the last complete batch", (unsigned long long)ix.end);
+		snprintf(
+			msg, sizeof msg,
+			"the recording ends with an incomplete batch at byte %llu "
+			"(being written, or the recorder was stopped while writing it): read up to "
+			"the last complete batch",
+			(unsigned long long)ix.end);
 		rec_warn(&rr, msg);
 	}
 	if (rr.bad) {
@@ -657,19 +672,27 @@ static int read_recording(struct reader *r, const struct options *o, int fd, int
 		to = ix.m[i].max_ns > to ? ix.m[i].max_ns : to;
 	}
 	if (dropped) {
-		snprintf(msg, sizeof msg, "retention: the recording keeps %.3f..%.3f s (perf time) "
+		snprintf(msg, sizeof msg,
+			 "retention: the recording keeps %.3f..%.3f s (perf time) "
 			 "of a capture that began at %.3f s: the %llu oldest samples were dropped",
 			 from / 1e9, to / 1e9, ix.m[0].capture_min_ns / 1e9,
 			 (unsigned long long)dropped);
 		rec_warn(&rr, msg);
 	}
 	const struct fp_stat stats[] = {
-		{ "samples", rr.samples }, { "bad_lines", rr.bad }, { "bytes", rr.bytes },
-		{ "recording", 1 }, { "batches", ix.n }, { "kept_from_ns", ix.n ? from : 0 },
-		{ "kept_to_ns", to }, { "retention_dropped", dropped },
+		{ "samples", rr.samples },
+		{ "bad_lines", rr.bad },
+		{ "bytes", rr.bytes },
+		{ "recording", 1 },
+		{ "batches", ix.n },
+		{ "kept_from_ns", ix.n ? from : 0 },
+		{ "kept_to_ns", to },
+		{ "retention_dropped", dropped },
 		{ "capture_from_ns", ix.n ? ix.m[0].capture_min_ns : 0 },
-		{ "damaged_batches", sk.members }, { "damaged_samples", sk.samples },
-		{ "damaged_bytes", sk.bytes }, { "damaged_regions", sk.regions },
+		{ "damaged_batches", sk.members },
+		{ "damaged_samples", sk.samples },
+		{ "damaged_bytes", sk.bytes },
+		{ "damaged_regions", sk.regions },
 	};
 
 	fp_write_info(fp_out_wr(&rr.out), o->stage, stats, sizeof stats / sizeof *stats);
@@ -682,8 +705,8 @@ static int read_recording(struct reader *r, const struct options *o, int fd, int
  * end, writes the stream to out_fd and returns the exit code (after saying
  * why, for input that is not perf script). tests/fuzz/fuzz-read.c calls
  * this too, so the fuzzer runs exactly the program's path. */
-static int read_input(struct reader *r, const struct options *o, int in_fd,
-		      int out_fd, const char *in_name)
+static int read_input(struct reader *r, const struct options *o, int in_fd, int out_fd,
+		      const char *in_name)
 {
 	memset(r, 0, sizeof *r);
 	fp_warnings_init(&r->warnings, warn_kind_name, WARN_KINDS, say_warning, r);
@@ -716,8 +739,8 @@ static int read_input(struct reader *r, const struct options *o, int in_fd,
 	if (r->not_perf || (r->parser.st.samples == 0 && r->parser.st.bad_lines > 0)) {
 		char msg[MSG_MAX];
 
-		snprintf(msg, sizeof msg, "not perf script text: "
-			 EXPECTED_EVENT_LINE ", got %s", r->first_bad);
+		snprintf(msg, sizeof msg, "not perf script text: " EXPECTED_EVENT_LINE ", got %s",
+			 r->first_bad);
 		say(r, r->parser.st.first_bad_line, msg);
 		rc = FP_EXIT_DATA;
 	}
@@ -739,16 +762,16 @@ static int print_index(int fd, const char *name)
 		fp_die_sys(FP_EXIT_SYS, "cannot read '%s'", name);
 	printf("# offset length min_ns max_ns samples seq samples_before\n");
 	for (size_t i = 0; i < ix.n; i++)
-		printf("%llu %llu %llu %llu %llu %llu %llu\n",
-		       (unsigned long long)ix.m[i].offset, (unsigned long long)ix.m[i].length,
-		       (unsigned long long)ix.m[i].min_ns, (unsigned long long)ix.m[i].max_ns,
-		       (unsigned long long)ix.m[i].samples, (unsigned long long)ix.m[i].seq,
-		       (unsigned long long)ix.m[i].samples_before);
+		printf("%llu %llu %llu %llu %llu %llu %llu\n", (unsigned long long)ix.m[i].offset,
+		       (unsigned long long)ix.m[i].length, (unsigned long long)ix.m[i].min_ns,
+		       (unsigned long long)ix.m[i].max_ns, (unsigned long long)ix.m[i].samples,
+		       (unsigned long long)ix.m[i].seq, (unsigned long long)ix.m[i].samples_before);
 	if (ix.skips.regions)
 		printf("# damaged: %llu stretches (%llu bytes, %llu batches, %llu samples) skipped "
-		       "from byte %llu\n", (unsigned long long)ix.skips.regions,
-		       (unsigned long long)ix.skips.bytes, (unsigned long long)ix.skips.members,
-		       (unsigned long long)ix.skips.samples, (unsigned long long)ix.skips.first_at);
+		       "from byte %llu\n",
+		       (unsigned long long)ix.skips.regions, (unsigned long long)ix.skips.bytes,
+		       (unsigned long long)ix.skips.members, (unsigned long long)ix.skips.samples,
+		       (unsigned long long)ix.skips.first_at);
 	if (ix.truncated)
 		printf("# incomplete batch at byte %llu\n", (unsigned long long)ix.end);
 	fp_rec_index_free(&ix);

@@ -72,21 +72,22 @@
 #include "fp_tails.h"
 #include "fp_recording.h"
 
-#define USAGE "usage: fp-record --output FILE [--flush-interval MS] [--max-size BYTES]\n" \
+#define USAGE                                                                       \
+	"usage: fp-record --output FILE [--flush-interval MS] [--max-size BYTES]\n" \
 	"                 [--keep DURATION] [--stats FILE] [--level N] [--name NAME]"
 
 #define FLUSH_INTERVAL_MS 1000
 #define FLUSH_INTERVAL_MIN_MS 10
 #define FLUSH_INTERVAL_MAX_MS 60000
-#define BATCH_MAX (4u << 20)	/* uncompressed bytes: then write at once */
+#define BATCH_MAX (4u << 20) /* uncompressed bytes: then write at once */
 #define MEMBERS_INITIAL 256
-#define DEFAULT_LEVEL 6		/* gzip's own default */
+#define DEFAULT_LEVEL 6 /* gzip's own default */
 
 struct recorder {
 	struct fp_pump *pump;
 	const char *path, *stats_path;
 	int fd, failed, level;
-	double interval;	/* s */
+	double interval; /* s */
 	uint64_t max_size, keep_ns;
 	ev_timer flush_w;
 	/* the batch being gathered */
@@ -103,7 +104,7 @@ struct recorder {
 	/* what was written */
 	uint64_t seq, recorded, bytes, capture_min, capture_max;
 	uint64_t retention_dropped;
-	uint64_t idle;		/* idle samples recorded (fifo/fp_idle.h) */
+	uint64_t idle; /* idle samples recorded (fifo/fp_idle.h) */
 	/* What the file keeps: totals, and with --max-size or --keep the
 	 * batches retention may drop (kept[first..n), oldest first); without
 	 * them no batch is held, so memory stays flat however long the
@@ -118,11 +119,11 @@ struct recorder {
 	int punch_warned;
 	/* the source's own counts, from the last `I read` record */
 	uint64_t src_samples, src_dropped, src_lost;
-	uint64_t appended_to;	/* samples the file held when we opened it */
-	uint64_t unresolved;	/* P records of ids never defined to us */
-	uint64_t out_of_span;	/* samples over FP_REC_SPAN_MAX from the rest */
-	struct fp_tails tails;	/* K definitions of the stack-id stream */
-	uint8_t *tail_idle;	/* by K id: TAIL_IDLE_UNKNOWN, _NO, _YES */
+	uint64_t appended_to;  /* samples the file held when we opened it */
+	uint64_t unresolved;   /* P records of ids never defined to us */
+	uint64_t out_of_span;  /* samples over FP_REC_SPAN_MAX from the rest */
+	struct fp_tails tails; /* K definitions of the stack-id stream */
+	uint8_t *tail_idle;    /* by K id: TAIL_IDLE_UNKNOWN, _NO, _YES */
 	size_t tail_idle_n;
 };
 
@@ -132,7 +133,7 @@ enum { TAIL_IDLE_UNKNOWN, TAIL_IDLE_NO, TAIL_IDLE_YES };
  * default --flush-interval: --keep 1d holds 2.7 MiB of them). */
 struct kept_batch {
 	uint64_t offset, min_ns, max_ns;
-	uint32_t length, samples;	/* a batch is at most BATCH_MAX and a line */
+	uint32_t length, samples; /* a batch is at most BATCH_MAX and a line */
 };
 
 static int retention(const struct recorder *r)
@@ -158,8 +159,11 @@ static void kept_push(struct recorder *r, const struct fp_rec_member *m)
 		r->kept = fp_xrealloc(r->kept, r->cap_members * sizeof *r->kept);
 	}
 	r->kept[r->n++] = (struct kept_batch){
-		.offset = m->offset, .min_ns = m->min_ns, .max_ns = m->max_ns,
-		.length = (uint32_t)m->length, .samples = (uint32_t)m->samples,
+		.offset = m->offset,
+		.min_ns = m->min_ns,
+		.max_ns = m->max_ns,
+		.length = (uint32_t)m->length,
+		.samples = (uint32_t)m->samples,
 	};
 }
 
@@ -192,8 +196,8 @@ static void fail(struct recorder *r, const char *what)
 	if (r->failed)
 		return;
 	r->failed = 1;
-	fp_pump_warn(r->pump, "%s %s: %s: the recording stops here (the stream goes on)",
-		     what, r->path, strerror(errno));
+	fp_pump_warn(r->pump, "%s %s: %s: the recording stops here (the stream goes on)", what,
+		     r->path, strerror(errno));
 }
 
 static int write_all(int fd, const unsigned char *p, size_t n)
@@ -234,11 +238,14 @@ static void apply_retention(struct recorder *r)
 	}
 	if (punch_to > r->punched_to) {
 		if (fallocate(r->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
-			      (off_t)punch_to) < 0 && !r->punch_warned) {
+			      (off_t)punch_to) < 0 &&
+		    !r->punch_warned) {
 			r->punch_warned = 1;
-			fp_pump_warn(r->pump, "retention: cannot free the oldest batches of %s "
-				     "(fallocate PUNCH_HOLE: %s): its disk use grows past the limit",
-				     r->path, strerror(errno));
+			fp_pump_warn(
+				r->pump,
+				"retention: cannot free the oldest batches of %s "
+				"(fallocate PUNCH_HOLE: %s): its disk use grows past the limit",
+				r->path, strerror(errno));
 		}
 		r->punched_to = punch_to;
 	}
@@ -257,8 +264,12 @@ static void flush_batch(struct recorder *r)
 		return;
 	}
 	struct fp_rec_member m = {
-		.offset = r->bytes, .min_ns = r->b_min, .max_ns = r->b_max,
-		.samples = r->b_samples, .seq = r->seq, .samples_before = r->recorded,
+		.offset = r->bytes,
+		.min_ns = r->b_min,
+		.max_ns = r->b_max,
+		.samples = r->b_samples,
+		.seq = r->seq,
+		.samples_before = r->recorded,
 	};
 
 	if (r->b_min < r->capture_min)
@@ -318,15 +329,17 @@ static int within_span(struct recorder *r, struct fp_pump *p, uint64_t t)
 		hi = r->b_max > hi ? r->b_max : hi;
 	}
 	if (lo == UINT64_MAX)
-		return 0;	/* the first sample */
+		return 0; /* the first sample */
 	lo = t < lo ? t : lo;
 	hi = t > hi ? t : hi;
 	if (hi - lo <= FP_REC_SPAN_MAX)
 		return 0;
 	if (!r->out_of_span++)
-		fp_pump_warn(p, "a sample at %llu ns lies more than a year of sample time from "
+		fp_pump_warn(p,
+			     "a sample at %llu ns lies more than a year of sample time from "
 			     "the others: samples so far apart are counted (out_of_span=) and "
-			     "not recorded", (unsigned long long)t);
+			     "not recorded",
+			     (unsigned long long)t);
 	return -1;
 }
 
@@ -411,8 +424,7 @@ static char *s_head(char *end, const struct fp_tail_ref *ref)
  * the tail the K definition's text as it came (event, comm, kinds,
  * stack: contiguous in fp_tails), copied once, into the batch. Bad K/P
  * records are the next stages' to report. */
-static void record_tail_sample(struct recorder *r, struct fp_pump *p, const char *line,
-			       size_t len)
+static void record_tail_sample(struct recorder *r, struct fp_pump *p, const char *line, size_t len)
 {
 	struct fp_tail_ref ref;
 	struct fp_sample s;
@@ -423,9 +435,11 @@ static void record_tail_sample(struct recorder *r, struct fp_pump *p, const char
 	int rc = fp_tails_sample(&r->tails, &ref, &s);
 
 	if (rc == FP_TAILS_UNDEFINED && !r->unresolved++)
-		fp_pump_warn(p, "a sample names stack id %u, which this recorder never saw defined "
+		fp_pump_warn(p,
+			     "a sample names stack id %u, which this recorder never saw defined "
 			     "(it started after the source did): such samples are counted "
-			     "(unresolved=) and not recorded", (unsigned)ref.id);
+			     "(unresolved=) and not recorded",
+			     (unsigned)ref.id);
 	if (rc != FP_TAILS_OK)
 		return;
 	if (within_span(r, p, s.time_ns) < 0)
@@ -455,7 +469,7 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 		if (fp_control_parse(line, len, &c) == 0 && c.kind == FP_CTL_EVENTS) {
 			r->events = fp_xstrndup(line, len);
 			r->events_len = len;
-			batch_start(r);		/* the batch holds no sample yet */
+			batch_start(r); /* the batch holds no sample yet */
 		}
 	} else if (r->failed) {
 		return;
@@ -466,7 +480,7 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 
 		if (fp_tails_define_line(&r->tails, line, len, &id) == FP_TAILS_OK &&
 		    id < r->tail_idle_n)
-			r->tail_idle[id] = TAIL_IDLE_UNKNOWN;	/* a new definition */
+			r->tail_idle[id] = TAIL_IDLE_UNKNOWN; /* a new definition */
 	} else if (tag == FP_REC_TAIL_SAMPLE) {
 		record_tail_sample(r, p, line, len);
 	}
@@ -498,7 +512,7 @@ static void recorder_stats(const struct recorder *r, struct fp_stat st[N_STATS])
 {
 	uint64_t from = r->kept_from, to = r->kept_to;
 
-	if (retention(r)) {	/* the span of what retention left */
+	if (retention(r)) { /* the span of what retention left */
 		from = UINT64_MAX;
 		to = 0;
 		for (size_t i = r->first; i < r->n; i++) {
@@ -509,14 +523,22 @@ static void recorder_stats(const struct recorder *r, struct fp_stat st[N_STATS])
 		}
 	}
 	const struct fp_stat v[N_STATS] = {
-		{ "recorded", r->recorded }, { "batches", r->seq }, { "bytes", r->bytes },
-		{ "kept_batches", r->kept_batches }, { "kept_samples", r->kept_samples },
-		{ "kept_bytes", r->kept_bytes }, { "kept_from_ns", r->kept_batches ? from : 0 },
-		{ "kept_to_ns", to }, { "retention_dropped", r->retention_dropped },
+		{ "recorded", r->recorded },
+		{ "batches", r->seq },
+		{ "bytes", r->bytes },
+		{ "kept_batches", r->kept_batches },
+		{ "kept_samples", r->kept_samples },
+		{ "kept_bytes", r->kept_bytes },
+		{ "kept_from_ns", r->kept_batches ? from : 0 },
+		{ "kept_to_ns", to },
+		{ "retention_dropped", r->retention_dropped },
 		{ "capture_from_ns", r->seq ? r->capture_min : 0 },
-		{ "capture_to_ns", r->capture_max }, { "idle", r->idle },
-		{ "failed", (uint64_t)r->failed }, { "appended_to", r->appended_to },
-		{ "unresolved", r->unresolved }, { "out_of_span", r->out_of_span },
+		{ "capture_to_ns", r->capture_max },
+		{ "idle", r->idle },
+		{ "failed", (uint64_t)r->failed },
+		{ "appended_to", r->appended_to },
+		{ "unresolved", r->unresolved },
+		{ "out_of_span", r->out_of_span },
 	};
 	memcpy(st, v, sizeof v);
 }
@@ -530,8 +552,8 @@ static void format_stats(const struct recorder *r, char *buf, size_t n)
 	recorder_stats(r, st);
 	buf[0] = '\0';
 	for (size_t i = 0; i < N_STATS && used < n; i++)
-		used += (size_t)snprintf(buf + used, n - used, "%s%s=%llu", i ? "\n" : "", st[i].key,
-					 (unsigned long long)st[i].value);
+		used += (size_t)snprintf(buf + used, n - used, "%s%s=%llu", i ? "\n" : "",
+					 st[i].key, (unsigned long long)st[i].value);
 }
 
 #define STATS_MAX 1024
@@ -591,14 +613,17 @@ static void open_existing(struct recorder *r)
 	if (!S_ISREG(st.st_mode) || st.st_size == 0)
 		return;
 	if (!fp_rec_is_recording(r->fd))
-		fp_die(FP_EXIT_SYS, "%s exists and is not a flamepipe recording: not overwritten "
-		       "(remove it, or record to another file)", r->path);
+		fp_die(FP_EXIT_SYS,
+		       "%s exists and is not a flamepipe recording: not overwritten "
+		       "(remove it, or record to another file)",
+		       r->path);
 	if (fp_rec_scan(r->fd, &ix) < 0)
 		fp_die_sys(FP_EXIT_SYS, "cannot read recording %s", r->path);
 	if (ix.end < ix.file_size) {
 		fp_warn("%s: cutting off an incomplete last batch (%llu bytes from byte %llu: the "
-			"last recorder stopped while writing it)", r->path,
-			(unsigned long long)(ix.file_size - ix.end), (unsigned long long)ix.end);
+			"last recorder stopped while writing it)",
+			r->path, (unsigned long long)(ix.file_size - ix.end),
+			(unsigned long long)ix.end);
 		if (ftruncate(r->fd, (off_t)ix.end) < 0)
 			fp_die_sys(FP_EXIT_SYS, "cannot cut the incomplete batch off %s", r->path);
 	}
@@ -607,7 +632,7 @@ static void open_existing(struct recorder *r)
 	for (size_t i = 0; i < ix.n; i++) {
 		const struct fp_rec_member *m = &ix.m[i];
 
-		if (m->seq >= r->seq) {	/* the last batch written: go on from it */
+		if (m->seq >= r->seq) { /* the last batch written: go on from it */
 			r->seq = m->seq + 1;
 			r->recorded = m->samples_before + m->samples;
 		}
@@ -634,8 +659,8 @@ static void opt_interval(void *ctx, const char *opt, const char *arg)
 {
 	struct recorder *r = ctx;
 
-	r->interval = (double)fp_opt_u64(opt, arg, FLUSH_INTERVAL_MIN_MS,
-					 FLUSH_INTERVAL_MAX_MS) / 1000.0;
+	r->interval = (double)fp_opt_u64(opt, arg, FLUSH_INTERVAL_MIN_MS, FLUSH_INTERVAL_MAX_MS) /
+		      1000.0;
 }
 
 static void opt_max_size(void *ctx, const char *opt, const char *arg)

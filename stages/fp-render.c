@@ -91,34 +91,34 @@
 
 #define STAGE_NAME "render"
 #define MS_PER_SEC 1000.0
-#define FP_TERM_FPS 10			/* terminal redraws per second, at most */
-#define MAX_STDERR_WARNINGS 20		/* own warnings printed, then counted */
+#define FP_TERM_FPS 10         /* terminal redraws per second, at most */
+#define MAX_STDERR_WARNINGS 20 /* own warnings printed, then counted */
 #define CAPTION_MAX 768
 #define BYTES_PER_MB (1024u * 1024u)
 
-enum { SNAP_NONE, SNAP_FULL, SNAP_DELTA };	/* inside which snapshot */
+enum { SNAP_NONE, SNAP_FULL, SNAP_DELTA }; /* inside which snapshot */
 
 struct render {
 	struct fp_render_opts opt;
 	struct fp_pump pump;
 
 	struct fp_heatmap hm;
-	struct fp_snapshot snap;	/* the latest complete snapshot, the one coming */
-	const struct fp_folded *table;	/* snap's table (its strings re-pointed when written) */
-	struct fp_timeline tl;		/* the D and R records of fp-fold --pass-samples */
-	struct fp_exports ex;		/* the same samples for pprof (render/exports.h) */
-	uint64_t timeline_bytes;	/* size of the last embedded timeline */
+	struct fp_snapshot snap;       /* the latest complete snapshot, the one coming */
+	const struct fp_folded *table; /* snap's table (its strings re-pointed when written) */
+	struct fp_timeline tl;         /* the D and R records of fp-fold --pass-samples */
+	struct fp_exports ex;          /* the same samples for pprof (render/exports.h) */
+	uint64_t timeline_bytes;       /* size of the last embedded timeline */
 	int speedscope_warned;
-	int in_snapshot;		/* SNAP_NONE, SNAP_FULL, SNAP_DELTA */
+	int in_snapshot; /* SNAP_NONE, SNAP_FULL, SNAP_DELTA */
 	uint64_t snapshots, deltas;
 
 	char range_from[FP_RENDER_BOUND_MAX], range_to[FP_RENDER_BOUND_MAX];
 	int have_range;
 	char filter[FP_RENDER_FILTER_MAX];
 
-	struct fp_notes notes;		/* W and I records, for index.html */
+	struct fp_notes notes; /* W and I records, for index.html */
 	uint64_t own_warnings, bad_records;
-	int views_warned;	/* said once that the views could not be embedded */
+	int views_warned; /* said once that the views could not be embedded */
 	int axis_cut_warned;
 
 	int files_dirty;
@@ -165,7 +165,8 @@ static void bad_record(struct render *r, const char *msg)
 static void on_geometry(struct render *r, const char *line, size_t len)
 {
 	if (fp_heatmap_geometry(&r->hm, line, len) < 0)
-		bad_record(r, "malformed G record skipped: expected G TAB rows(1..1000) TAB base_sec");
+		bad_record(r,
+			   "malformed G record skipped: expected G TAB rows(1..1000) TAB base_sec");
 	else
 		r->files_dirty = r->term_dirty = 1;
 }
@@ -175,10 +176,11 @@ static void on_cell(struct render *r, const char *line, size_t len)
 	struct fp_cell c;
 
 	if (fp_cell_parse(line, len, &c) < 0)
-		bad_record(r, "malformed H record skipped: expected H TAB column TAB row TAB count");
+		bad_record(r,
+			   "malformed H record skipped: expected H TAB column TAB row TAB count");
 	else if (fp_heatmap_set(&r->hm, c.col, c.row, c.count) < 0)
 		bad_record(r, "H record skipped: row not below the G record's rows, "
-			   "or column past the heatmap's limit (2^32 - 1)");
+			      "or column past the heatmap's limit (2^32 - 1)");
 	else
 		r->files_dirty = r->term_dirty = 1;
 }
@@ -228,9 +230,11 @@ static void on_folded_id(struct render *r, const char *line, size_t len)
 	if (fp_folded_id_parse(line, len, &f) < 0)
 		bad_record(r, "malformed E record skipped: expected E TAB count TAB id");
 	else if ((k = fp_timeline_stack(&r->tl, f.id, &stack)) != FP_TL_STACK)
-		bad_record(r, k == FP_TL_UNDEFINED ? "E record of a stack no D record defined skipped" :
-			   "E record of a stack not kept (the stacks' text passed its bound) "
-			   "skipped: the flame graph lacks it");
+		bad_record(r, k == FP_TL_UNDEFINED
+				      ? "E record of a stack no D record defined skipped"
+				      : "E record of a stack not kept (the stacks' text passed its "
+					"bound) "
+					"skipped: the flame graph lacks it");
 	else
 		snapshot_entry(r, NULL, stack, f.count);
 }
@@ -242,7 +246,7 @@ static void on_stack_def(struct render *r, const char *line, size_t len)
 
 	if (fp_stack_def_parse(line, len, &d) < 0)
 		bad_record(r, "malformed D record skipped: expected D TAB id TAB kinds TAB folded "
-			   "(one kind per frame)");
+			      "(one kind per frame)");
 	else if (fp_timeline_define(&r->tl, &d) < 0)
 		bad_record(r, "D record skipped: its id skips ahead (ids come 0, 1, 2, ...)");
 }
@@ -255,13 +259,15 @@ static void on_ref(struct render *r, const char *line, size_t len)
 	struct fp_sample s;
 
 	if (fp_ref_parse(line, len, &ref) < 0) {
-		bad_record(r, "malformed R record skipped (not kept for range flame graphs): expected "
+		bad_record(r,
+			   "malformed R record skipped (not kept for range flame graphs): expected "
 			   "R TAB id TAB time_ns TAB pid TAB tid TAB cpu TAB period TAB count TAB "
 			   "event TAB comm");
 		return;
 	}
 	/* the exports get the sample as an S record would give it */
-	if ((r->ex.pprof_on || r->ex.speedscope_on) && fp_timeline_ref_sample(&r->tl, &ref, &s) == 0)
+	if ((r->ex.pprof_on || r->ex.speedscope_on) &&
+	    fp_timeline_ref_sample(&r->tl, &ref, &s) == 0)
 		fp_exports_add_sample(&r->ex, &s);
 	if (fp_timeline_add(&r->tl, &ref) < 0)
 		bad_record(r, "R record of a stack no D record defined skipped");
@@ -296,7 +302,7 @@ static void end_snapshot(struct render *r, const struct fp_control *c)
 	else if (fp_foldsnap_end_fields(c, &stacks, &total) == 0 &&
 		 (stacks != fp_snapshot_stacks(&r->snap) || total != r->snap.table.t.total))
 		own_warning(r, "a delta snapshot's table does not add up to its end record's "
-			    "stacks and total (records were lost on the way)");
+			       "stacks and total (records were lost on the way)");
 	r->in_snapshot = SNAP_NONE;
 	r->snapshots++;
 	r->deltas += delta;
@@ -313,7 +319,8 @@ static void on_control(struct render *r, const char *line, size_t len)
 
 	if (full || fp_control_is(&c, FP_CTL_BEGIN, FP_FOLDSNAP_DELTA)) {
 		if (r->in_snapshot)
-			own_warning(r, "snapshot begins inside another one: the unfinished one is dropped");
+			own_warning(r, "snapshot begins inside another one: the unfinished one is "
+				       "dropped");
 		if (full)
 			fp_snapshot_begin(&r->snap);
 		r->in_snapshot = full ? SNAP_FULL : SNAP_DELTA;
@@ -321,7 +328,7 @@ static void on_control(struct render *r, const char *line, size_t len)
 		   fp_control_is(&c, FP_CTL_END, FP_FOLDSNAP_DELTA)) {
 		end_snapshot(r, &c);
 	} else if (c.kind == FP_CTL_RESET) {
-		fp_timeline_reset(&r->tl);	/* fp-range re-sends the samples */
+		fp_timeline_reset(&r->tl); /* fp-range re-sends the samples */
 		fp_exports_reset(&r->ex);
 		r->files_dirty = 1;
 	} else if (c.kind == FP_CTL_RANGE && c.nargs == 2) {
@@ -362,7 +369,8 @@ static void range_caption(const struct render *r, char *buf, size_t n)
 
 	buf[0] = '\0';
 	if (r->have_range)
-		m = snprintf(buf, n, "range [%s, %s) s", strcmp(r->range_from, "-") ? r->range_from : "start",
+		m = snprintf(buf, n, "range [%s, %s) s",
+			     strcmp(r->range_from, "-") ? r->range_from : "start",
 			     strcmp(r->range_to, "-") ? r->range_to : "end");
 	if (r->filter[0] && m >= 0 && (size_t)m < n)
 		snprintf(buf + m, n - (size_t)m, "%s%s %s", m ? ", " : "",
@@ -386,7 +394,7 @@ static void render_flame(struct render *r, struct fp_sink *s, int json)
 	range_caption(r, caption, sizeof caption);
 	if (!o.subtitle && caption[0])
 		o.subtitle = caption;
-	if (r->tl.nstacks) {	/* colours by code type without _[k] names */
+	if (r->tl.nstacks) { /* colours by code type without _[k] names */
 		o.kind_of = timeline_kind;
 		o.kind_ctx = &r->tl;
 	}
@@ -414,20 +422,24 @@ static int timeline_for_page(struct render *r, struct fp_sink *tj, char *note, s
 	if (!r->tl.n && !r->tl.overflow)
 		return 0;
 	if (!r->opt.timeline_max_mb) {
-		snprintf(note, n, "The samples' timeline is not embedded (--timeline-max 0): this "
+		snprintf(note, n,
+			 "The samples' timeline is not embedded (--timeline-max 0): this "
 			 "page has the heatmap, but no flame graph of a range or of filters.");
 		return 0;
 	}
 	if (r->tl.overflow) {
-		snprintf(note, n, "The capture has more than %llu samples (--timeline-samples): the "
+		snprintf(note, n,
+			 "The capture has more than %llu samples (--timeline-samples): the "
 			 "page does not hold them all, so it draws the whole capture's flame graph "
-			 "but no flame graph of a range or of filters.", (unsigned long long)r->opt.timeline_samples);
+			 "but no flame graph of a range or of filters.",
+			 (unsigned long long)r->opt.timeline_samples);
 		return 0;
 	}
 	/* off-CPU samples kept apart from the table (fp-fold --timed-apart)
 	 * are in the timeline for the views' event picker only */
 	if (total != r->table->total && fp_timeline_total_untimed(&r->tl) != r->table->total) {
-		snprintf(note, n, "The samples' timeline (%llu) does not match the folded table "
+		snprintf(note, n,
+			 "The samples' timeline (%llu) does not match the folded table "
 			 "(%llu): the page draws the whole capture's flame graph, no range's.",
 			 (unsigned long long)total, (unsigned long long)r->table->total);
 		return 0;
@@ -447,7 +459,8 @@ static int timeline_for_page(struct render *r, struct fp_sink *tj, char *note, s
 	fp_sink_free(&more);
 	r->timeline_bytes = tj->len;
 	if (tj->len > (uint64_t)r->opt.timeline_max_mb * BYTES_PER_MB) {
-		snprintf(note, n, "The samples' timeline would add %.1f MB to this page (more than "
+		snprintf(note, n,
+			 "The samples' timeline would add %.1f MB to this page (more than "
 			 "--timeline-max %u MB): the page draws the whole capture's flame graph, "
 			 "no range's.",
 			 (double)tj->len / BYTES_PER_MB, r->opt.timeline_max_mb);
@@ -457,8 +470,10 @@ static int timeline_for_page(struct render *r, struct fp_sink *tj, char *note, s
 	/* fp-range passed only the selected samples: say so, or an empty
 	 * selection outside the range would look like a bug. */
 	if (caption[0])
-		snprintf(note, n, "This page holds only the samples of %s: a selection's flame "
-			 "graph shows its part of them.", caption);
+		snprintf(note, n,
+			 "This page holds only the samples of %s: a selection's flame "
+			 "graph shows its part of them.",
+			 caption);
 	return 1;
 }
 
@@ -512,17 +527,19 @@ static void render_html(struct render *r, struct fp_sink *s)
 		p.note = tl_note;
 	snprintf(own_stats, sizeof own_stats,
 		 STAGE_NAME "\tsnapshots=%llu\tdelta_snapshots=%llu\tstacks=%zu\ttotal=%llu"
-		 "\theatmap_total=%llu\tbad_records=%llu",
+			    "\theatmap_total=%llu\tbad_records=%llu",
 		 (unsigned long long)r->snapshots, (unsigned long long)r->deltas, r->table->n,
-		 (unsigned long long)r->table->total,
-		 (unsigned long long)fp_heatmap_total(&r->hm), (unsigned long long)r->bad_records);
+		 (unsigned long long)r->table->total, (unsigned long long)fp_heatmap_total(&r->hm),
+		 (unsigned long long)r->bad_records);
 	fp_notes_to_page(&r->notes, &p, stats, own_stats);
-	snprintf(footer, sizeof footer, "Made by flamepipe fp-render: heatmap.svg, flame.svg, "
+	snprintf(footer, sizeof footer,
+		 "Made by flamepipe fp-render: heatmap.svg, flame.svg, "
 		 "heatmap.json, heatmap.tsv and stacks.folded are next to this page.");
 	p.footer = footer;
 	if (fp_views_page(s, &p) < 0 && !r->views_warned) {
 		r->views_warned = 1;
-		own_warning(r, "index.html is empty: ui/index.html lacks the title, the style sheet "
+		own_warning(r,
+			    "index.html is empty: ui/index.html lacks the title, the style sheet "
 			    "link or the app.js script that render/views.c replaces");
 	}
 	fp_sink_free(&hj);
@@ -544,19 +561,38 @@ static void render_output(struct render *r, enum fp_output which, struct fp_sink
 		ho.range_to = bound_seconds(r->range_to);
 	}
 	switch (which) {
-	case FP_OUT_TSV: fp_heatmap_tsv(s, &r->hm); break;
-	case FP_OUT_FOLDED: fp_folded_write(s, r->table); break;
-	case FP_OUT_HEAT_JSON: fp_heatmap_json(s, &r->hm); break;
-	case FP_OUT_HEAT_SVG: fp_heatmap_svg(s, &r->hm, &ho); break;
-	case FP_OUT_FLAME_SVG: render_flame(r, s, 0); break;
-	case FP_OUT_FLAME_JSON: render_flame(r, s, 1); break;
-	case FP_OUT_HTML: render_html(r, s); break;
-	case FP_OUT_PPROF: fp_pprof_write(&r->ex.pprof, s); break;
+	case FP_OUT_TSV:
+		fp_heatmap_tsv(s, &r->hm);
+		break;
+	case FP_OUT_FOLDED:
+		fp_folded_write(s, r->table);
+		break;
+	case FP_OUT_HEAT_JSON:
+		fp_heatmap_json(s, &r->hm);
+		break;
+	case FP_OUT_HEAT_SVG:
+		fp_heatmap_svg(s, &r->hm, &ho);
+		break;
+	case FP_OUT_FLAME_SVG:
+		render_flame(r, s, 0);
+		break;
+	case FP_OUT_FLAME_JSON:
+		render_flame(r, s, 1);
+		break;
+	case FP_OUT_HTML:
+		render_html(r, s);
+		break;
+	case FP_OUT_PPROF:
+		fp_pprof_write(&r->ex.pprof, s);
+		break;
 	case FP_OUT_SPEEDSCOPE:
 		fp_speedscope_write(&r->ex.speedscope, s, r->opt.page_title, r->tl.weight_period);
 		break;
-	case FP_OUT_RANGE_FOLDED: fp_timeline_range_folded(&r->tl, &r->hm, r->opt.range_folded, s); break;
-	case FP_N_OUT: break;
+	case FP_OUT_RANGE_FOLDED:
+		fp_timeline_range_folded(&r->tl, &r->hm, r->opt.range_folded, s);
+		break;
+	case FP_N_OUT:
+		break;
 	}
 }
 
@@ -585,8 +621,10 @@ static int skip_partial(struct render *r, enum fp_output which)
 	if (!r->speedscope_warned) {
 		char msg[160];
 
-		snprintf(msg, sizeof msg, "%s not written: more than %llu samples "
-			 "(--timeline-samples)", fp_outputs[FP_OUT_SPEEDSCOPE].file,
+		snprintf(msg, sizeof msg,
+			 "%s not written: more than %llu samples "
+			 "(--timeline-samples)",
+			 fp_outputs[FP_OUT_SPEEDSCOPE].file,
 			 (unsigned long long)r->opt.timeline_samples);
 		own_warning(r, msg);
 		r->speedscope_warned = 1;
@@ -610,10 +648,13 @@ static void note_axis(struct render *r)
 		return;
 	fp_heatmap_axis(&r->hm, &ax);
 	if (ax.cut) {
-		snprintf(msg, sizeof msg, "the samples span %zu seconds, more than a heatmap axis "
-			 "holds (%u columns, %u cells): only the %zu seconds with samples are drawn, "
-			 "%llu empty seconds are left out", r->hm.ncols, FP_HEATMAP_AXIS_COLS,
-			 FP_HEATMAP_AXIS_CELLS, ax.n, (unsigned long long)ax.cut);
+		snprintf(msg, sizeof msg,
+			 "the samples span %zu seconds, more than a heatmap axis "
+			 "holds (%u columns, %u cells): only the %zu seconds with samples are "
+			 "drawn, "
+			 "%llu empty seconds are left out",
+			 r->hm.ncols, FP_HEATMAP_AXIS_COLS, FP_HEATMAP_AXIS_CELLS, ax.n,
+			 (unsigned long long)ax.cut);
 		own_warning(r, msg);
 		r->axis_cut_warned = 1;
 	}
@@ -633,16 +674,18 @@ static void write_files(struct render *r, int final)
 
 	if (!r->opt.outdir)
 		return;
-	fp_heatmap_sort(&r->hm);	/* once, not in every rendering */
+	fp_heatmap_sort(&r->hm); /* once, not in every rendering */
 	r->table = fp_snapshot_table(&r->snap, &r->tl);
 	note_axis(r);
-	struct fp_output_size size = { .samples = r->tl.n, .frames = r->tl.frames_len,
+	struct fp_output_size size = { .samples = r->tl.n,
+				       .frames = r->tl.frames_len,
 				       .cells = r->hm.n };
 	for (size_t i = 0; i < r->table->n; i++)
 		size.table_bytes += r->table->e[i].len;
 	for (int i = 0; i < FP_N_OUT; i++) {
 		out[i] = (struct one_output){ .r = r, .which = (enum fp_output)i };
-		f[i] = (struct fp_atomic_file){ .name = fp_outputs[i].file, .ctx = &out[i],
+		f[i] = (struct fp_atomic_file){ .name = fp_outputs[i].file,
+						.ctx = &out[i],
 						.cost = fp_output_cost((enum fp_output)i, &size) };
 		f[i].wanted = r->opt.want[i] && !skip_partial(r, (enum fp_output)i);
 	}
@@ -710,18 +753,41 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 	struct render *r = p->ctx;
 
 	switch (fp_record_tag(line, &len)) {
-	case FP_REC_GEOMETRY: on_geometry(r, line, len); break;
-	case FP_REC_CELL: on_cell(r, line, len); break;
-	case FP_REC_FOLDED: on_folded(r, line, len); break;
-	case FP_REC_FOLDED_ID: on_folded_id(r, line, len); break;
-	case FP_REC_SAMPLE: fp_exports_add(&r->ex, line, len); break;	/* hand-written */
-	case FP_REC_STACK: on_stack_def(r, line, len); break;
-	case FP_REC_REF: on_ref(r, line, len); break;
-	case FP_REC_CONTROL: on_control(r, line, len); break;
-	case FP_REC_WARNING: fp_notes_warning_record(&r->notes, line, len); break;
-	case FP_REC_INFO: fp_notes_info_record(&r->notes, line, len); break;
-	case FP_REC_HEADER: fp_header_require(line, len, p->in_name, p->lineno); break;
-	default: break;
+	case FP_REC_GEOMETRY:
+		on_geometry(r, line, len);
+		break;
+	case FP_REC_CELL:
+		on_cell(r, line, len);
+		break;
+	case FP_REC_FOLDED:
+		on_folded(r, line, len);
+		break;
+	case FP_REC_FOLDED_ID:
+		on_folded_id(r, line, len);
+		break;
+	case FP_REC_SAMPLE:
+		fp_exports_add(&r->ex, line, len);
+		break; /* hand-written */
+	case FP_REC_STACK:
+		on_stack_def(r, line, len);
+		break;
+	case FP_REC_REF:
+		on_ref(r, line, len);
+		break;
+	case FP_REC_CONTROL:
+		on_control(r, line, len);
+		break;
+	case FP_REC_WARNING:
+		fp_notes_warning_record(&r->notes, line, len);
+		break;
+	case FP_REC_INFO:
+		fp_notes_info_record(&r->notes, line, len);
+		break;
+	case FP_REC_HEADER:
+		fp_header_require(line, len, p->in_name, p->lineno);
+		break;
+	default:
+		break;
 	}
 	if (r->opt.passthrough)
 		fp_write_line(fp_out_wr(&p->out), line, len);
@@ -734,7 +800,8 @@ static void on_eof(struct fp_pump *p)
 	ev_timer_stop(p->loop, &r->files_timer);
 	ev_timer_stop(p->loop, &r->term_timer);
 	if (r->in_snapshot)
-		own_warning(r, "input ended inside a folded snapshot: the last complete one is drawn "
+		own_warning(r,
+			    "input ended inside a folded snapshot: the last complete one is drawn "
 			    "(a delta as far as it came)");
 	/* The terminal first: a fatal write error must not leave the cursor hidden. */
 	if (r->opt.term != FP_TERM_MODE_OFF)
@@ -742,10 +809,12 @@ static void on_eof(struct fp_pump *p)
 	write_files(r, 1);
 	if (r->opt.passthrough) {
 		const struct fp_stat stats[] = {
-			{ "snapshots", r->snapshots }, { "delta_snapshots", r->deltas },
+			{ "snapshots", r->snapshots },
+			{ "delta_snapshots", r->deltas },
 			{ "stacks", r->table->n },
-			{ "total", r->table->total }, { "bad_records", r->bad_records },
-			{ "too_long", p->lines_too_long },	/* only when some line was */
+			{ "total", r->table->total },
+			{ "bad_records", r->bad_records },
+			{ "too_long", p->lines_too_long }, /* only when some line was */
 		};
 
 		fp_write_info(fp_out_wr(&p->out), STAGE_NAME, stats,
@@ -766,7 +835,7 @@ static const struct fp_pump_ops render_ops = {
 
 int main(int argc, char **argv)
 {
-	static struct render r;	/* static: lives as long as the process */
+	static struct render r; /* static: lives as long as the process */
 	const char *in_name;
 	int in_fd;
 	mode_t mask;

@@ -55,7 +55,8 @@
 #include "fp_opts.h"
 #include "fp_record.h"
 
-#define USAGE "usage: fp-ssh [--ssh-arg ARG]... [--control PATH] [--perf-script " \
+#define USAGE                                                                      \
+	"usage: fp-ssh [--ssh-arg ARG]... [--control PATH] [--perf-script "        \
 	"[--script-arg ARG]...]\n\t[--duration S] [--stop-timeout S] [USER@]HOST " \
 	"[PERF RECORD OPTIONS...] [-- COMMAND...]"
 #define SSH_PROGRAM "ssh"
@@ -183,9 +184,9 @@ static int supervise(pid_t pid, int stdin_w, int out_r, double duration, double 
 			break;
 		else
 			poll(NULL, 0, POLL_MS);
-		if (!stop_at && (stop_requested ||
-				 (duration > 0 && first && now_s() - first >= duration))) {
-			close(stdin_w);		/* the remote workload sees its input end */
+		if (!stop_at &&
+		    (stop_requested || (duration > 0 && first && now_s() - first >= duration))) {
+			close(stdin_w); /* the remote workload sees its input end */
 			stop_at = now_s();
 		}
 		if (stop_at && !termed && now_s() - stop_at >= stop_timeout) {
@@ -216,12 +217,13 @@ static void build_remote(char *remote, int argc, char **args, int script,
 	 * KiB a CPU) wake perf every 32 KiB instead (docs/fp-ssh.md).
 	 * --no-buildid-cache: perf would copy every sampled file into
 	 * HOST's ~/.debug at the end, disk and CPU HOST need not spend */
-	add_raw(remote, &rn, script ? "perf record --no-buffering --no-bpf-event -o -"
-			     : "perf record --buildid-mmap --no-buildid-cache --mmap-pages 16 -o -");
+	add_raw(remote, &rn,
+		script ? "perf record --no-buffering --no-bpf-event -o -"
+		       : "perf record --buildid-mmap --no-buildid-cache --mmap-pages 16 -o -");
 	for (; i < argc && strcmp(args[i], "--"); i++)
 		add_quoted(remote, &rn, args[i]);
 	add_raw(remote, &rn, " --");
-	if (i + 1 < argc)	/* -- COMMAND */
+	if (i + 1 < argc) /* -- COMMAND */
 		for (i++; i < argc; i++)
 			add_quoted(remote, &rn, args[i]);
 	else
@@ -239,8 +241,8 @@ struct ssh_args {
 	const char *ssh_argv[MAX_ARGS + 12], *script_args[MAX_ARGS];
 	size_t nssh, nscript;
 	double duration, stop_timeout;
-	int script;		/* --perf-script */
-	const char *control;	/* --control PATH */
+	int script;          /* --perf-script */
+	const char *control; /* --control PATH */
 };
 
 static void opt_ssh_arg(void *ctx, const char *opt, const char *arg)
@@ -280,7 +282,8 @@ static void opt_seconds(void *ctx, const char *opt, const char *arg)
 int main(int argc, char **argv)
 {
 	static char remote[REMOTE_MAX];
-	struct ssh_args a = { .ssh_argv = { SSH_PROGRAM, "-T", "-o", "BatchMode=yes" }, .nssh = 4,
+	struct ssh_args a = { .ssh_argv = { SSH_PROGRAM, "-T", "-o", "BatchMode=yes" },
+			      .nssh = 4,
 			      .stop_timeout = DEFAULT_STOP_TIMEOUT_S };
 	const struct fp_opt options[] = {
 		{ "ssh-arg", FP_OPT_FN, .fn = opt_ssh_arg },
@@ -314,7 +317,7 @@ int main(int argc, char **argv)
 		a.ssh_argv[a.nssh++] = control;
 	}
 	a.ssh_argv[a.nssh++] = "--";
-	a.ssh_argv[a.nssh++] = argv[optind++];	/* [USER@]HOST */
+	a.ssh_argv[a.nssh++] = argv[optind++]; /* [USER@]HOST */
 
 	build_remote(remote, argc - optind, argv + optind, a.script, a.script_args, a.nscript);
 	a.ssh_argv[a.nssh++] = remote;

@@ -6,13 +6,13 @@
 #include <stddef.h>
 
 struct ui_file {
-	const char *path;	/* below ui/, e.g. "index.html" */
-	const char *type;	/* Content-Type */
+	const char *path; /* below ui/, e.g. "index.html" */
+	const char *type; /* Content-Type */
 	const unsigned char *data;
 	size_t len;
 };
 
-extern const struct ui_file ui_files[];	/* ended by a NULL path */
+extern const struct ui_file ui_files[]; /* ended by a NULL path */
 extern const size_t ui_nfiles;
 
 #endif

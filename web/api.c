@@ -43,9 +43,9 @@
  * without one), or an opened file. */
 struct target {
 	int live;
-	int fd;			/* the capture's index (index.c), or the file */
-	struct stat st;		/* the file's (cache keys) */
-	struct job job;		/* what its chains run as (upload, index counts) */
+	int fd;         /* the capture's index (index.c), or the file */
+	struct stat st; /* the file's (cache keys) */
+	struct job job; /* what its chains run as (upload, index counts) */
 };
 
 /* A name below DIR/uploads/: a capture someone sent, whose reader may use
@@ -111,24 +111,22 @@ static void target_close(struct target *t)
 		index_release(&t->job);
 }
 
-static const char *const filter_words[] = { "pid", "tid", "cpu", "comm", "event",
-					    "include", "exclude", "container" };
+static const char *const filter_words[] = { "pid",   "tid",     "cpu",     "comm",
+					    "event", "include", "exclude", "container" };
 #define NFILTERS (sizeof filter_words / sizeof filter_words[0])
 
 /* The filters and keepidle into sel. 0 or an HTTP status. */
-static int get_filters(struct MHD_Connection *c, struct selection *sel, char *err,
-		       size_t errsz)
+static int get_filters(struct MHD_Connection *c, struct selection *sel, char *err, size_t errsz)
 {
 	size_t n;
 	const char *v;
-	const char **slot[NFILTERS] = { &sel->pid, &sel->tid, &sel->cpu, &sel->comm,
-					&sel->event, &sel->include, &sel->exclude,
-					&sel->container };
+	const char **slot[NFILTERS] = { &sel->pid,   &sel->tid,     &sel->cpu,     &sel->comm,
+					&sel->event, &sel->include, &sel->exclude, &sel->container };
 	for (size_t i = 0; i < NFILTERS; i++) {
 		if (!(v = http_arg(c, filter_words[i], &n)))
 			continue;
 		if (n == 0)
-			continue;	/* an empty form field: no filter */
+			continue; /* an empty form field: no filter */
 		char fwhy[QUERY_WHY_MAX];
 		if (!query_filter_ok(filter_words[i], v, n, fwhy, sizeof fwhy)) {
 			snprintf(err, errsz, "%s: %s", filter_words[i], fwhy);
@@ -161,7 +159,7 @@ static int get_selection(struct MHD_Connection *c, const char *ps, const char *p
 	const char *why;
 	size_t n;
 	const char *v;
-	if ((v = http_arg(c, ps, &n)) && n > 0) {	/* empty: absent */
+	if ((v = http_arg(c, ps, &n)) && n > 0) { /* empty: absent */
 		if (!query_seconds(v, n, &r->from_ns, &why)) {
 			snprintf(err, errsz, "%s: %s", ps, why);
 			return 400;
@@ -221,7 +219,8 @@ static int get_folded(const struct server *srv, struct MHD_Connection *c, struct
 			return 0;
 		}
 		if (t->fd < 0) {
-			snprintf(err, errsz, "this live capture has no recording (fp-serve "
+			snprintf(err, errsz,
+				 "this live capture has no recording (fp-serve "
 				 "--recording FILE): only its whole profile can be shown");
 			return 409;
 		}
@@ -358,7 +357,7 @@ enum MHD_Result api_heatmap(struct server *srv, struct MHD_Connection *c, int sv
 		heatmap_svg_from(&s, h, title);
 	} else {
 		heatmap_json(&s, h);
-		if (t.live) {	/* filtered from the live capture's recording */
+		if (t.live) { /* filtered from the live capture's recording */
 			s.len--;
 			fp_sink_printf(&s, ",\"live\":true,\"ended\":%s}",
 				       live_ended(srv->live) ? "true" : "false");
@@ -476,8 +475,8 @@ enum MHD_Result api_flamegraph(struct server *srv, struct MHD_Connection *c, int
 			return http_error(c, (unsigned)st, "%s", err);
 	}
 	struct folded_view fv, cfv;
-	st = get_folded_pair(srv, c, &sel, &r, diff || elided ? &csel : NULL, &cr, &fv, &cfv,
-			     err, sizeof err);
+	st = get_folded_pair(srv, c, &sel, &r, diff || elided ? &csel : NULL, &cr, &fv, &cfv, err,
+			     sizeof err);
 	if (st)
 		return http_error(c, (unsigned)st, "%s", err);
 
@@ -509,7 +508,7 @@ struct request {
 	struct selection sel;
 	struct target t;
 	char err[ERR_MAX];
-	int status;		/* the HTTP status of an error, 0 if none */
+	int status; /* the HTTP status of an error, 0 if none */
 };
 
 /* 0, or the HTTP status to answer with q->err. A route that has no
@@ -575,14 +574,15 @@ static int text_status(const struct folded_text *f, const struct request *q)
 static int pprof_answer(const struct job *job, struct request *q, struct fp_sink *s)
 {
 	if (q->t.live && q->t.fd < 0) {
-		snprintf(q->err, sizeof q->err, "pprof: this live capture has no recording "
+		snprintf(q->err, sizeof q->err,
+			 "pprof: this live capture has no recording "
 			 "(fp-serve --recording FILE)");
 		return 409;
 	}
 	if (q->t.live)
 		live_axis(job->srv, &q->sel);
-	const struct folded_text *p = pprof_get(job, q->t.fd, &q->t.st, &q->sel, &q->status,
-						q->err, sizeof q->err);
+	const struct folded_text *p = pprof_get(job, q->t.fd, &q->t.st, &q->sel, &q->status, q->err,
+						sizeof q->err);
 	if (p)
 		fp_sink_write(s, p->buf, p->len);
 	folded_put(p);
@@ -606,21 +606,24 @@ enum MHD_Result api_pprof(struct server *srv, struct MHD_Connection *c)
 static int threads_answer(const struct job *job, struct request *q, struct fp_sink *s)
 {
 	if (q->t.live && q->t.fd < 0) {
-		snprintf(q->err, sizeof q->err, "threads: this live capture has no recording "
+		snprintf(q->err, sizeof q->err,
+			 "threads: this live capture has no recording "
 			 "(fp-serve --recording FILE)");
 		return 409;
 	}
-	if (q->t.live)	/* from the recording, on the live heatmap's axis */
+	if (q->t.live) /* from the recording, on the live heatmap's axis */
 		live_axis(job->srv, &q->sel);
 	q->sel.root = SEL_ROOT_PID;
 	const struct folded_text *fp = folded_get(job, q->t.fd, &q->t.st, &q->sel, &q->status,
 						  q->err, sizeof q->err);
 	q->sel.root = SEL_ROOT_TID;
-	const struct folded_text *ft = fp ? folded_get(job, q->t.fd, &q->t.st, &q->sel,
-						       &q->status, q->err, sizeof q->err) : NULL;
+	const struct folded_text *ft = fp ? folded_get(job, q->t.fd, &q->t.st, &q->sel, &q->status,
+						       q->err, sizeof q->err)
+					  : NULL;
 	q->sel.root = SEL_ROOT_CONTAINER;
-	const struct folded_text *fc = ft ? folded_get(job, q->t.fd, &q->t.st, &q->sel,
-						       &q->status, q->err, sizeof q->err) : NULL;
+	const struct folded_text *fc = ft ? folded_get(job, q->t.fd, &q->t.st, &q->sel, &q->status,
+						       q->err, sizeof q->err)
+					  : NULL;
 	if (!fc) {
 		folded_put(fp);
 		folded_put(ft);
@@ -718,7 +721,7 @@ static void live_state_json(struct fp_sink *s, struct live *l)
 
 /* ---- the live flame graph against a baseline ------------------------------------------ */
 
-#define BASELINE_TOP 10	/* keys listed that grew, and that shrank */
+#define BASELINE_TOP 10 /* keys listed that grew, and that shrank */
 
 /* now = the live capture's last `window` whole seconds and the current
  * one (the whole capture without window=), from its recording: folded as the baseline is, so
@@ -752,8 +755,7 @@ static int live_now_selection(const struct server *srv, struct MHD_Connection *c
 }
 
 /* {"name":..,"points":..,"now":..,"base":..} for the keys of d at idx */
-static void changes_json(struct fp_sink *s, const struct fp_folded *d, const size_t *idx,
-			 size_t n)
+static void changes_json(struct fp_sink *s, const struct fp_folded *d, const size_t *idx, size_t n)
 {
 	fp_sink_char(s, '[');
 	for (size_t k = 0; k < n; k++) {
@@ -784,7 +786,8 @@ static void baseline_json(struct fp_sink *s, const struct folded_view *now,
 	fp_baseline_keyed(&ka, &a, by);
 	fp_baseline_keyed(&kb, &b, by);
 	fp_folded_diff(&d, &kb, &ka);
-	fp_sink_printf(s, ",\"baseline\":{\"by\":\"%s\",\"samples\":%" PRIu64
+	fp_sink_printf(s,
+		       ",\"baseline\":{\"by\":\"%s\",\"samples\":%" PRIu64
 		       ",\"now_samples\":%" PRIu64 ",\"grew\":",
 		       by == FP_BASE_BY_STACK ? "stack" : "function", d.total, d.total2);
 	changes_json(s, &d, idx, fp_baseline_top(&d, 1, idx, BASELINE_TOP));
@@ -822,7 +825,8 @@ static enum MHD_Result live_against_baseline(struct server *srv, struct MHD_Conn
 	}
 	st = get_selection(c, "baselineStart", "baselineEnd", &bsel, &br, err, sizeof err);
 	if (!st && !http_arg(c, "baseline", &n) && !bsel.start && !bsel.end)
-		return http_error(c, 400, "baseline: give baseline=FILE, or baselineStart and "
+		return http_error(c, 400,
+				  "baseline: give baseline=FILE, or baselineStart and "
 				  "baselineEnd (a range of this capture)");
 	if (!st)
 		st = live_now_selection(srv, c, &nsel, from, sizeof from, err, sizeof err);
@@ -930,7 +934,7 @@ enum MHD_Result api_live_events(struct server *srv, struct MHD_Connection *c)
 	/* tell the client how long to wait before reconnecting */
 	fp_sink_str(&e->c.out, "retry: 1000\n\n");
 	struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, SSE_BLOCK,
-								    sse_read, e, sse_free);
+								   sse_read, e, sse_free);
 	if (!r) {
 		sse_free(e);
 		return MHD_NO;

@@ -33,9 +33,10 @@
 #include "fp_error.h"
 #include "serve.h"
 
-#define COMPUTE_PARALLEL_MAX 4	/* stage chains at once (the rest wait):
+#define COMPUTE_PARALLEL_MAX \
+	4                                         /* stage chains at once (the rest wait):
 				 * each is 2-4 processes on a small host */
-#define FLOW_SLOTS_MAX (COMPUTE_PARALLEL_MAX - 1)	/* one flow's chains at once */
+#define FLOW_SLOTS_MAX (COMPUTE_PARALLEL_MAX - 1) /* one flow's chains at once */
 #define MS_PER_S 1000
 
 static __thread struct budget current;
@@ -63,9 +64,11 @@ static long long socket_owner(const struct sockaddr_storage *peer,
 		struct nlmsghdr nlh;
 		struct inet_diag_req_v2 r;
 	} req = {
-		.nlh = { .nlmsg_len = sizeof req, .nlmsg_type = SOCK_DIAG_BY_FAMILY,
+		.nlh = { .nlmsg_len = sizeof req,
+			 .nlmsg_type = SOCK_DIAG_BY_FAMILY,
 			 .nlmsg_flags = NLM_F_REQUEST },
-		.r = { .sdiag_family = (uint8_t)peer->ss_family, .sdiag_protocol = IPPROTO_TCP,
+		.r = { .sdiag_family = (uint8_t)peer->ss_family,
+		       .sdiag_protocol = IPPROTO_TCP,
 		       .idiag_states = ~0u },
 	};
 	struct inet_diag_sockid *id = &req.r.id;
@@ -89,15 +92,17 @@ static long long socket_owner(const struct sockaddr_storage *peer,
 	if (fd < 0)
 		return -1;
 	struct sockaddr_nl nl = { .nl_family = AF_NETLINK };
-	if (sendto(fd, &req, sizeof req, 0, (struct sockaddr *)&nl, sizeof nl) == (ssize_t)sizeof req) {
+	if (sendto(fd, &req, sizeof req, 0, (struct sockaddr *)&nl, sizeof nl) ==
+	    (ssize_t)sizeof req) {
 		union {
 			struct nlmsghdr h;
 			char buf[8192];
 		} ans;
 		ssize_t n = recv(fd, &ans, sizeof ans, 0);
-		for (struct nlmsghdr *h = &ans.h; n > 0 && NLMSG_OK(h, (size_t)n); h = NLMSG_NEXT(h, n)) {
+		for (struct nlmsghdr *h = &ans.h; n > 0 && NLMSG_OK(h, (size_t)n);
+		     h = NLMSG_NEXT(h, n)) {
 			if (h->nlmsg_type != SOCK_DIAG_BY_FAMILY)
-				break;	/* NLMSG_ERROR: no such socket */
+				break; /* NLMSG_ERROR: no such socket */
 			const struct inet_diag_msg *m = NLMSG_DATA(h);
 			uid = m->idiag_uid;
 			break;
@@ -119,10 +124,10 @@ static int is_loopback(const struct sockaddr_storage *ss)
  * "ip:ADDR" ("?" when the address is unknown). */
 static void flow_of(struct MHD_Connection *c, char *buf, size_t n)
 {
-	const union MHD_ConnectionInfo *ai =
-		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-	const union MHD_ConnectionInfo *fi =
-		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+	const union MHD_ConnectionInfo *ai = MHD_get_connection_info(
+		c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	const union MHD_ConnectionInfo *fi = MHD_get_connection_info(
+		c, MHD_CONNECTION_INFO_CONNECTION_FD);
 	struct sockaddr_storage peer, us;
 	socklen_t ul = sizeof us;
 
@@ -130,8 +135,9 @@ static void flow_of(struct MHD_Connection *c, char *buf, size_t n)
 	if (!ai || !ai->client_addr)
 		return;
 	memset(&peer, 0, sizeof peer);
-	memcpy(&peer, ai->client_addr, ai->client_addr->sa_family == AF_INET6 ?
-	       sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in));
+	memcpy(&peer, ai->client_addr,
+	       ai->client_addr->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
+						      : sizeof(struct sockaddr_in));
 	if (peer.ss_family != AF_INET && peer.ss_family != AF_INET6)
 		return;
 	if (is_loopback(&peer) && fi &&
@@ -157,7 +163,7 @@ void budget_begin(const struct server *srv, struct MHD_Connection *c)
 	memset(&current, 0, sizeof current);
 	if (srv->limits.wall_ms)
 		current.deadline_ms = budget_now_ms() + (long long)srv->limits.wall_ms;
-	current_conn = c;	/* its flow: looked up when it first needs a slot */
+	current_conn = c; /* its flow: looked up when it first needs a slot */
 }
 
 static const char *flow_key(struct budget *b)
@@ -181,12 +187,12 @@ struct waiter {
 	struct waiter *next;
 	struct flow *flow;
 	int granted;
-	pthread_cond_t cv;	/* its own: a grant wakes one thread, not all */
+	pthread_cond_t cv; /* its own: a grant wakes one thread, not all */
 };
 
 static pthread_mutex_t q_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct flow *flows;
-static struct waiter *waiters, **waiters_tail = &waiters;	/* arrival order */
+static struct waiter *waiters, **waiters_tail = &waiters; /* arrival order */
 static unsigned running;
 
 static struct flow *flow_get(const char *key)
@@ -224,7 +230,7 @@ static void grant(void)
 			if (w->granted)
 				continue;
 			if (w->flow->running >= FLOW_SLOTS_MAX)
-				continue;	/* the last slot is always another flow's */
+				continue; /* the last slot is always another flow's */
 			if (!best || w->flow->running < best->flow->running)
 				best = w;
 		}
@@ -281,7 +287,7 @@ int fairq_enter(const struct job *job)
 	if (!granted) {
 		me.flow->waiting--;
 		flow_drop_if_idle(me.flow);
-		grant();	/* the slot rule may have held one back for us */
+		grant(); /* the slot rule may have held one back for us */
 	}
 	pthread_mutex_unlock(&q_lock);
 	pthread_cond_destroy(&me.cv);

@@ -30,7 +30,8 @@ void chain_run(const struct job *job, char *const *const *argv, size_t nstages, 
 	if (fairq_enter(job) < 0) {
 		memset(res, 0, sizeof *res);
 		res->over_budget = 503;
-		snprintf(res->err, sizeof res->err, "no chain slot became free within the "
+		snprintf(res->err, sizeof res->err,
+			 "no chain slot became free within the "
 			 "request's time budget of %" PRIu64 " s (--max-time): the server is busy",
 			 job->srv->limits.wall_ms / 1000);
 		return;
@@ -54,7 +55,8 @@ static void cache_trim(void)
 	while (cache_bytes > CACHE_MAX_BYTES) {
 		struct cache_entry **victim = NULL;
 		for (struct cache_entry **pp = &cache_head; *pp; pp = &(*pp)->next)
-			if ((*pp)->refs == 0 && (!victim || (*pp)->last_used < (*victim)->last_used))
+			if ((*pp)->refs == 0 &&
+			    (!victim || (*pp)->last_used < (*victim)->last_used))
 				victim = pp;
 		if (!victim)
 			return;
@@ -113,7 +115,7 @@ void cache_release(struct cache_entry *e)
 int cache_file_key(char *buf, size_t n, const struct stat *st, const char *what)
 {
 	int m = snprintf(buf, n, "%s|%ju:%ju:%jd:%jd.%09ld|", what, (uintmax_t)st->st_dev,
-			 (uintmax_t)st->st_ino, (intmax_t)st->st_size,
-			 (intmax_t)st->st_mtim.tv_sec, st->st_mtim.tv_nsec);
+			 (uintmax_t)st->st_ino, (intmax_t)st->st_size, (intmax_t)st->st_mtim.tv_sec,
+			 st->st_mtim.tv_nsec);
 	return m;
 }

@@ -40,14 +40,16 @@
 
 #define KEY_MAX 8192
 
-static void fail_from_pipeline(const struct pipeline_result *res, int *status,
-			       char *err, size_t errsz)
+static void fail_from_pipeline(const struct pipeline_result *res, int *status, char *err,
+			       size_t errsz)
 {
 	/* a stage exited 1: the capture is bad (422); 100: the stages refused
 	 * a checked parameter at run time, e.g. a regex over its match limit
 	 * (400); anything else is ours (500) */
-	*status = res->over_budget ? res->over_budget : res->data_error ? 422 :
-		  res->usage_error ? 400 : 500;
+	*status = res->over_budget   ? res->over_budget
+		  : res->data_error  ? 422
+		  : res->usage_error ? 400
+				     : 500;
 	/* first line of the stages' stderr says why */
 	const char *nl = strchr(res->err, '\n');
 	int len = nl ? (int)(nl - res->err) : (int)strlen(res->err);
@@ -126,9 +128,15 @@ static void range_argv_of(const struct selection *sel, int with_range, char **ar
 {
 	size_t n = 0;
 	argv[n++] = "fp-range";
-	argv[n++] = "--history";	/* one pass, no replays: keep nothing */
+	argv[n++] = "--history"; /* one pass, no replays: keep nothing */
 	argv[n++] = "0";
-#define OPT(flag, val) do { if (val) { argv[n++] = flag; argv[n++] = (char *)(val); } } while (0)
+#define OPT(flag, val)                             \
+	do {                                       \
+		if (val) {                         \
+			argv[n++] = flag;          \
+			argv[n++] = (char *)(val); \
+		}                                  \
+	} while (0)
 	if (with_range) {
 		OPT("--from", sel->start);
 		OPT("--to", sel->end);
@@ -164,8 +172,8 @@ static void key_add_axis(char *key, size_t n, const struct selection *sel)
 
 /* Appends the filters (not the range) to a cache key; 0, or -1 with a 414
  * in *status and err if the key is full. */
-static int key_add_filters(char *key, size_t n, const struct selection *sel, int *status,
-			   char *err, size_t errsz)
+static int key_add_filters(char *key, size_t n, const struct selection *sel, int *status, char *err,
+			   size_t errsz)
 {
 	key_add(key, n, "pid", sel->pid);
 	key_add(key, n, "tid", sel->tid);
@@ -211,17 +219,18 @@ static int selection_key(char *key, const struct stat *st, const char *what,
 {
 	cache_file_key(key, KEY_MAX, st, what);
 	key_add_axis(key, KEY_MAX, sel);
-	key_add(key, KEY_MAX, "root", sel->root == SEL_ROOT_PID ? "pid" :
-		sel->root == SEL_ROOT_TID ? "tid" :
-		sel->root == SEL_ROOT_CONTAINER ? "container" : NULL);
+	key_add(key, KEY_MAX, "root",
+		sel->root == SEL_ROOT_PID         ? "pid"
+		: sel->root == SEL_ROOT_TID       ? "tid"
+		: sel->root == SEL_ROOT_CONTAINER ? "container"
+						  : NULL);
 	key_add(key, KEY_MAX, "from", sel->start);
 	key_add(key, KEY_MAX, "to", sel->end);
 	return key_add_filters(key, KEY_MAX, sel, status, err, errsz);
 }
 
 /* A folded-text entry: text's buffer moves to the cache. */
-static const struct folded_text *cache_text(const char *key, struct fp_sink *text,
-					    uint64_t total)
+static const struct folded_text *cache_text(const char *key, struct fp_sink *text, uint64_t total)
 {
 	struct cache_entry *e = new_entry(key, KIND_FOLDED);
 
@@ -247,8 +256,8 @@ static char *damage_arg(int fd)
  * and reads only those seconds; fp-range then only filters. Returns 1
  * and the --time argument in buf, or 0: fp-range cuts the range. */
 #define TIME_ARG_MAX 64
-static int recording_range(const struct job *job, int fd, const struct selection *sel,
-			   char *buf, size_t n, uint64_t *from_ns, uint64_t *to_ns)
+static int recording_range(const struct job *job, int fd, const struct selection *sel, char *buf,
+			   size_t n, uint64_t *from_ns, uint64_t *to_ns)
 {
 	uint64_t base, from = 0, to = 0;
 	char a[32] = "", b[32] = "";
@@ -258,7 +267,7 @@ static int recording_range(const struct job *job, int fd, const struct selection
 	if (sel->has_axis) {
 		base = sel->axis_base_sec;
 	} else if (job->indexed) {
-		base = job->index_base_sec;	/* scanned once, when it was built */
+		base = job->index_base_sec; /* scanned once, when it was built */
 	} else {
 		struct fp_rec_index ix = { 0 };
 
@@ -349,8 +358,8 @@ static int sel_chain_run(const struct job *job, int fd, const struct selection *
 }
 
 void selection_chain_run(const struct job *job, int fd, const struct selection *sel,
-			 void (*on_line)(void *ctx, char *line, size_t len), void *ctx,
-			 int *status, char *err, size_t errsz)
+			 void (*on_line)(void *ctx, char *line, size_t len), void *ctx, int *status,
+			 char *err, size_t errsz)
 {
 	*status = 0;
 	sel_chain_run(job, fd, sel, NULL, on_line, ctx, status, err, errsz);
@@ -359,7 +368,7 @@ void selection_chain_run(const struct job *job, int fd, const struct selection *
 int selection_has_filters(const struct selection *sel)
 {
 	return sel->pid || sel->tid || sel->cpu || sel->comm || sel->event || sel->include ||
-		sel->exclude || sel->container;
+	       sel->exclude || sel->container;
 }
 
 /* ---- heatmap ---------------------------------------------------------------- */
@@ -367,7 +376,7 @@ int selection_has_filters(const struct selection *sel)
 static void hm_set(struct heatmap_builder *b, uint64_t col, uint64_t row, uint64_t count)
 {
 	if (!b->geometry || row >= b->h.hm.rows)
-		return;	/* no G record yet, or not one of its rows */
+		return; /* no G record yet, or not one of its rows */
 	if (col > FP_HEATMAP_MAX_COL) {
 		b->too_big = 1;
 		return;
@@ -383,7 +392,8 @@ static void add_event(struct heatmap *h, const struct fp_info *info)
 {
 	uint64_t samples, counted;
 	struct fp_str name;
-	if (fp_info_get(info, "samples", &samples) < 0 || fp_info_get(info, "counted", &counted) < 0 ||
+	if (fp_info_get(info, "samples", &samples) < 0 ||
+	    fp_info_get(info, "counted", &counted) < 0 ||
 	    fp_info_get_text(info, "event", &name) < 0)
 		return;
 	char num[24];
@@ -438,8 +448,7 @@ static void hm_info(struct heatmap_builder *b, const char *line, size_t len)
 			if ((b->h.damaged_batches || b->h.damaged_regions) && b->h.warnings)
 				b->h.warnings--;
 		}
-	}
-	else if (fp_str_eq(info.stage, "bucket"))
+	} else if (fp_str_eq(info.stage, "bucket"))
 		fp_info_get(&info, "idle", &b->h.idle);
 	else if (fp_str_eq(info.stage, "bucket-event"))
 		add_event(&b->h, &info);
@@ -471,7 +480,8 @@ void heatmap_builder_line(struct heatmap_builder *b, const char *line, size_t le
 /* Runs a chain that ends in fp-bucket over the whole file into b. Returns
  * 0, or -1 with *status and err set (b's cells freed). */
 static int run_heatmap_chain(const struct job *job, char *const *const *argv, size_t nstages,
-			     int fd, struct heatmap_builder *b, int *status, char *err, size_t errsz)
+			     int fd, struct heatmap_builder *b, int *status, char *err,
+			     size_t errsz)
 {
 	struct pipeline_result res;
 	if (rewind_input(fd, status, err, errsz) < 0)
@@ -495,10 +505,9 @@ static int run_heatmap_chain(const struct job *job, char *const *const *argv, si
 	return 0;
 }
 
-static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
-					    const struct stat *st, unsigned rows,
-					    const struct selection *sel, int *status,
-					    char *err, size_t errsz);
+static const struct heatmap *heatmap_filtered(const struct job *job, int fd, const struct stat *st,
+					      unsigned rows, const struct selection *sel,
+					      int *status, char *err, size_t errsz);
 
 /* A heatmap read from a capture's index (index.c) says what the capture's
  * reader said: its samples and warnings; the index is no live recording. */
@@ -528,10 +537,12 @@ const struct heatmap *heatmap_get(const struct job *job, int fd, const struct st
 
 	char rows_s[16];
 	snprintf(rows_s, sizeof rows_s, "%u", rows);
-	char *read_argv[] = { (char *)fp_sniff_reader(fp_sniff_fd(fd)), "-q", NULL, NULL, NULL, NULL };
+	char *read_argv[] = {
+		(char *)fp_sniff_reader(fp_sniff_fd(fd)), "-q", NULL, NULL, NULL, NULL
+	};
 	size_t ra = 2;
 	if (read_argv[0] && strcmp(read_argv[0], FP_PERFDATA_READER) == 0) {
-		read_argv[ra++] = "--off-cpu-rows";	/* off-CPU time split at these rows */
+		read_argv[ra++] = "--off-cpu-rows"; /* off-CPU time split at these rows */
 		read_argv[ra++] = rows_s;
 	}
 	read_argv[ra] = damage_arg(fd);
@@ -539,7 +550,7 @@ const struct heatmap *heatmap_get(const struct job *job, int fd, const struct st
 	bucket_argv_of(bucket_argv, rows_s, sel, NULL);
 	char *const *argv[] = { read_argv, bucket_argv };
 	struct heatmap_builder b = { .h = { .all_events = sel->all_events } };
-	fp_heatmap_reset(&b.h.hm, rows, 0);	/* the rows listed if no G comes */
+	fp_heatmap_reset(&b.h.hm, rows, 0); /* the rows listed if no G comes */
 	if (run_heatmap_chain(job, argv, 2, fd, &b, status, err, errsz) < 0)
 		return NULL;
 	index_counts(job, &b.h);
@@ -552,7 +563,7 @@ const struct heatmap *heatmap_get(const struct job *job, int fd, const struct st
 }
 
 #define ENTRY_OF(ptr, member) \
-	((struct cache_entry *)((char *)(ptr) - offsetof(struct cache_entry, member)))
+	((struct cache_entry *)((char *)(ptr)-offsetof(struct cache_entry, member)))
 
 void heatmap_put(const struct heatmap *h)
 {
@@ -568,10 +579,9 @@ void heatmap_put(const struct heatmap *h)
  * fp-bucket`'s, moved onto the unfiltered heatmap's columns by
  * fp_heatmap_onto (render/heatmap.h): that fp-bucket's column 0 is the
  * first *matching* sample's second. */
-static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
-					    const struct stat *st, unsigned rows,
-					    const struct selection *sel, int *status,
-					    char *err, size_t errsz)
+static const struct heatmap *heatmap_filtered(const struct job *job, int fd, const struct stat *st,
+					      unsigned rows, const struct selection *sel,
+					      int *status, char *err, size_t errsz)
 {
 	char key[KEY_MAX];
 	int m = cache_file_key(key, sizeof key, st, "heatmapf");
@@ -605,7 +615,7 @@ static const struct heatmap *heatmap_filtered(const struct job *job, int fd,
 	int rc = run_heatmap_chain(job, argv, 3, fd, &b, status, err, errsz);
 	char *events = rc < 0 ? NULL : events_counted_as(all, sel, first);
 	free(first);
-	free(b.h.events);	/* the whole capture's list is the unfiltered one */
+	free(b.h.events); /* the whole capture's list is the unfiltered one */
 	if (rc < 0) {
 		heatmap_put(all);
 		return NULL;
@@ -706,10 +716,14 @@ static int build_folded(const struct job *job, int fd, const struct selection *s
 			return -1;
 		}
 	}
-	char *fold_argv[] = { "fp-fold", "--plain", "--all",
+	char *fold_argv[] = { "fp-fold",
+			      "--plain",
+			      "--all",
 			      sel->all_events ? "--event-root" : "--all-events",
-			      sel->root == SEL_ROOT_PID ? "--pid" : sel->root == SEL_ROOT_TID ? "--tid" :
-			      sel->root == SEL_ROOT_CONTAINER ? "--container-root" : NULL,
+			      sel->root == SEL_ROOT_PID         ? "--pid"
+			      : sel->root == SEL_ROOT_TID       ? "--tid"
+			      : sel->root == SEL_ROOT_CONTAINER ? "--container-root"
+								: NULL,
 			      NULL };
 	struct fold_build b = { .text = out, .total = 0 };
 	int rc = sel_chain_run(job, fd, sel, fold_argv, fold_line, &b, status, err, errsz);
@@ -721,8 +735,8 @@ static int build_folded(const struct job *job, int fd, const struct selection *s
 }
 
 const struct folded_text *folded_get(const struct job *job, int fd, const struct stat *st,
-				     const struct selection *sel, int *status,
-				     char *err, size_t errsz)
+				     const struct selection *sel, int *status, char *err,
+				     size_t errsz)
 {
 	return text_get(job, fd, st, sel, "folded", build_folded, status, err, errsz);
 }
@@ -731,7 +745,7 @@ const struct folded_text *folded_get(const struct job *job, int fd, const struct
 
 struct pprof_build {
 	struct fp_pprof p;
-	struct fp_timeline stacks;	/* the D records; no sample is kept */
+	struct fp_timeline stacks; /* the D records; no sample is kept */
 	uint64_t bad;
 };
 
@@ -748,8 +762,8 @@ static void pprof_line(void *ctx, char *line, size_t len)
 			b->bad++;
 		break;
 	case FP_REC_REF:
-		if (fp_ref_parse(line, len, &r) < 0 || fp_timeline_ref_sample(&b->stacks, &r, &s) < 0 ||
-		    fp_pprof_add(&b->p, &s) < 0)
+		if (fp_ref_parse(line, len, &r) < 0 ||
+		    fp_timeline_ref_sample(&b->stacks, &r, &s) < 0 || fp_pprof_add(&b->p, &s) < 0)
 			b->bad++;
 		break;
 	default:
@@ -780,8 +794,8 @@ static int build_pprof(const struct job *job, int fd, const struct selection *se
 }
 
 const struct folded_text *pprof_get(const struct job *job, int fd, const struct stat *st,
-				    const struct selection *sel, int *status,
-				    char *err, size_t errsz)
+				    const struct selection *sel, int *status, char *err,
+				    size_t errsz)
 {
 	return text_get(job, fd, st, sel, "pprof", build_pprof, status, err, errsz);
 }

@@ -29,7 +29,7 @@
 
 struct chart_sample {
 	uint64_t t;
-	uint32_t seq;		/* input order: ties keep it */
+	uint32_t seq; /* input order: ties keep it */
 	char *stack;
 };
 
@@ -74,7 +74,8 @@ static int cmp_time(const void *x, const void *y)
 static void runs_json(struct fp_sink *s, const struct chart_build *b)
 {
 	uint64_t t0 = b->n ? b->v[0].t : 0, t1 = b->n ? b->v[b->n - 1].t : 0;
-	fp_sink_printf(s, "{\"total\":%zu,\"start_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64 ",\"runs\":[",
+	fp_sink_printf(s,
+		       "{\"total\":%zu,\"start_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64 ",\"runs\":[",
 		       b->n, t0, t1);
 	for (size_t i = 0, k = 0; i < b->n; k++) {
 		size_t j = i + 1;
@@ -90,19 +91,21 @@ static void runs_json(struct fp_sink *s, const struct chart_build *b)
 	fp_sink_str(s, "]}\n");
 }
 
-int flamechart_json(const struct job *job, int fd, const struct selection *sel,
-		    struct fp_sink *s, char *err, size_t errsz)
+int flamechart_json(const struct job *job, int fd, const struct selection *sel, struct fp_sink *s,
+		    char *err, size_t errsz)
 {
 	struct chart_build b = { .opts = FP_FOLD_OPTS_DEFAULT };
 	int status = 0;
 
-	b.opts.annotate_kernel = b.opts.annotate_jit = 1;	/* as fp-fold --all */
+	b.opts.annotate_kernel = b.opts.annotate_jit = 1; /* as fp-fold --all */
 	b.opts.event_root = sel->all_events;
 	selection_chain_run(job, fd, sel, chart_line, &b, &status, err, errsz);
 	if (!status && b.too_many) {
 		status = 413;
-		snprintf(err, errsz, "more than %d samples in this selection: select a shorter range "
-			 "for the flame chart", FLAMECHART_SAMPLES_MAX);
+		snprintf(err, errsz,
+			 "more than %d samples in this selection: select a shorter range "
+			 "for the flame chart",
+			 FLAMECHART_SAMPLES_MAX);
 	}
 	if (!status) {
 		qsort(b.v, b.n, sizeof *b.v, cmp_time);

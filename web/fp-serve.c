@@ -49,20 +49,23 @@
 #include "routes.h"
 #include "serve.h"
 
-#define USAGE "usage: fp-serve [--dir DIR] [--listen ADDR:PORT | --listen-fd N] [--max-upload BYTES]\n" \
-	"                [--user NAME] [--cache-dir DIR] [--cache-size BYTES]\n" \
-	"                [--max-cpu S] [--max-time S] [--max-inflate BYTES] [--max-output BYTES]\n" \
-	"                [--upload-quota BYTES] [--upload-evict] [--upload-host-symbols]\n" \
+#define USAGE                                                                                     \
+	"usage: fp-serve [--dir DIR] [--listen ADDR:PORT | --listen-fd N] [--max-upload BYTES]\n" \
+	"                [--user NAME] [--cache-dir DIR] [--cache-size BYTES]\n"                  \
+	"                [--max-cpu S] [--max-time S] [--max-inflate BYTES] [--max-output "       \
+	"BYTES]\n"                                                                                \
+	"                [--upload-quota BYTES] [--upload-evict] [--upload-host-symbols]\n"       \
 	"                [--live NAME [--recording FILE]]"
 
 #define DEFAULT_DIR "examples"
 #define DEFAULT_ADDR "127.0.0.1"
-#define CONNECTION_TIMEOUT_S 30	/* idle, once the head is in (gate.h before) */
-#define PER_IP_LIMIT 32		/* active connections per client address, when
+#define CONNECTION_TIMEOUT_S 30 /* idle, once the head is in (gate.h before) */
+#define PER_IP_LIMIT \
+	32                             /* active connections per client address, when
 				 * not on loopback (where every client is one) */
-#define CONNECTION_MEMORY (128u << 10)	/* > GATE_HEAD_MAX: never MHD's own 431 */
+#define CONNECTION_MEMORY (128u << 10) /* > GATE_HEAD_MAX: never MHD's own 431 */
 #define LISTEN_BACKLOG 1024
-#define STOP_GRACE_S 3		/* then exit without waiting for stuck threads */
+#define STOP_GRACE_S 3 /* then exit without waiting for stuck threads */
 #define URL_MAX 4096
 /* budgets (docs/fp-serve.md "Budgets") */
 #define DEFAULT_MAX_CPU_S 60
@@ -150,10 +153,13 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *c, const
 				rq = fp_xcalloc(1, sizeof *rq);
 				rq->is_upload = 1;
 				*con_cls = rq;
-				return upload_request(srv, c, upload_data, upload_data_size, &rq->up);
+				return upload_request(srv, c, upload_data, upload_data_size,
+						      &rq->up);
 			}
-			return http_error(c, strncmp(url, "/live/", 6) == 0 || is_get(method) ?
-					  MHD_HTTP_NOT_FOUND : MHD_HTTP_METHOD_NOT_ALLOWED,
+			return http_error(c,
+					  strncmp(url, "/live/", 6) == 0 || is_get(method)
+						  ? MHD_HTTP_NOT_FOUND
+						  : MHD_HTTP_METHOD_NOT_ALLOWED,
 					  "POST is only for /upload");
 		}
 		if (!is_get(method))
@@ -200,11 +206,25 @@ static uint64_t parse_size(const char *opt, const char *s)
 		fp_die(FP_EXIT_USAGE, "--%s: not a size: %s", opt, s);
 	uint64_t mul = 1;
 	switch (*end) {
-	case '\0': break;
-	case 'k': case 'K': mul = 1ull << 10; end++; break;
-	case 'm': case 'M': mul = 1ull << 20; end++; break;
-	case 'g': case 'G': mul = 1ull << 30; end++; break;
-	default: end = (char *)"x";
+	case '\0':
+		break;
+	case 'k':
+	case 'K':
+		mul = 1ull << 10;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		mul = 1ull << 20;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		mul = 1ull << 30;
+		end++;
+		break;
+	default:
+		end = (char *)"x";
 	}
 	if (*end || v > UINT64_MAX / mul)
 		fp_die(FP_EXIT_USAGE, "--%s: not a size: %s", opt, s);
@@ -212,8 +232,7 @@ static uint64_t parse_size(const char *opt, const char *s)
 }
 
 /* "ADDR:PORT", "PORT", "[v6]:PORT" -> sockaddr. Dies 100 on a bad one. */
-static void parse_listen(const char *arg, struct sockaddr_storage *ss, socklen_t *sl,
-			 int *ipv6)
+static void parse_listen(const char *arg, struct sockaddr_storage *ss, socklen_t *sl, int *ipv6)
 {
 	char host[256] = DEFAULT_ADDR;
 	const char *port = arg;
@@ -237,8 +256,10 @@ static void parse_listen(const char *arg, struct sockaddr_storage *ss, socklen_t
 	long p = strtol(port, &end, 10);
 	if (errno || end == port || *end || p < 0 || p > 65535)
 		fp_die(FP_EXIT_USAGE, "--listen: bad port in %s", arg);
-	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
-				  .ai_flags = AI_PASSIVE }, *res;
+	struct addrinfo hints = { .ai_family = AF_UNSPEC,
+				  .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_PASSIVE },
+			*res;
 	int rc = getaddrinfo(host, port, &hints, &res);
 	if (rc != 0)
 		fp_die(FP_EXIT_USAGE, "--listen: cannot resolve %s: %s", host, gai_strerror(rc));
@@ -331,8 +352,8 @@ static void live_pump_eof(struct fp_pump *p)
 
 static void live_pump_too_long(struct fp_pump *p, uint64_t lineno)
 {
-	fp_warn("stdin:%llu: line longer than %u bytes skipped",
-		(unsigned long long)lineno, FP_LINE_MAX);
+	fp_warn("stdin:%llu: line longer than %u bytes skipped", (unsigned long long)lineno,
+		FP_LINE_MAX);
 }
 
 static const struct fp_pump_ops live_ops = {
@@ -421,8 +442,8 @@ static void print_live_url(FILE *f, const char *at, const char *name)
 {
 	fprintf(f, "fp-serve: the live capture's page: http://%s/#/profile?file=", at);
 	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-		if ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    strchr("-._~", *p))
+		if ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
+		    (*p >= 'A' && *p <= 'Z') || strchr("-._~", *p))
 			fputc(*p, f);
 		else
 			fprintf(f, "%%%02X", *p);
@@ -466,15 +487,16 @@ static void parse_command_line(int argc, char **argv, struct server *srv,
 		const char *why;
 		if (!query_value_ok(live_name, strlen(live_name), UPLOAD_NAME_MAX, &why) ||
 		    !live_name[0] || strchr(live_name, '/'))
-			fp_die(FP_EXIT_USAGE, "--live: bad name '%s' (no '/', no control characters)",
-			       live_name);
+			fp_die(FP_EXIT_USAGE,
+			       "--live: bad name '%s' (no '/', no control characters)", live_name);
 	}
 	snprintf(defaddr, sizeof defaddr, "%s:%d", DEFAULT_ADDR, SERVE_DEFAULT_PORT);
-	if (*listen_fd) {	/* a socket the caller bound and listens on */
+	if (*listen_fd) { /* a socket the caller bound and listens on */
 		*sl = sizeof *ss;
 		if (listen_arg || getsockname((int)*listen_fd, (struct sockaddr *)ss, sl) < 0)
-			fp_die(FP_EXIT_USAGE, "--listen-fd %u: %s", *listen_fd, listen_arg ?
-			       "give --listen or --listen-fd, not both" : "not a listening socket");
+			fp_die(FP_EXIT_USAGE, "--listen-fd %u: %s", *listen_fd,
+			       listen_arg ? "give --listen or --listen-fd, not both"
+					  : "not a listening socket");
 		*ipv6 = ss->ss_family == AF_INET6;
 	} else {
 		parse_listen(listen_arg ? listen_arg : defaddr, ss, sl, ipv6);
@@ -483,7 +505,7 @@ static void parse_command_line(int argc, char **argv, struct server *srv,
 	srv->dir = dir ? dir : DEFAULT_DIR;
 	srv->limits.cpu_ms = max_cpu * 1000;
 	srv->limits.wall_ms = max_time * 1000;
-	srv->bin_dir = self_dir(argv[0]);	/* before a privilege drop: /proc/self/exe */
+	srv->bin_dir = self_dir(argv[0]); /* before a privilege drop: /proc/self/exe */
 	if (live_name)
 		srv->live = live_create(live_name, recording);
 	live_page_name = live_name;
@@ -494,18 +516,16 @@ static void parse_command_line(int argc, char **argv, struct server *srv,
 static struct MHD_Daemon *start_http(struct server *srv, int ipv6)
 {
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
-		MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC | MHD_USE_ERROR_LOG |
-		(ipv6 ? MHD_USE_IPv6 : 0);
+			 MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC | MHD_USE_ERROR_LOG |
+			 (ipv6 ? MHD_USE_IPv6 : 0);
 	struct MHD_Daemon *d = MHD_start_daemon(
-		flags, 0, NULL, NULL, access_handler, srv,
-		MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
-		MHD_OPTION_CONNECTION_LIMIT, (unsigned)GATE_ACTIVE_MAX,
+		flags, 0, NULL, NULL, access_handler, srv, MHD_OPTION_EXTERNAL_LOGGER, mhd_log,
+		NULL, MHD_OPTION_CONNECTION_LIMIT, (unsigned)GATE_ACTIVE_MAX,
 		MHD_OPTION_PER_IP_CONNECTION_LIMIT,
 		(unsigned)(srv->listen_loopback ? GATE_ACTIVE_MAX : PER_IP_LIMIT),
 		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONNECTION_TIMEOUT_S,
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONNECTION_MEMORY,
-		MHD_OPTION_NOTIFY_COMPLETED, request_completed, NULL,
-		MHD_OPTION_END);
+		MHD_OPTION_NOTIFY_COMPLETED, request_completed, NULL, MHD_OPTION_END);
 
 	if (!d)
 		fp_die(FP_EXIT_SYS, "cannot start the HTTP server");
@@ -559,7 +579,8 @@ int main(int argc, char **argv)
 	addr_text(&ss, at, sizeof at);
 	if (!srv.listen_loopback)
 		fp_warn("listening on %s, not on loopback: anyone who can reach this host can "
-			"read every capture in %s", at, srv.dir_real);
+			"read every capture in %s",
+			at, srv.dir_real);
 	printf("fp-serve: listening on http://%s/\n", at);
 	if (live_page_name)
 		print_live_url(stdout, at, live_page_name);
@@ -587,7 +608,7 @@ int main(int argc, char **argv)
 		/* the pump's SIGINT/SIGTERM handlers also feed our watchers */
 	}
 	if (!quitting)
-		ev_run(loop, 0);	/* until SIGINT/SIGTERM */
+		ev_run(loop, 0); /* until SIGINT/SIGTERM */
 
 	api_shutdown(&srv);
 	/* a thread stuck in a stage or a client that keeps an SSE stream

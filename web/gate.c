@@ -30,12 +30,12 @@
 
 #define EPOLL_BATCH 64
 #define MS_PER_S 1000
-#define ACCEPT_RETRY_MS 10	/* out of fds and nothing to evict */
+#define ACCEPT_RETRY_MS 10 /* out of fds and nothing to evict */
 
 enum conn_state { WAITING, LINGERING };
 
 struct conn {
-	struct conn *prev, *next;	/* accept order */
+	struct conn *prev, *next; /* accept order */
 	int fd;
 	enum conn_state state;
 	long long deadline_ms;
@@ -47,10 +47,10 @@ struct gate {
 	pthread_t thread;
 	int listen_fd, ep, wake_fd;
 	struct MHD_Daemon *d;
-	struct conn *head, *tail;	/* oldest first */
+	struct conn *head, *tail; /* oldest first */
 	unsigned npending;
-	long long earliest_ms;		/* no deadline before this */
-	struct conn *dead;		/* closed during this epoll batch: its
+	long long earliest_ms; /* no deadline before this */
+	struct conn *dead;     /* closed during this epoll batch: its
 					 * events may still be in the batch */
 	char peek[GATE_HEAD_MAX + 1];
 };
@@ -99,7 +99,7 @@ static void conn_forget(struct gate *g, struct conn *c)
 
 static void conn_close(struct gate *g, struct conn *c)
 {
-	close(c->fd);		/* also leaves the epoll set */
+	close(c->fd); /* also leaves the epoll set */
 	conn_forget(g, c);
 }
 
@@ -118,8 +118,8 @@ static void linger_read(struct gate *g, struct conn *c);
 /* A JSON error answer (best effort: the socket buffer is empty, it fits),
  * then linger: read and drop what the client still sends, close at its
  * EOF or after GATE_LINGER_S. */
-static void answer_and_linger(struct gate *g, struct conn *c, unsigned status,
-			      const char *reason, const char *msg)
+static void answer_and_linger(struct gate *g, struct conn *c, unsigned status, const char *reason,
+			      const char *msg)
 {
 	char resp[512];
 	int body = (int)strlen(msg) + (int)sizeof "{\"error\":\"\"}\n" - 1;
@@ -127,7 +127,8 @@ static void answer_and_linger(struct gate *g, struct conn *c, unsigned status,
 			 "HTTP/1.1 %u %s\r\nContent-Type: application/json\r\n"
 			 "Content-Length: %d\r\nConnection: close\r\n"
 			 "X-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\n\r\n"
-			 "{\"error\":\"%s\"}\n", status, reason, body, msg);
+			 "{\"error\":\"%s\"}\n",
+			 status, reason, body, msg);
 	if (n > 0 && (size_t)n < sizeof resp &&
 	    send(c->fd, resp, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
 		/* the client is gone: the read below sees it */
@@ -155,7 +156,7 @@ static void linger_read(struct gate *g, struct conn *c)
 			continue;
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			return;
-		conn_close(g, c);	/* EOF or error */
+		conn_close(g, c); /* EOF or error */
 		return;
 	}
 }
@@ -166,8 +167,8 @@ static int head_complete(const char *p, size_t n)
 	for (size_t i = 1; i < n; i++) {
 		if (p[i] != '\n')
 			continue;
-		if (p[i - 1] == '\n' || (i >= 3 && p[i - 1] == '\r' && p[i - 2] == '\n' &&
-					 p[i - 3] == '\r'))
+		if (p[i - 1] == '\n' ||
+		    (i >= 3 && p[i - 1] == '\r' && p[i - 2] == '\n' && p[i - 3] == '\r'))
 			return 1;
 	}
 	return 0;
@@ -175,8 +176,8 @@ static int head_complete(const char *p, size_t n)
 
 static void hand_over(struct gate *g, struct conn *c)
 {
-	const union MHD_DaemonInfo *di =
-		MHD_get_daemon_info(g->d, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+	const union MHD_DaemonInfo *di = MHD_get_daemon_info(g->d,
+							     MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
 	if (di && di->num_connections >= GATE_ACTIVE_MAX) {
 		answer_and_linger(g, c, 503, "Service Unavailable",
 				  "server busy: too many connections, try again");
@@ -207,20 +208,21 @@ static void waiting_read(struct gate *g, struct conn *c, int peer_done)
 	size_t len = (size_t)n;
 	const char *eol = memchr(g->peek, '\n', len);
 	if ((!eol && len > GATE_LINE_MAX) || (eol && (size_t)(eol - g->peek) > GATE_LINE_MAX))
-		answer_and_linger(g, c, 414, "URI Too Long", "request line too long (URL too long)");
+		answer_and_linger(g, c, 414, "URI Too Long",
+				  "request line too long (URL too long)");
 	else if (head_complete(g->peek, len))
 		hand_over(g, c);
 	else if (len > GATE_HEAD_MAX)
 		answer_and_linger(g, c, 431, "Request Header Fields Too Large",
 				  "request headers too large");
 	else if (peer_done)
-		conn_close(g, c);	/* a head that can never complete */
+		conn_close(g, c); /* a head that can never complete */
 }
 
 static void on_event(struct gate *g, struct conn *c, uint32_t events)
 {
 	if (c->fd < 0)
-		return;		/* closed earlier in this batch */
+		return; /* closed earlier in this batch */
 	if (c->state == WAITING)
 		waiting_read(g, c, (events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0);
 	else
@@ -261,7 +263,7 @@ static int accept_all(struct gate *g)
 			conn_close(g, c);
 			continue;
 		}
-		waiting_read(g, c, 0);	/* the head may be there already */
+		waiting_read(g, c, 0); /* the head may be there already */
 	}
 }
 
@@ -314,10 +316,10 @@ static void *gate_main(void *arg)
 		}
 		for (int i = 0; i < n; i++) {
 			if (evs[i].data.ptr == g)
-				return NULL;	/* gate_stop */
+				return NULL; /* gate_stop */
 			if (evs[i].data.ptr == NULL) {
 				retry_ms = accept_all(g);
-				if (retry_ms) {	/* stop listening for a moment */
+				if (retry_ms) { /* stop listening for a moment */
 					struct epoll_event lev = { .events = 0, .data.ptr = NULL };
 					epoll_ctl(g->ep, EPOLL_CTL_MOD, g->listen_fd, &lev);
 				}

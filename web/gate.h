@@ -25,11 +25,12 @@
 
 #define GATE_HEAD_DEADLINE_S 10
 #define GATE_PENDING_MAX 512
-#define GATE_ACTIVE_MAX 256	/* libmicrohttpd's connection limit */
-#define GATE_LINE_MAX 16384	/* "GET " + URL + " HTTP/1.1": room for every
+#define GATE_ACTIVE_MAX 256 /* libmicrohttpd's connection limit */
+#define GATE_LINE_MAX \
+	16384               /* "GET " + URL + " HTTP/1.1": room for every
 				 * filter at QUERY_VALUE_MAX, URL-encoded */
-#define GATE_HEAD_MAX 32768	/* libmicrohttpd gets a larger memory limit */
-#define GATE_LINGER_S 2		/* reading what follows an error answer */
+#define GATE_HEAD_MAX 32768 /* libmicrohttpd gets a larger memory limit */
+#define GATE_LINGER_S 2     /* reading what follows an error answer */
 
 struct gate;
 

@@ -23,8 +23,8 @@ void heatmap_free(struct heatmap *h)
 /* ,"all_events":B,"events":[{"name":N,"samples":N,"counted":B},...] */
 static void events_json(struct fp_sink *s, const struct heatmap *h)
 {
-	fp_sink_str(s, h->all_events ? ",\"all_events\":true,\"events\":[" :
-		    ",\"all_events\":false,\"events\":[");
+	fp_sink_str(s, h->all_events ? ",\"all_events\":true,\"events\":["
+				     : ",\"all_events\":false,\"events\":[");
 	const char *p = h->events;
 	int first = 1;
 	while (p && *p) {
@@ -48,10 +48,11 @@ static void events_json(struct fp_sink *s, const struct heatmap *h)
 void heatmap_json(struct fp_sink *s, const struct heatmap *h)
 {
 	fp_heatmap_json_keys(s, &h->hm);
-	fp_sink_printf(s, ",\"rows_per_second\":%u,\"start_sec\":%" PRId64
-		       ",\"samples\":%" PRIu64 ",\"counted\":%" PRIu64 ",\"idle\":%" PRIu64
-		       ",\"warnings\":%" PRIu64 ",\"filtered\":%s", h->hm.rows, h->hm.base_sec,
-		       h->samples, h->counted, h->idle, h->warnings,
+	fp_sink_printf(s,
+		       ",\"rows_per_second\":%u,\"start_sec\":%" PRId64 ",\"samples\":%" PRIu64
+		       ",\"counted\":%" PRIu64 ",\"idle\":%" PRIu64 ",\"warnings\":%" PRIu64
+		       ",\"filtered\":%s",
+		       h->hm.rows, h->hm.base_sec, h->samples, h->counted, h->idle, h->warnings,
 		       h->filtered ? "true" : "false");
 	events_json(s, h);
 	heatmap_recording_json(s, h);
@@ -66,13 +67,15 @@ void heatmap_recording_json(struct fp_sink *s, const struct heatmap *h)
 {
 	if (!h->recording)
 		return;
-	uint64_t gap = h->retention_dropped && h->kept_from_ns > h->capture_from_ns ?
-		h->kept_from_ns - h->capture_from_ns : 0;
+	uint64_t gap = h->retention_dropped && h->kept_from_ns > h->capture_from_ns
+			       ? h->kept_from_ns - h->capture_from_ns
+			       : 0;
 	fp_sink_printf(s, ",\"recording\":{\"retention_dropped\":%" PRIu64 ",\"dropped_seconds\":",
 		       h->retention_dropped);
 	fp_sink_fixed(s, (int64_t)(gap / 1000000), 3);
-	fp_sink_printf(s, ",\"damaged_batches\":%" PRIu64 ",\"damaged_samples\":%" PRIu64
-		       ",\"damaged_regions\":%" PRIu64, h->damaged_batches, h->damaged_samples,
-		       h->damaged_regions);
+	fp_sink_printf(s,
+		       ",\"damaged_batches\":%" PRIu64 ",\"damaged_samples\":%" PRIu64
+		       ",\"damaged_regions\":%" PRIu64,
+		       h->damaged_batches, h->damaged_samples, h->damaged_regions);
 	fp_sink_char(s, '}');
 }

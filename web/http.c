@@ -23,10 +23,11 @@ void http_common_headers(struct MHD_Response *r, const char *ctype)
 	/* one request per connection: each passes the gate (gate.h) */
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
 	if (strncmp(ctype, "text/html", 9) == 0 || strncmp(ctype, CT_SVG, strlen(CT_SVG)) == 0)
-		MHD_add_response_header(r, "Content-Security-Policy",
-					"default-src 'self'; script-src 'self' 'unsafe-inline'; "
-					"style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-					"object-src 'none'; base-uri 'none'; frame-ancestors 'self'");
+		MHD_add_response_header(
+			r, "Content-Security-Policy",
+			"default-src 'self'; script-src 'self' 'unsafe-inline'; "
+			"style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+			"object-src 'none'; base-uri 'none'; frame-ancestors 'self'");
 }
 
 enum MHD_Result http_reply_hdr(struct MHD_Connection *c, unsigned status, const char *ctype,
@@ -82,10 +83,10 @@ const char *http_arg(struct MHD_Connection *c, const char *name, size_t *n)
 {
 	const char *v = NULL;
 	size_t vn = 0;
-	if (MHD_lookup_connection_value_n(c, MHD_GET_ARGUMENT_KIND, name, strlen(name),
-					  &v, &vn) != MHD_YES)
+	if (MHD_lookup_connection_value_n(c, MHD_GET_ARGUMENT_KIND, name, strlen(name), &v, &vn) !=
+	    MHD_YES)
 		return NULL;
-	if (!v) {		/* `?name` without '=' */
+	if (!v) { /* `?name` without '=' */
 		*n = 0;
 		return "";
 	}
@@ -95,9 +96,10 @@ const char *http_arg(struct MHD_Connection *c, const char *name, size_t *n)
 
 struct job http_job(const struct server *srv, struct MHD_Connection *c)
 {
-	const union MHD_ConnectionInfo *ci =
-		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
-	return (struct job){ .srv = srv, .client_fd = ci ? ci->connect_fd : -1,
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(
+		c, MHD_CONNECTION_INFO_CONNECTION_FD);
+	return (struct job){ .srv = srv,
+			     .client_fd = ci ? ci->connect_fd : -1,
 			     .budget = budget_current() };
 }
 
@@ -158,7 +160,8 @@ int http_request_allowed(const struct server *srv, struct MHD_Connection *c, con
 	if (!origin)
 		return 1;
 	if (strcasecmp(origin, "null") == 0) {
-		*why = "Origin: null refused (sandboxed or opaque-origin pages cannot change state)";
+		*why = "Origin: null refused (sandboxed or opaque-origin pages cannot change "
+		       "state)";
 		return 0;
 	}
 	const char *p = strstr(origin, "://");

@@ -37,8 +37,8 @@
 #include "serve.h"
 
 #define KEY_LEN 96
-#define FIRST_EVENT_MAX 80	/* longer names are not kept (then fp-bucket chooses) */
-#define FAILED_MAX 1024		/* remembered failures (then the oldest go) */
+#define FIRST_EVENT_MAX 80 /* longer names are not kept (then fp-bucket chooses) */
+#define FAILED_MAX 1024    /* remembered failures (then the oldest go) */
 #define SUFFIX ".fpr"
 #define TMP_PREFIX ".tmp-"
 
@@ -64,18 +64,18 @@ static void members_put(struct ix_members *m)
 struct ix {
 	struct ix *next;
 	char key[KEY_LEN];
-	char name[KEY_LEN + 64 + 2 * FIRST_EVENT_MAX];	/* file in the cache
+	char name[KEY_LEN + 64 + 2 * FIRST_EVENT_MAX]; /* file in the cache
 							 * directory (READY) */
 	enum ix_state state;
 	uint64_t bytes, last_used;
 	uint64_t samples, warnings;
 	int fail_status;
 	char *fail_msg;
-	int forget;		/* a failure not to remember */
+	int forget; /* a failure not to remember */
 	int base_known;
-	uint64_t base_sec;	/* the index's axis: floor(earliest sample) */
-	struct ix_members *mem;	/* with base_known */
-	char first_event[FIRST_EVENT_MAX + 1];	/* "" if unknown */
+	uint64_t base_sec;                     /* the index's axis: floor(earliest sample) */
+	struct ix_members *mem;                /* with base_known */
+	char first_event[FIRST_EVENT_MAX + 1]; /* "" if unknown */
 };
 
 static pthread_mutex_t ix_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -84,7 +84,7 @@ static struct ix *ixs;
 static uint64_t ix_bytes, ix_clock;
 static unsigned ix_failed;
 static int cache_fd = -1;
-static const char *temp_dir;	/* the private cache directory, removed at exit */
+static const char *temp_dir; /* the private cache directory, removed at exit */
 
 static void ix_key(char *buf, size_t n, const struct stat *st, int untrusted)
 {
@@ -158,7 +158,7 @@ static struct ix *ix_find(const char *key)
 struct convert {
 	uint64_t samples, warnings;
 	int record_failed, record_seen;
-	int event_known;	/* first_event is the capture's first event */
+	int event_known; /* first_event is the capture's first event */
 	char first_event[FIRST_EVENT_MAX + 1];
 };
 
@@ -198,7 +198,7 @@ static void convert_line(void *ctx, char *line, size_t len)
 		break;
 	case FP_REC_WARNING:
 		if (fp_warning_parse(line, len, &w) == 0 && fp_str_eq(w.stage, "record"))
-			cv->record_failed = 1;	/* the index is not whole */
+			cv->record_failed = 1; /* the index is not whole */
 		else
 			cv->warnings++;
 		break;
@@ -233,10 +233,11 @@ static enum ix_state convert(struct job *job, int fd, struct ix *x)
 	snprintf(tmp, sizeof tmp, TMP_PREFIX "%s-%d", x->key, (int)gettid());
 	snprintf(path, sizeof path, "%s/%s", srv->cache_dir, tmp);
 	char *read_argv[] = { (char *)fp_sniff_reader(kind), "-q",
-			      job->untrusted && kind == FP_CAPTURE_PERFDATA ? "--no-host-files" : NULL,
+			      job->untrusted && kind == FP_CAPTURE_PERFDATA ? "--no-host-files"
+									    : NULL,
 			      NULL };
-	char *rec_argv[] = { "fp-record", "--output", path, "--level", level, "--name", "record",
-			     NULL };
+	char *rec_argv[] = { "fp-record", "--output", path,     "--level",
+			     level,       "--name",   "record", NULL };
 	char *const *argv[] = { read_argv, rec_argv };
 
 	if (lseek(fd, 0, SEEK_SET) != 0) {
@@ -257,12 +258,14 @@ static enum ix_state convert(struct job *job, int fd, struct ix *x)
 				res.err);
 			return IX_NOINDEX;
 		}
-		x->fail_status = res.over_budget ? res.over_budget : res.data_error ? 422 :
-				 res.usage_error ? 400 : 500;
+		x->fail_status = res.over_budget   ? res.over_budget
+				 : res.data_error  ? 422
+				 : res.usage_error ? 400
+						   : 500;
 		/* remembered only when it is the file's doing (bad data, its
 		 * inflate or CPU cost), not a busy server or a client gone */
-		x->forget = x->fail_status == 500 || (x->fail_status == 503 &&
-			    !strstr(res.err, "CPU budget"));
+		x->forget = x->fail_status == 500 ||
+			    (x->fail_status == 503 && !strstr(res.err, "CPU budget"));
 		const char *nl = strchr(res.err, '\n');
 		x->fail_msg = fp_xstrndup(res.err, nl ? (size_t)(nl - res.err) : strlen(res.err));
 		return IX_FAILED;
@@ -271,7 +274,8 @@ static enum ix_state convert(struct job *job, int fd, struct ix *x)
 	if (cv.record_failed || fstatat(cache_fd, tmp, &st, 0) < 0) {
 		unlinkat(cache_fd, tmp, 0);
 		fp_warn("index of a capture not written (cache directory %s full or gone): "
-			"served from the file", srv->cache_dir);
+			"served from the file",
+			srv->cache_dir);
 		return IX_NOINDEX;
 	}
 	char hex[2 * FIRST_EVENT_MAX + 1] = "";
@@ -313,7 +317,7 @@ static int open_ready(struct job *job, struct ix *x)
 	if (fd < 0)
 		return -1;
 	x->last_used = ++ix_clock;
-	futimens(fd, NULL);	/* the LRU order across restarts */
+	futimens(fd, NULL); /* the LRU order across restarts */
 	if (!x->base_known) {
 		/* once per index: every range query needs it (compute.c,
 		 * rangefold.c) */
@@ -347,13 +351,12 @@ void index_release(struct job *job)
 	job->index_members = NULL;
 }
 
-int index_open(struct job *job, int fd, const struct stat *st, int *status, char *err,
-	       size_t errsz)
+int index_open(struct job *job, int fd, const struct stat *st, int *status, char *err, size_t errsz)
 {
 	char key[KEY_LEN];
 
 	if (cache_fd < 0 || fp_rec_is_recording(fd))
-		return fd;	/* a recording is its own index */
+		return fd; /* a recording is its own index */
 	ix_key(key, sizeof key, st, job->untrusted);
 	pthread_mutex_lock(&ix_lock);
 	for (;;) {
@@ -381,7 +384,7 @@ int index_open(struct job *job, int fd, const struct stat *st, int *status, char
 			close(fd);
 			return ifd;
 		}
-		ix_drop(x);	/* removed behind our back: build it again */
+		ix_drop(x); /* removed behind our back: build it again */
 		break;
 	}
 	struct ix *x = fp_xcalloc(1, sizeof *x);
@@ -425,7 +428,7 @@ int index_open(struct job *job, int fd, const struct stat *st, int *status, char
  * interrupted conversion are removed. */
 static void adopt(void)
 {
-	int dfd = openat(cache_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);	/* its own offset */
+	int dfd = openat(cache_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* its own offset */
 	DIR *dp = dfd >= 0 ? fdopendir(dfd) : NULL;
 	struct dirent *de;
 
@@ -452,7 +455,8 @@ static void adopt(void)
 		memcpy(x->key, n, (size_t)(w - n));
 		snprintf(x->name, sizeof x->name, "%s", n);
 		int at = 0;
-		if (sscanf(w, ".w%" SCNu64 ".s%" SCNu64 ".e%n", &x->warnings, &x->samples, &at) < 2 ||
+		if (sscanf(w, ".w%" SCNu64 ".s%" SCNu64 ".e%n", &x->warnings, &x->samples, &at) <
+			    2 ||
 		    at == 0) {
 			free(x);
 			continue;
@@ -519,12 +523,13 @@ void index_cleanup(const struct server *srv)
 {
 	if (!srv->cache_dir_temp || cache_fd < 0)
 		return;
-	int dfd = openat(cache_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);	/* its own offset */
+	int dfd = openat(cache_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* its own offset */
 	DIR *dp = dfd >= 0 ? fdopendir(dfd) : NULL;
 	struct dirent *de;
 
 	while (dp && (de = readdir(dp)) != NULL)
-		if (de->d_name[0] != '.' || strncmp(de->d_name, TMP_PREFIX, strlen(TMP_PREFIX)) == 0)
+		if (de->d_name[0] != '.' ||
+		    strncmp(de->d_name, TMP_PREFIX, strlen(TMP_PREFIX)) == 0)
 			unlinkat(cache_fd, de->d_name, 0);
 	if (dp)
 		closedir(dp);

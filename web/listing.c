@@ -25,7 +25,7 @@
 #include "routes.h"
 #include "serve.h"
 
-#define LIST_MAX_FILES 100000	/* a listing stops there (and says so) */
+#define LIST_MAX_FILES 100000 /* a listing stops there (and says so) */
 #define LIST_MAX_DEPTH 32
 
 /* ---- /profile/ ------------------------------------------------------------------ */
@@ -56,8 +56,7 @@ static void listing_add(struct listing *L, const char *name, const struct stat *
  * directories are skipped; directories are entered without following
  * symlinks (no loops); symlinks are not listed (safepath_open refuses
  * them: no symlink is ever followed below DIR). */
-static void walk(const struct server *srv, struct listing *L, int dfd, const char *rel,
-		 int depth)
+static void walk(const struct server *srv, struct listing *L, int dfd, const char *rel, int depth)
 {
 	DIR *dp = fdopendir(dfd);
 	if (!dp) {
@@ -135,9 +134,11 @@ enum MHD_Result api_profile(struct server *srv, struct MHD_Connection *c)
 		if (k.kind != FP_CAPTURE_NONE) {
 			fp_sink_str(&s, listed++ ? ",\n{\"filename\":" : "{\"filename\":");
 			fp_json_string(&s, L.e[i].name, strlen(L.e[i].name));
-			fp_sink_printf(&s, ",\"type\":\"%s\",\"format\":\"%s\",\"size\":%jd,"
-				       "\"mtime\":%jd}", k.kind == FP_CAPTURE_CHROME ? "chrome" : "perf",
-				       k.format, (intmax_t)L.e[i].st.st_size,
+			fp_sink_printf(&s,
+				       ",\"type\":\"%s\",\"format\":\"%s\",\"size\":%jd,"
+				       "\"mtime\":%jd}",
+				       k.kind == FP_CAPTURE_CHROME ? "chrome" : "perf", k.format,
+				       (intmax_t)L.e[i].st.st_size,
 				       (intmax_t)L.e[i].st.st_mtim.tv_sec);
 		}
 		free(L.e[i].name);

@@ -37,7 +37,7 @@ static void on_change(void *ctx, uint32_t col)
 	struct live *l = ctx;
 	l->cells_dirty = 1;
 	if (col >= FP_HEATMAP_AXIS_COLS)
-		return;	/* past a whole axis: page reloads see it (/heatmap/) */
+		return; /* past a whole axis: page reloads see it (/heatmap/) */
 	if (col >= l->ncolver) {
 		uint32_t cap = l->ncolver ? l->ncolver : 64;
 		while (cap <= col)
@@ -46,7 +46,7 @@ static void on_change(void *ctx, uint32_t col)
 		memset(l->colver + l->ncolver, 0, (cap - l->ncolver) * sizeof *l->colver);
 		l->ncolver = cap;
 	}
-	l->colver[col] = l->version + 1;	/* stamped with the next version */
+	l->colver[col] = l->version + 1; /* stamped with the next version */
 	l->cells_dirty = 1;
 }
 
@@ -70,7 +70,7 @@ struct live *live_create(const char *name, const char *recording)
 	pthread_condattr_destroy(&ca);
 	l->name = fp_xstrdup(name);
 	l->recording = recording ? fp_xstrdup(recording) : NULL;
-	fp_heatmap_reset(&l->hb.h.hm, SERVE_ROWS_DEFAULT, 0);	/* until the G record */
+	fp_heatmap_reset(&l->hb.h.hm, SERVE_ROWS_DEFAULT, 0); /* until the G record */
 	l->hb.on_change = on_change;
 	l->hb.on_geometry = on_geometry;
 	l->hb.ctx = l;
@@ -160,7 +160,7 @@ static void on_info(struct live *l, const char *line, size_t len)
 		if (info_field(&info, "dropped", &v) || info_field(&info, "dropped_samples", &v))
 			l->dropped = v;
 		if (info_field(&info, "lost_events", &v))
-			l->lost = v;	/* perf's own PERF_RECORD_LOST */
+			l->lost = v; /* perf's own PERF_RECORD_LOST */
 		l->stats_version = l->version + 1;
 		l->cells_dirty = 1;
 	} else if (fp_str_eq(info.stage, "bucket") && info_field(&info, "idle", &v)) {
@@ -189,7 +189,7 @@ void live_line(struct live *l, const char *line, size_t len)
 	case FP_REC_WARNING:
 		l->warnings++;
 		l->stats_version = l->version + 1;
-		l->cells_dirty = 1;	/* published at the next idle */
+		l->cells_dirty = 1; /* published at the next idle */
 		break;
 	case FP_REC_INFO:
 		on_info(l, line, len);
@@ -322,7 +322,7 @@ void live_heatmap_json(struct live *l, struct fp_sink *s)
 {
 	struct heatmap rec = { 0 };
 
-	recording_state(l, &rec);	/* file reads: not under the lock */
+	recording_state(l, &rec); /* file reads: not under the lock */
 	pthread_mutex_lock(&l->lock);
 	l->hb.h.counted = fp_heatmap_total(&l->hb.h.hm);
 	l->hb.h.samples = l->samples_read;
@@ -330,8 +330,10 @@ void live_heatmap_json(struct live *l, struct fp_sink *s)
 	heatmap_json(s, &l->hb.h);
 	/* heatmap_json ends with '}': add live fields */
 	s->len--;
-	fp_sink_printf(s, ",\"live\":true,\"ended\":%s,\"version\":%llu,\"dropped\":%llu,"
-		       "\"lost\":%llu", l->ended ? "true" : "false", (unsigned long long)l->version,
+	fp_sink_printf(s,
+		       ",\"live\":true,\"ended\":%s,\"version\":%llu,\"dropped\":%llu,"
+		       "\"lost\":%llu",
+		       l->ended ? "true" : "false", (unsigned long long)l->version,
 		       (unsigned long long)l->dropped, (unsigned long long)l->lost);
 	heatmap_recording_json(s, &rec);
 	event_names_json(s, l->event_names);
@@ -353,13 +355,17 @@ static int sse_collect(struct live *l, struct live_client *c, struct fp_sink *ou
 	} else if (l->version > c->seen_version) {
 		int any = 0;
 		uint64_t maxv = fp_heatmap_max(&l->hb.h.hm);
-		uint32_t ncols = l->hb.h.hm.ncols < l->ncolver ? (uint32_t)l->hb.h.hm.ncols : l->ncolver;
+		uint32_t ncols = l->hb.h.hm.ncols < l->ncolver ? (uint32_t)l->hb.h.hm.ncols
+							       : l->ncolver;
 		for (uint32_t col = 0; col < ncols; col++) {
 			if (l->colver[col] <= c->seen_version)
 				continue;
 			if (!any)
-				fp_sink_printf(out, "event: cells\ndata: {\"ncols\":%u,\"maxvalue\":%llu,\"cols\":{",
-					       (unsigned)l->hb.h.hm.ncols, (unsigned long long)maxv);
+				fp_sink_printf(out,
+					       "event: cells\ndata: "
+					       "{\"ncols\":%u,\"maxvalue\":%llu,\"cols\":{",
+					       (unsigned)l->hb.h.hm.ncols,
+					       (unsigned long long)maxv);
 			else
 				fp_sink_char(out, ',');
 			any = 1;
@@ -379,7 +385,8 @@ static int sse_collect(struct live *l, struct live_client *c, struct fp_sink *ou
 		wrote = 1;
 	}
 	if (l->stats_version > c->seen_stats) {
-		fp_sink_printf(out, "event: stats\ndata: {\"samples\":%llu,\"dropped\":%llu,"
+		fp_sink_printf(out,
+			       "event: stats\ndata: {\"samples\":%llu,\"dropped\":%llu,"
 			       "\"lost\":%llu,\"warnings\":%llu}\n\n",
 			       (unsigned long long)l->samples_read, (unsigned long long)l->dropped,
 			       (unsigned long long)l->lost, (unsigned long long)l->warnings);

@@ -9,8 +9,8 @@
 #include "serve.h"
 #include "sink.h"
 
-#define SSE_MIN_INTERVAL_MS 200	/* at most 5 pushes per second */
-#define SSE_HEARTBEAT_S 15	/* comment line when nothing changed */
+#define SSE_MIN_INTERVAL_MS 200 /* at most 5 pushes per second */
+#define SSE_HEARTBEAT_S 15      /* comment line when nothing changed */
 /* A requested time range on the heatmap axis (ns since start_sec). */
 struct live_range {
 	int has_from, has_to;
@@ -19,26 +19,26 @@ struct live_range {
 
 struct live {
 	pthread_mutex_t lock;
-	pthread_cond_t changed;	/* broadcast on each version bump */
+	pthread_cond_t changed; /* broadcast on each version bump */
 	char *name;
-	char *recording;	/* the chain's recording (fp-record), or NULL */
-	uint64_t version;	/* bumped on every published change */
+	char *recording;  /* the chain's recording (fp-record), or NULL */
+	uint64_t version; /* bumped on every published change */
 	/* heatmap */
 	struct heatmap_builder hb;
-	uint64_t geometry_version;	/* version of the last G record */
-	uint64_t *colver;	/* per column: version of its last change */
+	uint64_t geometry_version; /* version of the last G record */
+	uint64_t *colver;          /* per column: version of its last change */
 	uint32_t ncolver;
-	int cells_dirty;	/* changes not yet published */
+	int cells_dirty; /* changes not yet published */
 	/* fold snapshots of the whole capture, full and delta (the table
 	 * in snap.cur); its plain folded text made when asked for */
 	struct fp_foldsnap snap;
-	struct fp_sink snapshot;	/* snap.cur as text, if !snapshot_stale */
+	struct fp_sink snapshot; /* snap.cur as text, if !snapshot_stale */
 	int snapshot_stale;
 	uint64_t snapshot_total, snapshot_seq;
 	/* fp-read --live's counts: samples written, dropped (so as not to
 	 * block perf), perf's own lost events; fp-bucket's idle at the end */
 	uint64_t warnings, samples_read, dropped, lost, idle;
-	uint64_t stats_version;	/* version of the last change of those */
+	uint64_t stats_version; /* version of the last change of those */
 	int ended;
 	/* the capture's events in perf report's order (the source's C events
 	 * record, TAB-separated), or NULL: the page's event picker while live */
@@ -48,8 +48,8 @@ struct live {
 struct live_client {
 	uint64_t seen_version, seen_snapshot, seen_stats, last_push;
 	int sent_end;
-	int started;		/* the first (heatmap) event was sent */
-	struct fp_sink out;	/* pending bytes */
+	int started;        /* the first (heatmap) event was sent */
+	struct fp_sink out; /* pending bytes */
 	size_t out_off;
 };
 

@@ -13,7 +13,7 @@
 #include "fp_record.h"
 #include "serve.h"
 
-#define THREADS_MAX 200		/* entries of each list (the heaviest) */
+#define THREADS_MAX 200 /* entries of each list (the heaviest) */
 
 static int cmp_owner(const void *a, const void *b)
 {
@@ -55,7 +55,8 @@ size_t owners_of(const struct folded_text *f, struct owner **out)
 			long long pid, id = root_id(dash, root_end, &pid);
 			size_t cl = (size_t)(dash - 1 - p), i;
 			for (i = 0; i < n; i++)
-				if (v[i].id == id && strlen(v[i].comm) == cl && !memcmp(v[i].comm, p, cl))
+				if (v[i].id == id && strlen(v[i].comm) == cl &&
+				    !memcmp(v[i].comm, p, cl))
 					break;
 			if (i == n) {
 				if (n == cap)
@@ -72,8 +73,8 @@ size_t owners_of(const struct folded_text *f, struct owner **out)
 	return n;
 }
 
-void owners_json(struct fp_sink *s, const char *key, const char *idkey,
-			const struct owner *v, size_t n)
+void owners_json(struct fp_sink *s, const char *key, const char *idkey, const struct owner *v,
+		 size_t n)
 {
 	fp_sink_printf(s, ",\"%s\":[", key);
 	for (size_t i = 0; i < n && i < THREADS_MAX; i++) {
@@ -87,11 +88,10 @@ void owners_json(struct fp_sink *s, const char *key, const char *idkey,
 	fp_sink_printf(s, "],\"%s_count\":%zu", key, n);
 }
 
-
 /* ---- containers ------------------------------------------------------------- */
 
 struct container_sum {
-	const char *name;	/* into the folded text */
+	const char *name; /* into the folded text */
 	size_t n;
 	uint64_t samples;
 };
@@ -125,7 +125,7 @@ void containers_json(struct fp_sink *s, const struct folded_text *f)
 		if (sp > p && fp_parse_u64(sp, (size_t)(eol - sp), &count) == 0) {
 			size_t rl = (size_t)(root_end - p), i;
 			if (rl == sizeof none - 1 && !memcmp(p, none, rl))
-				rl = 0;	/* no cgroup: the name "" */
+				rl = 0; /* no cgroup: the name "" */
 			for (i = 0; i < n; i++)
 				if (v[i].n == rl && !memcmp(v[i].name, p, rl))
 					break;

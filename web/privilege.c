@@ -31,7 +31,7 @@ static void make_upload_dir(const struct server *srv, uid_t uid, gid_t gid)
 	int dfd = open(srv->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	if (dfd < 0)
-		return;	/* said later, as the serving user */
+		return; /* said later, as the serving user */
 	if (mkdirat(dfd, UPLOAD_DIR, 0755) == 0) {
 		if (fchownat(dfd, UPLOAD_DIR, uid, gid, AT_SYMLINK_NOFOLLOW) < 0)
 			fp_warn("cannot give %s/%s to uid %u: %s", srv->dir, UPLOAD_DIR,
@@ -46,7 +46,7 @@ void privilege_drop(const struct server *srv, const char *user)
 	struct passwd *pw;
 
 	if (geteuid() != 0 && !user)
-		return;	/* not root: nothing to drop */
+		return; /* not root: nothing to drop */
 	/* --live: the last stage of a chain `flamepipe live` started; the
 	 * runner decides its user (`flamepipe live --user USER`), and its
 	 * recording sits in the runner's private 0700 directory, which
@@ -60,12 +60,13 @@ void privilege_drop(const struct server *srv, const char *user)
 		       user ? "" : " (the default when started as root: give --user NAME)");
 	if (geteuid() != 0) {
 		if (user && pw->pw_uid != geteuid())
-			fp_die(FP_EXIT_USAGE, "--user %s: only root can change user (running as uid %u)",
-			       name, (unsigned)geteuid());
+			fp_die(FP_EXIT_USAGE,
+			       "--user %s: only root can change user (running as uid %u)", name,
+			       (unsigned)geteuid());
 		return;
 	}
 	if (pw->pw_uid == 0)
-		return;	/* the operator said so: chains read what root reads */
+		return; /* the operator said so: chains read what root reads */
 	make_upload_dir(srv, pw->pw_uid, pw->pw_gid);
 	if (setgroups(0, NULL) < 0 || setresgid(pw->pw_gid, pw->pw_gid, pw->pw_gid) < 0 ||
 	    setresuid(pw->pw_uid, pw->pw_uid, pw->pw_uid) < 0)
@@ -80,9 +81,10 @@ void privilege_drop(const struct server *srv, const char *user)
 	char stage[4096];
 	snprintf(stage, sizeof stage, "%s/fp-read", srv->bin_dir);
 	if (access(stage, X_OK) < 0)
-		fp_die_sys(FP_EXIT_SYS, "as user %s (%s), cannot run %s: give --user NAME of a "
-			   "user who can, or make it reachable", name,
-			   user ? "--user" : "the default when started as root", stage);
+		fp_die_sys(FP_EXIT_SYS,
+			   "as user %s (%s), cannot run %s: give --user NAME of a "
+			   "user who can, or make it reachable",
+			   name, user ? "--user" : "the default when started as root", stage);
 	if (access(srv->dir, R_OK | X_OK) < 0)
 		fp_die_sys(FP_EXIT_SYS, "as user %s (%s), cannot read the profile directory %s",
 			   name, user ? "--user" : "the default when started as root", srv->dir);

@@ -17,7 +17,6 @@
 #include "fp_regex.h"
 #include "serve.h"
 
-
 int query_value_ok(const char *s, size_t n, size_t max, const char **why)
 {
 	if (n > max) {
@@ -27,7 +26,8 @@ int query_value_ok(const char *s, size_t n, size_t max, const char **why)
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 		if (c < 0x20 || c == 0x7f) {
-			*why = c == 0 ? "parameter contains NUL" : "parameter contains a control character";
+			*why = c == 0 ? "parameter contains NUL"
+				      : "parameter contains a control character";
 			return 0;
 		}
 	}
@@ -122,7 +122,7 @@ size_t upload_safe_name(const char *in, size_t n, char *out, size_t outsz)
 			n -= i + 1;
 			break;
 		}
-	while (n > 0 && in[0] == '.') {	/* no hidden or `..` names */
+	while (n > 0 && in[0] == '.') { /* no hidden or `..` names */
 		in++;
 		n--;
 	}
@@ -130,7 +130,7 @@ size_t upload_safe_name(const char *in, size_t n, char *out, size_t outsz)
 	for (size_t i = 0; i < n && k + 1 < outsz && k < UPLOAD_NAME_MAX; i++) {
 		char c = in[i];
 		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			(c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+			 (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
 		out[k++] = ok ? c : '_';
 	}
 	if (k == 0) {

@@ -35,7 +35,7 @@
 
 struct rf {
 	const struct selection *sel;
-	const char *first;	/* the counted event, or NULL: every event */
+	const char *first; /* the counted event, or NULL: every event */
 	uint64_t from_ns, to_ns;
 	struct fp_fold_opts o;
 	struct fp_fold_buf b;
@@ -57,7 +57,7 @@ static void rf_line(void *ctx, char *line, size_t len)
 	if (!r->sel->keep_idle && fp_sample_is_idle(&s))
 		return;
 	if (fp_fold_build(&r->b, &s, &r->o, NULL) != 0)
-		return;	/* fp-fold skips it too */
+		return; /* fp-fold skips it too */
 	uint32_t id = fp_strtab_intern(&r->t, r->b.p, r->b.len, NULL);
 	fp_strtab_add(&r->t, id, 1);
 }
@@ -65,7 +65,7 @@ static void rf_line(void *ctx, char *line, size_t len)
 int rangefold(const struct job *job, int fd, const struct selection *sel, uint64_t from_ns,
 	      uint64_t to_ns, struct fp_sink *out, uint64_t *total, char *err, size_t errsz)
 {
-	const struct fp_rec_index *ix = job->index_members;	/* index.c's, shared */
+	const struct fp_rec_index *ix = job->index_members; /* index.c's, shared */
 	uint64_t n = 0;
 
 	if (!job->indexed || !ix || selection_has_filters(sel) ||
@@ -82,9 +82,12 @@ int rangefold(const struct job *job, int fd, const struct selection *sel, uint64
 		.from_ns = from_ns,
 		.to_ns = to_ns,
 		/* fp-fold --all [--event-root] [--pid|--tid|--container-root] */
-		.o = { .root_id = sel->root == SEL_ROOT_PID ? FP_FOLD_ROOT_PID :
-				  sel->root == SEL_ROOT_TID ? FP_FOLD_ROOT_TID : FP_FOLD_ROOT_COMM,
-		       .annotate_kernel = 1, .annotate_jit = 1, .annotate_inlined = 1,
+		.o = { .root_id = sel->root == SEL_ROOT_PID   ? FP_FOLD_ROOT_PID
+				  : sel->root == SEL_ROOT_TID ? FP_FOLD_ROOT_TID
+							      : FP_FOLD_ROOT_COMM,
+		       .annotate_kernel = 1,
+		       .annotate_jit = 1,
+		       .annotate_inlined = 1,
 		       .event_root = sel->all_events,
 		       .container_root = sel->root == SEL_ROOT_CONTAINER },
 	};

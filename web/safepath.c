@@ -72,9 +72,9 @@ int safepath_name_ok(const char *name, size_t n, const char **why)
 			return 0;
 		}
 		if (seg[0] == '.') {
-			*why = (seg_end - seg == 2 && seg[1] == '.') ?
-				"'..' is not allowed in file names" :
-				"hidden files and '.' segments are not allowed";
+			*why = (seg_end - seg == 2 && seg[1] == '.')
+				       ? "'..' is not allowed in file names"
+				       : "hidden files and '.' segments are not allowed";
 			return 0;
 		}
 		if (!slash)
@@ -156,21 +156,21 @@ int safepath_open(const struct server *srv, const char *name, size_t n, struct s
 		return -1;
 	}
 	char rel[NAME_MAX_LEN + 1];
-	memcpy(rel, name, n);	/* no NUL inside: checked */
+	memcpy(rel, name, n); /* no NUL inside: checked */
 	rel[n] = '\0';
 	int fd = safepath_open_beneath(srv->dir_fd, rel, O_RDONLY | O_NONBLOCK);
 	if (fd < 0) {
 		switch (errno) {
 		case ENOENT:
-		case ENOTDIR:	/* a path segment is a file */
+		case ENOTDIR: /* a path segment is a file */
 			*status = 404;
 			*why = "no such file";
 			break;
-		case ELOOP:	/* a symlink on the path (or the file itself) */
+		case ELOOP: /* a symlink on the path (or the file itself) */
 			*status = 403;
 			*why = "symbolic links are not followed";
 			break;
-		case EXDEV:	/* would leave DIR */
+		case EXDEV: /* would leave DIR */
 			*status = 403;
 			*why = "file is outside the profile directory";
 			break;

@@ -23,44 +23,44 @@
 #define SERVE_DEFAULT_PORT 5000
 #define SERVE_DEFAULT_MAX_UPLOAD (256ull << 20)
 #define SERVE_ROWS_DEFAULT 50
-#include "fp_record.h"	/* FP_ROWS_MAX */
+#include "fp_record.h" /* FP_ROWS_MAX */
 
 struct live;
 struct fp_rec_index;
 
 /* What one request may spend (docs/fp-serve.md "Budgets"); 0: no limit. */
 struct limits {
-	uint64_t cpu_ms;	/* --max-cpu: CPU of every chain of a request */
-	uint64_t wall_ms;	/* --max-time: from the request's arrival, queue included */
-	uint64_t inflate;	/* --max-inflate: bytes a reader may inflate (FP_INFLATE_MAX) */
-	uint64_t output;	/* --max-output: bytes a chain may hand to fp-serve */
+	uint64_t cpu_ms;  /* --max-cpu: CPU of every chain of a request */
+	uint64_t wall_ms; /* --max-time: from the request's arrival, queue included */
+	uint64_t inflate; /* --max-inflate: bytes a reader may inflate (FP_INFLATE_MAX) */
+	uint64_t output;  /* --max-output: bytes a chain may hand to fp-serve */
 };
 
 struct server {
-	const char *dir;	/* as given */
-	char *dir_real;		/* realpath(dir) */
-	int dir_fd;		/* O_DIRECTORY|O_PATH of dir_real */
-	char *bin_dir;		/* where the stage binaries are */
+	const char *dir; /* as given */
+	char *dir_real;  /* realpath(dir) */
+	int dir_fd;      /* O_DIRECTORY|O_PATH of dir_real */
+	char *bin_dir;   /* where the stage binaries are */
 	uint64_t max_upload;
-	uint64_t upload_quota;	/* --upload-quota: bytes below DIR/uploads */
-	int upload_evict;	/* --upload-evict: oldest uploads go, not the new one */
-	int upload_host_symbols;	/* --upload-host-symbols: uploads may use this
+	uint64_t upload_quota;   /* --upload-quota: bytes below DIR/uploads */
+	int upload_evict;        /* --upload-evict: oldest uploads go, not the new one */
+	int upload_host_symbols; /* --upload-host-symbols: uploads may use this
 					 * host's symbol files (default: never) */
 	struct limits limits;
-	char **child_env;	/* environ + FP_INFLATE_MAX for the stages */
-	const char *cache_dir;	/* --cache-dir, or a private temporary one */
-	int cache_dir_temp;	/* removed at exit */
-	uint64_t cache_max;	/* --cache-size */
-	struct live *live;	/* NULL unless --live */
-	int listen_loopback;	/* Host header check only on loopback */
+	char **child_env;      /* environ + FP_INFLATE_MAX for the stages */
+	const char *cache_dir; /* --cache-dir, or a private temporary one */
+	int cache_dir_temp;    /* removed at exit */
+	uint64_t cache_max;    /* --cache-size */
+	struct live *live;     /* NULL unless --live */
+	int listen_loopback;   /* Host header check only on loopback */
 };
 
 /* A request's spending so far (spawn.c checks it while chains run, the
  * fair queue while it waits). One per connection thread. */
 struct budget {
-	long long deadline_ms;	/* CLOCK_MONOTONIC ms; 0: none */
-	uint64_t cpu_ms_used;	/* CPU of this request's finished chains */
-	char flow[64];		/* whom it counts against in the fair queue:
+	long long deadline_ms; /* CLOCK_MONOTONIC ms; 0: none */
+	uint64_t cpu_ms_used;  /* CPU of this request's finished chains */
+	char flow[64];         /* whom it counts against in the fair queue:
 				 * "uid:N" (a local user, on loopback) or "ip:ADDR" */
 };
 
@@ -72,15 +72,15 @@ struct job {
 	const struct server *srv;
 	int client_fd;
 	struct budget *budget;
-	int untrusted;		/* the capture is an upload: readers read no
+	int untrusted; /* the capture is an upload: readers read no
 				 * symbol file of this host */
-	int indexed;		/* fd is the capture's index (index.c), not
+	int indexed;   /* fd is the capture's index (index.c), not
 				 * the file: its reader's counts are these */
 	uint64_t index_samples, index_warnings, index_base_sec;
-	const char *index_first_event;	/* the capture's first event, or NULL */
-	const struct fp_rec_index *index_members;	/* its member table (shared) */
-	void *index_members_ref;	/* released by index_release */
-	int unlimited_output;	/* the index's conversion: its stream is not an answer */
+	const char *index_first_event;            /* the capture's first event, or NULL */
+	const struct fp_rec_index *index_members; /* its member table (shared) */
+	void *index_members_ref;                  /* released by index_release */
+	int unlimited_output; /* the index's conversion: its stream is not an answer */
 };
 
 /* ---- budget.c: per-request limits and the fair queue ---------------------- */
@@ -119,8 +119,8 @@ int safepath_name_ok(const char *name, size_t n, const char **why);
 
 /* ---- query.c: client-supplied values ------------------------------------ */
 
-#define QUERY_VALUE_MAX 4096	/* longest filter value (regexes included) */
-#define QUERY_SECONDS_MAX 32	/* "1234567890.123456789" fits */
+#define QUERY_VALUE_MAX 4096 /* longest filter value (regexes included) */
+#define QUERY_SECONDS_MAX 32 /* "1234567890.123456789" fits */
 #define UPLOAD_NAME_MAX 128
 
 /* Each returns 1 if acceptable, else 0 with *why (a static message). */
@@ -146,14 +146,14 @@ size_t upload_safe_name(const char *in, size_t n, char *out, size_t outsz);
 /* A chain of stage programs: argv[i] for stage i (argv[i][0] is a bare
  * program name, found in job->srv->bin_dir). The first stage reads in_fd. */
 struct pipeline_result {
-	int ok;			/* every stage exited 0 */
-	int over_budget;	/* 0, or the HTTP status of a spent budget
+	int ok;          /* every stage exited 0 */
+	int over_budget; /* 0, or the HTTP status of a spent budget
 				 * (503 CPU or time, 413 inflate or output):
 				 * the chain was killed, err says which */
-	int data_error;		/* a stage exited 1: bad input data */
-	int usage_error;	/* a stage exited 100: it refused a parameter
+	int data_error;  /* a stage exited 1: bad input data */
+	int usage_error; /* a stage exited 100: it refused a parameter
 				 * (a regex over its match limit) */
-	char err[1024];		/* first stderr bytes when !ok */
+	char err[1024];  /* first stderr bytes when !ok */
 };
 /* Runs the chain, calling on_line for each output line (LF removed,
  * NUL-terminated). Blocks the calling thread only. When job->client_fd
@@ -171,13 +171,13 @@ void pipeline_run(const struct job *job, char *const *const *argv, size_t nstage
  * fp_heatmap_onto) and what the chain said about it, which /heatmap/ adds
  * to render's FlameScope JSON (heatmeta.c). */
 struct heatmap {
-	struct fp_heatmap hm;	/* cells; hm.ncols: the last column set + 1 */
-	uint64_t samples;	/* from I read samples= (all samples read) */
-	uint64_t counted;	/* sum of the cells */
-	uint64_t idle;		/* idle samples dropped */
+	struct fp_heatmap hm; /* cells; hm.ncols: the last column set + 1 */
+	uint64_t samples;     /* from I read samples= (all samples read) */
+	uint64_t counted;     /* sum of the cells */
+	uint64_t idle;        /* idle samples dropped */
 	uint64_t warnings;
-	int filtered;		/* only the samples that pass filters */
-	int all_events;		/* every event counted (allevents=1) */
+	int filtered;   /* only the samples that pass filters */
+	int all_events; /* every event counted (allevents=1) */
 	/* fp-bucket's I bucket-event records, one line per event name of the
 	 * whole capture: "samples TAB counted(0|1) TAB name LF"; NULL if none */
 	char *events;
@@ -198,11 +198,11 @@ enum { SEL_ROOT_COMM, SEL_ROOT_PID, SEL_ROOT_TID, SEL_ROOT_CONTAINER };
 
 /* Filters and range of a flame graph request. Strings NULL when absent. */
 struct selection {
-	const char *start, *end;	/* decimal seconds or NULL */
+	const char *start, *end; /* decimal seconds or NULL */
 	const char *pid, *tid, *cpu, *comm, *event, *include, *exclude, *container;
 	int keep_idle;
-	int all_events;		/* allevents=1: every event, each as the root frame */
-	int root;		/* folded tables: SEL_ROOT_COMM, _PID ("comm-pid"), _TID,
+	int all_events; /* allevents=1: every event, each as the root frame */
+	int root;       /* folded tables: SEL_ROOT_COMM, _PID ("comm-pid"), _TID,
 				 * _CONTAINER (the container as the root frame) */
 	/* the time axis start/end are on, when it is not the file's own:
 	 * the live capture's heatmap (its recording may have dropped its
@@ -212,9 +212,9 @@ struct selection {
 };
 
 struct folded_text {
-	char *buf;		/* plain folded file `stack count\n`... */
+	char *buf; /* plain folded file `stack count\n`... */
 	size_t len;
-	uint64_t total;		/* sum of counts */
+	uint64_t total; /* sum of counts */
 };
 
 /* Both return a reference-counted cached result (release with *_put), or
@@ -229,13 +229,13 @@ int selection_has_filters(const struct selection *sel);
  * samples of sel, in input order) into on_line; *status 0, or an HTTP
  * status with err. */
 void selection_chain_run(const struct job *job, int fd, const struct selection *sel,
-			 void (*on_line)(void *ctx, char *line, size_t len), void *ctx,
-			 int *status, char *err, size_t errsz);
+			 void (*on_line)(void *ctx, char *line, size_t len), void *ctx, int *status,
+			 char *err, size_t errsz);
 /* ---- owners.c: /threads/ ----------------------------------------------------- */
 struct owner {
 	char *comm;
-	long long id;		/* pid, or tid */
-	long long pid;		/* a thread's pid ("comm-PID/TID"), else -1 */
+	long long id;  /* pid, or tid */
+	long long pid; /* a thread's pid ("comm-PID/TID"), else -1 */
 	uint64_t samples;
 };
 /* Sums a folded table rooted at "comm-ID" frames by root, heaviest first:
@@ -243,8 +243,8 @@ struct owner {
 size_t owners_of(const struct folded_text *f, struct owner **out);
 /* ,"KEY":[{"IDKEY":ID[,"pid":PID],"comm":C,"samples":N}...],"KEY_count":N
  * (at most THREADS_MAX entries; "pid" for a thread whose pid is known) */
-void owners_json(struct fp_sink *s, const char *key, const char *idkey,
-		 const struct owner *v, size_t n);
+void owners_json(struct fp_sink *s, const char *key, const char *idkey, const struct owner *v,
+		 size_t n);
 /* ,"containers":[{"name":NAME,"samples":N}...],"containers_count":N from a
  * folded table rooted at the container (fp-fold --container-root),
  * heaviest first; a sample without a cgroup is in the entry named "". */
@@ -253,19 +253,19 @@ void containers_json(struct fp_sink *s, const struct folded_text *f);
 /* ---- flamechart.c: /flamechart/ -------------------------------------------- */
 /* The samples of sel in time order as a flame chart (see flamechart.c):
  * JSON into s; 0, or an HTTP status with err. */
-int flamechart_json(const struct job *job, int fd, const struct selection *sel,
-		    struct fp_sink *s, char *err, size_t errsz);
+int flamechart_json(const struct job *job, int fd, const struct selection *sel, struct fp_sink *s,
+		    char *err, size_t errsz);
 void heatmap_put(const struct heatmap *h);
 const struct folded_text *folded_get(const struct job *job, int fd, const struct stat *st,
-				     const struct selection *sel, int *status,
-				     char *err, size_t errsz);
+				     const struct selection *sel, int *status, char *err,
+				     size_t errsz);
 void folded_put(const struct folded_text *f);
 /* The selection's samples as a gzip'd pprof profile (render/pprof.h), in
  * a folded_text (buf/len: the bytes, total: the samples); release with
  * folded_put. */
 const struct folded_text *pprof_get(const struct job *job, int fd, const struct stat *st,
-				    const struct selection *sel, int *status,
-				    char *err, size_t errsz);
+				    const struct selection *sel, int *status, char *err,
+				    size_t errsz);
 
 /* /heatmap/'s JSON (heatmeta.c): render's fp_heatmap_json_keys of h->hm,
  * then fp-serve's keys (rows_per_second, start_sec, samples, counted,
@@ -280,8 +280,8 @@ struct heatmap_builder {
 	/* h.hm: before the G record, the rows to list (fp_heatmap_reset);
 	 * zero-initialised it is an empty heatmap */
 	struct heatmap h;
-	int geometry;		/* a G record came: H records are taken */
-	int too_big;		/* a column past FP_HEATMAP_MAX_COL */
+	int geometry; /* a G record came: H records are taken */
+	int too_big;  /* a column past FP_HEATMAP_MAX_COL */
 	/* optional: called with each column whose cells changed */
 	void (*on_change)(void *ctx, uint32_t col);
 	void (*on_geometry)(void *ctx);
@@ -324,12 +324,11 @@ void tree_json(struct fp_sink *s, const char *folded, size_t len);
 /* FlameScope's /differential/ ({"name","libtype","value","delta",
  * "children"} nodes): the tree of a, each node with
  * delta = self(a) - round(self(b) * total(a) / total(b)). */
-void tree_differential_json(struct fp_sink *s, const char *a, size_t alen,
-			    const char *b, size_t blen);
+void tree_differential_json(struct fp_sink *s, const char *a, size_t alen, const char *b,
+			    size_t blen);
 /* FlameScope's /elided/ (same keys, no delta): the tree of b; a frame
  * path a also has gets value 0, others round(self(b) * total(a) / total(b)). */
-void tree_elided_json(struct fp_sink *s, const char *a, size_t alen,
-		      const char *b, size_t blen);
+void tree_elided_json(struct fp_sink *s, const char *a, size_t alen, const char *b, size_t blen);
 
 /* ---- index.c: the time index of a served capture ----------------------- */
 

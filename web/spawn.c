@@ -29,7 +29,7 @@
 #define MAX_STAGES 8
 #define READ_CHUNK (64u << 10)
 #define CANCEL_MSG "the client went away: chain stopped\n"
-#define BUDGET_TICK_MS 100	/* how often CPU and time are looked at */
+#define BUDGET_TICK_MS 100 /* how often CPU and time are looked at */
 
 extern char **environ;
 
@@ -86,9 +86,9 @@ static int spawn_stage(const struct job *job, char *const *argv, int prev, int o
 struct line_reader {
 	char *buf;
 	size_t cap, start, end;
-	int too_long;		/* a line past FP_LINE_MAX: stages never write one */
-	uint64_t bytes, max_bytes;	/* output so far, the budget (0: none) */
-	int over;		/* past max_bytes: nothing more is delivered */
+	int too_long;              /* a line past FP_LINE_MAX: stages never write one */
+	uint64_t bytes, max_bytes; /* output so far, the budget (0: none) */
+	int over;                  /* past max_bytes: nothing more is delivered */
 	void (*on_line)(void *ctx, char *line, size_t len);
 	void *ctx;
 };
@@ -124,7 +124,7 @@ static int reader_read(struct line_reader *lr, int fd)
 	if (n < 0)
 		return errno == EINTR ? 1 : -1;
 	if (n == 0) {
-		if (lr->end > lr->start) {	/* last line without LF */
+		if (lr->end > lr->start) { /* last line without LF */
 			lr->buf[lr->end] = '\0';
 			lr->on_line(lr->ctx, lr->buf + lr->start, lr->end - lr->start);
 		}
@@ -171,8 +171,8 @@ static uint64_t stages_cpu_ms(const pid_t *pid, size_t started)
 		/* fields after ") ": state is field 3, utime 14, stime 15 */
 		const char *p = strrchr(buf, ')');
 		unsigned long long ut, st;
-		if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
-				&ut, &st) == 2)
+		if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut,
+				&st) == 2)
 			ticks += ut + st;
 	}
 	return tck > 0 ? ticks * 1000 / (uint64_t)tck : 0;
@@ -198,17 +198,20 @@ static void check_budget(const struct job *job, const pid_t *pid, size_t started
 	if (!b || res->over_budget)
 		return;
 	if (b->deadline_ms && budget_now_ms() >= b->deadline_ms)
-		m = snprintf(msg, sizeof msg, "the request took longer than its time budget "
-			     "of %" PRIu64 " s (--max-time): stopped", l->wall_ms / 1000);
+		m = snprintf(msg, sizeof msg,
+			     "the request took longer than its time budget "
+			     "of %" PRIu64 " s (--max-time): stopped",
+			     l->wall_ms / 1000);
 	else if (l->cpu_ms && b->cpu_ms_used + stages_cpu_ms(pid, started) > l->cpu_ms)
-		m = snprintf(msg, sizeof msg, "the request used more than its CPU budget of "
+		m = snprintf(msg, sizeof msg,
+			     "the request used more than its CPU budget of "
 			     "%" PRIu64 ".%03" PRIu64 " s (--max-cpu): stopped",
 			     l->cpu_ms / 1000, l->cpu_ms % 1000);
 	if (!m)
 		return;
 	kill_all(pid, started, SIGKILL);
 	res->over_budget = 503;
-	*err_used = 0;	/* this is the message, not what the stages said */
+	*err_used = 0; /* this is the message, not what the stages said */
 	err_append(res, err_used, msg, (size_t)m);
 	err_append(res, err_used, "\n", 1);
 }
@@ -216,13 +219,13 @@ static void check_budget(const struct job *job, const pid_t *pid, size_t started
 /* Reads stdout (lines) and stderr (the message) until both end; the
  * client's socket too: when it goes away, the chain is stopped. Returns
  * whether the client went away. */
-static int read_chain(const struct job *job, int out_fd, int out_open, int err_fd,
-		      const pid_t *pid, size_t started, struct line_reader *lr,
-		      struct pipeline_result *res, size_t *err_used)
+static int read_chain(const struct job *job, int out_fd, int out_open, int err_fd, const pid_t *pid,
+		      size_t started, struct line_reader *lr, struct pipeline_result *res,
+		      size_t *err_used)
 {
 	int err_open = 1, cancelled = 0;
 	int timed = job->budget && (job->budget->deadline_ms || job->srv->limits.cpu_ms);
-	long long next_check = 0;	/* the budget is looked at every tick, not
+	long long next_check = 0; /* the budget is looked at every tick, not
 					 * at every read of a chatty chain */
 
 	while (out_open || err_open) {
@@ -243,8 +246,10 @@ static int read_chain(const struct job *job, int out_fd, int out_open, int err_f
 		}
 		if (lr->over && !res->over_budget) {
 			char msg[160];
-			int m = snprintf(msg, sizeof msg, "the answer is larger than the output "
-					 "budget of %" PRIu64 " bytes (--max-output): select less\n",
+			int m = snprintf(msg, sizeof msg,
+					 "the answer is larger than the output "
+					 "budget of %" PRIu64
+					 " bytes (--max-output): select less\n",
 					 lr->max_bytes);
 			kill_all(pid, started, SIGKILL);
 			res->over_budget = 413;
@@ -347,9 +352,12 @@ void pipeline_run(const struct job *job, char *const *const *argv, size_t nstage
 	close(errp[1]);
 	out_fd = prev;
 
-	struct line_reader lr = { .cap = READ_CHUNK * 2, .on_line = on_line, .ctx = ctx,
-				  .max_bytes = job->budget && !job->unlimited_output ?
-					       job->srv->limits.output : 0 };
+	struct line_reader lr = { .cap = READ_CHUNK * 2,
+				  .on_line = on_line,
+				  .ctx = ctx,
+				  .max_bytes = job->budget && !job->unlimited_output
+						       ? job->srv->limits.output
+						       : 0 };
 	int out_open = started == nstages;
 
 	lr.buf = fp_xmalloc(lr.cap + 1);
@@ -361,20 +369,23 @@ void pipeline_run(const struct job *job, char *const *const *argv, size_t nstage
 	if (lr.over && !res->over_budget) {
 		kill_all(pid, started, SIGKILL);
 		res->over_budget = 413;
-		snprintf(res->err, sizeof res->err, "the answer is larger than the output budget "
-			 "of %" PRIu64 " bytes (--max-output): select less", lr.max_bytes);
+		snprintf(res->err, sizeof res->err,
+			 "the answer is larger than the output budget "
+			 "of %" PRIu64 " bytes (--max-output): select less",
+			 lr.max_bytes);
 	}
 	if (started == nstages)
 		close(out_fd);
 	close(errp[0]);
 
-	int all_ok = wait_stages(job, pid, started, res) && started == nstages &&
-		     !lr.too_long && !cancelled && !res->over_budget;
+	int all_ok = wait_stages(job, pid, started, res) && started == nstages && !lr.too_long &&
+		     !cancelled && !res->over_budget;
 	res->ok = all_ok;
 	/* a reader stopped at FP_INFLATE_MAX (fp_io.c): the inflate budget */
 	if (!all_ok && !res->over_budget && strstr(res->err, "FP_INFLATE_MAX")) {
 		res->over_budget = 413;
-		snprintf(res->err, sizeof res->err, "the capture inflates to more than the "
+		snprintf(res->err, sizeof res->err,
+			 "the capture inflates to more than the "
 			 "budget of %" PRIu64 " bytes (--max-inflate): stopped",
 			 job->srv->limits.inflate);
 	}

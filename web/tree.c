@@ -24,16 +24,16 @@
 #include "fp_strtab.h"
 #include "serve.h"
 
-#define ANNOT_LEN 4	/* "_[k]" */
+#define ANNOT_LEN 4 /* "_[k]" */
 
 struct emitter {
 	struct fp_sink *s;
 	/* differential and elided */
-	const struct fp_strtab *other;	/* paths of the other profile, self counts */
-	uint64_t ta, tb;	/* totals: this tree's and the other's */
-	int long_keys;		/* name/libtype/value/children (FlameScope's
+	const struct fp_strtab *other; /* paths of the other profile, self counts */
+	uint64_t ta, tb;               /* totals: this tree's and the other's */
+	int long_keys;                 /* name/libtype/value/children (FlameScope's
 				 * differential and elided shape) */
-	int elided;		/* value: 0 if the path is in `other`, else
+	int elided;                    /* value: 0 if the path is in `other`, else
 				 * self scaled by tb / ta */
 };
 
@@ -43,9 +43,15 @@ static const char *frame_libtype(const char *p, size_t n, size_t level, size_t *
 	if (n > ANNOT_LEN && p[n - 4] == '_' && p[n - 3] == '[' && p[n - 1] == ']') {
 		const char *t = NULL;
 		switch (p[n - 2]) {
-		case 'k': t = "kernel"; break;
-		case 'j': t = "jit"; break;
-		case 'i': t = "inlined"; break;
+		case 'k':
+			t = "kernel";
+			break;
+		case 'j':
+			t = "jit";
+			break;
+		case 'i':
+			t = "inlined";
+			break;
 		}
 		if (t) {
 			*name_len = n - ANNOT_LEN;
@@ -110,8 +116,8 @@ static void emit_tree(struct emitter *e, const struct fp_folded *t)
 	struct fp_sink *s = e->s;
 	struct fp_flame_tree tr;
 	int with_diff = e->other && !e->elided;
-	int first = 1;		/* the next node is its parent's first child */
-	size_t open = 0;	/* nodes open below the root */
+	int first = 1;   /* the next node is its parent's first child */
+	size_t open = 0; /* nodes open below the root */
 
 	fp_flame_tree_build(&tr, t);
 	if (e->long_keys)
@@ -176,8 +182,8 @@ static void path_map(struct fp_strtab *m, const struct fp_folded *t)
 /* A comparison tree of a and b: the tree of one drawn with the other's
  * path counts beside it. elided: b's tree, with a's counts ("this" total
  * is b's, "other" a's); else a's tree with b's. */
-static void compare_json(struct fp_sink *s, const char *a, size_t alen, const char *b,
-			 size_t blen, int elided)
+static void compare_json(struct fp_sink *s, const char *a, size_t alen, const char *b, size_t blen,
+			 int elided)
 {
 	struct fp_folded ta, tb;
 	struct fp_strtab other;
@@ -187,22 +193,25 @@ static void compare_json(struct fp_sink *s, const char *a, size_t alen, const ch
 	struct fp_folded *drawn = elided ? &tb : &ta, *counted = elided ? &ta : &tb;
 
 	path_map(&other, counted);
-	struct emitter e = { .s = s, .other = &other, .long_keys = 1, .elided = elided,
-			     .ta = drawn->total, .tb = counted->total };
+	struct emitter e = { .s = s,
+			     .other = &other,
+			     .long_keys = 1,
+			     .elided = elided,
+			     .ta = drawn->total,
+			     .tb = counted->total };
 	emit_tree(&e, drawn);
 	fp_strtab_free(&other);
 	fp_folded_free(&ta);
 	fp_folded_free(&tb);
 }
 
-void tree_differential_json(struct fp_sink *s, const char *a, size_t alen,
-			    const char *b, size_t blen)
+void tree_differential_json(struct fp_sink *s, const char *a, size_t alen, const char *b,
+			    size_t blen)
 {
 	compare_json(s, a, alen, b, blen, 0);
 }
 
-void tree_elided_json(struct fp_sink *s, const char *a, size_t alen,
-		      const char *b, size_t blen)
+void tree_elided_json(struct fp_sink *s, const char *a, size_t alen, const char *b, size_t blen)
 {
 	compare_json(s, a, alen, b, blen, 1);
 }

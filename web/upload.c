@@ -40,8 +40,8 @@
 
 #define UPLOAD_DIR "uploads"
 #define POST_BUFFER 65536
-#define MULTIPART_OVERHEAD (64u << 10)	/* headers and boundaries */
-#define MAX_SUFFIX 1000			/* NAME-1 .. NAME-999 */
+#define MULTIPART_OVERHEAD (64u << 10) /* headers and boundaries */
+#define MAX_SUFFIX 1000                /* NAME-1 .. NAME-999 */
 #define HTTP_TOO_LARGE 413
 #define HTTP_NO_STORAGE 507
 /* A body must arrive at UPLOAD_MIN_RATE bytes/s on average once
@@ -54,26 +54,26 @@ struct upload {
 	struct MHD_PostProcessor *pp;
 	int dirfd, fd;
 	char tmp[64];
-	char name[UPLOAD_NAME_MAX + 1];	/* the client's name, made safe */
+	char name[UPLOAD_NAME_MAX + 1]; /* the client's name, made safe */
 	int have_name;
 	uint64_t size;
-	uint64_t max;		/* the server's --max-upload */
+	uint64_t max; /* the server's --max-upload */
 	int too_big, failed, multipart, file_parts;
-	int answered;		/* a response is queued: ignore the rest */
+	int answered; /* a response is queued: ignore the rest */
 	char err[256];
-	struct timespec started;	/* the body rate is measured from here */
-	uint64_t received;		/* body bytes, multipart framing included */
+	struct timespec started; /* the body rate is measured from here */
+	uint64_t received;       /* body bytes, multipart framing included */
 	int over_quota;
-	uint64_t charged;		/* bytes counted in `inflight` */
+	uint64_t charged; /* bytes counted in `inflight` */
 	const struct server *srv;
 };
 
 /* ---- the quota --------------------------------------------------------------- */
 
 static pthread_mutex_t quota_lock = PTHREAD_MUTEX_INITIALIZER;
-static uint64_t inflight;	/* bytes of uploads in progress */
-static uint64_t last_used;	/* stored bytes at the last scan */
-static int scanned;		/* last_used is known */
+static uint64_t inflight;  /* bytes of uploads in progress */
+static uint64_t last_used; /* stored bytes at the last scan */
+static int scanned;        /* last_used is known */
 
 struct stored {
 	char name[256];
@@ -102,8 +102,9 @@ static uint64_t stored_uploads(int dirfd, struct stored **v, size_t *n)
 	}
 	while ((de = readdir(dp)) != NULL) {
 		struct stat st;
-		if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof (*v)->name ||
-		    fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+		if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof(*v)->name ||
+		    fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISREG(st.st_mode))
 			continue;
 		total += (uint64_t)st.st_size;
 		if (!v)
@@ -112,7 +113,7 @@ static uint64_t stored_uploads(int dirfd, struct stored **v, size_t *n)
 			cap = cap ? cap * 2 : 64;
 			*v = fp_xrealloc(*v, cap * sizeof **v);
 		}
-		snprintf((*v)[*n].name, sizeof (*v)[*n].name, "%s", de->d_name);
+		snprintf((*v)[*n].name, sizeof(*v)[*n].name, "%s", de->d_name);
 		(*v)[*n].size = st.st_size;
 		(*v)[*n].mtime = st.st_mtim;
 		(*n)++;
@@ -196,7 +197,7 @@ void upload_free(struct upload *u)
 		MHD_destroy_post_processor(u->pp);
 	if (u->fd >= 0) {
 		close(u->fd);
-		unlinkat(u->dirfd, u->tmp, 0);	/* never completed */
+		unlinkat(u->dirfd, u->tmp, 0); /* never completed */
 	}
 	if (u->dirfd >= 0)
 		close(u->dirfd);
@@ -220,8 +221,8 @@ static int open_temp(struct upload *u)
 	for (int tries = 0; tries < 100; tries++) {
 		snprintf(u->tmp, sizeof u->tmp, ".upload-%d-%u-%ld", (int)getpid(),
 			 __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED), ts.tv_nsec);
-		u->fd = openat(u->dirfd, u->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-			       0644);
+		u->fd = openat(u->dirfd, u->tmp,
+			       O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (u->fd >= 0 || errno != EEXIST)
 			break;
 	}
@@ -265,7 +266,7 @@ static enum MHD_Result post_iter(void *cls, enum MHD_ValueKind kind, const char 
 	(void)transfer_encoding;
 	struct upload *u = cls;
 	if (!key || strcmp(key, "file") != 0)
-		return MHD_YES;	/* other form fields are ignored */
+		return MHD_YES; /* other form fields are ignored */
 	if (off == 0 && u->file_parts++ > 0) {
 		snprintf(u->err, sizeof u->err, "one file per upload");
 		u->failed = 1;
@@ -293,21 +294,22 @@ static void suffixed(const char *name, unsigned k, char *out, size_t n)
 
 static enum MHD_Result quota_error(const struct server *srv, struct MHD_Connection *c)
 {
-	return http_error(c, HTTP_NO_STORAGE, "upload quota of %" PRIu64 " bytes (--upload-quota) "
-			  "is full: %s", srv->upload_quota,
+	return http_error(c, HTTP_NO_STORAGE,
+			  "upload quota of %" PRIu64 " bytes (--upload-quota) "
+			  "is full: %s",
+			  srv->upload_quota,
 			  srv->upload_evict ? "this upload alone is larger"
 					    : "remove uploads, or ask for a larger quota");
 }
 
-static enum MHD_Result finish(const struct server *srv, struct MHD_Connection *c,
-			      struct upload *u)
+static enum MHD_Result finish(const struct server *srv, struct MHD_Connection *c, struct upload *u)
 {
 	u->answered = 1;
 	if (u->pp)
 		MHD_post_process(u->pp, NULL, 0);
 	if (u->too_big)
-		return http_error(c, HTTP_TOO_LARGE,
-				  "upload larger than %" PRIu64 " bytes", srv->max_upload);
+		return http_error(c, HTTP_TOO_LARGE, "upload larger than %" PRIu64 " bytes",
+				  srv->max_upload);
 	if (u->over_quota)
 		return quota_error(srv, c);
 	if (u->failed)
@@ -363,7 +365,7 @@ static int too_slow(const struct upload *u)
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	double elapsed = (double)(now.tv_sec - u->started.tv_sec) +
-		(double)(now.tv_nsec - u->started.tv_nsec) / 1e9;
+			 (double)(now.tv_nsec - u->started.tv_nsec) / 1e9;
 	return elapsed > UPLOAD_GRACE_S && (double)u->received < elapsed * UPLOAD_MIN_RATE;
 }
 
@@ -397,8 +399,10 @@ enum MHD_Result upload_request(struct server *srv, struct MHD_Connection *c, con
 			size_t n;
 			const char *name = http_arg(c, "filename", &n);
 			if (!name)
-				return http_error(c, 400, "send multipart/form-data with a part "
-						  "named \"file\", or the raw file with ?filename=NAME");
+				return http_error(
+					c, 400,
+					"send multipart/form-data with a part "
+					"named \"file\", or the raw file with ?filename=NAME");
 			upload_safe_name(name, n, u->name, sizeof u->name);
 			u->have_name = 1;
 		} else {
@@ -433,11 +437,12 @@ enum MHD_Result upload_request(struct server *srv, struct MHD_Connection *c, con
 		if (too_slow(u)) {
 			fp_warn("upload: body slower than %u bytes/s after %d s: connection closed",
 				UPLOAD_MIN_RATE, UPLOAD_GRACE_S);
-			return MHD_NO;	/* closes the connection; upload_free cleans up */
+			return MHD_NO; /* closes the connection; upload_free cleans up */
 		}
 		if (u->pp) {
 			if (MHD_post_process(u->pp, data, *size) != MHD_YES && !u->failed) {
-				snprintf(u->err, sizeof u->err, "malformed multipart/form-data body");
+				snprintf(u->err, sizeof u->err,
+					 "malformed multipart/form-data body");
 				u->failed = 1;
 			}
 		} else {

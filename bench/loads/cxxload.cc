@@ -13,8 +13,10 @@
 #include <string>
 #include <vector>
 
-namespace shop {
-namespace {
+namespace shop
+{
+namespace
+{
 
 template <typename T, int N> struct Box {
 	T v[N];
@@ -26,9 +28,13 @@ template <typename T, int N> struct Box {
 	}
 };
 
-template <typename K, typename V> class Index {
+template <typename K, typename V> class Index
+{
       public:
-	__attribute__((noinline)) void add(const K &k, V v) { m_[k] += v; }
+	__attribute__((noinline)) void add(const K &k, V v)
+	{
+		m_[k] += v;
+	}
 	__attribute__((noinline)) V sum() const
 	{
 		V s{};

@@ -33,15 +33,26 @@ static uint64_t mix(uint64_t x)
 	return x ^ (x >> 29);
 }
 
-#define STEP(name, k) \
+/* Macro calls without semicolons: clang-format would join them. */
+/* clang-format off */
+#define STEP(name, k)                                           \
 	NOINLINE static uint64_t name(uint64_t seed, int depth) \
-	{ return go(seed * 31 + k, depth - 1) + k; }
-STEP(expr_binary, 1) STEP(expr_unary, 2) STEP(stmt_block, 3) STEP(stmt_if, 4)
-STEP(stmt_loop, 5) STEP(call_args, 6) STEP(type_resolve, 7) STEP(scope_lookup, 8)
+	{                                                       \
+		return go(seed * 31 + k, depth - 1) + k;        \
+	}
+STEP(expr_binary, 1)
+STEP(expr_unary, 2)
+STEP(stmt_block, 3)
+STEP(stmt_if, 4)
+STEP(stmt_loop, 5)
+STEP(call_args, 6)
+STEP(type_resolve, 7)
+STEP(scope_lookup, 8)
+/* clang-format on */
 
 static const step_fn steps[8] = {
-	expr_binary, expr_unary, stmt_block, stmt_if,
-	stmt_loop, call_args, type_resolve, scope_lookup,
+	expr_binary, expr_unary, stmt_block,   stmt_if,
+	stmt_loop,   call_args,  type_resolve, scope_lookup,
 };
 
 NOINLINE static uint64_t leaf_work(uint64_t seed)

@@ -12,7 +12,7 @@
 #include <time.h>
 
 #define THREADS 4
-#define PERIOD_NS 5000000L	/* 200 wakeups a second */
+#define PERIOD_NS 5000000L /* 200 wakeups a second */
 #define WORK_ROUNDS 20000
 
 static double seconds = 10;

@@ -33,13 +33,15 @@
 #define PROCESSES 3
 #define THREADS_PER_PROCESS 2
 #define DEPTH_MIN 20
-#define DEPTH_SPAN 41		/* depths 20..60 */
+#define DEPTH_SPAN 41 /* depths 20..60 */
 #define DEFAULT_SECONDS 12.0
 #define SPIN_ROUNDS 20000
 #define SYSCALLS_PER_LEAF 40
 
 static const char *const process_names[PROCESSES] = {
-	"ld-frontend", "ld-indexer", "ld-compactor",
+	"ld-frontend",
+	"ld-indexer",
+	"ld-compactor",
 };
 static const char *const thread_names[PROCESSES][THREADS_PER_PROCESS] = {
 	{ "fe-parse", "fe-render" },
@@ -105,10 +107,14 @@ static uint64_t descend(uint64_t x, int depth, uint64_t pattern)
 	if (depth <= 0)
 		return (pattern & 1) ? syscall_leaf(x) : spin_leaf(x);
 	switch ((pattern ^ (uint64_t)depth) & 3) {
-	case 0: return parse_node(x, depth, pattern);
-	case 1: return visit_child(x, depth, pattern);
-	case 2: return apply_rule(x, depth, pattern);
-	default: return reduce_expr(x, depth, pattern);
+	case 0:
+		return parse_node(x, depth, pattern);
+	case 1:
+		return visit_child(x, depth, pattern);
+	case 2:
+		return apply_rule(x, depth, pattern);
+	default:
+		return reduce_expr(x, depth, pattern);
 	}
 }
 

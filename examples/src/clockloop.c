@@ -30,7 +30,6 @@ int main(int argc, char **argv)
 		n = strtoul(argv[1], NULL, 0);
 	for (i = 0; i < n; i++)
 		syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts);
-	printf("clockloop: %lu calls, last %ld.%09ld\n", n,
-	       (long)ts.tv_sec, ts.tv_nsec);
+	printf("clockloop: %lu calls, last %ld.%09ld\n", n, (long)ts.tv_sec, ts.tv_nsec);
 	return 0;
 }

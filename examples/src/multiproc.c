@@ -175,13 +175,13 @@ NOINLINE static uint64_t run_for(work_fn fn, double secs)
 
 /* A thread's entry: a function of its own (so each thread's stacks start
  * with its own frame), named COMM, running WORK for the given seconds. */
-#define THREAD_MAIN(fn_name, comm, work)				\
-	NOINLINE static void *fn_name(void *arg)			\
-	{								\
-		(void)arg;						\
-		prctl(PR_SET_NAME, comm, 0, 0, 0);			\
-		sink += run_for(work, seconds);				\
-		return NULL;						\
+#define THREAD_MAIN(fn_name, comm, work)           \
+	NOINLINE static void *fn_name(void *arg)   \
+	{                                          \
+		(void)arg;                         \
+		prctl(PR_SET_NAME, comm, 0, 0, 0); \
+		sink += run_for(work, seconds);    \
+		return NULL;                       \
 	}
 
 THREAD_MAIN(hash_parse_main, "mp-hash-parse", parse_request)
@@ -194,8 +194,7 @@ static int child(const char *name, void *(*a)(void *), void *(*b)(void *))
 	pthread_t ta, tb;
 
 	prctl(PR_SET_NAME, name, 0, 0, 0);
-	if (pthread_create(&ta, NULL, a, NULL) != 0 ||
-	    pthread_create(&tb, NULL, b, NULL) != 0) {
+	if (pthread_create(&ta, NULL, a, NULL) != 0 || pthread_create(&tb, NULL, b, NULL) != 0) {
 		perror("pthread_create");
 		return 1;
 	}
@@ -223,8 +222,7 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < 2; i++) {
 		int st;
-		if (waitpid(pids[i], &st, 0) < 0 || !WIFEXITED(st) ||
-		    WEXITSTATUS(st) != 0)
+		if (waitpid(pids[i], &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
 			rc = 1;
 	}
 	printf("multiproc: 2 processes x 2 threads, %.1f s each\n", seconds);

@@ -16,8 +16,8 @@
 #define FH_ATTRS 24
 #define FH_DATA 40
 #define FH_FEATURES 72
-#define FH_FEATURE_WORDS 4	/* 256 feature bits */
-#define SECTION_SIZE 16		/* struct perf_file_section: offset, size */
+#define FH_FEATURE_WORDS 4 /* 256 feature bits */
+#define SECTION_SIZE 16    /* struct perf_file_section: offset, size */
 /* Feature numbers (tools/perf/util/header.h). */
 #define FEAT_BUILD_ID 2
 #define FEAT_HOSTNAME 3
@@ -32,9 +32,8 @@
 #define BUILD_ID_SIZE_OFF (BUILD_ID_OFF + BUILD_ID_MAX)
 #define BUILD_ID_FILE_OFF (BUILD_ID_OFF + 24)
 #define MISC_BUILD_ID_SIZE (1 << 15)
-#define NAME_MAX_LEN 1024	/* an event name, a hostname */
+#define NAME_MAX_LEN 1024 /* an event name, a hostname */
 #define HDR_SIZE sizeof(struct perf_event_header)
-
 
 static void fatal(struct pd_reader *r, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -51,15 +50,22 @@ static void fatal(struct pd_reader *r, uint64_t off, const char *fmt, ...)
 /* ---- event names ----------------------------------------------------- */
 
 static const char *const hw_names[PERF_COUNT_HW_MAX] = {
-	"cycles", "instructions", "cache-references", "cache-misses",
-	"branches", "branch-misses", "bus-cycles", "stalled-cycles-frontend",
-	"stalled-cycles-backend", "ref-cycles",
+	"cycles",
+	"instructions",
+	"cache-references",
+	"cache-misses",
+	"branches",
+	"branch-misses",
+	"bus-cycles",
+	"stalled-cycles-frontend",
+	"stalled-cycles-backend",
+	"ref-cycles",
 };
 
 static const char *const sw_names[PERF_COUNT_SW_MAX] = {
-	"cpu-clock", "task-clock", "page-faults", "context-switches",
-	"cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
-	"emulation-faults", "dummy", "bpf-output", "cgroup-switches",
+	"cpu-clock",        "task-clock",   "page-faults",  "context-switches",
+	"cpu-migrations",   "minor-faults", "major-faults", "alignment-faults",
+	"emulation-faults", "dummy",        "bpf-output",   "cgroup-switches",
 };
 
 /* The name perf gives an event without a recorded name: the generic name
@@ -78,9 +84,12 @@ static char *made_up_name(const struct perf_event_attr *a)
 			 (unsigned long long)a->config);
 	if (a->exclude_kernel || a->exclude_user || a->exclude_hv) {
 		int u = !a->exclude_user, k = !a->exclude_kernel, h = !a->exclude_hv;
-		if (u) mod[m++] = 'u';
-		if (k) mod[m++] = 'k';
-		if (h && (u || k) && !(u && k)) mod[m++] = 'h';
+		if (u)
+			mod[m++] = 'u';
+		if (k)
+			mod[m++] = 'k';
+		if (h && (u || k) && !(u && k))
+			mod[m++] = 'h';
 	}
 	for (unsigned i = 0; i < a->precise_ip && m < sizeof mod - 1; i++)
 		mod[m++] = 'p';
@@ -96,7 +105,7 @@ static void set_name(struct pd_evsel *ev, const char *s, size_t n)
 {
 	free(ev->name);
 	ev->name = fp_xstrndup(s, n);
-	for (char *c = ev->name; *c; c++)	/* protocol names: no TAB/LF */
+	for (char *c = ev->name; *c; c++) /* protocol names: no TAB/LF */
 		if (*c == '\t' || *c == '\n' || *c == '\r')
 			*c = ' ';
 	ev->name_len = strlen(ev->name);
@@ -104,8 +113,8 @@ static void set_name(struct pd_evsel *ev, const char *s, size_t n)
 
 /* ---- attributes and ids ---------------------------------------------- */
 
-static struct pd_evsel *add_evsel(struct pd_reader *r, const unsigned char *attr,
-				  size_t size, uint64_t off)
+static struct pd_evsel *add_evsel(struct pd_reader *r, const unsigned char *attr, size_t size,
+				  uint64_t off)
 {
 	struct perf_event_attr a;
 
@@ -187,8 +196,7 @@ const struct pd_evsel *pd_evsel_by_id(struct pd_reader *r, uint64_t id)
 /* ---- features -------------------------------------------------------- */
 
 /* perf's string: u32 length (padded, NUL included), then the bytes. */
-static int read_string(const unsigned char **p, const unsigned char *end,
-		       const char **s, size_t *n)
+static int read_string(const unsigned char **p, const unsigned char *end, const char **s, size_t *n)
 {
 	if (end - *p < 4)
 		return -1;
@@ -225,18 +233,20 @@ static void feature_event_desc(struct pd_reader *r, const unsigned char *p,
 	}
 	return;
 bad:
-	pd_reader_problem(r, PD_PROB_BAD_RECORD, off, "event description feature is corrupt: "
-	    "generic event names used");
+	pd_reader_problem(r, PD_PROB_BAD_RECORD, off,
+			  "event description feature is corrupt: "
+			  "generic event names used");
 }
 
-static void feature_build_ids(struct pd_reader *r, const unsigned char *p,
-			      const unsigned char *end, uint64_t off)
+static void feature_build_ids(struct pd_reader *r, const unsigned char *p, const unsigned char *end,
+			      uint64_t off)
 {
 	while (end - p >= (ptrdiff_t)BUILD_ID_FILE_OFF) {
 		struct perf_event_header h;
 		memcpy(&h, p, HDR_SIZE);
 		if (h.size < BUILD_ID_FILE_OFF || h.size > (size_t)(end - p)) {
-			pd_reader_problem(r, PD_PROB_BAD_RECORD, off, "build-id feature is corrupt");
+			pd_reader_problem(r, PD_PROB_BAD_RECORD, off,
+					  "build-id feature is corrupt");
 			return;
 		}
 		size_t idlen = (h.misc & MISC_BUILD_ID_SIZE) ? p[BUILD_ID_SIZE_OFF] : BUILD_ID_MAX;
@@ -297,7 +307,8 @@ int pd_pipe_header(struct pd_reader *r, const unsigned char *p, size_t n)
 	if (check_magic(r, p, n) < 0)
 		return -1;
 	if (n < PD_PIPE_HEADER_SIZE || pd_rd64(p + 8) != PD_PIPE_HEADER_SIZE) {
-		fatal(r, 8, "perf.data header size %llu: not the pipe format "
+		fatal(r, 8,
+		      "perf.data header size %llu: not the pipe format "
 		      "(a perf.data file must be read as a file, not from a pipe)",
 		      n >= PD_PIPE_HEADER_SIZE ? (unsigned long long)pd_rd64(p + 8) : 0ull);
 		return -1;
@@ -320,7 +331,8 @@ static int file_attrs(struct pd_reader *r, const unsigned char *data, size_t siz
 
 	if (attr_size < SECTION_SIZE + PERF_ATTR_SIZE_VER0 || attr_size > 4096 ||
 	    !in_file(off, len, size)) {
-		fatal(r, FH_ATTRS, "corrupt header: attribute section (offset %llu, "
+		fatal(r, FH_ATTRS,
+		      "corrupt header: attribute section (offset %llu, "
 		      "%llu bytes of %llu-byte entries) does not fit the %zu-byte file",
 		      (unsigned long long)off, (unsigned long long)len,
 		      (unsigned long long)attr_size, size);
@@ -329,11 +341,14 @@ static int file_attrs(struct pd_reader *r, const unsigned char *data, size_t siz
 	if (len % attr_size) {
 		/* perf reads size / attr_size entries and ignores the rest:
 		 * so does this reader, saying so */
-		pd_reader_problem(r, PD_PROB_BAD_RECORD, FH_ATTRS, "corrupt header: the attribute "
-		    "section's %llu bytes are not a whole number of %llu-byte entries: "
-		    "reading its first %llu, the %llu bytes after them ignored",
-		    (unsigned long long)len, (unsigned long long)attr_size,
-		    (unsigned long long)(len / attr_size), (unsigned long long)(len % attr_size));
+		pd_reader_problem(
+			r, PD_PROB_BAD_RECORD, FH_ATTRS,
+			"corrupt header: the attribute "
+			"section's %llu bytes are not a whole number of %llu-byte entries: "
+			"reading its first %llu, the %llu bytes after them ignored",
+			(unsigned long long)len, (unsigned long long)attr_size,
+			(unsigned long long)(len / attr_size),
+			(unsigned long long)(len % attr_size));
 		len -= len % attr_size;
 	}
 	for (uint64_t a = 0; a < len / attr_size; a++) {
@@ -375,15 +390,16 @@ static void file_features(struct pd_reader *r, const unsigned char *data, size_t
 			break;
 		uint64_t off = pd_rd64(data + s), len = pd_rd64(data + s + 8);
 		if (!in_file(off, len, size)) {
-			pd_reader_problem(r, PD_PROB_BAD_RECORD, s, "feature %u lies outside the file", f);
+			pd_reader_problem(r, PD_PROB_BAD_RECORD, s,
+					  "feature %u lies outside the file", f);
 			continue;
 		}
 		feature(r, f, data + off, data + off + len, off);
 	}
 }
 
-int pd_file_header(struct pd_reader *r, const unsigned char *data, size_t size,
-		   uint64_t *data_off, uint64_t *data_size)
+int pd_file_header(struct pd_reader *r, const unsigned char *data, size_t size, uint64_t *data_off,
+		   uint64_t *data_size)
 {
 	if (check_magic(r, data, size) < 0)
 		return -1;
@@ -400,16 +416,19 @@ int pd_file_header(struct pd_reader *r, const unsigned char *data, size_t size,
 		return -1;
 	uint64_t off = pd_rd64(data + FH_DATA), len = pd_rd64(data + FH_DATA + 8);
 	if (off > size) {
-		fatal(r, FH_DATA, "corrupt header: data section at %llu is past the end "
-		      "of the %zu-byte file", (unsigned long long)off, size);
+		fatal(r, FH_DATA,
+		      "corrupt header: data section at %llu is past the end "
+		      "of the %zu-byte file",
+		      (unsigned long long)off, size);
 		return -1;
 	}
 	if (len > size - off) {
 		/* perf record killed before it wrote the final header: data
 		 * size 0 or too big. Read what is there. */
-		pd_reader_problem(r, PD_PROB_BAD_RECORD, FH_DATA, "truncated: the data section claims "
-		    "%llu bytes, the file holds %zu: reading those",
-		    (unsigned long long)len, (size_t)(size - off));
+		pd_reader_problem(r, PD_PROB_BAD_RECORD, FH_DATA,
+				  "truncated: the data section claims "
+				  "%llu bytes, the file holds %zu: reading those",
+				  (unsigned long long)len, (size_t)(size - off));
 		r->st.truncated = 1;
 		len = size - off;
 	} else {
@@ -433,8 +452,10 @@ static void header_attr(struct pd_reader *r, const unsigned char *p, size_t len,
 	uint32_t asz = avail >= 8 ? pd_rd32(a + 4) : 0;
 
 	if (asz < PERF_ATTR_SIZE_VER0 || asz > avail) {
-		pd_reader_problem(r, PD_PROB_BAD_RECORD, off, "attribute record with attr size %u "
-		    "in %zu bytes", asz, avail);
+		pd_reader_problem(r, PD_PROB_BAD_RECORD, off,
+				  "attribute record with attr size %u "
+				  "in %zu bytes",
+				  asz, avail);
 		return;
 	}
 	if (!add_evsel(r, a, asz, off))
@@ -458,8 +479,8 @@ static void event_update(struct pd_reader *r, const unsigned char *p, size_t len
 		set_name(&r->evsels[ev - r->evsels], s, n);
 }
 
-enum pd_user_result pd_user_record(struct pd_reader *r, const unsigned char *p,
-				   size_t len, uint64_t off)
+enum pd_user_result pd_user_record(struct pd_reader *r, const unsigned char *p, size_t len,
+				   uint64_t off)
 {
 	struct perf_event_header h;
 

@@ -11,8 +11,8 @@
 
 #include "pd_read.h"
 
-#define PD_PIPE_HEADER_SIZE 16		/* magic, size */
-#define PD_FILE_HEADER_SIZE 104		/* struct perf_file_header */
+#define PD_PIPE_HEADER_SIZE 16  /* magic, size */
+#define PD_FILE_HEADER_SIZE 104 /* struct perf_file_header */
 
 /* perf's own record types (tools/perf/util/event.h), not the kernel's. */
 enum {
@@ -44,19 +44,19 @@ enum pd_user_result { PD_USER_DONE, PD_USER_ROUND, PD_USER_UNKNOWN };
 
 /* File or pipe header at data[0..size): fills the evsels (file mode) and
  * sets r->pipe_mode; 0, or -1 after a fatal problem. */
-int pd_file_header(struct pd_reader *r, const unsigned char *data, size_t size,
-		   uint64_t *data_off, uint64_t *data_size);
+int pd_file_header(struct pd_reader *r, const unsigned char *data, size_t size, uint64_t *data_off,
+		   uint64_t *data_size);
 int pd_pipe_header(struct pd_reader *r, const unsigned char *p, size_t n);
 /* A record of perf's own types (>= 64). */
-enum pd_user_result pd_user_record(struct pd_reader *r, const unsigned char *p,
-				   size_t len, uint64_t off);
+enum pd_user_result pd_user_record(struct pd_reader *r, const unsigned char *p, size_t len,
+				   uint64_t off);
 const struct pd_evsel *pd_evsel_by_id(struct pd_reader *r, uint64_t id);
 /* Reports a problem (formatted like printf) through the reader's ops:
  * PD_PROB_FATAL marks the reader failed, PD_PROB_BAD_RECORD is counted. */
-void pd_reader_problem(struct pd_reader *r, enum pd_problem what, uint64_t off,
-		       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-void pd_reader_vproblem(struct pd_reader *r, enum pd_problem what, uint64_t off,
-			const char *fmt, va_list ap);
+void pd_reader_problem(struct pd_reader *r, enum pd_problem what, uint64_t off, const char *fmt,
+		       ...) __attribute__((format(printf, 4, 5)));
+void pd_reader_vproblem(struct pd_reader *r, enum pd_problem what, uint64_t off, const char *fmt,
+			va_list ap);
 
 /* perf.data is read in the recording machine's byte order, which is this
  * one's (pd_file_header refuses the other): unaligned native loads. */

@@ -23,7 +23,7 @@
 #define PATH_CAP 4096
 #define HEX_CAP (2 * 64 + 1)
 #define KERNEL_NOTES "/sys/kernel/notes"
-#define KERNEL_TEXT "_text"		/* perf's ref_reloc_sym on x86 */
+#define KERNEL_TEXT "_text" /* perf's ref_reloc_sym on x86 */
 #define SYSTEM_DEBUG_DIR "/usr/lib/debug"
 
 static const char *symfs;
@@ -38,7 +38,7 @@ void pd_buildid_set_symfs(const char *dir)
 	size_t n = strlen(dir);
 
 	while (n > 1 && dir[n - 1] == '/')
-		n--;		/* DIR/ and DIR name the same root */
+		n--; /* DIR/ and DIR name the same root */
 	symfs = fp_xstrndup(dir, n);
 	size_t cap = 2 * n + sizeof ":.debug:" SYSTEM_DEBUG_DIR ":" SYSTEM_DEBUG_DIR;
 	pd_debuginfo_path = fp_xmalloc(cap);
@@ -62,7 +62,10 @@ static void set_buildid_dir(void)
 {
 	const char *env = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
 
-	snprintf(buildid_dir, sizeof buildid_dir, "%s%s", env && *env ? env : home ? home : "/root",
+	snprintf(buildid_dir, sizeof buildid_dir, "%s%s",
+		 env && *env ? env
+		 : home      ? home
+			     : "/root",
 		 env && *env ? "" : "/.debug");
 }
 
@@ -112,16 +115,16 @@ static int at_recorded(const struct pd_dso *d, char *buf, size_t cap)
 }
 
 /* perf's build_id_cache__linkname: DIR/.build-id/xx/yyyy/NAME. */
-static int cache_by_id(const unsigned char *id, size_t n, const char *name, char *buf,
-		       size_t cap)
+static int cache_by_id(const unsigned char *id, size_t n, const char *name, char *buf, size_t cap)
 {
 	char hex[HEX_CAP];
 
 	if (!n || n > 64)
 		return 0;
 	pd_buildid_hex(id, n, hex);
-	return fits(snprintf(buf, cap, "%s/.build-id/%.2s/%s/%s", pd_buildid_dir(), hex, hex + 2,
-			     name), cap);
+	return fits(
+		snprintf(buf, cap, "%s/.build-id/%.2s/%s/%s", pd_buildid_dir(), hex, hex + 2, name),
+		cap);
 }
 
 static int at_cache_elf(const struct pd_dso *d, char *buf, size_t cap)
@@ -167,8 +170,8 @@ static int at_remote(const struct pd_dso *d, char *buf, size_t cap)
 enum { ON_ELF = 1 << PD_DSO_ELF, ON_VDSO = 1 << PD_DSO_VDSO };
 
 static const struct lookup_row {
-	unsigned on;		/* ON_*: the dso types it applies to */
-	const char *what;	/* said when nothing is found */
+	unsigned on;      /* ON_*: the dso types it applies to */
+	const char *what; /* said when nothing is found */
 	int (*at)(const struct pd_dso *d, char *buf, size_t cap);
 } lookup_order[] = {
 	{ ON_ELF, "its process's root", at_process_root },
@@ -201,10 +204,10 @@ enum pd_ksrc pd_kallsyms_source(struct pd_dso *d, char *path, size_t cap)
 	int err;
 	struct stat st;
 
-	if (pd_remote_on())	/* the recording's host's, never this one's */
+	if (pd_remote_on()) /* the recording's host's, never this one's */
 		return pd_remote_kallsyms(d, path, cap);
 	if (!d->build_id_len)
-		return PD_KSRC_RUNNING;		/* nothing to check: as perf */
+		return PD_KSRC_RUNNING; /* nothing to check: as perf */
 	pd_buildid_hex(d->build_id, d->build_id_len, want);
 	unsigned char *notes = (unsigned char *)pd_read_file(KERNEL_NOTES, &len, &err);
 	int known = notes && pd_kcache_build_id(notes, len, running, sizeof running);
@@ -212,10 +215,12 @@ enum pd_ksrc pd_kallsyms_source(struct pd_dso *d, char *path, size_t cap)
 	if (known && strcmp(running, want) == 0)
 		return PD_KSRC_RUNNING;
 	if (fits(snprintf(path, cap, "%s/[kernel.kallsyms]/%s/kallsyms", pd_buildid_dir(), want),
-		 cap) && stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		 cap) &&
+	    stat(path, &st) == 0 && S_ISREG(st.st_mode))
 		return PD_KSRC_CACHE;
 	char why[PATH_CAP + 512];
-	snprintf(why, sizeof why, "the recording's kernel has build-id %s, this machine's %s, "
+	snprintf(why, sizeof why,
+		 "the recording's kernel has build-id %s, this machine's %s, "
 		 "and %s is not there (perf archive or perf buildid-cache of that kernel puts "
 		 "it there): this machine's kallsyms would name its frames wrongly",
 		 want, known ? running : "is unknown", path);
@@ -228,7 +233,8 @@ void pd_kernel_note_text(struct pd_dso *d)
 {
 	/* before the fixups, which may keep another name at its address */
 	for (size_t i = 0; i < d->nsyms; i++)
-		if (!(d->syms[i].flags & PD_SYM_MODULE) && strcmp(d->syms[i].name, KERNEL_TEXT) == 0) {
+		if (!(d->syms[i].flags & PD_SYM_MODULE) &&
+		    strcmp(d->syms[i].name, KERNEL_TEXT) == 0) {
 			d->text_addr = d->syms[i].start;
 			return;
 		}
@@ -311,15 +317,15 @@ static int open_debuglink(const char *file_name, const char *link, char **name)
 	    fits(snprintf(path, sizeof path, "%s" SYSTEM_DEBUG_DIR "%s/%s", symfs, rdir, link),
 		 sizeof path))
 		fd = open_as(path, name);
-	if (fd < 0 && fits(snprintf(path, sizeof path, SYSTEM_DEBUG_DIR "%s/%s", rdir, link),
-			   sizeof path))
+	if (fd < 0 &&
+	    fits(snprintf(path, sizeof path, SYSTEM_DEBUG_DIR "%s/%s", rdir, link), sizeof path))
 		fd = open_as(path, name);
 	return fd;
 }
 
-int pd_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-		      Dwarf_Addr base, const char *file_name, const char *debuglink_file,
-		      GElf_Word debuglink_crc, char **debuginfo_file_name)
+int pd_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+		      const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+		      char **debuginfo_file_name)
 {
 	const unsigned char *bits = NULL;
 	GElf_Addr vaddr;

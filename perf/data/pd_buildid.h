@@ -56,10 +56,10 @@ const char *pd_buildid_dir(void);
 void pd_buildid_hex(const unsigned char *id, size_t n, char *hex);
 
 enum pd_lookup_result {
-	PD_LK_END,		/* no more rows */
-	PD_LK_SKIP,		/* the row does not apply to this dso */
-	PD_LK_PATH,		/* a path to try, in buf */
-	PD_LK_PENDING,		/* debuginfod or the remote host has not answered yet */
+	PD_LK_END,     /* no more rows */
+	PD_LK_SKIP,    /* the row does not apply to this dso */
+	PD_LK_PATH,    /* a path to try, in buf */
+	PD_LK_PENDING, /* debuginfod or the remote host has not answered yet */
 };
 
 /* Row i of the lookup order for d (an ELF file or [vdso]): the path to
@@ -73,9 +73,9 @@ void pd_buildid_set_wait(int wait);
 int pd_buildid_wait(void);
 
 enum pd_ksrc {
-	PD_KSRC_RUNNING,	/* this machine's: /proc/kallsyms or perf's copy */
-	PD_KSRC_CACHE,		/* perf's cache of the recorded build-id: path */
-	PD_KSRC_NONE,		/* nothing of the recorded kernel: d->missing */
+	PD_KSRC_RUNNING, /* this machine's: /proc/kallsyms or perf's copy */
+	PD_KSRC_CACHE,   /* perf's cache of the recorded build-id: path */
+	PD_KSRC_NONE,    /* nothing of the recorded kernel: d->missing */
 };
 /* Where the kernel's symbols come from for d (its build_id the
  * recorded one, if any), without --kallsyms. */
@@ -89,8 +89,8 @@ int64_t pd_kernel_relocate(struct pd_dso *d, uint64_t recorded_text);
 
 /* libdwfl's find_debuginfo, in the order above; never asks a server
  * itself (libdwfl's own debuginfod client would, on the sample path). */
-int pd_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-		      Dwarf_Addr base, const char *file_name, const char *debuglink_file,
-		      GElf_Word debuglink_crc, char **debuginfo_file_name);
+int pd_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+		      const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+		      char **debuginfo_file_name);
 
 #endif

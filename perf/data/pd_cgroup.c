@@ -4,7 +4,7 @@
 #include "fp_error.h"
 #include "pd_cgroup.h"
 
-#define PATH_SHOWN_MAX 4096	/* PATH_MAX: a longer path is cut */
+#define PATH_SHOWN_MAX 4096 /* PATH_MAX: a longer path is cut */
 
 void pd_cgroups_init(struct pd_cgroups *c)
 {

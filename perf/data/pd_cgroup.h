@@ -21,9 +21,9 @@
 #include "fp_strtab.h"
 
 struct pd_cgroups {
-	struct fp_map ids;		/* cgroup id -> path's strtab id */
+	struct fp_map ids; /* cgroup id -> path's strtab id */
 	struct fp_strtab paths;
-	uint64_t unknown;		/* samples of an id no record named */
+	uint64_t unknown; /* samples of an id no record named */
 };
 
 void pd_cgroups_init(struct pd_cgroups *c);

@@ -16,25 +16,25 @@
 #include "fp_error.h"
 #include "pd_debuginfod.h"
 
-#define WORKERS 4		/* look-ups under way at once (network-bound) */
-#define ID_MAX 64		/* libdebuginfod's MAX_BUILD_ID_BYTES */
+#define WORKERS 4 /* look-ups under way at once (network-bound) */
+#define ID_MAX 64 /* libdebuginfod's MAX_BUILD_ID_BYTES */
 
 struct request {
 	unsigned char id[ID_MAX];
 	size_t n;
 	enum pd_di_kind kind;
 	enum pd_di_state state;
-	int taken;		/* a worker has it */
-	double deadline;	/* CLOCK_MONOTONIC seconds */
-	char *path;		/* FOUND */
-	char *why;		/* FAILED */
+	int taken;       /* a worker has it */
+	double deadline; /* CLOCK_MONOTONIC seconds */
+	char *path;      /* FOUND */
+	char *why;       /* FAILED */
 };
 
 static struct {
 	pthread_mutex_t lock;
 	pthread_cond_t answered, queued, idle;
 	int on, stopping, unresponsive;
-	int alive;		/* workers not returned yet */
+	int alive; /* workers not returned yet */
 	pthread_t workers[WORKERS];
 	int nworkers;
 	double limit;
@@ -43,7 +43,7 @@ static struct {
 	unsigned answers;
 	struct pd_di_stats st;
 } di = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER,
-	  PTHREAD_COND_INITIALIZER };
+	 PTHREAD_COND_INITIALIZER };
 
 static double now_mono(void)
 {
@@ -58,7 +58,8 @@ static char *why_of(int err)
 	char buf[256];
 
 	switch (err) {
-	case ENOENT: return fp_xstrdup("the servers do not have it");
+	case ENOENT:
+		return fp_xstrdup("the servers do not have it");
 	case ETIME:
 	case ECANCELED:
 		snprintf(buf, sizeof buf, "no answer within the time limit (%g s)", di.limit);
@@ -157,8 +158,9 @@ static void *worker_main(void *arg)
 			if (r->state == PD_DI_PENDING)
 				answer(r, PD_DI_FAILED, NULL,
 				       !c ? fp_xstrdup("libdebuginfod could not start a client")
-				       : di.unresponsive ? fp_xstrdup("an earlier look-up got no answer from the servers")
-				       : why_of(ETIME));
+				       : di.unresponsive ? fp_xstrdup("an earlier look-up got no "
+								      "answer from the servers")
+							 : why_of(ETIME));
 			continue;
 		}
 		pthread_mutex_unlock(&di.lock);
@@ -180,7 +182,7 @@ static void *worker_main(void *arg)
 			di.st.timed_out++;
 		if (silent)
 			di.unresponsive = 1;
-		if (r->state != PD_DI_PENDING) {	/* a waiter gave up on it */
+		if (r->state != PD_DI_PENDING) { /* a waiter gave up on it */
 			free(path);
 			continue;
 		}

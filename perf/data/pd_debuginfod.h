@@ -26,10 +26,10 @@
 enum pd_di_kind { PD_DI_EXECUTABLE, PD_DI_DEBUGINFO };
 
 enum pd_di_state {
-	PD_DI_OFF,		/* no server configured (or not started) */
-	PD_DI_PENDING,		/* asked, no answer yet */
-	PD_DI_FOUND,		/* *path: the file in debuginfod's cache */
-	PD_DI_FAILED,		/* *why: not found, unreachable, timed out */
+	PD_DI_OFF,     /* no server configured (or not started) */
+	PD_DI_PENDING, /* asked, no answer yet */
+	PD_DI_FOUND,   /* *path: the file in debuginfod's cache */
+	PD_DI_FAILED,  /* *why: not found, unreachable, timed out */
 };
 
 /* Default time limit of one look-up, seconds (--debuginfod-timeout). */
@@ -53,7 +53,9 @@ enum pd_di_state pd_debuginfod_peek(const unsigned char *id, size_t n, enum pd_d
 unsigned pd_debuginfod_answers(void);
 /* Counts for the I record: look-ups asked, found, failed (timeouts
  * included), timed out. */
-struct pd_di_stats { unsigned long asked, found, failed, timed_out; };
+struct pd_di_stats {
+	unsigned long asked, found, failed, timed_out;
+};
 void pd_debuginfod_stats(struct pd_di_stats *st);
 /* Cancels what is under way and waits at most wait_s seconds for the
  * workers to leave their look-ups (libdebuginfod then removes its partial

@@ -17,14 +17,14 @@
 
 #define CACHE_MIN 1024
 #define IDS_MIN 4096
-#define MAX_INLINE_NEST 256	/* perf's limit of functions per address */
-#define UNKNOWN_FUNCTION "??"	/* addr2line's name for a function it cannot name */
+#define MAX_INLINE_NEST 256   /* perf's limit of functions per address */
+#define UNKNOWN_FUNCTION "??" /* addr2line's name for a function it cannot name */
 
 /* A dso's DWARF: one offline libdwfl session, opened on first use. */
 struct in_dso {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
-	Dwarf_Addr bias;	/* of the main file: ELF vaddr -> module address */
+	Dwarf_Addr bias; /* of the main file: ELF vaddr -> module address */
 	int tried;
 	/* the functions without a linkage name that BFD (addr2line, as perf
 	 * runs it: one process per dso) has met as the innermost at an
@@ -42,11 +42,11 @@ struct in_frames {
 
 struct pd_inline {
 	struct pd_machine *m;
-	struct in_dso *dsos;	/* by dso id - 1 */
+	struct in_dso *dsos; /* by dso id - 1 */
 	size_t ndsos;
-	struct in_frames *lists;	/* by_addr's values index it */
+	struct in_frames *lists; /* by_addr's values index it */
 	size_t nlists, lists_cap;
-	struct fp_map by_addr;		/* (address, dso id) -> its frames */
+	struct fp_map by_addr; /* (address, dso id) -> its frames */
 	uint32_t *ids;
 	size_t nids, ids_cap;
 	struct pd_inline_stats st;
@@ -126,10 +126,19 @@ static void last_of_equals(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *inner)
 static int lang_not_mangled(Dwarf_Die *cu)
 {
 	switch (dwarf_srclang(cu)) {
-	case DW_LANG_C89: case DW_LANG_C: case DW_LANG_Ada83: case DW_LANG_Cobol74:
-	case DW_LANG_Cobol85: case DW_LANG_Fortran77: case DW_LANG_Pascal83:
-	case DW_LANG_C99: case DW_LANG_Ada95: case DW_LANG_PLI: case DW_LANG_UPC:
-	case DW_LANG_C11: case DW_LANG_Mips_Assembler:
+	case DW_LANG_C89:
+	case DW_LANG_C:
+	case DW_LANG_Ada83:
+	case DW_LANG_Cobol74:
+	case DW_LANG_Cobol85:
+	case DW_LANG_Fortran77:
+	case DW_LANG_Pascal83:
+	case DW_LANG_C99:
+	case DW_LANG_Ada95:
+	case DW_LANG_PLI:
+	case DW_LANG_UPC:
+	case DW_LANG_C11:
+	case DW_LANG_Mips_Assembler:
 		return 1;
 	}
 	return 0;
@@ -158,8 +167,8 @@ struct fn_symbol {
  * function does, else by its DW_AT_name. Later lookups of the same
  * addr2line process (perf keeps one per dso, asked in sample order as
  * fp-perfdata asks libdw) show that name, as innermost and as caller. */
-static const char *function_name(struct in_dso *s, Dwarf_Die *die, int innermost,
-				 int linkage_lang, const struct fn_symbol *sym)
+static const char *function_name(struct in_dso *s, Dwarf_Die *die, int innermost, int linkage_lang,
+				 const struct fn_symbol *sym)
 {
 	if (linkage_lang || has_linkage_name(die))
 		return die_name(die);
@@ -205,7 +214,7 @@ static size_t dwarf_functions(struct in_dso *s, Dwarf_Addr addr, const struct fn
 		add(ctx, function_name(s, &chain[i], found == 0, linkage_lang, sym));
 		found++;
 		if (tag != DW_TAG_inlined_subroutine)
-			break;	/* the real function: the list ends */
+			break; /* the real function: the list ends */
 	}
 	free(chain);
 	return found;
@@ -252,7 +261,7 @@ static const char *symtab_function(struct in_dso *s, Dwarf_Addr vaddr)
 
 struct build {
 	struct pd_inline *in;
-	uint32_t frame;		/* the symbol's own frame */
+	uint32_t frame; /* the symbol's own frame */
 	const char *frame_name;
 };
 
@@ -270,14 +279,16 @@ static void push_id(struct pd_inline *in, uint32_t id)
 static void add_name(void *ctx, const char *name)
 {
 	struct build *b = ctx;
-	char *dem = name[0] == '_' && (name[1] == 'Z' || name[1] == 'R') ?
-		    cplus_demangle(name, DMGL_NO_OPTS) : NULL;
+	char *dem = name[0] == '_' && (name[1] == 'Z' || name[1] == 'R')
+			    ? cplus_demangle(name, DMGL_NO_OPTS)
+			    : NULL;
 	const char *shown = dem ? dem : name;
 
 	if (strcmp(shown, b->frame_name) == 0) {
 		push_id(b->in, b->frame);
 	} else {
-		push_id(b->in, pd_machine_add_frame(b->in->m, shown, strlen(shown), FP_KIND_INLINED));
+		push_id(b->in,
+			pd_machine_add_frame(b->in->m, shown, strlen(shown), FP_KIND_INLINED));
 		b->in->st.inlined++;
 	}
 	free(dem);
@@ -285,8 +296,8 @@ static void add_name(void *ctx, const char *name)
 
 /* The frames of (d, vaddr) whose own frame is f, of symbol sym: looked up
  * once. */
-static const struct in_frames *frames_of(struct pd_inline *in, struct pd_dso *d,
-					 uint64_t vaddr, uint32_t f, const struct pd_sym *sym)
+static const struct in_frames *frames_of(struct pd_inline *in, struct pd_dso *d, uint64_t vaddr,
+					 uint32_t f, const struct pd_sym *sym)
 {
 	uint32_t i = fp_map_put(&in->by_addr, vaddr, d->id, (uint32_t)in->nlists);
 
@@ -324,8 +335,8 @@ static const struct in_frames *frames_of(struct pd_inline *in, struct pd_dso *d,
 
 /* ---- the interface ------------------------------------------------------------------ */
 
-size_t pd_inline_frames(struct pd_inline *in, struct pd_thread *t, uint64_t ip,
-			uint32_t *out, size_t max)
+size_t pd_inline_frames(struct pd_inline *in, struct pd_thread *t, uint64_t ip, uint32_t *out,
+			size_t max)
 {
 	uint32_t f = pd_machine_frame(in->m, t, 0, ip);
 	const struct pd_map *mp = pd_machine_map(t->proc, ip);

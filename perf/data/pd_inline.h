@@ -33,9 +33,9 @@
 #include "pd_machine.h"
 
 struct pd_inline_stats {
-	uint64_t lookups;	/* distinct (dso, address) pairs resolved */
-	uint64_t inlined;	/* inlined frames among them */
-	uint64_t no_debuginfo;	/* dsos without DWARF (frames left as they are) */
+	uint64_t lookups;      /* distinct (dso, address) pairs resolved */
+	uint64_t inlined;      /* inlined frames among them */
+	uint64_t no_debuginfo; /* dsos without DWARF (frames left as they are) */
 };
 
 struct pd_inline;
@@ -46,8 +46,8 @@ void pd_inline_free(struct pd_inline *in);
 /* The frames of user address ip of thread t, leaf first: the inlined
  * functions, then the frame itself. Writes at most max (>= 1) frame ids;
  * returns how many. */
-size_t pd_inline_frames(struct pd_inline *in, struct pd_thread *t, uint64_t ip,
-			uint32_t *out, size_t max);
+size_t pd_inline_frames(struct pd_inline *in, struct pd_thread *t, uint64_t ip, uint32_t *out,
+			size_t max);
 
 const struct pd_inline_stats *pd_inline_stats(const struct pd_inline *in);
 

@@ -23,8 +23,8 @@
 #define NOTE_ALIGN 4u
 #define NT_GNU_BUILD_ID 3u
 #define GNU_NOTE_NAME "GNU"
-#define BUILD_ID_HEX_MIN 41		/* 20 bytes as hex, and the NUL */
-#define MODULE_NAME_MAX 64		/* MODULE_NAME_LEN is 56 */
+#define BUILD_ID_HEX_MIN 41 /* 20 bytes as hex, and the NUL */
+#define MODULE_NAME_MAX 64  /* MODULE_NAME_LEN is 56 */
 
 static size_t align_note(size_t n)
 {
@@ -47,8 +47,8 @@ int pd_kcache_build_id(const unsigned char *notes, size_t len, char *hex, size_t
 		const unsigned char *name = notes + pos, *desc = notes + pos + name_len;
 		pos += name_len + desc_len;
 		if (type != NT_GNU_BUILD_ID || namesz != sizeof GNU_NOTE_NAME ||
-		    memcmp(name, GNU_NOTE_NAME, sizeof GNU_NOTE_NAME) != 0 ||
-		    descsz == 0 || cap < 2 * (size_t)descsz + 1)
+		    memcmp(name, GNU_NOTE_NAME, sizeof GNU_NOTE_NAME) != 0 || descsz == 0 ||
+		    cap < 2 * (size_t)descsz + 1)
 			continue;
 		for (uint32_t i = 0; i < descsz; i++)
 			snprintf(hex + 2 * i, 3, "%02x", desc[i]);
@@ -172,8 +172,8 @@ bad:
 	return 0;
 }
 
-static struct module_range *find_module(struct module_range *mods, size_t n,
-					const char *name, size_t len)
+static struct module_range *find_module(struct module_range *mods, size_t n, const char *name,
+					size_t len)
 {
 	for (size_t i = 0; i < n; i++)
 		if (strlen(mods[i].name) == len && memcmp(mods[i].name, name, len) == 0)
@@ -192,7 +192,7 @@ int pd_kcache_modules_agree(const struct pd_dso *d, const char *text, size_t len
 	if (text) {
 		n = parse_modules(text, len, &mods);
 		if (!mods && len)
-			return 0;	/* unreadable or hidden addresses */
+			return 0; /* unreadable or hidden addresses */
 	}
 	for (size_t i = 0; agree && i < d->nsyms; i++) {
 		size_t ml;

@@ -26,8 +26,8 @@
 #define UNKNOWN_NAME "[unknown]"
 #define JIT_MAP_FMT "/tmp/perf-%lld.map"
 #define JIT_MAP_CAP 64
-#define COMM_UNKNOWN_FMT ":%lld"	/* perf's comm of a thread it never saw named */
-#define IDLE_COMM "swapper"		/* perf names tid 0 so */
+#define COMM_UNKNOWN_FMT ":%lld" /* perf's comm of a thread it never saw named */
+#define IDLE_COMM "swapper"      /* perf names tid 0 so */
 
 /* ---- small helpers ------------------------------------------------------- */
 
@@ -138,8 +138,7 @@ static struct pd_dso *mapped_dso(struct pd_machine *m, struct pd_proc *p, const 
 	return d;
 }
 
-void pd_machine_build_id(struct pd_machine *m, const char *file,
-			 const unsigned char *id, size_t n)
+void pd_machine_build_id(struct pd_machine *m, const char *file, const unsigned char *id, size_t n)
 {
 	size_t fl = strlen(file);
 	struct pd_dso *d;
@@ -151,12 +150,12 @@ void pd_machine_build_id(struct pd_machine *m, const char *file,
 	} else if (strcmp(file, VDSO_DSO) == 0) {
 		d = find_dso(m, file, fl, PD_DSO_VDSO);
 	} else if (fl && file[0] == '[') {
-		return;		/* guest kernels, modules by name: not looked up */
+		return; /* guest kernels, modules by name: not looked up */
 	} else {
 		d = find_dso(m, file, fl, PD_DSO_ELF);
 	}
 	if (d->loaded || d->ready || d->loader)
-		return;		/* read already (pipe mode: a late record) */
+		return; /* read already (pipe mode: a late record) */
 	if (n > sizeof d->build_id)
 		n = sizeof d->build_id;
 	memcpy(d->build_id, id, n);
@@ -230,19 +229,19 @@ struct pd_thread *pd_machine_thread(struct pd_machine *m, int64_t pid, int64_t t
 	if (tid == 0)
 		set_comm(t, IDLE_COMM, sizeof IDLE_COMM - 1);
 	else
-		set_comm(t, buf, (size_t)snprintf(buf, sizeof buf, COMM_UNKNOWN_FMT, (long long)tid));
+		set_comm(t, buf,
+			 (size_t)snprintf(buf, sizeof buf, COMM_UNKNOWN_FMT, (long long)tid));
 	if (pid != -1)
 		t->proc = proc_get(m, pid, 1);
 	else
-		t->proc = fp_xcalloc(1, sizeof *t->proc);	/* private until its pid is known */
+		t->proc = fp_xcalloc(1, sizeof *t->proc); /* private until its pid is known */
 	t->proc->refs++;
 	*slot = t;
 	m->st.threads++;
 	return t;
 }
 
-void pd_machine_comm(struct pd_machine *m, int64_t pid, int64_t tid, const char *comm,
-		     size_t len)
+void pd_machine_comm(struct pd_machine *m, int64_t pid, int64_t tid, const char *comm, size_t len)
 {
 	set_comm(pd_machine_thread(m, pid, tid), comm, len);
 }
@@ -269,8 +268,8 @@ static void copy_maps(struct pd_proc *dst, const struct pd_proc *src)
  * unless the FORK is one perf synthesized for a task already running
  * (its MMAP records follow: the parent's maps would stay where the child
  * has none). */
-void pd_machine_fork(struct pd_machine *m, int64_t pid, int64_t ppid, int64_t tid,
-		     int64_t ptid, int synthesized)
+void pd_machine_fork(struct pd_machine *m, int64_t pid, int64_t ppid, int64_t tid, int64_t ptid,
+		     int synthesized)
 {
 	struct pd_thread *parent = pd_machine_thread(m, ppid, ptid);
 	struct pd_thread **slot = thread_slot(m, tid);
@@ -283,7 +282,7 @@ void pd_machine_fork(struct pd_machine *m, int64_t pid, int64_t ppid, int64_t ti
 			if (p == old->proc) {
 				p->nmaps = 0;
 				p->refs = 0;
-				p->ns_checked = 0;	/* a new process: its own namespace */
+				p->ns_checked = 0; /* a new process: its own namespace */
 			} else {
 				free(old->proc->maps);
 				free(old->proc);
@@ -348,12 +347,12 @@ static void insert_map(struct pd_proc *p, const struct pd_map *nm)
 			v[out++] = o;
 			continue;
 		}
-		if (o.start < nm->start) {	/* left part survives */
+		if (o.start < nm->start) { /* left part survives */
 			struct pd_map l = o;
 			l.end = nm->start;
 			v[out++] = l;
 		}
-		if (o.end > nm->end) {		/* right part survives */
+		if (o.end > nm->end) { /* right part survives */
 			struct pd_map r = o;
 			if (!r.identity)
 				r.pgoff += nm->end - o.start;
@@ -382,16 +381,14 @@ static int is_anon(const char *f, size_t n)
 
 static int is_no_dso(const char *f, size_t n)
 {
-	return (n >= 6 && memcmp(f, "[stack", 6) == 0) ||
-	       (n >= 5 && memcmp(f, "/SYSV", 5) == 0) ||
+	return (n >= 6 && memcmp(f, "[stack", 6) == 0) || (n >= 5 && memcmp(f, "/SYSV", 5) == 0) ||
 	       (n == 6 && memcmp(f, "[heap]", 6) == 0);
 }
 
 #define PROT_EXEC_BIT 4u
 
 void pd_machine_mmap(struct pd_machine *m, int64_t pid, uint64_t start, uint64_t len,
-		     uint64_t pgoff, uint32_t prot, const char *file, size_t flen,
-		     int kernel)
+		     uint64_t pgoff, uint32_t prot, const char *file, size_t flen, int kernel)
 {
 	char jit[JIT_MAP_CAP];
 	struct pd_map nm = { .start = start, .end = start + len, .pgoff = pgoff };
@@ -400,14 +397,15 @@ void pd_machine_mmap(struct pd_machine *m, int64_t pid, uint64_t start, uint64_t
 		if (flen >= sizeof KERNEL_TEXT_MAP - 1 &&
 		    memcmp(file, KERNEL_TEXT_MAP, sizeof KERNEL_TEXT_MAP - 1) == 0) {
 			m->kernel_start = start;
-			m->kernel_text = pgoff;	/* where _text was (perf's ref_reloc_sym) */
+			m->kernel_text = pgoff; /* where _text was (perf's ref_reloc_sym) */
 		}
-		return;	/* modules: their symbols come from kallsyms */
+		return; /* modules: their symbols come from kallsyms */
 	}
 	if (len == 0 || nm.end < start)
 		return;
 	struct pd_proc *p = proc_get(m, pid, 1);
-	if ((is_anon(file, flen) || is_no_dso(file, flen)) && (prot == 0 || (prot & PROT_EXEC_BIT))) {
+	if ((is_anon(file, flen) || is_no_dso(file, flen)) &&
+	    (prot == 0 || (prot & PROT_EXEC_BIT))) {
 		flen = (size_t)snprintf(jit, sizeof jit, JIT_MAP_FMT, (long long)pid);
 		file = jit;
 		nm.identity = 1;
@@ -421,13 +419,13 @@ void pd_machine_mmap(struct pd_machine *m, int64_t pid, uint64_t start, uint64_t
 	insert_map(p, &nm);
 }
 
-void pd_machine_ksymbol(struct pd_machine *m, uint64_t addr, uint32_t len,
-			const char *name, size_t nlen)
+void pd_machine_ksymbol(struct pd_machine *m, uint64_t addr, uint32_t len, const char *name,
+			size_t nlen)
 {
 	struct pd_dso *d = find_dso(m, name, nlen, PD_DSO_KERNEL);
 
 	if (!d->loaded) {
-		d->loaded = 1;	/* its only symbol is this one */
+		d->loaded = 1; /* its only symbol is this one */
 		pd_dso_add_sym(d, addr, addr + len, name, nlen);
 		pd_dso_fixup(d);
 	}
@@ -464,7 +462,7 @@ static const struct pd_map *find_map(struct pd_proc *p, uint64_t ip)
 	for (size_t k = 0; k < PD_MAP_HINTS; k++) {
 		size_t h = p->hint[k];
 		if (h < p->nmaps && ip >= p->maps[h].start && ip < p->maps[h].end) {
-			if (k) {	/* most recent first */
+			if (k) { /* most recent first */
 				p->hint[k] = p->hint[0];
 				p->hint[0] = h;
 			}
@@ -498,14 +496,13 @@ struct pd_thread *pd_machine_find_thread(struct pd_machine *m, int64_t tid)
 	return i == FP_MAP_NONE ? NULL : m->threads[i];
 }
 
-
 /* ---- frames ---------------------------------------------------------------- */
 
 /* The name perf shows for s: an ELF file's demangled, a PLT entry's as
  * perf's dso__synthesize_plt_symbols makes it (demangled, "@plt"
  * appended, cut to its buffer's size) in plt; *dem is to be freed. */
-static const char *shown_name(struct pd_dso *d, const struct pd_sym *s,
-			      char plt[PD_PLT_NAME_MAX], char **dem)
+static const char *shown_name(struct pd_dso *d, const struct pd_sym *s, char plt[PD_PLT_NAME_MAX],
+			      char **dem)
 {
 	const char *raw = pd_sym_name(d, s, 0);
 
@@ -536,7 +533,8 @@ static uint32_t resolve(struct pd_machine *m, struct pd_dso *d, uint64_t rel)
 				m->missing(m->ctx, d);
 		}
 	}
-	uint64_t addr = d->type == PD_DSO_ELF || d->type == PD_DSO_VDSO ? pd_dso_vaddr(d, rel) : rel;
+	uint64_t addr = d->type == PD_DSO_ELF || d->type == PD_DSO_VDSO ? pd_dso_vaddr(d, rel)
+									: rel;
 	struct pd_sym *s = (struct pd_sym *)pd_dso_find(d, addr);
 
 	if (s) {
@@ -556,7 +554,8 @@ static uint32_t resolve(struct pd_machine *m, struct pd_dso *d, uint64_t rel)
 		size_t bn = (size_t)(d->name + d->name_len - base);
 		char buf[4096 + 2];
 		if (d->kind == FP_KIND_UNKNOWN || bn == 0 || bn > sizeof buf - 2)
-			d->unknown_frame = add_frame(m, UNKNOWN_NAME, sizeof UNKNOWN_NAME - 1, d->kind) + 1;
+			d->unknown_frame =
+				add_frame(m, UNKNOWN_NAME, sizeof UNKNOWN_NAME - 1, d->kind) + 1;
 		else if (base[0] == '[' && base[bn - 1] == ']')
 			d->unknown_frame = add_frame(m, base, bn, d->kind) + 1;
 		else {
@@ -621,8 +620,7 @@ void pd_machine_preload_kernel(struct pd_machine *m)
 	pd_dso_preload(m->kernel);
 }
 
-uint32_t pd_machine_frame_slow(struct pd_machine *m, struct pd_thread *t, int kernel,
-			       uint64_t ip)
+uint32_t pd_machine_frame_slow(struct pd_machine *m, struct pd_thread *t, int kernel, uint64_t ip)
 {
 	m->st.frames++;
 	if (kernel) {
@@ -645,7 +643,7 @@ uint32_t pd_machine_frame_slow(struct pd_machine *m, struct pd_thread *t, int ke
 void pd_machine_init(struct pd_machine *m)
 {
 	memset(m, 0, sizeof *m);
-	m->hot = fp_xcalloc(PD_HOT_SLOTS, sizeof *m->hot);	/* dso 0: no entry */
+	m->hot = fp_xcalloc(PD_HOT_SLOTS, sizeof *m->hot); /* dso 0: no entry */
 	m->unknown_frame = add_frame(m, UNKNOWN_NAME, sizeof UNKNOWN_NAME - 1, FP_KIND_UNKNOWN);
 }
 

@@ -26,17 +26,17 @@
 struct pd_map {
 	uint64_t start, end, pgoff;
 	struct pd_dso *dso;
-	int identity;		/* JIT map: the address is the symbol address */
+	int identity; /* JIT map: the address is the symbol address */
 };
 
 #define PD_MAP_HINTS 2
 
 struct pd_proc {
 	int64_t pid;
-	struct pd_map *maps;	/* sorted by start, not overlapping */
+	struct pd_map *maps; /* sorted by start, not overlapping */
 	size_t nmaps, cap;
 	unsigned refs;
-	size_t hint[PD_MAP_HINTS];	/* maps found last, most recent first (checked
+	size_t hint[PD_MAP_HINTS]; /* maps found last, most recent first (checked
 					 * against the address: any value is safe) */
 	/* its mount namespace if not fp-perfdata's (pd_procroot.h), looked
 	 * up at its first MMAP record: ns_checked */
@@ -46,13 +46,13 @@ struct pd_proc {
 
 struct pd_thread {
 	int64_t pid, tid;
-	char *comm;		/* cleaned for the protocol, never empty */
+	char *comm; /* cleaned for the protocol, never empty */
 	size_t comm_len;
 	struct pd_proc *proc;
 };
 
 struct pd_frame {
-	uint32_t off, len;	/* name in the names arena */
+	uint32_t off, len; /* name in the names arena */
 	char kind;
 };
 
@@ -69,33 +69,36 @@ struct pd_machine_stats {
 	uint64_t frames, unique_frames, unresolved, missing_dsos, dsos, threads;
 };
 
-struct pd_bpf { uint64_t start, end; struct pd_dso *dso; };
+struct pd_bpf {
+	uint64_t start, end;
+	struct pd_dso *dso;
+};
 
 struct pd_machine {
-	struct pd_thread **threads;	/* 0 .. nthreads-1, by_tid indexes them */
+	struct pd_thread **threads; /* 0 .. nthreads-1, by_tid indexes them */
 	size_t threads_cap, nthreads;
 	struct fp_map by_tid;
-	struct pd_proc **procs;		/* 0 .. nprocs-1, by_pid indexes them */
+	struct pd_proc **procs; /* 0 .. nprocs-1, by_pid indexes them */
 	size_t procs_cap, nprocs;
 	struct fp_map by_pid;
-	struct pd_dso **dsos;		/* by index (id - 1) */
+	struct pd_dso **dsos; /* by index (id - 1) */
 	size_t ndsos, dsos_cap;
-	struct fp_map by_name;		/* hash of a dso's name -> index */
+	struct fp_map by_name; /* hash of a dso's name -> index */
 	struct pd_dso *kernel;
-	uint64_t kernel_start;		/* from the [kernel.kallsyms]_text map */
-	uint64_t kernel_text;		/* its pgoff: the recorded address of _text */
-	uint32_t last_id;		/* the dso ids given (pd_dso.id) */
-	unsigned answers_seen;		/* pd_debuginfod_answers at the last poll */
+	uint64_t kernel_start; /* from the [kernel.kallsyms]_text map */
+	uint64_t kernel_text;  /* its pgoff: the recorded address of _text */
+	uint32_t last_id;      /* the dso ids given (pd_dso.id) */
+	unsigned answers_seen; /* pd_debuginfod_answers at the last poll */
 	struct pd_bpf *bpf;
 	size_t nbpf;
-	uint64_t bpf_lo, bpf_hi;	/* range of all BPF programs */
+	uint64_t bpf_lo, bpf_hi; /* range of all BPF programs */
 	struct pd_frame *frames;
 	size_t nframes, frames_cap;
 	char *names;
 	size_t names_len, names_cap;
-	struct fp_map frame_of;		/* (dso-relative address, dso id) -> frame */
-	struct pd_hot *hot;		/* PD_HOT_SLOTS: a direct-mapped cache of frame_of */
-	uint32_t unknown_frame;		/* "[unknown]", kind x */
+	struct fp_map frame_of; /* (dso-relative address, dso id) -> frame */
+	struct pd_hot *hot;     /* PD_HOT_SLOTS: a direct-mapped cache of frame_of */
+	uint32_t unknown_frame; /* "[unknown]", kind x */
 	struct pd_machine_stats st;
 	/* called once per dso that cannot be read (optional) */
 	void (*missing)(void *ctx, const struct pd_dso *d);
@@ -109,8 +112,7 @@ struct pd_machine {
 void pd_machine_init(struct pd_machine *m);
 void pd_machine_free(struct pd_machine *m);
 
-void pd_machine_comm(struct pd_machine *m, int64_t pid, int64_t tid, const char *comm,
-		     size_t len);
+void pd_machine_comm(struct pd_machine *m, int64_t pid, int64_t tid, const char *comm, size_t len);
 /* Process pid exec'd (COMM with PERF_RECORD_MISC_COMM_EXEC): its mount
  * namespace is looked at again at its next map (a container's first
  * process enters the container's namespaces, then execs its entrypoint:
@@ -118,16 +120,14 @@ void pd_machine_comm(struct pd_machine *m, int64_t pid, int64_t tid, const char 
 void pd_machine_exec(struct pd_machine *m, int64_t pid);
 /* synthesized: perf's FORK of a task running when the recording started,
  * whose own maps follow (the parent's are not copied, as in perf). */
-void pd_machine_fork(struct pd_machine *m, int64_t pid, int64_t ppid, int64_t tid,
-		     int64_t ptid, int synthesized);
+void pd_machine_fork(struct pd_machine *m, int64_t pid, int64_t ppid, int64_t tid, int64_t ptid,
+		     int synthesized);
 void pd_machine_mmap(struct pd_machine *m, int64_t pid, uint64_t start, uint64_t len,
-		     uint64_t pgoff, uint32_t prot, const char *file, size_t flen,
-		     int kernel);
-void pd_machine_ksymbol(struct pd_machine *m, uint64_t addr, uint32_t len,
-			const char *name, size_t nlen);
+		     uint64_t pgoff, uint32_t prot, const char *file, size_t flen, int kernel);
+void pd_machine_ksymbol(struct pd_machine *m, uint64_t addr, uint32_t len, const char *name,
+			size_t nlen);
 /* A build-id from the recording, for the dso of that file. */
-void pd_machine_build_id(struct pd_machine *m, const char *file,
-			 const unsigned char *id, size_t n);
+void pd_machine_build_id(struct pd_machine *m, const char *file, const unsigned char *id, size_t n);
 
 /* --live: reads again the dsos whose debuginfod look-ups (or remote
  * fetches, pd_remote.h) were pending and
@@ -155,8 +155,7 @@ static inline size_t pd_hot_slot(uint64_t rel, uint32_t dso)
 }
 
 /* pd_machine_frame's every case. */
-uint32_t pd_machine_frame_slow(struct pd_machine *m, struct pd_thread *t, int kernel,
-			       uint64_t ip);
+uint32_t pd_machine_frame_slow(struct pd_machine *m, struct pd_thread *t, int kernel, uint64_t ip);
 
 /* The frame of a sampled address in kernel or user context. Inline when
  * the hot cache has it and the address is the kernel's text (no BPF

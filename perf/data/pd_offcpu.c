@@ -11,7 +11,7 @@
 /* prev_state as the sched_switch tracepoint reports it: one bit per
  * state, 0 for running; 0x100 (TASK_REPORT_MAX) marks a preemption. */
 #define STATE_MASK 0xffu
-#define STATE_EXITING 0x30u	/* X (dead), Z (zombie): never runs again */
+#define STATE_EXITING 0x30u /* X (dead), Z (zombie): never runs again */
 
 static uint32_t rd32(const unsigned char *p)
 {
@@ -101,7 +101,9 @@ static struct fp_sample tail_sample(const struct pd_offcpu_tail *t, const char *
 {
 	const char *p = t->text;
 	struct fp_sample s = {
-		.pid = t->pid, .tid = t->tid, .cpu = t->cpu,
+		.pid = t->pid,
+		.tid = t->tid,
+		.cpu = t->cpu,
 		.event = { event, strlen(event) },
 	};
 
@@ -140,7 +142,7 @@ static uint32_t write_interval(struct pd_offcpu *o, const struct pd_offcpu_open 
 	o->st.woken += e->waker.text != NULL;
 	uint32_t n = 0;
 	for (; from < to; n++) {
-		if (n == max_pieces) {	/* bounded CPU and output */
+		if (n == max_pieces) { /* bounded CPU and output */
 			o->st.clipped++;
 			o->st.blocked_ns -= to - from;
 			break;
@@ -169,7 +171,7 @@ static void remove_at(struct pd_offcpu *o, uint32_t i)
 	tail_free(&e->blocked);
 	tail_free(&e->waker);
 	if (i != o->n - 1) {
-		*e = o->open[o->n - 1];	/* the last entry moves to i */
+		*e = o->open[o->n - 1]; /* the last entry moves to i */
 		fp_map_del(&o->by_tid, (uint64_t)e->blocked.tid, 0);
 		fp_map_add(&o->by_tid, (uint64_t)e->blocked.tid, 0, i);
 	}
@@ -181,7 +183,7 @@ int pd_offcpu_block(struct pd_offcpu *o, uint64_t time, const struct fp_sample *
 	uint32_t i = fp_map_get(&o->by_tid, (uint64_t)tail->tid, 0);
 
 	pd_offcpu_time(o, time);
-	if (i != FP_MAP_NONE) {	/* its switch-in was not seen (lost events) */
+	if (i != FP_MAP_NONE) { /* its switch-in was not seen (lost events) */
 		o->st.unpaired++;
 		remove_at(o, i);
 	}
@@ -211,7 +213,7 @@ int pd_offcpu_wakeup(struct pd_offcpu *o, uint64_t time, int64_t tid, const stru
 		return 0;
 	struct pd_offcpu_open *e = &o->open[i];
 	if (e->wake || time < e->out)
-		return 1;	/* the first wakeup ended the blocking */
+		return 1; /* the first wakeup ended the blocking */
 	e->wake = time;
 	if (waker)
 		tail_keep(&e->waker, waker);
@@ -244,8 +246,9 @@ void pd_offcpu_end(struct pd_offcpu *o)
 		uint64_t to = e->wake ? e->wake : o->last_time;
 		if (to > e->out) {
 			o->st.at_end++;
-			budget -= write_interval(o, e, to, budget < o->max_pieces ?
-						 (uint32_t)budget : o->max_pieces);
+			budget -= write_interval(o, e, to,
+						 budget < o->max_pieces ? (uint32_t)budget
+									: o->max_pieces);
 		}
 		remove_at(o, (uint32_t)(o->n - 1));
 	}

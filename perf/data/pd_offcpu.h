@@ -45,23 +45,23 @@
 /* A task's sample tail kept while it is blocked (its own copy). */
 struct pd_offcpu_tail {
 	int64_t pid, tid, cpu;
-	char *text;		/* comm, kinds, stack, cgroup, back to back */
+	char *text; /* comm, kinds, stack, cgroup, back to back */
 	uint32_t comm_n, kinds_n, stack_n, cgroup_n;
 };
 
 struct pd_offcpu_open {
-	uint64_t out, wake;		/* wake 0: not woken (yet) */
-	struct pd_offcpu_tail blocked, waker;	/* waker.text NULL: none */
+	uint64_t out, wake;                   /* wake 0: not woken (yet) */
+	struct pd_offcpu_tail blocked, waker; /* waker.text NULL: none */
 };
 
 struct pd_offcpu_stats {
-	uint64_t intervals;	/* closed and written */
-	uint64_t blocked_ns;	/* their total */
-	uint64_t woken;		/* of them, ended by a recorded wakeup */
-	uint64_t unpaired;	/* a blocked thread seen blocking again: the first dropped */
-	uint64_t overflow;	/* not tracked: max_open threads blocked */
-	uint64_t at_end;	/* still blocked at the end: counted up to the last time */
-	uint64_t clipped;	/* longer than PD_OFFCPU_MAX_PIECES cells: cut there */
+	uint64_t intervals;  /* closed and written */
+	uint64_t blocked_ns; /* their total */
+	uint64_t woken;      /* of them, ended by a recorded wakeup */
+	uint64_t unpaired;   /* a blocked thread seen blocking again: the first dropped */
+	uint64_t overflow;   /* not tracked: max_open threads blocked */
+	uint64_t at_end;     /* still blocked at the end: counted up to the last time */
+	uint64_t clipped;    /* longer than PD_OFFCPU_MAX_PIECES cells: cut there */
 };
 
 typedef void (*pd_offcpu_piece_fn)(void *ctx, const struct fp_sample *s);
@@ -69,8 +69,8 @@ typedef void (*pd_offcpu_piece_fn)(void *ctx, const struct fp_sample *s);
 struct pd_offcpu {
 	unsigned rows;
 	size_t max_open;
-	uint32_t max_pieces;		/* PD_OFFCPU_MAX_PIECES unless set after init */
-	struct fp_map by_tid;		/* tid -> index in open[] */
+	uint32_t max_pieces;  /* PD_OFFCPU_MAX_PIECES unless set after init */
+	struct fp_map by_tid; /* tid -> index in open[] */
 	struct pd_offcpu_open *open;
 	size_t n, cap;
 	uint64_t last_time;
@@ -87,7 +87,8 @@ void pd_offcpu_free(struct pd_offcpu *o);
 int pd_offcpu_block(struct pd_offcpu *o, uint64_t time, const struct fp_sample *tail);
 /* Thread tid was woken at time by the task of waker (its first wakeup
  * counts). 1 if tid was blocked. */
-int pd_offcpu_wakeup(struct pd_offcpu *o, uint64_t time, int64_t tid, const struct fp_sample *waker);
+int pd_offcpu_wakeup(struct pd_offcpu *o, uint64_t time, int64_t tid,
+		     const struct fp_sample *waker);
 /* Thread tid runs again at time: its interval, if any, is written. */
 void pd_offcpu_run(struct pd_offcpu *o, uint64_t time, int64_t tid);
 /* A time seen in the input (the end of intervals still open at the end). */

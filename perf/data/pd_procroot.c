@@ -26,7 +26,7 @@
  * names); a file is kept past it only once its symbols are read. */
 #define KEEP_SHARE 4
 
-static int kept;		/* descriptors kept open for dsos */
+static int kept; /* descriptors kept open for dsos */
 
 uint64_t pd_procroot_mntns(int64_t pid)
 {
@@ -142,11 +142,12 @@ void pd_procroot_attach(struct pd_dso *d, int64_t pid)
 {
 	int err;
 
-	if (d->ns_pid || d->loaded || d->ready || (d->type != PD_DSO_ELF && d->type != PD_DSO_JITMAP))
+	if (d->ns_pid || d->loaded || d->ready ||
+	    (d->type != PD_DSO_ELF && d->type != PD_DSO_JITMAP))
 		return;
 	d->ns_pid = pid;
 	if (kept >= budget())
-		return;		/* opened when its symbols are read: while pid lives */
+		return; /* opened when its symbols are read: while pid lives */
 	/* not there yet (a JIT map is written as code is made): looked for
 	 * again when the symbols are read */
 	int fd = open_ns_file(d, pid, &err);

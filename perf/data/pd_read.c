@@ -21,10 +21,10 @@
 #include "pd_zstd.h"
 
 #define HDR_SIZE sizeof(struct perf_event_header)
-#define REC_MAX 65536u		/* header.size is 16 bits */
+#define REC_MAX 65536u /* header.size is 16 bits */
 #define SCRATCH_WORDS (REC_MAX / 8 + 1)
 #define QUEUE_MIN 1024
-#define PD_DROP_CHUNK (1u << 20)	/* a mapped file's read pages dropped this often */
+#define PD_DROP_CHUNK (1u << 20) /* a mapped file's read pages dropped this often */
 /* A PERF_RECORD_AUXTRACE record is followed by its payload, which its
  * header.size does not count; the payload size is the first u64. */
 #define AUXTRACE_SIZE_OFF HDR_SIZE
@@ -36,20 +36,19 @@
  * when it starts (tools/perf/util/event.h; the bit of COMM_EXEC). */
 #define PD_MISC_FORK_EXEC (1 << 13)
 
-#define PROBLEM_MAX 256		/* a problem's message, at most */
-#define MISC_MMAP_BUILD_ID (1u << 14)	/* PERF_RECORD_MISC_MMAP_BUILD_ID */
+#define PROBLEM_MAX 256               /* a problem's message, at most */
+#define MISC_MMAP_BUILD_ID (1u << 14) /* PERF_RECORD_MISC_MMAP_BUILD_ID */
 #define MMAP_BUILD_ID_MAX 20
 
 struct pd_queued {
 	uint64_t time, seq;
-	const unsigned char *rec;	/* points into the file, or owned */
+	const unsigned char *rec; /* points into the file, or owned */
 	uint32_t len;
 	uint32_t owned;
 };
 
-
-void pd_reader_vproblem(struct pd_reader *r, enum pd_problem what, uint64_t off,
-			const char *fmt, va_list ap)
+void pd_reader_vproblem(struct pd_reader *r, enum pd_problem what, uint64_t off, const char *fmt,
+			va_list ap)
 {
 	char msg[PROBLEM_MAX];
 
@@ -62,8 +61,8 @@ void pd_reader_vproblem(struct pd_reader *r, enum pd_problem what, uint64_t off,
 		r->ops->problem(r->ctx, what, off, msg);
 }
 
-void pd_reader_problem(struct pd_reader *r, enum pd_problem what, uint64_t off,
-		       const char *fmt, ...)
+void pd_reader_problem(struct pd_reader *r, enum pd_problem what, uint64_t off, const char *fmt,
+		       ...)
 {
 	va_list ap;
 
@@ -94,8 +93,7 @@ static const struct pd_evsel *sample_evsel(struct pd_reader *r, const uint64_t *
 }
 
 /* Time of a side-band record from its sample_id trailer; 0 if none. */
-static int trailer_time(struct pd_reader *r, const uint64_t *w, size_t nw,
-			uint64_t *time)
+static int trailer_time(struct pd_reader *r, const uint64_t *w, size_t nw, uint64_t *time)
 {
 	const struct pd_evsel *ev = r->nevsels ? &r->evsels[0] : NULL;
 
@@ -158,7 +156,11 @@ static size_t read_format_words(const struct pd_evsel *ev, const uint64_t *w, si
 	return 1 + times + (size_t)w[0] * per;
 }
 
-#define NEED(n) do { if ((n) > (size_t)(end - p)) return -1; } while (0)
+#define NEED(n)                              \
+	do {                                 \
+		if ((n) > (size_t)(end - p)) \
+			return -1;           \
+	} while (0)
 
 /* Decodes a SAMPLE record (words w[0..nw), header excluded). */
 static int decode_sample(const struct pd_evsel *ev, const uint64_t *w, size_t nw,
@@ -171,20 +173,46 @@ static int decode_sample(const struct pd_evsel *ev, const uint64_t *w, size_t nw
 	s->ev = ev;
 	s->pid = s->tid = s->cpu = -1;
 	s->period = 1;
-	if (st & PERF_SAMPLE_IDENTIFIER) { NEED(1); s->id = *p++; }
-	if (st & PERF_SAMPLE_IP) { NEED(1); s->ip = *p++; }
+	if (st & PERF_SAMPLE_IDENTIFIER) {
+		NEED(1);
+		s->id = *p++;
+	}
+	if (st & PERF_SAMPLE_IP) {
+		NEED(1);
+		s->ip = *p++;
+	}
 	if (st & PERF_SAMPLE_TID) {
 		NEED(1);
 		s->pid = (int32_t)(uint32_t)(*p & 0xffffffffu);
 		s->tid = (int32_t)(uint32_t)(*p >> 32);
 		p++;
 	}
-	if (st & PERF_SAMPLE_TIME) { NEED(1); s->time = *p++; s->has_time = 1; }
-	if (st & PERF_SAMPLE_ADDR) { NEED(1); p++; }
-	if (st & PERF_SAMPLE_ID) { NEED(1); s->id = *p++; }
-	if (st & PERF_SAMPLE_STREAM_ID) { NEED(1); p++; }
-	if (st & PERF_SAMPLE_CPU) { NEED(1); s->cpu = (int64_t)(*p & 0xffffffffu); p++; }
-	if (st & PERF_SAMPLE_PERIOD) { NEED(1); s->period = *p++; }
+	if (st & PERF_SAMPLE_TIME) {
+		NEED(1);
+		s->time = *p++;
+		s->has_time = 1;
+	}
+	if (st & PERF_SAMPLE_ADDR) {
+		NEED(1);
+		p++;
+	}
+	if (st & PERF_SAMPLE_ID) {
+		NEED(1);
+		s->id = *p++;
+	}
+	if (st & PERF_SAMPLE_STREAM_ID) {
+		NEED(1);
+		p++;
+	}
+	if (st & PERF_SAMPLE_CPU) {
+		NEED(1);
+		s->cpu = (int64_t)(*p & 0xffffffffu);
+		p++;
+	}
+	if (st & PERF_SAMPLE_PERIOD) {
+		NEED(1);
+		s->period = *p++;
+	}
 	if (st & PERF_SAMPLE_READ) {
 		size_t n = read_format_words(ev, p, (size_t)(end - p));
 		NEED(n);
@@ -200,7 +228,7 @@ static int decode_sample(const struct pd_evsel *ev, const uint64_t *w, size_t nw
 	}
 	if (st & PERF_SAMPLE_RAW) {
 		NEED(1);
-		uint64_t bytes = 4 + (*p & 0xffffffffu);	/* u32 size + data */
+		uint64_t bytes = 4 + (*p & 0xffffffffu); /* u32 size + data */
 		NEED(PAD8(bytes) / 8);
 		s->raw = (const unsigned char *)p + 4;
 		s->raw_size = (uint32_t)(bytes - 4);
@@ -209,7 +237,10 @@ static int decode_sample(const struct pd_evsel *ev, const uint64_t *w, size_t nw
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
 		NEED(1);
 		uint64_t nr = *p++;
-		if (ev->branch_type & PERF_SAMPLE_BRANCH_HW_INDEX) { NEED(1); p++; }
+		if (ev->branch_type & PERF_SAMPLE_BRANCH_HW_INDEX) {
+			NEED(1);
+			p++;
+		}
 		if (nr > (size_t)(end - p) / 3)
 			return -1;
 		p += nr * 3;
@@ -239,9 +270,18 @@ static int decode_sample(const struct pd_evsel *ev, const uint64_t *w, size_t nw
 	if (!(st & PERF_SAMPLE_CGROUP))
 		return 0;
 	/* the fields between STACK_USER and CGROUP, in the kernel's order */
-	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) { NEED(1); p++; }
-	if (st & PERF_SAMPLE_DATA_SRC) { NEED(1); p++; }
-	if (st & PERF_SAMPLE_TRANSACTION) { NEED(1); p++; }
+	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
+		NEED(1);
+		p++;
+	}
+	if (st & PERF_SAMPLE_DATA_SRC) {
+		NEED(1);
+		p++;
+	}
+	if (st & PERF_SAMPLE_TRANSACTION) {
+		NEED(1);
+		p++;
+	}
 	if (st & PERF_SAMPLE_REGS_INTR) {
 		NEED(1);
 		if (*p++) {
@@ -250,7 +290,10 @@ static int decode_sample(const struct pd_evsel *ev, const uint64_t *w, size_t nw
 			p += n;
 		}
 	}
-	if (st & PERF_SAMPLE_PHYS_ADDR) { NEED(1); p++; }
+	if (st & PERF_SAMPLE_PHYS_ADDR) {
+		NEED(1);
+		p++;
+	}
 	NEED(1);
 	s->cgroup = *p++;
 	s->has_cgroup = 1;
@@ -267,8 +310,7 @@ static long cstr_len(const unsigned char *p, const unsigned char *end)
 }
 
 static int decode_side(struct pd_reader *r, const struct perf_event_header *h,
-		       const unsigned char *body, const unsigned char *end,
-		       struct pd_event *e)
+		       const unsigned char *body, const unsigned char *end, struct pd_event *e)
 {
 	size_t n = (size_t)(end - body);
 	long sl;
@@ -320,8 +362,8 @@ static int decode_side(struct pd_reader *r, const struct perf_event_header *h,
 		e->u.mmap.build_id_len = 0;
 		/* --buildid-mmap: u8 size, 3 reserved, build_id[20] where
 		 * maj min ino gen are otherwise */
-		if (h->type == PERF_RECORD_MMAP2 && (h->misc & MISC_MMAP_BUILD_ID) &&
-		    body[32] && body[32] <= MMAP_BUILD_ID_MAX) {
+		if (h->type == PERF_RECORD_MMAP2 && (h->misc & MISC_MMAP_BUILD_ID) && body[32] &&
+		    body[32] <= MMAP_BUILD_ID_MAX) {
 			e->u.mmap.build_id = body + 36;
 			e->u.mmap.build_id_len = body[32];
 		}
@@ -346,7 +388,8 @@ static int decode_side(struct pd_reader *r, const struct perf_event_header *h,
 		e->type = PD_EV_KSYMBOL;
 		e->u.ksym.addr = pd_rd64(body);
 		e->u.ksym.len = pd_rd32(body + 8);
-		e->u.ksym.unregister = !!(pd_rd32(body + 12) >> 16 & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER);
+		e->u.ksym.unregister = !!(pd_rd32(body + 12) >> 16 &
+					  PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER);
 		e->u.ksym.name = (const char *)body + 16;
 		e->u.ksym.name_len = (size_t)sl;
 		r->st.ksymbol++;
@@ -359,7 +402,7 @@ static int decode_side(struct pd_reader *r, const struct perf_event_header *h,
 		e->u.sw.out = !!(h->misc & PERF_RECORD_MISC_SWITCH_OUT);
 		e->u.sw.preempt = !!(h->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
 		return 0;
-	case PERF_RECORD_CGROUP:	/* u64 id, char path[] */
+	case PERF_RECORD_CGROUP: /* u64 id, char path[] */
 		if (n < 8 || (sl = cstr_len(body + 8, end)) < 0)
 			return -1;
 		e->type = PD_EV_CGROUP;
@@ -369,7 +412,7 @@ static int decode_side(struct pd_reader *r, const struct perf_event_header *h,
 		r->st.cgroup++;
 		return 0;
 	}
-	return 1;	/* not an event we deliver */
+	return 1; /* not an event we deliver */
 }
 
 /* The record as 8-byte aligned words: itself when it is aligned (the
@@ -384,8 +427,8 @@ static const unsigned char *aligned(struct pd_reader *r, const unsigned char *re
 }
 
 /* Decodes a queued (or immediate) kernel record and delivers it. */
-static void deliver(struct pd_reader *r, const unsigned char *rec, size_t len,
-		    uint64_t time, uint64_t off)
+static void deliver(struct pd_reader *r, const unsigned char *rec, size_t len, uint64_t time,
+		    uint64_t off)
 {
 	const unsigned char *a = aligned(r, rec, len);
 	const struct perf_event_header *h = (const void *)a;
@@ -400,13 +443,16 @@ static void deliver(struct pd_reader *r, const unsigned char *rec, size_t len,
 		const struct pd_evsel *ev = sample_evsel(r, w, nw);
 		if (!ev) {
 			r->st.skipped_unknown_id++;
-			pd_reader_problem(r, PD_PROB_BAD_RECORD, off, "sample with an unknown event id");
+			pd_reader_problem(r, PD_PROB_BAD_RECORD, off,
+					  "sample with an unknown event id");
 			return;
 		}
 		if (decode_sample(ev, w, nw, &e.u.sample) < 0) {
 			r->st.skipped_short++;
-			pd_reader_problem(r, PD_PROB_BAD_RECORD, off, "sample record of %zu bytes is "
-				"shorter than its sample_type needs", len);
+			pd_reader_problem(r, PD_PROB_BAD_RECORD, off,
+					  "sample record of %zu bytes is "
+					  "shorter than its sample_type needs",
+					  len);
 			return;
 		}
 		e.u.sample.misc = h->misc;
@@ -415,8 +461,10 @@ static void deliver(struct pd_reader *r, const unsigned char *rec, size_t len,
 	} else {
 		int rc = decode_side(r, h, body, a + len, &e);
 		if (rc < 0) {
-			pd_reader_problem(r, PD_PROB_BAD_RECORD, off, "record type %u of %zu bytes "
-				"is too short", h->type, len);
+			pd_reader_problem(r, PD_PROB_BAD_RECORD, off,
+					  "record type %u of %zu bytes "
+					  "is too short",
+					  h->type, len);
 			return;
 		}
 		if (rc > 0)
@@ -473,7 +521,7 @@ static size_t merge_runs(const struct pd_queued *src, struct pd_queued *dst, siz
 	return runs;
 }
 
-#define QSORT_RUNS_DIV 8	/* more runs than n / this: qsort */
+#define QSORT_RUNS_DIV 8 /* more runs than n / this: qsort */
 
 /* Sorts the queue by (time, arrival). What a round brings is a few
  * sorted runs (perf writes each CPU's buffer in turn) after the sorted
@@ -527,8 +575,8 @@ static void flush_until(struct pd_reader *r, uint64_t limit)
 	r->qn -= i;
 }
 
-void pd_reader_peek_samples(struct pd_reader *r,
-			    int (*fn)(void *ctx, const struct pd_sample *s), void *ctx)
+void pd_reader_peek_samples(struct pd_reader *r, int (*fn)(void *ctx, const struct pd_sample *s),
+			    void *ctx)
 {
 	if (!r->peek)
 		r->peek = fp_xmalloc(SCRATCH_WORDS * 8);
@@ -552,8 +600,8 @@ void pd_reader_peek_samples(struct pd_reader *r,
 	}
 }
 
-static void queue_event(struct pd_reader *r, const unsigned char *rec, size_t len,
-			uint64_t time, uint64_t off)
+static void queue_event(struct pd_reader *r, const unsigned char *rec, size_t len, uint64_t time,
+			uint64_t off)
 {
 	if (r->flushed_any && time < r->last_flushed) {
 		/* perf does the same: too late to sort, delivered at once */
@@ -598,8 +646,7 @@ static void finished_round(struct pd_reader *r)
 /* ---- records ------------------------------------------------------------- */
 
 /* A kernel record: queued by its time, or delivered now if it has none. */
-static void kernel_record(struct pd_reader *r, const unsigned char *rec, size_t len,
-			  uint64_t off)
+static void kernel_record(struct pd_reader *r, const unsigned char *rec, size_t len, uint64_t off)
 {
 	const unsigned char *a = aligned(r, rec, len);
 	const struct perf_event_header *h = (const void *)a;
@@ -646,10 +693,9 @@ static uint64_t record_extent(const unsigned char *p, size_t avail, int pipe_mod
 	return size;
 }
 
-static size_t walk_records(struct pd_reader *r, const unsigned char *p, size_t n,
-			   uint64_t base);
+static size_t walk_records(struct pd_reader *r, const unsigned char *p, size_t n, uint64_t base);
 
-#define DECOMP_CHUNK (1u << 20)	/* decompressed bytes walked at a time */
+#define DECOMP_CHUNK (1u << 20) /* decompressed bytes walked at a time */
 /* PERF_RECORD_COMPRESSED2 (perf 6.16+): a u64 data size after the header,
  * the data padded to 8 bytes. */
 #define COMPRESSED2_DATA_OFF (HDR_SIZE + 8)
@@ -657,8 +703,7 @@ static size_t walk_records(struct pd_reader *r, const unsigned char *p, size_t n
 /* perf record -z: the records of a COMPRESSED record's share of the zstd
  * stream, decompressed a piece at a time and walked as if they stood
  * here; a record cut at the end waits in dbuf for the next piece. */
-static void compressed_record(struct pd_reader *r, const unsigned char *p, size_t len,
-			      uint64_t off)
+static void compressed_record(struct pd_reader *r, const unsigned char *p, size_t len, uint64_t off)
 {
 	struct perf_event_header h;
 	size_t data_off = HDR_SIZE, n;
@@ -667,10 +712,13 @@ static void compressed_record(struct pd_reader *r, const unsigned char *p, size_
 	memcpy(&h, p, HDR_SIZE);
 	r->st.compressed++;
 	if (h.type == PD_REC_COMPRESSED2) {
-		if (len < COMPRESSED2_DATA_OFF || pd_rd64(p + HDR_SIZE) > len - COMPRESSED2_DATA_OFF) {
+		if (len < COMPRESSED2_DATA_OFF ||
+		    pd_rd64(p + HDR_SIZE) > len - COMPRESSED2_DATA_OFF) {
 			r->st.compressed_unread++;
-			pd_reader_problem(r, PD_PROB_BAD_RECORD, off, "compressed record of %zu "
-				"bytes claims more data than it holds: skipped", len);
+			pd_reader_problem(r, PD_PROB_BAD_RECORD, off,
+					  "compressed record of %zu "
+					  "bytes claims more data than it holds: skipped",
+					  len);
 			return;
 		}
 		data_off = COMPRESSED2_DATA_OFF;
@@ -680,8 +728,9 @@ static void compressed_record(struct pd_reader *r, const unsigned char *p, size_
 	}
 	if (r->in_decomp) {
 		r->st.compressed_unread++;
-		pd_reader_problem(r, PD_PROB_BAD_RECORD, off, "a compressed record inside "
-			"compressed data: skipped");
+		pd_reader_problem(r, PD_PROB_BAD_RECORD, off,
+				  "a compressed record inside "
+				  "compressed data: skipped");
 		return;
 	}
 	if (!r->zstd)
@@ -697,8 +746,11 @@ static void compressed_record(struct pd_reader *r, const unsigned char *p, size_
 		ssize_t got = pd_zstd_output(r->zstd, r->dbuf + r->dlen, r->dcap - r->dlen, &why);
 		if (got < 0) {
 			r->st.compressed_unread++;
-			pd_reader_problem(r, PD_PROB_BAD_RECORD, off, "compressed record (perf "
-				"record -z) cannot be decompressed (%s): its records are skipped", why);
+			pd_reader_problem(
+				r, PD_PROB_BAD_RECORD, off,
+				"compressed record (perf "
+				"record -z) cannot be decompressed (%s): its records are skipped",
+				why);
 			r->dlen = 0;
 			break;
 		}
@@ -711,9 +763,11 @@ static void compressed_record(struct pd_reader *r, const unsigned char *p, size_
 		/* dbuf grows by a piece while a record is not whole: bounded */
 		if (!used && r->dlen >= HDR_SIZE &&
 		    record_extent(r->dbuf, r->dlen, r->pipe_mode) > PD_QUEUE_MAX_BYTES) {
-			pd_reader_problem(r, PD_PROB_FATAL, off, "decompressed record of %llu "
-				"bytes is too big", (unsigned long long)record_extent(r->dbuf,
-				r->dlen, r->pipe_mode));
+			pd_reader_problem(
+				r, PD_PROB_FATAL, off,
+				"decompressed record of %llu "
+				"bytes is too big",
+				(unsigned long long)record_extent(r->dbuf, r->dlen, r->pipe_mode));
 			break;
 		}
 		memmove(r->dbuf, r->dbuf + used, r->dlen - used);
@@ -732,8 +786,8 @@ static void one_record(struct pd_reader *r, const unsigned char *p, size_t len, 
 		compressed_record(r, p, len, off);
 		return;
 	}
-	if (h.type == PERF_RECORD_SAMPLE || (h.type >= PERF_RECORD_MMAP &&
-	    h.type < PERF_RECORD_MAX)) {
+	if (h.type == PERF_RECORD_SAMPLE ||
+	    (h.type >= PERF_RECORD_MMAP && h.type < PERF_RECORD_MAX)) {
 		kernel_record(r, p, len, off);
 		if (h.type != PERF_RECORD_SAMPLE && h.type != PERF_RECORD_COMM &&
 		    h.type != PERF_RECORD_FORK && h.type != PERF_RECORD_EXIT &&
@@ -751,8 +805,10 @@ static void one_record(struct pd_reader *r, const unsigned char *p, size_t len, 
 		break;
 	case PD_USER_UNKNOWN:
 		r->st.unknown_records++;
-		pd_reader_problem(r, PD_PROB_UNKNOWN_RECORD, off, "unknown record type %u "
-			"(%u bytes) skipped", h.type, h.size);
+		pd_reader_problem(r, PD_PROB_UNKNOWN_RECORD, off,
+				  "unknown record type %u "
+				  "(%u bytes) skipped",
+				  h.type, h.size);
 		break;
 	}
 }
@@ -766,7 +822,7 @@ static void drop_read_pages(struct pd_reader *r, const unsigned char *upto)
 	const unsigned char *keep = upto;
 
 	for (size_t i = 0; i < r->qn; i++)
-		if (!r->q[i].owned && r->q[i].rec < keep)	/* the copies are elsewhere */
+		if (!r->q[i].owned && r->q[i].rec < keep) /* the copies are elsewhere */
 			keep = r->q[i].rec;
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
 	const unsigned char *to = (const unsigned char *)((uintptr_t)keep & ~(page - 1));
@@ -778,8 +834,7 @@ static void drop_read_pages(struct pd_reader *r, const unsigned char *upto)
 
 /* Walks the records in [p, p + n); returns the bytes used (a record cut
  * at the end is left for later). */
-static size_t walk_records(struct pd_reader *r, const unsigned char *p, size_t n,
-			   uint64_t base)
+static size_t walk_records(struct pd_reader *r, const unsigned char *p, size_t n, uint64_t base)
 {
 	size_t pos = 0;
 
@@ -787,7 +842,9 @@ static size_t walk_records(struct pd_reader *r, const unsigned char *p, size_t n
 		struct perf_event_header h;
 		memcpy(&h, p + pos, HDR_SIZE);
 		if (h.size < HDR_SIZE) {
-			pd_reader_problem(r, PD_PROB_FATAL, base + pos, "record of %u bytes (type %u) "
+			pd_reader_problem(
+				r, PD_PROB_FATAL, base + pos,
+				"record of %u bytes (type %u) "
 				"is shorter than its header: the data is corrupt from here",
 				h.size, h.type);
 			break;
@@ -811,8 +868,10 @@ static void compressed_end(struct pd_reader *r)
 {
 	if (r->dlen && !r->failed) {
 		r->st.truncated = 1;
-		pd_reader_problem(r, PD_PROB_BAD_RECORD, r->decomp_off, "truncated: the "
-			"compressed records end inside a record (%zu bytes of it)", r->dlen);
+		pd_reader_problem(r, PD_PROB_BAD_RECORD, r->decomp_off,
+				  "truncated: the "
+				  "compressed records end inside a record (%zu bytes of it)",
+				  r->dlen);
 	}
 	r->dlen = 0;
 }
@@ -836,8 +895,8 @@ void pd_reader_file(struct pd_reader *r, const unsigned char *data, size_t size)
 
 	if (pd_file_header(r, data, size, &data_off, &data_size) < 0)
 		return;
-	if (r->pipe_mode) {		/* a pipe-format stream saved to a file */
-		r->map = NULL;		/* its records are walked where they lie: kept */
+	if (r->pipe_mode) {    /* a pipe-format stream saved to a file */
+		r->map = NULL; /* its records are walked where they lie: kept */
 		r->header_done = 0;
 		pd_reader_feed(r, data, size);
 		pd_reader_end(r);
@@ -847,9 +906,10 @@ void pd_reader_file(struct pd_reader *r, const unsigned char *data, size_t size)
 	size_t used = walk_records(r, data + data_off, (size_t)data_size, data_off);
 	if (!r->failed && used < data_size) {
 		r->st.truncated = 1;
-		pd_reader_problem(r, PD_PROB_BAD_RECORD, data_off + used, "truncated: the last "
-			"record is cut after %llu of its bytes",
-			(unsigned long long)(data_size - used));
+		pd_reader_problem(r, PD_PROB_BAD_RECORD, data_off + used,
+				  "truncated: the last "
+				  "record is cut after %llu of its bytes",
+				  (unsigned long long)(data_size - used));
 	}
 	compressed_end(r);
 	flush_until(r, UINT64_MAX);
@@ -905,10 +965,12 @@ void pd_reader_feed(struct pd_reader *r, const unsigned char *data, size_t n)
 		size_t used = walk_records(r, r->buf, r->buf_len, r->offset);
 		if (!used && r->buf_len >= HDR_SIZE) {
 			uint64_t ext = record_extent(r->buf, r->buf_len, 1);
-			if (ext > r->buf_cap) {		/* an AUXTRACE payload: grow */
+			if (ext > r->buf_cap) { /* an AUXTRACE payload: grow */
 				if (ext > PD_QUEUE_MAX_BYTES) {
-					pd_reader_problem(r, PD_PROB_FATAL, r->offset, "record of %llu "
-						"bytes is too big", (unsigned long long)ext);
+					pd_reader_problem(r, PD_PROB_FATAL, r->offset,
+							  "record of %llu "
+							  "bytes is too big",
+							  (unsigned long long)ext);
 					return;
 				}
 				r->buf_cap = (size_t)ext;
@@ -924,12 +986,16 @@ void pd_reader_feed(struct pd_reader *r, const unsigned char *data, size_t n)
 void pd_reader_end(struct pd_reader *r)
 {
 	if (!r->header_done && !r->failed)
-		pd_reader_problem(r, PD_PROB_FATAL, 0, "input ended after %zu bytes, before the "
-			"perf.data header was complete", r->buf_len);
+		pd_reader_problem(r, PD_PROB_FATAL, 0,
+				  "input ended after %zu bytes, before the "
+				  "perf.data header was complete",
+				  r->buf_len);
 	else if (r->buf_len && !r->failed) {
 		r->st.truncated = 1;
-		pd_reader_problem(r, PD_PROB_BAD_RECORD, r->offset, "truncated: input ended "
-			"inside a record (%zu bytes of it)", r->buf_len);
+		pd_reader_problem(r, PD_PROB_BAD_RECORD, r->offset,
+				  "truncated: input ended "
+				  "inside a record (%zu bytes of it)",
+				  r->buf_len);
 	}
 	r->buf_len = 0;
 	compressed_end(r);

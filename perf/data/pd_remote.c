@@ -25,16 +25,16 @@
 #include "pd_symbols.h"
 #include "pd_textsyms.h"
 
-#define WORKERS 3		/* fetches under way at once */
+#define WORKERS 3 /* fetches under way at once */
 #define ID_MAX 64
 #define HEX_MAX (2 * ID_MAX + 1)
 #define ARGV_MAX 300
 #define CMD_MAX (3 * PATH_MAX)
 #define WHY_MAX 512
-#define POLL_NS 5000000L	/* 5 ms between looks at a running ssh */
+#define POLL_NS 5000000L /* 5 ms between looks at a running ssh */
 #define KERNEL_NOTES "/sys/kernel/notes"
 #define NOTES_MAX (64u << 10)
-#define MODULES_MAX (4u << 20)	/* /proc/modules, at most */
+#define MODULES_MAX (4u << 20) /* /proc/modules, at most */
 /* how long a fetch waits for fp-ssh's connection to come up before ssh
  * connects on its own (a login more, no harm) */
 #define CONTROL_WAIT_S 10.0
@@ -48,16 +48,16 @@ enum kind { R_FILE, R_KERNEL };
 
 struct request {
 	enum kind kind;
-	char *name;		/* the recorded path */
+	char *name; /* the recorded path */
 	unsigned char id[ID_MAX];
 	size_t n;
 	enum pd_di_state state;
 	int taken;
 	double deadline;
-	char *path;		/* FOUND: the local copy */
-	char *why;		/* FAILED */
-	int temporary;		/* no build-id: removed at the end */
-	char khex[HEX_MAX];	/* R_KERNEL: the remote kernel's build-id */
+	char *path;         /* FOUND: the local copy */
+	char *why;          /* FAILED */
+	int temporary;      /* no build-id: removed at the end */
+	char khex[HEX_MAX]; /* R_KERNEL: the remote kernel's build-id */
 };
 
 static struct {
@@ -65,8 +65,8 @@ static struct {
 	pthread_cond_t answered, queued, idle;
 	int on, stopping, alive, nworkers;
 	pthread_t workers[WORKERS];
-	pid_t running[WORKERS];	/* the ssh of each worker, 0 if none */
-	const char *argv[ARGV_MAX];	/* ssh ... -- HOST, then the command */
+	pid_t running[WORKERS];     /* the ssh of each worker, 0 if none */
+	const char *argv[ARGV_MAX]; /* ssh ... -- HOST, then the command */
 	size_t argc;
 	char *cache, *control;
 	double limit, started;
@@ -75,7 +75,7 @@ static struct {
 	unsigned answers;
 	struct pd_remote_stats st;
 } rm = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER,
-	  PTHREAD_COND_INITIALIZER };
+	 PTHREAD_COND_INITIALIZER };
 
 static double now_mono(void)
 {
@@ -129,7 +129,8 @@ const char *pd_remote_default_cache(void)
 	if (xdg && *xdg)
 		snprintf(buf, sizeof buf, "%s/flamepipe/buildid", xdg);
 	else
-		snprintf(buf, sizeof buf, "%s/.cache/flamepipe/buildid", home && *home ? home : "/root");
+		snprintf(buf, sizeof buf, "%s/.cache/flamepipe/buildid",
+			 home && *home ? home : "/root");
 	return buf;
 }
 
@@ -227,7 +228,7 @@ static int run_ssh(int w, const char *cmd, int out_fd, double deadline, char *wh
 	 * which then stops the fetches itself (pd_remote_stop) */
 	posix_spawnattr_setpgroup(&at, 0);
 	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK |
-				 POSIX_SPAWN_SETPGROUP);
+					      POSIX_SPAWN_SETPGROUP);
 	int e = posix_spawnp(&pid, argv[0], &fa, &at, (char *const *)argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&at);
@@ -259,14 +260,16 @@ static int run_ssh(int w, const char *cmd, int out_fd, double deadline, char *wh
 	rm.running[w] = 0;
 	pthread_mutex_unlock(&rm.lock);
 	if (killed)
-		snprintf(why, cap, stopping ? "stopped at the end" :
-			 "no answer within the time limit (%g s)", rm.limit);
+		snprintf(why, cap,
+			 stopping ? "stopped at the end" : "no answer within the time limit (%g s)",
+			 rm.limit);
 	else if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		rc = 0;
 	else {
 		char said[WHY_MAX] = "";
 		first_line(err_fd, said, sizeof said);
-		snprintf(why, cap, "ssh %s %d%s%s", WIFEXITED(status) ? "exited" : "killed by signal",
+		snprintf(why, cap, "ssh %s %d%s%s",
+			 WIFEXITED(status) ? "exited" : "killed by signal",
 			 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
 			 said[0] ? ": " : "", said);
 	}
@@ -345,7 +348,8 @@ static int fetch_file(int w, struct request *r, char **path, int *temporary, off
 	*bytes = fstat(fd, &st) == 0 ? st.st_size : 0;
 	close(fd);
 	if (rc == 0 && r->n && (gn != r->n || memcmp(got, r->id, gn) != 0)) {
-		snprintf(why, cap, "the remote host's file is a different build than the one "
+		snprintf(why, cap,
+			 "the remote host's file is a different build than the one "
 			 "recorded (it changed since)");
 		rc = -1;
 	}
@@ -353,7 +357,7 @@ static int fetch_file(int w, struct request *r, char **path, int *temporary, off
 		unlink(tmp);
 		return -1;
 	}
-	if (!gn) {		/* nothing to key it by: this run's only */
+	if (!gn) { /* nothing to key it by: this run's only */
 		*temporary = 1;
 		*path = fp_xstrdup(tmp);
 		return 0;
@@ -448,18 +452,20 @@ static int fetch_kernel(int w, struct request *r, char **path, off_t *bytes, cha
 		}
 		free(notes);
 	}
-	if (rc == 0 && (!fits(snprintf(dir, sizeof dir, "%s/[kernel.kallsyms]/%s", rm.cache,
-				       r->khex), sizeof dir) ||
-			!fits(snprintf(final, sizeof final, "%s/kallsyms", dir), sizeof final))) {
+	if (rc == 0 &&
+	    (!fits(snprintf(dir, sizeof dir, "%s/[kernel.kallsyms]/%s", rm.cache, r->khex),
+		   sizeof dir) ||
+	     !fits(snprintf(final, sizeof final, "%s/kallsyms", dir), sizeof final))) {
 		snprintf(why, cap, "the cache's path is too long");
 		rc = -1;
 	}
 	int none = 0;
 	if (rc == 0) {
 		char mwhy[WHY_MAX];
-		if (fetch_into(w, "exec cat /proc/modules", fd, r->deadline, mwhy, sizeof mwhy) == 0)
+		if (fetch_into(w, "exec cat /proc/modules", fd, r->deadline, mwhy, sizeof mwhy) ==
+		    0)
 			mods = read_all(fd, MODULES_MAX, &mods_len);
-		else if (strstr(mwhy, "ssh exited 1"))	/* cat: no such file */
+		else if (strstr(mwhy, "ssh exited 1")) /* cat: no such file */
 			mods = fp_xstrdup(""), none = 1;
 	}
 	*bytes = (off_t)mods_len;
@@ -530,14 +536,14 @@ static void *worker_main(void *arg)
 		char why[WHY_MAX] = "", *path = NULL;
 		int temporary = 0;
 		off_t bytes = 0;
-		int rc = r->kind == R_KERNEL ? fetch_kernel(w, r, &path, &bytes, why, sizeof why)
-					     : fetch_file(w, r, &path, &temporary, &bytes, why,
-							  sizeof why);
+		int rc = r->kind == R_KERNEL
+				 ? fetch_kernel(w, r, &path, &bytes, why, sizeof why)
+				 : fetch_file(w, r, &path, &temporary, &bytes, why, sizeof why);
 		pthread_mutex_lock(&rm.lock);
 		rm.st.bytes += (unsigned long)bytes;
 		if (rc == 0)
 			rm.st.fetched++;
-		if (r->state != PD_DI_PENDING) {	/* a waiter gave up on it */
+		if (r->state != PD_DI_PENDING) { /* a waiter gave up on it */
 			if (temporary)
 				unlink(path);
 			free(path);
@@ -587,7 +593,8 @@ int pd_remote_start(const struct pd_remote_opts *o, const char **why)
 	}
 	rm.cache = fp_xstrdup(o->cache ? o->cache : pd_remote_default_cache());
 	if (make_dirs(rm.cache) < 0) {
-		snprintf(msg, sizeof msg, "cannot make the cache %s: %s", rm.cache, strerror(errno));
+		snprintf(msg, sizeof msg, "cannot make the cache %s: %s", rm.cache,
+			 strerror(errno));
 		*why = msg;
 		return -1;
 	}
@@ -644,7 +651,8 @@ static void wait_answer(struct request *r)
 		double left = r->deadline - now_mono();
 		if (left <= 0) {
 			char buf[128];
-			snprintf(buf, sizeof buf, "no answer within the time limit (%g s)", rm.limit);
+			snprintf(buf, sizeof buf, "no answer within the time limit (%g s)",
+				 rm.limit);
 			answer(r, PD_DI_FAILED, NULL, fp_xstrdup(buf));
 			break;
 		}
@@ -686,7 +694,8 @@ enum pd_di_state pd_remote_get(const char *name, const unsigned char *id, size_t
 				r->n = n;
 				r->state = PD_DI_FOUND;
 				r->path = fp_xstrdup(cached);
-				rm.reqs = fp_xgrow(rm.reqs, &rm.cap, rm.nreqs + 1, sizeof *rm.reqs, 16);
+				rm.reqs = fp_xgrow(rm.reqs, &rm.cap, rm.nreqs + 1, sizeof *rm.reqs,
+						   16);
 				rm.reqs[rm.nreqs++] = r;
 				rm.st.cached++;
 			}
@@ -732,8 +741,10 @@ enum pd_ksrc pd_remote_kallsyms(struct pd_dso *d, char *path, size_t cap)
 	if (k->state != PD_DI_FOUND)
 		snprintf(why, sizeof why, "the remote host's kallsyms: %s", k->why);
 	else if (d->build_id_len && strcmp(want, k->khex) != 0)
-		snprintf(why, sizeof why, "the recording's kernel has build-id %s, the remote "
-			 "host's %s: its kallsyms would name the frames wrongly", want, k->khex);
+		snprintf(why, sizeof why,
+			 "the recording's kernel has build-id %s, the remote "
+			 "host's %s: its kallsyms would name the frames wrongly",
+			 want, k->khex);
 	else if (fits(snprintf(path, cap, "%s", k->path), cap)) {
 		pthread_mutex_unlock(&rm.lock);
 		return PD_KSRC_CACHE;

@@ -36,12 +36,12 @@
 #define PD_REMOTE_LIMIT_DEFAULT 30.0
 
 struct pd_remote_opts {
-	const char *host;		/* [USER@]HOST */
-	const char *const *ssh_args;	/* ssh's own options, one word each */
+	const char *host;            /* [USER@]HOST */
+	const char *const *ssh_args; /* ssh's own options, one word each */
 	size_t nssh_args;
-	const char *control;		/* ControlPath of a master connection, or NULL */
-	const char *cache;		/* the cache directory, or NULL: the default */
-	double limit;			/* seconds per fetch */
+	const char *control; /* ControlPath of a master connection, or NULL */
+	const char *cache;   /* the cache directory, or NULL: the default */
+	double limit;        /* seconds per fetch */
 };
 
 /* The default cache: $XDG_CACHE_HOME/flamepipe/buildid, else
@@ -66,7 +66,9 @@ enum pd_ksrc pd_remote_kallsyms(struct pd_dso *d, char *path, size_t cap);
 unsigned pd_remote_answers(void);
 /* Counts for the I record: files fetched (bytes), failed, found in the
  * cache without a fetch. */
-struct pd_remote_stats { unsigned long fetched, failed, cached, bytes; };
+struct pd_remote_stats {
+	unsigned long fetched, failed, cached, bytes;
+};
 void pd_remote_stats(struct pd_remote_stats *st);
 /* Kills the fetches under way, waits at most wait_s for the workers,
  * removes this run's files without a build-id. */

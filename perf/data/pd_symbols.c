@@ -39,7 +39,8 @@ static char *arena_copy(struct pd_dso *d, const char *s, size_t n)
 	char *blk = d->narena ? d->arena[d->narena - 1] : NULL;
 	size_t *fill = blk ? (size_t *)(void *)blk : NULL;
 	if (!blk || *fill + need > ARENA_BLOCK) {
-		size_t size = need + sizeof(size_t) > ARENA_BLOCK ? need + sizeof(size_t) : ARENA_BLOCK;
+		size_t size = need + sizeof(size_t) > ARENA_BLOCK ? need + sizeof(size_t)
+								  : ARENA_BLOCK;
 		d->arena = fp_xrealloc(d->arena, (d->narena + 1) * sizeof *d->arena);
 		blk = fp_xmalloc(size);
 		d->arena[d->narena++] = blk;
@@ -80,8 +81,7 @@ static void reserve_syms(struct pd_dso *d, size_t more)
 	d->syms = fp_xrealloc(d->syms, d->syms_cap * sizeof *d->syms);
 }
 
-void pd_dso_add_sym(struct pd_dso *d, uint64_t start, uint64_t end, const char *name,
-		    size_t len)
+void pd_dso_add_sym(struct pd_dso *d, uint64_t start, uint64_t end, const char *name, size_t len)
 {
 	pd_dso_push_sym(d, start, end, arena_copy(d, name, len));
 }
@@ -115,8 +115,8 @@ Dwfl *pd_dwfl_offline(void)
 enum { SCN_UNKNOWN, SCN_SKIP, SCN_ALLOC, SCN_ALLOC_TEXT_DATA };
 
 struct scn_cache {
-	Elf *elf;		/* the file the section indexes are of */
-	unsigned char *v;	/* v[shndx]: SCN_* */
+	Elf *elf;         /* the file the section indexes are of */
+	unsigned char *v; /* v[shndx]: SCN_* */
 	size_t n;
 };
 
@@ -132,7 +132,7 @@ static unsigned char scn_class(Elf *elf, GElf_Word shndx)
 		return SCN_ALLOC;
 	const char *name = elf_strptr(elf, shstrndx, shdr.sh_name);
 	return name && (strstr(name, "text") || strstr(name, "data")) ? SCN_ALLOC_TEXT_DATA
-								       : SCN_ALLOC;
+								      : SCN_ALLOC;
 }
 
 static unsigned char scn_cached(struct scn_cache *c, Elf *elf, GElf_Word shndx)
@@ -187,7 +187,6 @@ static Elf_Scn *section_named(Elf *elf, const char *want, GElf_Shdr *shdr)
 	return NULL;
 }
 
-
 /* perf's dso__synthesize_plt_symbols: entry i of .plt (after its header
  * entry) or of .plt.sec (no header) is "<name of relocation i>@plt". */
 static void synthesize_plt(struct pd_dso *d, Elf *elf)
@@ -230,7 +229,7 @@ static void synthesize_plt(struct pd_dso *d, Elf *elf)
 			continue;
 		const char *name = elf_strptr(elf, dynsym.sh_link, sym.st_name);
 		if (!name)
-			name = "";	/* IRELATIVE: perf names it "@plt" */
+			name = ""; /* IRELATIVE: perf names it "@plt" */
 		/* perf demangles the name and appends @plt: when a lookup
 		 * shows it (PD_SYM_PLT_NAME), most entries never are */
 		uint64_t start = plt.sh_addr + header + i * entry;
@@ -268,7 +267,7 @@ static int read_elf_symbols(struct pd_dso *d, Dwfl_Module *m, Elf *elf, GElf_Add
 	struct scn_cache c = { 0 };
 
 	if (n > 1)
-		reserve_syms(d, (size_t)n - 1);	/* one allocation, not doublings */
+		reserve_syms(d, (size_t)n - 1); /* one allocation, not doublings */
 
 	for (int i = 1; i < n; i++) {
 		GElf_Sym sym;
@@ -276,8 +275,8 @@ static int read_elf_symbols(struct pd_dso *d, Dwfl_Module *m, Elf *elf, GElf_Add
 		GElf_Word shndx;
 		Elf *selfelf;
 		Dwarf_Addr sbias;
-		const char *name = dwfl_module_getsym_info(m, i, &sym, &addr, &shndx,
-							   &selfelf, &sbias);
+		const char *name = dwfl_module_getsym_info(m, i, &sym, &addr, &shndx, &selfelf,
+							   &sbias);
 		if (!name)
 			continue;
 		own &= selfelf == elf;
@@ -327,7 +326,7 @@ static void read_dynsym(struct pd_dso *d, Elf *elf)
 			break;
 		const char *name = sym.st_name ? elf_strptr(elf, sh.sh_link, sym.st_name) : NULL;
 		if (!name || !keep_symbol(&c, elf, &sym, sym.st_shndx))
-			continue;	/* as perf: st_name 0 is no name */
+			continue; /* as perf: st_name 0 is no name */
 		pd_symfile_add_sym(d, sym.st_value, sym.st_value + sym.st_size, name,
 				   GELF_ST_BIND(sym.st_info));
 	}
@@ -341,7 +340,7 @@ static int same_build_id(const struct pd_dso *d, Dwfl_Module *m)
 	int n = dwfl_module_build_id(m, &bits, &vaddr);
 
 	if (!d->build_id_len || n <= 0)
-		return 1;	/* nothing to compare */
+		return 1; /* nothing to compare */
 	return (size_t)n >= d->build_id_len && memcmp(bits, d->build_id, d->build_id_len) == 0;
 }
 
@@ -426,26 +425,31 @@ static int find_elf(struct pd_dso *d, size_t from, Dwfl **dw, Dwfl_Module **m)
 			return 0;
 		}
 		other_build |= rc == -2;
-		if (!why[0])	/* the first place's reason: the recorded path's */
-			snprintf(why, sizeof why, "%s", fd < 0 && err ? strerror(err) :
-				 rc == -2 ? "a different build than the one recorded" :
-				 "not an ELF file elfutils can read");
+		if (!why[0]) /* the first place's reason: the recorded path's */
+			snprintf(why, sizeof why, "%s",
+				 fd < 0 && err ? strerror(err)
+				 : rc == -2    ? "a different build than the one recorded"
+					       : "not an ELF file elfutils can read");
 	}
 	const char *rwhy = NULL;
-	if (!d->pending && pd_remote_get(d->name, d->build_id, d->build_id_len, 0, NULL,
-					 &rwhy) == PD_DI_FAILED && rwhy) {
+	if (!d->pending &&
+	    pd_remote_get(d->name, d->build_id, d->build_id_len, 0, NULL, &rwhy) == PD_DI_FAILED &&
+	    rwhy) {
 		size_t n = strlen(why);
 		snprintf(why + n, sizeof why - n, "%sthe remote host: %s", n ? "; " : "", rwhy);
 	}
 	const char *dwhy = NULL;
-	if (!d->pending && pd_debuginfod_get(d->build_id, d->build_id_len, PD_DI_EXECUTABLE, 0,
-					     NULL, &dwhy) == PD_DI_FAILED && dwhy) {
+	if (!d->pending &&
+	    pd_debuginfod_get(d->build_id, d->build_id_len, PD_DI_EXECUTABLE, 0, NULL, &dwhy) ==
+		    PD_DI_FAILED &&
+	    dwhy) {
 		size_t n = strlen(why);
 		snprintf(why + n, sizeof why - n, "%sdebuginfod: %s", n ? "; " : "", dwhy);
 	}
 	if (!why[0])
-		snprintf(why, sizeof why, "%s", other_build ? "a different build than the one recorded"
-							    : "no file of its build-id");
+		snprintf(why, sizeof why, "%s",
+			 other_build ? "a different build than the one recorded"
+				     : "no file of its build-id");
 	d->missing = 1;
 	d->missing_why = fp_xstrdup(why);
 	return -1;
@@ -531,7 +535,7 @@ static void load_vdso(struct pd_dso *d)
 
 	if (img) {
 		GElf_Ehdr eh;
-		memcpy(&eh, img, sizeof eh);	/* 64-bit vdso on a 64-bit host */
+		memcpy(&eh, img, sizeof eh); /* 64-bit vdso on a 64-bit host */
 		size_t size = eh.e_shoff + (size_t)eh.e_shnum * eh.e_shentsize;
 		fd = memfd_create("vdso", MFD_CLOEXEC);
 		if (fd >= 0 && write(fd, img, size) != (ssize_t)size) {
@@ -544,7 +548,8 @@ static void load_vdso(struct pd_dso *d)
 	if (rc < 0 && find_elf(d, 0, &dw, &m) < 0) {
 		if (rc == -2 && !d->pending) {
 			char why[PATH_CAP + 256];
-			snprintf(why, sizeof why, "this process's vdso is another build than the "
+			snprintf(why, sizeof why,
+				 "this process's vdso is another build than the "
 				 "recorded one, and %s/[vdso]/ has no copy of that (%s)",
 				 pd_buildid_dir(), d->missing_why);
 			free(d->missing_why);
@@ -571,14 +576,22 @@ void pd_symbols_set_host_files(int on)
 static void load_now(struct pd_dso *d)
 {
 	if (!host_files) {
-		d->ready = 1;	/* an empty table: frames are named by their dso */
+		d->ready = 1; /* an empty table: frames are named by their dso */
 		return;
 	}
 	switch (d->type) {
-	case PD_DSO_ELF: load_elf(d); break;
-	case PD_DSO_KERNEL: pd_load_kallsyms(d); break;
-	case PD_DSO_JITMAP: pd_load_jitmap(d); break;
-	case PD_DSO_VDSO: load_vdso(d); break;
+	case PD_DSO_ELF:
+		load_elf(d);
+		break;
+	case PD_DSO_KERNEL:
+		pd_load_kallsyms(d);
+		break;
+	case PD_DSO_JITMAP:
+		pd_load_jitmap(d);
+		break;
+	case PD_DSO_VDSO:
+		load_vdso(d);
+		break;
 	}
 }
 
@@ -618,7 +631,7 @@ int pd_dso_ready(struct pd_dso *d)
 		return 0;
 	free(d->loader);
 	d->loader = NULL;
-	d->ready = 1;		/* loaded by the thread */
+	d->ready = 1; /* loaded by the thread */
 	return 1;
 }
 
@@ -627,7 +640,7 @@ void pd_dso_wait(struct pd_dso *d)
 	if (!d->loader)
 		return;
 	join_loader(d);
-	d->ready = 1;		/* loaded by the thread */
+	d->ready = 1; /* loaded by the thread */
 }
 
 void pd_dso_load_ahead(struct pd_dso *d)
@@ -644,7 +657,7 @@ void pd_dso_load(struct pd_dso *d)
 		return;
 	d->loaded = 1;
 	if (d->loader)
-		join_loader(d);		/* loaded by the thread */
+		join_loader(d); /* loaded by the thread */
 	else if (!d->ready)
 		load_now(d);
 }
@@ -695,7 +708,7 @@ void pd_dso_free(struct pd_dso *d)
 		free(d->arena[i]);
 	pd_symfile_drop(d);
 	pd_procroot_release(d);
-	FP_FREE_ALL(d->namebuf[0].p, d->namebuf[1].p, d->arena, d->syms, d->max_end, d->segs, d->name, d->missing_why,
-		    d->path, d->text);
+	FP_FREE_ALL(d->namebuf[0].p, d->namebuf[1].p, d->arena, d->syms, d->max_end, d->segs,
+		    d->name, d->missing_why, d->path, d->text);
 	free(d);
 }

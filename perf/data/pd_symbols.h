@@ -49,19 +49,19 @@ struct pd_sym {
 		const char *name;
 		uint64_t name_off;
 	};
-	uint32_t frame;		/* frame id + 1, or 0: not assigned yet */
-	uint8_t binding;	/* STB_* */
-	uint8_t flags;		/* PD_SYM_PLAIN, PD_SYM_PLT, PD_SYM_IN_FILE */
-	uint8_t group;		/* PD_SYM_*: of several symbols at one address */
+	uint32_t frame;  /* frame id + 1, or 0: not assigned yet */
+	uint8_t binding; /* STB_* */
+	uint8_t flags;   /* PD_SYM_PLAIN, PD_SYM_PLT, PD_SYM_IN_FILE */
+	uint8_t group;   /* PD_SYM_*: of several symbols at one address */
 };
 
 enum {
-	PD_SYM_PLAIN = 1,	/* the name is final: no demangling */
-	PD_SYM_PLT = 2,		/* a PLT entry perf synthesizes */
-	PD_SYM_IN_FILE = 4,	/* the name is in the dso's file, at name_off */
-	PD_SYM_MODULE = 8,	/* kallsyms: "name\t[module]" (the TAB and what
+	PD_SYM_PLAIN = 1,     /* the name is final: no demangling */
+	PD_SYM_PLT = 2,       /* a PLT entry perf synthesizes */
+	PD_SYM_IN_FILE = 4,   /* the name is in the dso's file, at name_off */
+	PD_SYM_MODULE = 8,    /* kallsyms: "name\t[module]" (the TAB and what
 				 * follows cut off after the fixups) */
-	PD_SYM_PLT_NAME = 16,	/* a PLT entry whose name is its relocation's
+	PD_SYM_PLT_NAME = 16, /* a PLT entry whose name is its relocation's
 				 * symbol: shown demangled + "@plt" */
 };
 
@@ -80,48 +80,50 @@ struct pd_namebuf {
  * that meets them (pd_symtab.c): most groups are never looked up, and the
  * choice may demangle names. */
 enum {
-	PD_SYM_ALONE,		/* no other symbol at its address, or chosen */
-	PD_SYM_UNCHOSEN,	/* the first of a group, the choice not made yet */
-	PD_SYM_OTHER,		/* a later member of the group before it */
+	PD_SYM_ALONE,    /* no other symbol at its address, or chosen */
+	PD_SYM_UNCHOSEN, /* the first of a group, the choice not made yet */
+	PD_SYM_OTHER,    /* a later member of the group before it */
 };
 
-struct pd_seg { uint64_t offset, vaddr, size; };
+struct pd_seg {
+	uint64_t offset, vaddr, size;
+};
 
 struct pd_dso {
-	char *name;		/* as perf prints it: path, [kernel.kallsyms]... */
+	char *name; /* as perf prints it: path, [kernel.kallsyms]... */
 	size_t name_len;
 	enum pd_dso_type type;
-	uint32_t id;		/* index + 1 in its machine: the cache key */
-	char kind;		/* frame kind of its frames (FP_KIND_*) */
+	uint32_t id; /* index + 1 in its machine: the cache key */
+	char kind;   /* frame kind of its frames (FP_KIND_*) */
 	int loaded, missing;
-	int pending;		/* debuginfod asked for its file or debug file and
+	int pending;            /* debuginfod asked for its file or debug file and
 				 * has not answered: read again when it does
 				 * (pd_machine_poll_debuginfod) */
-	int ready;		/* loaded ahead, by pd_dso_load_ahead or a finished
+	int ready;              /* loaded ahead, by pd_dso_load_ahead or a finished
 				 * preload thread: pd_dso_load only sets loaded */
-	uint32_t unknown_frame;	/* frame id + 1 of "[basename]", or 0 */
+	uint32_t unknown_frame; /* frame id + 1 of "[basename]", or 0 */
 	unsigned char build_id[20];
 	size_t build_id_len;
 	struct pd_sym *syms;
 	size_t nsyms, syms_cap;
-	uint64_t *max_end;	/* max_end[i]: the furthest end of syms[0..i] */
-	struct pd_seg *segs;	/* ELF: PT_LOAD segments, file offset -> vaddr */
+	uint64_t *max_end;   /* max_end[i]: the furthest end of syms[0..i] */
+	struct pd_seg *segs; /* ELF: PT_LOAD segments, file offset -> vaddr */
 	size_t nsegs;
-	char **arena;		/* name blocks */
+	char **arena; /* name blocks */
 	size_t narena;
-	char *text;		/* kallsyms: its text, which the names point into */
-	int kallsyms_copy;	/* kernel: read from perf's copy (pd_kcache.h) */
-	uint64_t text_addr;	/* kernel: _text in its table (pd_kernel_relocate) */
-	char *image;		/* ELF, while its tables are read: the file mapped
+	char *text;         /* kallsyms: its text, which the names point into */
+	int kallsyms_copy;  /* kernel: read from perf's copy (pd_kcache.h) */
+	uint64_t text_addr; /* kernel: _text in its table (pd_kernel_relocate) */
+	char *image;        /* ELF, while its tables are read: the file mapped
 				 * privately, a zero page after it */
 	size_t image_size, image_span;
-	int fd;			/* ELF: the file, which PD_SYM_IN_FILE names are
+	int fd;                       /* ELF: the file, which PD_SYM_IN_FILE names are
 				 * read from (pread), or -1 */
-	struct pd_namebuf namebuf[2];	/* pd_sym_name's, by slot */
-	char *missing_why;	/* why the file could not be read, or NULL */
-	char *path;		/* ELF: the file its symbols were read from (the
+	struct pd_namebuf namebuf[2]; /* pd_sym_name's, by slot */
+	char *missing_why;            /* why the file could not be read, or NULL */
+	char *path;                   /* ELF: the file its symbols were read from (the
 				 * recorded path or the build-id cache), or NULL */
-	void *loader;		/* pd_dso_preload's thread, until joined */
+	void *loader;                 /* pd_dso_preload's thread, until joined */
 	/* a file of another mount namespace (pd_procroot.h): its namespace
 	 * (0: the host's, part of the dso's identity), the process it was
 	 * opened through, and the file kept open (or -1) */
@@ -167,8 +169,7 @@ uint64_t pd_dso_vaddr(const struct pd_dso *d, uint64_t offset);
  * /usr/lib/debug); NULL if libdwfl fails. End it with dwfl_end. */
 struct Dwfl *pd_dwfl_offline(void);
 /* Adds a symbol (kernel BPF programs from KSYMBOL). */
-void pd_dso_add_sym(struct pd_dso *d, uint64_t start, uint64_t end, const char *name,
-		    size_t len);
+void pd_dso_add_sym(struct pd_dso *d, uint64_t start, uint64_t end, const char *name, size_t len);
 /* Where the kernel's symbols are read from (default /proc/kallsyms, whose
  * size stat reports as 0: it is read as it is). */
 void pd_symbols_set_kallsyms(const char *path);

@@ -12,13 +12,14 @@
 #include "fp_error.h"
 #include "pd_symfile.h"
 
-#define NAME_READ 256			/* a name's first pread: most are shorter */
-#define NAME_READ_MAX (1u << 20)	/* a name without a NUL ends there */
+#define NAME_READ 256            /* a name's first pread: most are shorter */
+#define NAME_READ_MAX (1u << 20) /* a name without a NUL ends there */
 #define FD_BUDGET_MAX 4096
-#define FD_RESERVE 16		/* never kept: std streams, the input, the file
+#define FD_RESERVE \
+	16 /* never kept: std streams, the input, the file
 				 * being read and its debug files */
 
-static atomic_int fds_kept;	/* ELF files kept open for their names */
+static atomic_int fds_kept; /* ELF files kept open for their names */
 
 /* How many files may be kept open for their names: half the descriptors
  * (the rest for --inline's sessions, which keep theirs, and the files
@@ -64,7 +65,7 @@ const char *pd_sym_name(struct pd_dso *d, const struct pd_sym *s, int slot)
 	struct pd_namebuf *b = &d->namebuf[slot];
 	size_t n = 0;
 	if (b->off1 == s->name_off + 1)
-		return b->p;	/* read last (perf's choice compares one name to several) */
+		return b->p; /* read last (perf's choice compares one name to several) */
 	for (;;) {
 		if (b->cap - n < NAME_READ + 1) {
 			b->cap = b->cap ? b->cap * 2 : 2 * NAME_READ;
@@ -74,7 +75,7 @@ const char *pd_sym_name(struct pd_dso *d, const struct pd_sym *s, int slot)
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
-			break;	/* the file's end ends the name, as when it was mapped */
+			break; /* the file's end ends the name, as when it was mapped */
 		int ended = memchr(b->p + n, '\0', (size_t)r) != NULL;
 		n += (size_t)r;
 		if (ended || n >= NAME_READ_MAX)
@@ -97,9 +98,8 @@ int pd_symfile_map(struct pd_dso *d, int fd)
 		size_t size = (size_t)st.st_size;
 		size_t span = (size + page - 1) / page * page + page;
 		base = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (base != MAP_FAILED &&
-		    mmap(base, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd, 0) ==
-		    MAP_FAILED) {
+		if (base != MAP_FAILED && mmap(base, size, PROT_READ | PROT_WRITE,
+					       MAP_PRIVATE | MAP_FIXED, fd, 0) == MAP_FAILED) {
 			munmap(base, span);
 			base = MAP_FAILED;
 		}

@@ -34,43 +34,54 @@ static int is_mangled(const char *name)
 /* perf's choose_best_symbol: 1 if a is kept over b. perf compares the
  * names it shows, demangled: so does this (only for symbols that share an
  * address, which are few). */
-static int better(struct pd_dso *d, const struct pd_sym *a, const struct pd_sym *b,
-		  int demangle)
+static int better(struct pd_dso *d, const struct pd_sym *a, const struct pd_sym *b, int demangle)
 {
 	uint64_t la = a->end - a->start, lb = b->end - b->start;
-	if (lb == 0 && la > 0) return 1;
-	if (la == 0 && lb > 0) return 0;
-	int wa = a->binding == STB_WEAK, wb = b->binding == STB_WEAK;
-	if (wb && !wa) return 1;
-	if (wa && !wb) return 0;
-	int ga = a->binding == STB_GLOBAL, gb = b->binding == STB_GLOBAL;
-	if (ga && !gb) return 1;
-	if (gb && !ga) return 0;
-	const char *name_a = pd_sym_name(d, a, 0), *name_b = pd_sym_name(d, b, 1);
-	if (strcmp(name_a, name_b) == 0)	/* .symtab and .dynsym: one name */
+	if (lb == 0 && la > 0)
 		return 1;
-	char *da = demangle && !(a->flags & PD_SYM_PLAIN) && is_mangled(name_a) ?
-		   cplus_demangle(name_a, DMGL_NO_OPTS) : NULL;
-	char *db = demangle && !(b->flags & PD_SYM_PLAIN) && is_mangled(name_b) ?
-		   cplus_demangle(name_b, DMGL_NO_OPTS) : NULL;
+	if (la == 0 && lb > 0)
+		return 0;
+	int wa = a->binding == STB_WEAK, wb = b->binding == STB_WEAK;
+	if (wb && !wa)
+		return 1;
+	if (wa && !wb)
+		return 0;
+	int ga = a->binding == STB_GLOBAL, gb = b->binding == STB_GLOBAL;
+	if (ga && !gb)
+		return 1;
+	if (gb && !ga)
+		return 0;
+	const char *name_a = pd_sym_name(d, a, 0), *name_b = pd_sym_name(d, b, 1);
+	if (strcmp(name_a, name_b) == 0) /* .symtab and .dynsym: one name */
+		return 1;
+	char *da = demangle && !(a->flags & PD_SYM_PLAIN) && is_mangled(name_a)
+			   ? cplus_demangle(name_a, DMGL_NO_OPTS)
+			   : NULL;
+	char *db = demangle && !(b->flags & PD_SYM_PLAIN) && is_mangled(name_b)
+			   ? cplus_demangle(name_b, DMGL_NO_OPTS)
+			   : NULL;
 	const char *sa = da ? da : name_a, *sb = db ? db : name_b;
 	size_t ua = underscores(sa), ub = underscores(sb);
 	size_t na = strlen(sa), nb = strlen(sb);
 	free(da);
 	free(db);
-	if (ub > ua) return 1;
-	if (ua > ub) return 0;
-	if (na > nb) return 1;
-	if (na < nb) return 0;
+	if (ub > ua)
+		return 1;
+	if (ua > ub)
+		return 0;
+	if (na > nb)
+		return 1;
+	if (na < nb)
+		return 0;
 	return 1;
 }
 
 struct sort_key {
 	uint64_t start;
-	uint64_t index;		/* reading order: the tie-break (stable) */
+	uint64_t index; /* reading order: the tie-break (stable) */
 };
 
-#define RADIX_BITS 11		/* a count array of 16 KiB stays in L1 */
+#define RADIX_BITS 11 /* a count array of 16 KiB stays in L1 */
 #define RADIX_SIZE (1u << RADIX_BITS)
 #define RADIX_MASK ((uint64_t)RADIX_SIZE - 1)
 
@@ -91,7 +102,7 @@ static void radix_sort_keys(struct sort_key *k, size_t n)
 	uint64_t differ = any ^ all;
 	for (unsigned shift = 0; shift < 64; shift += RADIX_BITS) {
 		if (!((differ >> shift) & RADIX_MASK))
-			continue;	/* every key has this digit */
+			continue; /* every key has this digit */
 		memset(count, 0, sizeof count);
 		for (size_t j = 0; j < n; j++)
 			count[(k[j].start >> shift) & RADIX_MASK]++;
@@ -118,7 +129,7 @@ static void sort_table(struct pd_dso *d)
 	while (i < d->nsyms && d->syms[i - 1].start <= d->syms[i].start)
 		i++;
 	if (i >= d->nsyms)
-		return;		/* kallsyms and most .symtab: sorted already */
+		return; /* kallsyms and most .symtab: sorted already */
 	struct sort_key *k = fp_xmalloc(d->nsyms * sizeof *k);
 	for (size_t j = 0; j < d->nsyms; j++) {
 		k[j].start = d->syms[j].start;
@@ -151,7 +162,7 @@ static void index_ends(struct pd_dso *d)
 	d->max_end = fp_xmalloc((d->nsyms ? d->nsyms : 1) * sizeof *d->max_end);
 	for (size_t i = 0; i < d->nsyms; i++)
 		d->max_end[i] = i && d->max_end[i - 1] > d->syms[i].end ? d->max_end[i - 1]
-									 : d->syms[i].end;
+									: d->syms[i].end;
 }
 
 /* Merges syms[from..n), if sorted, into the sorted syms[0..from): the
@@ -168,7 +179,7 @@ static int merge_added(struct pd_dso *d, size_t from)
 	size_t b = n - from, a = from, o = n;
 	struct pd_sym *added = fp_xmalloc((b ? b : 1) * sizeof *added);
 	memcpy(added, d->syms + from, b * sizeof *added);
-	while (b > 0) {	/* of equal starts the added one goes after */
+	while (b > 0) { /* of equal starts the added one goes after */
 		if (a > 0 && d->syms[a - 1].start > added[b - 1].start)
 			d->syms[--o] = d->syms[--a];
 		else
@@ -258,7 +269,7 @@ const struct pd_sym *pd_dso_find(struct pd_dso *d, uint64_t addr)
 	if (!d->loaded)
 		pd_dso_load(d);
 	size_t lo = 0, hi = d->nsyms;
-	while (lo < hi) {		/* first symbol starting after addr */
+	while (lo < hi) { /* first symbol starting after addr */
 		size_t mid = lo + (hi - lo) / 2;
 		if (d->syms[mid].start <= addr)
 			lo = mid + 1;
@@ -274,12 +285,12 @@ const struct pd_sym *pd_dso_find(struct pd_dso *d, uint64_t addr)
 	const struct pd_sym *found = NULL;
 	for (size_t i = lo; i-- > 0;) {
 		if (d->syms[i].group == PD_SYM_OTHER)
-			continue;	/* its group is met at its first symbol */
+			continue; /* its group is met at its first symbol */
 		if (d->syms[i].group == PD_SYM_UNCHOSEN)
 			choose(d, i);
 		const struct pd_sym *s = &d->syms[i];
 		if ((addr < s->end || addr == s->start) && !(found && (found->flags & PD_SYM_PLT)))
-			found = s;	/* a PLT entry wins over _init reaching over it */
+			found = s; /* a PLT entry wins over _init reaching over it */
 		/* max_end counts the unchosen too: it bounds the walk, no more */
 		if (!i || d->max_end[i - 1] <= addr)
 			break;

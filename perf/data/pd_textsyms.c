@@ -37,7 +37,7 @@ static int kallsyms_binding(char type)
 	return isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL;
 }
 
-#define TEXT_READ (1u << 20)	/* bytes per read(): fewer seq_file rounds for kallsyms */
+#define TEXT_READ (1u << 20) /* bytes per read(): fewer seq_file rounds for kallsyms */
 
 /* The whole of fd (a /proc file reports size 0: read until EOF); NULL and
  * errno on a read error. */
@@ -71,7 +71,7 @@ static char *read_all(int fd, size_t *len)
 
 char *pd_read_file(const char *path, size_t *len, int *err)
 {
-	int fd = pd_open_regular(path, err);	/* /proc and /sys files are regular */
+	int fd = pd_open_regular(path, err); /* /proc and /sys files are regular */
 	char *text = fd >= 0 ? read_all(fd, len) : NULL;
 
 	if (fd >= 0) {
@@ -107,13 +107,13 @@ static int each_line(struct pd_dso *d, const char *path,
 		p = eol + 1;
 	}
 	if (keep)
-		d->text = text;		/* the names point into it */
+		d->text = text; /* the names point into it */
 	else
 		free(text);
 	return 0;
 }
 
-#define ADDR_DIGITS 16	/* a 64-bit address in hex */
+#define ADDR_DIGITS 16 /* a 64-bit address in hex */
 
 /* The hex number at the start of s, as strtoull(s, end, 16) reads it: by
  * hand for the ADDR_DIGITS digits and a space of every kallsyms line
@@ -121,10 +121,10 @@ static int each_line(struct pd_dso *d, const char *path,
 /* A hex digit's value + 1, 0 for any other byte: one load a digit, no
  * branches on its kind. */
 static const unsigned char hex_digit1[256] = {
-	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
-	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
-	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
-	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+	['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,
+	['6'] = 7,  ['7'] = 8,  ['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12,
+	['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12,
+	['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
 };
 
 static unsigned long long hex_field(char *s, char **end)
@@ -156,8 +156,8 @@ static void kallsyms_line(struct pd_dso *d, char *line, size_t n)
 	if (toupper((unsigned char)type) != 'T' && toupper((unsigned char)type) != 'W')
 		return;
 	char *name = end + 3;
-	size_t len = strnlen(name, n - (size_t)(name - line));	/* the line has no LF */
-	name[len] = '\0';	/* "name\t[module]", in place */
+	size_t len = strnlen(name, n - (size_t)(name - line)); /* the line has no LF */
+	name[len] = '\0';                                      /* "name\t[module]", in place */
 	struct pd_sym *s = pd_dso_push_sym(d, addr, addr, name);
 	s->binding = (uint8_t)kallsyms_binding(type);
 	if (memchr(name, '\t', len))
@@ -230,8 +230,9 @@ void pd_load_kallsyms(struct pd_dso *d)
 	char path[PATH_CAP];
 	/* --kallsyms FILE is the user's word; else the recorded kernel's
 	 * (pd_buildid.h): this machine's if it runs that kernel */
-	enum pd_ksrc src = kallsyms_path != kallsyms_default ? PD_KSRC_RUNNING
-							    : pd_kallsyms_source(d, path, sizeof path);
+	enum pd_ksrc src = kallsyms_path != kallsyms_default
+				   ? PD_KSRC_RUNNING
+				   : pd_kallsyms_source(d, path, sizeof path);
 
 	if (src == PD_KSRC_NONE)
 		return;

@@ -29,15 +29,22 @@
  * asm/perf_regs.h) of the DWARF registers 0..16 (rax rdx rcx rbx rsi rdi
  * rbp rsp r8..r15, then the return address column: rip). */
 enum {
-	PERF_X86_AX = 0, PERF_X86_BX = 1, PERF_X86_CX = 2, PERF_X86_DX = 3,
-	PERF_X86_SI = 4, PERF_X86_DI = 5, PERF_X86_BP = 6, PERF_X86_SP = 7,
-	PERF_X86_IP = 8, PERF_X86_R8 = 16,
+	PERF_X86_AX = 0,
+	PERF_X86_BX = 1,
+	PERF_X86_CX = 2,
+	PERF_X86_DX = 3,
+	PERF_X86_SI = 4,
+	PERF_X86_DI = 5,
+	PERF_X86_BP = 6,
+	PERF_X86_SP = 7,
+	PERF_X86_IP = 8,
+	PERF_X86_R8 = 16,
 };
 #define DWARF_X86_64_REGS 17
 static const uint8_t dwarf_to_perf[DWARF_X86_64_REGS] = {
-	PERF_X86_AX, PERF_X86_DX, PERF_X86_CX, PERF_X86_BX, PERF_X86_SI, PERF_X86_DI,
-	PERF_X86_BP, PERF_X86_SP, PERF_X86_R8, PERF_X86_R8 + 1, PERF_X86_R8 + 2,
-	PERF_X86_R8 + 3, PERF_X86_R8 + 4, PERF_X86_R8 + 5, PERF_X86_R8 + 6,
+	PERF_X86_AX,     PERF_X86_DX,     PERF_X86_CX,     PERF_X86_BX,     PERF_X86_SI,
+	PERF_X86_DI,     PERF_X86_BP,     PERF_X86_SP,     PERF_X86_R8,     PERF_X86_R8 + 1,
+	PERF_X86_R8 + 2, PERF_X86_R8 + 3, PERF_X86_R8 + 4, PERF_X86_R8 + 5, PERF_X86_R8 + 6,
 	PERF_X86_R8 + 7, PERF_X86_IP,
 };
 
@@ -50,9 +57,9 @@ struct uw_mod {
 };
 
 struct uw_session {
-	const struct pd_proc *proc;	/* compared, never dereferenced */
+	const struct pd_proc *proc; /* compared, never dereferenced */
 	Dwfl *dwfl;
-	uint64_t used;			/* LRU tick */
+	uint64_t used; /* LRU tick */
 	struct uw_mod *mods;
 	size_t nmods, cap;
 };
@@ -70,11 +77,11 @@ struct pd_unwind {
 	size_t nsess;
 	uint64_t tick;
 	struct pd_unwind_stats st;
-	Elf *arch_elf;			/* x86_64 ELF header: picks the backend */
+	Elf *arch_elf; /* x86_64 ELF header: picks the backend */
 	unsigned char arch_image[sizeof(Elf64_Ehdr)];
-	struct uw_image *images;	/* by dso id - 1 */
+	struct uw_image *images; /* by dso id - 1 */
 	size_t nimages;
-	int vdso_fd;			/* memfd of this machine's vdso, or -1 */
+	int vdso_fd; /* memfd of this machine's vdso, or -1 */
 	/* the sample being unwound */
 	struct uw_session *cur;
 	const struct pd_sample *s;
@@ -83,8 +90,8 @@ struct pd_unwind {
 	uint64_t *ips;
 	size_t n, max;
 	int stale, fresh, ended, full;
-	int read_failed;		/* the last frame's unwinding read outside */
-	int has_cfi;			/* the last frame lies in a reported module */
+	int read_failed; /* the last frame's unwinding read outside */
+	int has_cfi;     /* the last frame lies in a reported module */
 };
 
 /* ---- registers ------------------------------------------------------------ */
@@ -99,15 +106,15 @@ static int sample_reg(const struct pd_sample *s, unsigned r, uint64_t *v)
 	size_t i = (size_t)__builtin_popcountll(mask & ((1ull << r) - 1));
 	if (i >= s->nregs)
 		return 0;
-	memcpy(v, &s->regs[i], sizeof *v);	/* the record may be unaligned */
+	memcpy(v, &s->regs[i], sizeof *v); /* the record may be unaligned */
 	return 1;
 }
 
 int pd_unwind_wanted(const struct pd_sample *s)
 {
 	uint64_t st = s->ev->sample_type;
-	return (st & PERF_SAMPLE_REGS_USER) && (st & PERF_SAMPLE_STACK_USER) &&
-	       s->regs && s->nregs && s->stack_size;
+	return (st & PERF_SAMPLE_REGS_USER) && (st & PERF_SAMPLE_STACK_USER) && s->regs &&
+	       s->nregs && s->stack_size;
 }
 
 /* ---- file contents ---------------------------------------------------------- */
@@ -118,7 +125,7 @@ static size_t vdso_image(const unsigned char **img)
 	if (!*img)
 		return 0;
 	Elf64_Ehdr eh;
-	memcpy(&eh, *img, sizeof eh);	/* 64-bit vdso on a 64-bit host */
+	memcpy(&eh, *img, sizeof eh); /* 64-bit vdso on a 64-bit host */
 	return (size_t)eh.e_shoff + (size_t)eh.e_shnum * eh.e_shentsize;
 }
 
@@ -170,7 +177,7 @@ static bool read_mapped_file(struct pd_unwind *u, uint64_t addr, Dwarf_Word *out
 static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
 {
 	(void)dwfl, (void)arg, (void)thread_argp;
-	return 0;	/* threads are asked for by tid only */
+	return 0; /* threads are asked for by tid only */
 }
 
 static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
@@ -227,9 +234,9 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
  * otherwise open and read the whole debug file, once per process session
  * (3/4 of the time of a system-wide capture here), for a .debug_frame that
  * says what .eh_frame does. Without CFI elfutils unwinds by frame pointer. */
-static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-			Dwarf_Addr base, const char *file_name, const char *debuglink_file,
-			GElf_Word debuglink_crc, char **debuginfo_file_name)
+static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+			char **debuginfo_file_name)
 {
 	(void)mod, (void)userdata, (void)modname, (void)base, (void)file_name;
 	(void)debuglink_file, (void)debuglink_crc, (void)debuginfo_file_name;
@@ -280,7 +287,7 @@ static struct uw_session *session_of(struct pd_unwind *u, const struct pd_proc *
 			break;
 		}
 	if (se && !se->dwfl)
-		return NULL;	/* could not be started: not unwound */
+		return NULL; /* could not be started: not unwound */
 	if (!se) {
 		if (u->nsess < PD_UNWIND_MAX_SESSIONS) {
 			se = &u->sess[u->nsess++];
@@ -330,7 +337,7 @@ static void report(struct pd_unwind *u, struct uw_session *se, const struct pd_m
 	dwfl_report_end(se->dwfl, NULL, NULL);
 	Dwarf_Addr lo, hi, b;
 	if (!mod || !dwfl_module_getelf(mod, &b) || b != bias)
-		return;		/* no CFI: elfutils unwinds by frame pointer */
+		return; /* no CFI: elfutils unwinds by frame pointer */
 	dwfl_module_info(mod, NULL, &lo, &hi, NULL, NULL, NULL, NULL);
 	um->lo = lo < mp->start ? lo : mp->start;
 	um->hi = hi > mp->end ? hi : mp->end;
@@ -347,7 +354,7 @@ static int ensure_module(struct pd_unwind *u, uint64_t pc)
 
 	if (!mp || !mp->dso || mp->identity ||
 	    (mp->dso->type != PD_DSO_ELF && mp->dso->type != PD_DSO_VDSO))
-		return 0;	/* nothing to report: JIT code, anonymous memory */
+		return 0; /* nothing to report: JIT code, anonymous memory */
 	pd_dso_load(mp->dso);
 	uint64_t bias = map_bias(mp);
 	for (size_t i = 0; i < se->nmods; i++) {
@@ -423,7 +430,7 @@ size_t pd_unwind_user(struct pd_unwind *u, struct pd_thread *t, const struct pd_
 		u->st.incomplete++;
 		if (!sample_reg(s, PERF_X86_IP, &ip))
 			return 0;
-		ips[0] = ip;	/* perf shows the sampled ip at least */
+		ips[0] = ip; /* perf shows the sampled ip at least */
 		return 1;
 	}
 	u->s = s;
@@ -434,7 +441,7 @@ size_t pd_unwind_user(struct pd_unwind *u, struct pd_thread *t, const struct pd_
 	struct uw_session *se = session_of(u, t->proc);
 	int rc = se ? run(u, se) : -1;
 	if (se && u->stale) {
-		u->fresh = 1;	/* exec or new maps: start this process afresh */
+		u->fresh = 1; /* exec or new maps: start this process afresh */
 		rc = session_start(u, se, t->proc) < 0 ? -1 : run(u, se);
 	}
 	/* elfutils ends a stack quietly where a read failed (the register

@@ -30,14 +30,14 @@
 #include "pd_machine.h"
 #include "pd_read.h"
 
-#define PD_UNWIND_MAX_SESSIONS 64	/* Dwfl sessions (processes) kept */
+#define PD_UNWIND_MAX_SESSIONS 64 /* Dwfl sessions (processes) kept */
 
 struct pd_unwind_stats {
-	uint64_t samples;	/* samples with user registers and stack */
-	uint64_t incomplete;	/* the unwind stopped before the outermost frame */
-	uint64_t bad_regs;	/* registers unusable (ABI, no ip/sp): not unwound */
-	uint64_t sessions;	/* Dwfl sessions created (rebuilds included) */
-	uint64_t evictions;	/* sessions ended to stay under the limit */
+	uint64_t samples;    /* samples with user registers and stack */
+	uint64_t incomplete; /* the unwind stopped before the outermost frame */
+	uint64_t bad_regs;   /* registers unusable (ABI, no ip/sp): not unwound */
+	uint64_t sessions;   /* Dwfl sessions created (rebuilds included) */
+	uint64_t evictions;  /* sessions ended to stay under the limit */
 };
 
 struct pd_unwind;

@@ -10,7 +10,7 @@
 struct pd_zstd {
 	ZSTD_DStream *ds;
 	ZSTD_inBuffer in;
-	const char *broken;	/* why the stream cannot be read on, or NULL */
+	const char *broken; /* why the stream cannot be read on, or NULL */
 };
 
 struct pd_zstd *pd_zstd_new(void)
@@ -54,7 +54,7 @@ ssize_t pd_zstd_output(struct pd_zstd *z, void *out, size_t cap, const char **wh
 			return -1;
 		}
 		if (z->in.pos == before_in && o.pos == before_out)
-			break;		/* no progress: this record's data is used up */
+			break; /* no progress: this record's data is used up */
 	}
 	return (ssize_t)o.pos;
 }

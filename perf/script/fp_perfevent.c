@@ -53,8 +53,7 @@ static void split_task(const char *begin, const char *end, struct fp_perf_event 
 	end = trim_spaces_back(begin, end);
 	const char *t = last_token(begin, end);
 	size_t tn = (size_t)(end - t);
-	if (tn >= 3 && t[0] == '[' && end[-1] == ']' &&
-	    parse_int(t + 1, tn - 2, &cpu) == 0)
+	if (tn >= 3 && t[0] == '[' && end[-1] == ']' && parse_int(t + 1, tn - 2, &cpu) == 0)
 		end = trim_spaces_back(begin, t);
 
 	t = last_token(begin, end);
@@ -80,8 +79,6 @@ static void split_task(const char *begin, const char *end, struct fp_perf_event 
 	ev->tid = tid >= -1 && tid <= FP_ID_MAX ? tid : -1;
 	ev->cpu = cpu >= -1 && cpu <= FP_ID_MAX ? cpu : -1;
 }
-
-
 
 int fp_perf_event_line(const char *line, size_t n, struct fp_perf_event *ev)
 {
@@ -123,4 +120,3 @@ int fp_perf_event_line(const char *line, size_t n, struct fp_perf_event *ev)
 	ev->rest.n = (size_t)(end - p);
 	return 0;
 }
-

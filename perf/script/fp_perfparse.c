@@ -38,15 +38,12 @@
 #define PERF_RECORD_LOST "PERF_RECORD_LOST"
 #define UNKNOWN_NAME "[unknown]"
 
-
 /* perf prints a frame as TAB, the address right-aligned in 16 columns
  * (`%16lx`), a space, then the symbol: the fast path checks that shape. */
 #define PERF_ADDR_WIDTH 16
 
 /* The per-frame helpers are small and called from one hot spot each. */
 #define HOT_INLINE static inline __attribute__((always_inline))
-
-
 
 static int has_suffix(const char *s, size_t n, const char *suf, size_t sn)
 {
@@ -116,9 +113,9 @@ HOT_INLINE int needs_cleaning(const char *s, size_t n)
 			if (i + 2 * WORD > n)
 				i = n - 2 * WORD;
 			__m128i v = _mm_loadu_si128((const __m128i *)(s + i));
-			__m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, semi),
-							      _mm_cmpeq_epi8(v, del)),
-						 _mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v));
+			__m128i m = _mm_or_si128(
+				_mm_or_si128(_mm_cmpeq_epi8(v, semi), _mm_cmpeq_epi8(v, del)),
+				_mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v));
 			if (_mm_movemask_epi8(m))
 				return 1;
 			if (i + 2 * WORD >= n)
@@ -147,13 +144,11 @@ HOT_INLINE void copy_name(char *dst, const char *src, size_t n)
 	}
 }
 
-
 static const char *basename_of(const char *s, size_t n)
 {
 	const char *slash = memrchr(s, '/', n);
 	return slash ? slash + 1 : s;
 }
-
 
 /* A kernel module file, as perf names it when it reads the module itself
  * rather than [module] from kallsyms: name.ko, or compressed name.ko.xz,
@@ -170,7 +165,7 @@ char fp_perf_dso_kind(const char *dso, size_t n)
 {
 	if (n == 0 || IS_LIT(dso, n, UNKNOWN_NAME))
 		return FP_KIND_UNKNOWN;
-	if (dso[0] == '[')	/* [kernel.kallsyms], [nf_conntrack], [vdso] */
+	if (dso[0] == '[') /* [kernel.kallsyms], [nf_conntrack], [vdso] */
 		return FP_KIND_KERNEL;
 	if (IS_LIT(dso, n, "inlined"))
 		return FP_KIND_INLINED;
@@ -194,8 +189,8 @@ int fp_perf_parse_time(const char *s, size_t n, uint64_t *ns)
 	if (!dot)
 		return -1;
 	size_t sec_digits = (size_t)(dot - s), frac_digits = n - sec_digits - 1;
-	if (sec_digits == 0 || sec_digits > TIME_SEC_DIGITS_MAX ||
-	    frac_digits == 0 || frac_digits > TIME_FRAC_DIGITS_MAX)
+	if (sec_digits == 0 || sec_digits > TIME_SEC_DIGITS_MAX || frac_digits == 0 ||
+	    frac_digits > TIME_FRAC_DIGITS_MAX)
 		return -1;
 	uint64_t sec = 0, frac = 0;
 	for (size_t i = 0; i < sec_digits; i++) {
@@ -213,8 +208,6 @@ int fp_perf_parse_time(const char *s, size_t n, uint64_t *ns)
 	*ns = sec * FP_NSEC_PER_SEC + frac;
 	return 0;
 }
-
-
 
 int fp_all_digits(const char *s, size_t n)
 {
@@ -259,8 +252,7 @@ HOT_INLINE char *frame_slot(struct fp_perf_parser *pp, size_t n, char kind)
 	return pp->rec + pp->rec_head;
 }
 
-HOT_INLINE void push_name(struct fp_perf_parser *pp, const char *name, size_t n,
-		      char kind)
+HOT_INLINE void push_name(struct fp_perf_parser *pp, const char *name, size_t n, char kind)
 {
 	char *dst = frame_slot(pp, n, kind);
 	if (dst)
@@ -270,8 +262,7 @@ HOT_INLINE void push_name(struct fp_perf_parser *pp, const char *name, size_t n,
 /* `[unknown]` (or no symbol) in a known dso is named after the dso's
  * basename, e.g. [libc.so.6]; a dso already in brackets ([vdso]) is used
  * as it is rather than bracketed twice. */
-static void push_dso_name(struct fp_perf_parser *pp, const char *dso, size_t n,
-			  char kind)
+static void push_dso_name(struct fp_perf_parser *pp, const char *dso, size_t n, char kind)
 {
 	const char *base = basename_of(dso, n);
 	size_t bn = (size_t)(dso + n - base);
@@ -292,9 +283,8 @@ static void push_dso_name(struct fp_perf_parser *pp, const char *dso, size_t n,
 	dst[bn + 1] = ']';
 }
 
-
-static void problem(struct fp_perf_parser *pp, enum fp_perf_problem what,
-		    const char *line, size_t len)
+static void problem(struct fp_perf_parser *pp, enum fp_perf_problem what, const char *line,
+		    size_t len)
 {
 	if (pp->ops->problem)
 		pp->ops->problem(pp->ctx, what, line, len);
@@ -335,7 +325,7 @@ static const char *last_paren(const char *begin, const char *q)
 	while (q - begin >= WORD) {
 		uint64_t v = load_word(q - WORD);
 		uint64_t m = zero_bytes(v ^ (ONES * '(')) | zero_bytes(v ^ (ONES * ')'));
-		if (m)	/* the highest flagged byte is the last in memory */
+		if (m) /* the highest flagged byte is the last in memory */
 			return q - WORD + (63 - __builtin_clzll(m)) / 8;
 		q -= WORD;
 	}
@@ -354,7 +344,7 @@ static const char *group_open(const char *begin, const char *close)
 {
 	const char *q = last_paren(begin, close);
 	if (!q || *q == '(')
-		return q;	/* common case: no nested parentheses */
+		return q; /* common case: no nested parentheses */
 	int depth = 1;
 	for (q = close - 1; q >= begin; q--) {
 		if (*q == ')')
@@ -368,8 +358,8 @@ static const char *group_open(const char *begin, const char *close)
 /* High bit set in the bytes of x (ASCII only) that lie in [lo, hi]. */
 static inline uint64_t bytes_in_range(uint64_t x, unsigned char lo, unsigned char hi)
 {
-	uint64_t t = (x | HIGHS) - ONES * lo;		/* >= lo */
-	uint64_t u = (x | HIGHS) - ONES * (hi + 1u);	/* > hi */
+	uint64_t t = (x | HIGHS) - ONES * lo;        /* >= lo */
+	uint64_t u = (x | HIGHS) - ONES * (hi + 1u); /* > hi */
 	return t & ~u & HIGHS;
 }
 
@@ -412,7 +402,7 @@ HOT_INLINE const char *strip_offset(const char *p, const char *end)
 /* If [p, end) ends with `(<dso>)` for a remembered dso, returns the '('
  * and sets *kind. Only dso names without parentheses are remembered, so
  * the '(' found here is the one group_open would find. */
-#define DSO_KEY_BYTES 8		/* a dso's last bytes, its cache key */
+#define DSO_KEY_BYTES 8 /* a dso's last bytes, its cache key */
 
 /* The cache entry for a dso that ends right before `tail_end` (the ')'),
  * by its last DSO_KEY_BYTES bytes; the caller made sure they exist. */
@@ -435,8 +425,8 @@ HOT_INLINE int equal_words(const char *a, const char *b, size_t n)
 	return load_word(a + n - WORD) == load_word(b + n - WORD);
 }
 
-HOT_INLINE const char *cached_group(const struct fp_perf_parser *pp, const char *p,
-				    const char *end, char *kind)
+HOT_INLINE const char *cached_group(const struct fp_perf_parser *pp, const char *p, const char *end,
+				    char *kind)
 {
 	size_t avail = (size_t)(end - p);
 
@@ -474,7 +464,7 @@ static int parse_frame(struct fp_perf_parser *pp, const char *p, const char *end
 {
 	if (end > p && IS_SPACE(end[-1]))
 		end = trim_spaces_back(p, end);
-	const char *addr = NULL;	/* the address, when there is one */
+	const char *addr = NULL; /* the address, when there is one */
 	size_t addr_len = 0;
 	if (end - p > PERF_ADDR_WIDTH + 1 && p[PERF_ADDR_WIDTH] == ' ' &&
 	    p[PERF_ADDR_WIDTH + 1] != ' ' && is_addr_column(p)) {
@@ -491,7 +481,7 @@ static int parse_frame(struct fp_perf_parser *pp, const char *p, const char *end
 		if (a > p && (a == end || IS_SPACE(*a))) {
 			addr = p;
 			addr_len = (size_t)(a - p);
-			p = skip_spaces(a, end);	/* skip the address */
+			p = skip_spaces(a, end); /* skip the address */
 		}
 	}
 
@@ -557,7 +547,7 @@ static void count_side_band(struct fp_perf_parser *pp, const char *p, const char
 			return;
 		}
 	}
-	pp->st.lost_events++;	/* a lost record with no count: at least 1 */
+	pp->st.lost_events++; /* a lost record with no count: at least 1 */
 }
 
 /* Parses an event line; returns -1 if it is not one. Starts a sample, or
@@ -660,7 +650,7 @@ static int srcline_line(struct fp_perf_parser *pp, const char *p, const char *en
 		k--;
 	if (k == 1)
 		return 0;
-	if (k > pp->rec_head) {		/* the record no longer fits: dropped */
+	if (k > pp->rec_head) { /* the record no longer fits: dropped */
 		pp->overflow = 1;
 		return 0;
 	}
@@ -692,7 +682,7 @@ void fp_perf_line(struct fp_perf_parser *pp, const char *line, size_t n)
 	if (n && line[n - 1] == '\r')
 		n--;
 
-	if (n && line[0] == '\t') {	/* hot path: a frame */
+	if (n && line[0] == '\t') { /* hot path: a frame */
 		if (pp->in_sample) {
 			if (__builtin_expect(pp->line_frame, 0))
 				forget_line_frame(pp);
@@ -707,7 +697,7 @@ void fp_perf_line(struct fp_perf_parser *pp, const char *line, size_t n)
 	}
 
 	const char *end = line + n, *p = skip_spaces(line, end);
-	if (p == end) {		/* blank line: the sample is complete */
+	if (p == end) { /* blank line: the sample is complete */
 		emit_sample(pp);
 		pp->discarding = 0;
 		return;
@@ -759,8 +749,7 @@ void fp_perf_finish(struct fp_perf_parser *pp)
 	pp->discarding = 0;
 }
 
-void fp_perf_init(struct fp_perf_parser *pp, const struct fp_perf_ops *ops,
-		  void *ctx)
+void fp_perf_init(struct fp_perf_parser *pp, const struct fp_perf_ops *ops, void *ctx)
 {
 	memset(pp, 0, sizeof *pp);
 	pp->ops = ops;

@@ -36,12 +36,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fp_record.h"	/* struct fp_str */
+#include "fp_record.h" /* struct fp_str */
 
 /* Why a line was not understood or a sample was dropped (ops->problem). */
 enum fp_perf_problem {
-	FP_PERF_BAD_LINE,	/* neither event, frame, header nor blank line */
-	FP_PERF_SAMPLE_TOO_BIG,	/* S record would exceed FP_LINE_MAX: dropped */
+	FP_PERF_BAD_LINE,       /* neither event, frame, header nor blank line */
+	FP_PERF_SAMPLE_TOO_BIG, /* S record would exceed FP_LINE_MAX: dropped */
 };
 
 struct fp_perf_ops {
@@ -49,31 +49,30 @@ struct fp_perf_ops {
 	void (*record)(void *ctx, const char *rec, size_t len);
 	/* Bad input: what went wrong, and the offending line (may be NULL for
 	 * FP_PERF_SAMPLE_TOO_BIG). Optional. */
-	void (*problem)(void *ctx, enum fp_perf_problem what,
-			const char *line, size_t len);
+	void (*problem)(void *ctx, enum fp_perf_problem what, const char *line, size_t len);
 };
 
 struct fp_perf_stats {
-	uint64_t lines;		/* every line seen, including too long ones */
-	uint64_t samples;	/* S records emitted */
-	uint64_t frames;	/* frames in the emitted samples */
-	uint64_t bad_lines;	/* lines that are not perf script */
-	uint64_t lost_events;	/* sum of N over `PERF_RECORD_LOST lost N` */
-	uint64_t lost_records;	/* number of PERF_RECORD_LOST* lines */
-	uint64_t other_records;	/* other PERF_RECORD_* lines (mmap, comm...) */
-	uint64_t comment_lines;	/* `#` header lines */
-	uint64_t skipped_lines;	/* indented non-frame lines inside a sample
+	uint64_t lines;         /* every line seen, including too long ones */
+	uint64_t samples;       /* S records emitted */
+	uint64_t frames;        /* frames in the emitted samples */
+	uint64_t bad_lines;     /* lines that are not perf script */
+	uint64_t lost_events;   /* sum of N over `PERF_RECORD_LOST lost N` */
+	uint64_t lost_records;  /* number of PERF_RECORD_LOST* lines */
+	uint64_t other_records; /* other PERF_RECORD_* lines (mmap, comm...) */
+	uint64_t comment_lines; /* `#` header lines */
+	uint64_t skipped_lines; /* indented non-frame lines inside a sample
 				 * (e.g. -F srcline), and frames after a too
 				 * long line */
 	uint64_t too_long_lines;
 	uint64_t dropped_samples; /* by a too long line or a too big record */
-	uint64_t first_bad_line; /* line number of the first bad line, or 0 */
+	uint64_t first_bad_line;  /* line number of the first bad line, or 0 */
 };
 
-#define FP_PERF_DSO_CACHE_BITS 6	/* 64 dso names remembered */
+#define FP_PERF_DSO_CACHE_BITS 6 /* 64 dso names remembered */
 #define FP_PERF_DSO_CACHE (1u << FP_PERF_DSO_CACHE_BITS)
-#define FP_PERF_DSO_CACHE_TEXT 120	/* longest dso name remembered */
-#define FP_PERF_SRCLINE_MAX 512		/* srcline text appended, at most */
+#define FP_PERF_DSO_CACHE_TEXT 120 /* longest dso name remembered */
+#define FP_PERF_SRCLINE_MAX 512    /* srcline text appended, at most */
 
 struct fp_perf_parser {
 	const struct fp_perf_ops *ops;
@@ -86,20 +85,20 @@ struct fp_perf_parser {
 	int srcline;
 
 	/* private: the sample being built */
-	int in_sample;		/* an event line was seen, sample pending */
-	int discarding;		/* drop frame lines until the next sample */
-	int overflow;		/* the record no longer fits: drop it */
-	int line_frame;		/* the only frame came from the event line */
+	int in_sample;  /* an event line was seen, sample pending */
+	int discarding; /* drop frame lines until the next sample */
+	int overflow;   /* the record no longer fits: drop it */
+	int line_frame; /* the only frame came from the event line */
 	uint64_t time_ns, period;
 	int64_t pid, tid, cpu;
 	size_t nframes;
-	size_t last_len;	/* length of the latest (most rootward) name */
-	int srcline_done;	/* the latest frame had its srcline line */
-	char *rec;		/* record buffer: built from the end down */
-	size_t rec_head;	/* stack occupies rec[rec_head .. stack_end) */
-	char *kinds;		/* kinds, built from the end down */
+	size_t last_len;  /* length of the latest (most rootward) name */
+	int srcline_done; /* the latest frame had its srcline line */
+	char *rec;        /* record buffer: built from the end down */
+	size_t rec_head;  /* stack occupies rec[rec_head .. stack_end) */
+	char *kinds;      /* kinds, built from the end down */
 	size_t kinds_head;
-	char *hdr;		/* comm, then event (already sanitized) */
+	char *hdr; /* comm, then event (already sanitized) */
 	size_t comm_len, event_len;
 
 	/* Dso names seen lately, with their kind, by a hash of their last 8
@@ -114,8 +113,7 @@ struct fp_perf_parser {
 	} dso_cache[FP_PERF_DSO_CACHE];
 };
 
-void fp_perf_init(struct fp_perf_parser *pp, const struct fp_perf_ops *ops,
-		  void *ctx);
+void fp_perf_init(struct fp_perf_parser *pp, const struct fp_perf_ops *ops, void *ctx);
 /* One input line without its LF (a trailing CR is ignored). */
 void fp_perf_line(struct fp_perf_parser *pp, const char *line, size_t len);
 /* The reader skipped a line longer than FP_LINE_MAX: the pending sample is
@@ -132,12 +130,12 @@ void fp_perf_free(struct fp_perf_parser *pp);
  * in every -F variant that prints the time (the same rules as the
  * parser's: fp_perf_line uses it too). Fields point into the line. */
 struct fp_perf_event {
-	uint64_t time_ns, period;	/* period 1 when none is printed */
-	int64_t pid, tid, cpu;		/* -1: not printed (or not an id) */
-	struct fp_str comm;		/* trimmed; n == 0 when absent */
-	struct fp_str event;		/* without its ':'; n == 0 when absent */
-	struct fp_str rest;		/* after the event: payload or a frame */
-	int side_band;			/* a PERF_RECORD_* line (rest is it) */
+	uint64_t time_ns, period; /* period 1 when none is printed */
+	int64_t pid, tid, cpu;    /* -1: not printed (or not an id) */
+	struct fp_str comm;       /* trimmed; n == 0 when absent */
+	struct fp_str event;      /* without its ':'; n == 0 when absent */
+	struct fp_str rest;       /* after the event: payload or a frame */
+	int side_band;            /* a PERF_RECORD_* line (rest is it) */
 };
 /* 0, or -1 if the line is not a perf event line. */
 int fp_perf_event_line(const char *line, size_t n, struct fp_perf_event *ev);

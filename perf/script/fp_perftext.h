@@ -46,7 +46,7 @@ static inline int parse_int(const char *s, size_t n, int64_t *out)
 	int neg = n > 0 && s[0] == '-';
 	uint64_t v = 0;
 	size_t i = (size_t)neg;
-	if (i == n || n - i > DEC_MAX - 3)	/* at most 18 digits: no overflow */
+	if (i == n || n - i > DEC_MAX - 3) /* at most 18 digits: no overflow */
 		return -1;
 	for (; i < n; i++) {
 		if (!IS_DIGIT(s[i]))

@@ -51,8 +51,9 @@
 #include "fp_record.h"
 #include "fp_strtab.h"
 
-#define USAGE "usage: fp-baseline (--baseline FILE [--from S] [--to S] | --from S --to S) " \
-	"[--alert PCT] [--by function|stack] [--window MS] [--step MS] [--top N] " \
+#define USAGE                                                                         \
+	"usage: fp-baseline (--baseline FILE [--from S] [--to S] | --from S --to S) " \
+	"[--alert PCT] [--by function|stack] [--window MS] [--step MS] [--top N] "    \
 	"[--pass-samples] [--discard] [--name NAME]"
 #define MS_NS 1000000ull
 #define WINDOW_MAX_MS 3600000
@@ -63,32 +64,32 @@
 struct state {
 	/* options */
 	const char *file, *from_s, *to_s;
-	double pct;		/* < 0: no alerts */
-	int by;			/* enum fp_base_by */
+	double pct; /* < 0: no alerts */
+	int by;     /* enum fp_base_by */
 	uint64_t window_ms, step_ms, top;
 	int pass_samples, discard;
-	uint64_t refs;		/* R records seen */
+	uint64_t refs; /* R records seen */
 	/* stacks: local ids of the D records' folded text */
 	struct fp_strtab stacks;
-	uint32_t *dmap;		/* D id -> local id (+1; 0: not defined) */
+	uint32_t *dmap; /* D id -> local id (+1; 0: not defined) */
 	size_t dmap_cap;
 	/* the time axis */
 	int has_axis;
-	uint64_t axis_ns;	/* second 0 of the heatmap axis, in perf time */
+	uint64_t axis_ns; /* second 0 of the heatmap axis, in perf time */
 	/* the baseline */
-	int stream_range;	/* the baseline is [from, to) of this stream */
-	uint64_t from_ns, to_ns;	/* on the axis */
-	uint64_t *bcount;	/* stream range: counts by local id */
+	int stream_range;        /* the baseline is [from, to) of this stream */
+	uint64_t from_ns, to_ns; /* on the axis */
+	uint64_t *bcount;        /* stream range: counts by local id */
 	size_t bcap;
 	int base_ready;
-	struct fp_folded base, kbase;	/* the baseline, and by key */
+	struct fp_folded base, kbase; /* the baseline, and by key */
 	/* now */
 	struct fp_basewin win;
-	uint64_t *after;	/* samples after the baseline, by local id */
+	uint64_t *after; /* samples after the baseline, by local id */
 	size_t acap;
 	struct fp_alerts alerts;
 	uint64_t samples, evaluations, bad;
-	double window_end_s;	/* on the axis, for the alert line */
+	double window_end_s; /* on the axis, for the alert line */
 };
 
 static uint64_t *grow_u64(uint64_t *a, size_t *cap, size_t id)
@@ -107,8 +108,8 @@ static uint64_t *grow_u64(uint64_t *a, size_t *cap, size_t id)
 
 /* A table of counts by local id, referencing the stacks' text (valid
  * until the next D record). */
-static void table_of(const struct state *st, const uint64_t *count, size_t n,
-		     struct fp_folded *t, int copy)
+static void table_of(const struct state *st, const uint64_t *count, size_t n, struct fp_folded *t,
+		     int copy)
 {
 	fp_folded_init(t);
 	for (uint32_t id = 0; id < n && id < fp_strtab_count(&st->stacks); id++) {
@@ -131,9 +132,11 @@ static void fire(void *ctx, const struct fp_folded *d, size_t i, double delta)
 {
 	const struct state *st = ctx;
 
-	fprintf(stderr, "%s: alert: %s %.*s grew %+.1f points: %.1f%% of the last %.1f s, "
-		"%.1f%% of the baseline (at %.2f s)\n", fp_prog(), by_word(st), (int)d->e[i].len,
-		d->e[i].stack, delta, fp_baseline_share_now(d, i), (double)st->window_ms / 1000.0,
+	fprintf(stderr,
+		"%s: alert: %s %.*s grew %+.1f points: %.1f%% of the last %.1f s, "
+		"%.1f%% of the baseline (at %.2f s)\n",
+		fp_prog(), by_word(st), (int)d->e[i].len, d->e[i].stack, delta,
+		fp_baseline_share_now(d, i), (double)st->window_ms / 1000.0,
 		fp_baseline_share_base(d, i), st->window_end_s);
 	fflush(stderr);
 }
@@ -161,7 +164,8 @@ static void base_done(struct state *st)
 		table_of(st, st->bcount, st->bcap, &st->base, FP_FOLDED_COPY);
 		if (!st->base.total)
 			fp_warn("the baseline range [%s, %s) of the stream has no samples: "
-				"nothing is compared", st->from_s, st->to_s);
+				"nothing is compared",
+				st->from_s, st->to_s);
 	}
 	fp_baseline_keyed(&st->kbase, &st->base, st->by);
 	st->base_ready = st->base.total > 0;
@@ -200,7 +204,7 @@ static void on_ref(struct state *st, struct fp_pump *p, const char *line, size_t
 	}
 	uint32_t id = st->dmap[r.id] - 1;
 	st->refs++;
-	if (!st->has_axis) {	/* no G record: the first sample's second */
+	if (!st->has_axis) { /* no G record: the first sample's second */
 		st->has_axis = 1;
 		st->axis_ns = r.time_ns - r.time_ns % FP_NSEC_PER_SEC;
 	}
@@ -214,11 +218,11 @@ static void on_ref(struct state *st, struct fp_pump *p, const char *line, size_t
 			return;
 		}
 		if (t < st->to_ns)
-			return;	/* before the range */
+			return; /* before the range */
 		base_done(st);
 	}
 	if (st->stream_range && t < st->to_ns)
-		return;	/* late samples of the range (the baseline is made) */
+		return; /* late samples of the range (the baseline is made) */
 	st->after = grow_u64(st->after, &st->acap, id);
 	st->after[id] += r.count;
 	if (fp_basewin_add(&st->win, r.time_ns, id, r.count)) {
@@ -275,9 +279,10 @@ static void summary(struct state *st)
 	fp_baseline_keyed(&kall, &all, st->by);
 	fp_folded_diff(&d, &st->kbase, &kall);
 	idx = fp_xcalloc(st->top, sizeof *idx);
-	fprintf(stderr, "%s: by %s, %llu samples after the baseline against %llu in it "
-		"(points, share after, share in the baseline):\n", fp_prog(), by_word(st),
-		(unsigned long long)d.total2, (unsigned long long)d.total);
+	fprintf(stderr,
+		"%s: by %s, %llu samples after the baseline against %llu in it "
+		"(points, share after, share in the baseline):\n",
+		fp_prog(), by_word(st), (unsigned long long)d.total2, (unsigned long long)d.total);
 	for (int grew = 1; grew >= 0; grew--) {
 		size_t n = fp_baseline_top(&d, grew, idx, st->top);
 
@@ -298,21 +303,18 @@ static void on_eof(struct fp_pump *p)
 {
 	struct state *st = p->ctx;
 
-	if (!st->refs)	/* a silent empty comparison would look like "no change" */
+	if (!st->refs) /* a silent empty comparison would look like "no change" */
 		fp_warn("no samples to compare: the stream had no R records (is fp-fold given "
 			"--pass-samples before this stage?)");
 	if (st->stream_range && !st->base_ready && !st->base.n)
-		base_done(st);	/* the stream ended inside the range */
+		base_done(st); /* the stream ended inside the range */
 	summary(st);
 	if (st->discard)
 		return;
 	struct fp_stat stats[] = {
-		{ "samples", st->samples },
-		{ "baseline_samples", st->base.total },
-		{ "evaluations", st->evaluations },
-		{ "alerts", st->alerts.fired },
-		{ "late", st->win.late },
-		{ "bad_records", st->bad },
+		{ "samples", st->samples },         { "baseline_samples", st->base.total },
+		{ "evaluations", st->evaluations }, { "alerts", st->alerts.fired },
+		{ "late", st->win.late },           { "bad_records", st->bad },
 	};
 	fp_write_info(fp_out_wr(&p->out), p->stage, stats, sizeof stats / sizeof *stats);
 }
@@ -329,8 +331,10 @@ static void opt_alert(void *ctx, const char *opt, const char *arg)
 	double v = strtod(arg, &end);
 
 	if (end == arg || *end || !isfinite(v) || v <= 0 || v > 100)
-		fp_die(FP_EXIT_USAGE, "--%s: expected percentage points above 0 and at most 100, "
-		       "got \"%s\"", opt, arg);
+		fp_die(FP_EXIT_USAGE,
+		       "--%s: expected percentage points above 0 and at most 100, "
+		       "got \"%s\"",
+		       opt, arg);
 	st->pct = v;
 }
 
@@ -375,12 +379,15 @@ int main(int argc, char **argv)
 	fp_opts_parse(argc, argv, options, USAGE, 0, &st);
 	if (st.step_ms > st.window_ms || st.window_ms % st.step_ms ||
 	    st.window_ms / st.step_ms > STEPS_MAX)
-		fp_die(FP_EXIT_USAGE, "--window %llu: expected a whole number of --step %llu ms, "
-		       "at most %u of them", (unsigned long long)st.window_ms,
-		       (unsigned long long)st.step_ms, STEPS_MAX);
+		fp_die(FP_EXIT_USAGE,
+		       "--window %llu: expected a whole number of --step %llu ms, "
+		       "at most %u of them",
+		       (unsigned long long)st.window_ms, (unsigned long long)st.step_ms, STEPS_MAX);
 	if (!st.file && !(st.from_s && st.to_s))
-		fp_die(FP_EXIT_USAGE, "no baseline: give --baseline FILE, or --from S --to S "
-		       "(a range of this stream)\n%s", USAGE);
+		fp_die(FP_EXIT_USAGE,
+		       "no baseline: give --baseline FILE, or --from S --to S "
+		       "(a range of this stream)\n%s",
+		       USAGE);
 	if (st.from_s)
 		st.from_ns = seconds_ns("from", st.from_s);
 	if (st.to_s)

@@ -107,13 +107,13 @@ int fp_basewin_add(struct fp_basewin *w, uint64_t time_ns, uint32_t id, uint64_t
 		advance(w, step);
 		moved = 1;
 	} else if (step + w->nslots < w->cur) {
-		w->late++;	/* older than the window */
+		w->late++; /* older than the window */
 		return 0;
 	}
 	size_t r = ring(w, step);
 	w->slot[r][id] += count;
 	w->slot_total[r] += count;
-	if (step < w->cur) {	/* a complete step of the window: in sum at once */
+	if (step < w->cur) { /* a complete step of the window: in sum at once */
 		w->sum[id] += count;
 		w->total += count;
 	}

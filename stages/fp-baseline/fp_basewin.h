@@ -21,15 +21,15 @@
 
 struct fp_basewin {
 	uint64_t step_ns;
-	size_t nslots;		/* steps in the window */
-	uint64_t **slot;	/* [nslots + 1][cap]: the window and the step being filled */
-	uint64_t *sum;		/* [cap]: the window's complete steps, by stack id */
-	uint64_t total;		/* of sum */
-	uint64_t *slot_total;	/* [nslots + 1] */
-	size_t cap;		/* stack ids with room */
-	uint64_t cur;		/* the step being filled (absolute: time / step_ns) */
+	size_t nslots;        /* steps in the window */
+	uint64_t **slot;      /* [nslots + 1][cap]: the window and the step being filled */
+	uint64_t *sum;        /* [cap]: the window's complete steps, by stack id */
+	uint64_t total;       /* of sum */
+	uint64_t *slot_total; /* [nslots + 1] */
+	size_t cap;           /* stack ids with room */
+	uint64_t cur;         /* the step being filled (absolute: time / step_ns) */
 	int started;
-	uint64_t late;		/* samples older than the window, dropped */
+	uint64_t late; /* samples older than the window, dropped */
 };
 
 void fp_basewin_init(struct fp_basewin *w, uint64_t step_ns, size_t nslots);

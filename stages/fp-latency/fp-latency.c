@@ -69,16 +69,17 @@
 #include "fp_perfparse.h"
 #include "fp_record.h"
 
-#define USAGE "usage: fp-latency --pair NAME=START[@KEY],END[@KEY][,CANCEL[@KEY]] ... " \
+#define USAGE                                                                         \
+	"usage: fp-latency --pair NAME=START[@KEY],END[@KEY][,CANCEL[@KEY]] ... "     \
 	"[--key pid|tid|field:NAME] [--format auto|perf|events] [--window DURATION] " \
 	"[--interval DURATION] [--tsv FILE] [--max-open N] [--max-pending N] [FILE]"
 
 #define STAGE_NAME "latency"
 #define MAX_PAIRS 32
-#define MAX_OPEN_DEFAULT 100000u	/* keys with open starts: ~70 MB */
-#define MAX_PENDING_DEFAULT 1000000u	/* events in the reorder window: ~88 MB */
+#define MAX_OPEN_DEFAULT 100000u     /* keys with open starts: ~70 MB */
+#define MAX_PENDING_DEFAULT 1000000u /* events in the reorder window: ~88 MB */
 #define DEFAULT_WINDOW_NS FP_NSEC_PER_SEC
-#define MAX_WARNINGS 10			/* then only counted */
+#define MAX_WARNINGS 10 /* then only counted */
 #define NS_PER_US 1000ull
 #define NS_PER_MS 1000000ull
 
@@ -90,12 +91,12 @@ enum input_format { FORMAT_AUTO, FORMAT_PERF, FORMAT_EVENTS };
 
 struct key_spec {
 	enum key_kind kind;
-	const char *field;		/* KEY_FIELD: the field name */
+	const char *field; /* KEY_FIELD: the field name */
 	size_t field_len;
 };
 
 struct event_spec {
-	const char *name;		/* NULL: no such role (CANCEL is optional) */
+	const char *name; /* NULL: no such role (CANCEL is optional) */
 	size_t name_len;
 	struct key_spec key;
 };
@@ -110,13 +111,13 @@ struct event {
 	uint64_t ts_ns;
 	int64_t pid, tid;
 	struct fp_str name;
-	struct fp_str fields;		/* the rest of the line */
+	struct fp_str fields; /* the rest of the line */
 };
 
 struct input_stats {
 	uint64_t lines, events, actions, bad_lines, ignored_lines;
 	uint64_t missing_key, too_long;
-	uint64_t lost_records, lost_events;	/* the tracer dropped events */
+	uint64_t lost_records, lost_events; /* the tracer dropped events */
 };
 
 struct latency_state {
@@ -250,7 +251,8 @@ static void parse_pair(struct latency_state *st, const char *arg)
 	for (const char *c = arg; c < eq; c++)
 		if (!(is_digit(*c) || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
 		      *c == '_' || *c == '-' || *c == '.'))
-			fp_die(FP_EXIT_USAGE, "--pair %s: a pair name is letters, digits, _ - .", arg);
+			fp_die(FP_EXIT_USAGE, "--pair %s: a pair name is letters, digits, _ - .",
+			       arg);
 
 	struct pair *pr = &st->pairs[st->npairs];
 	pr->name = fp_xstrndup(arg, (size_t)(eq - arg));
@@ -314,13 +316,14 @@ static void opt_max(void *ctx, const char *opt, const char *arg)
 	uint64_t v;
 
 	if (fp_parse_u64(arg, strlen(arg), &v) < 0 || v < 1 || v > UINT32_MAX)
-		fp_die(FP_EXIT_USAGE, "--%s %s: expected a count from 1 to %u", opt, arg, UINT32_MAX);
+		fp_die(FP_EXIT_USAGE, "--%s %s: expected a count from 1 to %u", opt, arg,
+		       UINT32_MAX);
 	*(strcmp(opt, "max-open") ? &st->max_pending : &st->max_open) = (size_t)v;
 }
 
 static void parse_options(int argc, char **argv, struct latency_state *st)
 {
-	static const char *const formats[] = { "auto", "perf", "events", NULL };	/* enum order */
+	static const char *const formats[] = { "auto", "perf", "events", NULL }; /* enum order */
 	const struct fp_opt options[] = {
 		{ "pair", FP_OPT_FN, .fn = opt_pair, .short_name = 'p' },
 		{ "key", FP_OPT_FN, .fn = opt_key, .short_name = 'k' },
@@ -448,8 +451,8 @@ static void warn_line(struct latency_state *st, const char *what, const char *li
 	if (n > MAX_WARNINGS)
 		return;
 	if (n == MAX_WARNINGS) {
-		fp_warn("%s:%llu: more problems: only counted from now on",
-			st->pump.in_name, (unsigned long long)st->pump.lineno);
+		fp_warn("%s:%llu: more problems: only counted from now on", st->pump.in_name,
+			(unsigned long long)st->pump.lineno);
 		return;
 	}
 	fp_warn("%s:%llu: %s: '%.*s%s'", st->pump.in_name, (unsigned long long)st->pump.lineno,
@@ -488,8 +491,8 @@ static int event_key(const struct event *ev, const struct key_spec *k, struct fp
 	return 0;
 }
 
-static void handle_event(struct latency_state *st, const struct event *ev,
-			 const char *line, size_t len)
+static void handle_event(struct latency_state *st, const struct event *ev, const char *line,
+			 size_t len)
 {
 	int matched = 0;
 
@@ -507,8 +510,8 @@ static void handle_event(struct latency_state *st, const struct event *ev,
 				st->in.missing_key++;
 				continue;
 			}
-			fp_pairing_add(&st->pairing, ev->ts_ns, (uint16_t)i, (enum fp_role)r,
-				       a.key, a.key_len);
+			fp_pairing_add(&st->pairing, ev->ts_ns, (uint16_t)i, (enum fp_role)r, a.key,
+				       a.key_len);
 			st->in.actions++;
 		}
 	}
@@ -581,8 +584,10 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 	    skip_spaces(line, line + len) == line + len)
 		return;
 	if (st->in.lines == 1 && fp_header_version(line, len) >= 0)
-		fp_die(FP_EXIT_USAGE, "%s: this is a flamepipe stream; fp-latency reads perf script "
-		       "or event text (see docs/fp-latency.md)", p->in_name);
+		fp_die(FP_EXIT_USAGE,
+		       "%s: this is a flamepipe stream; fp-latency reads perf script "
+		       "or event text (see docs/fp-latency.md)",
+		       p->in_name);
 	/* bpftrace's own messages and map dumps are not events. */
 	if (starts_with(line, len, "Attaching ") || line[0] == '@') {
 		st->in.ignored_lines++;
@@ -596,9 +601,11 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 	else
 		r = parse_perf_line(line, len, &ev);
 	if (r < 0) {
-		warn_line(st, st->format == FORMAT_EVENTS
-			  ? "not an event line (<nsecs> <pid> <tid> <event> [fields])"
-			  : "not an event line", line, len);
+		warn_line(st,
+			  st->format == FORMAT_EVENTS
+				  ? "not an event line (<nsecs> <pid> <tid> <event> [fields])"
+				  : "not an event line",
+			  line, len);
 		st->in.bad_lines++;
 		return;
 	}
@@ -628,14 +635,16 @@ static void write_report(struct latency_state *st, const char *kind)
 	snprintf(buf, sizeof buf,
 		 "# fp-latency %s: lines=%llu events=%llu bad_lines=%llu ignored_lines=%llu "
 		 "missing_key=%llu late=%llu pending=%zu dropped_starts=%llu early=%llu "
-		 "lost_events=%llu\n", kind,
-		 (unsigned long long)st->in.lines, (unsigned long long)st->in.events,
+		 "lost_events=%llu\n",
+		 kind, (unsigned long long)st->in.lines, (unsigned long long)st->in.events,
 		 (unsigned long long)st->in.bad_lines, (unsigned long long)st->in.ignored_lines,
 		 (unsigned long long)st->in.missing_key, (unsigned long long)st->pairing.late,
 		 fp_pairing_pending(&st->pairing), (unsigned long long)st->pairing.dropped_starts,
 		 (unsigned long long)st->pairing.early, (unsigned long long)st->in.lost_events);
 	fp_out_str(o, buf);
-	fp_out_str(o, "pair\tcount\tavg_ns\tmin_ns\tmax_ns\topen\treplaced\tcancelled\tunmatched_ends\n");
+	fp_out_str(
+		o,
+		"pair\tcount\tavg_ns\tmin_ns\tmax_ns\topen\treplaced\tcancelled\tunmatched_ends\n");
 	for (size_t i = 0; i < st->npairs; i++) {
 		const struct fp_pair_stats *ps = &st->pairing.stats[i];
 
@@ -714,10 +723,12 @@ static void on_limit(void *ctx, enum fp_pairing_limit which)
 
 	if (which == FP_LIMIT_OPEN)
 		fp_warn("more than %zu keys with open starts (--max-open): further starts of new "
-			"keys are dropped and counted (dropped_starts=)", st->max_open);
+			"keys are dropped and counted (dropped_starts=)",
+			st->max_open);
 	else
 		fp_warn("more than %zu events in the reorder window (--max-pending): the oldest "
-			"are paired early and counted (early=)", st->max_pending);
+			"are paired early and counted (early=)",
+			st->max_pending);
 }
 
 static void free_state(struct latency_state *st)
@@ -736,7 +747,7 @@ static void free_state(struct latency_state *st)
 
 int main(int argc, char **argv)
 {
-	static struct latency_state st;	/* static: lives as long as the process */
+	static struct latency_state st; /* static: lives as long as the process */
 	const char *in_name;
 	int in_fd;
 

@@ -12,19 +12,19 @@
 #include "fp_map.h"
 
 #define HEAP_MIN_ACTIONS 256u
-#define HIST_BAR_WIDTH 52		/* as bpftrace's hist() */
+#define HIST_BAR_WIDTH 52 /* as bpftrace's hist() */
 #define HIST_LABEL_WIDTH 16
 #define HIST_COUNT_WIDTH 8
-#define OPEN_MIN 256u			/* keys with open starts, at first */
+#define OPEN_MIN 256u /* keys with open starts, at first */
 
 /* Open starts of one (pair, key). */
 struct fp_open_entry {
 	uint64_t hash;
 	uint16_t pair;
 	uint8_t key_len;
-	uint8_t depth;			/* open starts, 1 .. FP_PAIRING_NEST */
+	uint8_t depth; /* open starts, 1 .. FP_PAIRING_NEST */
 	char key[FP_PAIRING_KEY_MAX];
-	uint64_t starts_ns[FP_PAIRING_NEST];	/* oldest first */
+	uint64_t starts_ns[FP_PAIRING_NEST]; /* oldest first */
 };
 
 /* ---- the reorder window: a heap by (time, input order) ------------------ */
@@ -80,8 +80,8 @@ static uint64_t key_hash(uint16_t pair, const char *key, size_t n)
 
 /* The index of (pair, key)'s open starts, or FP_MAP_NONE; *pos its map
  * entry. Keys of one hash are told apart by their bytes. */
-static uint32_t open_find(const struct fp_pairing *t, uint64_t h, uint16_t pair,
-			  const char *key, size_t n, size_t *pos)
+static uint32_t open_find(const struct fp_pairing *t, uint64_t h, uint16_t pair, const char *key,
+			  size_t n, size_t *pos)
 {
 	uint32_t i;
 
@@ -184,7 +184,8 @@ static void start(struct fp_pairing *pg, uint32_t i, uint64_t h, const struct fp
 		i = open_add(pg, h, a);
 	struct fp_open_entry *e = &pg->open[i];
 	if (e->depth == FP_PAIRING_NEST) {
-		memmove(e->starts_ns, e->starts_ns + 1, (FP_PAIRING_NEST - 1) * sizeof e->starts_ns[0]);
+		memmove(e->starts_ns, e->starts_ns + 1,
+			(FP_PAIRING_NEST - 1) * sizeof e->starts_ns[0]);
 		e->depth--;
 		ps->replaced++;
 	}
@@ -241,8 +242,11 @@ void fp_pairing_release(struct fp_pairing *pg, int all)
 void fp_pairing_add(struct fp_pairing *pg, uint64_t ts_ns, uint16_t pair, enum fp_role role,
 		    const char *key, size_t key_len)
 {
-	struct fp_action a = { .ts_ns = ts_ns, .seq = pg->seq++, .pair = pair,
-			       .role = (uint8_t)role, .key_len = (uint8_t)key_len };
+	struct fp_action a = { .ts_ns = ts_ns,
+			       .seq = pg->seq++,
+			       .pair = pair,
+			       .role = (uint8_t)role,
+			       .key_len = (uint8_t)key_len };
 
 	memcpy(a.key, key, key_len);
 	if (pg->nheap >= pg->max_pending) {
@@ -266,8 +270,8 @@ void fp_pairing_open(const struct fp_pairing *pg, uint64_t *open)
 		open[pg->open[i].pair] += pg->open[i].depth;
 }
 
-void fp_pairing_init(struct fp_pairing *pg, size_t npairs, uint64_t window_ns,
-		     size_t max_open, size_t max_pending)
+void fp_pairing_init(struct fp_pairing *pg, size_t npairs, uint64_t window_ns, size_t max_open,
+		     size_t max_pending)
 {
 	memset(pg, 0, sizeof *pg);
 	pg->stats = fp_xcalloc(npairs ? npairs : 1, sizeof *pg->stats);
@@ -367,4 +371,3 @@ void fp_pairing_write_hist(struct fp_out *o, const char *name, const struct fp_p
 	}
 	fp_out_char(o, '\n');
 }
-

@@ -31,9 +31,9 @@
 
 #include "fp_map.h"
 
-#define FP_PAIRING_NEST 16		/* open starts kept per key */
-#define FP_PAIRING_KEY_MAX 64		/* longest key, bytes */
-#define FP_PAIRING_HIST 66		/* (..,0), [0], [1], then 2^0 .. 2^63 */
+#define FP_PAIRING_NEST 16    /* open starts kept per key */
+#define FP_PAIRING_KEY_MAX 64 /* longest key, bytes */
+#define FP_PAIRING_HIST 66    /* (..,0), [0], [1], then 2^0 .. 2^63 */
 
 enum fp_role { FP_ROLE_START, FP_ROLE_END, FP_ROLE_CANCEL, FP_ROLE_COUNT };
 enum fp_pairing_limit { FP_LIMIT_OPEN, FP_LIMIT_PENDING };
@@ -41,13 +41,13 @@ enum fp_pairing_limit { FP_LIMIT_OPEN, FP_LIMIT_PENDING };
 struct fp_pair_stats {
 	uint64_t count, sum_ns, min_ns, max_ns;
 	uint64_t replaced, cancelled, unmatched_ends;
-	uint64_t hist[FP_PAIRING_HIST];	/* fp_pairing_bucket of each latency */
+	uint64_t hist[FP_PAIRING_HIST]; /* fp_pairing_bucket of each latency */
 };
 
 /* What one event does to one pair, waiting in the reorder window. */
 struct fp_action {
 	uint64_t ts_ns;
-	uint64_t seq;			/* input order breaks timestamp ties */
+	uint64_t seq; /* input order breaks timestamp ties */
 	uint16_t pair;
 	uint8_t role;
 	uint8_t key_len;
@@ -55,11 +55,11 @@ struct fp_action {
 };
 
 struct fp_pairing {
-	struct fp_pair_stats *stats;	/* npairs */
+	struct fp_pair_stats *stats; /* npairs */
 	size_t npairs;
 	uint64_t window_ns;
 	size_t max_open, max_pending;
-	uint64_t late;			/* older than an action already applied */
+	uint64_t late; /* older than an action already applied */
 	uint64_t dropped_starts, early;
 	void (*on_interval)(void *ctx, const struct fp_action *end, uint64_t start_ns);
 	void (*on_limit)(void *ctx, enum fp_pairing_limit which);
@@ -67,15 +67,15 @@ struct fp_pairing {
 	/* private */
 	struct fp_action *heap;
 	size_t nheap, capheap;
-	struct fp_open_entry *open;	/* keys with open starts, 0 .. used-1 */
+	struct fp_open_entry *open; /* keys with open starts, 0 .. used-1 */
 	size_t used, capopen;
-	struct fp_map open_by_key;	/* key_hash -> index into open */
+	struct fp_map open_by_key; /* key_hash -> index into open */
 	uint64_t seq, max_ts_ns, last_applied_ns;
 	int applied_any, warned[2];
 };
 
-void fp_pairing_init(struct fp_pairing *pg, size_t npairs, uint64_t window_ns,
-		     size_t max_open, size_t max_pending);
+void fp_pairing_init(struct fp_pairing *pg, size_t npairs, uint64_t window_ns, size_t max_open,
+		     size_t max_pending);
 void fp_pairing_free(struct fp_pairing *pg);
 /* Adds an action (key_len <= FP_PAIRING_KEY_MAX). */
 void fp_pairing_add(struct fp_pairing *pg, uint64_t ts_ns, uint16_t pair, enum fp_role role,
@@ -83,7 +83,10 @@ void fp_pairing_add(struct fp_pairing *pg, uint64_t ts_ns, uint16_t pair, enum f
 /* Applies the actions whose window has passed (all: every one). */
 void fp_pairing_release(struct fp_pairing *pg, int all);
 /* Actions waiting in the window. */
-static inline size_t fp_pairing_pending(const struct fp_pairing *pg) { return pg->nheap; }
+static inline size_t fp_pairing_pending(const struct fp_pairing *pg)
+{
+	return pg->nheap;
+}
 /* Open starts per pair into open[npairs]. */
 void fp_pairing_open(const struct fp_pairing *pg, uint64_t *open);
 /* The histogram bucket of a latency: 1 for 0, else 2 + log2(v). */

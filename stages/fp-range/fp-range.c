@@ -50,20 +50,21 @@
 #include "fp_tailtab.h"
 #include "fp_regex.h"
 
-#define USAGE "usage: fp-range [--from S] [--to S] [--pid LIST] [--tid LIST] [--cpu LIST]\n" \
+#define USAGE                                                                                  \
+	"usage: fp-range [--from S] [--to S] [--pid LIST] [--tid LIST] [--cpu LIST]\n"         \
 	"                [--comm NAMES] [--event NAMES] [--include REGEX] [--exclude REGEX]\n" \
-	"                [--container NAME|REGEX]\n" \
+	"                [--container NAME|REGEX]\n"                                           \
 	"                [--history N] [--control PATH] [--name NAME]"
 
 #define HISTORY_DEFAULT 4000000u
 #define CONTROL_READ_CHUNK 4096
-#define EXCERPT_MAX 80		/* bytes of a bad control line quoted back */
-#define CONTROL_WARNING_MAX 1024	/* the W record's message about it */
+#define EXCERPT_MAX 80           /* bytes of a bad control line quoted back */
+#define CONTROL_WARNING_MAX 1024 /* the W record's message about it */
 
 struct regex_filter {
 	int on;
-	int from_control;	/* set by the control FIFO (else by an option) */
-	const char *word;	/* "include" / "exclude" */
+	int from_control; /* set by the control FIFO (else by an option) */
+	const char *word; /* "include" / "exclude" */
 	char *src;
 	struct fp_regex *re;
 };
@@ -76,36 +77,36 @@ struct range {
 	uint64_t base_ns;
 	int has_from, has_to;
 	uint64_t from_ns, to_ns;
-	char *comms, *events;	/* --comm, --event lists until applied */
+	char *comms, *events; /* --comm, --event lists until applied */
 
 	/* filters */
 	struct fp_id_set pid, tid, cpu;
 	struct fp_name_set comm, event;
 	struct regex_filter include, exclude;
-	struct fp_container_filter container;	/* on when container.src */
-	int container_warned;	/* a container match hit the regex bounds */
-	uint32_t gen;		/* bumped when a tail filter changes */
-	int announced;		/* the starting selection was written */
+	struct fp_container_filter container; /* on when container.src */
+	int container_warned;                 /* a container match hit the regex bounds */
+	uint32_t gen;                         /* bumped when a tail filter changes */
+	int announced;                        /* the starting selection was written */
 	int tail_filters_on;
-	char *folded;		/* scratch "comm;stack" for the regexes */
-	struct regex_filter *over_limit;	/* its match hit FP_REGEX_* bounds */
-	size_t over_limit_len;			/* on a subject of this many bytes */
+	char *folded;                    /* scratch "comm;stack" for the regexes */
+	struct regex_filter *over_limit; /* its match hit FP_REGEX_* bounds */
+	size_t over_limit_len;           /* on a subject of this many bytes */
 	size_t folded_cap;
 
 	/* interned tails and the upstream stack-id map. Downstream gets K
 	 * records of the own ids, so replays keep working whatever the
 	 * upstream numbering (and a restarted source's). */
 	struct fp_tailtab tt;
-	size_t out_defined;	/* own ids 0 .. out_defined-1 have gone out as K */
+	size_t out_defined; /* own ids 0 .. out_defined-1 have gone out as K */
 
-	struct fp_history hist;	/* the samples kept for replays */
+	struct fp_history hist; /* the samples kept for replays */
 	int hist_warned;
 
 	struct fp_ctlfifo ctl;
 	ev_signal sig_hup;
 
 	uint64_t seen, passed, bad, replays, replayed, regex_runs;
-	uint64_t tails_emptied;	/* times the tail cache started again */
+	uint64_t tails_emptied; /* times the tail cache started again */
 };
 
 /* The text of tail t, and its fields' offsets. */
@@ -190,7 +191,7 @@ static int tail_passes(struct range *r, struct fp_tailtab_tail *t)
 		if (ok && r->exclude.on && regex_says(r, &r->exclude, folded, n))
 			ok = 0;
 		if (r->over_limit)
-			return 0;	/* no verdict: regex_over_limit decides */
+			return 0; /* no verdict: regex_over_limit decides */
 	}
 	t->verdict_gen = r->gen;
 	t->verdict = (uint8_t)ok;
@@ -208,8 +209,7 @@ static int in_range(const struct range *r, uint64_t time_ns)
 
 static int sample_passes(struct range *r, const struct fp_history_entry *h)
 {
-	return in_range(r, h->time_ns) &&
-	       (!r->pid.on || fp_id_set_has(&r->pid, h->pid)) &&
+	return in_range(r, h->time_ns) && (!r->pid.on || fp_id_set_has(&r->pid, h->pid)) &&
 	       (!r->tid.on || fp_id_set_has(&r->tid, h->tid)) &&
 	       (!r->cpu.on || fp_id_set_has(&r->cpu, h->cpu)) &&
 	       tail_passes(r, &r->tt.tails[h->tail]);
@@ -220,7 +220,7 @@ static void update_tail_filters_on(struct range *r)
 	r->tail_filters_on = r->comm.on || r->event.on || r->include.on || r->exclude.on ||
 			     r->container.src;
 	r->gen++;
-	if (r->gen == 0)	/* 0 means "no verdict" in a fresh tail */
+	if (r->gen == 0) /* 0 means "no verdict" in a fresh tail */
 		r->gen = 1;
 }
 
@@ -254,7 +254,7 @@ static int set_regex(struct range *r, struct regex_filter *f, const struct fp_ra
 	}
 	clear_regex(f);
 	f->on = 1;
-	f->from_control = r->pump != NULL;	/* options are applied before the pump */
+	f->from_control = r->pump != NULL; /* options are applied before the pump */
 	f->src = fp_xstrndup(c->arg.p, c->arg.n);
 	f->re = re;
 	return 0;
@@ -297,8 +297,8 @@ static int set_container(struct range *r, const struct fp_rangectl_cmd *c, char 
 }
 
 /* Applies a parsed command. Returns 0, or -1 with a message in why. */
-static int apply_command(struct range *r, const struct fp_rangectl_cmd *c,
-			 char *why, size_t whysize)
+static int apply_command(struct range *r, const struct fp_rangectl_cmd *c, char *why,
+			 size_t whysize)
 {
 	switch (c->kind) {
 	case FP_RC_NONE:
@@ -312,9 +312,11 @@ static int apply_command(struct range *r, const struct fp_rangectl_cmd *c,
 		return 0;
 	case FP_RC_PID:
 	case FP_RC_TID:
-	case FP_RC_CPU:		/* per sample: the tails' verdicts stand */
-		fp_id_set_from(c->kind == FP_RC_PID ? &r->pid : c->kind == FP_RC_TID ? &r->tid :
-			       &r->cpu, c);
+	case FP_RC_CPU: /* per sample: the tails' verdicts stand */
+		fp_id_set_from(c->kind == FP_RC_PID   ? &r->pid
+			       : c->kind == FP_RC_TID ? &r->tid
+						      : &r->cpu,
+			       c);
 		return 0;
 	case FP_RC_COMM:
 	case FP_RC_EVENT:
@@ -345,7 +347,10 @@ static void history_sample(const struct range *r, const struct fp_history_entry 
 			   struct fp_sample *s)
 {
 	*s = (struct fp_sample){
-		.time_ns = h->time_ns, .pid = h->pid, .tid = h->tid, .cpu = h->cpu,
+		.time_ns = h->time_ns,
+		.pid = h->pid,
+		.tid = h->tid,
+		.cpu = h->cpu,
 		.period = h->period,
 	};
 	fp_tailtab_fields(&r->tt, h->tail, s);
@@ -367,9 +372,10 @@ static void write_tail_sample(struct range *r, struct fp_out *o, const struct fp
 		fp_tailtab_write_ref(fp_out_wr(o), line, p);
 		return;
 	}
-	const struct fp_tail_ref ref = {	/* the tail's text is not needed here */
-		.time_ns = h->time_ns, .pid = h->pid, .tid = h->tid, .cpu = h->cpu,
-		.period = h->period, .id = h->tail,
+	const struct fp_tail_ref ref = {
+		/* the tail's text is not needed here */
+		.time_ns = h->time_ns, .pid = h->pid,       .tid = h->tid,
+		.cpu = h->cpu,         .period = h->period, .id = h->tail,
 	};
 	fp_write_tail_ref(fp_out_wr(o), &ref);
 }
@@ -414,7 +420,8 @@ static void write_selection(struct range *r)
 	struct fp_wmem spec = { 0 };
 	int any = 0;
 
-	fp_write_range(fp_out_wr(o), r->has_from ? fp_rangectl_format_seconds(r->from_ns, from) : "-",
+	fp_write_range(fp_out_wr(o),
+		       r->has_from ? fp_rangectl_format_seconds(r->from_ns, from) : "-",
 		       r->has_to ? fp_rangectl_format_seconds(r->to_ns, to) : "-");
 	if (r->pid.on)
 		write_ids(o, &spec, "pid", &r->pid), any = 1;
@@ -448,7 +455,7 @@ static void container_over_limit(struct range *r)
 		return;
 	r->container_warned = 1;
 	fp_pump_warn(r->pump, "container regex: no answer within the match limit on a cgroup "
-		     "path: its samples counted as not matching");
+			      "path: its samples counted as not matching");
 }
 
 /* 1 if a range or a filter is in force. */
@@ -469,9 +476,10 @@ static void regex_over_limit(struct range *r)
 	if (!f)
 		return;
 	r->over_limit = NULL;
-	fp_pump_warn(r->pump, "%s regex: no answer within the match limit (%u + %u steps per "
-		     "byte) on a %zu-byte stack%s", f->word, FP_REGEX_STEPS_BASE,
-		     FP_REGEX_STEPS_PER_BYTE, r->over_limit_len,
+	fp_pump_warn(r->pump,
+		     "%s regex: no answer within the match limit (%u + %u steps per "
+		     "byte) on a %zu-byte stack%s",
+		     f->word, FP_REGEX_STEPS_BASE, FP_REGEX_STEPS_PER_BYTE, r->over_limit_len,
 		     f->from_control ? ": filter removed" : "");
 	if (!f->from_control) {
 		fp_out_flush_all(&r->pump->out);
@@ -498,7 +506,7 @@ static void replay(struct range *r)
 		const struct fp_history_entry *h = fp_history_at(&r->hist, i);
 
 		if (i % REPLAY_SIGNAL_CHECK == 0 && fp_signal_pending())
-			return;		/* the stage is ending: no C flush */
+			return; /* the stage is ending: no C flush */
 		if (sample_passes(r, h)) {
 			write_history_sample(r, o, h);
 			r->replayed++;
@@ -507,7 +515,7 @@ static void replay(struct range *r)
 			break;
 	}
 	if (r->over_limit) {
-		regex_over_limit(r);	/* replays again without the filter */
+		regex_over_limit(r); /* replays again without the filter */
 		return;
 	}
 	write_selection(r);
@@ -520,8 +528,10 @@ static void replay(struct range *r)
 static void remember(struct range *r, const struct fp_history_entry *h)
 {
 	if (fp_history_add(&r->hist, h) && !r->hist_warned) {
-		fp_pump_warn(r->pump, "history full (%zu samples): oldest samples dropped, "
-			     "replays after a range change miss them (see --history)", r->hist.max);
+		fp_pump_warn(r->pump,
+			     "history full (%zu samples): oldest samples dropped, "
+			     "replays after a range change miss them (see --history)",
+			     r->hist.max);
 		r->hist_warned = 1;
 	}
 }
@@ -571,8 +581,11 @@ static int on_sample(void *ctx, const char *line, size_t len)
 		return -1;
 	bound_tail_cache(r);
 	const struct fp_history_entry h = {
-		.time_ns = s.time_ns, .period = s.period,
-		.pid = (int32_t)s.pid, .tid = (int32_t)s.tid, .cpu = (int32_t)s.cpu,
+		.time_ns = s.time_ns,
+		.period = s.period,
+		.pid = (int32_t)s.pid,
+		.tid = (int32_t)s.tid,
+		.cpu = (int32_t)s.cpu,
 		.tail = fp_tailtab_intern_sample(&r->tt, line, len, &s),
 	};
 	take_sample(r, &h, line, len, NULL);
@@ -607,8 +620,11 @@ static int on_tail_sample(void *ctx, const char *line, size_t len)
 	if (err)
 		return err;
 	const struct fp_history_entry h = {
-		.time_ns = p.ref.time_ns, .period = p.ref.period,
-		.pid = (int32_t)p.ref.pid, .tid = (int32_t)p.ref.tid, .cpu = (int32_t)p.ref.cpu,
+		.time_ns = p.ref.time_ns,
+		.period = p.ref.period,
+		.pid = (int32_t)p.ref.pid,
+		.tid = (int32_t)p.ref.tid,
+		.cpu = (int32_t)p.ref.cpu,
 		.tail = p.own,
 	};
 	take_sample(r, &h, line, len, &p);
@@ -640,7 +656,10 @@ static void on_geometry(struct range *r, const char *line, size_t len)
 }
 
 static const struct fp_sample_handlers sample_handlers = {
-	.sample = on_sample, .tail = on_tail, .tail_sample = on_tail_sample, .bad = on_bad,
+	.sample = on_sample,
+	.tail = on_tail,
+	.tail_sample = on_tail_sample,
+	.bad = on_bad,
 };
 
 static void on_line(struct fp_pump *p, char *line, size_t len)
@@ -672,14 +691,14 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 		replays = r->replays;
 		on_geometry(r, line, len);
 		if (r->replays != replays)
-			return;		/* already written before the replay */
+			return; /* already written before the replay */
 		break;
 	case FP_REC_HEADER:
 		fp_header_require(line, len, p->in_name, p->lineno);
 		break;
 	case FP_REC_CONTROL:
 		if (fp_control_parse(line, len, &c) == 0 && c.kind == FP_CTL_RESET)
-			fp_history_clear(&r->hist);	/* upstream re-sends */
+			fp_history_clear(&r->hist); /* upstream re-sends */
 		break;
 	default:
 		break;
@@ -691,11 +710,16 @@ static void on_eof(struct fp_pump *p)
 {
 	struct range *r = p->ctx;
 	const struct fp_stat stats[] = {
-		{ "seen", r->seen }, { "passed", r->passed }, { "history", r->hist.len },
-		{ "unique_stacks", r->tt.ntails }, { "history_dropped", r->hist.dropped },
-		{ "replays", r->replays }, { "replayed", r->replayed }, { "bad", r->bad },
+		{ "seen", r->seen },
+		{ "passed", r->passed },
+		{ "history", r->hist.len },
+		{ "unique_stacks", r->tt.ntails },
+		{ "history_dropped", r->hist.dropped },
+		{ "replays", r->replays },
+		{ "replayed", r->replayed },
+		{ "bad", r->bad },
 		{ "regex_runs", r->regex_runs },
-		{ "too_long", p->lines_too_long },	/* only when some line was */
+		{ "too_long", p->lines_too_long }, /* only when some line was */
 	};
 
 	fp_write_info(fp_out_wr(&p->out), p->stage, stats,
@@ -721,7 +745,8 @@ static void control_warn(struct range *r, const char *why, const char *line, siz
 	if (n < len)
 		memcpy(excerpt + n, "...", 3), n += 3;
 	excerpt[n] = '\0';
-	fp_warn("%s:%llu: %s: \"%s\"", r->ctl.path, (unsigned long long)r->ctl.lineno, why, excerpt);
+	fp_warn("%s:%llu: %s: \"%s\"", r->ctl.path, (unsigned long long)r->ctl.lineno, why,
+		excerpt);
 	char msg[CONTROL_WARNING_MAX];
 
 	snprintf(msg, sizeof msg, "%s: \"%s\"", why, excerpt);
@@ -768,7 +793,7 @@ static void control_done(void *ctx, int changed)
 	if (changed)
 		replay(r);
 	else
-		fp_out_flush(&r->pump->out);	/* W records, if any */
+		fp_out_flush(&r->pump->out); /* W records, if any */
 }
 
 static void sighup_cb(struct ev_loop *loop, ev_signal *w, int revents)
@@ -789,7 +814,8 @@ static void option_command(struct range *r, const char *word, const char *arg)
 
 	snprintf(line, n + 1, "%s %s", word, arg);
 	if (fp_rangectl_parse(line, n, &c, &why) < 0 || c.kind == FP_RC_NONE)
-		fp_die(FP_EXIT_USAGE, "--%s: %s", word, c.kind == FP_RC_NONE ? "missing argument" : why);
+		fp_die(FP_EXIT_USAGE, "--%s: %s", word,
+		       c.kind == FP_RC_NONE ? "missing argument" : why);
 	if (apply_command(r, &c, msg, sizeof msg) < 0)
 		fp_die(FP_EXIT_USAGE, "--%s: %s", word, msg);
 	free(line);
@@ -802,7 +828,8 @@ static void opt_bound(void *ctx, const char *opt, const char *arg)
 	int from = !strcmp(opt, "from");
 
 	if (fp_parse_seconds_ns(arg, strlen(arg), from ? &r->from_ns : &r->to_ns) < 0)
-		fp_die(FP_EXIT_USAGE, "--%s: expected decimal seconds (e.g. 1.25), got \"%s\"", opt, arg);
+		fp_die(FP_EXIT_USAGE, "--%s: expected decimal seconds (e.g. 1.25), got \"%s\"", opt,
+		       arg);
 	*(from ? &r->has_from : &r->has_to) = 1;
 }
 
@@ -842,7 +869,8 @@ static void opt_event(void *ctx, const char *opt, const char *arg)
 int main(int argc, char **argv)
 {
 	struct range r = { .gen = 1,
-			   .include = { .word = "include" }, .exclude = { .word = "exclude" } };
+			   .include = { .word = "include" },
+			   .exclude = { .word = "exclude" } };
 	struct fp_pump p;
 	const char *name = "range";
 	uint64_t hist_max = HISTORY_DEFAULT;

@@ -49,7 +49,7 @@ static void read_cb(struct ev_loop *loop, ev_io *w, int revents)
 			continue;
 		if (n < 0 && errno == EAGAIN)
 			break;
-		if (n <= 0) {	/* cannot happen while we hold a write end */
+		if (n <= 0) { /* cannot happen while we hold a write end */
 			if (n < 0)
 				fp_warn_sys("%s: read failed", c->path);
 			ev_io_stop(loop, w);

@@ -30,7 +30,7 @@ struct fp_ctlfifo {
 	int (*line)(void *ctx, const char *line, size_t len);
 	void (*too_long)(void *ctx, const char *start, size_t len);
 	void (*done)(void *ctx, int changed);
-	uint64_t lineno;	/* of the line being delivered */
+	uint64_t lineno; /* of the line being delivered */
 
 	/* private */
 	int fd, keep_fd, created, skipping;

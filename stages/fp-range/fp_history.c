@@ -4,7 +4,7 @@
 #include "fp_error.h"
 #include "fp_history.h"
 
-#define HISTORY_INITIAL 4096u	/* entries of the first allocation */
+#define HISTORY_INITIAL 4096u /* entries of the first allocation */
 
 int fp_history_add(struct fp_history *h, const struct fp_history_entry *e)
 {

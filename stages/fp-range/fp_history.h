@@ -23,7 +23,7 @@ struct fp_history_entry {
 	uint64_t time_ns;
 	uint64_t period;
 	int32_t pid, tid, cpu;
-	uint32_t tail;		/* the tail's id (fp_tailtab) */
+	uint32_t tail; /* the tail's id (fp_tailtab) */
 };
 #define FP_HISTORY_ENTRY_BYTES 32
 _Static_assert(sizeof(struct fp_history_entry) == FP_HISTORY_ENTRY_BYTES, "history entry grew");
@@ -31,8 +31,8 @@ _Static_assert(sizeof(struct fp_history_entry) == FP_HISTORY_ENTRY_BYTES, "histo
 struct fp_history {
 	struct fp_history_entry *v;
 	size_t start, len, cap;
-	size_t max;		/* entries kept at most */
-	uint64_t dropped;	/* entries dropped because the ring was full */
+	size_t max;       /* entries kept at most */
+	uint64_t dropped; /* entries dropped because the ring was full */
 };
 
 /* Keeps e; 1 if the oldest entry was dropped for it, else 0. */
@@ -41,7 +41,7 @@ int fp_history_add(struct fp_history *h, const struct fp_history_entry *e);
 /* The i-th entry, oldest first (i < h->len). */
 static inline const struct fp_history_entry *fp_history_at(const struct fp_history *h, size_t i)
 {
-	size_t at = h->start + i;	/* < 2 * cap */
+	size_t at = h->start + i; /* < 2 * cap */
 
 	return &h->v[at < h->cap ? at : at - h->cap];
 }

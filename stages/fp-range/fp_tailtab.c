@@ -6,8 +6,8 @@
 #include "fp_error.h"
 #include "fp_tailtab.h"
 
-#define TAILS_MIN 1024u		/* entries of the first allocation */
-#define TAIL_FIELDS 5		/* event comm kinds stack [cgroup] */
+#define TAILS_MIN 1024u /* entries of the first allocation */
+#define TAIL_FIELDS 5   /* event comm kinds stack [cgroup] */
 
 void fp_tailtab_init(struct fp_tailtab *tt)
 {
@@ -56,9 +56,13 @@ static uint32_t intern_text(struct fp_tailtab *tt, const char *text, size_t n, s
 		tt->text_own = grow_for(tt->text_own, &tt->captexts, id, sizeof *tt->text_own);
 	}
 	tt->texts[id] = (struct fp_tailtab_text){
-		.len = (uint32_t)n, .event_len = (uint32_t)event_n, .comm_off = (uint32_t)comm_off,
-		.comm_len = (uint32_t)comm_n, .stack_off = (uint32_t)stack_off,
-		.stack_len = (uint32_t)stack_n, .cgroup_len = (uint32_t)cgroup_n,
+		.len = (uint32_t)n,
+		.event_len = (uint32_t)event_n,
+		.comm_off = (uint32_t)comm_off,
+		.comm_len = (uint32_t)comm_n,
+		.stack_off = (uint32_t)stack_off,
+		.stack_len = (uint32_t)stack_n,
+		.cgroup_len = (uint32_t)cgroup_n,
 		.cgroup_off = (uint32_t)(n - cgroup_n),
 	};
 	tt->text_own[id] = FP_TAILTAB_NO_OWN;
@@ -84,11 +88,11 @@ uint32_t fp_tailtab_intern_sample(struct fp_tailtab *tt, const char *line, size_
 	const char *text = s->event.p;
 	size_t ntexts = fp_strtab_count(&tt->strs);
 	uint32_t id = intern_text(tt, text, (size_t)(line + len - text), s->event.n,
-				  (size_t)(s->comm.p - text), s->comm.n, (size_t)(s->stack.p - text),
-				  s->stack.n, s->cgroup.n);
+				  (size_t)(s->comm.p - text), s->comm.n,
+				  (size_t)(s->stack.p - text), s->stack.n, s->cgroup.n);
 
 	if (tt->texts_are_own && id < ntexts)
-		return id;	/* a text seen before: its own id is its id */
+		return id; /* a text seen before: its own id is its id */
 	return own_of(tt, id);
 }
 
@@ -120,7 +124,7 @@ int fp_tailtab_define_line(struct fp_tailtab *tt, const char *line, size_t len)
 	uint32_t text = intern_text(tt, base, d.text.n, d.event.n, (size_t)(d.comm.p - base),
 				    d.comm.n, (size_t)(d.stack.p - base), d.stack.n, d.cgroup.n);
 	if (text == ntexts)
-		tt->texts_are_own = 0;	/* a new text without a sample */
+		tt->texts_are_own = 0; /* a new text without a sample */
 	if (d.id == tt->up_n) {
 		tt->up = grow_for(tt->up, &tt->up_cap, d.id, sizeof *tt->up);
 		tt->up_n++;

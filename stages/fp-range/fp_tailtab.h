@@ -39,53 +39,53 @@
 #include "fp_strtab.h"
 #include "fp_tails.h"
 
-#define FP_TAILTAB_NO_OWN 0u	/* own id + 1 fields: no sample yet */
+#define FP_TAILTAB_NO_OWN 0u /* own id + 1 fields: no sample yet */
 
 /* One distinct tail text (its index is its fp_strtab id): its length and
  * field offsets. */
 struct fp_tailtab_text {
 	uint32_t len;
 	uint32_t event_len, comm_off, comm_len, stack_off, stack_len;
-	uint32_t cgroup_off, cgroup_len;	/* cgroup_len 0: none */
+	uint32_t cgroup_off, cgroup_len; /* cgroup_len 0: none */
 };
 
 /* One own tail: its text and a verdict cache owned by the caller (zero
  * when the tail gets its own id). */
 struct fp_tailtab_tail {
-	uint32_t text;		/* index in texts */
-	uint32_t verdict_gen;	/* the caller's filter generation of the verdict */
+	uint32_t text;        /* index in texts */
+	uint32_t verdict_gen; /* the caller's filter generation of the verdict */
 	uint8_t verdict;
 };
 
 /* An upstream K id: its text, and the text's own id once known (so a P
  * reads this one small entry, not the text's). */
 struct fp_tailtab_up {
-	uint32_t text;		/* index in texts */
-	uint32_t own;		/* own id + 1, FP_TAILTAB_NO_OWN: look it up */
+	uint32_t text; /* index in texts */
+	uint32_t own;  /* own id + 1, FP_TAILTAB_NO_OWN: look it up */
 };
 
 struct fp_tailtab {
-	struct fp_strtab strs;	/* the distinct tail texts */
-	struct fp_tailtab_text *texts;	/* by strs id */
-	uint32_t *text_own;	/* by strs id: own id + 1, or FP_TAILTAB_NO_OWN (an array of
+	struct fp_strtab strs;         /* the distinct tail texts */
+	struct fp_tailtab_text *texts; /* by strs id */
+	uint32_t *text_own;            /* by strs id: own id + 1, or FP_TAILTAB_NO_OWN (an array of
 				 * its own: an S sample reads it, a small one stays cached) */
 	size_t captexts;
-	struct fp_tailtab_tail *tails;	/* by own id */
+	struct fp_tailtab_tail *tails; /* by own id */
 	size_t ntails, captails;
 	/* every text got its own id when it was interned (no K record
 	 * brought one yet): the own id is the text's, text_own is not read */
 	int texts_are_own;
-	struct fp_tailtab_up *up;	/* by upstream K id */
-	size_t up_n, up_cap;	/* upstream ids 0 .. up_n-1 are defined */
+	struct fp_tailtab_up *up; /* by upstream K id */
+	size_t up_n, up_cap;      /* upstream ids 0 .. up_n-1 are defined */
 };
 
 /* A P record as fp_tailtab_ref_line read it. */
 struct fp_tailtab_ref {
-	struct fp_tail_ref ref;	/* ref.id: the upstream id */
-	uint32_t own;		/* the own id of its tail */
-	size_t len;		/* of the line (the CR rule applied) */
-	size_t head_n;		/* bytes of "P TAB time ... TAB period" */
-	int canonical;		/* written as fp_write_tail_ref would */
+	struct fp_tail_ref ref; /* ref.id: the upstream id */
+	uint32_t own;           /* the own id of its tail */
+	size_t len;             /* of the line (the CR rule applied) */
+	size_t head_n;          /* bytes of "P TAB time ... TAB period" */
+	int canonical;          /* written as fp_write_tail_ref would */
 };
 
 void fp_tailtab_init(struct fp_tailtab *tt);

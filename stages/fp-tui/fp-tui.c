@@ -56,28 +56,30 @@
 #include "fp_tails.h"
 #include "tui.h"
 
-#define USAGE "usage: fp-tui [--live] [--passthrough] [--max-samples N] [--max-frames N] [--tty PATH] " \
-	"[--no-color] [--title TEXT] [--messages FILE] [--quit-file FILE] [--baseline FILE] [FILE]\n"
-#define MAX_SAMPLES_DEFAULT (4u << 20)	/* 96 MiB of samples */
-#define MAX_FRAMES_DEFAULT (16u << 20)	/* 64 MiB of stack frames */
-#define TICK 0.1		/* s between redraws, at most */
-#define LIVE_BUILD_EVERY 0.5	/* s between rebuilds of a live tree */
+#define USAGE                                                                                     \
+	"usage: fp-tui [--live] [--passthrough] [--max-samples N] [--max-frames N] [--tty PATH] " \
+	"[--no-color] [--title TEXT] [--messages FILE] [--quit-file FILE] [--baseline FILE] "     \
+	"[FILE]\n"
+#define MAX_SAMPLES_DEFAULT (4u << 20) /* 96 MiB of samples */
+#define MAX_FRAMES_DEFAULT (16u << 20) /* 64 MiB of stack frames */
+#define TICK 0.1                       /* s between redraws, at most */
+#define LIVE_BUILD_EVERY 0.5           /* s between rebuilds of a live tree */
 #define RESTORE_MAX 256
-#define HEAT_256_BASE 16	/* xterm-256's colour cube */
-#define HANGUP_WAKEUPS 50	/* the tty readable this often with no key: it hung up */
+#define HEAT_256_BASE 16  /* xterm-256's colour cube */
+#define HANGUP_WAKEUPS 50 /* the tty readable this often with no key: it hung up */
 
 /* ---- the terminal, and giving it back on every way out ------------------------ */
 
 static struct {
-	int fd;			/* the tty */
+	int fd; /* the tty */
 	struct termios saved;
 	int have_saved;
-	pid_t orig_pgrp;	/* the foreground group before us */
+	pid_t orig_pgrp; /* the foreground group before us */
 	int took_fg;
-	int active;		/* curses is on the screen */
+	int active; /* curses is on the screen */
 	SCREEN *scr;
 	FILE *in, *out;
-	char restore[RESTORE_MAX];	/* terminfo's sgr0, cnorm, rmkx, rmcup */
+	char restore[RESTORE_MAX]; /* terminfo's sgr0, cnorm, rmkx, rmcup */
 	size_t restore_len;
 } term = { .fd = -1 };
 
@@ -135,16 +137,17 @@ static void init_colors(struct tui *t, int want)
 {
 	/* white (5,5,5) to red (5,0,0) on xterm-256's cube, 9 steps */
 	static const short gb256[9] = { 5, 4, 4, 3, 3, 2, 2, 1, 0 };
-	static const short bg8[9] = { COLOR_WHITE, COLOR_WHITE, COLOR_CYAN, COLOR_YELLOW,
-		COLOR_YELLOW, COLOR_MAGENTA, COLOR_MAGENTA, COLOR_RED, COLOR_RED };
+	static const short bg8[9] = { COLOR_WHITE,   COLOR_WHITE,  COLOR_CYAN,
+				      COLOR_YELLOW,  COLOR_YELLOW, COLOR_MAGENTA,
+				      COLOR_MAGENTA, COLOR_RED,    COLOR_RED };
 
 	t->color = 0;
 	if (!want || !has_colors() || start_color() == ERR)
 		return;
 	use_default_colors();
 	for (short i = 0; i < 9; i++) {
-		short bg = COLORS >= 256 ? (short)(HEAT_256_BASE + 36 * 5 + 6 * gb256[i] + gb256[i]) :
-			   bg8[i];
+		short bg = COLORS >= 256 ? (short)(HEAT_256_BASE + 36 * 5 + 6 * gb256[i] + gb256[i])
+					 : bg8[i];
 
 		init_pair((short)(i + 1), COLOR_BLACK, bg);
 	}
@@ -159,8 +162,10 @@ static void term_open(struct tui *t, const char *path, int no_color)
 
 	term.fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (term.fd < 0 || !isatty(term.fd))
-		fp_die_sys(FP_EXIT_USAGE, "open %s: fp-tui draws on a terminal (run it from one, "
-			   "or use fp-render --term or -o DIR in a pipe)", path);
+		fp_die_sys(FP_EXIT_USAGE,
+			   "open %s: fp-tui draws on a terminal (run it from one, "
+			   "or use fp-render --term or -o DIR in a pipe)",
+			   path);
 	/* A stage is in a process group of its own: keys go to the terminal's
 	 * foreground group only, so take it (SIGTTOU ignored: a background
 	 * group may then), and give it back on the way out. */
@@ -172,8 +177,10 @@ static void term_open(struct tui *t, const char *path, int no_color)
 		 * started us (a job in the background must not take it from
 		 * the shell) */
 		if (term.orig_pgrp != getpgid(getppid()))
-			fp_die(FP_EXIT_USAGE, "%s belongs to another job: run it in the foreground "
-			       "(flamepipe live: --no-term or --term heatmap in the background)", path);
+			fp_die(FP_EXIT_USAGE,
+			       "%s belongs to another job: run it in the foreground "
+			       "(flamepipe live: --no-term or --term heatmap in the background)",
+			       path);
 		if (tcsetpgrp(term.fd, getpgrp()) == 0)
 			term.took_fg = 1;
 	}
@@ -200,13 +207,15 @@ static void term_open(struct tui *t, const char *path, int no_color)
 	{
 		const char *cup = tigetstr((char *)"cup");
 
-		if (!cup || cup == (char *)-1)	/* TERM=dumb: no cursor addressing */
-			fp_die(FP_EXIT_USAGE, "%s: the terminal type '%s' cannot move the cursor "
-			       "(set TERM to the terminal's type)", path, getenv("TERM") ? getenv("TERM") : "");
+		if (!cup || cup == (char *)-1) /* TERM=dumb: no cursor addressing */
+			fp_die(FP_EXIT_USAGE,
+			       "%s: the terminal type '%s' cannot move the cursor "
+			       "(set TERM to the terminal's type)",
+			       path, getenv("TERM") ? getenv("TERM") : "");
 	}
 	add_restore("sgr0");
 	add_restore("cnorm");
-	add_restore("rmkx");	/* the cursor keys as the shell expects them */
+	add_restore("rmkx"); /* the cursor keys as the shell expects them */
 	add_restore("rmcup");
 	raw();
 	noecho();
@@ -224,10 +233,10 @@ struct stage {
 	struct tui t;
 	struct fp_pump *pump;
 	struct fp_tails tails;
-	struct fp_strtab folded;	/* S samples' folded stacks -> stack ids */
+	struct fp_strtab folded; /* S samples' folded stacks -> stack ids */
 	struct fp_fold_buf fb, kinds;
-	int saw_defs;		/* D records: S samples are not ours to fold */
-	int passthrough;	/* every record goes on to stdout */
+	int saw_defs;    /* D records: S samples are not ours to fold */
+	int passthrough; /* every record goes on to stdout */
 	uint64_t bad;
 };
 
@@ -318,15 +327,18 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 		t->dirty = 1;
 		break;
 	case FP_REC_CELL:
-		if (fp_cell_parse(line, len, &c) < 0 || fp_heatmap_set(&t->m.hm, c.col, c.row, c.count) < 0)
-			on_bad(st, "malformed H record (expected H <column> <row> <count>): ignored");
+		if (fp_cell_parse(line, len, &c) < 0 ||
+		    fp_heatmap_set(&t->m.hm, c.col, c.row, c.count) < 0)
+			on_bad(st,
+			       "malformed H record (expected H <column> <row> <count>): ignored");
 		t->dirty = 1;
 		break;
 	case FP_REC_STACK:
 		st->saw_defs = 1;
 		if (fp_stack_def_parse(line, len, &d) < 0 ||
 		    tui_model_define(&t->m, d.id, d.kinds.p, d.kinds.n, d.folded.p, d.folded.n) < 0)
-			on_bad(st, "malformed D record (expected D <id> <kinds> <folded>): ignored");
+			on_bad(st,
+			       "malformed D record (expected D <id> <kinds> <folded>): ignored");
 		break;
 	case FP_REC_REF:
 		if (fp_ref_parse(line, len, &r) < 0)
@@ -340,7 +352,7 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 			break;
 		if (ctl.kind == FP_CTL_RESET)
 			tui_model_reset(&t->m);
-		else if (ctl.kind == FP_CTL_EVENTS)	/* the capture's order, for E */
+		else if (ctl.kind == FP_CTL_EVENTS) /* the capture's order, for E */
 			for (size_t i = 0; i < ctl.nargs; i++)
 				tui_model_event(&t->m, ctl.arg[i].p, ctl.arg[i].n);
 		break;
@@ -352,7 +364,7 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 		}
 		break;
 	default:
-		break;	/* F, E, I, #, unknown records: nothing to draw */
+		break; /* F, E, I, #, unknown records: nothing to draw */
 	}
 }
 
@@ -363,8 +375,10 @@ static void on_eof(struct fp_pump *p)
 	st->t.ended = 1;
 	st->t.dirty = 1;
 	if (!st->t.m.ring_n && !st->t.m.evicted && !st->t.m.hm.n)
-		snprintf(st->t.msg, sizeof st->t.msg, "%s: no samples and no heatmap: not a flamepipe "
-			 "stream? (perf script text: fp-read FILE | fp-bucket | fp-tui)", p->in_name);
+		snprintf(st->t.msg, sizeof st->t.msg,
+			 "%s: no samples and no heatmap: not a flamepipe "
+			 "stream? (perf script text: fp-read FILE | fp-bucket | fp-tui)",
+			 p->in_name);
 }
 
 static const struct fp_pump_ops ops = { .line = on_line, .eof = on_eof };
@@ -373,10 +387,10 @@ static const struct fp_pump_ops ops = { .line = on_line, .eof = on_eof };
 
 static struct ev_loop *loop;
 static const char *messages_path;
-static const char *quit_file;	/* --quit-file */
+static const char *quit_file; /* --quit-file */
 static ev_timer tick;
 static ev_io keys;
-static int draining;		/* off the screen, reading the input to its end */
+static int draining; /* off the screen, reading the input to its end */
 
 /* The user quit (or a stop signal came). With --quit-file and input still
  * coming: off the screen now, FILE made (the runner then stops the chain
@@ -399,7 +413,7 @@ static void leave(struct tui *t)
 	if (fd >= 0)
 		close(fd);
 	else
-		ev_break(loop, EVBREAK_ALL);	/* nobody would stop the chain: go */
+		ev_break(loop, EVBREAK_ALL); /* nobody would stop the chain: go */
 }
 
 /* --messages FILE grew: its last bytes, and its last line for the last
@@ -418,20 +432,23 @@ static void read_messages(struct tui *t)
 	if (fd < 0)
 		return;
 	n = pread(fd, t->messages, sizeof t->messages - 1,
-		  st.st_size > (off_t)sizeof t->messages - 1 ? st.st_size - (off_t)sizeof t->messages + 1 : 0);
+		  st.st_size > (off_t)sizeof t->messages - 1
+			  ? st.st_size - (off_t)sizeof t->messages + 1
+			  : 0);
 	close(fd);
 	if (n <= 0)
 		return;
 	t->messages_len = (size_t)n;
 	t->messages[n] = '\0';
-	for (ssize_t e = n; e > 0; e--) {	/* the last non-empty line */
+	for (ssize_t e = n; e > 0; e--) { /* the last non-empty line */
 		if (t->messages[e - 1] == '\n')
 			continue;
 		ssize_t b = e;
 
 		while (b > 0 && t->messages[b - 1] != '\n')
 			b--;
-		snprintf(t->last_message, sizeof t->last_message, "%.*s", (int)(e - b), t->messages + b);
+		snprintf(t->last_message, sizeof t->last_message, "%.*s", (int)(e - b),
+			 t->messages + b);
 		break;
 	}
 	t->message_at = ev_now(loop);
@@ -448,7 +465,7 @@ static void draw(struct tui *t)
 
 	t->now = ev_now(loop);
 	read_messages(t);
-	if (message_on != (t->now - t->message_at < 10.0))	/* a message leaves the last line */
+	if (message_on != (t->now - t->message_at < 10.0)) /* a message leaves the last line */
 		t->dirty = 1;
 	message_on = t->now - t->message_at < TUI_MESSAGE_SHOWN;
 	tui_view_build(t, ev_now(loop), t->ended ? 0 : LIVE_BUILD_EVERY);
@@ -538,14 +555,14 @@ int main(int argc, char **argv)
 	first = fp_opts_parse(argc, argv, options, USAGE, 1, NULL);
 	if (first < argc)
 		input = argv[first];
-	if (baseline) {	/* before the terminal is taken: an error is a plain line */
+	if (baseline) { /* before the terminal is taken: an error is a plain line */
 		char err[512];
 
 		if (tui_diff_load(t, baseline, err, sizeof err) < 0)
 			fp_die(FP_EXIT_USAGE, "--baseline %s", err);
 	}
 	in_fd = fp_open_input(input, &in_name);
-	null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);	/* fp-tui writes no records */
+	null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC); /* fp-tui writes no records */
 	if (null_fd < 0)
 		fp_die_sys(FP_EXIT_SYS, "open /dev/null");
 	tui_model_init(&t->m, (size_t)max_samples, (size_t)max_frames);
@@ -587,7 +604,7 @@ int main(int argc, char **argv)
 	draw(t);
 
 	rc = fp_pump_run(&p);
-	if (!t->quit) {	/* the input ended: browse until q */
+	if (!t->quit) { /* the input ended: browse until q */
 		t->ended = 1;
 		t->dirty = 1;
 		draw(t);

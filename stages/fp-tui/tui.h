@@ -25,39 +25,39 @@
 /* ---- the model (tui_model.c) -------------------------------------------- */
 
 struct tui_stack {
-	uint32_t off, n;	/* frames in the pool; n 0: not defined */
-	uint32_t skip;		/* leading root frames (comm, event): not functions */
+	uint32_t off, n; /* frames in the pool; n 0: not defined */
+	uint32_t skip;   /* leading root frames (comm, event): not functions */
 };
 
 struct tui_sample {
 	uint64_t time_ns;
 	uint32_t stack;
-	uint32_t count;		/* samples; ns of a timed event (offcpu, wakeup) */
-	uint8_t event;		/* index into tui_model.events */
+	uint32_t count; /* samples; ns of a timed event (offcpu, wakeup) */
+	uint8_t event;  /* index into tui_model.events */
 };
 
-#define TUI_MAX_EVENTS 16	/* past it, samples count as the last event's */
-#define TUI_EV_UNTIMED (-1)	/* the view of every event that is not timed */
+#define TUI_MAX_EVENTS 16   /* past it, samples count as the last event's */
+#define TUI_EV_UNTIMED (-1) /* the view of every event that is not timed */
 
 struct tui_model {
-	struct fp_strtab names;	/* frame names */
-	uint32_t *pool;		/* every stack's frame ids */
+	struct fp_strtab names; /* frame names */
+	uint32_t *pool;         /* every stack's frame ids */
 	size_t npool, cap_pool, max_pool;
-	struct tui_stack *stack;	/* by D id */
+	struct tui_stack *stack; /* by D id */
 	size_t nstack;
-	struct tui_sample *ring;	/* the newest max_samples samples */
-	size_t ring_cap, ring_head, ring_n;	/* head: the oldest */
-	uint64_t evicted;	/* samples pushed out of the ring */
-	uint64_t unknown;	/* R of an undefined stack, or past the pool */
-	uint64_t *acc;		/* per stack, while building */
+	struct tui_sample *ring;            /* the newest max_samples samples */
+	size_t ring_cap, ring_head, ring_n; /* head: the oldest */
+	uint64_t evicted;                   /* samples pushed out of the ring */
+	uint64_t unknown;                   /* R of an undefined stack, or past the pool */
+	uint64_t *acc;                      /* per stack, while building */
 	size_t nacc;
 	uint32_t *touched;
 	size_t ntouched, cap_touched;
 	struct fp_heatmap hm;
-	char *events[TUI_MAX_EVENTS];	/* C events, then the others seen */
-	int timed[TUI_MAX_EVENTS];	/* fp_event_is_timed */
+	char *events[TUI_MAX_EVENTS]; /* C events, then the others seen */
+	int timed[TUI_MAX_EVENTS];    /* fp_event_is_timed */
 	unsigned nevents;
-	uint64_t gen;		/* bumped by every change */
+	uint64_t gen; /* bumped by every change */
 };
 
 void tui_model_init(struct tui_model *m, size_t max_samples, size_t max_frames);
@@ -102,39 +102,39 @@ struct tui {
 	struct fp_heatmap ehm;
 	/* the range the trees are of */
 	int have_sel;
-	uint64_t sel_from, sel_to;	/* absolute ns (a new base second moves no sample) */
+	uint64_t sel_from, sel_to; /* absolute ns (a new base second moves no sample) */
 	uint64_t range_total, range_samples;
 	uint64_t built_gen;
 	double built_at;
 	int need_build;
 	/* heatmap cursor */
 	struct fp_heatmap_axis ax;
-	unsigned group, lines;	/* slices per line, lines drawn */
+	unsigned group, lines; /* slices per line, lines drawn */
 	struct tui_cell cur, mark;
 	int marking;
-	int follow;		/* the cursor stays on the newest column */
-	size_t x0;		/* first column shown */
+	int follow; /* the cursor stays on the newest column */
+	size_t x0;  /* first column shown */
 	/* lower panes */
 	enum tui_focus focus;
 	enum tui_pane pane;
 	int fn_by_total;
-	struct fp_map open;	/* node key -> 1 open, 2 closed */
-	uint32_t *rows;		/* the visible rows: tree nodes, or functions */
+	struct fp_map open; /* node key -> 1 open, 2 closed */
+	uint32_t *rows;     /* the visible rows: tree nodes, or functions */
 	size_t nrows, cap_rows;
-	size_t row, top;	/* selected row, first row shown */
-	uint64_t row_key;	/* the selected node's key (kept across rebuilds) */
-	uint32_t *fns;		/* the function table, sorted */
+	size_t row, top;  /* selected row, first row shown */
+	uint64_t row_key; /* the selected node's key (kept across rebuilds) */
+	uint32_t *fns;    /* the function table, sorted */
 	size_t nfns, cap_fns;
 	char search[128];
 	size_t search_len;
-	int prompting;		/* typing a search */
+	int prompting; /* typing a search */
 	int help;
 	/* the differential (tui_diff.c): by function, biggest growth first */
 	int have_base, diff_on;
-	struct fp_folded base, kbase;	/* the baseline, and by function */
-	struct fp_folded dnow, dtab;	/* the range by function; against base */
-	size_t *didx, ndidx, cap_didx;	/* dtab's entries sorted by growth */
-	size_t dtop;			/* first row shown */
+	struct fp_folded base, kbase;  /* the baseline, and by function */
+	struct fp_folded dnow, dtab;   /* the range by function; against base */
+	size_t *didx, ndidx, cap_didx; /* dtab's entries sorted by growth */
+	size_t dtop;                   /* first row shown */
 	/* state of the stream and the screen */
 	int ended, live, quit, color, dirty;
 	uint64_t warnings;
@@ -143,12 +143,12 @@ struct tui {
 	const char *title;
 	/* the other stages' messages (--messages FILE: the runner's log of
 	 * their stderr while the view is on the screen) */
-	char messages[8192];	/* the log's last bytes */
+	char messages[8192]; /* the log's last bytes */
 	size_t messages_len;
 	char last_message[160];
-	double message_at;	/* when last_message changed */
-#define TUI_MESSAGE_SHOWN 10.0	/* s a new message stays on the last line */
-	int show_messages;	/* the M overlay */
+	double message_at;     /* when last_message changed */
+#define TUI_MESSAGE_SHOWN 10.0 /* s a new message stays on the last line */
+	int show_messages;     /* the M overlay */
 	double now;
 };
 

@@ -37,7 +37,7 @@ static int by_growth(const void *a, const void *b)
 
 	if (da != db)
 		return da < db ? 1 : -1;
-	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;	/* by name */
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1; /* by name */
 }
 
 void tui_diff_build(struct tui *t)

@@ -8,18 +8,18 @@
 #include "fp_error.h"
 #include "tui.h"
 
-#define CTRL(c) ((c) & 0x1f)
+#define CTRL(c) ((c)&0x1f)
 #define KEY_ESC 27
 #define W_HEAT 1u
 #define W_TREE 2u
 #define W_ANY (W_HEAT | W_TREE)
-#define PAGE 10		/* rows a page key moves when the pane's height is not known */
+#define PAGE 10 /* rows a page key moves when the pane's height is not known */
 
 struct binding {
-	int keys[5];		/* 0 ends the list */
+	int keys[5]; /* 0 ends the list */
 	unsigned where;
 	int (*fn)(struct tui *t, int key);
-	const char *label;	/* the keys as the help shows them; NULL: not listed */
+	const char *label; /* the keys as the help shows them; NULL: not listed */
 	const char *help;
 };
 
@@ -28,28 +28,34 @@ struct binding {
 static int heat_move(struct tui *t, int key)
 {
 	switch (key) {
-	case KEY_LEFT: case 'h':
+	case KEY_LEFT:
+	case 'h':
 		if (t->cur.x)
 			t->cur.x--;
 		t->follow = 0;
 		break;
-	case KEY_RIGHT: case 'l':
+	case KEY_RIGHT:
+	case 'l':
 		if (t->cur.x + 1 < t->ax.n)
 			t->cur.x++;
 		break;
-	case KEY_UP: case 'k':
+	case KEY_UP:
+	case 'k':
 		if (t->cur.y + 1 < t->lines)
 			t->cur.y++;
 		break;
-	case KEY_DOWN: case 'j':
+	case KEY_DOWN:
+	case 'j':
 		if (t->cur.y)
 			t->cur.y--;
 		break;
-	case KEY_HOME: case 'g':
+	case KEY_HOME:
+	case 'g':
 		t->cur.x = 0;
 		t->follow = 0;
 		break;
-	case KEY_END: case 'G':
+	case KEY_END:
+	case 'G':
 		t->cur.x = t->ax.n ? t->ax.n - 1 : 0;
 		t->follow = t->live && !t->ended;
 		break;
@@ -64,7 +70,8 @@ static int heat_mark(struct tui *t, int key)
 	if (!t->marking) {
 		t->mark = t->cur;
 		t->marking = 1;
-		snprintf(t->msg, sizeof t->msg, "start cell marked: move to the end cell, Enter selects, Esc cancels");
+		snprintf(t->msg, sizeof t->msg,
+			 "start cell marked: move to the end cell, Enter selects, Esc cancels");
 		return 1;
 	}
 	uint64_t s1 = tui_cell_start(t, t->mark), s2 = tui_cell_start(t, t->cur);
@@ -102,8 +109,9 @@ static int follow_or_event(struct tui *t, int key)
 	if (key == 'f')
 		return follow(t, key);
 	if (!tui_view_next_event(t))
-		snprintf(t->msg, sizeof t->msg, "one event only: no off-CPU time in this capture (yet)");
-	t->diff_on = 0;	/* the differential is of on-CPU samples */
+		snprintf(t->msg, sizeof t->msg,
+			 "one event only: no off-CPU time in this capture (yet)");
+	t->diff_on = 0; /* the differential is of on-CPU samples */
 	return 1;
 }
 
@@ -125,12 +133,29 @@ static int diff_move(struct tui *t, int key)
 	size_t r = t->dtop, last = t->ndidx ? t->ndidx - 1 : 0;
 
 	switch (key) {
-	case KEY_UP: case 'k': r = r ? r - 1 : 0; break;
-	case KEY_DOWN: case 'j': r++; break;
-	case KEY_PPAGE: r = r > PAGE ? r - PAGE : 0; break;
-	case KEY_NPAGE: case ' ': r += PAGE; break;
-	case KEY_HOME: case 'g': r = 0; break;
-	case KEY_END: case 'G': r = last; break;
+	case KEY_UP:
+	case 'k':
+		r = r ? r - 1 : 0;
+		break;
+	case KEY_DOWN:
+	case 'j':
+		r++;
+		break;
+	case KEY_PPAGE:
+		r = r > PAGE ? r - PAGE : 0;
+		break;
+	case KEY_NPAGE:
+	case ' ':
+		r += PAGE;
+		break;
+	case KEY_HOME:
+	case 'g':
+		r = 0;
+		break;
+	case KEY_END:
+	case 'G':
+		r = last;
+		break;
 	}
 	t->dtop = r < last ? r : last;
 	return 1;
@@ -144,12 +169,29 @@ static int tree_move(struct tui *t, int key)
 		return diff_move(t, key);
 
 	switch (key) {
-	case KEY_UP: case 'k': r = r ? r - 1 : 0; break;
-	case KEY_DOWN: case 'j': r++; break;
-	case KEY_PPAGE: r = r > PAGE ? r - PAGE : 0; break;
-	case KEY_NPAGE: case ' ': r += PAGE; break;
-	case KEY_HOME: case 'g': r = 0; break;
-	case KEY_END: case 'G': r = t->nrows ? t->nrows - 1 : 0; break;
+	case KEY_UP:
+	case 'k':
+		r = r ? r - 1 : 0;
+		break;
+	case KEY_DOWN:
+	case 'j':
+		r++;
+		break;
+	case KEY_PPAGE:
+		r = r > PAGE ? r - PAGE : 0;
+		break;
+	case KEY_NPAGE:
+	case ' ':
+		r += PAGE;
+		break;
+	case KEY_HOME:
+	case 'g':
+		r = 0;
+		break;
+	case KEY_END:
+	case 'G':
+		r = t->nrows ? t->nrows - 1 : 0;
+		break;
 	}
 	select_row(t, r);
 	return 1;
@@ -177,7 +219,7 @@ static int tree_expand(struct tui *t, int key)
 	if (n == FP_CALLTREE_NONE || tr->node[n].child == FP_CALLTREE_NONE)
 		return 0;
 	if (tui_view_is_open(t, n)) {
-		select_row(t, t->row + 1);	/* into the first child */
+		select_row(t, t->row + 1); /* into the first child */
 		return 1;
 	}
 	set_open(t, n, 1);
@@ -195,7 +237,7 @@ static int tree_collapse(struct tui *t, int key)
 	if (tr->node[n].child != FP_CALLTREE_NONE && tui_view_is_open(t, n)) {
 		set_open(t, n, 2);
 	} else if (tr->node[n].parent != FP_CALLTREE_NONE) {
-		t->row_key = tr->node[tr->node[n].parent].key;	/* up to the parent */
+		t->row_key = tr->node[tr->node[n].parent].key; /* up to the parent */
 	}
 	tui_view_rows(t);
 	return 1;
@@ -250,8 +292,10 @@ static int focus(struct tui *t, int key)
 
 static int pane(struct tui *t, int key)
 {
-	t->pane = key == 'v' ? (enum tui_pane)((t->pane + 1) % TUI_NPANES) :
-		  key == 't' ? TUI_TOPDOWN : key == 'b' ? TUI_BOTTOMUP : TUI_FUNCS;
+	t->pane = key == 'v'   ? (enum tui_pane)((t->pane + 1) % TUI_NPANES)
+		  : key == 't' ? TUI_TOPDOWN
+		  : key == 'b' ? TUI_BOTTOMUP
+			       : TUI_FUNCS;
 	t->row = 0;
 	t->row_key = 0;
 	tui_view_rows(t);
@@ -310,7 +354,7 @@ static int messages(struct tui *t, int key)
 
 static int redraw(struct tui *t, int key)
 {
-	t->dirty = 2;	/* the whole screen again */
+	t->dirty = 2; /* the whole screen again */
 	return 1;
 }
 
@@ -321,36 +365,80 @@ static int quit(struct tui *t, int key)
 }
 
 static const struct binding bindings[] = {
-	{ { KEY_LEFT, KEY_RIGHT, 'h', 'l' }, W_HEAT, heat_move, "Left Right h l",
+	{ { KEY_LEFT, KEY_RIGHT, 'h', 'l' },
+	  W_HEAT,
+	  heat_move,
+	  "Left Right h l",
 	  "heatmap: cursor one second earlier / later" },
-	{ { KEY_UP, KEY_DOWN, 'k', 'j' }, W_HEAT, heat_move, "Up Down k j",
+	{ { KEY_UP, KEY_DOWN, 'k', 'j' },
+	  W_HEAT,
+	  heat_move,
+	  "Up Down k j",
 	  "heatmap: cursor later / earlier in the second" },
-	{ { KEY_HOME, KEY_END, 'g', 'G' }, W_HEAT, heat_move, "Home End g G",
+	{ { KEY_HOME, KEY_END, 'g', 'G' },
+	  W_HEAT,
+	  heat_move,
+	  "Home End g G",
 	  "heatmap: first / last second" },
-	{ { '\n', '\r', KEY_ENTER, ' ' }, W_HEAT, heat_mark, "Enter Space",
+	{ { '\n', '\r', KEY_ENTER, ' ' },
+	  W_HEAT,
+	  heat_mark,
+	  "Enter Space",
 	  "heatmap: mark the start cell, then the end cell: the range" },
 	{ { KEY_ESC, 'x' }, W_ANY, clear_sel, "Esc x", "back to the whole capture" },
 	/* one help line for both: the help fits 24 lines */
-	{ { 'f', 'E' }, W_ANY, follow_or_event, "f E",
+	{ { 'f', 'E' },
+	  W_ANY,
+	  follow_or_event,
+	  "f E",
 	  "live: follow the newest second / next event (offcpu...)" },
-	{ { KEY_UP, KEY_DOWN, 'k', 'j' }, W_TREE, tree_move, "Up Down k j", "tree: previous / next row" },
-	{ { KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END }, W_TREE, tree_move, "PgUp PgDn Home End",
+	{ { KEY_UP, KEY_DOWN, 'k', 'j' },
+	  W_TREE,
+	  tree_move,
+	  "Up Down k j",
+	  "tree: previous / next row" },
+	{ { KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END },
+	  W_TREE,
+	  tree_move,
+	  "PgUp PgDn Home End",
 	  "tree: page up / down, first / last row" },
 	{ { 'g', 'G', ' ' }, W_TREE, tree_move, NULL, NULL },
-	{ { KEY_RIGHT, 'l', '+' }, W_TREE, tree_expand, "Right l +", "tree: open the node (again: into it)" },
-	{ { KEY_LEFT, 'h', '-' }, W_TREE, tree_collapse, "Left h -", "tree: close the node (again: to its parent)" },
+	{ { KEY_RIGHT, 'l', '+' },
+	  W_TREE,
+	  tree_expand,
+	  "Right l +",
+	  "tree: open the node (again: into it)" },
+	{ { KEY_LEFT, 'h', '-' },
+	  W_TREE,
+	  tree_collapse,
+	  "Left h -",
+	  "tree: close the node (again: to its parent)" },
 	{ { '\n', '\r', KEY_ENTER }, W_TREE, tree_toggle, "Enter", "tree: open / close the node" },
-	{ { 'e', 'c' }, W_TREE, tree_all, "e c", "tree: open everything below the node / close all" },
+	{ { 'e', 'c' },
+	  W_TREE,
+	  tree_all,
+	  "e c",
+	  "tree: open everything below the node / close all" },
 	{ { '\t' }, W_ANY, focus, "Tab", "move between the heatmap and the tree" },
-	{ { 'v', 't', 'b', 'F' }, W_ANY, pane, "v t b F",
+	{ { 'v', 't', 'b', 'F' },
+	  W_ANY,
+	  pane,
+	  "v t b F",
 	  "next pane / top-down tree / bottom-up tree / functions" },
 	/* one help line for both: the help fits 24 lines */
-	{ { 's', 'd' }, W_ANY, sort_or_diff, "s d",
+	{ { 's', 'd' },
+	  W_ANY,
+	  sort_or_diff,
+	  "s d",
 	  "functions by self or total / differential (--baseline)" },
 	{ { '/' }, W_ANY, search_start, "/", "search frames (substring, any case); Enter finds" },
 	{ { 'n', 'N' }, W_ANY, search_next, "n N", "next / previous match" },
 	{ { '?', KEY_F(1) }, W_ANY, help, "? F1", "this help (any key closes it)" },
-	{ { 'M' }, W_ANY, messages, "M", "the other stages' messages (perf, warnings, the web view's URL)" },
+	{ { 'M' },
+	  W_ANY,
+	  messages,
+	  "M",
+	  "the other stages' messages (perf, warnings, the web view's URL)" },
 	{ { CTRL('l') }, W_ANY, redraw, "Ctrl-L", "draw the whole screen again" },
 	{ { 'q', 'Q', CTRL('c') }, W_ANY, quit, "q Ctrl-C", "quit (the terminal is restored)" },
 };
@@ -383,7 +471,7 @@ int tui_key(struct tui *t, int key)
 
 	if (t->prompting)
 		return prompt_key(t, key);
-	if (t->help || t->show_messages) {	/* any key closes an overlay; q still quits */
+	if (t->help || t->show_messages) { /* any key closes an overlay; q still quits */
 		t->help = t->show_messages = 0;
 		if (key != 'q' && key != CTRL('c'))
 			return 1;
@@ -410,7 +498,8 @@ const char *const *tui_key_help(void)
 	for (size_t i = 0; i < NBINDINGS; i++) {
 		if (!bindings[i].label)
 			continue;
-		snprintf(lines[n], sizeof lines[n], "%-20s %s", bindings[i].label, bindings[i].help);
+		snprintf(lines[n], sizeof lines[n], "%-20s %s", bindings[i].label,
+			 bindings[i].help);
 		list[n] = lines[n];
 		n++;
 	}

@@ -56,9 +56,9 @@ int tui_model_define(struct tui_model *m, uint32_t id, const char *kinds, size_t
 	if (id >= m->nstack)
 		m->stack = fp_xgrow_zeroed(m->stack, &m->nstack, (size_t)id + 1, sizeof *m->stack);
 	s = &m->stack[id];
-	s->n = 0;	/* a redefinition replaces the stack (a restarted fp-fold) */
+	s->n = 0; /* a redefinition replaces the stack (a restarted fp-fold) */
 	if (m->npool + nframes > m->max_pool)
-		return 0;	/* its samples are counted as unknown */
+		return 0; /* its samples are counted as unknown */
 	m->pool = fp_xgrow(m->pool, &m->cap_pool, m->npool + nframes, sizeof *m->pool, 4096);
 	while (skip < kn && kinds[skip] == FP_KIND_ROOT)
 		skip++;
@@ -87,7 +87,7 @@ void tui_model_sample(struct tui_model *m, uint32_t id, uint64_t time_ns, uint64
 	}
 	if (!m->ring)
 		m->ring = fp_xmalloc(m->ring_cap * sizeof *m->ring);
-	if (m->ring_n == m->ring_cap) {	/* full: the oldest goes */
+	if (m->ring_n == m->ring_cap) { /* full: the oldest goes */
 		s = &m->ring[m->ring_head];
 		m->ring_head = (m->ring_head + 1) % m->ring_cap;
 		m->evicted++;
@@ -134,7 +134,7 @@ void tui_model_heatmap(struct tui_model *m, int event, struct fp_heatmap *hm)
 		row = (ns % FP_NSEC_PER_SEC) * rows / FP_NSEC_PER_SEC;
 		fp_heatmap_set(hm, col, row, fp_heatmap_get(hm, col, (unsigned)row) + s->count);
 	}
-	if (hm->ncols < m->hm.ncols)	/* the same seconds as the stream's */
+	if (hm->ncols < m->hm.ncols) /* the same seconds as the stream's */
 		hm->ncols = m->hm.ncols;
 }
 

@@ -25,13 +25,13 @@
 #include "fp_record.h"
 #include "tui.h"
 
-#define MARGIN 7	/* the heatmap's left labels: " 980ms " */
+#define MARGIN 7 /* the heatmap's left labels: " 980ms " */
 #define RAMP " .:-=+*#%@"
-#define LEVELS 9	/* levels of a non-empty cell */
-#define WIDE_COLS 150	/* tree and functions side by side from here */
+#define LEVELS 9      /* levels of a non-empty cell */
+#define WIDE_COLS 150 /* tree and functions side by side from here */
 #define HEAT_MIN 2
 #define HEAT_MAX 12
-#define NUM_COLS 26	/* "total%  self%  samples " before a frame */
+#define NUM_COLS 26 /* "total%  self%  samples " before a frame */
 
 static unsigned level(uint64_t c, uint64_t max)
 {
@@ -83,11 +83,13 @@ static void secs(const struct tui *t, uint64_t abs_ns, char *buf)
 
 static void draw_status(struct tui *t)
 {
-	char line[512], a[FP_RANGECTL_SECONDS_MAX], b[FP_RANGECTL_SECONDS_MAX], c[FP_RANGECTL_SECONDS_MAX];
+	char line[512], a[FP_RANGECTL_SECONDS_MAX], b[FP_RANGECTL_SECONDS_MAX],
+		c[FP_RANGECTL_SECONDS_MAX];
 	char wb[32];
 	const char *unit = tui_timed(t) ? " blocked" : " samples";
-	const char *state = !t->live ? (t->ended ? "report" : "reading") :
-			    t->ended ? "live, ended" : "live";
+	const char *state = !t->live   ? (t->ended ? "report" : "reading")
+			    : t->ended ? "live, ended"
+				       : "live";
 	int n;
 
 	n = snprintf(line, sizeof line, " %s  %s  %" PRIu64 " samples", t->title, state,
@@ -123,7 +125,7 @@ static void draw_heat(struct tui *t, int y0, int h)
 			max = c > max ? c : max;
 		}
 	for (int i = 0; i < h; i++) {
-		unsigned y = t->lines - 1 - (unsigned)i;	/* top line: the end of the second */
+		unsigned y = t->lines - 1 - (unsigned)i; /* top line: the end of the second */
 		unsigned lo, hi;
 		char label[16];
 
@@ -132,7 +134,8 @@ static void draw_heat(struct tui *t, int y0, int h)
 			continue;
 		tui_view_slices(t, y, &lo, &hi);
 		if (i == 0 || y == 0 || y % 2 == 0) {
-			snprintf(label, sizeof label, "%4ums", (unsigned)((uint64_t)lo * 1000 / t->m.hm.rows));
+			snprintf(label, sizeof label, "%4ums",
+				 (unsigned)((uint64_t)lo * 1000 / t->m.hm.rows));
 			mvaddnstr(y0 + i, 0, label, MARGIN - 1);
 		}
 		for (size_t x = t->x0; x < t->ax.n && x < t->x0 + width; x++) {
@@ -146,8 +149,8 @@ static void draw_heat(struct tui *t, int y0, int h)
 			if (tui_view_selected(t, c))
 				ch |= A_UNDERLINE;
 			if (cursor)
-				ch = (t->color && ch == (' ' | COLOR_PAIR(lv)) ? '+' : ch) | A_REVERSE |
-				     (t->focus == TUI_FOCUS_HEAT ? A_BOLD : 0);
+				ch = (t->color && ch == (' ' | COLOR_PAIR(lv)) ? '+' : ch) |
+				     A_REVERSE | (t->focus == TUI_FOCUS_HEAT ? A_BOLD : 0);
 			mvaddch(y0 + i, MARGIN + (int)(x - t->x0), ch);
 		}
 	}
@@ -175,7 +178,7 @@ static void draw_axis(struct tui *t, int y)
 		if (x == t->cur.x)
 			ch = '^';
 		else if (t->ax.col && x && t->ax.col[x] != t->ax.col[x - 1] + 1)
-			ch = in ? ch : '/';	/* a cut axis: empty seconds left out */
+			ch = in ? ch : '/'; /* a cut axis: empty seconds left out */
 		mvaddch(y, MARGIN + (int)(x - t->x0), (chtype)(unsigned char)ch);
 	}
 }
@@ -196,10 +199,13 @@ static void draw_tabs(struct tui *t, int y)
 		attroff(A_BOLD);
 		x += (int)strlen(buf) + 1;
 	}
-	mvaddstr(y, x + 1, t->diff_on ? "diff vs baseline" :
-			   t->fn_by_total ? "functions by total" : "functions by self");
+	mvaddstr(y, x + 1,
+		 t->diff_on       ? "diff vs baseline"
+		 : t->fn_by_total ? "functions by total"
+				  : "functions by self");
 	if (COLS > 30)
-		mvaddstr(y, COLS - 16, t->focus == TUI_FOCUS_HEAT ? "keys: heatmap" : "keys: tree   ");
+		mvaddstr(y, COLS - 16,
+			 t->focus == TUI_FOCUS_HEAT ? "keys: heatmap" : "keys: tree   ");
 }
 
 static double pct(uint64_t n, uint64_t total)
@@ -230,14 +236,16 @@ static void draw_tree(struct tui *t, int y0, int h, int x0, int w)
 		if (r >= t->nrows)
 			break;
 		nd = &tr->node[t->rows[r]];
-		mark = nd->child == FP_CALLTREE_NONE ? ' ' : tui_view_is_open(t, t->rows[r]) ? '-' : '+';
+		mark = nd->child == FP_CALLTREE_NONE     ? ' '
+		       : tui_view_is_open(t, t->rows[r]) ? '-'
+							 : '+';
 		indent = nd->depth > 30 ? 30 : nd->depth;
 		char wb[32];
 
 		n = snprintf(line, sizeof line, "%c%6.2f%% %6.2f%% %9s  %*s%c %s",
 			     tui_view_matches(t, nd->name) ? '*' : ' ', pct(nd->total, all),
-			     pct(nd->self, all), weight(t, nd->total, wb, sizeof wb), (int)indent, "",
-			     mark, tui_name(t, nd->name));
+			     pct(nd->self, all), weight(t, nd->total, wb, sizeof wb), (int)indent,
+			     "", mark, tui_name(t, nd->name));
 		if (nd->parent == FP_CALLTREE_NONE)
 			snprintf(line + n, sizeof line - (size_t)n, " (%s)",
 				 t->have_sel ? "the range" : "the whole capture");
@@ -257,8 +265,8 @@ static void draw_fns(struct tui *t, int y0, int h, int x0, int w, int selectable
 	char head[128];
 
 	snprintf(head, sizeof head, "%s  (%s%s)",
-		 t->fn_by_total ? "  total%   self%     total      self  function" :
-				  "   self%  total%      self     total  function",
+		 t->fn_by_total ? "  total%   self%     total      self  function"
+				: "   self%  total%      self     total  function",
 		 tui_event_name(t), tui_timed(t) ? ": time blocked" : "");
 	mvaddnstr(y0, x0, head, w);
 	for (int i = 1; i < h; i++) {
@@ -276,7 +284,8 @@ static void draw_fns(struct tui *t, int y0, int h, int x0, int w, int selectable
 
 		snprintf(line, sizeof line, "%c%6.2f%% %6.2f%% %9s %9s  %s",
 			 tui_view_matches(t, t->fns[r]) ? '*' : ' ', pct(a, all), pct(b, all),
-			 weight(t, a, wa, sizeof wa), weight(t, b, wb, sizeof wb), tui_name(t, t->fns[r]));
+			 weight(t, a, wa, sizeof wa), weight(t, b, wb, sizeof wb),
+			 tui_name(t, t->fns[r]));
 		if (selectable && r == t->row)
 			attron(t->focus == TUI_FOCUS_TREE ? A_REVERSE : A_UNDERLINE);
 		mvaddnstr(y0 + i, x0, line, w);
@@ -298,7 +307,8 @@ static void draw_diff(struct tui *t, int y0, int h, int x0, int w)
 		if (r >= t->ndidx)
 			break;
 		e = t->didx[r];
-		snprintf(line, sizeof line, " %+8.2f %6.2f%% %6.2f%%  %.*s", fp_baseline_delta(d, e), fp_baseline_share_now(d, e),
+		snprintf(line, sizeof line, " %+8.2f %6.2f%% %6.2f%%  %.*s",
+			 fp_baseline_delta(d, e), fp_baseline_share_now(d, e),
 			 fp_baseline_share_base(d, e), (int)d->e[e].len, d->e[e].stack);
 		mvaddnstr(y0 + i, x0, line, w);
 	}
@@ -321,10 +331,12 @@ static void draw_bottom(struct tui *t, int y)
 		snprintf(line, sizeof line, "%" PRIu64 " warning%s: %s", t->warnings,
 			 t->warnings == 1 ? "" : "s", t->last_warning);
 	else if (t->m.evicted)
-		snprintf(line, sizeof line, "the oldest %" PRIu64 " samples were let go (--max-samples)",
+		snprintf(line, sizeof line,
+			 "the oldest %" PRIu64 " samples were let go (--max-samples)",
 			 t->m.evicted);
 	else
-		snprintf(line, sizeof line, "Tab heatmap/tree  Enter mark range  Esc whole  "
+		snprintf(line, sizeof line,
+			 "Tab heatmap/tree  Enter mark range  Esc whole  "
 			 "v pane  / search  ? help  q quit");
 	mvaddnstr(y, 0, line, COLS);
 	if (t->prompting)
@@ -366,8 +378,10 @@ static void draw_messages(const struct tui *t)
 	for (int i = 1; i < LINES - 1; i++)
 		fill_line(i, 0, COLS);
 	attron(A_BOLD);
-	mvaddnstr(1, 0, t->messages_len ? "messages of the stages, newest last (any key closes):" :
-		  "no messages from the stages (any key closes)", COLS);
+	mvaddnstr(1, 0,
+		  t->messages_len ? "messages of the stages, newest last (any key closes):"
+				  : "no messages from the stages (any key closes)",
+		  COLS);
 	attroff(A_BOLD);
 	while (end > t->messages && end[-1] == '\n')
 		end--;

@@ -13,7 +13,7 @@
 #include "fp_record.h"
 #include "tui.h"
 
-#define HOT_SHARE 2	/* a node opens by itself when it has 1/HOT_SHARE of its parent */
+#define HOT_SHARE 2 /* a node opens by itself when it has 1/HOT_SHARE of its parent */
 #define AUTO_OPEN_DEPTH 64
 
 void tui_view_axis(struct tui *t, unsigned heat_lines, size_t width)
@@ -189,7 +189,7 @@ void tui_view_build(struct tui *t, double now, double min_interval)
 	if (!t->need_build && t->built_gen == t->m.gen)
 		return;
 	if (!t->need_build && now - t->built_at < min_interval)
-		return;	/* live: the next tick builds it */
+		return; /* live: the next tick builds it */
 	if (t->have_sel) {
 		from = t->sel_from;
 		to = t->sel_to;
@@ -207,7 +207,7 @@ void tui_view_build(struct tui *t, double now, double min_interval)
 	t->need_build = 0;
 	t->dirty = 1;
 	if (t->search_len && !t->prompting && t->pane != TUI_FUNCS)
-		open_matches(t);	/* a live match shows as soon as it is sampled */
+		open_matches(t); /* a live match shows as soon as it is sampled */
 	tui_view_rows(t);
 }
 
@@ -225,7 +225,7 @@ const char *tui_event_name(const struct tui *t)
 {
 	if (tui_timed(t))
 		return t->m.events[t->event];
-	for (unsigned i = 0; i < t->m.nevents; i++)	/* the first untimed one */
+	for (unsigned i = 0; i < t->m.nevents; i++) /* the first untimed one */
 		if (!t->m.timed[i])
 			return t->m.events[i];
 	return "samples";
@@ -249,7 +249,8 @@ int tui_view_next_event(struct tui *t)
 
 int tui_view_matches(const struct tui *t, uint32_t name)
 {
-	return t->search_len && name != FP_CALLTREE_NONE && strcasestr(tui_name(t, name), t->search);
+	return t->search_len && name != FP_CALLTREE_NONE &&
+	       strcasestr(tui_name(t, name), t->search);
 }
 
 /* Opens the path down to every node that matches. */
@@ -260,7 +261,8 @@ static void open_matches(struct tui *t)
 	for (size_t i = 1; i < tr->n; i++) {
 		if (!tui_view_matches(t, tr->node[i].name))
 			continue;
-		for (uint32_t p = tr->node[i].parent; p != FP_CALLTREE_NONE; p = tr->node[p].parent) {
+		for (uint32_t p = tr->node[i].parent; p != FP_CALLTREE_NONE;
+		     p = tr->node[p].parent) {
 			fp_map_del(&t->open, tr->node[p].key, (uint32_t)t->pane);
 			fp_map_add(&t->open, tr->node[p].key, (uint32_t)t->pane, 1);
 		}

@@ -47,8 +47,9 @@ static char topdir[PATH_MAX];
 /* removes the temporary tree (libFuzzer exits through exit()) */
 static void cleanup(void)
 {
-	static const char *const rel[] = { "dir/sub/up", "dir/sub/b.perf", "dir/sub", "dir/out",
-					   "dir/a.perf", "dir", "secret" };
+	static const char *const rel[] = { "dir/sub/up", "dir/sub/b.perf", "dir/sub",
+					   "dir/out",    "dir/a.perf",     "dir",
+					   "secret" };
 	char path[PATH_MAX];
 	for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) {
 		snprintf(path, sizeof path, "%s/%s", topdir, rel[i]);
@@ -175,11 +176,10 @@ static void check_value(const char *k, const char *v, size_t n)
 		assert(dots <= 1 && v[0] != '.' && v[n - 1] != '.');
 	}
 	char fwhy[QUERY_WHY_MAX];
-	static const char *const words[] = { "pid", "tid", "cpu", "comm", "event", "include",
-					     "exclude" };
+	static const char *const words[] = { "pid",   "tid",     "cpu",    "comm",
+					     "event", "include", "exclude" };
 	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
-		if (strcmp(k, words[i]) == 0 &&
-		    query_filter_ok(words[i], v, n, fwhy, sizeof fwhy))
+		if (strcmp(k, words[i]) == 0 && query_filter_ok(words[i], v, n, fwhy, sizeof fwhy))
 			assert(!has_bad);
 	char out[UPLOAD_NAME_MAX + 1];
 	size_t len = upload_safe_name(v, n, out, sizeof out);
@@ -210,7 +210,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (eq)
 			*eq = '\0';
 		MHD_http_unescape(p);
-		size_t vn = MHD_http_unescape(v);	/* length: NULs possible */
+		size_t vn = MHD_http_unescape(v); /* length: NULs possible */
 		if (strcmp(p, "filename") == 0 || strcmp(p, "compareFilename") == 0 || p[0] == '\0')
 			check_name(v, vn);
 		if (strcmp(p, "filename") == 0)

@@ -27,13 +27,13 @@ struct perfdata_opts {
 	const char *stage;
 	int quiet, live;
 	size_t live_buffer;
-	int preload_kernel;	/* 0 here: no kallsyms thread per input */
+	int preload_kernel; /* 0 here: no kallsyms thread per input */
 	int stack_ids;
-	int inline_frames;	/* --inline: inputs whose length is 3 mod 4 */
-	int off_cpu;		/* 0: auto, sched_switch samples become off-CPU time */
+	int inline_frames; /* --inline: inputs whose length is 3 mod 4 */
+	int off_cpu;       /* 0: auto, sched_switch samples become off-CPU time */
 	unsigned off_cpu_rows;
-	size_t off_cpu_max;	/* small here: the bound is reached */
-	uint32_t off_cpu_max_pieces;	/* likewise: a damaged time costs 4096 pieces, not 2^20 */
+	size_t off_cpu_max;          /* small here: the bound is reached */
+	uint32_t off_cpu_max_pieces; /* likewise: a damaged time costs 4096 pieces, not 2^20 */
 };
 int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_opts *o);
 

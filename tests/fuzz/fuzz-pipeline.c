@@ -49,8 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	text[size] = '\0';
 	err[0] = '\0';
-	if (fp_pipeline_parse_string(FILE_NAME, text, &vars, &pl, err,
-				     sizeof err) < 0) {
+	if (fp_pipeline_parse_string(FILE_NAME, text, &vars, &pl, err, sizeof err) < 0) {
 		assert(strncmp(err, FILE_NAME ":", sizeof FILE_NAME) == 0);
 		assert(strlen(err) < sizeof err);
 		free(text);

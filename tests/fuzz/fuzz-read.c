@@ -40,7 +40,7 @@
 #define MODE_GZIP 1
 #define MODE_PIPE 2
 #define MODE_TWO_MEMBERS 4
-#define GZIP_WINDOW (15 + 16)	/* zlib.h: +16 writes a gzip wrapper */
+#define GZIP_WINDOW (15 + 16) /* zlib.h: +16 writes a gzip wrapper */
 #define GZIP_MEMLEVEL 8
 
 struct output {
@@ -103,8 +103,8 @@ static void gzip_member(const uint8_t *data, size_t n, uint8_t **out, size_t *le
 {
 	z_stream zs = { 0 };
 
-	assert(deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, GZIP_WINDOW,
-			    GZIP_MEMLEVEL, Z_DEFAULT_STRATEGY) == Z_OK);
+	assert(deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, GZIP_WINDOW, GZIP_MEMLEVEL,
+			    Z_DEFAULT_STRATEGY) == Z_OK);
 	size_t cap = deflateBound(&zs, n);
 
 	*out = realloc(*out, *len + cap);
@@ -138,7 +138,7 @@ static void check_stream(const struct output *o)
 		size_t n = (size_t)(nl - p);
 
 		assert(nl && n >= 2 && p[1] == '\t');
-		assert(stat_samples == UINT64_MAX);	/* nothing after I */
+		assert(stat_samples == UINT64_MAX); /* nothing after I */
 		switch (p[0]) {
 		case FP_TAG_SAMPLE: {
 			struct fp_sample s;

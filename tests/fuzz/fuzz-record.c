@@ -73,7 +73,8 @@ static void check_control(const char *buf, size_t n)
 		cur = c.arg.p;
 		end = c.arg.p + c.arg.n;
 		while (fp_rangectl_next_item(&cur, end, &item))
-			assert(fp_parse_i64(item.p, item.n, &v) == 0 && v >= INT32_MIN && v <= INT32_MAX);
+			assert(fp_parse_i64(item.p, item.n, &v) == 0 && v >= INT32_MIN &&
+			       v <= INT32_MAX);
 		break;
 	case FP_RC_COMM:
 	case FP_RC_EVENT:

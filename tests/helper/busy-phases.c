@@ -63,7 +63,8 @@ int main(int argc, char **argv)
 	fp_set_prog(argv[0]);
 	if (argc > 3 || strlen(pattern) == 0 || strlen(pattern) > PATTERN_MAX ||
 	    strspn(pattern, "01") != strlen(pattern))
-		fp_die(FP_EXIT_USAGE, "usage: busy-phases [PATTERN [FILE]] "
+		fp_die(FP_EXIT_USAGE,
+		       "usage: busy-phases [PATTERN [FILE]] "
 		       "(PATTERN: at most %d of 0 and 1)",
 		       PATTERN_MAX);
 	if (argc > 2 && !(out = fopen(argv[2], "w")))

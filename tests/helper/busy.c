@@ -31,7 +31,7 @@
 #define DEFAULT_WALL_MS 8000ull
 #define MS_PER_SEC 1000ull
 
-static volatile uint64_t sink;	/* keeps the loop from being optimised away */
+static volatile uint64_t sink; /* keeps the loop from being optimised away */
 
 static uint64_t clock_ns(clockid_t clock)
 {
@@ -76,10 +76,13 @@ int main(int argc, char **argv)
 			    start + wall_ms * NS_PER_MS);
 	uint64_t stop = clock_ns(CLOCK_MONOTONIC);
 	f = fopen(argv[2], "w");
-	if (!f || fprintf(f, "%llu %llu %ld\n", (unsigned long long)start,
-			  (unsigned long long)stop, (long)getpid()) < 0 || fclose(f) != 0)
+	if (!f ||
+	    fprintf(f, "%llu %llu %ld\n", (unsigned long long)start, (unsigned long long)stop,
+		    (long)getpid()) < 0 ||
+	    fclose(f) != 0)
 		fp_die_sys(FP_EXIT_SYS, "write %s", argv[2]);
-	struct timespec linger = { (time_t)(linger_ms / MS_PER_SEC), (long)(linger_ms % MS_PER_SEC * NS_PER_MS) };
+	struct timespec linger = { (time_t)(linger_ms / MS_PER_SEC),
+				   (long)(linger_ms % MS_PER_SEC * NS_PER_MS) };
 	while (nanosleep(&linger, &linger) < 0 && errno == EINTR)
 		;
 	return 0;

@@ -46,7 +46,7 @@ static double stop_at;
 
 struct worker {
 	pthread_t t;
-	double *lat;		/* ms */
+	double *lat; /* ms */
 	size_t n;
 	unsigned long failures;
 };
@@ -88,14 +88,13 @@ static int one_request(void)
 		struct pollfd pf = { .fd = fd, .events = POLLIN };
 		if (left <= 0 || poll(&pf, 1, left) <= 0)
 			goto out;
-		ssize_t n = recv(fd, buf + (got < sizeof buf / 2 ? got : 0),
-				 sizeof buf / 2, 0);
+		ssize_t n = recv(fd, buf + (got < sizeof buf / 2 ? got : 0), sizeof buf / 2, 0);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			goto out;
 		if (n == 0)
-			break;	/* Connection: close: the answer is complete */
+			break; /* Connection: close: the answer is complete */
 		if (!status && got == 0 && n >= 12 && memcmp(buf, "HTTP/1.", 7) == 0)
 			status = atoi(buf + 9);
 		got += (size_t)n;
@@ -114,7 +113,7 @@ static void *normal_main(void *arg)
 		if (!one_request()) {
 			struct timespec backoff = { 0, FAILURE_BACKOFF_MS * 1000000L };
 			w->failures++;
-			nanosleep(&backoff, NULL);	/* a refusing server is not hammered */
+			nanosleep(&backoff, NULL); /* a refusing server is not hammered */
 			continue;
 		}
 		if (w->n < LATENCIES_PER_THREAD)
@@ -141,7 +140,8 @@ static unsigned long slow_run(int nslow, int trickle_ms)
 				if (fd[i] < 0)
 					continue;
 				reconnects++;
-				n = snprintf(l, sizeof l, "GET /profile/ HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+				n = snprintf(l, sizeof l,
+					     "GET /profile/ HTTP/1.1\r\nHost: 127.0.0.1\r\n");
 			} else {
 				n = snprintf(l, sizeof l, "X-Slow-%u: %u\r\n", line[i], line[i]);
 			}
@@ -188,7 +188,8 @@ int main(int argc, char **argv)
 {
 	fp_set_prog(argv[0]);
 	if (argc < 6 || argc > 7)
-		fp_die(FP_EXIT_USAGE, "usage: http-load PORT PATH SLOW NORMAL SECONDS [TRICKLE_MS]");
+		fp_die(FP_EXIT_USAGE,
+		       "usage: http-load PORT PATH SLOW NORMAL SECONDS [TRICKLE_MS]");
 	long port = arg_num(argv[1], 1, 65535, "PORT");
 	const char *path = argv[2];
 	int nslow = (int)arg_num(argv[3], 0, SLOW_MAX, "SLOW");
@@ -200,9 +201,9 @@ int main(int argc, char **argv)
 	target.sin_family = AF_INET;
 	target.sin_port = htons((uint16_t)port);
 	target.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	request_len = (size_t)snprintf(request, sizeof request,
-				       "GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
-				       path);
+	request_len = (size_t)snprintf(
+		request, sizeof request,
+		"GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", path);
 	double start = now_s();
 	stop_at = start + (double)seconds;
 
@@ -233,8 +234,8 @@ int main(int argc, char **argv)
 	double p50 = total ? all[total / 2] : 0, p99 = total ? all[(total * 99) / 100] : 0;
 	double max = total ? all[total - 1] : 0;
 	printf("requests=%zu failures=%lu p50_ms=%.2f p99_ms=%.2f max_ms=%.2f slow=%d "
-	       "slow_reconnects=%lu seconds=%.1f\n", total + failures, failures, p50, p99, max,
-	       nslow, reconnects, now_s() - start);
+	       "slow_reconnects=%lu seconds=%.1f\n",
+	       total + failures, failures, p50, p99, max, nslow, reconnects, now_s() - start);
 	free(all);
 	return failures == 0 && total > 0 ? 0 : 1;
 }

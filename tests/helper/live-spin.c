@@ -39,7 +39,7 @@ int main(int argc, char **argv)
 
 	printf("%lu\n", flamepipe_live_spin_target(now_ns() + ms * NS_PER_MS) & 1);
 	fflush(stdout);
-	while (linger-- > 0)	/* usleep takes at most a second */
+	while (linger-- > 0) /* usleep takes at most a second */
 		usleep(US_PER_MS);
 	return 0;
 }

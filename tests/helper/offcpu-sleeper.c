@@ -50,13 +50,13 @@ static inline __attribute__((always_inline)) void sleep_until_here(long long unt
 	long rc;
 
 	do {
-		register long r10 __asm__("r10") = 0;	/* no remaining time wanted */
+		register long r10 __asm__("r10") = 0; /* no remaining time wanted */
 		__asm__ volatile("syscall"
 				 : "=a"(rc)
 				 : "0"((long)SYS_clock_nanosleep), "D"((long)CLOCK_MONOTONIC),
 				   "S"((long)TIMER_ABSTIME), "d"(&ts), "r"(r10)
 				 : "rcx", "r11", "memory");
-	} while (rc == -4);	/* EINTR */
+	} while (rc == -4); /* EINTR */
 }
 
 FP_FUNC void offcpu_known_sleep(long long until)

@@ -29,7 +29,9 @@ static inline __attribute__((always_inline)) long sys3(long nr, long a, long b, 
 {
 	long rc;
 
-	__asm__ volatile("syscall" : "=a"(rc) : "0"(nr), "D"(a), "S"(b), "d"(c)
+	__asm__ volatile("syscall"
+			 : "=a"(rc)
+			 : "0"(nr), "D"(a), "S"(b), "d"(c)
 			 : "rcx", "r11", "memory");
 	return rc;
 }
@@ -39,7 +41,7 @@ FP_FUNC void offcpu_wait_token(void)
 	char c;
 	long rc;
 
-	while ((rc = sys3(SYS_read, fds[0], (long)&c, 1)) == -4)	/* EINTR */
+	while ((rc = sys3(SYS_read, fds[0], (long)&c, 1)) == -4) /* EINTR */
 		;
 	if (rc != 1)
 		fp_die(FP_EXIT_SYS, "read of the token failed (%ld)", rc);

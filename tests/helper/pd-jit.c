@@ -24,7 +24,7 @@
 
 #define NS_PER_MS 1000000ull
 #define CODE_SIZE 4096
-#define SECOND_OFFSET 256	/* the unnamed function */
+#define SECOND_OFFSET 256 /* the unnamed function */
 #define NAMED_SIZE 16
 
 /* mov ecx, 200000; 1: dec ecx; jnz 1b; ret */
@@ -57,8 +57,10 @@ int main(int argc, char **argv)
 	char path[64];
 	snprintf(path, sizeof path, "/tmp/perf-%d.map", (int)getpid());
 	FILE *f = fopen(path, "w");
-	if (!f || fprintf(f, "%lx %x pd_jit_named_loop\n", (unsigned long)(uintptr_t)code,
-			  NAMED_SIZE) < 0 || fclose(f) != 0)
+	if (!f ||
+	    fprintf(f, "%lx %x pd_jit_named_loop\n", (unsigned long)(uintptr_t)code, NAMED_SIZE) <
+		    0 ||
+	    fclose(f) != 0)
 		fp_die_sys(FP_EXIT_SYS, "write %s", path);
 	void (*named)(void) = (void (*)(void))(uintptr_t)code;
 	void (*unnamed)(void) = (void (*)(void))(uintptr_t)(code + SECOND_OFFSET);
@@ -69,8 +71,8 @@ int main(int argc, char **argv)
 	FILE *pf = fopen(argv[2], "w");
 	if (!pf || fprintf(pf, "%d\n", (int)getpid()) < 0 || fclose(pf) != 0)
 		fp_die_sys(FP_EXIT_SYS, "write %s", argv[2]);
-	for (uint64_t until = now_ns() + 100000 * NS_PER_MS; argc == 4 && now_ns() < until &&
-	     access(argv[3], F_OK) != 0;)
+	for (uint64_t until = now_ns() + 100000 * NS_PER_MS;
+	     argc == 4 && now_ns() < until && access(argv[3], F_OK) != 0;)
 		usleep(5000);
 	return 0;
 }

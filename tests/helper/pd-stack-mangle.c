@@ -18,11 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HEADER_DATA_OFFSET 40	/* perf_file_header.data.offset */
+#define HEADER_DATA_OFFSET 40 /* perf_file_header.data.offset */
 #define RECORD_SAMPLE 9
 #define SHORT_DYN_SIZE 16
 #define ABI_64 2
-#define MAX_TRAILER 4	/* sample words after the stack copy's dynamic size */
+#define MAX_TRAILER 4 /* sample words after the stack copy's dynamic size */
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
@@ -46,10 +46,9 @@ static void put64(unsigned char *p, uint64_t v)
 	memcpy(p, &v, sizeof v);
 }
 
-static int mangle(unsigned char *rec, size_t size, const char *mode, uint64_t dump,
-		  uint64_t nregs)
+static int mangle(unsigned char *rec, size_t size, const char *mode, uint64_t dump, uint64_t nregs)
 {
-	size_t need = 8 + 8 * nregs + 8 + dump + 8;	/* abi, regs, size, data, dyn */
+	size_t need = 8 + 8 * nregs + 8 + dump + 8; /* abi, regs, size, data, dyn */
 	for (size_t trail = 0; trail <= MAX_TRAILER; trail++) {
 		if (size < 8 + need + 8 * trail)
 			return 0;
@@ -73,7 +72,8 @@ static int mangle(unsigned char *rec, size_t size, const char *mode, uint64_t du
 int main(int argc, char **argv)
 {
 	if (argc != 6) {
-		fprintf(stderr, "usage: pd-stack-mangle IN OUT garbage|regs|short DUMP_SIZE REGS_MASK\n");
+		fprintf(stderr,
+			"usage: pd-stack-mangle IN OUT garbage|regs|short DUMP_SIZE REGS_MASK\n");
 		return 1;
 	}
 	FILE *in = fopen(argv[1], "rb");
@@ -91,7 +91,8 @@ int main(int argc, char **argv)
 	}
 	fclose(in);
 	uint64_t off = get64(buf + HEADER_DATA_OFFSET), len = get64(buf + HEADER_DATA_OFFSET + 8);
-	uint64_t dump = strtoull(argv[4], NULL, 10), nregs = (uint64_t)__builtin_popcountll(strtoull(argv[5], NULL, 0));
+	uint64_t dump = strtoull(argv[4], NULL, 10),
+		 nregs = (uint64_t)__builtin_popcountll(strtoull(argv[5], NULL, 0));
 	unsigned changed = 0;
 	if (off > (uint64_t)n || len > (uint64_t)n - off) {
 		fprintf(stderr, "pd-stack-mangle: bad data section\n");

@@ -47,7 +47,10 @@ static void out(const void *p, size_t n)
 
 static void header(uint32_t type, size_t len)
 {
-	struct { uint32_t type; uint16_t misc, size; } h = { type, 0, (uint16_t)len };
+	struct {
+		uint32_t type;
+		uint16_t misc, size;
+	} h = { type, 0, (uint16_t)len };
 	if (len > REC_MAX) {
 		fprintf(stderr, "pd-topipe: a record of %zu bytes does not fit\n", len);
 		exit(1);

@@ -17,7 +17,7 @@
 #include "fp_error.h"
 
 #define NS_PER_SEC 1000000000LL
-#define SPIN_STEP 10000	/* work between two clock reads */
+#define SPIN_STEP 10000 /* work between two clock reads */
 
 static volatile unsigned long sink;
 
@@ -49,8 +49,8 @@ static double seconds(const char *s)
 	double v = strtod(s, &end);
 
 	if (end == s || *end || v < 0 || v > 3600)
-		fp_die(FP_EXIT_USAGE, "usage: switch-phases OLD_S NEW_S [MARK] (seconds, got \"%s\")",
-		       s);
+		fp_die(FP_EXIT_USAGE,
+		       "usage: switch-phases OLD_S NEW_S [MARK] (seconds, got \"%s\")", s);
 	return v;
 }
 

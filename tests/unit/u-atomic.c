@@ -16,7 +16,7 @@
 #include "atomic.h"
 #include "renderopts.h"
 
-#define WAIT_S 10	/* a fill waits this long at most for another to run */
+#define WAIT_S 10 /* a fill waits this long at most for another to run */
 
 static char dir[] = "/tmp/u-atomic.XXXXXX";
 
@@ -116,7 +116,7 @@ static void every_wanted_file_is_written_whole_and_no_other(void **state)
 		assert_int_equal(s[0], ((const char *)f[i].ctx)[0]);
 		free(s);
 	}
-	DIR *d = opendir(dir);	/* no temporary file is left */
+	DIR *d = opendir(dir); /* no temporary file is left */
 	struct dirent *e;
 	int files = 0;
 	while ((e = readdir(d)))
@@ -153,17 +153,19 @@ static void a_failed_write_is_each_files_own_error(void **state)
 		assert_int_equal(f[i].err, ENOENT);
 		assert_non_null(strstr(f[i].path, "/nonexistent/dir/"));
 	}
-	assert_int_equal(f[2].rc, 0);	/* not attempted */
+	assert_int_equal(f[2].rc, 0); /* not attempted */
 }
 
 /* On the bench perf.data's sizes flame.svg is the costliest, then
  * index.html, then stacks.folded, then the heatmap files. */
 static void fp_renders_costs_put_the_flame_graph_first_on_a_big_capture(void **state)
 {
-	const struct fp_output_size bench = { .table_bytes = 10671710, .samples = 119215,
-					      .frames = 742743, .cells = 818 };
-	const struct fp_output_size few_stacks = { .table_bytes = 2000, .samples = 1000000,
-						   .frames = 300, .cells = 30000 };
+	const struct fp_output_size bench = {
+		.table_bytes = 10671710, .samples = 119215, .frames = 742743, .cells = 818
+	};
+	const struct fp_output_size few_stacks = {
+		.table_bytes = 2000, .samples = 1000000, .frames = 300, .cells = 30000
+	};
 
 	assert_true(fp_output_cost(FP_OUT_FLAME_SVG, &bench) > fp_output_cost(FP_OUT_HTML, &bench));
 	assert_true(fp_output_cost(FP_OUT_HTML, &bench) > fp_output_cost(FP_OUT_FOLDED, &bench));

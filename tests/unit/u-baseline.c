@@ -140,13 +140,13 @@ static void alert_once_until_back_below_half(void **state)
 	(void)state;
 	fp_alerts_init(&al, 20);
 	assert_int_equal(check_at(&al, 19), 0);
-	assert_int_equal(check_at(&al, 20), 1);	/* at PCT: fires */
-	assert_int_equal(check_at(&al, 60), 0);	/* still above: once */
-	assert_int_equal(check_at(&al, 15), 0);	/* below PCT, above PCT/2: not rearmed */
+	assert_int_equal(check_at(&al, 20), 1); /* at PCT: fires */
+	assert_int_equal(check_at(&al, 60), 0); /* still above: once */
+	assert_int_equal(check_at(&al, 15), 0); /* below PCT, above PCT/2: not rearmed */
 	assert_int_equal(check_at(&al, 25), 0);
-	assert_int_equal(check_at(&al, 9), 0);		/* below PCT/2: rearmed */
+	assert_int_equal(check_at(&al, 9), 0); /* below PCT/2: rearmed */
 	assert_int_equal(check_at(&al, 30), 1);
-	assert_int_equal(check_at(&al, 0), 0);		/* gone from both tables: rearmed */
+	assert_int_equal(check_at(&al, 0), 0); /* gone from both tables: rearmed */
 	assert_int_equal(check_at(&al, 30), 1);
 	assert_int_equal(al.fired, 3);
 	fp_alerts_free(&al);
@@ -155,20 +155,20 @@ static void alert_once_until_back_below_half(void **state)
 static void window_holds_the_last_complete_steps(void **state)
 {
 	struct fp_basewin w;
-	const uint64_t step = 250;	/* ns, for the test */
+	const uint64_t step = 250; /* ns, for the test */
 
 	(void)state;
 	fp_basewin_init(&w, step, 4);
-	assert_int_equal(fp_basewin_add(&w, 0, 0, 1), 0);	/* step 0 filling */
+	assert_int_equal(fp_basewin_add(&w, 0, 0, 1), 0); /* step 0 filling */
 	assert_int_equal(w.total, 0);
-	assert_int_equal(fp_basewin_add(&w, 260, 1, 1), 1);	/* step 0 complete */
+	assert_int_equal(fp_basewin_add(&w, 260, 1, 1), 1); /* step 0 complete */
 	assert_true(w.sum[0] == 1 && w.total == 1);
-	assert_int_equal(fp_basewin_add(&w, 100, 0, 5), 0);	/* late, in the window */
+	assert_int_equal(fp_basewin_add(&w, 100, 0, 5), 0); /* late, in the window */
 	assert_true(w.sum[0] == 6 && w.total == 6);
 	/* step 5: steps 1..4 are the window, step 0 left it */
 	assert_int_equal(fp_basewin_add(&w, 5 * step, 2, 1), 1);
 	assert_true(w.sum[0] == 0 && w.sum[1] == 1 && w.total == 1);
-	assert_int_equal(fp_basewin_add(&w, 0, 0, 1), 0);	/* older than the window */
+	assert_int_equal(fp_basewin_add(&w, 0, 0, 1), 0); /* older than the window */
 	assert_int_equal(w.late, 1);
 	/* a long gap: everything leaves */
 	assert_int_equal(fp_basewin_add(&w, 100 * step, 3, 1), 1);

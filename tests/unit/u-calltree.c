@@ -25,13 +25,12 @@ static size_t frames(struct fp_strtab *names, const char *folded, uint32_t *out)
 	}
 }
 
-static void add(struct fp_calltree *t, struct fp_strtab *names, const char *folded,
-		uint64_t count)
+static void add(struct fp_calltree *t, struct fp_strtab *names, const char *folded, uint64_t count)
 {
 	uint32_t f[64];
 	size_t n = frames(names, folded, f);
 
-	fp_calltree_add(t, f, n, 1, count);	/* the comm is not a function */
+	fp_calltree_add(t, f, n, 1, count); /* the comm is not a function */
 }
 
 /* The child of node p named s, or FP_CALLTREE_NONE. */
@@ -112,11 +111,11 @@ static void recursion_counts_a_function_once_per_stack(void **state)
 	add(&t, &names, "app;g", 1);
 	uint32_t f = fp_strtab_find(&names, "f", 1), app = fp_strtab_find(&names, "app", 3);
 
-	assert_int_equal(t.fn[f].total, 3);	/* not 9 */
+	assert_int_equal(t.fn[f].total, 3); /* not 9 */
 	assert_int_equal(t.fn[f].self, 3);
 	size_t n = fp_calltree_functions(&t, 1, out);
 
-	assert_int_equal(n, 2);		/* app, the comm, is not a function */
+	assert_int_equal(n, 2); /* app, the comm, is not a function */
 	assert_int_equal(out[0], f);
 	assert_true(app >= t.nfn || t.fn[app].total == 0);
 	fp_calltree_free(&t);

@@ -23,12 +23,13 @@ static const struct {
 	  "podman-0123456789ab" },
 	{ "/system.slice/crio-" HEX64 ".scope", "crio-0123456789ab" },
 	{ "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" UID_SYSTEMD
-	  ".slice/cri-containerd-" HEX64 ".scope", "pod-" UID "/0123456789ab" },
+	  ".slice/cri-containerd-" HEX64 ".scope",
+	  "pod-" UID "/0123456789ab" },
 	{ "/kubepods.slice/kubepods-pod" UID_SYSTEMD ".slice/crio-" HEX64 ".scope",
 	  "pod-" UID "/0123456789ab" },
 	{ "/kubepods/besteffort/pod" UID "/" HEX64, "pod-" UID "/0123456789ab" },
-	{ "/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod" UID_SYSTEMD
-	  ".slice", "pod-" UID },
+	{ "/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod" UID_SYSTEMD ".slice",
+	  "pod-" UID },
 	{ "/kubepods/pod" UID, "pod-" UID },
 	{ "/lxc.payload.web", "lxc-web" },
 	{ "/lxc/web1/" HEX64, "0123456789ab" },
@@ -40,7 +41,9 @@ static const struct {
 	{ "/system.slice", "system.slice" },
 	/* not ids: too short, or not hex, stay as they are */
 	{ "/system.slice/docker-abc.scope", "docker-abc.scope" },
-	{ "/docker/" "0123456789ABCDEF0123456789ABCDEF", "docker/0123456789ABCDEF0123456789ABCDEF" },
+	{ "/docker/"
+	  "0123456789ABCDEF0123456789ABCDEF",
+	  "docker/0123456789ABCDEF0123456789ABCDEF" },
 	{ "/kubepods/podnot-a-uid", "kubepods/podnot-a-uid" },
 };
 
@@ -49,7 +52,8 @@ static void each_runtime_path_has_its_readable_name(void **state)
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		size_t n = strlen(cases[i].path);
 		char out[512];
-		size_t got = fp_container_name(cases[i].path, n, out, n + FP_CONTAINER_NAME_EXTRA + 1);
+		size_t got = fp_container_name(cases[i].path, n, out,
+					       n + FP_CONTAINER_NAME_EXTRA + 1);
 
 		if (strcmp(out, cases[i].name) != 0)
 			fail_msg("%s: got \"%s\", want \"%s\"", cases[i].path, out, cases[i].name);

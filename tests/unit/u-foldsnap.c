@@ -47,7 +47,7 @@ static void a_full_snapshot_replaces_the_table_when_complete(void **state)
 	feed(&s, "C\tbegin\tfold");
 	feed(&s, "F\t7\tx");
 	assert_true(fp_foldsnap_busy(&s));
-	assert_int_equal(count_of(&s, "a;b"), 3);	/* not yet */
+	assert_int_equal(count_of(&s, "a;b"), 3); /* not yet */
 	assert_int_equal(feed(&s, "C\tend\tfold\t1\t7"), FP_FSNAP_DONE);
 	assert_int_equal(count_of(&s, "a;b"), 0);
 	assert_int_equal(count_of(&s, "x"), 7);
@@ -66,7 +66,7 @@ static void a_delta_sets_the_counts_it_names_and_adds_new_stacks(void **state)
 	feed(&s, "F\t2\ta;d");
 	assert_int_equal(feed(&s, "C\tend\tfold-delta\t3\t8"), FP_FSNAP_DONE);
 	assert_int_equal(count_of(&s, "a;b"), 5);
-	assert_int_equal(count_of(&s, "a;c"), 1);	/* not named: kept */
+	assert_int_equal(count_of(&s, "a;c"), 1); /* not named: kept */
 	assert_int_equal(count_of(&s, "a;d"), 2);
 	assert_int_equal(s.stacks, 3);
 	assert_int_equal(s.cur.total, 8);
@@ -98,7 +98,7 @@ static void a_delta_that_does_not_add_up_is_a_mismatch(void **state)
 	feed(&s, "F\t5\ta;b");
 	/* the end says a;d 2 was sent too: one F record was lost */
 	assert_int_equal(feed(&s, "C\tend\tfold-delta\t3\t8"), FP_FSNAP_MISMATCH);
-	assert_int_equal(count_of(&s, "a;b"), 5);	/* applied as far as it came */
+	assert_int_equal(count_of(&s, "a;b"), 5); /* applied as far as it came */
 	fp_foldsnap_free(&s);
 }
 
@@ -112,7 +112,7 @@ static void brackets_out_of_place_are_reported(void **state)
 	feed(&s, "F\t9\tlost");
 	assert_int_equal(feed(&s, "C\tbegin\tfold"), FP_FSNAP_BEGUN_INSIDE);
 	assert_int_equal(feed(&s, "C\tend\tfold-delta\t2\t4"), FP_FSNAP_END_ALONE);
-	assert_int_equal(feed(&s, "C\tend\tfold\t0\t0"), FP_FSNAP_DONE);	/* empty */
+	assert_int_equal(feed(&s, "C\tend\tfold\t0\t0"), FP_FSNAP_DONE); /* empty */
 	assert_int_equal(count_of(&s, "lost"), 0);
 	assert_int_equal(s.stacks, 0);
 	assert_int_equal(feed(&s, "C\treset"), FP_FSNAP_NOTHING);

@@ -42,8 +42,14 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 	fp_out_char(&p->out, '\n');
 }
 
-static void on_eof(struct fp_pump *p) { ((struct collect *)p->ctx)->eofs++; }
-static void on_idle(struct fp_pump *p) { ((struct collect *)p->ctx)->idles++; }
+static void on_eof(struct fp_pump *p)
+{
+	((struct collect *)p->ctx)->eofs++;
+}
+static void on_idle(struct fp_pump *p)
+{
+	((struct collect *)p->ctx)->idles++;
+}
 static void on_too_long(struct fp_pump *p, uint64_t lineno)
 {
 	struct collect *c = p->ctx;
@@ -66,7 +72,10 @@ static int tmpfile_with(const void *data, size_t n)
 	return fd;
 }
 
-static int devnull(void) { return open("/dev/null", O_WRONLY); }
+static int devnull(void)
+{
+	return open("/dev/null", O_WRONLY);
+}
 
 static int pump_fd(int in, struct collect *c, int flags)
 {
@@ -103,7 +112,7 @@ static void empty_input_gives_eof_and_no_line(void **state)
 static void a_line_exactly_at_the_limit_is_delivered(void **state)
 {
 	struct collect c = { 0 };
-	size_t n = FP_LINE_MAX;	/* LF included */
+	size_t n = FP_LINE_MAX; /* LF included */
 	char *in = malloc(n);
 
 	memset(in, 'x', n - 1);
@@ -228,7 +237,7 @@ static void nul_bytes_inside_a_line_are_delivered_with_the_line(void **state)
 	const char in[] = "a\0b\n";
 
 	assert_int_equal(pump_fd(tmpfile_with(in, 4), &c, 0), 0);
-	assert_int_equal(c.len, 6);	/* "3:a\0b\n" */
+	assert_int_equal(c.len, 6); /* "3:a\0b\n" */
 	free(c.text);
 }
 

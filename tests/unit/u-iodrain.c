@@ -20,17 +20,17 @@
 #include "fp_error.h"
 #include "fp_io.h"
 
-#define INPUT_BYTES (4u << 20)		/* several times FP_OUT_HIGH */
+#define INPUT_BYTES (4u << 20) /* several times FP_OUT_HIGH */
 #define LINE_BYTES 100
-#define WATCHDOG_S 20			/* a hang fails the test, not the suite */
-#define STALL_S 0.3			/* nobody reads the output meanwhile */
+#define WATCHDOG_S 20 /* a hang fails the test, not the suite */
+#define STALL_S 0.3   /* nobody reads the output meanwhile */
 
 struct state {
 	struct fp_pump *p;
 	int out_r;
-	uint64_t got;		/* bytes read here, during the stall */
+	uint64_t got; /* bytes read here, during the stall */
 	int stalled_input_seen;
-	pid_t reader;		/* reads the rest, reports its count */
+	pid_t reader; /* reads the rest, reports its count */
 	int count_w, out_w;
 	ev_timer stall_w;
 };
@@ -72,7 +72,7 @@ static void stall_over_cb(struct ev_loop *loop, ev_timer *w, int revents)
 		uint64_t n = 0;
 		ssize_t r;
 
-		close(s->out_w);	/* or it never sees EOF */
+		close(s->out_w); /* or it never sees EOF */
 		fcntl(s->out_r, F_SETFL, 0);
 		while ((r = read(s->out_r, buf, sizeof buf)) > 0)
 			n += (uint64_t)r;
@@ -116,14 +116,14 @@ static void input_resumes_when_a_timer_flush_empties_the_output(void **unused)
 	ev_timer_start(EV_DEFAULT, &s.stall_w);
 
 	assert_int_equal(fp_pump_run(&p), FP_EXIT_OK);
-	close(out[1]);		/* the reader sees EOF */
+	close(out[1]); /* the reader sees EOF */
 	close(count[1]);
 	waitpid(writer, NULL, 0);
 	assert_true(s.reader > 0);
 	waitpid(s.reader, NULL, 0);
 	assert_true(read(count[0], num, sizeof num - 1) > 0);
 	alarm(0);
-	assert_true(s.stalled_input_seen);	/* backpressure did stop the input */
+	assert_true(s.stalled_input_seen); /* backpressure did stop the input */
 	assert_int_equal(s.got + strtoull(num, NULL, 10),
 			 (uint64_t)INPUT_BYTES / LINE_BYTES * LINE_BYTES);
 }

@@ -22,8 +22,9 @@ static void sym(struct pd_dso *d, uint64_t addr, const char *name)
 	pd_dso_add_sym(d, addr, addr, name, strlen(name));
 }
 
-#define MODULES "ext4 4096 1 - Live 0xffffffffc0100000\n" \
-		"nfs 2000 0 - Live 0xffffffffc0200000 (E)\n"
+#define MODULES                                   \
+	"ext4 4096 1 - Live 0xffffffffc0100000\n" \
+	"nfs 2000 0 - Live 0xffffffffc0200000 (E)\n"
 
 static struct pd_dso *with_modules(void)
 {
@@ -112,10 +113,11 @@ static void the_build_id_is_read_from_the_gnu_note_after_others(void **state)
 {
 	/* a "Linux" note first, then GNU's build-id (type 3), 20 bytes */
 	unsigned char notes[] = {
-		6, 0, 0, 0, 4, 0, 0, 0, 1, 1, 0, 0, 'L', 'i', 'n', 'u', 'x', 0, 0, 0, 9, 9, 9, 9,
-		4, 0, 0, 0, 20, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'U', 0,
-		0x4a, 0x5a, 0x9b, 0x0a, 0xff, 0xb6, 0x6c, 0x43, 0x7a, 0xbc,
-		0xd4, 0x55, 0xd2, 0x73, 0x8a, 0xf8, 0x79, 0x98, 0x5f, 0xa9,
+		6,    0,    0,    0,    4,    0,    0,    0,    1,    1,    0,    0,
+		'L',  'i',  'n',  'u',  'x',  0,    0,    0,    9,    9,    9,    9,
+		4,    0,    0,    0,    20,   0,    0,    0,    3,    0,    0,    0,
+		'G',  'N',  'U',  0,    0x4a, 0x5a, 0x9b, 0x0a, 0xff, 0xb6, 0x6c, 0x43,
+		0x7a, 0xbc, 0xd4, 0x55, 0xd2, 0x73, 0x8a, 0xf8, 0x79, 0x98, 0x5f, 0xa9,
 	};
 	char hex[64];
 

@@ -4,7 +4,7 @@
 #include "fp_map.h"
 
 #define MANY 200000u
-#define STRIDE (1ull << 40)	/* keys alike in their low 40 bits */
+#define STRIDE (1ull << 40) /* keys alike in their low 40 bits */
 
 static void a_key_is_absent_until_put_then_keeps_its_first_value(void **state)
 {
@@ -12,8 +12,8 @@ static void a_key_is_absent_until_put_then_keeps_its_first_value(void **state)
 
 	fp_map_init(&m);
 	assert_int_equal(fp_map_get(&m, 7, 0), FP_MAP_NONE);
-	assert_int_equal(fp_map_put(&m, 7, 0, 42), 42);		/* added */
-	assert_int_equal(fp_map_put(&m, 7, 0, 43), 42);		/* there */
+	assert_int_equal(fp_map_put(&m, 7, 0, 42), 42); /* added */
+	assert_int_equal(fp_map_put(&m, 7, 0, 43), 42); /* there */
 	assert_int_equal(fp_map_get(&m, 7, 0), 42);
 	assert_int_equal(fp_map_get(&m, 8, 0), FP_MAP_NONE);
 	assert_int_equal(m.n, 1);
@@ -25,9 +25,9 @@ static void both_parts_of_a_key_count(void **state)
 	struct fp_map m;
 
 	fp_map_init(&m);
-	fp_map_add(&m, 0x401000, 1, 10);	/* (address, dso 1) */
-	fp_map_add(&m, 0x401000, 2, 20);	/* the same address in dso 2 */
-	fp_map_add(&m, 1, 0x401000, 30);	/* the parts swapped: another key */
+	fp_map_add(&m, 0x401000, 1, 10); /* (address, dso 1) */
+	fp_map_add(&m, 0x401000, 2, 20); /* the same address in dso 2 */
+	fp_map_add(&m, 1, 0x401000, 30); /* the parts swapped: another key */
 	assert_int_equal(fp_map_get(&m, 0x401000, 1), 10);
 	assert_int_equal(fp_map_get(&m, 0x401000, 2), 20);
 	assert_int_equal(fp_map_get(&m, 1, 0x401000), 30);
@@ -46,7 +46,7 @@ static void many_keys_survive_growing_even_when_alike_in_their_low_bits(void **s
 		fp_map_add(&m, (uint64_t)i * STRIDE, 0, i);
 	fp_map_add(&m, UINT64_MAX, UINT32_MAX, MANY);
 	assert_int_equal(m.n, MANY + 1);
-	assert_true(m.n * 2 <= m.mask + 1);	/* at most half full */
+	assert_true(m.n * 2 <= m.mask + 1); /* at most half full */
 	assert_int_equal(fp_map_bytes(&m), (m.mask + 1) * sizeof(struct fp_map_slot));
 	for (uint32_t i = 0; i < MANY; i++)
 		assert_int_equal(fp_map_get(&m, (uint64_t)i * STRIDE, 0), i);
@@ -68,7 +68,7 @@ static void removing_keys_keeps_the_others_found(void **state)
 		fp_map_add(&m, (uint64_t)i << 32, 0, i);
 	for (uint32_t i = 0; i < N; i += 2)
 		assert_int_equal(fp_map_del(&m, (uint64_t)i << 32, 0), 1);
-	assert_int_equal(fp_map_del(&m, 0, 0), 0);	/* gone already */
+	assert_int_equal(fp_map_del(&m, 0, 0), 0); /* gone already */
 	assert_int_equal(m.n, N / 2);
 	for (uint32_t i = 0; i < N; i++)
 		assert_int_equal(fp_map_get(&m, (uint64_t)i << 32, 0), i % 2 ? i : FP_MAP_NONE);
@@ -96,7 +96,7 @@ static void entries_of_one_key_are_walked_with_next(void **state)
 	fp_map_init(&m);
 	for (uint32_t i = 0; i < 5; i++) {
 		fp_map_add(&m, 99, 0, i);
-		fp_map_add(&m, 100 + i, 0, 100 + i);	/* others in between */
+		fp_map_add(&m, 100 + i, 0, 100 + i); /* others in between */
 	}
 	assert_int_equal(entries_of_99(&m), 0x1f);
 	for (uint32_t v = fp_map_first(&m, 99, 0, &pos); v != 2; v = fp_map_next(&m, &pos))
@@ -140,7 +140,7 @@ static void clear_empties_the_table_and_it_can_be_used_again(void **state)
 	assert_int_equal(fp_map_put(&m, 5, 0, 55), 55);
 	assert_int_equal(fp_map_get(&m, 5, 0), 55);
 	fp_map_free(&m);
-	assert_int_equal(fp_map_get(&m, 5, 0), FP_MAP_NONE);	/* freed is empty */
+	assert_int_equal(fp_map_get(&m, 5, 0), FP_MAP_NONE); /* freed is empty */
 	assert_int_equal(fp_map_bytes(&m), 0);
 }
 

@@ -48,10 +48,10 @@ static void out_of_order_events_pair_in_time_order(void **state)
 	struct fp_pairing pg;
 
 	setup(&pg, 100, 10, 10);
-	add(&pg, 50, FP_ROLE_END, "k");		/* printed before its start */
+	add(&pg, 50, FP_ROLE_END, "k"); /* printed before its start */
 	add(&pg, 10, FP_ROLE_START, "k");
 	assert_int_equal(fp_pairing_pending(&pg), 2);
-	add(&pg, 200, FP_ROLE_START, "x");	/* the window has passed for both */
+	add(&pg, 200, FP_ROLE_START, "x"); /* the window has passed for both */
 	assert_int_equal(intervals, 1);
 	assert_int_equal(last_lat, 40);
 	assert_true(pg.stats[0].count == 1 && pg.stats[0].unmatched_ends == 0 && pg.late == 0);
@@ -66,7 +66,7 @@ static void starts_nest_and_cancel_drops_them(void **state)
 	setup(&pg, 0, 10, 10);
 	add(&pg, 1, FP_ROLE_START, "k");
 	add(&pg, 2, FP_ROLE_START, "k");
-	add(&pg, 5, FP_ROLE_END, "k");		/* closes the latest: 3 */
+	add(&pg, 5, FP_ROLE_END, "k"); /* closes the latest: 3 */
 	assert_int_equal(last_lat, 3);
 	add(&pg, 6, FP_ROLE_CANCEL, "k");
 	fp_pairing_release(&pg, 1);
@@ -88,7 +88,7 @@ static void max_open_drops_and_counts_starts_of_new_keys(void **state)
 		snprintf(key, sizeof key, "%d", i);
 		add(&pg, (uint64_t)i, FP_ROLE_START, key);
 	}
-	add(&pg, 20, FP_ROLE_START, "1");	/* an open key still nests */
+	add(&pg, 20, FP_ROLE_START, "1"); /* an open key still nests */
 	fp_pairing_release(&pg, 1);
 	fp_pairing_open(&pg, &open);
 	assert_true(open == 4 && pg.dropped_starts == 7 && limits[FP_LIMIT_OPEN] == 1);
@@ -99,11 +99,11 @@ static void max_pending_pairs_the_oldest_early(void **state)
 {
 	struct fp_pairing pg;
 
-	setup(&pg, 1000000, 100, 2);		/* a long window, two waiting */
+	setup(&pg, 1000000, 100, 2); /* a long window, two waiting */
 	fp_pairing_add(&pg, 1, 0, FP_ROLE_START, "k", 1);
 	fp_pairing_add(&pg, 2, 0, FP_ROLE_END, "k", 1);
-	fp_pairing_add(&pg, 3, 0, FP_ROLE_START, "k", 1);	/* the START at 1 goes */
-	fp_pairing_add(&pg, 4, 0, FP_ROLE_END, "k", 1);		/* the END at 2: paired */
+	fp_pairing_add(&pg, 3, 0, FP_ROLE_START, "k", 1); /* the START at 1 goes */
+	fp_pairing_add(&pg, 4, 0, FP_ROLE_END, "k", 1);   /* the END at 2: paired */
 	assert_int_equal(intervals, 1);
 	assert_true(fp_pairing_pending(&pg) == 2 && pg.early == 2 && limits[FP_LIMIT_PENDING] == 1);
 	fp_pairing_release(&pg, 1);

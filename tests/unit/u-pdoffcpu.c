@@ -39,8 +39,12 @@ static struct fp_sample task(int64_t tid, const char *stack)
 		frames += stack[i] == ';';
 	static const char kinds[] = "uuuuuuuu";
 	return (struct fp_sample){
-		.pid = tid, .tid = tid, .cpu = 0,
-		.comm = { "app", 3 }, .kinds = { kinds, frames }, .stack = { stack, n },
+		.pid = tid,
+		.tid = tid,
+		.cpu = 0,
+		.comm = { "app", 3 },
+		.kinds = { kinds, frames },
+		.stack = { stack, n },
 	};
 }
 
@@ -80,10 +84,10 @@ static void an_interval_is_split_at_each_row_boundary(void **state)
 	struct pd_offcpu o;
 	struct fp_sample t = task(7, "main;wait");
 
-	setup(&o, 50, 0);	/* rows of 20 ms */
+	setup(&o, 50, 0); /* rows of 20 ms */
 	pd_offcpu_block(&o, 5 * SEC + 15 * MS, &t);
 	pd_offcpu_run(&o, 5 * SEC + 65 * MS, 7);
-	assert_int_equal(ngot, 4);	/* 15-20, 20-40, 40-60, 60-65 */
+	assert_int_equal(ngot, 4); /* 15-20, 20-40, 40-60, 60-65 */
 	assert_true(got[0].time == 5 * SEC + 15 * MS && got[0].period == 5 * MS);
 	assert_true(got[1].time == 5 * SEC + 20 * MS && got[1].period == 20 * MS);
 	assert_true(got[2].time == 5 * SEC + 40 * MS && got[2].period == 20 * MS);
@@ -97,14 +101,14 @@ static void rows_that_do_not_divide_a_second_split_where_fp_bucket_counts(void *
 	struct pd_offcpu o;
 	struct fp_sample t = task(7, "w");
 
-	setup(&o, 3, 0);	/* rows start at 0, 333333334, 666666667 ns */
+	setup(&o, 3, 0); /* rows start at 0, 333333334, 666666667 ns */
 	pd_offcpu_block(&o, 9 * SEC, &t);
 	pd_offcpu_run(&o, 10 * SEC + 1, 7);
 	assert_int_equal(ngot, 4);
 	for (size_t i = 0; i < ngot; i++) {
 		uint64_t first = (got[i].time % SEC) * 3 / SEC;
 		uint64_t last = ((got[i].time + got[i].period - 1) % SEC) * 3 / SEC;
-		assert_true(first == last);	/* each piece in one of fp-bucket's rows */
+		assert_true(first == last); /* each piece in one of fp-bucket's rows */
 	}
 	assert_true(got[1].time == 9 * SEC + 333333334);
 	assert_true(sum("offcpu") == SEC + 1);
@@ -121,8 +125,8 @@ static void a_wakeup_ends_the_interval_and_gives_the_wakers_stack(void **state)
 	assert_int_equal(pd_offcpu_waiting(&o, 7), 1);
 	assert_int_equal(pd_offcpu_wakeup(&o, 1 * SEC + 30 * MS, 7, &w), 1);
 	assert_int_equal(pd_offcpu_waiting(&o, 7), 0);
-	pd_offcpu_wakeup(&o, 1 * SEC + 31 * MS, 7, &t);	/* a second wakeup: the first counts */
-	pd_offcpu_run(&o, 1 * SEC + 45 * MS, 7);	/* waiting for a CPU is not blocking */
+	pd_offcpu_wakeup(&o, 1 * SEC + 31 * MS, 7, &t); /* a second wakeup: the first counts */
+	pd_offcpu_run(&o, 1 * SEC + 45 * MS, 7);        /* waiting for a CPU is not blocking */
 	assert_true(sum("offcpu") == 30 * MS && sum("wakeup") == 30 * MS);
 	assert_int_equal(ngot, 2);
 	assert_string_equal(got[1].event, "wakeup");
@@ -169,7 +173,7 @@ static void past_max_threads_blocked_further_ones_are_counted_not_kept(void **st
 	assert_int_equal(pd_offcpu_block(&o, SEC, &t2), 0);
 	assert_int_equal(pd_offcpu_block(&o, SEC, &t3), -1);
 	assert_true(o.st.overflow == 1 && pd_offcpu_blocked_now(&o) == 2);
-	pd_offcpu_run(&o, SEC + MS, 1);	/* the table moves its last entry: 2 still found */
+	pd_offcpu_run(&o, SEC + MS, 1); /* the table moves its last entry: 2 still found */
 	pd_offcpu_run(&o, SEC + 2 * MS, 2);
 	pd_offcpu_run(&o, SEC + 3 * MS, 3);
 	assert_true(sum("offcpu") == 3 * MS);
@@ -187,7 +191,7 @@ static void threads_still_blocked_at_the_end_count_up_to_the_last_time_seen(void
 	pd_offcpu_time(&o, 3 * SEC);
 	pd_offcpu_end(&o);
 	assert_true(sum("offcpu") == 2 * SEC && o.st.at_end == 1);
-	assert_int_equal(ngot, 2);	/* one piece a second at one row */
+	assert_int_equal(ngot, 2); /* one piece a second at one row */
 	pd_offcpu_free(&o);
 }
 
@@ -199,7 +203,7 @@ static void an_interval_past_max_pieces_is_cut_there_and_counted(void **state)
 	setup(&o, 1, 0);
 	o.max_pieces = 3;
 	pd_offcpu_block(&o, SEC, &t);
-	pd_offcpu_run(&o, UINT64_MAX / 2, 7);	/* a damaged time: years later */
+	pd_offcpu_run(&o, UINT64_MAX / 2, 7); /* a damaged time: years later */
 	assert_int_equal(ngot, 3);
 	assert_true(o.st.clipped == 1 && o.st.blocked_ns == 3 * SEC && sum("offcpu") == 3 * SEC);
 	pd_offcpu_free(&o);
@@ -208,14 +212,14 @@ static void an_interval_past_max_pieces_is_cut_there_and_counted(void **state)
 static void at_the_end_all_open_intervals_share_four_intervals_worth(void **state)
 {
 	struct pd_offcpu o;
-	struct fp_sample t[6] = { task(1, "a"), task(2, "b"), task(3, "c"), task(4, "d"),
-				  task(5, "e"), task(6, "f") };
+	struct fp_sample t[6] = { task(1, "a"), task(2, "b"), task(3, "c"),
+				  task(4, "d"), task(5, "e"), task(6, "f") };
 
 	setup(&o, 1, 0);
 	o.max_pieces = 2;
 	for (int i = 0; i < 6; i++)
 		pd_offcpu_block(&o, SEC, &t[i]);
-	pd_offcpu_time(&o, UINT64_MAX / 2);	/* a damaged last time */
+	pd_offcpu_time(&o, UINT64_MAX / 2); /* a damaged last time */
 	pd_offcpu_end(&o);
 	assert_int_equal(ngot, 8);
 	assert_true(o.st.clipped == 6 && o.st.at_end == 6 && pd_offcpu_blocked_now(&o) == 0);
@@ -241,13 +245,13 @@ static void raw_fields_are_read_at_the_format_files_offsets(void **state)
 
 static void only_a_switch_out_that_blocks_opens_an_interval(void **state)
 {
-	assert_int_equal(pd_sched_state_blocked(0), 0);		/* R: preempted */
-	assert_int_equal(pd_sched_state_blocked(0x100), 0);	/* R+ */
-	assert_int_equal(pd_sched_state_blocked(1), 1);		/* S */
-	assert_int_equal(pd_sched_state_blocked(2), 1);		/* D */
-	assert_int_equal(pd_sched_state_blocked(0x80), 1);	/* I */
-	assert_int_equal(pd_sched_state_blocked(0x10), 0);	/* X: dead */
-	assert_int_equal(pd_sched_state_blocked(0x20), 0);	/* Z */
+	assert_int_equal(pd_sched_state_blocked(0), 0);     /* R: preempted */
+	assert_int_equal(pd_sched_state_blocked(0x100), 0); /* R+ */
+	assert_int_equal(pd_sched_state_blocked(1), 1);     /* S */
+	assert_int_equal(pd_sched_state_blocked(2), 1);     /* D */
+	assert_int_equal(pd_sched_state_blocked(0x80), 1);  /* I */
+	assert_int_equal(pd_sched_state_blocked(0x10), 0);  /* X: dead */
+	assert_int_equal(pd_sched_state_blocked(0x20), 0);  /* Z */
 }
 
 int main(void)

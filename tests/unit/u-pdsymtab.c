@@ -16,7 +16,7 @@ static struct pd_dso *table(void)
 {
 	struct pd_dso *d = pd_dso_new("/t/lib.so", 9, PD_DSO_ELF);
 
-	d->loaded = 1;	/* the symbols come from the test */
+	d->loaded = 1; /* the symbols come from the test */
 	return d;
 }
 
@@ -43,7 +43,7 @@ static void a_sized_symbol_wins_over_a_zero_size_one_at_its_address(void **state
 	pd_symtab_fixup(d, 0);
 	assert_string_equal(name_at(d, 0x1000), "f");
 	assert_string_equal(name_at(d, 0x103f), "f");
-	assert_null(name_at(d, 0x1040));	/* f's size ends it */
+	assert_null(name_at(d, 0x1040)); /* f's size ends it */
 	assert_string_equal(name_at(d, 0x2000), "g");
 	pd_dso_free(d);
 }
@@ -61,7 +61,7 @@ static void non_weak_then_global_then_fewer_underscores_then_longer_name(void **
 	add(d, 0x400, 0x10, STB_GLOBAL, "short");
 	add(d, 0x400, 0x10, STB_GLOBAL, "longer");
 	add(d, 0x500, 0x10, STB_GLOBAL, "first");
-	add(d, 0x500, 0x10, STB_GLOBAL, "other");	/* a tie: the first read */
+	add(d, 0x500, 0x10, STB_GLOBAL, "other"); /* a tie: the first read */
 	pd_symtab_fixup(d, 0);
 	assert_string_equal(name_at(d, 0x105), "loc");
 	assert_string_equal(name_at(d, 0x205), "glob");
@@ -99,7 +99,7 @@ static void each_next_symbol_is_weighed_against_the_one_kept_so_far(void **state
 	add(d, 0x100, 0x10, STB_GLOBAL, "d");
 	pd_symtab_fixup(d, 0);
 	assert_string_equal(name_at(d, 0x100), "cc");
-	assert_string_equal(name_at(d, 0x10f), "cc");	/* looked up again: the same */
+	assert_string_equal(name_at(d, 0x10f), "cc"); /* looked up again: the same */
 	pd_dso_free(d);
 }
 
@@ -125,7 +125,7 @@ static void a_plt_entry_added_later_wins_over_init_reaching_over_it(void **state
 
 	add(d, 0x1000, 0, STB_GLOBAL, "_init");
 	add(d, 0x1100, 0x20, STB_GLOBAL, "text_start");
-	pd_symtab_fixup(d, 0);	/* _init now reaches 0x1100 */
+	pd_symtab_fixup(d, 0); /* _init now reaches 0x1100 */
 	size_t fixed = d->nsyms;
 	pd_dso_add_sym(d, 0x1000, 0x1010, "puts@plt", 8);
 	d->syms[d->nsyms - 1].flags = PD_SYM_PLAIN | PD_SYM_PLT;
@@ -139,7 +139,7 @@ static void a_plt_entry_added_later_wins_over_init_reaching_over_it(void **state
 	pd_dso_free(d);
 }
 
-#define SHUFFLED 5000	/* symbols: several radix passes, long cycles */
+#define SHUFFLED 5000 /* symbols: several radix passes, long cycles */
 
 /* The table is sorted in place by moving whole symbols along the cycles
  * of the permutation: every symbol ends up once, at its place, and of

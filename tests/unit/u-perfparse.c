@@ -90,8 +90,8 @@ static void malformed_times_are_refused(void **state)
 	assert_int_equal(fp_perf_parse_time(LINE("82"), &ns), -1);
 	assert_int_equal(fp_perf_parse_time(LINE(".5"), &ns), -1);
 	assert_int_equal(fp_perf_parse_time(LINE("5."), &ns), -1);
-	assert_int_equal(fp_perf_parse_time(LINE("1.0000000001"), &ns), -1);	/* 10 digits */
-	assert_int_equal(fp_perf_parse_time(LINE("12345678901.0"), &ns), -1);	/* overflow */
+	assert_int_equal(fp_perf_parse_time(LINE("1.0000000001"), &ns), -1);  /* 10 digits */
+	assert_int_equal(fp_perf_parse_time(LINE("12345678901.0"), &ns), -1); /* overflow */
 	assert_int_equal(fp_perf_parse_time(LINE("1.2.3"), &ns), -1);
 	assert_int_equal(fp_perf_parse_time(LINE("1a.5"), &ns), -1);
 }
@@ -138,7 +138,8 @@ static void protocol_bytes_in_names_are_replaced_wherever_they_stand(void **stat
 	feed(&pp, "app 12/13 [001] 1.5: 1000 cpu-clock:\n"
 		  "\t1 a;b+0x1 (/x/app)\n"
 		  "\t2 ns::f;g\x7fh+0x1 (/x/app)\n"
-		  "\t3 a_very_long_name_with\x01" "ctl_in_the_middle+0x1 (/x/app)\n"
+		  "\t3 a_very_long_name_with\x01"
+		  "ctl_in_the_middle+0x1 (/x/app)\n"
 		  "\t4 seventeen_bytes_;+0x1 (/x/app)\n"
 		  "\t5 \xc3\xa9t\xc3\xa9_caf\xc3\xa9_unicode_name_ok+0x1 (/x/app)\n"
 		  "\t6 ;thirty_two_bytes_long_name_x_y+0x1 (/x/app)\n\n");
@@ -166,7 +167,7 @@ static void a_too_long_line_drops_its_sample_and_the_rest_of_its_frames(void **s
 	fp_perf_line(&pp, LINE("app 1 1.0: "));
 	fp_perf_line(&pp, LINE("\t1 a (/x)"));
 	fp_perf_line_too_long(&pp);
-	fp_perf_line(&pp, LINE("\t2 b (/x)"));	/* discarded, not glued */
+	fp_perf_line(&pp, LINE("\t2 b (/x)")); /* discarded, not glued */
 	fp_perf_line(&pp, LINE(""));
 	fp_perf_line(&pp, LINE("app 1 2.0: "));
 	fp_perf_line(&pp, LINE("\t3 c (/x)"));

@@ -41,7 +41,8 @@ static const char *argv_of(size_t i)
 
 	buf[0] = '\0';
 	for (size_t k = 0; k < pl.stages[i].argc; k++)
-		n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", k ? "|" : "", pl.stages[i].argv[k]);
+		n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", k ? "|" : "",
+				      pl.stages[i].argv[k]);
 	assert_null(pl.stages[i].argv[pl.stages[i].argc]);
 	return buf;
 }
@@ -50,7 +51,8 @@ static void stages_settings_and_comments(void **state)
 {
 	assert_int_equal(parse("# head\n\nread fp-read x # trailing\n"
 			       "fold restart=on-failure retries=3 fp-fold\n"
-			       "  sink   restart=always  cat\n"), 0);
+			       "  sink   restart=always  cat\n"),
+			 0);
 	assert_int_equal(pl.n, 3);
 	assert_string_equal(pl.stages[0].name, "read");
 	assert_string_equal(argv_of(0), "fp-read|x");
@@ -67,14 +69,17 @@ static void stages_settings_and_comments(void **state)
 
 static void quoting_and_escapes(void **state)
 {
-	assert_int_equal(parse("a p 'x  ${INPUT}' \"y ${INPUT} \\\"q\\\" \\$z\" w\\ v '' \"\"\n"), 0);
+	assert_int_equal(parse("a p 'x  ${INPUT}' \"y ${INPUT} \\\"q\\\" \\$z\" w\\ v '' \"\"\n"),
+			 0);
 	assert_string_equal(argv_of(0), "p|x  ${INPUT}|y my file.perf \"q\" $z|w v||");
 	assert_int_equal(pl.stages[0].argc, 6);
 }
 
 static void scalars_are_one_word_lists_are_zero_or_more(void **state)
 {
-	assert_int_equal(parse("a p ${INPUT} ${NONE} ${TWO} \"${TWO}\" x${EMPTY}y ${EMPTY:-dflt} ${UNSET:-u v}\n"), 0);
+	assert_int_equal(parse("a p ${INPUT} ${NONE} ${TWO} \"${TWO}\" x${EMPTY}y ${EMPTY:-dflt} "
+			       "${UNSET:-u v}\n"),
+			 0);
 	assert_string_equal(argv_of(0), "p|my file.perf|--a|b c|--a b c|xy|dflt|u v");
 }
 
@@ -89,24 +94,39 @@ static void continued_lines_report_their_first_line(void **state)
 
 static void errors_name_the_line_and_what_was_expected(void **state)
 {
-	static const struct { const char *text, *msg; } cases[] = {
-		{ "a p\nb restart=maybe p\n", "t.pipeline:2: stage 'b': bad restart policy 'maybe' (expected never, on-failure or always)" },
-		{ "a retries=x p\n", "t.pipeline:1: stage 'a': bad retries 'x' (expected an integer 0..1000)" },
-		{ "a retries=1001 p\n", "t.pipeline:1: stage 'a': bad retries '1001' (expected an integer 0..1000)" },
-		{ "a restrat=always p\n", "t.pipeline:1: stage 'a': unknown setting 'restrat' (expected restart=..., retries=... or give-up=..., then the program)" },
-		{ "a restart=always\n", "t.pipeline:1: stage 'a': expected a program after the stage name" },
-		{ "a p\na q\n", "t.pipeline:2: stage 'a' is defined twice (expected unique stage names)" },
-		{ ".a p\n", "t.pipeline:1: bad stage name '.a' (expected letters, digits, '_', '-' or '.', at most 64, not starting with '.' or '-')" },
+	static const struct {
+		const char *text, *msg;
+	} cases[] = {
+		{ "a p\nb restart=maybe p\n", "t.pipeline:2: stage 'b': bad restart policy 'maybe' "
+					      "(expected never, on-failure or always)" },
+		{ "a retries=x p\n",
+		  "t.pipeline:1: stage 'a': bad retries 'x' (expected an integer 0..1000)" },
+		{ "a retries=1001 p\n",
+		  "t.pipeline:1: stage 'a': bad retries '1001' (expected an integer 0..1000)" },
+		{ "a restrat=always p\n",
+		  "t.pipeline:1: stage 'a': unknown setting 'restrat' (expected restart=..., "
+		  "retries=... or give-up=..., then the program)" },
+		{ "a restart=always\n",
+		  "t.pipeline:1: stage 'a': expected a program after the stage name" },
+		{ "a p\na q\n",
+		  "t.pipeline:2: stage 'a' is defined twice (expected unique stage names)" },
+		{ ".a p\n", "t.pipeline:1: bad stage name '.a' (expected letters, digits, '_', '-' "
+			    "or '.', at most 64, not starting with '.' or '-')" },
 		{ "a/b p\n", NULL },
-		{ "a p ${NOPE}\n", "t.pipeline:1: undefined variable ${NOPE} (define it with -D NOPE=VALUE)" },
+		{ "a p ${NOPE}\n",
+		  "t.pipeline:1: undefined variable ${NOPE} (define it with -D NOPE=VALUE)" },
 		{ "a p ${1X}\n", NULL },
 		{ "a p ${INPUT\n", "t.pipeline:1: expected '}' to close '${INPUT'" },
 		{ "a p ${INPUT:x}\n", "t.pipeline:1: expected '}' or ':-' after '${INPUT'" },
-		{ "a p x${TWO}\n", "t.pipeline:1: list variable ${TWO} must stand alone as a word, or be inside \"...\"" },
+		{ "a p x${TWO}\n", "t.pipeline:1: list variable ${TWO} must stand alone as a word, "
+				   "or be inside \"...\"" },
 		{ "a p \"open\n", "t.pipeline:1: unterminated \"...\" (expected a closing \")" },
-		{ "a p \\", "t.pipeline:1: a backslash at the end of the file (expected another line)" },
-		{ "# nothing\n", "t.pipeline:1: no stages (expected lines 'NAME [SETTING=VALUE]... PROGRAM [ARG]...')" },
-		{ "", "t.pipeline:1: no stages (expected lines 'NAME [SETTING=VALUE]... PROGRAM [ARG]...')" },
+		{ "a p \\",
+		  "t.pipeline:1: a backslash at the end of the file (expected another line)" },
+		{ "# nothing\n", "t.pipeline:1: no stages (expected lines 'NAME [SETTING=VALUE]... "
+				 "PROGRAM [ARG]...')" },
+		{ "", "t.pipeline:1: no stages (expected lines 'NAME [SETTING=VALUE]... PROGRAM "
+		      "[ARG]...')" },
 	};
 
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -169,10 +189,11 @@ static void program_lookup(void **state)
 	free(p);
 	assert_null(fp_find_program("no-such-program-here", NULL));
 	assert_null(fp_find_program("", NULL));
-	assert_null(fp_find_program("/etc", NULL));	/* a directory is not a program */
+	assert_null(fp_find_program("/etc", NULL)); /* a directory is not a program */
 	assert_int_equal(parse("a no-such-program-here x\n"), 0);
 	assert_int_equal(fp_pipeline_resolve(&pl, NULL, err, sizeof err), -1);
-	assert_string_equal(err, "t.pipeline:1: stage 'a': program 'no-such-program-here' not found (looked in - and $PATH)");
+	assert_string_equal(err, "t.pipeline:1: stage 'a': program 'no-such-program-here' not "
+				 "found (looked in - and $PATH)");
 }
 
 int main(void)
@@ -180,9 +201,12 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(stages_settings_and_comments, setup, teardown),
 		cmocka_unit_test_setup_teardown(quoting_and_escapes, setup, teardown),
-		cmocka_unit_test_setup_teardown(scalars_are_one_word_lists_are_zero_or_more, setup, teardown),
-		cmocka_unit_test_setup_teardown(continued_lines_report_their_first_line, setup, teardown),
-		cmocka_unit_test_setup_teardown(errors_name_the_line_and_what_was_expected, setup, teardown),
+		cmocka_unit_test_setup_teardown(scalars_are_one_word_lists_are_zero_or_more, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(continued_lines_report_their_first_line, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(errors_name_the_line_and_what_was_expected, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(stage_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(defines_from_the_command_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(program_lookup, setup, teardown),

@@ -6,7 +6,6 @@
 
 #include "fp_record.h"
 
-
 /* What a writer wrote, NUL-terminated, for assert_string_equal. */
 static struct fp_wmem out;
 
@@ -55,7 +54,7 @@ static void each_tag_letter_followed_by_a_tab_names_its_record_type(void **state
 
 static void a_tag_is_the_whole_first_field(void **state)
 {
-	assert_int_equal(tag_of("S"), FP_REC_SAMPLE);	/* a malformed sample */
+	assert_int_equal(tag_of("S"), FP_REC_SAMPLE); /* a malformed sample */
 	assert_int_equal(tag_of("Sx\t1"), FP_REC_OTHER);
 	assert_int_equal(tag_of("Creset"), FP_REC_OTHER);
 	assert_int_equal(tag_of("X\t1"), FP_REC_OTHER);
@@ -76,7 +75,7 @@ static void a_final_cr_is_not_part_of_the_record(void **state)
 	assert_int_equal(fp_record_tag("\r", &n), FP_REC_EMPTY);
 	assert_int_equal(n, 0);
 	n = 3;
-	assert_int_equal(fp_record_tag("S\r\r", &n), FP_REC_OTHER);	/* only one CR goes */
+	assert_int_equal(fp_record_tag("S\r\r", &n), FP_REC_OTHER); /* only one CR goes */
 }
 
 /* ---- header -------------------------------------------------------------- */
@@ -88,7 +87,7 @@ static void the_header_check_accepts_version_1_only(void **state)
 	assert_int_equal(fp_header_check(LINE("%flamepipe\t2")), -1);
 	assert_int_equal(fp_header_check(LINE("%flamepipe 1")), -1);
 	assert_int_equal(fp_header_check(LINE("%flamepipe\t")), -1);
-	fp_header_require(LINE("%flamepipe\t1"), "in", 1);	/* returns */
+	fp_header_require(LINE("%flamepipe\t1"), "in", 1); /* returns */
 	fp_write_header(fp_wmem_wr(&out));
 	assert_string_equal(written(), "%flamepipe\t1\n");
 }
@@ -102,15 +101,19 @@ static void a_sample_is_written_as_it_was_parsed(void **state)
 
 	assert_int_equal(fp_sample_parse(LINE(l), &s), 0);
 	fp_write_sample(fp_wmem_wr(&out), &s);
-	assert_string_equal(written(), "S\t82657955000\t-1\t1945\t1\t2004008\tcpu-clock:ppp\tapt get\tku\ta;b c\n");
+	assert_string_equal(
+		written(),
+		"S\t82657955000\t-1\t1945\t1\t2004008\tcpu-clock:ppp\tapt get\tku\ta;b c\n");
 }
 
 static void a_refused_sample_is_explained(void **state)
 {
 	assert_string_equal(fp_sample_problem(LINE("S\t1\t2")),
-			    "want 10 or 11 TAB-separated fields (S time_ns pid tid cpu period event comm kinds stack [cgroup])");
-	assert_string_equal(fp_sample_problem(LINE("S\tx\t2\t3\t4\t5\tev\tc\tk\ta")),
-			    "time_ns and period must be unsigned decimal, pid, tid and cpu decimal");
+			    "want 10 or 11 TAB-separated fields (S time_ns pid tid cpu period "
+			    "event comm kinds stack [cgroup])");
+	assert_string_equal(
+		fp_sample_problem(LINE("S\tx\t2\t3\t4\t5\tev\tc\tk\ta")),
+		"time_ns and period must be unsigned decimal, pid, tid and cpu decimal");
 	assert_string_equal(fp_sample_problem(LINE("S\t1\t2\t3\t4\t5\tev\tc\tkk\ta")),
 			    "kinds must have one character per frame");
 }
@@ -136,12 +139,12 @@ static void malformed_geometry_and_cells_are_refused(void **state)
 	struct fp_geometry g;
 	struct fp_cell c;
 
-	assert_int_equal(fp_geometry_parse(LINE("G\t0\t339"), &g), -1);		/* no rows */
+	assert_int_equal(fp_geometry_parse(LINE("G\t0\t339"), &g), -1); /* no rows */
 	assert_int_equal(fp_geometry_parse(LINE("G\t50"), &g), -1);
 	assert_int_equal(fp_geometry_parse(LINE("G\t50\t-1"), &g), -1);
 	assert_int_equal(fp_geometry_parse(LINE("G\t50\t1\t2"), &g), -1);
 	assert_int_equal(fp_geometry_parse(LINE("G\t50\t18446744073709551615"), &g), -1);
-	assert_int_equal(fp_geometry_parse(LINE("H\t50\t1"), &g), -1);	/* another tag */
+	assert_int_equal(fp_geometry_parse(LINE("H\t50\t1"), &g), -1); /* another tag */
 	assert_int_equal(fp_cell_parse(LINE("H\t1\t2"), &c), -1);
 	assert_int_equal(fp_cell_parse(LINE("H\t1\t2\tx"), &c), -1);
 	assert_int_equal(fp_cell_parse(LINE("H\t1\t2\t3\t4"), &c), -1);
@@ -165,18 +168,29 @@ static void folded_records_round_trip_and_need_a_stack(void **state)
 static void ref_records_round_trip_and_check_every_number(void **state)
 {
 	struct fp_ref r;
-	const struct fp_ref w = { .id = 7, .time_ns = 82657918000, .pid = -1, .tid = 1945,
-				  .cpu = 3, .period = 250, .count = 1, .event = { "cycles", 6 },
+	const struct fp_ref w = { .id = 7,
+				  .time_ns = 82657918000,
+				  .pid = -1,
+				  .tid = 1945,
+				  .cpu = 3,
+				  .period = 250,
+				  .count = 1,
+				  .event = { "cycles", 6 },
 				  .comm = { "my app", 6 } };
 
 	fp_write_ref(fp_wmem_wr(&out), &w);
 	assert_string_equal(written(), "R\t7\t82657918000\t-1\t1945\t3\t250\t1\tcycles\tmy app\n");
-	assert_int_equal(fp_ref_parse(LINE("R\t7\t82657918000\t-1\t1945\t3\t250\t1\tcycles\tmy app"), &r), 0);
+	assert_int_equal(
+		fp_ref_parse(LINE("R\t7\t82657918000\t-1\t1945\t3\t250\t1\tcycles\tmy app"), &r),
+		0);
 	assert_true(r.id == 7 && r.time_ns == 82657918000ull && r.pid == -1 && r.tid == 1945 &&
 		    r.cpu == 3 && r.period == 250 && r.count == 1);
 	assert_true(fp_str_eq(r.event, "cycles") && fp_str_eq(r.comm, "my app"));
-	assert_int_equal(fp_ref_parse(LINE("R\t4294967293\t18446744073709551615\t-9223372036854775808\t"
-					   "9223372036854775807\t007\t0\t18446744073709551615\t\t"), &r), 0);
+	assert_int_equal(
+		fp_ref_parse(LINE("R\t4294967293\t18446744073709551615\t-9223372036854775808\t"
+				  "9223372036854775807\t007\t0\t18446744073709551615\t\t"),
+			     &r),
+		0);
 	assert_true(r.id == 4294967293u && r.time_ns == UINT64_MAX && r.pid == INT64_MIN &&
 		    r.tid == INT64_MAX && r.cpu == 7 && r.count == UINT64_MAX);
 	assert_true(r.event.n == 0 && r.comm.n == 0 && r.cgroup.n == 0);
@@ -185,22 +199,29 @@ static void ref_records_round_trip_and_check_every_number(void **state)
 	wc.cgroup = (struct fp_str){ "/docker/x", 9 };
 	out.len = 0;
 	fp_write_ref(fp_wmem_wr(&out), &wc);
-	assert_string_equal(written(), "R\t7\t82657918000\t-1\t1945\t3\t250\t1\tcycles\tmy app\t/docker/x\n");
-	assert_int_equal(fp_ref_parse(LINE("R\t7\t82657918000\t-1\t1945\t3\t250\t1\tcycles\tmy app\t/docker/x"), &r), 0);
+	assert_string_equal(written(),
+			    "R\t7\t82657918000\t-1\t1945\t3\t250\t1\tcycles\tmy app\t/docker/x\n");
+	assert_int_equal(
+		fp_ref_parse(
+			LINE("R\t7\t82657918000\t-1\t1945\t3\t250\t1\tcycles\tmy app\t/docker/x"),
+			&r),
+		0);
 	assert_true(fp_str_eq(r.comm, "my app") && fp_str_eq(r.cgroup, "/docker/x"));
 	static const char *const bad[] = {
-		"R\t4294967294\t1\t1\t1\t1\t1\t1\te\tc",	/* id FP_STACK_ID_MAX */
+		"R\t4294967294\t1\t1\t1\t1\t1\t1\te\tc", /* id FP_STACK_ID_MAX */
 		"R\t1\t18446744073709551616\t1\t1\t1\t1\t1\te\tc",
 		"R\t1\t1\t-9223372036854775809\t1\t1\t1\t1\te\tc",
 		"R\t1\t1\t9223372036854775808\t1\t1\t1\t1\te\tc",
-		"R\t1\t1\t1\t1\t1\t1\t-1\te\tc",		/* a negative count */
-		"R\t1\t\t1\t1\t1\t1\t1\te\tc",		/* an empty number */
-		"R\t1\t1\t1\t1\t1\t1\t1\te",		/* nine fields */
-		"R\t1\t1\t1\t1\t1\t1\t1\te\tc\td\tx",	/* a TAB in the cgroup */
+		"R\t1\t1\t1\t1\t1\t1\t-1\te\tc",      /* a negative count */
+		"R\t1\t\t1\t1\t1\t1\t1\te\tc",        /* an empty number */
+		"R\t1\t1\t1\t1\t1\t1\t1\te",          /* nine fields */
+		"R\t1\t1\t1\t1\t1\t1\t1\te\tc\td\tx", /* a TAB in the cgroup */
 		"R\t1\t1\t1\t1\t1\t1x\t1\te\tc",
 		"R\t1\t1\t-\t1\t1\t1\t1\te\tc",
 		"R\t1\t1\t1\t1\t1\t1\t123456789012345678901\te\tc",
-		"R", "R\t", "D\t1\t1\t1\t1\t1\t1\t1\te\tc",
+		"R",
+		"R\t",
+		"D\t1\t1\t1\t1\t1\t1\t1\te\tc",
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
 		assert_int_equal(fp_ref_parse(bad[i], strlen(bad[i]), &r), -1);
@@ -213,9 +234,15 @@ static void ref_records_from_a_head_are_spelled_as_whole_ones(void **state)
 {
 	static char longcg[2000];
 	const char *head = "82657918000\t-1\t1945\t3\t250";
-	struct fp_ref w = { .id = 4294967293u, .time_ns = 82657918000, .pid = -1, .tid = 1945,
-			    .cpu = 3, .period = 250, .count = UINT64_MAX,
-			    .event = { "cycles", 6 }, .comm = { "my app", 6 } };
+	struct fp_ref w = { .id = 4294967293u,
+			    .time_ns = 82657918000,
+			    .pid = -1,
+			    .tid = 1945,
+			    .cpu = 3,
+			    .period = 250,
+			    .count = UINT64_MAX,
+			    .event = { "cycles", 6 },
+			    .comm = { "my app", 6 } };
 
 	memset(longcg, 'x', sizeof longcg - 1);
 	longcg[0] = '/';
@@ -242,8 +269,12 @@ static void tail_refs_from_a_head_are_spelled_as_whole_ones(void **state)
 {
 	static char longhead[1000];
 	const char *head = "82657918000\t-1\t1945\t3\t250";
-	const struct fp_tail_ref r = { .time_ns = 82657918000, .pid = -1, .tid = 1945, .cpu = 3,
-				       .period = 250, .id = 4294967293u };
+	const struct fp_tail_ref r = { .time_ns = 82657918000,
+				       .pid = -1,
+				       .tid = 1945,
+				       .cpu = 3,
+				       .period = 250,
+				       .id = 4294967293u };
 	struct fp_wmem a = { 0 };
 
 	fp_write_tail_ref(fp_wmem_wr(&a), &r);
@@ -269,13 +300,14 @@ static void folded_id_records_round_trip_and_need_count_and_id(void **state)
 	assert_true(f.count == 3 && f.id == 17);
 	assert_int_equal(fp_folded_id_parse(LINE("E\t18446744073709551615\t4294967293"), &f), 0);
 	assert_true(f.count == UINT64_MAX && f.id == 4294967293u);
-	assert_int_equal(fp_folded_id_parse(LINE("E\t3\t4294967294"), &f), -1);	/* FP_STACK_ID_MAX */
+	assert_int_equal(fp_folded_id_parse(LINE("E\t3\t4294967294"), &f),
+			 -1); /* FP_STACK_ID_MAX */
 	assert_int_equal(fp_folded_id_parse(LINE("E\t3\t-1"), &f), -1);
 	assert_int_equal(fp_folded_id_parse(LINE("E\t3\t"), &f), -1);
 	assert_int_equal(fp_folded_id_parse(LINE("E\tx\t1"), &f), -1);
 	assert_int_equal(fp_folded_id_parse(LINE("E\t3"), &f), -1);
 	assert_int_equal(fp_folded_id_parse(LINE("E\t3\t1\t2"), &f), -1);
-	assert_int_equal(fp_folded_id_parse(LINE("F\t3\t1"), &f), -1);	/* another tag */
+	assert_int_equal(fp_folded_id_parse(LINE("F\t3\t1"), &f), -1); /* another tag */
 	fp_write_folded_id(fp_wmem_wr(&out), 3, 17);
 	assert_string_equal(written(), "E\t3\t17\n");
 }
@@ -326,9 +358,9 @@ static void control_fields_and_the_rest_are_given(void **state)
 	assert_int_equal(c.nargs, 2);
 	assert_int_equal(fp_control_parse(LINE("C\trange\t-\t2.5"), &c), 0);
 	assert_true(fp_str_eq(c.arg[0], "-") && fp_str_eq(c.arg[1], "2.5"));
-	assert_true(fp_control_is(&(struct fp_control){ .kind = FP_CTL_BEGIN, .nargs = 1,
-							.arg = { { "fold", 4 } } },
-				  FP_CTL_BEGIN, "fold"));
+	assert_true(fp_control_is(
+		&(struct fp_control){ .kind = FP_CTL_BEGIN, .nargs = 1, .arg = { { "fold", 4 } } },
+		FP_CTL_BEGIN, "fold"));
 	assert_int_equal(fp_control_parse(LINE("C\tbegin\tfolds"), &c), 0);
 	assert_false(fp_control_is(&c, FP_CTL_BEGIN, "fold"));
 }
@@ -346,7 +378,7 @@ static void every_control_record_is_written_once_here(void **state)
 	fp_write_end(w, "fold", end, 2);
 	fp_write_restarted(w, "range");
 	assert_string_equal(written(), "C\treset\nC\tflush\nC\trange\t1.5\t-\nC\tfilter\tpid 1,2\n"
-			    "C\tbegin\tfold\nC\tend\tfold\t2\t7\nC\trestarted\trange\n");
+				       "C\tbegin\tfold\nC\tend\tfold\t2\t7\nC\trestarted\trange\n");
 }
 
 /* ---- W, I --------------------------------------------------------------------- */
@@ -359,7 +391,7 @@ static void warnings_round_trip_and_their_text_stays_one_record(void **state)
 	fp_write_warning(fp_wmem_wr(&out), "read", NULL, 0, "no place");
 	fp_write_warning_at(fp_wmem_wr(&out), "flamepipe", "x.pipeline:4", "died");
 	assert_string_equal(written(), "W\tread\tin.perf:12\tbad line  here\nW\tread\t-\tno place\n"
-			    "W\tflamepipe\tx.pipeline:4\tdied\n");
+				       "W\tflamepipe\tx.pipeline:4\tdied\n");
 	assert_int_equal(fp_warning_parse(LINE("W\tread\tin.perf:12\tbad line"), &w), 0);
 	assert_true(fp_str_eq(w.stage, "read") && fp_str_eq(w.where, "in.perf:12") &&
 		    fp_str_eq(w.message, "bad line"));

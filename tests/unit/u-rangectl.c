@@ -16,7 +16,6 @@ static int parse(const char *line)
 
 static void range_bounds_parse_to_nanoseconds_and_dash_is_open(void **state)
 {
-
 	assert_int_equal(parse("range 1.25 3"), 0);
 	assert_int_equal(c.kind, FP_RC_RANGE);
 	assert_true(c.has_from && c.has_to);
@@ -31,8 +30,8 @@ static void range_bounds_parse_to_nanoseconds_and_dash_is_open(void **state)
 static void bad_ranges_are_rejected_with_a_reason(void **state)
 {
 	static const char *const bad[] = {
-		"range", "range 1", "range 1 2 3", "range x 2", "range 1 2s", "range -1 2",
-		"range 3 2", "range 1.0000000001 2", "range . 2",
+		"range",      "range 1",   "range 1 2 3",          "range x 2", "range 1 2s",
+		"range -1 2", "range 3 2", "range 1.0000000001 2", "range . 2",
 	};
 
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -68,19 +67,20 @@ static void id_lists_are_validated_and_iterated(void **state)
 
 static void names_and_regexes_take_the_rest_of_the_line(void **state)
 {
-
 	assert_int_equal(parse("comm Web Content,bash "), 0);
 	assert_int_equal(c.kind, FP_RC_COMM);
 	assert_int_equal(c.arg.n, strlen("Web Content,bash"));
 	assert_int_equal(parse("include ^app;(a|b) c$"), 0);
 	assert_int_equal(c.kind, FP_RC_INCLUDE);
-	assert_true(c.arg.n == strlen("^app;(a|b) c$") && !memcmp(c.arg.p, "^app;(a|b) c$", c.arg.n));
+	assert_true(c.arg.n == strlen("^app;(a|b) c$") &&
+		    !memcmp(c.arg.p, "^app;(a|b) c$", c.arg.n));
 	assert_int_equal(parse("exclude -"), 0);
 	assert_true(c.off);
 	assert_int_equal(parse("event a,"), -1);
 	assert_int_equal(parse("container pod-.*/3f6c 1a"), 0);
 	assert_int_equal(c.kind, FP_RC_CONTAINER);
-	assert_true(c.arg.n == strlen("pod-.*/3f6c 1a") && !memcmp(c.arg.p, "pod-.*/3f6c 1a", c.arg.n));
+	assert_true(c.arg.n == strlen("pod-.*/3f6c 1a") &&
+		    !memcmp(c.arg.p, "pod-.*/3f6c 1a", c.arg.n));
 	assert_int_equal(parse("container -"), 0);
 	assert_true(c.off);
 	assert_int_equal(parse("container"), -1);
@@ -88,7 +88,6 @@ static void names_and_regexes_take_the_rest_of_the_line(void **state)
 
 static void blank_and_comment_lines_are_nothing_unknown_words_are_errors(void **state)
 {
-
 	assert_int_equal(parse(""), 0);
 	assert_int_equal(c.kind, FP_RC_NONE);
 	assert_int_equal(parse("   \r"), 0);

@@ -5,11 +5,11 @@
 
 #include "fp_record.h"
 
-
 static void a_well_formed_sample_parses_into_its_fields(void **state)
 {
 	struct fp_sample s;
-	const char l[] = "S\t82657955000\t1944\t1945\t1\t2004008\tcpu-clock:ppp\tapt get\tku\ta;b c";
+	const char l[] =
+		"S\t82657955000\t1944\t1945\t1\t2004008\tcpu-clock:ppp\tapt get\tku\ta;b c";
 
 	assert_int_equal(fp_sample_parse(LINE(l), &s), 0);
 	assert_true(s.time_ns == 82657955000ull);
@@ -48,11 +48,14 @@ static void malformed_samples_are_rejected(void **state)
 {
 	struct fp_sample s;
 
-	assert_int_equal(fp_sample_parse(LINE("S\t1\t2\t3\t4\t5\tev\tc\tk"), &s), -1);	/* too few */
-	assert_int_equal(fp_sample_parse(LINE("S\t1\t2\t3\t4\t5\tev\tc\tk\ta\tb\tx"), &s), -1);	/* too many */
-	assert_int_equal(fp_sample_parse(LINE("S\tx\t2\t3\t4\t5\tev\tc\tk\ta"), &s), -1);	/* time */
-	assert_int_equal(fp_sample_parse(LINE("S\t1\t2\t3\t4\t5\tev\tc\tkk\ta"), &s), -1);	/* kinds */
-	assert_int_equal(fp_sample_parse(LINE("S\t99999999999999999999\t2\t3\t4\t5\tev\tc\tk\ta"), &s), -1);
+	assert_int_equal(fp_sample_parse(LINE("S\t1\t2\t3\t4\t5\tev\tc\tk"), &s), -1); /* too few */
+	assert_int_equal(fp_sample_parse(LINE("S\t1\t2\t3\t4\t5\tev\tc\tk\ta\tb\tx"), &s),
+			 -1); /* too many */
+	assert_int_equal(fp_sample_parse(LINE("S\tx\t2\t3\t4\t5\tev\tc\tk\ta"), &s), -1); /* time */
+	assert_int_equal(fp_sample_parse(LINE("S\t1\t2\t3\t4\t5\tev\tc\tkk\ta"), &s),
+			 -1); /* kinds */
+	assert_int_equal(
+		fp_sample_parse(LINE("S\t99999999999999999999\t2\t3\t4\t5\tev\tc\tk\ta"), &s), -1);
 	assert_int_equal(fp_sample_parse(LINE("X\t1\t2\t3\t4\t5\tev\tc\tk\ta"), &s), -1);
 }
 

@@ -25,8 +25,11 @@ static int file_of(const char *const *texts, const uint64_t (*span)[2], size_t n
 	assert_true(fd >= 0);
 	unlink(path);
 	for (size_t i = 0; i < n; i++) {
-		struct fp_rec_member m = { .offset = off, .min_ns = span[i][0], .max_ns = span[i][1],
-					   .samples = i + 1, .seq = i };
+		struct fp_rec_member m = { .offset = off,
+					   .min_ns = span[i][0],
+					   .max_ns = span[i][1],
+					   .samples = i + 1,
+					   .seq = i };
 		unsigned char *b = fp_rec_encode(texts[i], strlen(texts[i]), &m, 6);
 
 		assert_int_equal(write(fd, b, m.length), (ssize_t)m.length);
@@ -75,7 +78,7 @@ static void a_member_is_valid_gzip_that_inflates_to_its_text(void **state)
 	z_stream z;
 
 	memset(&z, 0, sizeof z);
-	assert_int_equal(inflateInit2(&z, 16 + MAX_WBITS), Z_OK);	/* plain gzip */
+	assert_int_equal(inflateInit2(&z, 16 + MAX_WBITS), Z_OK); /* plain gzip */
 	z.next_in = b;
 	z.avail_in = (uInt)m.length;
 	z.next_out = (Bytef *)out;
@@ -83,7 +86,7 @@ static void a_member_is_valid_gzip_that_inflates_to_its_text(void **state)
 	assert_int_equal(inflate(&z, Z_FINISH), Z_STREAM_END);
 	assert_int_equal(z.total_out, sizeof TEXT1 - 1);
 	assert_memory_equal(out, TEXT1, sizeof TEXT1 - 1);
-	assert_int_equal(z.avail_in, 0);	/* its length is the member's */
+	assert_int_equal(z.avail_in, 0); /* its length is the member's */
 	inflateEnd(&z);
 	free(b);
 }
@@ -113,7 +116,7 @@ static void a_member_cut_off_ends_the_index_and_a_rescan_picks_up_new_ones(void 
 	assert_int_equal(fp_rec_scan(r->fd, &r->ix), 0);
 	assert_int_equal(r->ix.n, 1);
 	assert_true(r->ix.truncated);
-	assert_int_equal(ftruncate(r->fd, full), 0);	/* the writer finished it */
+	assert_int_equal(ftruncate(r->fd, full), 0); /* the writer finished it */
 	lseek(r->fd, 0, SEEK_END);
 	assert_int_equal(fp_rec_scan(r->fd, &r->ix), 0);
 	assert_int_equal(r->ix.n, 2);
@@ -160,11 +163,11 @@ static void other_files_are_not_recordings(void **state)
 	gzFile gz;
 
 	unlink(path);
-	assert_false(fp_rec_is_recording(fd));		/* empty */
+	assert_false(fp_rec_is_recording(fd)); /* empty */
 	gz = gzdopen(dup(fd), "wb");
 	gzputs(gz, "perf 1 [000] 1.000000: cpu-clock:\n");
 	gzclose(gz);
-	assert_false(fp_rec_is_recording(fd));		/* plain gzip */
+	assert_false(fp_rec_is_recording(fd)); /* plain gzip */
 	close(fd);
 }
 
@@ -215,7 +218,7 @@ static void a_length_that_lies_is_ended_by_the_next_good_header(void **state)
 	uint64_t next = member_offset(r->fd, 1);
 	unsigned char len[8];
 
-	fp_rec_put_le(len, next + 10, 8);	/* member 0 claims 10 bytes of member 1 */
+	fp_rec_put_le(len, next + 10, 8); /* member 0 claims 10 bytes of member 1 */
 	assert_int_equal(pwrite(r->fd, len, 8, 16 + 8), 8);
 	assert_int_equal(fp_rec_scan(r->fd, &r->ix), 0);
 	assert_int_equal(r->ix.n, 2);
@@ -229,13 +232,13 @@ static void times_out_of_order_or_out_of_span_are_refused(void **state)
 	uint64_t off = member_offset(r->fd, 1);
 	unsigned char t[8];
 
-	fp_rec_put_le(t, UINT64_C(1) << 62, 8);	/* max_ns: a century after the start */
+	fp_rec_put_le(t, UINT64_C(1) << 62, 8); /* max_ns: a century after the start */
 	assert_int_equal(pwrite(r->fd, t, 8, (off_t)off + 16 + 24), 8);
 	assert_int_equal(fp_rec_scan(r->fd, &r->ix), 0);
 	assert_int_equal(r->ix.n, 2);
 	assert_true(r->ix.m[1].min_ns == 3500000000);
 	fp_rec_index_free(&r->ix);
-	fp_rec_put_le(t, 2300000000, 8);	/* max_ns back, min_ns after it */
+	fp_rec_put_le(t, 2300000000, 8); /* max_ns back, min_ns after it */
 	assert_int_equal(pwrite(r->fd, t, 8, (off_t)off + 16 + 16), 8);
 	fp_rec_put_le(t, 2200000000, 8);
 	assert_int_equal(pwrite(r->fd, t, 8, (off_t)off + 16 + 24), 8);
@@ -262,9 +265,10 @@ static void an_unreadable_member_is_skipped_and_the_rest_read(void **state)
 	assert_int_equal(pwrite(r->fd, "\1\2\3\4", 4, (off_t)next - 8), 4);
 	assert_int_equal(fp_rec_scan(r->fd, &r->ix), 0);
 	assert_int_equal(r->ix.n, 3);
-	assert_int_equal(fp_rec_each_line(r->fd, &r->ix, 0, UINT64_MAX, count_lines, &lines,
-					  &bad, err, sizeof err), 1);
-	assert_int_equal(lines, 3 + 2);	/* TEXT2 and TEXT1: header and samples */
+	assert_int_equal(fp_rec_each_line(r->fd, &r->ix, 0, UINT64_MAX, count_lines, &lines, &bad,
+					  err, sizeof err),
+			 1);
+	assert_int_equal(lines, 3 + 2); /* TEXT2 and TEXT1: header and samples */
 	assert_true(bad.members == 1 && bad.samples == 1 && bad.first_at == 0);
 	assert_non_null(strstr(err, "damaged"));
 }
@@ -298,15 +302,17 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_member_is_valid_gzip_that_inflates_to_its_text),
-		cmocka_unit_test_setup_teardown(the_headers_are_the_time_index, two_members, recording_free),
-		cmocka_unit_test_setup_teardown(a_member_cut_off_ends_the_index_and_a_rescan_picks_up_new_ones,
-						two_members, recording_free),
+		cmocka_unit_test_setup_teardown(the_headers_are_the_time_index, two_members,
+						recording_free),
+		cmocka_unit_test_setup_teardown(
+			a_member_cut_off_ends_the_index_and_a_rescan_picks_up_new_ones, two_members,
+			recording_free),
 		cmocka_unit_test(a_damaged_member_is_an_error_not_a_crash),
-		cmocka_unit_test_setup_teardown(a_leading_hole_from_retention_is_skipped, two_members,
-						recording_free),
+		cmocka_unit_test_setup_teardown(a_leading_hole_from_retention_is_skipped,
+						two_members, recording_free),
 		cmocka_unit_test(other_files_are_not_recordings),
-		cmocka_unit_test_setup_teardown(a_bad_header_is_passed_over_and_counted, three_members,
-						recording_free),
+		cmocka_unit_test_setup_teardown(a_bad_header_is_passed_over_and_counted,
+						three_members, recording_free),
 		cmocka_unit_test_setup_teardown(a_length_that_lies_is_ended_by_the_next_good_header,
 						three_members, recording_free),
 		cmocka_unit_test_setup_teardown(times_out_of_order_or_out_of_span_are_refused,

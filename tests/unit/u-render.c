@@ -11,15 +11,19 @@
 #include "heatmap.h"
 #include "sink.h"
 
-
 /* Runs fn into a memory sink and compares the result with want. */
-#define ASSERT_SINK(want, call) do { \
-	struct fp_sink s_; fp_sink_init_mem(&s_); \
-	{ struct fp_sink *s = &s_; call; } \
-	assert_int_equal(s_.len, strlen(want)); \
-	assert_memory_equal(s_.buf, want, s_.len); \
-	fp_sink_free(&s_); \
-} while (0)
+#define ASSERT_SINK(want, call)                            \
+	do {                                               \
+		struct fp_sink s_;                         \
+		fp_sink_init_mem(&s_);                     \
+		{                                          \
+			struct fp_sink *s = &s_;           \
+			call;                              \
+		}                                          \
+		assert_int_equal(s_.len, strlen(want));    \
+		assert_memory_equal(s_.buf, want, s_.len); \
+		fp_sink_free(&s_);                         \
+	} while (0)
 
 static void xml_escape_writes_entities_for_markup_characters(void **state)
 {
@@ -32,14 +36,18 @@ static void xml_escape_replaces_bad_utf8_and_control_bytes(void **state)
 {
 	/* control byte, lone continuation, truncated sequence, overlong '/',
 	 * a UTF-16 surrogate, U+FFFF: each becomes U+FFFD per byte. */
-	ASSERT_SINK("a\xef\xbf\xbd" "b", fp_xml_escape(s, LINE("a\x01" "b")));
+	ASSERT_SINK("a\xef\xbf\xbd"
+		    "b",
+		    fp_xml_escape(s, LINE("a\x01"
+					  "b")));
 	ASSERT_SINK("\xef\xbf\xbd", fp_xml_escape(s, LINE("\x80")));
 	ASSERT_SINK("\xef\xbf\xbd", fp_xml_escape(s, LINE("\xc3")));
 	ASSERT_SINK("\xef\xbf\xbd\xef\xbf\xbd", fp_xml_escape(s, LINE("\xc0\xaf")));
 	ASSERT_SINK("\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", fp_xml_escape(s, LINE("\xed\xa0\x80")));
 	ASSERT_SINK("\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", fp_xml_escape(s, LINE("\xef\xbf\xbf")));
 	/* valid multibyte characters pass unchanged */
-	ASSERT_SINK("na\xc3\xafve \xe2\x82\xac \xf0\x9f\x94\xa5", fp_xml_escape(s, LINE("na\xc3\xafve \xe2\x82\xac \xf0\x9f\x94\xa5")));
+	ASSERT_SINK("na\xc3\xafve \xe2\x82\xac \xf0\x9f\x94\xa5",
+		    fp_xml_escape(s, LINE("na\xc3\xafve \xe2\x82\xac \xf0\x9f\x94\xa5")));
 }
 
 static void json_escape_makes_strings_safe_inside_html_and_cdata(void **state)
@@ -63,9 +71,10 @@ static void sink_formats_numbers_exactly(void **state)
 static void a_frame_sorts_before_its_children_and_siblings_by_name(void **state)
 {
 	assert_true(fp_stack_cmp(LINE("a"), LINE("a;b")) < 0);
-	assert_true(fp_stack_cmp(LINE("a;b"), LINE("a!")) < 0);	/* ';' first */
+	assert_true(fp_stack_cmp(LINE("a;b"), LINE("a!")) < 0); /* ';' first */
 	assert_true(fp_stack_cmp(LINE("a;z"), LINE("ab")) < 0);
-	assert_true(fp_stack_cmp(LINE("x;longer_common_prefix;b"), LINE("x;longer_common_prefix;a")) > 0);
+	assert_true(fp_stack_cmp(LINE("x;longer_common_prefix;b"),
+				 LINE("x;longer_common_prefix;a")) > 0);
 	assert_int_equal(fp_stack_cmp(LINE("same"), LINE("same")), 0);
 }
 
@@ -86,7 +95,7 @@ static void sort_is_frame_wise_and_stable_across_runs(void **state)
 	for (size_t i = 0; i < t.n; i++)
 		assert_true(t.e[i].count == want[i]);
 	fp_folded_clear(&t);
-	for (size_t i = 0; i < N; i++) {	/* many short runs, many equal stacks */
+	for (size_t i = 0; i < N; i++) { /* many short runs, many equal stacks */
 		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
 		size_t len = (size_t)(seed >> 60) % MAXLEN;
 		for (size_t j = 0; j < len; j++)
@@ -133,7 +142,8 @@ static void malformed_folded_lines_are_counted_with_the_first_line_number(void *
 	fp_folded_parse_line(&t, LINE("ok 1"), FP_FOLDED_COPY);
 	assert_int_equal(fp_folded_parse_line(&t, LINE("no count here"), FP_FOLDED_COPY), -1);
 	assert_int_equal(fp_folded_parse_line(&t, LINE("42"), FP_FOLDED_COPY), -1);
-	assert_int_equal(fp_folded_parse_line(&t, LINE("big 99999999999999999999"), FP_FOLDED_COPY), -1);
+	assert_int_equal(fp_folded_parse_line(&t, LINE("big 99999999999999999999"), FP_FOLDED_COPY),
+			 -1);
 	assert_true(t.ignored == 3 && t.first_ignored == 2 && t.n == 1);
 	fp_folded_free(&t);
 }
@@ -198,15 +208,15 @@ static void heatmap_cells_are_bounded_and_reset_by_geometry(void **state)
 {
 	fp_heatmap_reset(&hm, 4, 100);
 	assert_int_equal(fp_heatmap_set(&hm, 0, 3, 2), 0);
-	assert_int_equal(fp_heatmap_set(&hm, 200, 1, 5), 0);	/* grows */
-	assert_int_equal(fp_heatmap_set(&hm, 1, 4, 1), -1);	/* row >= rows */
+	assert_int_equal(fp_heatmap_set(&hm, 200, 1, 5), 0); /* grows */
+	assert_int_equal(fp_heatmap_set(&hm, 1, 4, 1), -1);  /* row >= rows */
 	assert_int_equal(fp_heatmap_set(&hm, (uint64_t)FP_HEATMAP_MAX_COL + 1, 0, 1), -1);
 	assert_int_equal(hm.ncols, 201);
 	assert_true(fp_heatmap_total(&hm) == 7 && fp_heatmap_max(&hm) == 5);
 	assert_true(fp_heatmap_get(&hm, 200, 1) == 5 && fp_heatmap_get(&hm, 999, 1) == 0);
 	fp_heatmap_reset(&hm, 4, 99);
 	assert_true(hm.ncols == 0 && fp_heatmap_total(&hm) == 0 && hm.base_sec == 99);
-	fp_heatmap_reset(&hm, 5000, 0);		/* clamped */
+	fp_heatmap_reset(&hm, 5000, 0); /* clamped */
 	assert_int_equal(hm.rows, FP_ROWS_MAX);
 }
 
@@ -215,9 +225,10 @@ static void heatmap_storage_is_sparse_far_columns_cost_one_cell(void **state)
 {
 	fp_heatmap_reset(&hm, 1000, 0);
 	assert_int_equal(fp_heatmap_set(&hm, 99900, 5, 1), 0);
-	assert_int_equal(fp_heatmap_set(&hm, 0, 5, 1), 0);	/* out of order */
+	assert_int_equal(fp_heatmap_set(&hm, 0, 5, 1), 0); /* out of order */
 	assert_int_equal(fp_heatmap_set(&hm, FP_HEATMAP_MAX_COL, 999, 3), 0);
-	assert_true(hm.n == 3 && hm.cap < 1000 && fp_map_bytes(&hm.by_key) < 1000 * sizeof(struct fp_map_slot));
+	assert_true(hm.n == 3 && hm.cap < 1000 &&
+		    fp_map_bytes(&hm.by_key) < 1000 * sizeof(struct fp_map_slot));
 	assert_int_equal(hm.ncols, (size_t)FP_HEATMAP_MAX_COL + 1);
 	assert_true(fp_heatmap_get(&hm, 99900, 5) == 1 && fp_heatmap_get(&hm, 99900, 6) == 0);
 	assert_true(fp_heatmap_get(&hm, FP_HEATMAP_MAX_COL, 999) == 3);
@@ -242,7 +253,7 @@ static void heatmap_axis_is_whole_when_small_and_cut_to_the_columns_with_samples
 	fp_heatmap_axis_free(&ax);
 	/* one stray early sample, the bulk 100,001 s later */
 	fp_heatmap_set(&hm, 100001, 0, 7);
-	fp_heatmap_set(&hm, 100002, 4, 0);	/* a zero cell is no sample */
+	fp_heatmap_set(&hm, 100002, 4, 0); /* a zero cell is no sample */
 	fp_heatmap_set(&hm, 100003, 2, 9);
 	fp_heatmap_axis(&hm, &ax);
 	assert_int_equal(ax.n, 4);
@@ -282,10 +293,10 @@ static void heatmap_onto_moves_cells_onto_the_other_axis_and_pins_it(void **stat
 
 	unfiltered_heatmap(&on);
 	fp_heatmap_init(&dst);
-	fp_heatmap_reset(&hm, 4, 103);		/* hm: the filtered cells */
+	fp_heatmap_reset(&hm, 4, 103); /* hm: the filtered cells */
 	fp_heatmap_set(&hm, 0, 1, 3);
 	fp_heatmap_set(&hm, 2, 0, 4);
-	fp_heatmap_set(&hm, 3, 0, 9);		/* column 6: past on's last */
+	fp_heatmap_set(&hm, 3, 0, 9); /* column 6: past on's last */
 	assert_int_equal(fp_heatmap_onto(&dst, &hm, &on), 0);
 	assert_true(dst.rows == 4 && dst.base_sec == 100 && dst.pinned);
 	assert_true(fp_heatmap_get(&dst, 3, 1) == 3 && fp_heatmap_get(&dst, 5, 0) == 4);
@@ -302,9 +313,10 @@ static void heatmap_onto_moves_cells_onto_the_other_axis_and_pins_it(void **stat
 	fp_sink_char(&a, '\0');
 	fp_sink_char(&b, '\0');
 	assert_string_equal(a.buf, b.buf);
-	assert_string_equal(a.buf, "{\"columns\":[0,1,2,3,4,5],\"rows\":[750,500,250,0],"
-			    "\"values\":[[0,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,3,0],[0,0,0,0],[0,0,0,4]],"
-			    "\"maxvalue\":4,\"base_sec\":100}\n");
+	assert_string_equal(
+		a.buf, "{\"columns\":[0,1,2,3,4,5],\"rows\":[750,500,250,0],"
+		       "\"values\":[[0,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,3,0],[0,0,0,0],[0,0,0,4]],"
+		       "\"maxvalue\":4,\"base_sec\":100}\n");
 	b.len = 0;
 	fp_heatmap_json_column(&b, &dst, 3);
 	fp_sink_char(&b, '\0');
@@ -317,7 +329,7 @@ static void heatmap_onto_moves_cells_onto_the_other_axis_and_pins_it(void **stat
 	fp_heatmap_reset(&hm, 5, 100);
 	fp_heatmap_set(&hm, 0, 0, 1);
 	assert_int_equal(fp_heatmap_onto(&dst, &hm, &on), -1);
-	fp_heatmap_reset(&hm, 4, 0);		/* no cells: nothing to move */
+	fp_heatmap_reset(&hm, 4, 0); /* no cells: nothing to move */
 	assert_int_equal(fp_heatmap_onto(&dst, &hm, &on), 0);
 	fp_sink_free(&a);
 	fp_sink_free(&b);
@@ -334,7 +346,7 @@ static void heatmap_onto_a_cut_axis_pins_its_columns(void **state)
 	struct fp_sink a;
 
 	unfiltered_heatmap(&on);
-	fp_heatmap_set(&on, 100002, 3, 5);	/* the axis is cut */
+	fp_heatmap_set(&on, 100002, 3, 5); /* the axis is cut */
 	fp_heatmap_init(&dst);
 	fp_heatmap_init(&copy);
 	fp_sink_init_mem(&a);
@@ -349,10 +361,10 @@ static void heatmap_onto_a_cut_axis_pins_its_columns(void **state)
 	fp_heatmap_json(&a, &copy);
 	fp_sink_char(&a, '\0');
 	assert_string_equal(a.buf, "{\"columns\":[0,5,100002],\"rows\":[750,500,250,0],"
-			    "\"values\":[[0,0,0,0],[0,0,0,0],[2,0,0,0]],\"maxvalue\":2,"
-			    "\"base_sec\":100,\"cut\":100000}\n");
+				   "\"values\":[[0,0,0,0],[0,0,0,0],[2,0,0,0]],\"maxvalue\":2,"
+				   "\"base_sec\":100,\"cut\":100000}\n");
 	assert_true(fp_heatmap_bytes(&copy) >= copy.n * sizeof *copy.cells + 3 * sizeof *ax.col);
-	fp_heatmap_reset(&copy, 4, 0);		/* a new geometry drops the pin */
+	fp_heatmap_reset(&copy, 4, 0); /* a new geometry drops the pin */
 	assert_false(copy.pinned);
 	fp_sink_free(&a);
 	fp_heatmap_free(&copy);
@@ -368,7 +380,7 @@ static void heatmap_colour_is_white_to_red_and_rounds_like_the_script(void **sta
 	assert_string_equal(c, "rgb(255,255,255)");
 	fp_heatmap_color(10, 10, c);
 	assert_string_equal(c, "rgb(255,0,0)");
-	fp_heatmap_color(1, 2, c);		/* 255 - (255 + 1) / 2 */
+	fp_heatmap_color(1, 2, c); /* 255 - (255 + 1) / 2 */
 	assert_string_equal(c, "rgb(255,127,127)");
 }
 
@@ -379,7 +391,7 @@ static void flame_colours_are_name_hashes_by_code_type(void **state)
 
 	fp_flame_color(FP_PAL_FLAMEPIPE, LINE("do_syscall_64_[k]"), a);
 	fp_flame_color(FP_PAL_ORANGE, LINE("do_syscall_64"), b);
-	assert_string_equal(a, b);		/* annotation: hue only, same shade */
+	assert_string_equal(a, b); /* annotation: hue only, same shade */
 	fp_flame_color(FP_PAL_FLAMEPIPE, LINE("main"), a);
 	fp_flame_color(FP_PAL_FLAMEPIPE, LINE("main"), b);
 	assert_string_equal(a, b);
@@ -411,7 +423,7 @@ static void frames_merge_only_where_whole_frames_are_shared(void **state)
 	assert_non_null(strstr(s.buf, "<title>c (2 samples"));
 	assert_non_null(strstr(s.buf, "<title>bc (4 samples"));
 	assert_non_null(strstr(s.buf, "<title>ab (32 samples"));
-	assert_null(strstr(s.buf, "<title> ("));	/* no empty frame */
+	assert_null(strstr(s.buf, "<title> (")); /* no empty frame */
 	fp_sink_free(&s);
 	fp_folded_free(&t);
 }
@@ -444,8 +456,10 @@ static void the_root_frame_is_the_total_and_minwidth_parses(void **state)
 	fp_sink_init_mem(&s);
 	assert_int_equal(fp_flame_render(&s, &t, &o), 0);
 	fp_sink_char(&s, '\0');
-	assert_non_null(strstr(s.buf, "<g fp:x=\"0\" fp:w=\"1007\"><title>all (1,007 samples, 100%)</title>"));
-	assert_non_null(strstr(s.buf, "<g fp:x=\"0\" fp:w=\"7\"><title>a (7 samples, 0.70%)</title>"));
+	assert_non_null(strstr(
+		s.buf, "<g fp:x=\"0\" fp:w=\"1007\"><title>all (1,007 samples, 100%)</title>"));
+	assert_non_null(
+		strstr(s.buf, "<g fp:x=\"0\" fp:w=\"7\"><title>a (7 samples, 0.70%)</title>"));
 	fp_sink_free(&s);
 	fp_folded_free(&t);
 	assert_int_equal(fp_flame_parse_minwidth(&o, "2.5%"), 0);
@@ -478,10 +492,12 @@ static void common_prefix_finds_the_first_difference_at_any_position(void **stat
 			b[at] = 'x';
 		}
 	}
-	assert_true(fp_stack_cmp(LINE("a;b"), LINE("a!")) < 0);	/* ';' before every byte */
+	assert_true(fp_stack_cmp(LINE("a;b"), LINE("a!")) < 0); /* ';' before every byte */
 	assert_true(fp_stack_cmp(LINE("a;b;c"), LINE("a;b")) > 0);
-	assert_int_equal(fp_stack_cmp(LINE("x;yyyyyyyyyyyyyyyyyyyyy"), LINE("x;yyyyyyyyyyyyyyyyyyyyy")), 0);
-	assert_true(fp_stack_cmp(LINE("x;yyyyyyyyyyyyyyyyyyyyyz"), LINE("x;yyyyyyyyyyyyyyyyyyyyy;")) > 0);
+	assert_int_equal(
+		fp_stack_cmp(LINE("x;yyyyyyyyyyyyyyyyyyyyy"), LINE("x;yyyyyyyyyyyyyyyyyyyyy")), 0);
+	assert_true(fp_stack_cmp(LINE("x;yyyyyyyyyyyyyyyyyyyyyz"),
+				 LINE("x;yyyyyyyyyyyyyyyyyyyyy;")) > 0);
 }
 
 int main(void)

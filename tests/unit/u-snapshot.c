@@ -62,7 +62,7 @@ static void a_stack_of_the_timeline_is_its_string_not_a_copy(void **state)
 {
 	define(0, "app;main;f");
 	fp_snapshot_add(&sn, &tl, 0, LINE("app;main;f"), 1);
-	fp_snapshot_add(&sn, &tl, 0, LINE("app;no;d;record"), 2);	/* hand-written */
+	fp_snapshot_add(&sn, &tl, 0, LINE("app;no;d;record"), 2); /* hand-written */
 	const struct fp_folded *t = fp_snapshot_table(&sn, &tl);
 	assert_ptr_equal(t->e[0].stack, fp_strtab_str(&tl.stacks, 0, NULL));
 	assert_memory_equal(t->e[1].stack, "app;no;d;record", 15);
@@ -79,7 +79,7 @@ static void entries_follow_the_timelines_text_when_it_moves(void **state)
 	fp_snapshot_add(&sn, &tl, 1, LINE("app;main;first"), 7);
 	const char *before = fp_strtab_str(&tl.stacks, 0, NULL);
 	uint32_t id = 1;
-	for (; fp_strtab_str(&tl.stacks, 0, NULL) == before; id++) {	/* until it moves */
+	for (; fp_strtab_str(&tl.stacks, 0, NULL) == before; id++) { /* until it moves */
 		snprintf(name, sizeof name, "app;main;stack%u", id);
 		define(id, name);
 	}
@@ -102,11 +102,11 @@ static void entries_from_before_and_after_a_move_all_follow_the_text(void **stat
 	fp_snapshot_add_stack(&sn, &tl, 1, 0, 7);
 	const char *before = fp_strtab_str(&tl.stacks, 0, NULL);
 	uint32_t id = 1;
-	for (; fp_strtab_str(&tl.stacks, 0, NULL) == before; id++) {	/* until it moves */
+	for (; fp_strtab_str(&tl.stacks, 0, NULL) == before; id++) { /* until it moves */
 		snprintf(name, sizeof name, "app;main;stack%u", id);
 		define(id, name);
 	}
-	fp_snapshot_add_stack(&sn, &tl, 1, 1, 2);	/* pointed into the new place */
+	fp_snapshot_add_stack(&sn, &tl, 1, 1, 2); /* pointed into the new place */
 	fp_snapshot_end(&sn);
 	const struct fp_folded *t = fp_snapshot_table(&sn, &tl);
 	assert_int_equal(t->n, 2);
@@ -185,8 +185,8 @@ static void a_delta_by_id_sets_counts_and_adds_new_stacks(void **state)
 	fp_snapshot_set_stack(&sn, &tl, 0, 5);
 	fp_snapshot_set_stack(&sn, &tl, 2, 2);
 	fp_snapshot_set_stack(&sn, &tl, 1, 6);
-	fp_snapshot_set(&sn, &tl, LINE("app;new"), 8);	/* an F delta finds the E's entry */
-	fp_snapshot_set_stack(&sn, &tl, 2, 9);		/* and back */
+	fp_snapshot_set(&sn, &tl, LINE("app;new"), 8); /* an F delta finds the E's entry */
+	fp_snapshot_set_stack(&sn, &tl, 2, 9);         /* and back */
 	fp_snapshot_set(&sn, &tl, LINE("app;copied"), 0);
 	const struct fp_folded *t = fp_snapshot_table(&sn, &tl);
 	assert_int_equal(t->n, 4);

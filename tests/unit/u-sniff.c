@@ -43,7 +43,9 @@ static enum fp_capture_kind kind_of(const char *text, int gz)
 static void perf_script_text_is_perf(void **state)
 {
 	assert_int_equal(kind_of("clockloop  4330 [001]   156.084908:   20408163 cpu-clock:ppp: \n"
-				 "\t    7f3a main (/usr/bin/clockloop)\n", 0), FP_CAPTURE_PERF);
+				 "\t    7f3a main (/usr/bin/clockloop)\n",
+				 0),
+			 FP_CAPTURE_PERF);
 	assert_int_equal(kind_of("# ========\n# captured on: x\n", 0), FP_CAPTURE_PERF);
 }
 
@@ -53,7 +55,7 @@ static void a_cpuprofile_and_trace_events_are_chrome(void **state)
 	assert_int_equal(kind_of("  \n\t{ \"traceEvents\": [] }", 0), FP_CAPTURE_CHROME);
 	assert_int_equal(kind_of("[{\"name\":\"Profile\"}]", 0), FP_CAPTURE_CHROME);
 	assert_int_equal(kind_of("[ ]", 0), FP_CAPTURE_CHROME);
-	assert_int_equal(kind_of("\xef\xbb\xbf{\"nodes\":[]}", 0), FP_CAPTURE_CHROME);	/* BOM */
+	assert_int_equal(kind_of("\xef\xbb\xbf{\"nodes\":[]}", 0), FP_CAPTURE_CHROME); /* BOM */
 }
 
 static void gzip_is_looked_through(void **state)
@@ -65,7 +67,8 @@ static void gzip_is_looked_through(void **state)
 static void text_that_only_starts_like_json_is_perf(void **state)
 {
 	/* a comm in brackets or braces is not JSON */
-	assert_int_equal(kind_of("[kworker/0:1] 12 [000] 1.0: 1 cpu-clock: \n", 0), FP_CAPTURE_PERF);
+	assert_int_equal(kind_of("[kworker/0:1] 12 [000] 1.0: 1 cpu-clock: \n", 0),
+			 FP_CAPTURE_PERF);
 	assert_int_equal(kind_of("{weird} 12 [000] 1.0: 1 cpu-clock: \n", 0), FP_CAPTURE_PERF);
 }
 
@@ -98,9 +101,11 @@ static void the_listing_knows_chrome_json_by_its_structure(void **state)
 			 FP_CAPTURE_CHROME);
 	/* a report's heatmap.json and other JSON are not profiles */
 	assert_int_equal(listed_as("{\"columns\":[0,1],\"rows\":50,\"values\":[[1]],"
-				   "\"maxvalue\":1,\"dropped\":0}", 0), FP_CAPTURE_NONE);
+				   "\"maxvalue\":1,\"dropped\":0}",
+				   0),
+			 FP_CAPTURE_NONE);
 	assert_int_equal(listed_as("{\"name\":\"nodes\",\"samples\":\"traceEvents\"}", 0),
-			 FP_CAPTURE_NONE);	/* the words as values, not keys */
+			 FP_CAPTURE_NONE); /* the words as values, not keys */
 	assert_int_equal(listed_as("{\"nodes\":[]}", 0), FP_CAPTURE_NONE);
 	assert_int_equal(listed_as("[{\"name\":\"x\"}]", 0), FP_CAPTURE_NONE);
 	assert_int_equal(listed_as("[ ]", 0), FP_CAPTURE_NONE);

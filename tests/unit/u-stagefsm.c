@@ -6,14 +6,20 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../runner/stage_fsm.c"	/* the code under test (as u-pipeline does) */
+#include "../../runner/stage_fsm.c" /* the code under test (as u-pipeline does) */
 
 /* state event -> action, for every pair that does something (the rest is
  * "none"; "bug" marks pairs that cannot happen). */
 static const char *const golden[] = {
 	"idle start spawn",
-	"idle exit-op bug", "idle exit-over bug", "idle exit-again bug", "idle exit-ok bug",
-	"idle exit-fail bug", "idle exit-give-up bug", "idle exit-retry bug", "idle exit-bypass bug",
+	"idle exit-op bug",
+	"idle exit-over bug",
+	"idle exit-again bug",
+	"idle exit-ok bug",
+	"idle exit-fail bug",
+	"idle exit-give-up bug",
+	"idle exit-retry bug",
+	"idle exit-bypass bug",
 	"idle stop finish-ok",
 	"idle ctl reject",
 	"running start bug",
@@ -29,16 +35,26 @@ static const char *const golden[] = {
 	"running term term",
 	"running kill kill",
 	"waiting-restart start bug",
-	"waiting-restart exit-op bug", "waiting-restart exit-over bug",
-	"waiting-restart exit-again bug", "waiting-restart exit-ok bug",
-	"waiting-restart exit-fail bug", "waiting-restart exit-give-up bug",
-	"waiting-restart exit-retry bug", "waiting-restart exit-bypass bug",
+	"waiting-restart exit-op bug",
+	"waiting-restart exit-over bug",
+	"waiting-restart exit-again bug",
+	"waiting-restart exit-ok bug",
+	"waiting-restart exit-fail bug",
+	"waiting-restart exit-give-up bug",
+	"waiting-restart exit-retry bug",
+	"waiting-restart exit-bypass bug",
 	"waiting-restart timer spawn",
 	"waiting-restart timer-drained finish",
 	"waiting-restart stop finish-fail",
 	"waiting-restart ctl run-op",
-	"done exit-op bug", "done exit-over bug", "done exit-again bug", "done exit-ok bug",
-	"done exit-fail bug", "done exit-give-up bug", "done exit-retry bug", "done exit-bypass bug",
+	"done exit-op bug",
+	"done exit-over bug",
+	"done exit-again bug",
+	"done exit-ok bug",
+	"done exit-fail bug",
+	"done exit-give-up bug",
+	"done exit-retry bug",
+	"done exit-bypass bug",
 	"done ctl reject",
 };
 
@@ -58,7 +74,8 @@ static void every_state_and_event_has_the_golden_action(void **unused)
 	for (int s = 0; s < FP_ST_COUNT; s++)
 		for (int e = 0; e < FP_EV_COUNT; e++) {
 			const char *got = fp_stage_action_name(fp_stage_action(s, e));
-			const char *want = golden_action(fp_stage_state_name(s), fp_stage_event_name(e));
+			const char *want = golden_action(fp_stage_state_name(s),
+							 fp_stage_event_name(e));
 
 			if (strcmp(got, want))
 				fail_msg("%s %s: %s, expected %s", fp_stage_state_name(s),
@@ -70,15 +87,18 @@ static void out_of_range_pairs_are_bugs_not_reads_past_the_table(void **unused)
 {
 	assert_int_equal(fp_stage_action(FP_ST_COUNT, FP_EV_START), FP_AC_BUG);
 	assert_int_equal(fp_stage_action(FP_ST_IDLE, FP_EV_COUNT), FP_AC_BUG);
-	assert_int_equal(fp_stage_action((enum fp_stage_state)-1, FP_EV_START), FP_AC_BUG);
+	assert_int_equal(fp_stage_action((enum fp_stage_state) - 1, FP_EV_START), FP_AC_BUG);
 	assert_string_equal(fp_stage_state_name(FP_ST_COUNT), "?");
 }
 
 /* A failed process of a restart=on-failure stage with input left. */
 static struct fp_exit_facts failed(void)
 {
-	return (struct fp_exit_facts){ .ok = 0, .input_pending = 1,
-		.restart = FP_RESTART_ON_FAILURE, .fast_failures = 1, .retries = 3 };
+	return (struct fp_exit_facts){ .ok = 0,
+				       .input_pending = 1,
+				       .restart = FP_RESTART_ON_FAILURE,
+				       .fast_failures = 1,
+				       .retries = 3 };
 }
 
 static void a_failure_with_input_left_is_restarted_until_the_budget_is_spent(void **unused)
@@ -119,10 +139,10 @@ static void the_end_of_the_run_or_of_the_input_wins_over_the_restart_policy(void
 	f.stopping = 1;
 	assert_int_equal(fp_stage_exit_event(&f), FP_EV_EXIT_OVER);
 	f = failed();
-	f.input_pending = 0;	/* its writer finished and the FIFO is drained */
+	f.input_pending = 0; /* its writer finished and the FIFO is drained */
 	assert_int_equal(fp_stage_exit_event(&f), FP_EV_EXIT_OVER);
 	f = failed();
-	f.reader_done = 1;	/* nobody would read what it writes */
+	f.reader_done = 1; /* nobody would read what it writes */
 	assert_int_equal(fp_stage_exit_event(&f), FP_EV_EXIT_OVER);
 	f = failed();
 	f.ok = 1;
@@ -136,7 +156,7 @@ static void a_pending_ctl_operation_wins_unless_the_run_is_stopping(void **unuse
 	struct fp_exit_facts f = failed();
 
 	f.op_pending = 1;
-	f.fast_failures = 99;	/* the user asked: no budget, no backoff */
+	f.fast_failures = 99; /* the user asked: no budget, no backoff */
 	assert_int_equal(fp_stage_exit_event(&f), FP_EV_EXIT_OP);
 	f.input_pending = 0;
 	assert_int_equal(fp_stage_exit_event(&f), FP_EV_EXIT_OP);

@@ -24,7 +24,7 @@ static void equal_strings_get_one_id_and_new_ones_the_next(void **state)
 	assert_true(added);
 	assert_int_equal(fp_strtab_intern(&t, "main", 4, &added), 1);
 	assert_false(added);
-	assert_int_equal(fp_strtab_intern(&t, "mai", 3, NULL), 2);	/* a prefix is another string */
+	assert_int_equal(fp_strtab_intern(&t, "mai", 3, NULL), 2); /* a prefix is another string */
 	assert_int_equal(fp_strtab_count(&t), 3);
 	fp_strtab_free(&t);
 }
@@ -35,7 +35,7 @@ static void strings_are_kept_nul_terminated_with_their_length(void **state)
 	size_t n;
 
 	fp_strtab_init(&t);
-	uint32_t id = fp_strtab_intern(&t, "a\0b", 3, NULL);	/* binary keys work too */
+	uint32_t id = fp_strtab_intern(&t, "a\0b", 3, NULL); /* binary keys work too */
 	const char *s = fp_strtab_str(&t, id, &n);
 
 	assert_int_equal(n, 3);
@@ -104,7 +104,7 @@ static void hash_tails_read_only_their_bytes_as_memcpy_would(void **state)
 			buf[i] = (unsigned char)(seed * 131 + i * 29 + (i >> 2));
 		for (size_t at = 0; at < 8; at++)
 			for (size_t n = 1; n < 8; n++) {
-				char *s = malloc(n);	/* exactly n: ASan flags a read past them */
+				char *s = malloc(n); /* exactly n: ASan flags a read past them */
 				uint64_t w = 0;
 
 				memcpy(s, buf + at, n);
@@ -112,7 +112,8 @@ static void hash_tails_read_only_their_bytes_as_memcpy_would(void **state)
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 				assert_true(fp_hash_tail(s, n) == w);
 #endif
-				assert_true(fp_hash_bytes(s, n) == fp_hash_bytes((char *)buf + at, n));
+				assert_true(fp_hash_bytes(s, n) ==
+					    fp_hash_bytes((char *)buf + at, n));
 				free(s);
 			}
 	}
@@ -121,10 +122,11 @@ static void hash_tails_read_only_their_bytes_as_memcpy_would(void **state)
 static void check_sorted(const struct fp_strtab *t)
 {
 	size_t n = fp_strtab_count(t);
-	uint32_t *got = malloc((n ? n : 1) * sizeof *got), *want = malloc((n ? n : 1) * sizeof *want);
+	uint32_t *got = malloc((n ? n : 1) * sizeof *got),
+		 *want = malloc((n ? n : 1) * sizeof *want);
 
 	for (size_t i = 0; i < n; i++)
-		got[i] = want[i] = (uint32_t)(n - 1 - i);	/* reversed: no run in order */
+		got[i] = want[i] = (uint32_t)(n - 1 - i); /* reversed: no run in order */
 	cmp_table = t;
 	qsort(want, n, sizeof *want, bytewise);
 	fp_strtab_sort_ids(t, got, n);
@@ -138,9 +140,23 @@ static void check_sorted(const struct fp_strtab *t)
 static void ids_sort_bytewise_a_prefix_first(void **state)
 {
 	static const char *const s[] = {
-		"", "a", "ab", "abcdefg", "abcdefgh", "abcdefghi", "abcdefgh\0", "abcdefgh\0\0",
-		"abcdefgh\xff", "b;a", "a;b;c;d;e;f;g;h;i", "a;b;c;d;e;f;g;h;j", "a;b;c;d;e;f;g;h",
-		"\xff\xff", "\x01", "abcdefg\0", "abcdefg\0\0\0\0\0\0\0\0\0",
+		"",
+		"a",
+		"ab",
+		"abcdefg",
+		"abcdefgh",
+		"abcdefghi",
+		"abcdefgh\0",
+		"abcdefgh\0\0",
+		"abcdefgh\xff",
+		"b;a",
+		"a;b;c;d;e;f;g;h;i",
+		"a;b;c;d;e;f;g;h;j",
+		"a;b;c;d;e;f;g;h",
+		"\xff\xff",
+		"\x01",
+		"abcdefg\0",
+		"abcdefg\0\0\0\0\0\0\0\0\0",
 	};
 	static const size_t len[] = { 0, 1, 2, 7, 8, 9, 9, 10, 9, 3, 17, 17, 15, 2, 1, 8, 16 };
 	struct fp_strtab t;
@@ -157,8 +173,9 @@ static void ids_sort_bytewise_a_prefix_first(void **state)
  * qsort's; none, one and two ids too. */
 static void many_stacks_sort_as_qsort_sorts_them(void **state)
 {
-	static const char *const frame[] = { "start_thread", "do_syscall_64", "a", "ab",
-					      "entry_SYSCALL_64_after_hwframe", "x\0y" };
+	static const char *const frame[] = {
+		"start_thread", "do_syscall_64", "a", "ab", "entry_SYSCALL_64_after_hwframe", "x\0y"
+	};
 	struct fp_strtab t;
 	char buf[512];
 	unsigned seed = 1;
@@ -170,7 +187,8 @@ static void many_stacks_sort_as_qsort_sorts_them(void **state)
 	fp_strtab_intern(&t, "ONLY", 4, NULL);
 	check_sorted(&t);
 	for (int i = 0; i < 20000; i++) {
-		size_t n = (size_t)snprintf(buf, sizeof buf, "comm%u", (seed = seed * 1103515245 + 12345) >> 28);
+		size_t n = (size_t)snprintf(buf, sizeof buf, "comm%u",
+					    (seed = seed * 1103515245 + 12345) >> 28);
 		int depth = (int)((seed >> 16) % 24);
 
 		for (int k = 0; k < depth && n + 40 < sizeof buf; k++) {
@@ -182,7 +200,7 @@ static void many_stacks_sort_as_qsort_sorts_them(void **state)
 			memcpy(buf + n, f, fl);
 			n += fl;
 		}
-		if (i % 7 == 0)	/* and some random bytes at the end */
+		if (i % 7 == 0) /* and some random bytes at the end */
 			for (int k = 0; k < 5; k++)
 				buf[n++] = (char)((seed = seed * 1103515245 + 12345) >> 24);
 		fp_strtab_intern(&t, buf, n, NULL);

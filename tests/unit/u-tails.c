@@ -26,16 +26,19 @@ static void a_p_record_is_its_s_record(void **state)
 	uint32_t id;
 
 	fp_tails_init(&t);
-	assert_int_equal(fp_tails_define_line(&t, LINE("K\t0\tcycles:ppp\tmy app\tku\tdo_it;main"), &id),
-			 FP_TAILS_OK);
+	assert_int_equal(
+		fp_tails_define_line(&t, LINE("K\t0\tcycles:ppp\tmy app\tku\tdo_it;main"), &id),
+		FP_TAILS_OK);
 	assert_int_equal(id, 0);
 	assert_int_equal(fp_tails_define_line(&t, LINE("K\t1\t-\t?\t\t"), &id), FP_TAILS_OK);
-	assert_int_equal(fp_tails_sample_line(&t, LINE("P\t5\t-1\t7\t2\t100\t0"), &s, &id), FP_TAILS_OK);
+	assert_int_equal(fp_tails_sample_line(&t, LINE("P\t5\t-1\t7\t2\t100\t0"), &s, &id),
+			 FP_TAILS_OK);
 	assert_int_equal(id, 0);
 	assert_true(s.time_ns == 5 && s.pid == -1 && s.tid == 7 && s.cpu == 2 && s.period == 100);
 	fields_are(&s, "cycles:ppp|my app|ku|do_it;main");
-	assert_int_equal(fp_tails_sample_line(&t, LINE("P\t6\t1\t1\t0\t1\t1"), &s, &id), FP_TAILS_OK);
-	fields_are(&s, "-|?||");	/* no frames */
+	assert_int_equal(fp_tails_sample_line(&t, LINE("P\t6\t1\t1\t0\t1\t1"), &s, &id),
+			 FP_TAILS_OK);
+	fields_are(&s, "-|?||"); /* no frames */
 	fp_tails_free(&t);
 }
 
@@ -45,16 +48,20 @@ static void a_k_records_cgroup_is_its_samples(void **state)
 	struct fp_sample s;
 
 	fp_tails_init(&t);
-	assert_int_equal(fp_tails_define_line(&t, LINE("K\t0\tcycles\tapp\tu\tmain\t/docker/x y"), NULL),
+	assert_int_equal(
+		fp_tails_define_line(&t, LINE("K\t0\tcycles\tapp\tu\tmain\t/docker/x y"), NULL),
+		FP_TAILS_OK);
+	assert_int_equal(fp_tails_define_line(&t, LINE("K\t1\tcycles\tapp\tu\tmain"), NULL),
 			 FP_TAILS_OK);
-	assert_int_equal(fp_tails_define_line(&t, LINE("K\t1\tcycles\tapp\tu\tmain"), NULL), FP_TAILS_OK);
 	/* a 7th field is the last: an 8th makes the record malformed */
 	assert_int_equal(fp_tails_define_line(&t, LINE("K\t2\tcycles\tapp\tu\tmain\t/a\tb"), NULL),
 			 FP_TAILS_MALFORMED);
-	assert_int_equal(fp_tails_sample_line(&t, LINE("P\t5\t1\t1\t0\t1\t0"), &s, NULL), FP_TAILS_OK);
+	assert_int_equal(fp_tails_sample_line(&t, LINE("P\t5\t1\t1\t0\t1\t0"), &s, NULL),
+			 FP_TAILS_OK);
 	fields_are(&s, "cycles|app|u|main");
 	assert_true(s.cgroup.n == 11 && !memcmp(s.cgroup.p, "/docker/x y", 11));
-	assert_int_equal(fp_tails_sample_line(&t, LINE("P\t5\t1\t1\t0\t1\t1"), &s, NULL), FP_TAILS_OK);
+	assert_int_equal(fp_tails_sample_line(&t, LINE("P\t5\t1\t1\t0\t1\t1"), &s, NULL),
+			 FP_TAILS_OK);
 	assert_int_equal(s.cgroup.n, 0);
 	fp_tails_free(&t);
 }
@@ -65,12 +72,13 @@ static void a_new_definition_replaces_the_old_one(void **state)
 	struct fp_sample s;
 
 	fp_tails_init(&t);
-	for (int i = 0; i < 3000; i++)	/* the arena grows and moves meanwhile */
+	for (int i = 0; i < 3000; i++) /* the arena grows and moves meanwhile */
 		assert_int_equal(fp_tails_define_line(&t, LINE("K\t0\tcycles\tsh\tk\tmain"), NULL),
 				 FP_TAILS_OK);
 	assert_int_equal(fp_tails_define_line(&t, LINE("K\t0\tclock\tbash\tkku\ta;b;c"), NULL),
 			 FP_TAILS_OK);
-	assert_int_equal(fp_tails_sample_line(&t, LINE("P\t1\t1\t1\t1\t1\t0"), &s, NULL), FP_TAILS_OK);
+	assert_int_equal(fp_tails_sample_line(&t, LINE("P\t1\t1\t1\t1\t1\t0"), &s, NULL),
+			 FP_TAILS_OK);
 	fields_are(&s, "clock|bash|kku|a;b;c");
 	assert_true(t.defined == 1 && t.redefined == 3000);
 	fp_tails_free(&t);

@@ -143,7 +143,7 @@ static void numbers_not_written_canonically_are_written_anew(void **state)
 	assert_memory_equal(f->got.p, "P\t1\t-1\t1\t1\t1\t0\n", f->got.len);
 	ref_written_as_writer_would(f, "P\t1\t1\t1\t1\t1\t00");
 	assert_memory_equal(f->got.p, "P\t1\t1\t1\t1\t1\t0\n", f->got.len);
-	ref_written_as_writer_would(f, "P\t0\t0\t0\t0\t0\t0");	/* zeros are canonical */
+	ref_written_as_writer_would(f, "P\t0\t0\t0\t0\t0\t0"); /* zeros are canonical */
 	assert_memory_equal(f->got.p, "P\t0\t0\t0\t0\t0\t0\n", f->got.len);
 }
 
@@ -164,11 +164,11 @@ static void a_redefined_id_takes_its_new_text_from_its_next_sample(void **state)
 
 	define(f, "K\t0\tcycles\tsh\tk\tmain");
 	assert_int_equal(ref_written_as_writer_would(f, "P\t1\t1\t1\t1\t1\t0"), 0);
-	define(f, "K\t0\tcycles\tsh\tkk\tmain;work");	/* a restarted source */
+	define(f, "K\t0\tcycles\tsh\tkk\tmain;work"); /* a restarted source */
 	assert_int_equal(ref_written_as_writer_would(f, "P\t2\t1\t1\t1\t1\t0"), 1);
 	assert_memory_equal(f->got.p, "P\t2\t1\t1\t1\t1\t1\n", f->got.len);
 	def_is(f, 1, "K\t1\tcycles\tsh\tkk\tmain;work\n");
-	define(f, "K\t0\tcycles\tsh\tk\tmain");	/* back to the first text */
+	define(f, "K\t0\tcycles\tsh\tk\tmain"); /* back to the first text */
 	assert_int_equal(ref_written_as_writer_would(f, "P\t3\t1\t1\t1\t1\t0"), 0);
 }
 
@@ -200,7 +200,7 @@ static void s_samples_then_a_k_of_a_new_text_keep_their_own_ids(void **state)
 
 	assert_int_equal(intern_s(f, "S\t1\t1\t1\t1\t1\tcycles\tsh\tk\ta"), 0);
 	assert_int_equal(intern_s(f, "S\t1\t1\t1\t1\t1\tcycles\tsh\tk\tb"), 1);
-	define(f, "K\t0\tcycles\tsh\tk\tnew");	/* a text, no own id yet */
+	define(f, "K\t0\tcycles\tsh\tk\tnew"); /* a text, no own id yet */
 	define(f, "K\t1\tcycles\tsh\tk\tb");
 	assert_int_equal(intern_s(f, "S\t1\t1\t1\t1\t1\tcycles\tsh\tk\tc"), 2);
 	assert_int_equal(intern_s(f, "S\t1\t1\t1\t1\t1\tcycles\tsh\tk\ta"), 0);
@@ -220,7 +220,7 @@ static void bad_k_and_p_records_are_refused_as_fp_tails_refuses_them(void **stat
 	assert_int_equal(fp_tailtab_define_line(&f->tt, LINE("K\t1\tcycles\tsh\tk\tmain")),
 			 FP_TAILS_SKIPS_AHEAD);
 	assert_int_equal(fp_tailtab_define_line(&f->tt, LINE("K\t0\tcycles\tsh\tkk\tmain")),
-			 FP_TAILS_MALFORMED);	/* two kinds, one frame */
+			 FP_TAILS_MALFORMED); /* two kinds, one frame */
 	assert_int_equal(fp_tailtab_ref_line(&f->tt, LINE("P\t1\t1\t1\t1\t1\t0"), &r),
 			 FP_TAILS_UNDEFINED);
 	define(f, "K\t0\tcycles\tsh\tk\tmain");
@@ -330,11 +330,35 @@ static void the_p_parser_reads_what_the_field_rules_read(void **state)
 		"P\t18446744073709551615\t2147483647\t0\t1\t18446744073709551615\t12",
 	};
 	static const char *const numbers[] = {
-		"", "0", "00", "-0", "-00", "-1", "-01", "-2", "1", "01", "2147483647", "2147483648",
-		"-2147483648", "4294967293", "4294967294", "4294967295", "9223372036854775807",
-		"9223372036854775808", "-9223372036854775808", "-9223372036854775809",
-		"18446744073709551615", "18446744073709551616", "99999999999999999999",
-		"00000000000000000001", "000000000000000000001", "1-", "+1", "1 ", "0x1",
+		"",
+		"0",
+		"00",
+		"-0",
+		"-00",
+		"-1",
+		"-01",
+		"-2",
+		"1",
+		"01",
+		"2147483647",
+		"2147483648",
+		"-2147483648",
+		"4294967293",
+		"4294967294",
+		"4294967295",
+		"9223372036854775807",
+		"9223372036854775808",
+		"-9223372036854775808",
+		"-9223372036854775809",
+		"18446744073709551615",
+		"18446744073709551616",
+		"99999999999999999999",
+		"00000000000000000001",
+		"000000000000000000001",
+		"1-",
+		"+1",
+		"1 ",
+		"0x1",
 	};
 	static const char edits[] = "019-\ta \r";
 	char buf[256];
@@ -358,13 +382,13 @@ static void the_p_parser_reads_what_the_field_rules_read(void **state)
 				memcpy(buf + i + 1, seed + i, n - i);
 				read += parsers_agree(buf, n + 1), tried++;
 			}
-			if (i < n) {	/* delete byte i */
+			if (i < n) { /* delete byte i */
 				memcpy(buf, seed, i);
 				memcpy(buf + i, seed + i + 1, n - i - 1);
 				read += parsers_agree(buf, n - 1), tried++;
 			}
 		}
-		for (int field = 1; field < P_FIELDS; field++)	/* each number in each field */
+		for (int field = 1; field < P_FIELDS; field++) /* each number in each field */
 			for (size_t v = 0; v < sizeof numbers / sizeof *numbers; v++) {
 				struct fp_str f[P_FIELDS];
 				size_t len = 0;
@@ -402,7 +426,7 @@ static void random_p_lines_are_read_as_the_field_rules_read(void **state)
 
 		buf[len++] = 'P';
 		for (int field = 1; field < P_FIELDS; field++) {
-			if (NEXT() % 64 != 0)	/* else a TAB missing */
+			if (NEXT() % 64 != 0) /* else a TAB missing */
 				buf[len++] = '\t';
 			size_t n = NEXT() % 23;
 			if (NEXT() % 8 == 0)
@@ -498,11 +522,12 @@ static void random_s_lines_are_read_as_the_field_rules_read(void **state)
 		int ra = fp_sample_parse(buf, len, &a), rb = reference_s_parse(buf, len, &b);
 		if (ra != rb)
 			fail_msg("\"%.*s\": parser %d, reference %d", (int)len, buf, ra, rb);
-		if (ra == 0 && (a.time_ns != b.time_ns || a.pid != b.pid || a.tid != b.tid ||
-				a.cpu != b.cpu || a.period != b.period || !same_str(a.event, b.event) ||
-				!same_str(a.comm, b.comm) || !same_str(a.kinds, b.kinds) ||
-				!same_str(a.stack, b.stack) || a.cgroup.n != b.cgroup.n ||
-				(a.cgroup.n && a.cgroup.p != b.cgroup.p)))
+		if (ra == 0 &&
+		    (a.time_ns != b.time_ns || a.pid != b.pid || a.tid != b.tid || a.cpu != b.cpu ||
+		     a.period != b.period || !same_str(a.event, b.event) ||
+		     !same_str(a.comm, b.comm) || !same_str(a.kinds, b.kinds) ||
+		     !same_str(a.stack, b.stack) || a.cgroup.n != b.cgroup.n ||
+		     (a.cgroup.n && a.cgroup.p != b.cgroup.p)))
 			fail_msg("\"%.*s\": read otherwise than the reference", (int)len, buf);
 		read += ra == 0;
 	}
@@ -513,12 +538,34 @@ static void random_s_lines_are_read_as_the_field_rules_read(void **state)
 static void fp_parse_u64_reads_what_the_digit_rule_reads(void **state)
 {
 	static const char *const numbers[] = {
-		"", "0", "7", "00", "1234", "12345", "99999999", "123456789", "4294967296",
-		"9223372036854775807", "9999999999999999999", "10000000000000000000",
-		"18446744073709551614", "18446744073709551615", "18446744073709551616",
-		"18446744073709551625", "19999999999999999999", "28446744073709551615",
-		"99999999999999999999", "00000000000000000001", "000000000000000000001",
-		"1x", "x1", "12 4", "-1", "+1", "1:", "/1",
+		"",
+		"0",
+		"7",
+		"00",
+		"1234",
+		"12345",
+		"99999999",
+		"123456789",
+		"4294967296",
+		"9223372036854775807",
+		"9999999999999999999",
+		"10000000000000000000",
+		"18446744073709551614",
+		"18446744073709551615",
+		"18446744073709551616",
+		"18446744073709551625",
+		"19999999999999999999",
+		"28446744073709551615",
+		"99999999999999999999",
+		"00000000000000000001",
+		"000000000000000000001",
+		"1x",
+		"x1",
+		"12 4",
+		"-1",
+		"+1",
+		"1:",
+		"/1",
 	};
 	char buf[24];
 	uint64_t seed = 88172645463325252ull;
@@ -532,7 +579,7 @@ static void fp_parse_u64_reads_what_the_digit_rule_reads(void **state)
 			fail_msg("\"%s\": %d %llu, the digit rule %d %llu", numbers[i], ra,
 				 (unsigned long long)a, rb, (unsigned long long)b);
 	}
-	for (int k = 0; k < 100000; k++) {	/* random digit strings of 1 .. 21 digits */
+	for (int k = 0; k < 100000; k++) { /* random digit strings of 1 .. 21 digits */
 		uint64_t a = 1, b = 2;
 
 		seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
@@ -551,22 +598,26 @@ static void fp_parse_u64_reads_what_the_digit_rule_reads(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(a_p_of_coinciding_ids_goes_out_as_it_came, setup, teardown),
-		cmocka_unit_test_setup_teardown(own_ids_follow_the_first_samples_not_the_k_records, setup,
+		cmocka_unit_test_setup_teardown(a_p_of_coinciding_ids_goes_out_as_it_came, setup,
 						teardown),
-		cmocka_unit_test_setup_teardown(two_k_records_of_one_text_share_an_own_id, setup, teardown),
-		cmocka_unit_test_setup_teardown(a_k_without_samples_gets_no_own_id, setup, teardown),
-		cmocka_unit_test_setup_teardown(numbers_not_written_canonically_are_written_anew, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(a_head_not_canonical_keeps_the_own_id, setup, teardown),
-		cmocka_unit_test_setup_teardown(a_redefined_id_takes_its_new_text_from_its_next_sample,
+		cmocka_unit_test_setup_teardown(own_ids_follow_the_first_samples_not_the_k_records,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(two_k_records_of_one_text_share_an_own_id, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(a_k_without_samples_gets_no_own_id, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(numbers_not_written_canonically_are_written_anew,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(a_head_not_canonical_keeps_the_own_id, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(
+			a_redefined_id_takes_its_new_text_from_its_next_sample, setup, teardown),
 		cmocka_unit_test_setup_teardown(s_and_p_samples_of_one_tail_share_an_own_id, setup,
 						teardown),
-		cmocka_unit_test_setup_teardown(s_samples_then_a_k_of_a_new_text_keep_their_own_ids, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(bad_k_and_p_records_are_refused_as_fp_tails_refuses_them,
+		cmocka_unit_test_setup_teardown(s_samples_then_a_k_of_a_new_text_keep_their_own_ids,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			bad_k_and_p_records_are_refused_as_fp_tails_refuses_them, setup, teardown),
 		cmocka_unit_test(the_p_parser_reads_what_the_field_rules_read),
 		cmocka_unit_test(random_p_lines_are_read_as_the_field_rules_read),
 		cmocka_unit_test(fp_parse_u64_reads_what_the_digit_rule_reads),

@@ -29,13 +29,19 @@ static int as_fp_fold(struct fp_timeline *tl, const char *line)
 	struct fp_sample s;
 	int added, rc = -1;
 
-	if (fp_sample_parse(line, strlen(line), &s) == 0 && fp_fold_build(&f, &s, &fold_opts, &k) == 0) {
+	if (fp_sample_parse(line, strlen(line), &s) == 0 &&
+	    fp_fold_build(&f, &s, &fold_opts, &k) == 0) {
 		uint32_t id = fp_strtab_intern(&ids, f.p, f.len, &added);
 		struct fp_stack_def d = { id, { k.p, k.len }, { f.p, f.len } };
-		struct fp_ref r = { .id = id, .time_ns = s.time_ns, .pid = s.pid, .tid = s.tid,
-				    .cpu = s.cpu, .period = s.period,
+		struct fp_ref r = { .id = id,
+				    .time_ns = s.time_ns,
+				    .pid = s.pid,
+				    .tid = s.tid,
+				    .cpu = s.cpu,
+				    .period = s.period,
 				    .count = weight_period && s.period ? s.period : 1,
-				    .event = s.event, .comm = s.comm };
+				    .event = s.event,
+				    .comm = s.comm };
 
 		rc = added ? fp_timeline_define(tl, &d) : 0;
 		if (rc == 0)
@@ -84,7 +90,7 @@ static char *range_text(struct fp_timeline *tl, uint64_t base, uint64_t from, ui
 	fp_folded_write(&s, &t);
 	fp_sink_char(&s, '\0');
 	fp_folded_free(&t);
-	return s.buf;	/* freed by the caller */
+	return s.buf; /* freed by the caller */
 }
 
 static void range_table_counts_the_half_open_range_sorted_bytewise(void **state)
@@ -143,13 +149,13 @@ static void stack_ids_come_in_order_and_may_be_redefined(void **state)
 	struct fp_ref r = { .id = 0, .count = 1, .event = { "-", 1 }, .comm = { "a", 1 } };
 	char *t;
 
-	assert_int_equal(fp_timeline_add(&tl, &r), -1);	/* not defined yet */
+	assert_int_equal(fp_timeline_add(&tl, &r), -1); /* not defined yet */
 	assert_int_equal(tl.bad, 1);
 	assert_int_equal(fp_timeline_define(&tl, &d0), 0);
 	assert_int_equal(fp_timeline_define(&tl, &d1), 0);
 	assert_int_equal(fp_timeline_define(&tl, &ahead), -1);
 	assert_int_equal(fp_timeline_add(&tl, &r), 0);
-	assert_int_equal(fp_timeline_define(&tl, &again), 0);	/* a restarted fp-fold */
+	assert_int_equal(fp_timeline_define(&tl, &again), 0); /* a restarted fp-fold */
 	assert_int_equal(fp_timeline_add(&tl, &r), 0);
 	t = range_text(&tl, 0, 0, UINT64_MAX);
 	assert_string_equal(t, "a;f 1\na;g 1\n");
@@ -173,7 +179,8 @@ static void shared_frames_of_a_comms_stacks_are_its_names(void **state)
 	const size_t n = sizeof folded / sizeof *folded;
 
 	for (size_t i = 0; i < n; i++) {
-		struct fp_stack_def d = { (uint32_t)i, { kinds[i], strlen(kinds[i]) },
+		struct fp_stack_def d = { (uint32_t)i,
+					  { kinds[i], strlen(kinds[i]) },
 					  { folded[i], strlen(folded[i]) } };
 
 		assert_int_equal(fp_timeline_define(&tl, &d), 0);
@@ -189,20 +196,19 @@ static void shared_frames_of_a_comms_stacks_are_its_names(void **state)
 		}
 		assert_string_equal(joined, folded[i]);
 	}
-	assert_int_equal(fp_strtab_count(&tl.names), 9);	/* a f g h b x gh z w */
+	assert_int_equal(fp_strtab_count(&tl.names), 9); /* a f g h b x gh z w */
 	assert_int_equal(fp_timeline_kind(&tl, LINE("z")), 'k');
 	assert_int_equal(fp_timeline_kind(&tl, LINE("w")), 'u');
 }
 
 static void kinds_come_from_the_samples_first_occurrence_wins(void **state)
 {
-
 	add(&tl, "S\t1\t1\t1\t0\t1\tev\tapp\tukj\tmain;sys_read;jitted");
 	add(&tl, "S\t2\t1\t1\t0\t1\tev\tapp\tuu\tmain;sys_read");
 	assert_int_equal(fp_timeline_kind(&tl, LINE("sys_read")), 'k');
 	assert_int_equal(fp_timeline_kind(&tl, LINE("jitted")), 'j');
 	assert_int_equal(fp_timeline_kind(&tl, LINE("main")), 'u');
-	assert_int_equal(fp_timeline_kind(&tl, LINE("app")), 0);	/* a root */
+	assert_int_equal(fp_timeline_kind(&tl, LINE("app")), 0); /* a root */
 	assert_int_equal(fp_timeline_kind(&tl, LINE("nothere")), 0);
 	/* A later stack is indexed as it comes. */
 	add(&tl, "S\t3\t1\t1\t0\t1\tev\tapp\ti\tinl");
@@ -249,11 +255,16 @@ static void cell_entries_come_by_earliest_sample_and_owners_by_first_use(void **
 	fp_heatmap_init(&hm);
 	fp_heatmap_reset(&hm, 50, 10);
 	fp_flame_opts_init(&o);
-	add(&tl, "S	9500000000	9	9	0	1	ev	early	u	x");	/* before column 0 */
-	add(&tl, "S	10030000000	2	2	0	1	ev	b	u	g");	/* cell (0,1) */
-	add(&tl, "S	10020000000	1	1	0	1	ev	a	u	f");	/* (0,1), earlier */
-	add(&tl, "S	10025000000	2	2	0	1	ev	b	u	g");	/* (0,1), b's earliest */
-	add(&tl, "S	10001000000	2	2	1	1	ev	b	u	g");	/* (0,0), another cpu */
+	add(&tl,
+	    "S	9500000000	9	9	0	1	ev	early	u	x"); /* before column 0 */
+	add(&tl,
+	    "S	10030000000	2	2	0	1	ev	b	u	g"); /* cell (0,1) */
+	add(&tl,
+	    "S	10020000000	1	1	0	1	ev	a	u	f"); /* (0,1), earlier */
+	add(&tl,
+	    "S	10025000000	2	2	0	1	ev	b	u	g"); /* (0,1), b's earliest */
+	add(&tl,
+	    "S	10001000000	2	2	1	1	ev	b	u	g"); /* (0,0), another cpu */
 	fp_sink_init_mem(&s);
 	fp_timeline_json(&tl, &s, &hm, &o, NULL);
 	fp_sink_char(&s, '\0');
@@ -272,16 +283,16 @@ static void cell_entries_come_by_earliest_sample_and_owners_by_first_use(void **
 static void owners_differ_in_any_label_on_one_cpu(void **state)
 {
 	static const char *const lines[] = {
-		"S	1	1	1	0	1	ev	a	u	f",	/* owner 0 */
-		"S	2	1	1	0	1	ev	a	u	g",	/* 0: another stack only */
-		"S	3	2	1	0	1	ev	a	u	f",	/* 1: pid */
-		"S	4	2	3	0	1	ev	a	u	f",	/* 2: tid */
-		"S	5	2	3	0	1	ev	b	u	f",	/* 3: comm */
-		"S	6	2	3	0	1	ev2	b	u	f",	/* 4: event */
-		"S	7	2	3	256	1	ev2	b	u	f",	/* 5: cpu (same place) */
-		"S	8	2	3	0	1	ev2	b	u	f",	/* 4 again */
-		"S	9	1	1	0	1	ev	a	u	f",	/* 0 again */
-		"S	10	1	1	0	1	ev	ab	u	f",	/* 6: a longer comm */
+		"S	1	1	1	0	1	ev	a	u	f", /* owner 0 */
+		"S	2	1	1	0	1	ev	a	u	g", /* 0: another stack only */
+		"S	3	2	1	0	1	ev	a	u	f", /* 1: pid */
+		"S	4	2	3	0	1	ev	a	u	f", /* 2: tid */
+		"S	5	2	3	0	1	ev	b	u	f", /* 3: comm */
+		"S	6	2	3	0	1	ev2	b	u	f", /* 4: event */
+		"S	7	2	3	256	1	ev2	b	u	f", /* 5: cpu (same place) */
+		"S	8	2	3	0	1	ev2	b	u	f", /* 4 again */
+		"S	9	1	1	0	1	ev	a	u	f", /* 0 again */
+		"S	10	1	1	0	1	ev	ab	u	f", /* 6: a longer comm */
 	};
 	static const uint32_t owner[] = { 0, 0, 1, 2, 3, 4, 5, 4, 0, 6 };
 
@@ -294,9 +305,8 @@ static void owners_differ_in_any_label_on_one_cpu(void **state)
 
 static void samples_past_the_bound_are_counted_not_kept(void **state)
 {
-
 	fp_timeline_free(&tl);
-	fp_timeline_init(&tl, 2);	/* a bound of 2 samples */
+	fp_timeline_init(&tl, 2); /* a bound of 2 samples */
 	add(&tl, "S\t1\t1\t1\t0\t1\tev\tc\tu\ta");
 	add(&tl, "S\t2\t1\t1\t0\t1\tev\tc\tu\ta");
 	add(&tl, "S\t3\t1\t1\t0\t1\tev\tc\tu\ta");

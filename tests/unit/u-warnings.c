@@ -28,9 +28,9 @@ static void the_first_of_each_kind_are_said_then_counted_and_totalled(void **sta
 	fp_warnings_say(&w, 1, "a\tb\nc\rd");
 	assert_int_equal(nsaid, FP_WARNINGS_SHOWN + 1);
 	assert_string_equal(said[0], "line 0");
-	assert_string_equal(said[FP_WARNINGS_SHOWN], "a b c d");	/* one W record's text */
+	assert_string_equal(said[FP_WARNINGS_SHOWN], "a b c d"); /* one W record's text */
 	fp_warnings_end(&w);
-	assert_int_equal(nsaid, FP_WARNINGS_SHOWN + 2);	/* only the kind that hid some */
+	assert_int_equal(nsaid, FP_WARNINGS_SHOWN + 2); /* only the kind that hid some */
 	assert_string_equal(said[FP_WARNINGS_SHOWN + 1],
 			    "5 more 'bad line' warnings not shown (15 in all)");
 }
@@ -43,17 +43,17 @@ static void drops_are_reported_at_most_once_an_interval_unless_forced(void **sta
 	d.dropped = 3;
 	fp_drops_report(&d, 10.0, 0, fp_wmem_wr(&m), "read", "in", 1);
 	d.dropped = 5;
-	fp_drops_report(&d, 10.5, 0, fp_wmem_wr(&m), "read", "in", 1);	/* too soon */
-	fp_drops_report(&d, 10.5, 1, fp_wmem_wr(&m), "read", "in", 1);	/* the end */
-	fp_drops_report(&d, 20.0, 1, fp_wmem_wr(&m), "read", "in", 1);	/* none new */
+	fp_drops_report(&d, 10.5, 0, fp_wmem_wr(&m), "read", "in", 1); /* too soon */
+	fp_drops_report(&d, 10.5, 1, fp_wmem_wr(&m), "read", "in", 1); /* the end */
+	fp_drops_report(&d, 20.0, 1, fp_wmem_wr(&m), "read", "in", 1); /* none new */
 	fp_wmem_add(&m, "", 1);
-	assert_string_equal(m.p,
-		"W\tread\t-\tdropped 3 samples (3 in all): the chain fell behind the live "
-		"source, which is never blocked\n"
-		"I\tread\tdropped=3\n"
-		"W\tread\t-\tdropped 2 samples (5 in all): the chain fell behind the live "
-		"source, which is never blocked\n"
-		"I\tread\tdropped=5\n");
+	assert_string_equal(
+		m.p, "W\tread\t-\tdropped 3 samples (3 in all): the chain fell behind the live "
+		     "source, which is never blocked\n"
+		     "I\tread\tdropped=3\n"
+		     "W\tread\t-\tdropped 2 samples (5 in all): the chain fell behind the live "
+		     "source, which is never blocked\n"
+		     "I\tread\tdropped=5\n");
 	fp_wmem_free(&m);
 }
 

@@ -10,7 +10,6 @@
 #include "../../web/safepath.c"
 #include "../../web/tree.c"
 
-
 static int rows_ok(const char *s)
 {
 	unsigned r;
@@ -52,8 +51,8 @@ static void seconds_are_digits_with_at_most_nine_decimals(void **state)
 	assert_true(query_seconds("12.5", 4, &ns, &why) && ns == 12500000000ull);
 	assert_true(secs_ok("0") && secs_ok("1.000000001"));
 	assert_false(secs_ok("") || secs_ok(".5") || secs_ok("5.") || secs_ok("1..2") ||
-		     secs_ok("-1") || secs_ok("1e3") || secs_ok("1.0000000001") ||
-		     secs_ok("nan") || secs_ok("99999999999999999999"));
+		     secs_ok("-1") || secs_ok("1e3") || secs_ok("1.0000000001") || secs_ok("nan") ||
+		     secs_ok("99999999999999999999"));
 	assert_false(query_seconds("1\0002", 3, &ns, &why));
 }
 
@@ -74,14 +73,15 @@ static void regexes_too_large_or_malformed_for_pcre2_are_refused(void **state)
 	char big[FP_REGEX_PATTERN_MAX + 2];
 	memset(big, 'a', sizeof big - 1);
 	big[sizeof big - 1] = '\0';
-	assert_false(filter_ok("include", plus));	/* a+++: nothing to repeat */
-	assert_false(filter_ok("include", "((a{255}){255}){255}"));	/* too large */
+	assert_false(filter_ok("include", plus));                   /* a+++: nothing to repeat */
+	assert_false(filter_ok("include", "((a{255}){255}){255}")); /* too large */
 	assert_false(filter_ok("include", "(((a{32}){32}){32}){32}"));
 	assert_false(filter_ok("include", "a{2}{3}"));
-	assert_false(filter_ok("include", "a)(b"));	/* cannot close a wrapper */
+	assert_false(filter_ok("include", "a)(b")); /* cannot close a wrapper */
 	assert_false(filter_ok("include", big));
 	/* bounded at match time instead of refused (fp_regex.h) */
-	assert_true(filter_ok("exclude", "((((((((((((((((((((a)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+"));
+	assert_true(filter_ok("exclude",
+			      "((((((((((((((((((((a)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+"));
 	assert_true(filter_ok("include", "(a)\\1"));
 	assert_true(filter_ok("include", "(f;)*x"));
 	/* ordinary ones pass */
@@ -93,7 +93,9 @@ static void regexes_too_large_or_malformed_for_pcre2_are_refused(void **state)
 static void upload_names_are_made_safe(void **state)
 {
 	char out[UPLOAD_NAME_MAX + 1];
-	static const struct { const char *in, *want; } cases[] = {
+	static const struct {
+		const char *in, *want;
+	} cases[] = {
 		{ "x.perf.gz", "x.perf.gz" },
 		{ "../../x y.perf", "x_y.perf" },
 		{ "C:\\dir\\x.perf", "x.perf" },
@@ -119,8 +121,9 @@ static void names_below_dir_only(void **state)
 {
 	assert_true(name_ok("x.perf") && name_ok("sub/x.perf") && name_ok("a b/c..d"));
 	static const char *const bad[] = {
-		"", "/etc/passwd", "../x", "a/../x", "..", ".", "./x", "a/./x", "a//b", "a/",
-		".hidden", "sub/.hidden", "a\\..\\b", "a\nb", "a\x7f",
+		"",        "/etc/passwd", "../x",     "a/../x", "..",
+		".",       "./x",         "a/./x",    "a//b",   "a/",
+		".hidden", "sub/.hidden", "a\\..\\b", "a\nb",   "a\x7f",
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
 		assert_false(name_ok(bad[i]));
@@ -145,10 +148,10 @@ static void flamescope_tree_has_self_counts_and_libtypes(void **state)
 {
 	char *t = tree(NULL, "d 3\na;c_[k] 1\na;b 2\n", NULL);
 	assert_string_equal(t, "{\"n\":\"root\",\"l\":\"\",\"v\":0,\"c\":["
-			    "{\"n\":\"a\",\"l\":\"\",\"v\":0,\"c\":["
-			    "{\"n\":\"b\",\"l\":\"user\",\"v\":2,\"c\":[]},"
-			    "{\"n\":\"c\",\"l\":\"kernel\",\"v\":1,\"c\":[]}]},"
-			    "{\"n\":\"d\",\"l\":\"\",\"v\":3,\"c\":[]}]}");
+			       "{\"n\":\"a\",\"l\":\"\",\"v\":0,\"c\":["
+			       "{\"n\":\"b\",\"l\":\"user\",\"v\":2,\"c\":[]},"
+			       "{\"n\":\"c\",\"l\":\"kernel\",\"v\":1,\"c\":[]}]},"
+			       "{\"n\":\"d\",\"l\":\"\",\"v\":3,\"c\":[]}]}");
 	free(t);
 	t = tree(NULL, "", NULL);
 	assert_string_equal(t, "{\"n\":\"root\",\"l\":\"\",\"v\":0,\"c\":[]}");
@@ -168,19 +171,22 @@ static void differential_delta_is_value_minus_scaled_compare(void **state)
 {
 	/* totals 4 and 8: compare counts are halved */
 	char *t = tree(tree_differential_json, "x;y 2\nx 2\n", "x;y 2\nx;z 6\n");
-	assert_string_equal(t, "{\"name\":\"root\",\"libtype\":\"\",\"value\":0,\"delta\":0,\"children\":["
-			    "{\"name\":\"x\",\"libtype\":\"\",\"value\":2,\"delta\":2,\"children\":["
-			    "{\"name\":\"y\",\"libtype\":\"user\",\"value\":2,\"delta\":1,\"children\":[]}]}]}");
+	assert_string_equal(
+		t, "{\"name\":\"root\",\"libtype\":\"\",\"value\":0,\"delta\":0,\"children\":["
+		   "{\"name\":\"x\",\"libtype\":\"\",\"value\":2,\"delta\":2,\"children\":["
+		   "{\"name\":\"y\",\"libtype\":\"user\",\"value\":2,\"delta\":1,\"children\":[]}]}"
+		   "]}");
 	free(t);
 }
 
 static void elided_keeps_compare_only_frames_scaled(void **state)
 {
 	char *t = tree(tree_elided_json, "x;y 2\nx 2\n", "x;y 2\nx;z 6\n");
-	assert_string_equal(t, "{\"name\":\"root\",\"libtype\":\"\",\"value\":0,\"children\":["
-			    "{\"name\":\"x\",\"libtype\":\"\",\"value\":0,\"children\":["
-			    "{\"name\":\"y\",\"libtype\":\"user\",\"value\":0,\"children\":[]},"
-			    "{\"name\":\"z\",\"libtype\":\"user\",\"value\":3,\"children\":[]}]}]}");
+	assert_string_equal(
+		t, "{\"name\":\"root\",\"libtype\":\"\",\"value\":0,\"children\":["
+		   "{\"name\":\"x\",\"libtype\":\"\",\"value\":0,\"children\":["
+		   "{\"name\":\"y\",\"libtype\":\"user\",\"value\":0,\"children\":[]},"
+		   "{\"name\":\"z\",\"libtype\":\"user\",\"value\":3,\"children\":[]}]}]}");
 	free(t);
 }
 

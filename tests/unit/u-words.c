@@ -6,7 +6,10 @@
 enum { RED = 1, BLUE = 2, CYAN = 3 };
 
 static const struct fp_word colours[] = {
-	{ "red", RED }, { "blue", BLUE }, { "bluegreen", CYAN }, { "aqua", CYAN },
+	{ "red", RED },
+	{ "blue", BLUE },
+	{ "bluegreen", CYAN },
+	{ "aqua", CYAN },
 };
 
 static void a_word_is_matched_whole_and_bytewise(void **state)

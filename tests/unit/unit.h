@@ -14,11 +14,11 @@
 
 /* FN (const char *, size_t, uint64_t *) accepts the literal TEXT and gives
  * exactly NS (a macro: a failure names the test's line). */
-#define assert_parses_ns(fn, text, ns)					\
-	do {								\
-		uint64_t got_ns_;					\
-		assert_int_equal(fn(LINE(text), &got_ns_), 0);		\
-		assert_true(got_ns_ == (ns));				\
+#define assert_parses_ns(fn, text, ns)                         \
+	do {                                                   \
+		uint64_t got_ns_;                              \
+		assert_int_equal(fn(LINE(text), &got_ns_), 0); \
+		assert_true(got_ns_ == (ns));                  \
 	} while (0)
 
 #endif
