@@ -78,8 +78,12 @@ test_expect_success 'the child'"'"'s frame outside its maps is [unknown], as per
 	grep -q "\[unknown\];spin_in_fake_frame" child.s
 '
 
+# The kernel-only samples compared are every task's of a system-wide
+# capture: under a loaded CI run one of a few hundred (another test's
+# task) once differed. The child's own frames are checked exactly above;
+# 0.99 still fails on any systematic difference.
 test_expect_success 'the capture agrees with perf script for the child and the kernel' '
-	PD_OWN_PIDS=$(cat child.pid) pd_compare fork.data
+	PD_OWN_PIDS=$(cat child.pid) pd_compare fork.data 0.99
 '
 
 test_done

@@ -23,8 +23,10 @@ const mark = path.join(dir, 'mark');
 
 let live, url;
 await step('flamepipe live --http on a workload that switches functions', async () => {
+	// --exit-at-end: one Ctrl-C ends the session (without it the page
+	// stays up after the capture until a second one)
 	live = startGroup(path.join(BIN, 'flamepipe'), ['live', '-F', '199', '-g', '--http', '127.0.0.1:0',
-							'--no-term', '--name', NAME, '--', SWITCH, '4', '12', mark],
+							'--exit-at-end', '--no-term', '--name', NAME, '--', SWITCH, '4', '12', mark],
 			  { cleanupSignal: 'SIGINT' });
 	url = await listeningUrl(live, WAIT_MS, 'flamepipe live');
 });
