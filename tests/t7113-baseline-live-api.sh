@@ -36,11 +36,13 @@ switch = int(open(mark).read().split()[1]) / 1e9
 def leads(j):  # first in what grew, by > 40 points (the window is partly before the switch at first)
     g = j["baseline"]["grew"]
     return g and g[0]["name"] == new and g[0]["points"] > 40
+def old_shrank(j):  # and the old one shrank by as much (a slow run's window lags)
+    return any(k["name"] == old and k["points"] < -40 for k in j["baseline"]["shrank"])
 for q in ("baselineStart=0&baselineEnd=2&window=1", "baseline=before.data&window=1"):
     j = None
     while time.monotonic() < deadline:
         j = get(q)
-        if leads(j):
+        if leads(j) and old_shrank(j):
             break
         time.sleep(0.2)
     seen = time.time() - switch
