@@ -10,7 +10,7 @@
 #	alone            the workload only
 #	live             flamepipe live -g -F HZ --no-term -o DIR -- workload
 #	live --off-cpu   the same with --off-cpu (cpu-clock, sched_switch,
-#	                 sched_wakeup, switch events)
+#	                 sched_waking, switch events)
 # and prints one line of medians (CPU = user + system of perf, every stage,
 # the runner and the workload, bench/rtime; wall of the whole run):
 #	alone_cpu= alone_wall= live_cpu= live_wall= off_cpu= off_wall=

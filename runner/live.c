@@ -262,7 +262,12 @@ static void offcpu_vars(const struct live_opts *o, struct fp_vars *v)
 	fp_vars_append(v, "RECORD_ARGS", ev);
 	fp_vars_append(v, "RECORD_ARGS", "-e");
 	fp_vars_append(v, "RECORD_ARGS", "sched:sched_switch");
-	if (!fp_perf_tracepoint_problem("sched", "sched_wakeup")) {
+	/* sched_waking is taken in the waker's context (fp-perfdata.c,
+	 * offcpu_setup); sched_wakeup only on kernels before 4.3 */
+	if (!fp_perf_tracepoint_problem("sched", "sched_waking")) {
+		fp_vars_append(v, "RECORD_ARGS", "-e");
+		fp_vars_append(v, "RECORD_ARGS", "sched:sched_waking");
+	} else if (!fp_perf_tracepoint_problem("sched", "sched_wakeup")) {
 		fp_vars_append(v, "RECORD_ARGS", "-e");
 		fp_vars_append(v, "RECORD_ARGS", "sched:sched_wakeup");
 	}

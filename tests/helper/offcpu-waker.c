@@ -5,7 +5,7 @@
  *
  * The main thread blocks in offcpu_wait_token (a read of a pipe); a second
  * thread of the same process sleeps WAIT_MS, then writes a byte in
- * offcpu_wake_peer, which wakes it: the sched_wakeup is taken in the
+ * offcpu_wake_peer, which wakes it: the sched_waking is taken in the
  * waker's context, a task perf records (`perf record -- offcpu-waker`
  * follows both threads). As in offcpu-sleeper, the read and the write are
  * the syscall instruction inside each named noinline function with a
