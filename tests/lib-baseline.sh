@@ -45,7 +45,7 @@ bl_live_alert() {
 		if [ ! -e seen ] && grep -qs "alert:" err; then date +%s%N >seen; fi
 		sleep 0.02
 	done &&
-	wait "$pid" &&
+	{ wait "$pid" || { echo "# flamepipe live exited $?; its stderr:"; cat err; false; }; } &&
 	if [ ! -e seen ] && grep -qs "alert:" err; then date +%s%N >seen; fi
 }
 

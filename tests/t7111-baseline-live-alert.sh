@@ -2,6 +2,7 @@
 test_description='flamepipe live --baseline --alert: a real workload that switches functions gets one alert line within 2 s'
 . "$(dirname "$0")/test-lib.sh"
 . "$TOP/tests/lib-baseline.sh"
+. "$TOP/tests/lib-perfdata.sh"
 test_tags perf
 need_perf_sampling 'live alert'
 
@@ -21,8 +22,7 @@ test_expect_success 'baseline = the first 2 s of this capture: one alert within 
 [ -s delay.range ] && say "# the alert line came $(cat delay.range) s after the switch (baseline: a range)"
 
 test_expect_success 'baseline = an earlier capture file: one alert within 2 s of the switch' '
-	perf record --no-bpf-event --no-buildid-cache -g -F 199 -o before.data -- "$SWITCH" 2 0 /dev/null \
-		2>record.err >/dev/null &&
+	pd_record_opts "" before.data -B --no-bpf-event -g -F 199 -- "$SWITCH" 2 0 /dev/null &&
 	bl_live_alert --baseline before.data --alert 20 &&
 	cat err &&
 	test "$(grep -c "alert:" err)" = 1 &&
