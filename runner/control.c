@@ -224,6 +224,28 @@ static void ctl_op(struct fp_run *r, int fd, char **w, size_t n, enum stage_op o
 		sv_close_fd(&fd);
 		return;
 	}
+	/* The stages of a unit share one stream (runner/unit.c): restarting
+	 * one restarts them all; a new program in it or between two of them
+	 * would join that stream mid-way. */
+	if (sv_in_unit(st) && op == OP_RESTART) {
+		reply_line(fd, "ok: stage '%s' is one of unit '%s': the unit is restarting",
+			   st->spec->name, st->spec->unit);
+		sv_close_fd(&fd);
+		sv_log("control: restarting unit '%s' (asked for stage '%s')", st->spec->unit,
+		       st->spec->name);
+		sv_unit_begin(st, "was restarted by ctl");
+		return;
+	}
+	/* (an insert restarts the stage before the new one: alone) */
+	if (sv_in_unit(st) && op != OP_RESTART) {
+		reply_line(fd,
+			   "error: stage '%s' is one of unit '%s', whose stages share one stream: "
+			   "%s refused (it would restart '%s' alone; change the pipeline file, or "
+			   "insert after a stage outside the unit)",
+			   st->spec->name, st->spec->unit, w[0], st->spec->name);
+		sv_close_fd(&fd);
+		return;
+	}
 	if (op != OP_RESTART) {
 		char *path = fp_find_program(w[prog], fp_run_bindir());
 

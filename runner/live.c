@@ -28,9 +28,9 @@
  * resulting file is written into the private FIFO directory and run with
  * pipeline_run.h.
  *
- * Stopping: the capture ends at --duration (perf's own `-- sleep S`, so the
- * source ends by itself; for bpftrace a timer started by the first bytes
- * fp-read reads), when COMMAND exits, or on Ctrl-C/SIGTERM (the
+ * Stopping: the capture ends at --duration (a timer started by the first
+ * bytes the read stage reads: perf and bpftrace take a moment to start),
+ * when COMMAND exits, or on Ctrl-C/SIGTERM (the
  * runner sends SIGTERM to perf record; perf script, then every stage,
  * drain and write their final tables). The web server stays up on the
  * ended capture until the user ends the session (Ctrl-C); with
@@ -99,10 +99,10 @@
 #define LISTEN_BACKLOG 64
 
 /* What watches the end of the capture to stop the web server. */
-/* --duration when the source cannot end by itself (bpftrace): counted
- * from the first bytes the stage named "read" reads (bpftrace takes
- * seconds to compile and attach), as perf's `-- sleep S` starts once perf
- * samples. */
+/* --duration: counted from the first bytes the stage named "read" reads
+ * (bpftrace takes seconds to compile and attach, perf a moment to open
+ * its events). Not perf's own `-- sleep S`: a restarted source unit would
+ * sleep S again. */
 struct duration {
 	ev_timer w;
 	struct fp_run *run;
@@ -276,6 +276,14 @@ static void offcpu_vars(const struct live_opts *o, struct fp_vars *v)
 	fp_vars_append(v, "READ_ARGS", "on");
 }
 
+/* perf record -a or -p and its reader restart as one unit (unit=source,
+ * runner/unit.c) when one dies: a COMMAND would run again, so a capture of
+ * one is not restarted. */
+static int source_restartable(const struct live_opts *o)
+{
+	return (o->source == SRC_PERF || o->source == SRC_PERF_SCRIPT) && !o->command;
+}
+
 static void source_vars(const struct live_opts *o, struct fp_vars *v)
 {
 	if (o->off_cpu && o->source != SRC_PERF)
@@ -284,6 +292,11 @@ static void source_vars(const struct live_opts *o, struct fp_vars *v)
 	fp_vars_set(v, "HZ", o->hz);
 	fp_vars_list(v, "RECORD_ARGS");
 	fp_vars_list(v, "SCRIPT_ARGS");
+	fp_vars_list(v, "SOURCE_SETTINGS");
+	if (source_restartable(o)) {
+		fp_vars_append(v, "SOURCE_SETTINGS", "restart=on-failure");
+		fp_vars_append(v, "SOURCE_SETTINGS", "unit=source");
+	}
 	fp_vars_list(v, "BPFTRACE_ARGS");
 	fp_vars_set(v, "SSH_HOST", o->ssh_host ? o->ssh_host : "");
 	fp_vars_list(v, "SSH_ARGS");
@@ -368,8 +381,9 @@ static void source_vars(const struct live_opts *o, struct fp_vars *v)
 }
 
 /* The workload goes last on perf's command line (after --perf-arg words),
- * so it is its own list, WORKLOAD: COMMAND, or `sleep S` for --duration
- * (perf ends by itself when it exits, and the chain drains). */
+ * so it is its own list, WORKLOAD: COMMAND, or nothing: --duration is a
+ * timer of the runner (watch_run), which a restarted perf would not reset
+ * as its own `-- sleep S` would. */
 static void workload_vars(const struct live_opts *o, struct fp_vars *v)
 {
 	fp_vars_list(v, "WORKLOAD");
@@ -381,20 +395,11 @@ static void workload_vars(const struct live_opts *o, struct fp_vars *v)
 		fp_vars_append(v, "SSH_ARGS", buf);
 		return;
 	}
-	if (o->source == SRC_BPFTRACE)
+	if (o->source == SRC_BPFTRACE || !o->command)
 		return;
-	if (o->command || o->duration > 0)
-		fp_vars_append(v, "WORKLOAD", "--");
-	if (o->command) {
-		for (char **a = o->command; *a; a++)
-			fp_vars_append(v, "WORKLOAD", *a);
-	} else if (o->duration > 0) {
-		char buf[64];
-
-		fp_vars_append(v, "WORKLOAD", "sleep");
-		snprintf(buf, sizeof buf, "%.3f", o->duration);
-		fp_vars_append(v, "WORKLOAD", buf);
-	}
+	fp_vars_append(v, "WORKLOAD", "--");
+	for (char **a = o->command; *a; a++)
+		fp_vars_append(v, "WORKLOAD", *a);
 }
 
 static int has_baseline(const struct live_opts *o);
@@ -732,9 +737,10 @@ static void views_given_up(struct fp_run *r, char *buf, size_t len)
 }
 
 /* Why the run is incomplete, into buf: the source (every stage before the
- * recorder: perf and its reader) is not restarted, so its failure ended
- * the capture; any other failure is "a stage failed". */
-static void incomplete_why(struct fp_run *r, char *buf, size_t len)
+ * recorder: perf and its reader) of a COMMAND is not restarted, and one of
+ * -a or -p is given up after its fast failures, so its failure ended the
+ * capture; any other failure is "a stage failed". */
+static void incomplete_why(const struct live_opts *o, struct fp_run *r, char *buf, size_t len)
 {
 	long failed = fp_run_failed_stage(r);
 	size_t n = fp_run_stage_count(r), rec = 0;
@@ -743,10 +749,12 @@ static void incomplete_why(struct fp_run *r, char *buf, size_t len)
 		rec++;
 	if (failed >= 0 && (size_t)failed < rec && rec < n)
 		snprintf(buf, len,
-			 " (incomplete: the source stage '%s' failed and the source is "
-			 "not restarted, so the capture ended there; the recording and the report "
-			 "hold what was read until then)",
-			 fp_run_stage_name(r, (size_t)failed));
+			 " (incomplete: the source stage '%s' failed and %s, so the capture "
+			 "ended there; the recording and the report hold what was read until then)",
+			 fp_run_stage_name(r, (size_t)failed),
+			 source_restartable(o) ? "the source was given up after its fast failures"
+					       : "the source of a COMMAND is not restarted (it "
+						 "would run the COMMAND again)");
 	else
 		snprintf(buf, len, " (incomplete: a stage failed)");
 }
@@ -783,7 +791,10 @@ static void print_summary(const struct live_opts *o, struct fp_run *r, const cha
 	uint64_t samples, stacks;
 	struct session_counts c;
 	char counts[640] = "", rec[PATH_MAX + 256] = "", report[PATH_MAX + 192] = "";
-	char damage[256] = "", views[512], why[320] = "";
+	char damage[256] = "", views[512], why[320] = "", restarts[192] = "";
+	unsigned n_restarts;
+	double gap;
+	unsigned long long gap_bytes;
 	int rebuilt = 0;
 
 	session_counts(r, recording, before, &c);
@@ -811,8 +822,14 @@ static void print_summary(const struct live_opts *o, struct fp_run *r, const cha
 	if (c.damage.regions || c.damage.members)
 		fp_rec_skips_describe(&c.damage, damage, sizeof damage);
 	views_given_up(r, views, sizeof views);
+	fp_run_unit_stats(r, &n_restarts, &gap, &gap_bytes);
+	if (n_restarts)
+		snprintf(restarts, sizeof restarts,
+			 "; the source (perf and its reader) was restarted %u time%s: no capture "
+			 "for %.1f s, %llu bytes of perf's stream dropped",
+			 n_restarts, n_restarts == 1 ? "" : "s", gap, gap_bytes);
 	if (rc)
-		incomplete_why(r, why, sizeof why);
+		incomplete_why(o, r, why, sizeof why);
 	if (o->outdir && c.recorded &&
 	    (fp_folded_totals(o->outdir, &samples, &stacks) < 0 || analysis_restarted(r)))
 		rebuilt = report_from_recording(recording, o->outdir) == 0;
@@ -834,8 +851,8 @@ static void print_summary(const struct live_opts *o, struct fp_run *r, const cha
 			fp_prog());
 		fp_print_hot_functions(stderr, recording, HOT_FUNCTIONS);
 	}
-	fprintf(stderr, "%s: live: stopped after %.1f s%s%s%s%s%s%s%s\n", fp_prog(), elapsed,
-		counts, report, rec, damage[0] ? "; " : "", damage, views,
+	fprintf(stderr, "%s: live: stopped after %.1f s%s%s%s%s%s%s%s%s\n", fp_prog(), elapsed,
+		counts, report, rec, damage[0] ? "; " : "", damage, restarts, views,
 		rc && !rebuilt ? why : "");
 	if (term && o->outdir)
 		fprintf(stderr,
@@ -1069,7 +1086,8 @@ static int watch_run(const struct live_opts *o, struct fp_run *r, const struct v
 	struct ev_loop *loop = fp_run_loop(r);
 	struct duration dur = { .run = r, .seconds = o->duration };
 	struct fp_tui_watch tw = { 0 };
-	int timed = o->source == SRC_BPFTRACE && o->duration > 0;
+	int timed = o->duration > 0 &&
+		    (o->source == SRC_BPFTRACE || (o->source != SRC_SSH && !o->command));
 	ev_tstamp start = ev_now(loop);
 	int rc;
 

@@ -444,7 +444,7 @@ const char *fp_give_up_name(enum fp_give_up g)
 	return give_up_names[g];
 }
 
-/* restart=..., retries=... or give-up=...: 1 if word was a setting, 0 if it is the
+/* restart=..., retries=..., give-up=... or unit=...: 1 if word was a setting, 0 if it is the
  * program, -1 on a bad setting. */
 static int parse_setting(struct parser *ps, const char *word, struct fp_stage_spec *st)
 {
@@ -486,11 +486,19 @@ static int parse_setting(struct parser *ps, const char *word, struct fp_stage_sp
 		return perr(ps, "stage '%s': bad give-up '%s' (expected stop or bypass)", st->name,
 			    val);
 	}
+	if (klen == 4 && memcmp(word, "unit", klen) == 0) {
+		if (!fp_stage_name_ok(val))
+			return perr(ps,
+				    "stage '%s': bad unit name '%s' (expected a name as a stage's)",
+				    st->name, val);
+		free(st->unit);
+		st->unit = fp_xstrdup(val);
+		return 1;
+	}
 	/* Looks like a setting but is none we know: a typo, most likely. */
 	return perr(ps,
-		    "stage '%s': unknown setting '%.*s' (expected restart=..., retries=... or "
-		    "give-up=..., "
-		    "then the program)",
+		    "stage '%s': unknown setting '%.*s' (expected restart=..., retries=..., "
+		    "give-up=... or unit=..., then the program)",
 		    st->name, (int)klen, word);
 }
 
@@ -514,13 +522,30 @@ static int add_stage(struct parser *ps, struct fp_pipeline *pl, struct words *ws
 	for (; i < ws->n; i++) {
 		int r = parse_setting(ps, ws->w[i], &st);
 
-		if (r < 0)
+		if (r < 0) {
+			free(st.unit);
 			return -1;
+		}
 		if (r == 0)
 			break;
 	}
-	if (i >= ws->n)
+	if (i >= ws->n) {
+		free(st.unit);
 		return perr(ps, "stage '%s': expected a program after the stage name", st.name);
+	}
+	/* A unit is a run of adjacent stages: the links inside it are
+	 * drained and reused when it restarts (runner/supervise.c). */
+	if (st.unit && pl->n &&
+	    (!pl->stages[pl->n - 1].unit || strcmp(pl->stages[pl->n - 1].unit, st.unit))) {
+		for (size_t k = 0; k + 1 < pl->n; k++)
+			if (pl->stages[k].unit && !strcmp(pl->stages[k].unit, st.unit)) {
+				free(st.unit);
+				return perr(ps,
+					    "stage '%s': unit '%s' is not one run of adjacent "
+					    "stages (expected its stages one after another)",
+					    ws->w[0], pl->stages[k].unit);
+			}
+	}
 	st.name = fp_xstrdup(ws->w[0]);
 	snprintf(where, sizeof where, "%s:%lu", ps->file, ps->line);
 	st.where = fp_xstrdup(where);
@@ -742,6 +767,7 @@ void fp_pipeline_free(struct fp_pipeline *pl)
 		free(st->name);
 		free(st->where);
 		free(st->path);
+		free(st->unit);
 	}
 	free(pl->stages);
 	free(pl->file);

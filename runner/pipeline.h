@@ -79,6 +79,7 @@ struct fp_stage_spec {
 	enum fp_restart restart;
 	unsigned retries; /* fast failures in a row before giving up */
 	enum fp_give_up give_up;
+	char *unit;  /* unit=NAME: adjacent stages restarted together, or NULL */
 	char **argv; /* NULL-terminated; argv[0] as written */
 	size_t argc;
 	char *path; /* argv[0] resolved (fp_pipeline_resolve) */

@@ -103,6 +103,11 @@ long fp_run_failed_stage(const struct fp_run *r);
 /* give-up=bypass: "NAME (PROG) given up after N fast failures in a row" once stage i was
  * given up and a pass-through took its place; NULL otherwise. */
 const char *fp_run_stage_bypassed(const struct fp_run *r, size_t i);
+/* Units (unit=NAME) restarted so far, the seconds they captured nothing
+ * (from the failure to the new start) and the bytes of their inner
+ * streams dropped (runner/unit.c). */
+void fp_run_unit_stats(const struct fp_run *r, unsigned *restarts, double *gap,
+		       unsigned long long *dropped_bytes);
 /* Samples read so far, as the fp-read stages report them (through
  * FLAMEPIPE_PROGRESS_FD, see stages/fp-read.c), or -1 before the first. */
 long long fp_run_samples(struct fp_run *r);

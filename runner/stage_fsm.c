@@ -10,6 +10,7 @@ static const enum fp_stage_action table[FP_ST_COUNT][FP_EV_COUNT] = {
 		[FP_EV_EXIT_AGAIN] = FP_AC_BUG, [FP_EV_EXIT_OK] = FP_AC_BUG,
 		[FP_EV_EXIT_FAIL] = FP_AC_BUG, [FP_EV_EXIT_GIVE_UP] = FP_AC_BUG,
 		[FP_EV_EXIT_RETRY] = FP_AC_BUG, [FP_EV_EXIT_BYPASS] = FP_AC_BUG,
+		[FP_EV_EXIT_RETRY_UNIT] = FP_AC_BUG, [FP_EV_EXIT_UNIT] = FP_AC_BUG,
 		[FP_EV_TIMER] = FP_AC_NONE, [FP_EV_TIMER_DRAINED] = FP_AC_NONE,
 		[FP_EV_STOP] = FP_AC_FINISH_OK,		/* never started: nothing failed */
 		[FP_EV_CTL] = FP_AC_REJECT,
@@ -25,6 +26,8 @@ static const enum fp_stage_action table[FP_ST_COUNT][FP_EV_COUNT] = {
 		[FP_EV_EXIT_GIVE_UP] = FP_AC_GIVE_UP,
 		[FP_EV_EXIT_BYPASS] = FP_AC_BYPASS,
 		[FP_EV_EXIT_RETRY] = FP_AC_RESTART_LOSS,
+		[FP_EV_EXIT_RETRY_UNIT] = FP_AC_RESTART_UNIT,
+		[FP_EV_EXIT_UNIT] = FP_AC_UNIT_DOWN,
 		[FP_EV_TIMER] = FP_AC_NONE, [FP_EV_TIMER_DRAINED] = FP_AC_NONE,
 		[FP_EV_STOP] = FP_AC_NONE,		/* the stop policy sends TERM */
 		[FP_EV_CTL] = FP_AC_TERM,		/* the op runs when it has exited */
@@ -37,6 +40,7 @@ static const enum fp_stage_action table[FP_ST_COUNT][FP_EV_COUNT] = {
 		[FP_EV_EXIT_AGAIN] = FP_AC_BUG, [FP_EV_EXIT_OK] = FP_AC_BUG,
 		[FP_EV_EXIT_FAIL] = FP_AC_BUG, [FP_EV_EXIT_GIVE_UP] = FP_AC_BUG,
 		[FP_EV_EXIT_RETRY] = FP_AC_BUG, [FP_EV_EXIT_BYPASS] = FP_AC_BUG,
+		[FP_EV_EXIT_RETRY_UNIT] = FP_AC_BUG, [FP_EV_EXIT_UNIT] = FP_AC_BUG,
 		[FP_EV_TIMER] = FP_AC_SPAWN,
 		[FP_EV_TIMER_DRAINED] = FP_AC_FINISH,	/* as its last process ended */
 		[FP_EV_STOP] = FP_AC_FINISH_FAIL,	/* failed and not restarted */
@@ -49,6 +53,7 @@ static const enum fp_stage_action table[FP_ST_COUNT][FP_EV_COUNT] = {
 		[FP_EV_EXIT_AGAIN] = FP_AC_BUG, [FP_EV_EXIT_OK] = FP_AC_BUG,
 		[FP_EV_EXIT_FAIL] = FP_AC_BUG, [FP_EV_EXIT_GIVE_UP] = FP_AC_BUG,
 		[FP_EV_EXIT_RETRY] = FP_AC_BUG, [FP_EV_EXIT_BYPASS] = FP_AC_BUG,
+		[FP_EV_EXIT_RETRY_UNIT] = FP_AC_BUG, [FP_EV_EXIT_UNIT] = FP_AC_BUG,
 		[FP_EV_TIMER] = FP_AC_NONE, [FP_EV_TIMER_DRAINED] = FP_AC_NONE,
 		[FP_EV_STOP] = FP_AC_NONE,
 		[FP_EV_CTL] = FP_AC_REJECT,
@@ -70,6 +75,8 @@ enum fp_stage_event fp_stage_exit_event(const struct fp_exit_facts *f)
 {
 	if (f->op_pending && !f->stopping)
 		return FP_EV_EXIT_OP;
+	if (f->unit_restarting && !f->stopping)
+		return FP_EV_EXIT_UNIT; /* its unit restarts: however it ended */
 	if (f->stopping || !f->input_pending || f->reader_done)
 		return FP_EV_EXIT_OVER;
 	if (f->ok)
@@ -78,7 +85,7 @@ enum fp_stage_event fp_stage_exit_event(const struct fp_exit_facts *f)
 		return FP_EV_EXIT_FAIL;
 	if (f->fast_failures > f->retries)
 		return f->bypass ? FP_EV_EXIT_BYPASS : FP_EV_EXIT_GIVE_UP;
-	return FP_EV_EXIT_RETRY;
+	return f->in_unit ? FP_EV_EXIT_RETRY_UNIT : FP_EV_EXIT_RETRY;
 }
 
 const char *fp_stage_state_name(enum fp_stage_state s)
@@ -105,6 +112,8 @@ const char *fp_stage_event_name(enum fp_stage_event e)
 		[FP_EV_EXIT_GIVE_UP] = "exit-give-up",
 		[FP_EV_EXIT_RETRY] = "exit-retry",
 		[FP_EV_EXIT_BYPASS] = "exit-bypass",
+		[FP_EV_EXIT_RETRY_UNIT] = "exit-retry-unit",
+		[FP_EV_EXIT_UNIT] = "exit-unit",
 		[FP_EV_TIMER] = "timer",
 		[FP_EV_TIMER_DRAINED] = "timer-drained",
 		[FP_EV_STOP] = "stop",
@@ -128,6 +137,8 @@ const char *fp_stage_action_name(enum fp_stage_action a)
 		[FP_AC_BYPASS] = "bypass",
 		[FP_AC_RESTART] = "restart",
 		[FP_AC_RESTART_LOSS] = "restart-loss",
+		[FP_AC_RESTART_UNIT] = "restart-unit",
+		[FP_AC_UNIT_DOWN] = "unit-down",
 		[FP_AC_RUN_OP] = "run-op",
 		[FP_AC_TERM] = "term",
 		[FP_AC_KILL] = "kill",

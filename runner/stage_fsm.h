@@ -25,22 +25,24 @@ enum fp_stage_state {
 };
 
 enum fp_stage_event {
-	FP_EV_START,         /* the runner starts the pipeline */
-	FP_EV_EXIT_OP,       /* exited with a ctl restart/replace/insert pending */
-	FP_EV_EXIT_OVER,     /* exited; nothing to restart for (stopping, input
+	FP_EV_START,           /* the runner starts the pipeline */
+	FP_EV_EXIT_OP,         /* exited with a ctl restart/replace/insert pending */
+	FP_EV_EXIT_OVER,       /* exited; nothing to restart for (stopping, input
 				 * ended and drained, its reader finished) */
-	FP_EV_EXIT_AGAIN,    /* exited successfully, restart=always */
-	FP_EV_EXIT_OK,       /* exited successfully */
-	FP_EV_EXIT_FAIL,     /* failed, restart=never */
-	FP_EV_EXIT_GIVE_UP,  /* failed, more fast failures in a row than retries */
-	FP_EV_EXIT_BYPASS,   /* ... and give-up=bypass (not bypassed yet) */
-	FP_EV_EXIT_RETRY,    /* failed, to be restarted */
-	FP_EV_TIMER,         /* the restart timer fired, input is pending */
-	FP_EV_TIMER_DRAINED, /* the restart timer fired, its input has ended */
-	FP_EV_STOP,          /* the pipeline is stopping (signal, failure, ctl stop) */
-	FP_EV_CTL,           /* ctl restart/replace/insert asked for this stage */
-	FP_EV_TERM,          /* asked to end: the source on stop, drain deadline */
-	FP_EV_KILL,          /* the kill deadline, SIGQUIT, a third signal */
+	FP_EV_EXIT_AGAIN,      /* exited successfully, restart=always */
+	FP_EV_EXIT_OK,         /* exited successfully */
+	FP_EV_EXIT_FAIL,       /* failed, restart=never */
+	FP_EV_EXIT_GIVE_UP,    /* failed, more fast failures in a row than retries */
+	FP_EV_EXIT_BYPASS,     /* ... and give-up=bypass (not bypassed yet) */
+	FP_EV_EXIT_RETRY,      /* failed, to be restarted */
+	FP_EV_EXIT_RETRY_UNIT, /* failed, to be restarted with its unit (unit=) */
+	FP_EV_EXIT_UNIT,       /* exited while its unit is being restarted */
+	FP_EV_TIMER,           /* the restart timer fired, input is pending */
+	FP_EV_TIMER_DRAINED,   /* the restart timer fired, its input has ended */
+	FP_EV_STOP,            /* the pipeline is stopping (signal, failure, ctl stop) */
+	FP_EV_CTL,             /* ctl restart/replace/insert asked for this stage */
+	FP_EV_TERM,            /* asked to end: the source on stop, drain deadline */
+	FP_EV_KILL,            /* the kill deadline, SIGQUIT, a third signal */
 	FP_EV_COUNT
 };
 
@@ -55,6 +57,9 @@ enum fp_stage_action {
 				 * place: the chain runs on (-> RUNNING) */
 	FP_AC_RESTART,      /* restart after the spawn interval (-> BACKOFF) */
 	FP_AC_RESTART_LOSS, /* report the loss, restart after backoff (-> BACKOFF) */
+	FP_AC_RESTART_UNIT, /* stop the rest of its unit, restart them all once
+				 * every one has ended (-> BACKOFF) */
+	FP_AC_UNIT_DOWN,    /* one more of a restarting unit has ended (-> BACKOFF) */
 	FP_AC_RUN_OP,       /* carry out the pending ctl operation now */
 	FP_AC_TERM,         /* SIGTERM its process group (the op runs on exit) */
 	FP_AC_KILL,         /* SIGKILL its process group */
@@ -74,6 +79,8 @@ struct fp_exit_facts {
 	unsigned fast_failures; /* in a row, this one included */
 	unsigned retries;       /* allowed fast failures */
 	int bypass;             /* give-up=bypass and not bypassed yet */
+	int in_unit;            /* one of a unit= of more than one stage */
+	int unit_restarting;    /* ... which is being restarted */
 };
 
 enum fp_stage_event fp_stage_exit_event(const struct fp_exit_facts *f);

@@ -58,7 +58,6 @@ static void send_group(struct stage *st, int sig);
 static void cleanup_at_exit(void);
 static void record_failure(struct fp_run *r, size_t i, int code);
 static void check_all_done(struct fp_run *r);
-static void term_stage(struct stage *st);
 static void kill_stage(struct stage *st);
 static void kill_timer_cb(struct ev_loop *loop, ev_timer *w, int revents);
 static void drain_timer_cb(struct ev_loop *loop, ev_timer *w, int revents);
@@ -69,7 +68,6 @@ static int failure_code(int status);
 static int input_pending(const struct stage *st);
 static void schedule_restart(struct stage *st, int failed);
 static void restart_timer_cb(struct ev_loop *loop, ev_timer *w, int revents);
-static int link_is_stream(const struct fp_run *r, size_t i);
 static void report_loss(struct stage *st);
 static unsigned next_fast_failures(const struct stage *st);
 static void read_progress(struct fp_run *r);
@@ -167,7 +165,8 @@ void fp_run_opts_init(struct fp_run_opts *o)
 void fp_vars_builtin(struct fp_vars *v, const char *fifodir)
 {
 	static const char *const lists[] = {
-		"READ_ARGS", "BUCKET_ARGS", "RANGE_ARGS", "FOLD_ARGS", "RENDER_ARGS",
+		"READ_ARGS", "BUCKET_ARGS", "RANGE_ARGS",
+		"FOLD_ARGS", "RENDER_ARGS", "SOURCE_SETTINGS",
 	};
 
 	fp_vars_set(v, "FIFODIR", fifodir);
@@ -224,7 +223,7 @@ void sv_stage_finish(struct stage *st, int ok, int code)
 	check_all_done(r);
 }
 
-static void term_stage(struct stage *st)
+void sv_term_stage(struct stage *st)
 {
 	if (st->state != FP_ST_RUNNING || st->pid <= 0 || st->term_sent)
 		return;
@@ -376,9 +375,10 @@ static int input_pending(const struct stage *st)
 	return queued > 0;
 }
 
-static void schedule_restart(struct stage *st, int failed)
+/* Seconds until st may start again: the spawn interval, doubled for each
+ * fast failure in a row after the first (at most MAX_BACKOFF). */
+double sv_restart_delay(const struct stage *st, int failed)
 {
-	struct fp_run *r = st->run;
 	double interval = MIN_SPAWN_INTERVAL, delay;
 
 	if (failed) {
@@ -387,9 +387,15 @@ static void schedule_restart(struct stage *st, int failed)
 		if (interval > MAX_BACKOFF)
 			interval = MAX_BACKOFF;
 	}
-	delay = st->spawned_at + interval - ev_now(r->loop);
-	if (delay < 0)
-		delay = 0;
+	delay = st->spawned_at + interval - ev_now(st->run->loop);
+	return delay < 0 ? 0 : delay;
+}
+
+static void schedule_restart(struct stage *st, int failed)
+{
+	struct fp_run *r = st->run;
+	double delay = sv_restart_delay(st, failed);
+
 	st->state = FP_ST_BACKOFF;
 	if (failed)
 		sv_log("stage '%s': restarting in %.1f s (fast failure %u of %u allowed)",
@@ -421,7 +427,7 @@ static void restart_timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
  * links before fp-read carry its input (perf script text), where a W
  * record would be a bad line. With no fp-read in the chain, every link
  * is taken for the stream (a chain fed with records). */
-static int link_is_stream(const struct fp_run *r, size_t i)
+int sv_link_is_stream(const struct fp_run *r, size_t i)
 {
 	int has_reader = 0;
 
@@ -448,7 +454,7 @@ static void report_loss(struct stage *st)
 	       "(for an aggregating stage, its table since its last snapshot)",
 	       st->spec->name);
 	if (st->index + 1 >= r->n || r->links[st->index].hold_w < 0 ||
-	    !link_is_stream(r, st->index))
+	    !sv_link_is_stream(r, st->index))
 		return;
 	snprintf(msg, sizeof msg, "stage %s %s and was restarted: the records inside it were lost",
 		 st->spec->name, st->last);
@@ -487,7 +493,7 @@ static void bypass_stage(struct stage *st)
 	snprintf(st->gave_up, sizeof st->gave_up,
 		 "%s (%s) given up after %u fast failures in a row", sp->name, sp->argv[0],
 		 st->fast_failures);
-	if (!last && r->links[st->index].hold_w >= 0 && link_is_stream(r, st->index)) {
+	if (!last && r->links[st->index].hold_w >= 0 && sv_link_is_stream(r, st->index)) {
 		snprintf(msg, sizeof msg,
 			 "stage %s was given up after %u fast failures in a row "
 			 "(the last %s): its input is passed on unchanged",
@@ -566,12 +572,19 @@ enum fp_stage_action sv_stage_event(struct stage *st, enum fp_stage_event ev)
 		report_loss(st);
 		schedule_restart(st, 1);
 		break;
+	case FP_AC_RESTART_UNIT:
+		st->fast_failures = next_fast_failures(st);
+		sv_unit_begin(st, st->last);
+		break;
+	case FP_AC_UNIT_DOWN:
+		sv_unit_down(st);
+		break;
 	case FP_AC_RUN_OP:
 		ev_timer_stop(st->run->loop, &st->restart_w);
 		sv_run_pending_op(st);
 		break;
 	case FP_AC_TERM:
-		term_stage(st);
+		sv_term_stage(st);
 		break;
 	case FP_AC_KILL:
 		kill_stage(st);
@@ -603,7 +616,8 @@ void child_cb(struct ev_loop *loop, ev_child *w, int revents)
 	st->last_ok = exit_is_success(st, status);
 	st->last_code = failure_code(status);
 	st->last_plain = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-	if (!st->last_plain || r->opts.verbose)
+	/* not the SIGTERM of a stop (perf re-raises it) */
+	if ((!st->last_plain && !(st->last_ok && st->term_sent)) || r->opts.verbose)
 		sv_log("stage '%s' (%s) %s", st->spec->name, st->spec->argv[0], st->last);
 	f.ok = st->last_ok;
 	f.stopping = r->stopping;
@@ -614,6 +628,8 @@ void child_cb(struct ev_loop *loop, ev_child *w, int revents)
 	f.fast_failures = next_fast_failures(st);
 	f.retries = st->spec->retries;
 	f.bypass = st->spec->give_up == FP_GIVE_UP_BYPASS && !st->gave_up[0];
+	f.in_unit = sv_in_unit(st);
+	f.unit_restarting = st->unit_restarting;
 	sv_stage_event(st, fp_stage_exit_event(&f));
 }
 
@@ -857,7 +873,10 @@ static void progress_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 long long fp_run_samples(struct fp_run *r)
 {
 	read_progress(r);
-	return r->samples;
+	/* with the counts of readers a unit restart replaced */
+	if (r->samples < 0)
+		return r->samples_base > 0 ? r->samples_base : -1;
+	return r->samples_base + r->samples;
 }
 
 long long fp_run_bytes_read(struct fp_run *r)

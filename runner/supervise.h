@@ -58,6 +58,10 @@ struct stage {
 	char gave_up[EXIT_DESC_MAX + FP_STAGE_NAME_MAX]; /* bypassed: "NAME (PROG) given up ..." */
 	int last_ok, last_code; /* how the last process ended, for a late finish */
 	int last_plain;         /* ... with exit code 0 */
+	int unit_restarting;    /* its unit (unit=) is being restarted (unit.c) */
+	int unit_failed;        /* ... because of this stage */
+	ev_tstamp unit_since;   /* ... since then */
+	char unit_why[EXIT_DESC_MAX];
 	ev_child child_w;
 	ev_timer restart_w;
 	ev_timer kill_w;
@@ -93,13 +97,17 @@ struct fp_run {
 	int stopping;
 	int stop_signal;
 	int signals_seen;
-	int exit_code;        /* first failure's code */
-	size_t first_failed;  /* 1 + index of the stage that failed first, or 0 */
-	int progress[2];      /* datagram socketpair: fp-read stages report samples */
-	ev_io progress_w;     /* keeps it drained: the latest report is kept */
-	long long samples;    /* the latest report, or -1 */
-	long long bytes_read; /* ... its input bytes, or -1 */
-	int drop_user;        /* --user: stages after the first run as uid/gid */
+	int exit_code;          /* first failure's code */
+	size_t first_failed;    /* 1 + index of the stage that failed first, or 0 */
+	int progress[2];        /* datagram socketpair: fp-read stages report samples */
+	ev_io progress_w;       /* keeps it drained: the latest report is kept */
+	long long samples;      /* the latest report, or -1 */
+	long long bytes_read;   /* ... its input bytes, or -1 */
+	long long samples_base; /* the counts of readers a unit restart replaced */
+	unsigned unit_restarts; /* unit.c: restarts of units, the time without */
+	double unit_gap;        /* capture, the bytes dropped inside them */
+	unsigned long long unit_dropped_bytes;
+	int drop_user; /* --user: stages after the first run as uid/gid */
 	uid_t uid;
 	gid_t gid;
 	int done;
@@ -111,12 +119,21 @@ char *sv_path_in(const char *dir, const char *name);
 void sv_close_fd(int *fd);
 void sv_stage_finish(struct stage *st, int ok, int code);
 void sv_begin_stop(struct fp_run *r, enum stop_cause cause, size_t failed);
+void sv_term_stage(struct stage *st);
+double sv_restart_delay(const struct stage *st, int failed);
+int sv_link_is_stream(const struct fp_run *r, size_t i);
 enum fp_stage_action sv_stage_event(struct stage *st, enum fp_stage_event ev);
 struct stage *sv_new_stage(struct fp_run *r, size_t i);
 
 /* spawn.c */
 int sv_spawn_stage(struct stage *st);
 void sv_resolve_user(struct fp_run *r, const char *user);
+
+/* unit.c */
+void sv_unit_range(const struct stage *st, size_t *lo, size_t *hi);
+int sv_in_unit(const struct stage *st);
+void sv_unit_begin(struct stage *st, const char *why);
+void sv_unit_down(struct stage *st);
 
 /* control.c */
 void sv_finish_op(struct stage *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

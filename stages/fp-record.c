@@ -119,6 +119,9 @@ struct recorder {
 	int punch_warned;
 	/* the source's own counts, from the last `I read` record */
 	uint64_t src_samples, src_dropped, src_lost;
+	/* ... of the sources before the last `C restarted read` (a restarted
+	 * source unit counts from 0 again, runner/unit.c) */
+	uint64_t src_base_samples, src_base_dropped, src_base_lost;
 	uint64_t appended_to;  /* samples the file held when we opened it */
 	uint64_t unresolved;   /* P records of ids never defined to us */
 	uint64_t out_of_span;  /* samples over FP_REC_SPAN_MAX from the rest */
@@ -311,6 +314,15 @@ static void note_read_stats(struct recorder *r, const char *line, size_t len)
 	fp_info_get(&info, "lost_events", &r->src_lost);
 }
 
+/* `C restarted read`: the source starts counting again. */
+static int source_restarted(const char *line, size_t len)
+{
+	struct fp_control c;
+
+	return fp_control_parse(line, len, &c) == 0 && c.kind == FP_CTL_RESTARTED &&
+	       fp_str_eq(c.arg[0], "read");
+}
+
 /* Before a valid sample's text goes into the batch: a batch spans one
  * interval of sample time (aligned: with the default 1 s, one heatmap
  * column), however fast samples come; a late sample of an earlier
@@ -463,6 +475,11 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 	fp_write_line(fp_out_wr(&p->out), line, len);
 	if (tag == FP_REC_INFO) {
 		note_read_stats(r, line, len);
+	} else if (tag == FP_REC_CONTROL && source_restarted(line, len)) {
+		r->src_base_samples += r->src_samples;
+		r->src_base_dropped += r->src_dropped;
+		r->src_base_lost += r->src_lost;
+		r->src_samples = r->src_dropped = r->src_lost = 0;
 	} else if (tag == FP_REC_CONTROL && !r->events && r->recorded == r->appended_to &&
 		   !r->b_samples) {
 		struct fp_control c;
@@ -573,8 +590,9 @@ static void write_stats_file(const struct recorder *r, const char *fields)
 		return;
 	}
 	fprintf(f, "%s\nread=%llu\ndropped=%llu\nlost=%llu\n", fields,
-		(unsigned long long)r->src_samples, (unsigned long long)r->src_dropped,
-		(unsigned long long)r->src_lost);
+		(unsigned long long)(r->src_base_samples + r->src_samples),
+		(unsigned long long)(r->src_base_dropped + r->src_dropped),
+		(unsigned long long)(r->src_base_lost + r->src_lost));
 	if (fclose(f) != 0 || rename(tmp, r->stats_path) < 0)
 		fp_warn_sys("cannot write %s", r->stats_path);
 	free(tmp);

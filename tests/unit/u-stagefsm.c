@@ -20,6 +20,8 @@ static const char *const golden[] = {
 	"idle exit-give-up bug",
 	"idle exit-retry bug",
 	"idle exit-bypass bug",
+	"idle exit-retry-unit bug",
+	"idle exit-unit bug",
 	"idle stop finish-ok",
 	"idle ctl reject",
 	"running start bug",
@@ -31,6 +33,8 @@ static const char *const golden[] = {
 	"running exit-give-up give-up",
 	"running exit-retry restart-loss",
 	"running exit-bypass bypass",
+	"running exit-retry-unit restart-unit",
+	"running exit-unit unit-down",
 	"running ctl term",
 	"running term term",
 	"running kill kill",
@@ -43,6 +47,8 @@ static const char *const golden[] = {
 	"waiting-restart exit-give-up bug",
 	"waiting-restart exit-retry bug",
 	"waiting-restart exit-bypass bug",
+	"waiting-restart exit-retry-unit bug",
+	"waiting-restart exit-unit bug",
 	"waiting-restart timer spawn",
 	"waiting-restart timer-drained finish",
 	"waiting-restart stop finish-fail",
@@ -55,6 +61,8 @@ static const char *const golden[] = {
 	"done exit-give-up bug",
 	"done exit-retry bug",
 	"done exit-bypass bug",
+	"done exit-retry-unit bug",
+	"done exit-unit bug",
 	"done ctl reject",
 };
 
@@ -132,6 +140,26 @@ static void a_bypass_stage_is_bypassed_not_given_up_once_the_budget_is_spent(voi
 	assert_int_equal(fp_stage_exit_event(&f), FP_EV_EXIT_GIVE_UP);
 }
 
+/* unit= (the source's perf and its reader): a failure restarts the whole
+ * unit, and every other member's exit meanwhile is part of that restart,
+ * however it ended, unless the run is stopping. */
+static void a_failure_in_a_unit_restarts_the_unit_and_the_others_go_down_with_it(void **unused)
+{
+	struct fp_exit_facts f = failed();
+
+	f.in_unit = 1;
+	assert_int_equal(fp_stage_exit_event(&f), FP_EV_EXIT_RETRY_UNIT);
+	f.fast_failures = 4;
+	assert_int_equal(fp_stage_exit_event(&f), FP_EV_EXIT_GIVE_UP);
+	f = failed();
+	f.in_unit = f.unit_restarting = 1;
+	f.ok = 1;
+	f.input_pending = 0;
+	assert_int_equal(fp_stage_exit_event(&f), FP_EV_EXIT_UNIT);
+	f.stopping = 1;
+	assert_int_equal(fp_stage_exit_event(&f), FP_EV_EXIT_OVER);
+}
+
 static void the_end_of_the_run_or_of_the_input_wins_over_the_restart_policy(void **unused)
 {
 	struct fp_exit_facts f = failed();
@@ -203,6 +231,8 @@ int main(void)
 		cmocka_unit_test(out_of_range_pairs_are_bugs_not_reads_past_the_table),
 		cmocka_unit_test(a_failure_with_input_left_is_restarted_until_the_budget_is_spent),
 		cmocka_unit_test(a_bypass_stage_is_bypassed_not_given_up_once_the_budget_is_spent),
+		cmocka_unit_test(
+			a_failure_in_a_unit_restarts_the_unit_and_the_others_go_down_with_it),
 		cmocka_unit_test(the_end_of_the_run_or_of_the_input_wins_over_the_restart_policy),
 		cmocka_unit_test(a_pending_ctl_operation_wins_unless_the_run_is_stopping),
 		cmocka_unit_test(a_success_is_restarted_only_with_restart_always),
