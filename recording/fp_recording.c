@@ -89,7 +89,7 @@ static int parse_header(const unsigned char *h, struct fp_rec_member *m)
 	m->capture_min_ns = get_le(p + 56, 8);
 	if (m->length < FP_REC_HEADER_BYTES + FP_REC_TRAILER_BYTES ||
 	    m->length > FP_REC_MEMBER_MAX || m->min_ns > m->max_ns ||
-	    m->capture_min_ns > m->min_ns || m->max_ns - m->capture_min_ns > FP_REC_SPAN_MAX)
+	    m->capture_min_ns > m->min_ns || !fp_rec_within_span(m->capture_min_ns, m->max_ns))
 		return -1;
 	return 0;
 }
@@ -164,7 +164,7 @@ static int member_at(int fd, uint64_t off, const struct fp_rec_index *ix, struct
 	if (pread_full(fd, h, sizeof h, off) != 1 || parse_header(h, m) < 0 ||
 	    off + m->length > ix->file_size)
 		return 0;
-	if (ix->n && m->max_ns > ix->base_ns && m->max_ns - ix->base_ns > FP_REC_SPAN_MAX)
+	if (ix->n && !fp_rec_within_span(ix->base_ns, m->max_ns))
 		return 0;
 	m->offset = off;
 	m->text_len = 0;

@@ -64,6 +64,15 @@
  * header that says otherwise is damage (one year of capture). */
 #define FP_REC_SPAN_MAX (366ull * 86400 * 1000000000)
 
+/* 1 if time t lies within FP_REC_SPAN_MAX after first (t at or before
+ * first counts as within: other checks order them). The one statement of
+ * the rule: the readers take a member past it for damage, and the
+ * recorder writes no sample that would put one past it. */
+static inline int fp_rec_within_span(uint64_t first, uint64_t t)
+{
+	return t <= first || t - first <= FP_REC_SPAN_MAX;
+}
+
 struct fp_rec_member {
 	uint64_t offset; /* in the file */
 	uint64_t length;

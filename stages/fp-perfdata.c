@@ -784,7 +784,7 @@ static void write_info(struct perfdata *pd)
 	const struct pd_stats *st = &pd->rd.st;
 	const struct pd_machine_stats *ms = &pd->mach.st;
 	const struct pd_unwind_stats *uw = pd->unwind ? pd_unwind_stats(pd->unwind) : NULL;
-	struct pd_di_stats di;
+	struct pd_fetch_stats di;
 	pd_debuginfod_stats(&di);
 	struct pd_remote_stats rs;
 	pd_remote_stats(&rs);

@@ -344,7 +344,7 @@ static int within_span(struct recorder *r, struct fp_pump *p, uint64_t t)
 		return 0; /* the first sample */
 	lo = t < lo ? t : lo;
 	hi = t > hi ? t : hi;
-	if (hi - lo <= FP_REC_SPAN_MAX)
+	if (fp_rec_within_span(lo, hi))
 		return 0;
 	if (!r->out_of_span++)
 		fp_pump_warn(p,

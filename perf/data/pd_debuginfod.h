@@ -8,9 +8,9 @@
  * ~/.cache/debuginfod_client): a file found once is read from there
  * afterwards without a network round trip.
  *
- * Each (build-id, kind) is asked once, by a small pool of worker threads
- * (each with its own debuginfod_client, which is not thread-safe), never
- * by the thread that reads samples. Every look-up has a time limit from
+ * Each (build-id, kind) is asked once, by a fetch pool's worker threads
+ * (pd_fetchpool.h; each with its own debuginfod_client, which is not
+ * thread-safe), never by the thread that reads samples. Every look-up has a time limit from
  * the moment it is asked: a worker cancels it then (its progress callback,
  * called about once a second by libdebuginfod), and a caller waiting for
  * it (pd_debuginfod_get with wait) never waits past it. A look-up that
@@ -23,14 +23,9 @@
 
 #include <stddef.h>
 
-enum pd_di_kind { PD_DI_EXECUTABLE, PD_DI_DEBUGINFO };
+#include "pd_fetchpool.h" /* enum pd_di_state: PD_DI_OFF if no server */
 
-enum pd_di_state {
-	PD_DI_OFF,     /* no server configured (or not started) */
-	PD_DI_PENDING, /* asked, no answer yet */
-	PD_DI_FOUND,   /* *path: the file in debuginfod's cache */
-	PD_DI_FAILED,  /* *why: not found, unreachable, timed out */
-};
+enum pd_di_kind { PD_DI_EXECUTABLE, PD_DI_DEBUGINFO };
 
 /* Default time limit of one look-up, seconds (--debuginfod-timeout). */
 #define PD_DI_LIMIT_DEFAULT 10.0
@@ -52,11 +47,8 @@ enum pd_di_state pd_debuginfod_peek(const unsigned char *id, size_t n, enum pd_d
  * again only when it changed. */
 unsigned pd_debuginfod_answers(void);
 /* Counts for the I record: look-ups asked, found, failed (timeouts
- * included), timed out. */
-struct pd_di_stats {
-	unsigned long asked, found, failed, timed_out;
-};
-void pd_debuginfod_stats(struct pd_di_stats *st);
+ * included), timed out (pd_fetchpool.h). */
+void pd_debuginfod_stats(struct pd_fetch_stats *st);
 /* Cancels what is under way and waits at most wait_s seconds for the
  * workers to leave their look-ups (libdebuginfod then removes its partial
  * files from its cache; it notices a cancel about once a second) and end;

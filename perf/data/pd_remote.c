@@ -1,5 +1,6 @@
 /* pd_remote.c: a recording's files fetched from its host over ssh by
- * worker threads, kept in a build-id cache (pd_remote.h).
+ * the workers of a fetch pool, kept in a build-id cache (pd_remote.h,
+ * pd_fetchpool.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,12 +21,16 @@
 #include <libelf.h>
 
 #include "fp_error.h"
+#include "pd_fetchpool.h"
 #include "pd_kcache.h"
 #include "pd_remote.h"
 #include "pd_symbols.h"
 #include "pd_textsyms.h"
 
 #define WORKERS 3 /* fetches under way at once */
+/* fetches waiting for a worker at most: a recording's files are far
+ * fewer; past it one more would wait longer than anyone waits */
+#define QUEUE_MAX 4096
 #define ID_MAX 64
 #define HEX_MAX (2 * ID_MAX + 1)
 #define ARGV_MAX 300
@@ -47,54 +52,29 @@ extern char **environ;
 enum kind { R_FILE, R_KERNEL };
 
 struct request {
+	struct pd_fetch f; /* first: the pool's part (path: the local copy) */
 	enum kind kind;
 	char *name; /* the recorded path */
 	unsigned char id[ID_MAX];
 	size_t n;
-	enum pd_di_state state;
-	int taken;
-	double deadline;
-	char *path;         /* FOUND: the local copy */
-	char *why;          /* FAILED */
 	int temporary;      /* no build-id: removed at the end */
 	char khex[HEX_MAX]; /* R_KERNEL: the remote kernel's build-id */
 };
 
+static struct pd_fetchpool pool = PD_FETCHPOOL_INIT;
+
+/* What is this file's own (the pool has its own lock): the ssh commands
+ * and the counts of fetches. */
 static struct {
-	pthread_mutex_t lock;
-	pthread_cond_t answered, queued, idle;
-	int on, stopping, alive, nworkers;
-	pthread_t workers[WORKERS];
+	pthread_mutex_t lock;       /* running, st; taken after the pool's */
 	pid_t running[WORKERS];     /* the ssh of each worker, 0 if none */
 	const char *argv[ARGV_MAX]; /* ssh ... -- HOST, then the command */
 	size_t argc;
 	char *cache, *control;
-	double limit, started;
-	struct request **reqs, *kernel;
-	size_t nreqs, cap;
-	unsigned answers;
+	double started;
+	struct request *kernel;
 	struct pd_remote_stats st;
-} rm = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER,
-	 PTHREAD_COND_INITIALIZER };
-
-static double now_mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static struct timespec realtime_in(double s)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	double end = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 + s;
-	ts.tv_sec = (time_t)end;
-	ts.tv_nsec = (long)((end - (double)ts.tv_sec) * 1e9);
-	return ts;
-}
+} rm = { PTHREAD_MUTEX_INITIALIZER };
 
 static int fits(int n, size_t cap)
 {
@@ -184,12 +164,9 @@ static void wait_control(void)
 {
 	struct stat st;
 
-	while (rm.control && now_mono() - rm.started < CONTROL_WAIT_S &&
+	while (rm.control && pd_fetch_now() - rm.started < CONTROL_WAIT_S &&
 	       !(stat(rm.control, &st) == 0 && S_ISSOCK(st.st_mode))) {
-		pthread_mutex_lock(&rm.lock);
-		int stopping = rm.stopping;
-		pthread_mutex_unlock(&rm.lock);
-		if (stopping)
+		if (pd_fetchpool_stopping(&pool))
 			return;
 		struct timespec ts = { 0, 10 * POLL_NS };
 		nanosleep(&ts, NULL);
@@ -239,30 +216,27 @@ static int run_ssh(int w, const char *cmd, int out_fd, double deadline, char *wh
 	}
 	pthread_mutex_lock(&rm.lock);
 	rm.running[w] = pid;
-	int stopping = rm.stopping;
 	pthread_mutex_unlock(&rm.lock);
-	int killed = 0;
+	int stopping = pd_fetchpool_stopping(&pool), killed = 0;
 	for (;;) {
 		pid_t r = waitpid(pid, &status, WNOHANG);
 		if (r == pid || (r < 0 && errno != EINTR))
 			break;
-		if (!killed && (stopping || now_mono() >= deadline)) {
+		if (!killed && (stopping || pd_fetch_now() >= deadline)) {
 			kill(pid, SIGKILL);
 			killed = 1;
 		}
 		struct timespec ts = { 0, POLL_NS };
 		nanosleep(&ts, NULL);
-		pthread_mutex_lock(&rm.lock);
-		stopping = rm.stopping;
-		pthread_mutex_unlock(&rm.lock);
+		stopping = pd_fetchpool_stopping(&pool);
 	}
 	pthread_mutex_lock(&rm.lock);
 	rm.running[w] = 0;
 	pthread_mutex_unlock(&rm.lock);
-	if (killed)
-		snprintf(why, cap,
-			 stopping ? "stopped at the end" : "no answer within the time limit (%g s)",
-			 rm.limit);
+	if (killed && stopping)
+		snprintf(why, cap, "stopped at the end");
+	else if (killed)
+		pd_fetchpool_late_why(&pool, why, cap);
 	else if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		rc = 0;
 	else {
@@ -313,18 +287,6 @@ static size_t file_build_id(int fd, unsigned char *id)
 
 /* ---- the workers -------------------------------------------------------- */
 
-/* Under the lock: r answered. */
-static void answer(struct request *r, enum pd_di_state state, char *path, char *why)
-{
-	r->state = state;
-	r->path = path;
-	r->why = why;
-	rm.answers++;
-	if (state != PD_DI_FOUND)
-		rm.st.failed++;
-	pthread_cond_broadcast(&rm.answered);
-}
-
 /* Fetches the file r names: 0 with its local path, or -1 with why. */
 static int fetch_file(int w, struct request *r, char **path, int *temporary, off_t *bytes,
 		      char *why, size_t cap)
@@ -343,7 +305,7 @@ static int fetch_file(int w, struct request *r, char **path, int *temporary, off
 		snprintf(why, cap, "cannot make a file in %s: %s", rm.cache, strerror(errno));
 		return -1;
 	}
-	int rc = run_ssh(w, cmd, fd, r->deadline, why, cap);
+	int rc = run_ssh(w, cmd, fd, r->f.deadline, why, cap);
 	size_t gn = rc == 0 ? file_build_id(fd, got) : 0;
 	*bytes = fstat(fd, &st) == 0 ? st.st_size : 0;
 	close(fd);
@@ -442,7 +404,7 @@ static int fetch_kernel(int w, struct request *r, char **path, off_t *bytes, cha
 		snprintf(why, cap, "cannot make a file in %s: %s", rm.cache, strerror(errno));
 		return -1;
 	}
-	int rc = fetch_into(w, "exec cat " KERNEL_NOTES, fd, r->deadline, why, cap);
+	int rc = fetch_into(w, "exec cat " KERNEL_NOTES, fd, r->f.deadline, why, cap);
 	if (rc == 0) {
 		unsigned char *notes = fp_xmalloc(NOTES_MAX);
 		ssize_t n = pread(fd, notes, NOTES_MAX, 0);
@@ -462,7 +424,7 @@ static int fetch_kernel(int w, struct request *r, char **path, off_t *bytes, cha
 	int none = 0;
 	if (rc == 0) {
 		char mwhy[WHY_MAX];
-		if (fetch_into(w, "exec cat /proc/modules", fd, r->deadline, mwhy, sizeof mwhy) ==
+		if (fetch_into(w, "exec cat /proc/modules", fd, r->f.deadline, mwhy, sizeof mwhy) ==
 		    0)
 			mods = read_all(fd, MODULES_MAX, &mods_len);
 		else if (strstr(mwhy, "ssh exited 1")) /* cat: no such file */
@@ -480,7 +442,7 @@ static int fetch_kernel(int w, struct request *r, char **path, off_t *bytes, cha
 		return 0;
 	}
 	if (rc == 0)
-		rc = fetch_into(w, "exec cat /proc/kallsyms", fd, r->deadline, why, cap);
+		rc = fetch_into(w, "exec cat /proc/kallsyms", fd, r->f.deadline, why, cap);
 	*bytes += fstat(fd, &st) == 0 ? st.st_size : 0;
 	close(fd);
 	if (rc == 0 && st.st_size == 0) {
@@ -511,73 +473,90 @@ static int fetch_kernel(int w, struct request *r, char **path, off_t *bytes, cha
 	return 0;
 }
 
-static struct request *next_request(void)
+/* One fetch on worker w: the kernel's symbols or a file. */
+static int fetch(struct pd_fetch *f, int w, void *ctx, char **path, char *why, size_t cap)
 {
-	for (size_t i = 0; i < rm.nreqs; i++)
-		if (rm.reqs[i]->state == PD_DI_PENDING && !rm.reqs[i]->taken)
-			return rm.reqs[i];
-	return NULL;
-}
-
-static void *worker_main(void *arg)
-{
-	int w = (int)(intptr_t)arg;
+	struct request *r = (struct request *)f;
+	int temporary = 0;
+	off_t bytes = 0;
+	int rc = r->kind == R_KERNEL ? fetch_kernel(w, r, path, &bytes, why, cap)
+				     : fetch_file(w, r, path, &temporary, &bytes, why, cap);
 
 	pthread_mutex_lock(&rm.lock);
-	for (;;) {
-		struct request *r;
-		while (!rm.stopping && !(r = next_request()))
-			pthread_cond_wait(&rm.queued, &rm.lock);
-		if (rm.stopping)
-			break;
-		r->taken = 1;
-		pthread_mutex_unlock(&rm.lock);
-		/* r stays: requests are never freed while workers run */
-		char why[WHY_MAX] = "", *path = NULL;
-		int temporary = 0;
-		off_t bytes = 0;
-		int rc = r->kind == R_KERNEL
-				 ? fetch_kernel(w, r, &path, &bytes, why, sizeof why)
-				 : fetch_file(w, r, &path, &temporary, &bytes, why, sizeof why);
-		pthread_mutex_lock(&rm.lock);
-		rm.st.bytes += (unsigned long)bytes;
-		if (rc == 0)
-			rm.st.fetched++;
-		if (r->state != PD_DI_PENDING) { /* a waiter gave up on it */
-			if (temporary)
-				unlink(path);
-			free(path);
-			continue;
-		}
-		r->temporary = temporary;
-		if (rc == 0)
-			answer(r, PD_DI_FOUND, path, NULL);
-		else
-			answer(r, PD_DI_FAILED, NULL, fp_xstrdup(why));
-	}
-	if (!--rm.alive)
-		pthread_cond_broadcast(&rm.idle);
+	rm.st.bytes += (unsigned long)bytes;
+	if (rc == 0)
+		rm.st.fetched++;
 	pthread_mutex_unlock(&rm.lock);
-	return NULL;
+	/* read once r is answered FOUND (pd_remote_stop), or by drop here */
+	r->temporary = temporary;
+	return rc;
 }
 
-/* Under the lock: a new request, queued. */
-static struct request *add_request(enum kind kind, const char *name, const unsigned char *id,
-				   size_t n)
+/* A fetched file whose waiter gave up on it. */
+static void drop(struct pd_fetch *f, const char *path)
 {
-	struct request *r = fp_xcalloc(1, sizeof *r);
+	if (((struct request *)f)->temporary)
+		unlink(path);
+}
 
-	r->kind = kind;
-	r->name = name ? fp_xstrdup(name) : NULL;
-	if (n)
-		memcpy(r->id, id, n);
-	r->n = n;
-	r->state = PD_DI_PENDING;
-	r->deadline = now_mono() + rm.limit;
-	rm.reqs = fp_xgrow(rm.reqs, &rm.cap, rm.nreqs + 1, sizeof *rm.reqs, 16);
-	rm.reqs[rm.nreqs++] = r;
-	pthread_cond_signal(&rm.queued);
-	return r;
+/* At the end: the ssh commands under way are killed. */
+static void cancel(void)
+{
+	pthread_mutex_lock(&rm.lock);
+	for (int i = 0; i < WORKERS; i++)
+		if (rm.running[i] > 0)
+			kill(rm.running[i], SIGKILL);
+	pthread_mutex_unlock(&rm.lock);
+}
+
+static const struct pd_fetchpool_ops ops = {
+	.run = fetch,
+	.drop = drop,
+	.cancel = cancel,
+};
+
+struct key {
+	enum kind kind;
+	const char *name;
+	const unsigned char *id;
+	size_t n;
+};
+
+static int same(const struct pd_fetch *f, const void *key)
+{
+	const struct request *r = (const struct request *)f;
+	const struct key *k = key;
+
+	return r->kind == k->kind && r->n == k->n && memcmp(r->id, k->id, k->n) == 0 &&
+	       (!k->name || strcmp(r->name, k->name) == 0);
+}
+
+/* Under the pool's lock: a new request, found already if an earlier run
+ * fetched its file into the cache. */
+static struct pd_fetch *make(const void *key)
+{
+	const struct key *k = key;
+	struct request *r = fp_xcalloc(1, sizeof *r);
+	char hex[HEX_MAX], cached[PATH_MAX];
+	struct stat st;
+
+	r->kind = k->kind;
+	r->name = k->name ? fp_xstrdup(k->name) : NULL;
+	if (k->n)
+		memcpy(r->id, k->id, k->n);
+	r->n = k->n;
+	if (k->kind == R_FILE && k->n) {
+		hex_of(k->id, k->n, hex);
+		if (cache_elf(hex, cached, sizeof cached) && stat(cached, &st) == 0 &&
+		    S_ISREG(st.st_mode)) {
+			/* fetched by an earlier run: no round trip */
+			r->f.path = fp_xstrdup(cached);
+			pthread_mutex_lock(&rm.lock);
+			rm.st.cached++;
+			pthread_mutex_unlock(&rm.lock);
+		}
+	}
+	return &r->f;
 }
 
 int pd_remote_start(const struct pd_remote_opts *o, const char **why)
@@ -585,7 +564,7 @@ int pd_remote_start(const struct pd_remote_opts *o, const char **why)
 	static char control[PATH_MAX + 16];
 	static char msg[PATH_MAX + 64];
 
-	if (rm.on)
+	if (pool.on)
 		return 0;
 	if (o->nssh_args + 16 > ARGV_MAX) {
 		*why = "too many ssh options";
@@ -598,8 +577,7 @@ int pd_remote_start(const struct pd_remote_opts *o, const char **why)
 		*why = msg;
 		return -1;
 	}
-	rm.limit = o->limit;
-	rm.started = now_mono();
+	rm.started = pd_fetch_now();
 	const char **a = rm.argv;
 	*a++ = "ssh";
 	*a++ = "-n";
@@ -621,44 +599,18 @@ int pd_remote_start(const struct pd_remote_opts *o, const char **why)
 	*a++ = o->host;
 	rm.argc = (size_t)(a - rm.argv);
 	elf_version(EV_CURRENT);
-	pthread_mutex_lock(&rm.lock);
-	for (int i = 0; i < WORKERS; i++)
-		if (pthread_create(&rm.workers[rm.nworkers], NULL, worker_main,
-				   (void *)(intptr_t)rm.nworkers) == 0) {
-			rm.nworkers++;
-			rm.alive++;
-		}
-	rm.on = rm.nworkers > 0;
-	if (rm.on)
-		rm.kernel = add_request(R_KERNEL, NULL, NULL, 0);
-	pthread_mutex_unlock(&rm.lock);
-	if (!rm.on) {
+	if (!pd_fetchpool_start(&pool, &ops, WORKERS, o->limit, QUEUE_MAX)) {
 		*why = "cannot start a thread";
 		return -1;
 	}
+	const struct key kernel = { R_KERNEL, NULL, NULL, 0 };
+	rm.kernel = (struct request *)pd_fetchpool_ask(&pool, same, make, &kernel);
 	return 0;
 }
 
 int pd_remote_on(void)
 {
-	return rm.on;
-}
-
-/* Under the lock: waits for r within its limit. */
-static void wait_answer(struct request *r)
-{
-	while (r->state == PD_DI_PENDING) {
-		double left = r->deadline - now_mono();
-		if (left <= 0) {
-			char buf[128];
-			snprintf(buf, sizeof buf, "no answer within the time limit (%g s)",
-				 rm.limit);
-			answer(r, PD_DI_FAILED, NULL, fp_xstrdup(buf));
-			break;
-		}
-		struct timespec ts = realtime_in(left);
-		pthread_cond_timedwait(&rm.answered, &rm.lock, &ts);
-	}
+	return pool.on;
 }
 
 /* Recorded names that are no file to fetch. */
@@ -671,86 +623,43 @@ static int not_a_file(const char *name)
 enum pd_di_state pd_remote_get(const char *name, const unsigned char *id, size_t n, int wait,
 			       const char **path, const char **why)
 {
-	if (!rm.on || n > ID_MAX || not_a_file(name))
+	if (!pool.on || n > ID_MAX || not_a_file(name))
 		return PD_DI_OFF;
-	pthread_mutex_lock(&rm.lock);
-	struct request *r = NULL;
-	for (size_t i = 0; i < rm.nreqs && !r; i++)
-		if (rm.reqs[i]->kind == R_FILE && rm.reqs[i]->n == n &&
-		    memcmp(rm.reqs[i]->id, id, n) == 0 && strcmp(rm.reqs[i]->name, name) == 0)
-			r = rm.reqs[i];
-	if (!r) {
-		char hex[HEX_MAX], cached[PATH_MAX];
-		struct stat st;
-		if (n) {
-			hex_of(id, n, hex);
-			if (cache_elf(hex, cached, sizeof cached) && stat(cached, &st) == 0 &&
-			    S_ISREG(st.st_mode)) {
-				/* fetched by an earlier run: no round trip */
-				r = fp_xcalloc(1, sizeof *r);
-				r->kind = R_FILE;
-				r->name = fp_xstrdup(name);
-				memcpy(r->id, id, n);
-				r->n = n;
-				r->state = PD_DI_FOUND;
-				r->path = fp_xstrdup(cached);
-				rm.reqs = fp_xgrow(rm.reqs, &rm.cap, rm.nreqs + 1, sizeof *rm.reqs,
-						   16);
-				rm.reqs[rm.nreqs++] = r;
-				rm.st.cached++;
-			}
-		}
-		if (!r)
-			r = add_request(R_FILE, name, id, n);
-	}
-	if (wait)
-		wait_answer(r);
-	enum pd_di_state s = r->state;
-	if (path)
-		*path = r->path;
-	if (why)
-		*why = r->why;
-	pthread_mutex_unlock(&rm.lock);
-	return s;
+	const struct key k = { R_FILE, name, id, n };
+	struct pd_fetch *f = pd_fetchpool_ask(&pool, same, make, &k);
+	return pd_fetchpool_state(&pool, f, wait, path, why);
 }
 
 enum pd_ksrc pd_remote_kallsyms(struct pd_dso *d, char *path, size_t cap)
 {
 	char want[HEX_MAX], why[WHY_MAX + 2 * HEX_MAX + 128];
+	struct request *k = rm.kernel;
+	const char *kpath, *kwhy;
+	int wait = pd_buildid_wait();
 
-	pthread_mutex_lock(&rm.lock);
-	if (pd_buildid_wait()) {
-		wait_answer(rm.kernel);
-	} else {
-		/* --live: the sample path waits a little, never the limit */
-		struct timespec until = realtime_in(KERNEL_LIVE_WAIT_S);
-		while (rm.kernel->state == PD_DI_PENDING &&
-		       pthread_cond_timedwait(&rm.answered, &rm.lock, &until) == 0)
-			;
-	}
-	const struct request *k = rm.kernel;
-	if (k->state == PD_DI_PENDING) {
+	if (!wait) /* --live: the sample path waits a little, never the limit */
+		pd_fetchpool_wait_at_most(&pool, &k->f, KERNEL_LIVE_WAIT_S);
+	/* once answered, k (khex too) is final: read without the lock */
+	enum pd_di_state s = pd_fetchpool_state(&pool, &k->f, wait, &kpath, &kwhy);
+	if (s == PD_DI_PENDING) {
 		/* pd_machine_poll_debuginfod loads them again when they come */
-		pthread_mutex_unlock(&rm.lock);
 		d->missing = d->pending = 1;
 		d->missing_why = fp_xstrdup("the remote host's kallsyms have not come yet");
 		return PD_KSRC_NONE;
 	}
 	if (d->build_id_len)
 		pd_buildid_hex(d->build_id, d->build_id_len, want);
-	if (k->state != PD_DI_FOUND)
-		snprintf(why, sizeof why, "the remote host's kallsyms: %s", k->why);
+	if (s != PD_DI_FOUND)
+		snprintf(why, sizeof why, "the remote host's kallsyms: %s", kwhy);
 	else if (d->build_id_len && strcmp(want, k->khex) != 0)
 		snprintf(why, sizeof why,
 			 "the recording's kernel has build-id %s, the remote "
 			 "host's %s: its kallsyms would name the frames wrongly",
 			 want, k->khex);
-	else if (fits(snprintf(path, cap, "%s", k->path), cap)) {
-		pthread_mutex_unlock(&rm.lock);
+	else if (fits(snprintf(path, cap, "%s", kpath), cap))
 		return PD_KSRC_CACHE;
-	} else
+	else
 		snprintf(why, sizeof why, "its path is too long");
-	pthread_mutex_unlock(&rm.lock);
 	d->missing = 1;
 	d->missing_why = fp_xstrdup(why);
 	return PD_KSRC_NONE;
@@ -758,41 +667,32 @@ enum pd_ksrc pd_remote_kallsyms(struct pd_dso *d, char *path, size_t cap)
 
 unsigned pd_remote_answers(void)
 {
-	if (!rm.on)
-		return 0;
-	pthread_mutex_lock(&rm.lock);
-	unsigned a = rm.answers;
-	pthread_mutex_unlock(&rm.lock);
-	return a;
+	return pd_fetchpool_answers(&pool);
 }
 
 void pd_remote_stats(struct pd_remote_stats *st)
 {
+	struct pd_fetch_stats ps;
+
+	pd_fetchpool_stats(&pool, &ps);
 	pthread_mutex_lock(&rm.lock);
 	*st = rm.st;
 	pthread_mutex_unlock(&rm.lock);
+	st->failed = ps.failed;
+}
+
+/* A file without a build-id, fetched for this run only. */
+static void remove_temporary(const struct pd_fetch *f, void *ctx)
+{
+	/* FOUND first: temporary is final once f is answered */
+	if (f->state == PD_DI_FOUND && ((const struct request *)f)->temporary)
+		unlink(f->path);
 }
 
 void pd_remote_stop(double wait_s)
 {
-	if (!rm.on)
+	if (!pool.on)
 		return;
-	struct timespec until = realtime_in(wait_s);
-
-	pthread_mutex_lock(&rm.lock);
-	rm.stopping = 1;
-	pthread_cond_broadcast(&rm.queued);
-	for (int i = 0; i < rm.nworkers; i++)
-		if (rm.running[i] > 0)
-			kill(rm.running[i], SIGKILL);
-	while (rm.alive && pthread_cond_timedwait(&rm.idle, &rm.lock, &until) == 0)
-		;
-	int all = !rm.alive;
-	for (size_t i = 0; i < rm.nreqs; i++)
-		if (rm.reqs[i]->temporary && rm.reqs[i]->path)
-			unlink(rm.reqs[i]->path);
-	pthread_mutex_unlock(&rm.lock);
-	for (int i = 0; all && i < rm.nworkers; i++)
-		pthread_join(rm.workers[i], NULL);
-	rm.nworkers = all ? 0 : rm.nworkers;
+	pd_fetchpool_stop(&pool, wait_s);
+	pd_fetchpool_each(&pool, remove_temporary, NULL);
 }

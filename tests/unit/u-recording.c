@@ -246,6 +246,19 @@ static void times_out_of_order_or_out_of_span_are_refused(void **state)
 	assert_int_equal(r->ix.n, 2);
 }
 
+/* The recorder (stages/fp-record.c) and the readers share this rule. */
+static void the_span_is_a_year_of_sample_time_its_bound_included(void **state)
+{
+	const uint64_t t0 = 1000;
+
+	assert_true(fp_rec_within_span(t0, t0));
+	assert_true(fp_rec_within_span(t0, t0 + FP_REC_SPAN_MAX));
+	assert_false(fp_rec_within_span(t0, t0 + FP_REC_SPAN_MAX + 1));
+	assert_false(fp_rec_within_span(0, UINT64_MAX));
+	/* before the first: not this rule's matter */
+	assert_true(fp_rec_within_span(t0, t0 - 1));
+}
+
 static void count_lines(void *ctx, char *line, size_t len)
 {
 	(void)line;
@@ -317,6 +330,7 @@ int main(void)
 						three_members, recording_free),
 		cmocka_unit_test_setup_teardown(times_out_of_order_or_out_of_span_are_refused,
 						three_members, recording_free),
+		cmocka_unit_test(the_span_is_a_year_of_sample_time_its_bound_included),
 		cmocka_unit_test_setup_teardown(an_unreadable_member_is_skipped_and_the_rest_read,
 						three_members, recording_free),
 		cmocka_unit_test(sizes_and_durations_parse_with_their_suffixes),
