@@ -41,8 +41,10 @@ test_expect_success 'replace the folder with another program mid-stream: the oth
 	flamepipe ctl dirf replace fold fp-fold --weight period --interval 600000 >reply &&
 	grep "^ok: stage .fold. replaced, pid [0-9]*\$" reply &&
 	pids_after=$(for s in src bucket range sink; do stage_pid $s; done) &&
+	echo "pids before: $pids_before; after: $pids_after" &&
 	test "$pids_before" = "$pids_after" &&
-	flamepipe ctl dirf status | grep "name=fold	state=running.*starts=2	last=exited with code 0	command=fp-fold --weight period --interval 600000" &&
+	flamepipe ctl dirf status >status && cat status &&
+	grep "name=fold	state=running.*starts=2	last=exited with code 0	command=fp-fold --weight period --interval 600000" status &&
 	sed -n "1002,\$p" all.S >&7 && finish &&
 	test $rc = 0 &&
 	# the old folder wrote its table on TERM: 1000 samples; the new one
