@@ -23,9 +23,16 @@ RATE=500
 STACKS=5000
 dir=${BENCH_CORPUS:-$here/cache}/serve-index
 cap=$dir/long.perf
+# BENCH_SERVE_CAPTURE=FILE BENCH_SERVE_SECS=S: a real capture instead
+# (its ranges within its S seconds), e.g. make-corpus.sh's mixed one
+if [ -n "${BENCH_SERVE_CAPTURE:-}" ]; then
+	cap=$BENCH_SERVE_CAPTURE
+	SECS=${BENCH_SERVE_SECS:?BENCH_SERVE_SECS, seconds of the capture}
+	RATE=$(( $(grep -c "^[^[:space:]]" "$cap") / SECS ))
+fi
 
 mkdir -p "$dir"
-if [ ! -s "$cap" ] || [ "${BENCH_REBUILD:-0}" = 1 ]; then
+if [ -z "${BENCH_SERVE_CAPTURE:-}" ] && { [ ! -s "$cap" ] || [ "${BENCH_REBUILD:-0}" = 1 ]; }; then
 	echo "serve-index.sh: generating $((SECS * RATE)) samples into $cap" >&2
 	sh "$root/tests/mk-long-capture.sh" $SECS $RATE $STACKS >"$cap.tmp"
 	mv "$cap.tmp" "$cap"
