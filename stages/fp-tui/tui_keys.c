@@ -127,73 +127,45 @@ static void select_row(struct tui *t, size_t row)
 	t->row_key = t->pane == TUI_FUNCS ? t->rows[t->row] : tr->node[t->rows[t->row]].key;
 }
 
-/* The differential's table scrolls (it has no selected row). */
-static int diff_move(struct tui *t, int key)
+/* Where a movement key takes a position r in rows 0..last. */
+static size_t moved(int key, size_t r, size_t last)
 {
-	size_t r = t->dtop, last = t->ndidx ? t->ndidx - 1 : 0;
-
 	switch (key) {
 	case KEY_UP:
 	case 'k':
-		r = r ? r - 1 : 0;
-		break;
+		return r ? r - 1 : 0;
 	case KEY_DOWN:
 	case 'j':
-		r++;
-		break;
+		return r + 1;
 	case KEY_PPAGE:
-		r = r > PAGE ? r - PAGE : 0;
-		break;
+		return r > PAGE ? r - PAGE : 0;
 	case KEY_NPAGE:
 	case ' ':
-		r += PAGE;
-		break;
+		return r + PAGE;
 	case KEY_HOME:
 	case 'g':
-		r = 0;
-		break;
+		return 0;
 	case KEY_END:
 	case 'G':
-		r = last;
-		break;
+		return last;
 	}
+	return r;
+}
+
+/* The differential's table scrolls (it has no selected row). */
+static int diff_move(struct tui *t, int key)
+{
+	size_t last = t->ndidx ? t->ndidx - 1 : 0, r = moved(key, t->dtop, last);
+
 	t->dtop = r < last ? r : last;
 	return 1;
 }
 
 static int tree_move(struct tui *t, int key)
 {
-	size_t r = t->row;
-
 	if (t->diff_on)
 		return diff_move(t, key);
-
-	switch (key) {
-	case KEY_UP:
-	case 'k':
-		r = r ? r - 1 : 0;
-		break;
-	case KEY_DOWN:
-	case 'j':
-		r++;
-		break;
-	case KEY_PPAGE:
-		r = r > PAGE ? r - PAGE : 0;
-		break;
-	case KEY_NPAGE:
-	case ' ':
-		r += PAGE;
-		break;
-	case KEY_HOME:
-	case 'g':
-		r = 0;
-		break;
-	case KEY_END:
-	case 'G':
-		r = t->nrows ? t->nrows - 1 : 0;
-		break;
-	}
-	select_row(t, r);
+	select_row(t, moved(key, t->row, t->nrows ? t->nrows - 1 : 0));
 	return 1;
 }
 
