@@ -28,7 +28,7 @@ cap=$dir/long.perf
 if [ -n "${BENCH_SERVE_CAPTURE:-}" ]; then
 	cap=$BENCH_SERVE_CAPTURE
 	SECS=${BENCH_SERVE_SECS:?BENCH_SERVE_SECS, seconds of the capture}
-	RATE=$(( $(grep -c "^[^[:space:]]" "$cap") / SECS ))
+	RATE=$(( $(LC_ALL=C grep -c "^[^ 	]" "$cap") / SECS ))
 fi
 
 mkdir -p "$dir"
