@@ -80,6 +80,30 @@ test_expect_success 'a range without filters, folded by fp-serve from the index,
 	done
 '
 
+# Ranges that overlap, each asked twice: from the second time on, whole
+# members come from the tables rangefold.c keeps with the index (one per
+# member and mode), the edges from their samples.
+test_expect_success 'asked again, ranges answered from the members'"'"' kept tables are byte for byte the file chain'"'"'s' '
+	fresh --cache-dir cache7 &&
+	for pass in 1 2; do
+		for f in cap.perf two.perf; do
+			for r in "5 9" "1.5 2.25" "3 10.5" "- 4.999" "0.25 -" "4 8"; do
+				from=${r% *}; to=${r#* }; [ "$from" != - ] || from=; [ "$to" != - ] || to=
+				q="filename=$f${from:+&start=$from}${to:+&end=$to}"
+				for extra in "" "&keepidle=1" "&allevents=1"; do
+					test "$(get "/folded?$q$extra")" = 200 && cp body got &&
+					case $extra in
+					"") file_chain "prof/$f" "$from" "$to" "" "--all-events" ;;
+					*keepidle*) file_chain "prof/$f" "$from" "$to" "--keep-idle" "--all-events" ;;
+					*) file_chain "prof/$f" "$from" "$to" "--all-events" "--event-root" ;;
+					esac >want &&
+					test_cmp want got || { echo "pass $pass $f $r $extra"; return 1; }
+				done
+			done
+		done
+	done
+'
+
 test_expect_success 'eight first opens at once build one index' '
 	fresh --cache-dir cache2 &&
 	for i in 1 2 3 4 5 6 7 8; do

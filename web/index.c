@@ -51,14 +51,23 @@ enum ix_state { IX_BUILDING, IX_READY, IX_FAILED, IX_NOINDEX };
 struct ix_members {
 	int refs;
 	struct fp_rec_index ri;
+	struct rf_cache *folds; /* rangefold.c's tables of its members */
 };
 
 static void members_put(struct ix_members *m)
 {
 	if (m && __atomic_sub_fetch(&m->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+		rf_cache_free(m->folds);
 		fp_rec_index_free(&m->ri);
 		free(m);
 	}
+}
+
+struct rf_cache *index_fold_cache(const struct job *job)
+{
+	const struct ix_members *m = job->index_members_ref;
+
+	return m ? m->folds : NULL;
 }
 
 struct ix {
@@ -329,6 +338,7 @@ static int open_ready(struct job *job, struct ix *x)
 			return -1;
 		}
 		m->refs = 1;
+		m->folds = rf_cache_new(m->ri.n);
 		x->mem = m;
 		x->base_sec = fp_rec_base_sec(&m->ri);
 		x->base_known = 1;

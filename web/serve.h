@@ -359,6 +359,13 @@ void index_cleanup_now(void);
 struct fp_sink;
 int rangefold(const struct job *job, int fd, const struct selection *sel, uint64_t from_ns,
 	      uint64_t to_ns, struct fp_sink *out, uint64_t *total, char *err, size_t errsz);
+/* The folded tables of an index's members, kept with its member table
+ * (index.c makes and frees it; rangefold.c fills it). */
+struct rf_cache;
+struct rf_cache *rf_cache_new(size_t members);
+void rf_cache_free(struct rf_cache *c);
+/* index.c: the cache of job's index, or NULL */
+struct rf_cache *index_fold_cache(const struct job *job);
 
 /* ---- privilege.c ------------------------------------------------------------ */
 
