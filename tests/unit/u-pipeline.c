@@ -105,7 +105,13 @@ static void errors_name_the_line_and_what_was_expected(void **state)
 		  "t.pipeline:1: stage 'a': bad retries '1001' (expected an integer 0..1000)" },
 		{ "a restrat=always p\n",
 		  "t.pipeline:1: stage 'a': unknown setting 'restrat' (expected restart=..., "
-		  "retries=... or give-up=..., then the program)" },
+		  "retries=..., give-up=... or unit=..., then the program)" },
+		{ "a unit=u p\nb p\nc unit=u p\n",
+		  "t.pipeline:3: stage 'c': unit 'u' is not one run of adjacent stages (expected "
+		  "its stages one after another)" },
+		{ "a unit=.u p\n",
+		  "t.pipeline:1: stage 'a': bad unit name '.u' (expected a name as a "
+		  "stage's)" },
 		{ "a restart=always\n",
 		  "t.pipeline:1: stage 'a': expected a program after the stage name" },
 		{ "a p\na q\n",
