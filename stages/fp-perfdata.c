@@ -951,6 +951,10 @@ static void read_stream(struct perfdata *pd, int fd)
 			fp_die_sys(FP_EXIT_SYS, "read %s", pd->in_name);
 		if (n == 0)
 			break;
+		/* live: an answer that came while read waited names the
+		 * samples just read, not only those of the next read */
+		if (pd->live)
+			pd_machine_poll_debuginfod(&pd->mach);
 		pd_reader_feed(&pd->rd, buf, (size_t)n);
 		fp_out_flush(&pd->out); /* live: never hold samples back */
 		if (pd->live) {
