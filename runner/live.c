@@ -126,7 +126,7 @@ static void duration_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	struct duration *d = w->data;
 
 	if (d->started) {
-		fp_run_stop(d->run);
+		fp_run_end_source(d->run); /* as perf's own end: the views stay */
 		return;
 	}
 	unsigned long long rchar = read_stage_rchar(d->run);
@@ -1158,6 +1158,8 @@ int cmd_live(int argc, char **argv)
 	o.cli.run.pass_fd_stage = "web";
 	r = fp_run_new(&o.cli.run);
 	recording = live_vars(&o, r, tty, &vw, serve_dir, &v);
+	/* the page outlives the capture: Ctrl-C once ends the capture only */
+	fp_run_first_signal_ends_source(r, vw.web && !o.exit_at_end);
 	/* -o DIR again: appended to */
 	before.samples = recording_total(recording, NULL, &before.batches);
 	generated = generate_pipeline(r, pipeline, &vw, o.push != NULL, has_baseline(&o), &v,

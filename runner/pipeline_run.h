@@ -62,6 +62,9 @@ struct fp_run_opts {
 				 * live's listening socket: bound before perf
 				 * starts, the same port after a restart */
 	const char *pass_fd_stage;
+	int first_signal_ends_source; /* a first SIGINT/SIGHUP ends the
+				       * source only (fp_run_end_source): the
+				       * views stay until the next signal */
 };
 #define FP_RUN_PASS_FD 4
 
@@ -90,6 +93,14 @@ int fp_run_start(struct fp_run *r);
 int fp_run_wait(struct fp_run *r);
 /* Asks the pipeline to stop as on SIGTERM (drain, then TERM, then KILL). */
 void fp_run_stop(struct fp_run *r);
+/* Ends the source as if it had ended by itself (live --duration): SIGTERM
+ * to the first stage, whose exit on it is then a success and never
+ * restarted (one waiting for a restart is finished); the rest drains as
+ * at the end of the input, with no drain deadline (the views stay). */
+void fp_run_end_source(struct fp_run *r);
+/* Sets opts.first_signal_ends_source after fp_run_new (live knows its
+ * views only then). */
+void fp_run_first_signal_ends_source(struct fp_run *r, int on);
 void fp_run_free(struct fp_run *r);
 
 size_t fp_run_stage_count(const struct fp_run *r);

@@ -294,6 +294,24 @@ void fp_run_stop(struct fp_run *r)
 	sv_begin_stop(r, STOP_REQUEST, 0);
 }
 
+void fp_run_first_signal_ends_source(struct fp_run *r, int on)
+{
+	r->opts.first_signal_ends_source = on;
+}
+
+void fp_run_end_source(struct fp_run *r)
+{
+	struct stage *st = r->n ? r->stages[0] : NULL;
+
+	if (!st || r->stopping || st->state == FP_ST_DONE)
+		return;
+	st->ending = 1;
+	if (st->state == FP_ST_RUNNING)
+		sv_term_stage(st);
+	else /* waiting for a (unit) restart, or never started */
+		sv_stage_finish(st, 1, 0);
+}
+
 static void signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
 {
 	struct fp_run *r = w->data;
@@ -308,6 +326,22 @@ static void signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
 		return;
 	}
 	r->signals_seen++;
+	/* a web view on the ended capture: the first Ctrl-C ends the
+	 * capture, the second the session (docs/live.md, "Stopping") */
+	if (r->opts.first_signal_ends_source && w->signum != SIGTERM) {
+		const struct stage *src = r->n ? r->stages[0] : NULL;
+
+		r->opts.first_signal_ends_source = 0; /* once */
+		/* once the capture has ended (by itself, --duration), the
+		 * first Ctrl-C is already the session's end */
+		if (src && src->state != FP_ST_DONE && !src->ending) {
+			sv_log("%s: ending the capture (the views stay; again ends the session)",
+			       fp_signal_name(w->signum, name, sizeof name));
+			fp_run_end_source(r);
+			r->signals_seen--; /* the next one is the first of a stop */
+			return;
+		}
+	}
 	if (r->signals_seen == 1) {
 		r->stop_signal = w->signum;
 		sv_log("%s: stopping (the source first, then the rest drains)",
@@ -345,7 +379,7 @@ static int exit_is_success(const struct stage *st, int status)
 	 * in a write exits 128+SIGTERM the way a shell reports it). */
 	if (((WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) ||
 	     (WIFEXITED(status) && WEXITSTATUS(status) == SHELL_SIGNAL_BASE + SIGTERM)) &&
-	    st->term_sent && st->run->stopping)
+	    st->term_sent && (st->run->stopping || st->ending))
 		return 1;
 	return 0;
 }

@@ -58,6 +58,7 @@ struct stage {
 	char gave_up[EXIT_DESC_MAX + FP_STAGE_NAME_MAX]; /* bypassed: "NAME (PROG) given up ..." */
 	int last_ok, last_code; /* how the last process ended, for a late finish */
 	int last_plain;         /* ... with exit code 0 */
+	int ending;             /* fp_run_end_source: its SIGTERM exit is the end */
 	int unit_restarting;    /* its unit (unit=) is being restarted (unit.c) */
 	int unit_failed;        /* ... because of this stage */
 	ev_tstamp unit_since;   /* ... since then */

@@ -164,8 +164,14 @@ static void unit_check(struct stage *st)
 	for (size_t i = lo; i <= hi; i++)
 		if (r->stages[i]->pid > 0)
 			return;
-	if (!r->stopping)
-		unit_respawn(st);
+	if (r->stopping)
+		return;
+	if (r->stages[lo]->ending) { /* the capture's end came meanwhile */
+		for (size_t i = lo; i <= hi; i++)
+			sv_stage_finish(r->stages[i], 1, 0);
+		return;
+	}
+	unit_respawn(st);
 }
 
 /* st has failed (already reaped), or the unit is asked to restart (ctl

@@ -34,10 +34,12 @@ test_expect_success '-o DIR is 0700 and every file in it 0600 under umask 022' '
 '
 
 test_expect_success 'after --duration the web view stays up: heatmap, a range and the page answer; Ctrl-C exits 0' '
-	flamepipe live -F 199 -g --duration 2 --http 127.0.0.1:0 --no-term -o kept >out.txt 2>err &
+	flamepipe live -F 199 -g --duration 2 --http 127.0.0.1:0 --no-term --dir-file dirf -o kept >out.txt 2>err &
 	fp=$! &&
 	test_when_finished "kill $fp 2>/dev/null" &&
 	wait_for "grep -q \"the capture has ended; the web view stays up\" err" 300 &&
+	# not a stop: no drain deadline will end the page 15 s later
+	flamepipe ctl dirf status | grep -q "^runner	.*state=running" &&
 	URL=$(live_url) && test -n "$URL" &&
 	grep -q "^fp-serve: the live capture.s page: $URL/#/profile?file=live$" out.txt &&
 	test "$(get "/heatmap/?filename=live")" = 200 &&
@@ -49,13 +51,15 @@ test_expect_success 'after --duration the web view stays up: heatmap, a range an
 '
 
 test_expect_success 'Ctrl-C once stops the capture and the page stays; again ends the session' '
-	flamepipe live -F 199 --http 127.0.0.1:0 --no-term -o twice >out.txt 2>err &
+	flamepipe live -F 199 --http 127.0.0.1:0 --no-term --dir-file dirf2 -o twice >out.txt 2>err &
 	fp=$! &&
 	test_when_finished "kill $fp 2>/dev/null" &&
 	wait_for "test -s twice/recording.fp.gz" 300 &&
 	kill -INT $fp &&
 	wait_for "grep -q \"the capture has ended; the web view stays up\" err" 300 &&
 	! pgrep -P $fp -x perf &&
+	grep -q "SIGINT: ending the capture (the views stay; again ends the session)" err &&
+	flamepipe ctl dirf2 status | grep -q "^runner	.*state=running" &&
 	URL=$(live_url) && test "$(get "/heatmap/?filename=live")" = 200 &&
 	kill -INT $fp && wait $fp &&
 	grep -q "stopped after" err
