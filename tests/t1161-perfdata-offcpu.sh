@@ -137,7 +137,9 @@ woken=$(grep "^I	read	" wake | tr "\t" "\n" | sed -n "s/^offcpu_woken=//p")
 perf script -i wake.data --ns --show-switch-events -F tid,time,event,trace,ip,sym 2>/dev/null |
 awk '
 function t(s) { sub(":$", "", s); split(s, a, "."); return a[1] * 1e9 + a[2] }
-/^[ \t]/ {
+# a callchain line starts with a TAB; an event line may start with the
+# spaces that right-align a short tid
+/^\t/ {
 	if (cur_out && $NF == "offcpu_wait_token") token[cur_out] = 1
 	if (cur_wake && $NF == "offcpu_wake_peer") peer[cur_wake] = 1
 	next
