@@ -106,7 +106,10 @@ fi
 test_expect_success 'a real system-wide -g capture (fp-perfdata): every file the same as from F records' '
 	fp-bucket --rows 50 <sys.S >sys.B &&
 	fold_both sys.B sys &&
-	test "$(grep -c "^E" sys.ids)" -gt 10 &&
+	# an E record for each F record (how many depends on the capture: a loaded
+	# machine records fewer stacks in its 3 s)
+	test "$(grep -c "^E" sys.ids)" = "$(grep -c "^F" sys.text)" &&
+	test "$(grep -c "^E" sys.ids)" -gt 0 &&
 	same_files sys
 '
 
