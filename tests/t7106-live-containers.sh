@@ -57,8 +57,7 @@ test_expect_success 'the container filter'"'"'s live flame graph total is the su
 	test "$(tree_total)" = "$((N_A + N_B))"
 '
 
-kill -INT $live
-wait $live
+end_live $live
 test_expect_success 'live --container with a source that cannot read cgroups is refused with the reason' '
 	test_must_fail flamepipe live --source perf-script --container x --duration 1 -o rec2 2>err2 &&
 	grep -q "container: needs --source perf" err2

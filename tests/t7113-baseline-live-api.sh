@@ -72,6 +72,6 @@ test_expect_success 'the new function leads what grew, the old what shrank, agai
 	test_when_finished "kill $fp 2>/dev/null" &&
 	python3 poll.py out "$TRASH/mark" "$NEW" "$OLD" >timing &&
 	cat timing &&
-	kill -INT $fp && wait $fp
+	end_live $fp
 '
 test_done

@@ -71,6 +71,5 @@ test_expect_success 'the offcpu flame graph weighs stacks by blocked time, the k
 	test "$(cat kv)" = "$KNOWN_NS"
 '
 
-kill -INT $live
-wait $live
+end_live $live
 test_done

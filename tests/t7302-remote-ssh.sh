@@ -70,7 +70,7 @@ test_expect_success 'flamepipe live --ssh --remote-script: the capture reaches t
 	{ "$SPIN" 6000 >/dev/null & } &&	# sampling runs: the workload now
 	wait_for "curl -sf \"\${url}flamegraph/?filename=live\" | grep -q flamepipe_live_spin_target" 300 &&
 	sshd_sessions >sessions && test -s sessions &&
-	kill -INT $fp && { wait $fp || { echo "live exited $?"; cat live.err; false; }; } &&
+	{ end_live $fp || { echo "live exited $?"; cat live.err; false; }; } &&
 	grep -q "flamepipe: live: stopped after" live.err &&
 	grep -q flamepipe_live_spin_target rep/stacks.folded &&
 	wait_for "test -z \"\$(sshd_sessions)\"" 100 &&

@@ -49,7 +49,7 @@ test_expect_success 'ranges viewers select during the capture change neither the
 		test "$(folded_total body)" = "$(folded_total r/stacks.folded)" &&
 		test "$(get "/flamegraph/?filename=live&start=$1&end=$2")" = 200 || exit 1
 	done &&
-	kill -INT $fp && wait $fp &&
+	end_live $fp &&
 	grep -q "^flamepipe: live: stopped after [0-9.]* s: [0-9]* samples read, [0-9]* dropped ([0-9.]*%), [0-9]* lost by perf, [0-9]* idle; $total samples in [0-9]* stacks -> out/; recording out/recording.fp.gz: all of it" err
 '
 

@@ -186,6 +186,17 @@ wait_for() {
 	done
 }
 
+# end_live PID: ends a flamepipe live session as a user does and returns
+# its exit code: Ctrl-C, and with a web view (whose first Ctrl-C ends the
+# capture only, docs/live.md "Stopping") Ctrl-C again once only the web
+# server is left.
+end_live() {
+	kill -INT "$1" 2>/dev/null
+	wait_for "! kill -0 $1 2>/dev/null || ! ps -o comm= --ppid $1 | grep -v fp-watchdog | grep -qv fp-serve" 600
+	kill -INT "$1" 2>/dev/null
+	wait "$1"
+}
+
 # An independent sample count over raw perf script text (plain or gzip):
 # a sample header is a non-empty line that is not indented and not '#'.
 awk_count_samples() {
