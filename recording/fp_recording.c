@@ -349,6 +349,26 @@ out:
 	return result;
 }
 
+int fp_rec_member_lines(int fd, const struct fp_rec_member *m, char **buf, size_t *cap,
+			void (*line)(void *ctx, char *line, size_t len), void *ctx, char *err,
+			size_t errsz)
+{
+	ssize_t n = fp_rec_read_member(fd, m, buf, cap, err, errsz);
+
+	if (n < 0)
+		return -1;
+	(*buf)[n] = '\0';
+	for (char *p = *buf, *end = *buf + n; p < end;) {
+		char *lf = memchr(p, '\n', (size_t)(end - p));
+		char *stop = lf ? lf : end;
+
+		*stop = '\0';
+		line(ctx, p, (size_t)(stop - p));
+		p = stop + 1;
+	}
+	return 0;
+}
+
 size_t fp_rec_each_line(int fd, const struct fp_rec_index *ix, uint64_t from_ns, uint64_t to_ns,
 			void (*line)(void *ctx, char *line, size_t len), void *ctx,
 			struct fp_rec_skips *bad, char *err, size_t errsz)
@@ -361,9 +381,8 @@ size_t fp_rec_each_line(int fd, const struct fp_rec_index *ix, uint64_t from_ns,
 
 		if (m->max_ns < from_ns || m->min_ns >= to_ns)
 			continue;
-		ssize_t n = fp_rec_read_member(fd, m, &buf, &cap, msg, sizeof msg);
-
-		if (n < 0) { /* skipped, counted: the members after it stand alone */
+		if (fp_rec_member_lines(fd, m, &buf, &cap, line, ctx, msg, sizeof msg) < 0) {
+			/* skipped, counted: the members after it stand alone */
 			if (!skipped++)
 				snprintf(err, errsz, "%s", msg);
 			if (bad) {
@@ -374,15 +393,6 @@ size_t fp_rec_each_line(int fd, const struct fp_rec_index *ix, uint64_t from_ns,
 				bad->bytes += m->length;
 			}
 			continue;
-		}
-		buf[n] = '\0';
-		for (char *p = buf, *end = buf + n; p < end;) {
-			char *lf = memchr(p, '\n', (size_t)(end - p));
-			char *stop = lf ? lf : end;
-
-			*stop = '\0';
-			line(ctx, p, (size_t)(stop - p));
-			p = stop + 1;
 		}
 	}
 	free(buf);

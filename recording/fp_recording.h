@@ -148,6 +148,13 @@ ssize_t fp_rec_read_member(int fd, const struct fp_rec_member *m, char **buf, si
 			   char *err, size_t errsz);
 
 /* Calls line(ctx, line, len) for each line (LF removed, NUL-terminated)
+ * of member m (read into *buf, as fp_rec_read_member). 0, or -1 with a
+ * message in err if it cannot be read. */
+int fp_rec_member_lines(int fd, const struct fp_rec_member *m, char **buf, size_t *cap,
+			void (*line)(void *ctx, char *line, size_t len), void *ctx, char *err,
+			size_t errsz);
+
+/* Calls line(ctx, line, len) for each line (LF removed, NUL-terminated)
  * of every member of ix that may hold samples in [from_ns, to_ns) (pass
  * 0, UINT64_MAX for all), in file order. The lines are not filtered by
  * time: members overlap. A member that cannot be read (bad CRC, bad

@@ -115,20 +115,7 @@ static void rf_line(void *ctx, char *line, size_t len)
 static int fold_member(struct rf *r, int fd, const struct fp_rec_member *m, char **buf, size_t *cap,
 		       char *err, size_t errsz)
 {
-	ssize_t n = fp_rec_read_member(fd, m, buf, cap, err, errsz);
-
-	if (n < 0)
-		return -1;
-	(*buf)[n] = '\0';
-	for (char *p = *buf, *end = *buf + n; p < end;) {
-		char *lf = memchr(p, '\n', (size_t)(end - p));
-		char *stop = lf ? lf : end;
-
-		*stop = '\0';
-		rf_line(r, p, (size_t)(stop - p));
-		p = stop + 1;
-	}
-	return 0;
+	return fp_rec_member_lines(fd, m, buf, cap, rf_line, r, err, errsz);
 }
 
 /* r's table as a member table (struct rf_table's entries). */
