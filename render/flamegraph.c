@@ -679,34 +679,43 @@ static void write_empty(struct fp_sink *s, const struct fp_flame_opts *o)
 	fp_sink_str(s, ": no samples</text>\n</svg>\n");
 }
 
-static int node_shown(const struct fp_flame_opts *o, const struct layout *L,
-		      const struct fp_flame_tree *tr, const struct fp_flame_node *n)
+/* Whether a frame of width w (of total) is drawn: wider than --minwidth. */
+struct shown_rule {
+	const struct fp_flame_opts *o;
+	const struct layout *L;
+};
+
+static int frame_shown(void *ctx, uint64_t w, uint64_t total)
 {
-	if (n->w == 0)
+	const struct shown_rule *r = ctx;
+
+	if (w == 0)
 		return 0;
-	if (o->minwidth_pct)
-		return (double)n->w * 100.0 >= o->minwidth * (double)tr->total;
-	return (double)n->w * ((double)L->avail100 / 100.0) >= o->minwidth * (double)tr->total;
+	if (r->o->minwidth_pct)
+		return (double)w * 100.0 >= r->o->minwidth * (double)total;
+	return (double)w * ((double)r->L->avail100 / 100.0) >= r->o->minwidth * (double)total;
 }
 
-static void prepare(struct fp_folded *t, const struct fp_flame_opts *o, struct fp_flame_tree *tr)
+/* The tree of t; with L, only the frames the SVG draws (a system-wide
+ * capture has millions of frames, a few thousand of them wide enough). */
+static void prepare(struct fp_folded *t, const struct fp_flame_opts *o, const struct layout *L,
+		    struct fp_flame_tree *tr)
 {
 	if (o->reverse)
 		fp_folded_reverse(t);
 	if (!o->flamechart)
 		fp_folded_sort(t);
-	fp_flame_tree_build(tr, t);
+	if (L) {
+		struct shown_rule r = { o, L };
+		fp_flame_tree_build_kept(tr, t, frame_shown, &r);
+	} else {
+		fp_flame_tree_build(tr, t);
+	}
 }
 
 int fp_flame_render(struct fp_sink *s, struct fp_folded *t, const struct fp_flame_opts *o)
 {
 	struct fp_flame_tree tr;
-	prepare(t, o, &tr);
-	if (tr.total == 0) {
-		write_empty(s, o);
-		free(tr.n);
-		return 1;
-	}
 	struct layout L;
 	L.width = o->width > 2 * XPAD + 1 ? o->width : 2 * XPAD + 1;
 	L.fh = o->frame_height > FRAMEPAD ? o->frame_height : FRAMEPAD + 1;
@@ -716,10 +725,17 @@ int fp_flame_render(struct fp_sink *s, struct fp_folded *t, const struct fp_flam
 	L.ypad1 = L.fontsize * 3 + (o->subtitle ? L.fontsize * 2 : 0);
 	L.ypad2 = L.fontsize * 2 + 10;
 	L.maxdepth = 0;
+	prepare(t, o, &L, &tr);
+	if (tr.total == 0) {
+		write_empty(s, o);
+		free(tr.n);
+		return 1;
+	}
+	struct shown_rule rule = { o, &L };
 	delta_t maxdelta = 0;
 	for (size_t i = 0; i < tr.len; i++) {
 		struct fp_flame_node *n = &tr.n[i];
-		n->shown = node_shown(o, &L, &tr, n);
+		n->shown = frame_shown(&rule, n->w, tr.total);
 		if (!n->shown)
 			continue;
 		if (n->depth > L.maxdepth)
@@ -747,7 +763,7 @@ int fp_flame_render(struct fp_sink *s, struct fp_folded *t, const struct fp_flam
 void fp_flame_json(struct fp_sink *s, struct fp_folded *t, const struct fp_flame_opts *o)
 {
 	struct fp_flame_tree tr;
-	prepare(t, o, &tr);
+	prepare(t, o, NULL, &tr);
 	uint32_t open = 0; /* nodes whose children array is open */
 	for (size_t i = 0; i < tr.len; i++) {
 		struct fp_flame_node *n = &tr.n[i];

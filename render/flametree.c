@@ -26,6 +26,12 @@ static size_t tree_add(struct fp_flame_tree *t, const char *name, size_t len, ui
 	return t->len++;
 }
 
+struct fp_flame_keep {
+	int (*fn)(void *ctx, uint64_t w, uint64_t total);
+	void *ctx;
+	uint64_t total;
+};
+
 struct frame_ref {
 	size_t end; /* offset of the frame's end in its stack (and in every
 			 * stack that shares it: the bytes before are the same) */
@@ -52,10 +58,40 @@ static size_t shared_frames(const struct frame_ref *path, size_t depth, const ch
 	return d;
 }
 
-/* Each stack keeps the frames it shares with the one before (found from
- * their common bytes, without splitting them again) and opens the rest. */
+/* Closes the open frames path[from..depth) at x, deepest first: a frame
+ * keep() refuses goes, with its descendants (the nodes after it). */
+static void close_frames(struct fp_flame_tree *tr, const struct frame_ref *path, size_t from,
+			 size_t depth, uint64_t x, const struct fp_flame_keep *keep)
+{
+	for (size_t k = depth; k-- > from;) {
+		struct fp_flame_node *n = &tr->n[path[k].node];
+		n->w = x - n->x;
+		if (keep && !keep->fn(keep->ctx, n->w, keep->total))
+			tr->len = path[k].node;
+	}
+}
+
+static uint64_t table_width(const struct fp_folded *t)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < t->n; i++)
+		sum += t->two_counts ? t->e[i].count2 : t->e[i].count;
+	return sum;
+}
+
 void fp_flame_tree_build(struct fp_flame_tree *tr, const struct fp_folded *t)
 {
+	fp_flame_tree_build_kept(tr, t, NULL, NULL);
+}
+
+/* Each stack keeps the frames it shares with the one before (found from
+ * their common bytes, without splitting them again) and opens the rest. */
+void fp_flame_tree_build_kept(struct fp_flame_tree *tr, const struct fp_folded *t,
+			      int (*keep_fn)(void *ctx, uint64_t w, uint64_t total), void *ctx)
+{
+	struct fp_flame_keep keep = { keep_fn, ctx, keep_fn ? table_width(t) : 0 };
+
 	memset(tr, 0, sizeof *tr);
 	tr->diff = t->two_counts;
 	tr->total1 = t->total;
@@ -73,8 +109,7 @@ void fp_flame_tree_build(struct fp_flame_tree *tr, const struct fp_folded *t)
 		size_t same = prev ? fp_common_prefix(prev, prev_len, e->stack, e->len) : 0;
 		size_t d = shared_frames(path, depth, e->stack, e->len, same);
 		/* Close the frames that differ (or lie deeper than the stack). */
-		for (size_t k = d; k < depth; k++)
-			tr->n[path[k].node].w = x - tr->n[path[k].node].x;
+		close_frames(tr, path, d, depth, x, keep_fn ? &keep : NULL);
 		depth = d;
 		const char *end = e->stack + e->len;
 		size_t from = d ? path[d - 1].end + 1 : 0;
@@ -99,8 +134,7 @@ void fp_flame_tree_build(struct fp_flame_tree *tr, const struct fp_folded *t)
 		tr->n[leaf].self1 += tr->diff ? e->count : 0;
 		x += width;
 	}
-	for (size_t k = 0; k < depth; k++)
-		tr->n[path[k].node].w = x - tr->n[path[k].node].x;
+	close_frames(tr, path, 0, depth, x, keep_fn ? &keep : NULL);
 	tr->n[0].w = x;
 	tr->total = x;
 	free(path);

@@ -44,6 +44,14 @@ struct fp_flame_tree {
 
 /* Builds the tree of t (sorted as above; its stacks must outlive the tree). */
 void fp_flame_tree_build(struct fp_flame_tree *tr, const struct fp_folded *t);
+/* The same tree without the nodes keep(ctx, w, total) refuses (w a node's
+ * width, total the root's), nor their descendants: keep must not refuse a
+ * node and take a narrower one (a child is never wider than its parent).
+ * Dropped at once, they cost no memory: a flame graph of a system-wide
+ * capture draws a few thousand of its millions of frames. The leaf
+ * counts (self) of the nodes kept are those of the whole tree. */
+void fp_flame_tree_build_kept(struct fp_flame_tree *tr, const struct fp_folded *t,
+			      int (*keep)(void *ctx, uint64_t w, uint64_t total), void *ctx);
 void fp_flame_tree_free(struct fp_flame_tree *tr);
 
 #endif

@@ -7,6 +7,7 @@
 #include "diff.h"
 #include "escape.h"
 #include "flamegraph.h"
+#include "flametree.h"
 #include "folded.h"
 #include "heatmap.h"
 #include "sink.h"
@@ -428,6 +429,50 @@ static void frames_merge_only_where_whole_frames_are_shared(void **state)
 	fp_folded_free(&t);
 }
 
+static int wider_than_5(void *ctx, uint64_t w, uint64_t total)
+{
+	(void)ctx;
+	return w * 100 > 5 * total;
+}
+
+/* The kept tree is the whole tree's nodes the rule keeps, in the same
+ * order with the same places and counts; a narrow subtree before, between
+ * and after wide siblings goes whole. */
+static void a_kept_tree_is_the_whole_tree_without_the_narrow_frames(void **state)
+{
+	struct fp_folded t;
+	struct fp_flame_tree all, kept;
+
+	fp_folded_init(&t);
+	fp_folded_parse_buffer(&t,
+			       LINE("a;n1;x;y 1\na;w;p;q 40\na;w;r 2\na 10\na;w 5\nb;n2;z 3\n"
+				    "b;v 30\nc 1\nd;e;f;g 8\n"),
+			       FP_FOLDED_REF);
+	fp_folded_sort(&t);
+	fp_flame_tree_build(&all, &t);
+	fp_flame_tree_build_kept(&kept, &t, wider_than_5, NULL);
+	size_t k = 0;
+	for (size_t i = 0; i < all.len; i++) {
+		const struct fp_flame_node *n = &all.n[i];
+		if (i && !wider_than_5(NULL, n->w, all.total))
+			continue;
+		assert_true(k < kept.len);
+		const struct fp_flame_node *m = &kept.n[k++];
+		assert_int_equal(m->name_len, n->name_len);
+		assert_memory_equal(m->name, n->name, n->name_len);
+		assert_int_equal(m->depth, n->depth);
+		assert_int_equal(m->x, n->x);
+		assert_int_equal(m->w, n->w);
+		assert_int_equal(m->self, n->self);
+	}
+	assert_int_equal(k, kept.len);
+	assert_int_equal(kept.total, all.total);
+	assert_true(kept.len < all.len);
+	fp_flame_tree_free(&all);
+	fp_flame_tree_free(&kept);
+	fp_folded_free(&t);
+}
+
 static void an_empty_table_draws_no_samples_and_returns_1(void **state)
 {
 	struct fp_folded t;
@@ -523,6 +568,7 @@ int main(void)
 		cmocka_unit_test(flame_colours_are_name_hashes_by_code_type),
 		cmocka_unit_test(an_empty_table_draws_no_samples_and_returns_1),
 		cmocka_unit_test(frames_merge_only_where_whole_frames_are_shared),
+		cmocka_unit_test(a_kept_tree_is_the_whole_tree_without_the_narrow_frames),
 		cmocka_unit_test(the_root_frame_is_the_total_and_minwidth_parses),
 		cmocka_unit_test(common_prefix_finds_the_first_difference_at_any_position),
 	};
