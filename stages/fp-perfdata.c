@@ -664,8 +664,14 @@ static void on_event(void *ctx, const struct pd_event *e)
 				e->u.mmap.pgoff, e->u.mmap.prot, e->u.mmap.file, e->u.mmap.file_len,
 				e->u.mmap.kernel);
 		break;
-	case PD_EV_LOST:
-		break; /* counted by the reader */
+	case PD_EV_LOST: /* counted by the reader; said, as perf report says it */
+		warn(pd, WARN_NOTE, pd->in_name,
+		     "perf lost %llu events here (its buffer was full; %llu lost so far): "
+		     "counts are low around them, and an off-CPU interval whose wakeup or "
+		     "switch-in was lost ends at the next one recorded (record with a "
+		     "larger -m or a lower -F)",
+		     (unsigned long long)e->u.lost.lost, (unsigned long long)pd->rd.st.lost_events);
+		break;
 	case PD_EV_KSYMBOL:
 		if (!e->u.ksym.unregister)
 			pd_machine_ksymbol(&pd->mach, e->u.ksym.addr, e->u.ksym.len, e->u.ksym.name,

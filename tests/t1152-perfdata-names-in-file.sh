@@ -10,7 +10,8 @@ pd_need_perf
 # samples more files (the workload, perf and its libraries, libc, ld.so)
 # than a limit of 24 descriptors keeps open (8; 16 are left for the rest).
 # It also catches other tests' processes, whose files may be gone by now
-# (a W record on both sides alike): any other warning fails.
+# (a W record on both sides alike), and on a loaded machine perf may lose
+# events (said alike too): any other warning fails.
 test_expect_success 'names read from the files equal names copied when descriptors run short' '
 	pd_record_system sys.data 300 800 &&
 	fp-perfdata -q sys.data >kept.s &&
@@ -18,7 +19,8 @@ test_expect_success 'names read from the files equal names copied when descripto
 	test_cmp kept.s copied.s &&
 	awk -F "\t" "\$1 == \"S\" && \$9 ~ /u/" kept.s >user.s &&
 	test "$(wc -l <user.s)" -gt 10 &&
-	! grep "^W	" kept.s | grep -v "(No such file or directory): " | grep -q .
+	! grep "^W	" kept.s | grep -v "(No such file or directory): " |
+		grep -v "	perf lost [0-9]* events here" | grep -q .
 '
 
 test_done

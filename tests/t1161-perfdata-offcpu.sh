@@ -185,7 +185,7 @@ test_expect_success 'the wakeup samples have the waker'"'"'s stack and the time 
 '
 
 test_expect_success 'a system-wide capture: switch-ins from next_pid, the sleeps end at their timer wakeups' '
-	pd_record_opts "" sys.data -a -B -k CLOCK_MONOTONIC --switch-events -e sched:sched_switch \
+	pd_record_opts "" sys.data -a -B -m 1024 -k CLOCK_MONOTONIC --switch-events -e sched:sched_switch \
 		-e sched:sched_waking -g -- \
 		"$SLEEPER" 5 100 50 50 systruth &&
 	fp-perfdata -q sys.data >sys &&
@@ -195,7 +195,17 @@ test_expect_success 'a system-wide capture: switch-ins from next_pid, the sleeps
 		END { printf \"%.0f\", s }" sys) &&
 	saw=$(awk "\$1 == \"known\" && \$4 > \$2 { s += \$4 - \$2 } END { printf \"%.0f\", s }" systruth) &&
 	echo "# system-wide: $got ns in offcpu_known_sleep, blocked until its deadlines $saw" &&
-	within "$got" "$saw" 10
+	grep -E "^(offcpu_|lost_)" sysinfo | sed "s/^/# /" &&
+	lost=$(awk -F = "\$1 == \"lost_events\" { print \$2 }" sysinfo) &&
+	if test "$lost" -gt 0
+	then
+		# a loaded machine: perf dropped events (wakeups, switch-ins), so
+		# intervals end late; the figure cannot be checked, the warning can
+		echo "# perf lost $lost events: the blocked time is not compared" &&
+		grep -q "^W	.*	perf lost [0-9]* events here" sys
+	else
+		within "$got" "$saw" 10
+	fi
 '
 
 test_expect_success 'flamepipe report of an off-CPU-only capture: its flame graph is blocked time' '
