@@ -5,13 +5,26 @@ test_tags root perf
 . "$TOP/tests/lib-perfdata.sh"
 pd_need_perf
 
-# perf writes to a pipe nobody reads until the workload is over: perf
-# blocks on its write, its one-page ring buffers fill, and the kernel
-# counts what it drops; perf writes LOST records when it reads on.
+# perf writes to a pipe that is read until the workload starts (perf's
+# header and its synthesized records of every process come first), then
+# not until the workload is over: perf blocks on its write, its one-page
+# ring buffers fill, and the kernel counts what it drops; perf writes
+# LOST records when it reads on.
+stalled_reader() {
+	exec 3<&0 # (dash gives an asynchronous list /dev/null, even with <&0)
+	cat <&3 &
+	_cat=$!
+	wait_for "test -e workload.started" 600 &&
+		kill -STOP $_cat &&
+		wait_for "test -e workload.done" 600
+	kill -CONT $_cat
+	wait $_cat
+}
+
 test_expect_success 'a capture whose reader stalled has LOST records' '
 	perf record -q -B -m 1 -c 1 -e sched:sched_switch -a -g -o - -- \
-		sh -c "for i in \$(seq 300); do /bin/true; done; : >workload.done" 2>record.err |
-		{ while ! test -e workload.done; do sleep 0.05; done; cat; } >lost.data &&
+		sh -c ": >workload.started; for i in \$(seq 300); do /bin/true; done; : >workload.done" \
+		2>record.err | stalled_reader >lost.data &&
 	fp-perfdata lost.data >out 2>err &&
 	grep "^I	read	" out | tr "\t" "\n" >info &&
 	grep -E "^(samples|lost_)" info | sed "s/^/# /" &&
