@@ -177,6 +177,7 @@ TUI_LIBS := $(or $(shell pkg-config --libs ncursesw 2>/dev/null),-lncursesw -lti
 $(BIN)/fp-tui: LDLIBS += $(TUI_LIBS)
 # fp-record compresses its recording's members with libdeflate (recording/fp_recenc.c).
 $(BIN)/fp-record: LDLIBS += -ldeflate
+$(BIN)/fp-serve: LDLIBS += -ldeflate
 
 $(BIN)/flamepipe: $(call obj,$(RUNNER_SRCS)) $(LIBFP)
 	@mkdir -p $(BIN)

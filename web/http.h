@@ -14,12 +14,16 @@
 #define CT_TEXT "text/plain; charset=utf-8"
 
 /* Queues `body` (ownership taken: the buffer is freed by libmicrohttpd)
- * with the security headers every response carries. */
+ * with the security headers every response carries; compressed when the
+ * client accepts gzip (http_accepts_gzip). */
 enum MHD_Result http_reply(struct MHD_Connection *c, unsigned status, const char *ctype,
 			   struct fp_sink *body);
 /* Like http_reply, plus one more header (e.g. Content-Disposition). */
 enum MHD_Result http_reply_hdr(struct MHD_Connection *c, unsigned status, const char *ctype,
 			       struct fp_sink *body, const char *hname, const char *hvalue);
+/* Whether an Accept-Encoding value takes gzip (JSON, SVG and text answers
+ * of 1 KiB or more are then sent gzip-compressed, with Vary). */
+int http_accepts_gzip(const char *accept_encoding);
 /* {"error":"..."} with the given 4xx/5xx status. */
 enum MHD_Result http_error(struct MHD_Connection *c, unsigned status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
