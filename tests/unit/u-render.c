@@ -2,6 +2,8 @@
  * the folded table, number formatting, heatmap storage, flame graph tree. */
 #include "unit.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diff.h"
@@ -67,6 +69,39 @@ static void sink_formats_numbers_exactly(void **state)
 	ASSERT_SINK("999", fp_sink_u64_sep(s, 999));
 	ASSERT_SINK("18446744073709551615", fp_sink_u64(s, UINT64_MAX));
 	ASSERT_SINK("-9223372036854775808", fp_sink_i64(s, INT64_MIN));
+}
+
+/* A block larger than a chunk goes to a file sink's file as it is, after
+ * what was buffered: the bytes in order, the buffer never its size. */
+static void a_file_sink_writes_a_large_block_without_holding_it(void **state)
+{
+	size_t big = 4 * FP_SINK_CHUNK + 3;
+	char *block = malloc(big), *back = malloc(big + 16);
+	char *text = NULL;
+	size_t text_len = 0;
+	FILE *fp = open_memstream(&text, &text_len);
+	struct fp_sink s;
+
+	assert_non_null(block);
+	assert_non_null(back);
+	assert_non_null(fp);
+	for (size_t i = 0; i < big; i++)
+		block[i] = (char)('a' + i % 26);
+	fp_sink_init_file(&s, fp);
+	fp_sink_str(&s, "head;");
+	fp_sink_write(&s, block, big);
+	fp_sink_str(&s, ";tail");
+	assert_true(s.cap <= FP_SINK_CHUNK);
+	assert_int_equal(fp_sink_close(&s), 0);
+	fclose(fp);
+	memcpy(back, "head;", 5);
+	memcpy(back + 5, block, big);
+	memcpy(back + 5 + big, ";tail", 5);
+	assert_int_equal(text_len, big + 10);
+	assert_memory_equal(text, back, big + 10);
+	free(text);
+	free(block);
+	free(back);
 }
 
 static void a_frame_sorts_before_its_children_and_siblings_by_name(void **state)
@@ -557,6 +592,7 @@ int main(void)
 		cmocka_unit_test(xml_escape_replaces_bad_utf8_and_control_bytes),
 		cmocka_unit_test(json_escape_makes_strings_safe_inside_html_and_cdata),
 		cmocka_unit_test(sink_formats_numbers_exactly),
+		cmocka_unit_test(a_file_sink_writes_a_large_block_without_holding_it),
 		cmocka_unit_test(a_frame_sorts_before_its_children_and_siblings_by_name),
 		cmocka_unit_test(sort_is_frame_wise_and_stable_across_runs),
 		cmocka_unit_test(folded_lines_parse_with_one_or_two_counts),
