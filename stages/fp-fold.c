@@ -21,7 +21,8 @@
  *	TAB <stacks> TAB <total>, then I TAB fold TAB samples=.. stacks=.. ...
  * A snapshot is written at end of input, on `C flush` (before passing the
  * flush on), and every --interval ms while the table changed, once the input
- * has been seen idle (a live stream; a batch run writes only the final one).
+ * has been seen idle (a live stream; a batch run writes only the final one),
+ * spaced so that they take at most a twentieth of a core (SNAPSHOT_CPU_SHARE).
  * With --delta-snapshots (the runner gives it when every reader downstream
  * reads them: fold/fp_foldsnap.h) a timed or flush snapshot after the first
  * full one carries only the stacks whose count changed since the last
@@ -57,6 +58,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <ev.h>
@@ -189,6 +191,7 @@ struct fold_state {
 	int full_sent; /* a full snapshot since the last reset */
 	unsigned deltas_since_full;
 	ev_timer snapshot_timer;
+	ev_tstamp snapshot_not_before; /* the timer waits for this (snapshot_spaced) */
 	/* I statistics */
 	uint64_t samples;       /* folded since the last reset */
 	uint64_t dropped_event; /* dropped by the event filter since the last reset */
@@ -664,14 +667,33 @@ static void on_too_long(struct fp_pump *p, uint64_t lineno)
 	input_warning(p->ctx, fp_too_long_text());
 }
 
+/* Timed snapshots take at most 1/SNAPSHOT_CPU_SHARE of a core: after one
+ * that cost C seconds of CPU the next waits SNAPSHOT_CPU_SHARE * C, if
+ * that is longer than --interval. A live fold of a system-wide capture
+ * holds ~90,000 stacks (62 MB of text); where its readers may restart it
+ * writes them all each time (no deltas: fifo/PROTOCOL.md, Negotiation),
+ * and every 500 ms that was a fifth of a core here and as much again in
+ * each reader. The heatmap is not delayed (its cells come from fp-bucket). */
+#define SNAPSHOT_CPU_SHARE 20
+
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static void on_snapshot_timer(struct ev_loop *loop, ev_timer *w, int revents)
 {
 	struct fold_state *st = w->data;
 
-	if (!st->changed || !st->pump.seen_idle)
+	if (!st->changed || !st->pump.seen_idle || ev_now(loop) < st->snapshot_not_before)
 		return;
+	double cpu = cpu_seconds();
 	write_snapshot(st);
 	fp_out_flush(&st->pump.out);
+	st->snapshot_not_before = ev_time() + (cpu_seconds() - cpu) * SNAPSHOT_CPU_SHARE;
 }
 
 static const struct fp_pump_ops fold_ops = {

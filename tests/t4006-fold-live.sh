@@ -43,6 +43,25 @@ test_expect_success 'live: no new snapshot while nothing changes' '
 	test "$(snapshots)" = 1
 '
 
+# fp-fold's CPU seconds so far (utime + stime of /proc/PID/stat)
+cpu_of() { awk -v hz="$(getconf CLK_TCK)" "{ printf \"%.2f\", (\$14 + \$15) / hz }" "/proc/$1/stat"; }
+
+test_expect_success 'live: snapshots of a large table are spaced to a twentieth of a core, and still come' '
+	awk "BEGIN { for (i = 0; i < 40000; i++) { printf \"S\t%d\t1\t1\t0\t1\tcpu-clock\tapp\tuuuuuuuuuuuuuuuuuuuuuuuu\t\", i;
+		for (f = 0; f < 24; f++) printf \"%sframe_%d_of_stack_%d\", f ? \";\" : \"\", f, i; print \"\" } }" >table.S &&
+	start_live && test_when_finished stop_live &&
+	cat table.S >&3 &&
+	wait_for "grep -q \"^C	end	fold	40000	40000\" out" 600 &&
+	before=$(cpu_of "$(cat pid)") && t0=$(date +%s.%N) &&
+	i=0 && while [ $i -lt 40 ]; do sample app f >&3; sleep 0.1; i=$((i + 1)); done &&
+	wait_for "grep -q \"^C	end	fold	40001	40040\" out" 600 &&
+	after=$(cpu_of "$(cat pid)") && t1=$(date +%s.%N) &&
+	n=$(snapshots) &&
+	echo "# $((n - 1)) snapshots in the trickle, fp-fold CPU $before -> $after s over $t0 .. $t1" &&
+	test "$n" -ge 3 &&
+	awk -v b="$before" -v a="$after" -v t0="$t0" -v t1="$t1" "BEGIN { exit !(a - b <= 0.10 * (t1 - t0)) }"
+'
+
 test_expect_success 'live: a reset is published as an empty snapshot' '
 	start_live && test_when_finished stop_live &&
 	sample app f >&3 &&
