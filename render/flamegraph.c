@@ -731,13 +731,13 @@ int fp_flame_render(struct fp_sink *s, struct fp_folded *t, const struct fp_flam
 		free(tr.n);
 		return 1;
 	}
+	/* The tree holds only the frames drawn, and its root, which the rule
+	 * never judged while building. */
 	struct shown_rule rule = { o, &L };
+	size_t first = frame_shown(&rule, tr.n[0].w, tr.total) ? 0 : 1;
 	delta_t maxdelta = 0;
-	for (size_t i = 0; i < tr.len; i++) {
+	for (size_t i = first; i < tr.len; i++) {
 		struct fp_flame_node *n = &tr.n[i];
-		n->shown = frame_shown(&rule, n->w, tr.total);
-		if (!n->shown)
-			continue;
 		if (n->depth > L.maxdepth)
 			L.maxdepth = n->depth;
 		if (tr.diff) {
@@ -750,9 +750,8 @@ int fp_flame_render(struct fp_sink *s, struct fp_folded *t, const struct fp_flam
 
 	write_header(s, o, &L, &tr);
 	fp_sink_str(s, "<g id=\"frames\">\n");
-	for (size_t i = 0; i < tr.len; i++)
-		if (tr.n[i].shown)
-			write_frame(s, o, &L, &tr, &tr.n[i], maxdelta);
+	for (size_t i = first; i < tr.len; i++)
+		write_frame(s, o, &L, &tr, &tr.n[i], maxdelta);
 	fp_sink_str(s, "</g>\n</svg>\n");
 	free(tr.n);
 	return 0;

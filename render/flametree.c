@@ -22,7 +22,6 @@ static size_t tree_add(struct fp_flame_tree *t, const char *name, size_t len, ui
 	n->w = 0;
 	n->self = n->self1 = 0;
 	n->path = path;
-	n->shown = 0;
 	return t->len++;
 }
 
@@ -71,15 +70,6 @@ static void close_frames(struct fp_flame_tree *tr, const struct frame_ref *path,
 	}
 }
 
-static uint64_t table_width(const struct fp_folded *t)
-{
-	uint64_t sum = 0;
-
-	for (size_t i = 0; i < t->n; i++)
-		sum += t->two_counts ? t->e[i].count2 : t->e[i].count;
-	return sum;
-}
-
 void fp_flame_tree_build(struct fp_flame_tree *tr, const struct fp_folded *t)
 {
 	fp_flame_tree_build_kept(tr, t, NULL, NULL);
@@ -90,7 +80,7 @@ void fp_flame_tree_build(struct fp_flame_tree *tr, const struct fp_folded *t)
 void fp_flame_tree_build_kept(struct fp_flame_tree *tr, const struct fp_folded *t,
 			      int (*keep_fn)(void *ctx, uint64_t w, uint64_t total), void *ctx)
 {
-	struct fp_flame_keep keep = { keep_fn, ctx, keep_fn ? table_width(t) : 0 };
+	struct fp_flame_keep keep = { keep_fn, ctx, t->two_counts ? t->total2 : t->total };
 
 	memset(tr, 0, sizeof *tr);
 	tr->diff = t->two_counts;

@@ -31,7 +31,6 @@ struct fp_flame_node {
 	uint64_t self;    /* samples whose stack ends here (count or count2) */
 	uint64_t self1;   /* differential: the same for count1 */
 	const char *path; /* its frame path is path .. name + name_len (root: NULL) */
-	int shown;        /* flamegraph.c's: drawn */
 };
 
 struct fp_flame_tree {

@@ -23,12 +23,18 @@ void fp_sink_init_file(struct fp_sink *s, FILE *fp)
 	s->fp = fp;
 }
 
+/* p[0..n) to the file, unless a write failed before (its errno is kept). */
+static void sink_put(struct fp_sink *s, const void *p, size_t n)
+{
+	if (!s->err && fwrite(p, 1, n, s->fp) != n)
+		s->err = errno ? errno : EIO;
+}
+
 static void sink_drain(struct fp_sink *s)
 {
 	if (!s->fp || s->len == 0)
 		return;
-	if (!s->err && fwrite(s->buf, 1, s->len, s->fp) != s->len)
-		s->err = errno ? errno : EIO;
+	sink_put(s, s->buf, s->len);
 	s->len = 0;
 }
 
@@ -55,8 +61,7 @@ void fp_sink_write(struct fp_sink *s, const void *p, size_t n)
 	 * grew the buffer to its size and was copied once more. */
 	if (s->fp && n > FP_SINK_CHUNK) {
 		sink_drain(s);
-		if (!s->err && fwrite(p, 1, n, s->fp) != n)
-			s->err = errno ? errno : EIO;
+		sink_put(s, p, n);
 		return;
 	}
 	memcpy(fp_sink_reserve(s, n), p, n);
