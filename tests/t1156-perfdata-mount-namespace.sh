@@ -107,8 +107,8 @@ test_expect_success 'JIT code in its own pid and mount namespace: its /tmp/perf-
 	# started under perf record -a, which ends once it has spun
 	cat >jit-ns.sh <<-\EOS &&
 	unshare -m -p -f --mount-proc --propagation private sh -c '"'"'
-		exec 3<"$2" && mount -t tmpfs fp-ns /tmp &&
-		exec "$1" 600 /proc/self/fd/3/jit.pid /proc/self/fd/3/jit.quit'"'"' sh "$1" "$2" &
+		exec 3<"$2" 4<"$1" && mount -t tmpfs fp-ns /tmp &&
+		exec /proc/self/fd/4 600 /proc/self/fd/3/jit.pid /proc/self/fd/3/jit.quit'"'"' sh "$1" "$2" &
 	i=0
 	while ! test -e "$2/jit.pid" && [ $i -lt 1500 ]; do sleep 0.02; i=$((i + 1)); done
 	test -e "$2/jit.pid"
