@@ -74,6 +74,37 @@ test_expect_success 'a stage of a pipeline file (flamepipe run): the alert and t
 	grep -q "$NEW" rep/stacks.folded
 '
 
+# thin STEPS PER_STEP: a stream whose steps of 250 ms each hold PER_STEP
+# samples, one in four of a function the baseline never had.
+thin() {
+	awk -v steps="$1" -v per="$2" 'BEGIN {
+		printf "G\t50\t100\nD\t0\t-uu\tw;main;old\nD\t1\t-uu\tw;main;new\n"
+		for (s = 0; s < steps; s++)
+			for (i = 0; i < per; i++)
+				printf "R\t%d\t%.0f\t1\t1\t0\t1\t1\tcpu-clock\tw\n", i % 4 == 0,
+					100e9 + s * 250e6 + i * 1000
+	}'
+}
+
+test_expect_success 'a window of fewer samples than --min-samples is not compared: no alert' '
+	printf "w;main;old 1000\n" >old.folded &&
+	thin 8 4 | fp-baseline --baseline old.folded --alert 20 --top 0 >out 2>err &&
+	cat err && ! grep -q "alert:" err &&
+	grep -q "no window held 50 samples (--min-samples): no alert was possible" err &&
+	grep -q "evaluations=0	thin_windows=[1-9]" out
+'
+
+test_expect_success 'the same windows with --min-samples 4: the new function alerts' '
+	thin 8 4 | fp-baseline --baseline old.folded --alert 20 --top 0 --min-samples 4 \
+		>/dev/null 2>err &&
+	test "$(grep -c "alert: function new grew +25.0 points" err)" = 1
+'
+
+test_expect_success 'full windows (60 samples a step): compared, and the 25 % alerts' '
+	thin 8 60 | fp-baseline --baseline old.folded --alert 20 --top 0 >/dev/null 2>err &&
+	test "$(grep -c "alert: function new grew" err)" = 1
+'
+
 # The first sample of $NEW on the heatmap axis (seconds): the switch.
 switch_at() { # STREAM (fp-fold --pass-samples output)
 	awk -F "	" -v new="$NEW" '

@@ -4,7 +4,8 @@
  * Interface:
  *	fp-baseline (--baseline FILE [--from S] [--to S] | --from S --to S)
  *		[--alert PCT] [--by function|stack] [--window MS] [--step MS]
- *		[--top N] [--pass-samples] [--discard] [--name NAME]
+ *		[--min-samples N] [--top N] [--pass-samples] [--discard]
+ *		[--name NAME]
  *
  * Input: a flamepipe stream after `fp-fold --pass-samples` (its D and R
  * records: each sample folded once, with its time). Output: every record,
@@ -28,6 +29,9 @@
  *	fp-baseline: alert: function spin_b grew +97.4 points: 97.4% of the last 1.0 s, 0.0% of the baseline (at 6.25 s)
  *
  * once, until its share falls back below PCT/2 points over the baseline.
+ * A window of fewer than --min-samples samples (default 50) is not
+ * compared: one sample of four is 25 %, and a workload starting up or a
+ * loaded host gives such windows.
  * At the end, --top N (default 10, 0: none): the N keys that grew and
  * shrank most from the baseline to all the samples after it, on stderr.
  *
@@ -53,8 +57,8 @@
 
 #define USAGE                                                                         \
 	"usage: fp-baseline (--baseline FILE [--from S] [--to S] | --from S --to S) " \
-	"[--alert PCT] [--by function|stack] [--window MS] [--step MS] [--top N] "    \
-	"[--pass-samples] [--discard] [--name NAME]"
+	"[--alert PCT] [--by function|stack] [--window MS] [--step MS] "              \
+	"[--min-samples N] [--top N] [--pass-samples] [--discard] [--name NAME]"
 #define MS_NS 1000000ull
 #define WINDOW_MAX_MS 3600000
 #define TOP_MAX 1000
@@ -67,6 +71,7 @@ struct state {
 	double pct; /* < 0: no alerts */
 	int by;     /* enum fp_base_by */
 	uint64_t window_ms, step_ms, top;
+	uint64_t min_samples; /* a smaller window is not compared */
 	int pass_samples, discard;
 	uint64_t refs; /* R records seen */
 	/* stacks: local ids of the D records' folded text */
@@ -88,7 +93,7 @@ struct state {
 	uint64_t *after; /* samples after the baseline, by local id */
 	size_t acap;
 	struct fp_alerts alerts;
-	uint64_t samples, evaluations, bad;
+	uint64_t samples, evaluations, thin, bad;
 	double window_end_s; /* on the axis, for the alert line */
 };
 
@@ -148,6 +153,10 @@ static void evaluate(struct state *st)
 
 	if (!st->base_ready || !st->win.total || st->pct < 0)
 		return;
+	if (st->win.total < st->min_samples) {
+		st->thin++;
+		return;
+	}
 	st->evaluations++;
 	table_of(st, st->win.sum, st->win.cap, &now, FP_FOLDED_REF);
 	fp_baseline_keyed(&know, &now, st->by);
@@ -308,13 +317,18 @@ static void on_eof(struct fp_pump *p)
 			"--pass-samples before this stage?)");
 	if (st->stream_range && !st->base_ready && !st->base.n)
 		base_done(st); /* the stream ended inside the range */
+	if (st->pct >= 0 && st->thin && !st->evaluations)
+		fp_warn("no window held %llu samples (--min-samples): no alert was possible; "
+			"sample faster (-F) or widen --window",
+			(unsigned long long)st->min_samples);
 	summary(st);
 	if (st->discard)
 		return;
 	struct fp_stat stats[] = {
 		{ "samples", st->samples },         { "baseline_samples", st->base.total },
-		{ "evaluations", st->evaluations }, { "alerts", st->alerts.fired },
-		{ "late", st->win.late },           { "bad_records", st->bad },
+		{ "evaluations", st->evaluations }, { "thin_windows", st->thin },
+		{ "alerts", st->alerts.fired },     { "late", st->win.late },
+		{ "bad_records", st->bad },
 	};
 	fp_write_info(fp_out_wr(&p->out), p->stage, stats, sizeof stats / sizeof *stats);
 }
@@ -362,6 +376,7 @@ int main(int argc, char **argv)
 	st.window_ms = 1000;
 	st.step_ms = 250;
 	st.top = 10;
+	st.min_samples = 50;
 	const struct fp_opt options[] = {
 		{ "baseline", FP_OPT_STR, &st.file },
 		{ "from", FP_OPT_STR, &st.from_s },
@@ -371,6 +386,7 @@ int main(int argc, char **argv)
 		{ "window", FP_OPT_U64, &st.window_ms, 10, WINDOW_MAX_MS },
 		{ "step", FP_OPT_U64, &st.step_ms, 10, WINDOW_MAX_MS },
 		{ "top", FP_OPT_U64, &st.top, 0, TOP_MAX },
+		{ "min-samples", FP_OPT_U64, &st.min_samples, 1, 1000000 },
 		{ "pass-samples", FP_OPT_FLAG, &st.pass_samples },
 		{ "discard", FP_OPT_FLAG, &st.discard },
 		{ "name", FP_OPT_NAME, &name },
