@@ -97,10 +97,11 @@ samples() {
 }
 
 # start_chain: fp-record | fp-bucket | fp-range | fp-fold | fp-serve --live
-# chain --recording rec.gz, reading in.fifo (held open on fd 9)
+# chain --recording rec.gz, reading in.fifo (held open on fd 9);
+# fp-record's --flush-interval MS (default 100)
 start_chain() {
 	rm -f in.fifo serve.out rec.gz && mkfifo in.fifo || return 1
-	{ fp-record --output rec.gz --flush-interval 100 <in.fifo | fp-bucket --rows 10 |
+	{ fp-record --output rec.gz --flush-interval "${1:-100}" <in.fifo | fp-bucket --rows 10 |
 		fp-range --history 0 | fp-fold --interval 100 |
 		fp-serve --dir prof --listen 127.0.0.1:0 --live chain --recording rec.gz \
 		>serve.out 2>>serve.err & } &&
@@ -129,6 +130,19 @@ test_expect_success 'a live chain: each range or filter query is answered from t
 	jq -e ".filtered == false and ([.values[][]] | add) == 40" body &&
 	test "$(get "/differential/?filename=chain&start=0&end=2&compareFilename=chain&compareStart=2&compareEnd=4")" = 200 &&
 	jq -e ".children | map(.name) == [\"a\"]" body &&
+	exec 9>&-
+'
+
+test_expect_success 'a range the heatmap shows is answered whole before fp-record has written it' '
+	start_chain 2000 &&
+	samples >&9 &&
+	wait_for "get \"/heatmap/?filename=chain\" >/dev/null && jq -e \"([.values[][]] | add) == 40\" body >/dev/null" 100 &&
+	held=$(fp-read -q rec.gz 2>/dev/null | grep -c ^S) &&
+	echo "# the recording held $held of the 40 samples when the heatmap showed them" &&
+	test "$(get "/flamegraph/?filename=chain&start=1&end=2.5")" = 200 &&
+	test "$(total)" = 15 &&
+	test "$(get "/flamegraph/?filename=chain&start=2&end=4&comm=b")" = 200 &&
+	test "$(total)" = 20 &&
 	exec 9>&-
 '
 

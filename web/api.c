@@ -194,8 +194,14 @@ struct folded_view {
 	uint64_t total;
 };
 
-/* A live selection is on the live heatmap's axis. */
-static void live_axis(const struct server *srv, struct selection *sel)
+/* fp-record writes a batch at most its --flush-interval (1 s by default)
+ * after its first sample: a range query waits this long at most for the
+ * recording to hold what the heatmap counted (live.h). */
+#define LIVE_RECORDED_WAIT_MS 5000
+
+/* A live selection is read from the recording on the live heatmap's axis,
+ * once the recording holds every sample the heatmap counted in it. */
+static void live_axis(const struct server *srv, struct target *t, struct selection *sel)
 {
 	uint64_t base;
 
@@ -203,6 +209,12 @@ static void live_axis(const struct server *srv, struct selection *sel)
 		sel->has_axis = 1;
 		sel->axis_base_sec = base;
 	}
+	if (live_wait_recorded(srv->live, t->fd, sel->end, LIVE_RECORDED_WAIT_MS) < 0)
+		fp_warn("live %s: the recording still lacks samples the heatmap counted "
+			"after %u ms: the answer may be short of them",
+			srv->live->name, LIVE_RECORDED_WAIT_MS);
+	if (fstat(t->fd, &t->st) < 0) /* the cache key: the file as read now */
+		memset(&t->st, 0, sizeof t->st);
 }
 
 static int get_folded(const struct server *srv, struct MHD_Connection *c, struct target *t,
@@ -224,7 +236,7 @@ static int get_folded(const struct server *srv, struct MHD_Connection *c, struct
 				 "--recording FILE): only its whole profile can be shown");
 			return 409;
 		}
-		live_axis(srv, &lsel);
+		live_axis(srv, t, &lsel);
 	}
 	int status = 0;
 	fv->fref = folded_get(&t->job, t->fd, &t->st, &lsel, &status, err, errsz);
@@ -580,7 +592,7 @@ static int pprof_answer(const struct job *job, struct request *q, struct fp_sink
 		return 409;
 	}
 	if (q->t.live)
-		live_axis(job->srv, &q->sel);
+		live_axis(job->srv, &q->t, &q->sel);
 	const struct folded_text *p = pprof_get(job, q->t.fd, &q->t.st, &q->sel, &q->status, q->err,
 						sizeof q->err);
 	if (p)
@@ -612,7 +624,7 @@ static int threads_answer(const struct job *job, struct request *q, struct fp_si
 		return 409;
 	}
 	if (q->t.live) /* from the recording, on the live heatmap's axis */
-		live_axis(job->srv, &q->sel);
+		live_axis(job->srv, &q->t, &q->sel);
 	q->sel.root = SEL_ROOT_PID;
 	const struct folded_text *fp = folded_get(job, q->t.fd, &q->t.st, &q->sel, &q->status,
 						  q->err, sizeof q->err);

@@ -273,6 +273,63 @@ char *live_copy_snapshot(struct live *l, size_t *len, uint64_t *total)
 	return buf;
 }
 
+/* The newest sample time in the recording open on fd (its members'
+ * max_ns), 0 if none. */
+static uint64_t recorded_to_ns(int fd)
+{
+	struct fp_rec_index ix = { 0 };
+	uint64_t to = 0;
+
+	if (fp_rec_scan(fd, &ix) == 0)
+		for (size_t i = 0; i < ix.n; i++)
+			if (ix.m[i].max_ns > to)
+				to = ix.m[i].max_ns;
+	fp_rec_index_free(&ix);
+	return to;
+}
+
+/* fp-record sits before fp-bucket in the chain and writes a batch at most
+ * --flush-interval after its first sample, so a sample the heatmap has
+ * counted is soon in the file; until then a range query of the newest
+ * seconds would count fewer samples than the cells it was chosen from.
+ * The recording holds everything before time T once it holds a sample at
+ * T or later (fp-record writes in arrival order). T is the range's end,
+ * or, for a range reaching into the newest column, that column's start:
+ * its samples are still arriving. */
+int live_wait_recorded(struct live *l, int fd, const char *end, unsigned max_ms)
+{
+	struct timespec t0, now;
+	uint64_t need;
+
+	pthread_mutex_lock(&l->lock);
+	int has = l->hb.h.hm.ncols > 0;
+	uint64_t base = (uint64_t)l->hb.h.hm.base_sec;
+	uint64_t newest = has ? (uint64_t)l->hb.h.hm.ncols - 1 : 0;
+	pthread_mutex_unlock(&l->lock);
+	if (!has || fd < 0)
+		return 0;
+	need = newest * FP_NSEC_PER_SEC;
+	if (end) {
+		double e = strtod(end, NULL);
+
+		if (e <= 0)
+			return 0;
+		if (e < (double)newest)
+			need = (uint64_t)(e * 1e9);
+	}
+	need += base * FP_NSEC_PER_SEC;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		if (recorded_to_ns(fd) >= need)
+			return 0;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000 >=
+		    (long)max_ms)
+			return -1;
+		nanosleep(&(struct timespec){ 0, 20 * 1000000 }, NULL);
+	}
+}
+
 /* What retention dropped from the recording so far (its index). */
 static void recording_state(const struct live *l, struct heatmap *h)
 {

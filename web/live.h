@@ -57,6 +57,11 @@ void live_idle(struct live *l);
 /* The heatmap's base second (its column 0); 0 if no sample arrived yet. */
 int live_base_sec(struct live *l, uint64_t *base);
 int live_ended(struct live *l);
+/* Waits, at most max_ms, until the recording open on fd holds every
+ * sample the chain's heatmap has counted before `end` (decimal seconds on
+ * the heatmap's axis; NULL: the newest column). 0 once it does, -1 if it
+ * still does not (the answer will lack the newest samples). */
+int live_wait_recorded(struct live *l, int fd, const char *end, unsigned max_ms);
 /* A copy (malloc) of the current snapshot as plain folded text. */
 char *live_copy_snapshot(struct live *l, size_t *len, uint64_t *total);
 void live_heatmap_json(struct live *l, struct fp_sink *s);
