@@ -74,7 +74,7 @@ test_expect_success 'flamepipe live --ssh --remote-script: the capture reaches t
 	grep -q "flamepipe: live: stopped after" live.err &&
 	grep -q flamepipe_live_spin_target rep/stacks.folded &&
 	wait_for "test -z \"\$(sshd_sessions)\"" 100 &&
-	! pgrep -f "perf record --no-buffering --no-bpf-event -o - .-F. .499." >/dev/null
+	wait_for "! pgrep -f \"perf record --no-buffering --no-bpf-event -o - .-F. .499.\" >/dev/null" 100
 '
 
 test_expect_success 'usage errors: no host, bad --duration' '
