@@ -5,7 +5,10 @@
 #
 #	start_sshd        sets $SSHD_PID, $SSHD_PORT and $SSH_OPTS (the
 #	                  --ssh-arg words for fp-ssh / flamepipe live --ssh)
-#	sshd_tree         the command lines below the daemon, one a line
+#	sshd_tree [-p]    the command lines below the daemon, one a line
+#	                  (-p: each after its pid)
+#	sshd_perf_pids    the pids of its sessions' perf record processes
+#	pids_gone PID...  none of them runs any more
 #	sshd_logins       how many logins it accepted
 # The daemon is killed by an EXIT trap. It listens on 127.0.0.1 only, on
 # the first free port from 22300 up.
@@ -55,9 +58,9 @@ EOF_CONF
 sshd_sessions() { pgrep -P "$SSHD_PID"; }
 
 # The command lines of every process below the daemon (its sessions'
-# sshd, shells, perf ...), one a line.
+# sshd, shells, perf ...), one a line; with -p, "PID ARGS".
 sshd_tree() {
-	ps -e -o pid=,ppid=,args= | awk -v root="$SSHD_PID" '
+	ps -e -o pid=,ppid=,args= | awk -v root="$SSHD_PID" -v with_pid="${1:-}" '
 		{ pid[NR] = $1; ppid[NR] = $2; $1 = $2 = ""; args[NR] = substr($0, 3) }
 		END {
 			in_tree[root] = 1
@@ -66,8 +69,20 @@ sshd_tree() {
 				for (i = 1; i <= NR; i++)
 					if (in_tree[ppid[i]] && !in_tree[pid[i]]) { in_tree[pid[i]] = 1; grew = 1 }
 			} while (grew)
-			for (i = 1; i <= NR; i++) if (in_tree[pid[i]] && pid[i] != root) print args[i]
+			for (i = 1; i <= NR; i++)
+				if (in_tree[pid[i]] && pid[i] != root)
+					print (with_pid == "-p" ? pid[i] " " : "") args[i]
 		}'
+}
+
+# The pids of this daemon's `perf record` processes. (pgrep -f would also
+# see another test's: the shell and ASan runs of a test run at once.)
+sshd_perf_pids() { sshd_tree -p | awk '$2 == "perf" && $3 == "record" { print $1 }'; }
+
+# pids_gone PID...: none of them is running.
+pids_gone() {
+	for _p; do kill -0 "$_p" 2>/dev/null && return 1; done
+	return 0
 }
 
 # The ssh logins the daemon accepted so far (a multiplexed session is none).

@@ -183,13 +183,13 @@ test_expect_success 'a process that enters its own mount namespace and execs the
 		mount -t tmpfs fp-ns "$1/ns2" && cp "$1/app" "$1/ns2/" && exec "$1/ns2/app" "$1/t8"'"'"' sh "$1"
 	EOS
 	{ perf record -q --no-bpf-event --no-buffering -a -g -F 999 -o - \
-		-- sh -c "while ! test -e t8/spun; do sleep 0.02; done" 2>t8.rec |
+		-- sh -c "while ! test -e $PWD/t8/spun; do sleep 0.02; done" 2>t8.rec |
 		tee t8.data | fp-perfdata --live >t8.s 2>t8.err & } &&
 	wait_for "test -s t8.data" &&
 	{ sh enter.sh "$PWD" & } && epid=$! && echo "$epid" >t8.pid &&
 	wait_for "grep -q \"^S	[0-9]*	$epid	\" t8.s" 300 &&
 	touch go-ns && wait_for "test -e t8/ready" 300 && touch t8/go &&
-	wait_for "test -e t8/spun" 300 && wait_for "grep -q \"^I	read	\" t8.s && ! pgrep -f \"^perf record -q --no-bpf-event --no-buffering -a\" >/dev/null" 300 &&
+	wait_for "test -e t8/spun" 300 && wait_for "grep -q \"^I	read	\" t8.s && ! pgrep -f \"^perf record -q --no-bpf-event --no-buffering -a.* $PWD/t8/spun\" >/dev/null" 300 &&
 	perf script -i t8.data --no-inline 2>script.err | fp-read -q >want.s &&
 	kill "$epid" && cp t8.s got.s &&
 	PD_OWN_PIDS=$epid pd_compare_streams 0.999 &&

@@ -144,13 +144,14 @@ test_expect_success 'a COMMAND capture: kill -9 of fp-perfdata ends it, exit 2, 
 '
 
 test_expect_success 'SIGKILL of the runner takes perf, its workload and the workload'"'"'s children with it' '
+	a=7781$$ b=7782$$	# the shell and ASan runs of this test run at once
 	rm -rf orph &&
-	flamepipe live -F 99 --no-term -o orph -- sh -c "sleep 7781 & sleep 7782; wait" >out.txt 2>err &
+	flamepipe live -F 99 --no-term -o orph -- sh -c "sleep $a & sleep $b; wait" >out.txt 2>err &
 	fp=$! &&
-	wait_for "pgrep -f \"^sleep 7782\"" 300 &&
+	wait_for "pgrep -f \"^sleep $b\\\$\"" 300 &&
 	kill -9 $fp &&
-	wait_for "! pgrep -f \"^sleep 778[12]\" && ! pgrep -f \"^perf record.*sleep 7781\"" 100 ||
-	{ pgrep -af "sleep 778"; kill $(pgrep -f "^sleep 778[12]") 2>/dev/null; false; }
+	wait_for "! pgrep -f \"^sleep ($a|$b)\\\$\" && ! pgrep -f \"^perf record.*sleep $a \"" 100 ||
+	{ pgrep -af "sleep 778"; kill $(pgrep -f "^sleep ($a|$b)\$") 2>/dev/null; false; }
 '
 
 test_done

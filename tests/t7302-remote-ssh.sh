@@ -37,11 +37,12 @@ test_expect_success 'SIGTERM to fp-ssh stops the remote perf, which writes its e
 	fp=$! &&
 	wait_for "test -s cap2.perf" 100 &&
 	sshd_sessions >sessions && test -s sessions &&
+	perfs=$(sshd_perf_pids) && test -n "$perfs" &&
 	kill -TERM $fp && wait $fp &&
 	grep -q "perf record: Captured and wrote" err2 &&
 	test "$(awk_count_samples cap2.perf)" -gt 0 &&
 	wait_for "test -z \"\$(sshd_sessions)\"" 100 &&
-	! pgrep -f "perf record --no-buffering --no-bpf-event -o - -F 499 -a" >/dev/null
+	wait_for "pids_gone $perfs" 100
 '
 
 test_expect_success 'every argument reaches the remote shell quoted as given' '
@@ -70,11 +71,12 @@ test_expect_success 'flamepipe live --ssh --remote-script: the capture reaches t
 	{ "$SPIN" 6000 >/dev/null & } &&	# sampling runs: the workload now
 	wait_for "curl -sf \"\${url}flamegraph/?filename=live\" | grep -q flamepipe_live_spin_target" 300 &&
 	sshd_sessions >sessions && test -s sessions &&
+	perfs=$(sshd_perf_pids) && test -n "$perfs" &&
 	{ end_live $fp || { echo "live exited $?"; cat live.err; false; }; } &&
 	grep -q "flamepipe: live: stopped after" live.err &&
 	grep -q flamepipe_live_spin_target rep/stacks.folded &&
 	wait_for "test -z \"\$(sshd_sessions)\"" 100 &&
-	wait_for "! pgrep -f \"perf record --no-buffering --no-bpf-event -o - .-F. .499.\" >/dev/null" 100
+	wait_for "pids_gone $perfs" 100
 '
 
 test_expect_success 'usage errors: no host, bad --duration' '
