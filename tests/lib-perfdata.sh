@@ -244,7 +244,10 @@ pd_compare_streams() { # [min]: want.s (perf script | fp-read) against got.s
 		END {
 			for (k in a) same += (k in b) ? (a[k] < b[k] ? a[k] : b[k]) : 0
 			printf "folded agreement %.5f (minimum %s)\n", same / total, min
-			exit !(same / total >= min)
+			if (same / total >= min) exit 0
+			for (k in a) if (a[k] != b[k] && shown++ < 6) printf "  perf script %d, fp-perfdata %d: %s\n", a[k], b[k], k
+			for (k in b) if (!(k in a) && shown++ < 12) printf "  perf script 0, fp-perfdata %d: %s\n", b[k], k
+			exit 1
 		}' want.fold got.fold || return 1
 	# Every stack that differs must be explained in the golden list.
 	LC_ALL=C comm -3 want.fold got.fold | sed 's/^\t//' | cut -f 1 >differing
