@@ -28,6 +28,8 @@ static void set_count(struct fp_strtab *t, uint32_t id, uint64_t c, size_t *stac
 
 void fp_foldsnap_folded(struct fp_foldsnap *s, const struct fp_folded_rec *f)
 {
+	if (s->in == FP_FSNAP_IN_SKIP)
+		return;
 	if (s->in == FP_FSNAP_IN_FULL) {
 		uint32_t id = fp_strtab_intern(&s->next, f->stack.p, f->stack.n, NULL);
 
@@ -64,6 +66,11 @@ static int end_matches(const struct fp_foldsnap *s, const struct fp_control *c)
 static enum fp_fsnap_result end_snapshot(struct fp_foldsnap *s, const struct fp_control *c,
 					 enum fp_fsnap_in what)
 {
+	if (what == FP_FSNAP_IN_DELTA && s->in == FP_FSNAP_IN_SKIP) {
+		s->in = FP_FSNAP_IN_NONE;
+		s->skipped++;
+		return FP_FSNAP_SKIPPED;
+	}
 	if (s->in != what)
 		return FP_FSNAP_END_ALONE;
 	if (what == FP_FSNAP_IN_FULL) {
@@ -75,6 +82,7 @@ static enum fp_fsnap_result end_snapshot(struct fp_foldsnap *s, const struct fp_
 		s->stacks = 0;
 		for (size_t id = 0; id < fp_strtab_count(&s->cur); id++)
 			s->stacks += s->cur.ent[id].count != 0;
+		s->have_full = 1;
 	} else {
 		s->deltas++;
 	}
@@ -94,7 +102,9 @@ enum fp_fsnap_result fp_foldsnap_control(struct fp_foldsnap *s, const struct fp_
 		enum fp_fsnap_result r = s->in ? FP_FSNAP_BEGUN_INSIDE : FP_FSNAP_BEGUN;
 
 		fp_strtab_clear(&s->next);
-		s->in = full_begin ? FP_FSNAP_IN_FULL : FP_FSNAP_IN_DELTA;
+		s->in = full_begin     ? FP_FSNAP_IN_FULL
+			: s->have_full ? FP_FSNAP_IN_DELTA
+				       : FP_FSNAP_IN_SKIP;
 		return r;
 	}
 	if (fp_control_is(c, FP_CTL_END, FP_FOLDSNAP_FULL))

@@ -8,8 +8,12 @@
  * count of each stack it names to its F record's count as it comes: the
  * table is then the full snapshot fp-fold would have written, and its
  * stacks and total must be the end record's (a check, not a repair; a
- * full snapshot's end is not checked: hand-written streams). F
- * records outside any snapshot add to the table (hand-written input).
+ * full snapshot's end is not checked: hand-written streams). A delta
+ * that comes before the reader's first full snapshot is skipped whole:
+ * it updates a table this reader never got (a reader restarted or added
+ * while the capture runs; the runner then asks fp-fold for a full
+ * snapshot, runner/spawn.c). F records outside any snapshot add to the
+ * table (hand-written input).
  * fp-serve's live view keeps its table here; fp-render keeps its own
  * (render/snapshot.h: stacks shared with its timeline) and takes the
  * bracket names and the end record's fields from here. The runner
@@ -40,7 +44,12 @@
 #define FP_FOLDSNAP_IDS_OPTION "--snapshot-ids"
 #define FP_FOLDSNAP_PASS_SAMPLES_OPTION "--pass-samples"
 
-enum fp_fsnap_in { FP_FSNAP_IN_NONE, FP_FSNAP_IN_FULL, FP_FSNAP_IN_DELTA };
+enum fp_fsnap_in {
+	FP_FSNAP_IN_NONE,
+	FP_FSNAP_IN_FULL,
+	FP_FSNAP_IN_DELTA,
+	FP_FSNAP_IN_SKIP, /* a delta before the first full snapshot */
+};
 
 struct fp_foldsnap {
 	struct fp_strtab cur;  /* the table: stack -> count (0: not in it) */
@@ -49,6 +58,8 @@ struct fp_foldsnap {
 	enum fp_fsnap_in in;   /* inside which snapshot */
 	uint64_t complete;     /* snapshots completed (full and delta) */
 	uint64_t deltas;       /* ... of them deltas */
+	uint64_t skipped;      /* deltas skipped: no full snapshot yet */
+	int have_full;         /* a full snapshot was completed */
 };
 
 /* What a C record did to the snapshot. */
@@ -61,6 +72,8 @@ enum fp_fsnap_result {
 	FP_FSNAP_MISMATCH,     /* a delta complete, but its end record's stacks or
 				 * total differ from cur's (a stream lost records) */
 	FP_FSNAP_END_ALONE,    /* an end without its begin: ignored */
+	FP_FSNAP_SKIPPED,      /* a delta before the first full snapshot ended:
+				 * the table is unchanged */
 };
 
 void fp_foldsnap_init(struct fp_foldsnap *s);

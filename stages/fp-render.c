@@ -96,7 +96,9 @@
 #define CAPTION_MAX 768
 #define BYTES_PER_MB (1024u * 1024u)
 
-enum { SNAP_NONE, SNAP_FULL, SNAP_DELTA }; /* inside which snapshot */
+/* inside which snapshot; SNAP_SKIP: a delta before the first full one,
+ * which updates a table this process never got (fp_foldsnap.h) */
+enum { SNAP_NONE, SNAP_FULL, SNAP_DELTA, SNAP_SKIP };
 
 struct render {
 	struct fp_render_opts opt;
@@ -109,8 +111,9 @@ struct render {
 	struct fp_exports ex;          /* the same samples for pprof (render/exports.h) */
 	uint64_t timeline_bytes;       /* size of the last embedded timeline */
 	int speedscope_warned;
-	int in_snapshot; /* SNAP_NONE, SNAP_FULL, SNAP_DELTA */
-	uint64_t snapshots, deltas;
+	int in_snapshot; /* SNAP_NONE, SNAP_FULL, SNAP_DELTA, SNAP_SKIP */
+	int have_full;   /* a full snapshot was completed */
+	uint64_t snapshots, deltas, deltas_skipped;
 
 	char range_from[FP_RENDER_BOUND_MAX], range_to[FP_RENDER_BOUND_MAX];
 	int have_range;
@@ -193,6 +196,8 @@ static void on_cell(struct render *r, const char *line, size_t len)
 static void snapshot_entry(struct render *r, const struct fp_str *text, uint32_t stack,
 			   uint64_t count)
 {
+	if (r->in_snapshot == SNAP_SKIP)
+		return;
 	if (r->in_snapshot == SNAP_DELTA) {
 		if (text)
 			fp_snapshot_set(&r->snap, &r->tl, text->p, text->n, count);
@@ -293,14 +298,20 @@ static void end_snapshot(struct render *r, const struct fp_control *c)
 	int delta = fp_control_is(c, FP_CTL_END, FP_FOLDSNAP_DELTA);
 	uint64_t stacks, total;
 
+	if (delta && r->in_snapshot == SNAP_SKIP) {
+		r->in_snapshot = SNAP_NONE;
+		r->deltas_skipped++;
+		return;
+	}
 	if (r->in_snapshot != (delta ? SNAP_DELTA : SNAP_FULL)) {
 		own_warning(r, "snapshot end without a begin ignored");
 		return;
 	}
-	if (!delta)
+	if (!delta) {
 		fp_snapshot_end(&r->snap);
-	else if (fp_foldsnap_end_fields(c, &stacks, &total) == 0 &&
-		 (stacks != fp_snapshot_stacks(&r->snap) || total != r->snap.table.t.total))
+		r->have_full = 1;
+	} else if (fp_foldsnap_end_fields(c, &stacks, &total) == 0 &&
+		   (stacks != fp_snapshot_stacks(&r->snap) || total != r->snap.table.t.total))
 		own_warning(r, "a delta snapshot's table does not add up to its end record's "
 			       "stacks and total (records were lost on the way)");
 	r->in_snapshot = SNAP_NONE;
@@ -323,7 +334,7 @@ static void on_control(struct render *r, const char *line, size_t len)
 				       "dropped");
 		if (full)
 			fp_snapshot_begin(&r->snap);
-		r->in_snapshot = full ? SNAP_FULL : SNAP_DELTA;
+		r->in_snapshot = full ? SNAP_FULL : r->have_full ? SNAP_DELTA : SNAP_SKIP;
 	} else if (fp_control_is(&c, FP_CTL_END, FP_FOLDSNAP_FULL) ||
 		   fp_control_is(&c, FP_CTL_END, FP_FOLDSNAP_DELTA)) {
 		end_snapshot(r, &c);
@@ -811,6 +822,7 @@ static void on_eof(struct fp_pump *p)
 		const struct fp_stat stats[] = {
 			{ "snapshots", r->snapshots },
 			{ "delta_snapshots", r->deltas },
+			{ "deltas_skipped", r->deltas_skipped },
 			{ "stacks", r->table->n },
 			{ "total", r->table->total },
 			{ "bad_records", r->bad_records },

@@ -88,6 +88,19 @@ test_expect_success 'fp-render warns when a delta does not add up to its end rec
 	grep -q "does not add up" l/index.html
 '
 
+test_expect_success 'fp-render started mid-stream skips deltas until a full snapshot, quietly' '
+	awk "/^C\tbegin\tfold-delta/ { d = 1 } d" delta.out >late.stream &&
+	test "$(grep "^C${T}begin" late.stream | cut -f3 | tr "\n" " ")" = "fold-delta fold " &&
+	fp-render --passthrough <late.stream >late.out 2>err &&
+	test ! -s err &&
+	grep -q "^I${T}render${T}.*${T}deltas_skipped=1${T}" late.out &&
+	fp-render --outdir late <late.stream 2>err &&
+	test ! -s err &&
+	fp-fold --plain <all.S | LC_ALL=C sort >want.all &&
+	LC_ALL=C sort late/stacks.folded >got.late &&
+	test_cmp want.all got.late
+'
+
 test_expect_success 'fp-serve --live applies the deltas to its live flame graph' '
 	mkdir prof &&
 	rm -f in.fifo serve.out && mkfifo in.fifo &&

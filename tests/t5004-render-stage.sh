@@ -68,7 +68,7 @@ test_expect_success '--passthrough copies every record unchanged, then its I rec
 	fp-render --passthrough --outdir pt <pt.stream >pt.out &&
 	head -n "$(wc -l <pt.stream)" pt.out >head && test_cmp pt.stream head &&
 	tail -n 1 pt.out >last &&
-	printf "I\\trender\\tsnapshots=2\\tdelta_snapshots=0\\tstacks=2\\ttotal=6\\tbad_records=0\\n" >expect &&
+	printf "I\\trender\\tsnapshots=2\\tdelta_snapshots=0\\tdeltas_skipped=0\\tstacks=2\\ttotal=6\\tbad_records=0\\n" >expect &&
 	test_cmp expect last
 '
 

@@ -133,6 +133,32 @@ static void f_outside_a_snapshot_adds_to_the_table(void **state)
 	fp_foldsnap_free(&s);
 }
 
+static void a_delta_before_the_first_full_snapshot_is_skipped(void **state)
+{
+	struct fp_foldsnap s;
+
+	fp_foldsnap_init(&s); /* a reader (re)started while fp-fold runs */
+	assert_int_equal(feed(&s, "C\tbegin\tfold-delta"), FP_FSNAP_BEGUN);
+	assert_true(fp_foldsnap_busy(&s));
+	feed(&s, "F\t5\ta;b");
+	assert_int_equal(feed(&s, "C\tend\tfold-delta\t3\t8"), FP_FSNAP_SKIPPED);
+	assert_int_equal(count_of(&s, "a;b"), 0);
+	assert_int_equal(s.stacks, 0);
+	assert_int_equal(s.skipped, 1);
+	assert_int_equal(s.complete, 0);
+	/* the full snapshot makes the table; deltas apply from then on */
+	feed(&s, "C\tbegin\tfold");
+	feed(&s, "F\t3\ta;b");
+	feed(&s, "F\t1\ta;c");
+	assert_int_equal(feed(&s, "C\tend\tfold\t2\t4"), FP_FSNAP_DONE);
+	feed(&s, "C\tbegin\tfold-delta");
+	feed(&s, "F\t5\ta;b");
+	assert_int_equal(feed(&s, "C\tend\tfold-delta\t2\t6"), FP_FSNAP_DONE);
+	assert_int_equal(count_of(&s, "a;b"), 5);
+	assert_int_equal(s.skipped, 1);
+	fp_foldsnap_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -142,6 +168,7 @@ int main(void)
 		cmocka_unit_test(a_delta_that_does_not_add_up_is_a_mismatch),
 		cmocka_unit_test(brackets_out_of_place_are_reported),
 		cmocka_unit_test(f_outside_a_snapshot_adds_to_the_table),
+		cmocka_unit_test(a_delta_before_the_first_full_snapshot_is_skipped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
