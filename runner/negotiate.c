@@ -15,9 +15,11 @@
  * Delta snapshots (fold/fp_foldsnap.h): fp-fold writes them only when
  * asked, and the runner asks when every stage after it reads them
  * (fp-render, fp-serve) or passes them on untouched (fp-bucket, fp-range,
- * fp-record), the last stage reads them and keeps the stream to itself
- * (not fp-render --passthrough), and none of them restarts (a restarted
- * reader would have lost the table the deltas update).
+ * fp-record), and the last stage reads them and keeps the stream to
+ * itself (not fp-render --passthrough). Stages may restart: a reader that
+ * (re)starts skips deltas until its first full snapshot, which the runner
+ * asks fp-fold for as it starts the reader (runner/spawn.c, SIGUSR1); a
+ * restarted fp-fold's first snapshot is full.
  * FLAMEPIPE_DELTA_SNAPSHOTS=0 turns it off.
  *
  * Snapshots by id (E records, fifo/PROTOCOL.md "Snapshots by id"): an
@@ -167,7 +169,9 @@ static int form_read_after(const struct fp_pipeline *pl, size_t fold, const stru
 		const struct role *r = role_of(st);
 		int reads = r->snaps == SNAP_READS && (!f->by_id || r->reads_ids);
 
-		if (st->restart != FP_RESTART_NEVER || (!reads && r->snaps != SNAP_PASSES))
+		/* ids need the D records a restarted reader lost; deltas heal */
+		if ((f->by_id && st->restart != FP_RESTART_NEVER) ||
+		    (!reads && r->snaps != SNAP_PASSES))
 			return 0;
 		if (i == pl->n - 1)
 			return reads && !has_arg(st, "--passthrough");

@@ -48,12 +48,18 @@
  * nothing else on stdout; warnings go to stderr only.
  *
  * Signals: SIGINT/SIGTERM end the input; the final snapshot is written.
+ * SIGUSR1 (with --interval): the next timed snapshot is full, even if
+ * nothing changed: the runner sends it when a reader downstream was
+ * restarted, replaced or added, so that a reader of deltas gets a whole
+ * table within one interval (fold/fp_foldsnap.h: it skips deltas until
+ * then).
  * Exit codes: 0 ok, 1 bad gzip input, 100 usage or unsupported stream
  * version, 111 system error, 141 the reader went away.
  * docs/fp-fold.md documents every rule and the differences from
  * stackcollapse-perf.pl.
  */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -191,6 +197,7 @@ struct fold_state {
 	int full_sent; /* a full snapshot since the last reset */
 	unsigned deltas_since_full;
 	ev_timer snapshot_timer;
+	ev_signal full_request;        /* SIGUSR1: the next snapshot full */
 	ev_tstamp snapshot_not_before; /* the timer waits for this (snapshot_spaced) */
 	/* I statistics */
 	uint64_t samples;       /* folded since the last reset */
@@ -696,6 +703,14 @@ static void on_snapshot_timer(struct ev_loop *loop, ev_timer *w, int revents)
 	st->snapshot_not_before = ev_time() + (cpu_seconds() - cpu) * SNAPSHOT_CPU_SHARE;
 }
 
+static void on_full_request(struct ev_loop *loop, ev_signal *w, int revents)
+{
+	struct fold_state *st = w->data;
+
+	st->full_sent = 0;
+	st->changed = 1;
+}
+
 static const struct fp_pump_ops fold_ops = {
 	.line = on_line,
 	.eof = on_eof,
@@ -806,6 +821,9 @@ int main(int argc, char **argv)
 		ev_timer_init(&st.snapshot_timer, on_snapshot_timer, every, every);
 		st.snapshot_timer.data = &st;
 		ev_timer_start(st.pump.loop, &st.snapshot_timer);
+		ev_signal_init(&st.full_request, on_full_request, SIGUSR1);
+		st.full_request.data = &st;
+		ev_signal_start(st.pump.loop, &st.full_request);
 	}
 	int rc = fp_pump_run(&st.pump);
 

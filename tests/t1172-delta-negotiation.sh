@@ -51,10 +51,46 @@ test_expect_success 'a stage of another program after fp-fold (awk): full snapsh
 	grep -q "^C${T}begin${T}fold$" seen.awk && ! grep -q "fold-delta" seen.awk
 '
 
-test_expect_success 'a reader that may be restarted: full snapshots only (it would lose the table)' '
+# The render stage's pid (flamepipe ctl status) and how often it started.
+render_field() { # DIRFILE FIELD
+	flamepipe ctl "$1" status | awk -F "	" -v want="$2=" '
+		$1 == "stage" && $2 == "name=render" {
+			for (i = 3; i <= NF; i++) if (index($i, want) == 1) print substr($i, length(want) + 1)
+		}'
+}
+
+test_expect_success 'a reader that may be restarted: deltas all the same' '
 	sed "s|^render |render restart=on-failure |" spy.pipeline >restart.pipeline &&
 	SPY_OUT=$PWD/seen.restart flamepipe run restart.pipeline --outdir restart.out &&
-	grep -q "^C${T}begin${T}fold$" seen.restart && ! grep -q "fold-delta" seen.restart
+	grep -q "^C${T}begin${T}fold-delta$" seen.restart &&
+	test_cmp full.out/stacks.folded restart.out/stacks.folded
+'
+
+test_expect_success 'killed and restarted, the reader gets a full snapshot before any delta' '
+	printf "%s\n" "#!/bin/sh" "echo \"# spy started\" >>\"\$SPY_OUT\"" \
+		"tee -a \"\$SPY_OUT\" | exec \"$(command -v fp-render)\" \"\$@\"" >spy/fp-render &&
+	cat >source2.sh <<-\EOS &&
+	wait_for_file() { i=0; while ! test -e "$1" && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done; }
+	cat a.S; wait_for_file restarted; cat b.S
+	n=$(grep -c "^C	end	fold" "$SPY_OUT"); i=0
+	while [ "$(grep -c "^C	end	fold" "$SPY_OUT")" -le "$n" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+	EOS
+	printf "%s\n" "read sh source2.sh" "fold fp-fold --interval 100" \
+		"render restart=on-failure $PWD/spy/fp-render --outdir \${OUTDIR}" >kill.pipeline &&
+	rm -f seen.kill restarted &&
+	{ SPY_OUT=$PWD/seen.kill flamepipe run kill.pipeline --outdir kill.out --dir-file dirf 2>kill.err & } &&
+	run=$! &&
+	wait_for "grep -qs \"^C${T}end${T}fold\" seen.kill" 200 &&
+	pid=$(render_field dirf pid) && test -n "$pid" &&
+	env kill -s KILL -- "-$pid" &&
+	wait_for "test \"\$(render_field dirf starts)\" = 2 && test \"\$(render_field dirf state)\" = running" 200 &&
+	touch restarted &&
+	wait $run &&
+	sed -n "/^# spy started/h; /^# spy started/!H; \${x;p}" seen.kill >after-restart &&
+	grep "^C${T}begin${T}fold" after-restart | head -n 1 >first &&
+	cat first && test "$(cat first)" = "C${T}begin${T}fold" &&
+	grep -q "^C${T}begin${T}fold-delta$" after-restart &&
+	test_cmp full.out/stacks.folded kill.out/stacks.folded
 '
 
 test_expect_success 'the snapshots leave the pipeline (fp-render --passthrough last): full only' '
