@@ -832,6 +832,17 @@ void fp_run_free(struct fp_run *r)
 		ev_io_stop(r->loop, &r->progress_w);
 	sv_close_fd(&r->progress[0]);
 	sv_close_fd(&r->progress[1]);
+	/* The run is over. A Ctrl-C now (a user's second one, as the stages
+	 * end) would find the default action once the watchers are gone and
+	 * kill us before the FIFO directory is removed, exit 130 after a
+	 * clean session: blocked, it dies with the process. Children
+	 * unblock every signal before exec (spawn.c). */
+	sigset_t late;
+	sigemptyset(&late);
+	sigaddset(&late, SIGINT);
+	sigaddset(&late, SIGTERM);
+	sigaddset(&late, SIGHUP);
+	sigprocmask(SIG_BLOCK, &late, NULL);
 	ev_signal_stop(r->loop, &r->sig_int);
 	ev_signal_stop(r->loop, &r->sig_term);
 	ev_signal_stop(r->loop, &r->sig_hup);
