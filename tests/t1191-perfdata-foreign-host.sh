@@ -216,14 +216,16 @@ test_expect_success '--live: frames are named from the answer on' '
 	wait_for "di_serves $(cat app3.id) debuginfo" 300 &&
 	half=$(( $(wc -c <pipe.data) / 2 )) &&
 	{ head -c $half pipe.data &&
-	  wait_for "test -s live/$(cat app3.id)/debuginfo" 300 &&
+	  wait_for "test -s live/$(cat app3.id)/debuginfo" 600 &&
 	  tail -c +$((half + 1)) pipe.data; } |
-	DEBUGINFOD_URLS=$DI_URL DEBUGINFOD_CACHE_PATH=$PWD/live fp-perfdata --live >live.out &&
+	DEBUGINFOD_URLS=$DI_URL DEBUGINFOD_CACHE_PATH=$PWD/live \
+		fp-perfdata --live --debuginfod-timeout 60 >live.out &&
 	grep "^S" live.out | grep "app3" >live.s &&
 	# the first sample in app3 itself (one in ld.so names no app3 frame)
 	grep -m 1 "\[app3\]\|;main;" live.s | grep -q "\[app3\]" &&
 	tail -n 20 live.s >late.s && ! grep -q "\[app3\]" late.s && grep -q ";main;" late.s &&
-	grep -q "debuginfod_found=1" live.out
+	grep -q "debuginfod_found=1" live.out ||
+	{ echo "# what fp-perfdata said:"; grep "^[IW]" live.out; false; }
 '
 
 test_done
