@@ -260,6 +260,10 @@ static int decode_sample(const struct pd_evsel *ev, const uint64_t *w, size_t nw
 		NEED(1);
 		uint64_t size = *p++;
 		if (size) {
+			/* before PAD8: a size near 2^64 wraps it to 0 and the
+			 * stack copy would run past the record (fuzz-perfdata) */
+			if (size / 8 >= (uint64_t)(end - p))
+				return -1;
 			NEED(PAD8(size) / 8 + 1);
 			s->stack = (const unsigned char *)p;
 			p += PAD8(size) / 8;
