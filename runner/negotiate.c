@@ -205,6 +205,11 @@ static int negotiate_snapshot_form(struct fp_pipeline *pl, const struct snapshot
 	return n;
 }
 
+int fp_negotiate_writes_deltas(const struct fp_stage_spec *st)
+{
+	return role_of(st)->snaps == SNAP_WRITES && has_arg(st, FP_FOLDSNAP_DELTA_OPTION);
+}
+
 int fp_negotiate_snapshot_ids(struct fp_pipeline *pl)
 {
 	static const struct snapshot_form ids = {

@@ -12,6 +12,9 @@ int fp_negotiate_stack_ids(struct fp_pipeline *pl);
  * delta snapshots or passes them on, up to a last stage that reads them.
  * Returns how many fp-fold stages have it. */
 int fp_negotiate_delta_snapshots(struct fp_pipeline *pl);
+/* 1 if the stage is an fp-fold the negotiation gave --delta-snapshots: it
+ * owes a (re)started reader a full snapshot (runner/spawn.c). */
+int fp_negotiate_writes_deltas(const struct fp_stage_spec *st);
 /* Gives each fp-fold --pass-samples `--snapshot-ids` when every stage
  * after it reads snapshots by id or passes them on, up to a last stage
  * that reads them, and none of them (nor fp-fold) restarts. Returns how

@@ -25,13 +25,12 @@
 
 #include "fp_error.h"
 #include "fp_fifo.h"
-#include "fp_foldsnap.h"
+#include "negotiate.h"
 #include "supervise.h"
 #include "watchdog.h"
 
 static int open_link_reader(const char *path);
 static int is_reader(const struct stage *st);
-static int writes_deltas(const struct fp_stage_spec *sp);
 static void child_exec(struct stage *st, int in_fd, int out_fd, int notify_fd, pid_t parent);
 
 /* The reading end of a link for a new reader, blocking as stages expect
@@ -54,15 +53,6 @@ static int is_reader(const struct stage *st)
 	const char *prog = strrchr(st->spec->path, '/');
 
 	return !strcmp(prog ? prog + 1 : st->spec->path, FP_READER_PROGRAM);
-}
-
-/* An fp-fold the negotiation gave --delta-snapshots (negotiate.c). */
-static int writes_deltas(const struct fp_stage_spec *sp)
-{
-	for (size_t k = 1; k < sp->argc; k++)
-		if (!strcmp(sp->argv[k], FP_FOLDSNAP_DELTA_OPTION))
-			return 1;
-	return 0;
 }
 
 /* In the child, after fork: plumbing, then exec. Never returns. */
@@ -91,7 +81,7 @@ static void child_exec(struct stage *st, int in_fd, int out_fd, int notify_fd, p
 	signal(SIGQUIT, SIG_DFL);
 	/* a full-snapshot request that comes before fp-fold set its handler
 	 * is moot (its first snapshot is full), never fatal */
-	signal(SIGUSR1, writes_deltas(st->spec) ? SIG_IGN : SIG_DFL);
+	signal(SIGUSR1, fp_negotiate_writes_deltas(st->spec) ? SIG_IGN : SIG_DFL);
 	/* Park both fds above 2 first, so dup2 onto 0 and 1 cannot clobber
 	 * one with the other. */
 	in_fd = fcntl(in_fd, F_DUPFD_CLOEXEC, HIGH_FD);
@@ -118,7 +108,6 @@ fail:
 	_exit(127);
 }
 
-/* Starts stage st on its links. 0, or -1 after printing why. */
 /* A reader of fp-fold's delta snapshots has just started (restarted,
  * replaced, inserted or bypassed, or at the start): it has no table
  * until a full snapshot, so each fp-fold before it that writes deltas is
@@ -129,11 +118,12 @@ static void request_full_snapshots(const struct fp_run *r, size_t reader)
 	for (size_t k = 0; k < reader; k++) {
 		const struct stage *f = r->stages[k];
 
-		if (f->state == FP_ST_RUNNING && f->pid > 0 && writes_deltas(f->spec))
+		if (f->state == FP_ST_RUNNING && f->pid > 0 && fp_negotiate_writes_deltas(f->spec))
 			kill(f->pid, SIGUSR1);
 	}
 }
 
+/* Starts stage st on its links. 0, or -1 after printing why. */
 int sv_spawn_stage(struct stage *st)
 {
 	struct fp_run *r = st->run;
