@@ -102,9 +102,7 @@ enum fp_fsnap_result fp_foldsnap_control(struct fp_foldsnap *s, const struct fp_
 		enum fp_fsnap_result r = s->in ? FP_FSNAP_BEGUN_INSIDE : FP_FSNAP_BEGUN;
 
 		fp_strtab_clear(&s->next);
-		s->in = full_begin     ? FP_FSNAP_IN_FULL
-			: s->have_full ? FP_FSNAP_IN_DELTA
-				       : FP_FSNAP_IN_SKIP;
+		s->in = fp_foldsnap_entered(full_begin, s->have_full);
 		return r;
 	}
 	if (fp_control_is(c, FP_CTL_END, FP_FOLDSNAP_FULL))

@@ -62,6 +62,13 @@ struct fp_foldsnap {
 	int have_full;         /* a full snapshot was completed */
 };
 
+/* The snapshot a `C begin` enters: a delta before the reader's first
+ * full snapshot is skipped (fp-render keeps its own table, the same rule). */
+static inline enum fp_fsnap_in fp_foldsnap_entered(int full, int have_full)
+{
+	return full ? FP_FSNAP_IN_FULL : have_full ? FP_FSNAP_IN_DELTA : FP_FSNAP_IN_SKIP;
+}
+
 /* What a C record did to the snapshot. */
 enum fp_fsnap_result {
 	FP_FSNAP_NOTHING,      /* not a snapshot bracket */

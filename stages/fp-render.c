@@ -96,9 +96,14 @@
 #define CAPTION_MAX 768
 #define BYTES_PER_MB (1024u * 1024u)
 
-/* inside which snapshot; SNAP_SKIP: a delta before the first full one,
- * which updates a table this process never got (fp_foldsnap.h) */
-enum { SNAP_NONE, SNAP_FULL, SNAP_DELTA, SNAP_SKIP };
+/* inside which snapshot: fold/fp_foldsnap.h's states (SKIP: a delta
+ * before the first full one, which updates a table this process never got) */
+enum {
+	SNAP_NONE = FP_FSNAP_IN_NONE,
+	SNAP_FULL = FP_FSNAP_IN_FULL,
+	SNAP_DELTA = FP_FSNAP_IN_DELTA,
+	SNAP_SKIP = FP_FSNAP_IN_SKIP,
+};
 
 struct render {
 	struct fp_render_opts opt;
@@ -334,7 +339,7 @@ static void on_control(struct render *r, const char *line, size_t len)
 				       "dropped");
 		if (full)
 			fp_snapshot_begin(&r->snap);
-		r->in_snapshot = full ? SNAP_FULL : r->have_full ? SNAP_DELTA : SNAP_SKIP;
+		r->in_snapshot = (int)fp_foldsnap_entered(full, r->have_full);
 	} else if (fp_control_is(&c, FP_CTL_END, FP_FOLDSNAP_FULL) ||
 		   fp_control_is(&c, FP_CTL_END, FP_FOLDSNAP_DELTA)) {
 		end_snapshot(r, &c);
