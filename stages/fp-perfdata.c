@@ -768,6 +768,18 @@ static void on_missing(void *ctx, const struct pd_dso *d)
 	     d->name, d->missing_why ? d->missing_why : "unreadable");
 }
 
+/* --live: a file asked for (debuginfod, the remote host) came while the
+ * capture ran. Said on stderr, as what is missing is: whoever watches
+ * knows from which moment the frames have names. */
+static void on_arrived(void *ctx, const struct pd_dso *d)
+{
+	struct perfdata *pd = ctx;
+
+	if (!pd->quiet)
+		fprintf(stderr, "%s: %s: %s: its file came: its frames are named from here on\n",
+			fp_prog(), pd->in_name, d->name);
+}
+
 static const struct pd_ops reader_ops = {
 	.event = on_event,
 	.problem = on_problem,
@@ -1002,6 +1014,7 @@ int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_
 	if (o->inline_frames)
 		pd.inl = pd_inline_new(&pd.mach);
 	pd.mach.missing = on_missing;
+	pd.mach.arrived = on_arrived;
 	pd.mach.ctx = &pd;
 	if (o->preload_kernel) {
 		pd.preload_kernel = 1;

@@ -609,6 +609,8 @@ void pd_machine_poll_debuginfod(struct pd_machine *m)
 			m->st.missing_dsos++;
 			if (m->missing)
 				m->missing(m->ctx, d);
+		} else if (!d->missing && !d->pending && m->arrived) {
+			m->arrived(m->ctx, d);
 		}
 	}
 }

@@ -102,6 +102,9 @@ struct pd_machine {
 	struct pd_machine_stats st;
 	/* called once per dso that cannot be read (optional) */
 	void (*missing)(void *ctx, const struct pd_dso *d);
+	/* called when a dso waiting for an answer (debuginfod, the remote
+	 * host) got its file: its frames are named from here on (optional) */
+	void (*arrived)(void *ctx, const struct pd_dso *d);
 	/* called when the first kernel address is resolved while the
 	 * kernel's symbols are still being read (pd_machine_preload_kernel):
 	 * time for other work before waiting for them (optional) */
