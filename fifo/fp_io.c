@@ -29,9 +29,6 @@
 /* FP_PUMP_MMAP: pages already parsed are dropped from the mapping every
  * this many bytes, so the file does not count in our RSS. */
 #define MAP_RELEASE_EVERY (8u << 20)
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22 /* Linux 5.14 */
-#endif
 
 /* Set by SIGINT/SIGTERM (with the time it came): the signal watcher runs
  * when the current callback returns; a callback still delivering lines
@@ -496,23 +493,6 @@ static void pump_map_release(struct fp_pump *p, int all)
 	}
 }
 
-/* Maps the file's pages up to `upto` in one call before the parse reads
- * them: the page cache holds them already, and a fault per 64 KiB (the
- * kernel's fault-around) was 13,600 traps for the 889 MB bench corpus.
- * A kernel older than 5.14 says EINVAL, and the faults happen as before. */
-static void map_populate(struct fp_pump *p, size_t upto)
-{
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t from = p->map_populated > p->map_pos ? p->map_populated : p->map_pos;
-
-	from = from / page * page;
-	if (upto <= from || p->map_populate_failed)
-		return;
-	if (madvise((void *)(p->map + from), upto - from, MADV_POPULATE_READ) < 0)
-		p->map_populate_failed = 1;
-	p->map_populated = upto;
-}
-
 /* pump_step for a mapped file: the same line rules as pump_scan. The file
  * offset follows the parse, for progress readers of /proc/PID/fdinfo. */
 static int pump_step_map(struct fp_pump *p)
@@ -521,8 +501,6 @@ static int pump_step_map(struct fp_pump *p)
 	size_t size = p->map_size, pos = p->map_pos;
 	size_t stop = size - pos > FP_IN_PER_CALLBACK ? pos + FP_IN_PER_CALLBACK : size;
 	size_t check = pos + FP_IN_CHUNK; /* next backpressure check */
-
-	map_populate(p, stop);
 
 	while (pos < stop && !p->stopping && !signal_overdue()) {
 		const char *s = base + pos;

@@ -171,8 +171,6 @@ struct fp_pump {
 	uint64_t inflated; /* bytes inflated so far (fp_inflate_check) */
 	const char *map;   /* FP_PUMP_MMAP: the mapped file, or NULL */
 	size_t map_size, map_pos, map_released;
-	size_t map_populated; /* pages before it are mapped (map_populate) */
-	int map_populate_failed;
 };
 
 void fp_pump_init(struct fp_pump *p, struct ev_loop *loop, int in_fd, int out_fd,
