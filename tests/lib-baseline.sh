@@ -24,13 +24,16 @@ bl_row() { # SECTION KEY FILE
 	' "$3"
 }
 
-# bl_grew FILE: the summary says NEW grew by more than 40 points from 0 %
-# of the baseline, and OLD shrank by more than 40 points.
+# bl_grew FILE: the summary says NEW grew by more than 25 points from 0 %
+# of the baseline, and OLD shrank by more than 25 points. Each phase of
+# the capture is 3 s of wall time, so NEW's share of the whole is about
+# 50 % when the machine is idle; on a loaded one the program gets less CPU
+# in one phase than in the other (35 % was seen beside make check).
 bl_grew() {
 	new=$(bl_row grew "$NEW" "$1") && old=$(bl_row shrank "$OLD" "$1") &&
 	echo "grew: $new; shrank: $old" &&
-	echo "$new" | awk '{ exit !($1 > 40 && $3 == 0) }' &&
-	echo "$old" | awk '{ exit !($1 < -40 && $3 > 90) }'
+	echo "$new" | awk '{ exit !($1 > 25 && $3 == 0) }' &&
+	echo "$old" | awk '{ exit !($1 < -25 && $3 > 90) }'
 }
 
 # bl_live_alert ARGS...: `flamepipe live -g ARGS -- $SWITCH 4 4 mark` in
