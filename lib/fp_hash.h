@@ -33,7 +33,7 @@ static inline uint64_t fp_hash_tail(const char *s, size_t n)
 	       (uint64_t)u[n - 1] << (8 * (n - 1));
 }
 
-/* One 8-byte step of a lane. */
+/* One 8-byte step: of the single lane, and of each of the four. */
 static inline uint64_t fp_hash_step(uint64_t h, const char *s)
 {
 	uint64_t w;
@@ -47,7 +47,6 @@ static inline uint64_t fp_hash_bytes(const char *s, size_t n)
 {
 	const uint64_t mul = 0x9e3779b97f4a7c15ull;
 	uint64_t h = 0xcbf29ce484222325ull ^ (n * mul);
-	uint64_t w;
 
 	/* Long strings (a sample's stack: ~700 bytes) in four independent
 	 * lanes of 8 bytes: one lane's multiply waits on the one before, four
@@ -66,11 +65,8 @@ static inline uint64_t fp_hash_bytes(const char *s, size_t n)
 		h = (h ^ h2) * mul;
 		h = (h ^ h3) * mul;
 	}
-	for (; n >= 8; s += 8, n -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * mul;
-		h ^= h >> 29;
-	}
+	for (; n >= 8; s += 8, n -= 8)
+		h = fp_hash_step(h, s);
 	if (n) {
 		h = (h ^ fp_hash_tail(s, n)) * mul;
 	}
