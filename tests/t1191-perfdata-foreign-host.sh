@@ -14,7 +14,9 @@ unset DEBUGINFOD_URLS
 OTHER_KERNEL=00112233445566778899aabbccddeeff00112233
 
 # A program with time in its own functions, in the kernel (reads of
-# /dev/zero) and in the vdso (clock_gettime), built with frame pointers.
+# /dev/zero: 1 MiB a round, as one 64-KiB read took so little time on a
+# fast host that a capture had no sample in it) and in the vdso
+# (clock_gettime), built with frame pointers.
 # glibc's clock_gettime keeps no frame pointer, so a sample in the vdso
 # may skip in_vdso (perf script shows the same): the setup asks for the
 # vdso's own frame.
@@ -23,7 +25,7 @@ app_program() { # file
 	#include <fcntl.h>
 	#include <unistd.h>
 	__attribute__((noinline)) void spin_user(void) { for (int i = 0; i < 200000; i++) sink += i; }
-	__attribute__((noinline)) void in_kernel(void) { static char b[65536]; static int fd = -1; if (fd < 0) fd = open("/dev/zero", O_RDONLY); sink += read(fd, b, sizeof b); }
+	__attribute__((noinline)) void in_kernel(void) { static char b[65536]; static int fd = -1; if (fd < 0) fd = open("/dev/zero", O_RDONLY); for (int i = 0; i < 16; i++) sink += read(fd, b, sizeof b); }
 	__attribute__((noinline)) void in_vdso(void) { struct timespec t; for (int i = 0; i < 2000; i++) { clock_gettime(CLOCK_MONOTONIC, &t); sink += t.tv_nsec; } }
 	__attribute__((noinline)) void work(void) { spin_user(); in_kernel(); in_vdso(); }
 	CC
