@@ -231,12 +231,12 @@ test_expect_success '--live: frames are named from the answer on' '
 	di_start srv3 && test_when_finished di_stop &&
 	wait_for "di_serves $(cat app3.id) debuginfo" 300 &&
 	size=$(wc -c <pipe.data) && half=$((size / 2)) && at=$half &&
-	: >live.err &&
+	came="grep -q \"app3: its file came\" live.err" && : >live.err &&
 	{ head -c $half pipe.data &&
 	  wait_for "test -s live/$(cat app3.id)/debuginfo" 600 &&
-	  while ! grep -q "app3: its file came" live.err && test $at -lt $((size - 8192)); do
+	  while ! eval "$came" && test $at -lt $((size - 8192)); do
 		tail -c +$((at + 1)) pipe.data | head -c 1024 && at=$((at + 1024)) &&
-		wait_for "grep -q \"app3: its file came\" live.err" 5 2>/dev/null
+		wait_for "$came" 5 2>/dev/null
 	  done
 	  tail -c +$((at + 1)) pipe.data; } |
 	DEBUGINFOD_URLS=$DI_URL DEBUGINFOD_CACHE_PATH=$PWD/live \
