@@ -19,6 +19,30 @@ static int fail(const char *tmp, int err)
 	return -1;
 }
 
+/* Puts the complete temporary file tmp in place of path, atomically. A
+ * rename() over an existing file makes ext4 (auto_da_alloc) write the new
+ * file's data out within the call, so that a crash cannot leave an empty
+ * file where an old one was: 45 ms for a 58 MB stacks.folded here, paid on
+ * every re-render, all of it at the end of a report. These files are
+ * rebuilt from the stream (a first write, to no old file, has no such
+ * flush either), so the names are exchanged instead (as atomic for a
+ * reader: the path holds the old file or the new) and the old file is
+ * unlinked: 3 ms. Where there is no regular file at path, or the file
+ * system cannot exchange, rename(). */
+static int put_in_place(const char *tmp, const char *path)
+{
+#ifdef RENAME_EXCHANGE
+	struct stat st;
+
+	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_EXCHANGE) == 0) {
+		unlink(tmp); /* now the old file */
+		return 0;
+	}
+#endif
+	return rename(tmp, path);
+}
+
 int fp_write_atomic(const char *dir, const char *name, mode_t mode, fp_fill_fn *fill, void *ctx,
 		    char *path, size_t path_n)
 {
@@ -47,7 +71,7 @@ int fp_write_atomic(const char *dir, const char *name, mode_t mode, fp_fill_fn *
 		err = errno;
 	if (fclose(fp) != 0 && !err)
 		err = errno;
-	if (!err && rename(tmp, path) < 0)
+	if (!err && put_in_place(tmp, path) < 0)
 		err = errno;
 	return err ? fail(tmp, err) : 0;
 }

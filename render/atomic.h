@@ -1,10 +1,11 @@
 /* atomic.h: a rendered file written whole or not at all.
  *
  * fp_write_atomic() renders into DIR/.NAME.XXXXXX (mode `mode`, close-on-
- * exec) and renames it to DIR/NAME only once every byte is on disk, so a
- * reader (a browser reloading index.html, fp-serve, a test) never sees a
- * half file, even when the disk fills up: a failed write leaves the old
- * DIR/NAME in place and removes the temporary file.
+ * exec) and puts it in place of DIR/NAME (atomic.c: put_in_place) only
+ * once every byte is written, so a reader (a browser reloading index.html,
+ * fp-serve, a test) never sees a half file, even when the disk fills up:
+ * a failed write leaves the old DIR/NAME in place and removes the
+ * temporary file.
  *
  * Calling sequence:
  *	char path[PATH_MAX];

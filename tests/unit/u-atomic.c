@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -156,6 +157,62 @@ static void a_failed_write_is_each_files_own_error(void **state)
 	assert_int_equal(f[2].rc, 0); /* not attempted */
 }
 
+static int count_entries(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+/* A re-render: the old file is replaced whole (names exchanged where the
+ * file system can), its inode goes, no temporary name is left. */
+static void a_file_written_again_replaces_the_old_one_and_leaves_nothing_else(void **state)
+{
+	char path[600], *s;
+	struct stat before, after;
+
+	for (int round = 0; round < 3; round++) {
+		const char *text = round % 2 ? "second" : "first";
+
+		assert_int_equal(fp_write_atomic(dir, "f.txt", 0644, fill_name, (void *)text, path,
+						 sizeof path),
+				 0);
+		s = read_file("f.txt");
+		assert_non_null(s);
+		assert_string_equal(s, round % 2 ? "second\n" : "first\n");
+		free(s);
+		assert_int_equal(count_entries(), 1);
+		assert_int_equal(stat(path, &after), 0);
+		if (round)
+			assert_true(after.st_ino != before.st_ino);
+		before = after;
+	}
+	assert_int_equal(after.st_mode & 07777, 0644);
+}
+
+/* Something other than a regular file at the name is never swapped away:
+ * the write fails as rename() fails, and the directory stays. */
+static void a_directory_at_the_name_is_left_alone(void **state)
+{
+	char path[600], sub[600];
+	struct stat st;
+
+	snprintf(sub, sizeof sub, "%s/f.txt", dir);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	assert_int_equal(fp_write_atomic(dir, "f.txt", 0644, fill_name, "x", path, sizeof path),
+			 -1);
+	assert_int_equal(errno, EISDIR);
+	assert_int_equal(stat(sub, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(count_entries(), 1); /* the temporary file went */
+	rmdir(sub);
+}
+
 /* On the bench perf.data's sizes flame.svg is the costliest, then
  * index.html, then stacks.folded, then the heatmap files. */
 static void fp_renders_costs_put_the_flame_graph_first_on_a_big_capture(void **state)
@@ -182,6 +239,8 @@ int main(void)
 		T(every_wanted_file_is_written_whole_and_no_other),
 		T(two_files_are_written_at_once),
 		T(a_failed_write_is_each_files_own_error),
+		T(a_file_written_again_replaces_the_old_one_and_leaves_nothing_else),
+		T(a_directory_at_the_name_is_left_alone),
 		cmocka_unit_test(fp_renders_costs_put_the_flame_graph_first_on_a_big_capture),
 	};
 
