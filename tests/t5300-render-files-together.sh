@@ -45,4 +45,15 @@ test_expect_success 'another file that cannot be written while index.html is mad
 	! ls -A out | grep "^\\."
 '
 
+test_expect_success 'a second render into the same DIR replaces every file and leaves no temporary' '
+	fp-read "$EXAMPLES/multiproc.perf.gz" | fp-bucket | fp-range --comm mp-sort-merge | fp-fold --pass-samples --all-events >part.stream &&
+	fp-render --outdir part <part.stream &&
+	fp-render --outdir all <part.stream &&
+	for f in index.html flame.svg heatmap.svg heatmap.json heatmap.tsv stacks.folded; do
+		cmp part/$f all/$f || exit 1
+	done &&
+	ls -A all >left &&
+	! grep "^\\." left
+'
+
 test_done
