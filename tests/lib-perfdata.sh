@@ -47,7 +47,11 @@
 #	                             a pipe-format stream
 #
 # Folded agreement: sum over stacks of min(count by perf script, count by
-# fp-perfdata) over the number of samples.
+# fp-perfdata) over the number of samples; at least MIN, or at most
+# PD_AGREEMENT_FLOOR samples apart: a capture of under a thousand samples
+# (a workload given little CPU on a loaded machine) cannot meet 0.999 with
+# one sample in an explained difference (a PLT entry). The golden list
+# below still has to explain every stack that differs.
 #
 # PD_OWN_PIDS (a system-wide capture: the test's workload): the stacks
 # compared (agreement and the golden list) are those of these pids and
@@ -64,6 +68,7 @@
 # compares inlined frames.
 # $BUSY: the CPU-bound workload, tests/helper/busy.c (BUSY CPU_MS TIMES_FILE [WALL_MS]).
 PD_DIFFERENCES=$DATA/perfdata/differences
+PD_AGREEMENT_FLOOR=2
 BUSY=$TOP/build/tests/busy
 # perf record's own options here. perf 6.1 starts a side-band thread for
 # BPF program events that polls with a 1 s timeout and is only joined when
@@ -238,13 +243,13 @@ pd_compare_streams() { # [min]: want.s (perf script | fp-read) against got.s
 	else
 		pd_folded want.s >want.fold && pd_folded got.s >got.fold || return 1
 	fi
-	awk -F '\t' -v min="$_min" -v total="$_want" '
+	awk -F '\t' -v min="$_min" -v total="$_want" -v floor_n="$PD_AGREEMENT_FLOOR" '
 		NR == FNR { a[$1] = $2; next }
 		{ b[$1] = $2 }
 		END {
 			for (k in a) same += (k in b) ? (a[k] < b[k] ? a[k] : b[k]) : 0
-			printf "folded agreement %.5f (minimum %s)\n", same / total, min
-			if (same / total >= min) exit 0
+			printf "folded agreement %.5f (minimum %s, or %d samples apart)\n", same / total, min, floor_n
+			if (same / total >= min || total - same <= floor_n) exit 0
 			for (k in a) if (a[k] != b[k] && shown++ < 6) printf "  perf script %d, fp-perfdata %d: %s\n", a[k], b[k], k
 			for (k in b) if (!(k in a) && shown++ < 12) printf "  perf script 0, fp-perfdata %d: %s\n", b[k], k
 			exit 1
