@@ -20,7 +20,8 @@
  * Retention: --max-size BYTES (k/M/G) keeps the recording's disk use at
  * most BYTES (plus one file system block), --keep DURATION (s/m/h/d)
  * keeps the newest DURATION of samples; the oldest batches are dropped
- * (their blocks freed with fallocate PUNCH_HOLE), never the newest one.
+ * (their blocks freed with fallocate PUNCH_HOLE) before a new one is
+ * written, never the newest one.
  *
  * Memory: the time index is the file's (member headers); the recorder
  * keeps totals only, and with retention 32 bytes for each batch it may
@@ -218,17 +219,25 @@ static int write_all(int fd, const unsigned char *p, size_t n)
 	return 0;
 }
 
-/* Drops the oldest batches while the retention limits are exceeded (the
- * newest one always stays). */
-static void apply_retention(struct recorder *r)
+/* Drops the oldest batches while the recording would be over its limits
+ * with the batch about to be written (pending bytes, its newest sample at
+ * pending_max_ns; 0 bytes: none, the last one written is the newest).
+ * Before the write, not after: the disk use never passes --max-size (plus
+ * a block), not even between a write and its punch, and a disk full at
+ * the limit has the room for it. The newest batch always stays. */
+static void apply_retention(struct recorder *r, uint64_t pending, uint64_t pending_max_ns)
 {
-	const struct kept_batch *newest = &r->kept[r->n - 1];
+	size_t keep_min = pending ? 0 : 1;
+	uint64_t newest_max;
 	uint64_t punch_to = r->punched_to;
 
-	while (r->n - r->first > 1) {
+	if (r->n - r->first <= keep_min)
+		return;
+	newest_max = pending ? pending_max_ns : r->kept[r->n - 1].max_ns;
+	while (r->n - r->first > keep_min) {
 		const struct kept_batch *m = &r->kept[r->first];
-		int over_size = r->max_size && r->kept_bytes > r->max_size;
-		int too_old = r->keep_ns && m->max_ns + r->keep_ns < newest->max_ns;
+		int over_size = r->max_size && r->kept_bytes + pending > r->max_size;
+		int too_old = r->keep_ns && m->max_ns + r->keep_ns < newest_max;
 
 		if (!over_size && !too_old)
 			break;
@@ -281,6 +290,8 @@ static void flush_batch(struct recorder *r)
 		r->capture_max = r->b_max;
 	m.capture_min_ns = r->capture_min;
 	fp_rec_encode_into(r->batch, r->len, &m, r->level, &r->enc, &r->enc_cap);
+	if (retention(r))
+		apply_retention(r, m.length, m.max_ns);
 	if (write_all(r->fd, r->enc, m.length) < 0) {
 		int saved = errno;
 
@@ -296,8 +307,6 @@ static void flush_batch(struct recorder *r)
 	r->recorded += m.samples;
 	r->seq++;
 	kept_push(r, &m);
-	if (retention(r))
-		apply_retention(r);
 	batch_start(r);
 }
 
