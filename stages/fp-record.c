@@ -221,23 +221,18 @@ static int write_all(int fd, const unsigned char *p, size_t n)
 
 /* Drops the oldest batches while the recording would be over its limits
  * with the batch about to be written (pending bytes, its newest sample at
- * pending_max_ns; 0 bytes: none, the last one written is the newest).
- * Before the write, not after: the disk use never passes --max-size (plus
- * a block), not even between a write and its punch, and a disk full at
- * the limit has the room for it. The newest batch always stays. */
+ * pending_max_ns), which is then the newest and stays. Before the write,
+ * not after: the disk use never passes --max-size (plus a block), not
+ * even between a write and its punch, and a disk full at the limit has
+ * the room for it. */
 static void apply_retention(struct recorder *r, uint64_t pending, uint64_t pending_max_ns)
 {
-	size_t keep_min = pending ? 0 : 1;
-	uint64_t newest_max;
 	uint64_t punch_to = r->punched_to;
 
-	if (r->n - r->first <= keep_min)
-		return;
-	newest_max = pending ? pending_max_ns : r->kept[r->n - 1].max_ns;
-	while (r->n - r->first > keep_min) {
+	while (r->first < r->n) {
 		const struct kept_batch *m = &r->kept[r->first];
 		int over_size = r->max_size && r->kept_bytes + pending > r->max_size;
-		int too_old = r->keep_ns && m->max_ns + r->keep_ns < newest_max;
+		int too_old = r->keep_ns && m->max_ns + r->keep_ns < pending_max_ns;
 
 		if (!over_size && !too_old)
 			break;
