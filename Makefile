@@ -208,6 +208,7 @@ $(BUILD)/tests/u-%: $(BUILD)/tests/unit/u-%.o $(LIBFP)
 $(BUILD)/tests/u-recording: LDLIBS += -ldeflate
 $(BUILD)/tests/u-atomic: LDLIBS += -lpthread
 $(BUILD)/tests/u-pdfetchpool: LDLIBS += -lpthread
+$(BUILD)/tests/u-gate: LDLIBS += -lmicrohttpd -lpthread
 # unit tests of a stage's private modules
 $(BUILD)/tests/unit/u-tailtab.o: INCLUDES += -Istages/fp-range
 $(BUILD)/tests/unit/u-pairing.o: INCLUDES += -Istages/fp-latency

@@ -97,9 +97,15 @@ static void conn_forget(struct gate *g, struct conn *c)
 	g->dead = c;
 }
 
+/* Out of the epoll set first: close() takes a socket out only with its
+ * last descriptor, and a chain's posix_spawn child holds a copy of every
+ * one until it execs. A socket left in would name the freed conn in a
+ * later event (fp-serve died "double free or corruption" under 600
+ * trickling clients while chains started; tests/unit/u-gate.c). */
 static void conn_close(struct gate *g, struct conn *c)
 {
-	close(c->fd); /* also leaves the epoll set */
+	epoll_ctl(g->ep, EPOLL_CTL_DEL, c->fd, NULL);
+	close(c->fd);
 	conn_forget(g, c);
 }
 
