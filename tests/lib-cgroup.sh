@@ -13,8 +13,10 @@
 # A workload joins its group before it runs anything, in a script:
 #	( echo 0 >"$(cg_dir NAME)/cgroup.procs" && exec CMD ) &
 # (0 is the writer itself; the subshell is a fork of the script, not a
-# new shell, whose start-up perf could sample outside the group: every
-# sample of the workload's pid is then in the group).
+# new shell with a start-up of its own). Every sample after the exec is in
+# the group; the fork may be sampled before it joined (a loaded machine
+# did: comm sh, in /), so a group's count is perf report --sort cgroup's,
+# not its pid's.
 CG_ROOT=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
 CG_MADE=
 
