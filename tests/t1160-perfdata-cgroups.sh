@@ -110,7 +110,7 @@ test_expect_success 'fp-serve lists the two containers with their counts' '
 	grep -qx "$B $N_B" containers
 '
 
-test_expect_success 'fp-serve: each container'"'"'s small multiple (its heatmap) counts its pid'"'"'s samples' '
+test_expect_success 'fp-serve: each container'"'"'s small multiple (its heatmap) counts its group'"'"'s samples' '
 	test "$(get "/heatmap/?filename=cg.data&container=$A")" = 200 &&
 	test "$(jq .counted body)" = "$N_A" &&
 	test "$(jq "[.values[][]] | add" body)" = "$N_A" &&
