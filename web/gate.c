@@ -88,25 +88,28 @@ static void list_append(struct gate *g, struct conn *c)
 	g->npending++;
 }
 
-/* Unlinks c; it is freed after the current epoll batch (conn_reap). */
-static void conn_forget(struct gate *g, struct conn *c)
+/* Stops watching c and returns its socket, for the caller to close or
+ * hand over; c is freed after the current epoll batch (conn_reap). Out
+ * of the epoll set first: close() takes a socket out only with its last
+ * descriptor, and a chain's posix_spawn child holds a copy of every one
+ * until it execs. A socket left in would name the freed conn in a later
+ * event (fp-serve died "double free or corruption" under 600 trickling
+ * clients while chains started; tests/unit/u-gate.c). */
+static int conn_forget(struct gate *g, struct conn *c)
 {
+	int fd = c->fd;
+
+	epoll_ctl(g->ep, EPOLL_CTL_DEL, fd, NULL);
 	list_remove(g, c);
 	c->fd = -1;
 	c->next = g->dead;
 	g->dead = c;
+	return fd;
 }
 
-/* Out of the epoll set first: close() takes a socket out only with its
- * last descriptor, and a chain's posix_spawn child holds a copy of every
- * one until it execs. A socket left in would name the freed conn in a
- * later event (fp-serve died "double free or corruption" under 600
- * trickling clients while chains started; tests/unit/u-gate.c). */
 static void conn_close(struct gate *g, struct conn *c)
 {
-	epoll_ctl(g->ep, EPOLL_CTL_DEL, c->fd, NULL);
-	close(c->fd);
-	conn_forget(g, c);
+	close(conn_forget(g, c));
 }
 
 static void conn_reap(struct gate *g)
@@ -189,9 +192,7 @@ static void hand_over(struct gate *g, struct conn *c)
 				  "server busy: too many connections, try again");
 		return;
 	}
-	epoll_ctl(g->ep, EPOLL_CTL_DEL, c->fd, NULL);
-	int fd = c->fd;
-	conn_forget(g, c);
+	int fd = conn_forget(g, c);
 	/* MHD owns (and closes) the socket from here, even on failure */
 	if (MHD_add_connection(g->d, fd, (struct sockaddr *)&c->addr, c->alen) != MHD_YES)
 		fp_warn("http: cannot hand a connection to the server: %s", strerror(errno));
