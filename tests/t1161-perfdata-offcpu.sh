@@ -25,24 +25,24 @@ pd_record off.data -B -k CLOCK_MONOTONIC -e sched:sched_switch -g --switch-event
 	"$SLEEPER" $PERIODS 100 50 50 truth || exit 1
 fp-perfdata -q --off-cpu-rows 10 off.data >stream
 
-# truth_in FROM TO [NAME]: ns of the workload's sleeps (of NAME) within [FROM, TO)
-truth_in() {
-	awk -v f="$1" -v t="$2" -v n="${3:-}" '
-		n == "" || $1 == n { a = $2 > f ? $2 : f; b = $3 < t ? $3 : t; if (b > a) s += b - a }
-		END { printf "%.0f\n", s }' truth
-}
-# blocked_in FROM TO [NAME]: the same, each sleep ended at its deadline.
-# Woken there, the thread is off-CPU until it runs again, but the kernel
-# may switch it in and then run it 10-15 ms before the syscall returns
-# (seen on a loaded VM: a switch-in at the deadline, a preempting switch-out
-# 15 ms later, then the clock read): that time is on-CPU, in the
-# workload's own account of the sleep and rightly not in the off-CPU time.
-blocked_in() {
-	awk -v f="$1" -v t="$2" -v n="${3:-}" '
-		n == "" || $1 == n { e = $4 < $3 ? $4 : $3
+# sleeps_in DEADLINE FROM TO [NAME]: ns of the workload's sleeps (of NAME)
+# within [FROM, TO); DEADLINE 1 ends each at its deadline (the file's 4th
+# column) when that came before its return.
+sleeps_in() {
+	awk -v d="$1" -v f="$2" -v t="$3" -v n="${4:-}" '
+		n == "" || $1 == n { e = d && $4 < $3 ? $4 : $3
 			a = $2 > f ? $2 : f; b = e < t ? e : t; if (b > a) s += b - a }
 		END { printf "%.0f\n", s }' truth
 }
+# truth_in FROM TO [NAME]: the sleeps as the workload saw them
+truth_in() { sleeps_in 0 "$@"; }
+# blocked_in FROM TO [NAME]: the sleeps ended at their deadlines. Woken
+# there, the thread is off-CPU until it runs again, but the kernel may
+# switch it in and then run it 10-15 ms before the syscall returns (seen
+# on a loaded VM: a switch-in at the deadline, a preempting switch-out 15
+# ms later, then the clock read): that time is on-CPU, in the workload's
+# own account of the sleep and rightly not in the off-CPU time.
+blocked_in() { sleeps_in 1 "$@"; }
 # within A B PCT: |A - B| <= PCT % of B
 within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d * 100 <= p * b) }'; }
 # bracketed A LO HI PCT: LO - PCT % <= A <= HI + PCT %
