@@ -89,8 +89,10 @@ test_expect_success 'the known function'"'"'s blocked time per cell: what the wo
 	sed "1d;\$d" known-cells >inner &&
 	test "$(wc -l <inner)" -ge $((PERIODS - 4)) &&
 	while read -r c ns; do
-		want=$(truth_in $((c * 100000000)) $(((c + 1) * 100000000)) known) &&
-		within "$ns" "$want" 10 || { echo "cell $c: $ns ns, the workload saw $want"; exit 1; }
+		from=$((c * 100000000)) && to=$((from + 100000000)) &&
+		want=$(truth_in $from $to known) && blocked=$(blocked_in $from $to known) &&
+		bracketed "$ns" "$blocked" "$want" 10 ||
+		{ echo "cell $c: $ns ns, the workload saw $want, $blocked until its deadlines"; exit 1; }
 	done <inner &&
 	mean=$(awk "{ s += \$2 } END { printf \"%.0f\", s / NR }" inner) &&
 	echo "# mean blocked in offcpu_known_sleep per 100 ms cell: $mean ns" &&
