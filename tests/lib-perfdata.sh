@@ -10,6 +10,8 @@
 #	                             a system-wide -g capture (-F HZ, default 999)
 #	                             while $BUSY spins CPU_MS ms of CPU within
 #	                             at most WALL_MS ms (its times in ./times)
+#	pd_record_kernel OUT         a system-wide -g capture of a syscall loop:
+#	                             kernel frames whatever the machine does
 #	pd_c_program FILE CALL       FILE (C): <time.h>, a volatile sink, the
 #	                             functions on stdin, and a main that runs
 #	                             CALL until it has used $PD_RUN_MS ms of
@@ -123,6 +125,13 @@ pd_record_dwarf() { # out cmd...
 
 pd_record_system() { # out cpu_ms wall_ms [hz]
 	pd_record_opts "" "$1" -a -g -F "${4:-999}" -- "$BUSY" "$2" times "$3"
+}
+
+# A spinner runs in user space: the kernel frames of its system-wide
+# capture are whatever else the machine did (none, some runs). dd of
+# 64-byte blocks makes 2 M syscalls (~0.35 s): kernel stacks always.
+pd_record_kernel() { # out
+	pd_record_opts "" "$1" -a -g -F 999 -- dd if=/dev/zero of=/dev/null bs=64 count=1000000
 }
 
 pd_build() { # source flags...

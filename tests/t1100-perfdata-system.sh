@@ -28,12 +28,12 @@ kernel_frames() {
 }
 
 # The spinner runs in user space: the kernel frames of sys.data are what
-# the machine did meanwhile (87 on a quiet one). A syscall loop (dd of
-# 64-byte blocks) makes kernel stacks whatever the machine does.
+# the machine did meanwhile (87 on a quiet one); pd_record_kernel's are
+# the syscall loop's.
 test_expect_success 'kernel frames are kind k and almost all resolve through kallsyms' '
 	kernel_frames s >kframes && read k u <kframes && echo "# sys.data: kernel frames $k, unresolved $u" &&
 	test $((u * 100)) -le "$k" &&
-	pd_record_opts "" ksys.data -a -g -F 999 -- dd if=/dev/zero of=/dev/null bs=64 count=1000000 &&
+	pd_record_kernel ksys.data &&
 	fp-perfdata ksys.data >ks &&
 	kernel_frames ks >kframes && read k u <kframes && echo "# ksys.data: kernel frames $k, unresolved $u" &&
 	test "$k" -gt 100 && test $((u * 100)) -lt "$k"

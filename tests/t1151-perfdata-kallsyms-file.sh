@@ -5,7 +5,7 @@ test_description='fp-perfdata --kallsyms FILE: the kernel symbols of a file, its
 pd_need_perf
 
 test_expect_success 'a copy of /proc/kallsyms gives what /proc/kallsyms gives' '
-	pd_record_system sys.data 300 800 499 &&
+	pd_record_kernel sys.data &&
 	cat /proc/kallsyms >ks.plain &&
 	fp-perfdata -q --kallsyms /proc/kallsyms sys.data >default.s &&
 	fp-perfdata -q --kallsyms ks.plain sys.data >plain.s &&

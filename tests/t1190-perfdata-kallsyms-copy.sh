@@ -40,7 +40,7 @@ copy_not_used() { grep -q "^I	read	.*	kallsyms_copy=0" with.out; }
 
 test_expect_success 'setup: a system-wide recording with kernel frames' '
 	test -n "$id" &&
-	pd_record_system sys.data 300 800 499 &&
+	pd_record_kernel sys.data &&
 	mkdir -p nocache &&
 	PERF_BUILDID_DIR=$PWD/nocache fp-perfdata -q --kallsyms /proc/kallsyms sys.data >proc.out &&
 	grep -q "^I	read	.*	kallsyms_copy=0" proc.out &&
