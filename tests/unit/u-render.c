@@ -470,27 +470,22 @@ static int wider_than_5(void *ctx, uint64_t w, uint64_t total)
 	return w * 100 > 5 * total;
 }
 
-/* The kept tree is the whole tree's nodes the rule keeps, in the same
- * order with the same places and counts; a narrow subtree before, between
- * and after wide siblings goes whole. */
-static void a_kept_tree_is_the_whole_tree_without_the_narrow_frames(void **state)
+/* Checks that the kept tree of the sorted table t is the whole tree's
+ * nodes keep() takes, in the same order with the same places and counts.
+ * Returns how many nodes the whole tree has. */
+static size_t assert_kept_is_whole_without_refused(const struct fp_folded *t,
+						   int (*keep)(void *, uint64_t, uint64_t),
+						   void *ctx)
 {
-	struct fp_folded t;
 	struct fp_flame_tree all, kept;
 
-	fp_folded_init(&t);
-	fp_folded_parse_buffer(&t,
-			       LINE("a;n1;x;y 1\na;w;p;q 40\na;w;r 2\na 10\na;w 5\nb;n2;z 3\n"
-				    "b;v 30\nc 1\nd;e;f;g 8\n"),
-			       FP_FOLDED_REF);
-	fp_folded_sort(&t);
-	fp_flame_tree_build(&all, &t);
-	fp_flame_tree_build_kept(&kept, &t, wider_than_5, NULL);
+	fp_flame_tree_build(&all, t);
+	fp_flame_tree_build_kept(&kept, t, keep, ctx);
 	size_t k = 0;
 	for (size_t i = 0; i < all.len; i++) {
 		const struct fp_flame_node *n = &all.n[i];
-		if (i && !wider_than_5(NULL, n->w, all.total))
-			continue;
+		if (i && !keep(ctx, n->w, all.total))
+			continue; /* a child is never wider than its parent */
 		assert_true(k < kept.len);
 		const struct fp_flame_node *m = &kept.n[k++];
 		assert_int_equal(m->name_len, n->name_len);
@@ -502,10 +497,71 @@ static void a_kept_tree_is_the_whole_tree_without_the_narrow_frames(void **state
 	}
 	assert_int_equal(k, kept.len);
 	assert_int_equal(kept.total, all.total);
-	assert_true(kept.len < all.len);
+	size_t whole = all.len;
 	fp_flame_tree_free(&all);
 	fp_flame_tree_free(&kept);
+	return whole;
+}
+
+/* The kept tree is the whole tree's nodes the rule keeps, in the same
+ * order with the same places and counts; a narrow subtree before, between
+ * and after wide siblings goes whole. */
+static void a_kept_tree_is_the_whole_tree_without_the_narrow_frames(void **state)
+{
+	struct fp_folded t;
+
+	fp_folded_init(&t);
+	fp_folded_parse_buffer(&t,
+			       LINE("a;n1;x;y 1\na;w;p;q 40\na;w;r 2\na 10\na;w 5\nb;n2;z 3\n"
+				    "b;v 30\nc 1\nd;e;f;g 8\n"),
+			       FP_FOLDED_REF);
+	fp_folded_sort(&t);
+	size_t whole = assert_kept_is_whole_without_refused(&t, wider_than_5, NULL);
+	assert_true(whole > 0);
 	fp_folded_free(&t);
+}
+
+static int at_least(void *ctx, uint64_t w, uint64_t total)
+{
+	(void)total;
+	return w >= *(const uint64_t *)ctx;
+}
+
+/* The same on random tables: frames that are byte prefixes of others
+ * ("a", "ab", "a-b": a shared byte run is not a shared frame), stacks
+ * that are prefixes of others, zero counts, every threshold from keeping
+ * all to keeping only the root. The builder skips the frames of a stack
+ * that the next one does not share when its width alone is refused. */
+static void a_kept_tree_drops_exactly_the_refused_frames_of_random_tables(void **state)
+{
+	static const char *const names[] = { "a", "ab", "a-b", "b", "ba", "c" };
+	unsigned seed = 12345;
+
+	for (int round = 0; round < 300; round++) {
+		struct fp_sink text;
+		struct fp_folded t;
+		int lines = 1 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 40;
+
+		fp_sink_init_mem(&text);
+		for (int l = 0; l < lines; l++) {
+			int depth = 1 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 7;
+			for (int d = 0; d < depth; d++) {
+				seed = seed * 1103515245u + 12345u;
+				if (d)
+					fp_sink_char(&text, ';');
+				fp_sink_str(&text, names[(seed >> 16) % 6]);
+			}
+			seed = seed * 1103515245u + 12345u;
+			fp_sink_printf(&text, " %u\n", (seed >> 16) % 9);
+		}
+		fp_folded_init(&t);
+		fp_folded_parse_buffer(&t, text.buf, text.len, FP_FOLDED_COPY);
+		fp_folded_sort(&t);
+		for (uint64_t min = 0; min <= t.total + 1; min += 1 + t.total / 7)
+			assert_kept_is_whole_without_refused(&t, at_least, &min);
+		fp_folded_free(&t);
+		fp_sink_free(&text);
+	}
 }
 
 static void an_empty_table_draws_no_samples_and_returns_1(void **state)
@@ -605,6 +661,7 @@ int main(void)
 		cmocka_unit_test(an_empty_table_draws_no_samples_and_returns_1),
 		cmocka_unit_test(frames_merge_only_where_whole_frames_are_shared),
 		cmocka_unit_test(a_kept_tree_is_the_whole_tree_without_the_narrow_frames),
+		cmocka_unit_test(a_kept_tree_drops_exactly_the_refused_frames_of_random_tables),
 		cmocka_unit_test(the_root_frame_is_the_total_and_minwidth_parses),
 		cmocka_unit_test(common_prefix_finds_the_first_difference_at_any_position),
 	};
