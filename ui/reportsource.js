@@ -113,7 +113,7 @@ function wholeAnswer(d, path, p) {
 		j.events = [];
 		return j;
 	}
-	if (path === '/flamegraph/' && d.folded) return walk(tree(d, d.counts), shortNode);
+	if (path === '/flamegraph/' && d.folded) return walk(tree(d, d.counts, false), sortOnly);
 	if (path === '/flamegraph/')
 		throw Object.assign(new Error('404: the folded stacks are not in this page either (too large): ' +
 			'flame.svg next to it is the whole capture\'s flame graph'), { status: 404 });
@@ -321,24 +321,79 @@ function stackCounts(d, q) {
 // The tree of counts {key: n} (stackCounts), FlameScope's shape: short
 // keys {n, l, v, c} (/flamegraph/) or long ones {name, libtype, value,
 // children} (/differential/, /elided/); children by name, as the server.
-// node.path is the frame path (names joined by ';') for the comparisons.
-function tree(d, counts) {
-	var tl = d.tl, root = { n: 'root', l: '', v: 0, c: [], kids: {}, path: '' };
-	function child(node, name, lib) {
-		var k = node.kids[name];
-		if (!k) {
-			k = node.kids[name] = { n: name, l: lib, v: 0, c: [], kids: {},
-						path: node.path ? node.path + ';' + name : name };
-			node.c.push(k);
-		}
-		return k;
+// withPath: node.path is the frame path (names joined by ';') for the
+// comparisons. A system-wide capture's tree has millions of nodes (4 M in
+// 40 s of the bench's mixed load): a child is found among its parent's
+// children by name id in typed arrays (a Map for a parent of many), not in
+// an object per node, and the nodes hold only what the answer has (V8
+// spent most of the page's start-up collecting per-node maps and paths).
+function nameIds(d) {
+	if (d.nameIds) return d.nameIds;
+	// one id per name string: tl.names may hold a name once per kind
+	var names = d.tl.names, byName = new Map(), ids = new Array(names.length);
+	for (var i = 0; i < names.length; i++) {
+		var k = byName.get(names[i]);
+		if (k === undefined) byName.set(names[i], k = byName.size);
+		ids[i] = k;
 	}
-	for (var key in counts) {
-		var parts = key.split('\t'), node = root, ids = tl.stacks[Number(parts[0])];
-		if (parts.length > 1) node = child(node, parts[1], '');
+	d.nameIds = { ids: ids, byName: byName };
+	return d.nameIds;
+}
+var FANOUT_SCAN = 16;	// children scanned in a list before a Map takes over
+function tree(d, counts, withPath) {
+	var tl = d.tl, ni = nameIds(d), labels = new Map(), keys = Object.keys(counts);
+	var root = { n: 'root', l: '', v: 0, c: [] }, nodes = [root];
+	// node numbers: each node's name id, first child, next sibling (-1
+	// none), in typed arrays that grow; a node with many children gets a
+	// Map of name id -> child
+	var cap = 1 << 16, name = new Int32Array(cap), first = new Int32Array(cap).fill(-1),
+	    next = new Int32Array(cap).fill(-1), big = new Map();
+	if (withPath) root.path = '';
+	function grow() {
+		var n2 = new Int32Array(cap * 2), f2 = new Int32Array(cap * 2).fill(-1),
+		    x2 = new Int32Array(cap * 2).fill(-1);
+		n2.set(name); f2.set(first); x2.set(next);
+		name = n2; first = f2; next = x2; cap *= 2;
+	}
+	function child(at, id, label, lib) {
+		var m = big.get(at), c, seen = 0;
+		if (m !== undefined) {
+			c = m.get(id);
+			if (c !== undefined) return c;
+		} else {
+			for (c = first[at]; c >= 0; c = next[c], seen++)
+				if (name[c] === id) return c;
+		}
+		var parent = nodes[at], node = { n: label, l: lib, v: 0, c: [] };
+		if (withPath) node.path = parent.path ? parent.path + ';' + label : label;
+		c = nodes.length;
+		if (c === cap) grow();
+		nodes.push(node);
+		parent.c.push(node);
+		name[c] = id;
+		next[c] = first[at];
+		first[at] = c;
+		if (m !== undefined) m.set(id, c);
+		else if (seen >= FANOUT_SCAN) {
+			m = new Map();
+			for (var k = first[at]; k >= 0; k = next[k]) m.set(name[k], k);
+			big.set(at, m);
+		}
+		return c;
+	}
+	for (var k = 0; k < keys.length; k++) {
+		var parts = keys[k].split('\t'), at = 0, ids = tl.stacks[Number(parts[0])];
+		if (parts.length > 1) {	// the event label (allevents): ids past the names'
+			var lid = labels.get(parts[1]);
+			if (lid === undefined) {
+				lid = ni.byName.has(parts[1]) ? ni.byName.get(parts[1]) : ni.byName.size + labels.size;
+				labels.set(parts[1], lid);
+			}
+			at = child(at, lid, parts[1], '');
+		}
 		for (var i = 0; i < ids.length; i++)
-			node = child(node, tl.names[ids[i]], LIB[tl.kinds.charAt(ids[i])] || '');
-		node.v += counts[key];
+			at = child(at, ni.ids[ids[i]], tl.names[ids[i]], LIB[tl.kinds.charAt(ids[i])] || '');
+		nodes[at].v += counts[keys[k]];
 	}
 	return root;
 }
@@ -352,9 +407,9 @@ function walk(root, fn) {
 	}
 	return root;
 }
-function shortNode(n) { delete n.kids; delete n.path; }
+function sortOnly() {}
 function flamegraph(d, p) {
-	return walk(tree(d, stackCounts(d, query(d, p))), shortNode);
+	return walk(tree(d, stackCounts(d, query(d, p)), false), sortOnly);
 }
 // The compared selection: the same filters, compareStart/compareEnd.
 function compared(d, p) {
@@ -382,8 +437,8 @@ function longNode(n, value, delta) {
 // self as delta.
 function differential(d, p) {
 	var ca = stackCounts(d, query(d, p)), cb = compared(d, p);
-	var other = pathSelf(tree(d, cb)), ta = total(ca), tb = total(cb);
-	return relabel(walk(tree(d, ca), function () {}), function (n) {
+	var other = pathSelf(tree(d, cb, true)), ta = total(ca), tb = total(cb);
+	return relabel(walk(tree(d, ca, true), sortOnly), function (n) {
 		var has = n.path in other && tb > 0;
 		return longNode(n, n.v, n.path === '' ? 0 : has ? n.v - Math.round(other[n.path] * ta / tb) : n.v);
 	});
@@ -392,8 +447,8 @@ function differential(d, p) {
 // gets 0, else its self scaled to this selection's total.
 function elided(d, p) {
 	var ca = stackCounts(d, query(d, p)), cb = compared(d, p);
-	var mine = pathSelf(tree(d, ca)), ta = total(ca), tb = total(cb);
-	return relabel(walk(tree(d, cb), function () {}), function (n) {
+	var mine = pathSelf(tree(d, ca, true)), ta = total(ca), tb = total(cb);
+	return relabel(walk(tree(d, cb, true), sortOnly), function (n) {
 		if (n.path === '') return longNode(n, 0);
 		return longNode(n, n.path in mine ? 0 : tb ? Math.round(n.v * ta / tb) : n.v);
 	});
