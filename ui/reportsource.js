@@ -45,11 +45,6 @@ export function prepare(tl) {
 		}
 		i += 3 + ENTRY * k;
 	}
-	// stacks as folded strings, and as the flame chart's (kind tags)
-	d.folded = tl.stacks.map(function (ids) { return ids.map(function (n) { return tl.names[n]; }).join(';'); });
-	d.tagged = tl.stacks.map(function (ids) {
-		return ids.map(function (n) { return tl.names[n] + (CHART_TAG[tl.kinds.charAt(n)] || ''); }).join(';');
-	});
 	// the events: in fp-bucket's order (perf's -e order when the capture
 	// says it, so the first is perf report's first, as on the server), then
 	// any others by their first sample
@@ -65,6 +60,20 @@ export function prepare(tl) {
 	d.events = d.events.map(function (ev, i) { return [rank(ev), i, ev]; })
 		.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; }).map(function (x) { return x[2]; });
 	return d;
+}
+// The stacks as folded strings (include/exclude match them) or as the
+// flame chart's (kind tags), made when a query first needs them: on a
+// system-wide capture they are millions of names joined, which start-up
+// does not need.
+function stackStrings(d, which) {
+	var key = which === 'tagged' ? 'taggedStacks' : 'foldedStacks', tl = d.tl;
+	if (!d[key])
+		d[key] = tl.stacks.map(function (ids) {
+			return ids.map(function (n) {
+				return tl.names[n] + (which === 'tagged' ? CHART_TAG[tl.kinds.charAt(n)] || '' : '');
+			}).join(';');
+		});
+	return d[key];
 }
 // Without the timeline (too large for the page, fp-render's note says
 // why): the heatmap as heatmap.json has it and the whole capture's folded
@@ -256,8 +265,8 @@ function query(d, p) {
 			(!tid || tid[ownerField(d, o, 1)]) && (!cpu || cpu[ownerField(d, o, 2)]) &&
 			(!comm || comm.indexOf(label(d, o, 3)) >= 0) &&
 			(!cont || containerPasses(d, o, cont, contRe));
-	if ((inc || exc) && !d.bytes) d.bytes = d.folded.map(bytes);
-	q.stack = d.folded.map(function (s, i) { return (!inc || inc.test(d.bytes[i])) && !(exc && exc.test(d.bytes[i])); });
+	if ((inc || exc) && !d.bytes) d.bytes = stackStrings(d, 'folded').map(bytes);
+	q.stack = inc || exc ? d.bytes.map(function (b) { return (!inc || inc.test(b)) && !(exc && exc.test(b)); }) : null;
 	q.filtered = !!(pid || tid || cpu || comm || inc || exc || q.evnames || cont);
 	return q;
 }
@@ -265,7 +274,7 @@ function containerPasses(d, o, cont, re) {
 	var name = containerOf(d, o), path = cgroupOf(d, o);
 	return name === cont || path === cont || re.test(bytes(name)) || (path !== '' && re.test(bytes(path)));
 }
-function passes(d, q, e) { return q.owner[d.owner[e]] && q.stack[d.stack[e]]; }
+function passes(d, q, e) { return q.owner[d.owner[e]] && (!q.stack || q.stack[d.stack[e]]); }
 function inRange(d, q, e) {
 	if (q.from === null && q.to === null) return true;
 	var t = cellStartNs(d, d.cell[e]);
@@ -494,11 +503,11 @@ function threads(d, p) {
 		 containers: cs, containers_count: cs.length };
 }
 function flamechart(d, p) {
-	var q = query(d, p), runs = [], total = 0, first = null, last = null;
+	var q = query(d, p), runs = [], total = 0, first = null, last = null, tagged = stackStrings(d, 'tagged');
 	for (var e = 0; e < d.cell.length; e++) {
 		if (!passes(d, q, e) || !inRange(d, q, e)) continue;
 		var t = cellStartNs(d, d.cell[e]), n = d.count[e];
-		var stack = (q.all ? label(d, d.owner[e], 4) + ';' : '') + d.tagged[d.stack[e]];
+		var stack = (q.all ? label(d, d.owner[e], 4) + ';' : '') + tagged[d.stack[e]];
 		if (first === null) first = t;
 		last = d.cell[e];
 		var prev = runs[runs.length - 1];
