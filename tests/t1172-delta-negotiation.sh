@@ -6,7 +6,7 @@ T=$(printf "\t")
 # spy/fp-render: keeps a copy of what the render stage is sent, then runs
 # the real fp-render (the runner tells a program by its file name). The
 # source pauses twice, so fp-fold's timer writes snapshots while it runs:
-# after each half of the input it waits (at most 10 s) until the spy has
+# after each half of the input it waits (at most 20 s) until the spy has
 # seen one more snapshot end, rather than sleeping a time that a loaded
 # machine may not honour.
 test_expect_success 'setup: a spy in front of fp-render, a source that pauses' '
@@ -18,8 +18,9 @@ test_expect_success 'setup: a spy in front of fp-render, a source that pauses' '
 	head -n 1000 mp.S >a.S && tail -n +1001 mp.S >b.S &&
 	cat >source.sh <<-\EOS &&
 	snapshots_seen() { # N: wait until the spy has seen N snapshot ends
-		i=0
-		while [ "$(grep -c "^C	end	fold" "$SPY_OUT" 2>/dev/null)" -lt "$1" ] && [ $i -lt 100 ]; do
+		i=0 # (no count yet while the spy has not made its file: 0)
+		while n=$(grep -c "^C	end	fold" "$SPY_OUT" 2>/dev/null); [ "${n:-0}" -lt "$1" ] &&
+			[ $i -lt 400 ]; do
 			sleep 0.05; i=$((i + 1))
 		done
 	}
@@ -70,24 +71,26 @@ test_expect_success 'killed and restarted, the reader gets a full snapshot befor
 	printf "%s\n" "#!/bin/sh" "echo \"# spy started\" >>\"\$SPY_OUT\"" \
 		"tee -a \"\$SPY_OUT\" | exec \"$(command -v fp-render)\" \"\$@\"" >spy/fp-render &&
 	cat >source2.sh <<-\EOS &&
+	wait_for_file() { i=0; while ! test -e "$1" && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done; }
 	ends_since_restart() { # N: wait until the restarted spy has seen N snapshot ends
 		i=0
-		while [ "$(awk "/^# spy started/ { s++; n = 0 } s >= 2 && /^C\tend\tfold/ { n++ } END { print n + 0 }" "$SPY_OUT")" -lt "$1" ] &&
-			[ $i -lt 400 ]; do
+		while n=$(awk "/^# spy started/ { s++; n = 0 } s >= 2 && /^C\tend\tfold/ { n++ } END { print n + 0 }" "$SPY_OUT" 2>/dev/null)
+			[ "${n:-0}" -lt "$1" ] && [ $i -lt 400 ]; do
 			sleep 0.05; i=$((i + 1))
 		done
 	}
-	cat a.S; ends_since_restart 1; cat b.S; ends_since_restart 2
+	cat a.S; wait_for_file restarted; ends_since_restart 1; cat b.S; ends_since_restart 2
 	EOS
 	printf "%s\n" "read sh source2.sh" "fold fp-fold --interval 100" \
 		"render restart=on-failure $PWD/spy/fp-render --outdir \${OUTDIR}" >kill.pipeline &&
-	rm -f seen.kill &&
+	rm -f seen.kill restarted &&
 	{ SPY_OUT=$PWD/seen.kill flamepipe run kill.pipeline --outdir kill.out --dir-file dirf 2>kill.err & } &&
 	run=$! &&
 	wait_for "grep -qs \"^C${T}end${T}fold\" seen.kill" 200 &&
 	pid=$(render_field dirf pid) && test -n "$pid" &&
 	env kill -s KILL -- "-$pid" &&
 	wait_for "test \"\$(render_field dirf starts)\" = 2 && test \"\$(render_field dirf state)\" = running" 200 &&
+	touch restarted &&
 	wait $run &&
 	sed -n "/^# spy started/h; /^# spy started/!H; \${x;p}" seen.kill >after-restart &&
 	grep "^C${T}begin${T}fold" after-restart | head -n 1 >first &&
