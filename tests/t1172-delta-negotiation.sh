@@ -16,15 +16,23 @@ test_expect_success 'setup: a spy in front of fp-render, a source that pauses' '
 	chmod +x spy/fp-render &&
 	fp-read -q "$EXAMPLES/multiproc.perf.gz" >mp.S &&
 	head -n 1000 mp.S >a.S && tail -n +1001 mp.S >b.S &&
-	cat >source.sh <<-\EOS &&
-	snapshots_seen() { # N: wait until the spy has seen N snapshot ends
-		i=0 # (no count yet while the spy has not made its file: 0)
-		while n=$(grep -c "^C	end	fold" "$SPY_OUT" 2>/dev/null); [ "${n:-0}" -lt "$1" ] &&
-			[ $i -lt 400 ]; do
+	cat >waits.sh <<-\EOS &&
+	# ends_seen STARTS N: wait until the spy has seen N snapshot ends since
+	# its STARTS-th start (its "# spy started" lines; 0: since its file
+	# began). No count yet while the spy has not made its file: 0.
+	ends_seen() {
+		i=0
+		while n=$(awk -v k="$1" "/^# spy started/ { s++ } s >= k && /^C\tend\tfold/ { n++ } END { print n + 0 }" "$SPY_OUT" 2>/dev/null)
+			[ "${n:-0}" -lt "$2" ] && [ $i -lt 400 ]; do
 			sleep 0.05; i=$((i + 1))
 		done
 	}
-	cat a.S; snapshots_seen 1; cat b.S; snapshots_seen 2
+	# file_seen F: wait until F exists
+	file_seen() { i=0; while ! test -e "$1" && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done; }
+	EOS
+	cat >source.sh <<-\EOS &&
+	. ./waits.sh
+	cat a.S; ends_seen 0 1; cat b.S; ends_seen 0 2
 	EOS
 	printf "%s\n" "read sh source.sh" "fold fp-fold --interval 100" \
 		"render $PWD/spy/fp-render --outdir \${OUTDIR}" >spy.pipeline
@@ -71,15 +79,8 @@ test_expect_success 'killed and restarted, the reader gets a full snapshot befor
 	printf "%s\n" "#!/bin/sh" "echo \"# spy started\" >>\"\$SPY_OUT\"" \
 		"tee -a \"\$SPY_OUT\" | exec \"$(command -v fp-render)\" \"\$@\"" >spy/fp-render &&
 	cat >source2.sh <<-\EOS &&
-	wait_for_file() { i=0; while ! test -e "$1" && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done; }
-	ends_since_restart() { # N: wait until the restarted spy has seen N snapshot ends
-		i=0
-		while n=$(awk "/^# spy started/ { s++; n = 0 } s >= 2 && /^C\tend\tfold/ { n++ } END { print n + 0 }" "$SPY_OUT" 2>/dev/null)
-			[ "${n:-0}" -lt "$1" ] && [ $i -lt 400 ]; do
-			sleep 0.05; i=$((i + 1))
-		done
-	}
-	cat a.S; wait_for_file restarted; ends_since_restart 1; cat b.S; ends_since_restart 2
+	. ./waits.sh
+	cat a.S; file_seen restarted; ends_seen 2 1; cat b.S; ends_seen 2 2
 	EOS
 	printf "%s\n" "read sh source2.sh" "fold fp-fold --interval 100" \
 		"render restart=on-failure $PWD/spy/fp-render --outdir \${OUTDIR}" >kill.pipeline &&
