@@ -45,8 +45,9 @@ void fp_timeline_free(struct fp_timeline *tl)
 	fp_strtab_free(&tl->labels);
 	fp_strtab_free(&tl->names);
 	fp_strtab_free(&tl->owner_keys);
-	FP_FREE_ALL(tl->stack_kinds, tl->ext, tl->name_kind, tl->frames, tl->frame_off, tl->owner,
-		    tl->key, tl->root_last);
+	fp_map_free(&tl->name_alt);
+	FP_FREE_ALL(tl->stack_kinds, tl->ext, tl->name_kind, tl->alt, tl->frames, tl->frame_off,
+		    tl->owner, tl->key, tl->root_last);
 	memset(tl, 0, sizeof *tl);
 }
 
@@ -111,8 +112,33 @@ static size_t shared_frames(struct fp_timeline *tl, uint32_t root, const char *p
 	return at;
 }
 
+/* A frame's kind as name_kind holds it (0 for a root). */
+static char frame_kind(const char *kinds, size_t klen, size_t frame)
+{
+	char k = frame < klen ? kinds[frame] : 0;
+
+	return k == FP_KIND_ROOT ? 0 : k;
+}
+
+/* The frames of a new stack whose kind is not their name's first: each
+ * (name, kind) pair numbered once, for the page. */
+static void index_alt_kinds(struct fp_timeline *tl, size_t first, const char *kinds, size_t klen)
+{
+	for (size_t k = first; k < tl->frames_len; k++) {
+		uint32_t id = tl->frames[k];
+		char kind = frame_kind(kinds, klen, k - first);
+
+		if (kind == tl->name_kind[id] ||
+		    fp_map_put(&tl->name_alt, id, (uint8_t)kind, (uint32_t)tl->nalt) != tl->nalt)
+			continue;
+		tl->alt = fp_xgrow(tl->alt, &tl->alt_cap, tl->nalt + 1, sizeof *tl->alt, ARRAY_MIN);
+		tl->alt[tl->nalt++] = (uint64_t)id << 8 | (uint8_t)kind;
+	}
+}
+
 /* The names of a new stack's frames into the name index; a name's kind is
- * that of its first occurrence. */
+ * that of its first occurrence (flame.svg's colour of the name), and a
+ * frame of another kind gets a name of its own for the page. */
 static void index_stack(struct fp_timeline *tl, uint32_t stack)
 {
 	size_t len, klen, root = FP_STRTAB_NONE;
@@ -127,11 +153,9 @@ static void index_stack(struct fp_timeline *tl, uint32_t stack)
 		uint32_t id = fp_strtab_intern(&tl->names, p, (size_t)(fe - p), &added);
 
 		if (added) {
-			char k = frame < klen ? kinds[frame] : 0;
-
 			tl->name_kind = fp_xgrow(tl->name_kind, &tl->name_kind_cap, (size_t)id + 1,
 						 1, ARRAY_MIN);
-			tl->name_kind[id] = k == FP_KIND_ROOT ? 0 : k;
+			tl->name_kind[id] = frame_kind(kinds, klen, frame);
 		}
 		if (tl->frames_len == tl->frames_cap) /* a call per frame was ~4 % of a D */
 			tl->frames = fp_xgrow(tl->frames, &tl->frames_cap, tl->frames_len + 1,
@@ -150,6 +174,7 @@ static void index_stack(struct fp_timeline *tl, uint32_t stack)
 			p = start + at;
 		}
 	}
+	index_alt_kinds(tl, first, kinds, klen);
 	if (root == FP_STRTAB_NONE)
 		root = tl->frames[first];
 	if (root >= tl->root_last_cap)
@@ -504,6 +529,28 @@ static void json_strings(struct fp_sink *s, const struct fp_strtab *t)
 	fp_sink_char(s, ']');
 }
 
+/* The page's name i: a name id, or past them one of tl->alt. */
+static const char *page_name(const struct fp_timeline *tl, size_t i, size_t *len, char *kind)
+{
+	size_t n = fp_strtab_count(&tl->names);
+	uint32_t id = i < n ? (uint32_t)i : (uint32_t)(tl->alt[i - n] >> 8);
+
+	*kind = i < n ? tl->name_kind[id] : (char)(tl->alt[i - n] & 0xff);
+	return fp_strtab_str(&tl->names, id, len);
+}
+
+/* Frame k (of stack from..to, kinds its kinds) as the page numbers it. */
+static uint64_t page_frame(const struct fp_timeline *tl, size_t k, size_t from, const char *kinds,
+			   size_t klen)
+{
+	uint32_t id = tl->frames[k];
+	char kind = frame_kind(kinds, klen, k - from);
+
+	if (kind == tl->name_kind[id])
+		return id;
+	return fp_strtab_count(&tl->names) + fp_map_get(&tl->name_alt, id, (uint8_t)kind);
+}
+
 /* One "rgb(R,G,B)" number, its digits up to stop; -1 when not there. */
 static int color_part(const char **p, char stop, unsigned *v)
 {
@@ -575,34 +622,42 @@ static void json_header(const struct fp_timeline *tl, struct fp_sink *s,
 static void json_names(const struct fp_timeline *tl, struct fp_sink *s,
 		       const struct fp_flame_opts *o)
 {
-	char color[20];
-	size_t n = fp_strtab_count(&tl->names);
+	char color[20], kind;
+	size_t n = fp_strtab_count(&tl->names) + tl->nalt, len;
 
-	fp_sink_str(s, ",\n\"names\":");
-	json_strings(s, &tl->names);
-	fp_sink_str(s, ",\n\"kinds\":\"");
-	for (size_t i = 0; i < n; i++)
-		fp_sink_char(s, tl->name_kind[i] ? tl->name_kind[i] : FP_KIND_ROOT);
+	fp_sink_str(s, ",\n\"names\":[");
+	for (size_t i = 0; i < n; i++) {
+		const char *name = page_name(tl, i, &len, &kind);
+
+		if (i)
+			fp_sink_char(s, ',');
+		fp_json_string(s, name, len);
+	}
+	fp_sink_str(s, "],\n\"kinds\":\"");
+	for (size_t i = 0; i < n; i++) {
+		page_name(tl, i, &len, &kind);
+		fp_sink_char(s, kind ? kind : FP_KIND_ROOT);
+	}
 	fp_sink_str(s, "\",\n\"colors\":[");
 	for (size_t i = 0; i < n; i++) {
-		size_t len;
-		const char *name = fp_strtab_str(&tl->names, (uint32_t)i, &len);
+		const char *name = page_name(tl, i, &len, &kind);
 
-		fp_flame_color_kind(o->palette, name, len, tl->name_kind[i], color);
+		fp_flame_color_kind(o->palette, name, len, kind, color);
 		if (i)
 			fp_sink_char(s, ',');
 		json_color(s, color);
 	}
 	fp_sink_str(s, "],\n\"stacks\":[");
 	for (size_t i = 0; i < tl->nstacks; i++) {
-		size_t from = tl->frame_off[i], to = tl->frame_off[i + 1];
+		size_t from = tl->frame_off[i], to = tl->frame_off[i + 1], klen;
+		const char *kinds = fp_strtab_str(&tl->kinds, tl->stack_kinds[i], &klen);
 		char *d = fp_sink_reserve(s, (to - from + 1) * LIST_ITEM_MAX + 2), *at = d;
 
 		if (i)
 			*at++ = ',';
 		*at++ = '[';
 		for (size_t k = from; k < to; k++)
-			at = put_item(at, tl->frames[k], k > from);
+			at = put_item(at, page_frame(tl, k, from, kinds, klen), k > from);
 		*at++ = ']';
 		fp_sink_commit(s, (size_t)(at - d));
 	}

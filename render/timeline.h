@@ -31,6 +31,7 @@
 
 #include "flamegraph.h"
 #include "folded.h"
+#include "fp_map.h"
 #include "fp_record.h"
 #include "fp_strtab.h"
 #include "heatmap.h"
@@ -92,6 +93,13 @@ struct fp_timeline {
 	struct fp_strtab names;
 	char *name_kind;
 	size_t name_kind_cap;
+	/* a name also seen with another kind (kernel and user strlen, a
+	 * comm named like a function): (name id, kind) -> its number among
+	 * these, and each one's name id << 8 | kind; the page names it
+	 * apart, after the names, so its frames have their own kinds */
+	struct fp_map name_alt;
+	uint64_t *alt;
+	size_t nalt, alt_cap;
 	uint32_t *frames;
 	size_t *frame_off;
 	size_t frames_len, frames_cap, frame_off_cap;

@@ -242,6 +242,35 @@ static void json_escapes_names_and_lists_cells_with_pairs(void **state)
 	fp_heatmap_free(&hm);
 }
 
+/* A name seen with another kind than its first (kernel and user strlen, a
+ * comm named like a function) is a name of its own in the page, with that
+ * kind, also where a stack shares the frame with its comm's stack before;
+ * flame.svg's colour of the name stays its first occurrence's. */
+static void the_page_names_a_frame_of_another_kind_apart(void **state)
+{
+	struct fp_heatmap hm;
+	struct fp_flame_opts o;
+	struct fp_sink s;
+
+	fp_heatmap_init(&hm);
+	fp_heatmap_reset(&hm, 50, 10);
+	fp_flame_opts_init(&o);
+	add(&tl, "S\t10010000000\t1\t1\t0\t1\tev\tapp\tu\tstrlen");
+	add(&tl, "S\t10020000000\t1\t1\t0\t1\tev\tapp\tkk\tstrlen;irq");
+	add(&tl, "S\t10030000000\t2\t2\t0\t1\tev\tstrlen\tu\tmain");
+	add(&tl, "S\t10040000000\t1\t1\t0\t1\tev\tapp\tku\tstrlen;main");
+	fp_sink_init_mem(&s);
+	fp_timeline_json(&tl, &s, &hm, &o, NULL);
+	fp_sink_char(&s, '\0');
+	assert_non_null(strstr(
+		s.buf, "\"names\":[\"app\",\"strlen\",\"irq\",\"main\",\"strlen\",\"strlen\"]"));
+	assert_non_null(strstr(s.buf, "\"kinds\":\"-ukuk-\""));
+	assert_non_null(strstr(s.buf, "\"stacks\":[[0,1],[0,4,2],[5,3],[0,4,3]]"));
+	assert_int_equal(fp_timeline_kind(&tl, LINE("strlen")), 'u');
+	fp_sink_free(&s);
+	fp_heatmap_free(&hm);
+}
+
 /* In a cell the entries come by their earliest sample, whatever order the
  * samples arrived in; owners are numbered as samples on the axis first
  * name them (one before the axis names none); labels as samples first
@@ -330,6 +359,7 @@ int main(void)
 		T(shared_frames_of_a_comms_stacks_are_its_names),
 		T(kinds_come_from_the_samples_first_occurrence_wins),
 		T(json_escapes_names_and_lists_cells_with_pairs),
+		T(the_page_names_a_frame_of_another_kind_apart),
 		T(cell_entries_come_by_earliest_sample_and_owners_by_first_use),
 		T(owners_differ_in_any_label_on_one_cpu),
 		T(samples_past_the_bound_are_counted_not_kept),
