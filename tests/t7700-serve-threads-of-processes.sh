@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='fp-serve /threads/ of multi-threaded processes: each thread its own samples and its pid (fp-fold --tid roots are comm-PID/TID)'
+test_description='fp-serve /threads/ of multi-threaded processes: each thread its own samples and its pid (fp-fold --tid roots are comm-PID/TID), one entry however many comms'
 . "$(dirname "$0")/test-lib.sh"
 . "$TOP/tests/lib-serve.sh"
 
@@ -15,6 +15,16 @@ awk 'BEGIN {
 				printf "app %d/%d [000] %d.%06d:    250000 cpu-clock: \n\t    55d0c0de1000 work_%d+0x10 (/usr/bin/app)\n\n", p, t, 1000 + s, 100000 * i + t % 100, t
 		}
 }' >prof/mt.perf &&
+# thread 700 renamed (prctl): 2 samples as "starter", 3 as "worker"; process
+# 800 exec'd: "sh" and "python3" 2 samples each
+awk 'BEGIN {
+	n = split("700 starter 2,700 worker 3,800 sh 2,800 python3 2", r, ",")
+	for (k = 1; k <= n; k++) {
+		split(r[k], f, " ")
+		for (i = 0; i < f[3]; i++)
+			printf "%s %d/%d [000] %d.%06d:    250000 cpu-clock: \n\t    55d0c0de1000 run+0x10 (/usr/bin/app)\n\n", f[2], f[1], f[1], 1000 + k, i
+	}
+}' >prof/renamed.perf &&
 start_server prof || exit 1
 
 # independent count from the perf script text: samples per "PID/TID"
@@ -41,6 +51,15 @@ test_expect_success 'a thread'"'"'s /heatmap/?tid= counts what /threads/ says it
 	tid=$(jq ".threads[0].tid" body) && n=$(jq ".threads[0].samples" body) &&
 	test "$(get "/heatmap/?filename=mt.perf&tid=$tid")" = 200 &&
 	test "$(jq .counted body)" = "$n"
+'
+
+test_expect_success 'a renamed thread or an exec'"'"'d process is one entry, named by its busiest comm (of equals the first by name)' '
+	test "$(get "/threads/?filename=renamed.perf")" = 200 &&
+	jq -r ".threads[] | \"\(.tid) \(.comm) \(.samples)\"" body >got &&
+	printf "700 worker 5\n800 python3 4\n" >want &&
+	test_cmp want got &&
+	jq -r ".processes[] | \"\(.pid) \(.comm) \(.samples)\"" body >got &&
+	test_cmp want got
 '
 
 test_done

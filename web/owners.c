@@ -10,6 +10,7 @@
 #include "escape.h"
 #include "fp_error.h"
 #include "fp_fold.h"
+#include "fp_map.h"
 #include "fp_record.h"
 #include "serve.h"
 
@@ -32,12 +33,63 @@ static long long root_id(const char *dash, const char *end, long long *pid)
 	return strtoll(slash ? slash + 1 : dash, NULL, 10);
 }
 
-/* Sums a folded table rooted at "comm-ID" frames by root; sorted, heaviest
- * first. Returns the number of owners in *out (malloc'd). */
+/* One comm an owner had, and its samples under it. */
+struct comm_tally {
+	const char *comm; /* into the folded text */
+	size_t len;
+	uint64_t samples;
+};
+
+struct owner_tally {
+	long long id, pid;
+	uint64_t samples;
+	struct comm_tally *comms;
+	size_t ncomms, cap;
+};
+
+/* The comm an owner is named by: its busiest; of equals, the first in
+ * byte order (ui/reportsource.js names it the same way). */
+static const struct comm_tally *busiest(const struct owner_tally *o)
+{
+	const struct comm_tally *best = &o->comms[0];
+
+	for (size_t k = 1; k < o->ncomms; k++) {
+		const struct comm_tally *c = &o->comms[k];
+		size_t m = c->len < best->len ? c->len : best->len;
+		int cmp = memcmp(c->comm, best->comm, m);
+
+		if (c->samples > best->samples ||
+		    (c->samples == best->samples && (cmp < 0 || (cmp == 0 && c->len < best->len))))
+			best = c;
+	}
+	return best;
+}
+
+static void tally(struct owner_tally *o, const char *comm, size_t len, uint64_t count)
+{
+	size_t k = 0;
+
+	while (k < o->ncomms && !(o->comms[k].len == len && !memcmp(o->comms[k].comm, comm, len)))
+		k++;
+	if (k == o->ncomms) {
+		o->comms = fp_xgrow(o->comms, &o->cap, k + 1, sizeof *o->comms, 2);
+		o->comms[o->ncomms++] = (struct comm_tally){ comm, len, 0 };
+	}
+	o->comms[k].samples += count;
+	o->samples += count;
+}
+
+/* Sums a folded table rooted at "comm-ID" frames by ID: one owner per
+ * process or thread, however many comms it had (a thread renamed, a
+ * process that exec'd), named by its busiest; sorted, heaviest first.
+ * Returns the number of owners in *out (malloc'd). */
 size_t owners_of(const struct folded_text *f, struct owner **out)
 {
-	struct owner *v = NULL;
+	struct owner_tally *t = NULL;
 	size_t n = 0, cap = 0;
+	struct fp_map by_id;
+
+	fp_map_init(&by_id);
 	for (const char *p = f->buf, *end = f->buf + f->len; p < end;) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
 		if (!eol)
@@ -53,20 +105,26 @@ size_t owners_of(const struct folded_text *f, struct owner **out)
 		uint64_t count;
 		if (dash > p && sp > p && fp_parse_u64(sp, (size_t)(eol - sp), &count) == 0) {
 			long long pid, id = root_id(dash, root_end, &pid);
-			size_t cl = (size_t)(dash - 1 - p), i;
-			for (i = 0; i < n; i++)
-				if (v[i].id == id && strlen(v[i].comm) == cl &&
-				    !memcmp(v[i].comm, p, cl))
-					break;
+			uint32_t i = fp_map_put(&by_id, (uint64_t)id, 0, (uint32_t)n);
+
 			if (i == n) {
-				if (n == cap)
-					v = fp_xrealloc(v, (cap = cap ? 2 * cap : 64) * sizeof *v);
-				v[n++] = (struct owner){ fp_xstrndup(p, cl), id, pid, 0 };
+				t = fp_xgrow(t, &cap, n + 1, sizeof *t, 64);
+				t[n++] = (struct owner_tally){ id, pid, 0, NULL, 0, 0 };
 			}
-			v[i].samples += count;
+			tally(&t[i], p, (size_t)(dash - 1 - p), count);
 		}
 		p = eol + 1;
 	}
+	fp_map_free(&by_id);
+	struct owner *v = n ? fp_xmalloc(n * sizeof *v) : NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct comm_tally *c = busiest(&t[i]);
+
+		v[i] = (struct owner){ fp_xstrndup(c->comm, c->len), t[i].id, t[i].pid,
+				       t[i].samples };
+		free(t[i].comms);
+	}
+	free(t);
 	if (n)
 		qsort(v, n, sizeof *v, cmp_owner);
 	*out = v;

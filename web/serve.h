@@ -238,8 +238,9 @@ struct owner {
 	long long pid; /* a thread's pid ("comm-PID/TID"), else -1 */
 	uint64_t samples;
 };
-/* Sums a folded table rooted at "comm-ID" frames by root, heaviest first:
- * the number of owners, in *out (malloc'd; free each comm and *out). */
+/* Sums a folded table rooted at "comm-ID" frames by ID, heaviest first,
+ * each named by its busiest comm: the number of owners, in *out
+ * (malloc'd; free each comm and *out). */
 size_t owners_of(const struct folded_text *f, struct owner **out);
 /* ,"KEY":[{"IDKEY":ID[,"pid":PID],"comm":C,"samples":N}...],"KEY_count":N
  * (at most THREADS_MAX entries; "pid" for a thread whose pid is known) */
