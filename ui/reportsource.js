@@ -11,6 +11,8 @@
 // first ran in it). Filters follow fp-range's syntax; include/exclude are
 // PCRE2 patterns translated to JavaScript (pcreToJS: what differs is said
 // on the page).
+// Tables keyed by names (comms, events, frame paths) have no prototype
+// (Object.create(null)): a comm named constructor is a key like any other.
 
 import { setSource } from './api.js';
 import { ROWS_CHOICES, ROWS_DEFAULT } from './util.js';
@@ -49,7 +51,7 @@ export function prepare(tl) {
 	// says it, so the first is perf report's first, as on the server), then
 	// any others by their first sample
 	d.events = [];
-	d.eventSamples = {};
+	d.eventSamples = Object.create(null);
 	for (var e = 0; e < d.cell.length; e++) {
 		var ev = tl.labels[tl.owners[d.stride * d.owner[e] + 4]];
 		if (!(ev in d.eventSamples)) { d.eventSamples[ev] = 0; d.events.push(ev); }
@@ -81,7 +83,7 @@ function stackStrings(d, which) {
 // capture can be answered; its tree is built by tree() as any other.
 var FOLDED_KIND = /_\[([kji])\]$/;
 export function prepareWhole(hj, foldedEl) {
-	var names = [], index = {}, kinds = [], stacks = [], counts = {};
+	var names = [], index = Object.create(null), kinds = [], stacks = [], counts = Object.create(null);
 	var text = foldedEl ? JSON.parse(foldedEl.textContent) : null;
 	(text || '').split('\n').forEach(function (line) {
 		var sp = line.lastIndexOf(' ');
@@ -254,7 +256,7 @@ function query(d, p) {
 	}
 	q.from = seconds(p, 'start');
 	q.to = seconds(p, 'end');
-	q.counted = {};
+	q.counted = Object.create(null);
 	d.events.forEach(function (ev, i) {
 		q.counted[ev] = q.all || (q.evnames ? eventMatches(q.evnames, ev) : i === 0);
 	});
@@ -319,7 +321,7 @@ function heatmap(d, p) {
 // The counts per stack of the query (in range), with the event as a root
 // frame when every event is counted.
 function stackCounts(d, q) {
-	var out = {};
+	var out = Object.create(null);
 	for (var e = 0; e < d.cell.length; e++) {
 		if (!passes(d, q, e) || !inRange(d, q, e)) continue;
 		var key = d.stack[e] + (q.all ? '\t' + label(d, d.owner[e], 4) : '');
@@ -430,7 +432,7 @@ function compared(d, p) {
 }
 // Frame path -> self count of a tree (0 for a path that is only a prefix).
 function pathSelf(root) {
-	var m = {};
+	var m = Object.create(null);
 	walk(root, function (n) { if (n.path) m[n.path] = n.v; });
 	return m;
 }
@@ -468,9 +470,9 @@ function relabel(n, fn) {
 	return out;
 }
 function threads(d, p) {
-	var q = query(d, p), procs = {}, thr = {}, conts = {}, total = 0;
+	var q = query(d, p), procs = Object.create(null), thr = Object.create(null), conts = Object.create(null), total = 0;
 	function add(map, id, comm, n, pid) {
-		var x = map[id] || (map[id] = { id: id, pid: pid, samples: 0, comms: {} });
+		var x = map[id] || (map[id] = { id: id, pid: pid, samples: 0, comms: Object.create(null) });
 		x.samples += n;
 		x.comms[comm] = (x.comms[comm] || 0) + n;
 	}
@@ -483,11 +485,14 @@ function threads(d, p) {
 		conts[c] = (conts[c] || 0) + n;
 		total += n;
 	}
-	// each named by its busiest comm, heaviest first
+	// each named by its busiest comm (of equals the first in order, as
+	// web/owners.c), heaviest first
 	function list(map, key) {
 		return Object.keys(map).map(function (k) {
 			var x = map[k], best = null;
-			for (var c in x.comms) if (best === null || x.comms[c] > x.comms[best]) best = c;
+			for (var c in x.comms)
+				if (best === null || x.comms[c] > x.comms[best] || (x.comms[c] === x.comms[best] && c < best))
+					best = c;
 			var r = {};
 			r[key] = x.id;	// the server's key order
 			if (x.pid !== undefined) r.pid = x.pid;	// a thread's process
@@ -529,7 +534,7 @@ export function answer(d, name, url) {
 	var p = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
 	if (path === '/profile/')
 		return [{ filename: name, type: 'report', format: 'flamepipe report (offline)', size: 0 }];
-	var f = ROUTES[path];
+	var f = Object.prototype.hasOwnProperty.call(ROUTES, path) ? ROUTES[path] : null;
 	if (!f) {
 		var e = new Error('404: ' + path + ' is not in this static report (flamepipe serve has it)');
 		e.status = 404;
