@@ -5,9 +5,10 @@
 // than one sample, never wider than the graph), a drag pans by exactly
 // the distance dragged and is not a click, a double-click and Escape
 // reset, + - Shift+arrows and 0 do it from the keyboard; the flame chart
-// does the same. A profile of 4,000 distinct stacks
-// (made by the test) measures a wheel redraw (frames narrower than a
-// pixel are left out while moving and drawn when it stops).
+// does the same. On a profile of 4,000 distinct stacks (made by the
+// test) a drawing while the wheel moves leaves out the frames narrower
+// than a pixel, which are drawn when it stops (its time is printed, not
+// checked: a loaded machine decides it).
 // Screenshots: tests/artifacts/views2-panzoom-*.png.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,7 +19,8 @@ const WAIT_MS = 15000;
 const FILE = 'multiproc.perf.gz';
 const ZOOM_PER_WHEEL_PX = 0.0025;	// ui/panzoom.js
 const EPS = 1e-6;
-const BIG_STACKS = 4000, REDRAW_BUDGET_MS = 150;	// about 20 ms measured (60 ms on a loaded machine; the full drawing takes 230 ms unloaded)
+const BIG_STACKS = 4000;	// a moving drawing took about 20 ms, the full one 230 ms (unloaded)
+const FRAME_MOVING_MIN_PX = 1, FRAME_MIN_PX = 0.1;	// ui/util.js
 
 const dir = tmpdir('views2-panzoom');
 fs.copyFileSync(path.join('examples', FILE), path.join(dir, FILE));
@@ -38,6 +40,13 @@ const box = (sel) => page.evaluate((sel) => { const r = document.querySelector(s
 // the sample (x in graph units) under a px offset of a view
 const unitAt = (v, px) => v.range[0] + px / v.W * (v.range[1] - v.range[0]);
 const width = (v) => v.range[1] - v.range[0];
+// Waits until the view's start is near want: a drag's moves may reach
+// the page a frame after the last one was sent (Chrome aligns pointer
+// events to frames), so the view may pass through the ones before.
+async function waitStart(fn, want, tol) {
+	await page.waitForFunction(([fn, want, tol]) => Math.abs(window.flamepipe[fn]().range[0] - want) < tol,
+				   [fn, want, tol], { timeout: WAIT_MS }).catch(() => {});
+}
 async function waitRange(fn, old) {
 	await page.waitForFunction(([fn, old]) => {
 		const v = window.flamepipe[fn]();
@@ -114,9 +123,9 @@ await step('a drag pans by the distance dragged and is not a click (no frame zoo
 	await page.mouse.down();
 	for (let i = 1; i <= 10; i++) await page.mouse.move(cx - 20 * i, y);
 	await page.mouse.up();
-	await waitRange('flameView', v.range);
-	const nv = await fview();
 	const want = v.range[0] + 200 * width(v) / v.W;
+	await waitStart('flameView', want, EPS * v0.total);
+	const nv = await fview();
 	check(Math.abs(nv.range[0] - want) < EPS * v0.total, `view start after the drag: ${nv.range[0]}, want ${want}`);
 	check(Math.abs(width(nv) - width(v)) < EPS * v0.total, 'a drag changed the zoom');
 	eq(await page.evaluate(() => window.flamepipe.flame.zoomed), null, 'the drag zoomed to a frame');
@@ -201,9 +210,10 @@ await step('the flame chart zooms around the pointer, pans by a drag, a click zo
 	await page.mouse.down();
 	for (let i = 1; i <= 5; i++) await page.mouse.move(X + 20 * i, y);
 	await page.mouse.up();
-	await waitRange('chartView', v.range);
+	const want = Math.max(0, v.range[0] - 100 * width(v) / v.W);
+	await waitStart('chartView', want, EPS * v.total);
 	nv = await cv();
-	check(Math.abs(nv.range[0] - Math.max(0, v.range[0] - 100 * width(v) / v.W)) < EPS * v.total, 'chart pan');
+	check(Math.abs(nv.range[0] - want) < EPS * v.total, `chart pan: view start ${nv.range[0]}, want ${want}`);
 	await shot(page, 'views2-panzoom-03-chart');
 	await page.dblclick('#chart', { position: { x: px, y: c.h - 24 } });
 	await page.waitForFunction(() => { const v = window.flamepipe.chartView(); return v.range[0] === 0 && v.range[1] === v.total; });
@@ -234,34 +244,42 @@ await step('Icicle puts the flame chart\'s root row at the top, as the flame gra
 	await page.uncheck('#icicle');
 });
 
-await step(`while the wheel zooms a ${BIG_STACKS}-stack graph, a drawing takes under ${REDRAW_BUDGET_MS} ms (median); all of it is drawn when it stops`, async () => {
+await step(`while the wheel zooms a ${BIG_STACKS}-stack graph, a drawing leaves out the frames narrower than a pixel; all of them are drawn when it stops`, async () => {
 	await page.goto(srv.url + '#/profile?' + new URLSearchParams({ file: 'big.perf' }));
 	await page.waitForFunction((n) => window.flamepipe.flame.data && window.flamepipe.flame.data.root.total === n, BIG_STACKS);
 	const b = await box('#flame');
 	const nodes = await page.evaluate(() => window.flamepipe.flame.data.nodes.length);
 	await page.mouse.move(b.x + b.w * 0.4, b.y + b.h - 10);
-	// the time each drawing of the flame graph takes, moving or settled
-	await page.evaluate(() => {
+	// each drawing of the flame graph: moving or settled, its time, the
+	// frames it drew, and the frames at least 1 and 0.1 px wide in its view
+	await page.evaluate(([movingPx, minPx]) => {
 		const fg = window.flamepipe.flame, render = fg.render;
-		window.drawTimes = { moving: [], settled: [] };
+		const wider = (v, px) => fg.data.nodes.filter((n) => {
+			const s = v.W / (v.range[1] - v.range[0]);
+			const x0 = Math.max((n.x - v.range[0]) * s, 0), x1 = Math.min((n.x + n.total - v.range[0]) * s, v.W);
+			return x1 > 0 && x0 < v.W && x1 - x0 >= px;
+		}).length;
+		window.drawings = [];
 		fg.render = function (keep, moving) {
 			const t0 = performance.now();
 			render.call(fg, keep, moving);
-			window.drawTimes[moving ? 'moving' : 'settled'].push(performance.now() - t0);
+			const ms = performance.now() - t0, v = window.flamepipe.flameView();
+			window.drawings.push({ moving: !!moving, ms, drawn: document.querySelectorAll('#flame g.frame').length,
+					       pixel: wider(v, movingPx), all: wider(v, minPx) });
 		};
-	});
+	}, [FRAME_MOVING_MIN_PX, FRAME_MIN_PX]);
 	for (let i = 0; i < 12; i++) {
 		const old = (await fview()).range;
 		await page.mouse.wheel(0, i < 8 ? -120 : 120);
 		await waitRange('flameView', old);
 	}
-	const all = await page.evaluate(() => window.drawTimes);
-	const times = all.moving;
-	check(times.length >= 12, 'moving drawings: ' + times.length);
-	times.sort((a, b) => a - b);
-	const median = times[times.length >> 1];
-	console.log(`# ${nodes} nodes: a drawing while the wheel zooms: median ${median.toFixed(1)} ms, max ${times[times.length - 1].toFixed(1)} ms (${times.length}); settled: ${all.settled.map((t) => t.toFixed(0)).join(', ')} ms`);
-	check(median < REDRAW_BUDGET_MS, `median redraw ${median} ms`);
+	const all = await page.evaluate(() => window.drawings);
+	const moving = all.filter((d) => d.moving), times = moving.map((d) => d.ms).sort((x, y) => x - y);
+	check(moving.length >= 12, 'moving drawings: ' + moving.length);
+	console.log(`# ${nodes} nodes: a drawing while the wheel zooms: median ${times[times.length >> 1].toFixed(1)} ms, max ${times[times.length - 1].toFixed(1)} ms (${times.length}); settled: ${all.filter((d) => !d.moving).map((d) => d.ms.toFixed(0)).join(', ')} ms`);
+	for (const d of moving)
+		eq(d.drawn, d.pixel, 'a moving drawing: the frames at least a pixel wide');
+	check(moving.some((d) => d.pixel < d.all), 'some moving drawing left slivers out: ' + JSON.stringify(moving));
 	// once the wheel stops, every frame at least FRAME_MIN_PX wide is drawn again
 	await page.waitForFunction(() => {
 		const fg = window.flamepipe.flame, v = window.flamepipe.flameView(), s = v.W / (v.range[1] - v.range[0]);
