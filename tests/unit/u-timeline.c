@@ -215,21 +215,30 @@ static void kinds_come_from_the_samples_first_occurrence_wins(void **state)
 	assert_int_equal(fp_timeline_kind(&tl, LINE("inl")), 'i');
 }
 
-static void json_escapes_names_and_lists_cells_with_pairs(void **state)
+/* The page's JSON of the timeline (a heatmap of 50 rows from second 10,
+ * the default flame options) in a memory sink, NUL-terminated. */
+static void page_json(struct fp_sink *s)
 {
 	struct fp_heatmap hm;
 	struct fp_flame_opts o;
-	struct fp_sink s;
 
 	fp_heatmap_init(&hm);
 	fp_heatmap_reset(&hm, 50, 10);
 	fp_flame_opts_init(&o);
+	fp_sink_init_mem(s);
+	fp_timeline_json(&tl, s, &hm, &o, NULL);
+	fp_sink_char(s, '\0');
+	fp_heatmap_free(&hm);
+}
+
+static void json_escapes_names_and_lists_cells_with_pairs(void **state)
+{
+	struct fp_sink s;
+
 	add(&tl, "S\t10010000000\t1\t1\t0\t1\tev\tc\tu\t</script>");
 	add(&tl, "S\t10015000000\t1\t1\t0\t1\tev\tc\tu\t</script>");
 	add(&tl, "S\t11999000000\t1\t1\t0\t1\tev\tc\tu\tz");
-	fp_sink_init_mem(&s);
-	fp_timeline_json(&tl, &s, &hm, &o, NULL);
-	fp_sink_char(&s, '\0');
+	page_json(&s);
 	assert_non_null(strstr(s.buf, "\"names\":[\"c\",\"\\u003c/script\\u003e\",\"z\"]"));
 	assert_null(strchr(s.buf, '<'));
 	/* cell (0,0): stack 0 twice; cell (1,49): stack 1 once; one owner
@@ -239,7 +248,6 @@ static void json_escapes_names_and_lists_cells_with_pairs(void **state)
 	assert_non_null(strstr(s.buf, "\"labels\":[\"c\",\"ev\"]"));
 	assert_non_null(strstr(s.buf, "\"stacks\":[[0,1],[0,2]]"));
 	fp_sink_free(&s);
-	fp_heatmap_free(&hm);
 }
 
 /* A name seen with another kind than its first (kernel and user strlen, a
@@ -248,27 +256,19 @@ static void json_escapes_names_and_lists_cells_with_pairs(void **state)
  * flame.svg's colour of the name stays its first occurrence's. */
 static void the_page_names_a_frame_of_another_kind_apart(void **state)
 {
-	struct fp_heatmap hm;
-	struct fp_flame_opts o;
 	struct fp_sink s;
 
-	fp_heatmap_init(&hm);
-	fp_heatmap_reset(&hm, 50, 10);
-	fp_flame_opts_init(&o);
 	add(&tl, "S\t10010000000\t1\t1\t0\t1\tev\tapp\tu\tstrlen");
 	add(&tl, "S\t10020000000\t1\t1\t0\t1\tev\tapp\tkk\tstrlen;irq");
 	add(&tl, "S\t10030000000\t2\t2\t0\t1\tev\tstrlen\tu\tmain");
 	add(&tl, "S\t10040000000\t1\t1\t0\t1\tev\tapp\tku\tstrlen;main");
-	fp_sink_init_mem(&s);
-	fp_timeline_json(&tl, &s, &hm, &o, NULL);
-	fp_sink_char(&s, '\0');
+	page_json(&s);
 	assert_non_null(strstr(
 		s.buf, "\"names\":[\"app\",\"strlen\",\"irq\",\"main\",\"strlen\",\"strlen\"]"));
 	assert_non_null(strstr(s.buf, "\"kinds\":\"-ukuk-\""));
 	assert_non_null(strstr(s.buf, "\"stacks\":[[0,1],[0,4,2],[5,3],[0,4,3]]"));
 	assert_int_equal(fp_timeline_kind(&tl, LINE("strlen")), 'u');
 	fp_sink_free(&s);
-	fp_heatmap_free(&hm);
 }
 
 /* In a cell the entries come by their earliest sample, whatever order the
@@ -277,13 +277,8 @@ static void the_page_names_a_frame_of_another_kind_apart(void **state)
  * name them. */
 static void cell_entries_come_by_earliest_sample_and_owners_by_first_use(void **state)
 {
-	struct fp_heatmap hm;
-	struct fp_flame_opts o;
 	struct fp_sink s;
 
-	fp_heatmap_init(&hm);
-	fp_heatmap_reset(&hm, 50, 10);
-	fp_flame_opts_init(&o);
 	add(&tl,
 	    "S	9500000000	9	9	0	1	ev	early	u	x"); /* before column 0 */
 	add(&tl,
@@ -294,15 +289,12 @@ static void cell_entries_come_by_earliest_sample_and_owners_by_first_use(void **
 	    "S	10025000000	2	2	0	1	ev	b	u	g"); /* (0,1), b's earliest */
 	add(&tl,
 	    "S	10001000000	2	2	1	1	ev	b	u	g"); /* (0,0), another cpu */
-	fp_sink_init_mem(&s);
-	fp_timeline_json(&tl, &s, &hm, &o, NULL);
-	fp_sink_char(&s, '\0');
+	page_json(&s);
 	assert_non_null(strstr(s.buf, "\"labels\":[\"early\",\"ev\",\"b\",\"a\"]"));
 	assert_non_null(strstr(s.buf, "\"owners\":[2,2,0,2,1,1,1,0,3,1,2,2,1,2,1]"));
 	/* stacks: early;x 0, b;g 1, a;f 2 */
 	assert_non_null(strstr(s.buf, "\"cells\":[0,0,1,1,2,1,\n0,1,2,2,1,1,1,0,2]}"));
 	fp_sink_free(&s);
-	fp_heatmap_free(&hm);
 }
 
 /* A sample's owner is its pid, tid, cpu, comm and event: on one cpu a
