@@ -12,29 +12,31 @@ import { $, CHAR_W, FLAME_PAD, FRAME_H, FRAME_MIN_PX, FRAME_MOVING_MIN_PX, SEARC
 // totals and x offsets in samples, so zoom and search never re-fetch.
 // FlameScope's /differential/ and /elided/ use long keys (name, libtype,
 // value, delta, children); /flamegraph/ the short ones.
-export function nodeFields(k) {
-	if (k.n !== undefined || k.c !== undefined)
-		return { name: k.n, lib: k.l, self: k.v, d: k.d, kids: k.c };
-	return { name: k.name, lib: k.libtype, self: k.value, d: k.delta, kids: k.children };
+// One tree has one form, told by its root. A system-wide capture's tree
+// has millions of nodes: each is read in place (an object of its fields
+// per node, and a pair per node on the stack, were most of the page's
+// garbage at start-up), and a node is made with every field it will get,
+// so none grows a second store.
+function graphNode(name, lib, self, d, depth, parent) {
+	return { name: name, lib: lib, self: self, d: d, depth: depth, parent: parent, kids: [], total: 0, x: 0,
+		 match: false, inMatch: false, isNew: false };
 }
-// order 'weight' (left-heavy: heaviest child first, as speedscope; ties by
-// name) or 'name' (alphabetical, as flamegraph.pl and the server's JSON).
 export function buildNodes(tree, order) {
+	var short = tree.n !== undefined || tree.c !== undefined;
 	var nodes = [];
-	var rf = nodeFields(tree);
-	var root = { name: 'all', lib: '', self: Number(rf.self) || 0, d: rf.d, depth: 0, parent: null, kids: [] };
+	var root = graphNode('all', '', Number(short ? tree.v : tree.value) || 0, short ? tree.d : tree.delta, 0, null);
 	nodes.push(root);
-	var stack = [[tree, root]];
-	while (stack.length) {
-		var top = stack.pop(), src = top[0], dst = top[1];
-		var kids = nodeFields(src).kids || [];
+	var srcs = [tree], dsts = [root];
+	while (srcs.length) {
+		var src = srcs.pop(), dst = dsts.pop(), kids = (short ? src.c : src.children) || [];
 		for (var i = 0; i < kids.length; i++) {
-			var k = kids[i], f = nodeFields(k);
-			var n = { name: String(f.name), lib: f.lib || '', self: Number(f.self) || 0, d: f.d,
-				  depth: dst.depth + 1, parent: dst, kids: [] };
+			var k = kids[i];
+			var n = short ? graphNode(String(k.n), k.l || '', Number(k.v) || 0, k.d, dst.depth + 1, dst)
+				: graphNode(String(k.name), k.libtype || '', Number(k.value) || 0, k.delta, dst.depth + 1, dst);
 			dst.kids.push(n);
 			nodes.push(n);
-			stack.push([k, n]);
+			srcs.push(k);
+			dsts.push(n);
 		}
 	}
 	// totals bottom-up: children come after their parent in `nodes`

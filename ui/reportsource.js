@@ -408,12 +408,13 @@ function tree(d, counts, withPath) {
 	}
 	return root;
 }
+function byName(a, b) { return a.n < b.n ? -1 : a.n > b.n ? 1 : 0; }
 function walk(root, fn) {
 	var todo = [root];
 	while (todo.length) {
 		var n = todo.pop();
 		fn(n);
-		n.c.sort(function (a, b) { return a.n < b.n ? -1 : a.n > b.n ? 1 : 0; });
+		if (n.c.length > 1) n.c.sort(byName);
 		for (var j = 0; j < n.c.length; j++) todo.push(n.c[j]);
 	}
 	return root;
