@@ -19,6 +19,7 @@ import { ROWS_CHOICES, ROWS_DEFAULT } from './util.js';
 
 var NS_PER_SEC = 1e9;
 var ENTRY = 3;			// stack, owner, count
+var THREADS_MAX = 200;		// /threads/ lists the heaviest this many of each (web/owners.c)
 var OWNER = 5;			// pid, tid, cpu, comm label, event label; with cgroups
 				// (tl.owner_fields 7) their path's and container name's labels, -1 none
 var LIB = { k: 'kernel', u: 'user', j: 'jit', i: 'inlined', x: 'unknown' };
@@ -505,8 +506,9 @@ function threads(d, p) {
 	var ps = list(procs, 'pid'), ts = list(thr, 'tid');
 	var cs = Object.keys(conts).map(function (k) { return { name: k, samples: conts[k] }; })
 		.sort(function (a, b) { return b.samples - a.samples || (a.name < b.name ? -1 : a.name > b.name); });
-	return { total: total, processes: ps, processes_count: ps.length, threads: ts, threads_count: ts.length,
-		 containers: cs, containers_count: cs.length };
+	return { total: total, processes: ps.slice(0, THREADS_MAX), processes_count: ps.length,
+		 threads: ts.slice(0, THREADS_MAX), threads_count: ts.length,
+		 containers: cs.slice(0, THREADS_MAX), containers_count: cs.length };
 }
 function flamechart(d, p) {
 	var q = query(d, p), runs = [], total = 0, first = null, last = null, tagged = stackStrings(d, 'tagged');

@@ -93,6 +93,22 @@ await step('a cut axis (one sample 100,000 s before the rest): the same heatmap 
 	eq(cutPage.problems.join('; '), '', 'errors');
 });
 
+await step('250 threads: the 200 heaviest processes and threads, and the count of all, as the server', async () => {
+	const d = tmpdir('report-parity-many');
+	const lines = [];
+	for (let t = 0; t < 250; t++)	// thread t: t % 7 + 1 samples, a process of its own
+		for (let i = 0; i <= t % 7; i++)
+			lines.push(`w${t} ${1000 + t}/${1000 + t} [000] ${(1 + t / 1000 + i / 1e5).toFixed(6)}: 1 cpu-clock: \n\t10 run+0x2 (/bin/w)\n`);
+	fs.writeFileSync(path.join(d, 'many.perf'), lines.join('\n') + '\n');
+	const manySrv = await startServe(['--dir', d]);
+	const manyPage = await openReport(browser, report(path.join(d, 'many.perf'), [], 'many'));
+	const [mine, theirs] = await both('/threads/', { filename: '@' }, manyPage, manySrv, 'many.perf');
+	check(!theirs.error, '/threads/ server: ' + theirs.error);
+	eq(mine.threads.length + ' of ' + mine.threads_count, '200 of 250', 'threads listed');
+	eq(data(mine), data(theirs), '/threads/');
+	eq(manyPage.problems.join('; '), '', 'errors');
+});
+
 await step('include/exclude by the server\'s PCRE2 rules: byte-wise names, \\s, a leading ]; PCRE2-only syntax said', async () => {
 	const d = tmpdir('report-parity-regex');
 	const leaves = ['caf\u00e9', 'x y', ']odd', 'tab\u00a0nbsp', 'plain'];
