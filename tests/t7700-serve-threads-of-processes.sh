@@ -53,6 +53,14 @@ test_expect_success 'a thread'"'"'s /heatmap/?tid= counts what /threads/ says it
 	test "$(jq .counted body)" = "$n"
 '
 
+test_expect_success 'with allevents the same processes and threads (the event is no root of theirs)' '
+	test "$(get "/threads/?filename=mt.perf&allevents=1")" = 200 &&
+	jq -r ".threads[] | \"\(.samples) \(.tid) \(.pid)\"" body >got &&
+	test_cmp by-tid got &&
+	test "$(jq -r "[.processes[].pid] | sort | join(\",\")" body)" = 500,600 &&
+	test "$(jq -r ".containers[0].name" body)" = ""
+'
+
 test_expect_success 'a renamed thread or an exec'"'"'d process is one entry, named by its busiest comm (of equals the first by name)' '
 	test "$(get "/threads/?filename=renamed.perf")" = 200 &&
 	jq -r ".threads[] | \"\(.tid) \(.comm) \(.samples)\"" body >got &&

@@ -497,7 +497,7 @@ enum MHD_Result api_flamegraph(struct server *srv, struct MHD_Connection *c, int
 	const char *ctype = CT_JSON;
 	const char *hname = NULL;
 	if (kind == FG_TREE) {
-		tree_json(&s, fv.buf, fv.len);
+		tree_json(&s, fv.buf, fv.len, TREE_ROOTS(sel.all_events));
 		fp_sink_char(&s, '\n');
 	} else if (kind == FG_FOLDED) {
 		fp_sink_write(&s, fv.buf, fv.len);
@@ -696,9 +696,9 @@ enum MHD_Result api_compare(struct server *srv, struct MHD_Connection *c, int el
 	struct fp_sink s;
 	fp_sink_init_mem(&s);
 	if (elided)
-		tree_elided_json(&s, a.buf, a.len, b.buf, b.len);
+		tree_elided_json(&s, a.buf, a.len, b.buf, b.len, TREE_ROOTS(sel.all_events));
 	else
-		tree_differential_json(&s, a.buf, a.len, b.buf, b.len);
+		tree_differential_json(&s, a.buf, a.len, b.buf, b.len, TREE_ROOTS(sel.all_events));
 	fp_sink_char(&s, '\n');
 	folded_view_free(&a);
 	folded_view_free(&b);
@@ -806,7 +806,7 @@ static void baseline_json(struct fp_sink *s, const struct folded_view *now,
 	fp_sink_str(s, ",\"shrank\":");
 	changes_json(s, &d, idx, fp_baseline_top(&d, 0, idx, BASELINE_TOP));
 	fp_sink_str(s, "},\"tree\":");
-	tree_differential_json(s, now->buf, now->len, base->buf, base->len);
+	tree_differential_json(s, now->buf, now->len, base->buf, base->len, TREE_ROOTS(0));
 	fp_folded_free(&d);
 	fp_folded_free(&kb);
 	fp_folded_free(&ka);
@@ -891,7 +891,7 @@ enum MHD_Result api_live_flamegraph(struct server *srv, struct MHD_Connection *c
 	live_state_json(&s, l);
 	char *buf = live_copy_snapshot(l, &len, &total);
 	fp_sink_str(&s, ",\"tree\":");
-	tree_json(&s, buf, len);
+	tree_json(&s, buf, len, TREE_ROOTS(0));
 	fp_sink_str(&s, "}\n");
 	free(buf);
 	return http_reply(c, 200, CT_JSON, &s);

@@ -719,7 +719,7 @@ static int build_folded(const struct job *job, int fd, const struct selection *s
 	char *fold_argv[] = { "fp-fold",
 			      "--plain",
 			      "--all",
-			      sel->all_events ? "--event-root" : "--all-events",
+			      SEL_EVENT_ROOT(sel) ? "--event-root" : "--all-events",
 			      sel->root == SEL_ROOT_PID         ? "--pid"
 			      : sel->root == SEL_ROOT_TID       ? "--tid"
 			      : sel->root == SEL_ROOT_CONTAINER ? "--container-root"

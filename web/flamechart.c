@@ -98,7 +98,7 @@ int flamechart_json(const struct job *job, int fd, const struct selection *sel, 
 	int status = 0;
 
 	b.opts.annotate_kernel = b.opts.annotate_jit = 1; /* as fp-fold --all */
-	b.opts.event_root = sel->all_events;
+	b.opts.event_root = SEL_EVENT_ROOT(sel);
 	selection_chain_run(job, fd, sel, chart_line, &b, &status, err, errsz);
 	if (!status && b.too_many) {
 		status = 413;

@@ -229,7 +229,7 @@ int rangefold(const struct job *job, int fd, const struct selection *sel, uint64
 		       .annotate_kernel = 1,
 		       .annotate_jit = 1,
 		       .annotate_inlined = 1,
-		       .event_root = sel->all_events,
+		       .event_root = SEL_EVENT_ROOT(sel),
 		       .container_root = sel->root == SEL_ROOT_CONTAINER },
 	};
 	unsigned mode = ((unsigned)sel->root & 3u) * 4 + (sel->all_events ? 2u : 0u) +

@@ -195,6 +195,9 @@ struct fp_sink;
 void heatmap_recording_json(struct fp_sink *s, const struct heatmap *h);
 
 enum { SEL_ROOT_COMM, SEL_ROOT_PID, SEL_ROOT_TID, SEL_ROOT_CONTAINER };
+/* The event is a root frame above the comm with allevents; tables rooted
+ * at the process, thread or container (/threads/) have no event root. */
+#define SEL_EVENT_ROOT(sel) ((sel)->all_events && (sel)->root == SEL_ROOT_COMM)
 
 /* Filters and range of a flame graph request. Strings NULL when absent. */
 struct selection {
@@ -320,16 +323,20 @@ void chain_run(const struct job *job, char *const *const *argv, size_t nstages, 
 
 /* ---- tree.c: folded stacks -> FlameScope JSON trees ---------------------- */
 
-/* FlameScope's flame graph: {"n","l","v" (self),"c"} nodes. */
-void tree_json(struct fp_sink *s, const char *folded, size_t len);
+/* FlameScope's flame graph: {"n","l","v" (self),"c"} nodes. roots: the
+ * levels of root frames, libtype "" (TREE_ROOTS: the comm; with
+ * allevents the event above it too). */
+void tree_json(struct fp_sink *s, const char *folded, size_t len, size_t roots);
 /* FlameScope's /differential/ ({"name","libtype","value","delta",
  * "children"} nodes): the tree of a, each node with
  * delta = self(a) - round(self(b) * total(a) / total(b)). */
 void tree_differential_json(struct fp_sink *s, const char *a, size_t alen, const char *b,
-			    size_t blen);
+			    size_t blen, size_t roots);
 /* FlameScope's /elided/ (same keys, no delta): the tree of b; a frame
  * path a also has gets value 0, others round(self(b) * total(a) / total(b)). */
-void tree_elided_json(struct fp_sink *s, const char *a, size_t alen, const char *b, size_t blen);
+void tree_elided_json(struct fp_sink *s, const char *a, size_t alen, const char *b, size_t blen,
+		      size_t roots);
+#define TREE_ROOTS(all_events) ((all_events) ? 2u : 1u)
 
 /* ---- index.c: the time index of a served capture ----------------------- */
 

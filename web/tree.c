@@ -8,7 +8,8 @@
  *
  * Shape (what FlameScope 0.3 returns, so its scripts keep working): every
  * node is {"n":name,"l":libtype,"v":self samples,"c":[children]}; libtype
- * is "" for the root and comm frames, "kernel", "jit", "inlined" or
+ * is "" for the root and comm frames (and the event's above them with
+ * allevents), "kernel", "jit", "inlined" or
  * "user". /differential/ and /elided/ use FlameScope's other node shape,
  * {"name","libtype","value","children"} (+ "delta"), see serve.h. The d3-flame-graph shape, the SVG, and the
  * differential/elided tables come from render/ (flamegraph.h, diff.h).
@@ -35,9 +36,11 @@ struct emitter {
 				 * differential and elided shape) */
 	int elided;                    /* value: 0 if the path is in `other`, else
 				 * self scaled by tb / ta */
+	size_t roots;                  /* levels of root frames (libtype ""): the comm, and
+		       * the event above it with allevents */
 };
 
-static const char *frame_libtype(const char *p, size_t n, size_t level, size_t *name_len)
+static const char *frame_libtype(const char *p, size_t n, int root, size_t *name_len)
 {
 	*name_len = n;
 	if (n > ANNOT_LEN && p[n - 4] == '_' && p[n - 3] == '[' && p[n - 1] == ']') {
@@ -58,7 +61,7 @@ static const char *frame_libtype(const char *p, size_t n, size_t level, size_t *
 			return t;
 		}
 	}
-	return level == 0 ? "" : "user";
+	return root ? "" : "user";
 }
 
 /* d = self - round(other_self * ta / tb); a node absent from the other
@@ -133,7 +136,7 @@ static void emit_tree(struct emitter *e, const struct fp_folded *t)
 		for (; open > level; open--, first = 0)
 			close_node(e);
 		size_t nlen;
-		const char *lt = frame_libtype(n->name, n->name_len, level, &nlen);
+		const char *lt = frame_libtype(n->name, n->name_len, level < e->roots, &nlen);
 		size_t plen = (size_t)(n->name + n->name_len - n->path);
 		uint64_t self = n->self;
 		int64_t dv = with_diff ? diff_value(e, n->path, plen, self) : 0;
@@ -156,11 +159,11 @@ static void load(struct fp_folded *t, const char *buf, size_t len)
 	fp_folded_merge(t);
 }
 
-void tree_json(struct fp_sink *s, const char *folded, size_t len)
+void tree_json(struct fp_sink *s, const char *folded, size_t len, size_t roots)
 {
 	struct fp_folded t;
 	load(&t, folded, len);
-	struct emitter e = { .s = s };
+	struct emitter e = { .s = s, .roots = roots };
 	emit_tree(&e, &t);
 	fp_folded_free(&t);
 }
@@ -183,7 +186,7 @@ static void path_map(struct fp_strtab *m, const struct fp_folded *t)
  * path counts beside it. elided: b's tree, with a's counts ("this" total
  * is b's, "other" a's); else a's tree with b's. */
 static void compare_json(struct fp_sink *s, const char *a, size_t alen, const char *b, size_t blen,
-			 int elided)
+			 int elided, size_t roots)
 {
 	struct fp_folded ta, tb;
 	struct fp_strtab other;
@@ -197,6 +200,7 @@ static void compare_json(struct fp_sink *s, const char *a, size_t alen, const ch
 			     .other = &other,
 			     .long_keys = 1,
 			     .elided = elided,
+			     .roots = roots,
 			     .ta = drawn->total,
 			     .tb = counted->total };
 	emit_tree(&e, drawn);
@@ -206,12 +210,13 @@ static void compare_json(struct fp_sink *s, const char *a, size_t alen, const ch
 }
 
 void tree_differential_json(struct fp_sink *s, const char *a, size_t alen, const char *b,
-			    size_t blen)
+			    size_t blen, size_t roots)
 {
-	compare_json(s, a, alen, b, blen, 0);
+	compare_json(s, a, alen, b, blen, 0, roots);
 }
 
-void tree_elided_json(struct fp_sink *s, const char *a, size_t alen, const char *b, size_t blen)
+void tree_elided_json(struct fp_sink *s, const char *a, size_t alen, const char *b, size_t blen,
+		      size_t roots)
 {
-	compare_json(s, a, alen, b, blen, 1);
+	compare_json(s, a, alen, b, blen, 1, roots);
 }

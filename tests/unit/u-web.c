@@ -131,15 +131,15 @@ static void names_below_dir_only(void **state)
 	assert_false(safepath_name_ok("a\0b", 3, &why));
 }
 
-static char *tree(void (*f)(struct fp_sink *, const char *, size_t, const char *, size_t),
+static char *tree(void (*f)(struct fp_sink *, const char *, size_t, const char *, size_t, size_t),
 		  const char *a, const char *b)
 {
 	struct fp_sink s;
 	fp_sink_init_mem(&s);
 	if (f)
-		f(&s, a, strlen(a), b, strlen(b));
+		f(&s, a, strlen(a), b, strlen(b), TREE_ROOTS(0));
 	else
-		tree_json(&s, a, strlen(a));
+		tree_json(&s, a, strlen(a), TREE_ROOTS(0));
 	fp_sink_char(&s, '\0');
 	return s.buf;
 }
@@ -156,6 +156,22 @@ static void flamescope_tree_has_self_counts_and_libtypes(void **state)
 	t = tree(NULL, "", NULL);
 	assert_string_equal(t, "{\"n\":\"root\",\"l\":\"\",\"v\":0,\"c\":[]}");
 	free(t);
+}
+
+/* With allevents the event is a root above the comm: both have libtype "". */
+static void event_and_comm_roots_have_no_libtype(void **state)
+{
+	struct fp_sink s;
+	const char *folded = "cycles;a;b 1\n";
+
+	fp_sink_init_mem(&s);
+	tree_json(&s, folded, strlen(folded), TREE_ROOTS(1));
+	fp_sink_char(&s, '\0');
+	assert_string_equal(s.buf, "{\"n\":\"root\",\"l\":\"\",\"v\":0,\"c\":["
+				   "{\"n\":\"cycles\",\"l\":\"\",\"v\":0,\"c\":["
+				   "{\"n\":\"a\",\"l\":\"\",\"v\":0,\"c\":["
+				   "{\"n\":\"b\",\"l\":\"user\",\"v\":1,\"c\":[]}]}]}]}");
+	fp_sink_free(&s);
 }
 
 static void tree_names_are_json_escaped(void **state)
@@ -200,6 +216,7 @@ int main(void)
 		cmocka_unit_test(upload_names_are_made_safe),
 		cmocka_unit_test(names_below_dir_only),
 		cmocka_unit_test(flamescope_tree_has_self_counts_and_libtypes),
+		cmocka_unit_test(event_and_comm_roots_have_no_libtype),
 		cmocka_unit_test(tree_names_are_json_escaped),
 		cmocka_unit_test(differential_delta_is_value_minus_scaled_compare),
 		cmocka_unit_test(elided_keeps_compare_only_frames_scaled),
