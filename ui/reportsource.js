@@ -22,7 +22,9 @@ var ENTRY = 3;			// stack, owner, count
 var THREADS_MAX = 200;		// /threads/ lists the heaviest this many of each (web/owners.c)
 var OWNER = 5;			// pid, tid, cpu, comm label, event label; with cgroups
 				// (tl.owner_fields 7) their path's and container name's labels, -1 none
-var LIB = { k: 'kernel', u: 'user', j: 'jit', i: 'inlined', x: 'unknown' };
+// a frame's libtype: the server's (web/tree.c), which knows kernel, JIT and
+// inlined frames by their annotation and calls every other frame user
+var LIB = { k: 'kernel', u: 'user', j: 'jit', i: 'inlined', x: 'user' };
 var CHART_TAG = { k: '_[k]', j: '_[j]', i: '_[i]', u: '_[w]' };	// chart.js reads them
 var LIST_ERROR = 'expected a comma-separated list of decimal integers, or -';
 var TIME_ERROR = 'times must be decimal seconds like 12 or 12.345';
@@ -341,14 +343,17 @@ function stackCounts(d, q) {
 // spent most of the page's start-up collecting per-node maps and paths).
 function nameIds(d) {
 	if (d.nameIds) return d.nameIds;
-	// one id per name string: tl.names may hold a name once per kind
-	var names = d.tl.names, byName = new Map(), ids = new Array(names.length);
+	// one id per frame as the server tells frames apart: its name and
+	// annotation (kernel strlen is not user strlen; user and unknown are
+	// alike); tl.names may hold a name once per kind
+	var names = d.tl.names, kinds = d.tl.kinds, byName = new Map(), ids = new Array(names.length);
 	for (var i = 0; i < names.length; i++) {
-		var k = byName.get(names[i]);
-		if (k === undefined) byName.set(names[i], k = byName.size);
+		var c = kinds.charAt(i), key = (c === 'k' || c === 'j' || c === 'i' ? c : '') + '\t' + names[i];
+		var k = byName.get(key);
+		if (k === undefined) byName.set(key, k = byName.size);
 		ids[i] = k;
 	}
-	d.nameIds = { ids: ids, byName: byName };
+	d.nameIds = { ids: ids, count: byName.size };
 	return d.nameIds;
 }
 var FANOUT_SCAN = 16;	// children scanned in a list before a Map takes over
@@ -377,7 +382,10 @@ function tree(d, counts, withPath) {
 				if (name[c] === id) return c;
 		}
 		var parent = nodes[at], node = { n: label, l: lib, v: 0, c: [] };
-		if (withPath) node.path = parent.path ? parent.path + ';' + label : label;
+		if (withPath) {	// the server's path: the folded text, with annotations
+			var f = lib in ANNOT ? label + ANNOT[lib] : label;
+			node.path = parent.path ? parent.path + ';' + f : f;
+		}
 		c = nodes.length;
 		if (c === cap) grow();
 		nodes.push(node);
@@ -396,11 +404,8 @@ function tree(d, counts, withPath) {
 	for (var k = 0; k < keys.length; k++) {
 		var parts = keys[k].split('\t'), at = 0, ids = tl.stacks[Number(parts[0])];
 		if (parts.length > 1) {	// the event label (allevents): ids past the names'
-			var lid = labels.get(parts[1]);
-			if (lid === undefined) {
-				lid = ni.byName.has(parts[1]) ? ni.byName.get(parts[1]) : ni.byName.size + labels.size;
-				labels.set(parts[1], lid);
-			}
+			var lid = labels.get(parts[1]);	// ids past the frames' (only labels are there)
+			if (lid === undefined) labels.set(parts[1], lid = ni.count + labels.size);
 			at = child(at, lid, parts[1], '');
 		}
 		for (var i = 0; i < ids.length; i++)
@@ -409,7 +414,15 @@ function tree(d, counts, withPath) {
 	}
 	return root;
 }
-function byName(a, b) { return a.n < b.n ? -1 : a.n > b.n ? 1 : 0; }
+// Children in the server's order: by the frame as its folded text has it,
+// an annotated frame's name followed by its annotation (strlen before
+// strlen_[k], strlen2 before strlen_[k] too).
+var ANNOT = Object.assign(Object.create(null), { kernel: '_[k]', jit: '_[j]', inlined: '_[i]' });
+function byName(a, b) {
+	var x = a.n, y = b.n, ax = ANNOT[a.l], bx = ANNOT[b.l];
+	if (ax !== undefined || bx !== undefined) { x += ax || ''; y += bx || ''; }
+	return x < y ? -1 : x > y ? 1 : 0;
+}
 function walk(root, fn) {
 	var todo = [root];
 	while (todo.length) {
@@ -480,7 +493,8 @@ function threads(d, p) {
 	}
 	for (var e = 0; e < d.cell.length; e++) {
 		if (!passes(d, q, e) || !inRange(d, q, e)) continue;
-		var o = d.owner[e], comm = label(d, o, 3), n = d.count[e];
+		// the comm as the server has it, from fp-fold's root frames (spaces as _)
+		var o = d.owner[e], comm = label(d, o, 3).replace(/ /g, '_'), n = d.count[e];
 		add(procs, ownerField(d, o, 0), comm, n);
 		add(thr, ownerField(d, o, 1), comm, n, ownerField(d, o, 0));
 		var c = containerOf(d, o);

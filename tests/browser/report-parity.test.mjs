@@ -109,6 +109,60 @@ await step('250 threads: the 200 heaviest processes and threads, and the count o
 	eq(manyPage.problems.join('; '), '', 'errors');
 });
 
+// A random capture (seeded, so every run has the same): processes and
+// threads named with spaces, non-ASCII, ';' and Object's property names,
+// user frames then kernel ones from a syscall entry, names that are both
+// kernel and user functions (strlen, valueOf) or prefixes of others
+// (strlen, strlen2), kernel threads.
+function randomCapture(seed, n) {
+	let x = seed;
+	const rnd = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+	const pick = (a) => a[Math.floor(rnd() * a.length)];
+	const comms = ['node', 'constructor', 'java', 'a b', 'ünï', 'toString', 'x;y', 'worker-1', '__proto__'];
+	const user = ['strlen', 'main', 'run', 'hasOwnProperty', 'a b c', 'Foo::bar(int)', '[unknown]', 'strlen2', 'valueOf'];
+	const kern = ['strlen', 'do_syscall_64', 'valueOf', '__proto__'];
+	const lines = [];
+	let t = 1;
+	for (let i = 0; i < n; i++) {
+		t += rnd() * 0.01;
+		const kthread = rnd() < 0.15, pid = kthread ? 7 : pick([100, 200, 300, 400]);
+		lines.push(`${kthread ? 'kworker/0:1' : pick(comms)} ${pid}/${pid + (kthread ? 0 : pick([0, 0, 1]))} [00${Math.floor(rnd() * 4)}] ${t.toFixed(6)}: 1 cpu-clock: `);
+		const fr = [];
+		if (!kthread)
+			for (let k = 1 + Math.floor(rnd() * 4); k > 0; k--) fr.push(['    55d0c0de1000', pick(user), '/usr/bin/app']);
+		if (kthread || rnd() < 0.5) {
+			fr.push(['ffffffff81000000', 'entry_SYSCALL_64', '[kernel.kallsyms]']);
+			for (let k = Math.floor(rnd() * 4); k > 0; k--) fr.push(['ffffffff81000000', pick(kern), '[kernel.kallsyms]']);
+		}
+		for (const [addr, name, dso] of fr.reverse()) lines.push(`\t${addr} ${name}+0x10 (${dso})`);
+		lines.push('');
+	}
+	return lines.join('\n') + '\n';
+}
+await step('a random capture: every route and filter as the server answers it', async () => {
+	const d = tmpdir('report-parity-random');
+	fs.writeFileSync(path.join(d, 'random.perf'), randomCapture(7, 600));
+	const rSrv = await startServe(['--dir', d]);
+	const rPage = await openReport(browser, report(path.join(d, 'random.perf'), [], 'random'));
+	const cases = [{}, { allevents: '1' }, { start: '0.5', end: '2' }, { comm: 'constructor,a b' }, { include: 'strlen' },
+		       { exclude: 'main|run' }, { pid: '200' }, { tid: '301,100' }, { cpu: '1,2' }];
+	for (const c of cases)
+		for (const route of ['/heatmap/', '/flamegraph/', '/threads/', '/flamechart/']) {
+			const [mine, theirs] = await both(route, { filename: '@', ...c }, rPage, rSrv, 'random.perf');
+			check(!theirs.error, route + ' server: ' + theirs.error);
+			if (route === '/flamechart/') eq(mine.total, theirs.total, route + ' total ' + JSON.stringify(c));
+			else eq(data(mine), data(theirs), route + ' ' + JSON.stringify(c));
+		}
+	for (const all of [{}, { allevents: '1' }])
+		for (const route of ['/differential/', '/elided/']) {
+			const p = { filename: '@', start: '0', end: '1', compareFilename: '@', compareStart: '1', compareEnd: '3', ...all };
+			const [mine, theirs] = await both(route, p, rPage, rSrv, 'random.perf');
+			check(!theirs.error, route + ' server: ' + theirs.error);
+			eq(JSON.stringify(mine), JSON.stringify(theirs), route + ' ' + JSON.stringify(all));
+		}
+	eq(rPage.problems.join('; '), '', 'errors');
+});
+
 await step('include/exclude by the server\'s PCRE2 rules: byte-wise names, \\s, a leading ]; PCRE2-only syntax said', async () => {
 	const d = tmpdir('report-parity-regex');
 	const leaves = ['caf\u00e9', 'x y', ']odd', 'tab\u00a0nbsp', 'plain'];
