@@ -243,6 +243,16 @@ function eventMatches(names, ev) {
 	return names.some(function (n) { return ev === n || ev.indexOf(n + ':') === 0; });
 }
 
+// An event the capture has and this report left out is asked for: said,
+// not answered with nothing (the server, which reads the capture, has it).
+function leftOut(d, q) {
+	var out = (d.tl.capture_events || []).filter(function (e) {
+		return d.events.indexOf(e.name) < 0 && eventMatches(q.evnames, e.name);
+	});
+	if (out.length && !d.events.some(function (ev) { return q.counted[ev]; }))
+		refuse('event', out.map(function (e) { return e.name; }).join(', ') + ' is not in this report, which holds ' +
+		       d.events.join(', ') + ' only: flamepipe report --all-events keeps every event');
+}
 // The query's test of an entry: which events count, the owners and stacks
 // that pass, the range. With pid/tid picked, q.owners passes only them.
 function query(d, p) {
@@ -263,6 +273,7 @@ function query(d, p) {
 	d.events.forEach(function (ev, i) {
 		q.counted[ev] = q.all || (q.evnames ? eventMatches(q.evnames, ev) : i === 0);
 	});
+	if (q.evnames) leftOut(d, q);
 	var no = d.tl.owners.length / d.stride;
 	q.owner = new Array(no);
 	for (var o = 0; o < no; o++)

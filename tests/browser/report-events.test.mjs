@@ -84,6 +84,11 @@ await step('the default report (first event only): its views count that event', 
 	check(note.includes(`${other} (${perCount.get(other)} samples)`) && note.includes('--all-events'),
 	      'the left-out event is not named: ' + note);
 	check(!(await page.views.$('#event-note')), 'the --all-events report names an event as left out');
+	// asked for by name (a link from fp-serve's view): said, not an empty graph
+	const err = await p.views.evaluate((ev) => {
+		try { return JSON.stringify(window.flamepipeReport.answer('/flamegraph/?event=' + ev)); } catch (e) { return e.message; }
+	}, other);
+	check(err.startsWith(`400: event: ${other} is not in this report`) && err.includes('--all-events'), 'the left-out event asked for: ' + err);
 	eq(p.problems.join('; '), '', 'errors');
 	await p.close();
 });
