@@ -46,8 +46,8 @@ void fp_timeline_free(struct fp_timeline *tl)
 	fp_strtab_free(&tl->names);
 	fp_strtab_free(&tl->owner_keys);
 	fp_map_free(&tl->name_alt);
-	FP_FREE_ALL(tl->stack_kinds, tl->ext, tl->name_kind, tl->alt, tl->frames, tl->frame_off,
-		    tl->owner, tl->key, tl->root_last);
+	FP_FREE_ALL(tl->stack_kinds, tl->stack_alt, tl->ext, tl->name_kind, tl->alt, tl->frames,
+		    tl->frame_off, tl->owner, tl->key, tl->root_last);
 	memset(tl, 0, sizeof *tl);
 }
 
@@ -120,20 +120,38 @@ static char frame_kind(const char *kinds, size_t klen, size_t frame)
 	return k == FP_KIND_ROOT ? 0 : k;
 }
 
-/* The frames of a new stack whose kind is not their name's first: each
- * (name, kind) pair numbered once, for the page. */
-static void index_alt_kinds(struct fp_timeline *tl, size_t first, const char *kinds, size_t klen)
+/* A frame of another kind than its name's first: the (name, kind) pair
+ * numbered once, for the page. */
+static void add_alt(struct fp_timeline *tl, uint32_t id, char kind)
 {
-	for (size_t k = first; k < tl->frames_len; k++) {
-		uint32_t id = tl->frames[k];
-		char kind = frame_kind(kinds, klen, k - first);
+	if (fp_map_put(&tl->name_alt, id, (uint8_t)kind, (uint32_t)tl->nalt) != tl->nalt)
+		return;
+	tl->alt = fp_xgrow(tl->alt, &tl->alt_cap, tl->nalt + 1, sizeof *tl->alt, ARRAY_MIN);
+	tl->alt[tl->nalt++] = (uint64_t)id << 8 | (uint8_t)kind;
+}
 
-		if (kind == tl->name_kind[id] ||
-		    fp_map_put(&tl->name_alt, id, (uint8_t)kind, (uint32_t)tl->nalt) != tl->nalt)
-			continue;
-		tl->alt = fp_xgrow(tl->alt, &tl->alt_cap, tl->nalt + 1, sizeof *tl->alt, ARRAY_MIN);
-		tl->alt[tl->nalt++] = (uint64_t)id << 8 | (uint8_t)kind;
-	}
+/* The frames of a new stack whose kind is not their name's first; 1 if
+ * there is one (the page writes the other stacks' name ids as they are).
+ * A byte compare a frame: it runs over every frame of every stack. */
+static int index_alt_kinds(struct fp_timeline *tl, size_t first, const char *kinds, size_t klen)
+{
+	const uint32_t *f = tl->frames + first;
+	const char *nk = tl->name_kind;
+	size_t n = tl->frames_len - first, m = n < klen ? n : klen;
+	int alt = 0;
+
+	for (size_t j = 0; j < m; j++)
+		if (__builtin_expect(kinds[j] != nk[f[j]], 0) &&
+		    !(kinds[j] == FP_KIND_ROOT && nk[f[j]] == 0)) {
+			add_alt(tl, f[j], frame_kind(kinds, klen, j));
+			alt = 1;
+		}
+	for (size_t j = m; j < n; j++) /* frames past the kinds: kind 0 */
+		if (nk[f[j]] != 0) {
+			add_alt(tl, f[j], 0);
+			alt = 1;
+		}
+	return alt;
 }
 
 /* The names of a new stack's frames into the name index; a name's kind is
@@ -174,7 +192,9 @@ static void index_stack(struct fp_timeline *tl, uint32_t stack)
 			p = start + at;
 		}
 	}
-	index_alt_kinds(tl, first, kinds, klen);
+	tl->stack_alt = fp_xgrow(tl->stack_alt, &tl->stack_alt_cap, (size_t)stack + 1, 1,
+				 ARRAY_MIN);
+	tl->stack_alt[stack] = (uint8_t)index_alt_kinds(tl, first, kinds, klen);
 	if (root == FP_STRTAB_NONE)
 		root = tl->frames[first];
 	if (root >= tl->root_last_cap)
@@ -656,8 +676,12 @@ static void json_names(const struct fp_timeline *tl, struct fp_sink *s,
 		if (i)
 			*at++ = ',';
 		*at++ = '[';
-		for (size_t k = from; k < to; k++)
-			at = put_item(at, page_frame(tl, k, from, kinds, klen), k > from);
+		if (!tl->stack_alt[i])
+			for (size_t k = from; k < to; k++)
+				at = put_item(at, tl->frames[k], k > from);
+		else
+			for (size_t k = from; k < to; k++)
+				at = put_item(at, page_frame(tl, k, from, kinds, klen), k > from);
 		*at++ = ']';
 		fp_sink_commit(s, (size_t)(at - d));
 	}

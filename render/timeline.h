@@ -100,6 +100,8 @@ struct fp_timeline {
 	struct fp_map name_alt;
 	uint64_t *alt;
 	size_t nalt, alt_cap;
+	uint8_t *stack_alt; /* per stack: 1 if a frame of it is one of these */
+	size_t stack_alt_cap;
 	uint32_t *frames;
 	size_t *frame_off;
 	size_t frames_len, frames_cap, frame_off_cap;
