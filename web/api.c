@@ -497,7 +497,7 @@ enum MHD_Result api_flamegraph(struct server *srv, struct MHD_Connection *c, int
 	const char *ctype = CT_JSON;
 	const char *hname = NULL;
 	if (kind == FG_TREE) {
-		tree_json(&s, fv.buf, fv.len, TREE_ROOTS(sel.all_events));
+		tree_json(&s, fv.buf, fv.len, TREE_ROOTS(SEL_EVENT_ROOT(&sel)));
 		fp_sink_char(&s, '\n');
 	} else if (kind == FG_FOLDED) {
 		fp_sink_write(&s, fv.buf, fv.len);
@@ -696,9 +696,10 @@ enum MHD_Result api_compare(struct server *srv, struct MHD_Connection *c, int el
 	struct fp_sink s;
 	fp_sink_init_mem(&s);
 	if (elided)
-		tree_elided_json(&s, a.buf, a.len, b.buf, b.len, TREE_ROOTS(sel.all_events));
+		tree_elided_json(&s, a.buf, a.len, b.buf, b.len, TREE_ROOTS(SEL_EVENT_ROOT(&sel)));
 	else
-		tree_differential_json(&s, a.buf, a.len, b.buf, b.len, TREE_ROOTS(sel.all_events));
+		tree_differential_json(&s, a.buf, a.len, b.buf, b.len,
+				       TREE_ROOTS(SEL_EVENT_ROOT(&sel)));
 	fp_sink_char(&s, '\n');
 	folded_view_free(&a);
 	folded_view_free(&b);

@@ -33,6 +33,15 @@ static long long root_id(const char *dash, const char *end, long long *pid)
 	return strtoll(slash ? slash + 1 : dash, NULL, 10);
 }
 
+/* Byte order of two strings (memcmp, then the shorter first): the order
+ * of names in folded tables, and so in every list here. */
+static int bytes_cmp(const char *a, size_t an, const char *b, size_t bn)
+{
+	int c = memcmp(a, b, an < bn ? an : bn);
+
+	return c ? c : (an > bn) - (an < bn);
+}
+
 /* One comm an owner had, and its samples under it. */
 struct comm_tally {
 	const char *comm; /* into the folded text */
@@ -55,11 +64,10 @@ static const struct comm_tally *busiest(const struct owner_tally *o)
 
 	for (size_t k = 1; k < o->ncomms; k++) {
 		const struct comm_tally *c = &o->comms[k];
-		size_t m = c->len < best->len ? c->len : best->len;
-		int cmp = memcmp(c->comm, best->comm, m);
 
 		if (c->samples > best->samples ||
-		    (c->samples == best->samples && (cmp < 0 || (cmp == 0 && c->len < best->len))))
+		    (c->samples == best->samples &&
+		     bytes_cmp(c->comm, c->len, best->comm, best->len) < 0))
 			best = c;
 	}
 	return best;
@@ -159,9 +167,7 @@ static int cmp_container(const void *a, const void *b)
 	const struct container_sum *x = a, *y = b;
 	if (x->samples != y->samples)
 		return x->samples < y->samples ? 1 : -1;
-	size_t n = x->n < y->n ? x->n : y->n;
-	int c = memcmp(x->name, y->name, n);
-	return c ? c : (x->n > y->n) - (x->n < y->n);
+	return bytes_cmp(x->name, x->n, y->name, y->n);
 }
 
 void containers_json(struct fp_sink *s, const struct folded_text *f)

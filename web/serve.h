@@ -324,8 +324,8 @@ void chain_run(const struct job *job, char *const *const *argv, size_t nstages, 
 /* ---- tree.c: folded stacks -> FlameScope JSON trees ---------------------- */
 
 /* FlameScope's flame graph: {"n","l","v" (self),"c"} nodes. roots: the
- * levels of root frames, libtype "" (TREE_ROOTS: the comm; with
- * allevents the event above it too). */
+ * levels of root frames, libtype "" (TREE_ROOTS: the comm, and the event
+ * above it where the table has one, SEL_EVENT_ROOT). */
 void tree_json(struct fp_sink *s, const char *folded, size_t len, size_t roots);
 /* FlameScope's /differential/ ({"name","libtype","value","delta",
  * "children"} nodes): the tree of a, each node with
@@ -336,7 +336,7 @@ void tree_differential_json(struct fp_sink *s, const char *a, size_t alen, const
  * path a also has gets value 0, others round(self(b) * total(a) / total(b)). */
 void tree_elided_json(struct fp_sink *s, const char *a, size_t alen, const char *b, size_t blen,
 		      size_t roots);
-#define TREE_ROOTS(all_events) ((all_events) ? 2u : 1u)
+#define TREE_ROOTS(event_root) ((event_root) ? 2u : 1u)
 
 /* ---- index.c: the time index of a served capture ----------------------- */
 

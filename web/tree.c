@@ -36,8 +36,7 @@ struct emitter {
 				 * differential and elided shape) */
 	int elided;                    /* value: 0 if the path is in `other`, else
 				 * self scaled by tb / ta */
-	size_t roots;                  /* levels of root frames (libtype ""): the comm, and
-		       * the event above it with allevents */
+	size_t roots;                  /* levels of root frames, libtype "" (TREE_ROOTS) */
 };
 
 static const char *frame_libtype(const char *p, size_t n, int root, size_t *name_len)
