@@ -25,6 +25,11 @@ var OWNER = 5;			// pid, tid, cpu, comm label, event label; with cgroups
 // a frame's libtype: the server's (web/tree.c), which knows kernel, JIT and
 // inlined frames by their annotation and calls every other frame user
 var LIB = { k: 'kernel', u: 'user', j: 'jit', i: 'inlined', x: 'user' };
+// the annotation of a libtype's frames in the server's folded text
+var ANNOT = Object.assign(Object.create(null), { kernel: '_[k]', jit: '_[j]', inlined: '_[i]' });
+// A frame as the server's folded text has it: the server's trees name,
+// order and compare frames by this (strlen, strlen2, strlen_[k]).
+function annotated(name, lib) { var a = ANNOT[lib]; return a === undefined ? name : name + a; }
 var CHART_TAG = { k: '_[k]', j: '_[j]', i: '_[i]', u: '_[w]' };	// chart.js reads them
 var LIST_ERROR = 'expected a comma-separated list of decimal integers, or -';
 var TIME_ERROR = 'times must be decimal seconds like 12 or 12.345';
@@ -359,7 +364,7 @@ function nameIds(d) {
 	// alike); tl.names may hold a name once per kind
 	var names = d.tl.names, kinds = d.tl.kinds, byName = new Map(), ids = new Array(names.length);
 	for (var i = 0; i < names.length; i++) {
-		var c = kinds.charAt(i), key = (c === 'k' || c === 'j' || c === 'i' ? c : '') + '\t' + names[i];
+		var key = annotated(names[i], LIB[kinds.charAt(i)]);
 		var k = byName.get(key);
 		if (k === undefined) byName.set(key, k = byName.size);
 		ids[i] = k;
@@ -394,7 +399,7 @@ function tree(d, counts, withPath) {
 		}
 		var parent = nodes[at], node = { n: label, l: lib, v: 0, c: [] };
 		if (withPath) {	// the server's path: the folded text, with annotations
-			var f = lib in ANNOT ? label + ANNOT[lib] : label;
+			var f = annotated(label, lib);
 			node.path = parent.path ? parent.path + ';' + f : f;
 		}
 		c = nodes.length;
@@ -425,13 +430,10 @@ function tree(d, counts, withPath) {
 	}
 	return root;
 }
-// Children in the server's order: by the frame as its folded text has it,
-// an annotated frame's name followed by its annotation (strlen before
-// strlen_[k], strlen2 before strlen_[k] too).
-var ANNOT = Object.assign(Object.create(null), { kernel: '_[k]', jit: '_[j]', inlined: '_[i]' });
+// Children in the server's order: by the frame as its folded text has it.
 function byName(a, b) {
-	var x = a.n, y = b.n, ax = ANNOT[a.l], bx = ANNOT[b.l];
-	if (ax !== undefined || bx !== undefined) { x += ax || ''; y += bx || ''; }
+	var x = a.n, y = b.n;
+	if (a.l in ANNOT || b.l in ANNOT) { x = annotated(x, a.l); y = annotated(y, b.l); }
 	return x < y ? -1 : x > y ? 1 : 0;
 }
 function walk(root, fn) {
@@ -502,10 +504,12 @@ function threads(d, p) {
 		x.samples += n;
 		x.comms[comm] = (x.comms[comm] || 0) + n;
 	}
+	// the comms as the server has them, from fp-fold's root frames (spaces
+	// as _): once per owner, not per entry
+	var comms = d.serverComms || (d.serverComms = d.tl.labels.map(function (l) { return l.replace(/ /g, '_'); }));
 	for (var e = 0; e < d.cell.length; e++) {
 		if (!passes(d, q, e) || !inRange(d, q, e)) continue;
-		// the comm as the server has it, from fp-fold's root frames (spaces as _)
-		var o = d.owner[e], comm = label(d, o, 3).replace(/ /g, '_'), n = d.count[e];
+		var o = d.owner[e], comm = comms[ownerField(d, o, 3)], n = d.count[e];
 		add(procs, ownerField(d, o, 0), comm, n);
 		add(thr, ownerField(d, o, 1), comm, n, ownerField(d, o, 0));
 		var c = containerOf(d, o);
