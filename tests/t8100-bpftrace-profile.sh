@@ -10,10 +10,13 @@ HELPERS=$TOP/build/tests
 HZ=99			# samples per second per CPU
 BUSY_CPU_MS=1000	# the workload's CPU time (8 s of wall time at most)
 BUSY_WALL_MS=8000
-# then it stays 2 s: bpftrace names user frames when it prints a sample,
-# late on a loaded machine, and cannot once the process is gone (a loaded
-# run found 1 sample of fp_busy_spin_marker instead of about 99)
-BUSY_LINGER_MS=2000
+# then it stays until bpftrace has printed past its spin (release_busy),
+# BUSY_LINGER_MS at most: bpftrace names user frames when it prints a
+# sample, late on a loaded machine, and cannot once the process is gone (a
+# fixed 2 s stay, with two suites on 2 cores, left 7 of about 99 samples of
+# fp_busy_spin_marker named)
+BUSY_LINGER_MS=20000
+PRINTED_PAST_NS=500000000	# printed this far past the spin, on every CPU
 MIN_SAMPLES=10		# of about HZ * 1 s; be lenient on a shared machine
 ROWS=50
 # bpftrace 0.17 with -c caches user symbols per program and aborts
@@ -34,11 +37,33 @@ need_bpftrace 'bpftrace profile'
 # checked. It also, rarely, ends early on a loaded machine ("failed to look
 # up stack id", taking busy with it before busy wrote times.txt).
 capture_once() {
-	rm -f times.txt
-	{ timeout -k 5 $LIMIT bpftrace -q -B none -c "$HELPERS/busy $BUSY_CPU_MS times.txt $BUSY_WALL_MS $BUSY_LINGER_MS" \
+	rm -f times.txt released
+	release_busy &
+	_watch=$!
+	{ timeout -k 5 $LIMIT bpftrace -q -B none -c "$HELPERS/busy $BUSY_CPU_MS times.txt $BUSY_WALL_MS $BUSY_LINGER_MS released" \
 		"$EXAMPLES/bpftrace/profile.bt" $HZ >profile.txt 2>bpftrace.err ||
-	  grep -q "filesystem error: read_symlink" bpftrace.err; } &&
-	test -s times.txt
+	  grep -q "filesystem error: read_symlink" bpftrace.err; }
+	_rc=$?
+	kill $_watch 2>/dev/null
+	wait $_watch
+	[ $_rc = 0 ] && test -s times.txt
+}
+
+# release_busy: once busy has written its times and bpftrace has printed a
+# sample PRINTED_PAST_NS after the spin's end on every CPU it printed (so
+# every sample of the spin has been printed, its frames named), busy may go.
+release_busy() {
+	until test -s times.txt; do sleep 0.1; done
+	read _start _end _pid <times.txt
+	until awk -v lim=$((_end + PRINTED_PAST_NS)) '
+		match($0, /\[[0-9]+\] [0-9]+\.[0-9]+: 1 cpu-clock:$/) {
+			split(substr($0, RSTART + 1, RLENGTH - 1), f, "[] .:]+")
+			t = f[2] * 1e9 + f[3]
+			if (!(f[1] in last) || t > last[f[1]]) last[f[1]] = t
+		}
+		END { n = 0; for (c in last) { n++; if (last[c] <= lim) exit 1 } exit n == 0 }' profile.txt
+	do sleep 0.1; done
+	: >released
 }
 CAPTURE_TRIES=3		# runs of bpftrace before the setup fails
 
