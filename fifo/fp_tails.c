@@ -81,6 +81,29 @@ int fp_tails_sample(const struct fp_tails *t, const struct fp_tail_ref *r, struc
 	return FP_TAILS_OK;
 }
 
+int fp_tails_shed(struct fp_tails *t, uint32_t id)
+{
+	struct fp_tail_head h;
+
+	if (id >= t->n)
+		return 0;
+	char *at = t->text.p + t->off[id];
+	memcpy(&h, at, sizeof h);
+	char *kinds = at + sizeof h + h.event_n + 1 + h.comm_n + 1;
+	char *cgroup = kinds + h.kinds_n + 1 + h.stack_n + 1;
+	size_t end = (size_t)(cgroup - t->text.p) + h.cgroup_n - !h.cgroup_n;
+	if (end != t->text.len || (h.kinds_n == 0 && h.stack_n == 0))
+		return 0;
+	/* kinds and stack empty: their two separators, then the cgroup */
+	kinds[0] = kinds[1] = '\t';
+	memmove(kinds + 2, cgroup, h.cgroup_n);
+	t->text.len = (size_t)(kinds + 2 - t->text.p) + h.cgroup_n - !h.cgroup_n;
+	h.kinds_n = h.stack_n = 0;
+	memcpy(at, &h, sizeof h);
+	t->shed++;
+	return 1;
+}
+
 int fp_tails_sample_line(const struct fp_tails *t, const char *line, size_t len,
 			 struct fp_sample *s, uint32_t *id)
 {

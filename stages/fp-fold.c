@@ -482,8 +482,13 @@ static int on_tail_sample(void *ctx, const char *line, size_t len)
 		return err;
 	/* "P TAB " is not part of the head the R record copies */
 	st->head = canonical ? (struct fp_str){ line + 2, head_n - 2 } : (struct fp_str){ NULL, 0 };
+	int known = cached_fold(st, ref.id) != FP_STRTAB_NONE;
 	fold_parsed(st, &s, ref.id);
 	st->head = (struct fp_str){ NULL, 0 };
+	/* folded now: its frames are not read again (half of fold's memory
+	 * on a capture of many deep stacks) */
+	if (!known && cached_fold(st, ref.id) != FP_STRTAB_NONE)
+		fp_tails_shed(&st->tails, ref.id);
 	return 0;
 }
 

@@ -64,4 +64,28 @@ test_expect_success 'every sample counted once in the heatmap and once in the fo
 	echo "$n" >want && test_cmp want heat && test_cmp want folded && test_cmp want refs
 '
 
+# 4000 tails of 1000 frames (9 kB each), one sample each: fp-fold keeps a
+# tail's frames until it has folded them, then only its event and comm, so
+# the stack-id stream costs it no more memory than the same S records (it
+# used to keep all 36 MB of frames besides its folded stacks).
+test_expect_success 'fp-fold needs no more memory for K and P records than for S records' '
+	awk "BEGIN {
+		for (f = 0; f < 999; f++) { kinds = kinds \"u\"; common = common sprintf(\"fn%05d;\", f) }
+		kinds = kinds \"u\"
+		print \"%flamepipe\t1\" >\"deep.s\"; print \"%flamepipe\t1\" >\"deep.ids\"
+		for (i = 0; i < 4000; i++) {
+			tail = \"cycles\tapp\t\" kinds \"\t\" common \"leaf\" i
+			head = (1e9 + i) \"\t1\t1\t0\t1\"
+			print \"S\t\" head \"\t\" tail >\"deep.s\"
+			print \"K\t\" i \"\t\" tail >\"deep.ids\"
+			print \"P\t\" head \"\t\" i >\"deep.ids\"
+		}
+	}" &&
+	/usr/bin/time -f %M -o plain.kb fp-fold <deep.s >deep-plain.out &&
+	/usr/bin/time -f %M -o ids.kb fp-fold <deep.ids >deep-ids.out &&
+	test_cmp deep-plain.out deep-ids.out &&
+	echo "peak RSS: S records $(cat plain.kb) kB, K and P records $(cat ids.kb) kB" &&
+	test "$(cat ids.kb)" -lt $(( $(cat plain.kb) * 5 / 4 ))
+'
+
 test_done

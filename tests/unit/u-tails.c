@@ -84,6 +84,80 @@ static void a_new_definition_replaces_the_old_one(void **state)
 	fp_tails_free(&t);
 }
 
+static void a_shed_tail_keeps_its_event_comm_and_cgroup(void **state)
+{
+	struct fp_tails t;
+	struct fp_sample s;
+
+	fp_tails_init(&t);
+	assert_int_equal(fp_tails_define_line(&t, LINE("K\t0\tcycles\tapp\tku\tf;main"), NULL),
+			 FP_TAILS_OK);
+	assert_int_equal(
+		fp_tails_define_line(&t, LINE("K\t1\tclock\tmy app\tuu\tg;main\t/docker/x"), NULL),
+		FP_TAILS_OK);
+	assert_int_equal(fp_tails_shed(&t, 1), 1);
+	assert_int_equal(fp_tails_sample_line(&t, LINE("P\t5\t1\t1\t0\t1\t1"), &s, NULL),
+			 FP_TAILS_OK);
+	fields_are(&s, "clock|my app||");
+	assert_true(s.cgroup.n == 9 && !memcmp(s.cgroup.p, "/docker/x", 9));
+	assert_int_equal(fp_tails_shed(&t, 1), 0); /* nothing left to drop */
+	/* the next definition after it reads whole */
+	assert_int_equal(fp_tails_define_line(&t, LINE("K\t2\tcycles\tsh\tk\th"), NULL),
+			 FP_TAILS_OK);
+	assert_int_equal(fp_tails_sample_line(&t, LINE("P\t5\t1\t1\t0\t1\t2"), &s, NULL),
+			 FP_TAILS_OK);
+	fields_are(&s, "cycles|sh|k|h");
+	assert_int_equal(s.cgroup.n, 0);
+	assert_int_equal(fp_tails_shed(&t, 2), 1);
+	assert_int_equal(fp_tails_sample_line(&t, LINE("P\t5\t1\t1\t0\t1\t2"), &s, NULL),
+			 FP_TAILS_OK);
+	fields_are(&s, "cycles|sh||");
+	assert_int_equal(s.cgroup.n, 0);
+	fp_tails_free(&t);
+}
+
+static void only_the_latest_definition_gives_its_bytes_back(void **state)
+{
+	struct fp_tails t;
+	struct fp_sample s;
+
+	fp_tails_init(&t);
+	assert_int_equal(fp_tails_define_line(&t, LINE("K\t0\tcycles\tapp\tku\tf;main"), NULL),
+			 FP_TAILS_OK);
+	assert_int_equal(fp_tails_define_line(&t, LINE("K\t1\tcycles\tapp\tu\tmain"), NULL),
+			 FP_TAILS_OK);
+	size_t len = t.text.len;
+	assert_int_equal(fp_tails_shed(&t, 0), 0); /* another came after it */
+	assert_int_equal(t.text.len, len);
+	assert_int_equal(fp_tails_sample_line(&t, LINE("P\t5\t1\t1\t0\t1\t0"), &s, NULL),
+			 FP_TAILS_OK);
+	fields_are(&s, "cycles|app|ku|f;main");
+	assert_int_equal(fp_tails_shed(&t, 1), 1);
+	assert_true(t.text.len < len);
+	fp_tails_free(&t);
+}
+
+/* Each K shed at its first P, as fp-fold does: the arena holds the heads. */
+static void memory_follows_the_heads_of_shed_tails(void **state)
+{
+	struct fp_tails t;
+	char line[4200];
+
+	fp_tails_init(&t);
+	for (int i = 0; i < 1000; i++) {
+		int n = snprintf(line, sizeof line, "K\t%d\tcycles\tapp\t", i);
+		memset(line + n, 'u', 1000);
+		line[n + 1000] = '\t';
+		for (int f = 0; f < 1000; f++)
+			memcpy(line + n + 1001 + 3 * f, f ? ";ab" : "abc", 3);
+		assert_int_equal(fp_tails_define_line(&t, line, (size_t)n + 4001, NULL),
+				 FP_TAILS_OK);
+		assert_int_equal(fp_tails_shed(&t, (uint32_t)i), 1);
+	}
+	assert_true(t.text.len < 1000 * (sizeof(struct fp_tail_head) + 16));
+	fp_tails_free(&t);
+}
+
 static void ids_are_dense_and_a_p_names_a_defined_one(void **state)
 {
 	struct fp_tails t;
@@ -157,6 +231,9 @@ int main(void)
 		cmocka_unit_test(a_p_record_is_its_s_record),
 		cmocka_unit_test(a_k_records_cgroup_is_its_samples),
 		cmocka_unit_test(a_new_definition_replaces_the_old_one),
+		cmocka_unit_test(a_shed_tail_keeps_its_event_comm_and_cgroup),
+		cmocka_unit_test(only_the_latest_definition_gives_its_bytes_back),
+		cmocka_unit_test(memory_follows_the_heads_of_shed_tails),
 		cmocka_unit_test(ids_are_dense_and_a_p_names_a_defined_one),
 		cmocka_unit_test(s_records_become_the_k_and_p_records_of_their_samples),
 	};
