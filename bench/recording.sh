@@ -47,7 +47,12 @@ fi
 samples=$(sed -n 's/^samples=//p' "$facts")
 
 out=$dir/serve.out
-fp-serve --dir "$dir" --listen 127.0.0.1:0 >"$out" 2>"$dir/serve.err" &
+rm -f "$out"	# else a stale "listening on" of the last run may be read first
+user=
+# fp-serve started as root serves as nobody, and fp-record's files are
+# 0600: keep root for the bench's own files, as serve-index.sh does
+[ "$(id -u)" != 0 ] || user="--user root"
+fp-serve --dir "$dir" --listen 127.0.0.1:0 $user >"$out" 2>"$dir/serve.err" &
 srv=$!
 trap 'kill $srv 2>/dev/null' EXIT
 i=0

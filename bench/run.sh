@@ -713,7 +713,11 @@ TARGET_SERVE_P99_MS=1000
 if have fp-read fp-record fp-bucket fp-fold fp-serve && command -v curl >/dev/null 2>&1; then
 	s_line=$("$here/serve-index.sh" 200) || s_line="exit=1"
 	echo "    $s_line" >&2
-	sget() { echo "$s_line" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+	# first_burst="..." holds the first burst's own requests= p99_ms= ...
+	s_first=$(echo "$s_line" | sed -n 's/.*first_burst="\([^"]*\)".*/\1/p')
+	s_main=$(echo "$s_line" | sed 's/ first_burst="[^"]*"//')
+	sget() { echo "$s_main" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+	fget() { echo "$s_first" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 	m_exit=$(sget exit)
 	s_input="long.perf: $(fmtn "$(sget samples)") samples, 600 s, $(fmtn "$(sget bytes)") bytes of perf script text (tests/mk-long-capture.sh)"
 	printf '%s\t%s\t%s\t%s\t\t\t\t%s\t%s\t%s\n' \
@@ -724,9 +728,9 @@ if have fp-read fp-record fp-bucket fp-fold fp-serve && command -v curl >/dev/nu
 	printf '%s\t%s\t%s\t\t\t\t\t%s\t%s\t%s\n' \
 		"served capture: 200 concurrent /flamegraph/ range queries (random 2-20 s, after the first open; bench/rangeq.c)" \
 		"$s_input" "$(calc "$(sget p99_ms) / 1000")" \
-		"p99 $(sget p99_ms) ms, median $(sget p50_ms), max $(sget max_ms); $(sget ok) of $(sget requests) answered 200" \
+		"p99 $(sget p99_ms) ms, median $(sget p50_ms), max $(sget max_ms); $(sget ok) of $(sget requests) answered 200 (the first burst, other ranges: p99 $(fget p99_ms) ms, $(fget ok) of $(fget requests))" \
 		"p99 <= $TARGET_SERVE_P99_MS ms, every one answered" \
-		"$(verdict "$(sget p99_ms) <= $TARGET_SERVE_P99_MS && $(sget ok) == $(sget requests)")" >> "$rows"
+		"$(verdict "$(sget p99_ms) <= $TARGET_SERVE_P99_MS && $(sget ok) == $(sget requests) && $(fget p99_ms) <= $TARGET_SERVE_P99_MS && $(fget ok) == $(fget requests)")" >> "$rows"
 else
 	row_missing "served capture: 200 concurrent range queries" "long.perf" \
 		"p99 <= $TARGET_SERVE_P99_MS ms" "$(missing_of fp-read fp-record fp-bucket fp-fold fp-serve) or curl"
