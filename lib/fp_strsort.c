@@ -45,10 +45,7 @@ static uint64_t chunk_at(const struct key *k, size_t d)
 /* bytewise from depth d (both share [0, d)), a prefix first */
 static int cmp_from(const struct key *a, const struct key *b, size_t d)
 {
-	size_t an = a->len - d, bn = b->len - d;
-	int c = memcmp(a->p + d, b->p + d, an < bn ? an : bn);
-
-	return c ? c : (an > bn) - (an < bn);
+	return fp_bytes_cmp(a->p + d, a->len - d, b->p + d, b->len - d);
 }
 
 static void insertion(struct key *a, size_t n, size_t d)

@@ -19,8 +19,17 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "fp_strtab.h"
+
+/* The order itself, of two byte strings: <0, 0 or >0. */
+static inline int fp_bytes_cmp(const void *a, size_t an, const void *b, size_t bn)
+{
+	int c = memcmp(a, b, an < bn ? an : bn);
+
+	return c ? c : (an > bn) - (an < bn);
+}
 
 /* Sorts ids[0..n) (ids of t) bytewise by their strings. The strings must
  * differ (a table's do); equal ones would come in no particular order. */

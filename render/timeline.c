@@ -11,6 +11,7 @@
 #include "fp_fmt.h"
 #include "fp_map.h"
 #include "fp_record.h"
+#include "fp_strsort.h"
 
 #define SAMPLES_MIN 4096u
 #define ARRAY_MIN 1024u
@@ -427,10 +428,8 @@ int fp_timeline_ref_sample(const struct fp_timeline *tl, const struct fp_ref *r,
 static int entry_bytewise(const void *a, const void *b)
 {
 	const struct fp_folded_entry *x = a, *y = b;
-	size_t n = x->len < y->len ? x->len : y->len;
-	int c = memcmp(x->stack, y->stack, n);
 
-	return c ? c : (x->len > y->len) - (x->len < y->len);
+	return fp_bytes_cmp(x->stack, x->len, y->stack, y->len);
 }
 
 void fp_timeline_range(const struct fp_timeline *tl, uint64_t base_ns, uint64_t from_ns,

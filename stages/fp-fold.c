@@ -126,9 +126,8 @@ static int id_cmp(const void *a, const void *b, void *t)
 	size_t xn, yn;
 	const char *x = fp_strtab_str(t, *(const uint32_t *)a, &xn);
 	const char *y = fp_strtab_str(t, *(const uint32_t *)b, &yn);
-	int c = memcmp(x, y, xn < yn ? xn : yn);
 
-	return c ? c : (xn > yn) - (xn < yn);
+	return fp_bytes_cmp(x, xn, y, yn);
 }
 
 /* The ids of every stack in the table in bytewise order of their strings,

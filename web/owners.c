@@ -12,6 +12,7 @@
 #include "fp_fold.h"
 #include "fp_map.h"
 #include "fp_record.h"
+#include "fp_strsort.h"
 #include "serve.h"
 
 #define THREADS_MAX 200 /* entries of each list (the heaviest) */
@@ -31,15 +32,6 @@ static long long root_id(const char *dash, const char *end, long long *pid)
 	const char *slash = memchr(dash, '/', (size_t)(end - dash));
 	*pid = slash ? strtoll(dash, NULL, 10) : -1;
 	return strtoll(slash ? slash + 1 : dash, NULL, 10);
-}
-
-/* Byte order of two strings (memcmp, then the shorter first): the order
- * of names in folded tables, and so in every list here. */
-static int bytes_cmp(const char *a, size_t an, const char *b, size_t bn)
-{
-	int c = memcmp(a, b, an < bn ? an : bn);
-
-	return c ? c : (an > bn) - (an < bn);
 }
 
 /* One comm an owner had, and its samples under it. */
@@ -67,7 +59,7 @@ static const struct comm_tally *busiest(const struct owner_tally *o)
 
 		if (c->samples > best->samples ||
 		    (c->samples == best->samples &&
-		     bytes_cmp(c->comm, c->len, best->comm, best->len) < 0))
+		     fp_bytes_cmp(c->comm, c->len, best->comm, best->len) < 0))
 			best = c;
 	}
 	return best;
@@ -167,7 +159,7 @@ static int cmp_container(const void *a, const void *b)
 	const struct container_sum *x = a, *y = b;
 	if (x->samples != y->samples)
 		return x->samples < y->samples ? 1 : -1;
-	return bytes_cmp(x->name, x->n, y->name, y->n);
+	return fp_bytes_cmp(x->name, x->n, y->name, y->n);
 }
 
 void containers_json(struct fp_sink *s, const struct folded_text *f)
