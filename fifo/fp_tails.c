@@ -100,7 +100,6 @@ int fp_tails_shed(struct fp_tails *t, uint32_t id)
 	t->text.len = (size_t)(kinds + 2 - t->text.p) + h.cgroup_n - !h.cgroup_n;
 	h.kinds_n = h.stack_n = 0;
 	memcpy(at, &h, sizeof h);
-	t->shed++;
 	return 1;
 }
 

@@ -39,7 +39,7 @@ struct fp_tails {
 	size_t *off;         /* by id: where its head is in text */
 	size_t n, cap;       /* ids 0 .. n-1 are defined */
 	struct fp_wmem text; /* the heads and texts */
-	uint64_t defined, redefined, shed;
+	uint64_t defined, redefined;
 };
 
 /* Why a K or P record was not taken (for the stage's W record). */
@@ -63,12 +63,12 @@ int fp_tails_sample(const struct fp_tails *t, const struct fp_tail_ref *r, struc
 int fp_tails_sample_line(const struct fp_tails *t, const char *line, size_t len,
 			 struct fp_sample *s, uint32_t *id);
 /* For a reader that keeps what it derived from a tail's frames (fp-fold:
- * its folded stack id): drops the tail's kinds and stack, which read as
- * empty from then on (its event, comm and cgroup stay). The arena gives
- * the bytes back when id is the latest definition, as it is at its first
- * P (every writer sends a K right before the first P of its id), so the
- * reader's memory follows the tails' heads, not their frames. 1 if
- * dropped, 0 if kept (an earlier definition, or no frames). */
+ * its folded stack id): when id is the latest definition, as it is at its
+ * first P (every writer sends a K right before the first P of its id),
+ * gives the bytes of its kinds and stack back to the arena; they read as
+ * empty from then on, its event, comm and cgroup stay. So the reader's
+ * memory follows the tails' heads, not their frames. 1 if dropped, 0 if
+ * kept (not the latest definition, or no frames). */
 int fp_tails_shed(struct fp_tails *t, uint32_t id);
 /* The message of an error, for a W record: fp_tails_problem(err), declared
  * in fp_record.h (fp_sample_records writes it). */

@@ -432,8 +432,7 @@ function tree(d, counts, withPath) {
 }
 // Children in the server's order: by the frame as its folded text has it.
 function byName(a, b) {
-	var x = a.n, y = b.n;
-	if (a.l in ANNOT || b.l in ANNOT) { x = annotated(x, a.l); y = annotated(y, b.l); }
+	var x = annotated(a.n, a.l), y = annotated(b.n, b.l);
 	return x < y ? -1 : x > y ? 1 : 0;
 }
 function walk(root, fn) {
