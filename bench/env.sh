@@ -8,3 +8,26 @@ FP_BIN=${FP_BIN:-$root/bin}
 case $FP_BIN in /*) ;; *) FP_BIN=$root/$FP_BIN ;; esac
 PATH=$FP_BIN:$PATH
 export PATH
+
+# serve_bench DIR OUT [ARG]...: fp-serve on DIR at a free loopback port,
+# its stdout in OUT and its stderr beside it (.err); returns once it
+# listens, its URL in $url and its pid in $srv (killed at exit). Started
+# as root it keeps root (--user root): fp-serve would serve as nobody, and
+# the bench's files (fp-record's are 0600) are its own.
+serve_bench() {
+	_dir=$1 _out=$2
+	shift 2
+	rm -f "$_out" # else a stale "listening on" of the last run may be read first
+	_user=
+	[ "$(id -u)" != 0 ] || _user="--user root"
+	fp-serve --dir "$_dir" --listen 127.0.0.1:0 $_user "$@" >"$_out" 2>"${_out%.out}.err" &
+	srv=$!
+	trap 'kill $srv 2>/dev/null' EXIT
+	_i=0
+	while ! grep -qs "listening on" "$_out"; do
+		_i=$((_i + 1))
+		[ $_i -lt 100 ] || { echo "${0##*/}: fp-serve did not start" >&2; exit 111; }
+		sleep 0.1
+	done
+	url=$(sed -n 's|.*listening on \(http://[^ ]*\)|\1|p' "$_out")
+}

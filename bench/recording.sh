@@ -46,22 +46,7 @@ if [ ! -s "$facts" ] || [ "${BENCH_REBUILD:-0}" = 1 ]; then
 fi
 samples=$(sed -n 's/^samples=//p' "$facts")
 
-out=$dir/serve.out
-rm -f "$out"	# else a stale "listening on" of the last run may be read first
-user=
-# fp-serve started as root serves as nobody, and fp-record's files are
-# 0600: keep root for the bench's own files, as serve-index.sh does
-[ "$(id -u)" != 0 ] || user="--user root"
-fp-serve --dir "$dir" --listen 127.0.0.1:0 $user >"$out" 2>"$dir/serve.err" &
-srv=$!
-trap 'kill $srv 2>/dev/null' EXIT
-i=0
-while ! grep -qs "listening on" "$out"; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || { echo "recording.sh: fp-serve did not start" >&2; exit 111; }
-	sleep 0.1
-done
-url=$(sed -n 's|.*listening on \(http://[^ ]*\)|\1|p' "$out")
+serve_bench "$dir" "$dir/serve.out"
 
 rc=0
 : > "$dir/times"

@@ -128,6 +128,7 @@ missing_of() {
 fmtn() { echo "$1" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta'; }	# 1234567 -> 1,234,567
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR ? v[int((NR + 1) / 2)] : "") }'; }
 field() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" "$2"; }	# field KEY FILE
+kv() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }	# kv LINE KEY: of KEY=VALUE words
 
 # st NAME: the prefix that times one stage of a chain into $tmp/st.NAME.
 st() { echo "'$rtime' -o '$tmp/st.$1'"; }
@@ -675,7 +676,7 @@ TARGET_RANGE_MS=300
 if have fp-read fp-record fp-bucket fp-range fp-fold fp-serve && command -v curl >/dev/null 2>&1; then
 	r_line=$("$here/recording.sh" "$BENCH_RUNS") || r_line="exit=1"
 	echo "    $r_line" >&2
-	rget() { echo "$r_line" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+	rget() { kv "$r_line" "$1"; }
 	m_exit=$(rget exit)
 	r_ms=$(rget wall_ms)
 	printf '%s\t%s\t%s\t\t%s\t\t\t%s\t%s\t%s\n' \
@@ -698,7 +699,7 @@ offcpu_row=
 if have flamepipe fp-perfdata fp-read && command -v perf >/dev/null 2>&1; then
 	o_line=$("$here/offcpu.sh" "$BENCH_RUNS") || o_line="exit=1"
 	echo "    $o_line" >&2
-	oget() { echo "$o_line" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+	oget() { kv "$o_line" "$1"; }
 	if [ "$(oget exit)" = 0 ]; then
 		offcpu_row="| off-CPU cost (bench/offcpu.sh): CPU of perf, every stage, the runner and the workload for \`perf bench sched pipe -l $(oget loops)\` (two blocking switches a loop) | --off-cpu $(printf '%.2f' "$(oget off_cpu)") s, plain live $(printf '%.2f' "$(oget live_cpu)") s, alone $(printf '%.2f' "$(oget alone_cpu)") s | wall $(printf '%.2f' "$(oget off_wall)") / $(printf '%.2f' "$(oget live_wall)") / $(printf '%.2f' "$(oget alone_wall)") s; $(fmtn "$(oget off_samples)") offcpu samples, $(oget off_dropped) dropped | measured (worst case: a switch per 5 us) | - |"
 	else
@@ -716,8 +717,8 @@ if have fp-read fp-record fp-bucket fp-fold fp-serve && command -v curl >/dev/nu
 	# first_burst="..." holds the first burst's own requests= p99_ms= ...
 	s_first=$(echo "$s_line" | sed -n 's/.*first_burst="\([^"]*\)".*/\1/p')
 	s_main=$(echo "$s_line" | sed 's/ first_burst="[^"]*"//')
-	sget() { echo "$s_main" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
-	fget() { echo "$s_first" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+	sget() { kv "$s_main" "$1"; }
+	fget() { kv "$s_first" "$1"; }
 	m_exit=$(sget exit)
 	s_input="long.perf: $(fmtn "$(sget samples)") samples, 600 s, $(fmtn "$(sget bytes)") bytes of perf script text (tests/mk-long-capture.sh)"
 	printf '%s\t%s\t%s\t%s\t\t\t\t%s\t%s\t%s\n' \
@@ -744,7 +745,7 @@ if have fp-ssh fp-perfdata fp-read && [ -x /usr/sbin/sshd ] && command -v ssh >/
 	h_line=$("$here/ssh-remote.sh" "$BENCH_RUNS") || h_line="exit=1"
 	echo "    $h_line" >&2
 	m_exit=$(echo "$h_line" | sed -n 's/.*exit=\([0-9]*\).*/\1/p')
-	hget() { echo "$h_line" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+	hget() { kv "$h_line" "$1"; }
 	ssh_row="| live --ssh: the remote host's CPU per sample (bench/ssh-remote.sh, -a -g at ${BENCH_SSH_HZ:-4999} Hz; the difference of a ${BENCH_SSH_S:-5} s and a 3x longer capture) | $(hget perfdata_us) µs (perf record only) vs $(hget script_us) µs (perf record \\| perf script): $(hget ratio)x | fixed per capture $(hget perfdata_fixed_s) / $(hget script_fixed_s) s; the short capture whole: $(hget perfdata_all_us) / $(hget script_all_us) µs a sample, $(hget perfdata_samples) / $(hget script_samples) samples (medians of $(hget runs)) | less than the perf script path | $(verdict "$(hget exit) == 0 && $(hget perfdata_us) < $(hget script_us)") |"
 else
 	ssh_row="| live --ssh: the remote host's CPU per sample | - | - | less than the perf script path | missing ($(missing_of fp-ssh fp-perfdata fp-read) or openssh) |"

@@ -43,21 +43,9 @@ mkdir -p "$dir/index" "$dir/serve"
 rm -f "$dir/serve/long.perf"
 ln "$cap" "$dir/serve/long.perf" 2>/dev/null || cp "$cap" "$dir/serve/long.perf"
 rm -rf "$dir/index"
-out=$dir/serve.out
-rm -f "$out"	# else a stale "listening on" of the last run may be read first
-user=
-[ "$(id -u)" != 0 ] || user="--user root"	# the bench's own files, any checkout
-fp-serve --dir "$dir/serve" --listen 127.0.0.1:0 --cache-dir "$dir/index" $user \
-	>"$out" 2>"$dir/serve.err" &
-srv=$!
-trap 'kill $srv 2>/dev/null' EXIT
-i=0
-while ! grep -qs "listening on" "$out"; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || { echo "serve-index.sh: fp-serve did not start" >&2; exit 111; }
-	sleep 0.1
-done
-port=$(sed -n 's|.*http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$out")
+serve_bench "$dir/serve" "$dir/serve.out" --cache-dir "$dir/index"
+port=${url#http://127.0.0.1:}
+port=${port%/}
 
 rc=0
 t=$(curl -sS -o "$dir/heatmap.json" -w '%{http_code} %{time_total}' \
