@@ -219,6 +219,28 @@ pd_own() { # stream-file
 		$1 != "S" || ($3 in own) || ($4 in own) || $9 ~ /^k*$/' "$1"
 }
 
+# For a failed comparison: the counts of each unexplained stack, and the
+# samples whose stacks differ there (matched by tid and microsecond: the
+# time's text cut, as mawk's %d stops at 2^31), side by side, so a rare
+# difference can be diagnosed from the log alone. want.s and got.s are
+# kept as want.fail.s and got.fail.s (later tests reuse the names).
+pd_count_of() { # folded-stack file: its count there, 0 if absent
+	awk -F '\t' -v k="$1" '$1 == k { n = $2 } END { print n + 0 }' "$2"
+}
+pd_show_unexplained() {
+	cp want.s want.fail.s && cp got.s got.fail.s
+	LC_ALL=C sort -u unexplained | head -n 6 | while IFS= read -r k; do
+		printf '  %s: perf script %s, fp-perfdata %s\n' "$k" \
+			"$(pd_count_of "$k" want.fold)" "$(pd_count_of "$k" got.fold)"
+	done
+	awk -F '\t' 'FILENAME == "unexplained" { odd[$0] = 1; next }
+		$1 == "S" { us = substr($2, 1, length($2) - 3); k = us " " $4; s = $8 ";" $10 }
+		FILENAME == "want.s" && $1 == "S" { want[k] = s; next }
+		$1 == "S" && (k in want) && want[k] != s && (want[k] in odd || s in odd) && shown++ < 6 {
+			printf "  sample at %s us, tid %s:\n    perf script: %s\n    fp-perfdata: %s\n",
+				us, $4, want[k], s }' unexplained want.s got.s
+}
+
 pd_compare() { # data [min]
 	perf script -i "$1" ${PD_SCRIPT_OPTS---no-inline} 2>script.err | fp-read -q >want.s || return 1
 	fp-perfdata $PD_PERFDATA_OPTS "$1" >got.s 2>perfdata.err || { cat perfdata.err >&2; return 1; }
@@ -270,6 +292,7 @@ pd_compare_streams() { # [min]: want.s (perf script | fp-read) against got.s
 		if grep -v -E -f patterns differing >unexplained; then
 			echo "differences not explained in $PD_DIFFERENCES:"
 			head -n 20 unexplained
+			pd_show_unexplained
 			return 1
 		fi
 	fi
