@@ -744,8 +744,8 @@ fi
 if have fp-ssh fp-perfdata fp-read && [ -x /usr/sbin/sshd ] && command -v ssh >/dev/null 2>&1; then
 	h_line=$("$here/ssh-remote.sh" "$BENCH_RUNS") || h_line="exit=1"
 	echo "    $h_line" >&2
-	m_exit=$(echo "$h_line" | sed -n 's/.*exit=\([0-9]*\).*/\1/p')
 	hget() { kv "$h_line" "$1"; }
+	m_exit=$(hget exit)
 	ssh_row="| live --ssh: the remote host's CPU per sample (bench/ssh-remote.sh, -a -g at ${BENCH_SSH_HZ:-4999} Hz; the difference of a ${BENCH_SSH_S:-5} s and a 3x longer capture) | $(hget perfdata_us) µs (perf record only) vs $(hget script_us) µs (perf record \\| perf script): $(hget ratio)x | fixed per capture $(hget perfdata_fixed_s) / $(hget script_fixed_s) s; the short capture whole: $(hget perfdata_all_us) / $(hget script_all_us) µs a sample, $(hget perfdata_samples) / $(hget script_samples) samples (medians of $(hget runs)) | less than the perf script path | $(verdict "$(hget exit) == 0 && $(hget perfdata_us) < $(hget script_us)") |"
 else
 	ssh_row="| live --ssh: the remote host's CPU per sample | - | - | less than the perf script path | missing ($(missing_of fp-ssh fp-perfdata fp-read) or openssh) |"

@@ -44,12 +44,12 @@ rm -f "$dir/serve/long.perf"
 ln "$cap" "$dir/serve/long.perf" 2>/dev/null || cp "$cap" "$dir/serve/long.perf"
 rm -rf "$dir/index"
 serve_bench "$dir/serve" "$dir/serve.out" --cache-dir "$dir/index"
-port=${url#http://127.0.0.1:}
+port=${url##*:}	# for rangeq: url is http://127.0.0.1:PORT/
 port=${port%/}
 
 rc=0
 t=$(curl -sS -o "$dir/heatmap.json" -w '%{http_code} %{time_total}' \
-	"http://127.0.0.1:$port/heatmap/?filename=long.perf") || rc=1
+	"${url}heatmap/?filename=long.perf") || rc=1
 [ "${t%% *}" = 200 ] || rc=1
 open_ms=$(echo "${t#* }" | awk '{ printf "%.0f", $1 * 1000 }')
 "$dir/rangeq" "$port" long.perf "$QUERIES" $SECS 1 >"$dir/burst1" || rc=1
