@@ -113,7 +113,13 @@ test_expect_success 'JIT code in its own pid and mount namespace: its /tmp/perf-
 	while ! test -e "$2/jit.pid" && [ $i -lt 1500 ]; do sleep 0.02; i=$((i + 1)); done
 	test -e "$2/jit.pid"
 	EOS
-	pd_record_opts "" jit.data -a -g -F 999 -- sh jit-ns.sh "$TOP/build/tests/pd-jit" "$PWD" &&
+	# the program from outside /tmp, which its namespace covers with a
+	# tmpfs: a checkout under /tmp (git clone . /tmp/fresh) would hide
+	# its own binary from it, where perf 6.1 then names no symbol of it
+	# and fp-perfdata takes the recorded path, its build-id the same
+	jitdir=$(mktemp -d /var/tmp/fp-jit.XXXXXX) && test_when_finished "rm -rf $jitdir" &&
+	cp "$TOP/build/tests/pd-jit" "$jitdir/" &&
+	pd_record_opts "" jit.data -a -g -F 999 -- sh jit-ns.sh "$jitdir/pd-jit" "$PWD" &&
 	# the child of this test'"'"'s unshare (its arguments name $PWD)
 	jpid=$(pgrep -P "$(pgrep -f "^unshare .* $PWD\$")") &&
 	echo "pd-jit: pid $jpid, in its namespace $(grep NStgid /proc/$jpid/status)" &&
