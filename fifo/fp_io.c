@@ -493,8 +493,52 @@ static void pump_map_release(struct fp_pump *p, int all)
 	}
 }
 
-/* pump_step for a mapped file: the same line rules as pump_scan. The file
- * offset follows the parse, for progress readers of /proc/PID/fdinfo. */
+/* One line of a mapped file at pos, the same rules as pump_scan's;
+ * returns where the next line starts. */
+static size_t map_line(struct fp_pump *p, const char *base, size_t size, size_t pos)
+{
+	const char *s = base + pos;
+	size_t avail = size - pos;
+	size_t look = avail < FP_LINE_MAX ? avail : FP_LINE_MAX;
+	const char *nl = memchr(s, '\n', look);
+
+	p->lineno++;
+	if (nl) {
+		size_t len = (size_t)(nl - s);
+
+		p->ops->line(p, (char *)s, len);
+		return pos + len + 1;
+	}
+	if (avail < FP_LINE_MAX) { /* a last line without LF */
+		p->unterminated = 1;
+		p->ops->line(p, (char *)s, avail);
+		return size;
+	}
+	const char *e = memchr(s + look, '\n', avail - look);
+
+	p->lines_too_long++;
+	(p->ops->too_long ? p->ops->too_long : default_too_long)(p, p->lineno);
+	return e ? (size_t)(e - base) + 1 : size;
+}
+
+/* The lines at pos that the stage's map_block takes as a block, or 0. */
+static size_t map_block(struct fp_pump *p, const char *base, size_t size, size_t pos)
+{
+	uint64_t lines = 0;
+	size_t taken;
+
+	if (!p->ops->map_block || pos < p->map_serial_end)
+		return 0;
+	taken = p->ops->map_block(p, base, size, pos, &lines, &p->map_serial_end);
+	if (taken)
+		p->lineno += lines;
+	else if (p->map_serial_end <= pos)
+		p->map_serial_end = size; /* the stage has no more blocks */
+	return taken;
+}
+
+/* pump_step for a mapped file. The file offset follows the parse, for
+ * progress readers of /proc/PID/fdinfo. */
 static int pump_step_map(struct fp_pump *p)
 {
 	const char *base = p->map;
@@ -503,28 +547,9 @@ static int pump_step_map(struct fp_pump *p)
 	size_t check = pos + FP_IN_CHUNK; /* next backpressure check */
 
 	while (pos < stop && !p->stopping && !signal_overdue()) {
-		const char *s = base + pos;
-		size_t avail = size - pos;
-		size_t look = avail < FP_LINE_MAX ? avail : FP_LINE_MAX;
-		const char *nl = memchr(s, '\n', look);
+		size_t taken = map_block(p, base, size, pos);
 
-		p->lineno++;
-		if (nl) {
-			size_t len = (size_t)(nl - s);
-
-			pos += len + 1;
-			p->ops->line(p, (char *)s, len);
-		} else if (avail < FP_LINE_MAX) {
-			pos = size; /* a last line without LF */
-			p->unterminated = 1;
-			p->ops->line(p, (char *)s, avail);
-		} else {
-			const char *e = memchr(s + look, '\n', avail - look);
-
-			pos = e ? (size_t)(e - base) + 1 : size;
-			p->lines_too_long++;
-			(p->ops->too_long ? p->ops->too_long : default_too_long)(p, p->lineno);
-		}
+		pos = taken ? pos + taken : map_line(p, base, size, pos);
 		if (pos >= check) {
 			check = pos + FP_IN_CHUNK;
 			if (p->out.len > FP_OUT_HIGH && !(p->flags & FP_PUMP_NEVER_BLOCK)) {

@@ -114,6 +114,13 @@ struct fp_pump_ops {
 	/* Optional: line number `lineno` was longer than FP_LINE_MAX and was
 	 * skipped. Default: W record and a stderr warning. */
 	void (*too_long)(struct fp_pump *p, uint64_t lineno);
+	/* Optional, mapped input (FP_PUMP_MMAP) only: called where a line
+	 * starts at byte pos of the map, before the pump splits lines there.
+	 * Returns how many bytes the stage took there itself (whole lines,
+	 * *lines of them: a stage that parses ahead on threads), or 0: the
+	 * pump delivers the lines before *serial_end one by one, as usual. */
+	size_t (*map_block)(struct fp_pump *p, const char *map, size_t size, size_t pos,
+			    uint64_t *lines, size_t *serial_end);
 };
 
 enum {
@@ -171,6 +178,7 @@ struct fp_pump {
 	uint64_t inflated; /* bytes inflated so far (fp_inflate_check) */
 	const char *map;   /* FP_PUMP_MMAP: the mapped file, or NULL */
 	size_t map_size, map_pos, map_released;
+	size_t map_serial_end; /* ops->map_block: lines before it go one by one */
 };
 
 void fp_pump_init(struct fp_pump *p, struct ev_loop *loop, int in_fd, int out_fd,
