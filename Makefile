@@ -165,6 +165,7 @@ $(foreach d,$(STAGE_DIRS),$(eval $(call stage_dir,$(d))))
 # fp-render embeds the page's files (ui/, render/views.h)
 $(BIN)/fp-render: $(BUILD)/ui/ui_files.o
 $(BIN)/fp-render: LDLIBS += -lpthread
+$(BIN)/fp-read: LDLIBS += -lpthread
 $(BIN)/fp-chrome: LDLIBS += -ljansson
 $(BIN)/fp-push: LDLIBS += -lcurl -lpthread
 # fp-perfdata alone reads ELF files and demangles: elfutils, libiberty.

@@ -2,7 +2,12 @@
  *
  * Interface:
  *	fp-read [--name NAME] [--live] [--live-buffer BYTES] [--srcline] [--stack-ids]
- *		[-q] [FILE]
+ *		[--threads N] [-q] [FILE]
+ *
+ * --threads N: a regular uncompressed FILE is mapped and parsed by N
+ * threads, 4 MiB chunks cut at empty lines (perf/script/fp_perfpar.h),
+ * the records written in file order: the stream of one parser (0, the
+ * default: one thread per CPU this process may use).
  *
  * --stack-ids: the stack-id stream (fifo/PROTOCOL.md; the runner asks for
  * it when every stage that reads the samples reads it): each distinct
@@ -26,7 +31,8 @@
  *	dropped_samples=.. bytes=..
  * (bytes: perf script text read, after gzip inflation, so every input form
  * gives the same output).
- * Only the sample being read is held in memory.
+ * Only the sample being read is held in memory (with threads, the records
+ * of a few chunks).
  *
  * Live mode (--live, used by `flamepipe live`; docs/live.md): the source
  * (perf) must never be blocked by a slow chain, so input is always read
@@ -66,6 +72,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +85,7 @@
 #include "fp_error.h"
 #include "fp_io.h"
 #include "fp_opts.h"
+#include "fp_perfpar.h"
 #include "fp_perfparse.h"
 #include "fp_quote.h"
 #include "fp_record.h"
@@ -87,7 +95,7 @@
 
 #define USAGE                                                                             \
 	"usage: fp-read [--name NAME] [--live] [--live-buffer BYTES] [--time START,END] " \
-	"[--index] [--srcline] [--stack-ids] [--damage-ok] [-q] [FILE]"
+	"[--index] [--srcline] [--stack-ids] [--damage-ok] [--threads N] [-q] [FILE]"
 
 #define DEFAULT_STAGE_NAME "read"
 /* Warnings of one kind (W records and stderr lines) shown before the rest
@@ -132,6 +140,9 @@ static const char *const warn_kind_name[WARN_KINDS] = {
 struct reader {
 	struct fp_pump pump;
 	struct fp_perf_parser parser;
+	unsigned threads;       /* --threads: parsers of a mapped file */
+	struct fp_perfpar *par; /* those parsers at work, or NULL */
+	int par_tried;
 	int stack_ids; /* --stack-ids: K and P records instead of S */
 	struct fp_tailw tails;
 	int quiet;
@@ -393,6 +404,48 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 	fp_perf_line(&r->parser, line, len);
 }
 
+/* A mapped file: its chunks parsed ahead on r->threads threads
+ * (perf/script/fp_perfpar.h), each one's records written here in file
+ * order as if this stage's parser had made them. A chunk the threads left
+ * to us, and anything before the first chunk, goes line by line. */
+static size_t on_map_block(struct fp_pump *p, const char *map, size_t size, size_t pos,
+			   uint64_t *lines, size_t *serial_end)
+{
+	struct reader *r = p->ctx;
+
+	if (!r->par_tried) {
+		r->par_tried = 1;
+		if (pos == 0 && !r->live)
+			r->par = fp_perfpar_start(map, size, r->threads, r->parser.srcline);
+	}
+	if (!r->par) {
+		*serial_end = size;
+		return 0;
+	}
+	const struct fp_perfpar_chunk *c = fp_perfpar_next(r->par, pos);
+
+	if (!c) {
+		*serial_end = fp_perfpar_next_start(r->par);
+		return 0;
+	}
+	if (!c->parsed || (c->comments && !r->events_written)) {
+		/* (perf script --header's event lines: header_event's) */
+		*serial_end = c->end;
+		fp_perfpar_release(r->par);
+		return 0;
+	}
+	const char *rec = c->recs;
+
+	for (size_t i = 0; i < c->nrecs; rec += c->lens[i++])
+		on_record(r, rec, c->lens[i]);
+	fp_perf_stats_add(&r->parser.st, &c->st);
+	*lines = c->lines;
+	size_t n = c->end - c->start;
+
+	fp_perfpar_release(r->par);
+	return n;
+}
+
 static void on_too_long(struct fp_pump *p, uint64_t lineno)
 {
 	struct reader *r = p->ctx;
@@ -469,6 +522,8 @@ static void on_eof(struct fp_pump *p)
 {
 	struct reader *r = p->ctx;
 
+	fp_perfpar_stop(r->par); /* the input ended, or the stage stops */
+	r->par = NULL;
 	fp_perf_finish(&r->parser);
 	flush_tails(r);
 	if (r->progress_fd)
@@ -484,6 +539,7 @@ static const struct fp_pump_ops pump_ops = {
 	.eof = on_eof,
 	.idle = on_idle,
 	.too_long = on_too_long,
+	.map_block = on_map_block,
 };
 
 /* ---- main -------------------------------------------------------------- */
@@ -501,6 +557,7 @@ struct options {
 	int srcline;             /* --srcline: frame names get :file:line */
 	int stack_ids;           /* --stack-ids: the stack-id stream (K, P) */
 	int damage_ok;           /* --damage-ok: skipped damage does not make exit 1 */
+	uint64_t threads;        /* --threads N: parsers of a mapped file (0: one per CPU) */
 };
 
 /* --time START,END: perf timestamps in seconds (as perf script prints
@@ -539,6 +596,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		{ "srcline", FP_OPT_FLAG, &o->srcline },
 		{ "stack-ids", FP_OPT_FLAG, &o->stack_ids },
 		{ "damage-ok", FP_OPT_FLAG, &o->damage_ok },
+		{ "threads", FP_OPT_U64, &o->threads, 0, FP_PERFPAR_THREADS_MAX },
 		{ NULL },
 	};
 	int first;
@@ -701,6 +759,18 @@ static int read_recording(struct reader *r, const struct options *o, int fd, int
 	return rc;
 }
 
+/* --threads' default: the CPUs this process may run on. */
+static unsigned cpus_to_use(void)
+{
+	cpu_set_t set;
+	int n;
+
+	if (sched_getaffinity(0, sizeof set, &set) < 0)
+		return 1;
+	n = CPU_COUNT(&set);
+	return n < 1 ? 1 : n > FP_PERFPAR_THREADS_MAX ? FP_PERFPAR_THREADS_MAX : (unsigned)n;
+}
+
 /* Everything fp-read does once its options are parsed: reads in_fd to the
  * end, writes the stream to out_fd and returns the exit code (after saying
  * why, for input that is not perf script). tests/fuzz/fuzz-read.c calls
@@ -717,6 +787,7 @@ static int read_input(struct reader *r, const struct options *o, int in_fd, int 
 	r->from_ns = o->has_time ? o->from_ns : 0;
 	r->to_ns = o->has_time ? o->to_ns : UINT64_MAX;
 	r->stack_ids = o->stack_ids;
+	r->threads = o->threads ? (unsigned)o->threads : cpus_to_use();
 	fp_tailw_init(&r->tails);
 	if (!o->live && fp_rec_is_recording(in_fd)) {
 		int rc = read_recording(r, o, in_fd, out_fd, in_name);
@@ -744,6 +815,8 @@ static int read_input(struct reader *r, const struct options *o, int in_fd, int 
 		say(r, r->parser.st.first_bad_line, msg);
 		rc = FP_EXIT_DATA;
 	}
+	fp_perfpar_stop(r->par);
+	r->par = NULL;
 	fp_perf_free(&r->parser);
 	fp_tailw_free(&r->tails);
 	for (size_t i = 0; i < r->nevents; i++)

@@ -43,17 +43,28 @@ test_expect_success 'an empty file and a file of one LF' '
 	echo >lf.perf && same_as_pipe lf.perf
 '
 
-test_expect_success 'a mapped file that shrinks while being read: exit 111 and a message, no crash' '
-	: at least 16 MB, so fp-read is held by backpressure with most of it unread &&
-	while [ $(wc -c <big.perf 2>/dev/null || echo 0) -lt 16000000 ]; do cat multi.perf >>big.perf; done &&
-	rm -f started truncated &&
-	{ { fp-read big.perf 2>err; echo $? >rc; } |
+# At least 48 MB, so fp-read is held by backpressure with most of it
+# unread, also when threads parse 3 chunks (12 MiB) ahead.
+shrinks_while_read() { # fp-read-args...
+	while [ "$(wc -c <big.perf)" -lt 48000000 ]; do cat multi.perf >>big.perf; done &&
+	rm -f started truncated rc &&
+	{ { fp-read "$@" big.perf 2>err; echo $? >rc; } |
 	  { head -c 1 >/dev/null; touch started; wait_for "test -e truncated" 100; cat >/dev/null; } & } &&
 	wait_for "test -e started" 100 &&
 	truncate -s 1000 big.perf && touch truncated &&
 	wait_for "test -s rc" 100 &&
 	test "$(cat rc)" = 111 &&
 	grep "fp-read: the input file shrank while it was being read" err
+}
+
+test_expect_success 'a mapped file that shrinks while being read: exit 111 and a message, no crash' '
+	: >big.perf &&
+	shrinks_while_read --threads 1
+'
+
+test_expect_success 'the same while threads parse it ahead' '
+	: >big.perf &&
+	shrinks_while_read --threads 2
 '
 
 test_expect_success 'a gzip file is inflated, not mapped' '
