@@ -25,6 +25,7 @@ export var ZOOM_PER_WHEEL_PX = 0.0025;	// wheel deltaY of 100 px: range x 0.78 (
 export var WHEEL_LINE_PX = 16;		// deltaMode 1 (lines): px per line
 export var WHEEL_PAGE_PX = 400;		// deltaMode 2 (pages): px per page
 export var DRAG_MIN_PX = 4;		// a press that moves less is a click
+export var DOUBLE_CLICK_MS = 500;	// a second click this soon, as near, resets
 export var MIN_WIDTH_UNITS = 1;
 export var SETTLE_MS = 150;
 export var KEY_ZOOM = 0.8;		// "+": the range x 0.8 around its middle, "-": / 0.8
@@ -37,6 +38,7 @@ function wheelPx(ev, d) {
 export function panZoom(o) {
 	var cur = null;		// [x0, x1] set by the user, or null: home()
 	var queued = false, wasDrag = false, drag = null, settle = null;
+	var lastUp = null, eatClick = false;
 	var minWidth = o.minWidth || MIN_WIDTH_UNITS;
 
 	function clampRange(x0, x1) {
@@ -95,7 +97,7 @@ export function panZoom(o) {
 
 	o.el.addEventListener('pointerdown', function (ev) {
 		if (ev.button !== 0 || !o.extent()) return;
-		wasDrag = false;
+		wasDrag = eatClick = false;
 		drag = { x: ev.clientX, y: ev.clientY, lastX: ev.clientX, lastY: ev.clientY, id: ev.pointerId, on: false };
 	});
 	o.el.addEventListener('pointermove', function (ev) {
@@ -116,11 +118,24 @@ export function panZoom(o) {
 		if (drag.on) o.el.classList.remove('dragging');
 		drag = null;
 	}
-	o.el.addEventListener('pointerup', endDrag);
+	function reset() { if (o.onReset) o.onReset(); else v.reset(); }
+	// The double-click is told from the presses themselves: the first
+	// click's zoom redraws the frames, and a redraw between the second
+	// press and its release leaves the browser no click, so no dblclick.
+	o.el.addEventListener('pointerup', function (ev) {
+		var was = drag && drag.on, near = lastUp && ev.timeStamp - lastUp.t < DOUBLE_CLICK_MS &&
+			Math.abs(ev.clientX - lastUp.x) < DRAG_MIN_PX && Math.abs(ev.clientY - lastUp.y) < DRAG_MIN_PX;
+		endDrag(ev);
+		if (ev.button !== 0 || was || !o.extent()) { lastUp = null; return; }
+		if (!near) { lastUp = { t: ev.timeStamp, x: ev.clientX, y: ev.clientY }; return; }
+		lastUp = null;
+		eatClick = true;	// the second click zooms no more
+		reset();
+	});
 	o.el.addEventListener('pointercancel', endDrag);
 	// a drag ends with a click on whatever frame is under the pointer: not a zoom
 	o.el.addEventListener('click', function (ev) {
-		if (wasDrag) { ev.stopImmediatePropagation(); wasDrag = false; }
+		if (wasDrag || eatClick) { ev.stopImmediatePropagation(); wasDrag = eatClick = false; }
 	}, true);
 	// the keyboard, when the element has the focus: + and - zoom around
 	// the middle, Shift+Left/Right pan, 0 resets
@@ -131,14 +146,13 @@ export function panZoom(o) {
 		else if (ev.key === '-' || ev.key === '_') v.zoomAt(W / 2, 1 / KEY_ZOOM);
 		else if (ev.shiftKey && (ev.key === 'ArrowLeft' || ev.key === 'ArrowRight'))
 			v.panPx((ev.key === 'ArrowLeft' ? -1 : 1) * W * KEY_PAN_FRACTION);
-		else if (ev.key === '0') { if (o.onReset) o.onReset(); else v.reset(); }
+		else if (ev.key === '0') reset();
 		else return;
 		ev.preventDefault();
 		ev.stopImmediatePropagation();
 	});
 	o.el.addEventListener('dblclick', function (ev) {
-		ev.preventDefault();
-		if (o.onReset) o.onReset(); else v.reset();
+		ev.preventDefault();	// (no text selection; the reset was at the second release)
 	});
 	return v;
 }
