@@ -7,7 +7,7 @@
  * --threads N: a regular uncompressed FILE is mapped and parsed by N
  * threads, 4 MiB chunks cut at empty lines (perf/script/fp_perfpar.h),
  * the records written in file order: the stream of one parser (0, the
- * default: one thread per CPU this process may use).
+ * default: one thread per CPU this process may use, lib/fp_cpus.h).
  *
  * --stack-ids: the stack-id stream (fifo/PROTOCOL.md; the runner asks for
  * it when every stage that reads the samples reads it): each distinct
@@ -72,7 +72,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,6 +81,7 @@
 
 #include <ev.h>
 
+#include "fp_cpus.h"
 #include "fp_error.h"
 #include "fp_io.h"
 #include "fp_opts.h"
@@ -759,18 +759,6 @@ static int read_recording(struct reader *r, const struct options *o, int fd, int
 	return rc;
 }
 
-/* --threads' default: the CPUs this process may run on. */
-static unsigned cpus_to_use(void)
-{
-	cpu_set_t set;
-	int n;
-
-	if (sched_getaffinity(0, sizeof set, &set) < 0)
-		return 1;
-	n = CPU_COUNT(&set);
-	return n < 1 ? 1 : n > FP_PERFPAR_THREADS_MAX ? FP_PERFPAR_THREADS_MAX : (unsigned)n;
-}
-
 /* Everything fp-read does once its options are parsed: reads in_fd to the
  * end, writes the stream to out_fd and returns the exit code (after saying
  * why, for input that is not perf script). tests/fuzz/fuzz-read.c calls
@@ -787,7 +775,7 @@ static int read_input(struct reader *r, const struct options *o, int in_fd, int 
 	r->from_ns = o->has_time ? o->from_ns : 0;
 	r->to_ns = o->has_time ? o->to_ns : UINT64_MAX;
 	r->stack_ids = o->stack_ids;
-	r->threads = o->threads ? (unsigned)o->threads : cpus_to_use();
+	r->threads = o->threads ? (unsigned)o->threads : fp_cpus_usable(FP_PERFPAR_THREADS_MAX);
 	fp_tailw_init(&r->tails);
 	if (!o->live && fp_rec_is_recording(in_fd)) {
 		int rc = read_recording(r, o, in_fd, out_fd, in_name);
