@@ -140,7 +140,7 @@ static const char *const warn_kind_name[WARN_KINDS] = {
 struct reader {
 	struct fp_pump pump;
 	struct fp_perf_parser parser;
-	unsigned threads;       /* --threads: parsers of a mapped file */
+	unsigned threads;       /* --threads: parsers of a mapped file (0: one a CPU) */
 	struct fp_perfpar *par; /* those parsers at work, or NULL */
 	int par_tried;
 	int stack_ids; /* --stack-ids: K and P records instead of S */
@@ -413,11 +413,13 @@ static size_t on_map_block(struct fp_pump *p, const char *map, size_t size, size
 {
 	struct reader *r = p->ctx;
 
-	if (!r->par_tried) {
-		r->par_tried = 1;
-		if (pos == 0 && !r->live)
-			r->par = fp_perfpar_start(map, size, r->threads, r->parser.srcline);
+	if (!r->par_tried && pos == 0 && !r->live && size >= FP_PERFPAR_MIN_SIZE) {
+		/* (the cgroup files are read only for a file this big) */
+		unsigned n = r->threads ? r->threads : fp_cpus_usable(FP_PERFPAR_THREADS_MAX);
+
+		r->par = fp_perfpar_start(map, size, n, r->parser.srcline);
 	}
+	r->par_tried = 1;
 	if (!r->par) {
 		*serial_end = size;
 		return 0;
@@ -775,7 +777,7 @@ static int read_input(struct reader *r, const struct options *o, int in_fd, int 
 	r->from_ns = o->has_time ? o->from_ns : 0;
 	r->to_ns = o->has_time ? o->to_ns : UINT64_MAX;
 	r->stack_ids = o->stack_ids;
-	r->threads = o->threads ? (unsigned)o->threads : fp_cpus_usable(FP_PERFPAR_THREADS_MAX);
+	r->threads = (unsigned)o->threads; /* 0: fp_cpus_usable's, for a big file */
 	fp_tailw_init(&r->tails);
 	if (!o->live && fp_rec_is_recording(in_fd)) {
 		int rc = read_recording(r, o, in_fd, out_fd, in_name);

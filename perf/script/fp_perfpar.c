@@ -228,7 +228,7 @@ void fp_perfpar_stop(struct fp_perfpar *pp)
 
 struct fp_perfpar *fp_perfpar_start(const char *map, size_t size, unsigned threads, int srcline)
 {
-	if (threads < 2 || size < 2 * (size_t)FP_PERFPAR_CHUNK)
+	if (threads < 2 || size < FP_PERFPAR_MIN_SIZE)
 		return NULL;
 	if (threads > FP_PERFPAR_THREADS_MAX)
 		threads = FP_PERFPAR_THREADS_MAX;

@@ -37,6 +37,8 @@
 #include "fp_perfparse.h"
 
 #define FP_PERFPAR_CHUNK (4u << 20)
+/* Smaller maps are parsed by the caller alone (one chunk gains nothing). */
+#define FP_PERFPAR_MIN_SIZE (2 * (size_t)FP_PERFPAR_CHUNK)
 /* The furthest an empty line is looked for past a chunk's nominal end;
  * beyond it the next chunk is merged into this one. */
 #define FP_PERFPAR_SEEK (1u << 20)
@@ -56,8 +58,9 @@ struct fp_perfpar_chunk {
 
 struct fp_perfpar;
 
-/* NULL when the map is too small to be worth threads (under two chunks)
- * or threads < 2. */
+/* NULL when the map is too small to be worth threads (under
+ * FP_PERFPAR_MIN_SIZE, or no empty line to cut a second chunk at) or
+ * threads < 2. */
 struct fp_perfpar *fp_perfpar_start(const char *map, size_t size, unsigned threads, int srcline);
 /* The chunk that starts at pos, waiting until it is parsed; NULL if pos
  * is not the start of the next chunk (the caller goes on serially to
