@@ -444,9 +444,9 @@ const char *fp_give_up_name(enum fp_give_up g)
 	return give_up_names[g];
 }
 
-/* restart=..., retries=..., give-up=... or unit=...: 1 if word was a setting, 0 if it is the
- * program, -1 on a bad setting. */
-static int parse_setting(struct parser *ps, const char *word, struct fp_stage_spec *st)
+/* restart=..., retries=..., give-up=..., unit=... or omit-if=...: 1 if word was a setting, 0
+ * if it is the program, -1 on a bad setting. *omit is set by omit-if= with a value. */
+static int parse_setting(struct parser *ps, const char *word, struct fp_stage_spec *st, int *omit)
 {
 	const char *eq = strchr(word, '=');
 
@@ -486,6 +486,13 @@ static int parse_setting(struct parser *ps, const char *word, struct fp_stage_sp
 		return perr(ps, "stage '%s': bad give-up '%s' (expected stop or bypass)", st->name,
 			    val);
 	}
+	/* omit-if=${VAR:-}: a stage the command's variables say it needs
+	 * not run (flamepipe report sets NO_RANGE when nothing is
+	 * selected, so fp-range would pass every record on). */
+	if (klen == 7 && memcmp(word, "omit-if", klen) == 0) {
+		*omit |= *val != '\0';
+		return 1;
+	}
 	if (klen == 4 && memcmp(word, "unit", klen) == 0) {
 		if (!fp_stage_name_ok(val))
 			return perr(ps,
@@ -498,7 +505,7 @@ static int parse_setting(struct parser *ps, const char *word, struct fp_stage_sp
 	/* Looks like a setting but is none we know: a typo, most likely. */
 	return perr(ps,
 		    "stage '%s': unknown setting '%.*s' (expected restart=..., retries=..., "
-		    "give-up=... or unit=..., then the program)",
+		    "give-up=..., unit=... or omit-if=..., then the program)",
 		    st->name, (int)klen, word);
 }
 
@@ -519,8 +526,10 @@ static int add_stage(struct parser *ps, struct fp_pipeline *pl, struct words *ws
 	st.name = ws->w[0];
 	st.restart = FP_RESTART_NEVER;
 	st.retries = FP_RETRIES_DEFAULT;
+	int omit = 0;
+
 	for (; i < ws->n; i++) {
-		int r = parse_setting(ps, ws->w[i], &st);
+		int r = parse_setting(ps, ws->w[i], &st, &omit);
 
 		if (r < 0) {
 			free(st.unit);
@@ -532,6 +541,10 @@ static int add_stage(struct parser *ps, struct fp_pipeline *pl, struct words *ws
 	if (i >= ws->n) {
 		free(st.unit);
 		return perr(ps, "stage '%s': expected a program after the stage name", st.name);
+	}
+	if (omit) { /* its neighbours are joined */
+		free(st.unit);
+		return 0;
 	}
 	/* A unit is a run of adjacent stages: the links inside it are
 	 * drained and reused when it restarts (runner/supervise.c). */

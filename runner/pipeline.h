@@ -3,7 +3,10 @@
  * One stage per line:
  *
  *	NAME [restart=never|on-failure|always] [retries=N] [give-up=stop|bypass]
- *	     PROGRAM [ARG]...
+ *	     [unit=NAME] [omit-if=TEXT] PROGRAM [ARG]...
+ *
+ * omit-if= with a non-empty TEXT (after expansion) leaves the stage out of
+ * the parsed pipeline: its neighbours are joined.
  *
  * Words are split at blanks; '...' is literal, "..." expands ${VAR} and
  * knows \" \\ \$; a backslash outside quotes escapes the next character and,

@@ -67,6 +67,20 @@ static void stages_settings_and_comments(void **state)
 	assert_int_equal(fp_pipeline_find(&pl, "nope"), -1);
 }
 
+static void omit_if_leaves_the_stage_out_when_not_empty(void **state)
+{
+	fp_vars_define(&vars, "SKIP=1", 0);
+	assert_int_equal(parse("a p\nb omit-if=${SKIP} restart=always q\nc omit-if=${NONE:-} r\n"
+			       "d p\n"),
+			 0);
+	assert_int_equal(pl.n, 3);
+	assert_string_equal(pl.stages[0].name, "a");
+	assert_string_equal(pl.stages[1].name, "c");
+	assert_string_equal(argv_of(1), "r");
+	assert_string_equal(pl.stages[1].where, "t.pipeline:3");
+	assert_string_equal(pl.stages[2].name, "d");
+}
+
 static void quoting_and_escapes(void **state)
 {
 	assert_int_equal(parse("a p 'x  ${INPUT}' \"y ${INPUT} \\\"q\\\" \\$z\" w\\ v '' \"\"\n"),
@@ -105,7 +119,7 @@ static void errors_name_the_line_and_what_was_expected(void **state)
 		  "t.pipeline:1: stage 'a': bad retries '1001' (expected an integer 0..1000)" },
 		{ "a restrat=always p\n",
 		  "t.pipeline:1: stage 'a': unknown setting 'restrat' (expected restart=..., "
-		  "retries=..., give-up=... or unit=..., then the program)" },
+		  "retries=..., give-up=..., unit=... or omit-if=..., then the program)" },
 		{ "a unit=u p\nb p\nc unit=u p\n",
 		  "t.pipeline:3: stage 'c': unit 'u' is not one run of adjacent stages (expected "
 		  "its stages one after another)" },
@@ -206,6 +220,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(stages_settings_and_comments, setup, teardown),
+		cmocka_unit_test_setup_teardown(omit_if_leaves_the_stage_out_when_not_empty, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(quoting_and_escapes, setup, teardown),
 		cmocka_unit_test_setup_teardown(scalars_are_one_word_lists_are_zero_or_more, setup,
 						teardown),
