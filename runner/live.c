@@ -1038,6 +1038,7 @@ static char *live_vars(const struct live_opts *o, struct fp_run *r, int tty, str
 	fp_vars_list(v, "SERVE_ARGS");
 	fp_vars_list(v, "TERM_ARGS");
 	fp_cli_vars(&o->cli, v);
+	fp_cli_no_range(v, 0); /* (the views select ranges of the recording) */
 	return recording;
 }
 

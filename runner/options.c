@@ -255,6 +255,14 @@ void fp_cli_vars(const struct fp_cli *cli, struct fp_vars *v)
 			fp_die(FP_EXIT_USAGE, "bad variable '%s'", cli->defines[i] + 1);
 }
 
+void fp_cli_no_range(struct fp_vars *v, int selecting)
+{
+	const struct fp_var *args = fp_vars_get(v, "RANGE_ARGS");
+
+	if (!selecting && !fp_vars_get(v, "NO_RANGE") && (!args || args->n == 0))
+		fp_vars_set(v, "NO_RANGE", "1");
+}
+
 void fp_cli_free(struct fp_cli *cli)
 {
 	for (size_t i = 0; i < cli->ndefines; i++)

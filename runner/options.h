@@ -78,6 +78,12 @@ void fp_cli_append(struct fp_cli *cli, const char *var, const char *word);
 /* INPUT, OUTDIR and ROWS if given, then every -D/-A in order. Dies 100 on
  * an assignment the variables refuse. */
 void fp_cli_vars(const struct fp_cli *cli, struct fp_vars *v);
+/* NO_RANGE=1 when fp-range would pass every record on: RANGE_ARGS empty,
+ * nothing to select a range later (selecting: report --tui) and no
+ * NO_RANGE of -D. The shipped pipelines leave fp-range out then
+ * (omit-if=${NO_RANGE:-}): one stage and one FIFO fewer, an eighth of
+ * the report's CPU on the bench's mixed corpus. -D NO_RANGE= keeps it. */
+void fp_cli_no_range(struct fp_vars *v, int selecting);
 void fp_cli_free(struct fp_cli *cli);
 /* Dies with the usage line (exit 100). */
 void fp_cli_usage_error(const struct fp_cli *cli) __attribute__((noreturn));

@@ -312,19 +312,6 @@ static char *tui_vars(struct fp_run *r, const struct fp_cli *cli, const char *pi
 	return fp_tui_pipeline(fp_run_dir(r), pipeline, cli->outdir != NULL);
 }
 
-/* NO_RANGE=1 when fp-range would pass every record on: no range, no
- * filter, no view to select one later (--tui). The shipped pipelines
- * leave the stage out then (omit-if=${NO_RANGE:-}): one stage and one FIFO
- * fewer, an eighth of the chain's CPU on the bench's mixed corpus.
- * -D NO_RANGE= keeps it. */
-static void no_range_var(struct fp_vars *v, int tui)
-{
-	const struct fp_var *args = fp_vars_get(v, "RANGE_ARGS");
-
-	if (!tui && !fp_vars_get(v, "NO_RANGE") && (!args || args->n == 0))
-		fp_vars_set(v, "NO_RANGE", "1");
-}
-
 static int run_report(const struct fp_cli *cli, const char *pipeline, const char *input,
 		      const struct stat *st, int tui)
 {
@@ -344,7 +331,7 @@ static int run_report(const struct fp_cli *cli, const char *pipeline, const char
 	if (S_ISREG(st->st_mode) && strcmp(input, "-"))
 		fp_vars_set(&v, "READER", fp_sniff_reader(fp_sniff_path(input)));
 	fp_cli_vars(cli, &v);
-	no_range_var(&v, tui);
+	fp_cli_no_range(&v, tui);
 	if (tui)
 		generated = tui_vars(r, cli, pipeline, input, &v);
 	rc = fp_run_load(r, generated ? generated : pipeline, &v);
