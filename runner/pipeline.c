@@ -486,9 +486,8 @@ static int parse_setting(struct parser *ps, const char *word, struct fp_stage_sp
 		return perr(ps, "stage '%s': bad give-up '%s' (expected stop or bypass)", st->name,
 			    val);
 	}
-	/* omit-if=${VAR:-}: a stage the command's variables say it needs
-	 * not run (flamepipe report sets NO_RANGE when nothing is
-	 * selected, so fp-range would pass every record on). */
+	/* omit-if=${VAR:-}: the stage is left out when a command or -D set
+	 * VAR (NO_RANGE: runner/options.h fp_cli_no_range). */
 	if (klen == 7 && memcmp(word, "omit-if", klen) == 0) {
 		*omit |= *val != '\0';
 		return 1;
