@@ -71,7 +71,8 @@ test_expect_success 'stacks beyond the stack copy: perf script agreement >= 0.99
 '
 
 test_expect_success 'I counts the samples whose unwinding stopped early, the others not' '
-	cut=$(awk -F "\t" "\$1 == \"S\" && \$10 ~ /^\[unknown\];sorter(;|\$)/" b | wc -l) &&
+	# (cut in the deep recursion of sorter, or in clone3 as a thread starts)
+	cut=$(awk -F "\t" "\$1 == \"S\" && \$10 ~ /^\[unknown\];/" b | wc -l) &&
 	n=$(grep -c "^S	" b) &&
 	echo "$cut of $n samples cut" &&
 	test "$cut" -gt 0 && test "$cut" -lt "$n" &&
