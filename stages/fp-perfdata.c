@@ -662,7 +662,7 @@ static void on_event(void *ctx, const struct pd_event *e)
 					    e->u.mmap.build_id, e->u.mmap.build_id_len);
 		pd_machine_mmap(&pd->mach, e->u.mmap.pid, e->u.mmap.start, e->u.mmap.len,
 				e->u.mmap.pgoff, e->u.mmap.prot, e->u.mmap.file, e->u.mmap.file_len,
-				e->u.mmap.kernel);
+				e->u.mmap.kernel, &e->u.mmap.id);
 		break;
 	case PD_EV_LOST: /* counted by the reader; said, as perf report says it */
 		warn(pd, WARN_NOTE, pd->in_name,
@@ -766,6 +766,18 @@ static void on_missing(void *ctx, const struct pd_dso *d)
 	     "cannot read %s (%s): its frames show as "
 	     "perf script shows them without symbols",
 	     d->name, d->missing_why ? d->missing_why : "unreadable");
+}
+
+static void on_doubtful(void *ctx, const struct pd_dso *d)
+{
+	struct perfdata *pd = ctx;
+
+	warn(pd, WARN_NOTE, pd->in_name,
+	     "%s: named from the file at that path here, whose build-id is the recorded "
+	     "one, but %s; perf record reads build-ids when it ends, from this host's path "
+	     "if the process has gone: if these names look wrong, record with "
+	     "--buildid-mmap (the build-id of each map, read by the kernel)",
+	     d->name, d->doubt);
 }
 
 /* --live: a file asked for (debuginfod, the remote host) came while the
@@ -1014,6 +1026,7 @@ int perfdata_run(int fd, int out_fd, const char *in_name, const struct perfdata_
 	if (o->inline_frames)
 		pd.inl = pd_inline_new(&pd.mach);
 	pd.mach.missing = on_missing;
+	pd.mach.doubtful = on_doubtful;
 	pd.mach.arrived = on_arrived;
 	pd.mach.ctx = &pd;
 	if (o->preload_kernel) {

@@ -202,6 +202,50 @@ test_expect_success 'a process that enters its own mount namespace and execs the
 	grep "^S	[0-9]*	$epid	.*	app	" got.s | grep -q container_spin
 '
 
+# A container's process gone before its file is read (perf script too
+# reads this host's path then): the host has another file at that path.
+# Only the device and inode of the MMAP2 records tell the two apart.
+test_expect_success 'setup: a gone container process whose path names another file on the host' '
+	cat >gone.c <<-\CC &&
+	#include <time.h>
+	static volatile unsigned long sink;
+	__attribute__((noinline)) void gone_spin(void) { for (int i = 0; i < 100000; i++) sink += i; }
+	int main(void) {
+		clock_t end = clock() + 300 * (CLOCKS_PER_SEC / 1000);
+		while (clock() < end) gone_spin();
+		return 0;
+	}
+	CC
+	cat >hostfile.c <<-\CC &&
+	static volatile unsigned long sink;
+	__attribute__((noinline)) void host_pad_a(void) { sink++; }
+	__attribute__((noinline)) void host_pad_b(void) { sink++; }
+	__attribute__((noinline)) void host_only_spin(void) { for (int i = 0; i < 100000; i++) sink += i; }
+	int main(void) { host_pad_a(); host_pad_b(); host_only_spin(); return 0; }
+	CC
+	cc -O2 -o gone gone.c && mkdir gone-dir && cc -O2 -o gone-dir/prog hostfile.c &&
+	for b in no-buildid buildid; do
+		opt=--$b && test $b = buildid && opt=
+		pd_record_opts "$opt" gone-$b.data -g -F 999 -- unshare -m --propagation private sh -c \
+			"mount -t tmpfs fp-gone $PWD/gone-dir && cp $PWD/gone $PWD/gone-dir/prog && exec $PWD/gone-dir/prog" ||
+			return 1
+	done &&
+	perf script -i gone-buildid.data --show-mmap-events 2>/dev/null | grep "MMAP2.* $PWD/gone-dir/prog\$"
+'
+
+test_expect_success 'a gone container process recorded without build-ids: not named from the other file here, and said why' '
+	fp-perfdata gone-no-buildid.data >gone.s 2>gone.err && cat gone.err &&
+	awk -F "\t" "\$1 == \"S\" && \$8 == \"prog\"" gone.s >gone.prog && test -s gone.prog &&
+	! grep -q "host_" gone.prog && grep -q "	\[prog\]" gone.prog &&
+	grep -q "cannot read $PWD/gone-dir/prog (the mapped file was device [0-9]*:[0-9]* inode [0-9]*, the one at that path here is" gone.err
+'
+
+test_expect_success 'a gone container process with the build-id perf record read from the host file: a note says the names may be wrong' '
+	fp-perfdata gone-buildid.data >gone.s 2>gone.err && cat gone.err &&
+	grep -q "gone-buildid.data: $PWD/gone-dir/prog: named from the file at that path here, whose build-id is the recorded one, but the mapped file was device" gone.err &&
+	grep -q "record with --buildid-mmap" gone.err
+'
+
 # the programs see their quit files before the trash directory goes
 touch quit jit.quit swap.quit
 for p in $(pgrep -f "$PWD"); do wait_for "! kill -0 $p 2>/dev/null" 50; done

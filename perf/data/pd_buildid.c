@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "fp_error.h"
@@ -104,6 +105,22 @@ static int at_process_root(const struct pd_dso *d, char *buf, size_t cap)
 	return !symfs && !pd_remote_on() && pd_procroot_open((struct pd_dso *)d, buf, cap) != NULL;
 }
 
+int pd_buildid_is_mapped(const struct pd_dso *d, const char *path, char *why, size_t cap)
+{
+	struct stat st;
+
+	if (!d->mapped.known || d->mapped_mixed || symfs || stat(path, &st) != 0 ||
+	    (st.st_ino == d->mapped.ino && major(st.st_dev) == d->mapped.maj &&
+	     minor(st.st_dev) == d->mapped.min))
+		return 1;
+	snprintf(why, cap,
+		 "the mapped file was device %u:%u inode %llu, the one at that path here is "
+		 "%u:%u inode %llu: a container's file of that path, or one replaced since",
+		 d->mapped.maj, d->mapped.min, (unsigned long long)d->mapped.ino, major(st.st_dev),
+		 minor(st.st_dev), (unsigned long long)st.st_ino);
+	return 0;
+}
+
 static int at_recorded(const struct pd_dso *d, char *buf, size_t cap)
 {
 	/* a recording of a remote host (--remote): a file here by its name
@@ -111,7 +128,14 @@ static int at_recorded(const struct pd_dso *d, char *buf, size_t cap)
 	 * the same */
 	if (pd_remote_on() && !d->build_id_len && !symfs)
 		return 0;
-	return fits(snprintf(buf, cap, "%s%s", symfs ? symfs : "", d->name), cap);
+	if (!fits(snprintf(buf, cap, "%s%s", symfs ? symfs : "", d->name), cap))
+		return 0;
+	/* with no build-id to check it by, only if it is the mapped file */
+	char why[PATH_CAP];
+	if (d->build_id_len || pd_buildid_is_mapped(d, buf, why, sizeof why))
+		return 1;
+	snprintf(buf, cap, "%s; no build-id is recorded to find the mapped one by", why);
+	return -2;
 }
 
 /* perf's build_id_cache__linkname: DIR/.build-id/xx/yyyy/NAME. */
@@ -172,6 +196,7 @@ enum { ON_ELF = 1 << PD_DSO_ELF, ON_VDSO = 1 << PD_DSO_VDSO };
 static const struct lookup_row {
 	unsigned on;      /* ON_*: the dso types it applies to */
 	const char *what; /* said when nothing is found */
+	/* a path in buf: 1; none: 0; pending: -1; refused, why in buf: -2 */
 	int (*at)(const struct pd_dso *d, char *buf, size_t cap);
 } lookup_order[] = {
 	{ ON_ELF, "its process's root", at_process_root },
@@ -192,7 +217,7 @@ enum pd_lookup_result pd_lookup(const struct pd_dso *d, size_t i, char *buf, siz
 	if (!(row->on & (1u << d->type)))
 		return PD_LK_SKIP;
 	int r = row->at(d, buf, cap);
-	return r < 0 ? PD_LK_PENDING : r ? PD_LK_PATH : PD_LK_SKIP;
+	return r == -2 ? PD_LK_REFUSED : r < 0 ? PD_LK_PENDING : r ? PD_LK_PATH : PD_LK_SKIP;
 }
 
 /* ---- the kernel ------------------------------------------------------------ */

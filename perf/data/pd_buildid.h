@@ -7,7 +7,8 @@
  *      root (pd_procroot.h; not with --symfs);
  *   1. the recorded path (under --symfs DIR when given, as perf's --symfs;
  *      [vdso]: this process's own vdso when its build-id is the recorded
- *      one, or none is recorded);
+ *      one, or none is recorded); with no build-id recorded, only if it is
+ *      the mapped file (pd_buildid_is_mapped);
  *   2. perf's build-id cache, as perf record and perf archive leave it
  *      ($PERF_BUILDID_DIR, else ~/.debug): [vdso]/ID/vdso for the vdso,
  *      .build-id/xx/yyyy/elf for every file;
@@ -60,12 +61,21 @@ enum pd_lookup_result {
 	PD_LK_SKIP,    /* the row does not apply to this dso */
 	PD_LK_PATH,    /* a path to try, in buf */
 	PD_LK_PENDING, /* debuginfod or the remote host has not answered yet */
+	PD_LK_REFUSED, /* a file there that is not d's: why, in buf */
 };
 
 /* Row i of the lookup order for d (an ELF file or [vdso]): the path to
- * try in buf, and the row's name in *what. */
+ * try in buf, and the row's name in *what. The recorded path is refused
+ * when no build-id is recorded and the file there is not the mapped one
+ * (another device or inode than the MMAP2 records say: a container's file
+ * of that path, gone with its process; a file replaced since). */
 enum pd_lookup_result pd_lookup(const struct pd_dso *d, size_t i, char *buf, size_t cap,
 				const char **what);
+
+/* 1 if the file at path is the one d's maps were made of (MMAP2's device
+ * and inode), or nothing says otherwise (maps of more than one file, none
+ * with an inode, --symfs); else 0, and why in why. */
+int pd_buildid_is_mapped(const struct pd_dso *d, const char *path, char *why, size_t cap);
 
 /* debuginfod: 1 to wait for each answer (within its time limit: a
  * finished file), 0 to go on and pick answers up as they come (--live). */

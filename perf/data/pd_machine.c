@@ -387,8 +387,20 @@ static int is_no_dso(const char *f, size_t n)
 
 #define PROT_EXEC_BIT 4u
 
+/* d's maps are of the file id names (pd_dso's mapped). */
+static void note_mapped(struct pd_dso *d, const struct pd_file_id *id)
+{
+	if (!id || !id->known)
+		return;
+	if (!d->mapped.known)
+		d->mapped = *id;
+	else if (d->mapped.ino != id->ino || d->mapped.maj != id->maj || d->mapped.min != id->min)
+		d->mapped_mixed = 1;
+}
+
 void pd_machine_mmap(struct pd_machine *m, int64_t pid, uint64_t start, uint64_t len,
-		     uint64_t pgoff, uint32_t prot, const char *file, size_t flen, int kernel)
+		     uint64_t pgoff, uint32_t prot, const char *file, size_t flen, int kernel,
+		     const struct pd_file_id *id)
 {
 	char jit[JIT_MAP_CAP];
 	struct pd_map nm = { .start = start, .end = start + len, .pgoff = pgoff };
@@ -415,6 +427,7 @@ void pd_machine_mmap(struct pd_machine *m, int64_t pid, uint64_t start, uint64_t
 		nm.dso = find_dso(m, file, flen, PD_DSO_VDSO);
 	} else {
 		nm.dso = mapped_dso(m, p, file, flen, PD_DSO_ELF);
+		note_mapped(nm.dso, id);
 	}
 	insert_map(p, &nm);
 }
@@ -532,6 +545,8 @@ static uint32_t resolve(struct pd_machine *m, struct pd_dso *d, uint64_t rel)
 			if (m->missing)
 				m->missing(m->ctx, d);
 		}
+		if (d->doubt && m->doubtful)
+			m->doubtful(m->ctx, d);
 	}
 	uint64_t addr = d->type == PD_DSO_ELF || d->type == PD_DSO_VDSO ? pd_dso_vaddr(d, rel)
 									: rel;

@@ -102,6 +102,9 @@ struct pd_machine {
 	struct pd_machine_stats st;
 	/* called once per dso that cannot be read (optional) */
 	void (*missing)(void *ctx, const struct pd_dso *d);
+	/* called once per dso named from a file that may not be its own
+	 * (d->doubt says why; optional) */
+	void (*doubtful)(void *ctx, const struct pd_dso *d);
 	/* called when a dso waiting for an answer (debuginfod, the remote
 	 * host) got its file: its frames are named from here on (optional) */
 	void (*arrived)(void *ctx, const struct pd_dso *d);
@@ -126,7 +129,8 @@ void pd_machine_exec(struct pd_machine *m, int64_t pid);
 void pd_machine_fork(struct pd_machine *m, int64_t pid, int64_t ppid, int64_t tid, int64_t ptid,
 		     int synthesized);
 void pd_machine_mmap(struct pd_machine *m, int64_t pid, uint64_t start, uint64_t len,
-		     uint64_t pgoff, uint32_t prot, const char *file, size_t flen, int kernel);
+		     uint64_t pgoff, uint32_t prot, const char *file, size_t flen, int kernel,
+		     const struct pd_file_id *id);
 void pd_machine_ksymbol(struct pd_machine *m, uint64_t addr, uint32_t len, const char *name,
 			size_t nlen);
 /* A build-id from the recording, for the dso of that file. */

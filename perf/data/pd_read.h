@@ -36,6 +36,15 @@
 #define PD_MAX_IDS (1u << 20)           /* sample ids over all events */
 #define PD_MAX_STACK_USER (1u << 20)    /* bytes of a dwarf user stack */
 
+/* The file a map was made of, as an MMAP2 record names it (the kernel's
+ * device and inode of it): what tells the mapped file from another of the
+ * same path when no build-id is recorded. */
+struct pd_file_id {
+	uint32_t maj, min;
+	uint64_t ino;
+	int known; /* 0: an MMAP record, or --buildid-mmap's */
+};
+
 enum pd_event_type {
 	PD_EV_SAMPLE,
 	PD_EV_COMM,
@@ -106,6 +115,8 @@ struct pd_event {
 			 * build-id (build_id_len 0: none) */
 			const unsigned char *build_id;
 			size_t build_id_len;
+			/* other MMAP2 records: the file's device and inode */
+			struct pd_file_id id;
 		} mmap;
 		struct {
 			uint64_t lost;

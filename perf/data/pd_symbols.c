@@ -417,11 +417,20 @@ static int find_elf(struct pd_dso *d, size_t from, Dwfl **dw, Dwfl_Module **m)
 			snprintf(why, sizeof why, "%s has not answered yet", what);
 			break;
 		}
+		if (r == PD_LK_REFUSED && !why[0])
+			snprintf(why, sizeof why, "%s", path);
 		if (r != PD_LK_PATH)
 			continue;
 		int err = 0, fd = pd_open_regular(path, &err), rc = -1;
 		if (fd >= 0 && (rc = open_elf(d, path, fd, dw, m)) == 0) {
 			d->path = fp_xstrdup(path);
+			/* the recorded path's file, of the recorded build-id, but
+			 * not the mapped file: perf record reads a build-id when
+			 * it ends, from this path if the process (a container's)
+			 * has gone, so the id proves nothing then */
+			if (d->build_id_len && strcmp(path, d->name) == 0 &&
+			    !pd_buildid_is_mapped(d, path, why, sizeof why))
+				d->doubt = fp_xstrdup(why);
 			return 0;
 		}
 		other_build |= rc == -2;
@@ -681,12 +690,13 @@ static void forget_symbols(struct pd_dso *d)
 	for (size_t i = 0; i < d->narena; i++)
 		free(d->arena[i]);
 	pd_symfile_drop(d);
-	FP_FREE_ALL(d->arena, d->syms, d->max_end, d->segs, d->missing_why, d->path, d->text);
+	FP_FREE_ALL(d->arena, d->syms, d->max_end, d->segs, d->missing_why, d->path, d->text,
+		    d->doubt);
 	d->arena = NULL;
 	d->syms = NULL;
 	d->max_end = NULL;
 	d->segs = NULL;
-	d->missing_why = d->path = d->text = NULL;
+	d->missing_why = d->path = d->text = d->doubt = NULL;
 	d->narena = d->nsyms = d->syms_cap = d->nsegs = 0;
 	d->missing = d->pending = 0;
 	d->unknown_frame = 0;
@@ -709,6 +719,6 @@ void pd_dso_free(struct pd_dso *d)
 	pd_symfile_drop(d);
 	pd_procroot_release(d);
 	FP_FREE_ALL(d->namebuf[0].p, d->namebuf[1].p, d->arena, d->syms, d->max_end, d->segs,
-		    d->name, d->missing_why, d->path, d->text);
+		    d->name, d->missing_why, d->path, d->text, d->doubt);
 	free(d);
 }

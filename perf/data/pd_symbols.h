@@ -33,6 +33,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pd_read.h"
+
 enum pd_dso_type {
 	PD_DSO_ELF,
 	PD_DSO_KERNEL,
@@ -130,6 +132,12 @@ struct pd_dso {
 	uint64_t ns_id;
 	int64_t ns_pid;
 	int ns_fd;
+	/* ELF: the file its maps were made of (pd_buildid.c checks the
+	 * recorded path's file against it when no build-id is recorded);
+	 * mixed: maps of two files, none to check against */
+	struct pd_file_id mapped;
+	int mapped_mixed;
+	char *doubt; /* ELF: why its names may not be its own file's, or NULL */
 };
 
 /* Creates a dso named name (not loaded yet); type from the name. */
