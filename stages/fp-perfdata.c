@@ -652,14 +652,15 @@ static void on_event(void *ctx, const struct pd_event *e)
 	case PD_EV_EXIT:
 		break; /* perf keeps an exited thread's comm and maps too */
 	case PD_EV_MMAP:
-		if (e->u.mmap.build_id_len) /* --buildid-mmap (fp-ssh) */
-			pd_machine_build_id(&pd->mach,
-					    e->u.mmap.kernel &&
-							    strncmp(e->u.mmap.file,
-								    "[kernel.kallsyms]", 17) == 0
-						    ? "[kernel.kallsyms]"
-						    : e->u.mmap.file,
-					    e->u.mmap.build_id, e->u.mmap.build_id_len);
+		/* --buildid-mmap (fp-ssh): a file's build-id is part of its
+		 * dso (pd_machine_mmap); the kernel and the vdso are one each */
+		if (e->u.mmap.id.build_id_len && e->u.mmap.kernel &&
+		    strncmp(e->u.mmap.file, "[kernel.kallsyms]", 17) == 0)
+			pd_machine_build_id(&pd->mach, "[kernel.kallsyms]", e->u.mmap.id.build_id,
+					    e->u.mmap.id.build_id_len);
+		else if (e->u.mmap.id.build_id_len && strcmp(e->u.mmap.file, "[vdso]") == 0)
+			pd_machine_build_id(&pd->mach, "[vdso]", e->u.mmap.id.build_id,
+					    e->u.mmap.id.build_id_len);
 		pd_machine_mmap(&pd->mach, e->u.mmap.pid, e->u.mmap.start, e->u.mmap.len,
 				e->u.mmap.pgoff, e->u.mmap.prot, e->u.mmap.file, e->u.mmap.file_len,
 				e->u.mmap.kernel, &e->u.mmap.id);

@@ -217,11 +217,17 @@ test_expect_success 'setup: a gone container process whose path names another fi
 	}
 	CC
 	cat >hostfile.c <<-\CC &&
+	#include <time.h>
 	static volatile unsigned long sink;
 	__attribute__((noinline)) void host_pad_a(void) { sink++; }
 	__attribute__((noinline)) void host_pad_b(void) { sink++; }
 	__attribute__((noinline)) void host_only_spin(void) { for (int i = 0; i < 100000; i++) sink += i; }
-	int main(void) { host_pad_a(); host_pad_b(); host_only_spin(); return 0; }
+	int main(void) {
+		clock_t end = clock() + 300 * (CLOCKS_PER_SEC / 1000);
+		host_pad_a(); host_pad_b();
+		while (clock() < end) host_only_spin();
+		return 0;
+	}
 	CC
 	cc -O2 -o gone gone.c && mkdir gone-dir && cc -O2 -o gone-dir/prog hostfile.c &&
 	for b in no-buildid buildid; do
@@ -244,6 +250,20 @@ test_expect_success 'a gone container process with the build-id perf record read
 	fp-perfdata gone-buildid.data >gone.s 2>gone.err && cat gone.err &&
 	grep -q "gone-buildid.data: $PWD/gone-dir/prog: named from the file at that path here, whose build-id is the recorded one, but the mapped file was device" gone.err &&
 	grep -q "record with --buildid-mmap" gone.err
+'
+
+test_expect_success 'two builds at one path in a --buildid-mmap capture, both gone: the host one named, the other not after it' '
+	pd_record_opts "--buildid-mmap --no-buildid-cache" gone-bm.data -g -F 999 -- sh -c \
+		"unshare -m --propagation private sh -c \"mount -t tmpfs fp-bm $PWD/gone-dir && cp $PWD/gone $PWD/gone-dir/prog && exec $PWD/gone-dir/prog\" & $PWD/gone-dir/prog; wait" &&
+	fp-perfdata gone-bm.data >bm.s 2>bm.err && cat bm.err &&
+	awk -F "\t" "\$1 == \"S\" && \$8 == \"prog\" { print \$3 }" bm.s | sort -u >bm.pids &&
+	test $(wc -l <bm.pids) = 2 &&
+	awk -F "\t" "\$1 == \"S\" && \$8 == \"prog\" && \$10 ~ /host_only_spin/ { print \$3 }" bm.s | sort -u >bm.host &&
+	test $(wc -l <bm.host) = 1 &&
+	other=$(grep -v -x -f bm.host bm.pids) &&
+	awk -F "\t" -v p=$other "\$1 == \"S\" && \$3 == p && \$10 ~ /host_/" bm.s >bm.wrong &&
+	! test -s bm.wrong &&
+	grep -q "cannot read $PWD/gone-dir/prog (a different build than the one recorded)" bm.err
 '
 
 # the programs see their quit files before the trash directory goes

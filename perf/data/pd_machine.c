@@ -74,6 +74,24 @@ static uint32_t add_frame(struct pd_machine *m, const char *name, size_t n, char
 
 /* ---- dsos ---------------------------------------------------------------- */
 
+/* A new dso of a name in mount namespace ns. */
+static struct pd_dso *add_dso(struct pd_machine *m, const char *name, size_t n,
+			      enum pd_dso_type type, uint64_t ns)
+{
+	struct pd_dso *d = pd_dso_new(name, n, type);
+	d->ns_id = ns;
+	d->kind = fp_perf_dso_kind(name, n);
+	if (m->ndsos == m->dsos_cap) {
+		m->dsos_cap = m->dsos_cap ? m->dsos_cap * 2 : TABLE_MIN;
+		m->dsos = fp_xrealloc(m->dsos, m->dsos_cap * sizeof *m->dsos);
+	}
+	fp_map_add(&m->by_name, fp_hash_bytes(name, n), 0, (uint32_t)m->ndsos);
+	m->dsos[m->ndsos++] = d;
+	d->id = ++m->last_id;
+	m->st.dsos++;
+	return d;
+}
+
 /* The dso of a name in mount namespace ns (0: the host's; a container's
  * /usr/bin/python is not the host's), made if new and make is set, else
  * NULL. */
@@ -90,20 +108,7 @@ static struct pd_dso *find_dso_ns(struct pd_machine *m, const char *name, size_t
 		if (d->name_len == n && d->ns_id == ns && memcmp(d->name, name, n) == 0)
 			return d;
 	}
-	if (!make)
-		return NULL;
-	struct pd_dso *d = pd_dso_new(name, n, type);
-	d->ns_id = ns;
-	d->kind = fp_perf_dso_kind(name, n);
-	if (m->ndsos == m->dsos_cap) {
-		m->dsos_cap = m->dsos_cap ? m->dsos_cap * 2 : TABLE_MIN;
-		m->dsos = fp_xrealloc(m->dsos, m->dsos_cap * sizeof *m->dsos);
-	}
-	fp_map_add(&m->by_name, h, 0, (uint32_t)m->ndsos);
-	m->dsos[m->ndsos++] = d;
-	d->id = ++m->last_id;
-	m->st.dsos++;
-	return d;
+	return make ? add_dso(m, name, n, type, ns) : NULL;
 }
 
 static struct pd_dso *find_dso(struct pd_machine *m, const char *name, size_t n,
@@ -112,24 +117,60 @@ static struct pd_dso *find_dso(struct pd_machine *m, const char *name, size_t n,
 	return find_dso_ns(m, name, n, type, 0, 1);
 }
 
-/* A file mapped by process p: in a process of another mount namespace
- * (looked up once, at its first map, while it lives) the dso of that
- * namespace, its file opened there now (pd_procroot.h) with the build-id
- * the recording gives the name. */
-static struct pd_dso *mapped_dso(struct pd_machine *m, struct pd_proc *p, const char *name,
-				 size_t n, enum pd_dso_type type)
+/* The dso of a name in namespace ns made of the build id names (perf
+ * record --buildid-mmap: the kernel read it at the map): two builds at
+ * one path (a container's libc and the host's) are two dsos, as in perf.
+ * One of that name not read yet and without a build-id becomes this
+ * build's. */
+static struct pd_dso *find_dso_build(struct pd_machine *m, const char *name, size_t n,
+				     enum pd_dso_type type, uint64_t ns,
+				     const struct pd_file_id *id)
 {
+	size_t len = id->build_id_len < sizeof m->dsos[0]->build_id ? id->build_id_len
+								    : sizeof m->dsos[0]->build_id;
+	struct pd_dso *blank = NULL;
+	size_t pos = 0;
+
+	for (uint32_t i = fp_map_first(&m->by_name, fp_hash_bytes(name, n), 0, &pos);
+	     i != FP_MAP_NONE; i = fp_map_next(&m->by_name, &pos)) {
+		struct pd_dso *d = m->dsos[i];
+		if (d->name_len != n || d->ns_id != ns || memcmp(d->name, name, n) != 0)
+			continue;
+		if (d->build_id_len == len && memcmp(d->build_id, id->build_id, len) == 0)
+			return d;
+		if (!blank && !d->build_id_len && !d->loaded && !d->ready && !d->loader)
+			blank = d;
+	}
+	struct pd_dso *d = blank ? blank : add_dso(m, name, n, type, ns);
+	memcpy(d->build_id, id->build_id, len);
+	d->build_id_len = len;
+	d->build_id_mapped = 1;
+	return d;
+}
+
+/* A file mapped by process p (id: what the record says of the file, or
+ * NULL): in a process of another mount namespace (looked up once, at its
+ * first map, while it lives) the dso of that namespace, its file opened
+ * there now (pd_procroot.h) with the build-id the recording gives the
+ * name, or the map its own. */
+static struct pd_dso *mapped_dso(struct pd_machine *m, struct pd_proc *p, const char *name,
+				 size_t n, enum pd_dso_type type, const struct pd_file_id *id)
+{
+	int by_build = id && id->build_id_len;
+
 	if (!p->ns_checked) {
 		p->ns_checked = 1;
 		p->mntns = pd_procroot_mntns(p->pid);
 	}
 	if (!p->mntns)
-		return find_dso(m, name, n, type);
+		return by_build ? find_dso_build(m, name, n, type, 0, id)
+				: find_dso(m, name, n, type);
 	size_t before = m->ndsos;
-	struct pd_dso *d = find_dso_ns(m, name, n, type, p->mntns, 1);
+	struct pd_dso *d = by_build ? find_dso_build(m, name, n, type, p->mntns, id)
+				    : find_dso_ns(m, name, n, type, p->mntns, 1);
 	if (m->ndsos != before) {
 		const struct pd_dso *host = find_dso_ns(m, name, n, type, 0, 0);
-		if (host) {
+		if (host && !by_build) {
 			memcpy(d->build_id, host->build_id, host->build_id_len);
 			d->build_id_len = host->build_id_len;
 		}
@@ -156,6 +197,8 @@ void pd_machine_build_id(struct pd_machine *m, const char *file, const unsigned 
 	}
 	if (d->loaded || d->ready || d->loader)
 		return; /* read already (pipe mode: a late record) */
+	if (d->build_id_mapped)
+		return; /* the kernel's, at its map: the truth (pipe mode) */
 	if (n > sizeof d->build_id)
 		n = sizeof d->build_id;
 	memcpy(d->build_id, id, n);
@@ -392,9 +435,10 @@ static void note_mapped(struct pd_dso *d, const struct pd_file_id *id)
 {
 	if (!id || !id->known)
 		return;
-	if (!d->mapped.known)
+	if (!d->mapped.known) {
 		d->mapped = *id;
-	else if (d->mapped.ino != id->ino || d->mapped.maj != id->maj || d->mapped.min != id->min)
+		d->mapped.build_id = NULL; /* the record's bytes: gone after it */
+	} else if (d->mapped.ino != id->ino || d->mapped.maj != id->maj || d->mapped.min != id->min)
 		d->mapped_mixed = 1;
 }
 
@@ -421,12 +465,12 @@ void pd_machine_mmap(struct pd_machine *m, int64_t pid, uint64_t start, uint64_t
 		flen = (size_t)snprintf(jit, sizeof jit, JIT_MAP_FMT, (long long)pid);
 		file = jit;
 		nm.identity = 1;
-		nm.dso = mapped_dso(m, p, file, flen, PD_DSO_JITMAP);
+		nm.dso = mapped_dso(m, p, file, flen, PD_DSO_JITMAP, NULL);
 	} else if (flen == 6 && memcmp(file, "[vdso]", 6) == 0) {
 		nm.pgoff = 0;
 		nm.dso = find_dso(m, file, flen, PD_DSO_VDSO);
 	} else {
-		nm.dso = mapped_dso(m, p, file, flen, PD_DSO_ELF);
+		nm.dso = mapped_dso(m, p, file, flen, PD_DSO_ELF, id);
 		note_mapped(nm.dso, id);
 	}
 	insert_map(p, &nm);

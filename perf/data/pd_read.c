@@ -363,14 +363,13 @@ static int decode_side(struct pd_reader *r, const struct perf_event_header *h,
 		e->u.mmap.file_len = (size_t)sl;
 		e->u.mmap.kernel = (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
 				   PERF_RECORD_MISC_KERNEL;
-		e->u.mmap.build_id_len = 0;
-		e->u.mmap.id.known = 0;
+		e->u.mmap.id = (struct pd_file_id){ 0 };
 		/* --buildid-mmap: u8 size, 3 reserved, build_id[20] where
 		 * maj min ino gen are otherwise */
 		if (h->type == PERF_RECORD_MMAP2 && (h->misc & MISC_MMAP_BUILD_ID)) {
 			if (body[32] && body[32] <= MMAP_BUILD_ID_MAX) {
-				e->u.mmap.build_id = body + 36;
-				e->u.mmap.build_id_len = body[32];
+				e->u.mmap.id.build_id = body + 36;
+				e->u.mmap.id.build_id_len = body[32];
 			}
 		} else if (h->type == PERF_RECORD_MMAP2) {
 			e->u.mmap.id.maj = pd_rd32(body + 32);

@@ -36,13 +36,16 @@
 #define PD_MAX_IDS (1u << 20)           /* sample ids over all events */
 #define PD_MAX_STACK_USER (1u << 20)    /* bytes of a dwarf user stack */
 
-/* The file a map was made of, as an MMAP2 record names it (the kernel's
- * device and inode of it): what tells the mapped file from another of the
- * same path when no build-id is recorded. */
+/* The file a map was made of, as an MMAP2 record names it: its build-id
+ * (perf record --buildid-mmap: read by the kernel at the map), else its
+ * device and inode. What tells the mapped file from another of the same
+ * path (a container's libc and the host's). */
 struct pd_file_id {
 	uint32_t maj, min;
 	uint64_t ino;
-	int known; /* 0: an MMAP record, or --buildid-mmap's */
+	int known;                     /* maj, min and ino are set */
+	const unsigned char *build_id; /* in the record; NULL: none */
+	size_t build_id_len;
 };
 
 enum pd_event_type {
@@ -111,11 +114,7 @@ struct pd_event {
 			const char *file;
 			size_t file_len;
 			int kernel; /* cpumode kernel: a kernel/module map */
-			/* MMAP2 of perf record --buildid-mmap: the file's
-			 * build-id (build_id_len 0: none) */
-			const unsigned char *build_id;
-			size_t build_id_len;
-			/* other MMAP2 records: the file's device and inode */
+			/* MMAP2: the file's build-id or device and inode */
 			struct pd_file_id id;
 		} mmap;
 		struct {

@@ -106,6 +106,8 @@ struct pd_dso {
 	uint32_t unknown_frame; /* frame id + 1 of "[basename]", or 0 */
 	unsigned char build_id[20];
 	size_t build_id_len;
+	int build_id_mapped; /* from an MMAP2 record (--buildid-mmap): the
+			      * kernel's id of the mapped file */
 	struct pd_sym *syms;
 	size_t nsyms, syms_cap;
 	uint64_t *max_end;   /* max_end[i]: the furthest end of syms[0..i] */
