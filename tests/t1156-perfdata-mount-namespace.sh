@@ -266,7 +266,25 @@ test_expect_success 'two builds at one path in a --buildid-mmap capture, both go
 	grep -q "cannot read $PWD/gone-dir/prog (a different build than the one recorded)" bm.err
 '
 
+test_expect_success 'a live container process and a host process, two files at one path: each named from its own' '
+	# perf writes one build-id for the path (the host file'"'"'s); the
+	# container'"'"'s file, through its root, is the one its map names
+	mkdir sig &&
+	unshare -m --propagation private sh -c \
+		"mount -t tmpfs fp-two $PWD/gone-dir && cp $PWD/app $PWD/gone-dir/prog && exec $PWD/gone-dir/prog $PWD/sig" &
+	wait_for "test -e sig/ready" &&
+	cpid=$(pgrep -f "^$PWD/gone-dir/prog $PWD/sig") && echo "container: pid $cpid" &&
+	pd_record_opts "" two.data -a -g -F 999 -- sh -c \
+		"touch $PWD/sig/go; while ! test -e $PWD/sig/spun; do sleep 0.02; done; $PWD/gone-dir/prog" &&
+	fp-perfdata two.data >two.s 2>two.err && cat two.err &&
+	awk -F "\t" -v p=$cpid "\$1 == \"S\" && \$3 == p" two.s >two.container &&
+	grep -q "container_spin" two.container && ! grep -q "host_" two.container &&
+	awk -F "\t" -v p=$cpid "\$1 == \"S\" && \$3 != p && \$8 == \"prog\"" two.s >two.host &&
+	grep -q "host_only_spin" two.host && ! grep -q "container_" two.host &&
+	touch sig/go2 sig/quit
+'
+
 # the programs see their quit files before the trash directory goes
-touch quit jit.quit swap.quit
+touch quit jit.quit swap.quit sig/go2 sig/quit 2>/dev/null
 for p in $(pgrep -f "$PWD"); do wait_for "! kill -0 $p 2>/dev/null" 50; done
 test_done

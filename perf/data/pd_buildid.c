@@ -34,6 +34,11 @@ static int wait_answers = 1;
  * ":.debug:/usr/lib/debug". With --symfs DIR, DIR/usr/lib/debug first. */
 char *pd_debuginfo_path;
 
+int pd_buildid_foreign(void)
+{
+	return symfs || pd_remote_on();
+}
+
 void pd_buildid_set_symfs(const char *dir)
 {
 	size_t n = strlen(dir);
@@ -105,13 +110,18 @@ static int at_process_root(const struct pd_dso *d, char *buf, size_t cap)
 	return !symfs && !pd_remote_on() && pd_procroot_open((struct pd_dso *)d, buf, cap) != NULL;
 }
 
+int pd_file_id_other(const struct pd_file_id *id, const char *path, struct stat *st)
+{
+	return id && id->known && stat(path, st) == 0 &&
+	       (st->st_ino != id->ino || major(st->st_dev) != id->maj ||
+		minor(st->st_dev) != id->min);
+}
+
 int pd_buildid_is_mapped(const struct pd_dso *d, const char *path, char *why, size_t cap)
 {
 	struct stat st;
 
-	if (!d->mapped.known || d->mapped_mixed || symfs || stat(path, &st) != 0 ||
-	    (st.st_ino == d->mapped.ino && major(st.st_dev) == d->mapped.maj &&
-	     minor(st.st_dev) == d->mapped.min))
+	if (d->mapped_mixed || symfs || !pd_file_id_other(&d->mapped, path, &st))
 		return 1;
 	snprintf(why, cap,
 		 "the mapped file was device %u:%u inode %llu, the one at that path here is "

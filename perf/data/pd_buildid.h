@@ -51,6 +51,9 @@ extern char *pd_debuginfo_path;
 
 /* --symfs DIR: the other host's root, where recorded paths are read. */
 void pd_buildid_set_symfs(const char *dir);
+/* 1 if the recording is another host's (--symfs, --remote): its pids,
+ * devices and inodes are not this host's. */
+int pd_buildid_foreign(void);
 /* perf's buildid_dir: $PERF_BUILDID_DIR, else $HOME/.debug. */
 const char *pd_buildid_dir(void);
 /* id as lower-case hex into hex (2 n + 1 bytes). */
@@ -71,6 +74,13 @@ enum pd_lookup_result {
  * of that path, gone with its process; a file replaced since). */
 enum pd_lookup_result pd_lookup(const struct pd_dso *d, size_t i, char *buf, size_t cap,
 				const char **what);
+
+/* 1 if id says which file was mapped (device and inode) and the file at
+ * path is another one (its stat in *st); 0 if it is that file, or
+ * nothing says (no id, no file at path). */
+struct stat;
+struct pd_file_id;
+int pd_file_id_other(const struct pd_file_id *id, const char *path, struct stat *st);
 
 /* 1 if the file at path is the one d's maps were made of (MMAP2's device
  * and inode), or nothing says otherwise (maps of more than one file, none

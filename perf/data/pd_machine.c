@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <libiberty/demangle.h>
 
@@ -160,7 +161,8 @@ static struct pd_dso *mapped_dso(struct pd_machine *m, struct pd_proc *p, const 
 
 	if (!p->ns_checked) {
 		p->ns_checked = 1;
-		p->mntns = pd_procroot_mntns(p->pid);
+		/* another host's pid names nothing here */
+		p->mntns = pd_buildid_foreign() ? 0 : pd_procroot_mntns(p->pid);
 	}
 	if (!p->mntns)
 		return by_build ? find_dso_build(m, name, n, type, 0, id)
@@ -170,7 +172,10 @@ static struct pd_dso *mapped_dso(struct pd_machine *m, struct pd_proc *p, const 
 				    : find_dso_ns(m, name, n, type, p->mntns, 1);
 	if (m->ndsos != before) {
 		const struct pd_dso *host = find_dso_ns(m, name, n, type, 0, 0);
-		if (host && !by_build) {
+		/* perf writes one build-id per path: when the file at the
+		 * path here is not the mapped one, it may be that file's */
+		struct stat st;
+		if (host && !by_build && !pd_file_id_other(id, name, &st)) {
 			memcpy(d->build_id, host->build_id, host->build_id_len);
 			d->build_id_len = host->build_id_len;
 		}
