@@ -107,7 +107,7 @@ static int fits(int n, size_t cap)
  * host's. */
 static int at_process_root(const struct pd_dso *d, char *buf, size_t cap)
 {
-	return !symfs && !pd_remote_on() && pd_procroot_open((struct pd_dso *)d, buf, cap) != NULL;
+	return !pd_buildid_foreign() && pd_procroot_open((struct pd_dso *)d, buf, cap) != NULL;
 }
 
 int pd_file_id_other(const struct pd_file_id *id, const char *path, struct stat *st)
@@ -121,7 +121,7 @@ int pd_buildid_is_mapped(const struct pd_dso *d, const char *path, char *why, si
 {
 	struct stat st;
 
-	if (d->mapped_mixed || symfs || !pd_file_id_other(&d->mapped, path, &st))
+	if (d->mapped_mixed || pd_buildid_foreign() || !pd_file_id_other(&d->mapped, path, &st))
 		return 1;
 	snprintf(why, cap,
 		 "the mapped file was device %u:%u inode %llu, the one at that path here is "

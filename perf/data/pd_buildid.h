@@ -84,7 +84,7 @@ int pd_file_id_other(const struct pd_file_id *id, const char *path, struct stat 
 
 /* 1 if the file at path is the one d's maps were made of (MMAP2's device
  * and inode), or nothing says otherwise (maps of more than one file, none
- * with an inode, --symfs); else 0, and why in why. */
+ * with an inode, another host's recording); else 0, and why in why. */
 int pd_buildid_is_mapped(const struct pd_dso *d, const char *path, char *why, size_t cap);
 
 /* debuginfod: 1 to wait for each answer (within its time limit: a

@@ -95,58 +95,48 @@ static struct pd_dso *add_dso(struct pd_machine *m, const char *name, size_t n,
 
 /* The dso of a name in mount namespace ns (0: the host's; a container's
  * /usr/bin/python is not the host's), made if new and make is set, else
- * NULL. */
+ * NULL. With build (id->build_id of perf record --buildid-mmap: the
+ * kernel read it at the map), the dso of that build: two builds at one
+ * path (a container's libc and the host's) are two dsos, as in perf; one
+ * of that name not read yet and without a build-id becomes this build's. */
 static struct pd_dso *find_dso_ns(struct pd_machine *m, const char *name, size_t n,
-				  enum pd_dso_type type, uint64_t ns, int make)
+				  enum pd_dso_type type, uint64_t ns,
+				  const struct pd_file_id *build, int make)
 {
-	uint64_t h = fp_hash_bytes(name, n);
-	size_t pos = 0;
-
-	/* a multi-map: dsos whose names hash alike are told apart here */
-	for (uint32_t i = fp_map_first(&m->by_name, h, 0, &pos); i != FP_MAP_NONE;
-	     i = fp_map_next(&m->by_name, &pos)) {
-		struct pd_dso *d = m->dsos[i];
-		if (d->name_len == n && d->ns_id == ns && memcmp(d->name, name, n) == 0)
-			return d;
-	}
-	return make ? add_dso(m, name, n, type, ns) : NULL;
-}
-
-static struct pd_dso *find_dso(struct pd_machine *m, const char *name, size_t n,
-			       enum pd_dso_type type)
-{
-	return find_dso_ns(m, name, n, type, 0, 1);
-}
-
-/* The dso of a name in namespace ns made of the build id names (perf
- * record --buildid-mmap: the kernel read it at the map): two builds at
- * one path (a container's libc and the host's) are two dsos, as in perf.
- * One of that name not read yet and without a build-id becomes this
- * build's. */
-static struct pd_dso *find_dso_build(struct pd_machine *m, const char *name, size_t n,
-				     enum pd_dso_type type, uint64_t ns,
-				     const struct pd_file_id *id)
-{
-	size_t len = id->build_id_len < sizeof m->dsos[0]->build_id ? id->build_id_len
-								    : sizeof m->dsos[0]->build_id;
+	size_t len = !build ? 0
+		     : build->build_id_len < sizeof m->dsos[0]->build_id
+			     ? build->build_id_len
+			     : sizeof m->dsos[0]->build_id;
 	struct pd_dso *blank = NULL;
 	size_t pos = 0;
 
+	/* a multi-map: dsos whose names hash alike are told apart here */
 	for (uint32_t i = fp_map_first(&m->by_name, fp_hash_bytes(name, n), 0, &pos);
 	     i != FP_MAP_NONE; i = fp_map_next(&m->by_name, &pos)) {
 		struct pd_dso *d = m->dsos[i];
 		if (d->name_len != n || d->ns_id != ns || memcmp(d->name, name, n) != 0)
 			continue;
-		if (d->build_id_len == len && memcmp(d->build_id, id->build_id, len) == 0)
+		if (!len ||
+		    (d->build_id_len == len && memcmp(d->build_id, build->build_id, len) == 0))
 			return d;
 		if (!blank && !d->build_id_len && !d->loaded && !d->ready && !d->loader)
 			blank = d;
 	}
+	if (!make)
+		return NULL;
 	struct pd_dso *d = blank ? blank : add_dso(m, name, n, type, ns);
-	memcpy(d->build_id, id->build_id, len);
-	d->build_id_len = len;
-	d->build_id_mapped = 1;
+	if (len) {
+		memcpy(d->build_id, build->build_id, len);
+		d->build_id_len = len;
+		d->build_id_mapped = 1;
+	}
 	return d;
+}
+
+static struct pd_dso *find_dso(struct pd_machine *m, const char *name, size_t n,
+			       enum pd_dso_type type)
+{
+	return find_dso_ns(m, name, n, type, 0, NULL, 1);
 }
 
 /* A file mapped by process p (id: what the record says of the file, or
@@ -157,7 +147,7 @@ static struct pd_dso *find_dso_build(struct pd_machine *m, const char *name, siz
 static struct pd_dso *mapped_dso(struct pd_machine *m, struct pd_proc *p, const char *name,
 				 size_t n, enum pd_dso_type type, const struct pd_file_id *id)
 {
-	int by_build = id && id->build_id_len;
+	const struct pd_file_id *build = id && id->build_id_len ? id : NULL;
 
 	if (!p->ns_checked) {
 		p->ns_checked = 1;
@@ -165,17 +155,15 @@ static struct pd_dso *mapped_dso(struct pd_machine *m, struct pd_proc *p, const 
 		p->mntns = pd_buildid_foreign() ? 0 : pd_procroot_mntns(p->pid);
 	}
 	if (!p->mntns)
-		return by_build ? find_dso_build(m, name, n, type, 0, id)
-				: find_dso(m, name, n, type);
+		return find_dso_ns(m, name, n, type, 0, build, 1);
 	size_t before = m->ndsos;
-	struct pd_dso *d = by_build ? find_dso_build(m, name, n, type, p->mntns, id)
-				    : find_dso_ns(m, name, n, type, p->mntns, 1);
+	struct pd_dso *d = find_dso_ns(m, name, n, type, p->mntns, build, 1);
 	if (m->ndsos != before) {
-		const struct pd_dso *host = find_dso_ns(m, name, n, type, 0, 0);
+		const struct pd_dso *host = find_dso_ns(m, name, n, type, 0, NULL, 0);
 		/* perf writes one build-id per path: when the file at the
 		 * path here is not the mapped one, it may be that file's */
 		struct stat st;
-		if (host && !by_build && !pd_file_id_other(id, name, &st)) {
+		if (host && !build && !pd_file_id_other(id, name, &st)) {
 			memcpy(d->build_id, host->build_id, host->build_id_len);
 			d->build_id_len = host->build_id_len;
 		}
