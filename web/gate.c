@@ -257,8 +257,10 @@ static int accept_all(struct gate *g)
 			return e == EAGAIN || e == EWOULDBLOCK ? 0 : ACCEPT_RETRY_MS;
 		}
 		if (g->npending >= GATE_PENDING_MAX) {
+			/* an answered (lingering) one first: it has had its
+			 * answer; else the oldest still waiting */
 			struct conn *old = g->head;
-			while (old && old->state != WAITING)
+			while (old && old->state != LINGERING)
 				old = old->next;
 			conn_close(g, old ? old : g->head);
 		}

@@ -9,8 +9,9 @@
  *  - the head must be complete within GATE_HEAD_DEADLINE_S of the accept,
  *    however slowly it trickles (408, then closed);
  *  - at most GATE_PENDING_MAX connections wait at once: a new one closes
- *    the oldest waiting one (a normal client's head arrives in
- *    microseconds, a slow one is the oldest);
+ *    the oldest that has had its error answer, else the oldest waiting one
+ *    (a normal client's head arrives in microseconds, a slow one is the
+ *    oldest);
  *  - a request line over GATE_LINE_MAX bytes is a 414, a head over
  *    GATE_HEAD_MAX bytes a 431, both JSON like every other error (they
  *    never reach libmicrohttpd, whose own answers are HTML);

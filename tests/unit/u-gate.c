@@ -140,11 +140,65 @@ static void a_closed_connection_is_never_heard_of_again_while_a_child_holds_its_
 	free(fd);
 }
 
+/* A full gate closes a connection that has had its error answer before
+ * one still waiting for its head: the answered client has all it will
+ * get, the waiting one may be a slow but honest client. */
+static void a_full_gate_closes_an_answered_connection_before_a_waiting_one(void **state)
+{
+	struct rlimit rl;
+	struct sockaddr_in sa;
+	static char line[GATE_LINE_MAX + 64];
+	char answer[512];
+	int lfd = listen_loopback(&sa);
+	int *fd = calloc(GATE_PENDING_MAX, sizeof *fd);
+
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	if (rl.rlim_cur < 2 * GATE_PENDING_MAX + 64) {
+		rl.rlim_cur = rl.rlim_max;
+		if (rl.rlim_cur < 2 * GATE_PENDING_MAX + 64)
+			skip();
+		assert_int_equal(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	}
+	struct gate *g = gate_start(lfd, NULL);
+	for (int i = 0; i < GATE_PENDING_MAX - 1; i++)
+		fd[i] = trickler(&sa);
+	wait_pending(g, GATE_PENDING_MAX - 1);
+
+	/* answered 414, and kept open: the gate lingers on it */
+	int answered = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	memset(line, 'a', sizeof line);
+	memcpy(line, "GET /", 5);
+	assert_int_equal(connect(answered, (const struct sockaddr *)&sa, sizeof sa), 0);
+	assert_int_equal(send(answered, line, sizeof line, MSG_NOSIGNAL), (ssize_t)sizeof line);
+	assert_true(recv(answered, answer, 12, MSG_WAITALL) == 12);
+	assert_memory_equal(answer, "HTTP/1.1 414", 12);
+
+	fd[GATE_PENDING_MAX - 1] = trickler(&sa); /* the gate is full */
+	/* the gate closes the answered one: bytes sent to it are refused */
+	int ms = 0;
+	while (send(answered, "x", 1, MSG_NOSIGNAL) == 1 && ms++ < WAIT_MS)
+		poll(NULL, 0, 1);
+	assert_true(ms < WAIT_MS);
+	/* and every trickler still waits: none of them sees an EOF */
+	wait_pending(g, GATE_PENDING_MAX);
+	for (int i = 0; i < GATE_PENDING_MAX; i++) {
+		struct pollfd p = { .fd = fd[i], .events = POLLIN };
+		assert_int_equal(poll(&p, 1, 0), 0);
+	}
+
+	gate_stop(g);
+	close(answered);
+	for (int i = 0; i < GATE_PENDING_MAX; i++)
+		close(fd[i]);
+	free(fd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(
 			a_closed_connection_is_never_heard_of_again_while_a_child_holds_its_socket),
+		cmocka_unit_test(a_full_gate_closes_an_answered_connection_before_a_waiting_one),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
