@@ -240,6 +240,20 @@ rss_verdict() { verdict "$m_rss_kib <= $TARGET_RSS_MIB * 1024"; }
 echo "run.sh: corpus $bytes bytes, $samples samples, $BENCH_RUNS runs per row" >&2
 cat "$corpus" "$corpus_gz" > /dev/null	# warm the page cache
 
+# How busy the rest of the host was: its share of all CPUs in one second
+# while this script waits (a test suite or a build alongside moves every
+# row by 10 % or more; docs/bench.md). Dirty pages other jobs left are
+# written out first, not during the rows.
+cpu_busy_pct() {
+	{ head -n 1 /proc/stat; sleep 1; head -n 1 /proc/stat; } | awk '
+		{ idle = $5 + $6; all = 0; for (i = 2; i <= NF; i++) all += $i }
+		NR == 1 { idle0 = idle; all0 = all }
+		NR == 2 { printf "%.0f", (all > all0 ? 100 * (1 - (idle - idle0) / (all - all0)) : 0) }'
+}
+sync
+busy_before=$(cpu_busy_pct)
+echo "run.sh: the host's CPUs were ${busy_before} % busy before the rows" >&2
+
 # ---- floors ---------------------------------------------------------------
 measure cat "cat '$corpus' > /dev/null"
 row "floor: cat" "mixed" "$bytes" "$samples" "" "" ""
@@ -791,7 +805,8 @@ compiler=$(cc --version | head -n 1)
 	echo "# flamepipe benchmark results"
 	echo
 	echo "Machine: $(nproc) CPUs ($model), $mem RAM, kernel $(uname -r), $compiler;"
-	echo "$(date -u '+%Y-%m-%d %H:%M UTC'), load average at the end $(cut -d' ' -f1-3 /proc/loadavg)."
+	echo "$(date -u '+%Y-%m-%d %H:%M UTC'); the CPUs ${busy_before} % busy (other processes) in the second before the"
+	echo "rows, $(cpu_busy_pct) % after them; load average at the end $(cut -d' ' -f1-3 /proc/loadavg)."
 	echo "Commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'); medians of $BENCH_RUNS runs (\`make bench\`, bench/run.sh)."
 	echo
 	echo "Corpora (bench/make-corpus.sh): each one real \`perf record -F $perf_freq -a -g\` capture of a load"
