@@ -93,20 +93,33 @@ static struct pd_dso *add_dso(struct pd_machine *m, const char *name, size_t n,
 	return d;
 }
 
+/* Whether d may be the file id names: the same device and inode, where
+ * both are known (an MMAP2 record's; a dso made before any map, from a
+ * header's build-id, takes the first file that claims it). */
+static int same_file(const struct pd_dso *d, const struct pd_file_id *id)
+{
+	return !id || !id->known || !d->mapped.known ||
+	       (d->mapped.ino == id->ino && d->mapped.maj == id->maj && d->mapped.min == id->min);
+}
+
 /* The dso of a name in mount namespace ns (0: the host's; a container's
  * /usr/bin/python is not the host's), made if new and make is set, else
- * NULL. With build (id->build_id of perf record --buildid-mmap: the
- * kernel read it at the map), the dso of that build: two builds at one
- * path (a container's libc and the host's) are two dsos, as in perf; one
- * of that name not read yet and without a build-id becomes this build's. */
+ * NULL. With a build-id in id (perf record --buildid-mmap: the kernel
+ * read it at the map), the dso of that build: two builds at one path (a
+ * container's libc and the host's) are two dsos, as in perf; one of that
+ * name not read yet and without a build-id becomes this build's. Without
+ * one, the dso of id's device and inode: a binary replaced at its path
+ * while the capture ran (a deploy) has its old processes' dso and its new
+ * ones', as perf keeps them apart (its dso_id), and only the file at the
+ * path now is read for the one it is (at_recorded, pd_buildid.c). id
+ * NULL: the first of the name. */
 static struct pd_dso *find_dso_ns(struct pd_machine *m, const char *name, size_t n,
-				  enum pd_dso_type type, uint64_t ns,
-				  const struct pd_file_id *build, int make)
+				  enum pd_dso_type type, uint64_t ns, const struct pd_file_id *id,
+				  int make)
 {
-	size_t len = !build ? 0
-		     : build->build_id_len < sizeof m->dsos[0]->build_id
-			     ? build->build_id_len
-			     : sizeof m->dsos[0]->build_id;
+	size_t len = !id || !id->build_id_len                         ? 0
+		     : id->build_id_len < sizeof m->dsos[0]->build_id ? id->build_id_len
+								      : sizeof m->dsos[0]->build_id;
 	struct pd_dso *blank = NULL;
 	size_t pos = 0;
 
@@ -116,17 +129,18 @@ static struct pd_dso *find_dso_ns(struct pd_machine *m, const char *name, size_t
 		struct pd_dso *d = m->dsos[i];
 		if (d->name_len != n || d->ns_id != ns || memcmp(d->name, name, n) != 0)
 			continue;
-		if (!len ||
-		    (d->build_id_len == len && memcmp(d->build_id, build->build_id, len) == 0))
+		if (!len ? same_file(d, id)
+			 : d->build_id_len == len && memcmp(d->build_id, id->build_id, len) == 0)
 			return d;
-		if (!blank && !d->build_id_len && !d->loaded && !d->ready && !d->loader)
+		if (len && !blank && !d->build_id_len && !d->loaded && !d->ready && !d->loader &&
+		    same_file(d, id))
 			blank = d;
 	}
 	if (!make)
 		return NULL;
 	struct pd_dso *d = blank ? blank : add_dso(m, name, n, type, ns);
 	if (len) {
-		memcpy(d->build_id, build->build_id, len);
+		memcpy(d->build_id, id->build_id, len);
 		d->build_id_len = len;
 		d->build_id_mapped = 1;
 	}
@@ -147,23 +161,21 @@ static struct pd_dso *find_dso(struct pd_machine *m, const char *name, size_t n,
 static struct pd_dso *mapped_dso(struct pd_machine *m, struct pd_proc *p, const char *name,
 				 size_t n, enum pd_dso_type type, const struct pd_file_id *id)
 {
-	const struct pd_file_id *build = id && id->build_id_len ? id : NULL;
-
 	if (!p->ns_checked) {
 		p->ns_checked = 1;
 		/* another host's pid names nothing here */
 		p->mntns = pd_buildid_foreign() ? 0 : pd_procroot_mntns(p->pid);
 	}
 	if (!p->mntns)
-		return find_dso_ns(m, name, n, type, 0, build, 1);
+		return find_dso_ns(m, name, n, type, 0, id, 1);
 	size_t before = m->ndsos;
-	struct pd_dso *d = find_dso_ns(m, name, n, type, p->mntns, build, 1);
+	struct pd_dso *d = find_dso_ns(m, name, n, type, p->mntns, id, 1);
 	if (m->ndsos != before) {
 		const struct pd_dso *host = find_dso_ns(m, name, n, type, 0, NULL, 0);
 		/* perf writes one build-id per path: when the file at the
 		 * path here is not the mapped one, it may be that file's */
 		struct stat st;
-		if (host && !build && !pd_file_id_other(id, name, &st)) {
+		if (host && !(id && id->build_id_len) && !pd_file_id_other(id, name, &st)) {
 			memcpy(d->build_id, host->build_id, host->build_id_len);
 			d->build_id_len = host->build_id_len;
 		}
