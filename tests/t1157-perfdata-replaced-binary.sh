@@ -17,14 +17,25 @@ test_expect_success 'setup: two builds of one program, their functions at differ
 	for v in old new; do
 		align= && test $v = new && align="__attribute__((aligned(4096)))"
 		cat >$v.c <<-CC || return 1
+		#include <stdio.h>
 		#include <time.h>
+		#include <unistd.h>
 		static volatile unsigned long sink;
 		__attribute__((noinline)) void ${v}_pad(void) { sink++; }
 		__attribute__((noinline)) $align void ${v}_spin(void) { for (int i = 0; i < 100000; i++) sink += i; }
-		int main(void) {
+		int main(int argc, char **argv) {	/* argv[1]: stay until DIR/quit */
 			clock_t end = clock() + $PD_RUN_MS * (CLOCKS_PER_SEC / 1000);
+			time_t until = time(0) + 100;
+			char p[4096];
 			${v}_pad();
 			while (clock() < end) ${v}_spin();
+			if (argc < 2)
+				return 0;
+			snprintf(p, sizeof p, "%s/spun", argv[1]);
+			fclose(fopen(p, "w"));
+			snprintf(p, sizeof p, "%s/quit", argv[1]);
+			while (access(p, F_OK) != 0 && time(0) <= until)
+				usleep(5000);
 			return 0;
 		}
 		CC
@@ -72,10 +83,41 @@ test_expect_success 'with the build-id perf read from the path at its end: the n
 	grep -q "deploy-buildid.data: $PWD/b/prog: named from the file at that path here, whose build-id is the recorded one, but the mapped file was device" b.err
 '
 
+test_expect_success 'the old build still running when the capture is read: named from its mapped file (/proc/PID/map_files)' '
+	mkdir run sig &&
+	pd_record_opts --no-buildid run.data -g -F 999 -- sh -c \
+		"cp $PWD/old $PWD/run/prog && { $PWD/run/prog $PWD/sig & } &&
+		 while ! test -e $PWD/sig/spun; do sleep 0.02; done &&
+		 cp $PWD/new $PWD/run/prog.next && mv $PWD/run/prog.next $PWD/run/prog && $PWD/run/prog" &&
+	old=$(pgrep -f "^$PWD/run/prog $PWD/sig") && echo "old build: pid $old, still running" &&
+	fp-perfdata run.data >run.s 2>run.err; rc=$?; touch sig/quit; cat run.err && test $rc = 0 &&
+	prog_samples run.s | awk -F "\t" -v p=$old "\$3 == p" >run.old &&
+	prog_samples run.s | awk -F "\t" -v p=$old "\$3 != p" >run.new &&
+	grep -q "old_spin" run.old && ! grep -q "new_" run.old &&
+	grep -q "new_spin" run.new && ! grep -q "old_" run.new &&
+	! grep -q "cannot read $PWD/run/prog" run.err
+'
+
+test_expect_success 'a binary deleted while its process runs (perf maps it as "PATH (deleted)"): named while the process lives' '
+	mkdir del delsig &&
+	sed -e "s/old_/gone_/g" -e "s|while (clock() < end) gone_spin();|while (access(argv[1], F_OK) == 0 \&\& !go(argv[1])) usleep(5000);\n\t\t\twhile (clock() < end) gone_spin();|" \
+	    -e "s|^int main|static int go(const char *d) { char p[4096]; snprintf(p, sizeof p, \"%s/go\", d); return access(p, F_OK) == 0; }\nint main|" old.c >gone.c &&
+	cc -O2 -o del/prog gone.c && nm del/prog | grep -q " T gone_spin" &&
+	{ del/prog "$PWD/delsig" & } && gone=$! &&
+	wait_for "pgrep -f \"^del/prog $PWD/delsig\" >/dev/null" && rm del/prog &&
+	grep -q "$PWD/del/prog (deleted)" /proc/$gone/maps &&
+	pd_record_opts --no-buildid del.data -a -g -F 999 -- sh -c \
+		"touch $PWD/delsig/go; while ! test -e $PWD/delsig/spun; do sleep 0.02; done" &&
+	fp-perfdata del.data >del.s 2>del.err; rc=$?; touch delsig/quit; cat del.err && test $rc = 0 &&
+	awk -F "\t" -v p=$gone "\$1 == \"S\" && \$3 == p" del.s >del.prog &&
+	test -s del.prog && grep -q "gone_spin" del.prog
+'
+
 test_expect_success 'the heatmap and the flame graph still count every sample of both builds' '
 	prog_samples nb.s | wc -l >got &&
 	perf script -i deploy-no-buildid.data -F comm 2>/dev/null | awk "\$1 == \"prog\"" | wc -l >want &&
 	test_cmp want got
 '
 
+touch sig/quit delsig/quit 2>/dev/null
 test_done

@@ -477,6 +477,8 @@ void pd_machine_mmap(struct pd_machine *m, int64_t pid, uint64_t start, uint64_t
 	} else {
 		nm.dso = mapped_dso(m, p, file, flen, PD_DSO_ELF, id);
 		note_mapped(nm.dso, id);
+		if (!p->mntns && id && id->known) /* replaced at its path since? */
+			pd_procroot_attach_map(nm.dso, pid, start, start + len, id);
 	}
 	insert_map(p, &nm);
 }

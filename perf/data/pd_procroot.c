@@ -8,13 +8,16 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <linux/openat2.h>
 
 #include "fp_error.h"
+#include "pd_buildid.h"
 #include "pd_procroot.h"
+#include "pd_read.h"
 #include "pd_symbols.h"
 #include "pd_textsyms.h"
 
@@ -153,6 +156,36 @@ void pd_procroot_attach(struct pd_dso *d, int64_t pid)
 	int fd = open_ns_file(d, pid, &err);
 	if (fd >= 0)
 		keep(d, fd);
+}
+
+void pd_procroot_attach_map(struct pd_dso *d, int64_t pid, uint64_t start, uint64_t end,
+			    const struct pd_file_id *id)
+{
+	char path[96];
+	struct stat st;
+
+	if (d->map_checked || d->ns_pid || d->loaded || d->ready || d->loader ||
+	    d->type != PD_DSO_ELF)
+		return;
+	d->map_checked = 1;
+	/* the mapped file is not at its path here: another one is, or none
+	 * (deleted: perf's name ends in " (deleted)") */
+	if (pd_buildid_foreign() || kept >= budget() || d->name[0] != '/' ||
+	    (stat(d->name, &st) == 0 && !pd_file_id_other(id, d->name, &st)))
+		return;
+	snprintf(path, sizeof path, "/proc/%lld/map_files/%llx-%llx", (long long)pid,
+		 (unsigned long long)start, (unsigned long long)end);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return; /* gone, unmapped, or not root */
+	/* pid may be another process by now: only the mapped file will do */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_ino != id->ino ||
+	    major(st.st_dev) != id->maj || minor(st.st_dev) != id->min) {
+		close(fd);
+		return;
+	}
+	d->ns_pid = pid;
+	keep(d, fd);
 }
 
 const char *pd_procroot_open(struct pd_dso *d, char *buf, size_t cap)

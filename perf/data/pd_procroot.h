@@ -36,6 +36,16 @@ int64_t pd_procroot_nstgid(int64_t pid);
  * open files (past it only pid is kept, and the file is opened when its
  * symbols are read, while pid lives). */
 void pd_procroot_attach(struct pd_dso *d, int64_t pid);
+/* d (an ELF file of this mount namespace, not loaded yet) was mapped at
+ * [start, end) by process pid from the file id names, and the file at
+ * its path here is another one now (a binary replaced while recording: a
+ * deploy), or none (deleted). While pid lives and still has that map, the mapped file itself
+ * is /proc/PID/map_files/START-END (root only; a deleted file too): it is
+ * opened, checked to be id's device and inode, and kept as above. Once a
+ * dso, at its first map. */
+struct pd_file_id;
+void pd_procroot_attach_map(struct pd_dso *d, int64_t pid, uint64_t start, uint64_t end,
+			    const struct pd_file_id *id);
 /* d's file as its process sees it, opened now if it was not (and kept):
  * a path that reopens it (/proc/self/fd/N) in buf, or NULL if d is a
  * host file or it cannot be opened there. */

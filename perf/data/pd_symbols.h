@@ -134,6 +134,7 @@ struct pd_dso {
 	uint64_t ns_id;
 	int64_t ns_pid;
 	int ns_fd;
+	int map_checked; /* pd_procroot_attach_map looked at its first map */
 	/* ELF: the file its maps were made of (pd_buildid.c checks the
 	 * recorded path's file against it when no build-id is recorded);
 	 * mixed: maps of two files, none to check against */
