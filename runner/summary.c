@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fp_num.h"
 #include "summary.h"
 
 /* Mapped, not read line by line: at the end of a report this runs after
@@ -40,12 +41,11 @@ int fp_folded_totals(const char *dir, uint64_t *samples, uint64_t *stacks)
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *le = nl ? nl : end, *sp = memrchr(p, ' ', (size_t)(le - p));
 
-		if (sp) { /* `stack count`: the count after the last blank */
-			uint64_t v = 0;
+		uint64_t v;
 
-			for (const char *d = sp + 1; d < le && *d >= '0' && *d <= '9'; d++)
-				v = v * 10 + (uint64_t)(*d - '0');
-			*samples += v;
+		if (sp) { /* `stack count`: the count after the last blank */
+			if (fp_parse_u64(sp + 1, (size_t)(le - sp - 1), &v) == 0)
+				*samples += v;
 			(*stacks)++;
 		}
 		p = le + 1;

@@ -113,8 +113,7 @@ static int at_process_root(const struct pd_dso *d, char *buf, size_t cap)
 int pd_file_id_other(const struct pd_file_id *id, const char *path, struct stat *st)
 {
 	return id && id->known && stat(path, st) == 0 &&
-	       (st->st_ino != id->ino || major(st->st_dev) != id->maj ||
-		minor(st->st_dev) != id->min);
+	       !pd_file_id_is(id, major(st->st_dev), minor(st->st_dev), st->st_ino);
 }
 
 int pd_buildid_is_mapped(const struct pd_dso *d, const char *path, char *why, size_t cap)

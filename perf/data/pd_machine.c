@@ -99,7 +99,7 @@ static struct pd_dso *add_dso(struct pd_machine *m, const char *name, size_t n,
 static int same_file(const struct pd_dso *d, const struct pd_file_id *id)
 {
 	return !id || !id->known || !d->mapped.known ||
-	       (d->mapped.ino == id->ino && d->mapped.maj == id->maj && d->mapped.min == id->min);
+	       pd_file_id_is(&d->mapped, id->maj, id->min, id->ino);
 }
 
 /* The dso of a name in mount namespace ns (0: the host's; a container's
@@ -443,7 +443,7 @@ static void note_mapped(struct pd_dso *d, const struct pd_file_id *id)
 	if (!d->mapped.known) {
 		d->mapped = *id;
 		d->mapped.build_id = NULL; /* the record's bytes: gone after it */
-	} else if (d->mapped.ino != id->ino || d->mapped.maj != id->maj || d->mapped.min != id->min)
+	} else if (!pd_file_id_is(&d->mapped, id->maj, id->min, id->ino))
 		d->mapped_mixed = 1;
 }
 

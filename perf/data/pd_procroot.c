@@ -15,7 +15,7 @@
 #include <linux/openat2.h>
 
 #include "fp_error.h"
-#include "pd_buildid.h"
+#include "pd_buildid.h" /* pd_buildid_foreign */
 #include "pd_procroot.h"
 #include "pd_read.h"
 #include "pd_symbols.h"
@@ -171,7 +171,8 @@ void pd_procroot_attach_map(struct pd_dso *d, int64_t pid, uint64_t start, uint6
 	/* the mapped file is not at its path here: another one is, or none
 	 * (deleted: perf's name ends in " (deleted)") */
 	if (pd_buildid_foreign() || kept >= budget() || d->name[0] != '/' ||
-	    (stat(d->name, &st) == 0 && !pd_file_id_other(id, d->name, &st)))
+	    (stat(d->name, &st) == 0 &&
+	     pd_file_id_is(id, major(st.st_dev), minor(st.st_dev), st.st_ino)))
 		return;
 	snprintf(path, sizeof path, "/proc/%lld/map_files/%llx-%llx", (long long)pid,
 		 (unsigned long long)start, (unsigned long long)end);
@@ -179,8 +180,8 @@ void pd_procroot_attach_map(struct pd_dso *d, int64_t pid, uint64_t start, uint6
 	if (fd < 0)
 		return; /* gone, unmapped, or not root */
 	/* pid may be another process by now: only the mapped file will do */
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_ino != id->ino ||
-	    major(st.st_dev) != id->maj || minor(st.st_dev) != id->min) {
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    !pd_file_id_is(id, major(st.st_dev), minor(st.st_dev), st.st_ino)) {
 		close(fd);
 		return;
 	}

@@ -48,6 +48,15 @@ struct pd_file_id {
 	size_t build_id_len;
 };
 
+/* Whether id names the file of device maj:min, inode ino (a stat's
+ * major(st_dev), minor(st_dev), st_ino, or another id's): the one
+ * comparison of a mapped file's identity. */
+static inline int pd_file_id_is(const struct pd_file_id *id, uint32_t maj, uint32_t min,
+				uint64_t ino)
+{
+	return id->ino == ino && id->maj == maj && id->min == min;
+}
+
 enum pd_event_type {
 	PD_EV_SAMPLE,
 	PD_EV_COMM,
