@@ -134,6 +134,11 @@ pd_record_kernel() { # out
 	pd_record_opts "" "$1" -a -g -F 999 -- dd if=/dev/zero of=/dev/null bs=64 count=1000000
 }
 
+# A whole frame named by the extended regex NAMES in FILE's stacks: the
+# kernel's own names hold the tests' words too (__ext4_new_inode, when a
+# program "new" is sampled creating a file).
+pd_has_frame() { grep -Eq "(	|;)($2)(;|\$)" "$1"; } # file names
+
 pd_build() { # source flags...
 	_src=$1; shift
 	case $_src in *.cc) _cc=g++ ;; *) _cc=cc ;; esac
