@@ -222,20 +222,32 @@ test_expect_success '--live: a look-up the server never answers holds no sample 
 	grep -q "debuginfod_asked=1" silent-live.out
 '
 
+# fp-perfdata asks for app3's debug file when it first names a frame of
+# app3: when a round of perf's stream lets the samples before it out
+# (one every ~8 KiB here). Where the rounds fall varies from recording
+# to recording: fed a first half at once, one CI run's fp-perfdata had
+# let none of app3's samples out, asked nothing, and the server saw its
+# request only when the rest came 60 s later. So the capture goes in
+# pieces of 4 KiB until the server has answered that request; then the
+# file in the client's cache is waited for.
 # The answer is in fp-perfdata once it says so on stderr: the file in
 # the client's cache comes a moment before (on a loaded host, long enough
-# for the whole second half to go by unnamed). Until it says so, the
-# second half goes in pieces of 1 KiB, each read (and the answers polled)
-# on its own, 2 s apart at most; then the rest at once. fp-perfdata polls
-# when it reads, so the pieces' gaps are the time the answer has: 0.5 s
-# each (8 s in all) ran out once on a loaded fresh-clone run (no notice,
-# the frames named only at the end of input).
+# for the rest to go by unnamed). Until it says so, the rest goes in
+# pieces of 1 KiB, each read (and the answers polled) on its own, 2 s
+# apart at most; then the rest at once. fp-perfdata polls when it reads,
+# so the pieces' gaps are the time the answer has: 0.5 s each (8 s in
+# all) ran out once on a loaded fresh-clone run (no notice, the frames
+# named only at the end of input).
 test_expect_success '--live: frames are named from the answer on' '
 	di_start srv3 && test_when_finished di_stop &&
 	wait_for "di_serves $(cat app3.id) debuginfo" 300 &&
-	size=$(wc -c <pipe.data) && half=$((size / 2)) && at=$half &&
+	size=$(wc -c <pipe.data) && at=0 &&
+	asked="grep -q \"UA:elfutils.* /buildid/$(cat app3.id)/debuginfo \" di.log" &&
 	came="grep -q \"app3: its file came\" live.err" && : >live.err &&
-	{ head -c $half pipe.data &&
+	{ while ! eval "$asked" && test $at -lt $((size - 8192)); do
+		tail -c +$((at + 1)) pipe.data | head -c 4096 && at=$((at + 4096)) &&
+		wait_for "$asked" 3 2>/dev/null
+	  done
 	  wait_for "test -s live/$(cat app3.id)/debuginfo" 600 &&
 	  while ! eval "$came" && test $at -lt $((size - 8192)); do
 		tail -c +$((at + 1)) pipe.data | head -c 1024 && at=$((at + 1024)) &&
