@@ -32,7 +32,7 @@ WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
 SHARED_DIRS := lib recording fifo fold perf/script perf/data ui render
 INCLUDES = $(addprefix -I,$(SHARED_DIRS)) -I$(BUILD)/gen
 DEPFLAGS = -MMD -MP
-LDLIBS  ?= -lev -lz -lm -lprotobuf-c -lpcre2-8
+LDLIBS  ?= -lev -lz -lm -lprotobuf-c -lpcre2-8 -lxxhash
 ifeq ($(SAN),1)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined
@@ -106,6 +106,7 @@ probe: | $(DEPS_FIRST)
 	$(call require,libelf,libelf.h,libelf-dev)
 	$(call require,libiberty,libiberty/libiberty.h,libiberty-dev)
 	$(call require,libzstd,zstd.h,libzstd-dev)
+	$(call require,libxxhash,xxhash.h,libxxhash-dev)
 	$(call require,ncursesw,curses.h,libncurses-dev)
 	$(if $(shell command -v protoc-c),,$(error protoc-c not found: apt-get install protobuf-c-compiler, or run make deps))
 

@@ -135,12 +135,12 @@ const char *fp_tails_problem(int err)
 void fp_tailw_init(struct fp_tailw *w)
 {
 	memset(w, 0, sizeof *w);
-	fp_strtab_init(&w->keys);
+	fp_digtab_init(&w->keys);
 }
 
 void fp_tailw_free(struct fp_tailw *w)
 {
-	fp_strtab_free(&w->keys);
+	fp_digtab_free(&w->keys);
 	fp_wmem_free(&w->scratch);
 	for (size_t i = 0; i < FP_TAILW_AHEAD + 1; i++)
 		fp_wmem_free(&w->held[i].rec);
@@ -203,23 +203,22 @@ static size_t tail_tab(const char *rec, size_t len)
 }
 
 /* The K record (a new tail) and the P record of the S record rec (without
- * its LF), whose tail starts after the TAB at offset tab and hashes to h. */
+ * its LF), whose tail starts after the TAB at offset tab and has digest d. */
 static void write_sample_line(struct fp_tailw *w, struct fp_wr out, const char *rec, size_t len,
-			      size_t tab, uint64_t h)
+			      size_t tab, struct fp_digest d)
 {
 	const char *tail = tab == NO_TAB ? rec + len : rec + tab + 1;
 	size_t n = (size_t)(rec + len - tail);
-	uint32_t id = tab != NO_TAB ? fp_strtab_find_hashed(&w->keys, tail, n, h) : FP_STRTAB_NONE;
+	uint32_t id = tab != NO_TAB ? fp_digtab_find(&w->keys, d) : FP_DIGTAB_NONE;
 	struct fp_sample s;
-	int added;
 
-	if (id == FP_STRTAB_NONE) {
+	if (id == FP_DIGTAB_NONE) {
 		if (tab == NO_TAB || fp_sample_parse(rec, len, &s) < 0) {
 			/* not a well-formed S record: passed on as it is */
 			fp_write_line(out, rec, len);
 			return;
 		}
-		id = fp_strtab_intern_hashed(&w->keys, tail, n, h, &added);
+		id = fp_digtab_intern(&w->keys, d, NULL);
 		/* the tail is the K record's fields as they are (twelve writes
 		 * of them were 2 % of fp-read); not when an empty cgroup field
 		 * follows, which fp_write_tail_def leaves out */
@@ -232,9 +231,12 @@ static void write_sample_line(struct fp_tailw *w, struct fp_wr out, const char *
 	fp_write_tail_ref_head(out, rec + 2, tab - 2, id);
 }
 
-static uint64_t tail_hash(const char *rec, size_t len, size_t tab)
+static struct fp_digest tail_digest(const struct fp_tailw *w, const char *rec, size_t len,
+				    size_t tab)
 {
-	return tab == NO_TAB ? 0 : fp_strtab_hash(rec + tab + 1, len - tab - 1);
+	if (tab == NO_TAB)
+		return (struct fp_digest){ 0, 0 };
+	return fp_digtab_digest(&w->keys, rec + tab + 1, len - tab - 1);
 }
 
 void fp_tailw_defer(struct fp_tailw *w, int on)
@@ -247,7 +249,7 @@ static void write_held(struct fp_tailw *w, struct fp_wr out)
 {
 	struct fp_tailw_held *h = &w->held[w->first];
 
-	write_sample_line(w, out, h->rec.p, h->rec.len, h->tab, h->hash);
+	write_sample_line(w, out, h->rec.p, h->rec.len, h->tab, h->d);
 	w->first = (w->first + 1) % (FP_TAILW_AHEAD + 1);
 	w->nheld--;
 }
@@ -267,24 +269,17 @@ void fp_tailw_write_line(struct fp_tailw *w, struct fp_wr out, const char *rec, 
 	if (!w->defer) {
 		size_t tab = tail_tab(rec, len);
 
-		write_sample_line(w, out, rec, len, tab, tail_hash(rec, len, tab));
+		write_sample_line(w, out, rec, len, tab, tail_digest(w, rec, len, tab));
 		return;
 	}
 	struct fp_tailw_held *h = &w->held[(w->first + w->nheld) % ring];
 	h->rec.len = 0;
 	fp_wmem_add(&h->rec, rec, len);
 	h->tab = tail_tab(h->rec.p, len);
-	h->hash = tail_hash(h->rec.p, len, h->tab);
+	h->d = tail_digest(w, h->rec.p, len, h->tab);
 	if (h->tab != NO_TAB)
-		fp_strtab_prefetch_slot(&w->keys, h->hash);
+		fp_digtab_prefetch(&w->keys, h->d);
 	w->nheld++;
-	/* the one before asked for its slot a record ago: now its string */
-	if (w->nheld >= 2) {
-		const struct fp_tailw_held *prev = &w->held[(w->first + w->nheld - 2) % ring];
-
-		if (prev->tab != NO_TAB)
-			fp_strtab_prefetch_string(&w->keys, prev->hash);
-	}
 	if (w->nheld > FP_TAILW_AHEAD)
 		write_held(w, out);
 }

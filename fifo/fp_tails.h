@@ -13,7 +13,8 @@
  * K record the first time a tail is seen, then the P record. A source that
  * can tell a tail by something cheaper than its text (fp-perfdata: the
  * frame ids) interns that key itself with fp_tailw_intern and writes the K
- * record only for a new key.
+ * record only for a new key. A writer knows a tail by its digest
+ * (lib/fp_digtab.h) and keeps none of its text: 24 bytes a distinct tail.
  *
  * Memory follows the distinct tails (each came as a K record, or, for a
  * writer, as a sample), never the samples.
@@ -24,8 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fp_digtab.h"
 #include "fp_record.h"
-#include "fp_strtab.h"
 
 /* The definitions: each in the arena as its fields' lengths (struct
  * fp_tail_head) right before its text "event TAB comm TAB kinds TAB
@@ -87,11 +88,11 @@ int fp_tails_shed(struct fp_tails *t, uint32_t id);
 struct fp_tailw_held {
 	struct fp_wmem rec; /* the S record, without its LF */
 	size_t tab;         /* offset of the TAB before its tail, or SIZE_MAX: none */
-	uint64_t hash;      /* of its tail */
+	struct fp_digest d; /* of its tail */
 };
 
 struct fp_tailw {
-	struct fp_strtab keys;                         /* the tails' keys; id = tail id */
+	struct fp_digtab keys;                         /* the tails' keys; id = tail id */
 	struct fp_wmem scratch;                        /* a tail whose fields are not contiguous */
 	int defer;                                     /* fp_tailw_write_line holds records back */
 	struct fp_tailw_held held[FP_TAILW_AHEAD + 1]; /* a ring */
@@ -103,8 +104,8 @@ void fp_tailw_free(struct fp_tailw *w);
 /* A batch source (fp-read on a file) looks up a sample's tail among all
  * the tails so far, a table larger than the cache: with defer on,
  * fp_tailw_write_line writes each S record's K and P records
- * FP_TAILW_AHEAD records later, having asked for its slot and then its
- * string meanwhile, so the lookup finds them in the cache. The writer must
+ * FP_TAILW_AHEAD records later, having asked for its slot meanwhile, so
+ * the lookup finds it in the cache. The writer must
  * call fp_tailw_flush before it writes anything else (and at the end), so
  * the stream's order is the same as without. Off by default (a live
  * source writes each sample at once). */
@@ -113,7 +114,7 @@ void fp_tailw_flush(struct fp_tailw *w, struct fp_wr out);
 /* The id of a tail key, *added = 1 if new (write its K record then). */
 static inline uint32_t fp_tailw_intern(struct fp_tailw *w, const char *key, size_t n, int *added)
 {
-	return fp_strtab_intern(&w->keys, key, n, added);
+	return fp_digtab_intern(&w->keys, fp_digtab_digest(&w->keys, key, n), added);
 }
 /* The sample s as K (first time its tail is seen) and P records. */
 void fp_tailw_write(struct fp_tailw *w, struct fp_wr out, const struct fp_sample *s);

@@ -376,8 +376,8 @@ static void write_sample(struct perfdata *pd, const struct pd_sample *s)
 	}
 	struct pd_thread *t = pd_machine_thread(&pd->mach, s->pid, s->tid);
 	size_t n = resolve_chain(pd, s, t), len = 0;
-	uint32_t id = FP_STRTAB_NONE;
-	uint64_t hash = 0;
+	uint32_t id = FP_DIGTAB_NONE;
+	struct fp_digest key = { 0, 0 };
 	struct fp_str cgroup = { "", 0 };
 	uint32_t cgroup_sid = 0;
 	if (s->has_cgroup &&
@@ -385,10 +385,10 @@ static void write_sample(struct perfdata *pd, const struct pd_sample *s)
 		cgroup = (struct fp_str){ "", 0 };
 	if (pd->stack_ids) {
 		tail_key(pd, s->ev, t, n, cgroup.n ? (uint64_t)cgroup_sid + 1 : 0);
-		hash = fp_strtab_hash(pd->key.p, pd->key.len);
-		id = fp_strtab_find_hashed(&pd->tails.keys, pd->key.p, pd->key.len, hash);
+		key = fp_digtab_digest(&pd->tails.keys, pd->key.p, pd->key.len);
+		id = fp_digtab_find(&pd->tails.keys, key);
 	}
-	if (id == FP_STRTAB_NONE) { /* a tail seen before was not too long */
+	if (id == FP_DIGTAB_NONE) { /* a tail seen before was not too long */
 		for (size_t i = 0; i < n; i++)
 			len += pd->mach.frames[pd->frames[i]].len + 1;
 		if (len + t->comm_len + s->ev->name_len + cgroup.n + 2 * n + 128 > FP_LINE_MAX) {
@@ -410,9 +410,9 @@ static void write_sample(struct perfdata *pd, const struct pd_sample *s)
 		.comm = { t->comm, t->comm_len },
 		.cgroup = cgroup,
 	};
-	int added = id == FP_STRTAB_NONE;
+	int added = id == FP_DIGTAB_NONE;
 	if (pd->stack_ids && added) /* the slot found is in the cache */
-		id = fp_strtab_intern_hashed(&pd->tails.keys, pd->key.p, pd->key.len, hash, NULL);
+		id = fp_digtab_intern(&pd->tails.keys, key, NULL);
 	pd->frames_out += n;
 	if (added) {
 		build_stack(pd, n, len, &out);
