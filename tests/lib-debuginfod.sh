@@ -14,6 +14,7 @@
 #	di_serves ID KIND    the server answers buildid/ID/KIND (executable,
 #	                     debuginfo): wait_for it after di_start
 #	di_stop              ends it (test_when_finished)
+#	pd_build_id_of FILE        the build-id of an ELF file (its note)
 #	pd_build_id DATA NAME      the build-id perf recorded for NAME
 #	pd_set_build_id DATA NAME HEX   rewrites that build-id in DATA (a
 #	                     capture of another kernel, vdso, build)
@@ -56,6 +57,11 @@ di_stop() {
 		kill -9 "$DI_PID" 2>/dev/null
 	wait "$DI_PID" 2>/dev/null
 	DI_PID=
+}
+
+# The build-id of an ELF file (its GNU build-id note).
+pd_build_id_of() { # file
+	readelf -n "$1" | awk "/Build ID:/ { print \$3; exit }"
 }
 
 pd_build_id() { # data name

@@ -1,5 +1,7 @@
 #!/bin/sh
 test_description='fp-perfdata: a binary replaced at its path during the capture (a deploy) is two files, never named from the new one for the old'
+. "$(dirname "$0")/lib-debuginfod.sh"
+di_own_network "$0" "$@"
 . "$(dirname "$0")/test-lib.sh"
 . "$TOP/tests/lib-perfdata.sh"
 test_tags root perf
@@ -84,6 +86,46 @@ test_expect_success 'with the build-id perf read from the path at its end: the n
 	has_build_frame b.new new && ! has_build_frame b.new old &&
 	grep -q "deploy-buildid.data: $PWD/b/prog: named from the file at that path here, whose build-id is the recorded one, but the mapped file was device" b.err
 '
+
+# Both builds gone: each is named only if its file can be had by the
+# build-id the kernel read at its map (--buildid-mmap), here from a real
+# debuginfod server that has both, as a build farm's does.
+if [ -n "${FP_DI_NETNS:-}" ] && command -v debuginfod >/dev/null 2>&1 && ip link set lo up; then
+test_expect_success 'setup: the deploy recorded with each map'"'"'s build-id (--buildid-mmap)' '
+	PERF_BUILDID_DIR=$PWD/bid pd_record_opts "--buildid-mmap --no-buildid-cache" deploy-bm.data \
+		-g -F 999 -- sh -c "$(deploy $PWD/bm)" &&
+	for v in old new; do
+		perf script -i deploy-bm.data --show-mmap-events 2>/dev/null |
+			grep -q "MMAP2.* <$(pd_build_id_of $v)>\]: r-xp $PWD/bm/prog\$" || return 1
+	done
+'
+
+test_expect_success 'both builds gone, no server: the new build named, the old one not after it' '
+	PERF_BUILDID_DIR=$PWD/bid fp-perfdata deploy-bm.data >bm0.s 2>bm0.err && cat bm0.err &&
+	pids_in_order bm0.s >bm0.pids && test $(wc -l <bm0.pids) = 2 &&
+	prog_samples bm0.s | awk -F "\t" -v p=$(sed -n 1p bm0.pids) "\$3 == p" >bm0.old &&
+	test -s bm0.old && ! has_build_frame bm0.old new && grep -q "	\[prog\]" bm0.old &&
+	grep -q "cannot read $PWD/bm/prog (a different build than the one recorded)" bm0.err
+'
+
+test_expect_success 'both builds gone, a debuginfod server has both: each build named from its own file' '
+	mkdir srv && cp old new srv/ &&
+	di_start srv && test_when_finished di_stop &&
+	wait_for "di_serves $(pd_build_id_of old) executable" 300 &&
+	PERF_BUILDID_DIR=$PWD/bid DEBUGINFOD_URLS=$DI_URL DEBUGINFOD_CACHE_PATH=$PWD/dicache \
+		fp-perfdata deploy-bm.data >bm.s 2>bm.err && cat bm.err &&
+	pids_in_order bm.s >bm.pids && test $(wc -l <bm.pids) = 2 &&
+	prog_samples bm.s | awk -F "\t" -v p=$(sed -n 1p bm.pids) "\$3 == p" >bm.old &&
+	prog_samples bm.s | awk -F "\t" -v p=$(sed -n 2p bm.pids) "\$3 == p" >bm.new &&
+	has_build_frame bm.old old && ! has_build_frame bm.old new &&
+	has_build_frame bm.new new && ! has_build_frame bm.new old &&
+	! grep -q "cannot read $PWD/bm/prog" bm.err &&
+	grep -q "debuginfod_found=[1-9]" bm.s
+'
+else
+	test_skip 'the deploy with build-ids and a debuginfod server' \
+		'needs a network namespace of its own (root, unshare -n) and debuginfod'
+fi
 
 test_expect_success 'the old build still running when the capture is read: named from its mapped file (/proc/PID/map_files)' '
 	mkdir run sig &&

@@ -44,11 +44,6 @@ s_records() { # s args...
 	fp-perfdata "$@" >"$_s.out" 2>"$_s.err" && grep "^S" "$_s.out" >"$_s"
 }
 
-# The build-id of an ELF file (its GNU build-id note).
-pd_build_id_of() { # file
-	readelf -n "$1" | awk "/Build ID:/ { print \$3; exit }"
-}
-
 # Seconds since the epoch, with fractions.
 now() { date +%s.%N; }
 
