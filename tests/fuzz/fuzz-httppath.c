@@ -2,7 +2,7 @@
  * paths and query values (web/safepath.c, web/query.c).
  *
  * fuzz-sources: web/safepath.c web/query.c lib/*.c fifo/*.c recording/*.c
- * fuzz-libs: -lev -lz -lm -lpcre2-8 -ldeflate -lmicrohttpd
+ * fuzz-libs: -lev -lz -lm -lpcre2-8 -ldeflate -lxxhash -lmicrohttpd
  * fuzz-max-len: 4096
  *
  * The input is a query string `key=value&key=value...`; each key and value

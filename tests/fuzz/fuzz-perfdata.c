@@ -3,7 +3,7 @@
  *
  * fuzz-sources: stages/fp-perfdata.c lib/*.c fifo/*.c recording/*.c fold/*.c perf/script/*.c perf/data/*.c
  * fuzz-cflags: -DFP_PERFDATA_NO_MAIN
- * fuzz-libs: -lev -lz -lm -lpcre2-8 -ldeflate
+ * fuzz-libs: -lev -lz -lm -lpcre2-8 -ldeflate -lxxhash
  * (run.sh adds -ldw -lelf -liberty for the perf/data/pd_*.c modules)
  * fuzz-max-len: 65536
  *

@@ -4,7 +4,7 @@
  * main() renamed; run_reader() calls its read_input(), all of main() but
  * the option parsing).
  *
- * fuzz-libs: -lev -lz -lm -lpcre2-8 -ldeflate
+ * fuzz-libs: -lev -lz -lm -lpcre2-8 -ldeflate -lxxhash
  * fuzz-max-len: 16384
  * fuzz-cflags: -DFP_LINE_MAX=4096
  *

@@ -64,7 +64,7 @@ directive() { # file key default
 build() { # name -> 0 if build-fuzz/name is up to date or was built
 	src=tests/fuzz/$1.c
 	srcs=$(directive "$src" fuzz-sources "$SHARED")
-	libs=$(directive "$src" fuzz-libs "-lev -lz -lm -lpcre2-8 -ldeflate")
+	libs=$(directive "$src" fuzz-libs "-lev -lz -lm -lpcre2-8 -ldeflate -lxxhash")
 	cflags=$(directive "$src" fuzz-cflags "")
 	# shellcheck disable=SC2086  # word splitting and globbing wanted
 	srcs=$(ls $srcs 2>/dev/null)
