@@ -182,7 +182,7 @@ void fp_tailw_write(struct fp_tailw *w, struct fp_wr out, const struct fp_sample
 		key = w->scratch.p;
 		n = w->scratch.len;
 	}
-	uint32_t id = fp_tailw_intern(w, key, n, &added);
+	uint32_t id = fp_digtab_intern(&w->keys, fp_digtab_digest(&w->keys, key, n), &added);
 	if (added)
 		fp_write_tail_def(out, id, s);
 	fp_tailw_ref(out, s, id);

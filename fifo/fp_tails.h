@@ -12,8 +12,8 @@
  * writes with struct fp_tailw: fp_tailw_write(&w, out, &sample) writes the
  * K record the first time a tail is seen, then the P record. A source that
  * can tell a tail by something cheaper than its text (fp-perfdata: the
- * frame ids) interns that key itself with fp_tailw_intern and writes the K
- * record only for a new key. A writer knows a tail by its digest
+ * frame ids) looks that key's digest up in w.keys itself (fp_digtab_find,
+ * then fp_digtab_intern) and writes the K record only for a new key. A writer knows a tail by its digest
  * (lib/fp_digtab.h) and keeps none of its text: 24 bytes a distinct tail.
  *
  * Memory follows the distinct tails (each came as a K record, or, for a
@@ -111,11 +111,6 @@ void fp_tailw_free(struct fp_tailw *w);
  * source writes each sample at once). */
 void fp_tailw_defer(struct fp_tailw *w, int on);
 void fp_tailw_flush(struct fp_tailw *w, struct fp_wr out);
-/* The id of a tail key, *added = 1 if new (write its K record then). */
-static inline uint32_t fp_tailw_intern(struct fp_tailw *w, const char *key, size_t n, int *added)
-{
-	return fp_digtab_intern(&w->keys, fp_digtab_digest(&w->keys, key, n), added);
-}
 /* The sample s as K (first time its tail is seen) and P records. */
 void fp_tailw_write(struct fp_tailw *w, struct fp_wr out, const struct fp_sample *s);
 /* The same for a well-formed S record (LF optional) as a source built it:

@@ -102,45 +102,17 @@ static size_t find_slot(const struct fp_strtab *t, const char *p, size_t n, uint
 	return i;
 }
 
-uint64_t fp_strtab_hash(const char *p, size_t n)
-{
-	return fp_hash_bytes(p, n);
-}
-
-void fp_strtab_prefetch_slot(const struct fp_strtab *t, uint64_t h)
-{
-	__builtin_prefetch(&t->slots[h & t->mask]);
-}
-
-void fp_strtab_prefetch_string(const struct fp_strtab *t, uint64_t h)
-{
-	uint64_t v = t->slots[h & t->mask];
-
-	if (v && (v & ~SLOT_OFF_MASK) == (h >> SLOT_OFF_BITS) << SLOT_OFF_BITS)
-		__builtin_prefetch(t->text + (v & SLOT_OFF_MASK) - 1);
-}
-
-uint32_t fp_strtab_find_hashed(const struct fp_strtab *t, const char *p, size_t n, uint64_t h)
+uint32_t fp_strtab_find(const struct fp_strtab *t, const char *p, size_t n)
 {
 	uint32_t id = FP_STRTAB_NONE;
 
-	find_slot(t, p, n, h, &id);
+	find_slot(t, p, n, fp_hash_bytes(p, n), &id);
 	return id;
-}
-
-uint32_t fp_strtab_find(const struct fp_strtab *t, const char *p, size_t n)
-{
-	return fp_strtab_find_hashed(t, p, n, fp_hash_bytes(p, n));
 }
 
 uint32_t fp_strtab_intern(struct fp_strtab *t, const char *p, size_t n, int *added)
 {
-	return fp_strtab_intern_hashed(t, p, n, fp_hash_bytes(p, n), added);
-}
-
-uint32_t fp_strtab_intern_hashed(struct fp_strtab *t, const char *p, size_t n, uint64_t h,
-				 int *added)
-{
+	const uint64_t h = fp_hash_bytes(p, n);
 	uint32_t id;
 	size_t i = find_slot(t, p, n, h, &id);
 

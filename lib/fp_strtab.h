@@ -10,8 +10,8 @@
  * what the caller interns: FP_STRTAB_MAX ids at most (fp_die past it).
  * A slot holds a tag of the hash and where the string is; each string has
  * its id and length right before it, so a lookup that finds its string
- * touches the slot and that one place (a sample's tail looked up in
- * fp-read's 10 MB of them: one cache miss, not two).
+ * touches the slot and that one place (one cache miss, not two, in a
+ * table larger than the cache).
  *
  *	struct fp_strtab t; fp_strtab_init(&t);
  *	uint32_t id = fp_strtab_intern(&t, p, n, NULL);
@@ -60,18 +60,6 @@ void fp_strtab_clear(struct fp_strtab *t);
 uint32_t fp_strtab_intern(struct fp_strtab *t, const char *p, size_t n, int *added);
 /* The id of the n bytes at p, or FP_STRTAB_NONE (nothing is added). */
 uint32_t fp_strtab_find(const struct fp_strtab *t, const char *p, size_t n);
-
-/* The same lookups with the string's hash made beforehand (fp_strtab_hash),
- * for a caller that looks strings up a little after it has them: it asks
- * for the slot early (fp_strtab_prefetch_slot), then for the string the
- * slot points at (fp_strtab_prefetch_string), so the lookup finds both in
- * the cache. The prefetches are hints: the table may change meanwhile. */
-uint64_t fp_strtab_hash(const char *p, size_t n);
-void fp_strtab_prefetch_slot(const struct fp_strtab *t, uint64_t h);
-void fp_strtab_prefetch_string(const struct fp_strtab *t, uint64_t h);
-uint32_t fp_strtab_find_hashed(const struct fp_strtab *t, const char *p, size_t n, uint64_t h);
-uint32_t fp_strtab_intern_hashed(struct fp_strtab *t, const char *p, size_t n, uint64_t h,
-				 int *added);
 /* The string of an id (NUL-terminated); its length in *n if not NULL. */
 const char *fp_strtab_str(const struct fp_strtab *t, uint32_t id, size_t *n);
 static inline size_t fp_strtab_count(const struct fp_strtab *t)
