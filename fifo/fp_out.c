@@ -57,6 +57,7 @@ static void out_writable_cb(struct ev_loop *loop, ev_io *w, int revents)
 
 	(void)loop;
 	(void)revents;
+	o->retry_at = 0;
 	fp_out_flush(o);
 	if (o->len < FP_OUT_HIGH && o->on_drain)
 		o->on_drain(o);
@@ -75,10 +76,12 @@ static void out_wr_line(void *ctx, const void *p, size_t n)
 	struct fp_out *o = ctx;
 
 	out_reserve(o, n + 1);
-	memcpy(o->buf + o->len, p, n);
-	o->buf[o->len + n] = '\n';
+	char *at = o->buf + o->off + o->len;
+
+	memcpy(at, p, n);
+	at[n] = '\n';
 	o->len += n + 1;
-	if (o->len >= FP_OUT_CHUNK)
+	if (o->len >= FP_OUT_CHUNK && o->len >= o->retry_at)
 		fp_out_flush(o);
 }
 
@@ -107,34 +110,35 @@ void fp_out_free(struct fp_out *o)
 		ev_io_stop(o->loop, &o->w);
 	free(o->buf);
 	o->buf = NULL;
-	o->len = o->cap = 0;
+	o->off = o->len = o->cap = 0;
 }
 
-/* Writes as much as the fd takes now. Returns 0 when everything is out. */
+/* Writes as much as the fd takes now. Returns 0 when everything is out.
+ * What a partial write leaves stays where it is (off moves on): moving it
+ * to the front each time copied up to a megabyte per pipe buffer's worth. */
 static int out_try_write(struct fp_out *o)
 {
-	size_t off = 0;
-
-	while (off < o->len) {
-		ssize_t n = write(o->fd, o->buf + off, o->len - off);
+	while (o->len) {
+		ssize_t n = write(o->fd, o->buf + o->off, o->len);
 
 		if (n > 0) {
-			off += (size_t)n;
+			o->off += (size_t)n;
+			o->len -= (size_t)n;
+			o->bytes_written += (uint64_t)n;
 			continue;
 		}
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			o->retry_at = o->len + FP_OUT_CHUNK;
 			break;
+		}
 		if (n < 0 && errno == EPIPE)
 			exit(FP_EXIT_PIPE); /* the reader went away: not an error of ours */
 		fp_die_sys(FP_EXIT_SYS, "write to fd %d", o->fd);
 	}
-	o->bytes_written += off;
-	if (off) {
-		memmove(o->buf, o->buf + off, o->len - off);
-		o->len -= off;
-	}
+	if (!o->len)
+		o->off = o->retry_at = 0;
 	/* Whatever path wrote the bytes (the write watcher, a flush from a
 	 * timer, a blocking wait), a pump that stopped reading until the
 	 * output drains must hear of it, or its input stays off for good. */
@@ -182,11 +186,15 @@ void fp_out_flush_all(struct fp_out *o)
 
 static void out_reserve(struct fp_out *o, size_t n)
 {
-	if (o->len + n <= o->cap)
+	if (o->off + o->len + n <= o->cap)
 		return;
 	/* Past the hard limit, wait for the reader instead of growing. */
 	if (o->len + n > FP_OUT_HARD && o->len)
 		out_wait_until(o, 0);
+	if (o->off) { /* the pending bytes to the front: once per buffer */
+		memmove(o->buf, o->buf + o->off, o->len);
+		o->off = 0;
+	}
 	if (o->len + n > o->cap)
 		o->buf = fp_xgrow(o->buf, &o->cap, o->len + n, 1, FP_OUT_CHUNK);
 }
@@ -194,9 +202,9 @@ static void out_reserve(struct fp_out *o, size_t n)
 void fp_out_write(struct fp_out *o, const void *p, size_t n)
 {
 	out_reserve(o, n);
-	memcpy(o->buf + o->len, p, n);
+	memcpy(o->buf + o->off + o->len, p, n);
 	o->len += n;
-	if (o->len >= FP_OUT_CHUNK)
+	if (o->len >= FP_OUT_CHUNK && o->len >= o->retry_at)
 		fp_out_flush(o);
 }
 
@@ -207,10 +215,10 @@ void fp_out_str(struct fp_out *o, const char *s)
 
 void fp_out_char(struct fp_out *o, char c)
 {
-	if (o->len + 1 > o->cap)
+	if (o->off + o->len + 1 > o->cap)
 		out_reserve(o, 1);
-	o->buf[o->len++] = c;
-	if (o->len >= FP_OUT_CHUNK)
+	o->buf[o->off + o->len++] = c;
+	if (o->len >= FP_OUT_CHUNK && o->len >= o->retry_at)
 		fp_out_flush(o);
 }
 

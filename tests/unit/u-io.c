@@ -241,6 +241,53 @@ static void nul_bytes_inside_a_line_are_delivered_with_the_line(void **state)
 	free(c.text);
 }
 
+/* Records written into a small pipe that a slow reader drains: partial
+ * writes, retries after a full pipe, moving the rest to the front and the
+ * blocking wait past FP_OUT_HARD all keep every byte, in order. */
+static void output_into_a_full_pipe_keeps_every_byte_in_order(void **state)
+{
+	enum { RECORDS = 200000 }; /* ~12 MB: past FP_OUT_HARD */
+	int fds[2], status;
+	char line[128];
+
+	assert_int_equal(pipe(fds), 0);
+	(void)fcntl(fds[0], F_SETPIPE_SZ, 4096);
+	pid_t pid = fork();
+	if (pid == 0) { /* the reader: small reads, each line checked */
+		close(fds[1]);
+		FILE *f = fdopen(fds[0], "r");
+		unsigned long want = 0, got, pad;
+		char tail[128];
+
+		setvbuf(f, NULL, _IOFBF, 512);
+		while (fscanf(f, "%lu %lu %127s\n", &got, &pad, tail) == 3) {
+			if (got != want || strlen(tail) != pad)
+				_exit(1);
+			want++;
+		}
+		_exit(want == RECORDS ? 0 : 2);
+	}
+	close(fds[0]);
+	struct fp_out o;
+
+	fp_out_init(&o, NULL, fds[1]);
+	for (unsigned long i = 0; i < RECORDS; i++) {
+		size_t pad = 1 + i % 97;
+		int n = snprintf(line, sizeof line, "%lu %zu ", i, pad);
+
+		memset(line + n, 'x', pad);
+		line[n + pad] = '\n';
+		fp_out_write(&o, line, (size_t)n + pad + 1);
+	}
+	fp_out_flush_all(&o);
+	assert_int_equal(o.len, 0);
+	fp_out_free(&o);
+	close(fds[1]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -254,6 +301,7 @@ int main(void)
 		cmocka_unit_test(gzip_magic_is_ignored_without_the_flag),
 		cmocka_unit_test(pipe_input_in_small_pieces_is_reassembled_and_goes_idle),
 		cmocka_unit_test(nul_bytes_inside_a_line_are_delivered_with_the_line),
+		cmocka_unit_test(output_into_a_full_pipe_keeps_every_byte_in_order),
 	};
 
 	fp_set_prog("u-io");
