@@ -70,6 +70,14 @@ static void out_wr_write(void *o, const void *p, size_t n)
 
 static void out_reserve(struct fp_out *o, size_t n);
 
+/* After an append: a chunk's worth goes out, unless the fd was full and
+ * not that much more has gathered since (o->retry_at). */
+static inline void out_appended(struct fp_out *o)
+{
+	if (o->len >= FP_OUT_CHUNK && o->len >= o->retry_at)
+		fp_out_flush(o);
+}
+
 /* A line and its LF: one reservation and one flush test. */
 static void out_wr_line(void *ctx, const void *p, size_t n)
 {
@@ -81,8 +89,7 @@ static void out_wr_line(void *ctx, const void *p, size_t n)
 	memcpy(at, p, n);
 	at[n] = '\n';
 	o->len += n + 1;
-	if (o->len >= FP_OUT_CHUNK && o->len >= o->retry_at)
-		fp_out_flush(o);
+	out_appended(o);
 }
 
 struct fp_wr fp_out_wr(struct fp_out *o)
@@ -204,8 +211,7 @@ void fp_out_write(struct fp_out *o, const void *p, size_t n)
 	out_reserve(o, n);
 	memcpy(o->buf + o->off + o->len, p, n);
 	o->len += n;
-	if (o->len >= FP_OUT_CHUNK && o->len >= o->retry_at)
-		fp_out_flush(o);
+	out_appended(o);
 }
 
 void fp_out_str(struct fp_out *o, const char *s)
@@ -218,8 +224,7 @@ void fp_out_char(struct fp_out *o, char c)
 	if (o->off + o->len + 1 > o->cap)
 		out_reserve(o, 1);
 	o->buf[o->off + o->len++] = c;
-	if (o->len >= FP_OUT_CHUNK && o->len >= o->retry_at)
-		fp_out_flush(o);
+	out_appended(o);
 }
 
 void fp_out_u64(struct fp_out *o, uint64_t v)

@@ -13,8 +13,9 @@
  * K record the first time a tail is seen, then the P record. A source that
  * can tell a tail by something cheaper than its text (fp-perfdata: the
  * frame ids) looks that key's digest up in w.keys itself (fp_digtab_find,
- * then fp_digtab_intern) and writes the K record only for a new key. A writer knows a tail by its digest
- * (lib/fp_digtab.h) and keeps none of its text: 24 bytes a distinct tail.
+ * then fp_digtab_intern) and writes the K record only for a new key. A
+ * writer knows a tail by its digest (lib/fp_digtab.h) and keeps none of
+ * its text: 24 bytes a distinct tail.
  *
  * Memory follows the distinct tails (each came as a K record, or, for a
  * writer, as a sample), never the samples.
