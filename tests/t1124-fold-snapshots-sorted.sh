@@ -32,4 +32,26 @@ test_expect_success 'every snapshot is sorted bytewise and counts what was folde
 	awk -F "\t" "\$1 == 2 && \$2 == \"app;b\" { print \$3 }" snaps >count && echo 2 >want && test_cmp want count
 '
 
+test_expect_success 'a few stacks added to many: each snapshot still sorted, each stack once' '
+	{
+		awk "BEGIN { for (i = 0; i < 400; i++) printf \"S\t%d\t1\t1\t0\t1\tcpu-clock\tm%03d\tu\tf\n\", i, (i * 7) % 400 }"
+		printf "C\tflush\n"
+		s 500 a0 f; s 501 m1995 f; s 502 zz f
+		printf "C\tflush\n"
+		s 503 m200 f; s 504 m2001 f
+		printf "C\tflush\n"
+		s 505 m000 g; s 506 m399 g; s 507 m3990 f
+		printf "C\tflush\n"
+	} >few &&
+	fp-fold few >few.out &&
+	awk -F "\t" "/^C	begin	fold/ { n++ } \$1 == \"F\" { print n \"\t\" \$3 }" few.out >few.snaps &&
+	for n in 1 2 3 4; do
+		awk -F "\t" -v n=$n "\$1 == n { print \$2 }" few.snaps >few.$n &&
+		LC_ALL=C sort -u few.$n >want.$n && test_cmp want.$n few.$n || return 1
+	done &&
+	test "$(wc -l <few.4)" = 407 &&
+	awk -F "\t" "\$1 == \"F\" && \$3 == \"m200;f\" { c = \$2 } END { print c }" few.out >count &&
+	echo 2 >want && test_cmp want count
+'
+
 test_done
