@@ -85,6 +85,38 @@ test_expect_success 'a range without --recording is 409; the whole profile is th
 	test "$code" = 404 && json_error_ok "$code"
 '
 
+# snapshot N C: fold snapshot of 200 stacks, f0..f199, each counted C times
+snapshot() {
+	printf "C${T}begin${T}fold\n" &&
+	awk -v c="$2" "BEGIN { for (i = 0; i < 200; i++) printf \"F\t%d\tapp;main;f%d\n\", c, i }" &&
+	printf "C${T}end${T}fold${T}200${T}%d\n" $((200 * $2))
+}
+
+test_expect_success 'viewers of one snapshot share its tree, gzip or not; a new snapshot and the end replace it' '
+	start_live cap &&
+	printf "G${T}50${T}100\nH${T}0${T}3${T}5\n" >&9 &&
+	snapshot 1 1 >&9 &&
+	wait_for "get \"/live/flamegraph?name=cap\" >/dev/null && jq -e \".seq == 1\" body >/dev/null" 100 &&
+	pids= &&
+	for i in 1 2 3 4 5 6; do
+		curl -sS --max-time 20 -o view.$i "$URL/live/flamegraph?name=cap" &
+		pids="$pids $!"
+	done &&
+	curl -sS --max-time 20 --compressed -D gz.head -o view.gz "$URL/live/flamegraph?name=cap" &&
+	wait $pids &&
+	for i in 2 3 4 5 6 gz; do cmp view.1 view.$i || return 1; done &&
+	grep -qi "^content-encoding: gzip" gz.head &&
+	jq -e ".seq == 1 and .total == 200 and .ended == false and ([.tree | .. | objects | .v] | add) == 200" view.1 &&
+	snapshot 2 3 >&9 &&
+	wait_for "get \"/live/flamegraph?name=cap\" >/dev/null && jq -e \".seq == 2\" body >/dev/null" 100 &&
+	jq -e ".total == 600 and ([.tree | .. | objects | .v] | add) == 600 and .ended == false" body &&
+	curl -sS --max-time 20 --compressed -o view.gz2 "$URL/live/flamegraph?name=cap" &&
+	cmp body view.gz2 &&
+	exec 9>&- &&
+	wait_for "get \"/live/flamegraph?name=cap\" >/dev/null && jq -e \".ended == true\" body >/dev/null" 100 &&
+	jq -e ".seq == 2 and ([.tree | .. | objects | .v] | add) == 600" body
+'
+
 # samples: one per 100 ms from 10.0 s to 13.9 s, comm a before 12 s, b after
 samples() {
 	i=0

@@ -724,14 +724,6 @@ static int get_live(const struct server *srv, struct MHD_Connection *c, char *er
 }
 
 /* {"seq":..,"total":..,"ended":..} (no closing brace) */
-static void live_state_json(struct fp_sink *s, struct live *l)
-{
-	pthread_mutex_lock(&l->lock);
-	fp_sink_printf(s, "{\"seq\":%" PRIu64 ",\"total\":%" PRIu64 ",\"ended\":%s",
-		       l->snapshot_seq, l->snapshot_total, l->ended ? "true" : "false");
-	pthread_mutex_unlock(&l->lock);
-}
-
 /* ---- the live flame graph against a baseline ------------------------------------------ */
 
 #define BASELINE_TOP 10 /* keys listed that grew, and that shrank */
@@ -884,18 +876,10 @@ enum MHD_Result api_live_flamegraph(struct server *srv, struct MHD_Connection *c
 	if (http_arg(c, "baseline", &n) || http_arg(c, "baselineStart", &n) ||
 	    http_arg(c, "baselineEnd", &n))
 		return live_against_baseline(srv, c);
-	struct live *l = srv->live;
-	size_t len;
-	uint64_t total;
-	struct fp_sink s;
-	fp_sink_init_mem(&s);
-	live_state_json(&s, l);
-	char *buf = live_copy_snapshot(l, &len, &total);
-	fp_sink_str(&s, ",\"tree\":");
-	tree_json(&s, buf, len, TREE_ROOTS(0));
-	fp_sink_str(&s, "}\n");
-	free(buf);
-	return http_reply(c, 200, CT_JSON, &s);
+	struct http_shared *b = live_flame_body(srv->live);
+	enum MHD_Result r = http_reply_shared(c, 200, CT_JSON, b);
+	http_shared_unref(b);
+	return r;
 }
 
 /* SSE: one live_client per stream; the reader callback blocks this

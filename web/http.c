@@ -3,6 +3,7 @@
  * checks every request passes first (Host, Origin). Declared in http.h.
  */
 #include <libdeflate.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <strings.h>
 
 #include "escape.h"
+#include "fp_error.h"
 #include "http.h"
 #include "serve.h"
 
@@ -73,25 +75,56 @@ static int compressible(const char *ctype)
 	       strcmp(ctype, CT_TEXT) == 0;
 }
 
-/* body, gzip-compressed in place when that is smaller; 1 if it was. */
-static int gzip_body(struct fp_sink *body)
+/* in[0..n) gzip-compressed into out (a memory sink's buffer, replaced)
+ * when that is smaller; 1 if it was. */
+static int gzip_into(const char *in, size_t n, struct fp_sink *out)
 {
 	struct libdeflate_compressor *z = libdeflate_alloc_compressor(GZIP_LEVEL);
 	if (!z)
 		return 0;
-	size_t cap = libdeflate_gzip_compress_bound(z, body->len);
-	char *out = malloc(cap);
-	size_t n = out ? libdeflate_gzip_compress(z, body->buf, body->len, out, cap) : 0;
+	size_t cap = libdeflate_gzip_compress_bound(z, n);
+	char *buf = malloc(cap);
+	size_t len = buf ? libdeflate_gzip_compress(z, in, n, buf, cap) : 0;
 	libdeflate_free_compressor(z);
-	if (n == 0 || n >= body->len) {
-		free(out);
+	if (len == 0 || len >= n) {
+		free(buf);
 		return 0;
 	}
-	free(body->buf);
-	body->buf = out;
-	body->len = n;
-	body->cap = cap;
+	free(out->buf);
+	out->buf = buf;
+	out->len = len;
+	out->cap = cap;
 	return 1;
+}
+
+/* body, gzip-compressed in place when that is smaller; 1 if it was. */
+static int gzip_body(struct fp_sink *body)
+{
+	return gzip_into(body->buf, body->len, body);
+}
+
+/* Whether this answer goes gzip-compressed to this client. */
+static int wants_gzip(struct MHD_Connection *c, const char *ctype, size_t len)
+{
+	return len >= GZIP_MIN_BYTES && compressible(ctype) &&
+	       http_accepts_gzip(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+							     MHD_HTTP_HEADER_ACCEPT_ENCODING));
+}
+
+/* Headers, queueing and the response's release: every reply's end. */
+static enum MHD_Result queue(struct MHD_Connection *c, unsigned status, struct MHD_Response *r,
+			     const char *ctype, int gz, const char *hname, const char *hvalue)
+{
+	http_common_headers(r, ctype);
+	if (compressible(ctype))
+		MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, MHD_HTTP_HEADER_ACCEPT_ENCODING);
+	if (gz)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
+	if (hname)
+		MHD_add_response_header(r, hname, hvalue);
+	enum MHD_Result ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ret;
 }
 
 enum MHD_Result http_reply_hdr(struct MHD_Connection *c, unsigned status, const char *ctype,
@@ -99,9 +132,7 @@ enum MHD_Result http_reply_hdr(struct MHD_Connection *c, unsigned status, const 
 {
 	struct MHD_Response *r;
 	int gz = 0;
-	if (body->len >= GZIP_MIN_BYTES && compressible(ctype) &&
-	    http_accepts_gzip(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-							  MHD_HTTP_HEADER_ACCEPT_ENCODING)))
+	if (wants_gzip(c, ctype, body->len))
 		gz = gzip_body(body);
 	if (body->len == 0) {
 		fp_sink_free(body);
@@ -115,16 +146,81 @@ enum MHD_Result http_reply_hdr(struct MHD_Connection *c, unsigned status, const 
 	body->len = body->cap = 0;
 	if (!r)
 		return MHD_NO;
-	http_common_headers(r, ctype);
-	if (compressible(ctype))
-		MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, MHD_HTTP_HEADER_ACCEPT_ENCODING);
-	if (gz)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
-	if (hname)
-		MHD_add_response_header(r, hname, hvalue);
-	enum MHD_Result ret = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
-	return ret;
+	return queue(c, status, r, ctype, gz, hname, hvalue);
+}
+
+/* ---- shared bodies ---------------------------------------------------------- */
+
+struct http_shared {
+	pthread_mutex_t lock; /* refs, and the gzip form's making */
+	unsigned refs;
+	struct fp_sink plain;
+	struct fp_sink gz; /* made by the first client that takes gzip */
+	int gz_tried;      /* gz.len still 0 after it: not smaller, sent plain */
+};
+
+struct http_shared *http_shared_new(struct fp_sink *body)
+{
+	struct http_shared *b = fp_xcalloc(1, sizeof *b);
+
+	pthread_mutex_init(&b->lock, NULL);
+	b->refs = 1;
+	b->plain = *body;
+	fp_sink_init_mem(&b->gz);
+	fp_sink_init_mem(body);
+	return b;
+}
+
+struct http_shared *http_shared_ref(struct http_shared *b)
+{
+	pthread_mutex_lock(&b->lock);
+	b->refs++;
+	pthread_mutex_unlock(&b->lock);
+	return b;
+}
+
+void http_shared_unref(struct http_shared *b)
+{
+	if (!b)
+		return;
+	pthread_mutex_lock(&b->lock);
+	unsigned left = --b->refs;
+	pthread_mutex_unlock(&b->lock);
+	if (left)
+		return;
+	fp_sink_free(&b->plain);
+	fp_sink_free(&b->gz);
+	pthread_mutex_destroy(&b->lock);
+	free(b);
+}
+
+static void shared_released(void *cls)
+{
+	http_shared_unref(cls);
+}
+
+enum MHD_Result http_reply_shared(struct MHD_Connection *c, unsigned status, const char *ctype,
+				  struct http_shared *b)
+{
+	const struct fp_sink *send = &b->plain;
+
+	if (wants_gzip(c, ctype, b->plain.len)) {
+		pthread_mutex_lock(&b->lock); /* other clients wait for the one compression */
+		if (!b->gz_tried)
+			gzip_into(b->plain.buf, b->plain.len, &b->gz);
+		b->gz_tried = 1;
+		pthread_mutex_unlock(&b->lock);
+		if (b->gz.len)
+			send = &b->gz;
+	}
+	http_shared_ref(b);
+	struct MHD_Response *r = MHD_create_response_from_buffer_with_free_callback_cls(
+		send->len, send->len ? send->buf : (void *)"", shared_released, b);
+	if (!r) {
+		http_shared_unref(b);
+		return MHD_NO;
+	}
+	return queue(c, status, r, ctype, send == &b->gz, NULL, NULL);
 }
 
 enum MHD_Result http_reply(struct MHD_Connection *c, unsigned status, const char *ctype,

@@ -21,6 +21,18 @@ enum MHD_Result http_reply(struct MHD_Connection *c, unsigned status, const char
 /* Like http_reply, plus one more header (e.g. Content-Disposition). */
 enum MHD_Result http_reply_hdr(struct MHD_Connection *c, unsigned status, const char *ctype,
 			       struct fp_sink *body, const char *hname, const char *hvalue);
+/* A body many requests are answered with (a cache's, e.g. the live flame
+ * graph's, made once per snapshot for every viewer): reference-counted,
+ * each queued answer holding a reference until libmicrohttpd has sent it;
+ * its gzip form is made once, by the first client that takes gzip. */
+struct http_shared;
+/* Takes body's buffer (body is left empty); one reference, the caller's. */
+struct http_shared *http_shared_new(struct fp_sink *body);
+struct http_shared *http_shared_ref(struct http_shared *b);
+void http_shared_unref(struct http_shared *b); /* NULL: nothing */
+/* Queues b with the headers of http_reply, compressed as it would be. */
+enum MHD_Result http_reply_shared(struct MHD_Connection *c, unsigned status, const char *ctype,
+				  struct http_shared *b);
 /* Whether an Accept-Encoding value takes gzip (JSON, SVG and text answers
  * of 1 KiB or more are then sent gzip-compressed, with Vary). */
 int http_accepts_gzip(const char *accept_encoding);

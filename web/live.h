@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "fp_foldsnap.h"
+#include "http.h"
 #include "serve.h"
 #include "sink.h"
 
@@ -43,6 +44,14 @@ struct live {
 	/* the capture's events in perf report's order (the source's C events
 	 * record, TAB-separated), or NULL: the page's event picker while live */
 	char *event_names;
+	/* /live/flamegraph's answer for snapshot flame_seq (and `ended`
+	 * flame_ended), made once for every viewer, the next one no sooner
+	 * than flame_next (CLOCK_MONOTONIC s; live_flame_body) */
+	pthread_mutex_t flame_lock;
+	struct http_shared *flame;
+	uint64_t flame_seq;
+	int flame_ended;
+	double flame_next;
 };
 
 struct live_client {
@@ -64,6 +73,13 @@ int live_ended(struct live *l);
 int live_wait_recorded(struct live *l, int fd, const char *end, unsigned max_ms);
 /* A copy (malloc) of the current snapshot as plain folded text. */
 char *live_copy_snapshot(struct live *l, size_t *len, uint64_t *total);
+/* {"seq":N,"total":N,"ended":B: the open JSON object every live answer
+ * starts with (the current snapshot's number and samples). */
+void live_state_json(struct fp_sink *s, struct live *l);
+/* /live/flamegraph's answer: the state and the whole capture's tree
+ * ({"seq","total","ended","tree"}), made once per snapshot however many
+ * viewers ask; a reference the caller drops (http_shared_unref). */
+struct http_shared *live_flame_body(struct live *l);
 void live_heatmap_json(struct live *l, struct fp_sink *s);
 size_t live_sse_next(struct live *l, struct live_client *c);
 
