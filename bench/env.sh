@@ -13,14 +13,16 @@ export PATH
 # its stdout in OUT and its stderr beside it (.err); returns once it
 # listens, its URL in $url and its pid in $srv (killed at exit). Started
 # as root it keeps root (--user root): fp-serve would serve as nobody, and
-# the bench's files (fp-record's are 0600) are its own.
+# the bench's files (fp-record's are 0600) are its own. SERVE_STDIN=FILE:
+# its standard input (a live stream's FIFO), else /dev/null.
 serve_bench() {
 	_dir=$1 _out=$2
 	shift 2
 	rm -f "$_out" # else a stale "listening on" of the last run may be read first
 	_user=
 	[ "$(id -u)" != 0 ] || _user="--user root"
-	fp-serve --dir "$_dir" --listen 127.0.0.1:0 $_user "$@" >"$_out" 2>"${_out%.out}.err" &
+	fp-serve --dir "$_dir" --listen 127.0.0.1:0 $_user "$@" <"${SERVE_STDIN:-/dev/null}" \
+		>"$_out" 2>"${_out%.out}.err" &
 	srv=$!
 	trap 'kill $srv 2>/dev/null' EXIT
 	_i=0

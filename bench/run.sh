@@ -682,6 +682,7 @@ fi
 fi	# BENCH_ONLY=chain
 
 web_row=
+viewers_row=
 ssh_row=
 offcpu_row=
 if [ "$only_perfdata$only_chain" = 00 ]; then
@@ -795,6 +796,30 @@ else
 	web_row="| $web_what | - | - | every normal request answered | missing ($(missing_of fp-serve fp-read fp-bucket)) |"
 fi
 
+# ---- the live flame graph with many viewers -----------------------------------
+# bench/live-viewers.sh: fp-serve --live fed the mixed corpus's whole table
+# as a new snapshot each second; its CPU with 1, then VIEWERS viewers that
+# ask for the tree once a second each, as the page does.
+TARGET_VIEWERS_RATIO=1.5
+viewers_n=8
+if have fp-serve fp-read fp-fold && command -v curl >/dev/null 2>&1 &&
+   [ -f "$corpus_dir/mixed/capture.perf" ]; then
+	v_line=$("$here/live-viewers.sh" 15 "$viewers_n") || v_line="exit=1"
+	echo "    $v_line" >&2
+	vget() { kv "$v_line" "$1"; }
+	m_exit=$(vget exit)
+	m_exit=${m_exit:-1}
+	v_secs=$(vget seconds)
+	[ "$m_exit" = 0 ] || v_line="stacks=0 tree_bytes=0 gz_bytes=0 idle_cpu_s=0 v1_cpu_s=0 vn_cpu_s=0 seconds=1 exit=$m_exit"
+	v_secs=$(vget seconds)
+	v1_pct=$(calc "100 * $(vget v1_cpu_s) / $v_secs")
+	vn_pct=$(calc "100 * $(vget vn_cpu_s) / $v_secs")
+	viewers_row="| live flame graph, $viewers_n viewers (bench/live-viewers.sh): fp-serve fed the mixed corpus's whole table ($(fmtn "$(vget stacks)") stacks: a $(fmtn "$(vget tree_bytes)")-byte tree, $(fmtn "$(vget gz_bytes)") gzipped) as a new snapshot each second; each viewer asks /live/flamegraph once a second, with gzip, for ${v_secs} s | fp-serve $(printf '%.1f' "$vn_pct") % of a core with $viewers_n viewers, $(printf '%.1f' "$v1_pct") % with 1 | $viewers_n viewers: $(vget vn_requests) answers, p50 $(vget vn_p50_ms) ms, p99 $(vget vn_p99_ms) ms; 1 viewer: $(vget v1_requests), p99 $(vget v1_p99_ms) ms; reading the snapshots alone $(printf "%.1f" "$(calc "100 * $(vget idle_cpu_s) / $v_secs")") % | $viewers_n viewers <= $TARGET_VIEWERS_RATIO x the CPU of 1 | $(verdict "$(vget exit) == 0 && $vn_pct <= $TARGET_VIEWERS_RATIO * $v1_pct")"
+	viewers_row="$viewers_row |"
+else
+	viewers_row="| live flame graph, $viewers_n viewers | - | - | $viewers_n viewers <= $TARGET_VIEWERS_RATIO x the CPU of 1 | missing ($(missing_of fp-serve fp-read fp-fold), curl or the mixed corpus) |"
+fi
+
 fi	# BENCH_ONLY
 
 # ---- the results file -----------------------------------------------------
@@ -841,6 +866,7 @@ compiler=$(cc --version | head -n 1)
 	echo "$live_whole_line"
 	echo "$delay_line"
 	echo "$web_row"
+	echo "$viewers_row"
 	echo "$ssh_row"
 	[ -z "$offcpu_row" ] || echo "$offcpu_row"
 	if [ -s "$notes" ]; then

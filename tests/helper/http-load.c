@@ -13,6 +13,9 @@
  * within REQUEST_TIMEOUT_S, or an answer other than 200.
  * Prints one line:
  *	requests=N failures=F p50_ms=X p99_ms=Y max_ms=Z slow=S slow_reconnects=R seconds=T
+ * HTTP_LOAD_GZIP=1 in the environment: normal requests take gzip;
+ * HTTP_LOAD_EVERY_MS=N: each normal client starts a request every N ms
+ * (or at once when the last took longer) instead of back to back.
  * Exit codes: 0 every normal request was answered 200 (and there was at
  * least one), 1 otherwise, 100 usage, 111 system error.
  */
@@ -105,10 +108,25 @@ out:
 	return ok;
 }
 
+static double every_s; /* HTTP_LOAD_EVERY_MS: a request per client this often */
+
 static void *normal_main(void *arg)
 {
 	struct worker *w = arg;
+	double next = now_s();
 	while (now_s() < stop_at) {
+		if (every_s > 0) { /* paced, as a page that refreshes */
+			double wait = next - now_s();
+			if (wait > 0) {
+				struct timespec ts = {
+					(time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9)
+				};
+				nanosleep(&ts, NULL);
+			}
+			next += every_s;
+			if (now_s() >= stop_at)
+				break;
+		}
 		double t0 = now_s();
 		if (!one_request()) {
 			struct timespec backoff = { 0, FAILURE_BACKOFF_MS * 1000000L };
@@ -201,9 +219,15 @@ int main(int argc, char **argv)
 	target.sin_family = AF_INET;
 	target.sin_port = htons((uint16_t)port);
 	target.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	const char *every = getenv("HTTP_LOAD_EVERY_MS");
+	if (every && *every)
+		every_s = (double)arg_num(every, 1, 600000, "HTTP_LOAD_EVERY_MS") / 1000;
+	/* HTTP_LOAD_GZIP=1: ask for gzip, as a browser does */
+	const char *gz = getenv("HTTP_LOAD_GZIP");
 	request_len = (size_t)snprintf(
 		request, sizeof request,
-		"GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", path);
+		"GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\n%sConnection: close\r\n\r\n", path,
+		gz && strcmp(gz, "1") == 0 ? "Accept-Encoding: gzip\r\n" : "");
 	double start = now_s();
 	stop_at = start + (double)seconds;
 
