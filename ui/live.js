@@ -32,6 +32,28 @@ export function liveTree(sel) {
 }
 
 export var liveRedraw = null, liveFoldTimer = null, liveFoldLast = 0, liveErrors = 0;
+// The whole capture's flame graph, refreshed on `fold` events: one load at
+// a time, the next no sooner than LIVE_FOLD_REFRESH_MS after the last one
+// started nor than twice its cost (a system-wide capture's tree can take
+// seconds to fetch and draw: a load started every second would replace each
+// one before it is drawn, and nothing would be shown until the end).
+var liveFoldBusy = false, liveFoldPending = false, liveFoldCost = 0;
+function liveFoldRefresh() {
+	if (liveFoldBusy) { liveFoldPending = true; return; }
+	var wait = Math.max(0, liveFoldLast + Math.max(LIVE_FOLD_REFRESH_MS, 2 * liveFoldCost) - Date.now());
+	clearTimeout(liveFoldTimer);
+	liveFoldTimer = setTimeout(function () {
+		var t0 = Date.now();
+		liveFoldBusy = true;
+		liveFoldPending = false;
+		liveFoldLast = t0;
+		Promise.resolve(loadFlame()).then(function () {
+			liveFoldBusy = false;
+			liveFoldCost = Date.now() - t0;
+			if (liveFoldPending && st.es) liveFoldRefresh();
+		});
+	}, wait);
+}
 // With filters (another event, a comm...) and no range, a running live
 // capture's heatmap and flame graph come from its recording: asked again
 // every LIVE_FILTERED_REFRESH_MS while it runs (the SSE cells and fold
@@ -81,9 +103,7 @@ export function openLive() {
 		// filters (another event...) both views come from the recording:
 		// asked again every LIVE_FILTERED_REFRESH_MS
 		if (st.cmp || !wholeProfile(st.sel)) return;
-		var wait = Math.max(0, liveFoldLast + LIVE_FOLD_REFRESH_MS - Date.now());
-		clearTimeout(liveFoldTimer);
-		liveFoldTimer = setTimeout(function () { liveFoldLast = Date.now(); loadFlame(); }, wait);
+		liveFoldRefresh();
 	});
 	es.addEventListener('stats', function (ev) {
 		var j = parseEvent(ev), h = st.heat;
@@ -255,6 +275,7 @@ export function closeLive(keepBaseline) {
 	st.liveQueue = [];
 	st.liveReady = false;
 	clearTimeout(liveFoldTimer);
+	liveFoldPending = false;
 	clearInterval(filteredTimer);
 	filteredTimer = null;
 }
