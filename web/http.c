@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "escape.h"
 #include "fp_error.h"
@@ -157,6 +158,7 @@ struct http_shared {
 	struct fp_sink plain;
 	struct fp_sink gz; /* made by the first client that takes gzip */
 	int gz_tried;      /* gz.len still 0 after it: not smaller, sent plain */
+	uint64_t gz_ms;    /* the gzip's CPU time */
 };
 
 struct http_shared *http_shared_new(struct fp_sink *body)
@@ -194,6 +196,14 @@ void http_shared_unref(struct http_shared *b)
 	free(b);
 }
 
+uint64_t http_shared_gzip_ms(struct http_shared *b)
+{
+	pthread_mutex_lock(&b->lock);
+	uint64_t ms = b->gz_ms;
+	pthread_mutex_unlock(&b->lock);
+	return ms;
+}
+
 static void shared_released(void *cls)
 {
 	http_shared_unref(cls);
@@ -206,8 +216,15 @@ enum MHD_Result http_reply_shared(struct MHD_Connection *c, unsigned status, con
 
 	if (wants_gzip(c, ctype, b->plain.len)) {
 		pthread_mutex_lock(&b->lock); /* other clients wait for the one compression */
-		if (!b->gz_tried)
+		if (!b->gz_tried) {
+			struct timespec t0, t1;
+
+			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
 			gzip_into(b->plain.buf, b->plain.len, &b->gz);
+			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+			b->gz_ms = (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000 +
+					      (t1.tv_nsec - t0.tv_nsec) / 1000000);
+		}
 		b->gz_tried = 1;
 		pthread_mutex_unlock(&b->lock);
 		if (b->gz.len)

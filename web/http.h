@@ -3,6 +3,7 @@
 #define FP_HTTP_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <microhttpd.h>
 
 #include "sink.h"
@@ -30,6 +31,8 @@ struct http_shared;
 struct http_shared *http_shared_new(struct fp_sink *body);
 struct http_shared *http_shared_ref(struct http_shared *b);
 void http_shared_unref(struct http_shared *b); /* NULL: nothing */
+/* CPU ms its gzip form took to make (0 until a client took gzip). */
+uint64_t http_shared_gzip_ms(struct http_shared *b);
 /* Queues b with the headers of http_reply, compressed as it would be. */
 enum MHD_Result http_reply_shared(struct MHD_Connection *c, unsigned status, const char *ctype,
 				  struct http_shared *b);

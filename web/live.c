@@ -283,12 +283,16 @@ void live_state_json(struct fp_sink *s, struct live *l)
 	pthread_mutex_unlock(&l->lock);
 }
 
-static double mono_s(void)
+static uint64_t clock_ms(clockid_t id)
 {
 	struct timespec ts;
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+static uint64_t now_ms(void)
+{
+	return clock_ms(CLOCK_MONOTONIC);
 }
 
 /* Every viewer's page asks for the whole tree at each snapshot (ui/live.js,
@@ -296,10 +300,11 @@ static double mono_s(void)
  * cost fp-serve 0.4 s of CPU (0.6 s gzipped) a viewer a second. It is made
  * once per snapshot now, for every viewer: those that ask while it is
  * being made wait for it (flame_lock) and take the same answer. And at
- * most 1/FLAME_CPU_SHARE of a core: after a tree that took B seconds the
- * next one is made no sooner than (FLAME_CPU_SHARE - 1) B later; until
- * then viewers get the last one, whose seq and total say which snapshot
- * it is (the end is shown at once). */
+ * most 1/FLAME_CPU_SHARE of a core: after a tree that took B CPU seconds
+ * to make and gzip, the next one is made no sooner than
+ * (FLAME_CPU_SHARE - 1) B later; until then viewers get the last one,
+ * whose seq and total say which snapshot it is (the end is shown at
+ * once). */
 #define FLAME_CPU_SHARE 4
 
 struct http_shared *live_flame_body(struct live *l)
@@ -308,8 +313,12 @@ struct http_shared *live_flame_body(struct live *l)
 	pthread_mutex_lock(&l->lock);
 	uint64_t seq = l->snapshot_seq, total = l->snapshot_total;
 	int ended = l->ended;
+	/* its cost: the tree's making and, once a client took it, its gzip's */
+	uint64_t next = l->flame_built_ms +
+			(FLAME_CPU_SHARE - 1) *
+				(l->flame_cost_ms + (l->flame ? http_shared_gzip_ms(l->flame) : 0));
 	int fresh = l->flame && l->flame_ended == ended &&
-		    (l->flame_seq == seq || (!ended && mono_s() < l->flame_next));
+		    (l->flame_seq == seq || (!ended && now_ms() < next));
 	char *text = NULL;
 	size_t len = 0;
 	if (!fresh) { /* the snapshot's text and its state, in one look */
@@ -322,7 +331,7 @@ struct http_shared *live_flame_body(struct live *l)
 	pthread_mutex_unlock(&l->lock);
 	if (!fresh) {
 		struct fp_sink s;
-		double t0 = mono_s();
+		uint64_t cpu0 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
 
 		fp_sink_init_mem(&s);
 		fp_sink_printf(&s, "{\"seq\":%" PRIu64 ",\"total\":%" PRIu64 ",\"ended\":%s", seq,
@@ -335,8 +344,8 @@ struct http_shared *live_flame_body(struct live *l)
 		l->flame = http_shared_new(&s);
 		l->flame_seq = seq;
 		l->flame_ended = ended;
-		double t1 = mono_s();
-		l->flame_next = t1 + (FLAME_CPU_SHARE - 1) * (t1 - t0);
+		l->flame_built_ms = now_ms();
+		l->flame_cost_ms = clock_ms(CLOCK_THREAD_CPUTIME_ID) - cpu0;
 	}
 	struct http_shared *b = http_shared_ref(l->flame);
 	pthread_mutex_unlock(&l->flame_lock);
@@ -527,13 +536,6 @@ static int sse_collect(struct live *l, struct live_client *c, struct fp_sink *ou
 		wrote = 1;
 	}
 	return wrote;
-}
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 /* Blocks (this connection's thread only) until there is something to send,

@@ -45,13 +45,12 @@ struct live {
 	 * record, TAB-separated), or NULL: the page's event picker while live */
 	char *event_names;
 	/* /live/flamegraph's answer for snapshot flame_seq (and `ended`
-	 * flame_ended), made once for every viewer, the next one no sooner
-	 * than flame_next (CLOCK_MONOTONIC s; live_flame_body) */
+	 * flame_ended), made once for every viewer at flame_built_ms
+	 * (CLOCK_MONOTONIC) in flame_cost_ms of CPU (live_flame_body) */
 	pthread_mutex_t flame_lock;
 	struct http_shared *flame;
-	uint64_t flame_seq;
+	uint64_t flame_seq, flame_built_ms, flame_cost_ms;
 	int flame_ended;
-	double flame_next;
 };
 
 struct live_client {
