@@ -442,10 +442,15 @@ static void pick_views(const struct live_opts *o, struct fp_run *r, int tty, str
 			fp_vars_append(v, "TUI_ARGS", "--baseline");
 			fp_vars_append(v, "TUI_ARGS", o->baseline);
 		}
-		fp_tui_vars(r, v);          /* its messages log and quit file */
-		if (!vw->web && !o->outdir) /* nobody reads fp-fold's snapshots */
-			fp_vars_set(v, "FOLD_INTERVAL", "0");
+		fp_tui_vars(r, v); /* its messages log and quit file */
 	}
+	/* Nobody reads fp-fold's timed snapshots: fp-serve and fp-baseline do,
+	 * and fp-render with --interval; not fp-tui (its trees are of the D
+	 * and R samples) nor fp-render writing -o DIR's files once, at the end
+	 * (from the last snapshot, full). Those made every 500 ms cost fp-fold
+	 * and fp-render a tenth of the live chain's CPU. */
+	if (!vw->web && !o->interval && !has_baseline(o) && !o->alert)
+		fp_vars_set(v, "FOLD_INTERVAL", "0");
 	if (o->outdir) {
 		fp_vars_append(v, "RENDER_VIEW_ARGS", "--outdir");
 		fp_vars_append(v, "RENDER_VIEW_ARGS", o->outdir);
