@@ -674,6 +674,17 @@ if have flamepipe fp-perfdata fp-record fp-bucket fp-range fp-fold fp-render &&
 		live_whole_line="$live_whole_line
 | live whole cost, steady state: the same, the capture replayed $LIVE_LOOPS times (pdreplay LOOPS, times shifted); CPU per further wall second = (CPU of this run - CPU of the one pass) / (wall of this run - wall of the one pass) | $(printf '%.2f' "$steady_pct") % of one core | $(printf '%.3f' "$loop_cpu") CPU s over $(printf '%.2f' "$m_wall") s (the replayer's $(printf '%.3f' "$loop_replay") s aside); one-time startup $(printf '%.3f' "$startup_s") CPU s (symbol tables, kallsyms, stage start); $(fmtn "$loop_n") samples in the flame graph, $LIVE_LOOPS x the batch report's ($(fmtn "$loop_want")) | <= $TARGET_LIVE_CORE_PCT % of one core | $(verdict "$steady_pct <= $TARGET_LIVE_CORE_PCT && $loop_n == $loop_want") |"
 	fi
+	# the same one pass with the web view (--http, no viewer): fp-fold's
+	# delta snapshots every 500 ms (off for -o alone: nothing reads them)
+	# and fp-serve
+	if have fp-serve; then
+		measure live-web "rm -rf '$tmp/live'; flamepipe live -q --no-term --http 127.0.0.1:0 --exit-at-end --pipeline '$tmp/live-replay.pipeline' -o '$tmp/live' > /dev/null 2>&1"
+		web_replay=$(cat "$tmp/stage.replay.cpu" 2>/dev/null || echo 0)
+		web_cpu=$(calc "$m_cpu - $web_replay")
+		web_n=$(awk '{ n += $NF } END { print n + 0 }' "$tmp/live/stacks.folded" 2>/dev/null || echo 0)
+		live_whole_line="$live_whole_line
+| live whole cost with the web view: the same one pass, \`flamepipe live --http -o DIR\` (fp-fold's delta snapshots every 500 ms, fp-serve; no viewer) | $(printf '%.2f' "$(calc "100 * $web_cpu / $m_wall")") % of one core | $(printf '%.3f' "$web_cpu") CPU s over $(printf '%.2f' "$m_wall") s (the replayer's $(printf '%.3f' "$web_replay") s aside); $(fmtn "$web_n") samples in the flame graph | measured | $(verdict "$web_n == $batch_n") |"
+	fi
 	BENCH_RUNS=$runs_saved
 else
 	live_whole_line="| live whole cost at $(fmtn "$LIVE_RATE") samples/s | - | - | <= $TARGET_LIVE_CORE_PCT % of one core | missing ($(missing_of flamepipe fp-perfdata fp-record fp-bucket fp-range fp-fold fp-render) or perf inject) |"
