@@ -33,3 +33,9 @@ serve_bench() {
 	done
 	url=$(sed -n 's|.*listening on \(http://[^ ]*\)|\1|p' "$_out")
 }
+
+# build_http_load OUT: tests/helper/http-load.c, the loopback load client
+build_http_load() {
+	cc -O2 -Wall -Wextra -D_GNU_SOURCE -I"$root/lib" -o "$1" \
+		"$root/tests/helper/http-load.c" "$root/lib/fp_error.c" -lpthread
+}

@@ -24,8 +24,7 @@ VIEWERS=${2:-8}
 corpus=${BENCH_CORPUS:-$here/cache}
 dir=$corpus/live-viewers
 mkdir -p "$dir"
-cc -O2 -Wall -Wextra -D_GNU_SOURCE -I"$root/lib" -o "$dir/http-load" \
-	"$root/tests/helper/http-load.c" "$root/lib/fp_error.c" -lpthread
+build_http_load "$dir/http-load"
 
 # the snapshot: C begin fold, every F record, C end fold
 if [ ! -s "$dir/snapshot" ] || [ -n "$(find "$corpus/mixed/capture.perf" -newer "$dir/snapshot")" ]; then

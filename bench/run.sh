@@ -112,8 +112,7 @@ notes=$tmp/notes.txt
 rtime=$corpus_dir/rtime
 cc -O2 -Wall -Wextra -o "$rtime" "$here/rtime.c"
 cc -O2 -Wall -Wextra -o "$corpus_dir/trickle" "$here/trickle.c"
-cc -O2 -Wall -Wextra -D_GNU_SOURCE -I"$root/lib" -o "$corpus_dir/http-load" \
-	"$root/tests/helper/http-load.c" "$root/lib/fp_error.c" -lpthread
+build_http_load "$corpus_dir/http-load"
 
 calc() { awk "BEGIN { print $* }"; }
 note() { echo "$*" >> "$notes"; echo "  note: $*" >&2; }
@@ -820,7 +819,6 @@ if have fp-serve fp-read fp-fold && command -v curl >/dev/null 2>&1 &&
 	vget() { kv "$v_line" "$1"; }
 	m_exit=$(vget exit)
 	m_exit=${m_exit:-1}
-	v_secs=$(vget seconds)
 	[ "$m_exit" = 0 ] || v_line="stacks=0 tree_bytes=0 gz_bytes=0 idle_cpu_s=0 v1_cpu_s=0 vn_cpu_s=0 seconds=1 exit=$m_exit"
 	v_secs=$(vget seconds)
 	v1_pct=$(calc "100 * $(vget v1_cpu_s) / $v_secs")

@@ -69,24 +69,26 @@ test_expect_success 'live --source perf-script --user nobody: perf record and pe
 	grep -q "do_syscall_64\|entry_SYSCALL_64\|do_idle\|asm_sysvec_apic_timer_interrupt" outs/stacks.folded
 '
 
-# (each test starts with its background command: an `&` after `&&` would
-# put the whole chain before it in the background)
+# live_args DIR [OPTION]...: a 3-s `flamepipe live -g -o DIR` with the
+# options; its stages' command lines (once fp-fold runs) into args
+live_args() {
+	_dir=$1
+	shift
+	flamepipe live -g --duration 3 -o "$_dir" "$@" >/dev/null 2>err &
+	_fp=$!
+	wait_for "ps -o args= --ppid $_fp | grep -q \"^fp-fold \"" 100 &&
+	ps -o args= --ppid $_fp >args &&
+	{ wait $_fp || { echo "live exited $?"; cat err; false; }; }
+}
+
 test_expect_success 'live -o DIR alone: fp-fold makes no timed snapshots (nothing reads them)' '
-	flamepipe live -g --duration 3 -o outi >/dev/null 2>err &
-	fp=$! &&
-	wait_for "ps -o args= --ppid $fp | grep -q \"^fp-fold \"" 100 &&
-	ps -o args= --ppid $fp >args &&
-	{ wait $fp || { echo "live exited $?"; cat err; false; }; } &&
+	live_args outi &&
 	grep -q "^fp-fold .*--interval 0 " args &&
 	report_complete outi
 '
 
 test_expect_success 'live -o DIR --http: fp-fold snapshots every 500 ms for the web view' '
-	flamepipe live -g --duration 3 -o outh --http 127.0.0.1:0 --exit-at-end >/dev/null 2>err &
-	fp=$! &&
-	wait_for "ps -o args= --ppid $fp | grep -q \"^fp-fold \"" 100 &&
-	ps -o args= --ppid $fp >args &&
-	{ wait $fp || { echo "live exited $?"; cat err; false; }; } &&
+	live_args outh --http 127.0.0.1:0 --exit-at-end &&
 	grep -q "^fp-fold .*--interval 500 " args &&
 	report_complete outh
 '

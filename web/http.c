@@ -76,8 +76,9 @@ static int compressible(const char *ctype)
 	       strcmp(ctype, CT_TEXT) == 0;
 }
 
-/* in[0..n) gzip-compressed into out (a memory sink's buffer, replaced)
- * when that is smaller; 1 if it was. */
+/* in[0..n) gzip-compressed into out (a memory sink's buffer, replaced;
+ * in may be that buffer: compressed in place) when that is smaller; 1 if
+ * it was. */
 static int gzip_into(const char *in, size_t n, struct fp_sink *out)
 {
 	struct libdeflate_compressor *z = libdeflate_alloc_compressor(GZIP_LEVEL);
@@ -96,12 +97,6 @@ static int gzip_into(const char *in, size_t n, struct fp_sink *out)
 	out->len = len;
 	out->cap = cap;
 	return 1;
-}
-
-/* body, gzip-compressed in place when that is smaller; 1 if it was. */
-static int gzip_body(struct fp_sink *body)
-{
-	return gzip_into(body->buf, body->len, body);
 }
 
 /* Whether this answer goes gzip-compressed to this client. */
@@ -134,7 +129,7 @@ enum MHD_Result http_reply_hdr(struct MHD_Connection *c, unsigned status, const 
 	struct MHD_Response *r;
 	int gz = 0;
 	if (wants_gzip(c, ctype, body->len))
-		gz = gzip_body(body);
+		gz = gzip_into(body->buf, body->len, body);
 	if (body->len == 0) {
 		fp_sink_free(body);
 		r = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);

@@ -262,24 +262,36 @@ static void snapshot_text(struct live *l)
 	l->snapshot_stale = 0;
 }
 
-char *live_copy_snapshot(struct live *l, size_t *len, uint64_t *total)
+/* A copy (malloc) of the snapshot's text. Called with the lock held. */
+static char *snapshot_copy(struct live *l, size_t *len)
 {
-	pthread_mutex_lock(&l->lock);
 	snapshot_text(l);
 	char *buf = fp_xmalloc(l->snapshot.len + 1);
 	if (l->snapshot.len)
 		memcpy(buf, l->snapshot.buf, l->snapshot.len);
 	*len = l->snapshot.len;
+	return buf;
+}
+
+char *live_copy_snapshot(struct live *l, size_t *len, uint64_t *total)
+{
+	pthread_mutex_lock(&l->lock);
+	char *buf = snapshot_copy(l, len);
 	*total = l->snapshot_total;
 	pthread_mutex_unlock(&l->lock);
 	return buf;
 }
 
+static void state_json(struct fp_sink *s, uint64_t seq, uint64_t total, int ended)
+{
+	fp_sink_printf(s, "{\"seq\":%" PRIu64 ",\"total\":%" PRIu64 ",\"ended\":%s", seq, total,
+		       ended ? "true" : "false");
+}
+
 void live_state_json(struct fp_sink *s, struct live *l)
 {
 	pthread_mutex_lock(&l->lock);
-	fp_sink_printf(s, "{\"seq\":%" PRIu64 ",\"total\":%" PRIu64 ",\"ended\":%s",
-		       l->snapshot_seq, l->snapshot_total, l->ended ? "true" : "false");
+	state_json(s, l->snapshot_seq, l->snapshot_total, l->ended);
 	pthread_mutex_unlock(&l->lock);
 }
 
@@ -321,21 +333,15 @@ struct http_shared *live_flame_body(struct live *l)
 		    (l->flame_seq == seq || (!ended && now_ms() < next));
 	char *text = NULL;
 	size_t len = 0;
-	if (!fresh) { /* the snapshot's text and its state, in one look */
-		snapshot_text(l);
-		text = fp_xmalloc(l->snapshot.len + 1);
-		if (l->snapshot.len)
-			memcpy(text, l->snapshot.buf, l->snapshot.len);
-		len = l->snapshot.len;
-	}
+	if (!fresh) /* the snapshot's text and its state, in one look */
+		text = snapshot_copy(l, &len);
 	pthread_mutex_unlock(&l->lock);
 	if (!fresh) {
 		struct fp_sink s;
 		uint64_t cpu0 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
 
 		fp_sink_init_mem(&s);
-		fp_sink_printf(&s, "{\"seq\":%" PRIu64 ",\"total\":%" PRIu64 ",\"ended\":%s", seq,
-			       total, ended ? "true" : "false");
+		state_json(&s, seq, total, ended);
 		fp_sink_str(&s, ",\"tree\":");
 		tree_json(&s, text, len, TREE_ROOTS(0));
 		fp_sink_str(&s, "}\n");
