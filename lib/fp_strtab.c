@@ -25,6 +25,15 @@ struct head {
 	uint32_t id, len;
 };
 
+/* The front cache: 2^FRONT_BITS entries of 16 bytes (64 KiB, in L2). An
+ * entry is a string's first 8 bytes (zero-padded), its length + 1 (0: an
+ * empty entry) and its id. */
+#define FRONT_BITS 12u
+struct fp_strtab_front {
+	uint64_t head;
+	uint32_t len1, id;
+};
+
 static uint64_t slot_of(uint64_t h, size_t head_off)
 {
 	return (h >> SLOT_OFF_BITS) << SLOT_OFF_BITS | ((uint64_t)head_off + 1);
@@ -37,8 +46,15 @@ void fp_strtab_init(struct fp_strtab *t)
 	t->mask = SLOTS_MIN - 1;
 }
 
+void fp_strtab_front_cache(struct fp_strtab *t)
+{
+	if (!t->front)
+		t->front = fp_xcalloc((size_t)1 << FRONT_BITS, sizeof *t->front);
+}
+
 void fp_strtab_free(struct fp_strtab *t)
 {
+	free(t->front);
 	free(t->text);
 	free(t->ent);
 	free(t->slots);
@@ -47,6 +63,8 @@ void fp_strtab_free(struct fp_strtab *t)
 
 void fp_strtab_clear(struct fp_strtab *t)
 {
+	if (t->front)
+		memset(t->front, 0, ((size_t)1 << FRONT_BITS) * sizeof *t->front);
 	memset(t->slots, 0, (t->mask + 1) * sizeof *t->slots);
 	t->n = 0;
 	t->text_len = 0;
@@ -110,13 +128,73 @@ uint32_t fp_strtab_find(const struct fp_strtab *t, const char *p, size_t n)
 	return id;
 }
 
+/* The first 8 bytes of p[0..n), zero-padded: the front cache's key. */
+static inline uint64_t head_word(const char *p, size_t n)
+{
+	uint64_t w;
+
+	if (n >= 8) {
+		memcpy(&w, p, 8);
+		return w;
+	}
+	return n ? fp_hash_tail(p, n) : 0; /* exactly the n bytes, zero-padded */
+}
+
+static inline struct fp_strtab_front *front_entry(const struct fp_strtab *t, uint64_t head,
+						  size_t n)
+{
+	return &t->front[((head ^ n) * 0x9e3779b97f4a7c15ull) >> (64 - FRONT_BITS)];
+}
+
+/* a[8..n) == b[8..n), n > 8: a word at a time, the last word ending at n
+ * (a memcmp call per name was a quarter of a cache hit). */
+static inline int same_tail(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+
+	for (size_t i = 8; i + 8 < n; i += 8) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return 0;
+	}
+	memcpy(&x, a + n - 8, 8);
+	memcpy(&y, b + n - 8, 8);
+	return x == y;
+}
+
+/* The id of p[0..n) if the front cache has it, else FP_STRTAB_NONE. */
+static inline uint32_t front_find(const struct fp_strtab *t, const struct fp_strtab_front *f,
+				  uint64_t head, const char *p, size_t n)
+{
+	if (f->len1 != n + 1 || f->head != head)
+		return FP_STRTAB_NONE;
+	if (n > 8 && !same_tail(t->text + t->ent[f->id].off, p, n))
+		return FP_STRTAB_NONE;
+	return f->id;
+}
+
 uint32_t fp_strtab_intern(struct fp_strtab *t, const char *p, size_t n, int *added)
 {
-	const uint64_t h = fp_hash_bytes(p, n);
+	struct fp_strtab_front *f = NULL;
+	uint64_t head = 0;
 	uint32_t id;
+
+	if (t->front && n < UINT32_MAX) {
+		head = head_word(p, n);
+		f = front_entry(t, head, n);
+		if ((id = front_find(t, f, head, p, n)) != FP_STRTAB_NONE) {
+			if (added)
+				*added = 0;
+			return id;
+		}
+	}
+	const uint64_t h = fp_hash_bytes(p, n);
 	size_t i = find_slot(t, p, n, h, &id);
 
 	if (t->slots[i]) {
+		if (f)
+			*f = (struct fp_strtab_front){ head, (uint32_t)n + 1, id };
 		if (added)
 			*added = 0;
 		return id;
@@ -142,6 +220,8 @@ uint32_t fp_strtab_intern(struct fp_strtab *t, const char *p, size_t n, int *add
 	t->slots[i] = slot_of(h, t->text_len);
 	t->text_len += need;
 	t->n++;
+	if (f)
+		*f = (struct fp_strtab_front){ head, (uint32_t)n + 1, hd.id };
 	if (t->n * LOAD_DEN > (t->mask + 1) * LOAD_NUM)
 		grow_slots(t);
 	if (added)

@@ -41,7 +41,8 @@ struct fp_strtab {
 	size_t n, cap;
 	uint64_t *slots; /* 0 empty, else a hash tag and where the string is; open addressing */
 	size_t mask;
-	uint64_t total; /* of every count */
+	uint64_t total;                /* of every count */
+	struct fp_strtab_front *front; /* fp_strtab_front_cache: NULL none */
 };
 
 /* a + b, or UINT64_MAX instead of wrapping (2^64 ns of cpu-clock is 584
@@ -56,6 +57,12 @@ void fp_strtab_init(struct fp_strtab *t);
 void fp_strtab_free(struct fp_strtab *t);
 /* Forgets every string (the memory is kept for reuse). */
 void fp_strtab_clear(struct fp_strtab *t);
+/* A table that looks up few distinct strings many times (a capture's
+ * frame names: the mixed bench capture's 5.3 M frames are 5,789 names)
+ * answers from a direct-mapped cache by the string's first 8 bytes and
+ * length, checked against the table's copy, before it hashes and probes:
+ * fp-render's frame names took a fifth of its time. Until fp_strtab_free. */
+void fp_strtab_front_cache(struct fp_strtab *t);
 /* The id of the n bytes at p, added if new (*added = 1 then, if not NULL). */
 uint32_t fp_strtab_intern(struct fp_strtab *t, const char *p, size_t n, int *added);
 /* The id of the n bytes at p, or FP_STRTAB_NONE (nothing is added). */

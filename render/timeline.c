@@ -33,6 +33,7 @@ void fp_timeline_init(struct fp_timeline *tl, size_t max_samples)
 	fp_strtab_init(&tl->kinds);
 	fp_strtab_init(&tl->labels);
 	fp_strtab_init(&tl->names);
+	fp_strtab_front_cache(&tl->names);
 	fp_strtab_init(&tl->owner_keys);
 	tl->frame_off = fp_xgrow(NULL, &tl->frame_off_cap, 1, sizeof *tl->frame_off, ARRAY_MIN);
 	tl->frame_off[0] = 0;

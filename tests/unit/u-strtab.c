@@ -29,6 +29,63 @@ static void equal_strings_get_one_id_and_new_ones_the_next(void **state)
 	fp_strtab_free(&t);
 }
 
+/* The front cache (fp_strtab_front_cache) answers only what the table
+ * would: strings that share their first 8 bytes and length, a prefix and
+ * the empty string, mixed with many that evict each other, get the ids a
+ * table without the cache gives, and a cleared table forgets them. */
+static void a_front_cache_gives_the_ids_the_table_gives(void **state)
+{
+	static const char *const tricky[] = {
+		"",
+		"a",
+		"ab",
+		"abcdefg",
+		"abcdefgh",
+		"abcdefghi",
+		"abcdefghj",
+		"abcdefgh_tail_one",
+		"abcdefgh_tail_two",
+		"abcdefgh_tail_one_longer",
+		"reduce_expr",
+		"reduce_exps",
+		"parse_node",
+		"parse_nodE",
+	};
+	struct fp_strtab with, without;
+	char buf[64];
+	unsigned seed = 12345;
+
+	fp_strtab_init(&with);
+	fp_strtab_init(&without);
+	fp_strtab_front_cache(&with);
+	for (int i = 0; i < MANY; i++) {
+		const char *p;
+		size_t n;
+		int a1, a2;
+
+		seed = seed * 1103515245u + 12345u;
+		if (seed % 3 == 0) {
+			p = tricky[(seed >> 8) % (sizeof tricky / sizeof *tricky)];
+			n = strlen(p);
+		} else { /* names of 1..40 bytes, few enough to repeat */
+			n = (size_t)snprintf(buf, sizeof buf, "%.*s%u", (int)((seed >> 4) % 32),
+					     "abcdefghijklmnopqrstuvwxyz012345",
+					     (seed >> 12) % 2000);
+			p = buf;
+		}
+		uint32_t id = fp_strtab_intern(&with, p, n, &a1);
+
+		assert_int_equal(id, fp_strtab_intern(&without, p, n, &a2));
+		assert_int_equal(a1, a2);
+	}
+	fp_strtab_clear(&with);
+	assert_int_equal(fp_strtab_intern(&with, "parse_node", 10, NULL), 0);
+	assert_int_equal(fp_strtab_intern(&with, "reduce_expr", 11, NULL), 1);
+	assert_int_equal(fp_strtab_intern(&with, "parse_node", 10, NULL), 0);
+	fp_strtab_free(&with);
+	fp_strtab_free(&without);
+}
+
 static void strings_are_kept_nul_terminated_with_their_length(void **state)
 {
 	struct fp_strtab t;
@@ -214,6 +271,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(equal_strings_get_one_id_and_new_ones_the_next),
+		cmocka_unit_test(a_front_cache_gives_the_ids_the_table_gives),
 		cmocka_unit_test(strings_are_kept_nul_terminated_with_their_length),
 		cmocka_unit_test(many_strings_survive_the_table_growing),
 		cmocka_unit_test(clear_forgets_every_string),
