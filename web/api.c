@@ -217,28 +217,43 @@ static void live_axis(const struct server *srv, struct target *t, struct selecti
 		memset(&t->st, 0, sizeof t->st);
 }
 
+/* What a selection of target t reads: 1 the live capture's current
+ * snapshot (its whole profile, unfiltered), 0 the file (t->fd) with
+ * *lsel (a live capture's recording on the live heatmap's axis), or an
+ * HTTP status with err. */
+static int selection_source(const struct server *srv, struct target *t, const struct selection *sel,
+			    struct selection *lsel, char *err, size_t errsz)
+{
+	*lsel = *sel;
+	if (!t->live)
+		return 0;
+	if (!sel->start && !sel->end && !selection_has_filters(sel) && !sel->keep_idle)
+		return 1;
+	if (t->fd < 0) {
+		snprintf(err, errsz,
+			 "this live capture has no recording (fp-serve "
+			 "--recording FILE): only its whole profile can be shown");
+		return 409;
+	}
+	live_axis(srv, t, lsel);
+	return 0;
+}
+
 static int get_folded(const struct server *srv, struct MHD_Connection *c, struct target *t,
 		      const struct selection *sel, const struct live_range *r,
 		      struct folded_view *fv, char *err, size_t errsz)
 {
 	memset(fv, 0, sizeof *fv);
 	(void)r;
-	struct selection lsel = *sel;
-	if (t->live) {
-		if (!sel->start && !sel->end && !selection_has_filters(sel) && !sel->keep_idle) {
-			fv->live_buf = live_copy_snapshot(srv->live, &fv->len, &fv->total);
-			fv->buf = fv->live_buf;
-			return 0;
-		}
-		if (t->fd < 0) {
-			snprintf(err, errsz,
-				 "this live capture has no recording (fp-serve "
-				 "--recording FILE): only its whole profile can be shown");
-			return 409;
-		}
-		live_axis(srv, t, &lsel);
+	struct selection lsel;
+	int status = selection_source(srv, t, sel, &lsel, err, errsz);
+	if (status == 1) {
+		fv->live_buf = live_copy_snapshot(srv->live, &fv->len, &fv->total);
+		fv->buf = fv->live_buf;
+		return 0;
 	}
-	int status = 0;
+	if (status)
+		return status;
 	fv->fref = folded_get(&t->job, t->fd, &t->st, &lsel, &status, err, errsz);
 	if (!fv->fref)
 		return status ? status : 500;
@@ -455,6 +470,53 @@ static void flame_svg(struct fp_sink *s, const struct folded_view *fv,
 	fp_folded_free(&a);
 }
 
+/* /flamegraph/: a capture's tree is made once per selection for every
+ * viewer (tree_answer_get), Server-Timing saying whether this request
+ * made it ("made", its ms) or got it made ("shared"); the live capture's
+ * whole profile is its current snapshot's (/live/flamegraph shares that). */
+static enum MHD_Result tree_reply(const struct server *srv, struct MHD_Connection *c,
+				  const struct selection *sel)
+{
+	char err[ERR_MAX], timing[64];
+	struct target t;
+	struct selection lsel;
+	uint64_t made_ms;
+	struct fp_sink s;
+
+	int st = get_target(srv, c, "filename", &t, err, sizeof err);
+	if (!st)
+		st = selection_source(srv, &t, sel, &lsel, err, sizeof err);
+	if (st == 1) {
+		size_t len;
+		uint64_t total;
+		char *buf = live_copy_snapshot(srv->live, &len, &total);
+
+		target_close(&t);
+		fp_sink_init_mem(&s);
+		tree_json(&s, buf ? buf : "", len, TREE_ROOTS(SEL_EVENT_ROOT(sel)));
+		fp_sink_char(&s, '\n');
+		free(buf);
+		return http_reply(c, 200, CT_JSON, &s);
+	}
+	if (st) {
+		target_close(&t);
+		return http_error(c, (unsigned)st, "%s", err);
+	}
+	st = 0;
+	struct http_shared *b = tree_answer_get(&t.job, t.fd, &t.st, &lsel, &made_ms, &st, err,
+						sizeof err);
+	target_close(&t);
+	if (!b)
+		return http_error(c, st ? (unsigned)st : 500, "%s", err);
+	if (made_ms)
+		snprintf(timing, sizeof timing, "tree;desc=\"made\";dur=%" PRIu64, made_ms - 1);
+	else
+		snprintf(timing, sizeof timing, "tree;desc=\"shared\"");
+	enum MHD_Result ret = http_reply_shared_hdr(c, 200, CT_JSON, b, "Server-Timing", timing);
+	http_shared_unref(b);
+	return ret;
+}
+
 enum MHD_Result api_flamegraph(struct server *srv, struct MHD_Connection *c, int kind)
 {
 	char err[ERR_MAX];
@@ -486,6 +548,8 @@ enum MHD_Result api_flamegraph(struct server *srv, struct MHD_Connection *c, int
 		if (st)
 			return http_error(c, (unsigned)st, "%s", err);
 	}
+	if (kind == FG_TREE)
+		return tree_reply(srv, c, &sel);
 	struct folded_view fv, cfv;
 	st = get_folded_pair(srv, c, &sel, &r, diff || elided ? &csel : NULL, &cr, &fv, &cfv, err,
 			     sizeof err);
@@ -496,10 +560,7 @@ enum MHD_Result api_flamegraph(struct server *srv, struct MHD_Connection *c, int
 	fp_sink_init_mem(&s);
 	const char *ctype = CT_JSON;
 	const char *hname = NULL;
-	if (kind == FG_TREE) {
-		tree_json(&s, fv.buf, fv.len, TREE_ROOTS(SEL_EVENT_ROOT(&sel)));
-		fp_sink_char(&s, '\n');
-	} else if (kind == FG_FOLDED) {
+	if (kind == FG_FOLDED) {
 		fp_sink_write(&s, fv.buf, fv.len);
 		ctype = CT_TEXT;
 		folded_view_free(&fv);

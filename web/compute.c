@@ -34,6 +34,7 @@
 #include "escape.h"
 #include "fp_recording.h"
 #include "fp_sniff.h"
+#include "http.h"
 #include "pprof.h"
 #include "serve.h"
 #include "timeline.h"
@@ -739,6 +740,47 @@ const struct folded_text *folded_get(const struct job *job, int fd, const struct
 				     size_t errsz)
 {
 	return text_get(job, fd, st, sel, "folded", build_folded, status, err, errsz);
+}
+
+/* ---- the flame graph tree, one for every viewer ---------------------------------- */
+
+struct http_shared *tree_answer_get(const struct job *job, int fd, const struct stat *st,
+				    const struct selection *sel, uint64_t *made_ms, int *status,
+				    char *err, size_t errsz)
+{
+	char key[KEY_MAX];
+	int claimed;
+	struct http_shared *b;
+
+	*made_ms = 0;
+	if (selection_key(key, st, "tree", sel, status, err, errsz) < 0)
+		return NULL;
+	struct cache_entry *e = cache_lookup_claim(key, job, &claimed);
+	if (e) {
+		b = http_shared_ref(e->answer);
+		cache_release(e);
+		return b;
+	}
+	long long t0 = budget_now_ms();
+	const struct folded_text *f = folded_get(job, fd, st, sel, status, err, errsz);
+	if (!f) {
+		if (claimed)
+			cache_unclaim(key);
+		return NULL;
+	}
+	struct fp_sink s;
+	fp_sink_init_mem(&s);
+	tree_json(&s, f->buf ? f->buf : "", f->len, TREE_ROOTS(SEL_EVENT_ROOT(sel)));
+	fp_sink_char(&s, '\n');
+	folded_put(f);
+	e = new_entry(key, KIND_ANSWER);
+	e->answer = http_shared_new_packed(&s);
+	e->bytes = http_shared_bytes(e->answer) + sizeof *e;
+	e = cache_insert(e); /* wakes the requests waiting for it */
+	b = http_shared_ref(e->answer);
+	cache_release(e);
+	*made_ms = (uint64_t)(budget_now_ms() - t0) + 1;
+	return b;
 }
 
 /* ---- pprof ---------------------------------------------------------------------- */

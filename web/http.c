@@ -150,10 +150,11 @@ enum MHD_Result http_reply_hdr(struct MHD_Connection *c, unsigned status, const 
 struct http_shared {
 	pthread_mutex_t lock; /* refs, and the gzip form's making */
 	unsigned refs;
-	struct fp_sink plain;
-	struct fp_sink gz; /* made by the first client that takes gzip */
-	int gz_tried;      /* gz.len still 0 after it: not smaller, sent plain */
-	uint64_t gz_ms;    /* the gzip's CPU time */
+	struct fp_sink plain; /* empty when packed */
+	struct fp_sink gz;    /* made by the first client that takes gzip */
+	int gz_tried;         /* gz.len still 0 after it: not smaller, sent plain */
+	uint64_t gz_ms;       /* the gzip's CPU time */
+	size_t size;          /* the plain form's length (packed: gone) */
 };
 
 struct http_shared *http_shared_new(struct fp_sink *body)
@@ -163,9 +164,50 @@ struct http_shared *http_shared_new(struct fp_sink *body)
 	pthread_mutex_init(&b->lock, NULL);
 	b->refs = 1;
 	b->plain = *body;
+	b->size = body->len;
 	fp_sink_init_mem(&b->gz);
 	fp_sink_init_mem(body);
 	return b;
+}
+
+/* The CPU ms since *t0 of the calling thread. */
+static uint64_t thread_ms_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+	return (uint64_t)((t1.tv_sec - t0->tv_sec) * 1000 + (t1.tv_nsec - t0->tv_nsec) / 1000000);
+}
+
+/* Its gzip form, made once (under b->lock). */
+static void shared_gzip(struct http_shared *b)
+{
+	struct timespec t0;
+
+	if (b->gz_tried)
+		return;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	gzip_into(b->plain.buf, b->plain.len, &b->gz);
+	b->gz_ms = thread_ms_since(&t0);
+	b->gz_tried = 1;
+}
+
+struct http_shared *http_shared_new_packed(struct fp_sink *body)
+{
+	struct http_shared *b = http_shared_new(body);
+
+	shared_gzip(b);
+	if (b->gz.len) /* smaller: the plain form goes */
+		fp_sink_free(&b->plain);
+	return b;
+}
+
+size_t http_shared_bytes(struct http_shared *b)
+{
+	pthread_mutex_lock(&b->lock);
+	size_t n = b->plain.cap + b->gz.cap;
+	pthread_mutex_unlock(&b->lock);
+	return n;
 }
 
 struct http_shared *http_shared_ref(struct http_shared *b)
@@ -204,26 +246,51 @@ static void shared_released(void *cls)
 	http_shared_unref(cls);
 }
 
-enum MHD_Result http_reply_shared(struct MHD_Connection *c, unsigned status, const char *ctype,
-				  struct http_shared *b)
+/* A packed body for a client that does not take gzip: inflated for it
+ * (a fifth of what making the answer again costs). */
+static enum MHD_Result reply_inflated(struct MHD_Connection *c, unsigned status, const char *ctype,
+				      struct http_shared *b, const char *hname, const char *hvalue)
+{
+	struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+	struct fp_sink s;
+	size_t got = 0;
+
+	fp_sink_init_mem(&s);
+	char *to = d ? fp_sink_reserve(&s, b->size ? b->size : 1) : NULL;
+	if (!d ||
+	    libdeflate_gzip_decompress(d, b->gz.buf, b->gz.len, to, b->size, &got) !=
+		    LIBDEFLATE_SUCCESS ||
+	    got != b->size) {
+		if (d)
+			libdeflate_free_decompressor(d);
+		fp_sink_free(&s);
+		return http_error(c, 500, "a cached answer could not be inflated");
+	}
+	libdeflate_free_decompressor(d);
+	fp_sink_commit(&s, got);
+	struct MHD_Response *r = MHD_create_response_from_buffer(s.len, s.len ? s.buf : (void *)"",
+								 s.len ? MHD_RESPMEM_MUST_FREE
+								       : MHD_RESPMEM_PERSISTENT);
+	if (!r) {
+		fp_sink_free(&s);
+		return MHD_NO;
+	}
+	return queue(c, status, r, ctype, 0, hname, hvalue);
+}
+
+enum MHD_Result http_reply_shared_hdr(struct MHD_Connection *c, unsigned status, const char *ctype,
+				      struct http_shared *b, const char *hname, const char *hvalue)
 {
 	const struct fp_sink *send = &b->plain;
 
-	if (wants_gzip(c, ctype, b->plain.len)) {
+	if (wants_gzip(c, ctype, b->size)) {
 		pthread_mutex_lock(&b->lock); /* other clients wait for the one compression */
-		if (!b->gz_tried) {
-			struct timespec t0, t1;
-
-			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
-			gzip_into(b->plain.buf, b->plain.len, &b->gz);
-			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
-			b->gz_ms = (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000 +
-					      (t1.tv_nsec - t0.tv_nsec) / 1000000);
-		}
-		b->gz_tried = 1;
+		shared_gzip(b);
 		pthread_mutex_unlock(&b->lock);
 		if (b->gz.len)
 			send = &b->gz;
+	} else if (b->size && !b->plain.len) {
+		return reply_inflated(c, status, ctype, b, hname, hvalue);
 	}
 	http_shared_ref(b);
 	struct MHD_Response *r = MHD_create_response_from_buffer_with_free_callback_cls(
@@ -232,7 +299,13 @@ enum MHD_Result http_reply_shared(struct MHD_Connection *c, unsigned status, con
 		http_shared_unref(b);
 		return MHD_NO;
 	}
-	return queue(c, status, r, ctype, send == &b->gz, NULL, NULL);
+	return queue(c, status, r, ctype, send == &b->gz, hname, hvalue);
+}
+
+enum MHD_Result http_reply_shared(struct MHD_Connection *c, unsigned status, const char *ctype,
+				  struct http_shared *b)
+{
+	return http_reply_shared_hdr(c, status, ctype, b, NULL, NULL);
 }
 
 enum MHD_Result http_reply(struct MHD_Connection *c, unsigned status, const char *ctype,

@@ -264,6 +264,14 @@ const struct folded_text *folded_get(const struct job *job, int fd, const struct
 				     const struct selection *sel, int *status, char *err,
 				     size_t errsz);
 void folded_put(const struct folded_text *f);
+/* /flamegraph/'s tree of sel (tree_json), made once per selection and
+ * file and shared by every viewer: the cache keeps it gzip-compressed,
+ * the requests that ask while it is made wait for it. A reference
+ * (http_shared_unref), or NULL with *status and err. *made_ms: 0 if it
+ * came made, else the ms this request spent making it (+1). */
+struct http_shared *tree_answer_get(const struct job *job, int fd, const struct stat *st,
+				    const struct selection *sel, uint64_t *made_ms, int *status,
+				    char *err, size_t errsz);
 /* The selection's samples as a gzip'd pprof profile (render/pprof.h), in
  * a folded_text (buf/len: the bytes, total: the samples); release with
  * folded_put. */
@@ -295,14 +303,16 @@ void heatmap_builder_line(struct heatmap_builder *b, const char *line, size_t le
 
 /* ---- cache.c: the result cache and the chain limiter -------------------- */
 
-enum entry_kind { KIND_HEATMAP, KIND_FOLDED };
+enum entry_kind { KIND_HEATMAP, KIND_FOLDED, KIND_ANSWER };
 
+struct http_shared;
 struct cache_entry {
 	struct cache_entry *next;
 	char *key;
 	enum entry_kind kind;
 	struct heatmap hm;
 	struct folded_text ft;
+	struct http_shared *answer; /* KIND_ANSWER: a whole answer, shared */
 	size_t bytes;
 	unsigned refs;
 	uint64_t last_used;
@@ -310,6 +320,12 @@ struct cache_entry {
 
 /* The entry of key, referenced (cache_release when done), or NULL. */
 struct cache_entry *cache_lookup(const char *key);
+/* cache_lookup for an answer many viewers ask at once: while another
+ * request makes key's entry, waits for it (until job's deadline) instead
+ * of making it again. NULL: the caller makes it; *claimed then says the
+ * others wait for its cache_insert, or cache_unclaim if it fails. */
+struct cache_entry *cache_lookup_claim(const char *key, const struct job *job, int *claimed);
+void cache_unclaim(const char *key);
 /* Adds e (or returns the equal entry another thread added meanwhile, e
  * freed), referenced. */
 struct cache_entry *cache_insert(struct cache_entry *e);
