@@ -829,6 +829,28 @@ else
 	viewers_row="| live flame graph, $viewers_n viewers | - | - | $viewers_n viewers <= $TARGET_VIEWERS_RATIO x the CPU of 1 | missing ($(missing_of fp-serve fp-read fp-fold), curl or the mixed corpus) |"
 fi
 
+# ---- a served capture's flame graph with many viewers -------------------------
+# bench/served-viewers.sh: fp-serve serving the mixed corpus; after its
+# first open, 1 then VIEWERS clients ask the whole capture's /flamegraph/
+# once a second each (gzip), as pages opening on it do.
+TARGET_SERVED_CORE_PCT=25
+if have fp-serve fp-read fp-bucket fp-fold && command -v curl >/dev/null 2>&1 &&
+   [ -f "$corpus_dir/mixed/capture.perf" ]; then
+	w_line=$("$here/served-viewers.sh" 15 "$viewers_n") || w_line="exit=1"
+	echo "    $w_line" >&2
+	wget_() { kv "$w_line" "$1"; }
+	m_exit=$(wget_ exit)
+	m_exit=${m_exit:-1}
+	[ "$m_exit" = 0 ] || w_line="stacks=0 tree_bytes=0 gz_bytes=0 v1_cpu_s=0 vn_cpu_s=0 vn_requests=0 vn_p99_ms=0 seconds=1 exit=$m_exit"
+	w_secs=$(wget_ seconds)
+	w1_pct=$(calc "100 * $(wget_ v1_cpu_s) / $w_secs")
+	wn_pct=$(calc "100 * $(wget_ vn_cpu_s) / $w_secs")
+	w_want=$((viewers_n * w_secs))
+	served_row="| served capture's flame graph, $viewers_n viewers (bench/served-viewers.sh): fp-serve serving the mixed corpus ($(fmtn "$(wget_ stacks)") stacks: a $(fmtn "$(wget_ tree_bytes)")-byte tree, $(fmtn "$(wget_ gz_bytes)") gzipped); after its first open ($(wget_ open_ms) ms) and the tree made once ($(wget_ made_ms) ms), each viewer asks the whole capture's /flamegraph/ once a second, with gzip, for ${w_secs} s | fp-serve $(printf '%.1f' "$wn_pct") % of a core with $viewers_n viewers, $(printf '%.1f' "$w1_pct") % with 1 | $viewers_n viewers: $(wget_ vn_requests) answers of $w_want, p50 $(wget_ vn_p50_ms) ms, p99 $(wget_ vn_p99_ms) ms; 1 viewer: $(wget_ v1_requests), p99 $(wget_ v1_p99_ms) ms | <= $TARGET_SERVED_CORE_PCT % of a core, p99 <= $TARGET_SERVE_P99_MS ms, every second's answer | $(verdict "$(wget_ exit) == 0 && $wn_pct <= $TARGET_SERVED_CORE_PCT && $(wget_ vn_p99_ms) <= $TARGET_SERVE_P99_MS && $(wget_ vn_requests) >= $w_want - $viewers_n") |"
+else
+	served_row="| served capture's flame graph, $viewers_n viewers | - | - | <= $TARGET_SERVED_CORE_PCT % of a core | missing ($(missing_of fp-serve fp-read fp-bucket fp-fold), curl or the mixed corpus) |"
+fi
+
 fi	# BENCH_ONLY
 
 # ---- the results file -----------------------------------------------------
@@ -876,6 +898,7 @@ compiler=$(cc --version | head -n 1)
 	echo "$delay_line"
 	echo "$web_row"
 	echo "$viewers_row"
+	echo "$served_row"
 	echo "$ssh_row"
 	[ -z "$offcpu_row" ] || echo "$offcpu_row"
 	if [ -s "$notes" ]; then
