@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='fp-serve makes a capture'"'"'s /flamegraph/ tree once per selection for every viewer: the others wait for it and get the same bytes (Server-Timing says who made it), a client without gzip gets it inflated, a changed capture gets a new tree, a failure reaches every viewer and the next request tries again'
+test_description='fp-serve makes a capture'"'"'s /flamegraph/ tree (and /threads/, /flamechart/) once per selection for every viewer: the others wait for it and get the same bytes (Server-Timing says who made it), a client without gzip gets it inflated, a changed capture gets a new tree, a failure reaches every viewer and the next request tries again'
 . "$(dirname "$0")/test-lib.sh"
 . "$TOP/tests/lib-serve.sh"
 
@@ -70,6 +70,20 @@ test_expect_success 'a selection that fails gives every viewer its error; the ne
 	for k in 1 2 3 4; do cp v.$k body && json_error_ok 422 || return 1; done &&
 	test "$(get "/flamegraph/?filename=bad.perf")" = 422 &&
 	json_error_ok 422
+'
+
+test_expect_success '/threads/ and /flamechart/ are made once per selection too, named so in Server-Timing' '
+	for p in "/threads/?filename=cap.perf" "/flamechart/?filename=cap.perf&start=5&end=6"; do
+		rm -f h.* v.* s.* &&
+		viewers 4 "$p" identity &&
+		test "$(cat s.* | tr -d "\n")" = 200200200200 &&
+		test "$(made_count)" = 1 &&
+		w=${p#/} && w=${w%%/*} && w=${w%%\?*} &&
+		for h in h.*; do timing "$h"; done | grep -c "^$w;desc=" >named &&
+		echo 4 >expect && test_cmp expect named &&
+		for k in 2 3 4; do cmp v.1 v.$k || return 1; done &&
+		jq -e ".total > 0" v.1 >/dev/null || { echo "# $p" >&2; return 1; }
+	done
 '
 
 test_expect_success 'the server is still alive, with no sanitizer report' '

@@ -470,55 +470,34 @@ static void flame_svg(struct fp_sink *s, const struct folded_view *fv,
 	fp_folded_free(&a);
 }
 
-/* /flamegraph/: a capture's tree is made once per selection for every
- * viewer (tree_answer_get), Server-Timing saying whether this request
- * made it ("made", its ms) or got it made ("shared"); the live capture's
- * whole profile is its current snapshot's (/live/flamegraph shares that). */
-static enum MHD_Result tree_reply(const struct server *srv, struct MHD_Connection *c,
-				  const struct selection *sel)
-{
-	char err[ERR_MAX], timing[64];
+/* A request on one capture's samples (?filename=F[&start=S][&end=E]
+ * [&filters]): the selection, the open file, and room for an error. */
+struct request {
+	struct selection sel;
 	struct target t;
-	struct selection lsel;
+	char err[ERR_MAX];
+	int status; /* the HTTP status of an error, 0 if none */
+	/* an answer shared by every viewer (share_answer), instead of the
+	 * body: what it is (Server-Timing's name), whether this request made
+	 * it (its ms + 1) */
+	struct http_shared *shared;
+	const char *what;
 	uint64_t made_ms;
-	struct fp_sink s;
+};
 
-	int st = get_target(srv, c, "filename", &t, err, sizeof err);
-	if (!st)
-		st = selection_source(srv, &t, sel, &lsel, err, sizeof err);
-	if (st == 1) {
-		size_t len;
-		uint64_t total;
-		char *buf = live_copy_snapshot(srv->live, &len, &total);
+/* Fills s with the answer to q (the reply's body): 0, or an HTTP status
+ * with q->err. */
+typedef int request_answer(const struct job *job, struct request *q, struct fp_sink *s);
 
-		target_close(&t);
-		fp_sink_init_mem(&s);
-		tree_json(&s, buf ? buf : "", len, TREE_ROOTS(SEL_EVENT_ROOT(sel)));
-		fp_sink_char(&s, '\n');
-		free(buf);
-		return http_reply(c, 200, CT_JSON, &s);
-	}
-	if (st) {
-		target_close(&t);
-		return http_error(c, (unsigned)st, "%s", err);
-	}
-	st = 0;
-	struct http_shared *b = tree_answer_get(&t.job, t.fd, &t.st, &lsel, &made_ms, &st, err,
-						sizeof err);
-	target_close(&t);
-	if (!b)
-		return http_error(c, st ? (unsigned)st : 500, "%s", err);
-	if (made_ms)
-		snprintf(timing, sizeof timing, "tree;desc=\"made\";dur=%" PRIu64, made_ms - 1);
-	else
-		snprintf(timing, sizeof timing, "tree;desc=\"shared\"");
-	enum MHD_Result ret = http_reply_shared_hdr(c, 200, CT_JSON, b, "Server-Timing", timing);
-	http_shared_unref(b);
-	return ret;
-}
+static enum MHD_Result answer_request(struct server *srv, struct MHD_Connection *c,
+				      const char *no_live, request_answer *answer,
+				      const char *ctype, const char *attachment);
+static int tree_answer(const struct job *job, struct request *q, struct fp_sink *s);
 
 enum MHD_Result api_flamegraph(struct server *srv, struct MHD_Connection *c, int kind)
 {
+	if (kind == FG_TREE)
+		return answer_request(srv, c, NULL, tree_answer, CT_JSON, NULL);
 	char err[ERR_MAX];
 	struct selection sel;
 	struct live_range r;
@@ -548,8 +527,6 @@ enum MHD_Result api_flamegraph(struct server *srv, struct MHD_Connection *c, int
 		if (st)
 			return http_error(c, (unsigned)st, "%s", err);
 	}
-	if (kind == FG_TREE)
-		return tree_reply(srv, c, &sel);
 	struct folded_view fv, cfv;
 	st = get_folded_pair(srv, c, &sel, &r, diff || elided ? &csel : NULL, &cr, &fv, &cfv, err,
 			     sizeof err);
@@ -575,15 +552,6 @@ enum MHD_Result api_flamegraph(struct server *srv, struct MHD_Connection *c, int
 	return http_reply_hdr(c, 200, ctype, &s, hname, hname ? "1" : NULL);
 }
 
-/* A request on one capture's samples (?filename=F[&start=S][&end=E]
- * [&filters]): the selection, the open file, and room for an error. */
-struct request {
-	struct selection sel;
-	struct target t;
-	char err[ERR_MAX];
-	int status; /* the HTTP status of an error, 0 if none */
-};
-
 /* 0, or the HTTP status to answer with q->err. A route that has no
  * answer for the live capture names itself in no_live (a 409). */
 static int get_request(const struct server *srv, struct MHD_Connection *c, struct request *q,
@@ -593,6 +561,9 @@ static int get_request(const struct server *srv, struct MHD_Connection *c, struc
 	int st = get_selection(c, "start", "end", &q->sel, &r, q->err, sizeof q->err);
 
 	q->status = 0;
+	q->shared = NULL;
+	q->what = NULL;
+	q->made_ms = 0;
 	if (!st)
 		st = get_target(srv, c, "filename", &q->t, q->err, sizeof q->err);
 	if (!st && no_live && q->t.live) {
@@ -602,10 +573,6 @@ static int get_request(const struct server *srv, struct MHD_Connection *c, struc
 	}
 	return st;
 }
-
-/* Fills s with the answer to q (the reply's body): 0, or an HTTP status
- * with q->err. */
-typedef int request_answer(const struct job *job, struct request *q, struct fp_sink *s);
 
 /* A route on one capture's samples: get_request, answer, then a reply of
  * type ctype (an attachment named so when attachment is not NULL). */
@@ -626,8 +593,73 @@ static enum MHD_Result answer_request(struct server *srv, struct MHD_Connection 
 		fp_sink_free(&s);
 		return http_error(c, (unsigned)st, "%s", q.err);
 	}
-	return http_reply_hdr(c, 200, ctype, &s, attachment ? "Content-Disposition" : NULL,
-			      attachment);
+	if (!q.shared)
+		return http_reply_hdr(c, 200, ctype, &s, attachment ? "Content-Disposition" : NULL,
+				      attachment);
+	/* Server-Timing: whether this request made the shared answer */
+	char timing[64];
+
+	fp_sink_free(&s);
+	if (q.made_ms)
+		snprintf(timing, sizeof timing, "%s;desc=\"made\";dur=%" PRIu64, q.what,
+			 q.made_ms - 1);
+	else
+		snprintf(timing, sizeof timing, "%s;desc=\"shared\"", q.what);
+	enum MHD_Result ret = http_reply_shared_hdr(c, 200, ctype, q.shared, "Server-Timing",
+						    timing);
+	http_shared_unref(q.shared);
+	return ret;
+}
+
+/* The answer to q made once for every viewer of its selection
+ * (answer_shared), what names it; fill makes it (ctx: q). 0, or an HTTP
+ * status with q->err. */
+static int share_answer(const struct job *job, struct request *q, const char *what,
+			answer_fill *fill)
+{
+	q->what = what;
+	q->shared = answer_shared(job, &q->t.st, &q->sel, what, fill, q, &q->made_ms, &q->status,
+				  q->err, sizeof q->err);
+	return q->shared ? 0 : q->status ? q->status : 500;
+}
+
+/* /flamegraph/'s tree (tree_json) of the selection's folded table. */
+static int tree_fill(void *ctx, struct fp_sink *s)
+{
+	struct request *q = ctx;
+	const struct folded_text *f = folded_get(&q->t.job, q->t.fd, &q->t.st, &q->sel, &q->status,
+						 q->err, sizeof q->err);
+
+	if (!f)
+		return q->status ? q->status : 500;
+	tree_json(s, f->buf ? f->buf : "", f->len, TREE_ROOTS(SEL_EVENT_ROOT(&q->sel)));
+	fp_sink_char(s, '\n');
+	folded_put(f);
+	return 0;
+}
+
+/* /flamegraph/: a capture's tree is made once per selection for every
+ * viewer; the live capture's whole profile is its current snapshot's
+ * (/live/flamegraph shares that one). */
+static int tree_answer(const struct job *job, struct request *q, struct fp_sink *s)
+{
+	struct selection lsel;
+	int st = selection_source(job->srv, &q->t, &q->sel, &lsel, q->err, sizeof q->err);
+
+	if (st == 1) {
+		size_t len;
+		uint64_t total;
+		char *buf = live_copy_snapshot(job->srv->live, &len, &total);
+
+		tree_json(s, buf ? buf : "", len, TREE_ROOTS(SEL_EVENT_ROOT(&q->sel)));
+		fp_sink_char(s, '\n');
+		free(buf);
+		return 0;
+	}
+	if (st)
+		return st;
+	q->sel = lsel;
+	return share_answer(job, q, "tree", tree_fill);
 }
 
 /* A cached folded_text's answer: its status (500 if it has none) when f
@@ -676,16 +708,11 @@ enum MHD_Result api_pprof(struct server *srv, struct MHD_Connection *c)
  * comm-pid, comm-tid and the container (fp-fold --pid, --tid,
  * --container-root) of the whole capture with the same event set and
  * filters as /heatmap/; for a live capture, of its recording so far. */
-static int threads_answer(const struct job *job, struct request *q, struct fp_sink *s)
+static int threads_fill(void *ctx, struct fp_sink *s)
 {
-	if (q->t.live && q->t.fd < 0) {
-		snprintf(q->err, sizeof q->err,
-			 "threads: this live capture has no recording "
-			 "(fp-serve --recording FILE)");
-		return 409;
-	}
-	if (q->t.live) /* from the recording, on the live heatmap's axis */
-		live_axis(job->srv, &q->t, &q->sel);
+	struct request *q = ctx;
+	const struct job *job = &q->t.job;
+
 	q->sel.root = SEL_ROOT_PID;
 	const struct folded_text *fp = folded_get(job, q->t.fd, &q->t.st, &q->sel, &q->status,
 						  q->err, sizeof q->err);
@@ -721,6 +748,21 @@ static int threads_answer(const struct job *job, struct request *q, struct fp_si
 	return 0;
 }
 
+/* Made once per selection for every viewer (its three folded tables are
+ * large: the cache may not keep them, the answer is a few KB). */
+static int threads_answer(const struct job *job, struct request *q, struct fp_sink *s)
+{
+	if (q->t.live && q->t.fd < 0) {
+		snprintf(q->err, sizeof q->err,
+			 "threads: this live capture has no recording "
+			 "(fp-serve --recording FILE)");
+		return 409;
+	}
+	if (q->t.live) /* from the recording, on the live heatmap's axis */
+		live_axis(job->srv, &q->t, &q->sel);
+	return share_answer(job, q, "threads", threads_fill);
+}
+
 enum MHD_Result api_threads(struct server *srv, struct MHD_Connection *c)
 {
 	return answer_request(srv, c, NULL, threads_answer, CT_JSON, NULL);
@@ -728,9 +770,17 @@ enum MHD_Result api_threads(struct server *srv, struct MHD_Connection *c)
 
 /* /flamechart/?filename=F[&start&end&filters]: the selection's samples in
  * time order, runs of one stack merged (web/flamechart.c). */
+static int flamechart_fill(void *ctx, struct fp_sink *s)
+{
+	struct request *q = ctx;
+
+	return flamechart_json(&q->t.job, q->t.fd, &q->sel, s, q->err, sizeof q->err);
+}
+
+/* Made once per selection for every viewer. */
 static int flamechart_answer(const struct job *job, struct request *q, struct fp_sink *s)
 {
-	return flamechart_json(job, q->t.fd, &q->sel, s, q->err, sizeof q->err);
+	return share_answer(job, q, "flamechart", flamechart_fill);
 }
 
 enum MHD_Result api_flamechart(struct server *srv, struct MHD_Connection *c)

@@ -742,18 +742,19 @@ const struct folded_text *folded_get(const struct job *job, int fd, const struct
 	return text_get(job, fd, st, sel, "folded", build_folded, status, err, errsz);
 }
 
-/* ---- the flame graph tree, one for every viewer ---------------------------------- */
+/* ---- answers made once for every viewer ------------------------------------------ */
 
-struct http_shared *tree_answer_get(const struct job *job, int fd, const struct stat *st,
-				    const struct selection *sel, uint64_t *made_ms, int *status,
-				    char *err, size_t errsz)
+struct http_shared *answer_shared(const struct job *job, const struct stat *st,
+				  const struct selection *sel, const char *what, answer_fill *fill,
+				  void *ctx, uint64_t *made_ms, int *status, char *err,
+				  size_t errsz)
 {
 	char key[KEY_MAX];
 	int claimed;
 	struct http_shared *b;
 
 	*made_ms = 0;
-	if (selection_key(key, st, "tree", sel, status, err, errsz) < 0)
+	if (selection_key(key, st, what, sel, status, err, errsz) < 0)
 		return NULL;
 	struct cache_entry *e = cache_lookup_claim(key, job, &claimed);
 	if (e) {
@@ -762,17 +763,14 @@ struct http_shared *tree_answer_get(const struct job *job, int fd, const struct 
 		return b;
 	}
 	long long t0 = budget_now_ms();
-	const struct folded_text *f = folded_get(job, fd, st, sel, status, err, errsz);
-	if (!f) {
+	struct fp_sink s;
+	fp_sink_init_mem(&s);
+	if ((*status = fill(ctx, &s)) != 0) {
+		fp_sink_free(&s);
 		if (claimed)
 			cache_unclaim(key);
 		return NULL;
 	}
-	struct fp_sink s;
-	fp_sink_init_mem(&s);
-	tree_json(&s, f->buf ? f->buf : "", f->len, TREE_ROOTS(SEL_EVENT_ROOT(sel)));
-	fp_sink_char(&s, '\n');
-	folded_put(f);
 	e = new_entry(key, KIND_ANSWER);
 	e->answer = http_shared_new_packed(&s);
 	e->bytes = http_shared_bytes(e->answer) + sizeof *e;

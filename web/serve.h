@@ -264,14 +264,18 @@ const struct folded_text *folded_get(const struct job *job, int fd, const struct
 				     const struct selection *sel, int *status, char *err,
 				     size_t errsz);
 void folded_put(const struct folded_text *f);
-/* /flamegraph/'s tree of sel (tree_json), made once per selection and
- * file and shared by every viewer: the cache keeps it gzip-compressed,
- * the requests that ask while it is made wait for it. A reference
- * (http_shared_unref), or NULL with *status and err. *made_ms: 0 if it
- * came made, else the ms this request spent making it (+1). */
-struct http_shared *tree_answer_get(const struct job *job, int fd, const struct stat *st,
-				    const struct selection *sel, uint64_t *made_ms, int *status,
-				    char *err, size_t errsz);
+/* A whole answer to a selection of a file (/flamegraph/'s tree,
+ * /threads/), made once per key (what, the file's version, sel) and
+ * shared by every viewer: the cache keeps it gzip-compressed; requests
+ * that ask while it is made wait for it. fill makes it into s: 0, or an
+ * HTTP status (its message in err, which ctx holds). A reference
+ * (http_shared_unref), or NULL with *status (and err). *made_ms: 0 if it
+ * came made, else the ms this request spent making it, + 1. */
+typedef int answer_fill(void *ctx, struct fp_sink *s);
+struct http_shared *answer_shared(const struct job *job, const struct stat *st,
+				  const struct selection *sel, const char *what, answer_fill *fill,
+				  void *ctx, uint64_t *made_ms, int *status, char *err,
+				  size_t errsz);
 /* The selection's samples as a gzip'd pprof profile (render/pprof.h), in
  * a folded_text (buf/len: the bytes, total: the samples); release with
  * folded_put. */
