@@ -38,7 +38,7 @@ void fp_digtab_init(struct fp_digtab *t)
 	unsigned char seed[32];
 
 	memset(t, 0, sizeof *t);
-	t->slots = fp_xcalloc(SLOTS_MIN, sizeof *t->slots);
+	t->slots = fp_xcalloc_touched(SLOTS_MIN, sizeof *t->slots);
 	t->mask = SLOTS_MIN - 1;
 	draw_seed(seed, sizeof seed);
 	if (XXH3_generateSecret(t->secret, sizeof t->secret, seed, sizeof seed) != XXH_OK)
@@ -71,7 +71,7 @@ static size_t find_slot(const struct fp_digtab_slot *slots, size_t mask, struct 
 static void grow(struct fp_digtab *t)
 {
 	size_t nslots = (t->mask + 1) * 2;
-	struct fp_digtab_slot *slots = fp_xcalloc(nslots, sizeof *slots);
+	struct fp_digtab_slot *slots = fp_xcalloc_touched(nslots, sizeof *slots);
 
 	for (size_t i = 0; i <= t->mask; i++)
 		if (t->slots[i].id1) {

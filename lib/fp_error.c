@@ -103,6 +103,16 @@ void *fp_xcalloc(size_t n, size_t size)
 	return p;
 }
 
+void *fp_xcalloc_touched(size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		fp_die(FP_EXIT_SYS, "out of memory allocating %zu x %zu bytes", n, size);
+	void *p = fp_xmalloc(n * size);
+
+	memset(p, 0, n * size);
+	return p;
+}
+
 void *fp_xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);

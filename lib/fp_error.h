@@ -46,6 +46,13 @@ void fp_warn_sys(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Allocation that dies with FP_EXIT_SYS on failure. */
 void *fp_xmalloc(size_t n);
 void *fp_xcalloc(size_t n, size_t size);
+/* fp_xcalloc for a hash table's slots, probed at random: every page is
+ * written now. A calloc'd page that a lookup reads before the first
+ * insert writes it maps the shared zero page, and that write then costs a
+ * second, copy-on-write fault, which in a process with threads flushes
+ * the TLB of every CPU they run on: fp-read's table of tails spent 6 % of
+ * its time in those flushes (IPIs, which a VM traps). */
+void *fp_xcalloc_touched(size_t n, size_t size);
 void *fp_xrealloc(void *p, size_t n);
 /* free() of each pointer given, for the arrays a struct owns:
  *	FP_FREE_ALL(t->ids, t->names, t->buf);

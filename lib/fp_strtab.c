@@ -42,7 +42,7 @@ static uint64_t slot_of(uint64_t h, size_t head_off)
 void fp_strtab_init(struct fp_strtab *t)
 {
 	memset(t, 0, sizeof *t);
-	t->slots = fp_xcalloc(SLOTS_MIN, sizeof *t->slots);
+	t->slots = fp_xcalloc_touched(SLOTS_MIN, sizeof *t->slots);
 	t->mask = SLOTS_MIN - 1;
 }
 
@@ -74,7 +74,7 @@ void fp_strtab_clear(struct fp_strtab *t)
 static void grow_slots(struct fp_strtab *t)
 {
 	size_t nslots = (t->mask + 1) * 2;
-	uint64_t *slots = fp_xcalloc(nslots, sizeof *slots);
+	uint64_t *slots = fp_xcalloc_touched(nslots, sizeof *slots);
 
 	for (size_t id = 0; id < t->n; id++) {
 		size_t j = t->ent[id].hash & (nslots - 1);
