@@ -39,3 +39,24 @@ build_http_load() {
 	cc -O2 -Wall -Wextra -D_GNU_SOURCE -I"$root/lib" -o "$1" \
 		"$root/tests/helper/http-load.c" "$root/lib/fp_error.c" -lpthread
 }
+
+# viewer_windows LOAD PORT PATH SECONDS VIEWERS: fp-serve ($srv) asked
+# PATH once a second each, taking gzip, as a page does, by 1 client, then
+# by VIEWERS, SECONDS each (LOAD: the built http-load); its CPU over each
+# window from /proc. Prints v1_cpu_s v1_requests v1_p50_ms v1_p99_ms
+# vn_cpu_s vn_requests vn_p50_ms vn_p99_ms viewers seconds exit, KEY=VALUE.
+srv_cpu() { awk '{ printf "%.2f", ($14 + $15) / 100 }' "/proc/$srv/stat"; }
+viewer_windows() {
+	_rc=0
+	_c1=$(srv_cpu)
+	_v1=$(HTTP_LOAD_GZIP=1 HTTP_LOAD_EVERY_MS=1000 "$1" "$2" "$3" 0 1 "$4") || _rc=1
+	_c2=$(srv_cpu)
+	_vn=$(HTTP_LOAD_GZIP=1 HTTP_LOAD_EVERY_MS=1000 "$1" "$2" "$3" 0 "$5" "$4") || _rc=1
+	_c3=$(srv_cpu)
+	_f() { echo "$1" | sed -n "s/.*$2=\([0-9.]*\).*/\1/p"; }
+	echo "v1_cpu_s=$(cpu_sub "$_c2" "$_c1")" \
+		"v1_requests=$(_f "$_v1" requests) v1_p50_ms=$(_f "$_v1" p50_ms) v1_p99_ms=$(_f "$_v1" p99_ms)" \
+		"vn_cpu_s=$(cpu_sub "$_c3" "$_c2") vn_requests=$(_f "$_vn" requests)" \
+		"vn_p50_ms=$(_f "$_vn" p50_ms) vn_p99_ms=$(_f "$_vn" p99_ms) viewers=$5 seconds=$4 exit=$_rc"
+}
+cpu_sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a - b }'; }

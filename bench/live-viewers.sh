@@ -53,19 +53,8 @@ done
 tree_bytes=$(stat -c %s "$dir/tree.json")
 gz_bytes=$(curl -sS -H 'Accept-Encoding: gzip' "http://127.0.0.1:$port$path" | wc -c)
 
-cpu() { awk '{ printf "%.2f", ($14 + $15) / 100 }' "/proc/$srv/stat"; }
-rc=0
-c0=$(cpu)
+c0=$(srv_cpu)
 sleep "$SECS"
-c1=$(cpu)
-v1=$(HTTP_LOAD_GZIP=1 HTTP_LOAD_EVERY_MS=1000 "$dir/http-load" "$port" "$path" 0 1 "$SECS") || rc=1
-c2=$(cpu)
-vn=$(HTTP_LOAD_GZIP=1 HTTP_LOAD_EVERY_MS=1000 "$dir/http-load" "$port" "$path" 0 "$VIEWERS" "$SECS") || rc=1
-c3=$(cpu)
-f() { echo "$1" | sed -n "s/.*$2=\([0-9.]*\).*/\1/p"; }
-sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a - b }'; }
+c1=$(srv_cpu)
 echo "stacks=$stacks tree_bytes=$tree_bytes gz_bytes=$gz_bytes" \
-	"idle_cpu_s=$(sub "$c1" "$c0") v1_cpu_s=$(sub "$c2" "$c1")" \
-	"v1_requests=$(f "$v1" requests) v1_p50_ms=$(f "$v1" p50_ms) v1_p99_ms=$(f "$v1" p99_ms)" \
-	"vn_cpu_s=$(sub "$c3" "$c2") vn_requests=$(f "$vn" requests)" \
-	"vn_p50_ms=$(f "$vn" p50_ms) vn_p99_ms=$(f "$vn" p99_ms) viewers=$VIEWERS seconds=$SECS exit=$rc"
+	"idle_cpu_s=$(cpu_sub "$c1" "$c0") $(viewer_windows "$dir/http-load" "$port" "$path" "$SECS" "$VIEWERS")"

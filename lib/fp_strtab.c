@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fp_bytes.h"
 #include "fp_error.h"
 #include "fp_hash.h"
 
@@ -146,30 +147,13 @@ static inline struct fp_strtab_front *front_entry(const struct fp_strtab *t, uin
 	return &t->front[((head ^ n) * 0x9e3779b97f4a7c15ull) >> (64 - FRONT_BITS)];
 }
 
-/* a[8..n) == b[8..n), n > 8: a word at a time, the last word ending at n
- * (a memcmp call per name was a quarter of a cache hit). */
-static inline int same_tail(const char *a, const char *b, size_t n)
-{
-	uint64_t x, y;
-
-	for (size_t i = 8; i + 8 < n; i += 8) {
-		memcpy(&x, a + i, 8);
-		memcpy(&y, b + i, 8);
-		if (x != y)
-			return 0;
-	}
-	memcpy(&x, a + n - 8, 8);
-	memcpy(&y, b + n - 8, 8);
-	return x == y;
-}
-
 /* The id of p[0..n) if the front cache has it, else FP_STRTAB_NONE. */
 static inline uint32_t front_find(const struct fp_strtab *t, const struct fp_strtab_front *f,
 				  uint64_t head, const char *p, size_t n)
 {
 	if (f->len1 != n + 1 || f->head != head)
 		return FP_STRTAB_NONE;
-	if (n > 8 && !same_tail(t->text + t->ent[f->id].off, p, n))
+	if (n > 8 && !fp_bytes_equal(t->text + t->ent[f->id].off, p, n))
 		return FP_STRTAB_NONE;
 	return f->id;
 }

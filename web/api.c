@@ -662,6 +662,24 @@ static int tree_answer(const struct job *job, struct request *q, struct fp_sink 
 	return share_answer(job, q, "tree", tree_fill);
 }
 
+/* A route that reads a live capture's recording (the whole of it; the
+ * chain's snapshot will not do): q's selection on the live heatmap's
+ * axis, or 409 naming the route when there is no recording. 0 for a
+ * capture file. */
+static int from_recording(const struct job *job, struct request *q, const char *route)
+{
+	if (!q->t.live)
+		return 0;
+	if (q->t.fd < 0) {
+		snprintf(q->err, sizeof q->err,
+			 "%s: this live capture has no recording (fp-serve --recording FILE)",
+			 route);
+		return 409;
+	}
+	live_axis(job->srv, &q->t, &q->sel);
+	return 0;
+}
+
 /* A cached folded_text's answer: its status (500 if it has none) when f
  * is NULL. */
 static int text_status(const struct folded_text *f, const struct request *q)
@@ -678,14 +696,10 @@ static int text_status(const struct folded_text *f, const struct request *q)
  * the live capture, from its recording. */
 static int pprof_answer(const struct job *job, struct request *q, struct fp_sink *s)
 {
-	if (q->t.live && q->t.fd < 0) {
-		snprintf(q->err, sizeof q->err,
-			 "pprof: this live capture has no recording "
-			 "(fp-serve --recording FILE)");
-		return 409;
-	}
-	if (q->t.live)
-		live_axis(job->srv, &q->t, &q->sel);
+	int st = from_recording(job, q, "pprof");
+
+	if (st)
+		return st;
 	const struct folded_text *p = pprof_get(job, q->t.fd, &q->t.st, &q->sel, &q->status, q->err,
 						sizeof q->err);
 	if (p)
@@ -752,14 +766,10 @@ static int threads_fill(void *ctx, struct fp_sink *s)
  * large: the cache may not keep them, the answer is a few KB). */
 static int threads_answer(const struct job *job, struct request *q, struct fp_sink *s)
 {
-	if (q->t.live && q->t.fd < 0) {
-		snprintf(q->err, sizeof q->err,
-			 "threads: this live capture has no recording "
-			 "(fp-serve --recording FILE)");
-		return 409;
-	}
-	if (q->t.live) /* from the recording, on the live heatmap's axis */
-		live_axis(job->srv, &q->t, &q->sel);
+	int st = from_recording(job, q, "threads");
+
+	if (st)
+		return st;
 	return share_answer(job, q, "threads", threads_fill);
 }
 

@@ -41,11 +41,16 @@
 
 static __thread struct budget current;
 
-long long budget_now_ms(void)
+uint64_t clock_ms(clockid_t id)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * MS_PER_S + ts.tv_nsec / 1000000;
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * MS_PER_S + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+long long budget_now_ms(void)
+{
+	return (long long)clock_ms(CLOCK_MONOTONIC);
 }
 
 struct budget *budget_current(void)

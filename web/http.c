@@ -170,25 +170,14 @@ struct http_shared *http_shared_new(struct fp_sink *body)
 	return b;
 }
 
-/* The CPU ms since *t0 of the calling thread. */
-static uint64_t thread_ms_since(const struct timespec *t0)
-{
-	struct timespec t1;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
-	return (uint64_t)((t1.tv_sec - t0->tv_sec) * 1000 + (t1.tv_nsec - t0->tv_nsec) / 1000000);
-}
-
 /* Its gzip form, made once (under b->lock). */
 static void shared_gzip(struct http_shared *b)
 {
-	struct timespec t0;
-
 	if (b->gz_tried)
 		return;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	uint64_t t0 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
 	gzip_into(b->plain.buf, b->plain.len, &b->gz);
-	b->gz_ms = thread_ms_since(&t0);
+	b->gz_ms = clock_ms(CLOCK_THREAD_CPUTIME_ID) - t0;
 	b->gz_tried = 1;
 }
 

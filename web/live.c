@@ -295,13 +295,6 @@ void live_state_json(struct fp_sink *s, struct live *l)
 	pthread_mutex_unlock(&l->lock);
 }
 
-static uint64_t clock_ms(clockid_t id)
-{
-	struct timespec ts;
-	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 static uint64_t now_ms(void)
 {
 	return clock_ms(CLOCK_MONOTONIC);

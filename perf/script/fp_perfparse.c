@@ -13,6 +13,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "fp_bytes.h"
 #include "fp_error.h"
 #include "fp_fmt.h"
 #include "fp_io.h"
@@ -414,17 +415,6 @@ HOT_INLINE unsigned dso_slot(const char *tail_end)
 	return (unsigned)((w * 0x9E3779B97F4A7C15ull) >> (64 - FP_PERF_DSO_CACHE_BITS));
 }
 
-/* a[0..n) == b[0..n) for n >= WORD: a word at a time, the last word
- * overlapping (a frame's dso against the cache's: a memcmp call per
- * frame was 3 % of fp-read). */
-HOT_INLINE int equal_words(const char *a, const char *b, size_t n)
-{
-	for (size_t i = 0; i + WORD < n; i += WORD)
-		if (load_word(a + i) != load_word(b + i))
-			return 0;
-	return load_word(a + n - WORD) == load_word(b + n - WORD);
-}
-
 HOT_INLINE const char *cached_group(const struct fp_perf_parser *pp, const char *p, const char *end,
 				    char *kind)
 {
@@ -437,7 +427,7 @@ HOT_INLINE const char *cached_group(const struct fp_perf_parser *pp, const char 
 	size_t n = pp->dso_cache[i].len;
 
 	if (n && n + 2 <= avail && close[-1 - (ptrdiff_t)n] == '(' &&
-	    equal_words(close - n, pp->dso_cache[i].text, n)) {
+	    fp_bytes_equal(close - n, pp->dso_cache[i].text, n)) {
 		*kind = pp->dso_cache[i].kind;
 		return close - 1 - n;
 	}
