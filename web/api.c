@@ -479,10 +479,10 @@ struct request {
 	int status; /* the HTTP status of an error, 0 if none */
 	/* an answer shared by every viewer (share_answer), instead of the
 	 * body: what it is (Server-Timing's name), whether this request made
-	 * it (its ms + 1) */
+	 * it and how long that took */
 	struct http_shared *shared;
 	const char *what;
-	uint64_t made_ms;
+	struct answer_how how;
 };
 
 /* Fills s with the answer to q (the reply's body): 0, or an HTTP status
@@ -563,7 +563,7 @@ static int get_request(const struct server *srv, struct MHD_Connection *c, struc
 	q->status = 0;
 	q->shared = NULL;
 	q->what = NULL;
-	q->made_ms = 0;
+	q->how = (struct answer_how){ 0 };
 	if (!st)
 		st = get_target(srv, c, "filename", &q->t, q->err, sizeof q->err);
 	if (!st && no_live && q->t.live) {
@@ -600,9 +600,8 @@ static enum MHD_Result answer_request(struct server *srv, struct MHD_Connection 
 	char timing[64];
 
 	fp_sink_free(&s);
-	if (q.made_ms)
-		snprintf(timing, sizeof timing, "%s;desc=\"made\";dur=%" PRIu64, q.what,
-			 q.made_ms - 1);
+	if (q.how.made)
+		snprintf(timing, sizeof timing, "%s;desc=\"made\";dur=%" PRIu64, q.what, q.how.ms);
 	else
 		snprintf(timing, sizeof timing, "%s;desc=\"shared\"", q.what);
 	enum MHD_Result ret = http_reply_shared_hdr(c, 200, ctype, q.shared, "Server-Timing",
@@ -618,7 +617,7 @@ static int share_answer(const struct job *job, struct request *q, const char *wh
 			answer_fill *fill)
 {
 	q->what = what;
-	q->shared = answer_shared(job, &q->t.st, &q->sel, what, fill, q, &q->made_ms, &q->status,
+	q->shared = answer_shared(job, &q->t.st, &q->sel, what, fill, q, &q->how, &q->status,
 				  q->err, sizeof q->err);
 	return q->shared ? 0 : q->status ? q->status : 500;
 }

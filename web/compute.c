@@ -746,14 +746,14 @@ const struct folded_text *folded_get(const struct job *job, int fd, const struct
 
 struct http_shared *answer_shared(const struct job *job, const struct stat *st,
 				  const struct selection *sel, const char *what, answer_fill *fill,
-				  void *ctx, uint64_t *made_ms, int *status, char *err,
+				  void *ctx, struct answer_how *how, int *status, char *err,
 				  size_t errsz)
 {
 	char key[KEY_MAX];
 	int claimed;
 	struct http_shared *b;
 
-	*made_ms = 0;
+	*how = (struct answer_how){ 0 };
 	if (selection_key(key, st, what, sel, status, err, errsz) < 0)
 		return NULL;
 	struct cache_entry *e = cache_lookup_claim(key, job, &claimed);
@@ -777,7 +777,7 @@ struct http_shared *answer_shared(const struct job *job, const struct stat *st,
 	e = cache_insert(e); /* wakes the requests waiting for it */
 	b = http_shared_ref(e->answer);
 	cache_release(e);
-	*made_ms = (uint64_t)(budget_now_ms() - t0) + 1;
+	*how = (struct answer_how){ .made = 1, .ms = (uint64_t)(budget_now_ms() - t0) };
 	return b;
 }
 

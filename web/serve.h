@@ -271,12 +271,16 @@ void folded_put(const struct folded_text *f);
  * shared by every viewer: the cache keeps it gzip-compressed; requests
  * that ask while it is made wait for it. fill makes it into s: 0, or an
  * HTTP status (its message in err, which ctx holds). A reference
- * (http_shared_unref), or NULL with *status (and err). *made_ms: 0 if it
- * came made, else the ms this request spent making it, + 1. */
+ * (http_shared_unref), or NULL with *status (and err). *how says
+ * whether this request made it, and in how many ms. */
 typedef int answer_fill(void *ctx, struct fp_sink *s);
+struct answer_how {
+	int made;    /* this request made the answer (else it came made) */
+	uint64_t ms; /* the time it spent making it */
+};
 struct http_shared *answer_shared(const struct job *job, const struct stat *st,
 				  const struct selection *sel, const char *what, answer_fill *fill,
-				  void *ctx, uint64_t *made_ms, int *status, char *err,
+				  void *ctx, struct answer_how *how, int *status, char *err,
 				  size_t errsz);
 /* The selection's samples as a gzip'd pprof profile (render/pprof.h), in
  * a folded_text (buf/len: the bytes, total: the samples); release with
