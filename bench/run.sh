@@ -693,6 +693,7 @@ fi	# BENCH_ONLY=chain
 
 web_row=
 viewers_row=
+served_row=
 ssh_row=
 offcpu_row=
 if [ "$only_perfdata$only_chain" = 00 ]; then
