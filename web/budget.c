@@ -30,6 +30,7 @@
 
 #include <microhttpd.h>
 
+#include "fp_clock.h"
 #include "fp_error.h"
 #include "serve.h"
 
@@ -41,16 +42,9 @@
 
 static __thread struct budget current;
 
-uint64_t clock_ms(clockid_t id)
-{
-	struct timespec ts;
-	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * MS_PER_S + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 long long budget_now_ms(void)
 {
-	return (long long)clock_ms(CLOCK_MONOTONIC);
+	return (long long)fp_clock_ms(CLOCK_MONOTONIC);
 }
 
 struct budget *budget_current(void)

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fp_clock.h"
 #include "fp_error.h"
 #include "gate.h"
 
@@ -54,13 +55,6 @@ struct gate {
 					 * events may still be in the batch */
 	char peek[GATE_HEAD_MAX + 1];
 };
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * MS_PER_S + ts.tv_nsec / 1000000;
-}
 
 static void list_remove(struct gate *g, struct conn *c)
 {
@@ -150,7 +144,7 @@ static void answer_and_linger(struct gate *g, struct conn *c, unsigned status, c
 
 static void set_deadline(struct gate *g, struct conn *c, int seconds)
 {
-	c->deadline_ms = now_ms() + (long long)seconds * MS_PER_S;
+	c->deadline_ms = (long long)fp_clock_ms(CLOCK_MONOTONIC) + (long long)seconds * MS_PER_S;
 	if (c->deadline_ms < g->earliest_ms)
 		g->earliest_ms = c->deadline_ms;
 }
@@ -280,7 +274,7 @@ static int accept_all(struct gate *g)
  * none). The list is walked only when the earliest deadline has come. */
 static int sweep(struct gate *g)
 {
-	long long now = now_ms();
+	long long now = (long long)fp_clock_ms(CLOCK_MONOTONIC);
 	if (!g->head)
 		return -1;
 	if (now < g->earliest_ms)

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "escape.h"
+#include "fp_clock.h"
 #include "fp_error.h"
 #include "http.h"
 #include "serve.h"
@@ -175,9 +176,9 @@ static void shared_gzip(struct http_shared *b)
 {
 	if (b->gz_tried)
 		return;
-	uint64_t t0 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
+	uint64_t t0 = fp_clock_ms(CLOCK_THREAD_CPUTIME_ID);
 	gzip_into(b->plain.buf, b->plain.len, &b->gz);
-	b->gz_ms = clock_ms(CLOCK_THREAD_CPUTIME_ID) - t0;
+	b->gz_ms = fp_clock_ms(CLOCK_THREAD_CPUTIME_ID) - t0;
 	b->gz_tried = 1;
 }
 

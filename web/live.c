@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "escape.h"
+#include "fp_clock.h"
 #include "fp_error.h"
 #include "fp_record.h"
 #include "fp_recording.h"
@@ -295,11 +296,6 @@ void live_state_json(struct fp_sink *s, struct live *l)
 	pthread_mutex_unlock(&l->lock);
 }
 
-static uint64_t now_ms(void)
-{
-	return clock_ms(CLOCK_MONOTONIC);
-}
-
 /* Every viewer's page asks for the whole tree at each snapshot (ui/live.js,
  * at most once a second): made per request, a capture of 85,857 stacks
  * cost fp-serve 0.4 s of CPU (0.6 s gzipped) a viewer a second. It is made
@@ -323,7 +319,7 @@ struct http_shared *live_flame_body(struct live *l)
 			(FLAME_CPU_SHARE - 1) *
 				(l->flame_cost_ms + (l->flame ? http_shared_gzip_ms(l->flame) : 0));
 	int fresh = l->flame && l->flame_ended == ended &&
-		    (l->flame_seq == seq || (!ended && now_ms() < next));
+		    (l->flame_seq == seq || (!ended && fp_clock_ms(CLOCK_MONOTONIC) < next));
 	char *text = NULL;
 	size_t len = 0;
 	if (!fresh) /* the snapshot's text and its state, in one look */
@@ -331,7 +327,7 @@ struct http_shared *live_flame_body(struct live *l)
 	pthread_mutex_unlock(&l->lock);
 	if (!fresh) {
 		struct fp_sink s;
-		uint64_t cpu0 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
+		uint64_t cpu0 = fp_clock_ms(CLOCK_THREAD_CPUTIME_ID);
 
 		fp_sink_init_mem(&s);
 		state_json(&s, seq, total, ended);
@@ -343,8 +339,8 @@ struct http_shared *live_flame_body(struct live *l)
 		l->flame = http_shared_new(&s);
 		l->flame_seq = seq;
 		l->flame_ended = ended;
-		l->flame_built_ms = now_ms();
-		l->flame_cost_ms = clock_ms(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+		l->flame_built_ms = fp_clock_ms(CLOCK_MONOTONIC);
+		l->flame_cost_ms = fp_clock_ms(CLOCK_THREAD_CPUTIME_ID) - cpu0;
 	}
 	struct http_shared *b = http_shared_ref(l->flame);
 	pthread_mutex_unlock(&l->flame_lock);
@@ -542,7 +538,7 @@ static int sse_collect(struct live *l, struct live_client *c, struct fp_sink *ou
  * SSE_MIN_INTERVAL_MS apart. Returns bytes in c->out, 0 at the end. */
 size_t live_sse_next(struct live *l, struct live_client *c)
 {
-	uint64_t now = now_ms();
+	uint64_t now = fp_clock_ms(CLOCK_MONOTONIC);
 	if (c->last_push && now < c->last_push + SSE_MIN_INTERVAL_MS) {
 		uint64_t wait = c->last_push + SSE_MIN_INTERVAL_MS - now;
 		struct timespec ts = { (time_t)(wait / 1000), (long)(wait % 1000) * 1000000L };
@@ -564,6 +560,6 @@ size_t live_sse_next(struct live *l, struct live_client *c)
 		}
 	}
 	pthread_mutex_unlock(&l->lock);
-	c->last_push = now_ms();
+	c->last_push = fp_clock_ms(CLOCK_MONOTONIC);
 	return c->out.len;
 }

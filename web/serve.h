@@ -91,8 +91,6 @@ void budget_begin(const struct server *srv, struct MHD_Connection *c);
 /* The calling thread's request budget. */
 struct budget *budget_current(void);
 long long budget_now_ms(void);
-/* The time of clock id in ms (CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID). */
-uint64_t clock_ms(clockid_t id);
 /* Waits for a chain slot (at most 4 chains run, at most 3 of one flow; a
  * freed slot goes to the waiting flow with the fewest chains running). 0,
  * or -1 when the request's deadline passed while waiting. */
