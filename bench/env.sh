@@ -40,12 +40,15 @@ build_http_load() {
 		"$root/tests/helper/http-load.c" "$root/lib/fp_error.c" -lpthread
 }
 
+# srv_cpu: fp-serve's ($srv) CPU seconds so far; cpu_sub A B: A - B.
+srv_cpu() { awk '{ printf "%.2f", ($14 + $15) / 100 }' "/proc/$srv/stat"; }
+cpu_sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a - b }'; }
+
 # viewer_windows LOAD PORT PATH SECONDS VIEWERS: fp-serve ($srv) asked
 # PATH once a second each, taking gzip, as a page does, by 1 client, then
 # by VIEWERS, SECONDS each (LOAD: the built http-load); its CPU over each
 # window from /proc. Prints v1_cpu_s v1_requests v1_p50_ms v1_p99_ms
 # vn_cpu_s vn_requests vn_p50_ms vn_p99_ms viewers seconds exit, KEY=VALUE.
-srv_cpu() { awk '{ printf "%.2f", ($14 + $15) / 100 }' "/proc/$srv/stat"; }
 viewer_windows() {
 	_rc=0
 	_c1=$(srv_cpu)
@@ -59,4 +62,3 @@ viewer_windows() {
 		"vn_cpu_s=$(cpu_sub "$_c3" "$_c2") vn_requests=$(_f "$_vn" requests)" \
 		"vn_p50_ms=$(_f "$_vn" p50_ms) vn_p99_ms=$(_f "$_vn" p99_ms) viewers=$5 seconds=$4 exit=$_rc"
 }
-cpu_sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a - b }'; }
