@@ -254,7 +254,8 @@ read_back() { dd if="$1" iflag=nocache count=0 status=none; cat "$1" > /dev/null
 corpus_file=$corpus
 corpus=$tmp/corpus.perf
 written_copy "$corpus_file" "$corpus"
-[ ! "$capture" -ef "$corpus_file" ] || capture=$corpus	# the same capture: its copy too
+# the same capture by its other name (make-corpus.sh links them): its copy too
+[ "$(stat -Lc %d:%i "$capture")" != "$(stat -Lc %d:%i "$corpus_file")" ] || capture=$corpus
 cat "$corpus_gz" > /dev/null	# warm the page cache
 
 # How busy the rest of the host was: its share of all CPUs in one second
