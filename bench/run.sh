@@ -111,6 +111,10 @@ notes=$tmp/notes.txt
 
 rtime=$corpus_dir/rtime
 cc -O2 -Wall -Wextra -o "$rtime" "$here/rtime.c"
+cpuprobe=$corpus_dir/cpuprobe
+cc -O2 -Wall -Wextra -pthread -o "$cpuprobe" "$here/cpuprobe.c"
+probes=$tmp/probes	# every probe of the run, for the header
+: > "$probes"
 cc -O2 -Wall -Wextra -o "$corpus_dir/trickle" "$here/trickle.c"
 build_http_load "$corpus_dir/http-load"
 
@@ -134,15 +138,19 @@ st() { echo "'$rtime' -o '$tmp/st.$1'"; }
 
 # measure NAME CMD: runs CMD (sh -c) BENCH_RUNS times; sets m_wall m_cpu
 # m_rss_kib (medians) and m_exit (the exit of the last failing run). Stages
-# timed with st() get medians in $tmp/stage.<NAME>.{cpu,rss}.
+# timed with st() get medians in $tmp/stage.<NAME>.{cpu,rss}. Before each
+# run the CPU probe (bench/cpuprobe.c) times fixed work on every CPU:
+# m_probe is its median, ms (how fast the host ran around this row).
 measure() {
 	name=$1; cmd=$2
 	: > "$tmp/runs"
+	: > "$tmp/row_probes"
 	rm -f "$tmp"/st.* "$tmp"/stage.*
 	m_exit=0
 	i=0
 	while [ "$i" -lt "$BENCH_RUNS" ]; do
 		rc=0
+		"$cpuprobe" | sed -n 's/^probe_ms=//p' | tee -a "$probes" >> "$tmp/row_probes"
 		"$rtime" -o "$tmp/time" sh -c "$cmd" 2> "$tmp/stderr" || rc=$?
 		[ "$rc" -eq 0 ] || m_exit=$rc
 		echo "$(field wall "$tmp/time") $(field cpu "$tmp/time") $(field maxrss_kib "$tmp/time")" >> "$tmp/runs"
@@ -162,6 +170,7 @@ measure() {
 	m_wall=$(cut -d' ' -f1 "$tmp/runs" | median)
 	m_cpu=$(cut -d' ' -f2 "$tmp/runs" | median)
 	m_rss_kib=$(cut -d' ' -f3 "$tmp/runs" | median)
+	m_probe=$(median < "$tmp/row_probes")
 	for f in "$tmp"/stage.*.cpus; do
 		[ -f "$f" ] || continue
 		s=${f%.cpus}
@@ -177,8 +186,8 @@ row() {
 	sps=$( [ "$4" -gt 0 ] && calc "$4 / $m_wall" || echo "")
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$m_wall" "$mbs" "$sps" \
 		"$m_cpu" "$(calc "$m_rss_kib / 1024")" "$5" "$6" "$7" >> "$rows"
-	printf '  %-44s %8.3f s %8.1f MB/s  cpu %6.2f s  rss %6.1f MiB  %s %s\n' "$1" "$m_wall" \
-		"$mbs" "$m_cpu" "$(calc "$m_rss_kib / 1024")" "$6" "$7" >&2
+	printf '  %-44s %8.3f s %8.1f MB/s  cpu %6.2f s  rss %6.1f MiB  probe %s ms  %s %s\n' \
+		"$1" "$m_wall" "$mbs" "$m_cpu" "$(calc "$m_rss_kib / 1024")" "$m_probe" "$6" "$7" >&2
 }
 
 # stage_rows STAGE... : one indented row per stage timed inside the last
@@ -283,7 +292,7 @@ measure zcat "zcat '$corpus_gz' > /dev/null"
 zcat_wall=$m_wall
 row "floor: zcat" "mixed .gz (MB/s of text)" "$bytes" "$samples" "1.00 x zcat speed" "" ""
 
-vs_wc() { printf '%.2f x wc time' "$(calc "$m_wall / $wc_wall")"; }
+vs_wc() { printf '%.2f x wc time; probe %s ms' "$(calc "$m_wall / $wc_wall")" "$m_probe"; }
 vs_zcat() { printf '%.2f x zcat speed' "$(calc "$zcat_wall / $m_wall")"; }
 
 only_perfdata=$( [ "${BENCH_ONLY:-}" = perfdata ] || [ "${BENCH_ONLY:-}" = dwarf ] && echo 1 || echo 0 )
@@ -899,6 +908,9 @@ compiler=$(cc --version | head -n 1)
 	echo "$(date -u '+%Y-%m-%d %H:%M UTC'); the CPUs ${busy_before} % busy (other processes) in the second before the"
 	echo "rows, $(cpu_busy_pct) % after them; load average at the end $(cut -d' ' -f1-3 /proc/loadavg)."
 	echo "Commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'); medians of $BENCH_RUNS runs (\`make bench\`, bench/run.sh)."
+	echo "CPU probe (bench/cpuprobe.c: fixed work on every CPU at once, before each timed run; the"
+	echo "host's speed, as \"probe N ms\" beside the chain rows): median $(median < "$probes") ms, best"
+	echo "$(sort -g "$probes" | head -n 1) ms, worst $(sort -g "$probes" | tail -n 1) ms over the run's $(wc -l < "$probes") probes."
 	echo
 	echo "Corpora (bench/make-corpus.sh): each one real \`perf record -F $perf_freq -a -g\` capture of a load"
 	echo "in bench/loads/, as \`perf script --no-inline\` text; the input column names the one a row read."
