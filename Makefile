@@ -288,7 +288,8 @@ test: | $(DEPS_FIRST)
 
 # The soak (bench/soak.sh: a live session's memory over 11 minutes) runs
 # after the rows; BENCH_SOAK=0 leaves it out, `make soak` runs it alone.
-bench: $(STAGES) $(RUNNER) $(WEB)
+# bench/ssh-remote.sh spins the test helper live-spin on the "remote" host.
+bench: $(STAGES) $(RUNNER) $(WEB) $(BUILD)/tests/live-spin
 	bench/run.sh
 	[ "$${BENCH_SOAK:-1}" = 0 ] || bench/soak.sh
 
