@@ -75,7 +75,7 @@ test_expect_success 'search: / finds a frame deep in the tree and opens the path
 test_expect_success '? shows the keys; any key closes the help' '
 	test_when_finished tui_stop &&
 	start_report &&
-	tui_keys ? && tui_wait "fp-tui keys" && tui_has "quit (the terminal is restored)" &&
+	tui_keys ? && tui_wait "fp-tui keys" && tui_wait "quit (the terminal is restored)" &&
 	tui_keys j && wait_for "! tui_has \"fp-tui keys\"" &&
 	tui_keys q && restored
 '
