@@ -1,6 +1,7 @@
 /* fp_strsort.c: a multikey quicksort of strtab ids (see fp_strsort.h). */
 #include "fp_strsort.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,8 +120,12 @@ struct group {
 	int valid; /* the keys' c is their chunk at d */
 };
 
-/* Sorts a group whose keys share [0, d). */
-static void sort_group(struct group g)
+struct pool;
+static int hand_over(struct pool *pl, struct group g);
+
+/* Sorts a group whose keys share [0, d). With a pool, a part big enough
+ * goes to a thread of it that has nothing to do. */
+static void sort_group(struct group g, struct pool *pl)
 {
 	while (g.n > SMALL) {
 		if (!g.valid)
@@ -150,21 +155,132 @@ static void sort_group(struct group g)
 			{ g.a + lt + fin, eq - fin, g.d + CHUNK, 0 },
 			{ g.a + gt, g.n - gt, g.d, 1 },
 		};
-		int big = 0;
+		int by_size[3] = { 0, 1, 2 }, kept = -1;
 
-		for (int k = 1; k < 3; k++)
-			if (part[k].n > part[big].n)
-				big = k;
-		for (int k = 0; k < 3; k++)
-			if (k != big && part[k].n > 1)
-				sort_group(part[k]);
-		g = part[big];
+		for (int i = 1; i < 3; i++) /* biggest first */
+			for (int j = i; j > 0 && part[by_size[j]].n > part[by_size[j - 1]].n; j--) {
+				int t = by_size[j];
+
+				by_size[j] = by_size[j - 1];
+				by_size[j - 1] = t;
+			}
+		/* The biggest part not handed over is looped on, the others
+		 * recursed into: the stack stays log2 n deep. An idle thread
+		 * gets the biggest part there is, so the threads stay even. */
+		for (int i = 0; i < 3; i++) {
+			struct group p = part[by_size[i]];
+
+			if (p.n < 2 || hand_over(pl, p))
+				continue;
+			if (kept < 0)
+				kept = by_size[i];
+			else
+				sort_group(p, pl);
+		}
+		if (kept < 0)
+			return;
+		g = part[kept];
 	}
 	if (g.n > 1)
 		insertion(g.a, g.n, g.d);
 }
 
-void fp_strtab_sort_ids(const struct fp_strtab *t, uint32_t *ids, size_t n)
+/* ---- on threads ---------------------------------------------------------- */
+
+/* The groups are disjoint slices of one key array: threads sort them
+ * apart. A thread that splits off a part hands it over only while
+ * another thread waits for work, so the pool adds one lock per part
+ * handed over, not per part. */
+#define POOL_MIN 1024 /* a smaller part is sorted where it was split off */
+#define POOL_TASKS 64
+
+struct pool {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct group task[POOL_TASKS];
+	size_t ntasks;
+	unsigned idle, threads; /* idle: threads waiting for a task */
+};
+
+static int hand_over(struct pool *pl, struct group g)
+{
+	int taken = 0;
+
+	if (!pl || g.n < POOL_MIN || !__atomic_load_n(&pl->idle, __ATOMIC_RELAXED))
+		return 0;
+	pthread_mutex_lock(&pl->mu);
+	if (pl->idle > pl->ntasks && pl->ntasks < POOL_TASKS) {
+		pl->task[pl->ntasks++] = g;
+		pthread_cond_signal(&pl->cv);
+		taken = 1;
+	}
+	pthread_mutex_unlock(&pl->mu);
+	return taken;
+}
+
+/* Takes tasks until every thread waits and none is left. */
+static void *pool_work(void *arg)
+{
+	struct pool *pl = arg;
+
+	pthread_mutex_lock(&pl->mu);
+	for (;;) {
+		if (pl->ntasks) {
+			struct group g = pl->task[--pl->ntasks];
+
+			pthread_mutex_unlock(&pl->mu);
+			sort_group(g, pl);
+			pthread_mutex_lock(&pl->mu);
+			continue;
+		}
+		if (__atomic_add_fetch(&pl->idle, 1, __ATOMIC_RELAXED) == pl->threads) {
+			/* all done */
+			pthread_cond_broadcast(&pl->cv);
+			break;
+		}
+		pthread_cond_wait(&pl->cv, &pl->mu);
+		if (pl->idle == pl->threads)
+			break;
+		__atomic_sub_fetch(&pl->idle, 1, __ATOMIC_RELAXED);
+	}
+	pthread_mutex_unlock(&pl->mu);
+	return NULL;
+}
+
+static void sort_keys(struct key *k, size_t n, unsigned threads)
+{
+	struct pool pl = { .threads = 1 };
+	pthread_t tid[FP_STRSORT_THREADS_MAX];
+	unsigned started = 0;
+
+	if (threads > FP_STRSORT_THREADS_MAX)
+		threads = FP_STRSORT_THREADS_MAX;
+	if (threads < 2 || n < 2 * POOL_MIN) {
+		sort_group((struct group){ k, n, 0, 0 }, NULL);
+		return;
+	}
+	pthread_mutex_init(&pl.mu, NULL);
+	pthread_cond_init(&pl.cv, NULL);
+	pl.task[pl.ntasks++] = (struct group){ k, n, 0, 0 };
+	for (; started + 1 < threads; started++) {
+		pthread_mutex_lock(&pl.mu);
+		pl.threads++;
+		pthread_mutex_unlock(&pl.mu);
+		if (pthread_create(&tid[started], NULL, pool_work, &pl) != 0) {
+			pthread_mutex_lock(&pl.mu);
+			pl.threads--; /* fewer threads: the same order, later */
+			pthread_mutex_unlock(&pl.mu);
+			break;
+		}
+	}
+	pool_work(&pl);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+	pthread_cond_destroy(&pl.cv);
+	pthread_mutex_destroy(&pl.mu);
+}
+
+void fp_strtab_sort_ids_on(const struct fp_strtab *t, uint32_t *ids, size_t n, unsigned threads)
 {
 	if (n < 2)
 		return;
@@ -174,8 +290,13 @@ void fp_strtab_sort_ids(const struct fp_strtab *t, uint32_t *ids, size_t n)
 		k[i].p = (const unsigned char *)fp_strtab_str(t, ids[i], &k[i].len);
 		k[i].id = ids[i];
 	}
-	sort_group((struct group){ k, n, 0, 0 });
+	sort_keys(k, n, threads);
 	for (size_t i = 0; i < n; i++)
 		ids[i] = k[i].id;
 	free(k);
+}
+
+void fp_strtab_sort_ids(const struct fp_strtab *t, uint32_t *ids, size_t n)
+{
+	fp_strtab_sort_ids_on(t, ids, n, 1);
 }

@@ -35,4 +35,11 @@ static inline int fp_bytes_cmp(const void *a, size_t an, const void *b, size_t b
  * differ (a table's do); equal ones would come in no particular order. */
 void fp_strtab_sort_ids(const struct fp_strtab *t, uint32_t *ids, size_t n);
 
+/* The same on up to `threads` threads (at most FP_STRSORT_THREADS_MAX; a
+ * small n, or a thread that cannot be had, sorts on fewer): the groups
+ * the quicksort splits off are sorted apart. For fp-fold's last
+ * snapshot, whose sort is all that runs at the end of a report. */
+#define FP_STRSORT_THREADS_MAX 8
+void fp_strtab_sort_ids_on(const struct fp_strtab *t, uint32_t *ids, size_t n, unsigned threads);
+
 #endif

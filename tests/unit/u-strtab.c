@@ -176,7 +176,8 @@ static void hash_tails_read_only_their_bytes_as_memcpy_would(void **state)
 	}
 }
 
-static void check_sorted(const struct fp_strtab *t)
+/* ... on `threads` threads (fp_strtab_sort_ids_on). */
+static void check_sorted_on(const struct fp_strtab *t, unsigned threads)
 {
 	size_t n = fp_strtab_count(t);
 	uint32_t *got = malloc((n ? n : 1) * sizeof *got),
@@ -186,10 +187,18 @@ static void check_sorted(const struct fp_strtab *t)
 		got[i] = want[i] = (uint32_t)(n - 1 - i); /* reversed: no run in order */
 	cmp_table = t;
 	qsort(want, n, sizeof *want, bytewise);
-	fp_strtab_sort_ids(t, got, n);
+	if (threads == 1)
+		fp_strtab_sort_ids(t, got, n);
+	else
+		fp_strtab_sort_ids_on(t, got, n, threads);
 	assert_memory_equal(got, want, n * sizeof *got);
 	free(got);
 	free(want);
+}
+
+static void check_sorted(const struct fp_strtab *t)
+{
+	check_sorted_on(t, 1);
 }
 
 /* Prefixes (shorter first), NUL and 0xff bytes (unsigned order, NUL is
@@ -228,22 +237,14 @@ static void ids_sort_bytewise_a_prefix_first(void **state)
 /* Many strings sharing long prefixes, as folded stacks do (a root, then
  * one of a few frames per level), and random bytes: the same order as
  * qsort's; none, one and two ids too. */
-static void many_stacks_sort_as_qsort_sorts_them(void **state)
+static void add_stacks(struct fp_strtab *t, int count, unsigned seed)
 {
 	static const char *const frame[] = {
 		"start_thread", "do_syscall_64", "a", "ab", "entry_SYSCALL_64_after_hwframe", "x\0y"
 	};
-	struct fp_strtab t;
 	char buf[512];
-	unsigned seed = 1;
 
-	fp_strtab_init(&t);
-	check_sorted(&t);
-	fp_strtab_intern(&t, "only", 4, NULL);
-	check_sorted(&t);
-	fp_strtab_intern(&t, "ONLY", 4, NULL);
-	check_sorted(&t);
-	for (int i = 0; i < 20000; i++) {
+	for (int i = 0; i < count; i++) {
 		size_t n = (size_t)snprintf(buf, sizeof buf, "comm%u",
 					    (seed = seed * 1103515245 + 12345) >> 28);
 		int depth = (int)((seed >> 16) % 24);
@@ -260,10 +261,58 @@ static void many_stacks_sort_as_qsort_sorts_them(void **state)
 		if (i % 7 == 0) /* and some random bytes at the end */
 			for (int k = 0; k < 5; k++)
 				buf[n++] = (char)((seed = seed * 1103515245 + 12345) >> 24);
-		fp_strtab_intern(&t, buf, n, NULL);
+		fp_strtab_intern(t, buf, n, NULL);
 	}
+}
+
+static void many_stacks_sort_as_qsort_sorts_them(void **state)
+{
+	struct fp_strtab t;
+
+	fp_strtab_init(&t);
+	check_sorted(&t);
+	fp_strtab_intern(&t, "only", 4, NULL);
+	check_sorted(&t);
+	fp_strtab_intern(&t, "ONLY", 4, NULL);
+	check_sorted(&t);
+	add_stacks(&t, 20000, 1);
 	assert_true(fp_strtab_count(&t) > 5000);
 	check_sorted(&t);
+	fp_strtab_free(&t);
+}
+
+/* On threads, the groups split off sorted apart: the same order, for
+ * tables that are sorted on one thread (too small) and on several, and
+ * one whose strings all share a long prefix (the work is handed over
+ * deep down). */
+static void ids_sort_on_threads_as_on_one(void **state)
+{
+	static const unsigned threads[] = { 2, 3, FP_STRSORT_THREADS_MAX, 64 };
+	static const int sizes[] = { 0, 1, 100, 3000, 40000 };
+	char prefix[300], buf[400];
+
+	for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+		struct fp_strtab t;
+
+		fp_strtab_init(&t);
+		add_stacks(&t, sizes[s], (unsigned)s + 7);
+		for (size_t k = 0; k < sizeof threads / sizeof *threads; k++)
+			check_sorted_on(&t, threads[k]);
+		fp_strtab_free(&t);
+	}
+	struct fp_strtab t;
+
+	memset(prefix, 'p', sizeof prefix);
+	fp_strtab_init(&t);
+	for (unsigned i = 0; i < 30000; i++) {
+		unsigned v = i * 2654435761u;
+		int n = snprintf(buf, sizeof buf, "%.*s;%u;%x", (int)sizeof prefix, prefix, v % 97,
+				 v);
+
+		fp_strtab_intern(&t, buf, (size_t)n, NULL);
+	}
+	check_sorted_on(&t, 2);
+	check_sorted_on(&t, 4);
 	fp_strtab_free(&t);
 }
 
@@ -278,6 +327,7 @@ int main(void)
 		cmocka_unit_test(hash_tails_read_only_their_bytes_as_memcpy_would),
 		cmocka_unit_test(ids_sort_bytewise_a_prefix_first),
 		cmocka_unit_test(many_stacks_sort_as_qsort_sorts_them),
+		cmocka_unit_test(ids_sort_on_threads_as_on_one),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
