@@ -35,6 +35,7 @@
 #define FP_PIPELINE_RUN_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <ev.h>
 
@@ -125,6 +126,11 @@ long long fp_run_samples(struct fp_run *r);
 /* Input bytes the fp-read stages had read at their latest report (the
  * last one is sent at the end of the input), or -1 before the first. */
 long long fp_run_bytes_read(struct fp_run *r);
+/* What fp-render last said it wrote to DIR/stacks.folded (samples, the sum
+ * of its counts, and stacks, its lines; through FLAMEPIPE_PROGRESS_FD, see
+ * stages/fp-render.c): 0, or -1 if no fp-render stage said so for DIR
+ * (the caller counts the file itself). DIR as the stage was given it. */
+int fp_run_folded_totals(struct fp_run *r, const char *dir, uint64_t *samples, uint64_t *stacks);
 /* Set once a stop was requested by a signal: its number, else 0. */
 int fp_run_stop_signal(const struct fp_run *r);
 

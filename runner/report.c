@@ -211,7 +211,9 @@ static void print_summary(struct fp_run *r, const char *input, const struct stat
 		return;
 	}
 
-	if (fp_folded_totals(outdir, &samples, &stacks) == 0)
+	/* fp-render's word, else the file read again (a pipeline of others) */
+	if (fp_run_folded_totals(r, outdir, &samples, &stacks) == 0 ||
+	    fp_folded_totals(outdir, &samples, &stacks) == 0)
 		snprintf(counts, sizeof counts, "%" PRIu64 " samples in %" PRIu64 " stacks",
 			 samples, stacks);
 	else

@@ -30,7 +30,7 @@
 #include "watchdog.h"
 
 static int open_link_reader(const char *path);
-static int is_reader(const struct stage *st);
+static int reports_progress(const struct stage *st);
 static void child_exec(struct stage *st, int in_fd, int out_fd, int notify_fd, pid_t parent);
 
 /* The reading end of a link for a new reader, blocking as stages expect
@@ -48,11 +48,18 @@ static int open_link_reader(const char *path)
 	return fd;
 }
 
-static int is_reader(const struct stage *st)
+static int is_program(const struct stage *st, const char *name)
 {
 	const char *prog = strrchr(st->spec->path, '/');
 
-	return !strcmp(prog ? prog + 1 : st->spec->path, FP_READER_PROGRAM);
+	return !strcmp(prog ? prog + 1 : st->spec->path, name);
+}
+
+/* fp-read reports its progress; fp-render what it wrote to stacks.folded,
+ * so that the report's summary need not read the file again. */
+static int reports_progress(const struct stage *st)
+{
+	return is_program(st, FP_READER_PROGRAM) || is_program(st, FP_RENDER_PROGRAM);
 }
 
 /* In the child, after fork: plumbing, then exec. Never returns. */
@@ -88,8 +95,9 @@ static void child_exec(struct stage *st, int in_fd, int out_fd, int notify_fd, p
 	out_fd = fcntl(out_fd, F_DUPFD_CLOEXEC, HIGH_FD);
 	if (in_fd < 0 || out_fd < 0 || dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0)
 		goto fail;
-	/* fp-read reports its sample count for the progress line. */
-	if (is_reader(st) && r->progress[1] >= 0 &&
+	/* fp-read reports its sample count for the progress line, fp-render
+	 * its stacks.folded's totals for the summary. */
+	if (reports_progress(st) && r->progress[1] >= 0 &&
 	    dup2(r->progress[1], PROGRESS_FD) == PROGRESS_FD)
 		setenv("FLAMEPIPE_PROGRESS_FD", "3", 1);
 	else

@@ -675,7 +675,7 @@ struct fp_run *fp_run_new(const struct fp_run_opts *o)
 	r->owner = getpid();
 	r->ctl_fd = r->ctl_keep = -1;
 	r->watchdog_fd = -1;
-	r->samples = r->bytes_read = -1;
+	r->samples = r->bytes_read = r->folded_stacks = -1;
 	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, r->progress) < 0)
 		r->progress[0] = r->progress[1] = -1; /* no sample count: fine */
 	else
@@ -890,9 +890,24 @@ unsigned fp_run_stage_starts(const struct fp_run *r, size_t i)
 	return i < r->n ? r->stages[i]->starts : 0;
 }
 
-/* Datagrams: each is a whole `samples=N bytes=M`; the last one is current.
- * Read as they come, so the socket never fills and fp-read's last report
- * (at the end of its input) is never the one dropped. */
+/* fp-render's `folded samples=N stacks=M dir=D` (stages/fp-render.c). */
+static void read_folded(struct fp_run *r, const char *msg)
+{
+	unsigned long long samples, stacks;
+	int at = 0;
+
+	if (sscanf(msg, "folded samples=%llu stacks=%llu dir=%n", &samples, &stacks, &at) != 2 ||
+	    !at || strlen(msg + at) >= sizeof r->folded_dir)
+		return;
+	r->folded_samples = (long long)samples;
+	r->folded_stacks = (long long)stacks;
+	strcpy(r->folded_dir, msg + at);
+}
+
+/* Datagrams: each is a whole `samples=N bytes=M` (fp-read) or `folded
+ * ...` (fp-render); the last one of each is current. Read as they come,
+ * so the socket never fills and fp-read's last report (at the end of its
+ * input) is never the one dropped. */
 static void read_progress(struct fp_run *r)
 {
 	char msg[PROGRESS_MSG_MAX];
@@ -903,11 +918,25 @@ static void read_progress(struct fp_run *r)
 		const char *b;
 
 		msg[n] = '\0';
+		if (!strncmp(msg, "folded ", 7)) {
+			read_folded(r, msg);
+			continue;
+		}
 		if (!strncmp(msg, "samples=", 8))
 			r->samples = strtoll(msg + 8, NULL, 10);
 		if ((b = strstr(msg, " bytes=")))
 			r->bytes_read = strtoll(b + 7, NULL, 10);
 	}
+}
+
+int fp_run_folded_totals(struct fp_run *r, const char *dir, uint64_t *samples, uint64_t *stacks)
+{
+	read_progress(r);
+	if (r->folded_stacks < 0 || strcmp(dir, r->folded_dir))
+		return -1;
+	*samples = (uint64_t)r->folded_samples;
+	*stacks = (uint64_t)r->folded_stacks;
+	return 0;
 }
 
 static void progress_read_cb(struct ev_loop *loop, ev_io *w, int revents)

@@ -7,6 +7,7 @@
 #ifndef FP_RUNNER_SUPERVISE_H
 #define FP_RUNNER_SUPERVISE_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -27,11 +28,13 @@
 #define CTL_MAX_WORDS 256
 #define HIGH_FD 10 /* where child fds are parked before dup2 */
 #define FIFO_MODE 0600
-#define FP_READER_PROGRAM "fp-read" /* the stage that starts the stream */
-#define PROGRESS_FD 3               /* fp-read's progress socket (FLAMEPIPE_PROGRESS_FD) */
-#define PROGRESS_MSG_MAX 64
-#define SHELL_SIGNAL_BASE 128       /* exit code 128+N: "died of signal N" */
-#define INSERTED_WHERE "ctl insert" /* a stage added at run time has no file:line */
+#define FP_READER_PROGRAM "fp-read"   /* the stage that starts the stream */
+#define FP_RENDER_PROGRAM "fp-render" /* the stage that writes stacks.folded */
+/* fp-read's progress and fp-render's totals socket (FLAMEPIPE_PROGRESS_FD) */
+#define PROGRESS_FD 3
+#define PROGRESS_MSG_MAX (64 + PATH_MAX) /* fp-render's names its directory */
+#define SHELL_SIGNAL_BASE 128            /* exit code 128+N: "died of signal N" */
+#define INSERTED_WHERE "ctl insert"      /* a stage added at run time has no file:line */
 
 enum stage_op { OP_NONE, OP_RESTART, OP_REPLACE, OP_INSERT };
 enum stop_cause { STOP_SIGNAL, STOP_FAILURE, STOP_REQUEST };
@@ -105,6 +108,10 @@ struct fp_run {
 	long long samples;      /* the latest report, or -1 */
 	long long bytes_read;   /* ... its input bytes, or -1 */
 	long long samples_base; /* the counts of readers a unit restart replaced */
+	/* fp-render's last `folded samples=N stacks=M dir=D`: what it wrote
+	 * to D/stacks.folded (folded_stacks -1: none yet) */
+	long long folded_samples, folded_stacks;
+	char folded_dir[PATH_MAX];
 	unsigned unit_restarts; /* unit.c: restarts of units, the time without */
 	double unit_gap;        /* capture, the bytes dropped inside them */
 	unsigned long long unit_dropped_bytes;

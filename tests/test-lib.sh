@@ -100,7 +100,7 @@ _tag_missing() { # tag -> prints why it cannot run, or nothing
 	case ",${FP_SKIP:-}," in *",$1,"*) echo "FP_SKIP=$FP_SKIP"; return ;; esac
 	case $1 in
 	root) [ "$(id -u)" = 0 ] || echo "needs root" ;;
-	perf|bpftrace|valgrind|tmux) command -v "$1" >/dev/null 2>&1 || echo "$1 is not installed (tools/install-deps.sh)" ;;
+	perf|bpftrace|valgrind|tmux|strace) command -v "$1" >/dev/null 2>&1 || echo "$1 is not installed (tools/install-deps.sh)" ;;
 	esac
 }
 # The script cannot run here: one skipped test that says why, then exit.

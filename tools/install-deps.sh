@@ -6,7 +6,7 @@ pkgs="build-essential pkg-config libev-dev zlib1g-dev libdeflate-dev libpcre2-de
       libxml2-utils jq curl linux-perf bpftrace valgrind chromium clang libclang-rt-14-dev nodejs npm
       libprotobuf-c-dev protobuf-c-compiler golang-go libjansson-dev
       libcurl4-openssl-dev go-md2man groff-base man-db openssh-server openssh-client
-      libdw-dev libelf-dev libiberty-dev libzstd-dev libxxhash-dev g++ shellcheck clang-format dpkg-dev fakeroot mmdebstrap libdebuginfod-dev debuginfod iproute2 libncurses-dev tmux util-linux"
+      libdw-dev libelf-dev libiberty-dev libzstd-dev libxxhash-dev g++ shellcheck clang-format dpkg-dev fakeroot mmdebstrap libdebuginfod-dev debuginfod iproute2 libncurses-dev tmux util-linux strace"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
