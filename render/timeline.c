@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "fp_bytes.h"
 #include "fp_container.h"
 #include "fp_error.h"
 #include "fp_fmt.h"
@@ -165,9 +166,11 @@ static void index_stack(struct fp_timeline *tl, uint32_t stack)
 	const char *start = fp_strtab_str(&tl->stacks, stack, &len), *p = start, *end = start + len;
 	const char *kinds = fp_strtab_str(&tl->kinds, tl->stack_kinds[stack], &klen);
 	size_t first = tl->frames_len;
+	struct fp_byte_iter semis;
 
+	fp_byte_iter_init(&semis, ';', p, end);
 	for (size_t frame = 0;; frame++) {
-		const char *semi = memchr(p, ';', (size_t)(end - p));
+		const char *semi = fp_byte_next(&semis);
 		const char *fe = semi ? semi : end;
 		int added;
 		uint32_t id = fp_strtab_intern(&tl->names, p, (size_t)(fe - p), &added);
@@ -192,6 +195,7 @@ static void index_stack(struct fp_timeline *tl, uint32_t stack)
 			if (at == len)
 				break;
 			p = start + at;
+			fp_byte_iter_init(&semis, ';', p, end); /* on past the shared ones */
 		}
 	}
 	tl->stack_alt = fp_xgrow(tl->stack_alt, &tl->stack_alt_cap, (size_t)stack + 1, 1,
