@@ -2,6 +2,7 @@
  * API: time parsing, dso kinds, and records built from fed lines. */
 #include "unit.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,6 +152,57 @@ static void protocol_bytes_in_names_are_replaced_wherever_they_stand(void **stat
 				   "ns::f:g h;a:b\n");
 }
 
+/* One line to the parser from a buffer of exactly its bytes (ASan sees a
+ * read past the line). */
+static void feed_exact(struct fp_perf_parser *pp, const char *line, size_t n)
+{
+	char *copy = malloc(n ? n : 1);
+
+	memcpy(copy, line, n);
+	fp_perf_line(pp, copy, n);
+	free(copy);
+}
+
+/* Every name of 1 to 40 bytes, with a `;`, DEL or control byte at each
+ * place or none, in a frame line with its offset and dso after it (the
+ * 16-byte fast path) and alone at the line's end (the bytes after it may
+ * not be read): the name comes out cleaned, the same either way. */
+static void names_of_every_length_come_out_cleaned_with_or_without_a_dso(void **state)
+{
+	static const char bad[] = { ';', 0x7f, 0x01, 0x1f };
+	char name[41], want[41], line[128], rec[256];
+
+	for (size_t n = 1; n <= 40; n++)
+		for (size_t at = 0; at <= n; at++) /* at == n: no bad byte */
+			for (size_t b = 0; b < (at < n ? sizeof bad : 1); b++)
+				for (int with_dso = 0; with_dso < 2; with_dso++) {
+					for (size_t i = 0; i < n; i++)
+						name[i] = want[i] = (char)('a' + (i * 7 + n) % 26);
+					if (at < n) {
+						name[at] = bad[b];
+						want[at] = bad[b] == ';' ? ':' : ' ';
+					}
+					int len = snprintf(
+						line, sizeof line, "\tffffffff81000000 %.*s%s",
+						(int)n, name,
+						with_dso ? "+0x1f ([kernel.kallsyms])" : "");
+
+					memset(&s, 0, sizeof s);
+					fp_perf_free(&pp);
+					fp_perf_init(&pp, &ops, &s);
+					feed_exact(&pp,
+						   LINE("app 12/13 [001] 1.5: 1000 cpu-clock:"));
+					feed_exact(&pp, line, (size_t)len);
+					feed_exact(&pp, "", 0);
+					snprintf(rec, sizeof rec,
+						 "S\t1500000000\t12\t13\t1\t1000\tcpu-"
+						 "clock\tapp\tk\t"
+						 "%.*s\n",
+						 (int)n, want);
+					assert_string_equal(s.out, rec);
+				}
+}
+
 static void lost_lines_count_events_not_samples(void **state)
 {
 	feed(&pp, "perf 1 [000] 1.0: PERF_RECORD_LOST lost 7\n"
@@ -212,6 +264,7 @@ int main(void)
 		cmocka_unit_test(dso_kinds_follow_the_documented_rule),
 		P(a_sample_becomes_one_root_first_record),
 		P(protocol_bytes_in_names_are_replaced_wherever_they_stand),
+		P(names_of_every_length_come_out_cleaned_with_or_without_a_dso),
 		P(lost_lines_count_events_not_samples),
 		P(a_too_long_line_drops_its_sample_and_the_rest_of_its_frames),
 		P(a_bad_line_ends_the_sample_and_its_frames_are_not_glued_on),
