@@ -91,6 +91,20 @@ static inline int word_needs_cleaning(uint64_t v)
 	return (has_byte(v, ';') | has_less(v, 0x20) | has_byte(v, 0x7f)) != 0;
 }
 
+#ifdef __SSE2__
+/* Bytes of v the protocol does not allow in a name: ';', DEL, and those
+ * below 0x20 (the unsigned minimum of such a byte and 0x1f is itself). */
+static inline unsigned bad_bytes(__m128i v)
+{
+	const __m128i semi = _mm_set1_epi8(';'), del = _mm_set1_epi8(0x7f),
+		      ctl = _mm_set1_epi8(0x1f);
+
+	return (unsigned)_mm_movemask_epi8(
+		_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, semi), _mm_cmpeq_epi8(v, del)),
+			     _mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v)));
+}
+#endif
+
 /* Does a name hold a byte the protocol does not allow in a name? */
 HOT_INLINE int needs_cleaning(const char *s, size_t n)
 {
@@ -104,20 +118,12 @@ HOT_INLINE int needs_cleaning(const char *s, size_t n)
 	}
 #ifdef __SSE2__
 	/* 16 bytes a step (x86-64's baseline), the last 16 overlapping: the
-	 * three tests a word at a time were a tenth of fp-read. A byte is
-	 * below 0x20 when the unsigned minimum of it and 0x1f is itself. */
+	 * three tests a word at a time were a tenth of fp-read. */
 	if (n >= 2 * WORD) {
-		const __m128i semi = _mm_set1_epi8(';'), del = _mm_set1_epi8(0x7f),
-			      ctl = _mm_set1_epi8(0x1f);
-
 		for (size_t i = 0;; i += 2 * WORD) {
 			if (i + 2 * WORD > n)
 				i = n - 2 * WORD;
-			__m128i v = _mm_loadu_si128((const __m128i *)(s + i));
-			__m128i m = _mm_or_si128(
-				_mm_or_si128(_mm_cmpeq_epi8(v, semi), _mm_cmpeq_epi8(v, del)),
-				_mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v));
-			if (_mm_movemask_epi8(m))
+			if (bad_bytes(_mm_loadu_si128((const __m128i *)(s + i))))
 				return 1;
 			if (i + 2 * WORD >= n)
 				return 0;
@@ -144,20 +150,6 @@ HOT_INLINE void copy_name(char *dst, const char *src, size_t n)
 		dst[i] = c == ';' ? ':' : (c < 0x20 || c == 0x7f) ? ' ' : (char)c;
 	}
 }
-
-#ifdef __SSE2__
-/* Bytes of v the protocol does not allow in a name: ';', DEL, and those
- * below 0x20 (the unsigned minimum of such a byte and 0x1f is itself). */
-static inline unsigned bad_bytes(__m128i v)
-{
-	const __m128i semi = _mm_set1_epi8(';'), del = _mm_set1_epi8(0x7f),
-		      ctl = _mm_set1_epi8(0x1f);
-
-	return (unsigned)_mm_movemask_epi8(
-		_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, semi), _mm_cmpeq_epi8(v, del)),
-			     _mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v)));
-}
-#endif
 
 /* copy_name for a frame's name of n bytes at src, where the bytes up to
  * readable (the line's end) may be read: most names (13 bytes on average,
