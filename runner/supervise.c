@@ -47,6 +47,7 @@
 #include "fp_error.h"
 #include "fp_fifo.h"
 #include "fp_io.h"
+#include "fp_runnermsg.h"
 #include "summary.h"
 #include "supervise.h"
 #include "negotiate.h"
@@ -890,42 +891,29 @@ unsigned fp_run_stage_starts(const struct fp_run *r, size_t i)
 	return i < r->n ? r->stages[i]->starts : 0;
 }
 
-/* fp-render's `folded samples=N stacks=M dir=D` (stages/fp-render.c). */
-static void read_folded(struct fp_run *r, const char *msg)
-{
-	unsigned long long samples, stacks;
-	int at = 0;
-
-	if (sscanf(msg, "folded samples=%llu stacks=%llu dir=%n", &samples, &stacks, &at) != 2 ||
-	    !at || strlen(msg + at) >= sizeof r->folded_dir)
-		return;
-	r->folded_samples = (long long)samples;
-	r->folded_stacks = (long long)stacks;
-	strcpy(r->folded_dir, msg + at);
-}
-
-/* Datagrams: each is a whole `samples=N bytes=M` (fp-read) or `folded
- * ...` (fp-render); the last one of each is current. Read as they come,
- * so the socket never fills and fp-read's last report (at the end of its
- * input) is never the one dropped. */
+/* Datagrams (fifo/fp_runnermsg.h): fp-read's progress and fp-render's
+ * stacks.folded totals; the last one of each is current. Read as they
+ * come, so the socket never fills and fp-read's last report (at the end
+ * of its input) is never the one dropped. */
 static void read_progress(struct fp_run *r)
 {
 	char msg[PROGRESS_MSG_MAX];
+	struct fp_runnermsg m;
 	ssize_t n;
 
 	while (r->progress[0] >= 0 &&
 	       (n = recv(r->progress[0], msg, sizeof msg - 1, MSG_DONTWAIT)) > 0) {
-		const char *b;
-
 		msg[n] = '\0';
-		if (!strncmp(msg, "folded ", 7)) {
-			read_folded(r, msg);
-			continue;
+		fp_runnermsg_parse(msg, &m);
+		if (m.kind == FP_RUNNERMSG_FOLDED && strlen(m.dir) < sizeof r->folded_dir) {
+			r->folded_samples = m.samples;
+			r->folded_stacks = m.stacks;
+			strcpy(r->folded_dir, m.dir);
 		}
-		if (!strncmp(msg, "samples=", 8))
-			r->samples = strtoll(msg + 8, NULL, 10);
-		if ((b = strstr(msg, " bytes=")))
-			r->bytes_read = strtoll(b + 7, NULL, 10);
+		if (m.kind == FP_RUNNERMSG_READ && m.samples >= 0)
+			r->samples = m.samples;
+		if (m.kind == FP_RUNNERMSG_READ && m.bytes >= 0)
+			r->bytes_read = m.bytes;
 	}
 }
 

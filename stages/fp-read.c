@@ -76,7 +76,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <ev.h>
@@ -89,6 +88,7 @@
 #include "fp_perfparse.h"
 #include "fp_quote.h"
 #include "fp_record.h"
+#include "fp_runnermsg.h"
 #include "fp_tails.h"
 #include "fp_warnings.h"
 #include "fp_recording.h"
@@ -237,13 +237,7 @@ static void report_drops(struct reader *r, int force);
  * report is fine, the next one carries the total. */
 static void report_progress(struct reader *r)
 {
-	char msg[64];
-	int n = snprintf(msg, sizeof msg, "samples=%llu bytes=%llu",
-			 (unsigned long long)r->parser.st.samples,
-			 (unsigned long long)r->pump.bytes_in);
-
-	if (send(r->progress_fd, msg, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) < 0 &&
-	    errno != EAGAIN && errno != EWOULDBLOCK && errno != ENOBUFS)
+	if (fp_runnermsg_send_read(r->progress_fd, r->parser.st.samples, r->pump.bytes_in) < 0)
 		r->progress_fd = 0; /* not a socket, or gone: stop */
 }
 
@@ -848,11 +842,7 @@ int main(int argc, char **argv)
 
 	fp_set_prog(argv[0]);
 	parse_options(argc, argv, &o);
-	const char *pfd = getenv("FLAMEPIPE_PROGRESS_FD");
-
-	/* Set by flamepipe for its progress line; fd 0 is never it. */
-	if (pfd && atoi(pfd) > 2)
-		o.progress_fd = atoi(pfd);
+	o.progress_fd = fp_runnermsg_fd(); /* set by flamepipe for its progress line */
 	int in_fd = open_input(o.path);
 
 	if (o.index)

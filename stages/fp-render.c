@@ -65,7 +65,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -79,6 +78,7 @@
 #include "fp_io.h"
 #include "fp_foldsnap.h"
 #include "fp_record.h"
+#include "fp_runnermsg.h"
 #include "heatmap.h"
 #include "notes.h"
 #include "renderopts.h"
@@ -810,26 +810,18 @@ static void on_line(struct fp_pump *p, char *line, size_t len)
 		fp_write_line(fp_out_wr(&p->out), line, len);
 }
 
-/* The totals of the stacks.folded just written, to flamepipe (a datagram
- * on FLAMEPIPE_PROGRESS_FD, runner/pipeline_run.h): its summary line then
- * need not read the file again (58 MB on the bench's mixed capture, the
- * last 12 ms of a report). The same sums as the file's: samples is the
- * sum of each line's last count. */
+/* The totals of the stacks.folded just written, to flamepipe
+ * (fifo/fp_runnermsg.h): its summary line then need not read the file
+ * again (58 MB on the bench's mixed capture, the last 12 ms of a report).
+ * samples is the sum of each line's last count, as in the file. */
 static void tell_runner_totals(struct render *r)
 {
-	const char *env = getenv("FLAMEPIPE_PROGRESS_FD");
-	int fd = env ? atoi(env) : 0;
-	uint64_t samples = 0;
-	char msg[64 + PATH_MAX];
+	int fd = fp_runnermsg_fd();
+	const struct fp_folded *t = r->table;
 
-	if (fd <= STDERR_FILENO || !r->opt.outdir || !r->opt.want[FP_OUT_FOLDED])
-		return;
-	for (size_t i = 0; i < r->table->n; i++)
-		samples += r->table->two_counts ? r->table->e[i].count2 : r->table->e[i].count;
-	int n = snprintf(msg, sizeof msg, "folded samples=%llu stacks=%zu dir=%s",
-			 (unsigned long long)samples, r->table->n, r->opt.outdir);
-	if (n > 0 && (size_t)n < sizeof msg)
-		(void)send(fd, msg, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
+	if (fd && r->opt.outdir && r->opt.want[FP_OUT_FOLDED])
+		(void)fp_runnermsg_send_folded(fd, t->two_counts ? t->total2 : t->total, t->n,
+					       r->opt.outdir);
 }
 
 static void on_eof(struct fp_pump *p)
