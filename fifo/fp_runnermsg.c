@@ -41,7 +41,7 @@ int fp_runnermsg_send_read(int fd, uint64_t samples, uint64_t bytes)
 
 int fp_runnermsg_send_folded(int fd, uint64_t samples, uint64_t stacks, const char *dir)
 {
-	char msg[64 + PATH_MAX];
+	char msg[FP_RUNNERMSG_MAX];
 	int n = snprintf(msg, sizeof msg, FOLDED_PREFIX "samples=%llu stacks=%llu dir=%s",
 			 (unsigned long long)samples, (unsigned long long)stacks, dir);
 

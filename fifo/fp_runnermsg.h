@@ -11,9 +11,12 @@
 #ifndef FP_RUNNERMSG_H
 #define FP_RUNNERMSG_H
 
+#include <limits.h>
 #include <stdint.h>
 
 #define FP_RUNNERMSG_ENV "FLAMEPIPE_PROGRESS_FD"
+/* The longest datagram, NUL aside: fp-render's names its directory. */
+#define FP_RUNNERMSG_MAX (64 + PATH_MAX)
 
 /* The socket from the environment, or 0: none (never 0-2). */
 int fp_runnermsg_fd(void);

@@ -25,6 +25,7 @@
 
 #include "fp_error.h"
 #include "fp_fifo.h"
+#include "fp_runnermsg.h"
 #include "negotiate.h"
 #include "supervise.h"
 #include "watchdog.h"
@@ -99,9 +100,9 @@ static void child_exec(struct stage *st, int in_fd, int out_fd, int notify_fd, p
 	 * its stacks.folded's totals for the summary. */
 	if (reports_progress(st) && r->progress[1] >= 0 &&
 	    dup2(r->progress[1], PROGRESS_FD) == PROGRESS_FD)
-		setenv("FLAMEPIPE_PROGRESS_FD", "3", 1);
+		setenv(FP_RUNNERMSG_ENV, "3", 1); /* PROGRESS_FD */
 	else
-		unsetenv("FLAMEPIPE_PROGRESS_FD");
+		unsetenv(FP_RUNNERMSG_ENV);
 	/* dup2 clears close-on-exec: only this stage gets it */
 	if (r->opts.pass_fd >= 0 && r->opts.pass_fd_stage &&
 	    !strcmp(st->spec->name, r->opts.pass_fd_stage) &&

@@ -897,7 +897,7 @@ unsigned fp_run_stage_starts(const struct fp_run *r, size_t i)
  * of its input) is never the one dropped. */
 static void read_progress(struct fp_run *r)
 {
-	char msg[PROGRESS_MSG_MAX];
+	char msg[FP_RUNNERMSG_MAX + 1];
 	struct fp_runnermsg m;
 	ssize_t n;
 

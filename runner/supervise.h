@@ -32,9 +32,8 @@
 #define FP_RENDER_PROGRAM "fp-render" /* the stage that writes stacks.folded */
 /* fp-read's progress and fp-render's totals socket (FLAMEPIPE_PROGRESS_FD) */
 #define PROGRESS_FD 3
-#define PROGRESS_MSG_MAX (64 + PATH_MAX) /* fp-render's names its directory */
-#define SHELL_SIGNAL_BASE 128            /* exit code 128+N: "died of signal N" */
-#define INSERTED_WHERE "ctl insert"      /* a stage added at run time has no file:line */
+#define SHELL_SIGNAL_BASE 128       /* exit code 128+N: "died of signal N" */
+#define INSERTED_WHERE "ctl insert" /* a stage added at run time has no file:line */
 
 enum stage_op { OP_NONE, OP_RESTART, OP_REPLACE, OP_INSERT };
 enum stop_cause { STOP_SIGNAL, STOP_FAILURE, STOP_REQUEST };
